@@ -1,0 +1,506 @@
+//! `git rune load`: what a new session needs, most important first, within a token budget
+//! (estimated as characters / 4, as the seeds do), closing with what was left out.
+
+use std::collections::HashMap;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+use serde_json::{json, Value};
+
+use super::status::{drift_text, pretty_time};
+use super::{short, Ctx};
+use crate::checkout::Snapshot;
+use crate::drift_report::drift;
+use crate::model::{Body, Record, State};
+use crate::output::{print, sanitize, user_error};
+use crate::view::invariants::{category, is_archived};
+
+#[derive(Debug, Args)]
+pub struct LoadArgs {
+    /// Token budget for the output (estimated as characters / 4).
+    #[arg(long, default_value_t = 2000)]
+    pub budget: usize,
+}
+
+/// Invariants older than this are flagged stale.
+const STALE_INVARIANT_DAYS: i64 = 30;
+
+/// One block of the output: a heading and items in priority order.
+struct Section {
+    key: &'static str,
+    heading: String,
+    items: Vec<(String, Value)>,
+    /// Records of this kind that exist in all (for the left-out count).
+    total: usize,
+    /// The `git rune show` kind that lists everything.
+    show: Option<&'static str>,
+}
+
+pub fn run(ctx: &Ctx, args: LoadArgs) -> Result<ExitCode> {
+    if args.budget == 0 {
+        return Err(user_error("--budget must be at least 1 token", "pass e.g. --budget 2000"));
+    }
+    let store = ctx.store()?;
+    let snap = Snapshot::read(&store)?;
+    let drift = drift(&store, &snap)?;
+    let state = &snap.state;
+    let stale: HashMap<&str, &[String]> = drift
+        .stale
+        .iter()
+        .map(|s| (s.id.as_str(), s.files.as_slice()))
+        .collect();
+
+    let branch = snap.head.branch.clone().unwrap_or_else(|| "(detached)".into());
+    let head = snap
+        .head
+        .head
+        .map(|h| short(&h.to_string()).to_owned())
+        .unwrap_or_else(|| "(no commits)".into());
+    let mut header = format!("# git-rune memory: {} @ {head}\n", sanitize(&branch));
+    match state.last_session() {
+        Some(r) => {
+            if let Body::Session { summary, .. } = &r.body {
+                header.push_str(&format!(
+                    "Last session: [{}] {}\n",
+                    pretty_time(&r.meta.ts),
+                    one_line(summary)
+                ));
+            }
+        }
+        None => header.push_str("Last session: none saved on this branch\n"),
+    }
+
+    let mut sections = vec![
+        checkpoint_section(state),
+        Section {
+            key: "drift",
+            heading: "## Drift".into(),
+            items: drift_text(&drift)
+                .lines()
+                .filter(|l| drift.any() && l.starts_with("  "))
+                .map(|l| (format!("- {}", l.trim()), json!(l.trim())))
+                .collect(),
+            total: 0,
+            show: None,
+        },
+        invariants_section(state, &store.now()),
+        progress_section(state),
+        notes_section(state, "task-notes", "## Task notes", &state.task_notes, Some("task-notes")),
+        decisions_section(state, &stale),
+        conventions_section(state),
+        learnings_section(state, &stale),
+        instincts_section(state),
+        notes_section(state, "notes", "## Project notes", &state.cumulative_notes, Some("cumulative-notes")),
+    ];
+
+    // Spend the budget in priority order; the header and the closing line are always shown.
+    let budget_chars = args.budget.saturating_mul(4);
+    let closing_reserve = 240;
+    let mut left = budget_chars.saturating_sub(header.len() + closing_reserve);
+    let mut chosen: Vec<(usize, usize)> = Vec::new(); // (section, items taken)
+    for (i, s) in sections.iter().enumerate() {
+        let mut taken = 0;
+        let mut cost = s.heading.len() + 2;
+        for (text, _) in &s.items {
+            let c = text.len() + 1;
+            if cost + c > left {
+                break;
+            }
+            cost += c;
+            taken += 1;
+        }
+        if taken > 0 {
+            left -= cost;
+        }
+        chosen.push((i, taken));
+    }
+
+    let mut omitted: Vec<(String, usize, Option<&'static str>)> = Vec::new();
+    for (i, taken) in &chosen {
+        let s = &sections[*i];
+        let all = s.total.max(s.items.len());
+        if all > *taken && s.key != "drift" {
+            omitted.push((s.key.replace('-', " "), all - taken, s.show));
+        }
+    }
+    let closing = closing_line(&omitted);
+
+    let mut out = String::new();
+    if ctx.ui.json {
+        let mut obj = serde_json::Map::new();
+        obj.insert("version".into(), json!(1));
+        obj.insert("branch".into(), json!(snap.head.branch));
+        obj.insert("head".into(), json!(snap.head.head.map(|h| h.to_string())));
+        obj.insert(
+            "last_session".into(),
+            state.last_session().map(session_json).unwrap_or(Value::Null),
+        );
+        obj.insert("drift".into(), serde_json::to_value(&drift).unwrap_or_default());
+        for (i, taken) in &chosen {
+            let s = &mut sections[*i];
+            if s.key == "drift" {
+                continue;
+            }
+            let items: Vec<Value> = s.items.drain(..*taken).map(|(_, v)| v).collect();
+            obj.insert(s.key.replace('-', "_"), Value::Array(items));
+        }
+        obj.insert(
+            "omitted".into(),
+            Value::Object(
+                omitted
+                    .iter()
+                    .map(|(k, n, _)| (k.replace(' ', "_"), json!(n)))
+                    .collect(),
+            ),
+        );
+        obj.insert("estimated_tokens".into(), json!((budget_chars - left) / 4));
+        out = Value::Object(obj).to_string();
+        out.push('\n');
+    } else {
+        out.push_str(&header);
+        for (i, taken) in &chosen {
+            let s = &sections[*i];
+            if *taken == 0 {
+                continue;
+            }
+            out.push('\n');
+            out.push_str(&s.heading);
+            out.push('\n');
+            for (text, _) in &s.items[..*taken] {
+                out.push_str(text);
+                out.push('\n');
+            }
+        }
+        out.push('\n');
+        out.push_str(&closing);
+        out.push('\n');
+    }
+    print(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn closing_line(omitted: &[(String, usize, Option<&'static str>)]) -> String {
+    if omitted.is_empty() {
+        return "(nothing left out)".into();
+    }
+    let what: Vec<String> = omitted.iter().map(|(k, n, _)| format!("{n} {k}")).collect();
+    let cmds: Vec<String> = omitted
+        .iter()
+        .filter_map(|(_, _, s)| *s)
+        .map(|s| format!("`git rune show {s}`"))
+        .collect();
+    let mut line = format!("(left out to fit the budget: {}", what.join(", "));
+    if !cmds.is_empty() {
+        line.push_str(&format!("; see {} or raise --budget", cmds.join(", ")));
+    }
+    line.push(')');
+    line
+}
+
+fn one_line(s: &str) -> String {
+    sanitize(&s.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+fn meta_json(r: &Record) -> serde_json::Map<String, Value> {
+    let mut m = serde_json::Map::new();
+    m.insert("id".into(), json!(r.id));
+    m.insert("ts".into(), json!(r.meta.ts));
+    m
+}
+
+fn with_body(r: &Record) -> Value {
+    let mut m = meta_json(r);
+    if let Value::Object(body) = serde_json::to_value(&r.body).unwrap_or_default() {
+        for (k, v) in body {
+            if k != "kind" && k != "file_blobs" {
+                m.insert(k, v);
+            }
+        }
+    }
+    Value::Object(m)
+}
+
+fn session_json(r: &Record) -> Value {
+    with_body(r)
+}
+
+fn checkpoint_section(state: &State) -> Section {
+    let mut items = Vec::new();
+    if let Some(r) = state.open_checkpoint() {
+        if let Body::Checkpoint { doing, left, context, resume, git } = &r.body {
+            let mut t = format!("Since {}: {}", pretty_time(&r.meta.ts), one_line(doing));
+            if !resume.is_empty() {
+                t.push_str(&format!("\nResume: {}", one_line(resume)));
+            }
+            if let Some(g) = git {
+                t.push_str(&format!(
+                    "\nGit state then: {} @ {}",
+                    sanitize(g.branch.as_deref().unwrap_or("(detached)")),
+                    g.head.as_deref().map(short).unwrap_or("(no commits)")
+                ));
+            }
+            for (i, step) in left.iter().enumerate() {
+                t.push_str(&format!("\n{}. {}", i + 1, one_line(step)));
+            }
+            for c in context {
+                t.push_str(&format!("\n- {}", one_line(c)));
+            }
+            items.push((t, with_body(r)));
+        }
+    }
+    Section {
+        key: "checkpoint",
+        heading: "## Checkpoint (open)".into(),
+        items,
+        total: 0,
+        show: Some("checkpoint"),
+    }
+}
+
+fn invariants_section(state: &State, now: &str) -> Section {
+    let active: Vec<&Record> = state
+        .invariants
+        .iter()
+        .filter(|r| matches!(&r.body, Body::Invariant { section, .. } if !is_archived(section)))
+        .collect();
+    let newest = state.invariants.iter().map(|r| r.meta.ts.as_str()).max();
+    let stale = newest.is_some_and(|ts| days_between(ts, now) > STALE_INVARIANT_DAYS);
+    let mut items: Vec<(String, Value)> = Vec::new();
+    if stale {
+        items.push((
+            format!("⚠ invariants are stale (unchanged for more than {STALE_INVARIANT_DAYS} days); review .rune/INVARIANTS.md"),
+            json!({ "stale": true }),
+        ));
+    }
+    // Danger first, then critical, state, cross, other.
+    let mut sorted = active.clone();
+    sorted.sort_by_key(|r| match &r.body {
+        Body::Invariant { section, .. } => category(section) as u8,
+        _ => u8::MAX,
+    });
+    for r in sorted {
+        if let Body::Invariant { section, title, what, r#where, .. } = &r.body {
+            let place = if r#where.is_empty() { String::new() } else { format!("{} — ", r#where.join(", ")) };
+            let mut t = format!("{} {}{}", category(section).icon(), sanitize(&place), one_line(title));
+            if !what.is_empty() {
+                t.push_str(&format!(": {}", one_line(what)));
+            }
+            items.push((t, with_body(r)));
+        }
+    }
+    Section {
+        key: "invariants",
+        heading: "## Active invariants (.rune/INVARIANTS.md)".into(),
+        total: active.len() + usize::from(stale),
+        items,
+        show: Some("invariants"),
+    }
+}
+
+fn days_between(earlier: &str, later: &str) -> i64 {
+    let parse = |s: &str| chrono::DateTime::parse_from_rfc3339(s).ok();
+    match (parse(earlier), parse(later)) {
+        (Some(a), Some(b)) => (b - a).num_days(),
+        _ => 0,
+    }
+}
+
+fn progress_section(state: &State) -> Section {
+    let mut items = Vec::new();
+    if let Some(r) = state.progress.last() {
+        if let Body::Progress { completed, in_progress, blocked, next } = &r.body {
+            for n in next {
+                items.push((format!("Next: {}", one_line(n)), json!({ "next": n })));
+            }
+            for p in in_progress {
+                items.push((format!("In progress: {}", one_line(p)), json!({ "in_progress": p })));
+            }
+            for b in blocked {
+                items.push((format!("Blocked: {}", one_line(b)), json!({ "blocked": b })));
+            }
+            for c in completed.iter().rev() {
+                items.push((format!("Done: {}", one_line(c)), json!({ "completed": c })));
+            }
+        }
+    }
+    Section {
+        key: "progress",
+        heading: format!(
+            "## Progress{}",
+            state
+                .progress
+                .last()
+                .map(|r| format!(" ({})", pretty_time(&r.meta.ts)))
+                .unwrap_or_default()
+        ),
+        total: 0,
+        items,
+        show: Some("progress"),
+    }
+}
+
+fn stale_suffix(r: &Record, stale: &HashMap<&str, &[String]>) -> String {
+    match stale.get(r.id.as_str()) {
+        Some(files) => format!(" [stale: {} changed since]", sanitize(&files.join(", "))),
+        None => String::new(),
+    }
+}
+
+fn decisions_section(state: &State, stale: &HashMap<&str, &[String]>) -> Section {
+    let items = state
+        .decisions
+        .iter()
+        .rev()
+        .map(|r| {
+            let text = match &r.body {
+                Body::Decision { title, decision, .. } => format!(
+                    "- [{}] {}: {}{}",
+                    pretty_time(&r.meta.ts),
+                    one_line(title),
+                    one_line(decision),
+                    stale_suffix(r, stale)
+                ),
+                _ => String::new(),
+            };
+            let mut v = with_body(r);
+            v["stale"] = json!(stale.contains_key(r.id.as_str()));
+            (text, v)
+        })
+        .collect();
+    Section {
+        key: "decisions",
+        heading: format!("## Decisions (newest first, {} on file)", state.decisions.len()),
+        items,
+        total: state.decisions.len(),
+        show: Some("decisions"),
+    }
+}
+
+fn conventions_section(state: &State) -> Section {
+    let items = state
+        .conventions
+        .iter()
+        .rev()
+        .map(|r| {
+            let text = match &r.body {
+                Body::Convention { title, pattern, .. } => {
+                    format!("- {}: {}", one_line(title), one_line(pattern))
+                }
+                _ => String::new(),
+            };
+            (text, with_body(r))
+        })
+        .collect();
+    Section {
+        key: "conventions",
+        heading: format!("## Conventions ({} on file)", state.conventions.len()),
+        items,
+        total: state.conventions.len(),
+        show: Some("conventions"),
+    }
+}
+
+fn learnings_section(state: &State, stale: &HashMap<&str, &[String]>) -> Section {
+    let mut ranked: Vec<&Record> = state.learnings.iter().collect();
+    // Most confident first, newest first among equals: what is best established leads.
+    ranked.sort_by(|a, b| {
+        let c = |r: &Record| match r.body {
+            Body::Learning { confidence, .. } => confidence,
+            _ => 0.0,
+        };
+        c(b).total_cmp(&c(a))
+            .then_with(|| b.meta.clock.cmp(&a.meta.clock))
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    let items = ranked
+        .into_iter()
+        .map(|r| {
+            let text = match &r.body {
+                Body::Learning { ltype, key, insight, confidence, .. } => format!(
+                    "- [{ltype}] {}: {} ({confidence}){}",
+                    one_line(key),
+                    one_line(insight),
+                    stale_suffix(r, stale)
+                ),
+                _ => String::new(),
+            };
+            let mut v = with_body(r);
+            v["stale"] = json!(stale.contains_key(r.id.as_str()));
+            (text, v)
+        })
+        .collect();
+    Section {
+        key: "learnings",
+        heading: format!("## Learnings (most confident first, {} on file)", state.learnings.len()),
+        items,
+        total: state.learnings.len(),
+        show: Some("learnings"),
+    }
+}
+
+fn instincts_section(state: &State) -> Section {
+    let mut ranked: Vec<&Record> = state.instincts.iter().collect();
+    ranked.sort_by(|a, b| {
+        crate::model::fold::instinct_confidence(b).total_cmp(&crate::model::fold::instinct_confidence(a))
+    });
+    let items = ranked
+        .into_iter()
+        .map(|r| {
+            let text = match &r.body {
+                Body::Instinct { name, trigger, action, confidence, .. } => format!(
+                    "- {}: when {} → {} ({confidence})",
+                    one_line(name),
+                    one_line(trigger),
+                    one_line(action)
+                ),
+                _ => String::new(),
+            };
+            (text, with_body(r))
+        })
+        .collect();
+    Section {
+        key: "instincts",
+        heading: "## Instincts".into(),
+        items,
+        total: state.instincts.len(),
+        show: Some("instincts"),
+    }
+}
+
+fn notes_section(
+    _state: &State,
+    key: &'static str,
+    heading: &str,
+    records: &[Record],
+    show: Option<&'static str>,
+) -> Section {
+    let items = records
+        .iter()
+        .rev()
+        .filter(|r| match &r.body {
+            Body::CumulativeNote { section, .. } => section != "Resolved",
+            _ => true,
+        })
+        .map(|r| {
+            let text = match &r.body {
+                Body::CumulativeNote { section, text } => format!("- {section}: {}", one_line(text)),
+                Body::TaskNote { task, section, text } if task.is_empty() => {
+                    format!("- {section}: {}", one_line(text))
+                }
+                Body::TaskNote { task, section, text } => {
+                    format!("- {} / {section}: {}", one_line(task), one_line(text))
+                }
+                _ => String::new(),
+            };
+            (text, with_body(r))
+        })
+        .collect::<Vec<_>>();
+    Section {
+        key,
+        heading: heading.into(),
+        total: items.len(),
+        items,
+        show,
+    }
+}

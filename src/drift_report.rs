@@ -1,0 +1,151 @@
+//! Drift of the code since memory was saved: branch, HEAD ahead/behind, a rewritten or lost
+//! saved commit, and records whose named files changed since they were written.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::checkout::Snapshot;
+use crate::drift::ahead_behind;
+use crate::model::{Body, Record};
+use crate::store::{self, Store, BRANCHES_PREFIX, DETACHED_REF};
+
+/// How the code moved since the last save.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Drift {
+    /// Whether any save was found to compare with.
+    pub saved: bool,
+    pub saved_branch: Option<String>,
+    pub saved_head: Option<String>,
+    pub saved_at: Option<String>,
+    pub branch: Option<String>,
+    pub head: Option<String>,
+    pub branch_changed: bool,
+    /// Commits in HEAD not in the saved commit.
+    pub ahead: Option<usize>,
+    /// Commits in the saved commit not in HEAD.
+    pub behind: Option<usize>,
+    pub saved_commit_missing: bool,
+    /// Records naming files whose content changed since the record was written.
+    pub stale: Vec<Stale>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Stale {
+    pub id: String,
+    pub kind: &'static str,
+    pub title: String,
+    pub files: Vec<String>,
+}
+
+impl Drift {
+    /// True when something moved that a reader should hear about.
+    pub fn any(&self) -> bool {
+        self.branch_changed
+            || self.ahead.unwrap_or(0) > 0
+            || self.behind.unwrap_or(0) > 0
+            || self.saved_commit_missing
+            || !self.stale.is_empty()
+    }
+}
+
+/// Compares the last save with the code now. The last save is the newest session on the
+/// current branch's ref, or, when that has none, the newest on any branch.
+pub fn drift(store: &Store, snap: &Snapshot) -> store::Result<Drift> {
+    let mut d = Drift {
+        branch: snap.head.branch.clone(),
+        head: snap.head.head.map(|h| h.to_string()),
+        ..Drift::default()
+    };
+    d.stale = stale_records(store, &snap.state.decisions, &snap.state.learnings);
+
+    let session = match snap.state.last_session() {
+        Some(s) => Some(s.clone()),
+        None => newest_session_elsewhere(store, &snap.branch_ref)?,
+    };
+    let Some(session) = session else {
+        return Ok(d);
+    };
+    let Body::Session { git: Some(git), .. } = &session.body else {
+        return Ok(d);
+    };
+    d.saved = true;
+    d.saved_at = Some(session.meta.ts.clone());
+    d.saved_branch = git.branch.clone();
+    d.saved_head = git.head.clone();
+    d.branch_changed = git.branch != snap.head.branch;
+    let saved = git.head.as_deref().and_then(|h| gix::ObjectId::from_hex(h.as_bytes()).ok());
+    match (saved, snap.head.head) {
+        (Some(saved), Some(now)) => {
+            if store.repo.has_object(saved) {
+                let ab = ahead_behind(&store.repo, saved, now).map_err(|e| store::StoreError::Git {
+                    context: "cannot count commits since the last save".into(),
+                    message: e.to_string(),
+                })?;
+                d.ahead = Some(ab.ahead);
+                d.behind = Some(ab.behind);
+            } else {
+                d.saved_commit_missing = true;
+            }
+        }
+        (Some(saved), None) => d.saved_commit_missing = !store.repo.has_object(saved),
+        (None, Some(_)) | (None, None) => {}
+    }
+    Ok(d)
+}
+
+fn newest_session_elsewhere(store: &Store, current: &str) -> store::Result<Option<Record>> {
+    let mut best: Option<Record> = None;
+    for name in store.memory_refs()? {
+        if name == current || !(name.starts_with(BRANCHES_PREFIX) || name == DETACHED_REF) {
+            continue;
+        }
+        let (_, records) = store.records(&name)?;
+        for r in records {
+            if matches!(r.body, Body::Session { .. })
+                && best.as_ref().is_none_or(|b| r.order_key() > b.order_key())
+            {
+                best = Some(r);
+            }
+        }
+    }
+    Ok(best)
+}
+
+/// Records whose named files no longer hash to the blob ids kept in the record.
+pub fn stale_records(store: &Store, decisions: &[Record], learnings: &[Record]) -> Vec<Stale> {
+    let Some(workdir) = store.workdir() else {
+        return Vec::new();
+    };
+    let mut cache: HashMap<&str, String> = HashMap::new();
+    let mut out = Vec::new();
+    for r in decisions.iter().chain(learnings) {
+        let (title, file_blobs, kind) = match &r.body {
+            Body::Decision { title, file_blobs, .. } => (title, file_blobs, "decision"),
+            Body::Learning { key, file_blobs, .. } => (key, file_blobs, "learning"),
+            _ => continue,
+        };
+        let changed: Vec<String> = file_blobs
+            .iter()
+            .filter(|(path, then)| {
+                let now = cache.entry(path.as_str()).or_insert_with(|| {
+                    store
+                        .file_blob_id(&workdir.join(path))
+                        .map(|id| id.to_string())
+                        .unwrap_or_default()
+                });
+                now != *then
+            })
+            .map(|(p, _)| p.clone())
+            .collect();
+        if !changed.is_empty() {
+            out.push(Stale {
+                id: r.id.clone(),
+                kind,
+                title: title.clone(),
+                files: changed,
+            });
+        }
+    }
+    out
+}

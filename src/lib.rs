@@ -1,0 +1,11 @@
+//! git-rune: git-native memory for AI coding agents, as a library the `git-rune` binary drives.
+
+pub mod checkout;
+pub mod cli;
+pub mod commands;
+pub mod drift;
+pub mod drift_report;
+pub mod model;
+pub mod output;
+pub mod store;
+pub mod view;

@@ -1,0 +1,38 @@
+//! The `git-rune` binary: parse the command line, run, map errors to exit codes.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use git_rune::output::UserError;
+
+fn main() -> ExitCode {
+    let cli = git_rune::cli::Cli::parse();
+    match git_rune::commands::run(cli) {
+        Ok(code) => code,
+        Err(err) => report(&err),
+    }
+}
+
+/// Prints `error: …`, the cause chain and a `hint: …`; a closed stdout exits quietly.
+fn report(err: &anyhow::Error) -> ExitCode {
+    if err
+        .chain()
+        .filter_map(|e| e.downcast_ref::<std::io::Error>())
+        .any(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    {
+        return ExitCode::SUCCESS;
+    }
+    let clean = git_rune::output::sanitize;
+    eprintln!("error: {}", clean(&err.to_string()));
+    for cause in err.chain().skip(1) {
+        eprintln!("  caused by: {}", clean(&cause.to_string()));
+    }
+    if let Some(hint) = err
+        .chain()
+        .filter_map(|e| e.downcast_ref::<UserError>())
+        .find_map(|u| u.hint.as_deref())
+    {
+        eprintln!("hint: {}", clean(hint));
+    }
+    ExitCode::from(1)
+}

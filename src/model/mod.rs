@@ -1,0 +1,202 @@
+//! The memory model: records, their validation and their fold. Pure: no git, no I/O.
+
+pub mod fold;
+pub mod record;
+
+pub use fold::{fold, State};
+pub use record::{Body, GitState, Kind, LearningType, Meta, Record, Scope};
+
+/// The fixed sections of `cumulative-notes.md`, in the seed's order.
+pub const CUMULATIVE_SECTIONS: [&str; 8] = [
+    "Project Profile",
+    "Architecture Map",
+    "Recurring Themes",
+    "Active Topics",
+    "Relationship Map",
+    "Follow-Up Items",
+    "Attention Points",
+    "Resolved",
+];
+
+/// The fixed sections of `task-notes.md`, in the seed's order.
+pub const TASK_SECTIONS: [&str; 4] = [
+    "What Worked",
+    "What Failed",
+    "What's Left",
+    "Key Context for Next Iteration",
+];
+
+/// A record not yet written: content plus what it edits. The store stamps time, author and
+/// clock at commit time, so a retried commit gets a fresh clock.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    pub body: Body,
+    pub supersedes: Vec<String>,
+}
+
+impl Draft {
+    pub fn new(body: Body) -> Draft {
+        Draft {
+            body,
+            supersedes: Vec::new(),
+        }
+    }
+
+    pub fn stamp(self, ts: &str, clock: u64, author: &str) -> Record {
+        Record::new(
+            Meta {
+                ts: ts.to_owned(),
+                clock,
+                author: author.to_owned(),
+                supersedes: self.supersedes,
+            },
+            self.body,
+        )
+    }
+}
+
+/// A value that breaks the schema; the message names the field and the allowed values.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {problem}")]
+pub struct ValidationError {
+    pub field: &'static str,
+    pub problem: String,
+}
+
+fn invalid(field: &'static str, problem: impl Into<String>) -> ValidationError {
+    ValidationError {
+        field,
+        problem: problem.into(),
+    }
+}
+
+fn require(field: &'static str, value: &str) -> Result<(), ValidationError> {
+    if value.trim().is_empty() {
+        return Err(invalid(field, "must not be empty"));
+    }
+    Ok(())
+}
+
+fn confidence_in(field: &'static str, v: f64, lo: f64, hi: f64) -> Result<(), ValidationError> {
+    if !(lo..=hi).contains(&v) {
+        return Err(invalid(field, format!("{v} is out of range: use a value from {lo} to {hi}")));
+    }
+    Ok(())
+}
+
+/// Matches a section name case-insensitively against a fixed list, also accepting
+/// `attention-points` style slugs; returns the canonical spelling.
+pub fn canonical_section(name: &str, sections: &[&'static str]) -> Option<&'static str> {
+    let norm = |s: &str| {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+    };
+    let want = norm(name);
+    sections.iter().copied().find(|s| norm(s) == want)
+}
+
+/// Checks a record's content against the seed's schema.
+pub fn validate(body: &Body) -> Result<(), ValidationError> {
+    match body {
+        Body::Decision { title, decision, .. } => {
+            require("title", title)?;
+            require("decision", decision)
+        }
+        Body::Convention { title, pattern, .. } => {
+            require("title", title)?;
+            require("pattern", pattern)
+        }
+        Body::Learning {
+            key,
+            insight,
+            confidence,
+            ..
+        } => {
+            require("key", key)?;
+            require("insight", insight)?;
+            confidence_in("confidence", *confidence, 0.1, 1.0)
+        }
+        Body::Instinct {
+            name,
+            trigger,
+            action,
+            confidence,
+            ..
+        } => {
+            require("name", name)?;
+            require("trigger", trigger)?;
+            require("action", action)?;
+            confidence_in("confidence", *confidence, 0.3, 0.9)
+        }
+        Body::Progress {
+            completed,
+            in_progress,
+            blocked,
+            next,
+        } => {
+            if completed.is_empty() && in_progress.is_empty() && blocked.is_empty() && next.is_empty() {
+                return Err(invalid(
+                    "progress",
+                    "is empty: give at least one of --completed, --in-progress, --blocked, --next",
+                ));
+            }
+            Ok(())
+        }
+        Body::Checkpoint { doing, .. } => require("doing", doing),
+        Body::Session { summary, .. } => require("summary", summary),
+        Body::CumulativeNote { section, text } => {
+            if canonical_section(section, &CUMULATIVE_SECTIONS) != Some(section.as_str()) {
+                return Err(invalid("section", format!("unknown section {section:?}")));
+            }
+            require("text", text)
+        }
+        Body::TaskNote { section, text, .. } => {
+            if canonical_section(section, &TASK_SECTIONS) != Some(section.as_str()) {
+                return Err(invalid("section", format!("unknown section {section:?}")));
+            }
+            require("text", text)
+        }
+        Body::Invariant { section, title, .. } => {
+            require("section", section)?;
+            require("title", title)
+        }
+        Body::Resolve { target } => require("target", target),
+        Body::Delete { targets } => {
+            if targets.is_empty() {
+                return Err(invalid("targets", "must not be empty"));
+            }
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sections_match_loosely() {
+        assert_eq!(
+            canonical_section("attention-points", &CUMULATIVE_SECTIONS),
+            Some("Attention Points")
+        );
+        assert_eq!(canonical_section("whats left", &TASK_SECTIONS), Some("What's Left"));
+        assert_eq!(canonical_section("nope", &TASK_SECTIONS), None);
+    }
+
+    #[test]
+    fn confidence_ranges_follow_the_seed() {
+        let instinct = |c| Body::Instinct {
+            name: "n".into(),
+            trigger: "t".into(),
+            action: "a".into(),
+            confidence: c,
+            evidence: String::new(),
+        };
+        assert!(validate(&instinct(0.3)).is_ok());
+        assert!(validate(&instinct(0.95)).is_err());
+        assert!(validate(&instinct(f64::NAN)).is_err());
+    }
+}

@@ -1,0 +1,559 @@
+//! Memory records: the immutable, content-addressed unit everything in git-rune is built from.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// Which ref a record lives under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scope {
+    /// `refs/rune/memory`: project-wide knowledge.
+    Memory,
+    /// `refs/rune/branches/<branch>`: per-branch session state.
+    Branch,
+}
+
+/// The type of a learning, as the seed's `learnings.jsonl` defines it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LearningType {
+    Decision,
+    Error,
+    Insight,
+    Convention,
+    Performance,
+}
+
+impl LearningType {
+    pub const ALL: [LearningType; 5] = [
+        LearningType::Decision,
+        LearningType::Error,
+        LearningType::Insight,
+        LearningType::Convention,
+        LearningType::Performance,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LearningType::Decision => "decision",
+            LearningType::Error => "error",
+            LearningType::Insight => "insight",
+            LearningType::Convention => "convention",
+            LearningType::Performance => "performance",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+}
+
+impl fmt::Display for LearningType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+fn is_empty_vec<T>(v: &[T]) -> bool {
+    v.is_empty()
+}
+
+fn is_empty_map<K, V>(m: &BTreeMap<K, V>) -> bool {
+    m.is_empty()
+}
+
+fn is_empty_str(s: &str) -> bool {
+    s.is_empty()
+}
+
+/// The typed content of a record; the `kind` tag names the variant on disk.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Body {
+    Decision {
+        title: String,
+        context: String,
+        decision: String,
+        rationale: String,
+        impact: String,
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        files: Vec<String>,
+        /// Blob id of each named file when the record was written (`""` when absent).
+        #[serde(default, skip_serializing_if = "is_empty_map")]
+        file_blobs: BTreeMap<String, String>,
+    },
+    Convention {
+        title: String,
+        pattern: String,
+        #[serde(default, skip_serializing_if = "is_empty_str")]
+        example: String,
+        #[serde(default, skip_serializing_if = "is_empty_str")]
+        applies_to: String,
+    },
+    Learning {
+        #[serde(default, skip_serializing_if = "is_empty_str")]
+        skill: String,
+        #[serde(rename = "type")]
+        ltype: LearningType,
+        key: String,
+        insight: String,
+        confidence: f64,
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        files: Vec<String>,
+        #[serde(default, skip_serializing_if = "is_empty_map")]
+        file_blobs: BTreeMap<String, String>,
+    },
+    Instinct {
+        name: String,
+        trigger: String,
+        action: String,
+        confidence: f64,
+        evidence: String,
+    },
+    Progress {
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        completed: Vec<String>,
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        in_progress: Vec<String>,
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        blocked: Vec<String>,
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        next: Vec<String>,
+    },
+    Checkpoint {
+        doing: String,
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        left: Vec<String>,
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        context: Vec<String>,
+        #[serde(default, skip_serializing_if = "is_empty_str")]
+        resume: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        git: Option<GitState>,
+    },
+    /// Marks a checkpoint resolved; the checkpoint itself stays in history.
+    Resolve { target: String },
+    Session {
+        summary: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        git: Option<GitState>,
+    },
+    /// An item in a fixed section of `cumulative-notes.md`.
+    CumulativeNote { section: String, text: String },
+    /// An item in a fixed section of `task-notes.md`.
+    TaskNote {
+        #[serde(default, skip_serializing_if = "is_empty_str")]
+        task: String,
+        section: String,
+        text: String,
+    },
+    Invariant {
+        section: String,
+        title: String,
+        #[serde(default, skip_serializing_if = "is_empty_str")]
+        what: String,
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        r#where: Vec<String>,
+        #[serde(default, skip_serializing_if = "is_empty_str")]
+        why: String,
+    },
+    /// Removes the target records from the fold (they stay in history).
+    Delete { targets: Vec<String> },
+}
+
+/// The state of the code when a session or checkpoint was recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct GitState {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<String>,
+    #[serde(default, skip_serializing_if = "is_empty_vec")]
+    pub dirty: Vec<String>,
+}
+
+/// Record kinds, one per variant of [`Body`], with their on-disk directory names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    Decision,
+    Convention,
+    Learning,
+    Instinct,
+    Progress,
+    Checkpoint,
+    Resolve,
+    Session,
+    CumulativeNote,
+    TaskNote,
+    Invariant,
+    Delete,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 12] = [
+        Kind::Decision,
+        Kind::Convention,
+        Kind::Learning,
+        Kind::Instinct,
+        Kind::Progress,
+        Kind::Checkpoint,
+        Kind::Resolve,
+        Kind::Session,
+        Kind::CumulativeNote,
+        Kind::TaskNote,
+        Kind::Invariant,
+        Kind::Delete,
+    ];
+
+    /// The `kind` tag and tree directory name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Decision => "decision",
+            Kind::Convention => "convention",
+            Kind::Learning => "learning",
+            Kind::Instinct => "instinct",
+            Kind::Progress => "progress",
+            Kind::Checkpoint => "checkpoint",
+            Kind::Resolve => "resolve",
+            Kind::Session => "session",
+            Kind::CumulativeNote => "cumulative-note",
+            Kind::TaskNote => "task-note",
+            Kind::Invariant => "invariant",
+            Kind::Delete => "delete",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// The ref a record of this kind is stored under; `Delete` follows its targets.
+    pub fn scope(self) -> Option<Scope> {
+        match self {
+            Kind::Decision
+            | Kind::Convention
+            | Kind::Learning
+            | Kind::Instinct
+            | Kind::CumulativeNote
+            | Kind::Invariant => Some(Scope::Memory),
+            Kind::Progress
+            | Kind::Checkpoint
+            | Kind::Resolve
+            | Kind::Session
+            | Kind::TaskNote => Some(Scope::Branch),
+            Kind::Delete => None,
+        }
+    }
+}
+
+impl Body {
+    pub fn kind(&self) -> Kind {
+        match self {
+            Body::Decision { .. } => Kind::Decision,
+            Body::Convention { .. } => Kind::Convention,
+            Body::Learning { .. } => Kind::Learning,
+            Body::Instinct { .. } => Kind::Instinct,
+            Body::Progress { .. } => Kind::Progress,
+            Body::Checkpoint { .. } => Kind::Checkpoint,
+            Body::Resolve { .. } => Kind::Resolve,
+            Body::Session { .. } => Kind::Session,
+            Body::CumulativeNote { .. } => Kind::CumulativeNote,
+            Body::TaskNote { .. } => Kind::TaskNote,
+            Body::Invariant { .. } => Kind::Invariant,
+            Body::Delete { .. } => Kind::Delete,
+        }
+    }
+
+    /// Every human-written string in the record, for filters that must see all text.
+    pub fn texts(&self) -> Vec<(&'static str, &str)> {
+        let mut out: Vec<(&'static str, &str)> = Vec::new();
+        fn all<'a>(name: &'static str, items: &'a [String]) -> Vec<(&'static str, &'a str)> {
+            items.iter().map(|s| (name, s.as_str())).collect()
+        }
+        match self {
+            Body::Decision {
+                title,
+                context,
+                decision,
+                rationale,
+                impact,
+                files,
+                ..
+            } => {
+                out.extend([
+                    ("title", title.as_str()),
+                    ("context", context),
+                    ("decision", decision),
+                    ("rationale", rationale),
+                    ("impact", impact),
+                ]);
+                out.extend(all("files", files));
+            }
+            Body::Convention {
+                title,
+                pattern,
+                example,
+                applies_to,
+            } => out.extend([
+                ("title", title.as_str()),
+                ("pattern", pattern),
+                ("example", example),
+                ("applies_to", applies_to),
+            ]),
+            Body::Learning {
+                skill,
+                key,
+                insight,
+                files,
+                ..
+            } => {
+                out.extend([("skill", skill.as_str()), ("key", key), ("insight", insight)]);
+                out.extend(all("files", files));
+            }
+            Body::Instinct {
+                name,
+                trigger,
+                action,
+                evidence,
+                ..
+            } => out.extend([
+                ("name", name.as_str()),
+                ("trigger", trigger),
+                ("action", action),
+                ("evidence", evidence),
+            ]),
+            Body::Progress {
+                completed,
+                in_progress,
+                blocked,
+                next,
+            } => {
+                out.extend(all("completed", completed));
+                out.extend(all("in_progress", in_progress));
+                out.extend(all("blocked", blocked));
+                out.extend(all("next", next));
+            }
+            Body::Checkpoint {
+                doing,
+                left,
+                context,
+                resume,
+                ..
+            } => {
+                out.push(("doing", doing.as_str()));
+                out.extend(all("left", left));
+                out.extend(all("context", context));
+                out.push(("resume", resume.as_str()));
+            }
+            Body::Session { summary, .. } => out.push(("summary", summary.as_str())),
+            Body::CumulativeNote { section, text } => {
+                out.extend([("section", section.as_str()), ("text", text)])
+            }
+            Body::TaskNote {
+                task,
+                section,
+                text,
+            } => out.extend([
+                ("task", task.as_str()),
+                ("section", section),
+                ("text", text),
+            ]),
+            Body::Invariant {
+                section,
+                title,
+                what,
+                r#where,
+                why,
+            } => {
+                out.extend([
+                    ("section", section.as_str()),
+                    ("title", title),
+                    ("what", what),
+                    ("why", why),
+                ]);
+                out.extend(all("where", r#where));
+            }
+            Body::Resolve { .. } | Body::Delete { .. } => {}
+        }
+        out
+    }
+
+    /// Ids this record removes from the fold (tombstones) or resolves.
+    pub fn targets(&self) -> &[String] {
+        match self {
+            Body::Delete { targets } => targets,
+            Body::Resolve { target } => std::slice::from_ref(target),
+            _ => &[],
+        }
+    }
+}
+
+/// Who wrote a record, when, and what it replaces.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meta {
+    /// RFC 3339 UTC, second precision (`2026-04-04T14:30:00Z`).
+    pub ts: String,
+    /// Lamport clock: one more than the highest clock the writer saw on the ref.
+    pub clock: u64,
+    pub author: String,
+    /// Ids of records this one edits (they leave the fold).
+    #[serde(default, skip_serializing_if = "is_empty_vec")]
+    pub supersedes: Vec<String>,
+}
+
+/// A record as stored: its id, then its content.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub id: String,
+    pub meta: Meta,
+    pub body: Body,
+}
+
+#[derive(Serialize)]
+struct ContentRef<'a> {
+    #[serde(flatten)]
+    meta: &'a Meta,
+    #[serde(flatten)]
+    body: &'a Body,
+}
+
+#[derive(Serialize)]
+struct StoredRef<'a> {
+    id: &'a str,
+    #[serde(flatten)]
+    meta: &'a Meta,
+    #[serde(flatten)]
+    body: &'a Body,
+}
+
+#[derive(Deserialize)]
+struct StoredOwned {
+    id: String,
+    #[serde(flatten)]
+    meta: Meta,
+    #[serde(flatten)]
+    body: Body,
+}
+
+/// Why a stored line could not be read as a record.
+#[derive(Debug, thiserror::Error)]
+#[error("malformed record: {0}")]
+pub struct RecordParseError(String);
+
+impl Record {
+    /// Seals content into a record whose id is the sha256 of its canonical JSON.
+    pub fn new(meta: Meta, body: Body) -> Record {
+        let id = content_id(&meta, &body);
+        Record { id, meta, body }
+    }
+
+    pub fn kind(&self) -> Kind {
+        self.body.kind()
+    }
+
+    /// The canonical bytes the id is computed over: compact JSON of meta then body, fields in
+    /// declaration order, empty optional fields omitted.
+    pub fn canonical_content(&self) -> Vec<u8> {
+        canonical(&self.meta, &self.body)
+    }
+
+    /// True when the id still matches the content.
+    pub fn id_matches(&self) -> bool {
+        content_id(&self.meta, &self.body) == self.id
+    }
+
+    /// One JSON line as stored in the tree (no trailing newline).
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(&StoredRef {
+            id: &self.id,
+            meta: &self.meta,
+            body: &self.body,
+        })
+        .expect("records serialize: all map keys are strings")
+    }
+
+    pub fn from_line(line: &str) -> Result<Record, RecordParseError> {
+        let s: StoredOwned =
+            serde_json::from_str(line).map_err(|e| RecordParseError(e.to_string()))?;
+        Ok(Record {
+            id: s.id,
+            meta: s.meta,
+            body: s.body,
+        })
+    }
+
+    /// Sort key for chronological order that every clone agrees on.
+    pub fn order_key(&self) -> (&str, u64, &str) {
+        (&self.meta.ts, self.meta.clock, &self.id)
+    }
+}
+
+fn canonical(meta: &Meta, body: &Body) -> Vec<u8> {
+    serde_json::to_vec(&ContentRef { meta, body })
+        .expect("records serialize: all map keys are strings")
+}
+
+fn content_id(meta: &Meta, body: &Body) -> String {
+    let digest = Sha256::digest(canonical(meta, body));
+    let mut s = String::with_capacity(64);
+    for b in digest {
+        use fmt::Write;
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta() -> Meta {
+        Meta {
+            ts: "2026-01-02T03:04:05Z".into(),
+            clock: 1,
+            author: "A <a@example.com>".into(),
+            supersedes: vec![],
+        }
+    }
+
+    #[test]
+    fn line_round_trip_keeps_id() {
+        let r = Record::new(
+            meta(),
+            Body::Learning {
+                skill: "cook".into(),
+                ltype: LearningType::Decision,
+                key: "state-lib".into(),
+                insight: "Chose Zustand".into(),
+                confidence: 0.8,
+                files: vec!["src/a.ts".into()],
+                file_blobs: BTreeMap::new(),
+            },
+        );
+        let line = r.to_line();
+        assert!(line.starts_with("{\"id\":\""), "{line}");
+        assert!(line.contains("\"type\":\"decision\""), "{line}");
+        let back = Record::from_line(&line).unwrap();
+        assert_eq!(back, r);
+        assert!(back.id_matches());
+    }
+
+    #[test]
+    fn id_changes_with_content() {
+        let a = Record::new(meta(), Body::Delete { targets: vec!["x".into()] });
+        let b = Record::new(meta(), Body::Delete { targets: vec!["y".into()] });
+        assert_ne!(a.id, b.id);
+        assert_eq!(a.id.len(), 64);
+    }
+
+    #[test]
+    fn tampered_line_is_detected() {
+        let r = Record::new(meta(), Body::Delete { targets: vec!["x".into()] });
+        let line = r.to_line().replace("\"x\"", "\"z\"");
+        assert!(!Record::from_line(&line).unwrap().id_matches());
+    }
+}

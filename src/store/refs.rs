@@ -1,0 +1,238 @@
+//! Memory refs: where they live, reading their tips, and committing records with
+//! compare-and-swap so concurrent writers never lose each other's records.
+
+use std::time::Duration;
+
+use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
+use gix::refs::Target;
+use gix::ObjectId;
+
+use super::records::{read_records, write_records};
+use super::{git_err, Result, Store, StoreError};
+use crate::model::{Draft, Record};
+
+/// Project-wide knowledge.
+pub const MEMORY_REF: &str = "refs/rune/memory";
+/// Per-branch session state lives below this prefix, named after the branch.
+pub const BRANCHES_PREFIX: &str = "refs/rune/branches/";
+/// Session state recorded while HEAD is detached.
+pub const DETACHED_REF: &str = "refs/rune/detached";
+
+/// How often a commit is retried after losing a race before giving up.
+const MAX_ATTEMPTS: usize = 32;
+
+/// The ref holding session state for `branch` (short name), or the detached ref.
+pub fn branch_ref(branch: Option<&str>) -> String {
+    match branch {
+        Some(b) => format!("{BRANCHES_PREFIX}{b}"),
+        None => DETACHED_REF.to_owned(),
+    }
+}
+
+/// A memory ref's current commit and its tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tip {
+    pub commit: ObjectId,
+    pub tree: ObjectId,
+}
+
+/// What a successful commit wrote.
+#[derive(Debug, Clone)]
+pub struct Commit {
+    pub id: ObjectId,
+    pub parent: Option<ObjectId>,
+    pub records: Vec<Record>,
+}
+
+impl Store {
+    /// The commit a memory ref points at, or `None` before the first write.
+    pub fn tip(&self, name: &str) -> Result<Option<Tip>> {
+        let Some(mut r) = self
+            .repo
+            .try_find_reference(name)
+            .map_err(git_err(format!("cannot read {name}")))?
+        else {
+            return Ok(None);
+        };
+        let id = r
+            .peel_to_id()
+            .map_err(|_| StoreError::MissingObject {
+                name: name.into(),
+                id: r.target().try_id().map(|i| i.to_string()).unwrap_or_default(),
+            })?
+            .detach();
+        self.tip_of(name, id).map(Some)
+    }
+
+    /// Checks that `id` is a commit and returns it with its tree.
+    pub fn tip_of(&self, name: &str, id: ObjectId) -> Result<Tip> {
+        let header = self.repo.try_find_header(id).map_err(git_err(format!("cannot read {name}")))?;
+        let Some(header) = header else {
+            return Err(StoreError::MissingObject {
+                name: name.into(),
+                id: id.to_string(),
+            });
+        };
+        if header.kind() != gix::objs::Kind::Commit {
+            return Err(StoreError::NotACommit {
+                name: name.into(),
+                kind: header.kind().to_string(),
+            });
+        }
+        let commit = self
+            .repo
+            .find_commit(id)
+            .map_err(git_err(format!("cannot read commit {id} of {name}")))?;
+        let tree = commit
+            .tree_id()
+            .map_err(git_err(format!("cannot read the tree of {name}")))?
+            .detach();
+        Ok(Tip { commit: id, tree })
+    }
+
+    /// Every record under a ref (none before its first write).
+    pub fn records(&self, name: &str) -> Result<(Option<Tip>, Vec<Record>)> {
+        match self.tip(name)? {
+            None => Ok((None, Vec::new())),
+            Some(tip) => Ok((Some(tip), read_records(&self.repo, name, tip.tree)?.records)),
+        }
+    }
+
+    /// The records of a specific memory commit (for a view's base, `load --at`, history).
+    pub fn records_at(&self, name: &str, commit: ObjectId) -> Result<Vec<Record>> {
+        let tip = self.tip_of(name, commit)?;
+        Ok(read_records(&self.repo, name, tip.tree)?.records)
+    }
+
+    /// Names of all memory refs (`refs/rune/…`), sorted.
+    pub fn memory_refs(&self) -> Result<Vec<String>> {
+        let platform = self.repo.references().map_err(git_err("cannot list references"))?;
+        let iter = platform
+            .prefixed("refs/rune/")
+            .map_err(git_err("cannot list references"))?;
+        let mut out = Vec::new();
+        for r in iter {
+            let r = r.map_err(|e| StoreError::Git {
+                context: "cannot list references".into(),
+                message: e.to_string(),
+            })?;
+            out.push(r.name().as_bstr().to_string());
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    /// Appends the drafts `make` returns to the ref `name` in one commit, compare-and-swap.
+    ///
+    /// `make` sees the records currently on the ref and may be called again after a lost race
+    /// (another process moved the ref): it re-reads, re-applies and retries, never
+    /// overwriting. Returns `None` when `make` has nothing to write.
+    pub fn commit<E>(
+        &self,
+        name: &str,
+        summary: &str,
+        mut make: impl FnMut(&[Record]) -> std::result::Result<Vec<Draft>, E>,
+    ) -> std::result::Result<Option<Commit>, E>
+    where
+        E: From<StoreError>,
+    {
+        for attempt in 0..MAX_ATTEMPTS {
+            let (tip, current) = self.records(name)?;
+            let drafts = make(&current)?;
+            if drafts.is_empty() {
+                return Ok(None);
+            }
+            let clock = current.iter().map(|r| r.meta.clock).max().unwrap_or(0);
+            let ts = self.now();
+            let author = self.author.display();
+            let records: Vec<Record> = drafts
+                .into_iter()
+                .enumerate()
+                .map(|(i, d)| d.stamp(&ts, clock + 1 + i as u64, &author))
+                .collect();
+            let tree = write_records(&self.repo, tip.map(|t| t.tree), &records)?;
+            let message = commit_message(summary, records.len());
+            let id = self.write_commit(&message, tree, tip.map(|t| t.commit))?;
+            match self.swap(name, tip.map(|t| t.commit), id, summary) {
+                Ok(()) => {
+                    return Ok(Some(Commit {
+                        id,
+                        parent: tip.map(|t| t.commit),
+                        records,
+                    }))
+                }
+                Err(_) if attempt + 1 < MAX_ATTEMPTS => {
+                    // Lost the race (or the lock): back off a little, re-read, re-apply.
+                    let jitter = (std::process::id() as u64 + attempt as u64 * 7) % 5;
+                    std::thread::sleep(Duration::from_millis(1 + attempt as u64 * 2 + jitter));
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(StoreError::Contended {
+            name: name.into(),
+            attempts: MAX_ATTEMPTS,
+        }
+        .into())
+    }
+
+    fn write_commit(&self, message: &str, tree: ObjectId, parent: Option<ObjectId>) -> Result<ObjectId> {
+        let sig = self.signature();
+        let mut buf = gix::date::parse::TimeBuf::default();
+        let sig_ref = sig.to_ref(&mut buf);
+        let commit = self
+            .repo
+            .new_commit_as(sig_ref, sig_ref, message, tree, parent)
+            .map_err(git_err("cannot write a memory commit"))?;
+        Ok(commit.id)
+    }
+
+    fn signature(&self) -> gix::actor::Signature {
+        gix::actor::Signature {
+            name: self.author.name.as_str().into(),
+            email: self.author.email.as_str().into(),
+            time: gix::date::Time {
+                seconds: self.now_seconds(),
+                offset: 0,
+            },
+        }
+    }
+
+    /// Moves `name` from `expected` to `new`, failing if it is no longer at `expected`.
+    fn swap(&self, name: &str, expected: Option<ObjectId>, new: ObjectId, summary: &str) -> Result<()> {
+        let edit = RefEdit {
+            change: Change::Update {
+                log: LogChange {
+                    mode: RefLog::AndReference,
+                    force_create_reflog: false,
+                    message: format!("rune: {}", first_line(summary)).into(),
+                },
+                expected: match expected {
+                    Some(id) => PreviousValue::MustExistAndMatch(Target::Object(id)),
+                    None => PreviousValue::MustNotExist,
+                },
+                new: Target::Object(new),
+            },
+            name: name.try_into().map_err(|e: gix::validate::reference::name::Error| StoreError::Git {
+                context: format!("invalid ref name {name}"),
+                message: e.to_string(),
+            })?,
+            deref: false,
+        };
+        let sig = self.signature();
+        let mut buf = gix::date::parse::TimeBuf::default();
+        self.repo
+            .edit_references_as(Some(edit), Some(sig.to_ref(&mut buf)))
+            .map_err(git_err(format!("cannot update {name}")))?;
+        Ok(())
+    }
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}
+
+fn commit_message(summary: &str, n: usize) -> String {
+    let plural = if n == 1 { "record" } else { "records" };
+    format!("{}\n\nRune-Records: {n} {plural}\n", first_line(summary))
+}

@@ -1,0 +1,119 @@
+//! The state of the code beside the memory: HEAD, branch, upstream, dirty files and the blob
+//! ids of files that records name.
+
+use std::path::Path;
+
+use gix::ObjectId;
+
+use super::{git_err, Result, Store};
+
+/// Why the work tree could not be inspected.
+pub type WorktreeError = super::StoreError;
+
+/// Where HEAD is.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HeadInfo {
+    /// Short branch name; `None` when detached.
+    pub branch: Option<String>,
+    /// The commit HEAD resolves to; `None` on an unborn branch.
+    pub head: Option<ObjectId>,
+    /// `remote/branch` of the configured upstream, if any.
+    pub upstream: Option<String>,
+}
+
+/// Dirty files listed in a session record, at most.
+const MAX_DIRTY: usize = 200;
+
+impl Store {
+    /// Reads HEAD, its branch and the branch's upstream.
+    pub fn head_info(&self) -> Result<HeadInfo> {
+        let head = self.repo.head().map_err(git_err("cannot read HEAD"))?;
+        let branch = head
+            .referent_name()
+            .map(|n| n.shorten().to_string());
+        let head_id = head.id().map(|id| id.detach());
+        let upstream = branch.as_deref().and_then(|b| {
+            let config = self.repo.config_snapshot();
+            let remote = config.string(format!("branch.{b}.remote").as_str())?;
+            let merge = config.string(format!("branch.{b}.merge").as_str())?;
+            let merge = merge.to_string();
+            let short = merge.strip_prefix("refs/heads/").unwrap_or(&merge);
+            Some(format!("{remote}/{short}"))
+        });
+        Ok(HeadInfo {
+            branch,
+            head: head_id,
+            upstream,
+        })
+    }
+
+    /// Tracked files whose work-tree content differs from the index (modified or deleted),
+    /// sorted. Untracked files are not listed: that needs a directory walk, which costs more
+    /// than a save should.
+    pub fn dirty_files(&self) -> Result<Vec<String>> {
+        let Some(workdir) = self.workdir() else {
+            return Ok(Vec::new());
+        };
+        let index = self.repo.index_or_empty().map_err(git_err("cannot read the index"))?;
+        let mut out = Vec::new();
+        for entry in index.entries() {
+            if out.len() >= MAX_DIRTY {
+                break;
+            }
+            if !matches!(entry.mode, gix::index::entry::Mode::FILE | gix::index::entry::Mode::FILE_EXECUTABLE) {
+                continue;
+            }
+            let rela = entry.path(&index).to_string();
+            let path = workdir.join(&rela);
+            let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                out.push(rela);
+                continue;
+            };
+            let same_stat = gix::index::fs::Metadata::from_path_no_follow(&path)
+                .ok()
+                .and_then(|m| gix::index::entry::Stat::from_fs(&m).ok())
+                .is_some_and(|s| {
+                    s.mtime.secs == entry.stat.mtime.secs
+                        && s.mtime.nsecs == entry.stat.mtime.nsecs
+                        && s.size == entry.stat.size
+                });
+            if same_stat && u64::from(entry.stat.size) == meta.len() {
+                continue;
+            }
+            match self.file_blob_id(&path) {
+                Some(id) if id == entry.id => {}
+                _ => out.push(rela),
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    /// The blob id a file's current content would have, or `None` when it cannot be read.
+    pub fn file_blob_id(&self, path: &Path) -> Option<ObjectId> {
+        let data = std::fs::read(path).ok()?;
+        blob_id(self.repo.object_hash(), &data)
+    }
+
+    /// Blob ids of work-tree files relative to the repository root (empty string when absent).
+    pub fn file_blobs(&self, files: &[String]) -> std::collections::BTreeMap<String, String> {
+        let Some(workdir) = self.workdir() else {
+            return Default::default();
+        };
+        files
+            .iter()
+            .map(|f| {
+                let id = self
+                    .file_blob_id(&workdir.join(f))
+                    .map(|id| id.to_string())
+                    .unwrap_or_default();
+                (f.clone(), id)
+            })
+            .collect()
+    }
+}
+
+/// The git blob id of `data`.
+pub fn blob_id(kind: gix::hash::Kind, data: &[u8]) -> Option<ObjectId> {
+    gix::objs::compute_hash(kind, gix::objs::Kind::Blob, data).ok()
+}

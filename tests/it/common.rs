@@ -1,0 +1,189 @@
+//! `TestRepo`: a temporary git repository with a pinned environment, and the real binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// The output of one command; must be looked at.
+#[must_use]
+#[derive(Debug)]
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Output {
+    /// Exit code, stdout and stderr together, for snapshots.
+    pub fn snapshot(&self) -> String {
+        format!(
+            "exit: {}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+
+    #[track_caller]
+    pub fn success(self) -> Self {
+        assert_eq!(self.code, 0, "command failed:\n{}", self.snapshot());
+        self
+    }
+
+    #[track_caller]
+    pub fn failure(self) -> Self {
+        assert_ne!(self.code, 0, "command unexpectedly succeeded:\n{}", self.snapshot());
+        self
+    }
+}
+
+/// A scratch repository; dropped with its directory.
+pub struct TestRepo {
+    _tmp: tempfile::TempDir,
+    pub root: PathBuf,
+    pub home: PathBuf,
+    tick: AtomicU32,
+}
+
+pub const EPOCH: i64 = 1_767_225_600; // 2026-01-01T00:00:00Z
+
+impl TestRepo {
+    /// `git init -b main` with a configured identity.
+    pub fn new() -> TestRepo {
+        let repo = TestRepo::empty_dir();
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo.git(&["config", "user.name", "Test User"]);
+        repo.git(&["config", "user.email", "test@example.com"]);
+        repo
+    }
+
+    /// A temporary directory that is not yet a repository.
+    pub fn empty_dir() -> TestRepo {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().join("repo");
+        let home = tmp.path().join("home");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::write(home.join(".gitconfig"), "").unwrap();
+        TestRepo {
+            _tmp: tmp,
+            root,
+            home,
+            tick: AtomicU32::new(0),
+        }
+    }
+
+    fn next_time(&self) -> i64 {
+        EPOCH + 60 * i64::from(self.tick.fetch_add(1, Ordering::SeqCst))
+    }
+
+    /// The pinned environment shared by git and git-rune.
+    pub fn env(&self, cmd: &mut Command) {
+        let t = self.next_time();
+        let date = format!("{t} +0000");
+        cmd.current_dir(&self.root)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &self.home)
+            .env("GIT_CONFIG_GLOBAL", self.home.join(".gitconfig"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("TZ", "UTC")
+            .env("LC_ALL", "C")
+            .env("GIT_AUTHOR_DATE", &date)
+            .env("GIT_COMMITTER_DATE", &date)
+            .env(
+                "GIT_RUNE_TIMESTAMP",
+                chrono::DateTime::from_timestamp(t, 0)
+                    .unwrap()
+                    .format("%Y-%m-%dT%H:%M:%SZ")
+                    .to_string(),
+            )
+            .stdin(Stdio::null());
+    }
+
+    /// Runs `git-rune` with `args` in the repository.
+    pub fn rune(&self, args: &[&str]) -> Output {
+        self.rune_in(&self.root, args)
+    }
+
+    /// Runs `git-rune` in `dir`.
+    pub fn rune_in(&self, dir: &Path, args: &[&str]) -> Output {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_git-rune"));
+        self.env(&mut cmd);
+        cmd.current_dir(dir).args(args);
+        let out = cmd.output().expect("run git-rune");
+        Output {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+
+    /// Runs git and returns trimmed stdout; panics on failure.
+    pub fn git(&self, args: &[&str]) -> String {
+        let mut cmd = Command::new("git");
+        self.env(&mut cmd);
+        let out = cmd.args(args).output().expect("run git");
+        assert!(
+            out.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim_end().to_owned()
+    }
+
+    /// Writes `path` and commits it; returns the new HEAD.
+    pub fn commit_file(&self, path: &str, content: &str, message: &str) -> String {
+        self.write(path, content);
+        self.git(&["add", path]);
+        self.git(&["commit", "-q", "-m", message]);
+        self.git(&["rev-parse", "HEAD"])
+    }
+
+    pub fn write(&self, path: &str, content: &str) {
+        let p = self.root.join(path);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(p, content).unwrap();
+    }
+
+    pub fn read(&self, path: &str) -> String {
+        std::fs::read_to_string(self.root.join(path)).unwrap_or_else(|e| panic!("read {path}: {e}"))
+    }
+
+    /// `git show-ref` of everything under refs/rune and refs/notes, for "nothing changed" checks.
+    pub fn refs(&self) -> String {
+        let mut cmd = Command::new("git");
+        self.env(&mut cmd);
+        let out = cmd
+            .args(["for-each-ref", "--format=%(refname) %(objectname)", "refs/rune", "refs/notes"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+}
+
+/// Insta settings that redact object ids, record ids and the temporary path.
+#[macro_export]
+macro_rules! assert_rune_snapshot {
+    ($repo:expr, $out:expr) => {{
+        let root = $repo.root.display().to_string();
+        let mut settings = insta::Settings::clone_current();
+        settings.add_filter(&regex_escape(&root), "[REPO]");
+        settings.add_filter(r"\b[0-9a-f]{64}\b", "[ID]");
+        settings.add_filter(r"\b[0-9a-f]{40}\b", "[OID]");
+        settings.add_filter(r"\b[0-9a-f]{8}\b", "[SHORT]");
+        settings.add_filter(r"\b[0-9a-f]{7}\b", "[SHORT]");
+        settings.bind(|| insta::assert_snapshot!($out.snapshot()));
+    }};
+}
+
+pub fn regex_escape(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if "\\.+*?()|[]{}^$#&-~".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}

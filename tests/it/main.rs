@@ -1,0 +1,9 @@
+//! Integration tests: the real `git-rune` binary against real temporary git repositories.
+
+mod common;
+
+mod concurrency;
+mod drift;
+mod edge_cases;
+mod record_commands;
+mod save_load;
