@@ -2,6 +2,7 @@
 
 mod common;
 
+mod cli_docs;
 mod concurrency;
 mod drift;
 mod edge_cases;

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Benchmarks git-rune against the git CLI doing the same job, in the same run.
+#   bash benches/bench.sh            # release build, 30 runs per case
+#   RUNS=10 bash benches/bench.sh
+# Prints the median and p90 wall time per case in milliseconds (docs/performance.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-30}
+cargo build --release --locked -q
+RUNE="$PWD/target/release/git-rune"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export GIT_CONFIG_GLOBAL="$tmp/gitconfig" GIT_CONFIG_NOSYSTEM=1 TZ=UTC LC_ALL=C
+: >"$GIT_CONFIG_GLOBAL"
+git config --global user.name bench
+git config --global user.email bench@example.com
+
+now_ns() { date +%s%N; }
+# stats NAME FILE: median and p90 of the numbers (ns) in FILE, printed in ms.
+stats() {
+  sort -n "$2" | awk -v name="$1" '{a[NR]=$1} END {
+    m=a[int((NR+1)/2)]; p=a[int(NR*0.9)>0?int(NR*0.9):1];
+    printf "%-44s median %7.2f ms   p90 %7.2f ms   (n=%d)\n", name, m/1e6, p/1e6, NR }'
+}
+
+# --- save: 8 edited view files vs. the git plumbing that commits 8 files ---------------
+repo="$tmp/save"; git init -q -b main "$repo"; cd "$repo"
+git commit -q --allow-empty -m start
+"$RUNE" -q init >/dev/null
+files=(decisions.md conventions.md instincts.md progress.md session-log.md cumulative-notes.md task-notes.md learnings.jsonl)
+edit_view() {
+  local i=$1
+  printf '\n## Decision: d%s\n**Decision:** x%s\n' "$i" "$i" >>.rune/decisions.md
+  printf '\n## Convention: c%s\n**Pattern:** p%s\n' "$i" "$i" >>.rune/conventions.md
+  printf '\n## Instinct: i%s\n**Trigger:** t\n**Action:** a\n**Confidence:** 0.5\n**Evidence:** e\n' "$i" >>.rune/instincts.md
+  printf '\n## Session Summary\n**Next Session Should:**\n- n%s\n' "$i" >>.rune/progress.md
+  printf '[2026-01-01 00:00] — s%s\n' "$i" >>.rune/session-log.md
+  sed -i "s/^## Attention Points\$/## Attention Points\n- a$i/" .rune/cumulative-notes.md
+  sed -i "s/^## What Worked\$/## What Worked\n- w$i/" .rune/task-notes.md
+  printf '{"type":"insight","key":"k%s","insight":"i","confidence":0.5}\n' "$i" >>.rune/learnings.jsonl
+}
+: >"$tmp/save.rune"
+for i in $(seq 1 "$RUNS"); do
+  edit_view "$i"
+  t0=$(now_ns); "$RUNE" -q save -m "s$i" >/dev/null; t1=$(now_ns)
+  echo $((t1 - t0)) >>"$tmp/save.rune"
+done
+: >"$tmp/save.git"
+for i in $(seq 1 "$RUNS"); do
+  edit_view "p$i"
+  t0=$(now_ns)
+  tree=$(for f in "${files[@]}"; do
+    printf '100644 blob %s\t%s\n' "$(git hash-object -w ".rune/$f")" "$f"
+  done | git mktree)
+  parent=$(git rev-parse -q --verify refs/bench/plumbing || true)
+  c=$(git commit-tree "$tree" ${parent:+-p "$parent"} -m "s$i")
+  git update-ref refs/bench/plumbing "$c" ${parent:+"$parent"}
+  t1=$(now_ns)
+  echo $((t1 - t0)) >>"$tmp/save.git"
+done
+git checkout -q .rune 2>/dev/null || true
+"$RUNE" -q save >/dev/null || true
+
+# --- load with 10,000 learnings vs. git reading the same objects -----------------------
+repo="$tmp/load"; git init -q -b main "$repo"; cd "$repo"
+git commit -q --allow-empty -m start
+"$RUNE" -q init >/dev/null
+for i in $(seq 1 10000); do
+  printf '{"ts":"2026-01-01T00:00:00Z","skill":"bench","type":"insight","key":"key-%d","insight":"learning number %d says something useful about the code","confidence":0.%d}\n' "$i" "$i" $((i % 9 + 1))
+done >>.rune/learnings.jsonl
+t0=$(now_ns); "$RUNE" -q save -m "10k learnings" >/dev/null; t1=$(now_ns)
+echo $((t1 - t0)) >"$tmp/save10k.rune"
+: >"$tmp/load.rune"; : >"$tmp/load.git"; : >"$tmp/status.rune"
+for i in $(seq 1 "$RUNS"); do
+  t0=$(now_ns); "$RUNE" load >/dev/null; t1=$(now_ns)
+  echo $((t1 - t0)) >>"$tmp/load.rune"
+  t0=$(now_ns); git ls-tree -r --object-only refs/rune/memory | git cat-file --batch >/dev/null; t1=$(now_ns)
+  echo $((t1 - t0)) >>"$tmp/load.git"
+  t0=$(now_ns); "$RUNE" status >/dev/null; t1=$(now_ns)
+  echo $((t1 - t0)) >>"$tmp/status.rune"
+done
+
+echo "git-rune $("$RUNE" --version | cut -d' ' -f2), $(git --version), $(nproc) cores, runs=$RUNS"
+stats "save, 8 edited view files (git rune save)" "$tmp/save.rune"
+stats "same commit by git plumbing (8 hash-object," "$tmp/save.git"
+echo "  … mktree, commit-tree, update-ref)"
+stats "save of 10,000 new learnings (one run)" "$tmp/save10k.rune"
+stats "load, 10,000 learnings (git rune load)" "$tmp/load.rune"
+stats "git ls-tree -r | git cat-file --batch" "$tmp/load.git"
+stats "status, 10,000 learnings (git rune status)" "$tmp/status.rune"

@@ -1,0 +1,402 @@
+//! Exact ahead/behind counts between two commits, by walking the graph (never by trusting commit dates).
+//!
+//! The walk pops commits in decreasing generation order, where a commit's generation is larger than
+//! that of each of its parents. A commit therefore leaves the queue only after every queued commit
+//! that could reach it, so the flags it carries then (reachable from the saved commit, from the
+//! current one, or from both) are final and can be counted on the spot. Commit dates are never
+//! consulted, so skewed or backdated commits cannot make the answer wrong.
+
+use std::collections::BinaryHeap;
+
+use gix::commitgraph::{Position, GENERATION_NUMBER_MAX};
+use gix::objs::commit::ref_iter::Token;
+use gix::objs::Find as _;
+use gix::ObjectId;
+
+/// How far two commits have moved apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AheadBehind {
+    /// Commits reachable from the current commit but not from the saved one.
+    pub ahead: usize,
+    /// Commits reachable from the saved commit but not from the current one.
+    pub behind: usize,
+}
+
+/// Failures while counting commits between two points of history.
+#[derive(Debug, thiserror::Error)]
+pub enum DriftError {
+    #[error("commit {id} is missing from the object database")]
+    MissingCommit { id: ObjectId },
+    #[error("object {id} is a {kind}, not a commit")]
+    NotACommit { id: ObjectId, kind: gix::objs::Kind },
+    #[error("could not read object {id}: {error}")]
+    Read { id: ObjectId, error: gix::Error },
+    #[error("commit {id} could not be decoded: {error}")]
+    Decode { id: ObjectId, error: gix::Error },
+    #[error("could not read the list of shallow commits: {error}")]
+    Shallow { error: gix::Error },
+    #[error("commit {id} is its own ancestor, so the history (or its replace refs) forms a cycle")]
+    Cycle { id: ObjectId },
+}
+
+/// Counts commits reachable from `now` but not from `saved` (`ahead`) and from `saved` but not from `now` (`behind`);
+/// identical to `git rev-list --left-right --count saved...now` (behind is the left count, ahead the right).
+///
+/// Annotated tags are peeled to the commit they point at, and shallow commits count as having no parents,
+/// as git does. Equal ids return `(0, 0)` without touching the object database.
+///
+/// A commit-graph, when present and enabled, provides generation numbers and parents, so the walk stays
+/// within the commits that differ plus a frontier around their merge bases. Commits missing from it
+/// (typically the newest ones) are read from the object database.
+pub fn ahead_behind(repo: &gix::Repository, saved: ObjectId, now: ObjectId) -> Result<AheadBehind, DriftError> {
+    if saved == now {
+        return Ok(AheadBehind::default());
+    }
+    let shallow = shallow_commits(repo)?;
+    // Git ignores the commit-graph in shallow repositories because the shallow boundary cuts parents
+    // the graph still records; a commit-graph that cannot be opened only costs speed, never exactness.
+    let graph = if shallow.is_empty() {
+        repo.commit_graph_if_enabled().ok().flatten()
+    } else {
+        None
+    };
+    Walk::new(repo, graph.as_ref(), &shallow).run(saved, now)
+}
+
+fn shallow_commits(repo: &gix::Repository) -> Result<Vec<ObjectId>, DriftError> {
+    Ok(repo
+        .shallow_commits()
+        .map_err(|error| DriftError::Shallow { error })?
+        .map(|commits| commits.iter().copied().collect())
+        .unwrap_or_default())
+}
+
+enum Fail {
+    Drift(DriftError),
+    /// The commit-graph contradicted itself (a parent not older in generation than its child, or an
+    /// unreadable parent list); the walk is repeated from the object database alone.
+    GraphUnusable,
+}
+
+impl From<DriftError> for Fail {
+    fn from(err: DriftError) -> Self {
+        Fail::Drift(err)
+    }
+}
+
+const LEFT: u8 = 1;
+const RIGHT: u8 = 2;
+const BOTH: u8 = LEFT | RIGHT;
+const QUEUED: u8 = 4;
+const EXPANDED: u8 = 8;
+const ON_STACK: u8 = 16;
+
+/// Generation 0 means "not known yet"; known generations start at 1 for root commits.
+const UNKNOWN: u64 = 0;
+
+struct Node {
+    id: ObjectId,
+    graph_pos: Option<Position>,
+    generation: u64,
+    flags: u8,
+    /// Range into `Walk::edges`, valid once `EXPANDED` is set.
+    parents_start: usize,
+    parents_end: usize,
+}
+
+struct Walk<'a> {
+    repo: &'a gix::Repository,
+    graph: Option<&'a gix::commitgraph::Graph>,
+    /// Sorted, as read from the shallow file.
+    shallow: &'a [ObjectId],
+    index: gix::hashtable::HashMap<ObjectId, usize>,
+    nodes: Vec<Node>,
+    edges: Vec<usize>,
+    buf: Vec<u8>,
+    parent_ids: Vec<ObjectId>,
+    /// `(node, next parent to look at)` for the generation computation.
+    stack: Vec<(usize, usize)>,
+}
+
+impl<'a> Walk<'a> {
+    fn new(repo: &'a gix::Repository, graph: Option<&'a gix::commitgraph::Graph>, shallow: &'a [ObjectId]) -> Self {
+        Walk {
+            repo,
+            graph,
+            shallow,
+            index: Default::default(),
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            buf: Vec::new(),
+            parent_ids: Vec::new(),
+            stack: Vec::new(),
+        }
+    }
+
+    fn run(mut self, saved: ObjectId, now: ObjectId) -> Result<AheadBehind, DriftError> {
+        loop {
+            match self.attempt(saved, now) {
+                Ok(counts) => return Ok(counts),
+                Err(Fail::Drift(err)) => return Err(err),
+                // A damaged commit-graph cannot be trusted for anything, the objects themselves can.
+                // Without a graph `GraphUnusable` cannot occur, so this repeats at most once.
+                Err(Fail::GraphUnusable) => {
+                    self.graph = None;
+                    self.index.clear();
+                    self.nodes.clear();
+                    self.edges.clear();
+                }
+            }
+        }
+    }
+
+    fn attempt(&mut self, saved: ObjectId, now: ObjectId) -> Result<AheadBehind, Fail> {
+        let left = self.tip(saved)?;
+        let right = self.tip(now)?;
+        let mut queue = BinaryHeap::new();
+        // Queued commits that are not yet known to be reachable from both sides; once none are left,
+        // everything still unvisited is a common ancestor and cannot change the counts.
+        let mut undecided = 0usize;
+        self.ensure_generation(left)?;
+        self.ensure_generation(right)?;
+        self.paint(left, LEFT, &mut queue, &mut undecided);
+        self.paint(right, RIGHT, &mut queue, &mut undecided);
+
+        let mut counts = AheadBehind::default();
+        while undecided > 0 {
+            let Some((generation, n)) = queue.pop() else {
+                break;
+            };
+            let side = self.nodes[n].flags & BOTH;
+            self.nodes[n].flags &= !QUEUED;
+            match side {
+                LEFT => counts.behind += 1,
+                RIGHT => counts.ahead += 1,
+                _ => {}
+            }
+            if side != BOTH {
+                undecided -= 1;
+            }
+            self.expand(n)?;
+            for edge in self.nodes[n].parents_start..self.nodes[n].parents_end {
+                let parent = self.edges[edge];
+                self.ensure_generation(parent)?;
+                // Computed generations satisfy this by construction; a commit-graph must be checked,
+                // as the popped-means-final argument rests on it.
+                if self.graph.is_some() && self.nodes[parent].generation >= generation {
+                    return Err(Fail::GraphUnusable);
+                }
+                self.paint(parent, side, &mut queue, &mut undecided);
+            }
+        }
+        Ok(counts)
+    }
+
+    fn paint(&mut self, n: usize, side: u8, queue: &mut BinaryHeap<(u64, usize)>, undecided: &mut usize) {
+        let node = &mut self.nodes[n];
+        let old = node.flags;
+        node.flags |= side | QUEUED;
+        let new = node.flags;
+        if old & QUEUED == 0 {
+            queue.push((node.generation, n));
+            if new & BOTH != BOTH {
+                *undecided += 1;
+            }
+        } else if old & BOTH != BOTH && new & BOTH == BOTH {
+            *undecided -= 1;
+        }
+    }
+
+    /// Resolves a starting point to its commit node, peeling annotated tags like git does.
+    fn tip(&mut self, id: ObjectId) -> Result<usize, Fail> {
+        let mut id = id;
+        loop {
+            if let Some(pos) = self.graph.and_then(|graph| graph.lookup(id)) {
+                return Ok(self.node(id, Some(pos)));
+            }
+            let data = self
+                .repo
+                .objects
+                .try_find(&id, &mut self.buf)
+                .map_err(|error| DriftError::Read { id, error })?
+                .ok_or(DriftError::MissingCommit { id })?;
+            match data.kind {
+                gix::objs::Kind::Commit => return Ok(self.node(id, None)),
+                gix::objs::Kind::Tag => {
+                    id = gix::objs::TagRefIter::from_bytes(data.data, data.object_hash)
+                        .target_id()
+                        .map_err(|error| DriftError::Decode { id, error })?;
+                }
+                kind => return Err(DriftError::NotACommit { id, kind }.into()),
+            }
+        }
+    }
+
+    /// Returns the node for `id`, creating it on first sight; `graph_pos` is its commit-graph position if known.
+    fn node(&mut self, id: ObjectId, graph_pos: Option<Position>) -> usize {
+        if let Some(&n) = self.index.get(&id) {
+            return n;
+        }
+        let graph_pos = graph_pos.or_else(|| self.graph.and_then(|graph| graph.lookup(id)));
+        let generation = match (self.graph, graph_pos) {
+            (Some(graph), Some(pos)) => {
+                // 0 comes from graphs written before generation numbers, the maximum from capped
+                // ones; neither orders parents strictly before children, so both get recomputed.
+                match graph.commit_at(pos).generation() {
+                    g if g == 0 || g >= GENERATION_NUMBER_MAX => UNKNOWN,
+                    g => u64::from(g),
+                }
+            }
+            _ => UNKNOWN,
+        };
+        let n = self.nodes.len();
+        self.nodes.push(Node {
+            id,
+            graph_pos,
+            generation,
+            flags: 0,
+            parents_start: 0,
+            parents_end: 0,
+        });
+        self.index.insert(id, n);
+        n
+    }
+
+    /// Loads the parents of `n` into `edges` once.
+    fn expand(&mut self, n: usize) -> Result<(), Fail> {
+        if self.nodes[n].flags & EXPANDED != 0 {
+            return Ok(());
+        }
+        let id = self.nodes[n].id;
+        let start = self.edges.len();
+        if let (Some(graph), Some(pos)) = (self.graph, self.nodes[n].graph_pos) {
+            for parent in graph.commit_at(pos).iter_parents() {
+                let parent = parent.map_err(|_| Fail::GraphUnusable)?;
+                let parent = self.node(graph.id_at(parent).to_owned(), Some(parent));
+                self.edges.push(parent);
+            }
+        } else if self.shallow.binary_search(&id).is_err() {
+            self.read_parents(id)?;
+            let mut parent_ids = std::mem::take(&mut self.parent_ids);
+            for parent in parent_ids.drain(..) {
+                let parent = self.node(parent, None);
+                self.edges.push(parent);
+            }
+            self.parent_ids = parent_ids;
+        }
+        let node = &mut self.nodes[n];
+        node.parents_start = start;
+        node.parents_end = self.edges.len();
+        node.flags |= EXPANDED;
+        Ok(())
+    }
+
+    /// Decodes the parent ids of commit `id` from the object database into `parent_ids`.
+    fn read_parents(&mut self, id: ObjectId) -> Result<(), DriftError> {
+        let data = self
+            .repo
+            .objects
+            .try_find(&id, &mut self.buf)
+            .map_err(|error| DriftError::Read { id, error })?
+            .ok_or(DriftError::MissingCommit { id })?;
+        if data.kind != gix::objs::Kind::Commit {
+            return Err(DriftError::NotACommit { id, kind: data.kind });
+        }
+        self.parent_ids.clear();
+        for token in gix::objs::CommitRefIter::from_bytes(data.data, data.object_hash) {
+            match token.map_err(|error| DriftError::Decode { id, error })? {
+                Token::Tree { .. } => {}
+                Token::Parent { id: parent } => self.parent_ids.push(parent),
+                _ => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives `root` a generation number: one more than the largest among its parents, roots being 1.
+    // Without a commit-graph this visits every ancestor of `root` once, so the first call costs
+    // O(history) object reads; that is the price of exactness when no generation numbers are stored.
+    // With a commit-graph it only visits the commits the graph lacks. The depth-first search keeps
+    // its own stack because histories can be far deeper than the thread's stack.
+    fn ensure_generation(&mut self, root: usize) -> Result<(), Fail> {
+        if self.nodes[root].generation != UNKNOWN {
+            return Ok(());
+        }
+        self.stack.clear();
+        self.stack.push((root, 0));
+        self.nodes[root].flags |= ON_STACK;
+        while let Some(&(n, cursor)) = self.stack.last() {
+            self.expand(n)?;
+            let (start, end) = (self.nodes[n].parents_start, self.nodes[n].parents_end);
+            let mut edge = start + cursor;
+            let mut descend = None;
+            while edge < end {
+                let parent = self.edges[edge];
+                if self.nodes[parent].generation == UNKNOWN {
+                    if self.nodes[parent].flags & ON_STACK != 0 {
+                        return Err(DriftError::Cycle {
+                            id: self.nodes[parent].id,
+                        }
+                        .into());
+                    }
+                    descend = Some(parent);
+                    break;
+                }
+                edge += 1;
+            }
+            match descend {
+                Some(parent) => {
+                    if let Some(top) = self.stack.last_mut() {
+                        top.1 = edge - start;
+                    }
+                    self.nodes[parent].flags |= ON_STACK;
+                    self.stack.push((parent, 0));
+                }
+                None => {
+                    let highest = self.edges[start..end]
+                        .iter()
+                        .map(|&parent| self.nodes[parent].generation)
+                        .max()
+                        .unwrap_or(0);
+                    let node = &mut self.nodes[n];
+                    node.generation = highest + 1;
+                    node.flags &= !ON_STACK;
+                    self.stack.pop();
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_say_what_happened_in_lower_case() {
+        let id = ObjectId::null(gix::hash::Kind::Sha1);
+        let missing = DriftError::MissingCommit { id }.to_string();
+        assert_eq!(
+            missing,
+            "commit 0000000000000000000000000000000000000000 is missing from the object database"
+        );
+        let blob = DriftError::NotACommit {
+            id,
+            kind: gix::objs::Kind::Blob,
+        }
+        .to_string();
+        assert_eq!(blob, "object 0000000000000000000000000000000000000000 is a blob, not a commit");
+    }
+
+    #[test]
+    fn flags_do_not_overlap() {
+        let all = [LEFT, RIGHT, QUEUED, EXPANDED, ON_STACK];
+        for (i, a) in all.iter().enumerate() {
+            assert_eq!(a.count_ones(), 1);
+            for b in &all[i + 1..] {
+                assert_eq!(a & b, 0);
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! docs/cli.md is generated from the clap definitions; this test fails when it is out of date.
+//! Regenerate with `UPDATE_CLI_DOCS=1 cargo test --locked cli_docs`.
+
+use clap::CommandFactory;
+
+fn render() -> String {
+    let mut cmd = git_rune::cli::Cli::command().term_width(100);
+    let mut out = String::from(
+        "# Command reference\n\n<!-- generated from src/cli.rs by tests/it/cli_docs.rs; do not edit -->\n\n\
+         `--json` output shapes are described in [json.md](json.md).\n\n## git rune\n\n```text\n",
+    );
+    out.push_str(&cmd.render_long_help().to_string());
+    out.push_str("```\n");
+    cmd.build();
+    for sub in cmd.get_subcommands_mut() {
+        if sub.get_name() == "help" {
+            continue;
+        }
+        out.push_str(&format!("\n## git rune {}\n\n```text\n", sub.get_name()));
+        out.push_str(&sub.render_long_help().to_string());
+        out.push_str("```\n");
+    }
+    out.lines().map(str::trim_end).collect::<Vec<_>>().join("\n") + "\n"
+}
+
+#[test]
+fn cli_reference_is_up_to_date() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/cli.md");
+    let want = render();
+    if std::env::var_os("UPDATE_CLI_DOCS").is_some() {
+        std::fs::write(&path, &want).unwrap();
+        return;
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "docs/cli.md is out of date: run `UPDATE_CLI_DOCS=1 cargo test --locked cli_docs`"
+    );
+}
