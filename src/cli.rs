@@ -9,7 +9,12 @@ use crate::commands;
 /// Git-native memory for AI coding agents: decisions, conventions, progress and checkpoints
 /// committed under refs/rune/, checked out as the .rune/ view.
 #[derive(Debug, Parser)]
-#[command(name = "git-rune", bin_name = "git rune", version, max_term_width = 100)]
+#[command(
+    name = "git-rune",
+    bin_name = "git rune",
+    version,
+    max_term_width = 100
+)]
 pub struct Cli {
     /// Run as if started in <PATH>.
     #[arg(short = 'C', global = true, value_name = "PATH")]

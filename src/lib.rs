@@ -4,7 +4,6 @@ pub mod checkout;
 pub mod cli;
 pub mod commands;
 pub mod drift;
-pub mod drift_report;
 pub mod model;
 pub mod output;
 pub mod store;

@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use git_rune::output::UserError;
+use git_rune::store::StoreError;
 
 fn main() -> ExitCode {
     let cli = git_rune::cli::Cli::parse();
@@ -27,12 +28,14 @@ fn report(err: &anyhow::Error) -> ExitCode {
     for cause in err.chain().skip(1) {
         eprintln!("  caused by: {}", clean(&cause.to_string()));
     }
-    if let Some(hint) = err
-        .chain()
-        .filter_map(|e| e.downcast_ref::<UserError>())
-        .find_map(|u| u.hint.as_deref())
-    {
-        eprintln!("hint: {}", clean(hint));
+    let hint = err.chain().find_map(|e| {
+        if let Some(u) = e.downcast_ref::<UserError>() {
+            return u.hint.clone();
+        }
+        e.downcast_ref::<StoreError>().and_then(StoreError::hint)
+    });
+    if let Some(hint) = hint {
+        eprintln!("hint: {}", clean(&hint));
     }
     ExitCode::from(1)
 }

@@ -21,10 +21,8 @@ pub fn run(ctx: &Ctx, _args: InitArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let mut did: Vec<String> = Vec::new();
 
-    if store.workdir().is_some() {
-        if exclude_view(&store)? {
-            did.push(format!("added {VIEW_DIR}/ to .git/info/exclude"));
-        }
+    if store.workdir().is_some() && exclude_view(&store)? {
+        did.push(format!("added {VIEW_DIR}/ to .git/info/exclude"));
     }
     for (key, value) in CONFIG {
         if set_config(&store, key, value)? {
@@ -85,7 +83,9 @@ fn exclude_view(store: &Store) -> Result<bool> {
     if !data.is_empty() && !data.ends_with(b"\n") {
         data.push(b'\n');
     }
-    data.extend_from_slice(b"# git-rune: the memory view is checked out from refs/rune/\n/.rune/\n");
+    data.extend_from_slice(
+        b"# git-rune: the memory view is checked out from refs/rune/\n/.rune/\n",
+    );
     std::fs::create_dir_all(&info).with_context(|| format!("cannot create {}", info.display()))?;
     std::fs::write(&path, data).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(true)
@@ -100,7 +100,7 @@ fn set_config(store: &Store, key: &str, value: &str) -> Result<bool> {
         .strings(key)
         .unwrap_or_default()
         .iter()
-        .any(|v| v.to_string() == value);
+        .any(|v| AsRef::<[u8]>::as_ref(v) == value.as_bytes());
     if present {
         return Ok(false);
     }
@@ -109,7 +109,12 @@ fn set_config(store: &Store, key: &str, value: &str) -> Result<bool> {
         .arg(store.common_dir())
         .args(["config", "--local", "--add", key, value])
         .status()
-        .map_err(|e| user_error(format!("cannot run git to set {key}: {e}"), "install git and make sure it is on PATH"))?;
+        .map_err(|e| {
+            user_error(
+                format!("cannot run git to set {key}: {e}"),
+                "install git and make sure it is on PATH",
+            )
+        })?;
     if !status.success() {
         return Err(user_error(
             format!("git config failed to set {key}={value}"),

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use super::status::{drift_text, pretty_time};
 use super::{short, Ctx};
 use crate::checkout::Snapshot;
-use crate::drift_report::drift;
+use crate::drift::drift;
 use crate::model::{Body, Record, State};
 use crate::output::{print, sanitize, user_error};
 use crate::view::invariants::{category, is_archived};
@@ -39,7 +39,10 @@ struct Section {
 
 pub fn run(ctx: &Ctx, args: LoadArgs) -> Result<ExitCode> {
     if args.budget == 0 {
-        return Err(user_error("--budget must be at least 1 token", "pass e.g. --budget 2000"));
+        return Err(user_error(
+            "--budget must be at least 1 token",
+            "pass e.g. --budget 2000",
+        ));
     }
     let store = ctx.store()?;
     let snap = Snapshot::read(&store)?;
@@ -51,7 +54,11 @@ pub fn run(ctx: &Ctx, args: LoadArgs) -> Result<ExitCode> {
         .map(|s| (s.id.as_str(), s.files.as_slice()))
         .collect();
 
-    let branch = snap.head.branch.clone().unwrap_or_else(|| "(detached)".into());
+    let branch = snap
+        .head
+        .branch
+        .clone()
+        .unwrap_or_else(|| "(detached)".into());
     let head = snap
         .head
         .head
@@ -86,12 +93,24 @@ pub fn run(ctx: &Ctx, args: LoadArgs) -> Result<ExitCode> {
         },
         invariants_section(state, &store.now()),
         progress_section(state),
-        notes_section(state, "task-notes", "## Task notes", &state.task_notes, Some("task-notes")),
+        notes_section(
+            state,
+            "task-notes",
+            "## Task notes",
+            &state.task_notes,
+            Some("task-notes"),
+        ),
         decisions_section(state, &stale),
         conventions_section(state),
         learnings_section(state, &stale),
         instincts_section(state),
-        notes_section(state, "notes", "## Project notes", &state.cumulative_notes, Some("cumulative-notes")),
+        notes_section(
+            state,
+            "notes",
+            "## Project notes",
+            &state.cumulative_notes,
+            Some("cumulative-notes"),
+        ),
     ];
 
     // Spend the budget in priority order; the header and the closing line are always shown.
@@ -134,9 +153,15 @@ pub fn run(ctx: &Ctx, args: LoadArgs) -> Result<ExitCode> {
         obj.insert("head".into(), json!(snap.head.head.map(|h| h.to_string())));
         obj.insert(
             "last_session".into(),
-            state.last_session().map(session_json).unwrap_or(Value::Null),
+            state
+                .last_session()
+                .map(session_json)
+                .unwrap_or(Value::Null),
         );
-        obj.insert("drift".into(), serde_json::to_value(&drift).unwrap_or_default());
+        obj.insert(
+            "drift".into(),
+            serde_json::to_value(&drift).unwrap_or_default(),
+        );
         for (i, taken) in &chosen {
             let s = &mut sections[*i];
             if s.key == "drift" {
@@ -228,7 +253,14 @@ fn session_json(r: &Record) -> Value {
 fn checkpoint_section(state: &State) -> Section {
     let mut items = Vec::new();
     if let Some(r) = state.open_checkpoint() {
-        if let Body::Checkpoint { doing, left, context, resume, git } = &r.body {
+        if let Body::Checkpoint {
+            doing,
+            left,
+            context,
+            resume,
+            git,
+        } = &r.body
+        {
             let mut t = format!("Since {}: {}", pretty_time(&r.meta.ts), one_line(doing));
             if !resume.is_empty() {
                 t.push_str(&format!("\nResume: {}", one_line(resume)));
@@ -280,9 +312,25 @@ fn invariants_section(state: &State, now: &str) -> Section {
         _ => u8::MAX,
     });
     for r in sorted {
-        if let Body::Invariant { section, title, what, r#where, .. } = &r.body {
-            let place = if r#where.is_empty() { String::new() } else { format!("{} — ", r#where.join(", ")) };
-            let mut t = format!("{} {}{}", category(section).icon(), sanitize(&place), one_line(title));
+        if let Body::Invariant {
+            section,
+            title,
+            what,
+            r#where,
+            ..
+        } = &r.body
+        {
+            let place = if r#where.is_empty() {
+                String::new()
+            } else {
+                format!("{} — ", r#where.join(", "))
+            };
+            let mut t = format!(
+                "{} {}{}",
+                category(section).icon(),
+                sanitize(&place),
+                one_line(title)
+            );
             if !what.is_empty() {
                 t.push_str(&format!(": {}", one_line(what)));
             }
@@ -309,12 +357,21 @@ fn days_between(earlier: &str, later: &str) -> i64 {
 fn progress_section(state: &State) -> Section {
     let mut items = Vec::new();
     if let Some(r) = state.progress.last() {
-        if let Body::Progress { completed, in_progress, blocked, next } = &r.body {
+        if let Body::Progress {
+            completed,
+            in_progress,
+            blocked,
+            next,
+        } = &r.body
+        {
             for n in next {
                 items.push((format!("Next: {}", one_line(n)), json!({ "next": n })));
             }
             for p in in_progress {
-                items.push((format!("In progress: {}", one_line(p)), json!({ "in_progress": p })));
+                items.push((
+                    format!("In progress: {}", one_line(p)),
+                    json!({ "in_progress": p }),
+                ));
             }
             for b in blocked {
                 items.push((format!("Blocked: {}", one_line(b)), json!({ "blocked": b })));
@@ -354,7 +411,9 @@ fn decisions_section(state: &State, stale: &HashMap<&str, &[String]>) -> Section
         .rev()
         .map(|r| {
             let text = match &r.body {
-                Body::Decision { title, decision, .. } => format!(
+                Body::Decision {
+                    title, decision, ..
+                } => format!(
                     "- [{}] {}: {}{}",
                     pretty_time(&r.meta.ts),
                     one_line(title),
@@ -370,7 +429,10 @@ fn decisions_section(state: &State, stale: &HashMap<&str, &[String]>) -> Section
         .collect();
     Section {
         key: "decisions",
-        heading: format!("## Decisions (newest first, {} on file)", state.decisions.len()),
+        heading: format!(
+            "## Decisions (newest first, {} on file)",
+            state.decisions.len()
+        ),
         items,
         total: state.decisions.len(),
         show: Some("decisions"),
@@ -417,7 +479,13 @@ fn learnings_section(state: &State, stale: &HashMap<&str, &[String]>) -> Section
         .into_iter()
         .map(|r| {
             let text = match &r.body {
-                Body::Learning { ltype, key, insight, confidence, .. } => format!(
+                Body::Learning {
+                    ltype,
+                    key,
+                    insight,
+                    confidence,
+                    ..
+                } => format!(
                     "- [{ltype}] {}: {} ({confidence}){}",
                     one_line(key),
                     one_line(insight),
@@ -432,7 +500,10 @@ fn learnings_section(state: &State, stale: &HashMap<&str, &[String]>) -> Section
         .collect();
     Section {
         key: "learnings",
-        heading: format!("## Learnings (most confident first, {} on file)", state.learnings.len()),
+        heading: format!(
+            "## Learnings (most confident first, {} on file)",
+            state.learnings.len()
+        ),
         items,
         total: state.learnings.len(),
         show: Some("learnings"),
@@ -442,13 +513,20 @@ fn learnings_section(state: &State, stale: &HashMap<&str, &[String]>) -> Section
 fn instincts_section(state: &State) -> Section {
     let mut ranked: Vec<&Record> = state.instincts.iter().collect();
     ranked.sort_by(|a, b| {
-        crate::model::fold::instinct_confidence(b).total_cmp(&crate::model::fold::instinct_confidence(a))
+        crate::model::fold::instinct_confidence(b)
+            .total_cmp(&crate::model::fold::instinct_confidence(a))
     });
     let items = ranked
         .into_iter()
         .map(|r| {
             let text = match &r.body {
-                Body::Instinct { name, trigger, action, confidence, .. } => format!(
+                Body::Instinct {
+                    name,
+                    trigger,
+                    action,
+                    confidence,
+                    ..
+                } => format!(
                     "- {}: when {} → {} ({confidence})",
                     one_line(name),
                     one_line(trigger),
@@ -484,11 +562,21 @@ fn notes_section(
         })
         .map(|r| {
             let text = match &r.body {
-                Body::CumulativeNote { section, text } => format!("- {section}: {}", one_line(text)),
-                Body::TaskNote { task, section, text } if task.is_empty() => {
+                Body::CumulativeNote { section, text } => {
                     format!("- {section}: {}", one_line(text))
                 }
-                Body::TaskNote { task, section, text } => {
+                Body::TaskNote {
+                    task,
+                    section,
+                    text,
+                } if task.is_empty() => {
+                    format!("- {section}: {}", one_line(text))
+                }
+                Body::TaskNote {
+                    task,
+                    section,
+                    text,
+                } => {
                     format!("- {} / {section}: {}", one_line(task), one_line(text))
                 }
                 _ => String::new(),

@@ -64,7 +64,7 @@ pub fn run(ctx: &Ctx, args: LogArgs) -> Result<ExitCode> {
         }
     }
     // Newest first; the order inside one ref is its parent chain, which the stable sort keeps.
-    entries.sort_by(|a, b| b.time.cmp(&a.time));
+    entries.sort_by_key(|e| std::cmp::Reverse(e.time));
     if let Some(n) = args.max_count {
         entries.truncate(n);
     }

@@ -42,8 +42,12 @@ impl Ctx {
 pub fn run(cli: Cli) -> Result<ExitCode> {
     let dir = match &cli.directory {
         Some(d) => d.clone(),
-        None => std::env::current_dir()
-            .map_err(|e| user_error(format!("cannot read the current directory: {e}"), "cd into your repository and try again"))?,
+        None => std::env::current_dir().map_err(|e| {
+            user_error(
+                format!("cannot read the current directory: {e}"),
+                "cd into your repository and try again",
+            )
+        })?,
     };
     let ctx = Ctx {
         dir,

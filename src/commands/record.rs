@@ -288,7 +288,11 @@ pub fn checkpoint(ctx: &Ctx, a: CheckpointArgs) -> Result<std::process::ExitCode
             .checkpoints
             .iter()
             .filter(|c| !state.resolved.contains(&c.id))
-            .map(|c| Draft::new(Body::Resolve { target: c.id.clone() }))
+            .map(|c| {
+                Draft::new(Body::Resolve {
+                    target: c.id.clone(),
+                })
+            })
             .collect();
         drafts.push(Draft::new(body.clone()));
         Ok(drafts)
@@ -305,7 +309,11 @@ pub fn resume(ctx: &Ctx, _a: ResumeArgs) -> Result<std::process::ExitCode> {
             .checkpoints
             .iter()
             .filter(|c| !state.resolved.contains(&c.id))
-            .map(|c| Draft::new(Body::Resolve { target: c.id.clone() }))
+            .map(|c| {
+                Draft::new(Body::Resolve {
+                    target: c.id.clone(),
+                })
+            })
             .collect())
     })?;
     let Some(cp) = resumed else {
@@ -314,7 +322,13 @@ pub fn resume(ctx: &Ctx, _a: ResumeArgs) -> Result<std::process::ExitCode> {
             "set one with `git rune checkpoint --doing \"…\" --resume \"…\"`",
         ));
     };
-    if let Body::Checkpoint { doing, resume, left, .. } = &cp.body {
+    if let Body::Checkpoint {
+        doing,
+        resume,
+        left,
+        ..
+    } = &cp.body
+    {
         let mut out = String::new();
         let line = if resume.is_empty() { doing } else { resume };
         out.push_str(&sanitize(line));
@@ -371,15 +385,25 @@ pub fn remember(ctx: &Ctx, a: RememberArgs) -> Result<std::process::ExitCode> {
     add(ctx, &store, scope, &summary, body)
 }
 
-fn add(ctx: &Ctx, store: &Store, scope: Scope, summary: &str, body: Body) -> Result<std::process::ExitCode> {
-    write_records(ctx, store, scope, summary, |_| Ok(vec![Draft::new(body.clone())]))?;
+fn add(
+    ctx: &Ctx,
+    store: &Store,
+    scope: Scope,
+    summary: &str,
+    body: Body,
+) -> Result<std::process::ExitCode> {
+    write_records(ctx, store, scope, summary, |_| {
+        Ok(vec![Draft::new(body.clone())])
+    })?;
     Ok(std::process::ExitCode::SUCCESS)
 }
 
 /// The headline of a record: its title, name, key or first text.
 pub fn title_of(body: &Body) -> &str {
     match body {
-        Body::Decision { title, .. } | Body::Convention { title, .. } | Body::Invariant { title, .. } => title,
+        Body::Decision { title, .. }
+        | Body::Convention { title, .. }
+        | Body::Invariant { title, .. } => title,
         Body::Learning { key, .. } => key,
         Body::Instinct { name, .. } => name,
         Body::Checkpoint { doing, .. } => doing,

@@ -79,7 +79,10 @@ pub fn run(ctx: &Ctx, args: SaveArgs) -> Result<ExitCode> {
         };
         view::normalize(&mut body);
         model::validate(&body).map_err(|e| {
-            user_error(format!("invalid session summary: {e}"), "pass a non-empty -m \"summary\"")
+            user_error(
+                format!("invalid session summary: {e}"),
+                "pass a non-empty -m \"summary\"",
+            )
         })?;
         Draft::new(body)
     };
@@ -88,7 +91,10 @@ pub fn run(ctx: &Ctx, args: SaveArgs) -> Result<ExitCode> {
     let mut by_ref: BTreeMap<(u8, String), Vec<usize>> = BTreeMap::new();
     for (i, e) in edited.iter().enumerate() {
         let order = u8::from(e.refname != MEMORY_REF);
-        by_ref.entry((order, e.refname.clone())).or_default().push(i);
+        by_ref
+            .entry((order, e.refname.clone()))
+            .or_default()
+            .push(i);
     }
     by_ref.entry((1, snap.branch_ref.clone())).or_default();
 
@@ -100,7 +106,10 @@ pub fn run(ctx: &Ctx, args: SaveArgs) -> Result<ExitCode> {
         let commit_summary = if with_session {
             summary.clone()
         } else {
-            format!("save: {}", files_list(members.iter().map(|&i| edited[i].file)))
+            format!(
+                "save: {}",
+                files_list(members.iter().map(|&i| edited[i].file))
+            )
         };
         let commit = store.commit(refname, &commit_summary, |current: &[Record]| {
             let state = fold(current);
@@ -130,9 +139,16 @@ pub fn run(ctx: &Ctx, args: SaveArgs) -> Result<ExitCode> {
                     (_, false) => counts.changed += 1,
                 }
             }
-            ctx.ui.status(format_args!("{refname} {} {commit_summary}", short(&c.id.to_string())));
+            ctx.ui.status(format_args!(
+                "{refname} {} {commit_summary}",
+                short(&c.id.to_string())
+            ));
         }
-        saved_files.extend(members.iter().map(|&i| (edited[i].file, edited[i].blob.clone())));
+        saved_files.extend(
+            members
+                .iter()
+                .map(|&i| (edited[i].file, edited[i].blob.clone())),
+        );
     }
     identity_hint(ctx, &store);
 
@@ -144,7 +160,7 @@ pub fn run(ctx: &Ctx, args: SaveArgs) -> Result<ExitCode> {
                 std::fs::read(view.path(*f))
                     .ok()
                     .and_then(|d| blob_id(store.repo.object_hash(), &d))
-                    .is_some_and(|b| b.to_string() == *blob)
+                    .is_some_and(|b| blob.parse::<gix::ObjectId>().is_ok_and(|want| want == b))
             })
             .map(|(f, _)| *f)
             .collect();
@@ -187,28 +203,49 @@ pub fn run(ctx: &Ctx, args: SaveArgs) -> Result<ExitCode> {
 }
 
 /// Reads, parses and diffs one edited view file against the state it was checked out from.
-fn parse_file(store: &Store, snap: &Snapshot, view: &View, manifest: &Manifest, file: ViewFile) -> Result<Edited> {
+fn parse_file(
+    store: &Store,
+    snap: &Snapshot,
+    view: &View,
+    manifest: &Manifest,
+    file: ViewFile,
+) -> Result<Edited> {
     let path = view.path(file);
     let shown = format!("{VIEW_DIR}/{}", file.name());
     let nothing_saved = format!("fix {shown} and run `git rune save` again; nothing was saved and the file is as you left it");
-    let data = std::fs::read(&path).map_err(|e| user_error(format!("cannot read {shown}: {e}"), nothing_saved.clone()))?;
+    let data = std::fs::read(&path)
+        .map_err(|e| user_error(format!("cannot read {shown}: {e}"), nothing_saved.clone()))?;
     let blob = blob_id(store.repo.object_hash(), &data)
         .map(|b| b.to_string())
         .unwrap_or_default();
     let text = String::from_utf8(data).map_err(|e| {
-        let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()].iter().filter(|&&b| b == b'\n').count();
-        user_error(format!("{shown}:{line}: not valid UTF-8"), nothing_saved.clone())
+        let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        user_error(
+            format!("{shown}:{line}: not valid UTF-8"),
+            nothing_saved.clone(),
+        )
     })?;
-    let parsed = view::parse(file, &text)
-        .map_err(|e| user_error(format!("{shown}:{}: {}", e.line, e.message), nothing_saved.clone()))?;
+    let parsed = view::parse(file, &text).map_err(|e| {
+        user_error(
+            format!("{shown}:{}: {}", e.line, e.message),
+            nothing_saved.clone(),
+        )
+    })?;
 
     let entry = manifest.files.get(file.name());
     let (refname, base_records) = match entry {
         Some(e) if !e.blob.is_empty() || e.base.is_some() => {
             let base = match &e.base {
                 Some(id) => {
-                    let oid = gix::ObjectId::from_hex(id.as_bytes())
-                        .map_err(|_| user_error(format!("the view manifest names a bad commit id {id:?}"), "run `git rune init` to check the view out again"))?;
+                    let oid = gix::ObjectId::from_hex(id.as_bytes()).map_err(|_| {
+                        user_error(
+                            format!("the view manifest names a bad commit id {id:?}"),
+                            "run `git rune init` to check the view out again",
+                        )
+                    })?;
                     store.records_at(&e.refname, oid)?
                 }
                 None => Vec::new(),
@@ -249,7 +286,13 @@ fn parse_file(store: &Store, snap: &Snapshot, view: &View, manifest: &Manifest, 
 
 /// Records naming files keep their blob ids, for staleness against the code.
 fn fill_file_blobs(store: &Store, body: &mut Body) {
-    if let Body::Decision { files, file_blobs, .. } | Body::Learning { files, file_blobs, .. } = body {
+    if let Body::Decision {
+        files, file_blobs, ..
+    }
+    | Body::Learning {
+        files, file_blobs, ..
+    } = body
+    {
         if !files.is_empty() && file_blobs.len() != files.len() {
             *file_blobs = store.file_blobs(files);
         }

@@ -95,7 +95,13 @@ fn checkpoints_text(state: &State) -> String {
         out.push_str("no checkpoints on this branch\n");
     }
     for r in &state.checkpoints {
-        if let Body::Checkpoint { doing, resume, left, .. } = &r.body {
+        if let Body::Checkpoint {
+            doing,
+            resume,
+            left,
+            ..
+        } = &r.body
+        {
             let status = if open.as_deref() == Some(r.id.as_str()) {
                 "open"
             } else {

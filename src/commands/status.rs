@@ -7,7 +7,7 @@ use anyhow::Result;
 
 use super::{short, Ctx};
 use crate::checkout::{FileState, Snapshot, View, VIEW_DIR};
-use crate::drift_report::{drift, Drift};
+use crate::drift::{drift, Drift};
 use crate::output::{print, sanitize};
 
 pub fn run(ctx: &Ctx) -> Result<ExitCode> {
@@ -44,7 +44,10 @@ pub fn run(ctx: &Ctx) -> Result<ExitCode> {
         if view.is_none() {
             out.push_str("bare repository: no .rune/ view\n");
         } else {
-            let changed: Vec<_> = states.iter().filter(|(_, s)| *s != FileState::Clean).collect();
+            let changed: Vec<_> = states
+                .iter()
+                .filter(|(_, s)| *s != FileState::Clean)
+                .collect();
             if changed.is_empty() {
                 out.push_str(&format!("{VIEW_DIR}/ is clean\n"));
             } else {

@@ -149,7 +149,11 @@ pub fn fold<'a>(records: impl IntoIterator<Item = &'a Record>) -> State {
 
 /// A live record is killed by a tombstone naming it, or naming something it (transitively)
 /// edits when the tombstone is newer: tombstones win over older edits, newer edits resurrect.
-fn killed_by_tombstone(r: &Record, by_id: &HashMap<&str, &Record>, deleted: &HashMap<&str, u64>) -> bool {
+fn killed_by_tombstone(
+    r: &Record,
+    by_id: &HashMap<&str, &Record>,
+    deleted: &HashMap<&str, u64>,
+) -> bool {
     if deleted.is_empty() {
         return false;
     }
@@ -261,7 +265,12 @@ mod tests {
     }
 
     fn delete(clock: u64, target: &str) -> Record {
-        Record::new(meta(clock, &[]), Body::Delete { targets: vec![target.into()] })
+        Record::new(
+            meta(clock, &[]),
+            Body::Delete {
+                targets: vec![target.into()],
+            },
+        )
     }
 
     fn instinct(clock: u64, name: &str, confidence: f64) -> Record {
@@ -317,7 +326,9 @@ mod tests {
         let s = fold([&a, &b]);
         assert_eq!(s.instincts.len(), 1);
         match &s.instincts[0].body {
-            Body::Instinct { action, confidence, .. } => {
+            Body::Instinct {
+                action, confidence, ..
+            } => {
                 assert_eq!(action, "a2");
                 assert_eq!(*confidence, 0.9);
             }
@@ -328,7 +339,10 @@ mod tests {
             .collect();
         let s = fold(&many);
         assert_eq!(s.instincts.len(), MAX_INSTINCTS);
-        assert!(s.instincts.iter().all(|r| instinct_confidence(r) >= 0.3 + 5.0 * 0.02 - 1e-9));
+        assert!(s
+            .instincts
+            .iter()
+            .all(|r| instinct_confidence(r) >= 0.3 + 5.0 * 0.02 - 1e-9));
     }
 
     #[test]
@@ -354,7 +368,12 @@ mod tests {
             },
         );
         assert_eq!(fold([&c1, &c2]).open_checkpoint().unwrap().id, c2.id);
-        let r = Record::new(meta(3, &[]), Body::Resolve { target: c2.id.clone() });
+        let r = Record::new(
+            meta(3, &[]),
+            Body::Resolve {
+                target: c2.id.clone(),
+            },
+        );
         let s = fold([&c1, &c2, &r]);
         assert_eq!(s.open_checkpoint().unwrap().id, c1.id);
         assert_eq!(s.checkpoints.len(), 2);
@@ -377,15 +396,10 @@ mod tests {
     }
 
     fn ids(s: &State) -> Vec<Vec<String>> {
-        [
-            &s.decisions,
-            &s.learnings,
-            &s.instincts,
-            &s.checkpoints,
-        ]
-        .iter()
-        .map(|v| v.iter().map(|r| r.to_line()).collect())
-        .collect()
+        [&s.decisions, &s.learnings, &s.instincts, &s.checkpoints]
+            .iter()
+            .map(|v| v.iter().map(|r| r.to_line()).collect())
+            .collect()
     }
 
     proptest! {

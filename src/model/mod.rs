@@ -79,7 +79,10 @@ fn require(field: &'static str, value: &str) -> Result<(), ValidationError> {
 
 fn confidence_in(field: &'static str, v: f64, lo: f64, hi: f64) -> Result<(), ValidationError> {
     if !(lo..=hi).contains(&v) {
-        return Err(invalid(field, format!("{v} is out of range: use a value from {lo} to {hi}")));
+        return Err(invalid(
+            field,
+            format!("{v} is out of range: use a value from {lo:?} to {hi:?}"),
+        ));
     }
     Ok(())
 }
@@ -100,7 +103,9 @@ pub fn canonical_section(name: &str, sections: &[&'static str]) -> Option<&'stat
 /// Checks a record's content against the seed's schema.
 pub fn validate(body: &Body) -> Result<(), ValidationError> {
     match body {
-        Body::Decision { title, decision, .. } => {
+        Body::Decision {
+            title, decision, ..
+        } => {
             require("title", title)?;
             require("decision", decision)
         }
@@ -136,7 +141,11 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
             blocked,
             next,
         } => {
-            if completed.is_empty() && in_progress.is_empty() && blocked.is_empty() && next.is_empty() {
+            if completed.is_empty()
+                && in_progress.is_empty()
+                && blocked.is_empty()
+                && next.is_empty()
+            {
                 return Err(invalid(
                     "progress",
                     "is empty: give at least one of --completed, --in-progress, --blocked, --next",
@@ -182,7 +191,10 @@ mod tests {
             canonical_section("attention-points", &CUMULATIVE_SECTIONS),
             Some("Attention Points")
         );
-        assert_eq!(canonical_section("whats left", &TASK_SECTIONS), Some("What's Left"));
+        assert_eq!(
+            canonical_section("whats left", &TASK_SECTIONS),
+            Some("What's Left")
+        );
         assert_eq!(canonical_section("nope", &TASK_SECTIONS), None);
     }
 

@@ -240,11 +240,9 @@ impl Kind {
             | Kind::Instinct
             | Kind::CumulativeNote
             | Kind::Invariant => Some(Scope::Memory),
-            Kind::Progress
-            | Kind::Checkpoint
-            | Kind::Resolve
-            | Kind::Session
-            | Kind::TaskNote => Some(Scope::Branch),
+            Kind::Progress | Kind::Checkpoint | Kind::Resolve | Kind::Session | Kind::TaskNote => {
+                Some(Scope::Branch)
+            }
             Kind::Delete => None,
         }
     }
@@ -311,7 +309,11 @@ impl Body {
                 files,
                 ..
             } => {
-                out.extend([("skill", skill.as_str()), ("key", key), ("insight", insight)]);
+                out.extend([
+                    ("skill", skill.as_str()),
+                    ("key", key),
+                    ("insight", insight),
+                ]);
                 out.extend(all("files", files));
             }
             Body::Instinct {
@@ -544,15 +546,30 @@ mod tests {
 
     #[test]
     fn id_changes_with_content() {
-        let a = Record::new(meta(), Body::Delete { targets: vec!["x".into()] });
-        let b = Record::new(meta(), Body::Delete { targets: vec!["y".into()] });
+        let a = Record::new(
+            meta(),
+            Body::Delete {
+                targets: vec!["x".into()],
+            },
+        );
+        let b = Record::new(
+            meta(),
+            Body::Delete {
+                targets: vec!["y".into()],
+            },
+        );
         assert_ne!(a.id, b.id);
         assert_eq!(a.id.len(), 64);
     }
 
     #[test]
     fn tampered_line_is_detected() {
-        let r = Record::new(meta(), Body::Delete { targets: vec!["x".into()] });
+        let r = Record::new(
+            meta(),
+            Body::Delete {
+                targets: vec!["x".into()],
+            },
+        );
         let line = r.to_line().replace("\"x\"", "\"z\"");
         assert!(!Record::from_line(&line).unwrap().id_matches());
     }

@@ -8,7 +8,9 @@ mod worktree;
 use std::path::{Path, PathBuf};
 
 pub use records::{parse_tree_records, RecordTree};
-pub use refs::{branch_ref, Commit as MemoryCommit, Tip, BRANCHES_PREFIX, DETACHED_REF, MEMORY_REF};
+pub use refs::{
+    branch_ref, Commit as MemoryCommit, Tip, BRANCHES_PREFIX, DETACHED_REF, MEMORY_REF,
+};
 pub use worktree::{blob_id, HeadInfo, WorktreeError};
 
 /// Typed failures of the storage layer; the CLI adds hints.
@@ -31,6 +33,25 @@ pub enum StoreError {
         line: usize,
         message: String,
     },
+}
+
+impl StoreError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            StoreError::NotARepository(_) => {
+                Some("run git rune inside a git repository (create one with `git init`)".into())
+            }
+            StoreError::NotACommit { name, .. } | StoreError::MissingObject { name, .. } => Some(format!(
+                "git-rune will not write over it: point {name} back at a memory commit with `git update-ref {name} <commit>`, or remove it with `git update-ref -d {name}` to start that memory afresh"
+            )),
+            StoreError::Contended { .. } => Some("other processes are writing memory right now; run the command again".into()),
+            StoreError::BadRecord { name, .. } => Some(format!(
+                "the record is damaged; inspect it with `git show {name}:<path>` and `git log {name}`"
+            )),
+            StoreError::Git { .. } => None,
+        }
+    }
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;

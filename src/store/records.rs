@@ -22,11 +22,20 @@ pub struct RecordTree {
 
 /// The shard path a record is stored at.
 pub fn shard_path(record: &Record) -> String {
-    format!("{}/{}.jsonl", record.kind().as_str(), &record.id[..2.min(record.id.len())])
+    format!(
+        "{}/{}.jsonl",
+        record.kind().as_str(),
+        &record.id[..2.min(record.id.len())]
+    )
 }
 
 /// Parses the lines of one shard blob; `name` and `path` are for error messages.
-pub fn parse_tree_records(name: &str, path: &str, data: &[u8], out: &mut Vec<Record>) -> Result<()> {
+pub fn parse_tree_records(
+    name: &str,
+    path: &str,
+    data: &[u8],
+    out: &mut Vec<Record>,
+) -> Result<()> {
     let text = std::str::from_utf8(data).map_err(|_| StoreError::BadRecord {
         name: name.into(),
         path: path.into(),
@@ -54,7 +63,12 @@ pub fn read_records(repo: &gix::Repository, name: &str, tree: ObjectId) -> Resul
     let root = repo
         .find_tree(tree)
         .map_err(git_err(format!("cannot read the tree of {name}")))?;
-    for dir in root.decode().map_err(git_err("cannot decode tree"))?.entries.iter() {
+    for dir in root
+        .decode()
+        .map_err(git_err("cannot decode tree"))?
+        .entries
+        .iter()
+    {
         if !dir.mode.is_tree() {
             continue;
         }
@@ -134,7 +148,9 @@ pub fn write_records(
     editor
         .upsert("VERSION", EntryKind::Blob, version.detach())
         .map_err(git_err("cannot place VERSION"))?;
-    let id = editor.write().map_err(git_err("cannot write the memory tree"))?;
+    let id = editor
+        .write()
+        .map_err(git_err("cannot write the memory tree"))?;
     Ok(id.detach())
 }
 

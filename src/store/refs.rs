@@ -58,7 +58,11 @@ impl Store {
             .peel_to_id()
             .map_err(|_| StoreError::MissingObject {
                 name: name.into(),
-                id: r.target().try_id().map(|i| i.to_string()).unwrap_or_default(),
+                id: r
+                    .target()
+                    .try_id()
+                    .map(|i| i.to_string())
+                    .unwrap_or_default(),
             })?
             .detach();
         self.tip_of(name, id).map(Some)
@@ -66,7 +70,10 @@ impl Store {
 
     /// Checks that `id` is a commit and returns it with its tree.
     pub fn tip_of(&self, name: &str, id: ObjectId) -> Result<Tip> {
-        let header = self.repo.try_find_header(id).map_err(git_err(format!("cannot read {name}")))?;
+        let header = self
+            .repo
+            .try_find_header(id)
+            .map_err(git_err(format!("cannot read {name}")))?;
         let Some(header) = header else {
             return Err(StoreError::MissingObject {
                 name: name.into(),
@@ -106,7 +113,10 @@ impl Store {
 
     /// Names of all memory refs (`refs/rune/…`), sorted.
     pub fn memory_refs(&self) -> Result<Vec<String>> {
-        let platform = self.repo.references().map_err(git_err("cannot list references"))?;
+        let platform = self
+            .repo
+            .references()
+            .map_err(git_err("cannot list references"))?;
         let iter = platform
             .prefixed("refs/rune/")
             .map_err(git_err("cannot list references"))?;
@@ -176,7 +186,12 @@ impl Store {
         .into())
     }
 
-    fn write_commit(&self, message: &str, tree: ObjectId, parent: Option<ObjectId>) -> Result<ObjectId> {
+    fn write_commit(
+        &self,
+        message: &str,
+        tree: ObjectId,
+        parent: Option<ObjectId>,
+    ) -> Result<ObjectId> {
         let sig = self.signature();
         let mut buf = gix::date::parse::TimeBuf::default();
         let sig_ref = sig.to_ref(&mut buf);
@@ -199,7 +214,13 @@ impl Store {
     }
 
     /// Moves `name` from `expected` to `new`, failing if it is no longer at `expected`.
-    fn swap(&self, name: &str, expected: Option<ObjectId>, new: ObjectId, summary: &str) -> Result<()> {
+    fn swap(
+        &self,
+        name: &str,
+        expected: Option<ObjectId>,
+        new: ObjectId,
+        summary: &str,
+    ) -> Result<()> {
         let edit = RefEdit {
             change: Change::Update {
                 log: LogChange {
@@ -213,10 +234,12 @@ impl Store {
                 },
                 new: Target::Object(new),
             },
-            name: name.try_into().map_err(|e: gix::validate::reference::name::Error| StoreError::Git {
-                context: format!("invalid ref name {name}"),
-                message: e.to_string(),
-            })?,
+            name: name
+                .try_into()
+                .map_err(|e: gix::validate::reference::name::Error| StoreError::Git {
+                    context: format!("invalid ref name {name}"),
+                    message: e.to_string(),
+                })?,
             deref: false,
         };
         let sig = self.signature();

@@ -28,9 +28,7 @@ impl Store {
     /// Reads HEAD, its branch and the branch's upstream.
     pub fn head_info(&self) -> Result<HeadInfo> {
         let head = self.repo.head().map_err(git_err("cannot read HEAD"))?;
-        let branch = head
-            .referent_name()
-            .map(|n| n.shorten().to_string());
+        let branch = head.referent_name().map(|n| n.shorten().to_string());
         let head_id = head.id().map(|id| id.detach());
         let upstream = branch.as_deref().and_then(|b| {
             let config = self.repo.config_snapshot();
@@ -54,13 +52,19 @@ impl Store {
         let Some(workdir) = self.workdir() else {
             return Ok(Vec::new());
         };
-        let index = self.repo.index_or_empty().map_err(git_err("cannot read the index"))?;
+        let index = self
+            .repo
+            .index_or_empty()
+            .map_err(git_err("cannot read the index"))?;
         let mut out = Vec::new();
         for entry in index.entries() {
             if out.len() >= MAX_DIRTY {
                 break;
             }
-            if !matches!(entry.mode, gix::index::entry::Mode::FILE | gix::index::entry::Mode::FILE_EXECUTABLE) {
+            if !matches!(
+                entry.mode,
+                gix::index::entry::Mode::FILE | gix::index::entry::Mode::FILE_EXECUTABLE
+            ) {
                 continue;
             }
             let rela = entry.path(&index).to_string();

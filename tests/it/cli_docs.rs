@@ -20,7 +20,11 @@ fn render() -> String {
         out.push_str(&sub.render_long_help().to_string());
         out.push_str("```\n");
     }
-    out.lines().map(str::trim_end).collect::<Vec<_>>().join("\n") + "\n"
+    out.lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
 }
 
 #[test]

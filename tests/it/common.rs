@@ -4,8 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-/// The output of one command; must be looked at.
-#[must_use]
+/// The output of one command.
 #[derive(Debug)]
 pub struct Output {
     pub code: i32,
@@ -30,7 +29,12 @@ impl Output {
 
     #[track_caller]
     pub fn failure(self) -> Self {
-        assert_ne!(self.code, 0, "command unexpectedly succeeded:\n{}", self.snapshot());
+        assert_ne!(
+            self.code,
+            0,
+            "command unexpectedly succeeded:\n{}",
+            self.snapshot()
+        );
         self
     }
 }
@@ -100,11 +104,13 @@ impl TestRepo {
     }
 
     /// Runs `git-rune` with `args` in the repository.
+    #[must_use = "check the exit code with .success() or .failure()"]
     pub fn rune(&self, args: &[&str]) -> Output {
         self.rune_in(&self.root, args)
     }
 
     /// Runs `git-rune` in `dir`.
+    #[must_use = "check the exit code with .success() or .failure()"]
     pub fn rune_in(&self, dir: &Path, args: &[&str]) -> Output {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_git-rune"));
         self.env(&mut cmd);
@@ -155,7 +161,12 @@ impl TestRepo {
         let mut cmd = Command::new("git");
         self.env(&mut cmd);
         let out = cmd
-            .args(["for-each-ref", "--format=%(refname) %(objectname)", "refs/rune", "refs/notes"])
+            .args([
+                "for-each-ref",
+                "--format=%(refname) %(objectname)",
+                "refs/rune",
+                "refs/notes",
+            ])
             .output()
             .unwrap();
         String::from_utf8_lossy(&out.stdout).into_owned()
@@ -168,7 +179,7 @@ macro_rules! assert_rune_snapshot {
     ($repo:expr, $out:expr) => {{
         let root = $repo.root.display().to_string();
         let mut settings = insta::Settings::clone_current();
-        settings.add_filter(&regex_escape(&root), "[REPO]");
+        settings.add_filter(&$crate::common::regex_escape(&root), "[REPO]");
         settings.add_filter(r"\b[0-9a-f]{64}\b", "[ID]");
         settings.add_filter(r"\b[0-9a-f]{40}\b", "[OID]");
         settings.add_filter(r"\b[0-9a-f]{8}\b", "[SHORT]");

@@ -16,7 +16,10 @@ fn ahead_behind_and_branch_change() {
     repo.commit_file("a", "3", "three");
     repo.commit_file("a", "4", "four");
     let d = &status(&repo)["drift"];
-    assert_eq!((d["ahead"].as_u64(), d["behind"].as_u64()), (Some(2), Some(0)));
+    assert_eq!(
+        (d["ahead"].as_u64(), d["behind"].as_u64()),
+        (Some(2), Some(0))
+    );
     assert_eq!(d["branch_changed"], false);
 
     // Back in time and onto another branch: behind, and the branch changed.
@@ -25,12 +28,21 @@ fn ahead_behind_and_branch_change() {
     let d = &status(&repo)["drift"];
     assert_eq!(d["branch_changed"], true, "{d}");
     assert_eq!(d["saved_branch"], "main");
-    assert_eq!((d["ahead"].as_u64(), d["behind"].as_u64()), (Some(1), Some(1)));
+    assert_eq!(
+        (d["ahead"].as_u64(), d["behind"].as_u64()),
+        (Some(1), Some(1))
+    );
     let expected = repo.git(&["rev-list", "--left-right", "--count", "main~2...HEAD"]);
     assert_eq!(expected, "1\t1");
     let text = repo.rune(&["status"]).success().stdout;
-    assert!(text.contains("branch changed: saved on main, now on other"), "{text}");
-    assert!(text.contains("HEAD is 1 commit ahead of and 1 behind the saved commit"), "{text}");
+    assert!(
+        text.contains("branch changed: saved on main, now on other"),
+        "{text}"
+    );
+    assert!(
+        text.contains("HEAD is 1 commit ahead of and 1 behind the saved commit"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -45,20 +57,42 @@ fn saved_commit_gone_after_rewrite_and_gc() {
     repo.git(&["gc", "-q", "--prune=now"]);
     let d = &status(&repo)["drift"];
     assert_eq!(d["saved_commit_missing"], true, "{d}");
-    assert!(repo.rune(&["load"]).success().stdout.contains("the saved commit no longer exists"));
+    assert!(repo
+        .rune(&["load"])
+        .success()
+        .stdout
+        .contains("the saved commit no longer exists"));
 }
 
 #[test]
 fn records_naming_changed_files_are_stale() {
     let repo = TestRepo::new();
     repo.commit_file("src/lib.rs", "v1", "lib");
-    repo.rune(&["decide", "Lib shape", "--context", "c", "--decision", "d", "--rationale", "r", "--impact", "i", "--files", "src/lib.rs,missing.rs"]).success();
+    repo.rune(&[
+        "decide",
+        "Lib shape",
+        "--context",
+        "c",
+        "--decision",
+        "d",
+        "--rationale",
+        "r",
+        "--impact",
+        "i",
+        "--files",
+        "src/lib.rs,missing.rs",
+    ])
+    .success();
     repo.rune(&["save"]).success();
     let d = &status(&repo)["drift"];
     assert_eq!(d["stale"].as_array().unwrap().len(), 0, "{d}");
     repo.write("src/lib.rs", "v2");
     let d = &status(&repo)["drift"];
-    assert_eq!(d["stale"][0]["files"], serde_json::json!(["src/lib.rs"]), "{d}");
+    assert_eq!(
+        d["stale"][0]["files"],
+        serde_json::json!(["src/lib.rs"]),
+        "{d}"
+    );
     let load = repo.rune(&["load"]).success().stdout;
     assert!(load.contains("[stale: src/lib.rs changed since]"), "{load}");
 }

@@ -16,13 +16,29 @@ fn bare_repository_keeps_refs_without_a_view() {
     let repo = TestRepo::empty_dir();
     repo.git(&["init", "-q", "--bare", "-b", "main"]);
     repo.rune(&["init"]).success();
-    repo.rune(&["decide", "Bare", "--context", "c", "--decision", "d", "--rationale", "r", "--impact", "i"]).success();
+    repo.rune(&[
+        "decide",
+        "Bare",
+        "--context",
+        "c",
+        "--decision",
+        "d",
+        "--rationale",
+        "r",
+        "--impact",
+        "i",
+    ])
+    .success();
     assert!(repo.refs().contains("refs/rune/memory"));
     assert!(!repo.root.join(".rune").exists());
     let out = repo.rune(&["load"]).success();
     assert!(out.stdout.contains("Bare: d"), "{}", out.stdout);
     let status = repo.rune(&["status"]).success();
-    assert!(status.stdout.contains("bare repository"), "{}", status.stdout);
+    assert!(
+        status.stdout.contains("bare repository"),
+        "{}",
+        status.stdout
+    );
     repo.rune(&["save", "-m", "bare save"]).success();
 }
 
@@ -38,7 +54,8 @@ fn unborn_head_saves_and_loads() {
     assert_eq!(v["head"], serde_json::Value::Null);
     // The first commit afterwards is not drift against a missing commit.
     repo.commit_file("a", "a", "first");
-    let v: serde_json::Value = serde_json::from_str(repo.rune(&["status", "--json"]).success().stdout.trim()).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(repo.rune(&["status", "--json"]).success().stdout.trim()).unwrap();
     assert_eq!(v["drift"]["saved_commit_missing"], false);
 }
 
@@ -49,7 +66,11 @@ fn detached_head_uses_the_detached_ref() {
     repo.git(&["checkout", "-q", "--detach", &c]);
     repo.rune(&["progress", "--next", "look around"]).success();
     repo.rune(&["save", "-m", "detached"]).success();
-    assert!(repo.refs().contains("refs/rune/detached "), "{}", repo.refs());
+    assert!(
+        repo.refs().contains("refs/rune/detached "),
+        "{}",
+        repo.refs()
+    );
     let out = repo.rune(&["status"]).success();
     assert!(out.stdout.starts_with("HEAD detached"), "{}", out.stdout);
 }
@@ -60,29 +81,71 @@ fn linked_worktree_has_its_own_view_and_shares_refs() {
     repo.commit_file("a", "a", "first");
     repo.rune(&["init"]).success();
     let wt = repo.root.parent().unwrap().join("wt");
-    repo.git(&["worktree", "add", "-q", "-b", "feature", wt.to_str().unwrap()]);
+    repo.git(&[
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "feature",
+        wt.to_str().unwrap(),
+    ]);
     repo.rune_in(&wt, &["init"]).success();
-    repo.rune_in(&wt, &["decide", "From the worktree", "--context", "c", "--decision", "d", "--rationale", "r", "--impact", "i"]).success();
-    repo.rune_in(&wt, &["progress", "--next", "feature work"]).success();
-    assert!(std::fs::read_to_string(wt.join(".rune/decisions.md")).unwrap().contains("From the worktree"));
+    repo.rune_in(
+        &wt,
+        &[
+            "decide",
+            "From the worktree",
+            "--context",
+            "c",
+            "--decision",
+            "d",
+            "--rationale",
+            "r",
+            "--impact",
+            "i",
+        ],
+    )
+    .success();
+    repo.rune_in(&wt, &["progress", "--next", "feature work"])
+        .success();
+    assert!(std::fs::read_to_string(wt.join(".rune/decisions.md"))
+        .unwrap()
+        .contains("From the worktree"));
     assert!(repo.refs().contains("refs/rune/branches/feature"));
     // The main worktree sees the shared memory after a refresh, but not the feature branch state.
     repo.rune(&["save"]).success();
-    assert!(repo.read(".rune/decisions.md").contains("From the worktree"));
+    assert!(repo
+        .read(".rune/decisions.md")
+        .contains("From the worktree"));
     assert!(!repo.read(".rune/progress.md").contains("feature work"));
-    assert_eq!(
-        std::fs::read_to_string(wt.join(".git")).map(|s| s.starts_with("gitdir:")).unwrap_or(false),
-        true
-    );
+    assert!(std::fs::read_to_string(wt.join(".git")).is_ok_and(|s| s.starts_with("gitdir:")));
 }
 
 #[test]
 fn no_identity_falls_back_with_a_hint() {
     let repo = TestRepo::empty_dir();
     repo.git(&["init", "-q", "-b", "main"]);
-    let out = repo.rune(&["learn", "--type", "insight", "--key", "k", "--insight", "works anyway"]).success();
-    assert!(out.stderr.contains("no git identity is configured"), "{}", out.stderr);
-    assert!(out.stderr.contains("git config user.name"), "{}", out.stderr);
+    let out = repo
+        .rune(&[
+            "learn",
+            "--type",
+            "insight",
+            "--key",
+            "k",
+            "--insight",
+            "works anyway",
+        ])
+        .success();
+    assert!(
+        out.stderr.contains("no git identity is configured"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("git config user.name"),
+        "{}",
+        out.stderr
+    );
     let author = repo.git(&["log", "-1", "--format=%an <%ae>", "refs/rune/memory"]);
     assert_eq!(author, "git-rune <git-rune@localhost>");
 }
@@ -90,11 +153,22 @@ fn no_identity_falls_back_with_a_hint() {
 #[test]
 fn a_memory_ref_that_is_not_a_commit_is_reported() {
     let repo = TestRepo::new();
-    repo.rune(&["learn", "--type", "insight", "--key", "k", "--insight", "x"]).success();
+    repo.rune(&["learn", "--type", "insight", "--key", "k", "--insight", "x"])
+        .success();
     let blob = repo.git(&["rev-parse", "refs/rune/memory^{tree}"]);
     repo.git(&["update-ref", "refs/rune/memory", &blob]);
     let refs = repo.refs();
-    let out = repo.rune(&["learn", "--type", "insight", "--key", "k2", "--insight", "y"]).failure();
+    let out = repo
+        .rune(&[
+            "learn",
+            "--type",
+            "insight",
+            "--key",
+            "k2",
+            "--insight",
+            "y",
+        ])
+        .failure();
     assert_rune_snapshot!(repo, out);
     assert_eq!(repo.refs(), refs);
     let out = repo.rune(&["load"]).failure();

@@ -5,6 +5,7 @@ mod common;
 mod cli_docs;
 mod concurrency;
 mod drift;
+mod drift_graph;
 mod edge_cases;
 mod record_commands;
 mod save_load;

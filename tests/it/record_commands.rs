@@ -1,10 +1,12 @@
 //! The record-adding commands, init, show and log, end to end.
 
 use crate::assert_rune_snapshot;
-use crate::common::{regex_escape, TestRepo};
+use crate::common::TestRepo;
 
 fn json_lines(s: &str) -> Vec<serde_json::Value> {
-    s.lines().map(|l| serde_json::from_str(l).expect("valid JSON line")).collect()
+    s.lines()
+        .map(|l| serde_json::from_str(l).expect("valid JSON line"))
+        .collect()
 }
 
 #[test]
@@ -13,10 +15,16 @@ fn init_is_idempotent_and_creates_no_refs() {
     let first = repo.rune(&["init"]).success();
     assert_rune_snapshot!(repo, first);
     let second = repo.rune(&["init"]).success();
-    assert_eq!(second.stdout, "git-rune is already set up here; nothing to do\n");
+    assert_eq!(
+        second.stdout,
+        "git-rune is already set up here; nothing to do\n"
+    );
     let exclude = repo.read(".git/info/exclude");
     assert_eq!(exclude.matches("/.rune/").count(), 1, "{exclude}");
-    assert_eq!(repo.git(&["config", "--get-all", "notes.rewriteRef"]), "refs/notes/rune");
+    assert_eq!(
+        repo.git(&["config", "--get-all", "notes.rewriteRef"]),
+        "refs/notes/rune"
+    );
     assert_eq!(repo.refs(), "", "init must not create refs");
     assert!(repo.root.join(".rune/decisions.md").exists());
     // The view is ignored by git.
@@ -54,31 +62,108 @@ fn decide_commits_once_and_renders_the_view() {
 #[test]
 fn bad_values_are_refused_and_change_nothing() {
     let repo = TestRepo::new();
-    repo.rune(&["learn", "--type", "insight", "--key", "k", "--insight", "x"]).success();
+    repo.rune(&["learn", "--type", "insight", "--key", "k", "--insight", "x"])
+        .success();
     let before = repo.refs();
     let out = repo
-        .rune(&["learn", "--type", "insight", "--key", "k", "--insight", "x", "--confidence", "1.5"])
+        .rune(&[
+            "learn",
+            "--type",
+            "insight",
+            "--key",
+            "k",
+            "--insight",
+            "x",
+            "--confidence",
+            "1.5",
+        ])
         .failure();
     assert_eq!(out.code, 1);
     assert_rune_snapshot!(repo, out);
-    let out = repo.rune(&["learn", "--type", "gossip", "--key", "k", "--insight", "x"]).failure();
-    assert_eq!(out.code, 2, "clap usage error: {}", out.stderr);
-    assert!(out.stderr.contains("decision, error, insight, convention, performance"), "{}", out.stderr);
     let out = repo
-        .rune(&["instinct", "n", "--trigger", "t", "--action", "a", "--confidence", "0.95", "--evidence", "e"])
+        .rune(&["learn", "--type", "gossip", "--key", "k", "--insight", "x"])
+        .failure();
+    assert_eq!(out.code, 2, "clap usage error: {}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("decision, error, insight, convention, performance"),
+        "{}",
+        out.stderr
+    );
+    let out = repo
+        .rune(&[
+            "instinct",
+            "n",
+            "--trigger",
+            "t",
+            "--action",
+            "a",
+            "--confidence",
+            "0.95",
+            "--evidence",
+            "e",
+        ])
         .failure();
     assert!(out.stderr.contains("0.3 to 0.9"), "{}", out.stderr);
-    let out = repo.rune(&["decide", "  ", "--context", "c", "--decision", "d", "--rationale", "r", "--impact", "i"]).failure();
-    assert!(out.stderr.contains("title: must not be empty"), "{}", out.stderr);
+    let out = repo
+        .rune(&[
+            "decide",
+            "  ",
+            "--context",
+            "c",
+            "--decision",
+            "d",
+            "--rationale",
+            "r",
+            "--impact",
+            "i",
+        ])
+        .failure();
+    assert!(
+        out.stderr.contains("title: must not be empty"),
+        "{}",
+        out.stderr
+    );
     assert_eq!(repo.refs(), before);
 }
 
 #[test]
 fn learnings_are_latest_winner_per_key_and_type() {
     let repo = TestRepo::new();
-    repo.rune(&["learn", "--type", "decision", "--key", "state-lib", "--insight", "Chose Redux"]).success();
-    repo.rune(&["learn", "--type", "decision", "--key", "state-lib", "--insight", "Chose Zustand", "--confidence", "0.8", "--skill", "cook"]).success();
-    repo.rune(&["learn", "--type", "error", "--key", "state-lib", "--insight", "Redux store leaked"]).success();
+    repo.rune(&[
+        "learn",
+        "--type",
+        "decision",
+        "--key",
+        "state-lib",
+        "--insight",
+        "Chose Redux",
+    ])
+    .success();
+    repo.rune(&[
+        "learn",
+        "--type",
+        "decision",
+        "--key",
+        "state-lib",
+        "--insight",
+        "Chose Zustand",
+        "--confidence",
+        "0.8",
+        "--skill",
+        "cook",
+    ])
+    .success();
+    repo.rune(&[
+        "learn",
+        "--type",
+        "error",
+        "--key",
+        "state-lib",
+        "--insight",
+        "Redux store leaked",
+    ])
+    .success();
     let lines = json_lines(&repo.rune(&["show", "learnings", "--json"]).success().stdout);
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["insight"], "Chose Zustand");
@@ -96,61 +181,177 @@ fn instincts_are_capped_at_twenty_evicting_the_least_confident() {
     let repo = TestRepo::new();
     for i in 0..21 {
         let conf = format!("{:.2}", 0.3 + 0.02 * f64::from(i));
-        repo.rune(&["-q", "instinct", &format!("inst-{i:02}"), "--trigger", "t", "--action", "a", "--confidence", &conf, "--evidence", "e"])
-            .success();
+        repo.rune(&[
+            "-q",
+            "instinct",
+            &format!("inst-{i:02}"),
+            "--trigger",
+            "t",
+            "--action",
+            "a",
+            "--confidence",
+            &conf,
+            "--evidence",
+            "e",
+        ])
+        .success();
     }
     let lines = json_lines(&repo.rune(&["show", "instincts", "--json"]).success().stdout);
     assert_eq!(lines.len(), 20);
-    assert!(lines.iter().all(|l| l["name"] != "inst-00"), "the least confident is evicted");
+    assert!(
+        lines.iter().all(|l| l["name"] != "inst-00"),
+        "the least confident is evicted"
+    );
     // Recording a name again replaces it instead of adding a second one.
-    repo.rune(&["instinct", "inst-05", "--trigger", "t2", "--action", "a2", "--confidence", "0.9", "--evidence", "e2"]).success();
+    repo.rune(&[
+        "instinct",
+        "inst-05",
+        "--trigger",
+        "t2",
+        "--action",
+        "a2",
+        "--confidence",
+        "0.9",
+        "--evidence",
+        "e2",
+    ])
+    .success();
     let lines = json_lines(&repo.rune(&["show", "instincts", "--json"]).success().stdout);
     assert_eq!(lines.iter().filter(|l| l["name"] == "inst-05").count(), 1);
     let below = repo
-        .rune(&["instinct", "weak", "--trigger", "t", "--action", "a", "--confidence", "0.3", "--evidence", "e"])
+        .rune(&[
+            "instinct",
+            "weak",
+            "--trigger",
+            "t",
+            "--action",
+            "a",
+            "--confidence",
+            "0.3",
+            "--evidence",
+            "e",
+        ])
         .failure();
-    assert!(below.stderr.contains("instincts are full"), "{}", below.stderr);
+    assert!(
+        below.stderr.contains("instincts are full"),
+        "{}",
+        below.stderr
+    );
 }
 
 #[test]
 fn checkpoint_resume_keeps_history() {
     let repo = TestRepo::new();
     repo.commit_file("a.txt", "a", "first");
-    repo.rune(&["checkpoint", "--doing", "Phase 1", "--resume", "old resume"]).success();
-    repo.rune(&["checkpoint", "--doing", "Phase 2 task 3", "--left", "write retry", "--left", "test it", "--context", "happy path done", "--resume", "Continue Phase 2 Task 3"]).success();
+    repo.rune(&["checkpoint", "--doing", "Phase 1", "--resume", "old resume"])
+        .success();
+    repo.rune(&[
+        "checkpoint",
+        "--doing",
+        "Phase 2 task 3",
+        "--left",
+        "write retry",
+        "--left",
+        "test it",
+        "--context",
+        "happy path done",
+        "--resume",
+        "Continue Phase 2 Task 3",
+    ])
+    .success();
     insta::with_settings!({filters => vec![(r"\b[0-9a-f]{40}\b", "[OID]")]}, {
         insta::assert_snapshot!(repo.read(".rune/checkpoint.md"));
     });
     let out = repo.rune(&["resume"]).success();
-    assert_eq!(out.stdout, "Continue Phase 2 Task 3\n1. write retry\n2. test it\n");
-    assert!(!repo.root.join(".rune/checkpoint.md").exists(), "no open checkpoint, no file");
-    let lines = json_lines(&repo.rune(&["show", "checkpoint", "--json"]).success().stdout);
+    assert_eq!(
+        out.stdout,
+        "Continue Phase 2 Task 3\n1. write retry\n2. test it\n"
+    );
+    assert!(
+        !repo.root.join(".rune/checkpoint.md").exists(),
+        "no open checkpoint, no file"
+    );
+    let lines = json_lines(
+        &repo
+            .rune(&["show", "checkpoint", "--json"])
+            .success()
+            .stdout,
+    );
     assert_eq!(lines.len(), 2);
     assert!(lines.iter().all(|l| l["status"] == "resolved"), "{lines:?}");
     let again = repo.rune(&["resume"]).failure();
-    assert!(again.stderr.contains("no open checkpoint"), "{}", again.stderr);
+    assert!(
+        again.stderr.contains("no open checkpoint"),
+        "{}",
+        again.stderr
+    );
 }
 
 #[test]
 fn progress_and_remember_land_in_their_files() {
     let repo = TestRepo::new();
-    repo.rune(&["progress", "--completed", "parser", "--in-progress", "renderer (step 2/3)", "--blocked", "deploy — waiting on creds", "--next", "Start with the renderer"]).success();
-    repo.rune(&["remember", "--section", "attention-points", "The cache is fragile"]).success();
-    repo.rune(&["remember", "--section", "What Failed", "--task", "retry logic", "exponential backoff without jitter"]).success();
+    repo.rune(&[
+        "progress",
+        "--completed",
+        "parser",
+        "--in-progress",
+        "renderer (step 2/3)",
+        "--blocked",
+        "deploy — waiting on creds",
+        "--next",
+        "Start with the renderer",
+    ])
+    .success();
+    repo.rune(&[
+        "remember",
+        "--section",
+        "attention-points",
+        "The cache is fragile",
+    ])
+    .success();
+    repo.rune(&[
+        "remember",
+        "--section",
+        "What Failed",
+        "--task",
+        "retry logic",
+        "exponential backoff without jitter",
+    ])
+    .success();
     insta::assert_snapshot!("progress_md", repo.read(".rune/progress.md"));
     let notes = repo.read(".rune/cumulative-notes.md");
-    assert!(notes.contains("## Attention Points\n- The cache is fragile"), "{notes}");
+    assert!(
+        notes.contains("## Attention Points\n- The cache is fragile"),
+        "{notes}"
+    );
     let tasks = repo.read(".rune/task-notes.md");
     assert!(tasks.contains("# Task Notes: retry logic"), "{tasks}");
-    assert!(tasks.contains("- exponential backoff without jitter"), "{tasks}");
-    let bad = repo.rune(&["remember", "--section", "Gossip", "x"]).failure();
+    assert!(
+        tasks.contains("- exponential backoff without jitter"),
+        "{tasks}"
+    );
+    let bad = repo
+        .rune(&["remember", "--section", "Gossip", "x"])
+        .failure();
     assert_rune_snapshot!(repo, bad);
 }
 
 #[test]
 fn log_lists_memory_commits_newest_first() {
     let repo = TestRepo::new();
-    repo.rune(&["decide", "A", "--context", "c", "--decision", "d", "--rationale", "r", "--impact", "i"]).success();
+    repo.rune(&[
+        "decide",
+        "A",
+        "--context",
+        "c",
+        "--decision",
+        "d",
+        "--rationale",
+        "r",
+        "--impact",
+        "i",
+    ])
+    .success();
     repo.rune(&["progress", "--next", "x"]).success();
     repo.rune(&["save", "-m", "did things"]).success();
     let out = repo.rune(&["log"]).success();
@@ -159,5 +360,4 @@ fn log_lists_memory_commits_newest_first() {
     assert_eq!(json.len(), 3);
     assert_eq!(json[0]["summary"], "did things");
     assert_eq!(json[2]["records"], 1);
-    let _ = regex_escape("");
 }

@@ -1,8 +1,8 @@
 //! Exact ahead/behind counts between two commits, by walking the graph (never by trusting commit dates).
 //!
 //! The walk pops commits in decreasing generation order, where a commit's generation is larger than
-//! that of each of its parents. A commit therefore leaves the queue only after every queued commit
-//! that could reach it, so the flags it carries then (reachable from the saved commit, from the
+//! that of each of its parents. A commit therefore leaves the queue only after every walked commit
+//! that can reach it, so the flags it carries then (reachable from the saved commit, from the
 //! current one, or from both) are final and can be counted on the spot. Commit dates are never
 //! consulted, so skewed or backdated commits cannot make the answer wrong.
 
@@ -48,13 +48,23 @@ pub enum DriftError {
 /// A commit-graph, when present and enabled, provides generation numbers and parents, so the walk stays
 /// within the commits that differ plus a frontier around their merge bases. Commits missing from it
 /// (typically the newest ones) are read from the object database.
-pub fn ahead_behind(repo: &gix::Repository, saved: ObjectId, now: ObjectId) -> Result<AheadBehind, DriftError> {
+///
+/// # Errors
+///
+/// Fails if a commit on either side is missing (outside a shallow boundary), is not a commit, cannot be
+/// read or decoded, or if replace refs make a commit its own ancestor.
+pub fn ahead_behind(
+    repo: &gix::Repository,
+    saved: ObjectId,
+    now: ObjectId,
+) -> Result<AheadBehind, DriftError> {
     if saved == now {
         return Ok(AheadBehind::default());
     }
     let shallow = shallow_commits(repo)?;
-    // Git ignores the commit-graph in shallow repositories because the shallow boundary cuts parents
-    // the graph still records; a commit-graph that cannot be opened only costs speed, never exactness.
+    // Git ignores the commit-graph in shallow repositories (commit_graph_compatible() in
+    // commit-graph.c) because it records parents the shallow boundary cuts off. A commit-graph that
+    // cannot be opened only costs speed, never exactness.
     let graph = if shallow.is_empty() {
         repo.commit_graph_if_enabled().ok().flatten()
     } else {
@@ -63,17 +73,20 @@ pub fn ahead_behind(repo: &gix::Repository, saved: ObjectId, now: ObjectId) -> R
     Walk::new(repo, graph.as_ref(), &shallow).run(saved, now)
 }
 
+/// Returns the shallow boundary, sorted for binary search; empty unless the repository is shallow.
 fn shallow_commits(repo: &gix::Repository) -> Result<Vec<ObjectId>, DriftError> {
-    Ok(repo
+    let mut commits: Vec<ObjectId> = repo
         .shallow_commits()
         .map_err(|error| DriftError::Shallow { error })?
         .map(|commits| commits.iter().copied().collect())
-        .unwrap_or_default())
+        .unwrap_or_default();
+    commits.sort_unstable();
+    Ok(commits)
 }
 
 enum Fail {
     Drift(DriftError),
-    /// The commit-graph contradicted itself (a parent not older in generation than its child, or an
+    /// The commit-graph contradicted itself (a parent whose generation is not below its child's, or an
     /// unreadable parent list); the walk is repeated from the object database alone.
     GraphUnusable,
 }
@@ -107,7 +120,7 @@ struct Node {
 struct Walk<'a> {
     repo: &'a gix::Repository,
     graph: Option<&'a gix::commitgraph::Graph>,
-    /// Sorted, as read from the shallow file.
+    /// Sorted commits whose parents git pretends do not exist.
     shallow: &'a [ObjectId],
     index: gix::hashtable::HashMap<ObjectId, usize>,
     nodes: Vec<Node>,
@@ -119,12 +132,16 @@ struct Walk<'a> {
 }
 
 impl<'a> Walk<'a> {
-    fn new(repo: &'a gix::Repository, graph: Option<&'a gix::commitgraph::Graph>, shallow: &'a [ObjectId]) -> Self {
+    fn new(
+        repo: &'a gix::Repository,
+        graph: Option<&'a gix::commitgraph::Graph>,
+        shallow: &'a [ObjectId],
+    ) -> Self {
         Walk {
             repo,
             graph,
             shallow,
-            index: Default::default(),
+            index: gix::hashtable::HashMap::default(),
             nodes: Vec::new(),
             edges: Vec::new(),
             buf: Vec::new(),
@@ -192,7 +209,13 @@ impl<'a> Walk<'a> {
         Ok(counts)
     }
 
-    fn paint(&mut self, n: usize, side: u8, queue: &mut BinaryHeap<(u64, usize)>, undecided: &mut usize) {
+    fn paint(
+        &mut self,
+        n: usize,
+        side: u8,
+        queue: &mut BinaryHeap<(u64, usize)>,
+        undecided: &mut usize,
+    ) {
         let node = &mut self.nodes[n];
         let old = node.flags;
         node.flags |= side | QUEUED;
@@ -300,7 +323,10 @@ impl<'a> Walk<'a> {
             .map_err(|error| DriftError::Read { id, error })?
             .ok_or(DriftError::MissingCommit { id })?;
         if data.kind != gix::objs::Kind::Commit {
-            return Err(DriftError::NotACommit { id, kind: data.kind });
+            return Err(DriftError::NotACommit {
+                id,
+                kind: data.kind,
+            });
         }
         self.parent_ids.clear();
         for token in gix::objs::CommitRefIter::from_bytes(data.data, data.object_hash) {
@@ -344,26 +370,23 @@ impl<'a> Walk<'a> {
                 }
                 edge += 1;
             }
-            match descend {
-                Some(parent) => {
-                    if let Some(top) = self.stack.last_mut() {
-                        top.1 = edge - start;
-                    }
-                    self.nodes[parent].flags |= ON_STACK;
-                    self.stack.push((parent, 0));
+            if let Some(parent) = descend {
+                if let Some(top) = self.stack.last_mut() {
+                    top.1 = edge - start;
                 }
-                None => {
-                    let highest = self.edges[start..end]
-                        .iter()
-                        .map(|&parent| self.nodes[parent].generation)
-                        .max()
-                        .unwrap_or(0);
-                    let node = &mut self.nodes[n];
-                    node.generation = highest + 1;
-                    node.flags &= !ON_STACK;
-                    self.stack.pop();
-                }
+                self.nodes[parent].flags |= ON_STACK;
+                self.stack.push((parent, 0));
+                continue;
             }
+            let highest = self.edges[start..end]
+                .iter()
+                .map(|&parent| self.nodes[parent].generation)
+                .max()
+                .unwrap_or(0);
+            let node = &mut self.nodes[n];
+            node.generation = highest + 1;
+            node.flags &= !ON_STACK;
+            self.stack.pop();
         }
         Ok(())
     }
@@ -386,7 +409,10 @@ mod tests {
             kind: gix::objs::Kind::Blob,
         }
         .to_string();
-        assert_eq!(blob, "object 0000000000000000000000000000000000000000 is a blob, not a commit");
+        assert_eq!(
+            blob,
+            "object 0000000000000000000000000000000000000000 is a blob, not a commit"
+        );
     }
 
     #[test]

@@ -1,12 +1,15 @@
 //! Drift of the code since memory was saved: branch, HEAD ahead/behind, a rewritten or lost
 //! saved commit, and records whose named files changed since they were written.
 
+mod count;
+
+pub use count::{ahead_behind, AheadBehind, DriftError};
+
 use std::collections::HashMap;
 
 use serde::Serialize;
 
 use crate::checkout::Snapshot;
-use crate::drift::ahead_behind;
 use crate::model::{Body, Record};
 use crate::store::{self, Store, BRANCHES_PREFIX, DETACHED_REF};
 
@@ -74,14 +77,18 @@ pub fn drift(store: &Store, snap: &Snapshot) -> store::Result<Drift> {
     d.saved_branch = git.branch.clone();
     d.saved_head = git.head.clone();
     d.branch_changed = git.branch != snap.head.branch;
-    let saved = git.head.as_deref().and_then(|h| gix::ObjectId::from_hex(h.as_bytes()).ok());
+    let saved = git
+        .head
+        .as_deref()
+        .and_then(|h| gix::ObjectId::from_hex(h.as_bytes()).ok());
     match (saved, snap.head.head) {
         (Some(saved), Some(now)) => {
             if store.repo.has_object(saved) {
-                let ab = ahead_behind(&store.repo, saved, now).map_err(|e| store::StoreError::Git {
-                    context: "cannot count commits since the last save".into(),
-                    message: e.to_string(),
-                })?;
+                let ab =
+                    ahead_behind(&store.repo, saved, now).map_err(|e| store::StoreError::Git {
+                        context: "cannot count commits since the last save".into(),
+                        message: e.to_string(),
+                    })?;
                 d.ahead = Some(ab.ahead);
                 d.behind = Some(ab.behind);
             } else {
@@ -121,8 +128,12 @@ pub fn stale_records(store: &Store, decisions: &[Record], learnings: &[Record]) 
     let mut out = Vec::new();
     for r in decisions.iter().chain(learnings) {
         let (title, file_blobs, kind) = match &r.body {
-            Body::Decision { title, file_blobs, .. } => (title, file_blobs, "decision"),
-            Body::Learning { key, file_blobs, .. } => (key, file_blobs, "learning"),
+            Body::Decision {
+                title, file_blobs, ..
+            } => (title, file_blobs, "decision"),
+            Body::Learning {
+                key, file_blobs, ..
+            } => (key, file_blobs, "learning"),
             _ => continue,
         };
         let changed: Vec<String> = file_blobs

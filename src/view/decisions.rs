@@ -1,0 +1,178 @@
+//! `decisions.md`: the seed's architectural decision log.
+
+use super::entry::{self, Form};
+use super::text::{block, minute, one_line, paths, push_field, read_paths};
+use super::{normal, ParseError};
+use crate::model::{Body, Record};
+
+const FORM: Form = Form {
+    word: "Decision",
+    titled: true,
+    shape: "## [YYYY-MM-DD HH:MM] Decision: <title>",
+    fields: &["Context", "Decision", "Rationale", "Impact", "Files"],
+};
+
+pub(crate) fn render(records: &[Record]) -> String {
+    let mut out = String::from("# Decisions Log\n");
+    for r in records {
+        if let Body::Decision {
+            title,
+            context,
+            decision,
+            rationale,
+            impact,
+            files,
+            ..
+        } = normal(&r.body)
+        {
+            out.push_str(&format!(
+                "\n## [{}] Decision: {title}\n",
+                minute(&r.meta.ts)
+            ));
+            push_field(&mut out, "Context", &context);
+            push_field(&mut out, "Decision", &decision);
+            push_field(&mut out, "Rationale", &rationale);
+            push_field(&mut out, "Impact", &impact);
+            if !files.is_empty() {
+                push_field(&mut out, "Files", &files.join(", "));
+            }
+        }
+    }
+    out
+}
+
+pub(crate) fn parse(text: &str) -> Result<Vec<Body>, ParseError> {
+    let mut out = Vec::new();
+    for e in entry::parse(text, &FORM)? {
+        e.required(&FORM, 1)?;
+        out.push(Body::Decision {
+            title: e.title.clone(),
+            context: block(&e.text(0), true),
+            decision: block(&e.text(1), true),
+            rationale: block(&e.text(2), true),
+            impact: block(&e.text(3), true),
+            files: paths(&read_paths(&one_line(&e.text(4))), true),
+            file_blobs: Default::default(),
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{fold, Draft};
+    use crate::view::{self, ViewFile};
+
+    fn decision(title: &str, decision: &str, files: &[&str]) -> Body {
+        Body::Decision {
+            title: title.into(),
+            context: "Dashboards re-render too often".into(),
+            decision: decision.into(),
+            rationale: "Fewer re-renders\nand less boilerplate".into(),
+            impact: "src/store".into(),
+            files: files.iter().map(|s| s.to_string()).collect(),
+            file_blobs: Default::default(),
+        }
+    }
+
+    #[test]
+    fn renders_the_seed_format() {
+        let a = Draft::new(decision(
+            "State library",
+            "Use Zustand",
+            &["src/store/index.ts", "src/app.ts"],
+        ))
+        .stamp("2026-04-04T14:30:00Z", 1, "a");
+        let b = Draft::new(decision("Router", "Keep the router", &[])).stamp(
+            "2026-04-05T09:05:00Z",
+            2,
+            "a",
+        );
+        let text = view::render(ViewFile::Decisions, &fold([&a, &b]));
+        assert_eq!(
+            text,
+            "# Decisions Log
+
+## [2026-04-04 14:30] Decision: State library
+**Context:** Dashboards re-render too often
+**Decision:** Use Zustand
+**Rationale:** Fewer re-renders
+and less boilerplate
+**Impact:** src/store
+**Files:** src/store/index.ts, src/app.ts
+
+## [2026-04-05 09:05] Decision: Router
+**Context:** Dashboards re-render too often
+**Decision:** Keep the router
+**Rationale:** Fewer re-renders
+and less boilerplate
+**Impact:** src/store
+"
+        );
+    }
+
+    #[test]
+    fn parses_an_entry_appended_by_an_agent() {
+        let text = "# Decisions Log
+
+## [2026-04-04 14:30] Decision: Use Zustand
+**Context:** Why this decision was needed
+**Decision:** Zustand over Redux
+**Rationale:** Why this approach
+  over alternatives
+**Impact:** What files/modules are affected
+**Files:** `src/store/index.ts`, `src/app.ts`
+**Reviewed by:** someone
+ignored continuation
+
+## Decision: Minimal
+**Decision:** just this
+";
+        let got = view::parse(ViewFile::Decisions, text).unwrap();
+        assert_eq!(
+            got,
+            vec![
+                Body::Decision {
+                    title: "Use Zustand".into(),
+                    context: "Why this decision was needed".into(),
+                    decision: "Zustand over Redux".into(),
+                    rationale: "Why this approach\n  over alternatives".into(),
+                    impact: "What files/modules are affected".into(),
+                    files: vec!["src/store/index.ts".into(), "src/app.ts".into()],
+                    file_blobs: Default::default(),
+                },
+                Body::Decision {
+                    title: "Minimal".into(),
+                    context: String::new(),
+                    decision: "just this".into(),
+                    rationale: String::new(),
+                    impact: String::new(),
+                    files: vec![],
+                    file_blobs: Default::default(),
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let e = view::parse(ViewFile::Decisions, "# Decisions Log\n\nSome notes\n").unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(
+            e.message
+                .contains("\"## [YYYY-MM-DD HH:MM] Decision: <title>\""),
+            "{e}"
+        );
+        let e = view::parse(
+            ViewFile::Decisions,
+            "# Decisions Log\n\n## Decision: A\n**Context:** c\n",
+        )
+        .unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(e.message.contains("**Decision:**"), "{e}");
+        let e =
+            view::parse(ViewFile::Decisions, "# Decisions Log\n## Convention: A\n").unwrap_err();
+        assert_eq!(e.line, 2);
+    }
+}

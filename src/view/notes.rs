@@ -1,0 +1,448 @@
+//! `cumulative-notes.md` and `task-notes.md`: fixed `## Section` headings with `- item` lists,
+//! one record per item.
+
+use super::text::{
+    err, heading, is_checked, item, numbered, one_line, push_item, read_items, strip_word,
+    without_note, Src,
+};
+use super::{normal, ParseError};
+use crate::model::{canonical_section, Body, Record, CUMULATIVE_SECTIONS, TASK_SECTIONS};
+
+const FOLLOW_UP: &str = "Follow-Up Items";
+const RESOLVED: &str = "Resolved";
+const LEFT: &str = "What's Left";
+
+/// The marker an item shows in its section.
+fn marker(section: &str) -> &'static str {
+    match section {
+        FOLLOW_UP | LEFT => "- [ ] ",
+        RESOLVED => "- [x] ",
+        _ => "- ",
+    }
+}
+
+/// Writes `## <section>` and its items (`(section, text)` pairs, in order).
+fn push_section(out: &mut String, section: &str, items: &[(String, String)]) {
+    out.push_str(&format!("\n## {section}\n"));
+    for (s, text) in items {
+        if s == section {
+            push_item(out, marker(section), text);
+        }
+    }
+}
+
+/// The seven fixed sections always (so agents can append under them), `## Resolved` only with
+/// items; a note whose section is not one of ours (impossible for validated records) still
+/// shows, under its own heading, rather than vanish.
+pub(crate) fn render_cumulative(records: &[Record]) -> String {
+    let items: Vec<(String, String)> = records
+        .iter()
+        .filter_map(|r| match normal(&r.body) {
+            Body::CumulativeNote { section, text } => Some((section, text)),
+            _ => None,
+        })
+        .collect();
+    let mut out = String::from("# Cumulative Project Notes\n");
+    for section in CUMULATIVE_SECTIONS {
+        if section != RESOLVED || items.iter().any(|(s, _)| s == RESOLVED) {
+            push_section(&mut out, section, &items);
+        }
+    }
+    for s in extra_sections(&items, &CUMULATIVE_SECTIONS) {
+        push_section(&mut out, s, &items);
+    }
+    out
+}
+
+/// Sections of `items` outside `fixed`, once each, in order of first appearance.
+fn extra_sections<'a>(items: &'a [(String, String)], fixed: &[&str]) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    for (s, _) in items {
+        if !fixed.contains(&s.as_str()) && !out.contains(&s.as_str()) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// One `# Task Notes: <task>` block per task, in order of first appearance, each with the four
+/// sections; with no notes at all, one empty `# Task Notes` block to append under.
+pub(crate) fn render_tasks(records: &[Record]) -> String {
+    let notes: Vec<(String, String, String)> = records
+        .iter()
+        .filter_map(|r| match normal(&r.body) {
+            Body::TaskNote {
+                task,
+                section,
+                text,
+            } => Some((task, section, text)),
+            _ => None,
+        })
+        .collect();
+    let mut tasks: Vec<&str> = Vec::new();
+    for (t, _, _) in &notes {
+        if !tasks.contains(&t.as_str()) {
+            tasks.push(t);
+        }
+    }
+    if tasks.is_empty() {
+        tasks.push("");
+    }
+    let mut out = String::new();
+    for (i, task) in tasks.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if task.is_empty() {
+            out.push_str("# Task Notes\n");
+        } else {
+            out.push_str(&format!("# Task Notes: {task}\n"));
+        }
+        let items: Vec<(String, String)> = notes
+            .iter()
+            .filter(|(t, _, _)| t == task)
+            .map(|(_, s, text)| (s.clone(), text.clone()))
+            .collect();
+        for section in TASK_SECTIONS {
+            push_section(&mut out, section, &items);
+        }
+        for s in extra_sections(&items, &TASK_SECTIONS) {
+            push_section(&mut out, s, &items);
+        }
+    }
+    out
+}
+
+/// The canonical section a `## ` heading names (a trailing `(note)` is allowed), or an error
+/// listing the allowed sections.
+fn section_of(line: usize, h: &str, allowed: &[&'static str]) -> Result<&'static str, ParseError> {
+    canonical_section(h, allowed)
+        .or_else(|| canonical_section(without_note(h), allowed))
+        .ok_or_else(|| {
+            err(
+                line,
+                format!(
+                    "unknown section \"## {h}\": use one of {}",
+                    allowed
+                        .iter()
+                        .map(|s| format!("\"## {s}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+        })
+}
+
+/// The items of one section: (text, written checked).
+fn section_items(lines: &[Src<'_>]) -> Vec<(String, bool)> {
+    read_items(lines)
+        .into_iter()
+        .map(|(_, raw)| (item(&raw), is_checked(&raw)))
+        .filter(|(text, _)| !text.is_empty())
+        .collect()
+}
+
+fn before_section(line: usize, example: &str) -> ParseError {
+    err(
+        line,
+        format!("expected a section heading such as \"## {example}\" before the first item"),
+    )
+}
+
+/// Checking an item off under Follow-Up Items moves it to Resolved, as the seed asks.
+pub(crate) fn parse_cumulative(text: &str) -> Result<Vec<Body>, ParseError> {
+    let mut sections: Vec<(&'static str, Vec<Src<'_>>)> = Vec::new();
+    for src in numbered(text) {
+        match heading(src.text) {
+            Some((1, _)) if sections.is_empty() => continue,
+            Some((1, _)) => {
+                return Err(err(
+                    src.no,
+                    "unexpected title heading after the sections; sections start with \"## \"",
+                ))
+            }
+            Some((2, h)) => {
+                sections.push((section_of(src.no, h, &CUMULATIVE_SECTIONS)?, Vec::new()));
+                continue;
+            }
+            _ => {}
+        }
+        match sections.last_mut() {
+            Some((_, lines)) => lines.push(src),
+            None if src.text.trim().is_empty() => {}
+            None => return Err(before_section(src.no, CUMULATIVE_SECTIONS[0])),
+        }
+    }
+    let mut out = Vec::new();
+    for (section, lines) in &sections {
+        for (text, checked) in section_items(lines) {
+            let section = if *section == FOLLOW_UP && checked {
+                RESOLVED
+            } else {
+                section
+            };
+            out.push(Body::CumulativeNote {
+                section: section.to_owned(),
+                text,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The task a `# Task Notes[: <task>]` heading names.
+fn task_of(line: usize, h: &str) -> Result<String, ParseError> {
+    let rest = strip_word(h, "Task Notes").ok_or_else(|| {
+        err(
+            line,
+            format!("expected \"# Task Notes: <task>\", found \"# {h}\""),
+        )
+    })?;
+    let rest = rest.trim_start();
+    Ok(one_line(rest.strip_prefix([':', '—', '-']).unwrap_or(rest)))
+}
+
+pub(crate) fn parse_tasks(text: &str) -> Result<Vec<Body>, ParseError> {
+    // (task, section, lines); notes before any `# Task Notes` heading belong to no task.
+    let mut sections: Vec<(String, &'static str, Vec<Src<'_>>)> = Vec::new();
+    let mut task = String::new();
+    let mut in_section = false;
+    for src in numbered(text) {
+        match heading(src.text) {
+            Some((1, h)) => {
+                task = task_of(src.no, h)?;
+                in_section = false;
+                continue;
+            }
+            Some((2, h)) => {
+                sections.push((
+                    task.clone(),
+                    section_of(src.no, h, &TASK_SECTIONS)?,
+                    Vec::new(),
+                ));
+                in_section = true;
+                continue;
+            }
+            _ => {}
+        }
+        match sections.last_mut() {
+            Some((_, _, lines)) if in_section => lines.push(src),
+            _ if src.text.trim().is_empty() => {}
+            _ => return Err(before_section(src.no, TASK_SECTIONS[0])),
+        }
+    }
+    let mut out = Vec::new();
+    for (task, section, lines) in &sections {
+        for (text, _) in section_items(lines) {
+            out.push(Body::TaskNote {
+                task: task.clone(),
+                section: (*section).to_owned(),
+                text,
+            });
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{fold, Draft};
+    use crate::view::{self, ViewFile};
+
+    fn note(section: &str, text: &str) -> Body {
+        Body::CumulativeNote {
+            section: section.into(),
+            text: text.into(),
+        }
+    }
+
+    fn task(task: &str, section: &str, text: &str) -> Body {
+        Body::TaskNote {
+            task: task.into(),
+            section: section.into(),
+            text: text.into(),
+        }
+    }
+
+    fn state(bodies: Vec<Body>) -> crate::model::State {
+        let records: Vec<Record> = bodies
+            .into_iter()
+            .enumerate()
+            .map(|(i, b)| Draft::new(b).stamp("2026-04-04T14:30:00Z", i as u64 + 1, "a"))
+            .collect();
+        fold(&records)
+    }
+
+    #[test]
+    fn renders_all_fixed_sections() {
+        let s = state(vec![
+            note("Follow-Up Items", "Add retries"),
+            note("Project Profile", "A git subcommand\nthat stores memory"),
+            note("Resolved", "Flaky test"),
+        ]);
+        assert_eq!(
+            view::render(ViewFile::CumulativeNotes, &s),
+            "# Cumulative Project Notes
+
+## Project Profile
+- A git subcommand
+  that stores memory
+
+## Architecture Map
+
+## Recurring Themes
+
+## Active Topics
+
+## Relationship Map
+
+## Follow-Up Items
+- [ ] Add retries
+
+## Attention Points
+
+## Resolved
+- [x] Flaky test
+"
+        );
+    }
+
+    #[test]
+    fn parses_the_seed_sections() {
+        let text = "# Cumulative Project Notes
+## Project Profile
+- Core purpose: memory in git
+## attention points
+- Fragile: the CAS loop
+    (retries forever?)
+## Follow-Up Items
+- [ ] Still open
+- [x] Done now
+";
+        assert_eq!(
+            view::parse(ViewFile::CumulativeNotes, text).unwrap(),
+            vec![
+                note("Project Profile", "Core purpose: memory in git"),
+                note(
+                    "Attention Points",
+                    "Fragile: the CAS loop\n  (retries forever?)"
+                ),
+                note("Follow-Up Items", "Still open"),
+                note("Resolved", "Done now"),
+            ]
+        );
+    }
+
+    #[test]
+    fn cumulative_errors_name_the_line() {
+        let e = view::parse(
+            ViewFile::CumulativeNotes,
+            "# Cumulative Project Notes\n- stray\n",
+        )
+        .unwrap_err();
+        assert_eq!(e.line, 2);
+        let e = view::parse(
+            ViewFile::CumulativeNotes,
+            "## Project Profile\n- a\n## Gossip\n",
+        )
+        .unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(e.message.contains("\"## Attention Points\""), "{e}");
+    }
+
+    #[test]
+    fn renders_tasks_in_order_of_first_appearance() {
+        assert_eq!(
+            view::render(ViewFile::TaskNotes, &state(vec![])),
+            "# Task Notes
+
+## What Worked
+
+## What Failed
+
+## What's Left
+
+## Key Context for Next Iteration
+"
+        );
+        let s = state(vec![
+            task("retry", "What's Left", "Backoff cap"),
+            task("", "What Worked", "cargo test"),
+            task("retry", "What Failed", "Fixed sleep: flaky"),
+        ]);
+        assert_eq!(
+            view::render(ViewFile::TaskNotes, &s),
+            "# Task Notes: retry
+
+## What Worked
+
+## What Failed
+- Fixed sleep: flaky
+
+## What's Left
+- [ ] Backoff cap
+
+## Key Context for Next Iteration
+
+# Task Notes
+
+## What Worked
+- cargo test
+
+## What Failed
+
+## What's Left
+
+## Key Context for Next Iteration
+"
+        );
+    }
+
+    #[test]
+    fn parses_the_seed_task_notes() {
+        let text = "# Task Notes: auth refresh
+## What Worked (with evidence)
+- [approach]: token rotation, tests pass
+## What Failed
+- [approach]: why it failed
+## What's Left
+- [ ] wire the refresh endpoint
+## Key Context for Next Iteration
+- the mock server needs PORT=0
+";
+        assert_eq!(
+            view::parse(ViewFile::TaskNotes, text).unwrap(),
+            vec![
+                task(
+                    "auth refresh",
+                    "What Worked",
+                    "[approach]: token rotation, tests pass"
+                ),
+                task("auth refresh", "What Failed", "[approach]: why it failed"),
+                task("auth refresh", "What's Left", "wire the refresh endpoint"),
+                task(
+                    "auth refresh",
+                    "Key Context for Next Iteration",
+                    "the mock server needs PORT=0"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn task_errors_name_the_line() {
+        let e = view::parse(ViewFile::TaskNotes, "# Task Notes: x\n- stray\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("## What Worked"), "{e}");
+        let e = view::parse(
+            ViewFile::TaskNotes,
+            "# Task Notes\n## What Worked\n- a\n# Notes\n",
+        )
+        .unwrap_err();
+        assert_eq!(e.line, 4);
+        let e = view::parse(ViewFile::TaskNotes, "## Ideas\n").unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.message.contains("\"## What's Left\""), "{e}");
+    }
+}

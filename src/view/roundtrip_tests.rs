@@ -1,0 +1,400 @@
+//! Property tests for the guarantees every view file makes: normalised content survives
+//! render → parse, render → parse → render is byte-stable, an untouched file saves nothing, and
+//! no input makes parse panic.
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::sample::select;
+
+use super::text::{item, one_line};
+use super::{diff, normalize, parse, render, visible, ViewFile};
+use crate::model::{
+    fold, Body, Draft, GitState, LearningType, Record, State, CUMULATIVE_SECTIONS, TASK_SECTIONS,
+};
+
+const TS: &str = "2026-04-04T14:30:00Z";
+
+/// Pieces that exercise the structure of every format, plus plain and non-ASCII text.
+const PIECES: &[&str] = &[
+    "a",
+    "b",
+    "z",
+    "0",
+    "7",
+    " ",
+    "  ",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "\r",
+    "\t",
+    "#",
+    "# ",
+    "## ",
+    "### ",
+    "*",
+    "**",
+    "**X:** ",
+    "**Decision:** ",
+    "**Trigger:**",
+    "-",
+    "- ",
+    "* ",
+    "- [ ] ",
+    "[x] ",
+    "[ ]",
+    "[",
+    "]",
+    ":",
+    "`",
+    "```",
+    "~~~",
+    "é",
+    "日本",
+    "🦀",
+    "—",
+    ",",
+    "(",
+    ")",
+    "\\",
+    "1. ",
+    "2) ",
+    "Decision: ",
+    "Task Notes",
+    "Session Summary",
+    "Resolved",
+    "What I Was Doing",
+    "\u{a0}",
+    ".",
+    "\n  ",
+    "\n\t",
+    "[2026-01-01 10:00] ",
+    ">",
+    "{",
+    "\"",
+];
+
+fn text() -> impl Strategy<Value = String> {
+    vec(select(PIECES), 0..14).prop_map(|v| v.concat())
+}
+
+/// Text that stays non-empty under every normal form (for fields the parser requires).
+fn required() -> impl Strategy<Value = String> {
+    text().prop_map(|s| {
+        if one_line(&s).is_empty() || item(&s).is_empty() {
+            format!("x{s}")
+        } else {
+            s
+        }
+    })
+}
+
+fn list() -> impl Strategy<Value = Vec<String>> {
+    vec(text(), 0..4)
+}
+
+fn confidence() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        Just(0.7),
+        0.0f64..1.0,
+        any::<f64>().prop_filter("finite", |c| c.is_finite())
+    ]
+}
+
+fn git() -> impl Strategy<Value = Option<GitState>> {
+    proptest::option::of(
+        (
+            proptest::option::of(text()),
+            proptest::option::of(text()),
+            list(),
+        )
+            .prop_map(|(branch, head, dirty)| GitState {
+                branch,
+                head,
+                upstream: None,
+                dirty,
+            }),
+    )
+}
+
+fn body(file: ViewFile) -> BoxedStrategy<Body> {
+    match file {
+        ViewFile::Decisions => (required(), text(), text(), text(), text(), list())
+            .prop_map(
+                |(title, context, decision, rationale, impact, files)| Body::Decision {
+                    title,
+                    context,
+                    decision,
+                    rationale,
+                    impact,
+                    files,
+                    file_blobs: Default::default(),
+                },
+            )
+            .boxed(),
+        ViewFile::Conventions => (required(), text(), text(), text())
+            .prop_map(|(title, pattern, example, applies_to)| Body::Convention {
+                title,
+                pattern,
+                example,
+                applies_to,
+            })
+            .boxed(),
+        ViewFile::Learnings => (
+            text(),
+            select(LearningType::ALL.to_vec()),
+            text(),
+            text(),
+            confidence(),
+            list(),
+        )
+            .prop_map(
+                |(skill, ltype, key, insight, confidence, files)| Body::Learning {
+                    skill,
+                    ltype,
+                    key,
+                    insight,
+                    confidence,
+                    files,
+                    file_blobs: Default::default(),
+                },
+            )
+            .boxed(),
+        ViewFile::Instincts => (required(), text(), text(), confidence(), text())
+            .prop_map(
+                |(name, trigger, action, confidence, evidence)| Body::Instinct {
+                    name,
+                    trigger,
+                    action,
+                    confidence,
+                    evidence,
+                },
+            )
+            .boxed(),
+        ViewFile::CumulativeNotes => {
+            let sections: Vec<&str> = CUMULATIVE_SECTIONS
+                .iter()
+                .copied()
+                .chain(["attention-points"])
+                .collect();
+            (select(sections), required())
+                .prop_map(|(section, text)| Body::CumulativeNote {
+                    section: section.to_owned(),
+                    text,
+                })
+                .boxed()
+        }
+        ViewFile::Invariants => {
+            let section = prop_oneof![
+                select(vec![
+                    "Danger Zones",
+                    "Critical Contracts",
+                    "State Machines",
+                    "Cross-File Couplings",
+                    "Archived"
+                ])
+                .prop_map(str::to_owned),
+                required(),
+            ];
+            (section, required(), text(), list(), text())
+                .prop_map(|(section, title, what, r#where, why)| Body::Invariant {
+                    section,
+                    title,
+                    what,
+                    r#where,
+                    why,
+                })
+                .boxed()
+        }
+        ViewFile::Progress => (list(), list(), list(), list())
+            .prop_map(|(completed, in_progress, blocked, next)| Body::Progress {
+                completed,
+                in_progress,
+                blocked,
+                next,
+            })
+            .boxed(),
+        ViewFile::SessionLog => text()
+            .prop_map(|summary| Body::Session { summary, git: None })
+            .boxed(),
+        ViewFile::Checkpoint => (text(), list(), list(), text(), git())
+            .prop_map(|(doing, left, context, resume, git)| Body::Checkpoint {
+                doing,
+                left,
+                context,
+                resume,
+                git,
+            })
+            .boxed(),
+        ViewFile::TaskNotes => (
+            prop_oneof![Just(String::new()), text()],
+            select(TASK_SECTIONS.to_vec()),
+            required(),
+        )
+            .prop_map(|(task, section, text)| Body::TaskNote {
+                task,
+                section: section.to_owned(),
+                text,
+            })
+            .boxed(),
+    }
+}
+
+fn records(bodies: Vec<Body>) -> Vec<Record> {
+    bodies
+        .into_iter()
+        .enumerate()
+        .map(|(i, b)| Draft::new(b).stamp(TS, i as u64 + 1, "t <t@t>"))
+        .collect()
+}
+
+fn section_rank(s: &str) -> (u8, String) {
+    let known = [
+        "Danger Zones",
+        "Critical Contracts",
+        "State Machines",
+        "Cross-File Couplings",
+    ];
+    let l = s.to_lowercase();
+    if l.trim_start().starts_with("archive") {
+        (6, s.to_owned())
+    } else {
+        match known.iter().position(|k| k.to_lowercase() == l) {
+            Some(i) => (i as u8, s.to_owned()),
+            None => (5, s.to_owned()),
+        }
+    }
+}
+
+/// The file's records in the order the file shows them, worked out independently of render.
+fn shown_order(file: ViewFile, state: &State) -> Vec<Body> {
+    if file == ViewFile::Checkpoint {
+        return state
+            .open_checkpoint()
+            .map(|r| r.body.clone())
+            .into_iter()
+            .collect();
+    }
+    let mut bodies: Vec<Body> = state
+        .of_kind(file.kind())
+        .iter()
+        .map(|r| r.body.clone())
+        .collect();
+    let pos = |list: &[&str], s: &str| list.iter().position(|x| *x == s).unwrap_or(list.len());
+    match file {
+        ViewFile::CumulativeNotes => bodies.sort_by_key(|b| match b {
+            Body::CumulativeNote { section, .. } => pos(&CUMULATIVE_SECTIONS, section),
+            _ => 0,
+        }),
+        ViewFile::TaskNotes => {
+            let mut tasks: Vec<String> = Vec::new();
+            for b in &bodies {
+                if let Body::TaskNote { task, .. } = b {
+                    if !tasks.contains(task) {
+                        tasks.push(task.clone());
+                    }
+                }
+            }
+            bodies.sort_by_key(|b| match b {
+                Body::TaskNote { task, section, .. } => (
+                    tasks.iter().position(|t| t == task).unwrap_or(0),
+                    pos(&TASK_SECTIONS, section),
+                ),
+                _ => (0, 0),
+            });
+        }
+        ViewFile::Invariants => bodies.sort_by_key(|b| match b {
+            Body::Invariant { section, .. } => section_rank(section),
+            _ => (0, String::new()),
+        }),
+        _ => {}
+    }
+    bodies
+}
+
+fn check(file: ViewFile, mut bodies: Vec<Body>) -> Result<(), TestCaseError> {
+    for b in &mut bodies {
+        normalize(b);
+        let once = b.clone();
+        normalize(b);
+        prop_assert_eq!(&*b, &once, "normalize is not idempotent");
+    }
+    let state = fold(&records(bodies));
+    let text = render(file, &state);
+    prop_assert!(text.is_empty() || text.ends_with('\n'));
+    let parsed =
+        parse(file, &text).map_err(|e| TestCaseError::fail(format!("{e}\n---\n{text}")))?;
+    for p in &parsed {
+        let mut again = p.clone();
+        normalize(&mut again);
+        prop_assert_eq!(&again, p, "parse output is not normal");
+    }
+    let want: Vec<Body> = shown_order(file, &state).iter().map(visible).collect();
+    let got: Vec<Body> = parsed.iter().map(visible).collect();
+    prop_assert_eq!(&got, &want, "\n---\n{}", text);
+
+    let base: Vec<Record> = match file {
+        ViewFile::Checkpoint => state.open_checkpoint().cloned().into_iter().collect(),
+        _ => state.of_kind(file.kind()).to_vec(),
+    };
+    prop_assert_eq!(
+        diff(file, &base, parsed.clone()),
+        vec![],
+        "untouched file saves something"
+    );
+
+    // The git state is not part of the view; carry it over as a save would.
+    let mut reparsed = parsed;
+    if let (Some(Body::Checkpoint { git: old, .. }), Some(Body::Checkpoint { git, .. })) =
+        (base.first().map(|r| &r.body), reparsed.first_mut())
+    {
+        *git = old.clone();
+    }
+    let text2 = render(file, &fold(&records(reparsed)));
+    prop_assert_eq!(text2, text);
+    Ok(())
+}
+
+fn bodies(file: ViewFile) -> impl Strategy<Value = Vec<Body>> {
+    vec(body(file), 0..7)
+}
+
+proptest! {
+    #[test]
+    fn decisions_round_trip(b in bodies(ViewFile::Decisions)) { check(ViewFile::Decisions, b)?; }
+
+    #[test]
+    fn conventions_round_trip(b in bodies(ViewFile::Conventions)) { check(ViewFile::Conventions, b)?; }
+
+    #[test]
+    fn learnings_round_trip(b in bodies(ViewFile::Learnings)) { check(ViewFile::Learnings, b)?; }
+
+    #[test]
+    fn instincts_round_trip(b in bodies(ViewFile::Instincts)) { check(ViewFile::Instincts, b)?; }
+
+    #[test]
+    fn cumulative_notes_round_trip(b in bodies(ViewFile::CumulativeNotes)) { check(ViewFile::CumulativeNotes, b)?; }
+
+    #[test]
+    fn invariants_round_trip(b in bodies(ViewFile::Invariants)) { check(ViewFile::Invariants, b)?; }
+
+    #[test]
+    fn progress_round_trip(b in bodies(ViewFile::Progress)) { check(ViewFile::Progress, b)?; }
+
+    #[test]
+    fn session_log_round_trip(b in bodies(ViewFile::SessionLog)) { check(ViewFile::SessionLog, b)?; }
+
+    #[test]
+    fn checkpoint_round_trip(b in bodies(ViewFile::Checkpoint)) { check(ViewFile::Checkpoint, b)?; }
+
+    #[test]
+    fn task_notes_round_trip(b in bodies(ViewFile::TaskNotes)) { check(ViewFile::TaskNotes, b)?; }
+
+    #[test]
+    fn parse_never_panics(lines in vec(text(), 0..12)) {
+        let text = lines.join("\n");
+        for file in ViewFile::ALL {
+            let _ = parse(file, &text);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! `session-log.md`: the seed's one-line-per-session log.
+
+use super::text::{heading, minute, numbered, one_line};
+use super::{normal, ParseError};
+use crate::model::{Body, Record};
+
+pub(crate) fn render(records: &[Record]) -> String {
+    let mut out = String::from("# Session Log\n");
+    if !records.is_empty() {
+        out.push('\n');
+    }
+    for r in records {
+        if let Body::Session { summary, .. } = normal(&r.body) {
+            out.push_str(&format!("[{}] — {summary}\n", minute(&r.meta.ts)));
+        }
+    }
+    out
+}
+
+/// Every non-blank line that is not a heading is an entry. A leading `[date]` (a bracket
+/// opening with a digit, so `[WIP] …` stays text) and the separator after it (` — `, ` - `,
+/// `: `) are dropped; render always writes the date, so a summary may itself start with one.
+pub(crate) fn parse(text: &str) -> Result<Vec<Body>, ParseError> {
+    let mut out = Vec::new();
+    for src in numbered(text) {
+        let line = src.text.trim();
+        if line.is_empty() || heading(src.text).is_some() {
+            continue;
+        }
+        out.push(Body::Session {
+            summary: one_line(summary_of(line)),
+            git: None,
+        });
+    }
+    Ok(out)
+}
+
+fn summary_of(line: &str) -> &str {
+    let line = match line.strip_prefix(['-', '*']) {
+        Some(rest) if rest.starts_with(' ') && rest.trim_start().starts_with('[') => {
+            rest.trim_start()
+        }
+        _ => line,
+    };
+    let Some(inner) = line.strip_prefix('[') else {
+        return line;
+    };
+    let Some(close) = inner.find(']') else {
+        return line;
+    };
+    if !inner.starts_with(|c: char| c.is_ascii_digit()) {
+        return line;
+    }
+    let rest = inner[close + 1..].trim_start();
+    rest.strip_prefix(['—', '–', '-', ':']).unwrap_or(rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{fold, Draft};
+    use crate::view::{self, ViewFile};
+
+    fn session(s: &str) -> Body {
+        Body::Session {
+            summary: s.into(),
+            git: None,
+        }
+    }
+
+    #[test]
+    fn renders_one_line_per_session() {
+        let a = Draft::new(session("Built the parser")).stamp("2026-04-04T14:30:00Z", 1, "a");
+        let b = Draft::new(session("[WIP] diff")).stamp("2026-04-04T18:02:09Z", 2, "a");
+        assert_eq!(
+            view::render(ViewFile::SessionLog, &fold([&a, &b])),
+            "# Session Log
+
+[2026-04-04 14:30] — Built the parser
+[2026-04-04 18:02] — [WIP] diff
+"
+        );
+        assert_eq!(
+            view::render(ViewFile::SessionLog, &fold([])),
+            "# Session Log\n"
+        );
+    }
+
+    #[test]
+    fn parses_hand_written_lines() {
+        let text = "# Session Log\n\n[2026-04-04 14:30] — Built the parser\n[2026-04-05 09:00] - dash\n[2026-04-05] : colon\n- [2026-04-06 10:00] — bullet\nno date at all\n[WIP] bracket text\n";
+        assert_eq!(
+            view::parse(ViewFile::SessionLog, text).unwrap(),
+            vec![
+                session("Built the parser"),
+                session("dash"),
+                session("colon"),
+                session("bullet"),
+                session("no date at all"),
+                session("[WIP] bracket text"),
+            ]
+        );
+    }
+}

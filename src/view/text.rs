@@ -1,0 +1,400 @@
+//! Text rules every view format shares, so that all files agree on what counts as structure
+//! (headings, `**Field:**` lines, list items) and on the normal form of a value.
+//!
+//! The round trip rests on one idea: `normalize` rewrites content so that it can never be read
+//! as structure, render writes it literally, and parse reads it literally and normalises what it
+//! read. Structure is only ever recognised at column 0, so the escape for a content line that
+//! looks like structure is a leading space (or a backslash on a value's first line, where a
+//! space would be trimmed away).
+
+use super::ParseError;
+
+pub(crate) fn err(line: usize, message: impl Into<String>) -> ParseError {
+    ParseError {
+        line,
+        message: message.into(),
+    }
+}
+
+/// A line of a view file with its 1-based number.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Src<'a> {
+    pub no: usize,
+    pub text: &'a str,
+}
+
+/// The lines of a file, numbered; a byte-order mark some editors add is not content.
+pub(crate) fn numbered(text: &str) -> impl Iterator<Item = Src<'_>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.lines()
+        .enumerate()
+        .map(|(i, text)| Src { no: i + 1, text })
+}
+
+fn unify_newlines(s: &str) -> String {
+    s.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// Normal form of a value shown on one line (titles, names, keys, paths, summaries).
+pub(crate) fn one_line(s: &str) -> String {
+    unify_newlines(s)
+        .split('\n')
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Normal form of a multi-line value. `inline_first` says the first line is written after a
+/// `**Label:**` (so it can never be taken for structure); otherwise it starts a line too.
+pub(crate) fn block(s: &str, inline_first: bool) -> String {
+    let unified = unify_newlines(s);
+    let joined = unified
+        .split('\n')
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut out = String::with_capacity(joined.len());
+    for (i, line) in joined.trim().split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+            if is_structural(line) {
+                out.push(' ');
+            }
+        } else if !inline_first && is_structural(line) {
+            out.push('\\');
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+/// Normal form of a list item's text: blank lines dropped (a blank line cannot be shown inside
+/// an item) and leading list markers and checkboxes removed (the view adds its own, and an
+/// agent passing `"- [ ] x"` on the command line means the item `x`).
+pub(crate) fn item(s: &str) -> String {
+    let unified = unify_newlines(s);
+    let joined = unified
+        .split('\n')
+        .map(str::trim_end)
+        .filter(|l| !l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut rest = joined.trim();
+    while let Some(after) = checkbox(rest).or_else(|| strip_marker(rest)) {
+        rest = after.trim_start();
+    }
+    rest.to_owned()
+}
+
+/// Normal form of a list of items: each normalised, empty ones dropped.
+pub(crate) fn items_normal(items: &[String]) -> Vec<String> {
+    items
+        .iter()
+        .map(|s| item(s))
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// Normal form of a list of paths: single-line, no backticks (the view quotes with them),
+/// empty entries dropped; with `split_commas`, entries are also split at commas because the
+/// view shows them as a plain comma-separated list.
+pub(crate) fn paths(list: &[String], split_commas: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in list {
+        let clean = one_line(&p.replace('`', ""));
+        let parts: Vec<&str> = if split_commas {
+            clean.split(',').collect()
+        } else {
+            vec![clean.as_str()]
+        };
+        out.extend(
+            parts
+                .into_iter()
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned),
+        );
+    }
+    out
+}
+
+/// Reads a list of paths as written by hand: backtick-quoted entries when there are any
+/// (so commas inside a glob survive), else a comma-separated list.
+pub(crate) fn read_paths(value: &str) -> Vec<String> {
+    if value.contains('`') {
+        value
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_owned)
+            .collect()
+    } else {
+        value.split(',').map(str::to_owned).collect()
+    }
+}
+
+/// `[ ]`, `[x]` or `[X]` followed by whitespace or the end: returns what follows.
+pub(crate) fn checkbox(s: &str) -> Option<&str> {
+    ["[ ]", "[x]", "[X]"].iter().find_map(|b| {
+        let rest = s.strip_prefix(b)?;
+        (rest.is_empty() || rest.starts_with(char::is_whitespace)).then_some(rest)
+    })
+}
+
+/// True when an item was written checked (`- [x] …`).
+pub(crate) fn is_checked(raw_item: &str) -> bool {
+    let t = raw_item.trim_start();
+    checkbox(t).is_some() && !t.starts_with("[ ]")
+}
+
+/// A column-0 ATX heading: its level and trimmed text.
+pub(crate) fn heading(line: &str) -> Option<(usize, &str)> {
+    let level = line.len() - line.trim_start_matches('#').len();
+    if level == 0 {
+        return None;
+    }
+    let rest = &line[level..];
+    if rest.is_empty() || rest.starts_with([' ', '\t']) {
+        Some((level, rest.trim()))
+    } else {
+        None
+    }
+}
+
+/// A column-0 `**Label:** value` line (also `**Label**: value` and the seed's
+/// `**Label** (note):`): the label without its colon, and the trimmed value.
+pub(crate) fn field_line(line: &str) -> Option<(&str, &str)> {
+    let rest = line.strip_prefix("**")?;
+    let end = rest.find("**")?;
+    let raw = &rest[..end];
+    if raw.contains('*') {
+        return None;
+    }
+    let (label, had_colon) = match raw.trim().strip_suffix(':') {
+        Some(l) => (l.trim_end(), true),
+        None => (raw.trim(), false),
+    };
+    if label.is_empty() {
+        return None;
+    }
+    let mut value = rest[end + 2..].trim_start();
+    if !had_colon {
+        value = value.strip_prefix(':').unwrap_or(value);
+    }
+    Some((label, value.trim()))
+}
+
+/// A line the parsers would take for structure rather than content.
+pub(crate) fn is_structural(line: &str) -> bool {
+    matches!(heading(line), Some((level, _)) if level <= 2) || field_line(line).is_some()
+}
+
+/// Compares labels and section names loosely: case, spaces and punctuation do not matter.
+pub(crate) fn loose(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Drops a trailing parenthesised note, as in the seed's `## What Worked (with evidence)`.
+pub(crate) fn without_note(s: &str) -> &str {
+    let t = s.trim_end();
+    match (t.ends_with(')'), t.rfind('(')) {
+        (true, Some(open)) if open > 0 => t[..open].trim_end(),
+        _ => t,
+    }
+}
+
+/// `word` at the start of `s`, ignoring ASCII case: returns what follows.
+pub(crate) fn strip_word<'a>(s: &'a str, word: &str) -> Option<&'a str> {
+    let head = s.get(..word.len())?;
+    head.eq_ignore_ascii_case(word).then(|| &s[word.len()..])
+}
+
+/// Drops the date of a heading: `[anything]`, or a bare run of date characters.
+pub(crate) fn without_date(s: &str) -> &str {
+    if let Some(rest) = s.strip_prefix('[') {
+        if let Some(close) = rest.find(']') {
+            return rest[close + 1..].trim_start();
+        }
+    }
+    s.trim_start_matches(|c: char| c.is_ascii_digit() || "-:./ ".contains(c))
+}
+
+fn date_part(ts: &str, range: std::ops::Range<usize>, allowed: char, fallback: &str) -> String {
+    match ts.get(range) {
+        Some(p) if p.chars().all(|c| c.is_ascii_digit() || c == allowed) => p.to_owned(),
+        _ => fallback.to_owned(),
+    }
+}
+
+/// `YYYY-MM-DD` of an RFC 3339 timestamp (zeros when it is malformed, so output stays parseable).
+pub(crate) fn day(ts: &str) -> String {
+    date_part(ts, 0..10, '-', "0000-00-00")
+}
+
+/// `YYYY-MM-DD HH:MM` of an RFC 3339 timestamp.
+pub(crate) fn minute(ts: &str) -> String {
+    format!("{} {}", day(ts), date_part(ts, 11..16, ':', "00:00"))
+}
+
+/// A list marker (`- `, `* `, `+ `, `1. `, `1) `) and the text after it, if the line has one.
+fn strip_marker(line: &str) -> Option<&str> {
+    let spaced = |r: &'_ str| r.is_empty() || r.starts_with([' ', '\t']);
+    if let Some(r) = line.strip_prefix(['-', '*', '+']) {
+        if spaced(r) {
+            return Some(r.trim_start());
+        }
+    }
+    let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if (1..=9).contains(&digits) {
+        let r = &line[digits..];
+        if let Some(r) = r.strip_prefix(['.', ')']) {
+            if spaced(r) {
+                return Some(r.trim_start());
+            }
+        }
+    }
+    None
+}
+
+/// Splits list lines into raw item texts (marker gone, checkbox kept), each with the line it
+/// starts on. A line indented by whitespace continues the item above; any other line starts an
+/// item, with or without a marker, so prose under a list heading is kept, not lost.
+pub(crate) fn read_items(lines: &[Src<'_>]) -> Vec<(usize, String)> {
+    let mut out: Vec<(usize, String)> = Vec::new();
+    for src in lines {
+        let line = src.text;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let indented = line.starts_with(char::is_whitespace);
+        match out.last_mut() {
+            Some((_, text)) if indented => {
+                let cont = line
+                    .strip_prefix("  ")
+                    .or_else(|| line.strip_prefix('\t'))
+                    .or_else(|| line.strip_prefix(' '))
+                    .unwrap_or(line);
+                text.push('\n');
+                text.push_str(cont);
+            }
+            _ => {
+                let t = line.trim_start();
+                out.push((src.no, strip_marker(t).unwrap_or(t).to_owned()));
+            }
+        }
+    }
+    out
+}
+
+/// Writes one list item: `marker text`, continuation lines indented by two spaces.
+pub(crate) fn push_item(out: &mut String, marker: &str, text: &str) {
+    out.push_str(marker);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push_str("\n  ");
+        }
+        out.push_str(line);
+    }
+    out.push('\n');
+}
+
+/// Writes `**Label:** value`. A multi-line value that opens a code fence starts on the next line,
+/// so the fence is a real one in markdown.
+pub(crate) fn push_field(out: &mut String, label: &str, value: &str) {
+    out.push_str("**");
+    out.push_str(label);
+    out.push_str(":**");
+    if !value.is_empty() {
+        let fenced = value.starts_with("```") || value.starts_with("~~~");
+        out.push(if fenced && value.contains('\n') {
+            '\n'
+        } else {
+            ' '
+        });
+        out.push_str(value);
+    }
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn structure_is_recognised_only_at_column_zero() {
+        assert_eq!(heading("## Decision: x"), Some((2, "Decision: x")));
+        assert_eq!(heading("##"), Some((2, "")));
+        assert_eq!(heading("#123 issue"), None);
+        assert_eq!(heading(" ## x"), None);
+        assert_eq!(field_line("**Context:** why"), Some(("Context", "why")));
+        assert_eq!(field_line("**Context**: why"), Some(("Context", "why")));
+        assert_eq!(
+            field_line("**Python Context** (if Python project):"),
+            Some(("Python Context", "(if Python project):"))
+        );
+        assert_eq!(field_line("**:** x"), None);
+        assert_eq!(field_line(" **Context:** x"), None);
+        assert!(!is_structural("### sub heading"));
+    }
+
+    #[test]
+    fn block_escapes_lines_that_look_like_structure() {
+        assert_eq!(
+            block("a\n## b\n**C:** d\n### e", true),
+            "a\n ## b\n **C:** d\n### e"
+        );
+        assert_eq!(block("# title\nx", false), "\\# title\nx");
+        assert_eq!(block("  a  \r\n\r\n b \n\n", true), "a\n\n b");
+        let once = block("x\n# y\n**z**", false);
+        assert_eq!(block(&once, false), once);
+    }
+
+    #[test]
+    fn items_lose_checkboxes_and_blank_lines() {
+        assert_eq!(item("[ ] [x] do it"), "do it");
+        assert_eq!(item("- [ ] 1. do it"), "do it");
+        assert_eq!(item("-5 degrees"), "-5 degrees");
+        assert_eq!(item("[ ]x"), "[ ]x");
+        assert_eq!(item("a\n\n  b  "), "a\n  b");
+        assert_eq!(one_line(" a \n b\r\nc "), "a b c");
+    }
+
+    #[test]
+    fn items_read_markers_and_continuations() {
+        let lines: Vec<Src> = numbered("- [x] one\n  more\n\n2. two\nprose\n\tcont").collect();
+        let got = read_items(&lines);
+        assert_eq!(
+            got,
+            vec![
+                (1, "[x] one\nmore".to_owned()),
+                (4, "two".to_owned()),
+                (5, "prose\ncont".to_owned())
+            ]
+        );
+    }
+
+    #[test]
+    fn dates_are_sliced_safely() {
+        assert_eq!(minute("2026-04-04T14:30:00Z"), "2026-04-04 14:30");
+        assert_eq!(day("2026-04-04T14:30:00Z"), "2026-04-04");
+        assert_eq!(minute("bad"), "0000-00-00 00:00");
+        assert_eq!(minute("2026-04-04Té"), "2026-04-04 00:00");
+        assert_eq!(
+            without_date("[2026-01-01 10:00] Decision: x"),
+            "Decision: x"
+        );
+        assert_eq!(without_date("2026-01-01 10:00 Decision: x"), "Decision: x");
+        assert_eq!(without_date("Decision: x"), "Decision: x");
+    }
+
+    #[test]
+    fn paths_read_quoted_or_comma_lists() {
+        assert_eq!(read_paths("`src/{a,b}.rs`, `c`"), vec!["src/{a,b}.rs", "c"]);
+        assert_eq!(paths(&read_paths("a, b ,,"), true), vec!["a", "b"]);
+        assert_eq!(paths(&["`x`".into(), " ".into()], false), vec!["x"]);
+    }
+}
