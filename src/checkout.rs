@@ -20,8 +20,8 @@ pub struct Snapshot {
     pub branch_ref: String,
     pub memory_tip: Option<Tip>,
     pub branch_tip: Option<Tip>,
-    pub memory: Vec<Record>,
-    pub branch: Vec<Record>,
+    pub memory: std::rc::Rc<Vec<Record>>,
+    pub branch: std::rc::Rc<Vec<Record>>,
     pub state: State,
 }
 

@@ -26,11 +26,19 @@ pub struct LoadArgs {
 /// Invariants older than this are flagged stale.
 const STALE_INVARIANT_DAYS: i64 = 30;
 
+/// An item's text and JSON, computed only if the budget reaches it (10,000 learnings must
+/// not all be formatted to show twenty).
+type Item<'a> = Box<dyn Fn() -> (String, Value) + 'a>;
+
+fn fixed<'a>(text: String, value: Value) -> Item<'a> {
+    Box::new(move || (text.clone(), value.clone()))
+}
+
 /// One block of the output: a heading and items in priority order.
-struct Section {
+struct Section<'a> {
     key: &'static str,
     heading: String,
-    items: Vec<(String, Value)>,
+    items: Vec<Item<'a>>,
     /// Records of this kind that exist in all (for the left-out count).
     total: usize,
     /// The `git rune show` kind that lists everything.
@@ -78,7 +86,7 @@ pub fn run(ctx: &Ctx, args: LoadArgs) -> Result<ExitCode> {
         None => header.push_str("Last session: none saved on this branch\n"),
     }
 
-    let mut sections = vec![
+    let sections = vec![
         checkpoint_section(state),
         Section {
             key: "drift",
@@ -86,7 +94,7 @@ pub fn run(ctx: &Ctx, args: LoadArgs) -> Result<ExitCode> {
             items: drift_text(&drift)
                 .lines()
                 .filter(|l| drift.any() && l.starts_with("  "))
-                .map(|l| (format!("- {}", l.trim()), json!(l.trim())))
+                .map(|l| fixed(format!("- {}", l.trim()), json!(l.trim())))
                 .collect(),
             total: 0,
             show: None,
@@ -117,19 +125,20 @@ pub fn run(ctx: &Ctx, args: LoadArgs) -> Result<ExitCode> {
     let budget_chars = args.budget.saturating_mul(4);
     let closing_reserve = 240;
     let mut left = budget_chars.saturating_sub(header.len() + closing_reserve);
-    let mut chosen: Vec<(usize, usize)> = Vec::new(); // (section, items taken)
+    let mut chosen: Vec<(usize, Vec<(String, Value)>)> = Vec::new(); // (section, items taken)
     for (i, s) in sections.iter().enumerate() {
-        let mut taken = 0;
+        let mut taken = Vec::new();
         let mut cost = s.heading.len() + 2;
-        for (text, _) in &s.items {
+        for item in &s.items {
+            let (text, value) = item();
             let c = text.len() + 1;
             if cost + c > left {
                 break;
             }
             cost += c;
-            taken += 1;
+            taken.push((text, value));
         }
-        if taken > 0 {
+        if !taken.is_empty() {
             left -= cost;
         }
         chosen.push((i, taken));
@@ -139,7 +148,8 @@ pub fn run(ctx: &Ctx, args: LoadArgs) -> Result<ExitCode> {
     for (i, taken) in &chosen {
         let s = &sections[*i];
         let all = s.total.max(s.items.len());
-        if all > *taken && s.key != "drift" {
+        let taken = taken.len();
+        if all > taken && s.key != "drift" {
             omitted.push((s.key.replace('-', " "), all - taken, s.show));
         }
     }
@@ -162,12 +172,12 @@ pub fn run(ctx: &Ctx, args: LoadArgs) -> Result<ExitCode> {
             "drift".into(),
             serde_json::to_value(&drift).unwrap_or_default(),
         );
-        for (i, taken) in &chosen {
-            let s = &mut sections[*i];
+        for (i, taken) in chosen {
+            let s = &sections[i];
             if s.key == "drift" {
                 continue;
             }
-            let items: Vec<Value> = s.items.drain(..*taken).map(|(_, v)| v).collect();
+            let items: Vec<Value> = taken.into_iter().map(|(_, v)| v).collect();
             obj.insert(s.key.replace('-', "_"), Value::Array(items));
         }
         obj.insert(
@@ -186,13 +196,13 @@ pub fn run(ctx: &Ctx, args: LoadArgs) -> Result<ExitCode> {
         out.push_str(&header);
         for (i, taken) in &chosen {
             let s = &sections[*i];
-            if *taken == 0 {
+            if taken.is_empty() {
                 continue;
             }
             out.push('\n');
             out.push_str(&s.heading);
             out.push('\n');
-            for (text, _) in &s.items[..*taken] {
+            for (text, _) in taken {
                 out.push_str(text);
                 out.push('\n');
             }
@@ -250,7 +260,7 @@ fn session_json(r: &Record) -> Value {
     with_body(r)
 }
 
-fn checkpoint_section(state: &State) -> Section {
+fn checkpoint_section<'a>(state: &'a State) -> Section<'a> {
     let mut items = Vec::new();
     if let Some(r) = state.open_checkpoint() {
         if let Body::Checkpoint {
@@ -278,7 +288,8 @@ fn checkpoint_section(state: &State) -> Section {
             for c in context {
                 t.push_str(&format!("\n- {}", one_line(c)));
             }
-            items.push((t, with_body(r)));
+            let item: Item<'a> = Box::new(move || (t.clone(), with_body(r)));
+            items.push(item);
         }
     }
     Section {
@@ -290,7 +301,7 @@ fn checkpoint_section(state: &State) -> Section {
     }
 }
 
-fn invariants_section(state: &State, now: &str) -> Section {
+fn invariants_section<'a>(state: &'a State, now: &str) -> Section<'a> {
     let active: Vec<&Record> = state
         .invariants
         .iter()
@@ -298,9 +309,9 @@ fn invariants_section(state: &State, now: &str) -> Section {
         .collect();
     let newest = state.invariants.iter().map(|r| r.meta.ts.as_str()).max();
     let stale = newest.is_some_and(|ts| days_between(ts, now) > STALE_INVARIANT_DAYS);
-    let mut items: Vec<(String, Value)> = Vec::new();
+    let mut items: Vec<Item<'a>> = Vec::new();
     if stale {
-        items.push((
+        items.push(fixed(
             format!("⚠ invariants are stale (unchanged for more than {STALE_INVARIANT_DAYS} days); review .rune/INVARIANTS.md"),
             json!({ "stale": true }),
         ));
@@ -334,7 +345,8 @@ fn invariants_section(state: &State, now: &str) -> Section {
             if !what.is_empty() {
                 t.push_str(&format!(": {}", one_line(what)));
             }
-            items.push((t, with_body(r)));
+            let item: Item<'a> = Box::new(move || (t.clone(), with_body(r)));
+            items.push(item);
         }
     }
     Section {
@@ -354,7 +366,7 @@ fn days_between(earlier: &str, later: &str) -> i64 {
     }
 }
 
-fn progress_section(state: &State) -> Section {
+fn progress_section<'a>(state: &'a State) -> Section<'a> {
     let mut items = Vec::new();
     if let Some(r) = state.progress.last() {
         if let Body::Progress {
@@ -365,19 +377,28 @@ fn progress_section(state: &State) -> Section {
         } = &r.body
         {
             for n in next {
-                items.push((format!("Next: {}", one_line(n)), json!({ "next": n })));
+                items.push(fixed(
+                    format!("Next: {}", one_line(n)),
+                    json!({ "next": n }),
+                ));
             }
             for p in in_progress {
-                items.push((
+                items.push(fixed(
                     format!("In progress: {}", one_line(p)),
                     json!({ "in_progress": p }),
                 ));
             }
             for b in blocked {
-                items.push((format!("Blocked: {}", one_line(b)), json!({ "blocked": b })));
+                items.push(fixed(
+                    format!("Blocked: {}", one_line(b)),
+                    json!({ "blocked": b }),
+                ));
             }
             for c in completed.iter().rev() {
-                items.push((format!("Done: {}", one_line(c)), json!({ "completed": c })));
+                items.push(fixed(
+                    format!("Done: {}", one_line(c)),
+                    json!({ "completed": c }),
+                ));
             }
         }
     }
@@ -404,27 +425,29 @@ fn stale_suffix(r: &Record, stale: &HashMap<&str, &[String]>) -> String {
     }
 }
 
-fn decisions_section(state: &State, stale: &HashMap<&str, &[String]>) -> Section {
+fn decisions_section<'a>(state: &'a State, stale: &'a HashMap<&str, &[String]>) -> Section<'a> {
     let items = state
         .decisions
         .iter()
         .rev()
-        .map(|r| {
-            let text = match &r.body {
-                Body::Decision {
-                    title, decision, ..
-                } => format!(
-                    "- [{}] {}: {}{}",
-                    pretty_time(&r.meta.ts),
-                    one_line(title),
-                    one_line(decision),
-                    stale_suffix(r, stale)
-                ),
-                _ => String::new(),
-            };
-            let mut v = with_body(r);
-            v["stale"] = json!(stale.contains_key(r.id.as_str()));
-            (text, v)
+        .map(|r| -> Item<'a> {
+            Box::new(move || {
+                let text = match &r.body {
+                    Body::Decision {
+                        title, decision, ..
+                    } => format!(
+                        "- [{}] {}: {}{}",
+                        pretty_time(&r.meta.ts),
+                        one_line(title),
+                        one_line(decision),
+                        stale_suffix(r, stale)
+                    ),
+                    _ => String::new(),
+                };
+                let mut v = with_body(r);
+                v["stale"] = json!(stale.contains_key(r.id.as_str()));
+                (text, v)
+            })
         })
         .collect();
     Section {
@@ -439,19 +462,21 @@ fn decisions_section(state: &State, stale: &HashMap<&str, &[String]>) -> Section
     }
 }
 
-fn conventions_section(state: &State) -> Section {
+fn conventions_section<'a>(state: &'a State) -> Section<'a> {
     let items = state
         .conventions
         .iter()
         .rev()
-        .map(|r| {
-            let text = match &r.body {
-                Body::Convention { title, pattern, .. } => {
-                    format!("- {}: {}", one_line(title), one_line(pattern))
-                }
-                _ => String::new(),
-            };
-            (text, with_body(r))
+        .map(|r| -> Item<'a> {
+            Box::new(move || {
+                let text = match &r.body {
+                    Body::Convention { title, pattern, .. } => {
+                        format!("- {}: {}", one_line(title), one_line(pattern))
+                    }
+                    _ => String::new(),
+                };
+                (text, with_body(r))
+            })
         })
         .collect();
     Section {
@@ -463,7 +488,7 @@ fn conventions_section(state: &State) -> Section {
     }
 }
 
-fn learnings_section(state: &State, stale: &HashMap<&str, &[String]>) -> Section {
+fn learnings_section<'a>(state: &'a State, stale: &'a HashMap<&str, &[String]>) -> Section<'a> {
     let mut ranked: Vec<&Record> = state.learnings.iter().collect();
     // Most confident first, newest first among equals: what is best established leads.
     ranked.sort_by(|a, b| {
@@ -477,25 +502,27 @@ fn learnings_section(state: &State, stale: &HashMap<&str, &[String]>) -> Section
     });
     let items = ranked
         .into_iter()
-        .map(|r| {
-            let text = match &r.body {
-                Body::Learning {
-                    ltype,
-                    key,
-                    insight,
-                    confidence,
-                    ..
-                } => format!(
-                    "- [{ltype}] {}: {} ({confidence}){}",
-                    one_line(key),
-                    one_line(insight),
-                    stale_suffix(r, stale)
-                ),
-                _ => String::new(),
-            };
-            let mut v = with_body(r);
-            v["stale"] = json!(stale.contains_key(r.id.as_str()));
-            (text, v)
+        .map(|r| -> Item<'a> {
+            Box::new(move || {
+                let text = match &r.body {
+                    Body::Learning {
+                        ltype,
+                        key,
+                        insight,
+                        confidence,
+                        ..
+                    } => format!(
+                        "- [{ltype}] {}: {} ({confidence}){}",
+                        one_line(key),
+                        one_line(insight),
+                        stale_suffix(r, stale)
+                    ),
+                    _ => String::new(),
+                };
+                let mut v = with_body(r);
+                v["stale"] = json!(stale.contains_key(r.id.as_str()));
+                (text, v)
+            })
         })
         .collect();
     Section {
@@ -510,7 +537,7 @@ fn learnings_section(state: &State, stale: &HashMap<&str, &[String]>) -> Section
     }
 }
 
-fn instincts_section(state: &State) -> Section {
+fn instincts_section<'a>(state: &'a State) -> Section<'a> {
     let mut ranked: Vec<&Record> = state.instincts.iter().collect();
     ranked.sort_by(|a, b| {
         crate::model::fold::instinct_confidence(b)
@@ -518,23 +545,25 @@ fn instincts_section(state: &State) -> Section {
     });
     let items = ranked
         .into_iter()
-        .map(|r| {
-            let text = match &r.body {
-                Body::Instinct {
-                    name,
-                    trigger,
-                    action,
-                    confidence,
-                    ..
-                } => format!(
-                    "- {}: when {} → {} ({confidence})",
-                    one_line(name),
-                    one_line(trigger),
-                    one_line(action)
-                ),
-                _ => String::new(),
-            };
-            (text, with_body(r))
+        .map(|r| -> Item<'a> {
+            Box::new(move || {
+                let text = match &r.body {
+                    Body::Instinct {
+                        name,
+                        trigger,
+                        action,
+                        confidence,
+                        ..
+                    } => format!(
+                        "- {}: when {} → {} ({confidence})",
+                        one_line(name),
+                        one_line(trigger),
+                        one_line(action)
+                    ),
+                    _ => String::new(),
+                };
+                (text, with_body(r))
+            })
         })
         .collect();
     Section {
@@ -546,13 +575,13 @@ fn instincts_section(state: &State) -> Section {
     }
 }
 
-fn notes_section(
-    _state: &State,
+fn notes_section<'a>(
+    _state: &'a State,
     key: &'static str,
     heading: &str,
-    records: &[Record],
+    records: &'a [Record],
     show: Option<&'static str>,
-) -> Section {
+) -> Section<'a> {
     let items = records
         .iter()
         .rev()
@@ -560,28 +589,30 @@ fn notes_section(
             Body::CumulativeNote { section, .. } => section != "Resolved",
             _ => true,
         })
-        .map(|r| {
-            let text = match &r.body {
-                Body::CumulativeNote { section, text } => {
-                    format!("- {section}: {}", one_line(text))
-                }
-                Body::TaskNote {
-                    task,
-                    section,
-                    text,
-                } if task.is_empty() => {
-                    format!("- {section}: {}", one_line(text))
-                }
-                Body::TaskNote {
-                    task,
-                    section,
-                    text,
-                } => {
-                    format!("- {} / {section}: {}", one_line(task), one_line(text))
-                }
-                _ => String::new(),
-            };
-            (text, with_body(r))
+        .map(|r| -> Item<'a> {
+            Box::new(move || {
+                let text = match &r.body {
+                    Body::CumulativeNote { section, text } => {
+                        format!("- {section}: {}", one_line(text))
+                    }
+                    Body::TaskNote {
+                        task,
+                        section,
+                        text,
+                    } if task.is_empty() => {
+                        format!("- {section}: {}", one_line(text))
+                    }
+                    Body::TaskNote {
+                        task,
+                        section,
+                        text,
+                    } => {
+                        format!("- {} / {section}: {}", one_line(task), one_line(text))
+                    }
+                    _ => String::new(),
+                };
+                (text, with_body(r))
+            })
         })
         .collect::<Vec<_>>();
     Section {

@@ -248,16 +248,16 @@ fn parse_file(
                     })?;
                     store.records_at(&e.refname, oid)?
                 }
-                None => Vec::new(),
+                None => Default::default(),
             };
             (e.refname.clone(), base)
         }
         _ => {
             let (refname, _) = snap.scope_ref(file.scope());
-            (refname.to_owned(), Vec::new())
+            (refname.to_owned(), Default::default())
         }
     };
-    let base_state = fold(&base_records);
+    let base_state = fold(base_records.iter());
     let base: Vec<Record> = if file.kind() == Kind::Checkpoint {
         base_state.open_checkpoint().cloned().into_iter().collect()
     } else {
@@ -265,6 +265,7 @@ fn parse_file(
     };
     let base_ids = base.iter().map(|r| r.id.clone()).collect();
     let mut drafts = view::diff(file, &base, parsed);
+    cover_groups(&mut drafts, &base_records);
     for d in &mut drafts {
         view::normalize(&mut d.body);
         fill_file_blobs(store, &mut d.body);
@@ -282,6 +283,41 @@ fn parse_file(
         base_ids,
         drafts,
     })
+}
+
+/// A shown learning or instinct stands for every record of its group (type+key, name): an
+/// edit or removal of it covers them all, or an older copy would reappear in its place.
+fn cover_groups(drafts: &mut [Draft], base: &[Record]) {
+    let group = |b: &Body| match b {
+        Body::Learning { ltype, key, .. } => Some(format!("learning\0{ltype}\0{key}")),
+        Body::Instinct { name, .. } => Some(format!("instinct\0{name}")),
+        _ => None,
+    };
+    let mut members: std::collections::HashMap<String, Vec<&str>> = Default::default();
+    let mut group_of: std::collections::HashMap<&str, String> = Default::default();
+    for r in base {
+        if let Some(g) = group(&r.body) {
+            members.entry(g.clone()).or_default().push(&r.id);
+            group_of.insert(&r.id, g);
+        }
+    }
+    let widen = |ids: &mut Vec<String>| {
+        let mut extra: Vec<String> = ids
+            .iter()
+            .filter_map(|id| group_of.get(id.as_str()))
+            .flat_map(|g| members[g].iter().map(|m| m.to_string()))
+            .filter(|m| !ids.contains(m))
+            .collect();
+        extra.sort();
+        extra.dedup();
+        ids.extend(extra);
+    };
+    for d in drafts {
+        widen(&mut d.supersedes);
+        if let Body::Delete { targets } = &mut d.body {
+            widen(targets);
+        }
+    }
 }
 
 /// Records naming files keep their blob ids, for staleness against the code.

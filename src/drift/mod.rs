@@ -108,11 +108,11 @@ fn newest_session_elsewhere(store: &Store, current: &str) -> store::Result<Optio
             continue;
         }
         let (_, records) = store.records(&name)?;
-        for r in records {
+        for r in records.iter() {
             if matches!(r.body, Body::Session { .. })
                 && best.as_ref().is_none_or(|b| r.order_key() > b.order_key())
             {
-                best = Some(r);
+                best = Some(r.clone());
             }
         }
     }

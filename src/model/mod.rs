@@ -2,6 +2,7 @@
 
 pub mod fold;
 pub mod record;
+mod wire;
 
 pub use fold::{fold, State};
 pub use record::{Body, GitState, Kind, LearningType, Meta, Record, Scope};

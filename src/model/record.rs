@@ -432,19 +432,16 @@ struct StoredRef<'a> {
     body: &'a Body,
 }
 
-#[derive(Deserialize)]
-struct StoredOwned {
-    id: String,
-    #[serde(flatten)]
-    meta: Meta,
-    #[serde(flatten)]
-    body: Body,
-}
-
 /// Why a stored line could not be read as a record.
 #[derive(Debug, thiserror::Error)]
 #[error("malformed record: {0}")]
 pub struct RecordParseError(String);
+
+impl RecordParseError {
+    pub(crate) fn new(msg: impl Into<String>) -> Self {
+        RecordParseError(msg.into())
+    }
+}
 
 impl Record {
     /// Seals content into a record whose id is the sha256 of its canonical JSON.
@@ -479,13 +476,7 @@ impl Record {
     }
 
     pub fn from_line(line: &str) -> Result<Record, RecordParseError> {
-        let s: StoredOwned =
-            serde_json::from_str(line).map_err(|e| RecordParseError(e.to_string()))?;
-        Ok(Record {
-            id: s.id,
-            meta: s.meta,
-            body: s.body,
-        })
+        super::wire::decode(line)
     }
 
     /// Sort key for chronological order that every clone agrees on.

@@ -69,6 +69,11 @@ pub struct Store {
     pub repo: gix::Repository,
     /// `Name <email>` for records and memory commits.
     pub author: Identity,
+    /// Records already read in this process, by tree id: a command reads the same trees
+    /// several times (view base, commit, refresh) and trees are immutable.
+    cache: std::cell::RefCell<
+        std::collections::HashMap<gix::ObjectId, std::rc::Rc<Vec<crate::model::Record>>>,
+    >,
 }
 
 /// Who memory commits and records are attributed to.
@@ -97,7 +102,11 @@ impl Store {
             .map_err(|_| StoreError::NotARepository(dir.to_path_buf()))?
             .to_thread_local();
         let author = identity(&repo);
-        Ok(Store { repo, author })
+        Ok(Store {
+            repo,
+            author,
+            cache: Default::default(),
+        })
     }
 
     /// The work tree, or `None` in a bare repository.

@@ -1,7 +1,7 @@
 //! The tree layout of a memory commit: records as JSON lines, sharded by kind and id prefix.
 //!
-//! `<kind>/<first two hex digits of id>.jsonl`, lines sorted by id, one record a line, plus a
-//! `VERSION` blob. The tree is a pure function of the record set, so clones holding the same
+//! `<kind>/all.jsonl` (or, past [`SMALL_KIND`] records, `<kind>/<first two hex digits of
+//! id>.jsonl`), lines sorted by id, one record a line, plus a `VERSION` blob. The tree is a pure function of the record set, so clones holding the same
 //! records hold the same tree OID.
 
 use std::collections::BTreeMap;
@@ -20,13 +20,13 @@ pub struct RecordTree {
     pub records: Vec<Record>,
 }
 
-/// The shard path a record is stored at.
-pub fn shard_path(record: &Record) -> String {
-    format!(
-        "{}/{}.jsonl",
-        record.kind().as_str(),
-        &record.id[..2.min(record.id.len())]
-    )
+/// Up to this many records a kind is one blob (`<kind>/all.jsonl`); beyond it, shards by id
+/// prefix, so a write rewrites a small blob and a small memory is read in a few objects.
+pub const SMALL_KIND: usize = 1024;
+
+/// The blob name of a record in a sharded kind.
+fn shard_name(id: &str) -> String {
+    format!("{}.jsonl", &id[..2.min(id.len())])
 }
 
 /// Parses the lines of one shard blob; `name` and `path` are for error messages.
@@ -91,20 +91,18 @@ pub fn read_records(repo: &gix::Repository, name: &str, tree: ObjectId) -> Resul
     Ok(RecordTree { records })
 }
 
-/// Writes a tree holding the records of `base` (if any) plus `new`, rewriting only the shards
-/// that `new` touches. Returns the new tree id.
+/// Writes a tree holding the records of `base` (if any) plus `new`, rewriting only the blobs
+/// that `new` touches. The layout is a function of the record set alone: a kind with at most
+/// [`SMALL_KIND`] records is `<kind>/all.jsonl`, a larger one `<kind>/<xx>.jsonl` shards.
 pub fn write_records(
     repo: &gix::Repository,
     base: Option<ObjectId>,
     new: &[Record],
 ) -> Result<ObjectId> {
     let base_tree = base.unwrap_or_else(|| ObjectId::empty_tree(repo.object_hash()));
-    let mut by_shard: BTreeMap<String, BTreeMap<&str, String>> = BTreeMap::new();
+    let mut by_kind: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
     for r in new {
-        by_shard
-            .entry(shard_path(r))
-            .or_default()
-            .insert(r.id.as_str(), r.to_line());
+        by_kind.entry(r.kind().as_str()).or_default().push(r);
     }
     let mut editor = repo
         .edit_tree(base_tree)
@@ -112,35 +110,63 @@ pub fn write_records(
     let base_tree_obj = repo
         .find_tree(base_tree)
         .map_err(git_err("cannot read the memory tree"))?;
-    for (path, mut lines) in by_shard {
-        let existing = base_tree_obj
-            .lookup_entry_by_path(&path)
-            .map_err(git_err(format!("cannot look up {path}")))?;
-        let mut merged: BTreeMap<String, String> = BTreeMap::new();
-        if let Some(entry) = existing {
-            let blob = repo
-                .find_blob(entry.object_id())
-                .map_err(git_err(format!("cannot read {path}")))?;
-            for line in String::from_utf8_lossy(&blob.data).lines() {
-                if let Some(id) = line_id(line) {
-                    merged.insert(id.to_owned(), line.to_owned());
+    for (kind, records) in by_kind {
+        let all_path = format!("{kind}/all.jsonl");
+        let sharded = base_tree_obj
+            .lookup_entry_by_path(kind)
+            .map_err(git_err(format!("cannot look up {kind}")))?
+            .is_some()
+            && base_tree_obj
+                .lookup_entry_by_path(&all_path)
+                .map_err(git_err(format!("cannot look up {all_path}")))?
+                .is_none();
+        // Group the new lines by the blob they belong in, starting from that blob's lines.
+        let mut blobs: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+        if sharded {
+            for r in records {
+                let path = format!("{kind}/{}", shard_name(&r.id));
+                if !blobs.contains_key(&path) {
+                    let lines = read_lines(repo, &base_tree_obj, &path)?;
+                    blobs.insert(path.clone(), lines);
+                }
+                blobs
+                    .entry(path)
+                    .or_default()
+                    .insert(r.id.clone(), r.to_line());
+            }
+        } else {
+            let mut lines = read_lines(repo, &base_tree_obj, &all_path)?;
+            for r in records {
+                lines.insert(r.id.clone(), r.to_line());
+            }
+            if lines.len() <= SMALL_KIND {
+                blobs.insert(all_path, lines);
+            } else {
+                // Crossing the threshold: the kind becomes shards, for good (sets only grow).
+                editor
+                    .remove(all_path.as_str())
+                    .map_err(git_err(format!("cannot remove {all_path}")))?;
+                for (id, line) in lines {
+                    blobs
+                        .entry(format!("{kind}/{}", shard_name(&id)))
+                        .or_default()
+                        .insert(id, line);
                 }
             }
         }
-        for (id, line) in std::mem::take(&mut lines) {
-            merged.insert(id.to_owned(), line);
+        for (path, lines) in blobs {
+            let mut data = String::with_capacity(lines.values().map(|l| l.len() + 1).sum());
+            for line in lines.values() {
+                data.push_str(line);
+                data.push('\n');
+            }
+            let blob = repo
+                .write_blob(data.as_bytes())
+                .map_err(git_err("cannot write a record blob"))?;
+            editor
+                .upsert(path.as_str(), EntryKind::Blob, blob.detach())
+                .map_err(git_err(format!("cannot place {path}")))?;
         }
-        let mut data = String::with_capacity(merged.values().map(|l| l.len() + 1).sum());
-        for line in merged.values() {
-            data.push_str(line);
-            data.push('\n');
-        }
-        let blob = repo
-            .write_blob(data.as_bytes())
-            .map_err(git_err("cannot write a record blob"))?;
-        editor
-            .upsert(path.as_str(), EntryKind::Blob, blob.detach())
-            .map_err(git_err(format!("cannot place {path}")))?;
     }
     let version = repo
         .write_blob(LAYOUT_VERSION.as_bytes())
@@ -152,6 +178,30 @@ pub fn write_records(
         .write()
         .map_err(git_err("cannot write the memory tree"))?;
     Ok(id.detach())
+}
+
+/// The lines of one blob in `tree`, keyed by record id (empty when the blob is absent).
+fn read_lines(
+    repo: &gix::Repository,
+    tree: &gix::Tree<'_>,
+    path: &str,
+) -> Result<BTreeMap<String, String>> {
+    let mut out = BTreeMap::new();
+    let Some(entry) = tree
+        .lookup_entry_by_path(path)
+        .map_err(git_err(format!("cannot look up {path}")))?
+    else {
+        return Ok(out);
+    };
+    let blob = repo
+        .find_blob(entry.object_id())
+        .map_err(git_err(format!("cannot read {path}")))?;
+    for line in String::from_utf8_lossy(&blob.data).lines() {
+        if let Some(id) = line_id(line) {
+            out.insert(id.to_owned(), line.to_owned());
+        }
+    }
+    Ok(out)
 }
 
 /// The id of a stored line without parsing the whole record: lines start `{"id":"<hex>"`.

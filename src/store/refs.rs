@@ -1,6 +1,7 @@
 //! Memory refs: where they live, reading their tips, and committing records with
 //! compare-and-swap so concurrent writers never lose each other's records.
 
+use std::rc::Rc;
 use std::time::Duration;
 
 use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
@@ -98,17 +99,26 @@ impl Store {
     }
 
     /// Every record under a ref (none before its first write).
-    pub fn records(&self, name: &str) -> Result<(Option<Tip>, Vec<Record>)> {
+    pub fn records(&self, name: &str) -> Result<(Option<Tip>, Rc<Vec<Record>>)> {
         match self.tip(name)? {
-            None => Ok((None, Vec::new())),
-            Some(tip) => Ok((Some(tip), read_records(&self.repo, name, tip.tree)?.records)),
+            None => Ok((None, Rc::default())),
+            Some(tip) => Ok((Some(tip), self.tree_records(name, tip.tree)?)),
         }
     }
 
     /// The records of a specific memory commit (for a view's base, `load --at`, history).
-    pub fn records_at(&self, name: &str, commit: ObjectId) -> Result<Vec<Record>> {
+    pub fn records_at(&self, name: &str, commit: ObjectId) -> Result<Rc<Vec<Record>>> {
         let tip = self.tip_of(name, commit)?;
-        Ok(read_records(&self.repo, name, tip.tree)?.records)
+        self.tree_records(name, tip.tree)
+    }
+
+    fn tree_records(&self, name: &str, tree: ObjectId) -> Result<Rc<Vec<Record>>> {
+        if let Some(hit) = self.cache.borrow().get(&tree) {
+            return Ok(hit.clone());
+        }
+        let records = Rc::new(read_records(&self.repo, name, tree)?.records);
+        self.cache.borrow_mut().insert(tree, records.clone());
+        Ok(records)
     }
 
     /// Names of all memory refs (`refs/rune/…`), sorted.
@@ -161,6 +171,10 @@ impl Store {
                 .map(|(i, d)| d.stamp(&ts, clock + 1 + i as u64, &author))
                 .collect();
             let tree = write_records(&self.repo, tip.map(|t| t.tree), &records)?;
+            let mut all = Vec::with_capacity(current.len() + records.len());
+            all.extend(current.iter().cloned());
+            all.extend(records.iter().cloned());
+            self.cache.borrow_mut().insert(tree, Rc::new(all));
             let message = commit_message(summary, records.len());
             let id = self.write_commit(&message, tree, tip.map(|t| t.commit))?;
             match self.swap(name, tip.map(|t| t.commit), id, summary) {

@@ -1,7 +1,7 @@
 //! `checkpoint.md`: the seed's exact resume point, rendered from the one open checkpoint.
 
 use super::text::{
-    block, err, heading, item, loose, minute, numbered, one_line, push_item, read_items,
+    block, err, heading, is_blank, item, loose, minute, numbered, one_line, push_item, read_items,
     without_note, Src,
 };
 use super::{normal, ParseError};
@@ -95,7 +95,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Body>, ParseError> {
     let mut parts: Vec<(Part, Vec<Src<'_>>)> = Vec::new();
     let mut any = false;
     for src in numbered(text) {
-        let blank = src.text.trim().is_empty();
+        let blank = is_blank(src.text);
         any |= !blank;
         match heading(src.text) {
             Some((1, _)) if parts.is_empty() => continue,

@@ -156,6 +156,14 @@ ignored continuation
     }
 
     #[test]
+    fn separators_between_entries_are_not_content() {
+        let text = "# Decisions Log\n---\n## Decision: A\n**Decision:** a\n\n---\n\n## Decision: B\n---\n**Decision:** b\n";
+        let got = view::parse(ViewFile::Decisions, text).unwrap();
+        assert!(matches!(&got[0], Body::Decision { decision, .. } if decision == "a"));
+        assert!(matches!(&got[1], Body::Decision { decision, .. } if decision == "b"));
+    }
+
+    #[test]
     fn errors_name_the_line() {
         let e = view::parse(ViewFile::Decisions, "# Decisions Log\n\nSome notes\n").unwrap_err();
         assert_eq!(e.line, 3);

@@ -3,7 +3,7 @@
 //! over the following lines.
 
 use super::text::{
-    err, field_line, heading, loose, numbered, one_line, strip_word, without_date, Src,
+    err, field_line, heading, is_blank, loose, numbered, one_line, strip_word, without_date, Src,
 };
 use super::ParseError;
 
@@ -113,7 +113,7 @@ pub(crate) fn parse<'a>(text: &'a str, form: &Form) -> Result<Vec<RawEntry<'a>>,
             continue;
         }
         let Some(entry) = entries.last_mut() else {
-            if src.text.trim().is_empty() {
+            if is_blank(src.text) {
                 continue;
             }
             return Err(err(
@@ -146,7 +146,7 @@ pub(crate) fn parse<'a>(text: &'a str, form: &Form) -> Result<Vec<RawEntry<'a>>,
                 }
             }
             Target::Skip => {}
-            Target::Start if src.text.trim().is_empty() => {}
+            Target::Start if is_blank(src.text) => {}
             Target::Start => {
                 let first = form.fields.first().copied().unwrap_or("Field");
                 return Err(err(

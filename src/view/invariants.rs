@@ -21,7 +21,7 @@
 //! (`What: …`, `**What**: …`), `Where` is a backtick-quoted or comma-separated list, and an
 //! indented line continues the field above. Other bold `**Label:**` lines are skipped.
 
-use super::text::{err, heading, loose, numbered, one_line, paths, read_paths, Src};
+use super::text::{err, heading, is_blank, loose, numbered, one_line, paths, read_paths, Src};
 use super::{normal, ParseError};
 use crate::model::{Body, Record};
 
@@ -225,7 +225,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Body>, ParseError> {
             }
             _ => {}
         }
-        if line.trim().is_empty() {
+        if is_blank(line) {
             continue;
         }
         let rule = match out.last_mut() {

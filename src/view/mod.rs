@@ -165,9 +165,10 @@ pub fn parse(file: ViewFile, text: &str) -> Result<Vec<Body>, ParseError> {
 /// trimmed; one-line fields (titles, names, keys, paths, summaries, sections, invariant fields)
 /// get newlines folded to spaces; lines of multi-line fields that the view would read as
 /// structure (a `#`/`##` heading or a `**Label**` line at column 0) get a leading space, or a
-/// leading backslash on a first line that starts a line of its own; list items lose blank lines
-/// and leading markers and checkboxes; decision `files` are split at commas and lose backticks; note
-/// sections get their canonical spelling. Confidence stays as is. Idempotent.
+/// leading backslash on a first line that starts a line of its own; list items lose blank
+/// lines, trailing `---` breaks and leading markers and checkboxes; decision `files` are split
+/// at commas and lose backticks; note sections get their canonical spelling. Confidence stays
+/// as is. Idempotent.
 pub fn normalize(body: &mut Body) {
     let line = |s: &mut String| *s = one_line(s);
     let inline = |s: &mut String| *s = block(s, true);

@@ -2,8 +2,8 @@
 //! one record per item.
 
 use super::text::{
-    err, heading, is_checked, item, numbered, one_line, push_item, read_items, strip_word,
-    without_note, Src,
+    err, heading, is_blank, is_checked, item, numbered, one_line, push_item, read_items,
+    strip_word, without_note, Src,
 };
 use super::{normal, ParseError};
 use crate::model::{canonical_section, Body, Record, CUMULATIVE_SECTIONS, TASK_SECTIONS};
@@ -169,7 +169,7 @@ pub(crate) fn parse_cumulative(text: &str) -> Result<Vec<Body>, ParseError> {
         }
         match sections.last_mut() {
             Some((_, lines)) => lines.push(src),
-            None if src.text.trim().is_empty() => {}
+            None if is_blank(src.text) => {}
             None => return Err(before_section(src.no, CUMULATIVE_SECTIONS[0])),
         }
     }
@@ -227,7 +227,7 @@ pub(crate) fn parse_tasks(text: &str) -> Result<Vec<Body>, ParseError> {
         }
         match sections.last_mut() {
             Some((_, _, lines)) if in_section => lines.push(src),
-            _ if src.text.trim().is_empty() => {}
+            _ if is_blank(src.text) => {}
             _ => return Err(before_section(src.no, TASK_SECTIONS[0])),
         }
     }

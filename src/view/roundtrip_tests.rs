@@ -72,6 +72,9 @@ const PIECES: &[&str] = &[
     ">",
     "{",
     "\"",
+    "---",
+    "\n---\n",
+    "_",
 ];
 
 fn text() -> impl Strategy<Value = String> {

@@ -1,6 +1,6 @@
 //! `session-log.md`: the seed's one-line-per-session log.
 
-use super::text::{heading, minute, numbered, one_line};
+use super::text::{heading, is_blank, minute, numbered, one_line};
 use super::{normal, ParseError};
 use crate::model::{Body, Record};
 
@@ -24,7 +24,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Body>, ParseError> {
     let mut out = Vec::new();
     for src in numbered(text) {
         let line = src.text.trim();
-        if line.is_empty() || heading(src.text).is_some() {
+        if is_blank(line) || heading(src.text).is_some() {
             continue;
         }
         out.push(Body::Session {

@@ -45,6 +45,18 @@ pub(crate) fn one_line(s: &str) -> String {
         .join(" ")
 }
 
+/// A markdown thematic break (`---`, `***`, `___`): agents like to put them between entries,
+/// and they carry no content.
+pub(crate) fn is_rule(line: &str) -> bool {
+    let t: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+    t.len() >= 3 && ['-', '*', '_'].iter().any(|m| t.iter().all(|c| c == m))
+}
+
+/// A line with nothing to read: blank, or a thematic break.
+pub(crate) fn is_blank(line: &str) -> bool {
+    line.trim().is_empty() || is_rule(line)
+}
+
 /// Normal form of a multi-line value. `inline_first` says the first line is written after a
 /// `**Label:**` (so it can never be taken for structure); otherwise it starts a line too.
 pub(crate) fn block(s: &str, inline_first: bool) -> String {
@@ -54,8 +66,13 @@ pub(crate) fn block(s: &str, inline_first: bool) -> String {
         .map(str::trim_end)
         .collect::<Vec<_>>()
         .join("\n");
+    // A trailing break is the separator before the next entry, not part of this value.
+    let mut lines: Vec<&str> = joined.trim().split('\n').collect();
+    while lines.last().is_some_and(|l| is_blank(l)) {
+        lines.pop();
+    }
     let mut out = String::with_capacity(joined.len());
-    for (i, line) in joined.trim().split('\n').enumerate() {
+    for (i, line) in lines.into_iter().enumerate() {
         if i > 0 {
             out.push('\n');
             if is_structural(line) {
@@ -83,6 +100,9 @@ pub(crate) fn item(s: &str) -> String {
     let mut rest = joined.trim();
     while let Some(after) = checkbox(rest).or_else(|| strip_marker(rest)) {
         rest = after.trim_start();
+    }
+    if is_rule(rest) {
+        return String::new();
     }
     rest.to_owned()
 }
@@ -349,6 +369,8 @@ mod tests {
         );
         assert_eq!(block("# title\nx", false), "\\# title\nx");
         assert_eq!(block("  a  \r\n\r\n b \n\n", true), "a\n\n b");
+        assert_eq!(block("a\n---\n\n* * *\n", true), "a");
+        assert_eq!(block("---\na", true), "---\na");
         let once = block("x\n# y\n**z**", false);
         assert_eq!(block(&once, false), once);
     }
@@ -358,6 +380,8 @@ mod tests {
         assert_eq!(item("[ ] [x] do it"), "do it");
         assert_eq!(item("- [ ] 1. do it"), "do it");
         assert_eq!(item("-5 degrees"), "-5 degrees");
+        assert_eq!(item("---"), "");
+        assert_eq!(item("a\n---"), "a\n---");
         assert_eq!(item("[ ]x"), "[ ]x");
         assert_eq!(item("a\n\n  b  "), "a\n  b");
         assert_eq!(one_line(" a \n b\r\nc "), "a b c");

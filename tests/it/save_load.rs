@@ -351,3 +351,75 @@ fn load_respects_the_budget_and_says_what_was_left_out() {
     let full = repo.rune(&["load", "--budget", "100000"]).success();
     assert!(full.stdout.trim_end().ends_with("(nothing left out)"));
 }
+
+/// Regression: removing a learning from the view removed only the latest winner, and the older
+/// record with the same type+key came back on the next checkout. Same for lowering an instinct's
+/// confidence, which the fold's highest-confidence rule undid.
+#[test]
+fn removing_a_grouped_entry_covers_its_older_copies() {
+    let repo = TestRepo::new();
+    repo.rune(&[
+        "-q",
+        "learn",
+        "--type",
+        "insight",
+        "--key",
+        "k",
+        "--insight",
+        "old",
+    ])
+    .success();
+    repo.rune(&[
+        "-q",
+        "learn",
+        "--type",
+        "insight",
+        "--key",
+        "k",
+        "--insight",
+        "new",
+    ])
+    .success();
+    repo.rune(&[
+        "-q",
+        "learn",
+        "--type",
+        "insight",
+        "--key",
+        "keep",
+        "--insight",
+        "kept",
+    ])
+    .success();
+    repo.rune(&[
+        "-q",
+        "instinct",
+        "fmt",
+        "--trigger",
+        "t",
+        "--action",
+        "a",
+        "--confidence",
+        "0.9",
+        "--evidence",
+        "e",
+    ])
+    .success();
+    let jsonl = repo.read(".rune/learnings.jsonl");
+    let kept: String = jsonl
+        .lines()
+        .filter(|l| !l.contains("\"new\""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    repo.write(".rune/learnings.jsonl", &kept);
+    let instincts = repo
+        .read(".rune/instincts.md")
+        .replace("**Confidence:** 0.9", "**Confidence:** 0.4");
+    repo.write(".rune/instincts.md", &instincts);
+    repo.rune(&["save"]).success();
+    let learnings = json_lines(&repo.rune(&["show", "learnings", "--json"]).success().stdout);
+    assert_eq!(learnings.len(), 1, "{learnings:?}");
+    assert_eq!(learnings[0]["key"], "keep");
+    let inst = json_lines(&repo.rune(&["show", "instincts", "--json"]).success().stdout);
+    assert_eq!(inst[0]["confidence"], 0.4);
+}

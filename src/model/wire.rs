@@ -1,0 +1,186 @@
+//! Fast decoding of stored record lines: one flat struct instead of serde's flattened,
+//! internally tagged enum, which buffers every line and made loading 10,000 records slow.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::record::{Body, GitState, LearningType, Meta, Record, RecordParseError};
+
+/// `context` is a string for decisions and a list for checkpoints.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum StrOrList {
+    Str(String),
+    List(Vec<String>),
+}
+
+/// Every field any kind may carry; which are required depends on `kind`.
+#[derive(Deserialize)]
+struct Wire {
+    id: String,
+    ts: String,
+    clock: u64,
+    author: String,
+    #[serde(default)]
+    supersedes: Vec<String>,
+    kind: String,
+    title: Option<String>,
+    context: Option<StrOrList>,
+    decision: Option<String>,
+    rationale: Option<String>,
+    impact: Option<String>,
+    #[serde(default)]
+    files: Vec<String>,
+    #[serde(default)]
+    file_blobs: BTreeMap<String, String>,
+    pattern: Option<String>,
+    example: Option<String>,
+    applies_to: Option<String>,
+    skill: Option<String>,
+    #[serde(rename = "type")]
+    ltype: Option<LearningType>,
+    key: Option<String>,
+    insight: Option<String>,
+    confidence: Option<f64>,
+    name: Option<String>,
+    trigger: Option<String>,
+    action: Option<String>,
+    evidence: Option<String>,
+    #[serde(default)]
+    completed: Vec<String>,
+    #[serde(default)]
+    in_progress: Vec<String>,
+    #[serde(default)]
+    blocked: Vec<String>,
+    #[serde(default)]
+    next: Vec<String>,
+    doing: Option<String>,
+    #[serde(default)]
+    left: Vec<String>,
+    resume: Option<String>,
+    git: Option<GitState>,
+    target: Option<String>,
+    summary: Option<String>,
+    section: Option<String>,
+    text: Option<String>,
+    task: Option<String>,
+    what: Option<String>,
+    #[serde(default, rename = "where")]
+    where_: Vec<String>,
+    why: Option<String>,
+    #[serde(default)]
+    targets: Vec<String>,
+}
+
+fn need<T>(v: Option<T>, kind: &str, field: &str) -> Result<T, RecordParseError> {
+    v.ok_or_else(|| RecordParseError::new(format!("{kind} record without `{field}`")))
+}
+
+/// Decodes one stored line.
+pub fn decode(line: &str) -> Result<Record, RecordParseError> {
+    let w: Wire = serde_json::from_str(line).map_err(|e| RecordParseError::new(e.to_string()))?;
+    let k = w.kind.as_str();
+    let context_str = |c: Option<StrOrList>| match c {
+        Some(StrOrList::Str(s)) => Ok(s),
+        Some(StrOrList::List(_)) => Err(RecordParseError::new(format!(
+            "{k} record with a list `context`"
+        ))),
+        None => Err(RecordParseError::new(format!(
+            "{k} record without `context`"
+        ))),
+    };
+    let body = match k {
+        "decision" => Body::Decision {
+            title: need(w.title, k, "title")?,
+            context: context_str(w.context)?,
+            decision: need(w.decision, k, "decision")?,
+            rationale: need(w.rationale, k, "rationale")?,
+            impact: need(w.impact, k, "impact")?,
+            files: w.files,
+            file_blobs: w.file_blobs,
+        },
+        "convention" => Body::Convention {
+            title: need(w.title, k, "title")?,
+            pattern: need(w.pattern, k, "pattern")?,
+            example: w.example.unwrap_or_default(),
+            applies_to: w.applies_to.unwrap_or_default(),
+        },
+        "learning" => Body::Learning {
+            skill: w.skill.unwrap_or_default(),
+            ltype: need(w.ltype, k, "type")?,
+            key: need(w.key, k, "key")?,
+            insight: need(w.insight, k, "insight")?,
+            confidence: need(w.confidence, k, "confidence")?,
+            files: w.files,
+            file_blobs: w.file_blobs,
+        },
+        "instinct" => Body::Instinct {
+            name: need(w.name, k, "name")?,
+            trigger: need(w.trigger, k, "trigger")?,
+            action: need(w.action, k, "action")?,
+            confidence: need(w.confidence, k, "confidence")?,
+            evidence: need(w.evidence, k, "evidence")?,
+        },
+        "progress" => Body::Progress {
+            completed: w.completed,
+            in_progress: w.in_progress,
+            blocked: w.blocked,
+            next: w.next,
+        },
+        "checkpoint" => Body::Checkpoint {
+            doing: need(w.doing, k, "doing")?,
+            left: w.left,
+            context: match w.context {
+                Some(StrOrList::List(l)) => l,
+                None => Vec::new(),
+                Some(StrOrList::Str(_)) => {
+                    return Err(RecordParseError::new(
+                        "checkpoint record with a string `context`",
+                    ))
+                }
+            },
+            resume: w.resume.unwrap_or_default(),
+            git: w.git,
+        },
+        "resolve" => Body::Resolve {
+            target: need(w.target, k, "target")?,
+        },
+        "session" => Body::Session {
+            summary: need(w.summary, k, "summary")?,
+            git: w.git,
+        },
+        "cumulative-note" => Body::CumulativeNote {
+            section: need(w.section, k, "section")?,
+            text: need(w.text, k, "text")?,
+        },
+        "task-note" => Body::TaskNote {
+            task: w.task.unwrap_or_default(),
+            section: need(w.section, k, "section")?,
+            text: need(w.text, k, "text")?,
+        },
+        "invariant" => Body::Invariant {
+            section: need(w.section, k, "section")?,
+            title: need(w.title, k, "title")?,
+            what: w.what.unwrap_or_default(),
+            r#where: w.where_,
+            why: w.why.unwrap_or_default(),
+        },
+        "delete" => Body::Delete { targets: w.targets },
+        other => {
+            return Err(RecordParseError::new(format!(
+                "unknown record kind {other:?}"
+            )))
+        }
+    };
+    Ok(Record {
+        id: w.id,
+        meta: Meta {
+            ts: w.ts,
+            clock: w.clock,
+            author: w.author,
+            supersedes: w.supersedes,
+        },
+        body,
+    })
+}
