@@ -107,13 +107,13 @@ pub fn fold<'a>(records: impl IntoIterator<Item = &'a Record>) -> State {
         .collect();
     live.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
 
-    let mut learning_winner: HashMap<(String, String), &Record> = HashMap::new();
+    let mut learning_winner: HashMap<(&str, &str), &Record> = HashMap::new();
     let mut instinct_groups: HashMap<&str, Vec<&Record>> = HashMap::new();
     for r in &live {
         match &r.body {
             Body::Learning { ltype, key, .. } => {
                 let slot = learning_winner
-                    .entry((ltype.as_str().to_owned(), key.clone()))
+                    .entry((ltype.as_str(), key.as_str()))
                     .or_insert(r);
                 if (r.meta.clock, &r.id) > (slot.meta.clock, &slot.id) {
                     *slot = r;
@@ -125,18 +125,18 @@ pub fn fold<'a>(records: impl IntoIterator<Item = &'a Record>) -> State {
     }
 
     for r in &live {
-        let r = (*r).clone();
-        match r.kind() {
-            Kind::Decision => state.decisions.push(r),
-            Kind::Convention => state.conventions.push(r),
-            Kind::CumulativeNote => state.cumulative_notes.push(r),
-            Kind::Invariant => state.invariants.push(r),
-            Kind::Progress => state.progress.push(r),
-            Kind::Checkpoint => state.checkpoints.push(r),
-            Kind::Session => state.sessions.push(r),
-            Kind::TaskNote => state.task_notes.push(r),
-            Kind::Learning | Kind::Instinct | Kind::Resolve | Kind::Delete => {}
-        }
+        let list = match r.kind() {
+            Kind::Decision => &mut state.decisions,
+            Kind::Convention => &mut state.conventions,
+            Kind::CumulativeNote => &mut state.cumulative_notes,
+            Kind::Invariant => &mut state.invariants,
+            Kind::Progress => &mut state.progress,
+            Kind::Checkpoint => &mut state.checkpoints,
+            Kind::Session => &mut state.sessions,
+            Kind::TaskNote => &mut state.task_notes,
+            Kind::Learning | Kind::Instinct | Kind::Resolve | Kind::Delete => continue,
+        };
+        list.push((*r).clone());
     }
 
     let mut learnings: Vec<Record> = learning_winner.into_values().cloned().collect();
