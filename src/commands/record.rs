@@ -172,8 +172,7 @@ pub fn decide(ctx: &Ctx, a: DecideArgs) -> Result<std::process::ExitCode> {
         file_blobs: store.file_blobs(&a.files),
         files: a.files,
     })?;
-    let summary = format!("decide: {}", title_of(&body));
-    add(ctx, &store, Scope::Memory, &summary, body)
+    add(ctx, &store, "decide", body)
 }
 
 pub fn convention(ctx: &Ctx, a: ConventionArgs) -> Result<std::process::ExitCode> {
@@ -184,8 +183,7 @@ pub fn convention(ctx: &Ctx, a: ConventionArgs) -> Result<std::process::ExitCode
         example: a.example.unwrap_or_default(),
         applies_to: a.applies_to.unwrap_or_default(),
     })?;
-    let summary = format!("convention: {}", title_of(&body));
-    add(ctx, &store, Scope::Memory, &summary, body)
+    add(ctx, &store, "convention", body)
 }
 
 pub fn learn(ctx: &Ctx, a: LearnArgs) -> Result<std::process::ExitCode> {
@@ -200,8 +198,7 @@ pub fn learn(ctx: &Ctx, a: LearnArgs) -> Result<std::process::ExitCode> {
         file_blobs: store.file_blobs(&a.files),
         files: a.files,
     })?;
-    let summary = format!("learn: {}", title_of(&body));
-    add(ctx, &store, Scope::Memory, &summary, body)
+    add(ctx, &store, "learn", body)
 }
 
 pub fn instinct(ctx: &Ctx, a: InstinctArgs) -> Result<std::process::ExitCode> {
@@ -269,7 +266,7 @@ pub fn progress(ctx: &Ctx, a: ProgressArgs) -> Result<std::process::ExitCode> {
         blocked: a.blocked,
         next: a.next,
     })?;
-    add(ctx, &store, Scope::Branch, "progress", body)
+    add(ctx, &store, "progress", body)
 }
 
 pub fn checkpoint(ctx: &Ctx, a: CheckpointArgs) -> Result<std::process::ExitCode> {
@@ -343,28 +340,22 @@ pub fn resume(ctx: &Ctx, _a: ResumeArgs) -> Result<std::process::ExitCode> {
 
 pub fn remember(ctx: &Ctx, a: RememberArgs) -> Result<std::process::ExitCode> {
     let store = ctx.store()?;
-    let (scope, body) = if let Some(section) = canonical_section(&a.section, &CUMULATIVE_SECTIONS) {
+    let body = if let Some(section) = canonical_section(&a.section, &CUMULATIVE_SECTIONS) {
         if a.task.is_some() {
             return Err(user_error_plain(format!(
                 "--task applies to task-notes sections, not to {section:?}"
             )));
         }
-        (
-            Scope::Memory,
-            Body::CumulativeNote {
-                section: section.into(),
-                text: a.text,
-            },
-        )
+        Body::CumulativeNote {
+            section: section.into(),
+            text: a.text,
+        }
     } else if let Some(section) = canonical_section(&a.section, &TASK_SECTIONS) {
-        (
-            Scope::Branch,
-            Body::TaskNote {
-                task: a.task.unwrap_or_default(),
-                section: section.into(),
-                text: a.text,
-            },
-        )
+        Body::TaskNote {
+            task: a.task.unwrap_or_default(),
+            section: section.into(),
+            text: a.text,
+        }
     } else {
         return Err(user_error(
             format!("unknown section {:?}", a.section),
@@ -375,24 +366,17 @@ pub fn remember(ctx: &Ctx, a: RememberArgs) -> Result<std::process::ExitCode> {
             ),
         ));
     };
-    let body = checked(body)?;
-    let summary = match &body {
-        Body::CumulativeNote { section, .. } | Body::TaskNote { section, .. } => {
-            format!("remember: {section}")
-        }
-        _ => "remember".into(),
-    };
-    add(ctx, &store, scope, &summary, body)
+    add(ctx, &store, "remember", checked(body)?)
 }
 
-fn add(
-    ctx: &Ctx,
-    store: &Store,
-    scope: Scope,
-    summary: &str,
-    body: Body,
-) -> Result<std::process::ExitCode> {
-    write_records(ctx, store, scope, summary, |_| {
+/// Commits one record to the ref its kind belongs in, summarised as `<verb>: <title>`.
+fn add(ctx: &Ctx, store: &Store, verb: &str, body: Body) -> Result<std::process::ExitCode> {
+    let scope = body.kind().scope().unwrap_or(Scope::Memory);
+    let summary = match &body {
+        Body::Progress { .. } => verb.to_owned(),
+        _ => format!("{verb}: {}", first_line(title_of(&body))),
+    };
+    write_records(ctx, store, scope, &summary, |_| {
         Ok(vec![Draft::new(body.clone())])
     })?;
     Ok(std::process::ExitCode::SUCCESS)
