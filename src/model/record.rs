@@ -266,11 +266,13 @@ impl Body {
         }
     }
 
-    /// Every human-written string in the record, for filters that must see all text.
-    pub fn texts(&self) -> Vec<(&'static str, &str)> {
-        let mut out: Vec<(&'static str, &str)> = Vec::new();
-        fn all<'a>(name: &'static str, items: &'a [String]) -> Vec<(&'static str, &'a str)> {
-            items.iter().map(|s| (name, s.as_str())).collect()
+    /// Visits every human-written string in the record (field name, value), so filters
+    /// see all text and can rewrite it (redaction) before the record is sealed.
+    pub fn texts_mut(&mut self, f: &mut dyn FnMut(&'static str, &mut String)) {
+        fn all(name: &'static str, items: &mut [String], f: &mut dyn FnMut(&'static str, &mut String)) {
+            for s in items {
+                f(name, s);
+            }
         }
         match self {
             Body::Decision {
@@ -282,26 +284,24 @@ impl Body {
                 files,
                 ..
             } => {
-                out.extend([
-                    ("title", title.as_str()),
-                    ("context", context),
-                    ("decision", decision),
-                    ("rationale", rationale),
-                    ("impact", impact),
-                ]);
-                out.extend(all("files", files));
+                f("title", title);
+                f("context", context);
+                f("decision", decision);
+                f("rationale", rationale);
+                f("impact", impact);
+                all("files", files, f);
             }
             Body::Convention {
                 title,
                 pattern,
                 example,
                 applies_to,
-            } => out.extend([
-                ("title", title.as_str()),
-                ("pattern", pattern),
-                ("example", example),
-                ("applies_to", applies_to),
-            ]),
+            } => {
+                f("title", title);
+                f("pattern", pattern);
+                f("example", example);
+                f("applies_to", applies_to);
+            }
             Body::Learning {
                 skill,
                 key,
@@ -309,12 +309,10 @@ impl Body {
                 files,
                 ..
             } => {
-                out.extend([
-                    ("skill", skill.as_str()),
-                    ("key", key),
-                    ("insight", insight),
-                ]);
-                out.extend(all("files", files));
+                f("skill", skill);
+                f("key", key);
+                f("insight", insight);
+                all("files", files, f);
             }
             Body::Instinct {
                 name,
@@ -322,22 +320,22 @@ impl Body {
                 action,
                 evidence,
                 ..
-            } => out.extend([
-                ("name", name.as_str()),
-                ("trigger", trigger),
-                ("action", action),
-                ("evidence", evidence),
-            ]),
+            } => {
+                f("name", name);
+                f("trigger", trigger);
+                f("action", action);
+                f("evidence", evidence);
+            }
             Body::Progress {
                 completed,
                 in_progress,
                 blocked,
                 next,
             } => {
-                out.extend(all("completed", completed));
-                out.extend(all("in_progress", in_progress));
-                out.extend(all("blocked", blocked));
-                out.extend(all("next", next));
+                all("completed", completed, f);
+                all("in_progress", in_progress, f);
+                all("blocked", blocked, f);
+                all("next", next, f);
             }
             Body::Checkpoint {
                 doing,
@@ -346,24 +344,21 @@ impl Body {
                 resume,
                 ..
             } => {
-                out.push(("doing", doing.as_str()));
-                out.extend(all("left", left));
-                out.extend(all("context", context));
-                out.push(("resume", resume.as_str()));
+                f("doing", doing);
+                all("left", left, f);
+                all("context", context, f);
+                f("resume", resume);
             }
-            Body::Session { summary, .. } => out.push(("summary", summary.as_str())),
+            Body::Session { summary, .. } => f("summary", summary),
             Body::CumulativeNote { section, text } => {
-                out.extend([("section", section.as_str()), ("text", text)])
+                f("section", section);
+                f("text", text);
             }
-            Body::TaskNote {
-                task,
-                section,
-                text,
-            } => out.extend([
-                ("task", task.as_str()),
-                ("section", section),
-                ("text", text),
-            ]),
+            Body::TaskNote { task, section, text } => {
+                f("task", task);
+                f("section", section);
+                f("text", text);
+            }
             Body::Invariant {
                 section,
                 title,
@@ -371,16 +366,20 @@ impl Body {
                 r#where,
                 why,
             } => {
-                out.extend([
-                    ("section", section.as_str()),
-                    ("title", title),
-                    ("what", what),
-                    ("why", why),
-                ]);
-                out.extend(all("where", r#where));
+                f("section", section);
+                f("title", title);
+                f("what", what);
+                all("where", r#where, f);
+                f("why", why);
             }
             Body::Resolve { .. } | Body::Delete { .. } => {}
         }
+    }
+
+    /// Every human-written string in the record, with its field name.
+    pub fn texts(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        self.clone().texts_mut(&mut |name, s| out.push((name, std::mem::take(s))));
         out
     }
 
