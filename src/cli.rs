@@ -28,6 +28,11 @@ pub struct Cli {
     #[arg(short, long, global = true)]
     pub quiet: bool,
 
+    /// Keep records that contain a secret, with the secret replaced by its prefix and
+    /// ***REDACTED***, instead of refusing them.
+    #[arg(long, global = true)]
+    pub redact: bool,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -62,6 +67,8 @@ pub enum Command {
     Show(commands::show::ShowArgs),
     /// Print the history of memory commits.
     Log(commands::log::LogArgs),
+    /// Check memory against git's object hashes, the record rules and the view.
+    Verify(commands::verify::VerifyArgs),
 }
 
 /// `status` takes only the global flags.

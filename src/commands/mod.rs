@@ -7,6 +7,7 @@ pub mod record;
 pub mod save;
 pub mod show;
 pub mod status;
+pub mod verify;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,14 +16,17 @@ use anyhow::Result;
 
 use crate::checkout::{Snapshot, View};
 use crate::cli::{Cli, Command};
-use crate::model::{fold, Draft, Record, Scope, State};
+use crate::model::{fold, Body, Draft, Record, Scope, State};
 use crate::output::{user_error, Ui};
+use crate::secrets;
 use crate::store::{branch_ref, Store, StoreError, MEMORY_REF};
 
 /// What every command gets: where to run and how to talk.
 pub struct Ctx {
     pub dir: PathBuf,
     pub ui: Ui,
+    /// Redact secrets instead of refusing the record.
+    pub redact: bool,
 }
 
 impl Ctx {
@@ -50,6 +54,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         })?,
     };
     let ctx = Ctx {
+        redact: cli.redact,
         dir,
         ui: Ui {
             quiet: cli.quiet,
@@ -71,6 +76,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Status(_) => status::run(&ctx),
         Command::Show(a) => show::run(&ctx, a),
         Command::Log(a) => log::run(&ctx, a),
+        Command::Verify(a) => verify::run(&ctx, a),
     }
 }
 
@@ -132,6 +138,46 @@ pub(crate) fn identity_hint(ctx: &Ctx, store: &Store) {
             store.author.display()
         ));
     }
+}
+
+/// The one secret filter every write path calls before a record is sealed: refuses a body
+/// holding a secret (naming the rule and `place(field, secret)`, never the secret), or with
+/// `--redact` replaces each secret by its prefix and `***REDACTED***`.
+pub(crate) fn filter_secrets(
+    ctx: &Ctx,
+    body: &mut Body,
+    place: &dyn Fn(&str, &str) -> String,
+) -> Result<()> {
+    let mut refused: Option<anyhow::Error> = None;
+    let mut redacted = Vec::new();
+    body.texts_mut(&mut |field, value| {
+        if refused.is_some() {
+            return;
+        }
+        let findings = secrets::scan(value);
+        let Some(first) = findings.first() else {
+            return;
+        };
+        let at = place(field, value.get(first.start..first.end).unwrap_or_default());
+        if ctx.redact {
+            *value = secrets::redact(value);
+            redacted.push((first.rule, at));
+            return;
+        }
+        refused = Some(user_error(
+            format!("refusing to record a secret ({}) in {at}", first.rule),
+            "remove it and run the command again, or pass --redact to keep the record with the \
+             secret replaced by its prefix and ***REDACTED***; nothing was recorded",
+        ));
+    });
+    if let Some(err) = refused {
+        return Err(err);
+    }
+    for (rule, at) in redacted {
+        ctx.ui
+            .status(format_args!("redacted a secret ({rule}) in {at}"));
+    }
+    Ok(())
 }
 
 /// The first eight hex digits of an id.

@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::builder::PossibleValuesParser;
 use clap::Args;
 
-use super::{write_records, Ctx};
+use super::{filter_secrets, write_records, Ctx};
 use crate::model::{
     self, canonical_section, fold::instinct_confidence, Body, Draft, GitState, LearningType, Scope,
     CUMULATIVE_SECTIONS, TASK_SECTIONS,
@@ -140,8 +140,11 @@ pub struct RememberArgs {
 }
 
 /// Normalises and validates a new body; bad values change nothing.
-fn checked(mut body: Body) -> Result<Body> {
+fn checked(ctx: &Ctx, mut body: Body) -> Result<Body> {
     view::normalize(&mut body);
+    filter_secrets(ctx, &mut body, &|field, _| {
+        format!("--{}", field.replace('_', "-"))
+    })?;
     model::validate(&body).map_err(|e| {
         user_error(
             format!("invalid {}: {e}", body.kind().as_str()),
@@ -163,53 +166,65 @@ fn git_state(store: &Store) -> Result<GitState> {
 
 pub fn decide(ctx: &Ctx, a: DecideArgs) -> Result<std::process::ExitCode> {
     let store = ctx.store()?;
-    let body = checked(Body::Decision {
-        title: a.title,
-        context: a.context,
-        decision: a.decision,
-        rationale: a.rationale,
-        impact: a.impact,
-        file_blobs: store.file_blobs(&a.files),
-        files: a.files,
-    })?;
+    let body = checked(
+        ctx,
+        Body::Decision {
+            title: a.title,
+            context: a.context,
+            decision: a.decision,
+            rationale: a.rationale,
+            impact: a.impact,
+            file_blobs: store.file_blobs(&a.files),
+            files: a.files,
+        },
+    )?;
     add(ctx, &store, "decide", body)
 }
 
 pub fn convention(ctx: &Ctx, a: ConventionArgs) -> Result<std::process::ExitCode> {
     let store = ctx.store()?;
-    let body = checked(Body::Convention {
-        title: a.title,
-        pattern: a.pattern,
-        example: a.example.unwrap_or_default(),
-        applies_to: a.applies_to.unwrap_or_default(),
-    })?;
+    let body = checked(
+        ctx,
+        Body::Convention {
+            title: a.title,
+            pattern: a.pattern,
+            example: a.example.unwrap_or_default(),
+            applies_to: a.applies_to.unwrap_or_default(),
+        },
+    )?;
     add(ctx, &store, "convention", body)
 }
 
 pub fn learn(ctx: &Ctx, a: LearnArgs) -> Result<std::process::ExitCode> {
     let store = ctx.store()?;
     let ltype = LearningType::parse(&a.ltype).unwrap_or(LearningType::Insight);
-    let body = checked(Body::Learning {
-        skill: a.skill.unwrap_or_default(),
-        ltype,
-        key: a.key,
-        insight: a.insight,
-        confidence: a.confidence,
-        file_blobs: store.file_blobs(&a.files),
-        files: a.files,
-    })?;
+    let body = checked(
+        ctx,
+        Body::Learning {
+            skill: a.skill.unwrap_or_default(),
+            ltype,
+            key: a.key,
+            insight: a.insight,
+            confidence: a.confidence,
+            file_blobs: store.file_blobs(&a.files),
+            files: a.files,
+        },
+    )?;
     add(ctx, &store, "learn", body)
 }
 
 pub fn instinct(ctx: &Ctx, a: InstinctArgs) -> Result<std::process::ExitCode> {
     let store = ctx.store()?;
-    let body = checked(Body::Instinct {
-        name: a.name,
-        trigger: a.trigger,
-        action: a.action,
-        confidence: a.confidence,
-        evidence: a.evidence,
-    })?;
+    let body = checked(
+        ctx,
+        Body::Instinct {
+            name: a.name,
+            trigger: a.trigger,
+            action: a.action,
+            confidence: a.confidence,
+            evidence: a.evidence,
+        },
+    )?;
     let name = title_of(&body).to_owned();
     let confidence = match body {
         Body::Instinct { confidence, .. } => confidence,
@@ -260,24 +275,30 @@ pub fn instinct(ctx: &Ctx, a: InstinctArgs) -> Result<std::process::ExitCode> {
 
 pub fn progress(ctx: &Ctx, a: ProgressArgs) -> Result<std::process::ExitCode> {
     let store = ctx.store()?;
-    let body = checked(Body::Progress {
-        completed: a.completed,
-        in_progress: a.in_progress,
-        blocked: a.blocked,
-        next: a.next,
-    })?;
+    let body = checked(
+        ctx,
+        Body::Progress {
+            completed: a.completed,
+            in_progress: a.in_progress,
+            blocked: a.blocked,
+            next: a.next,
+        },
+    )?;
     add(ctx, &store, "progress", body)
 }
 
 pub fn checkpoint(ctx: &Ctx, a: CheckpointArgs) -> Result<std::process::ExitCode> {
     let store = ctx.store()?;
-    let body = checked(Body::Checkpoint {
-        doing: a.doing,
-        left: a.left,
-        context: a.context,
-        resume: a.resume.unwrap_or_default(),
-        git: Some(git_state(&store)?),
-    })?;
+    let body = checked(
+        ctx,
+        Body::Checkpoint {
+            doing: a.doing,
+            left: a.left,
+            context: a.context,
+            resume: a.resume.unwrap_or_default(),
+            git: Some(git_state(&store)?),
+        },
+    )?;
     let summary = format!("checkpoint: {}", first_line(title_of(&body)));
     write_records(ctx, &store, Scope::Branch, &summary, |state| {
         // One open checkpoint per branch: the new one resolves whatever was open.
@@ -366,7 +387,7 @@ pub fn remember(ctx: &Ctx, a: RememberArgs) -> Result<std::process::ExitCode> {
             ),
         ));
     };
-    add(ctx, &store, "remember", checked(body)?)
+    add(ctx, &store, "remember", checked(ctx, body)?)
 }
 
 /// Commits one record to the ref its kind belongs in, summarised as `<verb>: <title>`.

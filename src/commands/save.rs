@@ -8,10 +8,11 @@ use anyhow::Result;
 use clap::Args;
 
 use super::record::title_of;
-use super::{identity_hint, short, Ctx};
+use super::{filter_secrets, identity_hint, short, Ctx};
 use crate::checkout::{FileState, Manifest, Snapshot, View, VIEW_DIR};
 use crate::model::{self, fold, Body, Draft, GitState, Kind, Record};
 use crate::output::{print, user_error};
+use crate::secrets;
 use crate::store::{blob_id, Store, MEMORY_REF};
 use crate::view::{self, ViewFile};
 
@@ -50,7 +51,7 @@ pub fn run(ctx: &Ctx, args: SaveArgs) -> Result<ExitCode> {
         for (file, state) in view.states(&manifest) {
             match state {
                 FileState::Modified | FileState::Added => {
-                    edited.push(parse_file(&store, &snap, view, &manifest, file)?)
+                    edited.push(parse_file(ctx, &store, &snap, view, &manifest, file)?)
                 }
                 FileState::Missing => ctx.ui.status(format_args!(
                     "{VIEW_DIR}/{} was deleted; it is restored from memory (to remove entries, delete them inside the file)",
@@ -78,6 +79,7 @@ pub fn run(ctx: &Ctx, args: SaveArgs) -> Result<ExitCode> {
             }),
         };
         view::normalize(&mut body);
+        filter_secrets(ctx, &mut body, &|_, _| "the -m summary".to_owned())?;
         model::validate(&body).map_err(|e| {
             user_error(
                 format!("invalid session summary: {e}"),
@@ -85,6 +87,11 @@ pub fn run(ctx: &Ctx, args: SaveArgs) -> Result<ExitCode> {
             )
         })?;
         Draft::new(body)
+    };
+    // The summary also becomes the commit message: use the filtered text.
+    let summary = match &session.body {
+        Body::Session { summary, .. } => summary.clone(),
+        _ => summary,
     };
 
     // Group by ref: memory first, then branch refs; the session goes to the current branch.
@@ -204,6 +211,7 @@ pub fn run(ctx: &Ctx, args: SaveArgs) -> Result<ExitCode> {
 
 /// Reads, parses and diffs one edited view file against the state it was checked out from.
 fn parse_file(
+    ctx: &Ctx,
     store: &Store,
     snap: &Snapshot,
     view: &View,
@@ -268,6 +276,10 @@ fn parse_file(
     cover_groups(&mut drafts, &base_records);
     for d in &mut drafts {
         view::normalize(&mut d.body);
+        filter_secrets(ctx, &mut d.body, &|field, secret| {
+            let at = text.find(secret).unwrap_or(0);
+            format!("{shown}:{} (field `{field}`)", secrets::line_of(&text, at))
+        })?;
         fill_file_blobs(store, &mut d.body);
         model::validate(&d.body).map_err(|err| {
             user_error(

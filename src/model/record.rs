@@ -269,7 +269,11 @@ impl Body {
     /// Visits every human-written string in the record (field name, value), so filters
     /// see all text and can rewrite it (redaction) before the record is sealed.
     pub fn texts_mut(&mut self, f: &mut dyn FnMut(&'static str, &mut String)) {
-        fn all(name: &'static str, items: &mut [String], f: &mut dyn FnMut(&'static str, &mut String)) {
+        fn all(
+            name: &'static str,
+            items: &mut [String],
+            f: &mut dyn FnMut(&'static str, &mut String),
+        ) {
             for s in items {
                 f(name, s);
             }
@@ -354,7 +358,11 @@ impl Body {
                 f("section", section);
                 f("text", text);
             }
-            Body::TaskNote { task, section, text } => {
+            Body::TaskNote {
+                task,
+                section,
+                text,
+            } => {
                 f("task", task);
                 f("section", section);
                 f("text", text);
@@ -379,7 +387,8 @@ impl Body {
     /// Every human-written string in the record, with its field name.
     pub fn texts(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
-        self.clone().texts_mut(&mut |name, s| out.push((name, std::mem::take(s))));
+        self.clone()
+            .texts_mut(&mut |name, s| out.push((name, std::mem::take(s))));
         out
     }
 

@@ -341,7 +341,9 @@ fn load_respects_the_budget_and_says_what_was_left_out() {
     }
     let out = repo.rune(&["load", "--budget", "300"]).success();
     assert!(out.stdout.len() <= 300 * 4, "{} chars", out.stdout.len());
-    let last = out.stdout.trim_end().lines().last().unwrap();
+    let lines: Vec<&str> = out.stdout.trim_end().lines().collect();
+    assert_eq!(lines[lines.len() - 1], "</rune-memory>");
+    let last = lines[lines.len() - 2];
     assert!(last.starts_with("(left out to fit the budget:"), "{last}");
     assert!(last.contains("git rune show learnings"), "{last}");
     assert!(
@@ -349,7 +351,7 @@ fn load_respects_the_budget_and_says_what_was_left_out() {
         "the checkpoint comes first"
     );
     let full = repo.rune(&["load", "--budget", "100000"]).success();
-    assert!(full.stdout.trim_end().ends_with("(nothing left out)"));
+    assert!(full.stdout.trim_end().ends_with("(nothing left out)\n</rune-memory>"));
 }
 
 /// Regression: removing a learning from the view removed only the latest winner, and the older
