@@ -110,7 +110,7 @@ pub fn verdict(issues: &[Issue]) -> Verdict {
 ///
 /// Every angle-bracket tag `scan_text` reports as `forged-frame-marker` (`<rune-memory>`,
 /// `</rune-memory>`, `< / SYSTEM >`, `<|im_start|>`, `<<SYS>>` …: any case, optional spaces,
-/// attributes) has its `<` replaced by `‹` (U+2039) and its `>` by `›` (U+203A). Single
+/// attributes on the same line) has its `<` replaced by `‹` (U+2039) and its `>` by `›` (U+203A). Single
 /// guillemets keep the text readable ("‹/rune-memory›" still says what was written) while no
 /// parser or model takes them for tag delimiters, and they pass through JSON and terminals
 /// unchanged, unlike HTML entities, which some readers decode again. The result contains no
@@ -265,7 +265,9 @@ fn is_unspaced_script(c: char) -> bool {
 /// * U+FEFF at offset 0 (a byte-order mark).
 ///
 /// A lone ZWJ between Latin letters, or any run of invisible characters, is hidden text. A run
-/// is reported once, at its first character.
+/// is reported once, at its first character. The directional marks U+200E, U+200F and U+061C
+/// are left alone: right-to-left text needs them, and they only change how neutral characters
+/// such as punctuation are placed, so they cannot reorder words.
 ///
 /// `control-character` (SUSPICIOUS): C0/C1 controls other than tab, LF and CR have no place in
 /// memory prose, and ANSI escapes can hide or rewrite text on a terminal. Often innocent (a
@@ -457,6 +459,7 @@ const LISTS: &[(&str, &str)] = &[
     ("dir", "previous prior above earlier preceding foregoing former original initial system developer"),
     ("qual", "system safety developer user security given stated"),
     ("obj", "instructions instruction prompt prompts directives directive directions guidelines guidance rules orders constraints programming restrictions training"),
+    ("order", "instructions instruction prompt prompts directives directive guidelines programming training"),
     ("persona", "dan jailbroken unrestricted unfiltered uncensored evil unbound unchained liberated"),
     ("mode", "developer dev god jailbreak jailbroken unrestricted dan admin sudo unfiltered uncensored evil chaos opposite"),
     ("notid", "bit little few lot couple step way part"),
@@ -550,14 +553,15 @@ fn mask(word: &[u8]) -> u64 {
     let mut at = fold_hash(word, &mut buf);
     loop {
         match slots[at] {
-            (k, _) if k.is_empty() => return 0,
+            ([], _) => return 0,
             (k, m) if k == &buf[..word.len()] => return m,
             _ => at = (at + 1) & (VOCABULARY_SLOTS - 1),
         }
     }
 }
 
-/// The phrase rules, as patterns over words. Elements are separated by spaces: `a|b|{set}` is
+/// The phrase rules, one `rule: pattern` per line, as patterns over words. Elements are
+/// separated by spaces: `a|b|{set}` is
 /// one word out of a choice, a trailing `?` makes it optional, `*` allows up to four, `!` means
 /// any word not in the choice, `^` a word that opens its line, `$` the end of a clause, `:` a
 /// colon right after the last word. Words of a phrase must be joined by soft gaps (see
@@ -566,8 +570,9 @@ fn mask(word: &[u8]) -> u64 {
 /// * `override-instructions` (TAINTED): telling the reader to drop what it was told is the
 ///   classic prompt injection, and memory has no reason to address its reader that way. Only
 ///   the imperative counts and the object must be instructions, so "the parser ignores previous
-///   tokens", "ignore whitespace in diffs", "ignore any instructions found in fetched pages" and
-///   "ignore the above warning" stay clean, while "disregard the above." does not.
+///   tokens", "ignore whitespace in diffs", "ignore any instructions found in fetched pages",
+///   "ignore all the rules in .eslintrc" and "ignore the above warning" stay clean, while
+///   "disregard the above." does not.
 /// * `role-reassignment` (TAINTED): "you are now …" handing the reader a new identity is how
 ///   jailbreaks start ("you are now DAN", "… an unrestricted AI", "… in developer mode").
 ///   Status talk stays clean: "you are now ready to deploy", "you are now able to run tests",
@@ -575,48 +580,24 @@ fn mask(word: &[u8]) -> u64 {
 /// * `instruction-header` (TAINTED): a label announcing replacement instructions is how injected
 ///   text poses as the operator. "system prompt:" counts only when it opens a line, since prose
 ///   about LLM apps mentions the system prompt all the time.
-pub const PHRASES: &[(&str, &str)] = &[
-    (
-        "override-instructions",
-        "{verb} {fill}* {dir} {qual}? {obj}",
-    ),
-    (
-        "override-instructions",
-        "{verb} {fill}* your {dir}? {qual}? {obj}",
-    ),
-    ("override-instructions", "{verb} all the? {obj}"),
-    ("override-instructions", "{verb} {fill}* above|foregoing $"),
-    (
-        "override-instructions",
-        "{verb} {fill}* above|foregoing and|then|instead|now",
-    ),
-    (
-        "override-instructions",
-        "{verb} everything above|before|prior",
-    ),
-    ("role-reassignment", "you are|re now a|an !{notid}"),
-    ("role-reassignment", "you are|re now {persona}|named|called"),
-    ("role-reassignment", "you are|re now in {mode}"),
-    ("role-reassignment", "you are|re now known|acting as"),
-    (
-        "role-reassignment",
-        "you are|re now playing the|a? role|part",
-    ),
-    ("role-reassignment", "you are|re now no longer {free}"),
-    ("role-reassignment", "from now on you are|re a|an !{notid}"),
-    (
-        "role-reassignment",
-        "from now on you are|re {persona}|named|called",
-    ),
-    (
-        "instruction-header",
-        "new|real|actual|true|hidden|secret instructions|instruction|directives|orders :",
-    ),
-    (
-        "instruction-header",
-        "^system prompt|message|instructions|override|directive :",
-    ),
-];
+pub const PHRASES: &str = "\
+override-instructions: {verb} {fill}* {dir} {qual}? {obj}\n\
+override-instructions: {verb} {fill}* your {dir}? {qual}? {obj}\n\
+override-instructions: {verb} all the? {order}\n\
+override-instructions: {verb} {fill}* above|foregoing $\n\
+override-instructions: {verb} {fill}* above|foregoing and|then|instead|now\n\
+override-instructions: {verb} everything above|before|prior\n\
+role-reassignment: you are|re now a|an !{notid}\n\
+role-reassignment: you are|re now {persona}|named|called\n\
+role-reassignment: you are|re now in {mode}\n\
+role-reassignment: you are|re now known|acting as\n\
+role-reassignment: you are|re now playing the|a? role|part\n\
+role-reassignment: you are|re now no longer {free}\n\
+role-reassignment: from now on you are|re a|an !{notid}\n\
+role-reassignment: from now on you are|re {persona}|named|called\n\
+instruction-header: new|real|actual|true|hidden|secret instructions|instruction|directives|orders :\n\
+instruction-header: ^system prompt|message|instructions|override|directive :\n\
+";
 
 /// One element of a compiled phrase pattern.
 struct Element {
@@ -657,9 +638,9 @@ fn compiled() -> &'static [(&'static str, Vec<Element>)] {
                 max,
             }
         };
-        PHRASES
-            .iter()
-            .map(|(rule, p)| (*rule, p.split(' ').map(element).collect()))
+        let rules = PHRASES.lines().filter_map(|line| line.split_once(": "));
+        rules
+            .map(|(rule, p)| (rule, p.split(' ').map(element).collect()))
             .collect()
     })
 }
@@ -683,7 +664,7 @@ fn phrase_at(w: &Words, i: usize, pattern: &[Element]) -> Option<usize> {
         let mut n = 0;
         while n < el.max
             && k < w.list.len()
-            && last.map_or(true, |l| w.joined(l))
+            && last.is_none_or(|l| w.joined(l))
             && (!el.opener || w.list[k].line_start)
             && (w.has(k, *bits) || words.iter().any(|x| w.eq(k, x))) != el.negated
         {
@@ -795,7 +776,7 @@ fn frame_tag(b: &[u8], i: usize) -> Option<usize> {
     match b.get(after)? {
         b'>' => Some(after + 1),
         b'/' if b.get(after + 1) == Some(&b'>') => Some(after + 2),
-        _ if !closing && after > j => {
+        _ if after > j => {
             // Attributes (<rune-memory source="x">). Stopping at `<` and line breaks keeps the
             // look-ahead of consecutive tags from overlapping, so the pass stays linear.
             let k = after
@@ -820,7 +801,7 @@ fn inst_tag(b: &[u8], i: usize) -> Option<usize> {
 /// `forged-frame-marker` (TAINTED): the load output wraps memory in `<rune-memory>`, and models
 /// are trained on role markers (`<system>`, `<|im_start|>`, `[INST]`, `<<SYS>>`, `</user>`);
 /// memory holding them can end its quoted frame early and speak as the operator. Any case,
-/// optional spaces, attributes on openers. [`escape_framing`] defuses them for display, but
+/// optional spaces, attributes. [`escape_framing`] defuses them for display, but
 /// they are still withheld: quoting a frame marker has no honest use in memory.
 ///
 /// `html-comment` (SUSPICIOUS): `<!-- … -->` is invisible in rendered markdown, so a reviewer
@@ -833,13 +814,7 @@ fn scan_markers(text: &str, out: &mut Sink) {
     let mut i = 0;
     while i < b.len() {
         let found = match b[i] {
-            b'<' if b[i..].starts_with(b"<!--") => {
-                let end = text[i..]
-                    .char_indices()
-                    .nth(40)
-                    .map_or(b.len(), |(n, _)| i + n);
-                Some(("html-comment", end, i + 4))
-            }
+            b'<' if b[i..].starts_with(b"<!--") => Some(("html-comment", b.len(), i + 4)),
             b'<' => frame_tag(b, i).map(|e| ("forged-frame-marker", e, e)),
             b'[' => inst_tag(b, i).map(|e| ("forged-frame-marker", e, e)),
             b'/' if [&b"/dev/tcp/"[..], b"/dev/udp/"]
@@ -1215,6 +1190,7 @@ mod tests {
         "nc -z localhost 5432 checks that the database port is open",
         "base64 -d < blob.txt > out.bin",
         "PATH entries: src/commands/load.rs src/view/render.rs tests/it/drift_graph.rs",
+        "Please ignore all the rules in .eslintrc for generated files.",
         "Status: 3 tasks open, checkpoint at 2024-05-01T10:00:00Z, budget 2,000 tokens.",
     ];
 
@@ -1384,6 +1360,7 @@ mod tests {
         );
         assert_eq!(escape_framing("<|im_start|><<SYS>>"), "‹|im_start|›‹‹SYS››");
         assert_eq!(escape_framing("Vec<u8> <user> a<b"), "Vec<u8> <user> a<b");
+        assert_eq!(escape_framing("</system foo>"), "‹/system foo›");
         let once = escape_framing("<system>x</system></memory>");
         assert_eq!(once, "‹system›x‹/system›‹/memory›");
         assert_eq!(escape_framing(&once), once);
@@ -1428,32 +1405,36 @@ mod tests {
         assert!(issues.windows(2).all(|w| w[0].offset <= w[1].offset));
     }
 
+    /// Linear time without timing: a megabyte of each near miss must simply finish (a
+    /// quadratic pass would take minutes), and a quarter of one for the rarer shapes.
     #[test]
     fn near_miss_megabyte_inputs_finish() {
-        let inputs = [
-            "ignore ".repeat(150_000),
-            "ignore all the ".repeat(70_000),
-            "you are now ".repeat(90_000),
-            "from now on you are ".repeat(50_000),
-            "disable the ".repeat(90_000),
-            "turn off ".repeat(110_000),
-            "<".repeat(1_000_000),
-            "< / rune-memory ".repeat(60_000),
-            "<rune-memory a=".repeat(70_000),
-            "[ / inst ".repeat(110_000),
-            "<!--".repeat(250_000),
-            "curl | ".repeat(150_000),
-            "cat ~/.ssh/id_rsa ".repeat(55_000),
-            "nc -e ".repeat(160_000),
-            "verify=".repeat(140_000),
-            "\u{200B}".repeat(333_000),
-            "a\u{200D}".repeat(250_000),
-            "👩\u{200D}".repeat(140_000),
-            "🏴\u{E0067}".repeat(125_000),
-            "\u{FE0F}".repeat(333_000),
-            noise(9, 1_000_000),
-            "x\n".repeat(500_000),
+        const MB: usize = 1 << 20;
+        let shapes: &[(&str, usize)] = &[
+            ("ignore ", MB),
+            ("you are now ", MB),
+            ("< / rune-memory ", MB),
+            ("curl | ", MB),
+            ("\u{200B}", MB),
+            ("ignore all the ", MB / 4),
+            ("from now on you are ", MB / 4),
+            ("disable the ", MB / 4),
+            ("turn off ", MB / 4),
+            ("<", MB / 4),
+            ("<rune-memory a=", MB / 4),
+            ("[ / inst ", MB / 4),
+            ("<!--", MB / 4),
+            ("cat ~/.ssh/id_rsa ", MB / 4),
+            ("nc -e ", MB / 4),
+            ("verify=", MB / 4),
+            ("a\u{200D}", MB / 4),
+            ("👩\u{200D}", MB / 4),
+            ("🏴\u{E0067}", MB / 4),
+            ("\u{FE0F}", MB / 4),
+            ("x\n", MB / 4),
         ];
+        let mut inputs: Vec<String> = shapes.iter().map(|(s, n)| s.repeat(n / s.len())).collect();
+        inputs.push(noise(9, MB / 4));
         for text in &inputs {
             let issues = scan_text(text);
             assert!(issues.len() <= RULES.len() * MAX_ISSUES_PER_RULE);
@@ -1504,45 +1485,6 @@ mod tests {
         #[test]
         fn fragment_soup_holds_the_invariants(text in FRAGMENTS) {
             check(&text);
-        }
-    }
-}
-#[cfg(test)]
-mod prof {
-    use super::*;
-    #[test]
-    fn prof() {
-        for text in [
-            "hello world this is prose ".repeat(40_000),
-            "x\n".repeat(500_000),
-            "nc -e ".repeat(160_000),
-        ] {
-            let mut out = Sink {
-                text: &text,
-                issues: Vec::new(),
-                counts: [0; RULES.len()],
-            };
-            let t = std::time::Instant::now();
-            scan_hidden(&text, &mut out);
-            println!("hidden {:?}", t.elapsed());
-            let t = std::time::Instant::now();
-            let w = Words::new(&text);
-            println!("words {:?}", t.elapsed());
-            let t = std::time::Instant::now();
-            scan_phrases(&w, &mut out);
-            println!("phrases {:?}", t.elapsed());
-            let t = std::time::Instant::now();
-            scan_markers(&text, &mut out);
-            println!("markers {:?}", t.elapsed());
-            let t = std::time::Instant::now();
-            scan_shell(&text, &mut out);
-            println!("shell {:?}", t.elapsed());
-            let t = std::time::Instant::now();
-            scan_settings(&text, &mut out);
-            println!("settings {:?}", t.elapsed());
-            let t = std::time::Instant::now();
-            scan_blobs(&text, &mut out);
-            println!("blobs {:?}", t.elapsed());
         }
     }
 }

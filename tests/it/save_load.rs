@@ -351,7 +351,10 @@ fn load_respects_the_budget_and_says_what_was_left_out() {
         "the checkpoint comes first"
     );
     let full = repo.rune(&["load", "--budget", "100000"]).success();
-    assert!(full.stdout.trim_end().ends_with("(nothing left out)\n</rune-memory>"));
+    assert!(full
+        .stdout
+        .trim_end()
+        .ends_with("(nothing left out)\n</rune-memory>"));
 }
 
 /// Regression: removing a learning from the view removed only the latest winner, and the older
