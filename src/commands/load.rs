@@ -13,6 +13,7 @@ use super::{short, Ctx};
 use crate::checkout::Snapshot;
 use crate::drift::drift;
 use crate::integrity::{self, Verdict};
+use crate::model::fold::instinct_confidence;
 use crate::model::{Body, Record, State};
 use crate::output::{print, sanitize, user_error};
 use crate::view::invariants::{category, is_archived};
@@ -131,22 +132,20 @@ pub fn run(ctx: &Ctx, args: LoadArgs) -> Result<ExitCode> {
         invariants_section(state, &store.now()),
         progress_section(state),
         notes_section(
-            state,
             "task-notes",
             "## Task notes",
             &state.task_notes,
-            Some("task-notes"),
+            "task-notes",
         ),
         decisions_section(state, &stale),
         conventions_section(state),
         learnings_section(state, &stale),
         instincts_section(state),
         notes_section(
-            state,
             "notes",
             "## Project notes",
             &state.cumulative_notes,
-            Some("cumulative-notes"),
+            "cumulative-notes",
         ),
     ];
 
@@ -464,208 +463,194 @@ fn progress_section<'a>(state: &'a State) -> Section<'a> {
     }
 }
 
-fn stale_suffix(r: &Record, stale: &HashMap<&str, &[String]>) -> String {
-    match stale.get(r.id.as_str()) {
-        Some(files) => format!(" [stale: {} changed since]", sanitize(&files.join(", "))),
-        None => String::new(),
-    }
-}
-
-fn decisions_section<'a>(state: &'a State, stale: &'a HashMap<&str, &[String]>) -> Section<'a> {
-    let items = state
-        .decisions
-        .iter()
-        .rev()
+/// One load line per record, formatted lazily, gated, with the record as JSON; decisions and
+/// learnings also say whether the files they name changed since.
+fn record_items<'a>(
+    records: impl Iterator<Item = &'a Record>,
+    stale: Option<&'a HashMap<&'a str, &'a [String]>>,
+    line: fn(&Record) -> String,
+) -> Vec<Item<'a>> {
+    records
         .map(|r| -> Item<'a> {
             Box::new(move || {
-                let text = match &r.body {
-                    Body::Decision {
-                        title, decision, ..
-                    } => format!(
-                        "- [{}] {}: {}{}",
-                        pretty_time(&r.meta.ts),
-                        one_line(title),
-                        one_line(decision),
-                        stale_suffix(r, stale)
-                    ),
-                    _ => String::new(),
-                };
+                let mut text = line(r);
                 let mut v = with_body(r);
-                v["stale"] = json!(stale.contains_key(r.id.as_str()));
+                if let Some(stale) = stale {
+                    if let Some(files) = stale.get(r.id.as_str()) {
+                        text.push_str(&format!(
+                            " [stale: {} changed since]",
+                            sanitize(&files.join(", "))
+                        ));
+                    }
+                    v["stale"] = json!(stale.contains_key(r.id.as_str()));
+                }
                 gated(r, text, v)
             })
         })
-        .collect();
+        .collect()
+}
+
+fn decision_line(r: &Record) -> String {
+    match &r.body {
+        Body::Decision {
+            title, decision, ..
+        } => format!(
+            "- [{}] {}: {}",
+            pretty_time(&r.meta.ts),
+            one_line(title),
+            one_line(decision)
+        ),
+        _ => String::new(),
+    }
+}
+
+fn convention_line(r: &Record) -> String {
+    match &r.body {
+        Body::Convention { title, pattern, .. } => {
+            format!("- {}: {}", one_line(title), one_line(pattern))
+        }
+        _ => String::new(),
+    }
+}
+
+fn learning_line(r: &Record) -> String {
+    match &r.body {
+        Body::Learning {
+            ltype,
+            key,
+            insight,
+            confidence,
+            ..
+        } => {
+            format!(
+                "- [{ltype}] {}: {} ({confidence})",
+                one_line(key),
+                one_line(insight)
+            )
+        }
+        _ => String::new(),
+    }
+}
+
+fn instinct_line(r: &Record) -> String {
+    match &r.body {
+        Body::Instinct {
+            name,
+            trigger,
+            action,
+            confidence,
+            ..
+        } => format!(
+            "- {}: when {} → {} ({confidence})",
+            one_line(name),
+            one_line(trigger),
+            one_line(action)
+        ),
+        _ => String::new(),
+    }
+}
+
+fn note_line(r: &Record) -> String {
+    match &r.body {
+        Body::CumulativeNote { section, text } => format!("- {section}: {}", one_line(text)),
+        Body::TaskNote {
+            task,
+            section,
+            text,
+        } if task.is_empty() => format!("- {section}: {}", one_line(text)),
+        Body::TaskNote {
+            task,
+            section,
+            text,
+        } => {
+            format!("- {} / {section}: {}", one_line(task), one_line(text))
+        }
+        _ => String::new(),
+    }
+}
+
+fn decisions_section<'a>(
+    state: &'a State,
+    stale: &'a HashMap<&'a str, &'a [String]>,
+) -> Section<'a> {
     Section {
         key: "decisions",
         heading: format!(
             "## Decisions (newest first, {} on file)",
             state.decisions.len()
         ),
-        items,
+        items: record_items(state.decisions.iter().rev(), Some(stale), decision_line),
         total: state.decisions.len(),
         show: Some("decisions"),
     }
 }
 
-fn conventions_section<'a>(state: &'a State) -> Section<'a> {
-    let items = state
-        .conventions
-        .iter()
-        .rev()
-        .map(|r| -> Item<'a> {
-            Box::new(move || {
-                let text = match &r.body {
-                    Body::Convention { title, pattern, .. } => {
-                        format!("- {}: {}", one_line(title), one_line(pattern))
-                    }
-                    _ => String::new(),
-                };
-                gated(r, text, with_body(r))
-            })
-        })
-        .collect();
+fn conventions_section(state: &State) -> Section<'_> {
     Section {
         key: "conventions",
         heading: format!("## Conventions ({} on file)", state.conventions.len()),
-        items,
+        items: record_items(state.conventions.iter().rev(), None, convention_line),
         total: state.conventions.len(),
         show: Some("conventions"),
     }
 }
 
-fn learnings_section<'a>(state: &'a State, stale: &'a HashMap<&str, &[String]>) -> Section<'a> {
+fn learnings_section<'a>(
+    state: &'a State,
+    stale: &'a HashMap<&'a str, &'a [String]>,
+) -> Section<'a> {
     let mut ranked: Vec<&Record> = state.learnings.iter().collect();
     // Most confident first, newest first among equals: what is best established leads.
+    let confidence = |r: &Record| match r.body {
+        Body::Learning { confidence, .. } => confidence,
+        _ => 0.0,
+    };
     ranked.sort_by(|a, b| {
-        let c = |r: &Record| match r.body {
-            Body::Learning { confidence, .. } => confidence,
-            _ => 0.0,
-        };
-        c(b).total_cmp(&c(a))
+        confidence(b)
+            .total_cmp(&confidence(a))
             .then_with(|| b.meta.clock.cmp(&a.meta.clock))
             .then_with(|| a.id.cmp(&b.id))
     });
-    let items = ranked
-        .into_iter()
-        .map(|r| -> Item<'a> {
-            Box::new(move || {
-                let text = match &r.body {
-                    Body::Learning {
-                        ltype,
-                        key,
-                        insight,
-                        confidence,
-                        ..
-                    } => format!(
-                        "- [{ltype}] {}: {} ({confidence}){}",
-                        one_line(key),
-                        one_line(insight),
-                        stale_suffix(r, stale)
-                    ),
-                    _ => String::new(),
-                };
-                let mut v = with_body(r);
-                v["stale"] = json!(stale.contains_key(r.id.as_str()));
-                gated(r, text, v)
-            })
-        })
-        .collect();
     Section {
         key: "learnings",
         heading: format!(
             "## Learnings (most confident first, {} on file)",
             state.learnings.len()
         ),
-        items,
+        items: record_items(ranked.into_iter(), Some(stale), learning_line),
         total: state.learnings.len(),
         show: Some("learnings"),
     }
 }
 
-fn instincts_section<'a>(state: &'a State) -> Section<'a> {
+fn instincts_section(state: &State) -> Section<'_> {
     let mut ranked: Vec<&Record> = state.instincts.iter().collect();
-    ranked.sort_by(|a, b| {
-        crate::model::fold::instinct_confidence(b)
-            .total_cmp(&crate::model::fold::instinct_confidence(a))
-    });
-    let items = ranked
-        .into_iter()
-        .map(|r| -> Item<'a> {
-            Box::new(move || {
-                let text = match &r.body {
-                    Body::Instinct {
-                        name,
-                        trigger,
-                        action,
-                        confidence,
-                        ..
-                    } => format!(
-                        "- {}: when {} → {} ({confidence})",
-                        one_line(name),
-                        one_line(trigger),
-                        one_line(action)
-                    ),
-                    _ => String::new(),
-                };
-                gated(r, text, with_body(r))
-            })
-        })
-        .collect();
+    ranked.sort_by(|a, b| instinct_confidence(b).total_cmp(&instinct_confidence(a)));
     Section {
         key: "instincts",
         heading: "## Instincts".into(),
-        items,
+        items: record_items(ranked.into_iter(), None, instinct_line),
         total: state.instincts.len(),
         show: Some("instincts"),
     }
 }
 
+/// Cumulative notes (without the Resolved section) or task notes, newest first.
 fn notes_section<'a>(
-    _state: &'a State,
     key: &'static str,
     heading: &str,
     records: &'a [Record],
-    show: Option<&'static str>,
+    show: &'static str,
 ) -> Section<'a> {
-    let items = records
-        .iter()
-        .rev()
-        .filter(|r| match &r.body {
-            Body::CumulativeNote { section, .. } => section != "Resolved",
-            _ => true,
-        })
-        .map(|r| -> Item<'a> {
-            Box::new(move || {
-                let text = match &r.body {
-                    Body::CumulativeNote { section, text } => {
-                        format!("- {section}: {}", one_line(text))
-                    }
-                    Body::TaskNote {
-                        task,
-                        section,
-                        text,
-                    } if task.is_empty() => {
-                        format!("- {section}: {}", one_line(text))
-                    }
-                    Body::TaskNote {
-                        task,
-                        section,
-                        text,
-                    } => {
-                        format!("- {} / {section}: {}", one_line(task), one_line(text))
-                    }
-                    _ => String::new(),
-                };
-                gated(r, text, with_body(r))
-            })
-        })
-        .collect::<Vec<_>>();
+    let shown = records.iter().rev().filter(
+        |r| !matches!(&r.body, Body::CumulativeNote { section, .. } if section == "Resolved"),
+    );
+    let items = record_items(shown, None, note_line);
     Section {
         key,
         heading: heading.into(),
         total: items.len(),
         items,
-        show,
+        show: Some(show),
     }
 }

@@ -173,6 +173,13 @@ impl TestRepo {
     }
 }
 
+/// Parses JSON Lines output.
+pub fn json_lines(s: &str) -> Vec<serde_json::Value> {
+    s.lines()
+        .map(|l| serde_json::from_str(l).expect("valid JSON line"))
+        .collect()
+}
+
 /// Insta settings that redact object ids, record ids and the temporary path.
 #[macro_export]
 macro_rules! assert_rune_snapshot {

@@ -1,13 +1,7 @@
 //! The record-adding commands, init, show and log, end to end.
 
 use crate::assert_rune_snapshot;
-use crate::common::TestRepo;
-
-fn json_lines(s: &str) -> Vec<serde_json::Value> {
-    s.lines()
-        .map(|l| serde_json::from_str(l).expect("valid JSON line"))
-        .collect()
-}
+use crate::common::{json_lines, TestRepo};
 
 #[test]
 fn init_is_idempotent_and_creates_no_refs() {

@@ -3,13 +3,7 @@
 use std::io::Write;
 
 use crate::assert_rune_snapshot;
-use crate::common::TestRepo;
-
-fn json_lines(s: &str) -> Vec<serde_json::Value> {
-    s.lines()
-        .map(|l| serde_json::from_str(l).expect("valid JSON line"))
-        .collect()
-}
+use crate::common::{json_lines, TestRepo};
 
 fn append(repo: &TestRepo, path: &str, text: &str) {
     let mut f = std::fs::OpenOptions::new()
