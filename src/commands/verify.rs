@@ -27,6 +27,9 @@ struct Finding {
     record: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     kind: Option<&'static str>,
+    /// The blob in the ref's tree that holds the record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<String>,
     rule: String,
     detail: String,
 }
@@ -46,10 +49,12 @@ pub fn run(ctx: &Ctx, _args: VerifyArgs) -> Result<ExitCode> {
             continue;
         }
         match store.records(name) {
-            Ok((_, records)) => {
+            Ok((tip, records)) => {
+                let tree = tip.and_then(|t| store.repo.find_tree(t.tree).ok());
                 for r in records.iter() {
                     checked_records += 1;
-                    check_record(name, r, &mut findings);
+                    let path = tree.as_ref().map(|t| record_path(t, r));
+                    check_record(name, path, r, &mut findings);
                 }
             }
             Err(e) => findings.push(broken(name, &e)),
@@ -65,6 +70,7 @@ pub fn run(ctx: &Ctx, _args: VerifyArgs) -> Result<ExitCode> {
                     refname: format!("{VIEW_DIR}/{}", file.name()),
                     record: None,
                     kind: None,
+                    path: None,
                     rule: "view-modified".into(),
                     detail: "changed outside git-rune and not saved (its blob id differs from the checkout)".into(),
                 });
@@ -96,8 +102,9 @@ pub fn run(ctx: &Ctx, _args: VerifyArgs) -> Result<ExitCode> {
         out.push('\n');
     } else {
         for f in &findings {
-            let what = match (&f.record, f.kind) {
-                (Some(id), Some(kind)) => format!(" {kind} {}", short(id)),
+            let what = match (&f.record, f.kind, &f.path) {
+                (Some(id), Some(kind), Some(path)) => format!(":{path} {kind} {}", short(id)),
+                (Some(id), Some(kind), None) => format!(" {kind} {}", short(id)),
                 _ => String::new(),
             };
             out.push_str(&format!(
@@ -137,18 +144,30 @@ fn broken(name: &str, e: &StoreError) -> Finding {
         refname: name.into(),
         record: None,
         kind: None,
+        path: None,
         rule: "unreadable".into(),
         detail: e.to_string(),
     }
 }
 
-fn check_record(name: &str, r: &Record, out: &mut Vec<Finding>) {
+/// Where a record sits in its tree: the kind's single blob, or its id-prefix shard.
+fn record_path(tree: &gix::Tree<'_>, r: &Record) -> String {
+    let kind = r.kind().as_str();
+    let all = format!("{kind}/all.jsonl");
+    match tree.lookup_entry_by_path(&all) {
+        Ok(Some(_)) => all,
+        _ => format!("{kind}/{}.jsonl", &r.id[..2.min(r.id.len())]),
+    }
+}
+
+fn check_record(name: &str, path: Option<String>, r: &Record, out: &mut Vec<Finding>) {
     let mut push = |verdict, rule: &str, detail: String| {
         out.push(Finding {
             verdict,
             refname: name.into(),
             record: Some(r.id.clone()),
             kind: Some(r.kind().as_str()),
+            path: path.clone(),
             rule: rule.into(),
             detail,
         })

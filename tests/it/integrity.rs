@@ -58,7 +58,8 @@ fn poisoned_view_edit_is_withheld_by_load_and_reported_by_verify() {
     let out = repo.rune(&["verify"]).failure();
     assert_eq!(out.code, 1);
     assert!(
-        out.stdout.contains("TAINTED refs/rune/memory learning"),
+        out.stdout
+            .contains("TAINTED refs/rune/memory:learning/all.jsonl learning "),
         "{}",
         out.stdout
     );
