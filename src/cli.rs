@@ -69,6 +69,11 @@ pub enum Command {
     Log(commands::log::LogArgs),
     /// Check memory against git's object hashes, the record rules and the view.
     Verify(commands::verify::VerifyArgs),
+    /// Install, remove or inspect git-rune's git hooks.
+    Hooks(commands::hooks::HooksArgs),
+    /// Run one git hook (called by the installed shims; set GIT_RUNE_SKIP_HOOKS=1 to skip).
+    #[command(hide = true)]
+    Hook(commands::hooks::HookArgs),
 }
 
 /// `status` takes only the global flags.

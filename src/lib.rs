@@ -4,6 +4,7 @@ pub mod checkout;
 pub mod cli;
 pub mod commands;
 pub mod drift;
+pub mod hooks;
 pub mod integrity;
 pub mod model;
 pub mod output;

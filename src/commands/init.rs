@@ -12,12 +12,19 @@ use crate::output::{print, user_error};
 use crate::store::Store;
 
 #[derive(Debug, Args)]
-pub struct InitArgs {}
+pub struct InitArgs {
+    /// Also install git-rune's git hooks (post-commit, post-checkout, post-rewrite, pre-push).
+    #[arg(long, conflicts_with = "no_hooks")]
+    pub hooks: bool,
+    /// Do not install hooks, and do not suggest it.
+    #[arg(long)]
+    pub no_hooks: bool,
+}
 
 /// Config git-rune needs: notes follow rewritten commits (amend, rebase).
 const CONFIG: &[(&str, &str)] = &[("notes.rewriteRef", "refs/notes/rune")];
 
-pub fn run(ctx: &Ctx, _args: InitArgs) -> Result<ExitCode> {
+pub fn run(ctx: &Ctx, args: InitArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let mut did: Vec<String> = Vec::new();
 
@@ -27,6 +34,28 @@ pub fn run(ctx: &Ctx, _args: InitArgs) -> Result<ExitCode> {
     for (key, value) in CONFIG {
         if set_config(&store, key, value)? {
             did.push(format!("set {key}={value}"));
+        }
+    }
+    if let Ok(dir) = crate::hooks::hooks_dir(&store) {
+        if args.hooks {
+            for hook in crate::hooks::HOOKS {
+                let before = crate::hooks::state(&dir, hook).ok();
+                crate::hooks::install(&dir, hook).map_err(|e| {
+                    user_error(
+                        e.to_string(),
+                        "fix or move that hook, then run `git rune hooks install`",
+                    )
+                })?;
+                if before == Some(crate::hooks::HookState::Absent) {
+                    did.push(format!("installed the {hook} hook"));
+                }
+            }
+        } else if !args.no_hooks
+            && crate::hooks::HOOKS
+                .iter()
+                .all(|h| crate::hooks::state(&dir, h).ok() == Some(crate::hooks::HookState::Absent))
+        {
+            ctx.ui.status("hint: `git rune init --hooks` (or `git rune hooks install`) keeps memory in step with commits, checkouts and pushes");
         }
     }
     match View::open(&store) {

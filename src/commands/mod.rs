@@ -1,5 +1,6 @@
 //! One module per subcommand, the shared command context, and the single dispatch.
 
+pub mod hooks;
 pub mod init;
 pub mod load;
 pub mod log;
@@ -77,6 +78,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Show(a) => show::run(&ctx, a),
         Command::Log(a) => log::run(&ctx, a),
         Command::Verify(a) => verify::run(&ctx, a),
+        Command::Hooks(a) => hooks::hooks(&ctx, a),
+        Command::Hook(a) => hooks::hook(&ctx, a),
     }
 }
 

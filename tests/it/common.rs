@@ -85,7 +85,7 @@ impl TestRepo {
         let date = format!("{t} +0000");
         cmd.current_dir(&self.root)
             .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("PATH", path_with_binary())
             .env("HOME", &self.home)
             .env("GIT_CONFIG_GLOBAL", self.home.join(".gitconfig"))
             .env("GIT_CONFIG_NOSYSTEM", "1")
@@ -171,6 +171,19 @@ impl TestRepo {
             .unwrap();
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
+}
+
+/// PATH with the built git-rune first, so `git rune` and the installed hooks find it.
+pub fn path_with_binary() -> std::ffi::OsString {
+    let bin = Path::new(env!("CARGO_BIN_EXE_git-rune"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let mut paths = vec![bin];
+    paths.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    std::env::join_paths(paths).unwrap()
 }
 
 /// Parses JSON Lines output.

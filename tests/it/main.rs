@@ -7,6 +7,7 @@ mod concurrency;
 mod drift;
 mod drift_graph;
 mod edge_cases;
+mod hooks;
 mod integrity;
 mod record_commands;
 mod save_load;

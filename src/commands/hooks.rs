@@ -1,0 +1,246 @@
+//! `git rune hooks install|uninstall|status` and `git rune hook <name>`, the entry point the
+//! installed shims call. A hook never breaks git: failures print one line and are logged.
+
+use std::io::Write as _;
+use std::process::{Command, ExitCode};
+
+use anyhow::Result;
+use clap::{Args, Subcommand};
+
+use super::Ctx;
+use crate::checkout::{Snapshot, View, VIEW_DIR};
+use crate::hooks::{self, HookState};
+use crate::output::{print, user_error};
+use crate::store::{Store, BRANCHES_PREFIX, MEMORY_REF};
+
+#[derive(Debug, Args)]
+pub struct HooksArgs {
+    #[command(subcommand)]
+    pub action: HooksAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HooksAction {
+    /// Install the post-commit, post-checkout, post-rewrite and pre-push hooks (idempotent;
+    /// an existing shell hook keeps running, with git-rune's block added between marker lines).
+    Install,
+    /// Remove git-rune's hooks, restoring the user's own hooks byte for byte.
+    Uninstall,
+    /// Show which hooks are installed, and where.
+    Status,
+}
+
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    /// The git hook being run.
+    pub name: String,
+    /// The arguments git passed to the hook.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub args: Vec<String>,
+}
+
+pub fn hooks(ctx: &Ctx, args: HooksArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let dir = hooks::hooks_dir(&store)
+        .map_err(|e| user_error(e.to_string(), "run this in a work tree"))?;
+    let mut rows = Vec::new();
+    for hook in hooks::HOOKS {
+        let result = match args.action {
+            HooksAction::Install => hooks::install(&dir, hook),
+            HooksAction::Uninstall => hooks::uninstall(&dir, hook),
+            HooksAction::Status => hooks::state(&dir, hook),
+        };
+        let state = result.map_err(|e| {
+            user_error(
+                e.to_string(),
+                "add `git rune hook <name> \"$@\" || true` to that hook yourself, or make it a shell script",
+            )
+        })?;
+        rows.push((hook, state));
+    }
+    let mut out = String::new();
+    if ctx.ui.json {
+        let hooks: serde_json::Map<String, serde_json::Value> = rows
+            .iter()
+            .map(|(h, s)| (h.to_string(), serde_json::to_value(s).unwrap_or_default()))
+            .collect();
+        out = serde_json::json!({ "version": 1, "dir": dir, "hooks": hooks }).to_string();
+        out.push('\n');
+    } else {
+        let verb = match args.action {
+            HooksAction::Install => "installed",
+            HooksAction::Uninstall => "removed",
+            HooksAction::Status => "",
+        };
+        for (hook, state) in rows {
+            let line = match (&args.action, state) {
+                (HooksAction::Status, HookState::Absent) => format!("{hook}: not installed"),
+                (HooksAction::Status, HookState::Installed) => format!("{hook}: installed"),
+                (HooksAction::Status, HookState::Chained) => {
+                    format!("{hook}: installed inside your own hook")
+                }
+                (HooksAction::Uninstall, HookState::Absent) => format!("{hook}: not installed"),
+                (_, HookState::Chained) => format!("{hook}: {verb} (your own hook still runs)"),
+                (_, _) => format!("{hook}: {verb}"),
+            };
+            out.push_str(&format!("{line}\n"));
+        }
+        out.push_str(&format!("hooks directory: {}\n", dir.display()));
+    }
+    print(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs one hook. Always exits 0 (a memory problem must not fail the user's git command),
+/// except pre-push with `rune.strictPush` set.
+pub fn hook(ctx: &Ctx, args: HookArgs) -> Result<ExitCode> {
+    if std::env::var_os("GIT_RUNE_SKIP_HOOKS").is_some_and(|v| !v.is_empty()) {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let result = ctx.store().and_then(|store| run_hook(ctx, &store, &args));
+    match result {
+        Ok(code) => Ok(code),
+        Err(e) => {
+            eprintln!(
+                "git-rune: {} hook: {e:#} (git went on; see .git/rune/hooks.log)",
+                args.name
+            );
+            if let Ok(store) = ctx.store() {
+                log(&store, &args.name, &format!("{e:#}"));
+                if args.name == "pre-push" && strict_push(&store) {
+                    return Ok(ExitCode::from(1));
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn run_hook(ctx: &Ctx, store: &Store, args: &HookArgs) -> Result<ExitCode> {
+    match args.name.as_str() {
+        "post-checkout" => post_checkout(ctx, store, args),
+        "pre-push" => pre_push(ctx, store, args),
+        // Notes on commits and their rewrite mapping arrive with the notes feature; until
+        // then these hooks are installed and do nothing.
+        "post-commit" | "post-rewrite" => Ok(ExitCode::SUCCESS),
+        other => Err(user_error(
+            format!("unknown hook {other:?}"),
+            format!("git-rune handles {}", hooks::HOOKS.join(", ")),
+        )),
+    }
+}
+
+/// A branch switch re-renders the view for the new branch, unless it holds unsaved edits.
+fn post_checkout(ctx: &Ctx, store: &Store, args: &HookArgs) -> Result<ExitCode> {
+    // The third argument is 1 for a branch checkout, 0 for a file checkout.
+    if args.args.get(2).map(String::as_str) != Some("1") {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let Some(view) = View::open(store) else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let manifest = view.manifest();
+    let unsaved: Vec<_> = view
+        .states(&manifest)
+        .into_iter()
+        .filter(|(_, s)| {
+            matches!(
+                s,
+                crate::checkout::FileState::Modified | crate::checkout::FileState::Added
+            )
+        })
+        .map(|(f, _)| f.name())
+        .collect();
+    if !unsaved.is_empty() {
+        eprintln!(
+            "git-rune: {VIEW_DIR}/ has unsaved edits ({}); it was left as it was, still showing the previous branch's session. Run `git rune save` to keep them (they go to the branch they were made on) and refresh the view.",
+            unsaved.join(", ")
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let snap = Snapshot::read(store)?;
+    view.checkout(&snap, &[])?;
+    ctx.ui.status(format_args!(
+        "git-rune: {VIEW_DIR}/ now shows {}",
+        snap.head.branch.as_deref().unwrap_or("the detached HEAD")
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Pushes memory refs beside the user's push: non-forced, so a remote that moved on is
+/// reported, never overwritten (the sync feature merges).
+fn pre_push(ctx: &Ctx, store: &Store, args: &HookArgs) -> Result<ExitCode> {
+    let Some(remote) = args.args.first() else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let mut refspecs: Vec<String> = store
+        .memory_refs()?
+        .into_iter()
+        .filter(|r| r == MEMORY_REF || r.starts_with(BRANCHES_PREFIX))
+        .map(|r| format!("{r}:{r}"))
+        .collect();
+    if store.repo.try_find_reference("refs/notes/rune")?.is_some() {
+        refspecs.push("refs/notes/rune:refs/notes/rune".into());
+    }
+    if refspecs.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let out = Command::new("git")
+        .arg("--git-dir")
+        .arg(store.git_dir())
+        .args(["push", "--no-verify", "--porcelain", remote])
+        .args(&refspecs)
+        .env("GIT_RUNE_SKIP_HOOKS", "1")
+        .output()
+        .map_err(|e| {
+            user_error(
+                format!("cannot run git push: {e}"),
+                "make sure git is on PATH",
+            )
+        })?;
+    if out.status.success() {
+        ctx.ui
+            .status(format_args!("git-rune: pushed memory to {remote}"));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let rejected: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with('!'))
+        .map(|l| l.split('\t').nth(1).unwrap_or(l).to_owned())
+        .collect();
+    Err(user_error(
+        format!(
+            "memory was not pushed to {remote}: {}",
+            if rejected.is_empty() {
+                String::from_utf8_lossy(&out.stderr).trim().to_owned()
+            } else {
+                format!(
+                    "rejected {} (the remote has memory this clone lacks)",
+                    rejected.join(", ")
+                )
+            }
+        ),
+        "fetch and merge memory, then push again; memory is never force-pushed",
+    ))
+}
+
+fn strict_push(store: &Store) -> bool {
+    store
+        .repo
+        .config_snapshot()
+        .boolean("rune.strictPush")
+        .unwrap_or(false)
+}
+
+/// Appends one line to `<git dir>/rune/hooks.log`.
+fn log(store: &Store, hook: &str, msg: &str) {
+    let dir = store.git_dir().join("rune");
+    let _ = std::fs::create_dir_all(&dir);
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("hooks.log"))
+    {
+        let _ = writeln!(f, "{} {hook}: {}", store.now(), msg.replace('\n', " "));
+    }
+}

@@ -1,0 +1,262 @@
+//! Installing git-rune's git hooks beside the user's own: a marked block inside a shell hook,
+//! removable byte for byte, in the directory git actually runs hooks from.
+
+use std::path::{Path, PathBuf};
+
+use crate::store::Store;
+
+/// The hooks git-rune installs.
+pub const HOOKS: [&str; 4] = ["post-commit", "post-checkout", "post-rewrite", "pre-push"];
+
+const BEGIN: &str = "# >>> git-rune >>>";
+const END: &str = "# <<< git-rune <<<";
+/// Marks a hook file git-rune created, so uninstall removes the whole file.
+const CREATED: &str = "# (created by git rune hooks install; removed by git rune hooks uninstall)";
+
+/// Why hooks could not be changed.
+#[derive(Debug, thiserror::Error)]
+pub enum HookError {
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{} is not a shell script ({shebang}); git-rune can only add itself to sh/bash hooks", path.display())]
+    NotShell { path: PathBuf, shebang: String },
+    #[error(
+        "bare repository: there is no work tree to keep a view of, and commits are not made here"
+    )]
+    Bare,
+}
+
+/// How one hook stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HookState {
+    /// Not installed.
+    Absent,
+    /// Installed in a hook file git-rune created.
+    Installed,
+    /// Installed inside the user's own hook, which still runs.
+    Chained,
+}
+
+/// The block a hook file gets: skipped with `GIT_RUNE_SKIP_HOOKS=1` or when git-rune is not
+/// on PATH, and never reading the hook's stdin (pre-push passes its ref list there, and the
+/// user's own hook below may need it). `git rune hook` exits non-zero only for pre-push with
+/// `rune.strictPush` set, so only then does the block stop the git command.
+pub fn block(hook: &str) -> String {
+    let on_failure = if hook == "pre-push" { "exit 1" } else { "true" };
+    format!(
+        "{BEGIN}\nif [ -z \"$GIT_RUNE_SKIP_HOOKS\" ] && command -v git-rune >/dev/null 2>&1; then\n  \
+         git rune hook {hook} \"$@\" </dev/null || {on_failure}\nfi\n{END}\n"
+    )
+}
+
+/// The directory git runs hooks from: `core.hooksPath` (relative to the work tree) or
+/// `<common dir>/hooks`.
+pub fn hooks_dir(store: &Store) -> Result<PathBuf, HookError> {
+    let workdir = store.workdir().ok_or(HookError::Bare)?;
+    let config = store.repo.config_snapshot();
+    if let Ok(Some(p)) = config.trusted_path("core.hooksPath") {
+        return Ok(if p.is_absolute() { p } else { workdir.join(p) });
+    }
+    Ok(store.common_dir().join("hooks"))
+}
+
+fn io<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> HookError + 'a {
+    move |source| HookError::Io {
+        action,
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Reads a hook file; `None` when there is none.
+fn read(path: &Path) -> Result<Option<String>, HookError> {
+    match std::fs::read(path) {
+        Ok(d) => Ok(Some(String::from_utf8_lossy(&d).into_owned())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io("read", path)(e)),
+    }
+}
+
+/// The hook's state in `dir`.
+pub fn state(dir: &Path, hook: &str) -> Result<HookState, HookError> {
+    let Some(text) = read(&dir.join(hook))? else {
+        return Ok(HookState::Absent);
+    };
+    Ok(match (text.contains(BEGIN), text.contains(CREATED)) {
+        (false, _) => HookState::Absent,
+        (true, true) => HookState::Installed,
+        (true, false) => HookState::Chained,
+    })
+}
+
+/// Removes our block (and the created marker) from a hook's text.
+fn without_block(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut inside = false;
+    for line in text.split_inclusive('\n') {
+        let bare = line.trim_end_matches('\n');
+        if bare == BEGIN {
+            inside = true;
+            continue;
+        }
+        if inside {
+            if bare == END {
+                inside = false;
+            }
+            continue;
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+/// Installs one hook; idempotent. A hook the user already has keeps running: the block goes
+/// right after its shebang line, so ours runs first and theirs decides the exit code.
+pub fn install(dir: &Path, hook: &str) -> Result<HookState, HookError> {
+    std::fs::create_dir_all(dir).map_err(io("create", dir))?;
+    let path = dir.join(hook);
+    let (text, created) = match read(&path)? {
+        None => (format!("#!/bin/sh\n{CREATED}\n{}", block(hook)), true),
+        Some(existing) => {
+            let created = existing.contains(CREATED);
+            let base = without_block(&existing);
+            let (first, rest) = base.split_once('\n').unwrap_or((base.as_str(), ""));
+            if !first.starts_with("#!") || !is_shell(first) {
+                return Err(HookError::NotShell {
+                    path,
+                    shebang: first.chars().take(60).collect(),
+                });
+            }
+            (format!("{first}\n{}{rest}", block(hook)), created)
+        }
+    };
+    write_executable(&path, &text)?;
+    Ok(if created {
+        HookState::Installed
+    } else {
+        HookState::Chained
+    })
+}
+
+/// Removes one hook: the file if git-rune created it, otherwise only our block, leaving the
+/// user's hook exactly as it was before install.
+pub fn uninstall(dir: &Path, hook: &str) -> Result<HookState, HookError> {
+    let path = dir.join(hook);
+    let Some(text) = read(&path)? else {
+        return Ok(HookState::Absent);
+    };
+    if !text.contains(BEGIN) {
+        return Ok(HookState::Absent);
+    }
+    if text.contains(CREATED) {
+        let rest = without_block(&text).replace(&format!("{CREATED}\n"), "");
+        if rest.trim() == "#!/bin/sh" {
+            std::fs::remove_file(&path).map_err(io("remove", &path))?;
+            return Ok(HookState::Installed);
+        }
+        // Someone added lines to the hook we created: keep theirs.
+        write_executable(&path, &rest)?;
+        return Ok(HookState::Installed);
+    }
+    write_executable(&path, &without_block(&text))?;
+    Ok(HookState::Chained)
+}
+
+fn is_shell(shebang: &str) -> bool {
+    [
+        "/sh", "/bash", "/dash", "/zsh", "/ksh", "env sh", "env bash", "env zsh",
+    ]
+    .iter()
+    .any(|s| shebang.contains(s))
+}
+
+fn write_executable(path: &Path, text: &str) -> Result<(), HookError> {
+    let tmp = path.with_extension("rune-tmp");
+    std::fs::write(&tmp, text).map_err(io("write", &tmp))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path)
+            .map(|m| m.permissions().mode() | 0o111)
+            .unwrap_or(0o755);
+        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(mode))
+            .map_err(io("chmod", &tmp))?;
+    }
+    std::fs::rename(&tmp, path).map_err(io("replace", path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn install_then_uninstall_restores_the_user_hook_byte_for_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let user = "#!/bin/bash\n# mine\necho hi\nexit 0\n";
+        std::fs::write(dir.path().join("post-commit"), user).unwrap();
+        assert_eq!(
+            install(dir.path(), "post-commit").unwrap(),
+            HookState::Chained
+        );
+        assert_eq!(
+            install(dir.path(), "post-commit").unwrap(),
+            HookState::Chained
+        );
+        let text = std::fs::read_to_string(dir.path().join("post-commit")).unwrap();
+        assert_eq!(text.matches(BEGIN).count(), 1, "idempotent");
+        assert!(
+            text.starts_with("#!/bin/bash\n# >>> git-rune >>>"),
+            "{text}"
+        );
+        assert_eq!(
+            uninstall(dir.path(), "post-commit").unwrap(),
+            HookState::Chained
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("post-commit")).unwrap(),
+            user
+        );
+    }
+
+    #[test]
+    fn the_shims_in_git_hooks_are_what_install_writes() {
+        for hook in HOOKS {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("git-hooks")
+                .join(hook);
+            let shim = std::fs::read_to_string(&path).unwrap();
+            assert_eq!(
+                shim,
+                format!("#!/bin/sh\n{}", block(hook)),
+                "{}",
+                path.display()
+            );
+        }
+    }
+
+    #[test]
+    fn created_hooks_are_removed_and_foreign_interpreters_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(
+            install(dir.path(), "pre-push").unwrap(),
+            HookState::Installed
+        );
+        assert_eq!(state(dir.path(), "pre-push").unwrap(), HookState::Installed);
+        uninstall(dir.path(), "pre-push").unwrap();
+        assert!(!dir.path().join("pre-push").exists());
+        std::fs::write(
+            dir.path().join("post-commit"),
+            "#!/usr/bin/env python3\nprint(1)\n",
+        )
+        .unwrap();
+        assert!(matches!(
+            install(dir.path(), "post-commit"),
+            Err(HookError::NotShell { .. })
+        ));
+    }
+}
