@@ -44,6 +44,43 @@ impl Snapshot {
         })
     }
 
+    /// Memory as it was when the code commit `at` was made: the newest commit of each memory
+    /// ref (first-parent chain) committed no later than `at`. The branch is the current
+    /// branch's state ref.
+    pub fn read_at(store: &Store, at: gix::ObjectId) -> store::Result<Snapshot> {
+        let now = store.head_info()?;
+        let commit = store
+            .repo
+            .find_commit(at)
+            .map_err(store::git_err(format!("cannot read commit {at}")))?;
+        let time = commit.time().map(|t| t.seconds).unwrap_or(i64::MAX);
+        let branch_ref = branch_ref(now.branch.as_deref());
+        let memory_tip = store.tip_before(MEMORY_REF, time)?;
+        let branch_tip = store.tip_before(&branch_ref, time)?;
+        let memory = match memory_tip {
+            Some(t) => store.records_at(MEMORY_REF, t.commit)?,
+            None => Default::default(),
+        };
+        let branch = match branch_tip {
+            Some(t) => store.records_at(&branch_ref, t.commit)?,
+            None => Default::default(),
+        };
+        let state = fold(memory.iter().chain(branch.iter()));
+        Ok(Snapshot {
+            head: HeadInfo {
+                branch: now.branch,
+                head: Some(at),
+                upstream: None,
+            },
+            branch_ref,
+            memory_tip,
+            branch_tip,
+            memory,
+            branch,
+            state,
+        })
+    }
+
     /// The ref name and tip a record scope lives in.
     pub fn scope_ref(&self, scope: Scope) -> (&str, Option<Tip>) {
         match scope {

@@ -7,6 +7,7 @@ pub mod drift;
 pub mod hooks;
 pub mod integrity;
 pub mod model;
+pub mod notes;
 pub mod output;
 pub mod secrets;
 pub mod store;

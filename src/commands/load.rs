@@ -10,7 +10,6 @@ use serde_json::{json, Value};
 
 use super::status::{drift_text, pretty_time};
 use super::{short, Ctx};
-use crate::checkout::Snapshot;
 use crate::drift::drift;
 use crate::integrity::{self, Verdict};
 use crate::model::fold::instinct_confidence;
@@ -20,6 +19,9 @@ use crate::view::invariants::{category, is_archived};
 
 #[derive(Debug, Args)]
 pub struct LoadArgs {
+    /// Show memory as it was when this commit was made.
+    #[arg(long, value_name = "REV")]
+    pub at: Option<String>,
     /// Token budget for the output (estimated as characters / 4).
     #[arg(long, default_value_t = 2000)]
     pub budget: usize,
@@ -83,7 +85,7 @@ pub fn run(ctx: &Ctx, args: LoadArgs) -> Result<ExitCode> {
         ));
     }
     let store = ctx.store()?;
-    let snap = Snapshot::read(&store)?;
+    let snap = super::snapshot(&store, args.at.as_deref())?;
     let drift = drift(&store, &snap)?;
     let state = &snap.state;
     let stale: HashMap<&str, &[String]> = drift

@@ -183,6 +183,26 @@ pub(crate) fn filter_secrets(
     Ok(())
 }
 
+/// Memory now, or as it was when the code commit `at` (any revision) was made.
+pub(crate) fn snapshot(store: &Store, at: Option<&str>) -> Result<Snapshot> {
+    let Some(rev) = at else {
+        return Ok(Snapshot::read(store)?);
+    };
+    let commit = store
+        .repo
+        .rev_parse_single(rev)
+        .ok()
+        .and_then(|id| id.object().ok())
+        .and_then(|o| o.peel_to_commit().ok())
+        .ok_or_else(|| {
+            user_error(
+                format!("{rev:?} does not name a commit here"),
+                "pass a revision such as HEAD~3, a branch, a tag or a commit id",
+            )
+        })?;
+    Ok(Snapshot::read_at(store, commit.id)?)
+}
+
 /// The first eight hex digits of an id.
 pub fn short(id: &str) -> &str {
     &id[..id.len().min(8)]

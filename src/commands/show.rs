@@ -7,7 +7,6 @@ use anyhow::Result;
 use clap::Args;
 
 use super::status::pretty_time;
-use crate::checkout::Snapshot;
 use crate::model::{Body, Record, State};
 use crate::output::{print, sanitize};
 use crate::view::{self, ViewFile};
@@ -28,6 +27,9 @@ pub const KINDS: [(&str, ViewFile); 10] = [
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {
+    /// Show memory as it was when this commit was made.
+    #[arg(long, value_name = "REV")]
+    pub at: Option<String>,
     /// Which records to show.
     #[arg(value_parser = clap::builder::PossibleValuesParser::new(KINDS.map(|(n, _)| n)))]
     pub kind: String,
@@ -35,7 +37,7 @@ pub struct ShowArgs {
 
 pub fn run(ctx: &super::Ctx, args: ShowArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let snap = Snapshot::read(&store)?;
+    let snap = super::snapshot(&store, args.at.as_deref())?;
     let file = KINDS
         .iter()
         .find(|(n, _)| *n == args.kind)

@@ -56,7 +56,7 @@ impl StoreError {
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
-pub(crate) fn git_err(context: impl Into<String>) -> impl FnOnce(gix::Error) -> StoreError {
+pub fn git_err(context: impl Into<String>) -> impl FnOnce(gix::Error) -> StoreError {
     let context = context.into();
     move |e| StoreError::Git {
         context,

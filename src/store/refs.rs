@@ -121,6 +121,25 @@ impl Store {
         Ok(records)
     }
 
+    /// The newest commit on `name`'s first-parent chain committed at or before `seconds`.
+    pub fn tip_before(&self, name: &str, seconds: i64) -> Result<Option<Tip>> {
+        let Some(tip) = self.tip(name)? else {
+            return Ok(None);
+        };
+        let mut next = Some(tip.commit);
+        while let Some(id) = next {
+            let commit = self
+                .repo
+                .find_commit(id)
+                .map_err(git_err(format!("cannot read memory commit {id} on {name}")))?;
+            if commit.time().map(|t| t.seconds).unwrap_or(0) <= seconds {
+                return self.tip_of(name, id).map(Some);
+            }
+            next = commit.parent_ids().next().map(|p| p.detach());
+        }
+        Ok(None)
+    }
+
     /// Names of all memory refs (`refs/rune/…`), sorted.
     pub fn memory_refs(&self) -> Result<Vec<String>> {
         let platform = self

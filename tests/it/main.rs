@@ -12,3 +12,4 @@ mod integrity;
 mod record_commands;
 mod save_load;
 mod secrets;
+mod time_travel;
