@@ -69,6 +69,8 @@ pub enum Command {
     Log(commands::log::LogArgs),
     /// Check memory against git's object hashes, the record rules and the view.
     Verify(commands::verify::VerifyArgs),
+    /// Show the memory behind a commit, or behind the commit that last changed <file>:<line>.
+    Why(commands::why::WhyArgs),
     /// Install, remove or inspect git-rune's git hooks.
     Hooks(commands::hooks::HooksArgs),
     /// Run one git hook (called by the installed shims; set GIT_RUNE_SKIP_HOOKS=1 to skip).

@@ -10,8 +10,10 @@ use clap::{Args, Subcommand};
 use super::Ctx;
 use crate::checkout::{Snapshot, View, VIEW_DIR};
 use crate::hooks::{self, HookState};
+use crate::model::Kind;
+use crate::notes::CommitNote;
 use crate::output::{print, user_error};
-use crate::store::{Store, BRANCHES_PREFIX, MEMORY_REF};
+use crate::store::{branch_ref, Store, BRANCHES_PREFIX, MEMORY_REF};
 
 #[derive(Debug, Args)]
 pub struct HooksArgs {
@@ -120,14 +122,107 @@ fn run_hook(ctx: &Ctx, store: &Store, args: &HookArgs) -> Result<ExitCode> {
     match args.name.as_str() {
         "post-checkout" => post_checkout(ctx, store, args),
         "pre-push" => pre_push(ctx, store, args),
-        // Notes on commits and their rewrite mapping arrive with the notes feature; until
-        // then these hooks are installed and do nothing.
-        "post-commit" | "post-rewrite" => Ok(ExitCode::SUCCESS),
+        "post-commit" => post_commit(store),
+        // git carries notes across amend and rebase itself (`notes.rewriteRef`, set by init);
+        // remapping saved session heads is still to come.
+        "post-rewrite" => Ok(ExitCode::SUCCESS),
         other => Err(user_error(
             format!("unknown hook {other:?}"),
             format!("git-rune handles {}", hooks::HOOKS.join(", ")),
         )),
     }
+}
+
+/// Attaches the commit note: which memory produced the commit, and the decisions, learnings
+/// and conventions recorded since the previous commit. A commit with nothing new still gets
+/// a short note, so every commit maps to the memory of its time.
+fn post_commit(store: &Store) -> Result<ExitCode> {
+    let head = store.head_info()?;
+    let Some(commit) = head.head else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let session_ref = branch_ref(head.branch.as_deref());
+    let memory_tip = store.tip(MEMORY_REF)?;
+    let session_tip = store.tip(&session_ref)?;
+
+    // What the previous commit's memory was: its note, or memory as of its time.
+    let parent = store
+        .repo
+        .find_commit(commit)
+        .map_err(crate::store::git_err("cannot read HEAD"))?
+        .parent_ids()
+        .next()
+        .map(|p| p.detach());
+    let base_memory = match parent {
+        None => None,
+        Some(p) => match store.note(p)?.map(|t| CommitNote::parse(&t)) {
+            Some(note) => note
+                .memory
+                .and_then(|m| gix::ObjectId::from_hex(m.as_bytes()).ok()),
+            None => {
+                let time = store
+                    .repo
+                    .find_commit(p)
+                    .ok()
+                    .and_then(|c| c.time().ok())
+                    .map(|t| t.seconds)
+                    .unwrap_or(0);
+                store.tip_before(MEMORY_REF, time)?.map(|t| t.commit)
+            }
+        },
+    };
+    let mut records = Vec::new();
+    if let Some(tip) = memory_tip {
+        let now = store.records_at(MEMORY_REF, tip.commit)?;
+        let before: std::collections::HashSet<String> = match base_memory {
+            Some(b) if store.repo.has_object(b) => store
+                .records_at(MEMORY_REF, b)?
+                .iter()
+                .map(|r| r.id.clone())
+                .collect(),
+            _ => Default::default(),
+        };
+        for r in now.iter() {
+            let wanted = matches!(r.kind(), Kind::Decision | Kind::Learning | Kind::Convention);
+            if wanted && !before.contains(&r.id) {
+                records.push(r.clone());
+            }
+        }
+    }
+    records.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
+    let checkpoint = match session_tip {
+        Some(t) => crate::model::fold(store.records_at(&session_ref, t.commit)?.iter())
+            .open_checkpoint()
+            .and_then(|c| match &c.body {
+                crate::model::Body::Checkpoint { resume, doing, .. } => {
+                    Some(if resume.is_empty() {
+                        doing.clone()
+                    } else {
+                        resume.clone()
+                    })
+                }
+                _ => None,
+            }),
+        None => None,
+    };
+    let note = CommitNote {
+        branch: head.branch.clone(),
+        memory: memory_tip.map(|t| t.commit.to_string()),
+        session: session_tip.map(|t| t.commit.to_string()),
+        records: records
+            .iter()
+            .map(|r| {
+                (
+                    r.kind().as_str().to_owned(),
+                    r.id.clone(),
+                    crate::notes::headline(r),
+                )
+            })
+            .collect(),
+        checkpoint,
+    };
+    store.set_note(commit, &note.render(), "post-commit")?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A branch switch re-renders the view for the new branch, unless it holds unsaved edits.

@@ -9,6 +9,7 @@ pub mod save;
 pub mod show;
 pub mod status;
 pub mod verify;
+pub mod why;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -79,6 +80,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Log(a) => log::run(&ctx, a),
         Command::Verify(a) => verify::run(&ctx, a),
         Command::Hooks(a) => hooks::hooks(&ctx, a),
+        Command::Why(a) => why::run(&ctx, a),
         Command::Hook(a) => hooks::hook(&ctx, a),
     }
 }

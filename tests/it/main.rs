@@ -3,6 +3,7 @@
 mod common;
 
 mod cli_docs;
+mod commit_notes;
 mod concurrency;
 mod drift;
 mod drift_graph;

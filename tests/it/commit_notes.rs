@@ -1,0 +1,130 @@
+//! Every code commit carries a note linking it to memory; `why` reads it back.
+
+use crate::common::TestRepo;
+
+fn decide(repo: &TestRepo, title: &str, files: &str) {
+    repo.rune(&[
+        "-q",
+        "decide",
+        title,
+        "--context",
+        "ctx",
+        "--decision",
+        &format!("{title}, decided"),
+        "--rationale",
+        "r",
+        "--impact",
+        "i",
+        "--files",
+        files,
+    ])
+    .success();
+}
+
+#[test]
+fn post_commit_attaches_a_note_git_can_read_and_why_expands_it() {
+    let repo = TestRepo::new();
+    repo.commit_file("src/a.rs", "fn a() {}\n", "first");
+    repo.rune(&["init", "--hooks"]).success();
+    decide(&repo, "Retry with jitter", "src/a.rs");
+    repo.rune(&[
+        "-q",
+        "checkpoint",
+        "--doing",
+        "retries",
+        "--resume",
+        "Add the backoff cap",
+    ])
+    .success();
+    let c = repo.commit_file("src/a.rs", "fn a() { retry() }\n", "retry");
+    let note = repo.git(&["notes", "--ref=rune", "show", &c]);
+    assert!(
+        note.starts_with("rune: 1 decision recorded for this commit"),
+        "{note}"
+    );
+    assert!(
+        note.contains("Rune-Decision: ") && note.contains(" Retry with jitter"),
+        "{note}"
+    );
+    assert!(
+        note.contains("Rune-Checkpoint: Add the backoff cap"),
+        "{note}"
+    );
+    assert!(
+        note.contains(&format!(
+            "Rune-Memory: {}",
+            repo.git(&["rev-parse", "refs/rune/memory"])
+        )),
+        "{note}"
+    );
+
+    // A commit with nothing new still gets a short note.
+    let c2 = repo.commit_file("b.txt", "b", "unrelated");
+    assert!(repo
+        .git(&["notes", "--ref=rune", "show", &c2])
+        .starts_with("rune: no new memory"));
+
+    let why = repo.rune(&["why", &c]).success().stdout;
+    assert!(
+        why.contains("decision: Retry with jitter, decided"),
+        "{why}"
+    );
+    assert!(
+        why.contains("open checkpoint then: Add the backoff cap"),
+        "{why}"
+    );
+    // Through blame: line 1 of src/a.rs was last changed by `c`.
+    let why_line = repo.rune(&["why", "src/a.rs:1"]).success().stdout;
+    assert!(
+        why_line.starts_with("src/a.rs:1 was last changed by"),
+        "{why_line}"
+    );
+    assert!(why_line.contains("Retry with jitter"), "{why_line}");
+}
+
+#[test]
+fn notes_follow_amend_and_rebase() {
+    let repo = TestRepo::new();
+    repo.commit_file("a", "1", "base");
+    repo.rune(&["init", "--hooks"]).success();
+    repo.git(&["checkout", "-q", "-b", "topic"]);
+    decide(&repo, "Topic choice", "a");
+    repo.commit_file("t", "t", "topic work");
+    repo.git(&["commit", "-q", "--amend", "-m", "topic work, amended"]);
+    let amended = repo.git(&["notes", "--ref=rune", "show", "HEAD"]);
+    assert!(amended.contains("Topic choice"), "{amended}");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.commit_file("m", "m", "main moves");
+    repo.git(&["checkout", "-q", "topic"]);
+    repo.git(&["rebase", "-q", "main"]);
+    let rebased = repo.git(&["notes", "--ref=rune", "show", "HEAD"]);
+    assert!(rebased.contains("Topic choice"), "{rebased}");
+    let why = repo.rune(&["why", "HEAD"]).success().stdout;
+    assert!(why.contains("Topic choice, decided"), "{why}");
+}
+
+#[test]
+fn why_walks_back_to_the_nearest_noted_commit() {
+    let repo = TestRepo::new();
+    repo.commit_file("f.txt", "one\n", "before hooks");
+    let out = repo.rune(&["why", "HEAD"]).failure();
+    assert!(out.stdout.contains("no git-rune note"), "{}", out.stdout);
+    repo.rune(&["init", "--hooks"]).success();
+    decide(&repo, "Format", "f.txt");
+    repo.commit_file("f.txt", "one\ntwo\n", "noted");
+    repo.git(&[
+        "-c",
+        "core.hooksPath=/dev/null",
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "no note",
+    ]);
+    let why = repo.rune(&["why", "HEAD"]).success().stdout;
+    assert!(
+        why.contains("has no note; the nearest ancestor with one is"),
+        "{why}"
+    );
+    assert!(why.contains("Format, decided"), "{why}");
+}
