@@ -44,9 +44,9 @@ impl Snapshot {
         })
     }
 
-    /// Memory as it was when the code commit `at` was made: the newest commit of each memory
-    /// ref (first-parent chain) committed no later than `at`. The branch is the current
-    /// branch's state ref.
+    /// Memory as it was when the code commit `at` was made: the memory commits its note names,
+    /// or else the newest commit of each memory ref (first-parent chain) committed no later
+    /// than `at`, on the current branch's state ref.
     pub fn read_at(store: &Store, at: gix::ObjectId) -> store::Result<Snapshot> {
         let now = store.head_info()?;
         let commit = store
@@ -54,9 +54,21 @@ impl Snapshot {
             .find_commit(at)
             .map_err(store::git_err(format!("cannot read commit {at}")))?;
         let time = commit.time().map(|t| t.seconds).unwrap_or(i64::MAX);
-        let branch_ref = branch_ref(now.branch.as_deref());
-        let memory_tip = store.tip_before(MEMORY_REF, time)?;
-        let branch_tip = store.tip_before(&branch_ref, time)?;
+        // The commit's note names the memory it was made with; without one, go by time.
+        let note = store.note(at)?.map(|t| crate::notes::CommitNote::parse(&t));
+        let named = |id: Option<&String>, name: &str| -> store::Result<Option<Tip>> {
+            match id.and_then(|h| gix::ObjectId::from_hex(h.as_bytes()).ok()) {
+                Some(c) if store.repo.has_object(c) => store.tip_of(name, c).map(Some),
+                _ => store.tip_before(name, time),
+            }
+        };
+        let branch_ref = branch_ref(
+            note.as_ref()
+                .and_then(|n| n.branch.as_deref())
+                .or(now.branch.as_deref()),
+        );
+        let memory_tip = named(note.as_ref().and_then(|n| n.memory.as_ref()), MEMORY_REF)?;
+        let branch_tip = named(note.as_ref().and_then(|n| n.session.as_ref()), &branch_ref)?;
         let memory = match memory_tip {
             Some(t) => store.records_at(MEMORY_REF, t.commit)?,
             None => Default::default(),

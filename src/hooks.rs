@@ -50,7 +50,7 @@ pub fn block(hook: &str) -> String {
     let on_failure = if hook == "pre-push" { "exit 1" } else { "true" };
     format!(
         "{BEGIN}\nif [ -z \"$GIT_RUNE_SKIP_HOOKS\" ] && command -v git-rune >/dev/null 2>&1; then\n  \
-         git rune hook {hook} \"$@\" </dev/null || {on_failure}\nfi\n{END}\n"
+         git-rune hook {hook} \"$@\" </dev/null || {on_failure}\nfi\n{END}\n"
     )
 }
 

@@ -88,6 +88,17 @@ pub fn hooks(ctx: &Ctx, args: HooksArgs) -> Result<ExitCode> {
             out.push_str(&format!("{line}\n"));
         }
         out.push_str(&format!("hooks directory: {}\n", dir.display()));
+        if matches!(args.action, HooksAction::Status) {
+            let log = std::fs::read_to_string(store.git_dir().join("rune").join("hooks.log"))
+                .unwrap_or_default();
+            let lines: Vec<&str> = log.lines().collect();
+            if !lines.is_empty() {
+                out.push_str("recent hook failures (.git/rune/hooks.log):\n");
+                for l in &lines[lines.len().saturating_sub(5)..] {
+                    out.push_str(&format!("  {}\n", crate::output::sanitize(l)));
+                }
+            }
+        }
     }
     print(&out)?;
     Ok(ExitCode::SUCCESS)
