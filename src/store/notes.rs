@@ -1,13 +1,10 @@
 //! Git notes under `refs/notes/rune`: the per-code-commit link to memory, read and written
 //! with gix's notes trees (git's fanout layout) and compare-and-swap on the notes ref.
 
-use std::time::Duration;
-
 use gix::note::plumbing::State as NotesTree;
-use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
-use gix::refs::Target;
 use gix::ObjectId;
 
+use super::refs::backoff;
 use super::{git_err, Result, Store, StoreError};
 
 /// Where git-rune keeps one note per code commit (`git log --notes=rune` shows them).
@@ -82,13 +79,17 @@ impl Store {
                     return Ok(tip.commit);
                 }
             }
-            let id = self.notes_commit(&message, edit.tree, tip.map(|t| t.commit))?;
-            match self.swap_notes(tip.map(|t| t.commit), id, summary) {
+            let id = self.write_commit(&message, edit.tree, tip.map(|t| t.commit))?;
+            match self.swap(
+                NOTES_REF,
+                tip.map(|t| t.commit),
+                id,
+                &format!("notes: {}", first_line(summary)),
+            ) {
                 Ok(()) => return Ok(id),
                 Err(_) if attempt + 1 < MAX_ATTEMPTS => {
                     // Lost the race (or the lock): back off a little, re-read, re-apply.
-                    let jitter = (std::process::id() as u64 + attempt as u64 * 7) % 5;
-                    std::thread::sleep(Duration::from_millis(1 + attempt as u64 * 2 + jitter));
+                    backoff(attempt);
                 }
                 Err(e) => return Err(e),
             }
@@ -97,61 +98,6 @@ impl Store {
             name: NOTES_REF.into(),
             attempts: MAX_ATTEMPTS,
         })
-    }
-
-    fn notes_commit(
-        &self,
-        message: &str,
-        tree: ObjectId,
-        parent: Option<ObjectId>,
-    ) -> Result<ObjectId> {
-        let sig = self.notes_signature();
-        let mut buf = gix::date::parse::TimeBuf::default();
-        let sig_ref = sig.to_ref(&mut buf);
-        let commit = self
-            .repo
-            .new_commit_as(sig_ref, sig_ref, message, tree, parent)
-            .map_err(git_err("cannot write a notes commit"))?;
-        Ok(commit.id)
-    }
-
-    fn notes_signature(&self) -> gix::actor::Signature {
-        gix::actor::Signature {
-            name: self.author.name.as_str().into(),
-            email: self.author.email.as_str().into(),
-            time: gix::date::Time {
-                seconds: self.now_seconds(),
-                offset: 0,
-            },
-        }
-    }
-
-    /// Moves refs/notes/rune from `expected` to `new`, failing if it is no longer at `expected`.
-    fn swap_notes(&self, expected: Option<ObjectId>, new: ObjectId, summary: &str) -> Result<()> {
-        let edit = RefEdit {
-            change: Change::Update {
-                log: LogChange {
-                    mode: RefLog::AndReference,
-                    force_create_reflog: false,
-                    message: format!("notes: {}", first_line(summary)).into(),
-                },
-                expected: match expected {
-                    Some(id) => PreviousValue::MustExistAndMatch(Target::Object(id)),
-                    None => PreviousValue::MustNotExist,
-                },
-                new: Target::Object(new),
-            },
-            name: NOTES_REF
-                .try_into()
-                .expect("refs/notes/rune is a valid ref name"),
-            deref: false,
-        };
-        let sig = self.notes_signature();
-        let mut buf = gix::date::parse::TimeBuf::default();
-        self.repo
-            .edit_references_as(Some(edit), Some(sig.to_ref(&mut buf)))
-            .map_err(git_err(format!("cannot update {NOTES_REF}")))?;
-        Ok(())
     }
 }
 

@@ -196,7 +196,7 @@ impl Store {
             self.cache.borrow_mut().insert(tree, Rc::new(all));
             let message = commit_message(summary, records.len());
             let id = self.write_commit(&message, tree, tip.map(|t| t.commit))?;
-            match self.swap(name, tip.map(|t| t.commit), id, summary) {
+            match self.swap(name, tip.map(|t| t.commit), id, &format!("rune: {summary}")) {
                 Ok(()) => {
                     return Ok(Some(Commit {
                         id,
@@ -206,8 +206,7 @@ impl Store {
                 }
                 Err(_) if attempt + 1 < MAX_ATTEMPTS => {
                     // Lost the race (or the lock): back off a little, re-read, re-apply.
-                    let jitter = (std::process::id() as u64 + attempt as u64 * 7) % 5;
-                    std::thread::sleep(Duration::from_millis(1 + attempt as u64 * 2 + jitter));
+                    backoff(attempt);
                 }
                 Err(e) => return Err(e.into()),
             }
@@ -219,7 +218,8 @@ impl Store {
         .into())
     }
 
-    fn write_commit(
+    /// Writes a commit by the store's identity at the store's clock.
+    pub(super) fn write_commit(
         &self,
         message: &str,
         tree: ObjectId,
@@ -231,7 +231,7 @@ impl Store {
         let commit = self
             .repo
             .new_commit_as(sig_ref, sig_ref, message, tree, parent)
-            .map_err(git_err("cannot write a memory commit"))?;
+            .map_err(git_err("cannot write a commit"))?;
         Ok(commit.id)
     }
 
@@ -246,8 +246,9 @@ impl Store {
         }
     }
 
-    /// Moves `name` from `expected` to `new`, failing if it is no longer at `expected`.
-    fn swap(
+    /// Moves `name` from `expected` to `new`, failing if it is no longer at `expected`;
+    /// `summary` becomes the reflog message.
+    pub(super) fn swap(
         &self,
         name: &str,
         expected: Option<ObjectId>,
@@ -259,7 +260,7 @@ impl Store {
                 log: LogChange {
                     mode: RefLog::AndReference,
                     force_create_reflog: false,
-                    message: format!("rune: {}", first_line(summary)).into(),
+                    message: first_line(summary).into(),
                 },
                 expected: match expected {
                     Some(id) => PreviousValue::MustExistAndMatch(Target::Object(id)),
@@ -282,6 +283,13 @@ impl Store {
             .map_err(git_err(format!("cannot update {name}")))?;
         Ok(())
     }
+}
+
+/// Sleeps a little longer after each lost compare-and-swap, with per-process jitter so racing
+/// writers spread out.
+pub(super) fn backoff(attempt: usize) {
+    let jitter = (std::process::id() as u64 + attempt as u64 * 7) % 5;
+    std::thread::sleep(Duration::from_millis(1 + attempt as u64 * 2 + jitter));
 }
 
 fn first_line(s: &str) -> &str {
