@@ -10,6 +10,7 @@ mod drift_graph;
 mod edge_cases;
 mod hooks;
 mod integrity;
+mod notes_fanout;
 mod record_commands;
 mod save_load;
 mod secrets;
