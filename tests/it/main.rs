@@ -10,7 +10,7 @@ mod drift_graph;
 mod edge_cases;
 mod hooks;
 mod integrity;
-mod notes_fanout;
+mod notes_store;
 mod record_commands;
 mod save_load;
 mod secrets;
