@@ -186,6 +186,24 @@ pub fn path_with_binary() -> std::ffi::OsString {
     std::env::join_paths(paths).unwrap()
 }
 
+/// `decide <title>` with placeholder context, decision ("d"), rationale and impact, then `extra`.
+pub fn decide_args<'a>(title: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "decide",
+        title,
+        "--context",
+        "c",
+        "--decision",
+        "d",
+        "--rationale",
+        "r",
+        "--impact",
+        "i",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
 /// Parses JSON Lines output.
 pub fn json_lines(s: &str) -> Vec<serde_json::Value> {
     s.lines()

@@ -1,6 +1,6 @@
 //! Drift end to end: branch changes, commits ahead / behind, a lost saved commit, stale records.
 
-use crate::common::TestRepo;
+use crate::common::{decide_args, TestRepo};
 
 fn status(repo: &TestRepo) -> serde_json::Value {
     serde_json::from_str(repo.rune(&["status", "--json"]).success().stdout.trim()).unwrap()
@@ -68,20 +68,10 @@ fn saved_commit_gone_after_rewrite_and_gc() {
 fn records_naming_changed_files_are_stale() {
     let repo = TestRepo::new();
     repo.commit_file("src/lib.rs", "v1", "lib");
-    repo.rune(&[
-        "decide",
+    repo.rune(&decide_args(
         "Lib shape",
-        "--context",
-        "c",
-        "--decision",
-        "d",
-        "--rationale",
-        "r",
-        "--impact",
-        "i",
-        "--files",
-        "src/lib.rs,missing.rs",
-    ])
+        &["--files", "src/lib.rs,missing.rs"],
+    ))
     .success();
     repo.rune(&["save"]).success();
     let d = &status(&repo)["drift"];

@@ -1,7 +1,7 @@
 //! Situations that must give a clear message and lose nothing.
 
 use crate::assert_rune_snapshot;
-use crate::common::TestRepo;
+use crate::common::{decide_args, TestRepo};
 
 #[test]
 fn outside_a_repository() {
@@ -16,19 +16,7 @@ fn bare_repository_keeps_refs_without_a_view() {
     let repo = TestRepo::empty_dir();
     repo.git(&["init", "-q", "--bare", "-b", "main"]);
     repo.rune(&["init"]).success();
-    repo.rune(&[
-        "decide",
-        "Bare",
-        "--context",
-        "c",
-        "--decision",
-        "d",
-        "--rationale",
-        "r",
-        "--impact",
-        "i",
-    ])
-    .success();
+    repo.rune(&decide_args("Bare", &[])).success();
     assert!(repo.refs().contains("refs/rune/memory"));
     assert!(!repo.root.join(".rune").exists());
     let out = repo.rune(&["load"]).success();
@@ -90,22 +78,8 @@ fn linked_worktree_has_its_own_view_and_shares_refs() {
         wt.to_str().unwrap(),
     ]);
     repo.rune_in(&wt, &["init"]).success();
-    repo.rune_in(
-        &wt,
-        &[
-            "decide",
-            "From the worktree",
-            "--context",
-            "c",
-            "--decision",
-            "d",
-            "--rationale",
-            "r",
-            "--impact",
-            "i",
-        ],
-    )
-    .success();
+    repo.rune_in(&wt, &decide_args("From the worktree", &[]))
+        .success();
     repo.rune_in(&wt, &["progress", "--next", "feature work"])
         .success();
     assert!(std::fs::read_to_string(wt.join(".rune/decisions.md"))

@@ -1,7 +1,7 @@
 //! The record-adding commands, init, show and log, end to end.
 
 use crate::assert_rune_snapshot;
-use crate::common::{json_lines, TestRepo};
+use crate::common::{decide_args, json_lines, TestRepo};
 
 #[test]
 fn init_is_idempotent_and_creates_no_refs() {
@@ -99,20 +99,7 @@ fn bad_values_are_refused_and_change_nothing() {
         ])
         .failure();
     assert!(out.stderr.contains("0.3 to 0.9"), "{}", out.stderr);
-    let out = repo
-        .rune(&[
-            "decide",
-            "  ",
-            "--context",
-            "c",
-            "--decision",
-            "d",
-            "--rationale",
-            "r",
-            "--impact",
-            "i",
-        ])
-        .failure();
+    let out = repo.rune(&decide_args("  ", &[])).failure();
     assert!(
         out.stderr.contains("title: must not be empty"),
         "{}",
@@ -333,19 +320,7 @@ fn progress_and_remember_land_in_their_files() {
 #[test]
 fn log_lists_memory_commits_newest_first() {
     let repo = TestRepo::new();
-    repo.rune(&[
-        "decide",
-        "A",
-        "--context",
-        "c",
-        "--decision",
-        "d",
-        "--rationale",
-        "r",
-        "--impact",
-        "i",
-    ])
-    .success();
+    repo.rune(&decide_args("A", &[])).success();
     repo.rune(&["progress", "--next", "x"]).success();
     repo.rune(&["save", "-m", "did things"]).success();
     let out = repo.rune(&["log"]).success();

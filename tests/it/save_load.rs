@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use crate::assert_rune_snapshot;
-use crate::common::{json_lines, TestRepo};
+use crate::common::{decide_args, json_lines, TestRepo};
 
 fn append(repo: &TestRepo, path: &str, text: &str) {
     let mut f = std::fs::OpenOptions::new()
@@ -148,20 +148,7 @@ fn unsaved_view_edits_survive_other_writes() {
         "\n## Decision: Hand written\n**Decision:** by an agent\n",
     );
     let edited = repo.read(".rune/decisions.md");
-    let out = repo
-        .rune(&[
-            "decide",
-            "Gamma",
-            "--context",
-            "c",
-            "--decision",
-            "d",
-            "--rationale",
-            "r",
-            "--impact",
-            "i",
-        ])
-        .success();
+    let out = repo.rune(&decide_args("Gamma", &[])).success();
     assert!(
         out.stderr.contains("decisions.md has unsaved edits"),
         "{}",

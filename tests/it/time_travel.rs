@@ -1,22 +1,10 @@
 //! Memory as it was: `load --at` and `show --at` a code commit.
 
-use crate::common::{json_lines, TestRepo};
+use crate::common::{decide_args, json_lines, TestRepo};
 
 fn decide(repo: &TestRepo, title: &str) {
-    repo.rune(&[
-        "-q",
-        "decide",
-        title,
-        "--context",
-        "c",
-        "--decision",
-        "d",
-        "--rationale",
-        "r",
-        "--impact",
-        "i",
-    ])
-    .success();
+    repo.rune(&[&["-q"][..], &decide_args(title, &[])].concat())
+        .success();
 }
 
 #[test]
