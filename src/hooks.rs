@@ -43,14 +43,22 @@ pub enum HookState {
 }
 
 /// The block a hook file gets: skipped with `GIT_RUNE_SKIP_HOOKS=1` or when git-rune is not
-/// on PATH, and never reading the hook's stdin (pre-push passes its ref list there, and the
-/// user's own hook below may need it). `git rune hook` exits non-zero only for pre-push with
-/// `rune.strictPush` set, so only then does the block stop the git command.
+/// on PATH. Hooks keep their stdin for the user's own hook below: pre-push's ref list is not
+/// read at all; post-rewrite's `<old> <new>` list is read, passed to git-rune and put back.
+/// `git rune hook` exits non-zero only for pre-push with `rune.strictPush` set, so only then
+/// does the block stop the git command.
 pub fn block(hook: &str) -> String {
-    let on_failure = if hook == "pre-push" { "exit 1" } else { "true" };
+    let run = match hook {
+        "post-rewrite" => "  rune_rewritten=$(cat)\n  \
+             printf '%s\\n' \"$rune_rewritten\" | git-rune hook post-rewrite \"$@\" || true\n  \
+             exec <<RUNE_REWRITTEN\n$rune_rewritten\nRUNE_REWRITTEN\n"
+            .to_owned(),
+        "pre-push" => "  git-rune hook pre-push \"$@\" </dev/null || exit 1\n".to_owned(),
+        _ => format!("  git-rune hook {hook} \"$@\" </dev/null || true\n"),
+    };
     format!(
-        "{BEGIN}\nif [ -z \"$GIT_RUNE_SKIP_HOOKS\" ] && command -v git-rune >/dev/null 2>&1; then\n  \
-         git-rune hook {hook} \"$@\" </dev/null || {on_failure}\nfi\n{END}\n"
+        "{BEGIN}\nif [ -z \"$GIT_RUNE_SKIP_HOOKS\" ] && command -v git-rune >/dev/null 2>&1; then\n\
+         {run}fi\n{END}\n"
     )
 }
 

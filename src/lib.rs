@@ -9,6 +9,7 @@ pub mod integrity;
 pub mod model;
 pub mod notes;
 pub mod output;
+pub mod rewrite;
 pub mod secrets;
 pub mod store;
 pub mod view;

@@ -97,10 +97,23 @@ impl CommitNote {
         out
     }
 
-    /// Reads the trailers of a note (ours or hand-written); unknown lines are ignored.
+    /// Reads a note (ours or hand-written); unknown lines are ignored. A note that holds
+    /// several notes (git concatenates them when commits are squashed, or when a rewrite copies
+    /// a note onto a commit that has one) reads as their [`combine`](Self::combine).
     pub fn parse(text: &str) -> CommitNote {
-        let mut note = CommitNote::default();
+        CommitNote::combine(CommitNote::parse_blocks(text))
+    }
+
+    /// The notes a note text holds, in order: a new one starts at each `rune:` summary line
+    /// (or at the first line, for text that has none).
+    pub fn parse_blocks(text: &str) -> Vec<CommitNote> {
+        let mut blocks = Vec::new();
+        let mut current: Option<CommitNote> = None;
         for line in text.lines() {
+            if line.starts_with("rune: ") {
+                blocks.extend(current.take());
+            }
+            let note = current.get_or_insert_with(CommitNote::default);
             let Some((key, value)) = line.split_once(": ") else {
                 continue;
             };
@@ -118,7 +131,27 @@ impl CommitNote {
                 _ => {}
             }
         }
-        note
+        blocks.extend(current);
+        blocks
+    }
+
+    /// One note standing for several, oldest first: every record any of them names (once,
+    /// first mention first), and the branch, memory, session and checkpoint of the newest
+    /// note that has each.
+    pub fn combine(notes: impl IntoIterator<Item = CommitNote>) -> CommitNote {
+        let mut out = CommitNote::default();
+        for note in notes {
+            for r in note.records {
+                if !out.records.iter().any(|(_, id, _)| *id == r.1) {
+                    out.records.push(r);
+                }
+            }
+            out.branch = note.branch.or(out.branch);
+            out.memory = note.memory.or(out.memory);
+            out.session = note.session.or(out.session);
+            out.checkpoint = note.checkpoint.or(out.checkpoint);
+        }
+        out
     }
 }
 
@@ -145,5 +178,41 @@ mod tests {
         );
         assert!(text.contains("\nRune-Cumulative-Note: dddd"), "{text}");
         assert_eq!(CommitNote::parse(&text), note);
+    }
+
+    #[test]
+    fn concatenated_notes_read_as_one() {
+        let first = CommitNote {
+            branch: Some("topic".into()),
+            memory: Some("a".repeat(40)),
+            session: None,
+            records: vec![("decision".into(), "c".repeat(64), "Use Postgres".into())],
+            checkpoint: Some("old".into()),
+        };
+        let second = CommitNote {
+            branch: Some("topic".into()),
+            memory: Some("b".repeat(40)),
+            session: Some("e".repeat(40)),
+            records: vec![
+                ("learning".into(), "d".repeat(64), "pool size".into()),
+                ("decision".into(), "c".repeat(64), "Use Postgres".into()),
+            ],
+            checkpoint: None,
+        };
+        // git's notes.rewriteMode=concatenate: the first note, a blank line, the second.
+        let text = format!("{}\n{}", first.render(), second.render());
+        assert_eq!(
+            CommitNote::parse_blocks(&text),
+            vec![first.clone(), second.clone()]
+        );
+        let both = CommitNote::parse(&text);
+        assert_eq!(both.memory, second.memory);
+        assert_eq!(both.session, second.session);
+        assert_eq!(both.checkpoint, first.checkpoint);
+        assert_eq!(both.records.len(), 2, "{:?}", both.records);
+        assert_eq!(CommitNote::parse(&both.render()), both);
+        // A hand-written note without a summary line is one block.
+        assert_eq!(CommitNote::parse_blocks("Rune-Branch: x\n").len(), 1);
+        assert!(CommitNote::parse_blocks("").is_empty());
     }
 }

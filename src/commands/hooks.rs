@@ -1,7 +1,7 @@
 //! `git rune hooks install|uninstall|status` and `git rune hook <name>`, the entry point the
 //! installed shims call. A hook never breaks git: failures print one line and are logged.
 
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
 use std::process::{Command, ExitCode};
 
 use anyhow::Result;
@@ -13,6 +13,7 @@ use crate::hooks::{self, HookState};
 use crate::model::Kind;
 use crate::notes::CommitNote;
 use crate::output::{print, user_error};
+use crate::rewrite;
 use crate::store::{branch_ref, Store, BRANCHES_PREFIX, MEMORY_REF};
 
 #[derive(Debug, Args)]
@@ -134,9 +135,7 @@ fn run_hook(ctx: &Ctx, store: &Store, args: &HookArgs) -> Result<ExitCode> {
         "post-checkout" => post_checkout(ctx, store, args),
         "pre-push" => pre_push(ctx, store, args),
         "post-commit" => post_commit(store),
-        // git carries notes across amend and rebase itself (`notes.rewriteRef`, set by init);
-        // remapping saved session heads is still to come.
-        "post-rewrite" => Ok(ExitCode::SUCCESS),
+        "post-rewrite" => post_rewrite(ctx, store, args),
         other => Err(user_error(
             format!("unknown hook {other:?}"),
             format!("git-rune handles {}", hooks::HOOKS.join(", ")),
@@ -148,10 +147,14 @@ fn run_hook(ctx: &Ctx, store: &Store, args: &HookArgs) -> Result<ExitCode> {
 /// and conventions recorded since the previous commit. A commit with nothing new still gets
 /// a short note, so every commit maps to the memory of its time.
 fn post_commit(store: &Store) -> Result<ExitCode> {
-    let head = store.head_info()?;
+    let mut head = store.head_info()?;
     let Some(commit) = head.head else {
         return Ok(ExitCode::SUCCESS);
     };
+    if head.branch.is_none() {
+        // A rebase replays commits on a detached HEAD; they belong to the branch it rebases.
+        head.branch = rebasing_branch(store);
+    }
     let session_ref = branch_ref(head.branch.as_deref());
     let memory_tip = store.tip(MEMORY_REF)?;
     let session_tip = store.tip(&session_ref)?;
@@ -178,7 +181,9 @@ fn post_commit(store: &Store) -> Result<ExitCode> {
                     .and_then(|c| c.time().ok())
                     .map(|t| t.seconds)
                     .unwrap_or(0);
-                store.tip_before(MEMORY_REF, time)?.map(|t| t.commit)
+                // Memory written in the parent's own second counts as new: listing a record
+                // twice is better than never listing it.
+                store.tip_before(MEMORY_REF, time - 1)?.map(|t| t.commit)
             }
         },
     };
@@ -236,10 +241,57 @@ fn post_commit(store: &Store) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The branch a rebase in progress is rebasing, from git's rebase state.
+fn rebasing_branch(store: &Store) -> Option<String> {
+    ["rebase-merge", "rebase-apply"].iter().find_map(|dir| {
+        let name = std::fs::read_to_string(store.git_dir().join(dir).join("head-name")).ok()?;
+        name.trim().strip_prefix("refs/heads/").map(str::to_owned)
+    })
+}
+
+/// After an amend or a rebase (git lists `<old> <new>` on stdin): every new commit gets one
+/// note combining its own and its old commits' notes, and saved session heads and open
+/// checkpoints that named an old commit name the new one.
+fn post_rewrite(ctx: &Ctx, store: &Store, args: &HookArgs) -> Result<ExitCode> {
+    let command = args.args.first().map(String::as_str).unwrap_or("rebase");
+    let mut input = String::new();
+    std::io::stdin().read_to_string(&mut input).map_err(|e| {
+        user_error(
+            format!("cannot read the rewritten commits: {e}"),
+            "git passes them on stdin; run this only from the post-rewrite hook",
+        )
+    })?;
+    let pairs = rewrite::parse_list(&input);
+    if pairs.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let copy = store
+        .repo
+        .config_snapshot()
+        .boolean(format!("notes.rewrite.{command}").as_str())
+        .unwrap_or(true);
+    rewrite::carry_notes(store, command, &pairs, copy)?;
+    let remapped = rewrite::remap_heads(store, &pairs)?;
+    if !remapped.is_empty() {
+        for (name, n) in &remapped {
+            ctx.ui.status(format_args!(
+                "git-rune: {name}: {n} saved head{} moved to the rewritten commit",
+                if *n == 1 { "" } else { "s" }
+            ));
+        }
+        super::refresh_view(ctx, store)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// A branch switch re-renders the view for the new branch, unless it holds unsaved edits.
 fn post_checkout(ctx: &Ctx, store: &Store, args: &HookArgs) -> Result<ExitCode> {
     // The third argument is 1 for a branch checkout, 0 for a file checkout.
     if args.args.get(2).map(String::as_str) != Some("1") {
+        return Ok(ExitCode::SUCCESS);
+    }
+    // A rebase checks out commits on its way; the view stays with the branch being rebased.
+    if rebasing_branch(store).is_some() {
         return Ok(ExitCode::SUCCESS);
     }
     let Some(view) = View::open(store) else {

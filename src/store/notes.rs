@@ -20,23 +20,17 @@ impl Store {
     /// The text is the note blob as stored (git ends notes with a newline); invalid UTF-8 is
     /// replaced, never an error.
     pub fn note(&self, commit: ObjectId) -> Result<Option<String>> {
-        let Some(tip) = self.tip(NOTES_REF)? else {
-            return Ok(None);
-        };
-        let mut tree = NotesTree::new(tip.tree, &self.repo).map_err(git_err(format!(
+        match self.tip(NOTES_REF)? {
+            None => Ok(None),
+            Some(tip) => self.notes_at(tip.tree)?.get(commit),
+        }
+    }
+
+    fn notes_at(&self, tree: ObjectId) -> Result<Notes<'_>> {
+        let tree = NotesTree::new(tree, &self.repo).map_err(git_err(format!(
             "cannot read the notes tree of {NOTES_REF}"
         )))?;
-        let Some(blob) = tree
-            .get(&commit, &self.repo)
-            .map_err(git_err(format!("cannot look up the note of {commit}")))?
-        else {
-            return Ok(None);
-        };
-        let blob = self
-            .repo
-            .find_blob(blob)
-            .map_err(git_err(format!("cannot read the note of {commit}")))?;
-        Ok(Some(String::from_utf8_lossy(&blob.data).into_owned()))
+        Ok(Notes { store: self, tree })
     }
 
     /// Attaches (or replaces) the note of `commit` in one notes commit and returns that commit.
@@ -53,40 +47,57 @@ impl Store {
                 id: commit.to_string(),
             });
         }
-        let mut text = text.to_owned();
-        if !text.is_empty() && !text.ends_with('\n') {
-            text.push('\n');
-        }
-        let blob = self
-            .repo
-            .write_blob(text.as_bytes())
-            .map_err(git_err("cannot write a note"))?
-            .detach();
+        self.edit_notes(summary, |_| Ok(vec![(commit, text.to_owned())]))
+            .map(|tip| tip.unwrap_or_else(|| ObjectId::null(self.repo.object_hash())))
+    }
+
+    /// Changes several notes in one notes commit. `make` reads the notes as they are (through
+    /// [`Notes::get`]) and returns the new texts; it runs again when another writer moved
+    /// refs/notes/rune in between, so its result is always based on what it replaces. Notes
+    /// whose text does not change are skipped; when none changes nothing is written. Returns
+    /// the notes commit now current (`None` when there are no notes at all).
+    pub fn edit_notes(
+        &self,
+        summary: &str,
+        mut make: impl FnMut(&mut Notes<'_>) -> Result<Vec<(ObjectId, String)>>,
+    ) -> Result<Option<ObjectId>> {
         let message = notes_message(summary);
         for attempt in 0..MAX_ATTEMPTS {
             let tip = self.tip(NOTES_REF)?;
             let root = tip
                 .map(|t| t.tree)
                 .unwrap_or_else(|| ObjectId::empty_tree(self.repo.object_hash()));
-            let mut tree = NotesTree::new(root, &self.repo).map_err(git_err(format!(
-                "cannot read the notes tree of {NOTES_REF}"
-            )))?;
-            let edit = tree
-                .replace(commit, blob, &self.repo)
-                .map_err(git_err(format!("cannot write the note of {commit}")))?;
-            if let (Some(tip), Some(previous)) = (tip, edit.previous) {
-                if previous == blob {
-                    return Ok(tip.commit);
+            let mut notes = self.notes_at(root)?;
+            let mut changed = false;
+            for (commit, mut text) in make(&mut notes)? {
+                if !text.is_empty() && !text.ends_with('\n') {
+                    text.push('\n');
                 }
+                let blob = self
+                    .repo
+                    .write_blob(text.as_bytes())
+                    .map_err(git_err("cannot write a note"))?
+                    .detach();
+                let previous = notes
+                    .tree
+                    .edit(commit, Some(blob), &self.repo)
+                    .map_err(git_err(format!("cannot write the note of {commit}")))?;
+                changed |= previous != Some(blob);
             }
-            let id = self.write_commit(&message, edit.tree, tip.map(|t| t.commit))?;
+            if !changed {
+                return Ok(tip.map(|t| t.commit));
+            }
+            let tree = notes.tree.write(&self.repo).map_err(git_err(format!(
+                "cannot write the notes tree of {NOTES_REF}"
+            )))?;
+            let id = self.write_commit(&message, tree, tip.map(|t| t.commit))?;
             match self.swap(
                 NOTES_REF,
                 tip.map(|t| t.commit),
                 id,
                 &format!("notes: {}", first_line(summary)),
             ) {
-                Ok(()) => return Ok(id),
+                Ok(()) => return Ok(Some(id)),
                 Err(_) if attempt + 1 < MAX_ATTEMPTS => {
                     // Lost the race (or the lock): back off a little, re-read, re-apply.
                     backoff(attempt);
@@ -98,6 +109,30 @@ impl Store {
             name: NOTES_REF.into(),
             attempts: MAX_ATTEMPTS,
         })
+    }
+}
+
+/// The notes of refs/notes/rune at one notes commit, for [`Store::edit_notes`].
+pub struct Notes<'a> {
+    store: &'a Store,
+    tree: NotesTree,
+}
+
+impl Notes<'_> {
+    /// The note text of `commit` (invalid UTF-8 replaced), if it has one.
+    pub fn get(&mut self, commit: ObjectId) -> Result<Option<String>> {
+        let repo = &self.store.repo;
+        let Some(blob) = self
+            .tree
+            .get(&commit, repo)
+            .map_err(git_err(format!("cannot look up the note of {commit}")))?
+        else {
+            return Ok(None);
+        };
+        let blob = repo
+            .find_blob(blob)
+            .map_err(git_err(format!("cannot read the note of {commit}")))?;
+        Ok(Some(String::from_utf8_lossy(&blob.data).into_owned()))
     }
 }
 

@@ -12,6 +12,7 @@ mod hooks;
 mod integrity;
 mod notes_store;
 mod record_commands;
+mod rewrite;
 mod save_load;
 mod secrets;
 mod time_travel;
