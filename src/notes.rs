@@ -15,13 +15,20 @@ pub struct CommitNote {
     pub records: Vec<(String, String, String)>,
     /// The open checkpoint's resume line.
     pub checkpoint: Option<String>,
+    /// Records recorded for the commit but not listed (past [`MAX_LISTED`]).
+    pub omitted: usize,
 }
+
+/// At most this many records are listed in one note; the rest are counted (`Rune-Omitted`),
+/// so a bulk import does not put a megabyte note on the next commit.
+pub const MAX_LISTED: usize = 100;
 
 /// Trailer keys, in the order they are written.
 const BRANCH: &str = "Rune-Branch";
 const MEMORY: &str = "Rune-Memory";
 const SESSION: &str = "Rune-Session";
 const CHECKPOINT: &str = "Rune-Checkpoint";
+const OMITTED: &str = "Rune-Omitted";
 
 fn trailer_key(kind: &str) -> String {
     let mut k = String::from("Rune-");
@@ -52,10 +59,24 @@ pub fn headline(r: &Record) -> String {
 }
 
 impl CommitNote {
+    /// Lists `records` (kind, id, headline), decisions first, then conventions, then the
+    /// rest, each in the order given; past [`MAX_LISTED`] they are only counted.
+    pub fn list(&mut self, mut records: Vec<(String, String, String)>) {
+        let rank = |kind: &str| match kind {
+            "decision" => 0,
+            "convention" => 1,
+            _ => 2,
+        };
+        records.sort_by_key(|(kind, _, _)| rank(kind));
+        self.omitted += records.len().saturating_sub(MAX_LISTED);
+        records.truncate(MAX_LISTED);
+        self.records = records;
+    }
+
     /// The note text: a human summary line, a blank line, then trailers.
     pub fn render(&self) -> String {
         let mut out = String::new();
-        if self.records.is_empty() {
+        if self.records.is_empty() && self.omitted == 0 {
             out.push_str("rune: no new memory since the previous commit\n");
         } else {
             let mut counts: Vec<(String, usize)> = Vec::new();
@@ -69,8 +90,12 @@ impl CommitNote {
                 .iter()
                 .map(|(k, n)| format!("{n} {k}{}", if *n == 1 { "" } else { "s" }))
                 .collect();
+            let more = match self.omitted {
+                0 => String::new(),
+                n => format!(" (and {n} more)"),
+            };
             out.push_str(&format!(
-                "rune: {} recorded for this commit\n",
+                "rune: {} recorded for this commit{more}\n",
                 parts.join(", ")
             ));
         }
@@ -90,6 +115,9 @@ impl CommitNote {
         }
         for (kind, id, title) in &self.records {
             trailer(&trailer_key(kind), &format!("{id} {title}"));
+        }
+        if self.omitted > 0 {
+            trailer(OMITTED, &self.omitted.to_string());
         }
         if let Some(c) = &self.checkpoint {
             trailer(CHECKPOINT, c);
@@ -123,6 +151,7 @@ impl CommitNote {
                 MEMORY => note.memory = Some(value),
                 SESSION => note.session = Some(value),
                 CHECKPOINT => note.checkpoint = Some(value),
+                OMITTED => note.omitted += value.parse::<usize>().unwrap_or(0),
                 k if k.starts_with("Rune-") => {
                     let kind = k["Rune-".len()..].to_ascii_lowercase();
                     let (id, title) = value.split_once(' ').unwrap_or((value.as_str(), ""));
@@ -140,12 +169,14 @@ impl CommitNote {
     /// note that has each.
     pub fn combine(notes: impl IntoIterator<Item = CommitNote>) -> CommitNote {
         let mut out = CommitNote::default();
+        let mut seen = std::collections::HashSet::new();
         for note in notes {
             for r in note.records {
-                if !out.records.iter().any(|(_, id, _)| *id == r.1) {
+                if seen.insert(r.1.clone()) {
                     out.records.push(r);
                 }
             }
+            out.omitted += note.omitted;
             out.branch = note.branch.or(out.branch);
             out.memory = note.memory.or(out.memory);
             out.session = note.session.or(out.session);
@@ -170,6 +201,7 @@ mod tests {
                 ("cumulative-note".into(), "d".repeat(64), String::new()),
             ],
             checkpoint: Some("Continue the rollback".into()),
+            omitted: 0,
         };
         let text = note.render();
         assert!(
@@ -188,6 +220,7 @@ mod tests {
             session: None,
             records: vec![("decision".into(), "c".repeat(64), "Use Postgres".into())],
             checkpoint: Some("old".into()),
+            omitted: 3,
         };
         let second = CommitNote {
             branch: Some("topic".into()),
@@ -198,6 +231,7 @@ mod tests {
                 ("decision".into(), "c".repeat(64), "Use Postgres".into()),
             ],
             checkpoint: None,
+            omitted: 0,
         };
         // git's notes.rewriteMode=concatenate: the first note, a blank line, the second.
         let text = format!("{}\n{}", first.render(), second.render());
@@ -214,5 +248,27 @@ mod tests {
         // A hand-written note without a summary line is one block.
         assert_eq!(CommitNote::parse_blocks("Rune-Branch: x\n").len(), 1);
         assert!(CommitNote::parse_blocks("").is_empty());
+    }
+
+    #[test]
+    fn long_lists_are_capped_decisions_first() {
+        let mut note = CommitNote::default();
+        let mut records: Vec<(String, String, String)> = (0..150)
+            .map(|i| ("learning".into(), format!("{i:064}"), format!("k{i}")))
+            .collect();
+        records.push(("decision".into(), "f".repeat(64), "Late decision".into()));
+        note.list(records);
+        assert_eq!(note.records.len(), MAX_LISTED);
+        assert_eq!(note.records[0].2, "Late decision");
+        assert_eq!(note.omitted, 51);
+        let text = note.render();
+        assert!(
+            text.starts_with(
+                "rune: 1 decision, 99 learnings recorded for this commit (and 51 more)\n"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("\nRune-Omitted: 51\n"), "{text}");
+        assert_eq!(CommitNote::parse(&text), note);
     }
 }

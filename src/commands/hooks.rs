@@ -172,7 +172,10 @@ fn post_commit(store: &Store) -> Result<ExitCode> {
         Some(p) => match store.note(p)?.map(|t| CommitNote::parse(&t)) {
             Some(note) => note
                 .memory
-                .and_then(|m| gix::ObjectId::from_hex(m.as_bytes()).ok()),
+                .and_then(|m| gix::ObjectId::from_hex(m.as_bytes()).ok())
+                .filter(|m| store.repo.has_object(m))
+                .map(|m| store.tip_of(MEMORY_REF, m))
+                .transpose()?,
             None => {
                 let time = store
                     .repo
@@ -183,28 +186,19 @@ fn post_commit(store: &Store) -> Result<ExitCode> {
                     .unwrap_or(0);
                 // Memory written in the parent's own second counts as new: listing a record
                 // twice is better than never listing it.
-                store.tip_before(MEMORY_REF, time - 1)?.map(|t| t.commit)
+                store.tip_before(MEMORY_REF, time - 1)?
             }
         },
     };
-    let mut records = Vec::new();
-    if let Some(tip) = memory_tip {
-        let now = store.records_at(MEMORY_REF, tip.commit)?;
-        let before: std::collections::HashSet<String> = match base_memory {
-            Some(b) if store.repo.has_object(b) => store
-                .records_at(MEMORY_REF, b)?
-                .iter()
-                .map(|r| r.id.clone())
-                .collect(),
-            _ => Default::default(),
-        };
-        for r in now.iter() {
-            let wanted = matches!(r.kind(), Kind::Decision | Kind::Learning | Kind::Convention);
-            if wanted && !before.contains(&r.id) {
-                records.push(r.clone());
-            }
-        }
-    }
+    let mut records = match memory_tip {
+        Some(tip) if base_memory != Some(tip) => store.records_added(
+            MEMORY_REF,
+            base_memory,
+            tip,
+            &[Kind::Decision, Kind::Convention, Kind::Learning],
+        )?,
+        _ => Vec::new(),
+    };
     records.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
     let checkpoint = match session_tip {
         Some(t) => crate::model::fold(store.records_at(&session_ref, t.commit)?.iter())
@@ -221,11 +215,15 @@ fn post_commit(store: &Store) -> Result<ExitCode> {
             }),
         None => None,
     };
-    let note = CommitNote {
+    let mut note = CommitNote {
         branch: head.branch.clone(),
         memory: memory_tip.map(|t| t.commit.to_string()),
         session: session_tip.map(|t| t.commit.to_string()),
-        records: records
+        checkpoint,
+        ..CommitNote::default()
+    };
+    note.list(
+        records
             .iter()
             .map(|r| {
                 (
@@ -235,8 +233,7 @@ fn post_commit(store: &Store) -> Result<ExitCode> {
                 )
             })
             .collect(),
-        checkpoint,
-    };
+    );
     store.set_note(commit, &note.render(), "post-commit")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -99,9 +99,12 @@ pub const FALLBACK_EMAIL: &str = "git-rune@localhost";
 impl Store {
     /// Opens the repository containing `dir`, honouring `GIT_DIR` and friends.
     pub fn open(dir: &Path) -> Result<Store> {
-        let repo = gix::ThreadSafeRepository::discover_with_environment_overrides(dir)
+        let mut repo = gix::ThreadSafeRepository::discover_with_environment_overrides(dir)
             .map_err(|_| StoreError::NotARepository(dir.to_path_buf()))?
             .to_thread_local();
+        // Commits and trees are read more than once per command (a ref's tip, then its tree;
+        // the notes tree before and during a write): keep recent objects decoded.
+        repo.object_cache_size_if_unset(4 << 20);
         let author = identity(&repo);
         Ok(Store {
             repo,

@@ -91,6 +91,83 @@ pub fn read_records(repo: &gix::Repository, name: &str, tree: ObjectId) -> Resul
     Ok(RecordTree { records })
 }
 
+/// The records of the `kinds` directories in tree `new` that tree `old` lacks, reading only
+/// the blobs that differ: a blob both trees hold has the same records on both sides, so a
+/// commit that added one decision costs one blob however large memory is.
+pub fn added_records(
+    repo: &gix::Repository,
+    name: &str,
+    old: Option<ObjectId>,
+    new: ObjectId,
+    kinds: &[&str],
+) -> Result<Vec<Record>> {
+    let mut out = Vec::new();
+    for kind in kinds {
+        let new_blobs = kind_blobs(repo, name, new, kind)?;
+        let old_blobs = match old {
+            Some(old) => kind_blobs(repo, name, old, kind)?,
+            None => Vec::new(),
+        };
+        if new_blobs == old_blobs {
+            continue;
+        }
+        let old_oids: std::collections::HashSet<ObjectId> =
+            old_blobs.iter().map(|(_, oid)| *oid).collect();
+        let new_oids: std::collections::HashSet<ObjectId> =
+            new_blobs.iter().map(|(_, oid)| *oid).collect();
+        // Ids in old blobs that are gone from the new tree (rewritten or re-laid-out blobs).
+        let mut known = std::collections::HashSet::new();
+        for (path, oid) in old_blobs.iter().filter(|(_, o)| !new_oids.contains(o)) {
+            let blob = repo
+                .find_blob(*oid)
+                .map_err(git_err(format!("cannot read {name}:{path}")))?;
+            for line in String::from_utf8_lossy(&blob.data).lines() {
+                if let Some(id) = line_id(line) {
+                    known.insert(id.to_owned());
+                }
+            }
+        }
+        for (path, oid) in new_blobs.iter().filter(|(_, o)| !old_oids.contains(o)) {
+            let blob = repo
+                .find_blob(*oid)
+                .map_err(git_err(format!("cannot read {name}:{path}")))?;
+            let mut records = Vec::new();
+            parse_tree_records(name, path, &blob.data, &mut records)?;
+            out.extend(records.into_iter().filter(|r| !known.contains(&r.id)));
+        }
+    }
+    Ok(out)
+}
+
+/// The blobs of `<kind>/` in a memory tree: (path, blob id), in tree order.
+fn kind_blobs(
+    repo: &gix::Repository,
+    name: &str,
+    tree: ObjectId,
+    kind: &str,
+) -> Result<Vec<(String, ObjectId)>> {
+    let root = repo
+        .find_tree(tree)
+        .map_err(git_err(format!("cannot read the tree of {name}")))?;
+    let Some(entry) = root
+        .find_entry(kind)
+        .filter(|e| e.mode().is_tree())
+        .map(|e| e.object_id())
+    else {
+        return Ok(Vec::new());
+    };
+    let sub = repo
+        .find_tree(entry)
+        .map_err(git_err(format!("cannot read {name}:{kind}")))?;
+    let decoded = sub.decode().map_err(git_err("cannot decode tree"))?;
+    Ok(decoded
+        .entries
+        .iter()
+        .filter(|e| e.mode.is_blob())
+        .map(|e| (format!("{kind}/{}", e.filename), e.oid.to_owned()))
+        .collect())
+}
+
 /// Writes a tree holding the records of `base` (if any) plus `new`, rewriting only the blobs
 /// that `new` touches. The layout is a function of the record set alone: a kind with at most
 /// [`SMALL_KIND`] records is `<kind>/all.jsonl`, a larger one `<kind>/<xx>.jsonl` shards.

@@ -8,9 +8,9 @@ use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
 use gix::refs::Target;
 use gix::ObjectId;
 
-use super::records::{read_records, write_records};
+use super::records::{added_records, read_records, write_records};
 use super::{git_err, Result, Store, StoreError};
-use crate::model::{Draft, Record};
+use crate::model::{Draft, Kind, Record};
 
 /// Project-wide knowledge.
 pub const MEMORY_REF: &str = "refs/rune/memory";
@@ -71,27 +71,22 @@ impl Store {
 
     /// Checks that `id` is a commit and returns it with its tree.
     pub fn tip_of(&self, name: &str, id: ObjectId) -> Result<Tip> {
-        let header = self
+        let object = self
             .repo
-            .try_find_header(id)
-            .map_err(git_err(format!("cannot read {name}")))?;
-        let Some(header) = header else {
-            return Err(StoreError::MissingObject {
+            .try_find_object(id)
+            .map_err(git_err(format!("cannot read {name}")))?
+            .ok_or_else(|| StoreError::MissingObject {
                 name: name.into(),
                 id: id.to_string(),
-            });
-        };
-        if header.kind() != gix::objs::Kind::Commit {
+            })?;
+        if object.kind != gix::objs::Kind::Commit {
             return Err(StoreError::NotACommit {
                 name: name.into(),
-                kind: header.kind().to_string(),
+                kind: object.kind.to_string(),
             });
         }
-        let commit = self
-            .repo
-            .find_commit(id)
-            .map_err(git_err(format!("cannot read commit {id} of {name}")))?;
-        let tree = commit
+        let tree = object
+            .into_commit()
             .tree_id()
             .map_err(git_err(format!("cannot read the tree of {name}")))?
             .detach();
@@ -110,6 +105,20 @@ impl Store {
     pub fn records_at(&self, name: &str, commit: ObjectId) -> Result<Rc<Vec<Record>>> {
         let tip = self.tip_of(name, commit)?;
         self.tree_records(name, tip.tree)
+    }
+
+    /// The records of `kinds` on `name` at commit `new` that commit `old` (if any) lacks,
+    /// reading only the record blobs that differ between the two.
+    pub fn records_added(
+        &self,
+        name: &str,
+        old: Option<Tip>,
+        new: Tip,
+        kinds: &[Kind],
+    ) -> Result<Vec<Record>> {
+        let (old, new) = (old.map(|t| t.tree), new.tree);
+        let kinds: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
+        added_records(&self.repo, name, old, new, &kinds)
     }
 
     fn tree_records(&self, name: &str, tree: ObjectId) -> Result<Rc<Vec<Record>>> {

@@ -128,3 +128,65 @@ fn why_walks_back_to_the_nearest_noted_commit() {
     );
     assert!(why.contains("Format, decided"), "{why}");
 }
+
+#[test]
+fn a_bulk_import_is_counted_and_the_next_note_lists_only_what_is_new() {
+    let repo = TestRepo::new();
+    repo.commit_file("a", "1", "base");
+    repo.rune(&["-q", "init", "--hooks"]).success();
+    // 1,100 learnings: past the one-blob layout, so the learning tree becomes shards.
+    let mut lines = String::new();
+    for i in 0..1100 {
+        lines.push_str(&format!(
+            "{{\"type\":\"insight\",\"key\":\"k{i}\",\"insight\":\"i{i}\",\"confidence\":0.5}}\n"
+        ));
+    }
+    let view = repo.root.join(".rune/learnings.jsonl");
+    let mut text = std::fs::read_to_string(&view).unwrap_or_default();
+    text.push_str(&lines);
+    std::fs::write(&view, text).unwrap();
+    repo.rune(&["-q", "save", "-m", "import"]).success();
+    decide(&repo, "After the import", "a");
+    repo.commit_file("b", "2", "with the import");
+    let note = repo.git(&["notes", "--ref=rune", "show", "HEAD"]);
+    assert!(
+        note.starts_with(
+            "rune: 1 decision, 99 learnings recorded for this commit (and 1001 more)\n"
+        ),
+        "{}",
+        &note[..200]
+    );
+    assert!(
+        note.ends_with("\nRune-Omitted: 1001"),
+        "{}",
+        &note[note.len() - 100..]
+    );
+    assert!(note
+        .lines()
+        .nth(2)
+        .unwrap()
+        .starts_with("Rune-Branch: main"));
+    assert!(
+        note.contains(" After the import"),
+        "decisions are listed first"
+    );
+
+    repo.rune(&[
+        "-q",
+        "learn",
+        "--type",
+        "insight",
+        "--key",
+        "only-new",
+        "--insight",
+        "x",
+    ])
+    .success();
+    repo.commit_file("c", "3", "one more");
+    let note = repo.git(&["notes", "--ref=rune", "show", "HEAD"]);
+    assert!(
+        note.starts_with("rune: 1 learning recorded for this commit\n"),
+        "{note}"
+    );
+    assert!(note.contains(" only-new"), "{note}");
+}
