@@ -36,7 +36,7 @@ pub fn user_error_plain(message: impl Into<String>) -> anyhow::Error {
 }
 
 /// Where status lines go; `-q` silences them.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Ui {
     pub quiet: bool,
     pub json: bool,

@@ -105,6 +105,27 @@ pub fn hooks(ctx: &Ctx, args: HooksArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `git-rune hook <name> <args>…` exactly as the shims call it, without the full parser.
+/// `None` for anything else (options, an unknown hook name): the parser handles it.
+pub fn run_direct(mut argv: impl Iterator<Item = std::ffi::OsString>) -> Option<Result<ExitCode>> {
+    let _program = argv.next()?;
+    if argv.next()? != "hook" {
+        return None;
+    }
+    let name = argv.next()?.into_string().ok()?;
+    if !hooks::HOOKS.contains(&name.as_str()) {
+        return None;
+    }
+    let args = argv.map(|a| a.to_string_lossy().into_owned()).collect();
+    let dir = std::env::current_dir().ok()?;
+    let ctx = Ctx {
+        dir,
+        ui: crate::output::Ui::default(),
+        redact: false,
+    };
+    Some(hook(&ctx, HookArgs { name, args }))
+}
+
 /// Runs one hook. Always exits 0 (a memory problem must not fail the user's git command),
 /// except pre-push with `rune.strictPush` set.
 pub fn hook(ctx: &Ctx, args: HookArgs) -> Result<ExitCode> {
