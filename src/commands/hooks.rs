@@ -177,10 +177,8 @@ fn post_commit(store: &Store) -> Result<ExitCode> {
         head.branch = rebasing_branch(store);
     }
     let session_ref = branch_ref(head.branch.as_deref());
-    let memory_tip = store.tip(MEMORY_REF)?;
-    let session_tip = store.tip(&session_ref)?;
-
-    // What the previous commit's memory was: its note, or memory as of its time.
+    let memory = store.ref_id(MEMORY_REF)?;
+    let session = store.ref_id(&session_ref)?;
     let parent = store
         .repo
         .find_commit(commit)
@@ -188,75 +186,108 @@ fn post_commit(store: &Store) -> Result<ExitCode> {
         .parent_ids()
         .next()
         .map(|p| p.detach());
-    let base_memory = match parent {
-        None => None,
-        Some(p) => match store.note(p)?.map(|t| CommitNote::parse(&t)) {
-            Some(note) => note
-                .memory
-                .and_then(|m| gix::ObjectId::from_hex(m.as_bytes()).ok())
-                .filter(|m| store.repo.has_object(m))
-                .map(|m| store.tip_of(MEMORY_REF, m))
-                .transpose()?,
-            None => {
-                let time = store
-                    .repo
-                    .find_commit(p)
-                    .ok()
-                    .and_then(|c| c.time().ok())
-                    .map(|t| t.seconds)
-                    .unwrap_or(0);
-                // Memory written in the parent's own second counts as new: listing a record
-                // twice is better than never listing it.
-                store.tip_before(MEMORY_REF, time - 1)?
+    // One read of the notes tree serves the parent's note and the write.
+    store.edit_notes("post-commit", |notes| {
+        let previous = match parent {
+            Some(p) => notes.get(p)?.map(|t| CommitNote::parse(&t)),
+            None => None,
+        };
+        let records = new_records(store, parent, previous.as_ref(), memory)?;
+        // The parent's note already names the open checkpoint of an unchanged session.
+        let checkpoint = match (&previous, session) {
+            (Some(prev), Some(s)) if prev.session.as_deref() == Some(s.to_string().as_str()) => {
+                prev.checkpoint.clone()
             }
-        },
-    };
-    let mut records = match memory_tip {
-        Some(tip) if base_memory != Some(tip) => store.records_added(
-            MEMORY_REF,
-            base_memory,
-            tip,
-            &[Kind::Decision, Kind::Convention, Kind::Learning],
-        )?,
-        _ => Vec::new(),
-    };
-    records.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
-    let checkpoint = match session_tip {
-        Some(t) => crate::model::fold(store.records_at(&session_ref, t.commit)?.iter())
-            .open_checkpoint()
-            .and_then(|c| match &c.body {
-                crate::model::Body::Checkpoint { resume, doing, .. } => {
-                    Some(if resume.is_empty() {
-                        doing.clone()
-                    } else {
-                        resume.clone()
-                    })
-                }
-                _ => None,
-            }),
-        None => None,
-    };
-    let mut note = CommitNote {
-        branch: head.branch.clone(),
-        memory: memory_tip.map(|t| t.commit.to_string()),
-        session: session_tip.map(|t| t.commit.to_string()),
-        checkpoint,
-        ..CommitNote::default()
-    };
-    note.list(
-        records
-            .iter()
-            .map(|r| {
-                (
-                    r.kind().as_str().to_owned(),
-                    r.id.clone(),
-                    crate::notes::headline(r),
-                )
-            })
-            .collect(),
-    );
-    store.set_note(commit, &note.render(), "post-commit")?;
+            (_, Some(s)) => open_checkpoint(store, &session_ref, s)?,
+            (_, None) => None,
+        };
+        let mut note = CommitNote {
+            branch: head.branch.clone(),
+            memory: memory.map(|m| m.to_string()),
+            session: session.map(|s| s.to_string()),
+            checkpoint,
+            ..CommitNote::default()
+        };
+        note.list(
+            records
+                .iter()
+                .map(|r| {
+                    let headline = crate::notes::headline(r);
+                    (r.kind().as_str().to_owned(), r.id.clone(), headline)
+                })
+                .collect(),
+        );
+        Ok(vec![(commit, note.render())])
+    })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The decisions, learnings and conventions in `memory` that the parent commit's memory (its
+/// note's, or memory as of its time) did not hold, oldest first.
+fn new_records(
+    store: &Store,
+    parent: Option<gix::ObjectId>,
+    previous: Option<&CommitNote>,
+    memory: Option<gix::ObjectId>,
+) -> crate::store::Result<Vec<crate::model::Record>> {
+    let Some(memory) = memory else {
+        return Ok(Vec::new());
+    };
+    let noted = previous
+        .and_then(|n| n.memory.as_deref())
+        .and_then(|m| gix::ObjectId::from_hex(m.as_bytes()).ok());
+    if noted == Some(memory) {
+        return Ok(Vec::new());
+    }
+    let base = match (noted, parent) {
+        (Some(m), _) if store.repo.has_object(m) => Some(store.tip_of(MEMORY_REF, m)?),
+        (Some(_), _) | (None, None) => None,
+        (None, Some(_)) if previous.is_some() => None,
+        (None, Some(p)) => {
+            let time = store
+                .repo
+                .find_commit(p)
+                .ok()
+                .and_then(|c| c.time().ok())
+                .map(|t| t.seconds)
+                .unwrap_or(0);
+            // Memory written in the parent's own second counts as new: listing a record twice
+            // is better than never listing it.
+            store.tip_before(MEMORY_REF, time - 1)?
+        }
+    };
+    let mut records = store.records_added(
+        MEMORY_REF,
+        base,
+        store.tip_of(MEMORY_REF, memory)?,
+        &[Kind::Decision, Kind::Convention, Kind::Learning],
+    )?;
+    records.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
+    Ok(records)
+}
+
+/// The open checkpoint's resume line (or what it was doing) on a branch's session state.
+fn open_checkpoint(
+    store: &Store,
+    session_ref: &str,
+    session: gix::ObjectId,
+) -> crate::store::Result<Option<String>> {
+    let tip = store.tip_of(session_ref, session)?;
+    let records = store.records_of(
+        session_ref,
+        tip,
+        &[Kind::Checkpoint, Kind::Resolve, Kind::Delete],
+    )?;
+    Ok(crate::model::fold(records.iter())
+        .open_checkpoint()
+        .and_then(|c| match &c.body {
+            crate::model::Body::Checkpoint { resume, doing, .. } => Some(if resume.is_empty() {
+                doing.clone()
+            } else {
+                resume.clone()
+            }),
+            _ => None,
+        }))
 }
 
 /// The branch a rebase in progress is rebasing, from git's rebase state.

@@ -1,6 +1,7 @@
 //! Everything that touches git through gix: opening the repository, memory refs, record
 //! trees and compare-and-swap commits.
 
+mod loose;
 pub mod notes;
 mod records;
 mod refs;

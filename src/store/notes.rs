@@ -2,8 +2,10 @@
 //! with gix's notes trees (git's fanout layout) and compare-and-swap on the notes ref.
 
 use gix::note::plumbing::State as NotesTree;
+use gix::objs::Write as _;
 use gix::ObjectId;
 
+use super::loose::Objects;
 use super::refs::backoff;
 use super::{git_err, Result, Store, StoreError};
 
@@ -62,6 +64,7 @@ impl Store {
         mut make: impl FnMut(&mut Notes<'_>) -> Result<Vec<(ObjectId, String)>>,
     ) -> Result<Option<ObjectId>> {
         let message = notes_message(summary);
+        let objects = Objects { repo: &self.repo };
         for attempt in 0..MAX_ATTEMPTS {
             let tip = self.tip(NOTES_REF)?;
             let root = tip
@@ -73,14 +76,12 @@ impl Store {
                 if !text.is_empty() && !text.ends_with('\n') {
                     text.push('\n');
                 }
-                let blob = self
-                    .repo
-                    .write_blob(text.as_bytes())
-                    .map_err(git_err("cannot write a note"))?
-                    .detach();
+                let blob = objects
+                    .write_buf(gix::objs::Kind::Blob, text.as_bytes())
+                    .map_err(git_err("cannot write a note"))?;
                 let previous = notes
                     .tree
-                    .edit(commit, Some(blob), &self.repo)
+                    .edit(commit, Some(blob), &objects)
                     .map_err(git_err(format!("cannot write the note of {commit}")))?;
                 changed |= previous != Some(blob);
             }

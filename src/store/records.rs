@@ -139,6 +139,25 @@ pub fn added_records(
     Ok(out)
 }
 
+/// The records of only the `kinds` directories of `tree`.
+pub fn kind_records(
+    repo: &gix::Repository,
+    name: &str,
+    tree: ObjectId,
+    kinds: &[&str],
+) -> Result<Vec<Record>> {
+    let mut out = Vec::new();
+    for kind in kinds {
+        for (path, oid) in kind_blobs(repo, name, tree, kind)? {
+            let blob = repo
+                .find_blob(oid)
+                .map_err(git_err(format!("cannot read {name}:{path}")))?;
+            parse_tree_records(name, &path, &blob.data, &mut out)?;
+        }
+    }
+    Ok(out)
+}
+
 /// The blobs of `<kind>/` in a memory tree: (path, blob id), in tree order.
 fn kind_blobs(
     repo: &gix::Repository,

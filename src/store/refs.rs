@@ -8,7 +8,7 @@ use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
 use gix::refs::Target;
 use gix::ObjectId;
 
-use super::records::{added_records, read_records, write_records};
+use super::records::{added_records, kind_records, read_records, write_records};
 use super::{git_err, Result, Store, StoreError};
 use crate::model::{Draft, Kind, Record};
 
@@ -48,6 +48,15 @@ pub struct Commit {
 impl Store {
     /// The commit a memory ref points at, or `None` before the first write.
     pub fn tip(&self, name: &str) -> Result<Option<Tip>> {
+        match self.ref_id(name)? {
+            None => Ok(None),
+            Some(id) => self.tip_of(name, id).map(Some),
+        }
+    }
+
+    /// The object id a ref names, without reading the object (memory refs are direct refs to
+    /// commits; a symbolic one is followed). `None` when the ref does not exist.
+    pub fn ref_id(&self, name: &str) -> Result<Option<ObjectId>> {
         let Some(mut r) = self
             .repo
             .try_find_reference(name)
@@ -55,18 +64,17 @@ impl Store {
         else {
             return Ok(None);
         };
+        if let Some(id) = r.target().try_id() {
+            return Ok(Some(id.to_owned()));
+        }
         let id = r
             .peel_to_id()
             .map_err(|_| StoreError::MissingObject {
                 name: name.into(),
-                id: r
-                    .target()
-                    .try_id()
-                    .map(|i| i.to_string())
-                    .unwrap_or_default(),
+                id: String::new(),
             })?
             .detach();
-        self.tip_of(name, id).map(Some)
+        Ok(Some(id))
     }
 
     /// Checks that `id` is a commit and returns it with its tree.
@@ -119,6 +127,13 @@ impl Store {
         let (old, new) = (old.map(|t| t.tree), new.tree);
         let kinds: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
         added_records(&self.repo, name, old, new, &kinds)
+    }
+
+    /// The records of only some kinds at `tip` (a hook that needs the open checkpoint reads
+    /// checkpoints, resolves and deletes, not the whole session state).
+    pub fn records_of(&self, name: &str, tip: Tip, kinds: &[Kind]) -> Result<Vec<Record>> {
+        let kinds: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
+        kind_records(&self.repo, name, tip.tree, &kinds)
     }
 
     fn tree_records(&self, name: &str, tree: ObjectId) -> Result<Rc<Vec<Record>>> {

@@ -60,9 +60,25 @@ fn post_commit_attaches_a_note_git_can_read_and_why_expands_it() {
 
     // A commit with nothing new still gets a short note.
     let c2 = repo.commit_file("b.txt", "b", "unrelated");
-    assert!(repo
-        .git(&["notes", "--ref=rune", "show", &c2])
-        .starts_with("rune: no new memory"));
+    let note2 = repo.git(&["notes", "--ref=rune", "show", &c2]);
+    assert!(note2.starts_with("rune: no new memory"), "{note2}");
+    // The session did not change: the open checkpoint is carried from the parent's note.
+    assert!(
+        note2.contains("Rune-Checkpoint: Add the backoff cap"),
+        "{note2}"
+    );
+    repo.rune(&[
+        "-q",
+        "checkpoint",
+        "--doing",
+        "caps",
+        "--resume",
+        "Test the cap",
+    ])
+    .success();
+    let c3 = repo.commit_file("b.txt", "bb", "after a new checkpoint");
+    let note3 = repo.git(&["notes", "--ref=rune", "show", &c3]);
+    assert!(note3.contains("Rune-Checkpoint: Test the cap"), "{note3}");
 
     let why = repo.rune(&["why", &c]).success().stdout;
     assert!(

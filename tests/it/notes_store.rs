@@ -95,6 +95,13 @@ fn ours_are_read_by_git() {
         repo.git(&["log", "-1", "--format=%N", "--notes=rune", &c[1]]),
         "two"
     );
+    // A note past the size written uncompressed goes through gix's compressing writer.
+    let big = "x".repeat(40_000);
+    store.set_note(oid(&c[1]), &big, "big note").unwrap();
+    assert_eq!(
+        repo.git(&["notes", "--ref=rune", "show", &c[1]]).len(),
+        40_000
+    );
     repo.git(&["fsck", "--strict", "--no-progress"]);
 }
 

@@ -1,0 +1,205 @@
+//! Small loose objects written the way git writes them, for the per-commit hook path.
+//!
+//! gix creates each loose object's temporary file in the top of `objects/` and runs a full
+//! deflate set-up (a few hundred kilobytes zeroed) per object; on ext4 both show up as most
+//! of a notes write. Here an object of at most [`STORED_MAX`] bytes goes into a temporary file
+//! in its own fanout directory (as git does) as a zlib stream of stored blocks (what git writes
+//! with `core.looseCompression=0`; `git gc` compresses it into a pack), then is renamed into
+//! place. Larger objects, and every read, go through gix.
+
+use std::io::{Read, Write as _};
+use std::path::Path;
+
+use gix::objs::{Find, Kind, Write};
+use gix::ObjectId;
+
+/// Objects up to this size are written uncompressed.
+pub const STORED_MAX: usize = 16 * 1024;
+
+/// The repository's objects, writing small ones directly.
+pub struct Objects<'r> {
+    pub repo: &'r gix::Repository,
+}
+
+impl Find for Objects<'_> {
+    fn try_find<'a>(
+        &self,
+        id: &gix::oid,
+        buffer: &'a mut Vec<u8>,
+    ) -> gix::error::Result<Option<gix::objs::Data<'a>>> {
+        self.repo.try_find(id, buffer)
+    }
+}
+
+impl Write for Objects<'_> {
+    fn write_buf_with_known_id(
+        &self,
+        kind: Kind,
+        from: &[u8],
+        id: ObjectId,
+    ) -> gix::error::Result<ObjectId> {
+        if from.len() > STORED_MAX {
+            return self.repo.write_buf_with_known_id(kind, from, id);
+        }
+        if !self.repo.has_object(id) {
+            write_loose(self.repo.objects.store_ref().path(), kind, from, id)
+                .map_err(gix::Error::from_error)?;
+        }
+        Ok(id)
+    }
+
+    fn write_stream(
+        &self,
+        kind: Kind,
+        size: u64,
+        from: &mut dyn Read,
+    ) -> gix::error::Result<ObjectId> {
+        let mut data = Vec::with_capacity(size as usize);
+        from.read_to_end(&mut data)
+            .map_err(gix::Error::from_error)?;
+        let id = gix::objs::compute_hash(self.repo.object_hash(), kind, &data)?;
+        self.write_buf_with_known_id(kind, &data, id)
+    }
+
+    fn write_stream_with_known_id(
+        &self,
+        kind: Kind,
+        size: u64,
+        from: &mut dyn Read,
+        id: ObjectId,
+    ) -> gix::error::Result<ObjectId> {
+        let mut data = Vec::with_capacity(size as usize);
+        from.read_to_end(&mut data)
+            .map_err(gix::Error::from_error)?;
+        self.write_buf_with_known_id(kind, &data, id)
+    }
+}
+
+/// Writes `<objects>/<xx>/<rest>` unless it exists: a temporary file beside it, then a rename.
+fn write_loose(objects: &Path, kind: Kind, data: &[u8], id: ObjectId) -> std::io::Result<()> {
+    let hex = id.to_hex().to_string();
+    let dir = objects.join(&hex[..2]);
+    let path = dir.join(&hex[2..]);
+    let mut raw = gix::objs::encode::loose_header(kind, data.len() as u64).to_vec();
+    raw.extend_from_slice(data);
+    let stream = zlib_stored(&raw);
+    match std::fs::create_dir(&dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    let (mut file, tmp) = create_temp(&dir)?;
+    let written = file.write_all(&stream);
+    drop(file);
+    if let Err(e) = written.and_then(|()| std::fs::rename(&tmp, &path)) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    Ok(())
+}
+
+/// A new read-only file `tmp_obj_<n>` in `dir`, as git names them.
+fn create_temp(dir: &Path) -> std::io::Result<(std::fs::File, std::path::PathBuf)> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o444);
+    }
+    let seed = u64::from(std::process::id()) << 32
+        ^ std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| u64::from(d.subsec_nanos()))
+            .unwrap_or(0);
+    for i in 0..64u64 {
+        let tmp = dir.join(format!(
+            "tmp_obj_{:x}",
+            seed.wrapping_add(i.wrapping_mul(0x9e37_79b9))
+        ));
+        match options.open(&tmp) {
+            Ok(f) => return Ok((f, tmp)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::AlreadyExists,
+        format!("no free temporary object name in {}", dir.display()),
+    ))
+}
+
+/// A zlib stream of `data` in stored (uncompressed) deflate blocks.
+pub fn zlib_stored(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len() + data.len() / 65535 * 5 + 11);
+    out.extend_from_slice(&[0x78, 0x01]);
+    let mut chunks = data.chunks(65535).peekable();
+    if chunks.peek().is_none() {
+        out.extend_from_slice(&[0x01, 0x00, 0x00, 0xff, 0xff]);
+    }
+    while let Some(chunk) = chunks.next() {
+        out.push(u8::from(chunks.peek().is_none()));
+        let len = chunk.len() as u16;
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(&(!len).to_le_bytes());
+        out.extend_from_slice(chunk);
+    }
+    out.extend_from_slice(&adler32(data).to_be_bytes());
+    out
+}
+
+fn adler32(data: &[u8]) -> u32 {
+    let (mut a, mut b) = (1u32, 0u32);
+    for chunk in data.chunks(5552) {
+        for &byte in chunk {
+            a += u32::from(byte);
+            b += a;
+        }
+        a %= 65521;
+        b %= 65521;
+    }
+    (b << 16) | a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adler32_matches_the_reference_value() {
+        assert_eq!(adler32(b"Wikipedia"), 0x11E6_0398);
+        assert_eq!(adler32(b""), 1);
+        // Past the 5552-byte reduction interval.
+        let big = vec![0xffu8; 100_000];
+        let (mut a, mut b) = (1u64, 0u64);
+        for &x in &big {
+            a = (a + u64::from(x)) % 65521;
+            b = (b + a) % 65521;
+        }
+        assert_eq!(adler32(&big), ((b << 16) | a) as u32);
+    }
+
+    #[test]
+    fn stored_blocks_frame_the_data() {
+        let data = vec![7u8; 70_000];
+        let z = zlib_stored(&data);
+        assert_eq!(&z[..2], &[0x78, 0x01]);
+        // First block: not final, 65535 bytes.
+        assert_eq!(z[2], 0);
+        assert_eq!(u16::from_le_bytes([z[3], z[4]]), 65535);
+        assert_eq!(u16::from_le_bytes([z[5], z[6]]), !65535u16);
+        // Second block: final, the rest.
+        let second = 7 + 65535;
+        assert_eq!(z[second], 1);
+        assert_eq!(
+            u16::from_le_bytes([z[second + 1], z[second + 2]]),
+            (70_000 - 65535) as u16
+        );
+        assert_eq!(z.len(), 2 + 2 * 5 + 70_000 + 4);
+        assert_eq!(&z[z.len() - 4..], &adler32(&data).to_be_bytes());
+        assert_eq!(
+            zlib_stored(b""),
+            vec![0x78, 0x01, 0x01, 0, 0, 0xff, 0xff, 0, 0, 0, 1]
+        );
+    }
+}
