@@ -83,7 +83,9 @@ done
 
 # --- commit hooks: no hook vs. the naive notes hook vs. git-rune's post-commit ------------
 # In the 10,000-learning repository, interleaved (one commit of each kind per round, the hook
-# chosen with core.hooksPath) so that machine noise hits all three alike.
+# chosen with core.hooksPath) so that machine noise hits all three alike. Each kind commits on
+# its own branch (switched with symbolic-ref: same tree, no checkout), so git-rune's commits
+# have noted parents, as they do once the hooks are installed.
 export PATH="$(dirname "$RUNE"):$PATH"
 cd "$tmp/load"
 "$RUNE" -q decide "Bench" --context c --decision d --rationale r --impact i
@@ -94,8 +96,10 @@ git config core.hooksPath "$tmp/hooks.rune"
 "$RUNE" -q hooks install >/dev/null
 git config --unset core.hooksPath
 : >"$tmp/commit.none"; : >"$tmp/commit.naive"; : >"$tmp/commit.rune"
+for kind in none naive rune; do git branch -q "bench-$kind"; done
 for i in $(seq 1 "$RUNS"); do
   for kind in none naive rune; do
+    git symbolic-ref HEAD "refs/heads/bench-$kind"
     t0=$(now_ns); git -c core.hooksPath="$tmp/hooks.$kind" commit -q --allow-empty -m "$kind $i"; t1=$(now_ns)
     echo $((t1 - t0)) >>"$tmp/commit.$kind"
   done
@@ -113,3 +117,10 @@ stats "status, 10,000 learnings (git rune status)" "$tmp/status.rune"
 stats "git commit, no hook (10k learnings)" "$tmp/commit.none"
 stats "git commit, naive hook (git notes add)" "$tmp/commit.naive"
 stats "git commit, git-rune hooks installed" "$tmp/commit.rune"
+# What each hook adds, per round (the rounds are interleaved, so drift cancels out).
+paste "$tmp/commit.none" "$tmp/commit.naive" | awk '{print $2 - $1}' >"$tmp/added.naive"
+paste "$tmp/commit.none" "$tmp/commit.rune" | awk '{print $2 - $1}' >"$tmp/added.rune"
+paste "$tmp/commit.naive" "$tmp/commit.rune" | awk '{print $2 - $1}' >"$tmp/added.diff"
+stats "added by the naive hook (paired)" "$tmp/added.naive"
+stats "added by git-rune's hooks (paired)" "$tmp/added.rune"
+stats "git-rune minus naive (paired)" "$tmp/added.diff"

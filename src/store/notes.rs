@@ -88,7 +88,7 @@ impl Store {
             if !changed {
                 return Ok(tip.map(|t| t.commit));
             }
-            let tree = notes.tree.write(&self.repo).map_err(git_err(format!(
+            let tree = notes.tree.write(&objects).map_err(git_err(format!(
                 "cannot write the notes tree of {NOTES_REF}"
             )))?;
             let id = self.write_commit(&message, tree, tip.map(|t| t.commit))?;
