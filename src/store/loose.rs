@@ -1,78 +1,40 @@
-//! Small loose objects written the way git writes them, for the per-commit hook path.
+//! Objects are staged in memory and written in one go right before the ref that makes them
+//! reachable moves: a failed command leaves no stray objects, and small objects are written the
+//! way git writes them.
 //!
 //! gix creates each loose object's temporary file in the top of `objects/` and runs a full
-//! deflate set-up (a few hundred kilobytes zeroed) per object; on ext4 both show up as most
-//! of a notes write. Here an object of at most [`STORED_MAX`] bytes goes into a temporary file
-//! in its own fanout directory (as git does) as a zlib stream of stored blocks (what git writes
-//! with `core.looseCompression=0`; `git gc` compresses it into a pack), then is renamed into
-//! place. Larger objects, and every read, go through gix.
+//! deflate set-up (a few hundred kilobytes zeroed) per object; on ext4 both show up as most of
+//! a notes write (the per-commit hook). Here an object of at most [`STORED_MAX`] bytes goes into
+//! a temporary file in its own fanout directory (as git does) as a zlib stream of stored blocks
+//! (what git writes with `core.looseCompression=0`; `git gc` compresses it into a pack), then
+//! is renamed into place. Larger objects go through gix's writer; reads are gix's throughout.
 
-use std::io::{Read, Write as _};
+use std::io::Write as _;
 use std::path::Path;
 
-use gix::objs::{Find, Kind, Write};
+use gix::objs::{Kind, Write as _};
 use gix::ObjectId;
 
 /// Objects up to this size are written uncompressed.
 pub const STORED_MAX: usize = 16 * 1024;
 
-/// The repository's objects, writing small ones directly.
-pub struct Objects<'r> {
-    pub repo: &'r gix::Repository,
-}
-
-impl Find for Objects<'_> {
-    fn try_find<'a>(
-        &self,
-        id: &gix::oid,
-        buffer: &'a mut Vec<u8>,
-    ) -> gix::error::Result<Option<gix::objs::Data<'a>>> {
-        self.repo.try_find(id, buffer)
-    }
-}
-
-impl Write for Objects<'_> {
-    fn write_buf_with_known_id(
-        &self,
-        kind: Kind,
-        from: &[u8],
-        id: ObjectId,
-    ) -> gix::error::Result<ObjectId> {
-        if from.len() > STORED_MAX {
-            return self.repo.write_buf_with_known_id(kind, from, id);
+/// Writes every object the repository holds in memory (see [`super::Store::open`]) to the
+/// object database, small ones directly and larger ones through gix's compressing writer.
+/// Called right before a ref is moved to make them reachable.
+pub fn flush(repo: &gix::Repository) -> std::result::Result<usize, gix::Error> {
+    let Some(staged) = repo.objects.reset_object_memory() else {
+        return Ok(0);
+    };
+    let objects_dir = repo.objects.store_ref().path().to_owned();
+    let disk = &*repo.objects;
+    for (id, (kind, data)) in staged.iter() {
+        if data.len() <= STORED_MAX {
+            write_loose(&objects_dir, *kind, data, *id).map_err(gix::Error::from_error)?;
+        } else {
+            disk.write_buf_with_known_id(*kind, data, *id)?;
         }
-        if !self.repo.has_object(id) {
-            write_loose(self.repo.objects.store_ref().path(), kind, from, id)
-                .map_err(gix::Error::from_error)?;
-        }
-        Ok(id)
     }
-
-    fn write_stream(
-        &self,
-        kind: Kind,
-        size: u64,
-        from: &mut dyn Read,
-    ) -> gix::error::Result<ObjectId> {
-        let mut data = Vec::with_capacity(size as usize);
-        from.read_to_end(&mut data)
-            .map_err(gix::Error::from_error)?;
-        let id = gix::objs::compute_hash(self.repo.object_hash(), kind, &data)?;
-        self.write_buf_with_known_id(kind, &data, id)
-    }
-
-    fn write_stream_with_known_id(
-        &self,
-        kind: Kind,
-        size: u64,
-        from: &mut dyn Read,
-        id: ObjectId,
-    ) -> gix::error::Result<ObjectId> {
-        let mut data = Vec::with_capacity(size as usize);
-        from.read_to_end(&mut data)
-            .map_err(gix::Error::from_error)?;
-        self.write_buf_with_known_id(kind, &data, id)
-    }
+    Ok(staged.len())
 }
 
 /// Writes `<objects>/<xx>/<rest>` unless it exists: a temporary file beside it, then a rename.
@@ -80,6 +42,12 @@ fn write_loose(objects: &Path, kind: Kind, data: &[u8], id: ObjectId) -> std::io
     let hex = id.to_hex().to_string();
     let dir = objects.join(&hex[..2]);
     let path = dir.join(&hex[2..]);
+    // Only the loose file is looked for: asking the object database about a missing object
+    // makes it re-scan the pack directory. An object that is already packed gets a loose copy,
+    // which is harmless (git "freshens" objects the same way).
+    if std::fs::symlink_metadata(&path).is_ok() {
+        return Ok(());
+    }
     let mut raw = gix::objs::encode::loose_header(kind, data.len() as u64).to_vec();
     raw.extend_from_slice(data);
     let stream = zlib_stored(&raw);

@@ -106,6 +106,8 @@ impl Store {
         // Commits and trees are read more than once per command (a ref's tip, then its tree;
         // the notes tree before and during a write): keep recent objects decoded.
         repo.object_cache_size_if_unset(4 << 20);
+        // Objects are written to disk only when a ref is about to make them reachable.
+        repo.objects.enable_object_memory();
         let author = identity(&repo);
         Ok(Store {
             repo,

@@ -2,10 +2,8 @@
 //! with gix's notes trees (git's fanout layout) and compare-and-swap on the notes ref.
 
 use gix::note::plumbing::State as NotesTree;
-use gix::objs::Write as _;
 use gix::ObjectId;
 
-use super::loose::Objects;
 use super::refs::backoff;
 use super::{git_err, Result, Store, StoreError};
 
@@ -64,7 +62,6 @@ impl Store {
         mut make: impl FnMut(&mut Notes<'_>) -> Result<Vec<(ObjectId, String)>>,
     ) -> Result<Option<ObjectId>> {
         let message = notes_message(summary);
-        let objects = Objects { repo: &self.repo };
         for attempt in 0..MAX_ATTEMPTS {
             let tip = self.tip(NOTES_REF)?;
             let root = tip
@@ -76,22 +73,25 @@ impl Store {
                 if !text.is_empty() && !text.ends_with('\n') {
                     text.push('\n');
                 }
-                let blob = objects
-                    .write_buf(gix::objs::Kind::Blob, text.as_bytes())
-                    .map_err(git_err("cannot write a note"))?;
+                let blob = self
+                    .repo
+                    .write_blob(text.as_bytes())
+                    .map_err(git_err("cannot write a note"))?
+                    .detach();
                 let previous = notes
                     .tree
-                    .edit(commit, Some(blob), &objects)
+                    .edit(commit, Some(blob), &self.repo)
                     .map_err(git_err(format!("cannot write the note of {commit}")))?;
                 changed |= previous != Some(blob);
             }
             if !changed {
                 return Ok(tip.map(|t| t.commit));
             }
-            let tree = notes.tree.write(&objects).map_err(git_err(format!(
+            let tree = notes.tree.write(&self.repo).map_err(git_err(format!(
                 "cannot write the notes tree of {NOTES_REF}"
             )))?;
             let id = self.write_commit(&message, tree, tip.map(|t| t.commit))?;
+            self.flush_objects()?;
             match self.swap(
                 NOTES_REF,
                 tip.map(|t| t.commit),

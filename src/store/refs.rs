@@ -220,6 +220,7 @@ impl Store {
             self.cache.borrow_mut().insert(tree, Rc::new(all));
             let message = commit_message(summary, records.len());
             let id = self.write_commit(&message, tree, tip.map(|t| t.commit))?;
+            self.flush_objects()?;
             match self.swap(name, tip.map(|t| t.commit), id, &format!("rune: {summary}")) {
                 Ok(()) => {
                     return Ok(Some(Commit {
@@ -240,6 +241,12 @@ impl Store {
             attempts: MAX_ATTEMPTS,
         }
         .into())
+    }
+
+    /// Writes the objects staged in memory to the object database (before a ref moves).
+    pub(super) fn flush_objects(&self) -> Result<()> {
+        super::loose::flush(&self.repo).map_err(git_err("cannot write objects"))?;
+        Ok(())
     }
 
     /// Writes a commit by the store's identity at the store's clock.
