@@ -43,18 +43,21 @@ pub enum HookState {
 }
 
 /// The block a hook file gets: skipped with `GIT_RUNE_SKIP_HOOKS=1` or when git-rune is not
-/// on PATH. Hooks keep their stdin for the user's own hook below: pre-push's ref list is not
-/// read at all; post-rewrite's `<old> <new>` list is read, passed to git-rune and put back.
-/// `git rune hook` exits non-zero only for pre-push with `rune.strictPush` set, so only then
-/// does the block stop the git command.
-pub fn block(hook: &str) -> String {
-    let run = match hook {
-        "post-rewrite" => "  rune_rewritten=$(cat)\n  \
+/// on PATH. `alone` when nothing else is in the hook: then the shell hands over to git-rune
+/// (`exec`, one process fewer on every commit). Otherwise the user's own hook below keeps its
+/// stdin: pre-push's ref list is not read at all; post-rewrite's `<old> <new>` list is read,
+/// passed to git-rune and put back. `git rune hook` exits non-zero only for pre-push with
+/// `rune.strictPush` set, so only then does the block stop the git command.
+pub fn block(hook: &str, alone: bool) -> String {
+    let run = match (hook, alone) {
+        ("post-rewrite", true) => "  exec git-rune hook post-rewrite \"$@\"\n".to_owned(),
+        (_, true) => format!("  exec git-rune hook {hook} \"$@\" </dev/null\n"),
+        ("post-rewrite", false) => "  rune_rewritten=$(cat)\n  \
              printf '%s\\n' \"$rune_rewritten\" | git-rune hook post-rewrite \"$@\" || true\n  \
              exec <<RUNE_REWRITTEN\n$rune_rewritten\nRUNE_REWRITTEN\n"
             .to_owned(),
-        "pre-push" => "  git-rune hook pre-push \"$@\" </dev/null || exit 1\n".to_owned(),
-        _ => format!("  git-rune hook {hook} \"$@\" </dev/null || true\n"),
+        ("pre-push", false) => "  git-rune hook pre-push \"$@\" </dev/null || exit 1\n".to_owned(),
+        (_, false) => format!("  git-rune hook {hook} \"$@\" </dev/null || true\n"),
     };
     format!(
         "{BEGIN}\nif [ -z \"$GIT_RUNE_SKIP_HOOKS\" ] && command -v git-rune >/dev/null 2>&1; then\n\
@@ -129,7 +132,7 @@ pub fn install(dir: &Path, hook: &str) -> Result<HookState, HookError> {
     std::fs::create_dir_all(dir).map_err(io("create", dir))?;
     let path = dir.join(hook);
     let (text, created) = match read(&path)? {
-        None => (format!("#!/bin/sh\n{CREATED}\n{}", block(hook)), true),
+        None => (format!("#!/bin/sh\n{CREATED}\n{}", block(hook, true)), true),
         Some(existing) => {
             let created = existing.contains(CREATED);
             let base = without_block(&existing);
@@ -140,7 +143,9 @@ pub fn install(dir: &Path, hook: &str) -> Result<HookState, HookError> {
                     shebang: first.chars().take(60).collect(),
                 });
             }
-            (format!("{first}\n{}{rest}", block(hook)), created)
+            // Only our own lines: the shell can hand over to git-rune.
+            let alone = rest.replace(&format!("{CREATED}\n"), "").trim().is_empty();
+            (format!("{first}\n{}{rest}", block(hook, alone)), created)
         }
     };
     write_executable(&path, &text)?;
@@ -221,6 +226,9 @@ mod tests {
             text.starts_with("#!/bin/bash\n# >>> git-rune >>>"),
             "{text}"
         );
+        // The user's hook runs after ours, so the shell must not hand over with exec.
+        assert!(text.contains("git-rune hook post-commit \"$@\" </dev/null || true"));
+        assert!(!text.contains("exec git-rune"), "{text}");
         assert_eq!(
             uninstall(dir.path(), "post-commit").unwrap(),
             HookState::Chained
@@ -240,7 +248,7 @@ mod tests {
             let shim = std::fs::read_to_string(&path).unwrap();
             assert_eq!(
                 shim,
-                format!("#!/bin/sh\n{}", block(hook)),
+                format!("#!/bin/sh\n{}", block(hook, true)),
                 "{}",
                 path.display()
             );
@@ -255,6 +263,12 @@ mod tests {
             HookState::Installed
         );
         assert_eq!(state(dir.path(), "pre-push").unwrap(), HookState::Installed);
+        let created = std::fs::read_to_string(dir.path().join("pre-push")).unwrap();
+        assert!(created.contains("  exec git-rune hook pre-push"), "{created}");
+        // Reinstalling a hook we created, alone, keeps the exec form.
+        install(dir.path(), "pre-push").unwrap();
+        let again = std::fs::read_to_string(dir.path().join("pre-push")).unwrap();
+        assert!(again.contains("  exec git-rune hook pre-push"), "{again}");
         uninstall(dir.path(), "pre-push").unwrap();
         assert!(!dir.path().join("pre-push").exists());
         std::fs::write(
