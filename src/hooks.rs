@@ -264,7 +264,10 @@ mod tests {
         );
         assert_eq!(state(dir.path(), "pre-push").unwrap(), HookState::Installed);
         let created = std::fs::read_to_string(dir.path().join("pre-push")).unwrap();
-        assert!(created.contains("  exec git-rune hook pre-push"), "{created}");
+        assert!(
+            created.contains("  exec git-rune hook pre-push"),
+            "{created}"
+        );
         // Reinstalling a hook we created, alone, keeps the exec form.
         install(dir.path(), "pre-push").unwrap();
         let again = std::fs::read_to_string(dir.path().join("pre-push")).unwrap();
