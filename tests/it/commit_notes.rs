@@ -1,6 +1,6 @@
 //! Every code commit carries a note linking it to memory; `why` reads it back.
 
-use crate::common::TestRepo;
+use crate::common::{learn_args, TestRepo};
 
 fn decide(repo: &TestRepo, title: &str, files: &str) {
     repo.rune(&[
@@ -187,17 +187,7 @@ fn a_bulk_import_is_counted_and_the_next_note_lists_only_what_is_new() {
         "decisions are listed first"
     );
 
-    repo.rune(&[
-        "-q",
-        "learn",
-        "--type",
-        "insight",
-        "--key",
-        "only-new",
-        "--insight",
-        "x",
-    ])
-    .success();
+    repo.rune(&learn_args("only-new", "x", &[])).success();
     repo.commit_file("c", "3", "one more");
     let note = repo.git(&["notes", "--ref=rune", "show", "HEAD"]);
     assert!(

@@ -204,6 +204,22 @@ pub fn decide_args<'a>(title: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     args
 }
 
+/// `learn --type insight --key <key> --insight <insight>`, then `extra`.
+pub fn learn_args<'a>(key: &'a str, insight: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "-q",
+        "learn",
+        "--type",
+        "insight",
+        "--key",
+        key,
+        "--insight",
+        insight,
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
 /// Parses JSON Lines output.
 pub fn json_lines(s: &str) -> Vec<serde_json::Value> {
     s.lines()

@@ -3,20 +3,10 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use crate::common::TestRepo;
+use crate::common::{learn_args, TestRepo};
 
 fn learn(repo: &TestRepo, key: &str, insight: &str) {
-    repo.rune(&[
-        "-q",
-        "learn",
-        "--type",
-        "insight",
-        "--key",
-        key,
-        "--insight",
-        insight,
-    ])
-    .success();
+    repo.rune(&learn_args(key, insight, &[])).success();
 }
 
 #[test]

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use crate::assert_rune_snapshot;
-use crate::common::{decide_args, json_lines, TestRepo};
+use crate::common::{decide_args, json_lines, learn_args, TestRepo};
 
 fn append(repo: &TestRepo, path: &str, text: &str) {
     let mut f = std::fs::OpenOptions::new()
@@ -211,18 +211,11 @@ fn fixture() -> TestRepo {
         "0.9",
     ])
     .success();
-    repo.rune(&[
-        "-q",
-        "learn",
-        "--type",
-        "insight",
-        "--key",
+    repo.rune(&learn_args(
         "fast-path",
-        "--insight",
         "Load reads two refs only",
-        "--files",
-        "src/db.rs",
-    ])
+        &["--files", "src/db.rs"],
+    ))
     .success();
     repo.rune(&[
         "-q",
