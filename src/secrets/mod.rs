@@ -1,0 +1,174 @@
+//! Keeps credentials out of the memory refs (refs get pushed): the one filter every write path runs, and the redaction behind `--redact`.
+//!
+//! [`scan`] says where secrets sit (rule name and byte range) so a caller can refuse a write
+//! naming the rule and the line ([`line_of`]) without ever echoing the value. [`redact`] keeps
+//! only a prefix that says what the secret was — never enough to use it — followed by
+//! [`REDACTED`].
+//!
+//! # Rules
+//!
+//! | rule | shape | `redact` keeps |
+//! |---|---|---|
+//! | `aws-access-key` | `AKIA`/`ASIA` + 16 `[A-Z0-9]` | `AKIA` / `ASIA` |
+//! | `aws-secret-key` | value of `aws_secret_access_key` / `secretAccessKey` (≥ 16 chars) | the `key = ` part |
+//! | `github-token` | `ghp_` `gho_` `ghu_` `ghs_` `ghr_` + ≥ 30 alnum, `github_pat_` + ≥ 22 | `ghp_` … / `github_pat_` |
+//! | `gitlab-token` | `glpat-` + ≥ 20 | `glpat-` |
+//! | `slack-token` | `xoxb-` `xoxp-` `xoxa-` `xoxr-` `xoxs-` + ≥ 10, with a digit | `xoxb-` … |
+//! | `slack-webhook` | `hooks.slack.com/services/` + ≥ 20 path chars | the URL up to `services/` |
+//! | `stripe-key` | `sk_live_` `rk_live_` `sk_test_` `rk_test_` + ≥ 16 alnum | `sk_live_` … |
+//! | `sendgrid-key` | `SG.` + 16–32 + `.` + 32–64 | `SG.` |
+//! | `twilio-api-key` | `SK` + 32 hex | `SK` |
+//! | `google-api-key` | `AIza` + 35 | `AIza` |
+//! | `openai-key` | `sk-`, `sk-proj-`, `sk-svcacct-`, `sk-admin-` + ≥ 20 with upper, lower and digit | that prefix |
+//! | `anthropic-key` | `sk-ant-` + ≥ 32 | `sk-ant-` |
+//! | `private-key` | `-----BEGIN … PRIVATE KEY-----` with key material, through `-----END …-----` or to the end of the text | the BEGIN line |
+//! | `jwt` | `eyJ…` (≥ 10) `.` (≥ 10) `.` (≥ 16) base64url segments | `eyJ` |
+//! | `password-assignment` | `password` `passwd` `passphrase` `= : := =>` value | the `password=` part |
+//! | `secret-assignment` | `secret` `secret_key` `client_secret` … | the `secret=` part |
+//! | `token-assignment` | `token` `access_token` `access_key` … value of ≥ 8 chars mixing two of upper/lower/digit | the `token=` part |
+//! | `api-key-assignment` | `api_key` `apikey` `api-key` … same value test as tokens | the `api_key=` part |
+//! | `url-credentials` | the password in `scheme://user:password@host` | everything but the password |
+//! | `bearer-token` | `Bearer` + ≥ 16 token chars mixing two of upper/lower/digit | `Bearer ` |
+//! | `high-entropy-string` | ≥ 32 chars of `[A-Za-z0-9+/_-]` with upper, lower and digit, and Shannon entropy above the 1st percentile of random base64 of that length | nothing |
+//!
+//! Keys are matched case-insensitively at the end of an identifier (`DB_PASSWORD`, `dbPassword`,
+//! `spring.datasource.password`, `"password":`), so prose that merely mentions passwords is not a
+//! finding. A `:` separator with an unquoted value only counts when the value ends its line
+//! (YAML `password: hunter2`), because prose ("the secret: it lives in vault") and type
+//! annotations (`token: AccessToken,`) use colons too.
+//! An unquoted value needs ≥ 4 characters (shorter ones are variable names like `pw`); a quoted
+//! one only needs to be non-empty.
+//!
+//! # Allow-list (never findings)
+//!
+//! * Any value containing `EXAMPLE`: the AWS documentation keys `AKIAIOSFODNN7EXAMPLE` and
+//!   `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY` and the doc keys built like them.
+//! * URL passwords equal to their user (`postgres://postgres:postgres@localhost`): service
+//!   defaults, not secrets.
+//! * Placeholders for assignment, URL and bearer values: `<password>`, `{{token}}`, `[token]`,
+//!   `$VAR`, `${VAR}`, `$(cmd)`, `%VAR%`, values made only of `x X * . # - _ ?`, values starting
+//!   with `your` or ending in `_here`/`-here`, anything containing `redacted` or `example`, and
+//!   the words in [`DUMMY_VALUES`] (`changeme`, `password`, `test`, `none`, `true`, …).
+//! * Code instead of a value (unquoted only): calls (`getpass()`), indexing (`os.environ[…]`),
+//!   generic types (`Option<String>`), dotted paths (`args.password`, `settings.SECRET_KEY`),
+//!   variable names with an underscore (`DB_PASSWORD`, `pw_hash`). So a real password spelt
+//!   like a snake_case identifier is missed; quoting it makes it a finding again.
+//! * Not secret by design: hex strings of any length (git object ids, sha256 ids, digests), UUIDs,
+//!   Twilio account SIDs (`AC` + 32 hex: an account identifier, useless without the auth token,
+//!   which the `token-assignment` rule catches as `auth_token=…`), Stripe publishable keys
+//!   (`pk_live_…`: meant to ship in web pages), public PEM blocks (`-----BEGIN PUBLIC KEY-----`,
+//!   `CERTIFICATE`) and OpenSSH public keys (`ssh-ed25519 AAAA…`), whose bodies would otherwise
+//!   be high-entropy strings.
+//!
+//! # Overlaps and cost
+//!
+//! Rules may match overlapping text (`token=ghp_…` is both an assignment and a GitHub token).
+//! The larger finding wins, ties go to the more specific rule, and partial overlaps are merged so
+//! every byte any rule flagged is covered. Each rule is one forward pass that only looks ahead a
+//! bounded distance or past text it then skips, so scanning is linear and allocates only per
+//! finding. Every range starts and ends on an ASCII byte or the end of the text, so slicing at
+//! them never splits a character.
+//!
+//! `scan(redact(t))` is empty (tested on arbitrary text). The one conceivable exception is a
+//! `high-entropy-string` formed by what is left of a longer run after a vendor token inside it
+//! was redacted, which needs the leftover alone to look random; it has not been seen.
+//!
+//! Known limits: a token glued to a longer word by `_` or `-` (`key_ghp_…`) is only caught by
+//! the high-entropy rule; base32 and all-lower-case random strings are not high-entropy by
+//! this definition; about 1% of random 32-character keys fall under the entropy floor (vendor
+//! and assignment rules still see most of them). Share links whose ids are random
+//! (`docs.google.com/document/d/1Bx…`) and SRI hashes (`sha384-…`) are flagged as high-entropy:
+//! they are capabilities or look exactly like them.
+
+/// The marker `redact` puts where a secret value was.
+pub const REDACTED: &str = "***REDACTED***";
+
+/// Every rule name `scan` can report, for documentation and tests.
+pub const RULES: &[&str] = &[
+    "aws-access-key",
+    "aws-secret-key",
+    "github-token",
+    "gitlab-token",
+    "slack-token",
+    "slack-webhook",
+    "stripe-key",
+    "sendgrid-key",
+    "twilio-api-key",
+    "google-api-key",
+    "openai-key",
+    "anthropic-key",
+    "private-key",
+    "jwt",
+    "password-assignment",
+    "secret-assignment",
+    "token-assignment",
+    "api-key-assignment",
+    "url-credentials",
+    "bearer-token",
+    "high-entropy-string",
+];
+
+/// Assignment and URL values that are placeholders people write in docs and configs (space
+/// separated), compared case-insensitively with the whole value.
+pub const DUMMY_VALUES: &str = "password passwd pass secret token changeme change_me changeit example dummy placeholder redacted test testing none null nil true false undefined empty required optional string value todo fixme foo bar foobar";
+
+/// One secret found in a scanned text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// Stable kebab-case rule name, used in error messages (see [`RULES`]).
+    pub rule: &'static str,
+    /// Start of the secret value in the scanned text (bytes, on a char boundary).
+    pub start: usize,
+    /// End (exclusive) of the secret value in the scanned text (bytes, on a char boundary).
+    pub end: usize,
+}
+
+/// Finds secrets in `text`, never returning overlapping findings; sorted by start.
+pub fn scan(text: &str) -> Vec<Finding> {
+    let mut cands = Vec::new();
+    scan_tokens(text.as_bytes(), &mut cands);
+    scan_assignments(text.as_bytes(), &mut cands);
+    scan_url_credentials(text, &mut cands);
+    scan_slack_webhooks(text, &mut cands);
+    let public = scan_pem_blocks(text, &mut cands);
+    scan_high_entropy(text.as_bytes(), &public, &mut cands);
+    // Documentation keys are allowed wherever they appear, whichever rule saw them.
+    cands.retain(|c| !contains(&text.as_bytes()[c.start..c.end], b"EXAMPLE"));
+    resolve(cands)
+}
+
+/// Replaces each finding with its prefix (enough to say what it was, never enough to use it)
+/// followed by [`REDACTED`].
+pub fn redact(text: &str) -> String {
+    let findings = scan(text);
+    if findings.is_empty() {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut pos = 0;
+    for f in &findings {
+        out.push_str(&text[pos..f.start]);
+        let value = &text[f.start..f.end];
+        out.push_str(&value[..keep_len(f.rule, value)]);
+        out.push_str(REDACTED);
+        pos = f.end;
+    }
+    out.push_str(&text[pos..]);
+    out
+}
+
+/// The line number (1-based) of a byte offset, for error messages.
+pub fn line_of(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    1 + text.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+}
+
+mod rules;
+
+use rules::*;
+
+#[cfg(test)]
+mod tests;

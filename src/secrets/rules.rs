@@ -1,0 +1,803 @@
+//! The rules: byte classes, candidate spans and their resolution, and one scanner per kind
+//! of secret (vendor tokens, assignments, URL credentials, webhooks, private keys, entropy).
+
+use super::*;
+
+// ---------------------------------------------------------------------------------------------
+// Byte classes: a table lookup keeps every pass a tight loop without per-byte allocation.
+
+pub(super) const UPPER: u8 = 1;
+pub(super) const LOWER: u8 = 2;
+pub(super) const DIGIT: u8 = 4;
+pub(super) const HEX: u8 = 8;
+/// `[A-Za-z0-9_-]`: the alphabet of almost every vendor token and of base64url.
+pub(super) const WORD: u8 = 16;
+/// `[A-Za-z0-9+/_-]`: base64 and base64url, without `=` so `key=value` does not glue together.
+pub(super) const B64: u8 = 32;
+/// Characters of an RFC 6750 bearer token (`b64token`).
+pub(super) const BEARER: u8 = 64;
+pub(super) const ALNUM: u8 = UPPER | LOWER | DIGIT;
+
+pub(super) const fn classes() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        let mut c = 0;
+        if b.is_ascii_uppercase() {
+            c |= UPPER | WORD | B64 | BEARER;
+        }
+        if b.is_ascii_lowercase() {
+            c |= LOWER | WORD | B64 | BEARER;
+        }
+        if b.is_ascii_digit() {
+            c |= DIGIT | WORD | B64 | BEARER;
+        }
+        if b.is_ascii_hexdigit() {
+            c |= HEX;
+        }
+        if b == b'_' || b == b'-' {
+            c |= WORD | B64 | BEARER;
+        }
+        if b == b'+' || b == b'/' {
+            c |= B64 | BEARER;
+        }
+        if b == b'.' || b == b'~' || b == b'=' {
+            c |= BEARER;
+        }
+        t[i] = c;
+        i += 1;
+    }
+    t
+}
+
+pub(super) static CLASS: [u8; 256] = classes();
+
+pub(super) fn is(b: u8, class: u8) -> bool {
+    CLASS[b as usize] & class != 0
+}
+
+pub(super) fn all(s: &[u8], class: u8) -> bool {
+    s.iter().all(|&b| is(b, class))
+}
+
+/// End of the run of `class` bytes starting at `i`.
+pub(super) fn run_end(b: &[u8], mut i: usize, class: u8) -> usize {
+    while i < b.len() && is(b[i], class) {
+        i += 1;
+    }
+    i
+}
+
+/// Which of upper / lower / digit occur in `s`, as class bits.
+pub(super) fn kinds(s: &[u8]) -> u8 {
+    s.iter().fold(0, |k, &b| k | (CLASS[b as usize] & ALNUM))
+}
+
+pub(super) fn kind_count(s: &[u8]) -> u32 {
+    kinds(s).count_ones()
+}
+
+pub(super) fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+pub(super) fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+pub(super) fn ends_with_ci(hay: &[u8], needle: &[u8]) -> bool {
+    hay.len() >= needle.len() && hay[hay.len() - needle.len()..].eq_ignore_ascii_case(needle)
+}
+
+pub(super) fn starts_with_ci(hay: &[u8], needle: &[u8]) -> bool {
+    hay.len() >= needle.len() && hay[..needle.len()].eq_ignore_ascii_case(needle)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Candidates and how overlaps resolve.
+
+pub(super) struct Cand {
+    pub(super) start: usize,
+    pub(super) end: usize,
+    rule: &'static str,
+    /// Breaks ties between equal ranges: vendor shapes name the secret better than generic rules.
+    prio: u8,
+}
+
+pub(super) const P_VENDOR: u8 = 90;
+pub(super) const P_JWT: u8 = 80;
+pub(super) const P_CONTEXT: u8 = 60;
+pub(super) const P_ASSIGN: u8 = 50;
+pub(super) const P_ENTROPY: u8 = 10;
+
+pub(super) fn cand(start: usize, end: usize, rule: &'static str, prio: u8) -> Cand {
+    Cand {
+        start,
+        end,
+        rule,
+        prio,
+    }
+}
+
+pub(super) fn resolve(mut cands: Vec<Cand>) -> Vec<Finding> {
+    cands.sort_unstable_by(|a, b| {
+        (a.start, std::cmp::Reverse(a.end), std::cmp::Reverse(a.prio)).cmp(&(
+            b.start,
+            std::cmp::Reverse(b.end),
+            std::cmp::Reverse(b.prio),
+        ))
+    });
+    let mut out: Vec<Finding> = Vec::with_capacity(cands.len());
+    for c in cands {
+        if let Some(last) = out.last_mut() {
+            if c.start < last.end {
+                // Merging rather than dropping keeps every flagged byte inside some finding.
+                last.end = last.end.max(c.end);
+                continue;
+            }
+        }
+        out.push(Finding {
+            rule: c.rule,
+            start: c.start,
+            end: c.end,
+        });
+    }
+    out
+}
+
+pub(super) const OPENAI_PREFIXES: &[&str] = &["sk-proj-", "sk-svcacct-", "sk-admin-", "sk-"];
+
+/// How many leading bytes of a finding `redact` keeps: what the secret was, never its value.
+pub(super) fn keep_len(rule: &str, v: &str) -> usize {
+    let keep = match rule {
+        "aws-access-key" | "google-api-key" => 4,
+        "github-token" if v.starts_with("github_pat_") => 11,
+        "github-token" => 4,
+        "gitlab-token" => 6,
+        "slack-token" => 5,
+        "slack-webhook" => v.find("/services/").map_or(0, |i| i + "/services/".len()),
+        "stripe-key" => 8,
+        "sendgrid-key" => 3,
+        "twilio-api-key" => 2,
+        "anthropic-key" => 7,
+        "openai-key" => OPENAI_PREFIXES
+            .iter()
+            .find(|p| v.starts_with(*p))
+            .map_or(0, |p| p.len()),
+        "jwt" => 3,
+        "private-key" => private_key_header_end(v.as_bytes(), 0).unwrap_or(0),
+        _ => 0,
+    };
+    if keep < v.len() && v.is_char_boundary(keep) {
+        keep
+    } else {
+        0
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Vendor token shapes, checked once per `[A-Za-z0-9_-]` word at the word's start.
+
+pub(super) fn scan_tokens(b: &[u8], out: &mut Vec<Cand>) {
+    let mut i = 0;
+    while i < b.len() {
+        if !is(b[i], WORD) {
+            i += 1;
+            continue;
+        }
+        let s = i;
+        let e = run_end(b, i, WORD);
+        match token_at(b, s, e) {
+            // Skipping the match keeps the pass linear however far a JWT reaches.
+            Some(c) => {
+                i = c.end.max(e);
+                out.push(c);
+            }
+            None => i = e,
+        }
+        if let Some(c) = bearer_at(b, s, e) {
+            out.push(c);
+        }
+    }
+}
+
+pub(super) fn token_at(b: &[u8], s: usize, e: usize) -> Option<Cand> {
+    let w = &b[s..e];
+    // Every shape starts with one of these; most words are rejected here.
+    if !matches!(w[0], b'A' | b'g' | b'x' | b's' | b'r' | b'S' | b'e') || w.len() < 2 {
+        return None;
+    }
+    let vendor = |rule| Some(cand(s, e, rule, P_VENDOR));
+    let aws = w.starts_with(b"AKIA") || w.starts_with(b"ASIA");
+    if aws && w.len() == 20 && all(&w[4..], UPPER | DIGIT) {
+        return vendor("aws-access-key");
+    }
+    for p in [b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_"] {
+        if w.starts_with(p) && w.len() >= 4 + 30 && all(&w[4..], ALNUM) {
+            return vendor("github-token");
+        }
+    }
+    if w.starts_with(b"github_pat_") && w.len() >= 11 + 22 && !w[11..].contains(&b'-') {
+        return vendor("github-token");
+    }
+    if w.starts_with(b"glpat-") && w.len() >= 6 + 20 {
+        return vendor("gitlab-token");
+    }
+    if w.len() >= 5 + 10
+        && w.starts_with(b"xox")
+        && matches!(w[3], b'b' | b'p' | b'a' | b'r' | b's')
+        && w[4] == b'-'
+        && kinds(&w[5..]) & DIGIT != 0
+    {
+        return vendor("slack-token");
+    }
+    for p in [b"sk_live_", b"rk_live_", b"sk_test_", b"rk_test_"] {
+        if w.starts_with(p) && w.len() >= 8 + 16 && all(&w[8..], ALNUM) {
+            return vendor("stripe-key");
+        }
+    }
+    if w.len() == 34 && w.starts_with(b"SK") && all(&w[2..], HEX) {
+        return vendor("twilio-api-key");
+    }
+    if w.len() == 39 && w.starts_with(b"AIza") {
+        return vendor("google-api-key");
+    }
+    if w.starts_with(b"sk-ant-") {
+        return (w.len() >= 7 + 32).then(|| cand(s, e, "anthropic-key", P_VENDOR));
+    }
+    if w.starts_with(b"sk-") {
+        let p = OPENAI_PREFIXES
+            .iter()
+            .find(|p| w.starts_with(p.as_bytes()))
+            .map_or(3, |p| p.len());
+        let rest = &w[p..];
+        return (rest.len() >= 20 && kind_count(rest) == 3)
+            .then(|| cand(s, e, "openai-key", P_VENDOR));
+    }
+    if w == b"SG" {
+        // SendGrid: SG.<16-32>.<32-64>; each part is a bounded word, so the look-ahead is O(1).
+        let p1 = segment(b, e, 16, 32)?;
+        let p2 = segment(b, p1, 32, 64)?;
+        return Some(cand(s, p2, "sendgrid-key", P_VENDOR));
+    }
+    if w.starts_with(b"eyJ") && w.len() >= 10 {
+        let p1 = segment(b, e, 10, usize::MAX)?;
+        let p2 = segment(b, p1, 16, usize::MAX)?;
+        return Some(cand(s, p2, "jwt", P_JWT));
+    }
+    None
+}
+
+/// `.` followed by a `[A-Za-z0-9_-]` word of `min..=max` bytes; returns the word's end.
+pub(super) fn segment(b: &[u8], dot: usize, min: usize, max: usize) -> Option<usize> {
+    if b.get(dot) != Some(&b'.') {
+        return None;
+    }
+    let limit = b.len().min((dot + 1).saturating_add(max).saturating_add(1));
+    let mut i = dot + 1;
+    while i < limit && is(b[i], WORD) {
+        i += 1;
+    }
+    let len = i - dot - 1;
+    let ended = i == b.len() || !is(b[i], WORD);
+    (ended && len >= min && len <= max).then_some(i)
+}
+
+/// `Bearer <token>`: the token is flagged, `Bearer ` stays to show it was an Authorization header.
+pub(super) fn bearer_at(b: &[u8], s: usize, e: usize) -> Option<Cand> {
+    if !b[s..e].eq_ignore_ascii_case(b"bearer") {
+        return None;
+    }
+    let mut i = e;
+    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+        i += 1;
+    }
+    if i == e {
+        return None;
+    }
+    let te = run_end(b, i, BEARER);
+    let tok = &b[i..te];
+    (tok.len() >= 16 && kind_count(tok) >= 2 && !is_placeholder(tok))
+        .then(|| cand(i, te, "bearer-token", P_CONTEXT))
+}
+
+// ---------------------------------------------------------------------------------------------
+// `key = value` assignments.
+
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Field {
+    AwsSecret,
+    Password,
+    Secret,
+    Token,
+    ApiKey,
+}
+
+pub(super) fn key_kind(w: &[u8]) -> Option<Field> {
+    // Every key ends in d, e, t, y or n: a cheap first test for the common case of no key.
+    if !matches!(
+        w.last()?.to_ascii_lowercase(),
+        b'd' | b'e' | b't' | b'y' | b'n'
+    ) {
+        return None;
+    }
+    let ends = |list: &[&[u8]]| list.iter().any(|k| ends_with_ci(w, k));
+    if ends(&[
+        b"secret_access_key",
+        b"secretaccesskey",
+        b"secret-access-key",
+    ]) {
+        Some(Field::AwsSecret)
+    } else if ends(&[b"password", b"passwd", b"passphrase"]) {
+        Some(Field::Password)
+    } else if ends(&[b"secret", b"secret_key", b"secretkey", b"secret-key"]) {
+        Some(Field::Secret)
+    } else if ends(&[b"api_key", b"apikey", b"api-key"]) {
+        Some(Field::ApiKey)
+    } else if ends(&[b"token", b"access_key", b"accesskey", b"access-key"]) {
+        Some(Field::Token)
+    } else {
+        None
+    }
+}
+
+pub(super) struct Value {
+    start: usize,
+    end: usize,
+    /// Where scanning resumes: past the closing quote for quoted values.
+    resume: usize,
+    quoted: bool,
+}
+
+pub(super) fn scan_assignments(b: &[u8], out: &mut Vec<Cand>) {
+    let mut i = 0;
+    while i < b.len() {
+        if !is(b[i], WORD) {
+            i += 1;
+            continue;
+        }
+        let e = run_end(b, i, WORD);
+        // `scheme://user:password@host` is a URL, which `url-credentials` reads properly.
+        let in_url = b[..i].ends_with(b"://");
+        let key = if in_url { None } else { key_kind(&b[i..e]) };
+        i = e;
+        let Some(key) = key else { continue };
+        let Some(v) = value_after(b, e) else { continue };
+        // Resuming after the value, accepted or not, keeps `password=password=…` linear.
+        i = v.resume.max(e);
+        let val = &b[v.start..v.end];
+        if is_placeholder(val) || (!v.quoted && looks_like_code(val)) {
+            continue;
+        }
+        let ok = match key {
+            Field::AwsSecret => val.len() >= 16,
+            Field::Password | Field::Secret => val.len() >= if v.quoted { 1 } else { 4 },
+            Field::Token | Field::ApiKey => val.len() >= 8 && kind_count(val) >= 2,
+        };
+        if ok {
+            let rule = match key {
+                Field::AwsSecret => "aws-secret-key",
+                Field::Password => "password-assignment",
+                Field::Secret => "secret-assignment",
+                Field::Token => "token-assignment",
+                Field::ApiKey => "api-key-assignment",
+            };
+            let prio = if key == Field::AwsSecret {
+                P_VENDOR
+            } else {
+                P_ASSIGN
+            };
+            out.push(cand(v.start, v.end, rule, prio));
+        }
+    }
+}
+
+pub(super) fn skip_blanks(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+        i += 1;
+    }
+    i
+}
+
+/// The value of `key<sep>value` where `key` ends at `e`; `None` when no assignment follows.
+pub(super) fn value_after(b: &[u8], e: usize) -> Option<Value> {
+    let mut i = e;
+    if i < b.len() && (b[i] == b'"' || b[i] == b'\'') {
+        i += 1; // closing quote of a quoted key: "password": "…"
+    }
+    i = skip_blanks(b, i);
+    let colon = match b.get(i)? {
+        b'=' if b.get(i + 1) == Some(&b'=') => return None, // a comparison, not an assignment
+        b'=' => {
+            i += if b.get(i + 1) == Some(&b'>') { 2 } else { 1 };
+            false
+        }
+        b':' if b.get(i + 1) == Some(&b':') => return None, // a path such as token::Kind
+        b':' if b.get(i + 1) == Some(&b'=') => {
+            i += 2;
+            false
+        }
+        b':' => {
+            i += 1;
+            true
+        }
+        _ => return None,
+    };
+    // Markdown emphasis around a label: **Password:** hunter2
+    while i < b.len() && (b[i] == b'*' || b[i] == b'_') {
+        i += 1;
+    }
+    i = skip_blanks(b, i);
+    let q = *b.get(i)?;
+    if q == b'"' || q == b'\'' || q == b'`' {
+        let start = i + 1;
+        let mut j = start;
+        while j < b.len() && b[j] != q && b[j] != b'\n' {
+            j += 1;
+        }
+        let resume = if j < b.len() && b[j] == q { j + 1 } else { j };
+        return (j > start).then_some(Value {
+            start,
+            end: j,
+            resume,
+            quoted: true,
+        });
+    }
+    let start = i;
+    let mut j = i;
+    while j < b.len()
+        && !b[j].is_ascii_whitespace()
+        && !matches!(
+            b[j],
+            b'"' | b'\'' | b'`' | b',' | b';' | b'&' | b')' | b']' | b'}'
+        )
+    {
+        j += 1;
+    }
+    if j == start {
+        return None;
+    }
+    if colon {
+        // `label: value` only counts when the value ends the line, as in YAML.
+        let k = skip_blanks(b, j);
+        if k < b.len() && !matches!(b[k], b'\n' | b'\r' | b'}') {
+            // An empty value is never a finding, but scanning still resumes past it.
+            return Some(Value {
+                start,
+                end: start,
+                resume: j,
+                quoted: false,
+            });
+        }
+    }
+    Some(Value {
+        start,
+        end: j,
+        resume: j,
+        quoted: false,
+    })
+}
+
+/// Values that stand for a secret without being one (see the module's allow-list).
+pub(super) fn is_placeholder(v: &[u8]) -> bool {
+    let Some((&first, &last)) = v.first().zip(v.last()) else {
+        return true;
+    };
+    if contains_ci(v, b"redacted") || contains_ci(v, b"example") {
+        return true;
+    }
+    let wrapped = |o, c| first == o && last == c && v.len() >= 2;
+    if wrapped(b'<', b'>') || wrapped(b'{', b'}') || wrapped(b'[', b']') || wrapped(b'%', b'%') {
+        return true;
+    }
+    if first == b'$' {
+        return true; // $VAR, ${VAR}, $(cmd): expanded at run time, not stored
+    }
+    if v.iter()
+        .all(|c| matches!(c, b'x' | b'X' | b'*' | b'.' | b'#' | b'-' | b'_' | b'?'))
+    {
+        return true;
+    }
+    if starts_with_ci(v, b"your") || ends_with_ci(v, b"_here") || ends_with_ci(v, b"-here") {
+        return true;
+    }
+    DUMMY_VALUES
+        .split(' ')
+        .any(|d| v.eq_ignore_ascii_case(d.as_bytes()))
+}
+
+/// Unquoted values that are code referring to a secret kept elsewhere.
+pub(super) fn looks_like_code(v: &[u8]) -> bool {
+    // Calls, indexing and generic types: getpass(), os.environ[…], Option<String>
+    if v.iter().any(|c| matches!(c, b'(' | b'[' | b'<' | b'>')) {
+        return true;
+    }
+    let ident = |s: &[u8]| {
+        !s.is_empty()
+            && (s[0].is_ascii_alphabetic() || s[0] == b'_')
+            && s.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_')
+    };
+    if v.contains(&b'.') && v.split(|&c| c == b'.').all(ident) {
+        return true;
+    }
+    // A variable: DB_PASSWORD from the environment, pw_hash in code.
+    let shouty = |c: u8| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_';
+    let snake = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_';
+    v[0].is_ascii_alphabetic()
+        && v.contains(&b'_')
+        && (v.iter().all(|&c| shouty(c)) || v.iter().all(|&c| snake(c)))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shapes found by a fixed anchor string.
+
+pub(super) fn find_all<'a>(text: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let at = from + text.get(from..)?.find(needle)?;
+        from = at + needle.len();
+        Some(at)
+    })
+}
+
+/// `scheme://user:password@host`: the password is the secret, the user and host are context.
+pub(super) fn scan_url_credentials(text: &str, out: &mut Vec<Cand>) {
+    let b = text.as_bytes();
+    for p in find_all(text, "://") {
+        if p == 0 || !b[p - 1].is_ascii_alphanumeric() {
+            continue;
+        }
+        // The authority ends at the first path, query or fragment character, so no two
+        // authorities overlap and the pass stays linear.
+        let a = p + 3;
+        let mut j = a;
+        let mut at = None;
+        let mut colon = None;
+        while j < b.len()
+            && !b[j].is_ascii_whitespace()
+            && !matches!(b[j], b'/' | b'?' | b'#' | b'"' | b'\'' | b'`' | b'<' | b'>')
+        {
+            match b[j] {
+                b'@' => at = Some(j),
+                b':' if at.is_none() && colon.is_none() => colon = Some(j),
+                _ => {}
+            }
+            j += 1;
+        }
+        if let (Some(c), Some(at)) = (colon, at) {
+            // `postgres:postgres@`, `guest:guest@`: a password equal to the user is a default.
+            let (user, pass) = (&b[a..c], &b[c + 1..at]);
+            if !pass.is_empty() && !is_placeholder(pass) && user != pass {
+                out.push(cand(c + 1, at, "url-credentials", P_CONTEXT));
+            }
+        }
+    }
+}
+
+pub(super) fn scan_slack_webhooks(text: &str, out: &mut Vec<Cand>) {
+    let b = text.as_bytes();
+    const HOST: &str = "hooks.slack.com/services/";
+    for at in find_all(text, HOST) {
+        let path = at + HOST.len();
+        let end = run_end(b, path, WORD | B64);
+        if end - path < 20 {
+            continue;
+        }
+        let start = ["https://", "http://"]
+            .iter()
+            .find(|s| text[..at].ends_with(*s))
+            .map_or(at, |s| at - s.len());
+        out.push(cand(start, end, "slack-webhook", P_VENDOR));
+    }
+}
+
+/// The label and end of a `-----BEGIN <label>-----` line starting at `i`.
+pub(super) fn pem_header(b: &[u8], i: usize) -> Option<(&[u8], usize)> {
+    const BEGIN: &[u8] = b"-----BEGIN ";
+    if !b[i..].starts_with(BEGIN) {
+        return None;
+    }
+    let label = i + BEGIN.len();
+    // Labels are short ("ENCRYPTED PRIVATE KEY", "PGP PRIVATE KEY BLOCK"); the bound keeps
+    // a run of BEGIN lines without closing dashes linear.
+    let limit = b.len().min(label + 64);
+    let mut j = label;
+    while j < limit && b[j] != b'\n' && !b[j..].starts_with(b"-----") {
+        j += 1;
+    }
+    let label = &b[label..j];
+    // Real labels are upper-case words; anything else is not a PEM line, and `redact` keeps
+    // this line, so it must never carry text of its own.
+    let plain = label
+        .iter()
+        .all(|&c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b' ');
+    (plain && j < limit && b[j..].starts_with(b"-----")).then_some((label, j + 5))
+}
+
+/// End of a `-----BEGIN … PRIVATE KEY-----` line starting at `i`.
+pub(super) fn private_key_header_end(b: &[u8], i: usize) -> Option<usize> {
+    pem_header(b, i).and_then(|(label, end)| contains(label, b"PRIVATE KEY").then_some(end))
+}
+
+/// Finds private key blocks; returns the ranges of public PEM blocks (certificates, public
+/// keys), whose base64 bodies are high-entropy but not secret.
+pub(super) fn scan_pem_blocks(text: &str, out: &mut Vec<Cand>) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut public = Vec::new();
+    // (searched from, first END at or after it): the first END after a position only moves
+    // forward, so one search serves every BEGIN before it and a text full of BEGIN lines
+    // stays linear.
+    let mut end_cache: Option<(usize, Option<usize>)> = None;
+    let mut covered = 0;
+    for at in find_all(text, "-----BEGIN ") {
+        if at < covered {
+            continue;
+        }
+        let Some((label, h)) = pem_header(b, at) else {
+            continue;
+        };
+        let end_at = match end_cache {
+            Some((from, found)) if from <= h && found.is_none_or(|e| e >= h) => found,
+            _ => {
+                let found = text[h..].find("-----END").map(|e| h + e);
+                end_cache = Some((h, found));
+                found
+            }
+        };
+        if !contains(label, b"PRIVATE KEY") {
+            if let Some(e) = end_at {
+                public.push((at, e));
+                covered = e;
+            }
+            continue;
+        }
+        if b[h..].starts_with(REDACTED.as_bytes()) {
+            continue; // already redacted
+        }
+        let body_end = end_at.unwrap_or(b.len());
+        // Key material, not a `-----BEGIN … KEY-----\n...\n-----END …` placeholder in docs.
+        let mut run = 0;
+        let mut material = false;
+        for &c in &b[h..body_end.min(h + 256)] {
+            run = if is(c, B64) || c == b'=' { run + 1 } else { 0 };
+            if run >= 16 {
+                material = true;
+                break;
+            }
+        }
+        if !material {
+            continue;
+        }
+        let end = match end_at {
+            Some(e) => {
+                let limit = b.len().min(e + 8 + 64);
+                let mut j = e + 8;
+                while j < limit && b[j] != b'\n' && !b[j..].starts_with(b"-----") {
+                    j += 1;
+                }
+                if j < limit && b[j..].starts_with(b"-----") {
+                    j + 5
+                } else {
+                    j
+                }
+            }
+            None => b.len(),
+        };
+        covered = end;
+        out.push(cand(at, end, "private-key", 100));
+    }
+    public
+}
+
+// ---------------------------------------------------------------------------------------------
+// High-entropy strings.
+
+/// The 1st percentile of the Shannon entropy (bits per char) of random base64 strings of each
+/// length, measured over 20,000 samples per length: 99% of random keys clear the bar, while
+/// CamelCase identifiers and paths of the same length fall 0.1–0.5 bits below it.
+pub(super) const ENTROPY_FLOOR: &[(usize, f64)] = &[
+    (32, 4.22),
+    (36, 4.35),
+    (40, 4.46),
+    (48, 4.65),
+    (56, 4.81),
+    (64, 4.92),
+    (80, 5.11),
+    (100, 5.27),
+    (128, 5.42),
+    (200, 5.6),
+];
+
+pub(super) fn entropy_floor(n: usize) -> f64 {
+    let mut prev = ENTROPY_FLOOR[0];
+    for &(len, h) in ENTROPY_FLOOR {
+        if n <= len {
+            if len == prev.0 {
+                return h;
+            }
+            let t = (n - prev.0) as f64 / (len - prev.0) as f64;
+            return prev.1 + t * (h - prev.1);
+        }
+        prev = (len, h);
+    }
+    prev.1
+}
+
+pub(super) fn shannon(s: &[u8]) -> f64 {
+    let mut counts = [0u32; 256];
+    for &c in s {
+        counts[c as usize] += 1;
+    }
+    let n = s.len() as f64;
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = f64::from(c) / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+pub(super) fn scan_high_entropy(b: &[u8], public: &[(usize, usize)], out: &mut Vec<Cand>) {
+    let mut public = public.iter().peekable();
+    let mut i = 0;
+    while i < b.len() {
+        if !is(b[i], B64) {
+            i += 1;
+            continue;
+        }
+        let s = i;
+        let e = run_end(b, i, B64);
+        i = e;
+        while public.next_if(|&&(_, pe)| pe <= s).is_some() {}
+        let in_public_block = public.peek().is_some_and(|&&(ps, _)| ps <= s);
+        if !in_public_block && !is_ssh_public_key(b, s) && looks_random(&b[s..e]) {
+            // Trailing base64 padding belongs to the value.
+            let mut end = e;
+            while end < b.len() && end < e + 2 && b[end] == b'=' {
+                end += 1;
+            }
+            out.push(cand(s, end, "high-entropy-string", P_ENTROPY));
+        }
+    }
+}
+
+/// `ssh-ed25519 AAAA…` / `ecdsa-sha2-nistp256 AAAA…`: an OpenSSH public key, meant to be shared.
+pub(super) fn is_ssh_public_key(b: &[u8], s: usize) -> bool {
+    if !b[s..].starts_with(b"AAAA") || s < 2 || b[s - 1] != b' ' {
+        return false;
+    }
+    let mut k = s - 1;
+    while k > 0 && is(b[k - 1], WORD | B64) && s - k < 40 {
+        k -= 1;
+    }
+    let algo = &b[k..s - 1];
+    algo.starts_with(b"ssh-") || algo.starts_with(b"ecdsa-")
+}
+
+pub(super) fn looks_random(run: &[u8]) -> bool {
+    if run.starts_with(b"pk_live_") || run.starts_with(b"pk_test_") {
+        return false; // Stripe publishable keys ship in web pages
+    }
+    if run.len() < 32 || run.iter().all(|&c| is(c, HEX) || c == b'-') {
+        return false; // object ids, sha256 ids, UUIDs and other hex digests
+    }
+    if kind_count(run) < 3 {
+        return false;
+    }
+    if run.contains(&b'/') {
+        // A path: no segment is long and mixed like a key's. Random base64 rarely has long
+        // stretches between slashes that are not themselves random-looking.
+        let longest = run
+            .split(|&c| c == b'/')
+            .max_by_key(|s| s.len())
+            .unwrap_or(run);
+        if longest.len() < 16 || kind_count(longest) < 3 {
+            return false;
+        }
+    }
+    shannon(run) >= entropy_floor(run.len())
+}
