@@ -1,5 +1,6 @@
 //! git-rune: git-native memory for AI coding agents, as a library the `git-rune` binary drives.
 
+pub mod bytes;
 pub mod checkout;
 pub mod cli;
 pub mod commands;

@@ -2,16 +2,10 @@
 //! secret-file reads, reverse shells), settings that switch protections off, encoded blobs.
 
 use super::*;
+pub(super) use crate::bytes::{contains_ci, ends_with_ci, skip_blanks};
 
 // ---------------------------------------------------------------------------------------------
 // Markers: forged frames, HTML comments, /dev/tcp.
-
-pub(super) fn skip_blanks(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
-        i += 1;
-    }
-    i
-}
 
 pub(super) const FRAME: u64 = bit("frame");
 pub(super) const CLOSING: u64 = bit("closing");
@@ -106,15 +100,6 @@ pub(super) fn scan_markers(text: &str, out: &mut Sink) {
 // Shell command shapes, judged per line over whitespace-separated tokens.
 
 pub(super) const SECRET_FILES: &str = "id_rsa id_dsa id_ecdsa id_ed25519 .aws/credentials .git-credentials .netrc .docker/config.json .kube/config /etc/shadow .gnupg";
-
-pub(super) fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle))
-}
-
-pub(super) fn ends_with_ci(hay: &[u8], needle: &[u8]) -> bool {
-    hay.len() >= needle.len() && hay[hay.len() - needle.len()..].eq_ignore_ascii_case(needle)
-}
 
 /// What a token names: quotes and `$(`-style openers stripped, leading directories dropped.
 pub(super) fn command_name(tok: &[u8]) -> &[u8] {

@@ -2,6 +2,7 @@
 //! of secret (vendor tokens, assignments, URL credentials, webhooks, private keys, entropy).
 
 use super::*;
+pub(super) use crate::bytes::{contains, contains_ci, ends_with_ci, skip_blanks, starts_with_ci};
 
 // ---------------------------------------------------------------------------------------------
 // Byte classes: a table lookup keeps every pass a tight loop without per-byte allocation.
@@ -76,23 +77,6 @@ pub(super) fn kinds(s: &[u8]) -> u8 {
 
 pub(super) fn kind_count(s: &[u8]) -> u32 {
     kinds(s).count_ones()
-}
-
-pub(super) fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len()).any(|w| w == needle)
-}
-
-pub(super) fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle))
-}
-
-pub(super) fn ends_with_ci(hay: &[u8], needle: &[u8]) -> bool {
-    hay.len() >= needle.len() && hay[hay.len() - needle.len()..].eq_ignore_ascii_case(needle)
-}
-
-pub(super) fn starts_with_ci(hay: &[u8], needle: &[u8]) -> bool {
-    hay.len() >= needle.len() && hay[..needle.len()].eq_ignore_ascii_case(needle)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -392,13 +376,6 @@ pub(super) fn scan_assignments(b: &[u8], out: &mut Vec<Cand>) {
             out.push(cand(v.start, v.end, rule, prio));
         }
     }
-}
-
-pub(super) fn skip_blanks(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
-        i += 1;
-    }
-    i
 }
 
 /// The value of `key<sep>value` where `key` ends at `e`; `None` when no assignment follows.

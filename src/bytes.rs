@@ -1,0 +1,31 @@
+//! Byte-slice helpers shared by the scanners (secrets, integrity). Needles are non-empty
+//! literals.
+
+/// `needle` occurs in `hay`.
+pub fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// `needle` occurs in `hay`, ASCII case-insensitively.
+pub fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// `hay` ends with `needle`, ASCII case-insensitively.
+pub fn ends_with_ci(hay: &[u8], needle: &[u8]) -> bool {
+    hay.len() >= needle.len() && hay[hay.len() - needle.len()..].eq_ignore_ascii_case(needle)
+}
+
+/// `hay` starts with `needle`, ASCII case-insensitively.
+pub fn starts_with_ci(hay: &[u8], needle: &[u8]) -> bool {
+    hay.len() >= needle.len() && hay[..needle.len()].eq_ignore_ascii_case(needle)
+}
+
+/// The first index at or after `i` that is not a space or tab.
+pub fn skip_blanks(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+        i += 1;
+    }
+    i
+}
