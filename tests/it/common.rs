@@ -136,6 +136,33 @@ impl TestRepo {
         String::from_utf8_lossy(&out.stdout).trim_end().to_owned()
     }
 
+    /// Runs git with `input` on stdin and returns trimmed stdout; panics on failure.
+    pub fn git_stdin(&self, args: &[&str], input: &str) -> String {
+        use std::io::Write as _;
+        let mut cmd = Command::new("git");
+        self.env(&mut cmd);
+        let mut child = cmd
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run git");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim_end().to_owned()
+    }
+
     /// Writes `path` and commits it; returns the new HEAD.
     pub fn commit_file(&self, path: &str, content: &str, message: &str) -> String {
         self.write(path, content);

@@ -1,8 +1,5 @@
 //! The load gate and `verify`: poisoned memory is withheld and reported, tampering is caught.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use crate::common::{learn_args, TestRepo};
 
 fn learn(repo: &TestRepo, key: &str, insight: &str) {
@@ -76,24 +73,7 @@ fn a_record_tampered_with_by_the_git_cli_is_caught() {
     let path = "learning/all.jsonl";
     let blob = repo.git(&["show", &format!("refs/rune/memory:{path}")]);
     let forged = blob.replace("original text", "forged text");
-    let mut cmd = Command::new("git");
-    repo.env(&mut cmd);
-    let mut child = cmd
-        .args(["hash-object", "-w", "--stdin"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(format!("{forged}\n").as_bytes())
-        .unwrap();
-    let new_blob = String::from_utf8(child.wait_with_output().unwrap().stdout)
-        .unwrap()
-        .trim()
-        .to_owned();
+    let new_blob = repo.git_stdin(&["hash-object", "-w", "--stdin"], &format!("{forged}\n"));
     let tree = repo.git(&["rev-parse", "refs/rune/memory^{tree}"]);
     let sub = repo.git(&["rev-parse", &format!("{tree}:learning")]);
     let sub_listing = repo.git(&["ls-tree", &sub]).replace(
@@ -113,22 +93,5 @@ fn a_record_tampered_with_by_the_git_cli_is_caught() {
 }
 
 fn mktree(repo: &TestRepo, listing: &str) -> String {
-    let mut cmd = Command::new("git");
-    repo.env(&mut cmd);
-    let mut child = cmd
-        .args(["mktree"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(format!("{listing}\n").as_bytes())
-        .unwrap();
-    String::from_utf8(child.wait_with_output().unwrap().stdout)
-        .unwrap()
-        .trim()
-        .to_owned()
+    repo.git_stdin(&["mktree"], &format!("{listing}\n"))
 }

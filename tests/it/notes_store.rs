@@ -1,8 +1,5 @@
 //! `Store::note` / `Store::set_note` against git's own notes, flat and fanned out.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use git_rune::store::notes::NOTES_REF;
 use git_rune::store::Store;
 
@@ -20,20 +17,7 @@ fn commits(repo: &TestRepo, n: usize) -> Vec<String> {
 }
 
 fn fast_import(repo: &TestRepo, stream: &str) {
-    let mut cmd = Command::new("git");
-    repo.env(&mut cmd);
-    let mut child = cmd
-        .args(["fast-import", "--quiet"])
-        .stdin(Stdio::piped())
-        .spawn()
-        .expect("run git fast-import");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stream.as_bytes())
-        .unwrap();
-    assert!(child.wait().unwrap().success(), "git fast-import failed");
+    repo.git_stdin(&["fast-import", "--quiet"], stream);
 }
 
 /// `n` commits on `refs/heads/many` via fast-import; returns their ids, oldest first.

@@ -337,28 +337,8 @@ fn load_respects_the_budget_and_says_what_was_left_out() {
 #[test]
 fn removing_a_grouped_entry_covers_its_older_copies() {
     let repo = TestRepo::new();
-    repo.rune(&[
-        "-q",
-        "learn",
-        "--type",
-        "insight",
-        "--key",
-        "k",
-        "--insight",
-        "old",
-    ])
-    .success();
-    repo.rune(&[
-        "-q",
-        "learn",
-        "--type",
-        "insight",
-        "--key",
-        "k",
-        "--insight",
-        "new",
-    ])
-    .success();
+    repo.rune(&learn_args("k", "old", &[])).success();
+    repo.rune(&learn_args("k", "new", &[])).success();
     repo.rune(&[
         "-q",
         "learn",
