@@ -713,9 +713,38 @@ pub(super) fn shannon(s: &[u8]) -> f64 {
         .filter(|&&c| c > 0)
         .map(|&c| {
             let p = f64::from(c) / n;
-            -p * p.log2()
+            -p * log2(p)
         })
         .sum()
+}
+
+/// `x.log2()` for a positive finite `x`, in plain Rust: `f64::log2` is libm's, and this is
+/// the only function git-rune would load libm for, which every process (the post-commit
+/// hook's included) would pay for at start (docs/performance.md). Accurate to the last bit
+/// or two: `ln m = 2·atanh((m−1)/(m+1))` with the mantissa `m` in [√½, √2).
+pub(super) fn log2(x: f64) -> f64 {
+    const MANTISSA: u64 = (1 << 52) - 1;
+    let (x, shift) = if x < f64::MIN_POSITIVE {
+        (x * (1u64 << 54) as f64, -54)
+    } else {
+        (x, 0)
+    };
+    let bits = x.to_bits();
+    let mut exponent = ((bits >> 52) & 0x7ff) as i32 - 1023 + shift;
+    let mut m = f64::from_bits((bits & MANTISSA) | (1023 << 52));
+    if m > std::f64::consts::SQRT_2 {
+        m /= 2.0;
+        exponent += 1;
+    }
+    let z = (m - 1.0) / (m + 1.0);
+    let z2 = z * z;
+    // |z| < 0.172: twelve terms of z + z³/3 + z⁵/5 + … are past f64 precision.
+    let (mut term, mut atanh) = (z, 0.0);
+    for k in 0..12 {
+        atanh += term / f64::from(2 * k + 1);
+        term *= z2;
+    }
+    f64::from(exponent) + 2.0 * atanh * std::f64::consts::LOG2_E
 }
 
 pub(super) fn scan_high_entropy(b: &[u8], public: &[(usize, usize)], out: &mut Vec<Cand>) {

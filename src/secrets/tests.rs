@@ -664,3 +664,29 @@ proptest! {
         prop_assert!(scan(&red).is_empty(), "{rule}: {red}");
     }
 }
+
+#[test]
+fn log2_matches_libm() {
+    let mut values = vec![
+        1.0,
+        2.0,
+        0.5,
+        0.75,
+        1e-300,
+        5e-324,
+        f64::MIN_POSITIVE,
+        1e300,
+        3.0,
+    ];
+    // Every probability the entropy of a string of up to 200 bytes can use.
+    for n in 1..=200u32 {
+        values.extend((1..=n).map(|c| f64::from(c) / f64::from(n)));
+    }
+    for x in values {
+        let (ours, libm) = (log2(x), x.log2());
+        assert!(
+            (ours - libm).abs() <= 4.0 * f64::EPSILON * libm.abs().max(1.0),
+            "log2({x:e}) = {ours}, libm says {libm}"
+        );
+    }
+}

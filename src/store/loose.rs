@@ -27,9 +27,10 @@ pub fn flush(repo: &gix::Repository) -> std::result::Result<usize, gix::Error> {
     };
     let objects_dir = repo.objects.store_ref().path().to_owned();
     let disk = &*repo.objects;
+    let seed = temp_seed();
     for (id, (kind, data)) in staged.iter() {
         if data.len() <= STORED_MAX {
-            write_loose(&objects_dir, *kind, data, *id).map_err(gix::Error::from_error)?;
+            write_loose(&objects_dir, *kind, data, *id, seed).map_err(gix::Error::from_error)?;
         } else {
             disk.write_buf_with_known_id(*kind, data, *id)?;
         }
@@ -37,26 +38,36 @@ pub fn flush(repo: &gix::Repository) -> std::result::Result<usize, gix::Error> {
     Ok(staged.len())
 }
 
-/// Writes `<objects>/<xx>/<rest>` unless it exists: a temporary file beside it, then a rename.
-fn write_loose(objects: &Path, kind: Kind, data: &[u8], id: ObjectId) -> std::io::Result<()> {
+/// Writes `<objects>/<xx>/<rest>`: a temporary file beside it, then a rename.
+///
+/// gix staged the object only after finding it nowhere in the object database, so its path is
+/// not looked up again. Should another process have written the same object meanwhile, the
+/// rename replaces it with identical bytes.
+fn write_loose(
+    objects: &Path,
+    kind: Kind,
+    data: &[u8],
+    id: ObjectId,
+    seed: u64,
+) -> std::io::Result<()> {
     let hex = id.to_hex().to_string();
     let dir = objects.join(&hex[..2]);
     let path = dir.join(&hex[2..]);
-    // Only the loose file is looked for: asking the object database about a missing object
-    // makes it re-scan the pack directory. An object that is already packed gets a loose copy,
-    // which is harmless (git "freshens" objects the same way).
-    if std::fs::symlink_metadata(&path).is_ok() {
-        return Ok(());
-    }
     let mut raw = gix::objs::encode::loose_header(kind, data.len() as u64).to_vec();
     raw.extend_from_slice(data);
     let stream = zlib_stored(&raw);
-    match std::fs::create_dir(&dir) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(e),
-    }
-    let (mut file, tmp) = create_temp(&dir)?;
+    // The fanout directory usually exists: create it only when the temporary file cannot be.
+    let (mut file, tmp) = match create_temp(&dir, seed) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            match std::fs::create_dir(&dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+            create_temp(&dir, seed)?
+        }
+        other => other?,
+    };
     let written = file.write_all(&stream);
     drop(file);
     if let Err(e) = written.and_then(|()| std::fs::rename(&tmp, &path)) {
@@ -66,8 +77,18 @@ fn write_loose(objects: &Path, kind: Kind, data: &[u8], id: ObjectId) -> std::io
     Ok(())
 }
 
+/// Where temporary object names start: the process id and the clock, so that concurrent
+/// writers rarely collide (a collision only costs another name).
+fn temp_seed() -> u64 {
+    u64::from(std::process::id()) << 32
+        ^ std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| u64::from(d.subsec_nanos()))
+            .unwrap_or(0)
+}
+
 /// A new read-only file `tmp_obj_<n>` in `dir`, as git names them.
-fn create_temp(dir: &Path) -> std::io::Result<(std::fs::File, std::path::PathBuf)> {
+fn create_temp(dir: &Path, seed: u64) -> std::io::Result<(std::fs::File, std::path::PathBuf)> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -75,11 +96,6 @@ fn create_temp(dir: &Path) -> std::io::Result<(std::fs::File, std::path::PathBuf
         use std::os::unix::fs::OpenOptionsExt;
         options.mode(0o444);
     }
-    let seed = u64::from(std::process::id()) << 32
-        ^ std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| u64::from(d.subsec_nanos()))
-            .unwrap_or(0);
     for i in 0..64u64 {
         let tmp = dir.join(format!(
             "tmp_obj_{:x}",

@@ -2,6 +2,7 @@
 
 use crate::assert_rune_snapshot;
 use crate::common::{decide_args, TestRepo};
+use std::process::{Command, Stdio};
 
 #[test]
 fn outside_a_repository() {
@@ -147,4 +148,50 @@ fn a_memory_ref_that_is_not_a_commit_is_reported() {
     assert_eq!(repo.refs(), refs);
     let out = repo.rune(&["load"]).failure();
     assert!(out.stderr.contains("not a commit"), "{}", out.stderr);
+}
+
+/// A reader that goes away is not an error worth a message, and never kills git-rune
+/// half-way (SIGPIPE is ignored; the binary sets that up itself, see src/main.rs).
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    repo.rune(&["-q", "init"]).success();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_git-rune"));
+    repo.env(&mut cmd);
+    let mut child = cmd
+        .arg("load")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Closed before git-rune has started, so its first write finds no reader.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+/// With stdout closed a command still works and leaves nothing stray in the view (the
+/// binary fills closed standard streams with /dev/null, as Rust's runtime does).
+#[test]
+fn a_closed_stdout_changes_nothing() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    repo.rune(&["-q", "init"]).success();
+    let mut cmd = Command::new("sh");
+    repo.env(&mut cmd);
+    let mut script = String::from("exec \"$0\"");
+    for arg in decide_args("Closed", &[]) {
+        script.push_str(&format!(" '{arg}'"));
+    }
+    script.push_str(" >&-");
+    let out = cmd
+        .args(["-c", &script, env!("CARGO_BIN_EXE_git-rune")])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let view = repo.read(".rune/decisions.md");
+    assert!(view.contains("Decision: Closed"), "{view}");
+    assert!(!view.contains("refs/rune/memory"), "{view}");
 }
