@@ -42,7 +42,8 @@ pub fn flush(repo: &gix::Repository) -> std::result::Result<usize, gix::Error> {
 ///
 /// gix staged the object only after finding it nowhere in the object database, so its path is
 /// not looked up again. Should another process have written the same object meanwhile, the
-/// rename replaces it with identical bytes.
+/// rename replaces that file with another encoding of the same object (readers that have it
+/// open keep reading theirs).
 fn write_loose(
     objects: &Path,
     kind: Kind,
