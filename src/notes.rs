@@ -58,19 +58,39 @@ pub fn headline(r: &Record) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Where a kind's records go in a note's list: decisions, then conventions, then the rest.
+fn rank(kind: &str) -> u8 {
+    match kind {
+        "decision" => 0,
+        "convention" => 1,
+        _ => 2,
+    }
+}
+
 impl CommitNote {
     /// Lists `records` (kind, id, headline), decisions first, then conventions, then the
     /// rest, each in the order given; past [`MAX_LISTED`] they are only counted.
     pub fn list(&mut self, mut records: Vec<(String, String, String)>) {
-        let rank = |kind: &str| match kind {
-            "decision" => 0,
-            "convention" => 1,
-            _ => 2,
-        };
         records.sort_by_key(|(kind, _, _)| rank(kind));
         self.omitted += records.len().saturating_sub(MAX_LISTED);
         records.truncate(MAX_LISTED);
         self.records = records;
+    }
+
+    /// [`CommitNote::list`] for records, oldest first within each rank. Only the listed
+    /// ones are formatted, and the records are sorted by reference: after a bulk import
+    /// that is thousands of records of which a hundred are listed.
+    pub fn list_records(&mut self, records: &[Record]) {
+        let mut order: Vec<&Record> = records.iter().collect();
+        order.sort_by(|a, b| {
+            (rank(a.kind().as_str()), a.order_key()).cmp(&(rank(b.kind().as_str()), b.order_key()))
+        });
+        self.omitted += order.len().saturating_sub(MAX_LISTED);
+        self.records = order
+            .into_iter()
+            .take(MAX_LISTED)
+            .map(|r| (r.kind().as_str().to_owned(), r.id.clone(), headline(r)))
+            .collect();
     }
 
     /// The note text: a human summary line, a blank line, then trailers.
@@ -248,6 +268,54 @@ mod tests {
         // A hand-written note without a summary line is one block.
         assert_eq!(CommitNote::parse_blocks("Rune-Branch: x\n").len(), 1);
         assert!(CommitNote::parse_blocks("").is_empty());
+    }
+
+    #[test]
+    fn records_are_listed_by_rank_then_age_and_only_the_listed_formatted() {
+        use crate::model::record::{LearningType, Meta};
+        let meta = |clock: u64| Meta {
+            ts: format!("2026-01-01T{:02}:{:02}:00Z", clock / 60, clock % 60),
+            clock,
+            author: "t <t@t>".into(),
+            supersedes: vec![],
+        };
+        // Newest first, and the one decision last: the order must come from the records.
+        let mut records: Vec<Record> = (0..150u64)
+            .rev()
+            .map(|i| {
+                Record::new(
+                    meta(i),
+                    Body::Learning {
+                        skill: String::new(),
+                        ltype: LearningType::Insight,
+                        key: format!("key  {i}"),
+                        insight: "i".into(),
+                        confidence: 0.5,
+                        files: vec![],
+                        file_blobs: Default::default(),
+                    },
+                )
+            })
+            .collect();
+        let decision = Body::Decision {
+            title: "Late\ndecision".into(),
+            context: "c".into(),
+            decision: "d".into(),
+            rationale: "r".into(),
+            impact: "i".into(),
+            files: vec![],
+            file_blobs: Default::default(),
+        };
+        records.push(Record::new(meta(200), decision));
+        let mut note = CommitNote::default();
+        note.list_records(&records);
+        assert_eq!(note.records.len(), MAX_LISTED);
+        assert_eq!(note.omitted, 51);
+        assert_eq!(note.records[0].0, "decision");
+        assert_eq!(note.records[0].2, "Late decision");
+        assert_eq!(note.records[1].2, "key 0");
+        assert_eq!(note.records[99].2, "key 98");
+        assert_eq!(note.records[1].1, records[149].id);
     }
 
     #[test]

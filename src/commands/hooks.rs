@@ -208,22 +208,14 @@ fn post_commit(store: &Store) -> Result<ExitCode> {
             checkpoint,
             ..CommitNote::default()
         };
-        note.list(
-            records
-                .iter()
-                .map(|r| {
-                    let headline = crate::notes::headline(r);
-                    (r.kind().as_str().to_owned(), r.id.clone(), headline)
-                })
-                .collect(),
-        );
+        note.list_records(&records);
         Ok(vec![(commit, note.render())])
     })?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// The decisions, learnings and conventions in `memory` that the parent commit's memory (its
-/// note's, or memory as of its time) did not hold, oldest first.
+/// note's, or memory as of its time) did not hold.
 fn new_records(
     store: &Store,
     parent: Option<gix::ObjectId>,
@@ -256,14 +248,12 @@ fn new_records(
             store.tip_before(MEMORY_REF, time - 1)?
         }
     };
-    let mut records = store.records_added(
+    store.records_added(
         MEMORY_REF,
         base,
         store.tip_of(MEMORY_REF, memory)?,
         &[Kind::Decision, Kind::Convention, Kind::Learning],
-    )?;
-    records.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
-    Ok(records)
+    )
 }
 
 /// The open checkpoint's resume line (or what it was doing) on a branch's session state.
