@@ -66,7 +66,8 @@ impl State {
 
 /// Folds a record set. Duplicate ids are ignored, so folding a union is safe.
 pub fn fold<'a>(records: impl IntoIterator<Item = &'a Record>) -> State {
-    let mut by_id: HashMap<&str, &Record> = HashMap::new();
+    let records = records.into_iter();
+    let mut by_id: HashMap<&str, &Record> = HashMap::with_capacity(records.size_hint().0);
     for r in records {
         by_id.entry(r.id.as_str()).or_insert(r);
     }
@@ -139,9 +140,10 @@ pub fn fold<'a>(records: impl IntoIterator<Item = &'a Record>) -> State {
         list.push((*r).clone());
     }
 
-    let mut learnings: Vec<Record> = learning_winner.into_values().cloned().collect();
+    // Sorted as references, then copied: moving whole records is most of a sort's cost.
+    let mut learnings: Vec<&Record> = learning_winner.into_values().collect();
     learnings.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
-    state.learnings = learnings;
+    state.learnings = learnings.into_iter().cloned().collect();
 
     state.instincts = merge_instincts(instinct_groups);
     state

@@ -42,6 +42,7 @@ pub fn parse_tree_records(
         line: 0,
         message: "not valid UTF-8".into(),
     })?;
+    out.reserve(data.iter().filter(|&&b| b == b'\n').count());
     for (i, line) in text.lines().enumerate() {
         if line.is_empty() {
             continue;
