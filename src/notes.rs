@@ -272,41 +272,13 @@ mod tests {
 
     #[test]
     fn records_are_listed_by_rank_then_age_and_only_the_listed_formatted() {
-        use crate::model::record::{LearningType, Meta};
-        let meta = |clock: u64| Meta {
-            ts: format!("2026-01-01T{:02}:{:02}:00Z", clock / 60, clock % 60),
-            clock,
-            author: "t <t@t>".into(),
-            supersedes: vec![],
-        };
+        use crate::model::testing::{decision, learning};
         // Newest first, and the one decision last: the order must come from the records.
         let mut records: Vec<Record> = (0..150u64)
             .rev()
-            .map(|i| {
-                Record::new(
-                    meta(i),
-                    Body::Learning {
-                        skill: String::new(),
-                        ltype: LearningType::Insight,
-                        key: format!("key  {i}"),
-                        insight: "i".into(),
-                        confidence: 0.5,
-                        files: vec![],
-                        file_blobs: Default::default(),
-                    },
-                )
-            })
+            .map(|i| learning(i, &format!("key  {i}"), "i"))
             .collect();
-        let decision = Body::Decision {
-            title: "Late\ndecision".into(),
-            context: "c".into(),
-            decision: "d".into(),
-            rationale: "r".into(),
-            impact: "i".into(),
-            files: vec![],
-            file_blobs: Default::default(),
-        };
-        records.push(Record::new(meta(200), decision));
+        records.push(decision(200, "Late\ndecision", &[]));
         let mut note = CommitNote::default();
         note.list_records(&records);
         assert_eq!(note.records.len(), MAX_LISTED);

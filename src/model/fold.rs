@@ -224,47 +224,8 @@ pub fn instinct_confidence(r: &Record) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::record::{LearningType, Meta};
+    use crate::model::testing::{decision, learning, meta};
     use proptest::prelude::*;
-
-    fn meta(clock: u64, supersedes: &[&str]) -> Meta {
-        Meta {
-            ts: format!("2026-01-01T00:00:{:02}Z", clock % 60),
-            clock,
-            author: "t <t@t>".into(),
-            supersedes: supersedes.iter().map(|s| s.to_string()).collect(),
-        }
-    }
-
-    fn learning(clock: u64, key: &str, insight: &str) -> Record {
-        Record::new(
-            meta(clock, &[]),
-            Body::Learning {
-                skill: String::new(),
-                ltype: LearningType::Insight,
-                key: key.into(),
-                insight: insight.into(),
-                confidence: 0.5,
-                files: vec![],
-                file_blobs: Default::default(),
-            },
-        )
-    }
-
-    fn decision(clock: u64, title: &str, supersedes: &[&str]) -> Record {
-        Record::new(
-            meta(clock, supersedes),
-            Body::Decision {
-                title: title.into(),
-                context: "c".into(),
-                decision: "d".into(),
-                rationale: "r".into(),
-                impact: "i".into(),
-                files: vec![],
-                file_blobs: Default::default(),
-            },
-        )
-    }
 
     fn delete(clock: u64, target: &str) -> Record {
         Record::new(

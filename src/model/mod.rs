@@ -2,6 +2,8 @@
 
 pub mod fold;
 pub mod record;
+#[cfg(test)]
+pub mod testing;
 mod wire;
 
 pub use fold::{fold, State};

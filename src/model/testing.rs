@@ -1,0 +1,48 @@
+//! Records for unit tests: a clock gives both the Lamport clock and a timestamp that grows
+//! with it (one second per tick from 2026-01-01T00:00:00Z).
+
+use super::record::{Body, LearningType, Meta, Record};
+
+pub fn meta(clock: u64, supersedes: &[&str]) -> Meta {
+    Meta {
+        ts: format!(
+            "2026-01-01T{:02}:{:02}:{:02}Z",
+            clock / 3600 % 24,
+            clock / 60 % 60,
+            clock % 60
+        ),
+        clock,
+        author: "t <t@t>".into(),
+        supersedes: supersedes.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+pub fn learning(clock: u64, key: &str, insight: &str) -> Record {
+    Record::new(
+        meta(clock, &[]),
+        Body::Learning {
+            skill: String::new(),
+            ltype: LearningType::Insight,
+            key: key.into(),
+            insight: insight.into(),
+            confidence: 0.5,
+            files: vec![],
+            file_blobs: Default::default(),
+        },
+    )
+}
+
+pub fn decision(clock: u64, title: &str, supersedes: &[&str]) -> Record {
+    Record::new(
+        meta(clock, supersedes),
+        Body::Decision {
+            title: title.into(),
+            context: "c".into(),
+            decision: "d".into(),
+            rationale: "r".into(),
+            impact: "i".into(),
+            files: vec![],
+            file_blobs: Default::default(),
+        },
+    )
+}
