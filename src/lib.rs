@@ -1,16 +1,22 @@
 //! git-rune: git-native memory for AI coding agents, as a library the `git-rune` binary drives.
+//!
+//! The public surface is what a program driving git-rune needs: the command line ([`cli`],
+//! [`commands::run`]), the memory model ([`model`]), and the store ([`store`]: open a
+//! repository, read and write memory refs and notes). Everything else is the crate's own;
+//! docs/architecture.md maps it.
 
-pub mod bytes;
-pub mod checkout;
+mod bytes;
 pub mod cli;
 pub mod commands;
-pub mod drift;
-pub mod hooks;
-pub mod integrity;
+mod drift;
+mod error;
+mod hooks;
+mod integrity;
+mod memory;
 pub mod model;
-pub mod notes;
-pub mod output;
-pub mod rewrite;
-pub mod secrets;
+mod notes;
+mod output;
+mod secrets;
 pub mod store;
-pub mod view;
+mod view;
+pub use output::report;

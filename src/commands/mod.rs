@@ -1,37 +1,105 @@
-//! One module per subcommand, the shared command context, and the single dispatch.
+//! The commands: one module per subcommand (its arguments and a thin `run`: call a use case,
+//! print), the [`Command`] enum and its one dispatch, and the [`Context`] every command gets.
 
-pub mod hooks;
-pub mod init;
-pub mod load;
-pub mod log;
-pub mod record;
-pub mod save;
-pub mod show;
-pub mod status;
-pub mod verify;
-pub mod why;
+mod diff;
+mod hooks;
+mod init;
+mod load;
+mod log;
+mod record;
+mod save;
+mod show;
+mod status;
+mod verify;
+mod why;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use clap::{Args, Subcommand};
 
-use crate::checkout::{Snapshot, View};
-use crate::cli::{Cli, Command};
-use crate::model::{fold, Body, Draft, Record, Scope, State};
-use crate::output::{user_error, Ui};
-use crate::secrets;
-use crate::store::{branch_ref, Store, StoreError, MEMORY_REF};
+use crate::error::user_error;
+use crate::memory::seal::Sealer;
+use crate::memory::view_dir::{Refresh, VIEW_DIR};
+use crate::memory::write::Written;
+use crate::output::format::short;
+use crate::output::Ui;
+use crate::store::{Store, StoreError};
 
-/// What every command gets: where to run and how to talk.
-pub struct Ctx {
+/// Flags every command takes.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Run as if started in <PATH>.
+    #[arg(short = 'C', global = true, value_name = "PATH")]
+    pub directory: Option<PathBuf>,
+
+    /// Print machine-readable JSON (see docs/json.md for the versioned shapes).
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// Silence status messages on stderr; data on stdout is unaffected.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+
+    /// Keep records that contain a secret, with the secret replaced by its prefix and
+    /// ***REDACTED***, instead of refusing them.
+    #[arg(long, global = true)]
+    pub redact: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Set up git-rune in this repository (idempotent).
+    Init(init::InitArgs),
+    /// Record an architectural decision.
+    Decide(record::DecideArgs),
+    /// Record a convention the project follows.
+    Convention(record::ConventionArgs),
+    /// Record a structured learning (latest entry per key and type wins).
+    Learn(record::LearnArgs),
+    /// Record an instinct: a learned trigger -> action pattern.
+    Instinct(record::InstinctArgs),
+    /// Record progress on this branch.
+    Progress(record::ProgressArgs),
+    /// Set this branch's checkpoint: the exact resume point.
+    Checkpoint(record::CheckpointArgs),
+    /// Mark this branch's open checkpoint resolved (it stays in history).
+    Resume(record::ResumeArgs),
+    /// Add an item to a section of the cumulative notes or the task notes.
+    Remember(record::RememberArgs),
+    /// Commit edits made in the .rune/ view and record the session.
+    Save(save::SaveArgs),
+    /// Print what a new session needs to know, within a token budget.
+    Load(load::LoadArgs),
+    /// Show view files changed since checkout, and drift of the code since the last save.
+    Status(status::StatusArgs),
+    /// Print all records of one kind.
+    Show(show::ShowArgs),
+    /// Print the history of memory commits.
+    Log(log::LogArgs),
+    /// Show how memory changed between two points, per view file.
+    Diff(diff::DiffArgs),
+    /// Check memory against git's object hashes, the record rules and the view.
+    Verify(verify::VerifyArgs),
+    /// Show the memory behind a commit, or behind the commit that last changed <file>:<line>.
+    Why(why::WhyArgs),
+    /// Install, remove or inspect git-rune's git hooks.
+    Hooks(hooks::HooksArgs),
+    /// Run one git hook (called by the installed shims; set GIT_RUNE_SKIP_HOOKS=1 to skip).
+    #[command(hide = true)]
+    Hook(hooks::HookArgs),
+}
+
+/// What every command gets: where to run, how to talk, and how to seal new records.
+pub struct Context {
     pub dir: PathBuf,
     pub ui: Ui,
     /// Redact secrets instead of refusing the record.
     pub redact: bool,
 }
 
-impl Ctx {
+impl Context {
     /// Opens the repository around `-C` (or the current directory).
     pub fn store(&self) -> Result<Store> {
         Store::open(&self.dir).map_err(|e| match e {
@@ -42,12 +110,59 @@ impl Ctx {
             other => other.into(),
         })
     }
+
+    /// A sealer under this command's policy.
+    pub fn sealer(&self) -> Sealer {
+        Sealer::new(self.redact)
+    }
+
+    /// Reports the secrets a sealer redacted.
+    pub fn report_redactions(&self, sealer: &mut Sealer) {
+        for r in sealer.take_redactions() {
+            self.ui
+                .status(format_args!("redacted a secret ({}) in {}", r.rule, r.at));
+        }
+    }
+
+    /// Reports a write: the ref, commit and summary, the identity hint, and view files that
+    /// kept unsaved edits.
+    pub fn report_written(&self, store: &Store, written: &Written) {
+        identity_hint(self, store);
+        self.ui.status(format_args!(
+            "{} {} {}",
+            written.refname,
+            short(&written.commit.to_string()),
+            written.summary
+        ));
+        self.report_kept(written.view.as_ref());
+    }
+
+    /// Warns about view files a refresh left alone because they hold unsaved edits.
+    pub fn report_kept(&self, refresh: Option<&Refresh>) {
+        for file in refresh.map(|r| r.kept.as_slice()).unwrap_or_default() {
+            self.ui.warn(format_args!(
+                "{VIEW_DIR}/{} has unsaved edits and was not refreshed; run `git rune save` to keep them",
+                file.name()
+            ));
+        }
+    }
 }
 
-/// Runs the parsed command line.
-pub fn run(cli: Cli) -> Result<ExitCode> {
-    let dir = match &cli.directory {
-        Some(d) => d.clone(),
+/// Tells the user when records are attributed to the fallback identity.
+fn identity_hint(ctx: &Context, store: &Store) {
+    if store.author.fallback {
+        ctx.ui.status(format_args!(
+            "hint: no git identity is configured; memory is attributed to {}. Set one with \
+             `git config user.name \"Your Name\"` and `git config user.email you@example.com`",
+            store.author.display()
+        ));
+    }
+}
+
+/// Runs one command.
+pub fn run(global: GlobalArgs, command: Command) -> Result<ExitCode> {
+    let dir = match global.directory {
+        Some(d) => d,
         None => std::env::current_dir().map_err(|e| {
             user_error(
                 format!("cannot read the current directory: {e}"),
@@ -55,15 +170,15 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             )
         })?,
     };
-    let ctx = Ctx {
-        redact: cli.redact,
+    let ctx = Context {
         dir,
+        redact: global.redact,
         ui: Ui {
-            quiet: cli.quiet,
-            json: cli.json,
+            quiet: global.quiet,
+            json: global.json,
         },
     };
-    match cli.command {
+    match command {
         Command::Init(a) => init::run(&ctx, a),
         Command::Decide(a) => record::decide(&ctx, a),
         Command::Convention(a) => record::convention(&ctx, a),
@@ -75,137 +190,13 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Remember(a) => record::remember(&ctx, a),
         Command::Save(a) => save::run(&ctx, a),
         Command::Load(a) => load::run(&ctx, a),
-        Command::Status(_) => status::run(&ctx),
+        Command::Status(a) => status::run(&ctx, a),
         Command::Show(a) => show::run(&ctx, a),
         Command::Log(a) => log::run(&ctx, a),
+        Command::Diff(a) => diff::run(&ctx, a),
         Command::Verify(a) => verify::run(&ctx, a),
-        Command::Hooks(a) => hooks::hooks(&ctx, a),
         Command::Why(a) => why::run(&ctx, a),
+        Command::Hooks(a) => hooks::hooks(&ctx, a),
         Command::Hook(a) => hooks::hook(&ctx, a),
     }
-}
-
-/// Commits drafts to the ref of `scope` for the current branch, then refreshes the view.
-///
-/// `make` sees the folded state of that ref as it is at commit time (it runs again if another
-/// process wins the race). Returns the records written.
-pub(crate) fn write_records(
-    ctx: &Ctx,
-    store: &Store,
-    scope: Scope,
-    summary: &str,
-    mut make: impl FnMut(&State) -> Result<Vec<Draft>>,
-) -> Result<Vec<Record>> {
-    let refname = match scope {
-        Scope::Memory => MEMORY_REF.to_owned(),
-        Scope::Branch => branch_ref(store.head_info()?.branch.as_deref()),
-    };
-    let commit = store.commit(&refname, summary, |current: &[Record]| {
-        let state = fold(current);
-        make(&state)
-    })?;
-    let Some(commit) = commit else {
-        return Ok(Vec::new());
-    };
-    identity_hint(ctx, store);
-    ctx.ui.status(format_args!(
-        "{} {} {}",
-        refname,
-        short(&commit.id.to_string()),
-        summary
-    ));
-    refresh_view(ctx, store)?;
-    Ok(commit.records)
-}
-
-/// Re-renders the view after a write, keeping files with unsaved edits.
-pub(crate) fn refresh_view(ctx: &Ctx, store: &Store) -> Result<()> {
-    let Some(view) = View::open(store) else {
-        return Ok(());
-    };
-    let snap = Snapshot::read(store)?;
-    let refresh = view.checkout(&snap, &[])?;
-    for file in refresh.kept {
-        ctx.ui.warn(format_args!(
-            ".rune/{} has unsaved edits and was not refreshed; run `git rune save` to keep them",
-            file.name()
-        ));
-    }
-    Ok(())
-}
-
-/// Tells the user once per write when records are attributed to the fallback identity.
-pub(crate) fn identity_hint(ctx: &Ctx, store: &Store) {
-    if store.author.fallback {
-        ctx.ui.status(format_args!(
-            "hint: no git identity is configured; memory is attributed to {}. Set one with \
-             `git config user.name \"Your Name\"` and `git config user.email you@example.com`",
-            store.author.display()
-        ));
-    }
-}
-
-/// The one secret filter every write path calls before a record is sealed: refuses a body
-/// holding a secret (naming the rule and `place(field, secret)`, never the secret), or with
-/// `--redact` replaces each secret by its prefix and `***REDACTED***`.
-pub(crate) fn filter_secrets(
-    ctx: &Ctx,
-    body: &mut Body,
-    place: &dyn Fn(&str, &str) -> String,
-) -> Result<()> {
-    let mut refused: Option<anyhow::Error> = None;
-    let mut redacted = Vec::new();
-    body.texts_mut(&mut |field, value| {
-        if refused.is_some() {
-            return;
-        }
-        let findings = secrets::scan(value);
-        let Some(first) = findings.first() else {
-            return;
-        };
-        let at = place(field, value.get(first.start..first.end).unwrap_or_default());
-        if ctx.redact {
-            *value = secrets::redact(value);
-            redacted.push((first.rule, at));
-            return;
-        }
-        refused = Some(user_error(
-            format!("refusing to record a secret ({}) in {at}", first.rule),
-            "remove it and run the command again, or pass --redact to keep the record with the \
-             secret replaced by its prefix and ***REDACTED***; nothing was recorded",
-        ));
-    });
-    if let Some(err) = refused {
-        return Err(err);
-    }
-    for (rule, at) in redacted {
-        ctx.ui
-            .status(format_args!("redacted a secret ({rule}) in {at}"));
-    }
-    Ok(())
-}
-
-/// Memory now, or as it was when the code commit `at` (any revision) was made.
-pub(crate) fn snapshot(store: &Store, at: Option<&str>) -> Result<Snapshot> {
-    let Some(rev) = at else {
-        return Ok(Snapshot::read(store)?);
-    };
-    let commit = store
-        .repo
-        .rev_parse_single(rev)
-        .ok()
-        .and_then(|id| id.object().ok())
-        .and_then(|o| o.peel_to_commit().ok())
-        .ok_or_else(|| {
-            user_error(
-                format!("{rev:?} does not name a commit here"),
-                "pass a revision such as HEAD~3, a branch, a tag or a commit id",
-            )
-        })?;
-    Ok(Snapshot::read_at(store, commit.id)?)
-}
-
-/// The first eight hex digits of an id.
-pub fn short(id: &str) -> &str {
-    &id[..id.len().min(8)]
 }

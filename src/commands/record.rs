@@ -1,19 +1,23 @@
 //! The record-adding commands: decide, convention, learn, instinct, progress, checkpoint,
-//! resume and remember. Each validates, commits at once (one CAS ref update) and refreshes
-//! the view.
+//! resume and remember. Each seals one record, commits it at once (one CAS ref update) and
+//! refreshes the view.
+
+use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::builder::PossibleValuesParser;
 use clap::Args;
 
-use super::{filter_secrets, write_records, Ctx};
+use super::Context;
+use crate::error::{user_error, user_error_plain};
+use crate::memory::record;
+use crate::memory::seal::{SealError, Sealed};
+use crate::memory::write::Written;
 use crate::model::{
-    self, canonical_section, fold::instinct_confidence, Body, Draft, GitState, LearningType, Scope,
-    CUMULATIVE_SECTIONS, TASK_SECTIONS,
+    canonical_section, Body, Draft, LearningType, CUMULATIVE_SECTIONS, TASK_SECTIONS,
 };
-use crate::output::{print, sanitize, user_error, user_error_plain};
+use crate::output::{print, sanitize};
 use crate::store::Store;
-use crate::view;
 
 #[derive(Debug, Args)]
 pub struct DecideArgs {
@@ -139,201 +143,129 @@ pub struct RememberArgs {
     pub task: Option<String>,
 }
 
-/// Normalises and validates a new body; bad values change nothing.
-fn checked(ctx: &Ctx, mut body: Body) -> Result<Body> {
-    view::normalize(&mut body);
-    filter_secrets(ctx, &mut body, &|field, _| {
-        format!("--{}", field.replace('_', "-"))
-    })?;
-    model::validate(&body).map_err(|e| {
-        user_error(
-            format!("invalid {}: {e}", body.kind().as_str()),
-            "fix the value and run the command again; nothing was recorded",
-        )
-    })?;
-    Ok(body)
+/// Seals a body from the command line; a secret or a bad value changes nothing. A secret is
+/// located by the flag it came in (`flag(field)`).
+fn sealed(ctx: &Context, body: Body, flag: fn(&str) -> String) -> Result<Sealed> {
+    let mut sealer = ctx.sealer();
+    let out = sealer
+        .seal(Draft::new(body), &|field, _| flag(field))
+        .map_err(|e| match e {
+            SealError::Invalid { kind, error, .. } => user_error(
+                format!("invalid {kind}: {error}"),
+                "fix the value and run the command again; nothing was recorded",
+            ),
+            other => other.into(),
+        })?;
+    ctx.report_redactions(&mut sealer);
+    Ok(out)
 }
 
-fn git_state(store: &Store) -> Result<GitState> {
-    let head = store.head_info()?;
-    Ok(GitState {
-        branch: head.branch,
-        head: head.head.map(|h| h.to_string()),
-        upstream: head.upstream,
-        dirty: store.dirty_files()?,
-    })
+/// The flag a field comes from: `--<field>` with dashes.
+fn flag(field: &str) -> String {
+    format!("--{}", field.replace('_', "-"))
 }
 
-pub fn decide(ctx: &Ctx, a: DecideArgs) -> Result<std::process::ExitCode> {
+/// Reports a write and exits 0.
+fn done(ctx: &Context, store: &Store, written: Option<Written>) -> Result<ExitCode> {
+    if let Some(w) = written {
+        ctx.report_written(store, &w);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn decide(ctx: &Context, a: DecideArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let body = checked(
-        ctx,
-        Body::Decision {
-            title: a.title,
-            context: a.context,
-            decision: a.decision,
-            rationale: a.rationale,
-            impact: a.impact,
-            file_blobs: store.file_blobs(&a.files),
-            files: a.files,
-        },
-    )?;
-    add(ctx, &store, "decide", body)
-}
-
-pub fn convention(ctx: &Ctx, a: ConventionArgs) -> Result<std::process::ExitCode> {
-    let store = ctx.store()?;
-    let body = checked(
-        ctx,
-        Body::Convention {
-            title: a.title,
-            pattern: a.pattern,
-            example: a.example.unwrap_or_default(),
-            applies_to: a.applies_to.unwrap_or_default(),
-        },
-    )?;
-    add(ctx, &store, "convention", body)
-}
-
-pub fn learn(ctx: &Ctx, a: LearnArgs) -> Result<std::process::ExitCode> {
-    let store = ctx.store()?;
-    let ltype = LearningType::parse(&a.ltype).unwrap_or(LearningType::Insight);
-    let body = checked(
-        ctx,
-        Body::Learning {
-            skill: a.skill.unwrap_or_default(),
-            ltype,
-            key: a.key,
-            insight: a.insight,
-            confidence: a.confidence,
-            file_blobs: store.file_blobs(&a.files),
-            files: a.files,
-        },
-    )?;
-    add(ctx, &store, "learn", body)
-}
-
-pub fn instinct(ctx: &Ctx, a: InstinctArgs) -> Result<std::process::ExitCode> {
-    let store = ctx.store()?;
-    let body = checked(
-        ctx,
-        Body::Instinct {
-            name: a.name,
-            trigger: a.trigger,
-            action: a.action,
-            confidence: a.confidence,
-            evidence: a.evidence,
-        },
-    )?;
-    let name = title_of(&body).to_owned();
-    let confidence = match body {
-        Body::Instinct { confidence, .. } => confidence,
-        _ => 0.0,
+    let body = Body::Decision {
+        title: a.title,
+        context: a.context,
+        decision: a.decision,
+        rationale: a.rationale,
+        impact: a.impact,
+        file_blobs: store.file_blobs(&a.files),
+        files: a.files,
     };
-    let mut evicted = None;
-    let summary = format!("instinct: {name}");
-    write_records(ctx, &store, Scope::Memory, &summary, |state| {
-        // Recording a name again replaces it; the fold's max-confidence rule is for merges.
-        let same: Vec<String> = state
-            .instincts
-            .iter()
-            .filter(|r| title_of(&r.body) == name)
-            .map(|r| r.id.clone())
-            .collect();
-        evicted = None;
-        if same.is_empty() && state.instincts.len() >= model::fold::MAX_INSTINCTS {
-            evicted = state
-                .instincts
-                .iter()
-                .min_by(|x, y| instinct_confidence(x).total_cmp(&instinct_confidence(y)))
-                .filter(|low| instinct_confidence(low) <= confidence)
-                .map(|low| title_of(&low.body).to_owned());
-            if evicted.is_none() {
-                return Err(user_error(
-                    format!(
-                        "instincts are full ({} kept) and all are more confident than {confidence}",
-                        model::fold::MAX_INSTINCTS
-                    ),
-                    "raise --confidence, or remove an instinct from .rune/instincts.md and `git rune save`",
-                ));
-            }
-        }
-        Ok(vec![Draft {
-            body: body.clone(),
-            supersedes: same,
-        }])
-    })?;
-    if let Some(name) = evicted {
+    let written = record::add(&store, "decide", sealed(ctx, body, flag)?)?;
+    done(ctx, &store, written)
+}
+
+pub fn convention(ctx: &Context, a: ConventionArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let body = Body::Convention {
+        title: a.title,
+        pattern: a.pattern,
+        example: a.example.unwrap_or_default(),
+        applies_to: a.applies_to.unwrap_or_default(),
+    };
+    let written = record::add(&store, "convention", sealed(ctx, body, flag)?)?;
+    done(ctx, &store, written)
+}
+
+pub fn learn(ctx: &Context, a: LearnArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let body = Body::Learning {
+        skill: a.skill.unwrap_or_default(),
+        ltype: LearningType::parse(&a.ltype).unwrap_or(LearningType::Insight),
+        key: a.key,
+        insight: a.insight,
+        confidence: a.confidence,
+        file_blobs: store.file_blobs(&a.files),
+        files: a.files,
+    };
+    let written = record::add(&store, "learn", sealed(ctx, body, flag)?)?;
+    done(ctx, &store, written)
+}
+
+pub fn instinct(ctx: &Context, a: InstinctArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let body = Body::Instinct {
+        name: a.name,
+        trigger: a.trigger,
+        action: a.action,
+        confidence: a.confidence,
+        evidence: a.evidence,
+    };
+    let out = record::instinct(&store, sealed(ctx, body, flag)?)?;
+    if let Some(w) = &out.written {
+        ctx.report_written(&store, w);
+    }
+    if let Some(name) = out.evicted {
         ctx.ui.status(format_args!(
             "instincts are capped at {}: evicted the least confident, {:?}",
-            model::fold::MAX_INSTINCTS,
+            crate::model::fold::MAX_INSTINCTS,
             sanitize(&name)
         ));
     }
-    Ok(std::process::ExitCode::SUCCESS)
+    Ok(ExitCode::SUCCESS)
 }
 
-pub fn progress(ctx: &Ctx, a: ProgressArgs) -> Result<std::process::ExitCode> {
+pub fn progress(ctx: &Context, a: ProgressArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let body = checked(
-        ctx,
-        Body::Progress {
-            completed: a.completed,
-            in_progress: a.in_progress,
-            blocked: a.blocked,
-            next: a.next,
-        },
-    )?;
-    add(ctx, &store, "progress", body)
+    let body = Body::Progress {
+        completed: a.completed,
+        in_progress: a.in_progress,
+        blocked: a.blocked,
+        next: a.next,
+    };
+    let written = record::add(&store, "progress", sealed(ctx, body, flag)?)?;
+    done(ctx, &store, written)
 }
 
-pub fn checkpoint(ctx: &Ctx, a: CheckpointArgs) -> Result<std::process::ExitCode> {
+pub fn checkpoint(ctx: &Context, a: CheckpointArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let body = checked(
-        ctx,
-        Body::Checkpoint {
-            doing: a.doing,
-            left: a.left,
-            context: a.context,
-            resume: a.resume.unwrap_or_default(),
-            git: Some(git_state(&store)?),
-        },
-    )?;
-    let summary = format!("checkpoint: {}", first_line(title_of(&body)));
-    write_records(ctx, &store, Scope::Branch, &summary, |state| {
-        // One open checkpoint per branch: the new one resolves whatever was open.
-        let mut drafts: Vec<Draft> = state
-            .checkpoints
-            .iter()
-            .filter(|c| !state.resolved.contains(&c.id))
-            .map(|c| {
-                Draft::new(Body::Resolve {
-                    target: c.id.clone(),
-                })
-            })
-            .collect();
-        drafts.push(Draft::new(body.clone()));
-        Ok(drafts)
-    })?;
-    Ok(std::process::ExitCode::SUCCESS)
+    let body = Body::Checkpoint {
+        doing: a.doing,
+        left: a.left,
+        context: a.context,
+        resume: a.resume.unwrap_or_default(),
+        git: Some(record::git_state(&store)?),
+    };
+    let written = record::checkpoint(&store, sealed(ctx, body, flag)?)?;
+    done(ctx, &store, written)
 }
 
-pub fn resume(ctx: &Ctx, _a: ResumeArgs) -> Result<std::process::ExitCode> {
+pub fn resume(ctx: &Context, _a: ResumeArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let mut resumed = None;
-    write_records(ctx, &store, Scope::Branch, "resume", |state| {
-        resumed = state.open_checkpoint().cloned();
-        Ok(state
-            .checkpoints
-            .iter()
-            .filter(|c| !state.resolved.contains(&c.id))
-            .map(|c| {
-                Draft::new(Body::Resolve {
-                    target: c.id.clone(),
-                })
-            })
-            .collect())
-    })?;
+    let resumed = record::resume(&store)?;
     let Some(cp) = resumed else {
         return Err(user_error(
             "there is no open checkpoint on this branch",
@@ -356,10 +288,10 @@ pub fn resume(ctx: &Ctx, _a: ResumeArgs) -> Result<std::process::ExitCode> {
         }
         print(&out)?;
     }
-    Ok(std::process::ExitCode::SUCCESS)
+    Ok(ExitCode::SUCCESS)
 }
 
-pub fn remember(ctx: &Ctx, a: RememberArgs) -> Result<std::process::ExitCode> {
+pub fn remember(ctx: &Context, a: RememberArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let body = if let Some(section) = canonical_section(&a.section, &CUMULATIVE_SECTIONS) {
         if a.task.is_some() {
@@ -387,39 +319,6 @@ pub fn remember(ctx: &Ctx, a: RememberArgs) -> Result<std::process::ExitCode> {
             ),
         ));
     };
-    add(ctx, &store, "remember", checked(ctx, body)?)
-}
-
-/// Commits one record to the ref its kind belongs in, summarised as `<verb>: <title>`.
-fn add(ctx: &Ctx, store: &Store, verb: &str, body: Body) -> Result<std::process::ExitCode> {
-    let scope = body.kind().scope().unwrap_or(Scope::Memory);
-    let summary = match &body {
-        Body::Progress { .. } => verb.to_owned(),
-        _ => format!("{verb}: {}", first_line(title_of(&body))),
-    };
-    write_records(ctx, store, scope, &summary, |_| {
-        Ok(vec![Draft::new(body.clone())])
-    })?;
-    Ok(std::process::ExitCode::SUCCESS)
-}
-
-/// The headline of a record: its title, name, key or first text.
-pub fn title_of(body: &Body) -> &str {
-    match body {
-        Body::Decision { title, .. }
-        | Body::Convention { title, .. }
-        | Body::Invariant { title, .. } => title,
-        Body::Learning { key, .. } => key,
-        Body::Instinct { name, .. } => name,
-        Body::Checkpoint { doing, .. } => doing,
-        Body::Session { summary, .. } => summary,
-        Body::CumulativeNote { text, .. } | Body::TaskNote { text, .. } => text,
-        Body::Progress { .. } => "progress",
-        Body::Resolve { .. } => "resolve",
-        Body::Delete { .. } => "delete",
-    }
-}
-
-fn first_line(s: &str) -> &str {
-    s.lines().next().unwrap_or("")
+    let written = record::add(&store, "remember", sealed(ctx, body, flag)?)?;
+    done(ctx, &store, written)
 }

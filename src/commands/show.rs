@@ -6,23 +6,26 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 
-use super::status::pretty_time;
+use super::Context;
 use crate::model::{Body, Record, State};
-use crate::output::{print, sanitize};
+use crate::notes::at::snapshot;
+use crate::output::format::pretty_time;
+use crate::output::{json, print, sanitize};
 use crate::view::{self, ViewFile};
 
-/// The kinds `show` accepts, named like the view files.
-pub const KINDS: [(&str, ViewFile); 10] = [
-    ("decisions", ViewFile::Decisions),
-    ("conventions", ViewFile::Conventions),
-    ("learnings", ViewFile::Learnings),
-    ("instincts", ViewFile::Instincts),
-    ("progress", ViewFile::Progress),
-    ("checkpoint", ViewFile::Checkpoint),
-    ("session-log", ViewFile::SessionLog),
-    ("cumulative-notes", ViewFile::CumulativeNotes),
-    ("task-notes", ViewFile::TaskNotes),
-    ("invariants", ViewFile::Invariants),
+/// The kinds `show` and `diff` accept, named like the view files, in the order `show` lists
+/// them.
+pub(super) const KINDS: [ViewFile; 10] = [
+    ViewFile::Decisions,
+    ViewFile::Conventions,
+    ViewFile::Learnings,
+    ViewFile::Instincts,
+    ViewFile::Progress,
+    ViewFile::Checkpoint,
+    ViewFile::SessionLog,
+    ViewFile::CumulativeNotes,
+    ViewFile::TaskNotes,
+    ViewFile::Invariants,
 ];
 
 #[derive(Debug, Args)]
@@ -31,18 +34,14 @@ pub struct ShowArgs {
     #[arg(long, value_name = "REV")]
     pub at: Option<String>,
     /// Which records to show.
-    #[arg(value_parser = clap::builder::PossibleValuesParser::new(KINDS.map(|(n, _)| n)))]
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(KINDS.map(ViewFile::label)))]
     pub kind: String,
 }
 
-pub fn run(ctx: &super::Ctx, args: ShowArgs) -> Result<ExitCode> {
+pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let snap = super::snapshot(&store, args.at.as_deref())?;
-    let file = KINDS
-        .iter()
-        .find(|(n, _)| *n == args.kind)
-        .map(|(_, f)| *f)
-        .unwrap_or(ViewFile::Decisions);
+    let snap = snapshot(&store, args.at.as_deref())?;
+    let file = ViewFile::from_label(&args.kind).unwrap_or(ViewFile::Decisions);
     let state = &snap.state;
     let records = state.of_kind(file.kind());
     let mut out = String::new();
@@ -60,34 +59,19 @@ pub fn run(ctx: &super::Ctx, args: ShowArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A record as one JSON object: `id`, `ts`, `author`, then the body's fields (seed names).
-pub fn json_line(r: &Record, state: &State) -> String {
-    let mut v = serde_json::to_value(&r.body).unwrap_or_default();
-    if let Some(obj) = v.as_object_mut() {
-        let mut out = serde_json::Map::new();
-        out.insert("id".into(), r.id.clone().into());
-        out.insert("ts".into(), r.meta.ts.clone().into());
-        out.insert("author".into(), r.meta.author.clone().into());
-        if !r.meta.supersedes.is_empty() {
-            out.insert("supersedes".into(), r.meta.supersedes.clone().into());
+/// A record as one JSON line (see `json::shown_record`); checkpoints say whether they are
+/// open, resolved or superseded.
+fn json_line(r: &Record, state: &State) -> String {
+    let status = matches!(r.body, Body::Checkpoint { .. }).then(|| {
+        if state.open_checkpoint().is_some_and(|o| o.id == r.id) {
+            "open"
+        } else if state.resolved.contains(&r.id) {
+            "resolved"
+        } else {
+            "superseded"
         }
-        for (k, val) in std::mem::take(obj) {
-            out.insert(k, val);
-        }
-        if matches!(r.body, Body::Checkpoint { .. }) {
-            let open = state.open_checkpoint().is_some_and(|o| o.id == r.id);
-            let status = if open {
-                "open"
-            } else if state.resolved.contains(&r.id) {
-                "resolved"
-            } else {
-                "superseded"
-            };
-            out.insert("status".into(), status.into());
-        }
-        v = serde_json::Value::Object(out);
-    }
-    v.to_string()
+    });
+    json::line(&json::shown_record(r, status))
 }
 
 fn checkpoints_text(state: &State) -> String {

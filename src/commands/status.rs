@@ -4,13 +4,20 @@
 use std::process::ExitCode;
 
 use anyhow::Result;
+use clap::Args;
 
-use super::{short, Ctx};
-use crate::checkout::{FileState, Snapshot, View, VIEW_DIR};
-use crate::drift::{drift, Drift};
+use super::Context;
+use crate::drift::drift;
+use crate::memory::view_dir::{FileState, View, VIEW_DIR};
+use crate::memory::Snapshot;
+use crate::output::json::{self, DriftJson, StatusJson, ViewFileJson};
 use crate::output::{print, sanitize};
 
-pub fn run(ctx: &Ctx) -> Result<ExitCode> {
+/// `status` takes only the global flags.
+#[derive(Debug, Args)]
+pub struct StatusArgs {}
+
+pub fn run(ctx: &Context, _args: StatusArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let snap = Snapshot::read(&store)?;
     let view = View::open(&store);
@@ -22,19 +29,20 @@ pub fn run(ctx: &Ctx) -> Result<ExitCode> {
 
     let mut out = String::new();
     if ctx.ui.json {
-        let files: Vec<_> = states
-            .iter()
-            .map(|(f, s)| serde_json::json!({ "file": f.name(), "state": s }))
-            .collect();
-        out = serde_json::json!({
-            "version": 1,
-            "branch": snap.head.branch,
-            "head": snap.head.head.map(|h| h.to_string()),
-            "bare": view.is_none(),
-            "view": files,
-            "drift": drift,
-        })
-        .to_string();
+        out = json::line(&StatusJson {
+            bare: view.is_none(),
+            branch: &snap.head.branch,
+            drift: DriftJson::from(&drift),
+            head: snap.head.head.map(|h| h.to_string()),
+            version: json::VERSION,
+            view: states
+                .iter()
+                .map(|(f, s)| ViewFileJson {
+                    file: f.name(),
+                    state: s.as_str(),
+                })
+                .collect(),
+        });
         out.push('\n');
     } else {
         match &snap.head.branch {
@@ -65,67 +73,8 @@ pub fn run(ctx: &Ctx) -> Result<ExitCode> {
                 }
             }
         }
-        out.push_str(&drift_text(&drift));
+        out.push_str(&drift.text());
     }
     print(&out)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Drift as lines of text; shared with `load`.
-pub fn drift_text(d: &Drift) -> String {
-    let mut out = String::new();
-    if !d.saved {
-        out.push_str("no save yet: run `git rune save` to record the session\n");
-    } else {
-        let at = d.saved_at.as_deref().map(pretty_time).unwrap_or_default();
-        let head = d.saved_head.as_deref().map(short).unwrap_or("(no commit)");
-        let branch = d.saved_branch.as_deref().unwrap_or("(detached)");
-        if d.any() {
-            out.push_str(&format!(
-                "drift since the last save ({at}, {} @ {head}):\n",
-                sanitize(branch)
-            ));
-        } else {
-            out.push_str(&format!(
-                "no drift since the last save ({at}, {} @ {head})\n",
-                sanitize(branch)
-            ));
-        }
-    }
-    if d.branch_changed {
-        out.push_str(&format!(
-            "  branch changed: saved on {}, now on {}\n",
-            sanitize(d.saved_branch.as_deref().unwrap_or("(detached)")),
-            sanitize(d.branch.as_deref().unwrap_or("(detached)"))
-        ));
-    }
-    if d.saved_commit_missing {
-        out.push_str("  the saved commit no longer exists (rewritten or garbage-collected)\n");
-    }
-    if let (Some(a), Some(b)) = (d.ahead, d.behind) {
-        if a > 0 || b > 0 {
-            out.push_str(&format!(
-                "  HEAD is {a} commit{} ahead of and {b} behind the saved commit\n",
-                if a == 1 { "" } else { "s" }
-            ));
-        }
-    }
-    for s in &d.stale {
-        out.push_str(&format!(
-            "  stale {} {:?}: {} changed since it was recorded\n",
-            s.kind,
-            sanitize(&s.title),
-            sanitize(&s.files.join(", "))
-        ));
-    }
-    out
-}
-
-/// `2026-04-04T14:30:00Z` as `2026-04-04 14:30`.
-pub fn pretty_time(ts: &str) -> String {
-    if ts.len() >= 16 {
-        format!("{} {}", &ts[..10], &ts[11..16])
-    } else {
-        ts.to_owned()
-    }
 }

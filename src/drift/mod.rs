@@ -1,20 +1,16 @@
 //! Drift of the code since memory was saved: branch, HEAD ahead/behind, a rewritten or lost
 //! saved commit, and records whose named files changed since they were written.
 
-mod count;
-
-pub use count::{ahead_behind, AheadBehind, DriftError};
-
 use std::collections::HashMap;
 
-use serde::Serialize;
-
-use crate::checkout::Snapshot;
+use crate::memory::Snapshot;
 use crate::model::{Body, Record};
-use crate::store::{self, Store, BRANCHES_PREFIX, DETACHED_REF};
+use crate::output::format::{pretty_time, short};
+use crate::output::sanitize;
+use crate::store::{self, ObjectId, Store, BRANCHES_PREFIX, DETACHED_REF};
 
 /// How the code moved since the last save.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default)]
 pub struct Drift {
     /// Whether any save was found to compare with.
     pub saved: bool,
@@ -33,7 +29,7 @@ pub struct Drift {
     pub stale: Vec<Stale>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Stale {
     pub id: String,
     pub kind: &'static str,
@@ -42,6 +38,74 @@ pub struct Stale {
 }
 
 impl Drift {
+    /// The report as `status` prints it: a line about the last save, then [`Drift::lines`]
+    /// indented.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        if !self.saved {
+            out.push_str("no save yet: run `git rune save` to record the session\n");
+        } else {
+            let at = self
+                .saved_at
+                .as_deref()
+                .map(pretty_time)
+                .unwrap_or_default();
+            let head = self
+                .saved_head
+                .as_deref()
+                .map(short)
+                .unwrap_or("(no commit)");
+            let branch = sanitize(self.saved_branch.as_deref().unwrap_or("(detached)"));
+            if self.any() {
+                out.push_str(&format!(
+                    "drift since the last save ({at}, {branch} @ {head}):\n"
+                ));
+            } else {
+                out.push_str(&format!(
+                    "no drift since the last save ({at}, {branch} @ {head})\n"
+                ));
+            }
+        }
+        for line in self.lines() {
+            out.push_str(&format!("  {line}\n"));
+        }
+        out
+    }
+
+    /// One line per thing that moved (empty when nothing did).
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.branch_changed {
+            out.push(format!(
+                "branch changed: saved on {}, now on {}",
+                sanitize(self.saved_branch.as_deref().unwrap_or("(detached)")),
+                sanitize(self.branch.as_deref().unwrap_or("(detached)"))
+            ));
+        }
+        if self.saved_commit_missing {
+            out.push(
+                "the saved commit no longer exists (rewritten or garbage-collected)".to_owned(),
+            );
+        }
+        if let (Some(a), Some(b)) = (self.ahead, self.behind) {
+            if a > 0 || b > 0 {
+                out.push(format!(
+                    "HEAD is {a} commit{} ahead of and {b} behind the saved commit",
+                    if a == 1 { "" } else { "s" }
+                ));
+            }
+        }
+        for s in &self.stale {
+            out.push(format!(
+                "stale {} {:?}: {} changed since it was recorded",
+                s.kind,
+                sanitize(&s.title),
+                sanitize(&s.files.join(", "))
+            ));
+        }
+        out
+    }
+
     /// True when something moved that a reader should hear about.
     pub fn any(&self) -> bool {
         self.branch_changed
@@ -80,14 +144,15 @@ pub fn drift(store: &Store, snap: &Snapshot) -> store::Result<Drift> {
     let saved = git
         .head
         .as_deref()
-        .and_then(|h| gix::ObjectId::from_hex(h.as_bytes()).ok());
+        .and_then(|h| ObjectId::from_hex(h.as_bytes()).ok());
     match (saved, snap.head.head) {
         (Some(saved), Some(now)) => {
-            if store.repo.has_object(saved) {
-                let ab =
-                    ahead_behind(&store.repo, saved, now).map_err(|e| store::StoreError::Git {
+            if store.has_object(saved) {
+                let ab = store
+                    .ahead_behind(saved, now)
+                    .map_err(|e| store::StoreError::Git {
                         context: "cannot count commits since the last save".into(),
-                        message: e.to_string(),
+                        source: Box::new(e),
                     })?;
                 d.ahead = Some(ab.ahead);
                 d.behind = Some(ab.behind);
@@ -95,7 +160,7 @@ pub fn drift(store: &Store, snap: &Snapshot) -> store::Result<Drift> {
                 d.saved_commit_missing = true;
             }
         }
-        (Some(saved), None) => d.saved_commit_missing = !store.repo.has_object(saved),
+        (Some(saved), None) => d.saved_commit_missing = !store.has_object(saved),
         (None, Some(_)) | (None, None) => {}
     }
     Ok(d)

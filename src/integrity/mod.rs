@@ -31,21 +31,32 @@
 //! "you are now in the repo root"), hashes, UUIDs, URLs, markdown, code, and non-English text,
 //! including the invisible joiners that scripts and emoji need (see [`scan_hidden`]).
 
+pub mod gate;
+pub mod verify;
+
 use std::sync::OnceLock;
 
-use serde::Serialize;
-
 /// How far content can be trusted, ordered `Clean < Suspicious < Tainted`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "UPPERCASE")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Verdict {
     Clean,
     Suspicious,
     Tainted,
 }
 
+impl Verdict {
+    /// `CLEAN`, `SUSPICIOUS` or `TAINTED`, as reports and `--json` say it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Clean => "CLEAN",
+            Verdict::Suspicious => "SUSPICIOUS",
+            Verdict::Tainted => "TAINTED",
+        }
+    }
+}
+
 /// One reason a text is not clean.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Issue {
     pub verdict: Verdict,
     /// Stable kebab-case rule name (see [`RULES`]).

@@ -28,8 +28,6 @@ pub struct State {
     pub resolved: HashSet<String>,
     pub sessions: Vec<Record>,
     pub task_notes: Vec<Record>,
-    /// Highest Lamport clock seen; a new record gets one more.
-    pub max_clock: u64,
 }
 
 impl State {
@@ -72,10 +70,7 @@ pub fn fold<'a>(records: impl IntoIterator<Item = &'a Record>) -> State {
         by_id.entry(r.id.as_str()).or_insert(r);
     }
 
-    let mut state = State {
-        max_clock: by_id.values().map(|r| r.meta.clock).max().unwrap_or(0),
-        ..State::default()
-    };
+    let mut state = State::default();
 
     // An edit hides what it edits, whatever became of the edit afterwards.
     let superseded: HashSet<&str> = by_id

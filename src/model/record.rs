@@ -68,8 +68,9 @@ fn is_empty_str(s: &str) -> bool {
     s.is_empty()
 }
 
-/// The typed content of a record; the `kind` tag names the variant on disk.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The typed content of a record; the `kind` tag names the variant on disk. Stored lines are
+/// read back by the one decoder in `wire.rs`, not by serde's derive.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Body {
     Decision {
@@ -384,6 +385,24 @@ impl Body {
         }
     }
 
+    /// The headline of a record: its title, name, key or first text; the kind's name for
+    /// records without one (progress, resolve, delete).
+    pub fn title(&self) -> &str {
+        match self {
+            Body::Decision { title, .. }
+            | Body::Convention { title, .. }
+            | Body::Invariant { title, .. } => title,
+            Body::Learning { key, .. } => key,
+            Body::Instinct { name, .. } => name,
+            Body::Checkpoint { doing, .. } => doing,
+            Body::Session { summary, .. } => summary,
+            Body::CumulativeNote { text, .. } | Body::TaskNote { text, .. } => text,
+            Body::Progress { .. } => "progress",
+            Body::Resolve { .. } => "resolve",
+            Body::Delete { .. } => "delete",
+        }
+    }
+
     /// Every human-written string in the record, with its field name.
     pub fn texts(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
@@ -403,7 +422,7 @@ impl Body {
 }
 
 /// Who wrote a record, when, and what it replaces.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Meta {
     /// RFC 3339 UTC, second precision (`2026-04-04T14:30:00Z`).
     pub ts: String,
@@ -483,8 +502,14 @@ impl Record {
         .expect("records serialize: all map keys are strings")
     }
 
+    /// Decodes one stored line (the one decoder: `wire.rs`).
     pub fn from_line(line: &str) -> Result<Record, RecordParseError> {
         super::wire::decode(line)
+    }
+
+    /// The id of a stored line without decoding the rest of it.
+    pub fn id_of_line(line: &str) -> Option<&str> {
+        super::wire::line_id(line)
     }
 
     /// Sort key for chronological order that every clone agrees on.

@@ -1,4 +1,4 @@
-//! Fast decoding of stored record lines: one flat struct instead of serde's flattened,
+//! The one decoder of stored record lines: one flat struct instead of serde's flattened,
 //! internally tagged enum, which buffers every line and made loading 10,000 records slow.
 
 use std::collections::BTreeMap;
@@ -75,6 +75,14 @@ struct Wire {
 
 fn need<T>(v: Option<T>, kind: &str, field: &str) -> Result<T, RecordParseError> {
     v.ok_or_else(|| RecordParseError::new(format!("{kind} record without `{field}`")))
+}
+
+/// The id of a stored line without decoding the rest: lines start `{"id":"<hex>"` (records
+/// serialize their id first).
+pub fn line_id(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("{\"id\":\"")?;
+    let end = rest.find('"')?;
+    Some(&rest[..end])
 }
 
 /// Decodes one stored line.

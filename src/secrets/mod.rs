@@ -84,6 +84,7 @@
 pub const REDACTED: &str = "***REDACTED***";
 
 /// Every rule name `scan` can report, for documentation and tests.
+#[cfg(test)]
 pub const RULES: &[&str] = &[
     "aws-access-key",
     "aws-secret-key",

@@ -21,7 +21,7 @@ pub const STORED_MAX: usize = 16 * 1024;
 /// Writes every object the repository holds in memory (see [`super::Store::open`]) to the
 /// object database, small ones directly and larger ones through gix's compressing writer.
 /// Called right before a ref is moved to make them reachable.
-pub fn flush(repo: &gix::Repository) -> std::result::Result<usize, gix::Error> {
+pub(crate) fn flush(repo: &gix::Repository) -> std::result::Result<usize, gix::Error> {
     let Some(staged) = repo.objects.reset_object_memory() else {
         return Ok(0);
     };
@@ -115,7 +115,7 @@ fn create_temp(dir: &Path, seed: u64) -> std::io::Result<(std::fs::File, std::pa
 }
 
 /// A zlib stream of `data` in stored (uncompressed) deflate blocks.
-pub fn zlib_stored(data: &[u8]) -> Vec<u8> {
+pub(crate) fn zlib_stored(data: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(data.len() + data.len() / 65535 * 5 + 11);
     out.extend_from_slice(&[0x78, 0x01]);
     let mut chunks = data.chunks(65535).peekable();
@@ -149,6 +149,53 @@ fn adler32(data: &[u8]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `git -C dir args…` with a pinned identity and no user config; panics on failure.
+    fn git(dir: &Path, args: &[&str]) -> String {
+        let out = std::process::Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@t")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@t")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    }
+
+    #[test]
+    fn objects_reach_the_disk_only_with_a_ref_update() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        git(dir, &["init", "-q", "-b", "main"]);
+        git(dir, &["commit", "-q", "--allow-empty", "-m", "c"]);
+        let head = ObjectId::from_hex(git(dir, &["rev-parse", "HEAD"]).as_bytes()).unwrap();
+        let store = crate::store::Store::open(dir).unwrap();
+        let staged = store
+            .repo
+            .write_blob(b"staged, not yet reachable\n")
+            .unwrap()
+            .detach();
+        let on_disk = |id: ObjectId| {
+            std::process::Command::new("git")
+                .arg("-C")
+                .arg(dir)
+                .args(["cat-file", "-e", &id.to_string()])
+                .status()
+                .unwrap()
+                .success()
+        };
+        assert!(store.has_object(staged), "readable in-process");
+        assert!(!on_disk(staged), "not on disk before a ref moves");
+        store.set_note(head, "hello", "note").unwrap();
+        assert!(on_disk(staged), "written with the notes commit");
+        git(dir, &["fsck", "--strict", "--no-progress"]);
+    }
 
     #[test]
     fn adler32_matches_the_reference_value() {

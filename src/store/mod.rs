@@ -1,19 +1,30 @@
-//! Everything that touches git through gix: opening the repository, memory refs, record
-//! trees and compare-and-swap commits.
+//! Everything that touches git: the only module that imports gix, and the only one that runs
+//! the `git` program (for what gix cannot do: config writes, blame, network transport).
+//! Opening the repository, memory refs, record trees, compare-and-swap commits, notes, history
+//! walks and the state of the work tree.
 
+mod ahead_behind;
+mod git_cli;
+mod history;
 mod loose;
-pub mod notes;
+mod notes;
 mod records;
 mod refs;
 mod worktree;
 
 use std::path::{Path, PathBuf};
 
-pub use records::{parse_tree_records, RecordTree};
+pub use ahead_behind::{AheadBehind, AheadBehindError};
+pub use git_cli::{Blame, PushOutcome};
+pub use gix::hash::Kind as HashKind;
+pub use gix::ObjectId;
+pub use history::{CommitInfo, HistoryProblem};
+pub use notes::{Notes, NOTES_REF};
 pub use refs::{
-    branch_ref, Commit as MemoryCommit, Tip, BRANCHES_PREFIX, DETACHED_REF, MEMORY_REF,
+    branch_ref, Commit as MemoryCommit, Stamp, Tip, BRANCHES_PREFIX, DETACHED_REF, MEMORY_REF,
 };
-pub use worktree::{blob_id, HeadInfo, WorktreeError};
+pub(crate) use worktree::blob_id;
+pub use worktree::HeadInfo;
 
 /// Typed failures of the storage layer; the CLI adds hints.
 #[derive(Debug, thiserror::Error)]
@@ -24,8 +35,18 @@ pub enum StoreError {
     NotACommit { name: String, kind: String },
     #[error("{name} names {id}, which is missing from the object database")]
     MissingObject { name: String, id: String },
-    #[error("{context}: {message}")]
-    Git { context: String, message: String },
+    #[error("{context}")]
+    Git {
+        context: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync + 'static>,
+    },
+    #[error("{context}")]
+    Io {
+        context: String,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{name} kept changing under us ({attempts} attempts); nothing was written")]
     Contended { name: String, attempts: usize },
     #[error("{name}:{path} line {line}: {message}")]
@@ -39,7 +60,7 @@ pub enum StoreError {
 
 impl StoreError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<String> {
+    pub(crate) fn hint(&self) -> Option<String> {
         match self {
             StoreError::NotARepository(_) => {
                 Some("run git rune inside a git repository (create one with `git init`)".into())
@@ -51,24 +72,34 @@ impl StoreError {
             StoreError::BadRecord { name, .. } => Some(format!(
                 "the record is damaged; inspect it with `git show {name}:<path>` and `git log {name}`"
             )),
-            StoreError::Git { .. } => None,
+            StoreError::Git { .. } | StoreError::Io { .. } => None,
         }
     }
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
-pub fn git_err(context: impl Into<String>) -> impl FnOnce(gix::Error) -> StoreError {
+/// Wraps a gix failure with what git-rune was doing, keeping it as the error's source.
+pub(crate) fn git_err<E>(context: impl Into<String>) -> impl FnOnce(E) -> StoreError
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
     let context = context.into();
     move |e| StoreError::Git {
         context,
-        message: format!("{e}"),
+        source: Box::new(e),
     }
+}
+
+/// Wraps a file-system failure with what git-rune was doing.
+pub(crate) fn io_err(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> StoreError {
+    let context = context.into();
+    move |source| StoreError::Io { context, source }
 }
 
 /// An open repository plus the identity and clock used to stamp records.
 pub struct Store {
-    pub repo: gix::Repository,
+    repo: gix::Repository,
     /// `Name <email>` for records and memory commits.
     pub author: Identity,
     /// Records already read in this process, by tree id: a command reads the same trees
@@ -88,7 +119,7 @@ pub struct Identity {
 }
 
 impl Identity {
-    pub fn display(&self) -> String {
+    pub(crate) fn display(&self) -> String {
         format!("{} <{}>", self.name, self.email)
     }
 }
@@ -131,13 +162,28 @@ impl Store {
         self.repo.common_dir()
     }
 
+    /// Whether the object database holds `id`.
+    pub(crate) fn has_object(&self, id: ObjectId) -> bool {
+        self.repo.has_object(id)
+    }
+
+    /// The hash the repository's object ids use.
+    pub(crate) fn hash_kind(&self) -> HashKind {
+        self.repo.object_hash()
+    }
+
+    /// The git blob id `data` would have in this repository.
+    pub(crate) fn blob_id(&self, data: &[u8]) -> Option<ObjectId> {
+        blob_id(self.hash_kind(), data)
+    }
+
     /// The current time as RFC 3339 UTC seconds; `GIT_RUNE_TIMESTAMP` overrides it (tests).
     pub fn now(&self) -> String {
         now_rfc3339()
     }
 
     /// The same instant as seconds since the epoch, for commit signatures.
-    pub fn now_seconds(&self) -> i64 {
+    pub(crate) fn now_seconds(&self) -> i64 {
         chrono::DateTime::parse_from_rfc3339(&self.now())
             .map(|t| t.timestamp())
             .unwrap_or(0)
@@ -145,7 +191,7 @@ impl Store {
 }
 
 /// Reads `GIT_RUNE_TIMESTAMP` (RFC 3339) or the system clock.
-pub fn now_rfc3339() -> String {
+pub(crate) fn now_rfc3339() -> String {
     if let Ok(v) = std::env::var("GIT_RUNE_TIMESTAMP") {
         if let Ok(t) = chrono::DateTime::parse_from_rfc3339(&v) {
             return t

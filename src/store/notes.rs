@@ -56,7 +56,7 @@ impl Store {
     /// refs/notes/rune in between, so its result is always based on what it replaces. Notes
     /// whose text does not change are skipped; when none changes nothing is written. Returns
     /// the notes commit now current (`None` when there are no notes at all).
-    pub fn edit_notes(
+    pub(crate) fn edit_notes(
         &self,
         summary: &str,
         mut make: impl FnMut(&mut Notes<'_>) -> Result<Vec<(ObjectId, String)>>,
@@ -121,7 +121,7 @@ pub struct Notes<'a> {
 
 impl Notes<'_> {
     /// The note text of `commit` (invalid UTF-8 replaced), if it has one.
-    pub fn get(&mut self, commit: ObjectId) -> Result<Option<String>> {
+    pub(crate) fn get(&mut self, commit: ObjectId) -> Result<Option<String>> {
         let repo = &self.store.repo;
         let Some(blob) = self
             .tree

@@ -15,11 +15,6 @@ use crate::model::Record;
 /// Layout version written to the `VERSION` blob.
 pub const LAYOUT_VERSION: &str = "git-rune records 1\n";
 
-/// The records of one memory commit, with where each came from.
-pub struct RecordTree {
-    pub records: Vec<Record>,
-}
-
 /// Up to this many records a kind is one blob (`<kind>/all.jsonl`); beyond it, shards by id
 /// prefix, so a write rewrites a small blob and a small memory is read in a few objects.
 pub const SMALL_KIND: usize = 1024;
@@ -30,12 +25,7 @@ fn shard_name(id: &str) -> String {
 }
 
 /// Parses the lines of one shard blob; `name` and `path` are for error messages.
-pub fn parse_tree_records(
-    name: &str,
-    path: &str,
-    data: &[u8],
-    out: &mut Vec<Record>,
-) -> Result<()> {
+fn parse_tree_records(name: &str, path: &str, data: &[u8], out: &mut Vec<Record>) -> Result<()> {
     let text = std::str::from_utf8(data).map_err(|_| StoreError::BadRecord {
         name: name.into(),
         path: path.into(),
@@ -59,7 +49,11 @@ pub fn parse_tree_records(
 }
 
 /// Reads every record in `tree`.
-pub fn read_records(repo: &gix::Repository, name: &str, tree: ObjectId) -> Result<RecordTree> {
+pub(crate) fn read_records(
+    repo: &gix::Repository,
+    name: &str,
+    tree: ObjectId,
+) -> Result<Vec<Record>> {
     let mut records = Vec::new();
     let root = repo
         .find_tree(tree)
@@ -89,13 +83,13 @@ pub fn read_records(repo: &gix::Repository, name: &str, tree: ObjectId) -> Resul
             parse_tree_records(name, &path, &blob.data, &mut records)?;
         }
     }
-    Ok(RecordTree { records })
+    Ok(records)
 }
 
 /// The records of the `kinds` directories in tree `new` that tree `old` lacks, reading only
 /// the blobs that differ: a blob both trees hold has the same records on both sides, so a
 /// commit that added one decision costs one blob however large memory is.
-pub fn added_records(
+pub(crate) fn added_records(
     repo: &gix::Repository,
     name: &str,
     old: Option<ObjectId>,
@@ -123,7 +117,7 @@ pub fn added_records(
                 .find_blob(*oid)
                 .map_err(git_err(format!("cannot read {name}:{path}")))?;
             for line in String::from_utf8_lossy(&blob.data).lines() {
-                if let Some(id) = line_id(line) {
+                if let Some(id) = Record::id_of_line(line) {
                     known.insert(id.to_owned());
                 }
             }
@@ -141,7 +135,7 @@ pub fn added_records(
 }
 
 /// The records of only the `kinds` directories of `tree`.
-pub fn kind_records(
+pub(crate) fn kind_records(
     repo: &gix::Repository,
     name: &str,
     tree: ObjectId,
@@ -191,7 +185,7 @@ fn kind_blobs(
 /// Writes a tree holding the records of `base` (if any) plus `new`, rewriting only the blobs
 /// that `new` touches. The layout is a function of the record set alone: a kind with at most
 /// [`SMALL_KIND`] records is `<kind>/all.jsonl`, a larger one `<kind>/<xx>.jsonl` shards.
-pub fn write_records(
+pub(crate) fn write_records(
     repo: &gix::Repository,
     base: Option<ObjectId>,
     new: &[Record],
@@ -294,16 +288,9 @@ fn read_lines(
         .find_blob(entry.object_id())
         .map_err(git_err(format!("cannot read {path}")))?;
     for line in String::from_utf8_lossy(&blob.data).lines() {
-        if let Some(id) = line_id(line) {
+        if let Some(id) = Record::id_of_line(line) {
             out.insert(id.to_owned(), line.to_owned());
         }
     }
     Ok(out)
-}
-
-/// The id of a stored line without parsing the whole record: lines start `{"id":"<hex>"`.
-fn line_id(line: &str) -> Option<&str> {
-    let rest = line.strip_prefix("{\"id\":\"")?;
-    let end = rest.find('"')?;
-    Some(&rest[..end])
 }

@@ -10,7 +10,7 @@ use gix::ObjectId;
 
 use super::records::{added_records, kind_records, read_records, write_records};
 use super::{git_err, Result, Store, StoreError};
-use crate::model::{Draft, Kind, Record};
+use crate::model::{Kind, Record};
 
 /// Project-wide knowledge.
 pub const MEMORY_REF: &str = "refs/rune/memory";
@@ -28,6 +28,13 @@ pub fn branch_ref(branch: Option<&str>) -> String {
         Some(b) => format!("{BRANCHES_PREFIX}{b}"),
         None => DETACHED_REF.to_owned(),
     }
+}
+
+/// What [`Store::commit`] writes: content that becomes a record once the store stamps it with
+/// the time, the Lamport clock and the author at commit time. Only `memory::seal::Sealed`
+/// implements it, so nothing reaches a memory ref without passing the one seal.
+pub trait Stamp {
+    fn stamp(self, ts: &str, clock: u64, author: &str) -> Record;
 }
 
 /// A memory ref's current commit and its tree.
@@ -56,7 +63,7 @@ impl Store {
 
     /// The object id a ref names, without reading the object (memory refs are direct refs to
     /// commits; a symbolic one is followed). `None` when the ref does not exist.
-    pub fn ref_id(&self, name: &str) -> Result<Option<ObjectId>> {
+    pub(crate) fn ref_id(&self, name: &str) -> Result<Option<ObjectId>> {
         let Some(mut r) = self
             .repo
             .try_find_reference(name)
@@ -78,7 +85,7 @@ impl Store {
     }
 
     /// Checks that `id` is a commit and returns it with its tree.
-    pub fn tip_of(&self, name: &str, id: ObjectId) -> Result<Tip> {
+    pub(crate) fn tip_of(&self, name: &str, id: ObjectId) -> Result<Tip> {
         let object = self
             .repo
             .try_find_object(id)
@@ -109,15 +116,20 @@ impl Store {
         }
     }
 
+    /// The records of a memory commit already read (a [`Tip`]).
+    pub(crate) fn tip_records(&self, name: &str, tip: Tip) -> Result<Rc<Vec<Record>>> {
+        self.tree_records(name, tip.tree)
+    }
+
     /// The records of a specific memory commit (for a view's base, `load --at`, history).
-    pub fn records_at(&self, name: &str, commit: ObjectId) -> Result<Rc<Vec<Record>>> {
+    pub(crate) fn records_at(&self, name: &str, commit: ObjectId) -> Result<Rc<Vec<Record>>> {
         let tip = self.tip_of(name, commit)?;
         self.tree_records(name, tip.tree)
     }
 
     /// The records of `kinds` on `name` at commit `new` that commit `old` (if any) lacks,
     /// reading only the record blobs that differ between the two.
-    pub fn records_added(
+    pub(crate) fn records_added(
         &self,
         name: &str,
         old: Option<Tip>,
@@ -131,7 +143,7 @@ impl Store {
 
     /// The records of only some kinds at `tip` (a hook that needs the open checkpoint reads
     /// checkpoints, resolves and deletes, not the whole session state).
-    pub fn records_of(&self, name: &str, tip: Tip, kinds: &[Kind]) -> Result<Vec<Record>> {
+    pub(crate) fn records_of(&self, name: &str, tip: Tip, kinds: &[Kind]) -> Result<Vec<Record>> {
         let kinds: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
         kind_records(&self.repo, name, tip.tree, &kinds)
     }
@@ -140,13 +152,13 @@ impl Store {
         if let Some(hit) = self.cache.borrow().get(&tree) {
             return Ok(hit.clone());
         }
-        let records = Rc::new(read_records(&self.repo, name, tree)?.records);
+        let records = Rc::new(read_records(&self.repo, name, tree)?);
         self.cache.borrow_mut().insert(tree, records.clone());
         Ok(records)
     }
 
     /// The newest commit on `name`'s first-parent chain committed at or before `seconds`.
-    pub fn tip_before(&self, name: &str, seconds: i64) -> Result<Option<Tip>> {
+    pub(crate) fn tip_before(&self, name: &str, seconds: i64) -> Result<Option<Tip>> {
         let Some(tip) = self.tip(name)? else {
             return Ok(None);
         };
@@ -164,6 +176,24 @@ impl Store {
         Ok(None)
     }
 
+    /// Where a record sits in the memory tree `tree`: its kind's single blob, or its id-prefix
+    /// shard (see records.rs).
+    pub(crate) fn record_path(&self, tree: ObjectId, r: &Record) -> String {
+        let kind = r.kind().as_str();
+        let all = format!("{kind}/all.jsonl");
+        let single = self
+            .repo
+            .find_tree(tree)
+            .ok()
+            .and_then(|t| t.lookup_entry_by_path(&all).ok().flatten())
+            .is_some();
+        if single {
+            all
+        } else {
+            format!("{kind}/{}.jsonl", &r.id[..2.min(r.id.len())])
+        }
+    }
+
     /// Names of all memory refs (`refs/rune/…`), sorted.
     pub fn memory_refs(&self) -> Result<Vec<String>> {
         let platform = self
@@ -177,7 +207,7 @@ impl Store {
         for r in iter {
             let r = r.map_err(|e| StoreError::Git {
                 context: "cannot list references".into(),
-                message: e.to_string(),
+                source: Box::new(e),
             })?;
             out.push(r.name().as_bstr().to_string());
         }
@@ -185,18 +215,20 @@ impl Store {
         Ok(out)
     }
 
-    /// Appends the drafts `make` returns to the ref `name` in one commit, compare-and-swap.
+    /// Appends the sealed drafts `make` returns to the ref `name` in one commit,
+    /// compare-and-swap.
     ///
     /// `make` sees the records currently on the ref and may be called again after a lost race
     /// (another process moved the ref): it re-reads, re-applies and retries, never
     /// overwriting. Returns `None` when `make` has nothing to write.
-    pub fn commit<E>(
+    pub(crate) fn commit<S, E>(
         &self,
         name: &str,
         summary: &str,
-        mut make: impl FnMut(&[Record]) -> std::result::Result<Vec<Draft>, E>,
+        mut make: impl FnMut(&[Record]) -> std::result::Result<Vec<S>, E>,
     ) -> std::result::Result<Option<Commit>, E>
     where
+        S: Stamp,
         E: From<StoreError>,
     {
         for attempt in 0..MAX_ATTEMPTS {
@@ -301,10 +333,9 @@ impl Store {
             },
             name: name
                 .try_into()
-                .map_err(|e: gix::validate::reference::name::Error| StoreError::Git {
-                    context: format!("invalid ref name {name}"),
-                    message: e.to_string(),
-                })?,
+                .map_err(git_err::<gix::validate::reference::name::Error>(format!(
+                    "invalid ref name {name}"
+                )))?,
             deref: false,
         };
         let sig = self.signature();

@@ -7,9 +7,6 @@ use gix::ObjectId;
 
 use super::{git_err, Result, Store};
 
-/// Why the work tree could not be inspected.
-pub type WorktreeError = super::StoreError;
-
 /// Where HEAD is.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HeadInfo {
@@ -48,7 +45,7 @@ impl Store {
     /// Tracked files whose work-tree content differs from the index (modified or deleted),
     /// sorted. Untracked files are not listed: that needs a directory walk, which costs more
     /// than a save should.
-    pub fn dirty_files(&self) -> Result<Vec<String>> {
+    pub(crate) fn dirty_files(&self) -> Result<Vec<String>> {
         let Some(workdir) = self.workdir() else {
             return Ok(Vec::new());
         };
@@ -94,13 +91,16 @@ impl Store {
     }
 
     /// The blob id a file's current content would have, or `None` when it cannot be read.
-    pub fn file_blob_id(&self, path: &Path) -> Option<ObjectId> {
+    pub(crate) fn file_blob_id(&self, path: &Path) -> Option<ObjectId> {
         let data = std::fs::read(path).ok()?;
         blob_id(self.repo.object_hash(), &data)
     }
 
     /// Blob ids of work-tree files relative to the repository root (empty string when absent).
-    pub fn file_blobs(&self, files: &[String]) -> std::collections::BTreeMap<String, String> {
+    pub(crate) fn file_blobs(
+        &self,
+        files: &[String],
+    ) -> std::collections::BTreeMap<String, String> {
         let Some(workdir) = self.workdir() else {
             return Default::default();
         };
@@ -118,6 +118,6 @@ impl Store {
 }
 
 /// The git blob id of `data`.
-pub fn blob_id(kind: gix::hash::Kind, data: &[u8]) -> Option<ObjectId> {
+pub(crate) fn blob_id(kind: gix::hash::Kind, data: &[u8]) -> Option<ObjectId> {
     gix::objs::compute_hash(kind, gix::objs::Kind::Blob, data).ok()
 }

@@ -77,6 +77,27 @@ impl ViewFile {
         ViewFile::ALL.into_iter().find(|f| f.name() == name)
     }
 
+    /// The name commands use for the file's records (`git rune show decisions`).
+    pub fn label(self) -> &'static str {
+        match self {
+            ViewFile::Decisions => "decisions",
+            ViewFile::Conventions => "conventions",
+            ViewFile::Learnings => "learnings",
+            ViewFile::Instincts => "instincts",
+            ViewFile::CumulativeNotes => "cumulative-notes",
+            ViewFile::Invariants => "invariants",
+            ViewFile::Progress => "progress",
+            ViewFile::SessionLog => "session-log",
+            ViewFile::Checkpoint => "checkpoint",
+            ViewFile::TaskNotes => "task-notes",
+        }
+    }
+
+    /// The file a [`ViewFile::label`] names.
+    pub fn from_label(label: &str) -> Option<ViewFile> {
+        ViewFile::ALL.into_iter().find(|f| f.label() == label)
+    }
+
     /// The one record kind the file shows.
     pub fn kind(self) -> Kind {
         match self {

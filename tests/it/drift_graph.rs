@@ -1,4 +1,4 @@
-//! `drift::ahead_behind` agrees with a brute-force oracle and with `git rev-list --left-right --count`
+//! `Store::ahead_behind` agrees with a brute-force oracle and with `git rev-list --left-right --count`
 //! on histories with merges, several roots and backdated commits, with and without a commit-graph.
 
 use std::fmt::Write as _;
@@ -6,7 +6,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use git_rune::drift::{ahead_behind, AheadBehind, DriftError};
+use git_rune::store::{AheadBehind, AheadBehindError, Store};
 use gix::ObjectId;
 
 const BASE_TIME: i64 = 1_600_000_000;
@@ -131,9 +131,14 @@ fn git_counts(repo: &Repo, dir: &Path, saved: &str, now: &str) -> AheadBehind {
     )
 }
 
-fn ours(repo: &gix::Repository, saved: &str, now: &str) -> AheadBehind {
-    ahead_behind(repo, oid(saved), oid(now))
+fn ours(store: &Store, saved: &str, now: &str) -> AheadBehind {
+    store
+        .ahead_behind(oid(saved), oid(now))
         .unwrap_or_else(|e| panic!("ahead_behind({saved}, {now}): {e}"))
+}
+
+fn store(dir: &Path) -> Store {
+    Store::open(dir).expect("open repository")
 }
 
 /// Asserts that gix-based counting and git agree with `expected`, in the main repository directory.
@@ -150,7 +155,7 @@ fn check_in(repo: &Repo, dir: &Path, saved: &str, now: &str, expected: AheadBehi
         "git rev-list {saved}...{now}"
     );
     assert_eq!(
-        ours(&open(dir), saved, now),
+        ours(&store(dir), saved, now),
         expected,
         "ahead_behind({saved}, {now})"
     );
@@ -336,10 +341,10 @@ fn compare(
     pairs: &[(usize, usize)],
     git_pairs: usize,
 ) -> Vec<(usize, usize, AheadBehind, AheadBehind)> {
-    let gix_repo = repo.open();
+    let ours_store = store(&repo.root);
     for &(saved, now) in pairs {
         let want = oracle(sets, saved, now);
-        let got = ours(&gix_repo, &ids[saved], &ids[now]);
+        let got = ours(&ours_store, &ids[saved], &ids[now]);
         assert_eq!(got, want, "ahead_behind(c{saved}, c{now})");
     }
     let mut git_wrong = Vec::new();
@@ -587,10 +592,10 @@ fn shallow_commits_have_no_parents() {
 #[test]
 fn missing_and_non_commit_objects_are_typed_errors() {
     let s = small();
-    let repo = s.repo.open();
+    let repo = store(&s.repo.root);
     let missing = oid("1234567890123456789012345678901234567890");
-    match ahead_behind(&repo, missing, oid(&s.a1)) {
-        Err(DriftError::MissingCommit { id }) => assert_eq!(id, missing),
+    match repo.ahead_behind(missing, oid(&s.a1)) {
+        Err(AheadBehindError::MissingCommit { id }) => assert_eq!(id, missing),
         other => panic!("expected a missing commit, got {other:?}"),
     }
     let tree = s.repo.run(
@@ -599,8 +604,8 @@ fn missing_and_non_commit_objects_are_typed_errors() {
         BASE_TIME,
         None,
     );
-    match ahead_behind(&repo, oid(&s.a1), oid(&tree)) {
-        Err(err @ DriftError::NotACommit { .. }) => {
+    match repo.ahead_behind(oid(&s.a1), oid(&tree)) {
+        Err(err @ AheadBehindError::NotACommit { .. }) => {
             assert_eq!(
                 err.to_string(),
                 format!("object {tree} is a tree, not a commit")
@@ -617,9 +622,9 @@ fn replace_refs_that_form_a_cycle_are_reported() {
     // Pretend a1's parent is a3, a descendant of a1.
     let fake_a1 = r.commit(&[&s.a3], BASE_TIME);
     r.git(&["replace", &s.a1, &fake_a1]);
-    let repo = s.repo.open();
-    match ahead_behind(&repo, oid(&s.root), oid(&s.a3)) {
-        Err(DriftError::Cycle { .. }) => {}
+    let repo = store(&s.repo.root);
+    match repo.ahead_behind(oid(&s.root), oid(&s.a3)) {
+        Err(AheadBehindError::Cycle { .. }) => {}
         other => panic!("expected a cycle, got {other:?}"),
     }
 }

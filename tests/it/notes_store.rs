@@ -1,7 +1,7 @@
 //! `Store::note` / `Store::set_note` against git's own notes, flat and fanned out.
 
-use git_rune::store::notes::NOTES_REF;
 use git_rune::store::Store;
+use git_rune::store::NOTES_REF;
 
 use crate::common::TestRepo;
 
@@ -276,29 +276,4 @@ fn concurrent_writers_all_land() {
         (threads * per_thread).to_string(),
         "one commit per note"
     );
-}
-
-#[test]
-fn objects_reach_the_disk_only_with_a_ref_update() {
-    let repo = TestRepo::new();
-    let c = commits(&repo, 1);
-    let store = Store::open(&repo.root).unwrap();
-    let staged = store
-        .repo
-        .write_blob(b"staged, not yet reachable\n")
-        .unwrap()
-        .detach();
-    let exists = |id: &str| {
-        let mut cmd = std::process::Command::new("git");
-        repo.env(&mut cmd);
-        cmd.args(["cat-file", "-e", id]).status().unwrap().success()
-    };
-    assert!(store.repo.has_object(staged), "readable in-process");
-    assert!(
-        !exists(&staged.to_string()),
-        "not on disk before a ref moves"
-    );
-    store.set_note(oid(&c[0]), "hello", "note").unwrap();
-    assert!(exists(&staged.to_string()), "written with the notes commit");
-    repo.git(&["fsck", "--strict", "--no-progress"]);
 }

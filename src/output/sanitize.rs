@@ -1,71 +1,5 @@
-//! Output discipline: data to stdout, status to stderr, errors with hints, and sanitising
-//! text that agents or other clones wrote before it reaches a terminal or an agent.
-
-use std::fmt;
-use std::io::Write;
-
-/// An error a user can act on: what happened, and what to do about it.
-#[derive(Debug)]
-pub struct UserError {
-    pub message: String,
-    pub hint: Option<String>,
-}
-
-impl fmt::Display for UserError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for UserError {}
-
-/// Builds a user error with a hint.
-pub fn user_error(message: impl Into<String>, hint: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(UserError {
-        message: message.into(),
-        hint: Some(hint.into()),
-    })
-}
-
-/// Builds a user error without a hint.
-pub fn user_error_plain(message: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(UserError {
-        message: message.into(),
-        hint: None,
-    })
-}
-
-/// Where status lines go; `-q` silences them.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Ui {
-    pub quiet: bool,
-    pub json: bool,
-}
-
-impl Ui {
-    /// A status line on stderr.
-    pub fn status(&self, msg: impl fmt::Display) {
-        if !self.quiet {
-            let _ = writeln!(std::io::stderr().lock(), "{}", sanitize(&msg.to_string()));
-        }
-    }
-
-    /// A warning on stderr, shown even with `-q`.
-    pub fn warn(&self, msg: impl fmt::Display) {
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "warning: {}",
-            sanitize(&msg.to_string())
-        );
-    }
-}
-
-/// Writes data to stdout; a closed pipe is reported as `BrokenPipe` for main to exit quietly.
-pub fn print(s: &str) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
-    out.write_all(s.as_bytes())?;
-    out.flush()
-}
+//! Removing what must not reach a terminal or an agent unseen: control sequences, bidi
+//! controls and zero-width characters in text that agents or other clones wrote.
 
 /// Removes terminal control sequences and bidi/zero-width characters, keeping newlines and
 /// tabs. Applied to everything printed that came from records.
@@ -113,7 +47,7 @@ pub fn sanitize(s: &str) -> String {
 }
 
 /// Bidi controls, zero-width characters and line separators that hide text from a reader.
-pub fn is_invisible(c: char) -> bool {
+fn is_invisible(c: char) -> bool {
     matches!(c,
         '\u{200b}'..='\u{200f}'
         | '\u{202a}'..='\u{202e}'

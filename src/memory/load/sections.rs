@@ -1,43 +1,40 @@
-//! The sections `load` prints, in priority order, and the one-line form of each record kind.
-//! Each item is formatted only when the budget reaches it.
+//! The sections `load` chooses from, in priority order, and the one-line form of each record
+//! kind. Each item is formatted only when the budget reaches it.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
-use serde_json::{json, Value};
-
-use super::{fixed, gated, Item, Section, STALE_INVARIANT_DAYS};
-use crate::commands::short;
-use crate::commands::status::pretty_time;
+use super::{fixed, gated, Item, Lazy, Section, STALE_INVARIANT_DAYS};
+use crate::drift::Drift;
 use crate::model::fold::instinct_confidence;
 use crate::model::{Body, Record, State};
+use crate::output::format::{pretty_time, short};
 use crate::output::sanitize;
 use crate::view::invariants::{category, is_archived};
 
+/// Files changed since a record was written, by record id.
+type StaleFiles<'a> = Rc<HashMap<&'a str, &'a [String]>>;
+
 pub(super) fn one_line(s: &str) -> String {
-    sanitize(&s.split_whitespace().collect::<Vec<_>>().join(" "))
+    crate::output::format::one_line(s)
 }
 
-fn meta_json(r: &Record) -> serde_json::Map<String, Value> {
-    let mut m = serde_json::Map::new();
-    m.insert("id".into(), json!(r.id));
-    m.insert("ts".into(), json!(r.meta.ts));
-    m
-}
-
-fn with_body(r: &Record) -> Value {
-    let mut m = meta_json(r);
-    if let Value::Object(body) = serde_json::to_value(&r.body).unwrap_or_default() {
-        for (k, v) in body {
-            if k != "kind" && k != "file_blobs" {
-                m.insert(k, v);
-            }
-        }
+pub(super) fn drift_section(drift: &Drift) -> Section<'_> {
+    Section {
+        key: "drift",
+        heading: "## Drift".into(),
+        items: if drift.any() {
+            drift
+                .lines()
+                .into_iter()
+                .map(|l| fixed(format!("- {l}"), Item::Drift(l)))
+                .collect()
+        } else {
+            Vec::new()
+        },
+        total: 0,
+        show: None,
     }
-    Value::Object(m)
-}
-
-pub(super) fn session_json(r: &Record) -> Value {
-    with_body(r)
 }
 
 pub(super) fn checkpoint_section<'a>(state: &'a State) -> Section<'a> {
@@ -68,7 +65,7 @@ pub(super) fn checkpoint_section<'a>(state: &'a State) -> Section<'a> {
             for c in context {
                 t.push_str(&format!("\n- {}", one_line(c)));
             }
-            let item: Item<'a> = Box::new(move || gated(r, t.clone(), with_body(r)));
+            let item: Lazy<'a> = Box::new(move || gated(r, t.clone(), None));
             items.push(item);
         }
     }
@@ -89,11 +86,11 @@ pub(super) fn invariants_section<'a>(state: &'a State, now: &str) -> Section<'a>
         .collect();
     let newest = state.invariants.iter().map(|r| r.meta.ts.as_str()).max();
     let stale = newest.is_some_and(|ts| days_between(ts, now) > STALE_INVARIANT_DAYS);
-    let mut items: Vec<Item<'a>> = Vec::new();
+    let mut items: Vec<Lazy<'a>> = Vec::new();
     if stale {
         items.push(fixed(
             format!("⚠ invariants are stale (unchanged for more than {STALE_INVARIANT_DAYS} days); review .rune/INVARIANTS.md"),
-            json!({ "stale": true }),
+            Item::InvariantsStale,
         ));
     }
     // Danger first, then critical, state, cross, other.
@@ -125,7 +122,7 @@ pub(super) fn invariants_section<'a>(state: &'a State, now: &str) -> Section<'a>
             if !what.is_empty() {
                 t.push_str(&format!(": {}", one_line(what)));
             }
-            let item: Item<'a> = Box::new(move || gated(r, t.clone(), with_body(r)));
+            let item: Lazy<'a> = Box::new(move || gated(r, t.clone(), None));
             items.push(item);
         }
     }
@@ -159,25 +156,25 @@ pub(super) fn progress_section<'a>(state: &'a State) -> Section<'a> {
             for n in next {
                 items.push(fixed(
                     format!("Next: {}", one_line(n)),
-                    json!({ "next": n }),
+                    Item::Progress("next", n),
                 ));
             }
             for p in in_progress {
                 items.push(fixed(
                     format!("In progress: {}", one_line(p)),
-                    json!({ "in_progress": p }),
+                    Item::Progress("in_progress", p),
                 ));
             }
             for b in blocked {
                 items.push(fixed(
                     format!("Blocked: {}", one_line(b)),
-                    json!({ "blocked": b }),
+                    Item::Progress("blocked", b),
                 ));
             }
             for c in completed.iter().rev() {
                 items.push(fixed(
                     format!("Done: {}", one_line(c)),
-                    json!({ "completed": c }),
+                    Item::Progress("completed", c),
                 ));
             }
         }
@@ -198,28 +195,26 @@ pub(super) fn progress_section<'a>(state: &'a State) -> Section<'a> {
     }
 }
 
-/// One load line per record, formatted lazily, gated, with the record as JSON; decisions and
-/// learnings also say whether the files they name changed since.
+/// One load line per record, formatted lazily and gated; decisions and learnings also say
+/// whether the files they name changed since.
 fn record_items<'a>(
     records: impl Iterator<Item = &'a Record>,
-    stale: Option<&'a HashMap<&'a str, &'a [String]>>,
+    stale: Option<StaleFiles<'a>>,
     line: fn(&Record) -> String,
-) -> Vec<Item<'a>> {
+) -> Vec<Lazy<'a>> {
     records
-        .map(|r| -> Item<'a> {
+        .map(|r| -> Lazy<'a> {
+            let stale = stale.clone();
             Box::new(move || {
                 let mut text = line(r);
-                let mut v = with_body(r);
-                if let Some(stale) = stale {
-                    if let Some(files) = stale.get(r.id.as_str()) {
-                        text.push_str(&format!(
-                            " [stale: {} changed since]",
-                            sanitize(&files.join(", "))
-                        ));
-                    }
-                    v["stale"] = json!(stale.contains_key(r.id.as_str()));
+                let is_stale = stale.as_ref().map(|s| s.get(r.id.as_str()));
+                if let Some(Some(files)) = is_stale {
+                    text.push_str(&format!(
+                        " [stale: {} changed since]",
+                        sanitize(&files.join(", "))
+                    ));
                 }
-                gated(r, text, v)
+                gated(r, text, is_stale.map(|f| f.is_some()))
             })
         })
         .collect()
@@ -304,10 +299,7 @@ fn note_line(r: &Record) -> String {
     }
 }
 
-pub(super) fn decisions_section<'a>(
-    state: &'a State,
-    stale: &'a HashMap<&'a str, &'a [String]>,
-) -> Section<'a> {
+pub(super) fn decisions_section<'a>(state: &'a State, stale: StaleFiles<'a>) -> Section<'a> {
     Section {
         key: "decisions",
         heading: format!(
@@ -330,10 +322,7 @@ pub(super) fn conventions_section(state: &State) -> Section<'_> {
     }
 }
 
-pub(super) fn learnings_section<'a>(
-    state: &'a State,
-    stale: &'a HashMap<&'a str, &'a [String]>,
-) -> Section<'a> {
+pub(super) fn learnings_section<'a>(state: &'a State, stale: StaleFiles<'a>) -> Section<'a> {
     let mut ranked: Vec<&Record> = state.learnings.iter().collect();
     // Most confident first, newest first among equals: what is best established leads.
     let confidence = |r: &Record| match r.body {

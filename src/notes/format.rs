@@ -1,7 +1,8 @@
 //! The note git-rune attaches to each code commit (`refs/notes/rune`): which memory produced
 //! the commit, in git-trailer form so `git log --notes=rune` reads well and programs parse it.
+//! Pure text in, text out.
 
-use crate::model::{Body, Record};
+use crate::model::Record;
 
 /// What a commit's note says.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -48,14 +49,12 @@ fn trailer_key(kind: &str) -> String {
 }
 
 /// A one-line headline of a record for the note.
-pub fn headline(r: &Record) -> String {
-    let text = match &r.body {
-        Body::Decision { title, .. } | Body::Convention { title, .. } => title.as_str(),
-        Body::Learning { key, .. } => key,
-        Body::Instinct { name, .. } => name,
-        _ => "",
-    };
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+fn headline(r: &Record) -> String {
+    r.body
+        .title()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Where a kind's records go in a note's list: decisions, then conventions, then the rest.
@@ -68,18 +67,10 @@ fn rank(kind: &str) -> u8 {
 }
 
 impl CommitNote {
-    /// Lists `records` (kind, id, headline), decisions first, then conventions, then the
-    /// rest, each in the order given; past [`MAX_LISTED`] they are only counted.
-    pub fn list(&mut self, mut records: Vec<(String, String, String)>) {
-        records.sort_by_key(|(kind, _, _)| rank(kind));
-        self.omitted += records.len().saturating_sub(MAX_LISTED);
-        records.truncate(MAX_LISTED);
-        self.records = records;
-    }
-
-    /// [`CommitNote::list`] for records, oldest first within each rank. Only the listed
-    /// ones are formatted, and the records are sorted by reference: after a bulk import
-    /// that is thousands of records of which a hundred are listed.
+    /// Lists `records` (kind, id, headline): decisions first, then conventions, then the
+    /// rest, oldest first within each; past [`MAX_LISTED`] they are only counted. Only the
+    /// listed ones are formatted, and the records are sorted by reference: after a bulk
+    /// import that is thousands of records of which a hundred are listed.
     pub fn list_records(&mut self, records: &[Record]) {
         let mut order: Vec<&Record> = records.iter().collect();
         order.sort_by(|a, b| {
@@ -292,12 +283,13 @@ mod tests {
 
     #[test]
     fn long_lists_are_capped_decisions_first() {
+        use crate::model::testing::{decision, learning};
         let mut note = CommitNote::default();
-        let mut records: Vec<(String, String, String)> = (0..150)
-            .map(|i| ("learning".into(), format!("{i:064}"), format!("k{i}")))
+        let mut records: Vec<Record> = (0..150)
+            .map(|i| learning(i, &format!("k{i}"), "i"))
             .collect();
-        records.push(("decision".into(), "f".repeat(64), "Late decision".into()));
-        note.list(records);
+        records.push(decision(200, "Late decision", &[]));
+        note.list_records(&records);
         assert_eq!(note.records.len(), MAX_LISTED);
         assert_eq!(note.records[0].2, "Late decision");
         assert_eq!(note.omitted, 51);

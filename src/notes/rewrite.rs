@@ -4,11 +4,41 @@
 
 use std::collections::HashMap;
 
-use gix::ObjectId;
-
+use super::CommitNote;
+use crate::memory::seal::Sealer;
 use crate::model::{fold, Body, Draft, GitState, Record};
-use crate::notes::CommitNote;
-use crate::store::{Result, Store, BRANCHES_PREFIX, DETACHED_REF};
+use crate::store::{ObjectId, Result, Store, BRANCHES_PREFIX, DETACHED_REF};
+
+/// Follows a rewrite (`command` is `amend` or `rebase`; `list` is what git passed
+/// post-rewrite on stdin): notes are carried to the new commits (unless the user turned
+/// `notes.rewrite.<command>` off), saved heads and open checkpoints are moved, and the view is
+/// refreshed when they were.
+pub fn follow(store: &Store, command: &str, list: &str) -> anyhow::Result<Followed> {
+    let pairs = parse_list(list);
+    if pairs.is_empty() {
+        return Ok(Followed::default());
+    }
+    let copy = store
+        .config_bool(&format!("notes.rewrite.{command}"))
+        .unwrap_or(true);
+    carry_notes(store, command, &pairs, copy)?;
+    let moved = remap_heads(store, &pairs)?;
+    let view = if moved.is_empty() {
+        None
+    } else {
+        crate::memory::write::refresh_view(store)?
+    };
+    Ok(Followed { moved, view })
+}
+
+/// What following a rewrite moved.
+#[derive(Debug, Default)]
+pub struct Followed {
+    /// Session-state refs written, with how many saved heads each moved.
+    pub moved: Vec<(String, usize)>,
+    /// The view refresh, when something moved.
+    pub view: Option<crate::memory::view_dir::Refresh>,
+}
 
 /// What git passes post-rewrite on stdin: `<old> <new> [extra]` lines. Lines that are not two
 /// object ids are skipped.
@@ -107,7 +137,10 @@ pub fn carry_notes(
 /// Points the last saved session and the open checkpoint of every branch's session state that
 /// named a rewritten commit at its new commit, with superseding records (the old ones stay in
 /// history). Returns the refs written and how many records each got.
-pub fn remap_heads(store: &Store, pairs: &[(ObjectId, ObjectId)]) -> Result<Vec<(String, usize)>> {
+pub fn remap_heads(
+    store: &Store,
+    pairs: &[(ObjectId, ObjectId)],
+) -> anyhow::Result<Vec<(String, usize)>> {
     let map: HashMap<String, String> = pairs
         .iter()
         .map(|(o, n)| (o.to_string(), n.to_string()))
@@ -117,17 +150,17 @@ pub fn remap_heads(store: &Store, pairs: &[(ObjectId, ObjectId)]) -> Result<Vec<
         if !(name.starts_with(BRANCHES_PREFIX) || name == DETACHED_REF) {
             continue;
         }
+        let mut sealer = Sealer::default();
         let commit = store.commit(&name, "follow rewritten commits", |current: &[Record]| {
             let state = fold(current);
             let candidates = state
                 .last_session()
                 .into_iter()
                 .chain(state.open_checkpoint());
-            Ok::<_, crate::store::StoreError>(
-                candidates
-                    .filter_map(|r| remapped(r, &map))
-                    .collect::<Vec<_>>(),
-            )
+            candidates
+                .filter_map(|r| remapped(r, &map))
+                .map(|d| Ok(sealer.seal_body(d.body, d.supersedes)?))
+                .collect::<anyhow::Result<Vec<_>>>()
         })?;
         if let Some(c) = commit {
             written.push((name, c.records.len()));

@@ -13,6 +13,8 @@ use gix::objs::commit::ref_iter::Token;
 use gix::objs::Find as _;
 use gix::ObjectId;
 
+use super::Store;
+
 /// How far two commits have moved apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct AheadBehind {
@@ -24,7 +26,7 @@ pub struct AheadBehind {
 
 /// Failures while counting commits between two points of history.
 #[derive(Debug, thiserror::Error)]
-pub enum DriftError {
+pub enum AheadBehindError {
     #[error("commit {id} is missing from the object database")]
     MissingCommit { id: ObjectId },
     #[error("object {id} is a {kind}, not a commit")]
@@ -37,6 +39,19 @@ pub enum DriftError {
     Shallow { error: gix::Error },
     #[error("commit {id} is its own ancestor, so the history (or its replace refs) forms a cycle")]
     Cycle { id: ObjectId },
+}
+
+impl Store {
+    /// Counts commits reachable from `now` but not from `saved` (`ahead`) and from `saved` but
+    /// not from `now` (`behind`), exactly as `git rev-list --left-right --count saved...now`
+    /// (see [`ahead_behind`]).
+    pub fn ahead_behind(
+        &self,
+        saved: ObjectId,
+        now: ObjectId,
+    ) -> Result<AheadBehind, AheadBehindError> {
+        ahead_behind(&self.repo, saved, now)
+    }
 }
 
 /// Counts commits reachable from `now` but not from `saved` (`ahead`) and from `saved` but not from `now` (`behind`);
@@ -53,11 +68,11 @@ pub enum DriftError {
 ///
 /// Fails if a commit on either side is missing (outside a shallow boundary), is not a commit, cannot be
 /// read or decoded, or if replace refs make a commit its own ancestor.
-pub fn ahead_behind(
+pub(super) fn ahead_behind(
     repo: &gix::Repository,
     saved: ObjectId,
     now: ObjectId,
-) -> Result<AheadBehind, DriftError> {
+) -> Result<AheadBehind, AheadBehindError> {
     if saved == now {
         return Ok(AheadBehind::default());
     }
@@ -74,10 +89,10 @@ pub fn ahead_behind(
 }
 
 /// Returns the shallow boundary, sorted for binary search; empty unless the repository is shallow.
-fn shallow_commits(repo: &gix::Repository) -> Result<Vec<ObjectId>, DriftError> {
+fn shallow_commits(repo: &gix::Repository) -> Result<Vec<ObjectId>, AheadBehindError> {
     let mut commits: Vec<ObjectId> = repo
         .shallow_commits()
-        .map_err(|error| DriftError::Shallow { error })?
+        .map_err(|error| AheadBehindError::Shallow { error })?
         .map(|commits| commits.iter().copied().collect())
         .unwrap_or_default();
     commits.sort_unstable();
@@ -85,14 +100,14 @@ fn shallow_commits(repo: &gix::Repository) -> Result<Vec<ObjectId>, DriftError> 
 }
 
 enum Fail {
-    Drift(DriftError),
+    Drift(AheadBehindError),
     /// The commit-graph contradicted itself (a parent whose generation is not below its child's, or an
     /// unreadable parent list); the walk is repeated from the object database alone.
     GraphUnusable,
 }
 
-impl From<DriftError> for Fail {
-    fn from(err: DriftError) -> Self {
+impl From<AheadBehindError> for Fail {
+    fn from(err: AheadBehindError) -> Self {
         Fail::Drift(err)
     }
 }
@@ -150,7 +165,7 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn run(mut self, saved: ObjectId, now: ObjectId) -> Result<AheadBehind, DriftError> {
+    fn run(mut self, saved: ObjectId, now: ObjectId) -> Result<AheadBehind, AheadBehindError> {
         loop {
             match self.attempt(saved, now) {
                 Ok(counts) => return Ok(counts),
@@ -241,16 +256,16 @@ impl<'a> Walk<'a> {
                 .repo
                 .objects
                 .try_find(&id, &mut self.buf)
-                .map_err(|error| DriftError::Read { id, error })?
-                .ok_or(DriftError::MissingCommit { id })?;
+                .map_err(|error| AheadBehindError::Read { id, error })?
+                .ok_or(AheadBehindError::MissingCommit { id })?;
             match data.kind {
                 gix::objs::Kind::Commit => return Ok(self.node(id, None)),
                 gix::objs::Kind::Tag => {
                     id = gix::objs::TagRefIter::from_bytes(data.data, data.object_hash)
                         .target_id()
-                        .map_err(|error| DriftError::Decode { id, error })?;
+                        .map_err(|error| AheadBehindError::Decode { id, error })?;
                 }
-                kind => return Err(DriftError::NotACommit { id, kind }.into()),
+                kind => return Err(AheadBehindError::NotACommit { id, kind }.into()),
             }
         }
     }
@@ -315,22 +330,22 @@ impl<'a> Walk<'a> {
     }
 
     /// Decodes the parent ids of commit `id` from the object database into `parent_ids`.
-    fn read_parents(&mut self, id: ObjectId) -> Result<(), DriftError> {
+    fn read_parents(&mut self, id: ObjectId) -> Result<(), AheadBehindError> {
         let data = self
             .repo
             .objects
             .try_find(&id, &mut self.buf)
-            .map_err(|error| DriftError::Read { id, error })?
-            .ok_or(DriftError::MissingCommit { id })?;
+            .map_err(|error| AheadBehindError::Read { id, error })?
+            .ok_or(AheadBehindError::MissingCommit { id })?;
         if data.kind != gix::objs::Kind::Commit {
-            return Err(DriftError::NotACommit {
+            return Err(AheadBehindError::NotACommit {
                 id,
                 kind: data.kind,
             });
         }
         self.parent_ids.clear();
         for token in gix::objs::CommitRefIter::from_bytes(data.data, data.object_hash) {
-            match token.map_err(|error| DriftError::Decode { id, error })? {
+            match token.map_err(|error| AheadBehindError::Decode { id, error })? {
                 Token::Tree { .. } => {}
                 Token::Parent { id: parent } => self.parent_ids.push(parent),
                 _ => break,
@@ -360,7 +375,7 @@ impl<'a> Walk<'a> {
                 let parent = self.edges[edge];
                 if self.nodes[parent].generation == UNKNOWN {
                     if self.nodes[parent].flags & ON_STACK != 0 {
-                        return Err(DriftError::Cycle {
+                        return Err(AheadBehindError::Cycle {
                             id: self.nodes[parent].id,
                         }
                         .into());
@@ -399,12 +414,12 @@ mod tests {
     #[test]
     fn errors_say_what_happened_in_lower_case() {
         let id = ObjectId::null(gix::hash::Kind::Sha1);
-        let missing = DriftError::MissingCommit { id }.to_string();
+        let missing = AheadBehindError::MissingCommit { id }.to_string();
         assert_eq!(
             missing,
             "commit 0000000000000000000000000000000000000000 is missing from the object database"
         );
-        let blob = DriftError::NotACommit {
+        let blob = AheadBehindError::NotACommit {
             id,
             kind: gix::objs::Kind::Blob,
         }

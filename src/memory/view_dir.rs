@@ -1,106 +1,28 @@
-//! The `.rune/` view on disk: checking it out from the refs, the manifest that records what
-//! was checked out (by git blob id), and finding the files a user or agent has edited since.
+//! The `.rune/` directory in the work tree: checking it out from a snapshot, the manifest that
+//! records what was checked out (by git blob id), and finding the files a user or agent has
+//! edited since. The text of each file is `view`'s business; this is the disk side.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{fold, Record, Scope, State};
-use crate::store::{self, branch_ref, HeadInfo, Store, StoreError, Tip, MEMORY_REF};
+use super::Snapshot;
+use crate::store::{self, HashKind, Store};
 use crate::view::{self, ViewFile};
+
+/// Why the view could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {}", path.display())]
+pub struct ViewError {
+    pub path: PathBuf,
+    #[source]
+    pub source: std::io::Error,
+}
 
 /// The view directory, relative to the work tree root.
 pub const VIEW_DIR: &str = ".rune";
 const MANIFEST_VERSION: u32 = 1;
-
-/// Both memory refs as of now, folded.
-pub struct Snapshot {
-    pub head: HeadInfo,
-    pub branch_ref: String,
-    pub memory_tip: Option<Tip>,
-    pub branch_tip: Option<Tip>,
-    pub memory: std::rc::Rc<Vec<Record>>,
-    pub branch: std::rc::Rc<Vec<Record>>,
-    pub state: State,
-}
-
-impl Snapshot {
-    /// Reads `refs/rune/memory` and the current branch's state ref.
-    pub fn read(store: &Store) -> store::Result<Snapshot> {
-        let head = store.head_info()?;
-        let branch_ref = branch_ref(head.branch.as_deref());
-        let (memory_tip, memory) = store.records(MEMORY_REF)?;
-        let (branch_tip, branch) = store.records(&branch_ref)?;
-        let state = fold(memory.iter().chain(branch.iter()));
-        Ok(Snapshot {
-            head,
-            branch_ref,
-            memory_tip,
-            branch_tip,
-            memory,
-            branch,
-            state,
-        })
-    }
-
-    /// Memory as it was when the code commit `at` was made: the memory commits its note names,
-    /// or else the newest commit of each memory ref (first-parent chain) committed no later
-    /// than `at`, on the current branch's state ref.
-    pub fn read_at(store: &Store, at: gix::ObjectId) -> store::Result<Snapshot> {
-        let now = store.head_info()?;
-        let commit = store
-            .repo
-            .find_commit(at)
-            .map_err(store::git_err(format!("cannot read commit {at}")))?;
-        let time = commit.time().map(|t| t.seconds).unwrap_or(i64::MAX);
-        // The commit's note names the memory it was made with; without one, go by time.
-        let note = store.note(at)?.map(|t| crate::notes::CommitNote::parse(&t));
-        let named = |id: Option<&String>, name: &str| -> store::Result<Option<Tip>> {
-            match id.and_then(|h| gix::ObjectId::from_hex(h.as_bytes()).ok()) {
-                Some(c) if store.repo.has_object(c) => store.tip_of(name, c).map(Some),
-                _ => store.tip_before(name, time),
-            }
-        };
-        let branch_ref = branch_ref(
-            note.as_ref()
-                .and_then(|n| n.branch.as_deref())
-                .or(now.branch.as_deref()),
-        );
-        let memory_tip = named(note.as_ref().and_then(|n| n.memory.as_ref()), MEMORY_REF)?;
-        let branch_tip = named(note.as_ref().and_then(|n| n.session.as_ref()), &branch_ref)?;
-        let memory = match memory_tip {
-            Some(t) => store.records_at(MEMORY_REF, t.commit)?,
-            None => Default::default(),
-        };
-        let branch = match branch_tip {
-            Some(t) => store.records_at(&branch_ref, t.commit)?,
-            None => Default::default(),
-        };
-        let state = fold(memory.iter().chain(branch.iter()));
-        Ok(Snapshot {
-            head: HeadInfo {
-                branch: now.branch,
-                head: Some(at),
-                upstream: None,
-            },
-            branch_ref,
-            memory_tip,
-            branch_tip,
-            memory,
-            branch,
-            state,
-        })
-    }
-
-    /// The ref name and tip a record scope lives in.
-    pub fn scope_ref(&self, scope: Scope) -> (&str, Option<Tip>) {
-        match scope {
-            Scope::Memory => (MEMORY_REF, self.memory_tip),
-            Scope::Branch => (&self.branch_ref, self.branch_tip),
-        }
-    }
-}
 
 /// What was checked out for one file: its blob id (empty when nothing was written because
 /// the file renders empty), the ref and the commit it was rendered from.
@@ -121,8 +43,7 @@ pub struct Manifest {
 }
 
 /// How a view file compares with what was checked out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileState {
     /// On disk exactly as checked out (or absent as checked out).
     Clean,
@@ -134,11 +55,23 @@ pub enum FileState {
     Missing,
 }
 
+impl FileState {
+    /// The wire name (`--json`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileState::Clean => "clean",
+            FileState::Modified => "modified",
+            FileState::Added => "added",
+            FileState::Missing => "missing",
+        }
+    }
+}
+
 /// The view of one work tree.
 pub struct View {
     pub dir: PathBuf,
     manifest_path: PathBuf,
-    hash: gix::hash::Kind,
+    hash: HashKind,
 }
 
 /// The outcome of a checkout.
@@ -156,7 +89,7 @@ impl View {
         Some(View {
             dir: workdir.join(VIEW_DIR),
             manifest_path: store.git_dir().join("rune").join("view.json"),
-            hash: store.repo.object_hash(),
+            hash: store.hash_kind(),
         })
     }
 
@@ -173,7 +106,8 @@ impl View {
             .unwrap_or_default()
     }
 
-    fn blob_of(&self, path: &Path) -> Option<String> {
+    /// The blob id of a file on disk, as the manifest records it.
+    pub fn blob_of(&self, path: &Path) -> Option<String> {
         let data = std::fs::read(path).ok()?;
         store::blob_id(self.hash, &data).map(|id| id.to_string())
     }
@@ -200,9 +134,19 @@ impl View {
             .collect()
     }
 
+    /// The files holding edits not saved to memory yet (modified, or added by hand).
+    pub fn unsaved(&self) -> Vec<ViewFile> {
+        let manifest = self.manifest();
+        self.states(&manifest)
+            .into_iter()
+            .filter(|(_, s)| matches!(s, FileState::Modified | FileState::Added))
+            .map(|(f, _)| f)
+            .collect()
+    }
+
     /// Renders the view from `snap`, leaving files with unsaved edits untouched; `force`
     /// lists files whose edits were just saved (their content is now in the refs).
-    pub fn checkout(&self, snap: &Snapshot, force: &[ViewFile]) -> Result<Refresh, StoreError> {
+    pub fn checkout(&self, snap: &Snapshot, force: &[ViewFile]) -> Result<Refresh, ViewError> {
         let mut manifest = self.manifest();
         manifest.version = MANIFEST_VERSION;
         let mut out = Refresh::default();
@@ -242,7 +186,7 @@ impl View {
         Ok(out)
     }
 
-    fn write_manifest(&self, manifest: &Manifest) -> Result<(), StoreError> {
+    fn write_manifest(&self, manifest: &Manifest) -> Result<(), ViewError> {
         if let Some(parent) = self.manifest_path.parent() {
             std::fs::create_dir_all(parent).map_err(io_err(parent))?;
         }
@@ -251,14 +195,14 @@ impl View {
     }
 }
 
-fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
-    move |e| StoreError::Git {
-        context: format!("cannot write {}", path.display()),
-        message: e.to_string(),
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ViewError + '_ {
+    move |source| ViewError {
+        path: path.to_path_buf(),
+        source,
     }
 }
 
-fn remove_file(path: &Path) -> Result<(), StoreError> {
+fn remove_file(path: &Path) -> Result<(), ViewError> {
     match std::fs::remove_file(path) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
@@ -267,7 +211,7 @@ fn remove_file(path: &Path) -> Result<(), StoreError> {
 }
 
 /// Writes through a temporary file and a rename, so a reader never sees half a file.
-pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), StoreError> {
+pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), ViewError> {
     let tmp = path.with_file_name(format!(
         ".{}.tmp-{}",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("rune"),

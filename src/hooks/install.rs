@@ -1,4 +1,4 @@
-//! Installing git-rune's git hooks beside the user's own: a marked block inside a shell hook,
+//! Installing git-rune's hooks beside the user's own: a marked block inside a shell hook,
 //! removable byte for byte, in the directory git actually runs hooks from.
 
 use std::path::{Path, PathBuf};
@@ -31,8 +31,7 @@ pub enum HookError {
 }
 
 /// How one hook stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HookState {
     /// Not installed.
     Absent,
@@ -40,6 +39,17 @@ pub enum HookState {
     Installed,
     /// Installed inside the user's own hook, which still runs.
     Chained,
+}
+
+impl HookState {
+    /// The wire name (`--json`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HookState::Absent => "absent",
+            HookState::Installed => "installed",
+            HookState::Chained => "chained",
+        }
+    }
 }
 
 /// The block a hook file gets: skipped with `GIT_RUNE_SKIP_HOOKS=1` or when git-rune is not
@@ -69,8 +79,7 @@ pub fn block(hook: &str, alone: bool) -> String {
 /// `<common dir>/hooks`.
 pub fn hooks_dir(store: &Store) -> Result<PathBuf, HookError> {
     let workdir = store.workdir().ok_or(HookError::Bare)?;
-    let config = store.repo.config_snapshot();
-    if let Ok(Some(p)) = config.trusted_path("core.hooksPath") {
+    if let Some(p) = store.config_path("core.hooksPath") {
         return Ok(if p.is_absolute() { p } else { workdir.join(p) });
     }
     Ok(store.common_dir().join("hooks"))

@@ -1,0 +1,43 @@
+//! `git rune load`: what a new session needs, within a token budget.
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+
+use super::Context;
+use crate::drift::drift;
+use crate::error::user_error;
+use crate::memory::load::brief;
+use crate::notes::at::snapshot;
+use crate::output::{json, print};
+
+#[derive(Debug, Args)]
+pub struct LoadArgs {
+    /// Show memory as it was when this commit was made.
+    #[arg(long, value_name = "REV")]
+    pub at: Option<String>,
+    /// Token budget for the output (estimated as characters / 4).
+    #[arg(long, default_value_t = 2000)]
+    pub budget: usize,
+}
+
+pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
+    if args.budget == 0 {
+        return Err(user_error(
+            "--budget must be at least 1 token",
+            "pass e.g. --budget 2000",
+        ));
+    }
+    let store = ctx.store()?;
+    let snap = snapshot(&store, args.at.as_deref())?;
+    let drift = drift(&store, &snap)?;
+    let briefing = brief(&snap.head, &snap.state, &drift, &store.now(), args.budget);
+    let out = if ctx.ui.json {
+        json::line(&json::load(&briefing)) + "\n"
+    } else {
+        briefing.text()
+    };
+    print(&out)?;
+    Ok(ExitCode::SUCCESS)
+}

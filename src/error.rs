@@ -1,0 +1,56 @@
+//! Errors a person can act on: what happened, and a hint saying what to do. Use cases raise
+//! them; `output::report` prints the message, the cause chain and the hint.
+
+use std::fmt;
+
+/// An error a user can act on: what happened, and what to do about it.
+#[derive(Debug)]
+pub struct UserError {
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl fmt::Display for UserError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for UserError {}
+
+/// A user error with a hint.
+pub fn user_error(message: impl Into<String>, hint: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(UserError {
+        message: message.into(),
+        hint: Some(hint.into()),
+    })
+}
+
+/// A user error without a hint.
+pub fn user_error_plain(message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(UserError {
+        message: message.into(),
+        hint: None,
+    })
+}
+
+/// The hint of the first error in the chain that has one.
+pub fn hint_of(err: &anyhow::Error) -> Option<String> {
+    err.chain().find_map(|e| {
+        if let Some(u) = e.downcast_ref::<UserError>() {
+            return u.hint.clone();
+        }
+        if let Some(s) = e.downcast_ref::<crate::memory::seal::SealError>() {
+            return s.hint();
+        }
+        e.downcast_ref::<crate::store::StoreError>()
+            .and_then(crate::store::StoreError::hint)
+    })
+}
+
+/// Whether the error is a closed output pipe (the reader went away): not worth a word.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain()
+        .filter_map(|e| e.downcast_ref::<std::io::Error>())
+        .any(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+}

@@ -1,0 +1,178 @@
+//! Running one git hook. A hook never breaks git: a failure becomes one line on stderr and
+//! one in `<git dir>/rune/hooks.log`, and the exit code is 0 — except pre-push with
+//! `rune.strictPush` set.
+
+use std::io::Write as _;
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::install::HOOKS;
+use crate::error::user_error;
+use crate::memory::view_dir::{View, VIEW_DIR};
+use crate::memory::Snapshot;
+use crate::notes::{compose, rewrite};
+use crate::store::{PushOutcome, Store, BRANCHES_PREFIX, MEMORY_REF, NOTES_REF};
+
+/// What a hook run has to say, and how it exits.
+#[derive(Debug, Default)]
+pub struct HookReport {
+    /// Status lines (`-q` silences them).
+    pub status: Vec<String>,
+    /// Lines always shown.
+    pub warnings: Vec<String>,
+    /// Non-zero only when the hook must stop git (strict pre-push).
+    pub exit_code: u8,
+}
+
+/// Runs hook `name` with git's `args` in the repository around `dir`; `input` is what git
+/// passed on stdin (post-rewrite's list). Never fails: see the module docs.
+pub fn run(dir: &Path, name: &str, args: &[String], input: Option<&str>) -> HookReport {
+    let mut report = HookReport::default();
+    let result = Store::open(dir)
+        .map_err(anyhow::Error::from)
+        .and_then(|store| dispatch(&store, name, args, input, &mut report));
+    if let Err(e) = result {
+        report.warnings.push(format!(
+            "git-rune: {name} hook: {e:#} (git went on; see .git/rune/hooks.log)"
+        ));
+        if let Ok(store) = Store::open(dir) {
+            log(&store, name, &format!("{e:#}"));
+            if name == "pre-push" && store.config_bool("rune.strictPush").unwrap_or(false) {
+                report.exit_code = 1;
+            }
+        }
+    }
+    report
+}
+
+fn dispatch(
+    store: &Store,
+    name: &str,
+    args: &[String],
+    input: Option<&str>,
+    report: &mut HookReport,
+) -> Result<()> {
+    match name {
+        "post-commit" => Ok(compose::note_head(store)?),
+        "post-checkout" => post_checkout(store, args, report),
+        "post-rewrite" => {
+            let command = args.first().map(String::as_str).unwrap_or("rebase");
+            let followed = rewrite::follow(store, command, input.unwrap_or_default())?;
+            for (name, n) in &followed.moved {
+                report.status.push(format!(
+                    "git-rune: {name}: {n} saved head{} moved to the rewritten commit",
+                    if *n == 1 { "" } else { "s" }
+                ));
+            }
+            for file in followed.view.map(|v| v.kept).unwrap_or_default() {
+                report.warnings.push(format!(
+                    "warning: {VIEW_DIR}/{} has unsaved edits and was not refreshed; run `git rune save` to keep them",
+                    file.name()
+                ));
+            }
+            Ok(())
+        }
+        "pre-push" => pre_push(store, args, report),
+        other => Err(user_error(
+            format!("unknown hook {other:?}"),
+            format!("git-rune handles {}", HOOKS.join(", ")),
+        )),
+    }
+}
+
+/// A branch switch re-renders the view for the new branch, unless it holds unsaved edits.
+fn post_checkout(store: &Store, args: &[String], report: &mut HookReport) -> Result<()> {
+    // The third argument is 1 for a branch checkout, 0 for a file checkout.
+    if args.get(2).map(String::as_str) != Some("1") {
+        return Ok(());
+    }
+    // A rebase checks out commits on its way; the view stays with the branch being rebased.
+    if compose::rebasing_branch(store).is_some() {
+        return Ok(());
+    }
+    let Some(view) = View::open(store) else {
+        return Ok(());
+    };
+    let unsaved: Vec<&str> = view.unsaved().into_iter().map(|f| f.name()).collect();
+    if !unsaved.is_empty() {
+        report.warnings.push(format!(
+            "git-rune: {VIEW_DIR}/ has unsaved edits ({}); it was left as it was, still showing the previous branch's session. Run `git rune save` to keep them (they go to the branch they were made on) and refresh the view.",
+            unsaved.join(", ")
+        ));
+        return Ok(());
+    }
+    let snap = Snapshot::read(store)?;
+    view.checkout(&snap, &[])?;
+    report.status.push(format!(
+        "git-rune: {VIEW_DIR}/ now shows {}",
+        snap.head.branch.as_deref().unwrap_or("the detached HEAD")
+    ));
+    Ok(())
+}
+
+/// Pushes memory refs beside the user's push: non-forced, so a remote that moved on is
+/// reported, never overwritten.
+fn pre_push(store: &Store, args: &[String], report: &mut HookReport) -> Result<()> {
+    let Some(remote) = args.first() else {
+        return Ok(());
+    };
+    let mut refspecs: Vec<String> = store
+        .memory_refs()?
+        .into_iter()
+        .filter(|r| r == MEMORY_REF || r.starts_with(BRANCHES_PREFIX))
+        .map(|r| format!("{r}:{r}"))
+        .collect();
+    if store.ref_id(NOTES_REF)?.is_some() {
+        refspecs.push(format!("{NOTES_REF}:{NOTES_REF}"));
+    }
+    if refspecs.is_empty() {
+        return Ok(());
+    }
+    match store.push(remote, &refspecs)? {
+        PushOutcome::Pushed => {
+            report
+                .status
+                .push(format!("git-rune: pushed memory to {remote}"));
+            Ok(())
+        }
+        PushOutcome::Rejected { refs, stderr } => Err(user_error(
+            format!(
+                "memory was not pushed to {remote}: {}",
+                if refs.is_empty() {
+                    stderr
+                } else {
+                    format!(
+                        "rejected {} (the remote has memory this clone lacks)",
+                        refs.join(", ")
+                    )
+                }
+            ),
+            "fetch and merge memory, then push again; memory is never force-pushed",
+        )),
+    }
+}
+
+/// Appends one line to `<git dir>/rune/hooks.log`.
+fn log(store: &Store, hook: &str, msg: &str) {
+    let dir = store.git_dir().join("rune");
+    let _ = std::fs::create_dir_all(&dir);
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("hooks.log"))
+    {
+        let _ = writeln!(f, "{} {hook}: {}", store.now(), msg.replace('\n', " "));
+    }
+}
+
+/// The last `n` lines of the hook failure log.
+pub fn recent_failures(store: &Store, n: usize) -> Vec<String> {
+    let log =
+        std::fs::read_to_string(store.git_dir().join("rune").join("hooks.log")).unwrap_or_default();
+    let lines: Vec<&str> = log.lines().collect();
+    lines[lines.len().saturating_sub(n)..]
+        .iter()
+        .map(|l| l.to_string())
+        .collect()
+}

@@ -1,0 +1,136 @@
+//! `verify`: every memory ref checked against git's object hashes (the whole history present,
+//! each record's id the sha256 of its content) and the record rules, each text scanned, and
+//! the view compared with its checkout.
+
+use super::{scan_text, Verdict};
+use crate::memory::view_dir::{View, VIEW_DIR};
+use crate::model::{self, Record};
+use crate::store::{Store, StoreError, NOTES_REF};
+
+/// One finding: where, what, and how bad.
+#[derive(Debug)]
+pub struct Finding {
+    pub verdict: Verdict,
+    /// The ref (or view file) it was found in.
+    pub refname: String,
+    pub record: Option<String>,
+    pub kind: Option<&'static str>,
+    /// The blob in the ref's tree that holds the record.
+    pub path: Option<String>,
+    pub rule: String,
+    pub detail: String,
+}
+
+/// Everything `verify` found.
+#[derive(Debug)]
+pub struct Verification {
+    pub findings: Vec<Finding>,
+    pub refs: usize,
+    pub records: usize,
+}
+
+impl Verification {
+    /// The worst verdict found (CLEAN when nothing was).
+    pub fn verdict(&self) -> Verdict {
+        self.findings
+            .iter()
+            .map(|f| f.verdict)
+            .max()
+            .unwrap_or(Verdict::Clean)
+    }
+}
+
+/// Checks every memory ref, the notes ref's objects, and the view.
+pub fn verify(store: &Store) -> crate::store::Result<Verification> {
+    let mut findings = Vec::new();
+    let mut records = 0usize;
+    let mut refs = store.memory_refs()?;
+    if store.ref_id(NOTES_REF)?.is_some() {
+        refs.push(NOTES_REF.into());
+    }
+    for name in &refs {
+        if name != NOTES_REF {
+            // Notes are written by the notes feature; only their objects are checked.
+            match store.records(name) {
+                Ok((tip, list)) => {
+                    for r in list.iter() {
+                        records += 1;
+                        let path = tip.map(|t| store.record_path(t.tree, r));
+                        check_record(name, path, r, &mut findings);
+                    }
+                }
+                Err(e) => findings.push(broken(name, &e)),
+            }
+        }
+        match store.check_history(name) {
+            Ok(problems) => findings.extend(problems.iter().map(|p| broken(name, &p.error))),
+            Err(e) => findings.push(broken(name, &e)),
+        }
+    }
+    if let Some(view) = View::open(store) {
+        for file in view.unsaved() {
+            findings.push(Finding {
+                verdict: Verdict::Suspicious,
+                refname: format!("{VIEW_DIR}/{}", file.name()),
+                record: None,
+                kind: None,
+                path: None,
+                rule: "view-modified".into(),
+                detail:
+                    "changed outside git-rune and not saved (its blob id differs from the checkout)"
+                        .into(),
+            });
+        }
+    }
+    Ok(Verification {
+        findings,
+        refs: refs.len(),
+        records,
+    })
+}
+
+fn broken(name: &str, e: &StoreError) -> Finding {
+    Finding {
+        verdict: Verdict::Tainted,
+        refname: name.into(),
+        record: None,
+        kind: None,
+        path: None,
+        rule: "unreadable".into(),
+        detail: e.to_string(),
+    }
+}
+
+fn check_record(name: &str, path: Option<String>, r: &Record, out: &mut Vec<Finding>) {
+    let mut push = |verdict, rule: &str, detail: String| {
+        out.push(Finding {
+            verdict,
+            refname: name.into(),
+            record: Some(r.id.clone()),
+            kind: Some(r.kind().as_str()),
+            path: path.clone(),
+            rule: rule.into(),
+            detail,
+        })
+    };
+    if !r.id_matches() {
+        push(
+            Verdict::Tainted,
+            "id-mismatch",
+            "the record's id is not the sha256 of its content: it was changed after it was written"
+                .into(),
+        );
+    }
+    if let Err(e) = model::validate(&r.body) {
+        push(Verdict::Suspicious, "schema", e.to_string());
+    }
+    for (field, text) in r.body.texts() {
+        for issue in scan_text(&text) {
+            push(
+                issue.verdict,
+                issue.rule,
+                format!("field `{field}`: {}", issue.detail),
+            );
+        }
+    }
+}

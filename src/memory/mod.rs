@@ -1,0 +1,16 @@
+//! The use cases of memory itself — reading it (snapshot, load, history, diff), writing it
+//! (the seal, record, save) and keeping the `.rune/` view on disk — for the commands, hooks and
+//! agents above. No clap and no printing: each returns what it did.
+
+pub mod diff;
+pub mod history;
+pub mod init;
+pub mod load;
+pub mod record;
+pub mod save;
+pub mod seal;
+mod snapshot;
+pub mod view_dir;
+pub mod write;
+
+pub use snapshot::Snapshot;

@@ -1,0 +1,132 @@
+//! Recording one thing at a time (the record commands): one sealed record, or the few that
+//! go with it (an instinct replacing its namesake, a checkpoint resolving the open one).
+
+use anyhow::Result;
+
+use super::seal::{Sealed, Sealer};
+use super::write::{write_records, Written};
+use crate::error::user_error;
+use crate::model::fold::{instinct_confidence, MAX_INSTINCTS};
+use crate::model::{Body, Draft, GitState, Scope};
+use crate::store::Store;
+
+/// The code's state now, as sessions and checkpoints record it.
+pub fn git_state(store: &Store) -> Result<GitState> {
+    let head = store.head_info()?;
+    Ok(GitState {
+        branch: head.branch,
+        head: head.head.map(|h| h.to_string()),
+        upstream: head.upstream,
+        dirty: store.dirty_files()?,
+    })
+}
+
+/// The commit summary of a record: `<verb>: <first line of its headline>`.
+fn summary(verb: &str, body: &Body) -> String {
+    match body {
+        Body::Progress { .. } => verb.to_owned(),
+        _ => format!("{verb}: {}", first_line(body.title())),
+    }
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}
+
+/// Commits one sealed record to the ref its kind belongs in.
+pub fn add(store: &Store, verb: &str, record: Sealed) -> Result<Option<Written>> {
+    let scope = record.body().kind().scope().unwrap_or(Scope::Memory);
+    write_records(store, scope, &summary(verb, record.body()), |_| {
+        Ok::<_, anyhow::Error>(vec![record.clone()])
+    })
+}
+
+/// What recording an instinct did besides adding it.
+#[derive(Debug)]
+pub struct InstinctWritten {
+    pub written: Option<Written>,
+    /// The least confident instinct, evicted to stay within the cap.
+    pub evicted: Option<String>,
+}
+
+/// Records an instinct: the same name again replaces it (the fold's max-confidence rule is
+/// for merges); a new name beyond the cap evicts the least confident, if it is not more
+/// confident than the new one.
+pub fn instinct(store: &Store, record: Sealed) -> Result<InstinctWritten> {
+    let name = record.body().title().to_owned();
+    let confidence = match record.body() {
+        Body::Instinct { confidence, .. } => *confidence,
+        _ => 0.0,
+    };
+    let mut evicted = None;
+    let written = write_records(
+        store,
+        Scope::Memory,
+        &format!("instinct: {}", first_line(&name)),
+        |state| {
+            let same: Vec<String> = state
+                .instincts
+                .iter()
+                .filter(|r| r.body.title() == name)
+                .map(|r| r.id.clone())
+                .collect();
+            evicted = None;
+            if same.is_empty() && state.instincts.len() >= MAX_INSTINCTS {
+                evicted = state
+                    .instincts
+                    .iter()
+                    .min_by(|x, y| instinct_confidence(x).total_cmp(&instinct_confidence(y)))
+                    .filter(|low| instinct_confidence(low) <= confidence)
+                    .map(|low| low.body.title().to_owned());
+                if evicted.is_none() {
+                    return Err(user_error(
+                        format!(
+                            "instincts are full ({MAX_INSTINCTS} kept) and all are more confident than {confidence}"
+                        ),
+                        "raise --confidence, or remove an instinct from .rune/instincts.md and `git rune save`",
+                    ));
+                }
+            }
+            Ok(vec![record.clone().superseding(same)])
+        },
+    )?;
+    Ok(InstinctWritten { written, evicted })
+}
+
+/// Sets the branch's checkpoint: one open checkpoint per branch, so the new one resolves
+/// whatever was open (it stays in history).
+pub fn checkpoint(store: &Store, record: Sealed) -> Result<Option<Written>> {
+    let mut sealer = Sealer::default();
+    let summary = summary("checkpoint", record.body());
+    write_records(store, Scope::Branch, &summary, |state| {
+        let mut out = resolve_open(&mut sealer, state)?;
+        out.push(record.clone());
+        Ok::<_, anyhow::Error>(out)
+    })
+}
+
+/// Resolves the branch's open checkpoint and returns it (`None` when none was open).
+pub fn resume(store: &Store) -> Result<Option<crate::model::Record>> {
+    let mut sealer = Sealer::default();
+    let mut resumed = None;
+    write_records(store, Scope::Branch, "resume", |state| {
+        resumed = state.open_checkpoint().cloned();
+        resolve_open(&mut sealer, state)
+    })?;
+    Ok(resumed)
+}
+
+/// Resolve records for every unresolved checkpoint.
+fn resolve_open(sealer: &mut Sealer, state: &crate::model::State) -> Result<Vec<Sealed>> {
+    state
+        .checkpoints
+        .iter()
+        .filter(|c| !state.resolved.contains(&c.id))
+        .map(|c| {
+            let body = Body::Resolve {
+                target: c.id.clone(),
+            };
+            Ok(sealer.seal(Draft::new(body), &|f, _| f.into())?)
+        })
+        .collect()
+}

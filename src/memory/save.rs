@@ -1,0 +1,317 @@
+//! Saving the view: edited `.rune/` files are parsed back, diffed against the records they
+//! were checked out from, sealed, and committed with the session record; then the saved
+//! files are re-rendered. Nothing is written unless every edited file parses and seals.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use anyhow::Result;
+
+use super::seal::{SealError, Sealed, Sealer};
+use super::view_dir::{FileState, Manifest, View, VIEW_DIR};
+use super::Snapshot;
+use crate::error::user_error;
+use crate::model::{self, fold, Body, Draft, Kind, Record};
+use crate::secrets;
+use crate::store::{ObjectId, Store, MEMORY_REF};
+use crate::view::{self, ViewFile};
+
+/// The summary a save records when none is given.
+pub const DEFAULT_SUMMARY: &str = "session saved";
+
+/// What a save did.
+#[derive(Debug, Default)]
+pub struct Saved {
+    /// Files that were deleted from the view: restored from memory, not emptied.
+    pub restored: Vec<ViewFile>,
+    /// Edited files that were saved.
+    pub files: Vec<ViewFile>,
+    /// Commits written: (ref, commit, commit summary), memory first.
+    pub commits: Vec<(String, ObjectId, String)>,
+    pub added: usize,
+    pub changed: usize,
+    pub removed: usize,
+    /// The session summary as recorded (after the secret filter).
+    pub summary: String,
+    /// Saved files edited again while the save ran, left as they are.
+    pub kept: Vec<ViewFile>,
+}
+
+/// The sealed drafts parsed from one edited file.
+struct Edited {
+    file: ViewFile,
+    refname: String,
+    /// Blob id of the text that was parsed, to notice edits made while the save runs.
+    blob: String,
+    base_ids: HashSet<String>,
+    drafts: Vec<Sealed>,
+}
+
+/// Saves the view's edits and records the session as `summary` (or [`DEFAULT_SUMMARY`]).
+pub fn save(store: &Store, sealer: &mut Sealer, summary: Option<&str>) -> Result<Saved> {
+    let snap = Snapshot::read(store)?;
+    let view = View::open(store);
+    let manifest = view.as_ref().map(View::manifest).unwrap_or_default();
+    let mut saved = Saved::default();
+
+    let mut edited = Vec::new();
+    if let Some(view) = &view {
+        for (file, state) in view.states(&manifest) {
+            match state {
+                FileState::Modified | FileState::Added => {
+                    edited.push(parse_file(store, sealer, &snap, view, &manifest, file)?)
+                }
+                FileState::Missing => saved.restored.push(file),
+                FileState::Clean => {}
+            }
+        }
+    }
+
+    let summary = summary
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .unwrap_or(DEFAULT_SUMMARY);
+    let session = sealer
+        .seal(
+            Draft::new(Body::Session {
+                summary: summary.to_owned(),
+                git: Some(super::record::git_state(store)?),
+            }),
+            &|_, _| "the -m summary".to_owned(),
+        )
+        .map_err(|e| match e {
+            SealError::Invalid { error, .. } => user_error(
+                format!("invalid session summary: {error}"),
+                "pass a non-empty -m \"summary\"",
+            ),
+            other => other.into(),
+        })?;
+    // The summary also becomes the commit message: use the filtered text.
+    saved.summary = session.body().title().to_owned();
+
+    // Group by ref: memory first, then branch refs; the session goes to the current branch.
+    let mut by_ref: BTreeMap<(u8, String), Vec<usize>> = BTreeMap::new();
+    for (i, e) in edited.iter().enumerate() {
+        let order = u8::from(e.refname != MEMORY_REF);
+        by_ref
+            .entry((order, e.refname.clone()))
+            .or_default()
+            .push(i);
+    }
+    by_ref.entry((1, snap.branch_ref.clone())).or_default();
+
+    let mut saved_files = Vec::new();
+    for ((_, refname), members) in &by_ref {
+        let with_session = *refname == snap.branch_ref;
+        let commit_summary = if with_session {
+            saved.summary.clone()
+        } else {
+            format!(
+                "save: {}",
+                files_list(members.iter().map(|&i| edited[i].file))
+            )
+        };
+        let commit = store.commit(refname, &commit_summary, |current: &[Record]| {
+            let state = fold(current);
+            let mut out = Vec::new();
+            for &i in members {
+                let e = &edited[i];
+                for d in &e.drafts {
+                    if !is_duplicate_addition(d.draft(), &state, &e.base_ids) {
+                        out.push(d.clone());
+                    }
+                }
+            }
+            if with_session {
+                out.push(session.clone());
+            }
+            Ok::<_, anyhow::Error>(out)
+        })?;
+        if let Some(c) = commit {
+            for r in &c.records {
+                match (&r.body, r.meta.supersedes.is_empty()) {
+                    (Body::Session { .. }, _) => {}
+                    (Body::Delete { targets }, _) => saved.removed += targets.len(),
+                    (Body::Resolve { .. }, _) => saved.removed += 1,
+                    (_, true) => saved.added += 1,
+                    (_, false) => saved.changed += 1,
+                }
+            }
+            saved.commits.push((refname.clone(), c.id, commit_summary));
+        }
+        saved_files.extend(
+            members
+                .iter()
+                .map(|&i| (edited[i].file, edited[i].blob.clone())),
+        );
+    }
+    saved.files = edited.iter().map(|e| e.file).collect();
+
+    if let Some(view) = &view {
+        // Re-render saved files, unless they were edited again while we ran.
+        let force: Vec<ViewFile> = saved_files
+            .iter()
+            .filter(|(f, blob)| view.blob_of(&view.path(*f)).as_deref() == Some(blob.as_str()))
+            .map(|(f, _)| *f)
+            .collect();
+        let snap = Snapshot::read(store)?;
+        saved.kept = view.checkout(&snap, &force)?.kept;
+    }
+    Ok(saved)
+}
+
+/// Reads, parses and diffs one edited view file against the state it was checked out from,
+/// and seals what it says.
+fn parse_file(
+    store: &Store,
+    sealer: &mut Sealer,
+    snap: &Snapshot,
+    view: &View,
+    manifest: &Manifest,
+    file: ViewFile,
+) -> Result<Edited> {
+    let path = view.path(file);
+    let shown = format!("{VIEW_DIR}/{}", file.name());
+    let nothing_saved = format!("fix {shown} and run `git rune save` again; nothing was saved and the file is as you left it");
+    let data = std::fs::read(&path)
+        .map_err(|e| user_error(format!("cannot read {shown}: {e}"), nothing_saved.clone()))?;
+    let blob = store
+        .blob_id(&data)
+        .map(|b| b.to_string())
+        .unwrap_or_default();
+    let text = String::from_utf8(data).map_err(|e| {
+        let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        user_error(
+            format!("{shown}:{line}: not valid UTF-8"),
+            nothing_saved.clone(),
+        )
+    })?;
+    let parsed = view::parse(file, &text).map_err(|e| {
+        user_error(
+            format!("{shown}:{}: {}", e.line, e.message),
+            nothing_saved.clone(),
+        )
+    })?;
+
+    let entry = manifest.files.get(file.name());
+    let (refname, base_records) = match entry {
+        Some(e) if !e.blob.is_empty() || e.base.is_some() => {
+            let base = match &e.base {
+                Some(id) => {
+                    let oid = ObjectId::from_hex(id.as_bytes()).map_err(|_| {
+                        user_error(
+                            format!("the view manifest names a bad commit id {id:?}"),
+                            "run `git rune init` to check the view out again",
+                        )
+                    })?;
+                    store.records_at(&e.refname, oid)?
+                }
+                None => Default::default(),
+            };
+            (e.refname.clone(), base)
+        }
+        _ => {
+            let (refname, _) = snap.scope_ref(file.scope());
+            (refname.to_owned(), Default::default())
+        }
+    };
+    let base_state = fold(base_records.iter());
+    let base: Vec<Record> = if file.kind() == Kind::Checkpoint {
+        base_state.open_checkpoint().cloned().into_iter().collect()
+    } else {
+        base_state.of_kind(file.kind()).to_vec()
+    };
+    let base_ids = base.iter().map(|r| r.id.clone()).collect();
+    let mut drafts = view::diff(file, &base, parsed);
+    cover_groups(&mut drafts, &base_records);
+    let mut sealed = Vec::with_capacity(drafts.len());
+    for mut d in drafts {
+        fill_file_blobs(store, &mut d.body);
+        let place = |field: &str, secret: &str| {
+            let at = text.find(secret).unwrap_or(0);
+            format!("{shown}:{} (field `{field}`)", secrets::line_of(&text, at))
+        };
+        sealed.push(sealer.seal(d, &place).map_err(|err| match err {
+            SealError::Invalid { title, error, .. } => user_error(
+                format!("{shown}: entry {title:?}: {error}"),
+                nothing_saved.clone(),
+            ),
+            other => other.into(),
+        })?);
+    }
+    Ok(Edited {
+        file,
+        refname,
+        blob,
+        base_ids,
+        drafts: sealed,
+    })
+}
+
+/// A shown learning or instinct stands for every record of its group (type+key, name): an
+/// edit or removal of it covers them all, or an older copy would reappear in its place.
+fn cover_groups(drafts: &mut [Draft], base: &[Record]) {
+    let group = |b: &Body| match b {
+        Body::Learning { ltype, key, .. } => Some(format!("learning\0{ltype}\0{key}")),
+        Body::Instinct { name, .. } => Some(format!("instinct\0{name}")),
+        _ => None,
+    };
+    let mut members: HashMap<String, Vec<&str>> = HashMap::new();
+    let mut group_of: HashMap<&str, String> = HashMap::new();
+    for r in base {
+        if let Some(g) = group(&r.body) {
+            members.entry(g.clone()).or_default().push(&r.id);
+            group_of.insert(&r.id, g);
+        }
+    }
+    let widen = |ids: &mut Vec<String>| {
+        let mut extra: Vec<String> = ids
+            .iter()
+            .filter_map(|id| group_of.get(id.as_str()))
+            .flat_map(|g| members[g].iter().map(|m| m.to_string()))
+            .filter(|m| !ids.contains(m))
+            .collect();
+        extra.sort();
+        extra.dedup();
+        ids.extend(extra);
+    };
+    for d in drafts {
+        widen(&mut d.supersedes);
+        if let Body::Delete { targets } = &mut d.body {
+            widen(targets);
+        }
+    }
+}
+
+/// Records naming files keep their blob ids, for staleness against the code.
+fn fill_file_blobs(store: &Store, body: &mut Body) {
+    if let Body::Decision {
+        files, file_blobs, ..
+    }
+    | Body::Learning {
+        files, file_blobs, ..
+    } = body
+    {
+        if !files.is_empty() && file_blobs.len() != files.len() {
+            *file_blobs = store.file_blobs(files);
+        }
+    }
+}
+
+/// An addition another process already made (same visible content, not in our base).
+fn is_duplicate_addition(d: &Draft, state: &model::State, base_ids: &HashSet<String>) -> bool {
+    if !d.supersedes.is_empty() || matches!(d.body.kind(), Kind::Delete | Kind::Resolve) {
+        return false;
+    }
+    let shown = view::visible(&d.body);
+    state
+        .of_kind(d.body.kind())
+        .iter()
+        .any(|r| !base_ids.contains(&r.id) && view::visible(&r.body) == shown)
+}
+
+fn files_list(files: impl Iterator<Item = ViewFile>) -> String {
+    files.map(|f| f.name()).collect::<Vec<_>>().join(", ")
+}

@@ -1,0 +1,62 @@
+//! Both memory refs of the current branch, read and folded: the state every read of memory
+//! starts from.
+
+use std::rc::Rc;
+
+use crate::model::{fold, Scope, State};
+use crate::store::{self, branch_ref, HeadInfo, Store, Tip, MEMORY_REF};
+
+/// `refs/rune/memory` and a branch's session-state ref, folded into one state.
+pub struct Snapshot {
+    pub head: HeadInfo,
+    pub branch_ref: String,
+    pub memory_tip: Option<Tip>,
+    pub branch_tip: Option<Tip>,
+    pub state: State,
+}
+
+impl Snapshot {
+    /// Reads `refs/rune/memory` and the current branch's state ref.
+    pub fn read(store: &Store) -> store::Result<Snapshot> {
+        let head = store.head_info()?;
+        let branch_ref = branch_ref(head.branch.as_deref());
+        let memory_tip = store.tip(MEMORY_REF)?;
+        let branch_tip = store.tip(&branch_ref)?;
+        Snapshot::at_tips(store, head, branch_ref, memory_tip, branch_tip)
+    }
+
+    /// The records at two given memory commits (either may be absent), folded; `head` says
+    /// where the code was.
+    pub fn at_tips(
+        store: &Store,
+        head: HeadInfo,
+        branch_ref: String,
+        memory_tip: Option<Tip>,
+        branch_tip: Option<Tip>,
+    ) -> store::Result<Snapshot> {
+        let memory = match memory_tip {
+            Some(t) => store.tip_records(MEMORY_REF, t)?,
+            None => Rc::default(),
+        };
+        let branch = match branch_tip {
+            Some(t) => store.tip_records(&branch_ref, t)?,
+            None => Rc::default(),
+        };
+        let state = fold(memory.iter().chain(branch.iter()));
+        Ok(Snapshot {
+            head,
+            branch_ref,
+            memory_tip,
+            branch_tip,
+            state,
+        })
+    }
+
+    /// The ref name and tip a record scope lives in.
+    pub fn scope_ref(&self, scope: Scope) -> (&str, Option<Tip>) {
+        match scope {
+            Scope::Memory => (MEMORY_REF, self.memory_tip),
+            Scope::Branch => (&self.branch_ref, self.branch_tip),
+        }
+    }
+}

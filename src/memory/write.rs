@@ -1,0 +1,68 @@
+//! Writing records: one compare-and-swap commit on the ref a scope lives in, then the view
+//! refreshed (files with unsaved edits are kept as they are).
+
+use anyhow::Result;
+
+use super::seal::Sealed;
+use super::view_dir::{Refresh, View};
+use super::Snapshot;
+use crate::model::{fold, Record, Scope, State};
+use crate::store::{branch_ref, ObjectId, Store, StoreError, MEMORY_REF};
+
+/// What a write did.
+#[derive(Debug)]
+pub struct Written {
+    pub refname: String,
+    pub commit: ObjectId,
+    pub summary: String,
+    pub records: Vec<Record>,
+    /// The view refresh after the write (`None` in a bare repository).
+    pub view: Option<Refresh>,
+}
+
+/// The ref a scope's records go to on the current branch.
+pub fn scope_ref(store: &Store, scope: Scope) -> Result<String, StoreError> {
+    Ok(match scope {
+        Scope::Memory => MEMORY_REF.to_owned(),
+        Scope::Branch => branch_ref(store.head_info()?.branch.as_deref()),
+    })
+}
+
+/// Commits what `make` returns to the ref of `scope` for the current branch, then refreshes
+/// the view. `make` sees the folded state of that ref at commit time, and runs again if
+/// another process wins the race. `None` when `make` has nothing to write.
+pub fn write_records<E>(
+    store: &Store,
+    scope: Scope,
+    summary: &str,
+    mut make: impl FnMut(&State) -> Result<Vec<Sealed>, E>,
+) -> Result<Option<Written>>
+where
+    E: From<StoreError> + Into<anyhow::Error>,
+{
+    let refname = scope_ref(store, scope)?;
+    let commit = store
+        .commit(&refname, summary, |current: &[Record]| make(&fold(current)))
+        .map_err(Into::into)?;
+    let Some(commit) = commit else {
+        return Ok(None);
+    };
+    let view = refresh_view(store)?;
+    Ok(Some(Written {
+        refname,
+        commit: commit.id,
+        summary: summary.to_owned(),
+        records: commit.records,
+        view,
+    }))
+}
+
+/// Re-renders the view from the refs, keeping files with unsaved edits (listed in the
+/// result). `None` in a bare repository.
+pub fn refresh_view(store: &Store) -> Result<Option<Refresh>> {
+    let Some(view) = View::open(store) else {
+        return Ok(None);
+    };
+    let snap = Snapshot::read(store)?;
+    Ok(Some(view.checkout(&snap, &[])?))
+}

@@ -1,0 +1,51 @@
+//! Memory as it was when a code commit was made: the memory commits its note names, or else
+//! the newest commit of each memory ref committed no later than it.
+
+use anyhow::Result;
+
+use super::CommitNote;
+use crate::error::user_error;
+use crate::memory::Snapshot;
+use crate::store::{self, branch_ref, HeadInfo, ObjectId, Store, Tip, MEMORY_REF};
+
+/// Memory now, or as of the code commit `at` names (any revision).
+pub fn snapshot(store: &Store, at: Option<&str>) -> Result<Snapshot> {
+    let Some(rev) = at else {
+        return Ok(Snapshot::read(store)?);
+    };
+    let commit = store.resolve_commit(rev).ok_or_else(|| {
+        user_error(
+            format!("{rev:?} does not name a commit here"),
+            "pass a revision such as HEAD~3, a branch, a tag or a commit id",
+        )
+    })?;
+    Ok(snapshot_at(store, commit)?)
+}
+
+/// Memory as of the code commit `at`: the memory commits its note names, or else the newest
+/// commit of each memory ref (first-parent chain) no later than `at`, on the branch its note
+/// names (the current branch without one).
+pub fn snapshot_at(store: &Store, at: ObjectId) -> store::Result<Snapshot> {
+    let now = store.head_info()?;
+    let time = store.commit_info(at)?.time;
+    let note = store.note(at)?.map(|t| CommitNote::parse(&t));
+    let named = |id: Option<&String>, name: &str| -> store::Result<Option<Tip>> {
+        match id.and_then(|h| ObjectId::from_hex(h.as_bytes()).ok()) {
+            Some(c) if store.has_object(c) => store.tip_of(name, c).map(Some),
+            _ => store.tip_before(name, time),
+        }
+    };
+    let branch_ref = branch_ref(
+        note.as_ref()
+            .and_then(|n| n.branch.as_deref())
+            .or(now.branch.as_deref()),
+    );
+    let memory_tip = named(note.as_ref().and_then(|n| n.memory.as_ref()), MEMORY_REF)?;
+    let branch_tip = named(note.as_ref().and_then(|n| n.session.as_ref()), &branch_ref)?;
+    let head = HeadInfo {
+        branch: now.branch,
+        head: Some(at),
+        upstream: None,
+    };
+    Snapshot::at_tips(store, head, branch_ref, memory_tip, branch_tip)
+}

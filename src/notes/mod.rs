@@ -1,0 +1,11 @@
+//! Commit notes (`refs/notes/rune`): the link from each code commit to the memory that
+//! produced it. The note format, composing a new commit's note, carrying notes across amend
+//! and rebase, and reading memory back through notes (`why`, `--at`).
+
+pub mod at;
+pub mod compose;
+mod format;
+pub mod rewrite;
+pub mod why;
+
+pub use format::CommitNote;

@@ -1,0 +1,145 @@
+//! `why`: the memory behind a piece of code, from the note on the commit that introduced it
+//! (or the nearest noted ancestor), with the records that note names.
+
+use anyhow::Result;
+
+use super::CommitNote;
+use crate::error::user_error;
+use crate::model::{Body, Record};
+use crate::store::{branch_ref, Blame, ObjectId, Store, MEMORY_REF};
+
+/// What `why` found.
+pub struct Why {
+    /// `(file, line)` when the target was a line, blamed to [`Why::commit`].
+    pub line: Option<(String, usize)>,
+    /// The commit asked about (or that last changed the line).
+    pub commit: ObjectId,
+    /// The nearest commit with a note (first parents; touching the file for a line) and the
+    /// note's text; `None` when there is none.
+    pub noted: Option<(ObjectId, String)>,
+    pub note: CommitNote,
+    /// Every record the note's memory commits held (live or not: a record may have been
+    /// edited since the commit).
+    pub records: Vec<Record>,
+}
+
+impl Why {
+    /// The newest session recorded in that memory.
+    pub fn session(&self) -> Option<&Record> {
+        self.records
+            .iter()
+            .filter(|r| matches!(r.body, Body::Session { .. }))
+            .max_by(|a, b| a.order_key().cmp(&b.order_key()))
+    }
+
+    /// The file a line target names.
+    pub fn path(&self) -> Option<&str> {
+        self.line.as_ref().map(|(f, _)| f.as_str())
+    }
+}
+
+/// Walking back further than this many commits for a note gives up.
+const MAX_WALK: usize = 10_000;
+
+/// Looks up the memory behind `target`: a commit (any revision) or `<file>:<line>`.
+pub fn why(store: &Store, target: &str) -> Result<Why> {
+    let (commit, line) = match blame_target(store, target)? {
+        Some((file, line, commit)) => (commit, Some((file, line))),
+        None => (
+            store.resolve_commit(target).ok_or_else(|| {
+                user_error(
+                    format!("{target:?} does not name a commit here"),
+                    "pass a commit (HEAD~2, a branch, an id) or <file>:<line>",
+                )
+            })?,
+            None,
+        ),
+    };
+    let path = line.as_ref().map(|(f, _)| f.as_str());
+    let noted = nearest_note(store, commit, path)?;
+    let note = noted
+        .as_ref()
+        .map(|(_, text)| CommitNote::parse(text))
+        .unwrap_or_default();
+    let records = if noted.is_some() {
+        note_records(store, &note)?
+    } else {
+        Vec::new()
+    };
+    Ok(Why {
+        line,
+        commit,
+        noted,
+        note,
+        records,
+    })
+}
+
+/// `<file>:<line>` of a file in the work tree, blamed with git (gix's blame is not in the
+/// features this build uses).
+fn blame_target(store: &Store, target: &str) -> Result<Option<(String, usize, ObjectId)>> {
+    let Some((file, line)) = target.rsplit_once(':') else {
+        return Ok(None);
+    };
+    let Ok(line) = line.parse::<usize>() else {
+        return Ok(None);
+    };
+    let Some(workdir) = store.workdir() else {
+        return Ok(None);
+    };
+    if !workdir.join(file).is_file() {
+        return Ok(None);
+    }
+    match store.blame_line(file, line)? {
+        Blame::Commit(id) => Ok(Some((file.to_owned(), line, id))),
+        Blame::Uncommitted => Err(user_error(
+            format!("{file}:{line} is not committed yet"),
+            "commit it first, then ask why",
+        )),
+        Blame::Failed(message) => Err(user_error(
+            format!("git blame {file}:{line} failed: {message}"),
+            "name a line that exists in a committed file",
+        )),
+    }
+}
+
+/// The commit itself or its nearest ancestor (first parents; touching `path` when given)
+/// that carries a note.
+fn nearest_note(
+    store: &Store,
+    commit: ObjectId,
+    path: Option<&str>,
+) -> Result<Option<(ObjectId, String)>> {
+    let mut next = Some(commit);
+    let mut steps = 0;
+    while let Some(id) = next {
+        if let Some(text) = store.note(id)? {
+            if path.is_none() || id == commit || store.touches(id, path.unwrap_or_default()) {
+                return Ok(Some((id, text)));
+            }
+        }
+        steps += 1;
+        if steps > MAX_WALK {
+            break;
+        }
+        next = store.commit_info(id).ok().and_then(|c| c.first_parent);
+    }
+    Ok(None)
+}
+
+/// The records the note's memory commits held (the refs' current records when a commit is
+/// gone).
+fn note_records(store: &Store, note: &CommitNote) -> Result<Vec<Record>> {
+    let at = |name: &str, id: &Option<String>| -> Result<Vec<Record>> {
+        let commit = id
+            .as_deref()
+            .and_then(|h| ObjectId::from_hex(h.as_bytes()).ok());
+        Ok(match commit {
+            Some(c) if store.has_object(c) => store.records_at(name, c)?.to_vec(),
+            _ => store.records(name)?.1.to_vec(),
+        })
+    };
+    let mut out = at(MEMORY_REF, &note.memory)?;
+    out.extend(at(&branch_ref(note.branch.as_deref()), &note.session)?);
+    Ok(out)
+}

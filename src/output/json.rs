@@ -1,0 +1,451 @@
+//! The `--json` wire shapes, version 1 (docs/json.md), in one place and separate from the
+//! storage schema: a field renamed in `model` cannot rename a field here by accident, because
+//! every field is mapped by hand below. A field is only ever added within a version, never
+//! renamed or removed. Objects print with their keys in sorted order.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+use crate::drift::Drift;
+use crate::model::{Body, GitState, Record};
+
+/// The wire version every standalone object carries.
+pub const VERSION: u32 = 1;
+
+/// One JSON value on one line (a JSON Lines line without its newline).
+pub fn line<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("wire types serialize: all map keys are strings")
+}
+
+/// A record body's fields under their wire names (the seed's names), empty optional fields
+/// left out. `kind` and `file_blobs` only where `full`.
+fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
+    let mut put = |k: &str, v: Value| {
+        out.insert(k.to_owned(), v);
+    };
+    let text = |s: &str| Value::String(s.to_owned());
+    let list = |l: &[String]| json!(l);
+    if full {
+        put("kind", text(body.kind().as_str()));
+    }
+    match body {
+        Body::Decision {
+            title,
+            context,
+            decision,
+            rationale,
+            impact,
+            files,
+            file_blobs,
+        } => {
+            put("title", text(title));
+            put("context", text(context));
+            put("decision", text(decision));
+            put("rationale", text(rationale));
+            put("impact", text(impact));
+            if !files.is_empty() {
+                put("files", list(files));
+            }
+            if full && !file_blobs.is_empty() {
+                put("file_blobs", json!(file_blobs));
+            }
+        }
+        Body::Convention {
+            title,
+            pattern,
+            example,
+            applies_to,
+        } => {
+            put("title", text(title));
+            put("pattern", text(pattern));
+            if !example.is_empty() {
+                put("example", text(example));
+            }
+            if !applies_to.is_empty() {
+                put("applies_to", text(applies_to));
+            }
+        }
+        Body::Learning {
+            skill,
+            ltype,
+            key,
+            insight,
+            confidence,
+            files,
+            file_blobs,
+        } => {
+            if !skill.is_empty() {
+                put("skill", text(skill));
+            }
+            put("type", text(ltype.as_str()));
+            put("key", text(key));
+            put("insight", text(insight));
+            put("confidence", json!(confidence));
+            if !files.is_empty() {
+                put("files", list(files));
+            }
+            if full && !file_blobs.is_empty() {
+                put("file_blobs", json!(file_blobs));
+            }
+        }
+        Body::Instinct {
+            name,
+            trigger,
+            action,
+            confidence,
+            evidence,
+        } => {
+            put("name", text(name));
+            put("trigger", text(trigger));
+            put("action", text(action));
+            put("confidence", json!(confidence));
+            put("evidence", text(evidence));
+        }
+        Body::Progress {
+            completed,
+            in_progress,
+            blocked,
+            next,
+        } => {
+            for (k, l) in [
+                ("completed", completed),
+                ("in_progress", in_progress),
+                ("blocked", blocked),
+                ("next", next),
+            ] {
+                if !l.is_empty() {
+                    put(k, list(l));
+                }
+            }
+        }
+        Body::Checkpoint {
+            doing,
+            left,
+            context,
+            resume,
+            git,
+        } => {
+            put("doing", text(doing));
+            if !left.is_empty() {
+                put("left", list(left));
+            }
+            if !context.is_empty() {
+                put("context", list(context));
+            }
+            if !resume.is_empty() {
+                put("resume", text(resume));
+            }
+            if let Some(g) = git {
+                put("git", git_state(g));
+            }
+        }
+        Body::Resolve { target } => put("target", text(target)),
+        Body::Session { summary, git } => {
+            put("summary", text(summary));
+            if let Some(g) = git {
+                put("git", git_state(g));
+            }
+        }
+        Body::CumulativeNote { section, text: t } => {
+            put("section", text(section));
+            put("text", text(t));
+        }
+        Body::TaskNote {
+            task,
+            section,
+            text: t,
+        } => {
+            if !task.is_empty() {
+                put("task", text(task));
+            }
+            put("section", text(section));
+            put("text", text(t));
+        }
+        Body::Invariant {
+            section,
+            title,
+            what,
+            r#where,
+            why,
+        } => {
+            put("section", text(section));
+            put("title", text(title));
+            if !what.is_empty() {
+                put("what", text(what));
+            }
+            if !r#where.is_empty() {
+                put("where", list(r#where));
+            }
+            if !why.is_empty() {
+                put("why", text(why));
+            }
+        }
+        Body::Delete { targets } => put("targets", list(targets)),
+    }
+}
+
+fn git_state(g: &GitState) -> Value {
+    let mut m = Map::new();
+    if let Some(b) = &g.branch {
+        m.insert("branch".into(), json!(b));
+    }
+    if let Some(h) = &g.head {
+        m.insert("head".into(), json!(h));
+    }
+    if let Some(u) = &g.upstream {
+        m.insert("upstream".into(), json!(u));
+    }
+    if !g.dirty.is_empty() {
+        m.insert("dirty".into(), json!(g.dirty));
+    }
+    Value::Object(m)
+}
+
+/// A record as `show --json` lists it: `id`, `ts`, `author`, `supersedes` (when it edits
+/// others), `kind` and every field; checkpoints add `status` (`open`, `resolved`,
+/// `superseded`).
+pub fn shown_record(r: &Record, status: Option<&str>) -> Value {
+    let mut m = Map::new();
+    m.insert("id".into(), json!(r.id));
+    m.insert("ts".into(), json!(r.meta.ts));
+    m.insert("author".into(), json!(r.meta.author));
+    if !r.meta.supersedes.is_empty() {
+        m.insert("supersedes".into(), json!(r.meta.supersedes));
+    }
+    body_fields(&r.body, true, &mut m);
+    if let Some(s) = status {
+        m.insert("status".into(), json!(s));
+    }
+    Value::Object(m)
+}
+
+/// A record as `load --json` gives it: `id`, `ts` and its fields without `kind` and
+/// `file_blobs`.
+pub fn loaded_record(r: &Record) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("id".into(), json!(r.id));
+    m.insert("ts".into(), json!(r.meta.ts));
+    body_fields(&r.body, false, &mut m);
+    m
+}
+
+/// The drift report, as `status --json` and `load --json` give it.
+#[derive(Serialize)]
+pub struct DriftJson<'a> {
+    pub ahead: Option<usize>,
+    pub behind: Option<usize>,
+    pub branch: &'a Option<String>,
+    pub branch_changed: bool,
+    pub head: &'a Option<String>,
+    pub saved: bool,
+    pub saved_at: &'a Option<String>,
+    pub saved_branch: &'a Option<String>,
+    pub saved_commit_missing: bool,
+    pub saved_head: &'a Option<String>,
+    pub stale: Vec<StaleJson<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct StaleJson<'a> {
+    pub files: &'a [String],
+    pub id: &'a str,
+    pub kind: &'a str,
+    pub title: &'a str,
+}
+
+impl<'a> From<&'a Drift> for DriftJson<'a> {
+    fn from(d: &'a Drift) -> Self {
+        DriftJson {
+            ahead: d.ahead,
+            behind: d.behind,
+            branch: &d.branch,
+            branch_changed: d.branch_changed,
+            head: &d.head,
+            saved: d.saved,
+            saved_at: &d.saved_at,
+            saved_branch: &d.saved_branch,
+            saved_commit_missing: d.saved_commit_missing,
+            saved_head: &d.saved_head,
+            stale: d
+                .stale
+                .iter()
+                .map(|s| StaleJson {
+                    files: &s.files,
+                    id: &s.id,
+                    kind: s.kind,
+                    title: &s.title,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// `git rune status --json`.
+#[derive(Serialize)]
+pub struct StatusJson<'a> {
+    pub bare: bool,
+    pub branch: &'a Option<String>,
+    pub drift: DriftJson<'a>,
+    pub head: Option<String>,
+    pub version: u32,
+    pub view: Vec<ViewFileJson>,
+}
+
+/// One view file and its state (`clean`, `modified`, `added`, `missing`).
+#[derive(Serialize)]
+pub struct ViewFileJson {
+    pub file: &'static str,
+    pub state: &'static str,
+}
+
+/// `git rune save --json`.
+#[derive(Serialize)]
+pub struct SaveJson<'a> {
+    pub added: usize,
+    pub changed: usize,
+    /// Ref → the commit written on it.
+    pub commits: BTreeMap<&'a str, String>,
+    pub files: Vec<&'static str>,
+    pub removed: usize,
+    pub summary: &'a str,
+    pub version: u32,
+}
+
+/// One line of `git rune log --json`.
+#[derive(Serialize)]
+pub struct LogJson<'a> {
+    pub commit: String,
+    pub records: Option<u64>,
+    #[serde(rename = "ref")]
+    pub refname: &'a str,
+    pub summary: &'a str,
+    pub time: Option<String>,
+    pub version: u32,
+}
+
+/// `git rune init --json`.
+#[derive(Serialize)]
+pub struct InitJson<'a> {
+    pub actions: &'a [String],
+    pub version: u32,
+}
+
+/// `git rune hooks … --json`: each hook's state (`installed`, `chained`, `absent`).
+#[derive(Serialize)]
+pub struct HooksJson<'a> {
+    pub dir: &'a std::path::Path,
+    pub hooks: BTreeMap<&'static str, &'static str>,
+    pub version: u32,
+}
+
+/// One finding line of `git rune verify --json` (fields in this order).
+#[derive(Serialize)]
+pub struct FindingJson<'a> {
+    pub verdict: &'static str,
+    #[serde(rename = "ref")]
+    pub refname: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<&'a str>,
+    pub rule: &'a str,
+    pub detail: &'a str,
+}
+
+/// The closing line of `git rune verify --json`.
+#[derive(Serialize)]
+pub struct VerifyJson {
+    pub findings: usize,
+    pub records: usize,
+    pub refs: usize,
+    pub verdict: &'static str,
+    pub version: u32,
+}
+
+/// `git rune load --json`: a fixed envelope, plus one array per section of the briefing.
+pub fn load(b: &crate::memory::load::Briefing<'_>) -> Value {
+    use crate::memory::load::Item;
+    let mut obj = Map::new();
+    obj.insert("version".into(), json!(VERSION));
+    obj.insert("branch".into(), json!(b.head.branch));
+    obj.insert("head".into(), json!(b.head.head.map(|h| h.to_string())));
+    obj.insert(
+        "last_session".into(),
+        b.last_session
+            .map(|r| Value::Object(loaded_record(r)))
+            .unwrap_or(Value::Null),
+    );
+    obj.insert("drift".into(), json!(DriftJson::from(b.drift)));
+    for s in &b.sections {
+        if s.key == "drift" {
+            continue;
+        }
+        let items: Vec<Value> = s
+            .items
+            .iter()
+            .map(|(_, item)| match item {
+                Item::Record {
+                    record,
+                    stale,
+                    suspicious,
+                } => {
+                    let mut m = loaded_record(record);
+                    if let Some(stale) = stale {
+                        m.insert("stale".into(), json!(stale));
+                    }
+                    if !suspicious.is_empty() {
+                        m.insert(
+                            "integrity".into(),
+                            json!({ "verdict": "SUSPICIOUS", "rules": suspicious }),
+                        );
+                    }
+                    Value::Object(m)
+                }
+                Item::Drift(line) => json!(line),
+                Item::InvariantsStale => json!({ "stale": true }),
+                Item::Progress(field, text) => json!({ *field: text }),
+            })
+            .collect();
+        obj.insert(s.key.replace('-', "_"), Value::Array(items));
+    }
+    obj.insert(
+        "omitted".into(),
+        Value::Object(
+            b.omitted
+                .iter()
+                .map(|(k, n, _)| (k.replace(' ', "_"), json!(n)))
+                .collect(),
+        ),
+    );
+    obj.insert("withheld".into(), json!(b.withheld));
+    obj.insert("estimated_tokens".into(), json!(b.estimated_tokens));
+    Value::Object(obj)
+}
+
+/// `git rune diff --json`.
+#[derive(Serialize)]
+pub struct DiffJson<'a> {
+    pub files: Vec<DiffFileJson<'a>>,
+    pub from: &'a str,
+    pub to: &'a str,
+    pub version: u32,
+}
+
+/// One view file's changes in `git rune diff --json`.
+#[derive(Serialize)]
+pub struct DiffFileJson<'a> {
+    /// Ids of records that are new.
+    pub added: &'a [String],
+    /// `[old id, new id]` of records edited.
+    pub changed: Vec<[&'a str; 2]>,
+    /// The unified diff of the file as the view renders it.
+    pub diff: &'a str,
+    pub file: &'static str,
+    pub kind: &'static str,
+    /// Ids of records gone.
+    pub removed: &'a [String],
+}

@@ -1,0 +1,62 @@
+//! How git-rune talks: data to stdout, status to stderr (`-q` silences it), errors with their
+//! causes and a hint. Its pure half — [`sanitize`], [`format`] and the versioned [`json`]
+//! shapes — is shared with the use cases that build text for agents.
+
+pub mod format;
+pub mod json;
+mod sanitize;
+
+use std::fmt;
+use std::io::Write;
+use std::process::ExitCode;
+
+pub use sanitize::sanitize;
+
+/// Where status lines go; `-q` silences them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ui {
+    pub quiet: bool,
+    pub json: bool,
+}
+
+impl Ui {
+    /// A status line on stderr.
+    pub fn status(&self, msg: impl fmt::Display) {
+        if !self.quiet {
+            let _ = writeln!(std::io::stderr().lock(), "{}", sanitize(&msg.to_string()));
+        }
+    }
+
+    /// A warning on stderr, shown even with `-q`.
+    pub fn warn(&self, msg: impl fmt::Display) {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "warning: {}",
+            sanitize(&msg.to_string())
+        );
+    }
+}
+
+/// Writes data to stdout; a closed pipe is reported as `BrokenPipe` for main to exit quietly.
+pub fn print(s: &str) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(s.as_bytes())?;
+    out.flush()
+}
+
+/// Prints `error: …`, the cause chain and a `hint: …` on stderr and returns exit code 1; a
+/// closed stdout exits quietly with 0.
+pub fn report(err: &anyhow::Error) -> ExitCode {
+    if crate::error::is_broken_pipe(err) {
+        return ExitCode::SUCCESS;
+    }
+    let mut stderr = std::io::stderr().lock();
+    let _ = writeln!(stderr, "error: {}", sanitize(&err.to_string()));
+    for cause in err.chain().skip(1) {
+        let _ = writeln!(stderr, "  caused by: {}", sanitize(&cause.to_string()));
+    }
+    if let Some(hint) = crate::error::hint_of(err) {
+        let _ = writeln!(stderr, "hint: {}", sanitize(&hint));
+    }
+    ExitCode::from(1)
+}

@@ -1,0 +1,150 @@
+//! Walks over code and memory history: resolving revisions, first-parent chains, whether a
+//! commit touched a path, and checking that a memory ref's whole history is present.
+
+use std::collections::HashSet;
+
+use gix::ObjectId;
+
+use super::{git_err, Result, Store, StoreError};
+
+/// One commit as history listings need it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommitInfo {
+    pub id: ObjectId,
+    /// Committer time, seconds since the epoch.
+    pub time: i64,
+    /// The full message (invalid UTF-8 replaced).
+    pub message: String,
+    pub first_parent: Option<ObjectId>,
+}
+
+/// Something missing or wrong in a memory ref's history, found by [`Store::check_history`].
+#[derive(Debug)]
+pub struct HistoryProblem {
+    pub commit: ObjectId,
+    pub error: StoreError,
+}
+
+impl Store {
+    /// The commit a revision names (`HEAD~2`, a branch, a tag, an id), peeled through tags;
+    /// `None` when it names nothing here or something that is not a commit.
+    pub fn resolve_commit(&self, rev: &str) -> Option<ObjectId> {
+        self.repo
+            .rev_parse_single(rev)
+            .ok()
+            .and_then(|id| id.object().ok())
+            .and_then(|o| o.peel_to_commit().ok())
+            .map(|c| c.id)
+    }
+
+    /// Reads one commit.
+    pub(crate) fn commit_info(&self, id: ObjectId) -> Result<CommitInfo> {
+        let commit = self
+            .repo
+            .find_commit(id)
+            .map_err(git_err(format!("cannot read commit {id}")))?;
+        let first_parent = commit.parent_ids().next().map(|p| p.detach());
+        Ok(CommitInfo {
+            id,
+            time: commit.time().map(|t| t.seconds).unwrap_or(0),
+            message: commit.message_raw_sloppy().to_string(),
+            first_parent,
+        })
+    }
+
+    /// The first-parent chain from `start`, newest first, at most `limit` commits.
+    pub(crate) fn first_parent_chain(
+        &self,
+        start: ObjectId,
+        limit: usize,
+    ) -> Result<Vec<CommitInfo>> {
+        let mut out = Vec::new();
+        let mut next = Some(start);
+        while let Some(id) = next {
+            if out.len() >= limit {
+                break;
+            }
+            let info = self.commit_info(id)?;
+            next = info.first_parent;
+            out.push(info);
+        }
+        Ok(out)
+    }
+
+    /// Whether `commit` changed `path` against its first parent (a root commit touches what
+    /// it holds). Unreadable commits count as not touching.
+    pub(crate) fn touches(&self, commit: ObjectId, path: &str) -> bool {
+        let entry = |id: ObjectId| -> Option<ObjectId> {
+            let c = self.repo.find_commit(id).ok()?;
+            let tree = c.tree().ok()?;
+            tree.lookup_entry_by_path(path).ok()?.map(|e| e.object_id())
+        };
+        let parent = self
+            .repo
+            .find_commit(commit)
+            .ok()
+            .and_then(|c| c.parent_ids().next().map(|p| p.detach()));
+        entry(commit) != parent.and_then(entry)
+    }
+
+    /// Whether `id` is a memory commit: a commit whose tree holds git-rune's `VERSION` blob.
+    pub(crate) fn is_memory_commit(&self, id: ObjectId) -> bool {
+        self.repo
+            .find_commit(id)
+            .ok()
+            .and_then(|c| c.tree().ok())
+            .and_then(|t| t.find_entry("VERSION").map(|e| e.object_id()))
+            .and_then(|blob| self.repo.find_blob(blob).ok())
+            .is_some_and(|b| b.data.as_slice() == super::records::LAYOUT_VERSION.as_bytes())
+    }
+
+    /// The memory ref whose first-parent history holds the memory commit `id`.
+    pub(crate) fn memory_ref_of(&self, id: ObjectId) -> Result<Option<String>> {
+        for name in self.memory_refs()? {
+            let Some(tip) = self.ref_id(&name)? else {
+                continue;
+            };
+            if self
+                .first_parent_chain(tip, usize::MAX)?
+                .iter()
+                .any(|c| c.id == id)
+            {
+                return Ok(Some(name));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Checks every commit reachable from a ref: present, a commit, with its tree present.
+    pub(crate) fn check_history(&self, name: &str) -> Result<Vec<HistoryProblem>> {
+        let Some(tip) = self.ref_id(name)? else {
+            return Ok(Vec::new());
+        };
+        let mut problems = Vec::new();
+        let mut stack = vec![tip];
+        let mut seen = HashSet::new();
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            match self.tip_of(name, id) {
+                Ok(t) if self.repo.has_object(t.tree) => {}
+                Ok(t) => problems.push(HistoryProblem {
+                    commit: id,
+                    error: StoreError::MissingObject {
+                        name: name.into(),
+                        id: t.tree.to_string(),
+                    },
+                }),
+                Err(error) => {
+                    problems.push(HistoryProblem { commit: id, error });
+                    continue;
+                }
+            }
+            if let Ok(c) = self.repo.find_commit(id) {
+                stack.extend(c.parent_ids().map(|p| p.detach()));
+            }
+        }
+        Ok(problems)
+    }
+}
