@@ -3,6 +3,8 @@
 #   bash benches/bench.sh            # release build, 30 runs per case, 100 commit rounds
 #   RUNS=10 HOOK_RUNS=30 bash benches/bench.sh
 #   RUNE=/path/to/git-rune bash benches/bench.sh   # time that binary, build nothing
+#   RUNE_B=/path/to/other/git-rune bash benches/bench.sh
+#       # also time another build's hooks in the same commit rounds (before/after a change)
 # Prints the median and p90 wall time per case in milliseconds (docs/performance.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +22,11 @@ trap 'rm -rf "$tmp"' EXIT
 # Time the binary as `cargo install` leaves it, a copy: on the bench machine the linker's own
 # output file starts about 0.07 ms slower than a copy of the same bytes.
 mkdir "$tmp/bin" && cp "$RUNE" "$tmp/bin/git-rune" && RUNE="$tmp/bin/git-rune"
+kinds="none naive rune"
+if [ -n "${RUNE_B:-}" ]; then
+  mkdir "$tmp/bin-b" && cp "$RUNE_B" "$tmp/bin-b/git-rune" && RUNE_B="$tmp/bin-b/git-rune"
+  kinds="$kinds runeb"
+fi
 export GIT_CONFIG_GLOBAL="$tmp/gitconfig" GIT_CONFIG_NOSYSTEM=1 TZ=UTC LC_ALL=C
 : >"$GIT_CONFIG_GLOBAL"
 git config --global user.name bench
@@ -108,10 +115,17 @@ chmod +x "$tmp/hooks.naive/post-commit"
 git config core.hooksPath "$tmp/hooks.rune"
 "$RUNE" -q hooks install >/dev/null
 git config --unset core.hooksPath
-: >"$tmp/commit.none"; : >"$tmp/commit.naive"; : >"$tmp/commit.rune"
-for kind in none naive rune; do git branch -q "bench-$kind"; done
+if [ -n "${RUNE_B:-}" ]; then
+  # The same shims, calling the other build by its path.
+  mkdir -p "$tmp/hooks.runeb"
+  for h in "$tmp/hooks.rune"/*; do
+    sed "s|git-rune hook|$RUNE_B hook|" "$h" >"$tmp/hooks.runeb/$(basename "$h")"
+    chmod +x "$tmp/hooks.runeb/$(basename "$h")"
+  done
+fi
+for kind in $kinds; do : >"$tmp/commit.$kind"; git branch -q "bench-$kind"; done
 for i in $(seq 1 "$HOOK_RUNS"); do
-  for kind in none naive rune; do
+  for kind in $kinds; do
     git symbolic-ref HEAD "refs/heads/bench-$kind"
     t0=${EPOCHREALTIME/./}000; git -c core.hooksPath="$tmp/hooks.$kind" commit -q --allow-empty -m "$kind $i"; t1=${EPOCHREALTIME/./}000
     echo $((t1 - t0)) >>"$tmp/commit.$kind"
@@ -137,3 +151,11 @@ paste "$tmp/commit.naive" "$tmp/commit.rune" | awk '{print $2 - $1}' >"$tmp/adde
 stats "added by the naive hook (paired)" "$tmp/added.naive"
 stats "added by git-rune's hooks (paired)" "$tmp/added.rune"
 stats "git-rune minus naive (paired)" "$tmp/added.diff"
+if [ -n "${RUNE_B:-}" ]; then
+  echo "RUNE_B: $("$RUNE_B" --version)"
+  stats "git commit, RUNE_B's hooks installed" "$tmp/commit.runeb"
+  paste "$tmp/commit.runeb" "$tmp/commit.rune" | awk '{print $2 - $1}' >"$tmp/added.b"
+  paste "$tmp/commit.runeb" "$tmp/commit.rune" | awk '{print ($2 - $1) * 100 / $1}' >"$tmp/added.bpct"
+  stats "RUNE minus RUNE_B (paired)" "$tmp/added.b"
+  sort -n "$tmp/added.bpct" | awk '{a[NR]=$1} END {printf "%-44s median %7.2f %%\n", "RUNE minus RUNE_B, of git commit (paired)", a[int((NR+1)/2)]}'
+fi

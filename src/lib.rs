@@ -18,5 +18,6 @@ mod notes;
 mod output;
 mod secrets;
 pub mod store;
+mod text;
 mod view;
 pub use output::report;

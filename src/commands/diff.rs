@@ -9,7 +9,8 @@ use super::show::KINDS;
 use super::Context;
 use crate::memory::diff::diff;
 use crate::output::json::{self, DiffFileJson, DiffJson};
-use crate::output::{print, sanitize};
+use crate::output::print;
+use crate::text::sanitize;
 use crate::view::ViewFile;
 
 #[derive(Debug, Args)]

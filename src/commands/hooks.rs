@@ -12,7 +12,8 @@ use crate::error::user_error;
 use crate::hooks::install::{self, HookState, HOOKS};
 use crate::hooks::run::{recent_failures, run};
 use crate::output::json::{self, HooksJson};
-use crate::output::{print, sanitize};
+use crate::output::print;
+use crate::text::sanitize;
 
 #[derive(Debug, Args)]
 pub struct HooksArgs {

@@ -8,9 +8,10 @@ use clap::Args;
 
 use super::Context;
 use crate::memory::history::log;
-use crate::output::format::short;
 use crate::output::json::{self, LogJson};
-use crate::output::{print, sanitize};
+use crate::output::print;
+use crate::text::sanitize;
+use crate::text::short;
 
 #[derive(Debug, Args)]
 pub struct LogArgs {

@@ -23,9 +23,9 @@ use crate::error::user_error;
 use crate::memory::seal::Sealer;
 use crate::memory::view_dir::{Refresh, VIEW_DIR};
 use crate::memory::write::Written;
-use crate::output::format::short;
 use crate::output::Ui;
 use crate::store::{Store, StoreError};
+use crate::text::short;
 
 /// Flags every command takes.
 #[derive(Debug, Args)]

@@ -16,8 +16,9 @@ use crate::memory::write::Written;
 use crate::model::{
     canonical_section, Body, Draft, LearningType, CUMULATIVE_SECTIONS, TASK_SECTIONS,
 };
-use crate::output::{print, sanitize};
+use crate::output::print;
 use crate::store::Store;
+use crate::text::sanitize;
 
 #[derive(Debug, Args)]
 pub struct DecideArgs {

@@ -8,9 +8,9 @@ use clap::Args;
 use super::Context;
 use crate::memory::save::save;
 use crate::memory::view_dir::VIEW_DIR;
-use crate::output::format::short;
 use crate::output::json::{self, SaveJson};
 use crate::output::print;
+use crate::text::short;
 
 #[derive(Debug, Args)]
 pub struct SaveArgs {

@@ -9,8 +9,9 @@ use clap::Args;
 use super::Context;
 use crate::model::{Body, Record, State};
 use crate::notes::at::snapshot;
-use crate::output::format::pretty_time;
-use crate::output::{json, print, sanitize};
+use crate::output::{json, print};
+use crate::text::pretty_time;
+use crate::text::sanitize;
 use crate::view::{self, ViewFile};
 
 /// The kinds `show` and `diff` accept, named like the view files, in the order `show` lists

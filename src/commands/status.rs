@@ -11,7 +11,8 @@ use crate::drift::drift;
 use crate::memory::view_dir::{FileState, View, VIEW_DIR};
 use crate::memory::Snapshot;
 use crate::output::json::{self, DriftJson, StatusJson, ViewFileJson};
-use crate::output::{print, sanitize};
+use crate::output::print;
+use crate::text::sanitize;
 
 /// `status` takes only the global flags.
 #[derive(Debug, Args)]

@@ -9,9 +9,10 @@ use clap::Args;
 use super::Context;
 use crate::integrity::verify::verify;
 use crate::integrity::Verdict;
-use crate::output::format::short;
 use crate::output::json::{self, FindingJson, VerifyJson};
-use crate::output::{print, sanitize};
+use crate::output::print;
+use crate::text::sanitize;
+use crate::text::short;
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {}

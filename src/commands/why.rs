@@ -9,8 +9,9 @@ use clap::Args;
 use super::Context;
 use crate::model::{Body, Record};
 use crate::notes::why::why;
-use crate::output::format::{pretty_time, short};
-use crate::output::{print, sanitize};
+use crate::output::print;
+use crate::text::sanitize;
+use crate::text::{pretty_time, short};
 
 #[derive(Debug, Args)]
 pub struct WhyArgs {

@@ -5,9 +5,9 @@ use std::collections::HashMap;
 
 use crate::memory::Snapshot;
 use crate::model::{Body, Record};
-use crate::output::format::{pretty_time, short};
-use crate::output::sanitize;
 use crate::store::{self, ObjectId, Store, BRANCHES_PREFIX, DETACHED_REF};
+use crate::text::sanitize;
+use crate::text::{pretty_time, short};
 
 /// How the code moved since the last save.
 #[derive(Debug, Clone, Default)]

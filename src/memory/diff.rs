@@ -11,8 +11,8 @@ use super::Snapshot;
 use crate::error::user_error;
 use crate::model::{fold, Record, State};
 use crate::notes::at::snapshot_at;
-use crate::output::format::short;
 use crate::store::{branch_ref, Store, MEMORY_REF};
+use crate::text::short;
 use crate::view::{self, ViewFile};
 
 /// One side of a diff.
@@ -187,4 +187,32 @@ fn compare(file: ViewFile, old: &State, new: &State) -> FileDiff {
             .to_string();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::testing::decision;
+
+    #[test]
+    fn records_are_added_changed_or_removed() {
+        let a = decision(1, "A", &[]);
+        let b = decision(2, "B", &[]);
+        let a2 = decision(3, "A2", &[&a.id]);
+        let c = decision(4, "C", &[]);
+        let old = fold([&a, &b]);
+        let new = fold([&a, &b, &a2, &c]);
+        let d = compare(ViewFile::Decisions, &old, &fold([&a2]));
+        // From {A, B} to {A2} alone: A edited into A2, B removed.
+        assert_eq!(d.changed, vec![(a.id.clone(), a2.id.clone())]);
+        assert_eq!(d.removed, vec![b.id.clone()]);
+        assert!(d.added.is_empty());
+        let d = compare(ViewFile::Decisions, &old, &new);
+        assert_eq!(d.added, vec![c.id.clone()]);
+        assert!(d
+            .text
+            .starts_with("--- a/.rune/decisions.md\n+++ b/.rune/decisions.md\n"));
+        let same = compare(ViewFile::Decisions, &new, &new);
+        assert!(same.text.is_empty() && same.added.is_empty() && same.removed.is_empty());
+    }
 }

@@ -7,7 +7,7 @@ pub mod testing;
 mod wire;
 
 pub use fold::{fold, State};
-pub use record::{Body, GitState, Kind, LearningType, Meta, Record, Scope};
+pub use record::{Body, Field, GitState, Kind, LearningType, Meta, Record, Scope, Shape};
 
 /// The fixed sections of `cumulative-notes.md`, in the seed's order.
 pub const CUMULATIVE_SECTIONS: [&str; 8] = [

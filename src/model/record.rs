@@ -164,6 +164,32 @@ pub enum Body {
     Delete { targets: Vec<String> },
 }
 
+/// How a text field is written in the view, which decides its normal form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// One line (titles, names, keys, summaries).
+    Line,
+    /// Free text over several lines; `inline_first` when its first line follows a label on
+    /// the same line (`**Context:** …`).
+    Block { inline_first: bool },
+    /// Free text kept as written (a learning's insight).
+    Text,
+    /// One list item.
+    Item,
+    /// A list of items.
+    Items,
+    /// A list of file paths; `split_commas` when one item may hold several.
+    Paths { split_commas: bool },
+    /// One of a fixed list of section names.
+    Section(&'static [&'static str]),
+}
+
+/// A text field: one string, or a list of them.
+pub enum Field<'a> {
+    One(&'a mut String),
+    Many(&'a mut Vec<String>),
+}
+
 /// The state of the code when a session or checkpoint was recorded.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct GitState {
@@ -267,18 +293,13 @@ impl Body {
         }
     }
 
-    /// Visits every human-written string in the record (field name, value), so filters
-    /// see all text and can rewrite it (redaction) before the record is sealed.
-    pub fn texts_mut(&mut self, f: &mut dyn FnMut(&'static str, &mut String)) {
-        fn all(
-            name: &'static str,
-            items: &mut [String],
-            f: &mut dyn FnMut(&'static str, &mut String),
-        ) {
-            for s in items {
-                f(name, s);
-            }
-        }
+    /// Visits every human-written field of the record once, with its name and [`Shape`]:
+    /// the one walk over the fields that the seal's normalizer and secret filter and the
+    /// integrity scan all use, so a new field cannot be missed by one of them.
+    pub fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
+        use Field::{Many, One};
+        use Shape::*;
+        let block = Block { inline_first: true };
         match self {
             Body::Decision {
                 title,
@@ -289,12 +310,12 @@ impl Body {
                 files,
                 ..
             } => {
-                f("title", title);
-                f("context", context);
-                f("decision", decision);
-                f("rationale", rationale);
-                f("impact", impact);
-                all("files", files, f);
+                f("title", Line, One(title));
+                f("context", block, One(context));
+                f("decision", block, One(decision));
+                f("rationale", block, One(rationale));
+                f("impact", block, One(impact));
+                f("files", Paths { split_commas: true }, Many(files));
             }
             Body::Convention {
                 title,
@@ -302,10 +323,10 @@ impl Body {
                 example,
                 applies_to,
             } => {
-                f("title", title);
-                f("pattern", pattern);
-                f("example", example);
-                f("applies_to", applies_to);
+                f("title", Line, One(title));
+                f("pattern", block, One(pattern));
+                f("example", block, One(example));
+                f("applies_to", block, One(applies_to));
             }
             Body::Learning {
                 skill,
@@ -314,10 +335,16 @@ impl Body {
                 files,
                 ..
             } => {
-                f("skill", skill);
-                f("key", key);
-                f("insight", insight);
-                all("files", files, f);
+                f("skill", Line, One(skill));
+                f("key", Line, One(key));
+                f("insight", Text, One(insight));
+                f(
+                    "files",
+                    Paths {
+                        split_commas: false,
+                    },
+                    Many(files),
+                );
             }
             Body::Instinct {
                 name,
@@ -326,10 +353,10 @@ impl Body {
                 evidence,
                 ..
             } => {
-                f("name", name);
-                f("trigger", trigger);
-                f("action", action);
-                f("evidence", evidence);
+                f("name", Line, One(name));
+                f("trigger", block, One(trigger));
+                f("action", block, One(action));
+                f("evidence", block, One(evidence));
             }
             Body::Progress {
                 completed,
@@ -337,10 +364,10 @@ impl Body {
                 blocked,
                 next,
             } => {
-                all("completed", completed, f);
-                all("in_progress", in_progress, f);
-                all("blocked", blocked, f);
-                all("next", next, f);
+                f("completed", Items, Many(completed));
+                f("in_progress", Items, Many(in_progress));
+                f("blocked", Items, Many(blocked));
+                f("next", Items, Many(next));
             }
             Body::Checkpoint {
                 doing,
@@ -349,24 +376,31 @@ impl Body {
                 resume,
                 ..
             } => {
-                f("doing", doing);
-                all("left", left, f);
-                all("context", context, f);
-                f("resume", resume);
+                let block = Block {
+                    inline_first: false,
+                };
+                f("doing", block, One(doing));
+                f("left", Items, Many(left));
+                f("context", Items, Many(context));
+                f("resume", block, One(resume));
             }
-            Body::Session { summary, .. } => f("summary", summary),
+            Body::Session { summary, .. } => f("summary", Line, One(summary)),
             Body::CumulativeNote { section, text } => {
-                f("section", section);
-                f("text", text);
+                f(
+                    "section",
+                    Section(&super::CUMULATIVE_SECTIONS),
+                    One(section),
+                );
+                f("text", Item, One(text));
             }
             Body::TaskNote {
                 task,
                 section,
                 text,
             } => {
-                f("task", task);
-                f("section", section);
-                f("text", text);
+                f("task", Line, One(task));
+                f("section", Section(&super::TASK_SECTIONS), One(section));
+                f("text", Item, One(text));
             }
             Body::Invariant {
                 section,
@@ -375,14 +409,37 @@ impl Body {
                 r#where,
                 why,
             } => {
-                f("section", section);
-                f("title", title);
-                f("what", what);
-                all("where", r#where, f);
-                f("why", why);
+                f("section", Line, One(section));
+                f("title", Line, One(title));
+                f("what", Line, One(what));
+                f(
+                    "where",
+                    Paths {
+                        split_commas: false,
+                    },
+                    Many(r#where),
+                );
+                f("why", Line, One(why));
             }
             Body::Resolve { .. } | Body::Delete { .. } => {}
         }
+    }
+
+    /// Visits every human-written string in the record (field name, value), so filters
+    /// see all text and can rewrite it (redaction) before the record is sealed.
+    pub fn texts_mut(&mut self, f: &mut dyn FnMut(&'static str, &mut String)) {
+        self.fields_mut(&mut |name, _, field| match field {
+            Field::One(s) => f(name, s),
+            Field::Many(list) => list.iter_mut().for_each(|s| f(name, s)),
+        });
+    }
+
+    /// Every human-written string in the record, with its field name.
+    pub fn texts(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        self.clone()
+            .texts_mut(&mut |name, s| out.push((name, std::mem::take(s))));
+        out
     }
 
     /// The headline of a record: its title, name, key or first text; the kind's name for
@@ -401,14 +458,6 @@ impl Body {
             Body::Resolve { .. } => "resolve",
             Body::Delete { .. } => "delete",
         }
-    }
-
-    /// Every human-written string in the record, with its field name.
-    pub fn texts(&self) -> Vec<(&'static str, String)> {
-        let mut out = Vec::new();
-        self.clone()
-            .texts_mut(&mut |name, s| out.push((name, std::mem::take(s))));
-        out
     }
 
     /// Ids this record removes from the fold (tombstones) or resolves.

@@ -1,16 +1,13 @@
 //! How git-rune talks: data to stdout, status to stderr (`-q` silences it), errors with their
-//! causes and a hint. Its pure half — [`sanitize`], [`format`] and the versioned [`json`]
-//! shapes — is shared with the use cases that build text for agents.
+//! causes and a hint, and the versioned `--json` shapes ([`json`]). Used by the commands only.
 
-pub mod format;
 pub mod json;
-mod sanitize;
 
 use std::fmt;
 use std::io::Write;
 use std::process::ExitCode;
 
-pub use sanitize::sanitize;
+use crate::text::sanitize;
 
 /// Where status lines go; `-q` silences them.
 #[derive(Debug, Clone, Copy, Default)]

@@ -23,9 +23,7 @@ mod roundtrip_tests;
 
 pub use diff::diff;
 
-use crate::model::{
-    canonical_section, Body, Kind, Scope, State, CUMULATIVE_SECTIONS, TASK_SECTIONS,
-};
+use crate::model::{canonical_section, Body, Field, Kind, Scope, Shape, State};
 use text::{block, item, items_normal, one_line, paths};
 
 /// One file of the view.
@@ -191,119 +189,29 @@ pub fn parse(file: ViewFile, text: &str) -> Result<Vec<Body>, ParseError> {
 /// at commas and lose backticks; note sections get their canonical spelling. Confidence stays
 /// as is. Idempotent.
 pub fn normalize(body: &mut Body) {
-    let line = |s: &mut String| *s = one_line(s);
-    let inline = |s: &mut String| *s = block(s, true);
-    match body {
-        Body::Decision {
-            title,
-            context,
-            decision,
-            rationale,
-            impact,
-            files,
-            ..
-        } => {
-            line(title);
-            for v in [context, decision, rationale, impact] {
-                inline(v);
-            }
-            *files = paths(files, true);
-        }
-        Body::Convention {
-            title,
-            pattern,
-            example,
-            applies_to,
-        } => {
-            line(title);
-            for v in [pattern, example, applies_to] {
-                inline(v);
-            }
-        }
-        Body::Learning {
-            skill,
-            key,
-            insight,
-            files,
-            ..
-        } => {
-            line(skill);
-            line(key);
-            *insight = insight
+    body.fields_mut(&mut |_, shape, field| match (shape, field) {
+        (Shape::Line, Field::One(s)) => *s = one_line(s),
+        (Shape::Block { inline_first }, Field::One(s)) => *s = block(s, inline_first),
+        (Shape::Text, Field::One(s)) => {
+            *s = s
                 .replace("\r\n", "\n")
                 .replace('\r', "\n")
                 .trim()
-                .to_owned();
-            *files = paths(files, false);
+                .to_owned()
         }
-        Body::Instinct {
-            name,
-            trigger,
-            action,
-            evidence,
-            ..
-        } => {
-            line(name);
-            for v in [trigger, action, evidence] {
-                inline(v);
+        (Shape::Item, Field::One(s)) => *s = item(s),
+        (Shape::Section(names), Field::One(s)) => {
+            *s = one_line(s);
+            if let Some(canon) = canonical_section(s, names) {
+                *s = canon.to_owned();
             }
         }
-        Body::Progress {
-            completed,
-            in_progress,
-            blocked,
-            next,
-        } => {
-            for list in [completed, in_progress, blocked, next] {
-                *list = items_normal(list);
-            }
-        }
-        Body::Checkpoint {
-            doing,
-            left,
-            context,
-            resume,
-            ..
-        } => {
-            *doing = block(doing, false);
-            *left = items_normal(left);
-            *context = items_normal(context);
-            *resume = block(resume, false);
-        }
-        Body::Session { summary, .. } => line(summary),
-        Body::CumulativeNote { section, text } => {
-            line(section);
-            if let Some(canon) = canonical_section(section, &CUMULATIVE_SECTIONS) {
-                *section = canon.to_owned();
-            }
-            *text = item(text);
-        }
-        Body::TaskNote {
-            task,
-            section,
-            text,
-        } => {
-            line(task);
-            line(section);
-            if let Some(canon) = canonical_section(section, &TASK_SECTIONS) {
-                *section = canon.to_owned();
-            }
-            *text = item(text);
-        }
-        Body::Invariant {
-            section,
-            title,
-            what,
-            r#where,
-            why,
-        } => {
-            for v in [section, title, what, why] {
-                line(v);
-            }
-            *r#where = paths(r#where, false);
-        }
-        Body::Resolve { .. } | Body::Delete { .. } => {}
-    }
+        (Shape::Items, Field::Many(list)) => *list = items_normal(list),
+        (Shape::Paths { split_commas }, Field::Many(list)) => *list = paths(list, split_commas),
+        // Every field has one of the pairs above (model::Body::fields_mut).
+        (_, Field::One(s)) => *s = one_line(s),
+        (_, Field::Many(list)) => *list = items_normal(list),
+    });
 }
 
 /// The content of a body as the view shows it: fields the view does not display (file blob

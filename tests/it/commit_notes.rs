@@ -3,22 +3,7 @@
 use crate::common::{learn_args, TestRepo};
 
 fn decide(repo: &TestRepo, title: &str, files: &str) {
-    repo.rune(&[
-        "-q",
-        "decide",
-        title,
-        "--context",
-        "ctx",
-        "--decision",
-        &format!("{title}, decided"),
-        "--rationale",
-        "r",
-        "--impact",
-        "i",
-        "--files",
-        files,
-    ])
-    .success();
+    repo.decide(title, &format!("{title}, decided"), &["--files", files]);
 }
 
 #[test]

@@ -179,6 +179,41 @@ impl TestRepo {
         std::fs::write(p, content).unwrap();
     }
 
+    /// `git rune -q decide <title>` with context `ctx`, the given decision, rationale `r`
+    /// and impact `i`, then `extra`; panics on failure.
+    pub fn decide(&self, title: &str, decision: &str, extra: &[&str]) {
+        let mut args = vec![
+            "-q",
+            "decide",
+            title,
+            "--context",
+            "ctx",
+            "--decision",
+            decision,
+            "--rationale",
+            "r",
+            "--impact",
+            "i",
+        ];
+        args.extend_from_slice(extra);
+        self.rune(&args).success();
+    }
+
+    /// `git rune -q learn --type insight --key <key> --insight <insight>`; panics on failure.
+    pub fn learn(&self, key: &str, insight: &str) {
+        self.rune(&learn_args(key, insight, &[])).success();
+    }
+
+    /// Appends `text` to a file of the work tree.
+    pub fn append(&self, path: &str, text: &str) {
+        use std::io::Write as _;
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(self.root.join(path))
+            .unwrap_or_else(|e| panic!("open {path}: {e}"));
+        f.write_all(text.as_bytes()).unwrap();
+    }
+
     pub fn read(&self, path: &str) -> String {
         std::fs::read_to_string(self.root.join(path)).unwrap_or_else(|e| panic!("read {path}: {e}"))
     }
@@ -245,6 +280,11 @@ pub fn learn_args<'a>(key: &'a str, insight: &'a str, extra: &[&'a str]) -> Vec<
     ];
     args.extend_from_slice(extra);
     args
+}
+
+/// An object id from hex.
+pub fn oid(hex: &str) -> gix::ObjectId {
+    gix::ObjectId::from_hex(hex.as_bytes()).expect("hex object id")
 }
 
 /// Parses JSON Lines output.

@@ -6,8 +6,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use crate::common::oid;
 use git_rune::store::{AheadBehind, AheadBehindError, Store};
-use gix::ObjectId;
 
 const BASE_TIME: i64 = 1_600_000_000;
 const YEAR: i64 = 365 * 24 * 3600;
@@ -103,10 +103,6 @@ impl Repo {
 
 fn open(dir: &Path) -> gix::Repository {
     gix::open_opts(dir, gix::open::Options::isolated()).expect("open repository with gix")
-}
-
-fn oid(hex: &str) -> ObjectId {
-    ObjectId::from_hex(hex.as_bytes()).expect("hex object id")
 }
 
 fn counts(behind: usize, ahead: usize) -> AheadBehind {

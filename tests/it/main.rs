@@ -5,6 +5,7 @@ mod common;
 mod cli_docs;
 mod commit_notes;
 mod concurrency;
+mod diff;
 mod drift;
 mod drift_graph;
 mod edge_cases;

@@ -3,11 +3,7 @@
 use git_rune::store::Store;
 use git_rune::store::NOTES_REF;
 
-use crate::common::TestRepo;
-
-fn oid(hex: &str) -> gix::ObjectId {
-    gix::ObjectId::from_hex(hex.trim().as_bytes()).expect("an object id")
-}
+use crate::common::{oid, TestRepo};
 
 /// `n` commits on `main`, oldest first.
 fn commits(repo: &TestRepo, n: usize) -> Vec<String> {

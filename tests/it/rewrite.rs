@@ -1,12 +1,10 @@
 //! Rewrite survival: amend, rebase and squash keep each commit's note whole, and saved session
 //! heads and open checkpoints follow the rewritten commits.
 
-use crate::common::{decide_args, json_lines, TestRepo};
+use crate::common::{json_lines, TestRepo};
 
 fn decide(repo: &TestRepo, title: &str) {
-    let mut args = vec!["-q"];
-    args.extend(decide_args(title, &[]));
-    repo.rune(&args).success();
+    repo.decide(title, "d", &[]);
 }
 
 fn note(repo: &TestRepo, rev: &str) -> String {

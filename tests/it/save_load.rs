@@ -1,33 +1,10 @@
 //! save (view edits parsed back into records), load (the session summary) and status.
 
-use std::io::Write;
-
 use crate::assert_rune_snapshot;
 use crate::common::{decide_args, json_lines, learn_args, TestRepo};
 
-fn append(repo: &TestRepo, path: &str, text: &str) {
-    let mut f = std::fs::OpenOptions::new()
-        .append(true)
-        .open(repo.root.join(path))
-        .unwrap();
-    f.write_all(text.as_bytes()).unwrap();
-}
-
 fn decide(repo: &TestRepo, title: &str) {
-    repo.rune(&[
-        "-q",
-        "decide",
-        title,
-        "--context",
-        "ctx",
-        "--decision",
-        &format!("{title} it is"),
-        "--rationale",
-        "r",
-        "--impact",
-        "i",
-    ])
-    .success();
+    repo.decide(title, &format!("{title} it is"), &[]);
 }
 
 #[test]
@@ -35,8 +12,7 @@ fn save_picks_up_a_seed_style_decision_appended_by_an_agent() {
     let repo = TestRepo::new();
     repo.commit_file("README", "hi", "init");
     repo.rune(&["init"]).success();
-    append(
-        &repo,
+    repo.append(
         ".rune/decisions.md",
         "\n## [2026-04-04 14:30] Decision: Cache with Redis\n**Context:** Reads dominate\n**Decision:** Redis in front of Postgres\n**Rationale:** Fewer round trips\n**Impact:** src/cache/\n",
     );
@@ -103,8 +79,7 @@ fn unparseable_edit_is_reported_with_line_and_loses_nothing() {
     let mut text = repo.read(".rune/instincts.md");
     text.push_str("\n## [2026-01-01] Instinct: flaky\n**Trigger:** tests time out\n**Action:** rerun once\n**Confidence:** very\n**Evidence:** CI\n");
     repo.write(".rune/instincts.md", &text);
-    append(
-        &repo,
+    repo.append(
         ".rune/decisions.md",
         "\n## Decision: Also good\n**Decision:** yes\n",
     );
@@ -142,8 +117,7 @@ fn invalid_utf8_is_refused_and_kept() {
 fn unsaved_view_edits_survive_other_writes() {
     let repo = TestRepo::new();
     decide(&repo, "Alpha");
-    append(
-        &repo,
+    repo.append(
         ".rune/decisions.md",
         "\n## Decision: Hand written\n**Decision:** by an agent\n",
     );

@@ -1,10 +1,9 @@
 //! Memory as it was: `load --at` and `show --at` a code commit.
 
-use crate::common::{decide_args, json_lines, TestRepo};
+use crate::common::{json_lines, TestRepo};
 
 fn decide(repo: &TestRepo, title: &str) {
-    repo.rune(&[&["-q"][..], &decide_args(title, &[])].concat())
-        .success();
+    repo.decide(title, "d", &[]);
 }
 
 #[test]

@@ -9,8 +9,8 @@ use crate::drift::Drift;
 use crate::integrity::escape_framing;
 use crate::integrity::gate::{gate, Gate};
 use crate::model::{Body, Record};
-use crate::output::format::{pretty_time, short};
 use crate::store::HeadInfo;
+use crate::text::{pretty_time, short};
 
 mod sections;
 
@@ -131,7 +131,7 @@ pub fn brief<'a>(
         .unwrap_or_else(|| "(no commits)".into());
     let mut header = format!(
         "# git-rune memory: {} @ {head_text}\n",
-        crate::output::sanitize(&branch)
+        crate::text::sanitize(&branch)
     );
     match state.last_session() {
         Some(r) => {

@@ -8,15 +8,15 @@ use super::{fixed, gated, Item, Lazy, Section, STALE_INVARIANT_DAYS};
 use crate::drift::Drift;
 use crate::model::fold::instinct_confidence;
 use crate::model::{Body, Record, State};
-use crate::output::format::{pretty_time, short};
-use crate::output::sanitize;
+use crate::text::sanitize;
+use crate::text::{pretty_time, short};
 use crate::view::invariants::{category, is_archived};
 
 /// Files changed since a record was written, by record id.
 type StaleFiles<'a> = Rc<HashMap<&'a str, &'a [String]>>;
 
 pub(super) fn one_line(s: &str) -> String {
-    crate::output::format::one_line(s)
+    crate::text::one_line(s)
 }
 
 pub(super) fn drift_section(drift: &Drift) -> Section<'_> {

@@ -1,5 +1,7 @@
-//! Removing what must not reach a terminal or an agent unseen: control sequences, bidi
-//! controls and zero-width characters in text that agents or other clones wrote.
+//! Text helpers every layer shares: removing what must not reach a terminal or an agent
+//! unseen (control sequences, bidi controls, zero-width characters in text that agents or
+//! other clones wrote), and the short forms memory is shown in (ids, times, one-line
+//! fields). Pure.
 
 /// Removes terminal control sequences and bidi/zero-width characters, keeping newlines and
 /// tabs. Applied to everything printed that came from records.
@@ -59,6 +61,25 @@ fn is_invisible(c: char) -> bool {
     )
 }
 
+/// The first eight hex digits of an id.
+pub fn short(id: &str) -> &str {
+    &id[..id.len().min(8)]
+}
+
+/// `2026-04-04T14:30:00Z` as `2026-04-04 14:30`.
+pub fn pretty_time(ts: &str) -> String {
+    if ts.len() >= 16 {
+        format!("{} {}", &ts[..10], &ts[11..16])
+    } else {
+        ts.to_owned()
+    }
+}
+
+/// A field on one line, sanitised: runs of whitespace (newlines included) become one space.
+pub fn one_line(s: &str) -> String {
+    sanitize(&s.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +90,14 @@ mod tests {
         assert_eq!(sanitize("x\u{1b}]0;title\u{7}y"), "xy");
         assert_eq!(sanitize("ab\u{202e}cd\u{200b}e"), "abcde");
         assert_eq!(sanitize("line\nnext\ttab\r"), "line\nnext\ttab");
+    }
+
+    #[test]
+    fn forms() {
+        assert_eq!(short("0123456789abcdef"), "01234567");
+        assert_eq!(short("ab"), "ab");
+        assert_eq!(pretty_time("2026-04-04T14:30:00Z"), "2026-04-04 14:30");
+        assert_eq!(pretty_time("2026-04-04"), "2026-04-04");
+        assert_eq!(one_line(" a\n b\tc "), "a b c");
     }
 }
