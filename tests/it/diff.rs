@@ -60,8 +60,7 @@ fn diff_between_memory_commits_and_code_commits() {
     let log = repo.rune(&["--json", "log"]).success();
     let first = json_lines(&log.stdout)
         .into_iter()
-        .filter(|e| e["ref"] == "refs/rune/memory")
-        .last()
+        .rfind(|e| e["ref"] == "refs/rune/memory")
         .unwrap();
     let out = repo
         .rune(&["diff", first["commit"].as_str().unwrap()])
