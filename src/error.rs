@@ -33,24 +33,3 @@ pub fn user_error_plain(message: impl Into<String>) -> anyhow::Error {
         hint: None,
     })
 }
-
-/// The hint of the first error in the chain that has one.
-pub fn hint_of(err: &anyhow::Error) -> Option<String> {
-    err.chain().find_map(|e| {
-        if let Some(u) = e.downcast_ref::<UserError>() {
-            return u.hint.clone();
-        }
-        if let Some(s) = e.downcast_ref::<crate::memory::seal::SealError>() {
-            return s.hint();
-        }
-        e.downcast_ref::<crate::store::StoreError>()
-            .and_then(crate::store::StoreError::hint)
-    })
-}
-
-/// Whether the error is a closed output pipe (the reader went away): not worth a word.
-pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain()
-        .filter_map(|e| e.downcast_ref::<std::io::Error>())
-        .any(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
-}

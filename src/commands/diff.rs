@@ -8,6 +8,7 @@ use clap::Args;
 use super::show::KINDS;
 use super::Context;
 use crate::memory::diff::diff;
+use crate::notes::at::diff_points;
 use crate::output::json::{self, DiffFileJson, DiffJson};
 use crate::output::print;
 use crate::text::sanitize;
@@ -28,7 +29,8 @@ pub struct DiffArgs {
 pub fn run(ctx: &Context, args: DiffArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let only = args.kind.as_deref().and_then(ViewFile::from_label);
-    let d = diff(&store, args.range.as_deref(), only)?;
+    let (from, to) = diff_points(&store, args.range.as_deref())?;
+    let d = diff(&from, &to, only);
     let mut out = String::new();
     if ctx.ui.json {
         out = json::line(&DiffJson {

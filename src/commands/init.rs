@@ -6,7 +6,9 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Context;
-use crate::memory::init::{init, Hooks};
+use crate::error::user_error;
+use crate::hooks::install::{install_all, none_installed, HookError};
+use crate::memory::init::{checkout, prepare, SetUp};
 use crate::memory::view_dir::VIEW_DIR;
 use crate::output::json::{self, InitJson};
 use crate::output::print;
@@ -23,15 +25,26 @@ pub struct InitArgs {
 
 pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let hooks = match (args.hooks, args.no_hooks) {
-        (true, _) => Hooks::Install,
-        (_, true) => Hooks::Quiet,
-        _ => Hooks::Leave,
-    };
-    let done = init(&store, hooks)?;
-    if done.suggest_hooks {
+    let mut done = SetUp::default();
+    prepare(&store, &mut done)?;
+    if args.hooks {
+        match install_all(&store) {
+            Ok(added) => done
+                .actions
+                .extend(added.iter().map(|h| format!("installed the {h} hook"))),
+            // A bare repository has no hooks to install: memory refs only.
+            Err(HookError::Bare) => {}
+            Err(e) => {
+                return Err(user_error(
+                    e.to_string(),
+                    "fix or move that hook, then run `git rune hooks install`",
+                ))
+            }
+        }
+    } else if !args.no_hooks && none_installed(&store) {
         ctx.ui.status("hint: `git rune init --hooks` (or `git rune hooks install`) keeps memory in step with commits, checkouts and pushes");
     }
+    checkout(&store, &mut done)?;
     for file in &done.kept {
         ctx.ui.warn(format_args!(
             "{VIEW_DIR}/{} has edits not in memory yet and was left alone; run `git rune save` to record them",

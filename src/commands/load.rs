@@ -31,7 +31,7 @@ pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
     }
     let store = ctx.store()?;
     let snap = snapshot(&store, args.at.as_deref())?;
-    let drift = drift(&store, &snap)?;
+    let drift = drift(&store, &snap.head, &snap.state, &snap.branch_ref)?;
     let briefing = brief(&snap.head, &snap.state, &drift, &store.now(), args.budget);
     let out = if ctx.ui.json {
         json::line(&json::load(&briefing)) + "\n"

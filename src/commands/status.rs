@@ -26,7 +26,7 @@ pub fn run(ctx: &Context, _args: StatusArgs) -> Result<ExitCode> {
         Some(v) => v.states(&v.manifest()),
         None => Vec::new(),
     };
-    let drift = drift(&store, &snap)?;
+    let drift = drift(&store, &snap.head, &snap.state, &snap.branch_ref)?;
 
     let mut out = String::new();
     if ctx.ui.json {

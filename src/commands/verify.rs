@@ -7,8 +7,8 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Context;
-use crate::integrity::verify::verify;
 use crate::integrity::Verdict;
+use crate::memory::verify::verify;
 use crate::output::json::{self, FindingJson, VerifyJson};
 use crate::output::print;
 use crate::text::sanitize;

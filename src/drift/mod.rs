@@ -3,9 +3,8 @@
 
 use std::collections::HashMap;
 
-use crate::memory::Snapshot;
-use crate::model::{Body, Record};
-use crate::store::{self, ObjectId, Store, BRANCHES_PREFIX, DETACHED_REF};
+use crate::model::{Body, Record, State};
+use crate::store::{self, HeadInfo, ObjectId, Store, BRANCHES_PREFIX, DETACHED_REF};
 use crate::text::sanitize;
 use crate::text::{pretty_time, short};
 
@@ -118,17 +117,24 @@ impl Drift {
 
 /// Compares the last save with the code now. The last save is the newest session on the
 /// current branch's ref, or, when that has none, the newest on any branch.
-pub fn drift(store: &Store, snap: &Snapshot) -> store::Result<Drift> {
+/// `head` is where the code is; `state` the folded memory of the branch whose session-state
+/// ref is `branch_ref`.
+pub fn drift(
+    store: &Store,
+    head: &HeadInfo,
+    state: &State,
+    branch_ref: &str,
+) -> store::Result<Drift> {
     let mut d = Drift {
-        branch: snap.head.branch.clone(),
-        head: snap.head.head.map(|h| h.to_string()),
+        branch: head.branch.clone(),
+        head: head.head.map(|h| h.to_string()),
         ..Drift::default()
     };
-    d.stale = stale_records(store, &snap.state.decisions, &snap.state.learnings);
+    d.stale = stale_records(store, &state.decisions, &state.learnings);
 
-    let session = match snap.state.last_session() {
+    let session = match state.last_session() {
         Some(s) => Some(s.clone()),
-        None => newest_session_elsewhere(store, &snap.branch_ref)?,
+        None => newest_session_elsewhere(store, branch_ref)?,
     };
     let Some(session) = session else {
         return Ok(d);
@@ -140,12 +146,12 @@ pub fn drift(store: &Store, snap: &Snapshot) -> store::Result<Drift> {
     d.saved_at = Some(session.meta.ts.clone());
     d.saved_branch = git.branch.clone();
     d.saved_head = git.head.clone();
-    d.branch_changed = git.branch != snap.head.branch;
+    d.branch_changed = git.branch != head.branch;
     let saved = git
         .head
         .as_deref()
         .and_then(|h| ObjectId::from_hex(h.as_bytes()).ok());
-    match (saved, snap.head.head) {
+    match (saved, head.head) {
         (Some(saved), Some(now)) => {
             if store.has_object(saved) {
                 let ab = store

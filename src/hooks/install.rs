@@ -75,6 +75,30 @@ pub fn block(hook: &str, alone: bool) -> String {
     )
 }
 
+/// Installs every hook git-rune has; returns the ones that were not installed before.
+pub fn install_all(store: &Store) -> Result<Vec<&'static str>, HookError> {
+    let dir = hooks_dir(store)?;
+    let mut added = Vec::new();
+    for hook in HOOKS {
+        let before = state(&dir, hook)?;
+        install(&dir, hook)?;
+        if before == HookState::Absent {
+            added.push(hook);
+        }
+    }
+    Ok(added)
+}
+
+/// Whether none of git-rune's hooks is installed (`false` where there are no hooks to have:
+/// a bare repository).
+pub fn none_installed(store: &Store) -> bool {
+    hooks_dir(store).is_ok_and(|dir| {
+        HOOKS
+            .iter()
+            .all(|h| state(&dir, h).ok() == Some(HookState::Absent))
+    })
+}
+
 /// The directory git runs hooks from: `core.hooksPath` (relative to the work tree) or
 /// `<common dir>/hooks`.
 pub fn hooks_dir(store: &Store) -> Result<PathBuf, HookError> {

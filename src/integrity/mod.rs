@@ -32,7 +32,6 @@
 //! including the invisible joiners that scripts and emoji need (see [`scan_hidden`]).
 
 pub mod gate;
-pub mod verify;
 
 use std::sync::OnceLock;
 

@@ -1,21 +1,19 @@
 //! How memory changed between two points: per view file, the records added, edited and
 //! removed, and a unified diff of the file as the view renders it (`similar`).
 //!
-//! A point is a memory commit (it stands for its own ref only), a code commit (memory as its
-//! note names it, both refs), the memory as of the last save, or memory now.
+//! A point is a memory commit (it stands for its own ref only), memory now, as of the last
+//! save, or any folded state (`notes::at` makes one for a code commit, through its note).
 
 use anyhow::Result;
 use similar::TextDiff;
 
 use super::Snapshot;
-use crate::error::user_error;
 use crate::model::{fold, Record, State};
-use crate::notes::at::snapshot_at;
-use crate::store::{branch_ref, Store, MEMORY_REF};
+use crate::store::{branch_ref, ObjectId, Store, MEMORY_REF};
 use crate::text::short;
 use crate::view::{self, ViewFile};
 
-/// One side of a diff.
+/// One side of a diff: a folded memory state and how to name it.
 pub struct Point {
     /// How the side is named in headers: `refs/rune/memory@1a2b3c4d`, `HEAD~2`, `last save`,
     /// `now`.
@@ -42,103 +40,75 @@ pub struct MemoryDiff {
     pub files: Vec<FileDiff>,
 }
 
-/// Resolves `range` (`<rev>`, `<rev>..<rev>`, or nothing: since the last save) and compares,
-/// limited to `only` when given.
-pub fn diff(store: &Store, range: Option<&str>, only: Option<ViewFile>) -> Result<MemoryDiff> {
-    let (from, to) = match range {
-        None => (last_save(store)?, now(store, None)?),
-        Some(r) => match r.split_once("..") {
-            Some((a, b)) => {
-                let a = if a.is_empty() { "HEAD" } else { a };
-                let b = if b.is_empty() { "HEAD" } else { b };
-                (point(store, a)?.0, point(store, b)?.0)
+impl Point {
+    /// A folded state under a name (memory as of a code commit, say).
+    pub fn new(label: impl Into<String>, state: State) -> Point {
+        Point {
+            label: label.into(),
+            state,
+        }
+    }
+
+    /// Whether `id` is a memory commit (and so stands for its own ref only).
+    pub fn is_memory_commit(store: &Store, id: ObjectId) -> bool {
+        store.is_memory_commit(id)
+    }
+
+    /// A memory commit: the records of that commit alone; also returns the ref it is on.
+    pub fn memory_commit(store: &Store, id: ObjectId) -> Result<(Point, String)> {
+        let name = store
+            .memory_ref_of(id)?
+            .unwrap_or_else(|| MEMORY_REF.to_owned());
+        let records = store.records_at(&name, id)?;
+        let label = format!("{}@{}", name, short(&id.to_string()));
+        Ok((Point::new(label, fold(records.iter())), name))
+    }
+
+    /// Memory now: both refs of the current branch, or only `memory_ref` (to compare with a
+    /// memory commit of that ref).
+    pub fn now(store: &Store, memory_ref: Option<&str>) -> Result<Point> {
+        let state = match memory_ref {
+            Some(name) => fold(store.records(name)?.1.iter()),
+            None => Snapshot::read(store)?.state,
+        };
+        Ok(Point::new("now", state))
+    }
+
+    /// Memory as of the last save on this branch: each ref's newest commit no later than the
+    /// last session record (nothing before the first save).
+    pub fn last_save(store: &Store) -> Result<Point> {
+        let snap = Snapshot::read(store)?;
+        let Some(session) = snap.state.last_session() else {
+            return Ok(Point::new("no save yet", State::default()));
+        };
+        let at = chrono::DateTime::parse_from_rfc3339(&session.meta.ts)
+            .map(|t| t.timestamp())
+            .unwrap_or(i64::MAX);
+        let branch = branch_ref(snap.head.branch.as_deref());
+        let mut records: Vec<Record> = Vec::new();
+        for name in [MEMORY_REF, branch.as_str()] {
+            if let Some(tip) = store.tip_before(name, at)? {
+                records.extend(store.tip_records(name, tip)?.iter().cloned());
             }
-            None => {
-                let (from, memory_ref) = point(store, r)?;
-                (from, now(store, memory_ref.as_deref())?)
-            }
-        },
-    };
+        }
+        Ok(Point::new("last save", fold(records.iter())))
+    }
+}
+
+/// Compares two points per view file (only `only` when given); files without a change are
+/// left out.
+pub fn diff(from: &Point, to: &Point, only: Option<ViewFile>) -> MemoryDiff {
     let files = ViewFile::ALL
         .into_iter()
         .filter(|f| only.is_none_or(|o| o == *f))
         .map(|f| compare(f, &from.state, &to.state))
         .filter(|d| !d.text.is_empty() || !d.added.is_empty() || !d.removed.is_empty())
         .collect();
-    Ok(MemoryDiff {
-        from: from.label,
-        to: to.label,
+    MemoryDiff {
+        from: from.label.clone(),
+        to: to.label.clone(),
         files,
-    })
-}
-
-/// A revision as a point; for a memory commit, also the ref it belongs to.
-fn point(store: &Store, rev: &str) -> Result<(Point, Option<String>)> {
-    let id = store.resolve_commit(rev).ok_or_else(|| {
-        user_error(
-            format!("{rev:?} does not name a commit here"),
-            "pass a memory commit (see `git rune log`), a code commit (HEAD~2, a branch, an id) or A..B",
-        )
-    })?;
-    if store.is_memory_commit(id) {
-        let name = store
-            .memory_ref_of(id)?
-            .unwrap_or_else(|| MEMORY_REF.to_owned());
-        let records = store.records_at(&name, id)?;
-        return Ok((
-            Point {
-                label: format!("{}@{}", name, short(&id.to_string())),
-                state: fold(records.iter()),
-            },
-            Some(name),
-        ));
     }
-    let snap = snapshot_at(store, id)?;
-    Ok((
-        Point {
-            label: rev.to_owned(),
-            state: snap.state,
-        },
-        None,
-    ))
-}
-
-/// Memory now: both refs, or only `memory_ref` when the other side is a memory commit.
-fn now(store: &Store, memory_ref: Option<&str>) -> Result<Point> {
-    let state = match memory_ref {
-        Some(name) => fold(store.records(name)?.1.iter()),
-        None => Snapshot::read(store)?.state,
-    };
-    Ok(Point {
-        label: "now".into(),
-        state,
-    })
-}
-
-/// Memory as of the last save on this branch: each ref's newest commit no later than the
-/// last session record (nothing before the first save).
-fn last_save(store: &Store) -> Result<Point> {
-    let snap = Snapshot::read(store)?;
-    let Some(session) = snap.state.last_session() else {
-        return Ok(Point {
-            label: "no save yet".into(),
-            state: State::default(),
-        });
-    };
-    let at = chrono::DateTime::parse_from_rfc3339(&session.meta.ts)
-        .map(|t| t.timestamp())
-        .unwrap_or(i64::MAX);
-    let branch = branch_ref(snap.head.branch.as_deref());
-    let mut records: Vec<Record> = Vec::new();
-    for name in [MEMORY_REF, branch.as_str()] {
-        if let Some(tip) = store.tip_before(name, at)? {
-            records.extend(store.tip_records(name, tip)?.iter().cloned());
-        }
-    }
-    Ok(Point {
-        label: "last save".into(),
-        state: fold(records.iter()),
-    })
 }
 
 /// Compares one view file's records and text between two states.

@@ -1,28 +1,17 @@
 //! Setting git-rune up in a repository: the view excluded from git, the config later features
-//! rely on, optionally the hooks, and the view checked out. Idempotent; memory refs are
-//! created by the first write, not here.
+//! rely on, and the view checked out (`init` installs the hooks in between). Idempotent;
+//! memory refs are created by the first write, not here.
 
 use anyhow::{Context, Result};
 
 use super::view_dir::{View, VIEW_DIR};
 use super::Snapshot;
 use crate::error::user_error;
-use crate::hooks::install::{self as hooks, HookState, HOOKS};
 use crate::store::Store;
 use crate::view::ViewFile;
 
 /// Config git-rune needs: notes follow rewritten commits (amend, rebase).
 const CONFIG: &[(&str, &str)] = &[("notes.rewriteRef", "refs/notes/rune")];
-
-/// Whether to install the git hooks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Hooks {
-    Install,
-    /// Leave them as they are (suggest installing them when none is).
-    Leave,
-    /// Leave them as they are, without a suggestion.
-    Quiet,
-}
 
 /// What setting up did.
 #[derive(Debug, Default)]
@@ -31,13 +20,11 @@ pub struct SetUp {
     pub actions: Vec<String>,
     /// View files holding edits not in memory yet, left alone.
     pub kept: Vec<ViewFile>,
-    /// No hook is installed: worth suggesting `--hooks`.
-    pub suggest_hooks: bool,
 }
 
-/// Sets git-rune up; running it again changes nothing.
-pub fn init(store: &Store, install_hooks: Hooks) -> Result<SetUp> {
-    let mut done = SetUp::default();
+/// Excludes the view from git and sets the config git-rune needs. Running it again changes
+/// nothing.
+pub fn prepare(store: &Store, done: &mut SetUp) -> Result<()> {
     if store.workdir().is_some() && exclude_view(store)? {
         done.actions
             .push(format!("added {VIEW_DIR}/ to .git/info/exclude"));
@@ -53,30 +40,11 @@ pub fn init(store: &Store, install_hooks: Hooks) -> Result<SetUp> {
             done.actions.push(format!("set {key}={value}"));
         }
     }
-    if let Ok(dir) = hooks::hooks_dir(store) {
-        match install_hooks {
-            Hooks::Install => {
-                for hook in HOOKS {
-                    let before = hooks::state(&dir, hook).ok();
-                    hooks::install(&dir, hook).map_err(|e| {
-                        user_error(
-                            e.to_string(),
-                            "fix or move that hook, then run `git rune hooks install`",
-                        )
-                    })?;
-                    if before == Some(HookState::Absent) {
-                        done.actions.push(format!("installed the {hook} hook"));
-                    }
-                }
-            }
-            Hooks::Leave => {
-                done.suggest_hooks = HOOKS
-                    .iter()
-                    .all(|h| hooks::state(&dir, h).ok() == Some(HookState::Absent));
-            }
-            Hooks::Quiet => {}
-        }
-    }
+    Ok(())
+}
+
+/// Checks the view out (keeping files with unsaved edits).
+pub fn checkout(store: &Store, done: &mut SetUp) -> Result<()> {
     match View::open(store) {
         Some(view) => {
             let snap = Snapshot::read(store)?;
@@ -93,7 +61,7 @@ pub fn init(store: &Store, install_hooks: Hooks) -> Result<SetUp> {
             .actions
             .push("bare repository: memory refs only, no .rune/ view".into()),
     }
-    Ok(done)
+    Ok(())
 }
 
 /// Adds `.rune/` to `info/exclude` unless a line already names it. Returns whether it wrote.

@@ -10,6 +10,7 @@ pub mod record;
 pub mod save;
 pub mod seal;
 mod snapshot;
+pub mod verify;
 pub mod view_dir;
 pub mod write;
 

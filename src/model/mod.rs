@@ -8,6 +8,7 @@ mod wire;
 
 pub use fold::{fold, State};
 pub use record::{Body, Field, GitState, Kind, LearningType, Meta, Record, Scope, Shape};
+pub use wire::{decode as decode_line, line_id};
 
 /// The fixed sections of `cumulative-notes.md`, in the seed's order.
 pub const CUMULATIVE_SECTIONS: [&str; 8] = [

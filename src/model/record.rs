@@ -551,16 +551,6 @@ impl Record {
         .expect("records serialize: all map keys are strings")
     }
 
-    /// Decodes one stored line (the one decoder: `wire.rs`).
-    pub fn from_line(line: &str) -> Result<Record, RecordParseError> {
-        super::wire::decode(line)
-    }
-
-    /// The id of a stored line without decoding the rest of it.
-    pub fn id_of_line(line: &str) -> Option<&str> {
-        super::wire::line_id(line)
-    }
-
     /// Sort key for chronological order that every clone agrees on.
     pub fn order_key(&self) -> (&str, u64, &str) {
         (&self.meta.ts, self.meta.clock, &self.id)
@@ -612,7 +602,7 @@ mod tests {
         let line = r.to_line();
         assert!(line.starts_with("{\"id\":\""), "{line}");
         assert!(line.contains("\"type\":\"decision\""), "{line}");
-        let back = Record::from_line(&line).unwrap();
+        let back = crate::model::decode_line(&line).unwrap();
         assert_eq!(back, r);
         assert!(back.id_matches());
     }
@@ -644,6 +634,6 @@ mod tests {
             },
         );
         let line = r.to_line().replace("\"x\"", "\"z\"");
-        assert!(!Record::from_line(&line).unwrap().id_matches());
+        assert!(!crate::model::decode_line(&line).unwrap().id_matches());
     }
 }

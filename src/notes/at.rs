@@ -5,6 +5,7 @@ use anyhow::Result;
 
 use super::CommitNote;
 use crate::error::user_error;
+use crate::memory::diff::Point;
 use crate::memory::Snapshot;
 use crate::store::{self, branch_ref, HeadInfo, ObjectId, Store, Tip, MEMORY_REF};
 
@@ -20,6 +21,40 @@ pub fn snapshot(store: &Store, at: Option<&str>) -> Result<Snapshot> {
         )
     })?;
     Ok(snapshot_at(store, commit)?)
+}
+
+/// The two points a `diff` range names: nothing (the last save and now), `<rev>` (then and
+/// now) or `<rev>..<rev>` (an empty side is HEAD). A memory commit stands for its own ref;
+/// a code commit for the memory its note names.
+pub fn diff_points(store: &Store, range: Option<&str>) -> Result<(Point, Point)> {
+    let Some(range) = range else {
+        return Ok((Point::last_save(store)?, Point::now(store, None)?));
+    };
+    match range.split_once("..") {
+        Some((a, b)) => {
+            let side = |r: &str| point(store, if r.is_empty() { "HEAD" } else { r });
+            Ok((side(a)?.0, side(b)?.0))
+        }
+        None => {
+            let (from, memory_ref) = point(store, range)?;
+            Ok((from, Point::now(store, memory_ref.as_deref())?))
+        }
+    }
+}
+
+/// A revision as a diff point; for a memory commit, also the ref it is on.
+fn point(store: &Store, rev: &str) -> Result<(Point, Option<String>)> {
+    let id = store.resolve_commit(rev).ok_or_else(|| {
+        user_error(
+            format!("{rev:?} does not name a commit here"),
+            "pass a memory commit (see `git rune log`), a code commit (HEAD~2, a branch, an id) or A..B",
+        )
+    })?;
+    if Point::is_memory_commit(store, id) {
+        let (p, name) = Point::memory_commit(store, id)?;
+        return Ok((p, Some(name)));
+    }
+    Ok((Point::new(rev, snapshot_at(store, id)?.state), None))
 }
 
 /// Memory as of the code commit `at`: the memory commits its note names, or else the newest

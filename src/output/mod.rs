@@ -41,10 +41,32 @@ pub fn print(s: &str) -> std::io::Result<()> {
     out.flush()
 }
 
+/// The hint of the first error in the chain that has one: each typed error that can say
+/// what to do is asked here.
+fn hint_of(err: &anyhow::Error) -> Option<String> {
+    err.chain().find_map(|e| {
+        if let Some(u) = e.downcast_ref::<crate::error::UserError>() {
+            return u.hint.clone();
+        }
+        if let Some(s) = e.downcast_ref::<crate::memory::seal::SealError>() {
+            return s.hint();
+        }
+        e.downcast_ref::<crate::store::StoreError>()
+            .and_then(crate::store::StoreError::hint)
+    })
+}
+
+/// Whether the error is a closed output pipe (the reader went away): not worth a word.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain()
+        .filter_map(|e| e.downcast_ref::<std::io::Error>())
+        .any(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
 /// Prints `error: …`, the cause chain and a `hint: …` on stderr and returns exit code 1; a
 /// closed stdout exits quietly with 0.
 pub fn report(err: &anyhow::Error) -> ExitCode {
-    if crate::error::is_broken_pipe(err) {
+    if is_broken_pipe(err) {
         return ExitCode::SUCCESS;
     }
     let mut stderr = std::io::stderr().lock();
@@ -52,7 +74,7 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
     for cause in err.chain().skip(1) {
         let _ = writeln!(stderr, "  caused by: {}", sanitize(&cause.to_string()));
     }
-    if let Some(hint) = crate::error::hint_of(err) {
+    if let Some(hint) = hint_of(err) {
         let _ = writeln!(stderr, "hint: {}", sanitize(&hint));
     }
     ExitCode::from(1)

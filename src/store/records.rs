@@ -37,7 +37,7 @@ fn parse_tree_records(name: &str, path: &str, data: &[u8], out: &mut Vec<Record>
         if line.is_empty() {
             continue;
         }
-        let r = Record::from_line(line).map_err(|e| StoreError::BadRecord {
+        let r = crate::model::decode_line(line).map_err(|e| StoreError::BadRecord {
             name: name.into(),
             path: path.into(),
             line: i + 1,
@@ -117,7 +117,7 @@ pub(crate) fn added_records(
                 .find_blob(*oid)
                 .map_err(git_err(format!("cannot read {name}:{path}")))?;
             for line in String::from_utf8_lossy(&blob.data).lines() {
-                if let Some(id) = Record::id_of_line(line) {
+                if let Some(id) = crate::model::line_id(line) {
                     known.insert(id.to_owned());
                 }
             }
@@ -288,7 +288,7 @@ fn read_lines(
         .find_blob(entry.object_id())
         .map_err(git_err(format!("cannot read {path}")))?;
     for line in String::from_utf8_lossy(&blob.data).lines() {
-        if let Some(id) = Record::id_of_line(line) {
+        if let Some(id) = crate::model::line_id(line) {
             out.insert(id.to_owned(), line.to_owned());
         }
     }

@@ -2,6 +2,7 @@
 
 mod common;
 
+mod architecture;
 mod cli_docs;
 mod commit_notes;
 mod concurrency;

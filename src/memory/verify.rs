@@ -2,8 +2,8 @@
 //! each record's id the sha256 of its content) and the record rules, each text scanned, and
 //! the view compared with its checkout.
 
-use super::{scan_text, Verdict};
-use crate::memory::view_dir::{View, VIEW_DIR};
+use super::view_dir::{View, VIEW_DIR};
+use crate::integrity::{scan_text, Verdict};
 use crate::model::{self, Record};
 use crate::store::{Store, StoreError, NOTES_REF};
 
