@@ -174,6 +174,12 @@ fn done(ctx: &Context, store: &Store, written: Option<Written>) -> Result<ExitCo
     Ok(ExitCode::SUCCESS)
 }
 
+/// Seals one record from the command line, commits it as `<verb>: <title>`, reports it.
+fn add(ctx: &Context, store: &Store, verb: &str, body: Body) -> Result<ExitCode> {
+    let written = record::add(store, verb, sealed(ctx, body, flag)?)?;
+    done(ctx, store, written)
+}
+
 pub fn decide(ctx: &Context, a: DecideArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let body = Body::Decision {
@@ -185,8 +191,7 @@ pub fn decide(ctx: &Context, a: DecideArgs) -> Result<ExitCode> {
         file_blobs: store.file_blobs(&a.files),
         files: a.files,
     };
-    let written = record::add(&store, "decide", sealed(ctx, body, flag)?)?;
-    done(ctx, &store, written)
+    add(ctx, &store, "decide", body)
 }
 
 pub fn convention(ctx: &Context, a: ConventionArgs) -> Result<ExitCode> {
@@ -197,8 +202,7 @@ pub fn convention(ctx: &Context, a: ConventionArgs) -> Result<ExitCode> {
         example: a.example.unwrap_or_default(),
         applies_to: a.applies_to.unwrap_or_default(),
     };
-    let written = record::add(&store, "convention", sealed(ctx, body, flag)?)?;
-    done(ctx, &store, written)
+    add(ctx, &store, "convention", body)
 }
 
 pub fn learn(ctx: &Context, a: LearnArgs) -> Result<ExitCode> {
@@ -212,8 +216,7 @@ pub fn learn(ctx: &Context, a: LearnArgs) -> Result<ExitCode> {
         file_blobs: store.file_blobs(&a.files),
         files: a.files,
     };
-    let written = record::add(&store, "learn", sealed(ctx, body, flag)?)?;
-    done(ctx, &store, written)
+    add(ctx, &store, "learn", body)
 }
 
 pub fn instinct(ctx: &Context, a: InstinctArgs) -> Result<ExitCode> {
@@ -247,8 +250,7 @@ pub fn progress(ctx: &Context, a: ProgressArgs) -> Result<ExitCode> {
         blocked: a.blocked,
         next: a.next,
     };
-    let written = record::add(&store, "progress", sealed(ctx, body, flag)?)?;
-    done(ctx, &store, written)
+    add(ctx, &store, "progress", body)
 }
 
 pub fn checkpoint(ctx: &Context, a: CheckpointArgs) -> Result<ExitCode> {
@@ -320,6 +322,5 @@ pub fn remember(ctx: &Context, a: RememberArgs) -> Result<ExitCode> {
             ),
         ));
     };
-    let written = record::add(&store, "remember", sealed(ctx, body, flag)?)?;
-    done(ctx, &store, written)
+    add(ctx, &store, "remember", body)
 }
