@@ -5,7 +5,6 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 
-use super::show::KINDS;
 use super::Context;
 use crate::memory::diff::diff;
 use crate::notes::at::diff_points;
@@ -22,7 +21,7 @@ pub struct DiffArgs {
     #[arg(value_name = "RANGE")]
     pub range: Option<String>,
     /// Only this kind of record.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(KINDS.map(ViewFile::label)))]
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(ViewFile::LISTED.map(ViewFile::label)))]
     pub kind: Option<String>,
 }
 

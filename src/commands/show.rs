@@ -14,28 +14,13 @@ use crate::text::pretty_time;
 use crate::text::sanitize;
 use crate::view::{self, ViewFile};
 
-/// The kinds `show` and `diff` accept, named like the view files, in the order `show` lists
-/// them.
-pub(super) const KINDS: [ViewFile; 10] = [
-    ViewFile::Decisions,
-    ViewFile::Conventions,
-    ViewFile::Learnings,
-    ViewFile::Instincts,
-    ViewFile::Progress,
-    ViewFile::Checkpoint,
-    ViewFile::SessionLog,
-    ViewFile::CumulativeNotes,
-    ViewFile::TaskNotes,
-    ViewFile::Invariants,
-];
-
 #[derive(Debug, Args)]
 pub struct ShowArgs {
     /// Show memory as it was when this commit was made.
     #[arg(long, value_name = "REV")]
     pub at: Option<String>,
     /// Which records to show.
-    #[arg(value_parser = clap::builder::PossibleValuesParser::new(KINDS.map(ViewFile::label)))]
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(ViewFile::LISTED.map(ViewFile::label)))]
     pub kind: String,
 }
 

@@ -55,6 +55,20 @@ impl ViewFile {
         ViewFile::TaskNotes,
     ];
 
+    /// Every file in the order commands list their kinds (`show`, `diff --kind`).
+    pub const LISTED: [ViewFile; 10] = [
+        ViewFile::Decisions,
+        ViewFile::Conventions,
+        ViewFile::Learnings,
+        ViewFile::Instincts,
+        ViewFile::Progress,
+        ViewFile::Checkpoint,
+        ViewFile::SessionLog,
+        ViewFile::CumulativeNotes,
+        ViewFile::TaskNotes,
+        ViewFile::Invariants,
+    ];
+
     /// The file name inside `.rune/`.
     pub fn name(self) -> &'static str {
         match self {
