@@ -190,6 +190,7 @@ pub fn decide(ctx: &Context, a: DecideArgs) -> Result<ExitCode> {
         impact: a.impact,
         file_blobs: store.file_blobs(&a.files),
         files: a.files,
+        extra: Vec::new(),
     };
     add(ctx, &store, "decide", body)
 }
@@ -201,6 +202,7 @@ pub fn convention(ctx: &Context, a: ConventionArgs) -> Result<ExitCode> {
         pattern: a.pattern,
         example: a.example.unwrap_or_default(),
         applies_to: a.applies_to.unwrap_or_default(),
+        extra: Vec::new(),
     };
     add(ctx, &store, "convention", body)
 }
@@ -215,6 +217,7 @@ pub fn learn(ctx: &Context, a: LearnArgs) -> Result<ExitCode> {
         confidence: a.confidence,
         file_blobs: store.file_blobs(&a.files),
         files: a.files,
+        extra: Vec::new(),
     };
     add(ctx, &store, "learn", body)
 }
@@ -227,6 +230,7 @@ pub fn instinct(ctx: &Context, a: InstinctArgs) -> Result<ExitCode> {
         action: a.action,
         confidence: a.confidence,
         evidence: a.evidence,
+        extra: Vec::new(),
     };
     let out = record::instinct(&store, sealed(ctx, body, flag)?)?;
     if let Some(w) = &out.written {
@@ -249,6 +253,7 @@ pub fn progress(ctx: &Context, a: ProgressArgs) -> Result<ExitCode> {
         in_progress: a.in_progress,
         blocked: a.blocked,
         next: a.next,
+        extra: Vec::new(),
     };
     add(ctx, &store, "progress", body)
 }
@@ -261,6 +266,7 @@ pub fn checkpoint(ctx: &Context, a: CheckpointArgs) -> Result<ExitCode> {
         context: a.context,
         resume: a.resume.unwrap_or_default(),
         git: Some(record::git_state(&store)?),
+        extra: Vec::new(),
     };
     let written = record::checkpoint(&store, sealed(ctx, body, flag)?)?;
     done(ctx, &store, written)

@@ -7,6 +7,7 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Context;
+use crate::integrity::gate::withheld;
 use crate::model::{Body, Record, State};
 use crate::notes::at::snapshot;
 use crate::output::{json, print};
@@ -39,7 +40,7 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
     } else if file == ViewFile::Checkpoint {
         out = checkpoints_text(state);
     } else {
-        out = sanitize(&view::render(file, state));
+        out = sanitize(&view::render(file, state, &withheld));
     }
     print(&out)?;
     Ok(ExitCode::SUCCESS)

@@ -14,6 +14,11 @@ pub enum Gate {
     Withheld,
 }
 
+/// Whether the gate withholds a record (the view then shows a placeholder instead).
+pub fn withheld(r: &Record) -> bool {
+    gate(r) == Gate::Withheld
+}
+
 /// Scans every field of a record.
 pub fn gate(r: &Record) -> Gate {
     let issues: Vec<super::Issue> = r

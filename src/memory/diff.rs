@@ -8,6 +8,7 @@ use anyhow::Result;
 use similar::TextDiff;
 
 use super::Snapshot;
+use crate::integrity::gate::withheld;
 use crate::model::{fold, Record, State};
 use crate::store::{branch_ref, ObjectId, Store, MEMORY_REF};
 use crate::text::short;
@@ -147,7 +148,10 @@ fn compare(file: ViewFile, old: &State, new: &State) -> FileDiff {
         .filter(|r| !new_ids.contains(r.id.as_str()) && !edited.contains(&r.id))
         .map(|r| r.id.clone())
         .collect();
-    let (a, b) = (view::render(file, old), view::render(file, new));
+    let (a, b) = (
+        view::render(file, old, &withheld),
+        view::render(file, new, &withheld),
+    );
     if a != b {
         let name = format!(".rune/{}", file.name());
         out.text = TextDiff::from_lines(&a, &b)

@@ -124,20 +124,27 @@ impl Sealer {
         if let Some(err) = refused {
             return Err(err);
         }
-        model::validate(&draft.body).map_err(|error| SealError::Invalid {
-            kind: draft.body.kind().as_str(),
-            title: draft.body.title().to_owned(),
-            error,
-        })?;
+        model::validate(&draft.body)
+            .and_then(|()| draft.at.as_deref().map_or(Ok(()), model::validate_time))
+            .map_err(|error| SealError::Invalid {
+                kind: draft.body.kind().as_str(),
+                title: draft.body.title().to_owned(),
+                error,
+            })?;
         Ok(Sealed(draft))
     }
 
     /// Seals a body with no secrets expected in it (tombstones, resolves, records carried
     /// over from other records): the same checks, located by field name.
     pub fn seal_body(&mut self, body: Body, supersedes: Vec<String>) -> Result<Sealed, SealError> {
-        self.seal(Draft { body, supersedes }, &|field, _| {
-            format!("field `{field}`")
-        })
+        self.seal(
+            Draft {
+                body,
+                supersedes,
+                at: None,
+            },
+            &|field, _| format!("field `{field}`"),
+        )
     }
 
     /// The secrets redacted so far, for the caller to report.
@@ -159,6 +166,7 @@ mod tests {
             confidence: 0.7,
             files: vec![],
             file_blobs: Default::default(),
+            extra: Vec::new(),
         })
     }
 

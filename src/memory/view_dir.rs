@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::Snapshot;
+use crate::integrity::gate::withheld;
 use crate::store::{self, HashKind, Store};
 use crate::view::{self, ViewFile};
 
@@ -159,7 +160,7 @@ impl View {
                 continue;
             }
             let (refname, tip) = snap.scope_ref(file.scope());
-            let text = view::render(file, &snap.state);
+            let text = view::render(file, &snap.state, &withheld);
             let entry_blob = if text.is_empty() {
                 remove_file(&path)?;
                 String::new()

@@ -111,7 +111,9 @@ pub fn fold<'a>(records: impl IntoIterator<Item = &'a Record>) -> State {
                 let slot = learning_winner
                     .entry((ltype.as_str(), key.as_str()))
                     .or_insert(r);
-                if (r.meta.clock, &r.id) > (slot.meta.clock, &slot.id) {
+                // The seed's rule: the newest `ts` wins; the Lamport clock, then the id, break
+                // ties (docs/storage.md says what a clock-skewed clone can do).
+                if (&r.meta.ts, r.meta.clock, &r.id) > (&slot.meta.ts, slot.meta.clock, &slot.id) {
                     *slot = r;
                 }
             }
@@ -240,6 +242,7 @@ mod tests {
                 action: format!("a{clock}"),
                 confidence,
                 evidence: "e".into(),
+                extra: Vec::new(),
             },
         )
     }
@@ -313,6 +316,7 @@ mod tests {
                 context: vec![],
                 resume: String::new(),
                 git: None,
+                extra: Vec::new(),
             },
         );
         let c2 = Record::new(
@@ -323,6 +327,7 @@ mod tests {
                 context: vec![],
                 resume: String::new(),
                 git: None,
+                extra: Vec::new(),
             },
         );
         assert_eq!(fold([&c1, &c2]).open_checkpoint().unwrap().id, c2.id);

@@ -7,7 +7,7 @@ pub mod testing;
 mod wire;
 
 pub use fold::{fold, State};
-pub use record::{Body, Field, GitState, Kind, LearningType, Meta, Record, Scope, Shape};
+pub use record::{Body, Extra, Field, GitState, Kind, LearningType, Meta, Record, Scope, Shape};
 pub use wire::{decode as decode_line, line_id};
 
 /// The fixed sections of `cumulative-notes.md`, in the seed's order.
@@ -30,12 +30,26 @@ pub const TASK_SECTIONS: [&str; 4] = [
     "Key Context for Next Iteration",
 ];
 
+/// The keys of a learning in the seed's `learnings.jsonl`.
+pub const LEARNING_KEYS: [&str; 7] = [
+    "ts",
+    "skill",
+    "type",
+    "key",
+    "insight",
+    "confidence",
+    "files",
+];
+
 /// A record not yet written: content plus what it edits. The store stamps time, author and
 /// clock at commit time, so a retried commit gets a fresh clock.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Draft {
     pub body: Body,
     pub supersedes: Vec<String>,
+    /// The time the entry says it was written (a heading's date, a learning's `ts`), RFC 3339
+    /// UTC; `None` takes the time of the commit.
+    pub at: Option<String>,
 }
 
 impl Draft {
@@ -43,13 +57,16 @@ impl Draft {
         Draft {
             body,
             supersedes: Vec::new(),
+            at: None,
         }
     }
 
+    /// The record this draft becomes, written at `ts` (unless it says its own time) with
+    /// Lamport clock `clock` by `author`.
     pub fn stamp(self, ts: &str, clock: u64, author: &str) -> Record {
         Record::new(
             Meta {
-                ts: ts.to_owned(),
+                ts: self.at.unwrap_or_else(|| ts.to_owned()),
                 clock,
                 author: author.to_owned(),
                 supersedes: self.supersedes,
@@ -104,6 +121,21 @@ pub fn canonical_section(name: &str, sections: &[&'static str]) -> Option<&'stat
     sections.iter().copied().find(|s| norm(s) == want)
 }
 
+/// Checks an entry's own time: RFC 3339 in UTC, to the second (`2026-04-05T10:15:00Z`).
+pub fn validate_time(ts: &str) -> Result<(), ValidationError> {
+    let ok = ts.len() == 20
+        && ts.ends_with('Z')
+        && chrono::NaiveDateTime::parse_from_str(&ts[..19], "%Y-%m-%dT%H:%M:%S").is_ok();
+    if ok {
+        Ok(())
+    } else {
+        Err(invalid(
+            "date",
+            format!("{ts:?} is not a time like 2026-04-05T10:15:00Z"),
+        ))
+    }
+}
+
 /// Checks a record's content against the seed's schema.
 pub fn validate(body: &Body) -> Result<(), ValidationError> {
     match body {
@@ -121,11 +153,29 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
             key,
             insight,
             confidence,
+            extra,
             ..
         } => {
             require("key", key)?;
             require("insight", insight)?;
-            confidence_in("confidence", *confidence, 0.1, 1.0)
+            confidence_in("confidence", *confidence, 0.1, 1.0)?;
+            // Extra keys of a learnings.jsonl line: not one of the seed's keys, and a JSON
+            // value, so the line renders back as valid JSON.
+            for x in extra {
+                if x.label.is_empty() || LEARNING_KEYS.contains(&x.label.as_str()) {
+                    return Err(invalid(
+                        "extra",
+                        format!("{:?} cannot be an extra key of a learning", x.label),
+                    ));
+                }
+                if serde_json::from_str::<serde_json::Value>(&x.text).is_err() {
+                    return Err(invalid(
+                        "extra",
+                        format!("the value of {:?} is not JSON", x.label),
+                    ));
+                }
+            }
+            Ok(())
         }
         Body::Instinct {
             name,
@@ -144,31 +194,27 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
             in_progress,
             blocked,
             next,
+            extra,
         } => {
             if completed.is_empty()
                 && in_progress.is_empty()
                 && blocked.is_empty()
                 && next.is_empty()
+                && extra.is_empty()
             {
                 return Err(invalid(
                     "progress",
-                    "is empty: give at least one of --completed, --in-progress, --blocked, --next",
+                    "is empty: it needs at least one completed, in-progress, blocked or next item",
                 ));
             }
             Ok(())
         }
         Body::Checkpoint { doing, .. } => require("doing", doing),
         Body::Session { summary, .. } => require("summary", summary),
-        Body::CumulativeNote { section, text } => {
-            if canonical_section(section, &CUMULATIVE_SECTIONS) != Some(section.as_str()) {
-                return Err(invalid("section", format!("unknown section {section:?}")));
-            }
-            require("text", text)
-        }
-        Body::TaskNote { section, text, .. } => {
-            if canonical_section(section, &TASK_SECTIONS) != Some(section.as_str()) {
-                return Err(invalid("section", format!("unknown section {section:?}")));
-            }
+        // Sections beyond the seed's fixed ones are allowed: agents add their own (`## Open
+        // Questions`), and the view keeps them. `remember` only offers the fixed ones.
+        Body::CumulativeNote { section, text } | Body::TaskNote { section, text, .. } => {
+            require("section", section)?;
             require("text", text)
         }
         Body::Invariant { section, title, .. } => {
@@ -210,6 +256,7 @@ mod tests {
             action: "a".into(),
             confidence: c,
             evidence: String::new(),
+            extra: Vec::new(),
         };
         assert!(validate(&instinct(0.3)).is_ok());
         assert!(validate(&instinct(0.95)).is_err());

@@ -84,6 +84,9 @@ pub enum Body {
         /// Blob id of each named file when the record was written (`""` when absent).
         #[serde(default, skip_serializing_if = "is_empty_map")]
         file_blobs: BTreeMap<String, String>,
+        /// What the view kept that the fields above do not hold (see [`Extra`]).
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        extra: Vec<Extra>,
     },
     Convention {
         title: String,
@@ -92,6 +95,9 @@ pub enum Body {
         example: String,
         #[serde(default, skip_serializing_if = "is_empty_str")]
         applies_to: String,
+        /// What the view kept that the fields above do not hold (see [`Extra`]).
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        extra: Vec<Extra>,
     },
     Learning {
         #[serde(default, skip_serializing_if = "is_empty_str")]
@@ -105,6 +111,9 @@ pub enum Body {
         files: Vec<String>,
         #[serde(default, skip_serializing_if = "is_empty_map")]
         file_blobs: BTreeMap<String, String>,
+        /// What the view kept that the fields above do not hold (see [`Extra`]).
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        extra: Vec<Extra>,
     },
     Instinct {
         name: String,
@@ -112,6 +121,9 @@ pub enum Body {
         action: String,
         confidence: f64,
         evidence: String,
+        /// What the view kept that the fields above do not hold (see [`Extra`]).
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        extra: Vec<Extra>,
     },
     Progress {
         #[serde(default, skip_serializing_if = "is_empty_vec")]
@@ -122,6 +134,9 @@ pub enum Body {
         blocked: Vec<String>,
         #[serde(default, skip_serializing_if = "is_empty_vec")]
         next: Vec<String>,
+        /// What the view kept that the fields above do not hold (see [`Extra`]).
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        extra: Vec<Extra>,
     },
     Checkpoint {
         doing: String,
@@ -133,6 +148,9 @@ pub enum Body {
         resume: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         git: Option<GitState>,
+        /// What the view kept that the fields above do not hold (see [`Extra`]).
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        extra: Vec<Extra>,
     },
     /// Marks a checkpoint resolved; the checkpoint itself stays in history.
     Resolve { target: String },
@@ -159,9 +177,29 @@ pub enum Body {
         r#where: Vec<String>,
         #[serde(default, skip_serializing_if = "is_empty_str")]
         why: String,
+        /// What the view kept that the fields above do not hold (see [`Extra`]).
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        extra: Vec<Extra>,
     },
     /// Removes the target records from the fold (they stay in history).
     Delete { targets: Vec<String> },
+}
+
+/// Something the view holds that a record's own fields do not: a labelled field or a section
+/// the parser does not know (`**Alternatives considered:** …`, `## Notes`), or prose it cannot
+/// attribute to a field, in the order written. Rendered back where it was: after the known
+/// field (or section) named by `after`. In `learnings.jsonl` it is an unknown JSON key, with
+/// its value as compact JSON.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Extra {
+    /// The known field or section it came after; empty when it came before any.
+    #[serde(default, skip_serializing_if = "is_empty_str")]
+    pub after: String,
+    /// The label or heading as written; empty for prose; `#` for the text a heading carries
+    /// after its word when the format has no title (`## Session Summary: sprint 3`).
+    #[serde(default, skip_serializing_if = "is_empty_str")]
+    pub label: String,
+    pub text: String,
 }
 
 /// How a text field is written in the view, which decides its normal form.
@@ -300,6 +338,21 @@ impl Body {
         use Field::{Many, One};
         use Shape::*;
         let block = Block { inline_first: true };
+        let block_own_line = Block {
+            inline_first: false,
+        };
+        fn extras(
+            list: &mut [Extra],
+            shape: Shape,
+            f: &mut dyn FnMut(&'static str, Shape, Field<'_>),
+        ) {
+            for e in list {
+                f("extra", Line, One(&mut e.label));
+                // `#`: the rest of a heading line, which is one line.
+                let shape = if e.label == "#" { Line } else { shape };
+                f("extra", shape, One(&mut e.text));
+            }
+        }
         match self {
             Body::Decision {
                 title,
@@ -308,6 +361,7 @@ impl Body {
                 rationale,
                 impact,
                 files,
+                extra,
                 ..
             } => {
                 f("title", Line, One(title));
@@ -316,23 +370,27 @@ impl Body {
                 f("rationale", block, One(rationale));
                 f("impact", block, One(impact));
                 f("files", Paths { split_commas: true }, Many(files));
+                extras(extra, block_own_line, f);
             }
             Body::Convention {
                 title,
                 pattern,
                 example,
                 applies_to,
+                extra,
             } => {
                 f("title", Line, One(title));
                 f("pattern", block, One(pattern));
                 f("example", block, One(example));
                 f("applies_to", block, One(applies_to));
+                extras(extra, block_own_line, f);
             }
             Body::Learning {
                 skill,
                 key,
                 insight,
                 files,
+                extra,
                 ..
             } => {
                 f("skill", Line, One(skill));
@@ -345,35 +403,41 @@ impl Body {
                     },
                     Many(files),
                 );
+                extras(extra, Text, f);
             }
             Body::Instinct {
                 name,
                 trigger,
                 action,
                 evidence,
+                extra,
                 ..
             } => {
                 f("name", Line, One(name));
                 f("trigger", block, One(trigger));
                 f("action", block, One(action));
                 f("evidence", block, One(evidence));
+                extras(extra, block_own_line, f);
             }
             Body::Progress {
                 completed,
                 in_progress,
                 blocked,
                 next,
+                extra,
             } => {
                 f("completed", Items, Many(completed));
                 f("in_progress", Items, Many(in_progress));
                 f("blocked", Items, Many(blocked));
                 f("next", Items, Many(next));
+                extras(extra, block_own_line, f);
             }
             Body::Checkpoint {
                 doing,
                 left,
                 context,
                 resume,
+                extra,
                 ..
             } => {
                 let block = Block {
@@ -383,6 +447,7 @@ impl Body {
                 f("left", Items, Many(left));
                 f("context", Items, Many(context));
                 f("resume", block, One(resume));
+                extras(extra, block, f);
             }
             Body::Session { summary, .. } => f("summary", Line, One(summary)),
             Body::CumulativeNote { section, text } => {
@@ -408,6 +473,7 @@ impl Body {
                 what,
                 r#where,
                 why,
+                extra,
             } => {
                 f("section", Line, One(section));
                 f("title", Line, One(title));
@@ -420,6 +486,7 @@ impl Body {
                     Many(r#where),
                 );
                 f("why", Line, One(why));
+                extras(extra, block_own_line, f);
             }
             Body::Resolve { .. } | Body::Delete { .. } => {}
         }
@@ -457,6 +524,21 @@ impl Body {
             Body::Progress { .. } => "progress",
             Body::Resolve { .. } => "resolve",
             Body::Delete { .. } => "delete",
+        }
+    }
+
+    /// What the view kept beside the record's own fields (empty for kinds without a view form
+    /// that could hold more).
+    pub fn extra(&self) -> &[Extra] {
+        match self {
+            Body::Decision { extra, .. }
+            | Body::Convention { extra, .. }
+            | Body::Learning { extra, .. }
+            | Body::Instinct { extra, .. }
+            | Body::Progress { extra, .. }
+            | Body::Checkpoint { extra, .. }
+            | Body::Invariant { extra, .. } => extra,
+            _ => &[],
         }
     }
 
@@ -597,6 +679,7 @@ mod tests {
                 confidence: 0.8,
                 files: vec!["src/a.ts".into()],
                 file_blobs: BTreeMap::new(),
+                extra: Vec::new(),
             },
         );
         let line = r.to_line();

@@ -28,6 +28,7 @@ pub fn learning(clock: u64, key: &str, insight: &str) -> Record {
             confidence: 0.5,
             files: vec![],
             file_blobs: Default::default(),
+            extra: Vec::new(),
         },
     )
 }
@@ -43,6 +44,7 @@ pub fn decision(clock: u64, title: &str, supersedes: &[&str]) -> Record {
             impact: "i".into(),
             files: vec![],
             file_blobs: Default::default(),
+            extra: Vec::new(),
         },
     )
 }

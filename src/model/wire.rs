@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::record::{Body, GitState, LearningType, Meta, Record, RecordParseError};
+use super::record::{Body, Extra, GitState, LearningType, Meta, Record, RecordParseError};
 
 /// `context` is a string for decisions and a list for checkpoints.
 #[derive(Deserialize)]
@@ -13,6 +13,16 @@ use super::record::{Body, GitState, LearningType, Meta, Record, RecordParseError
 enum StrOrList {
     Str(String),
     List(Vec<String>),
+}
+
+/// An [`Extra`] as stored.
+#[derive(Deserialize)]
+struct WireExtra {
+    #[serde(default)]
+    after: String,
+    #[serde(default)]
+    label: String,
+    text: String,
 }
 
 /// Every field any kind may carry; which are required depends on `kind`.
@@ -71,6 +81,8 @@ struct Wire {
     why: Option<String>,
     #[serde(default)]
     targets: Vec<String>,
+    #[serde(default)]
+    extra: Vec<WireExtra>,
 }
 
 fn need<T>(v: Option<T>, kind: &str, field: &str) -> Result<T, RecordParseError> {
@@ -89,6 +101,15 @@ pub fn line_id(line: &str) -> Option<&str> {
 pub fn decode(line: &str) -> Result<Record, RecordParseError> {
     let w: Wire = serde_json::from_str(line).map_err(|e| RecordParseError::new(e.to_string()))?;
     let k = w.kind.as_str();
+    let mut extra: Vec<Extra> = w
+        .extra
+        .into_iter()
+        .map(|e| Extra {
+            after: e.after,
+            label: e.label,
+            text: e.text,
+        })
+        .collect();
     let context_str = |c: Option<StrOrList>| match c {
         Some(StrOrList::Str(s)) => Ok(s),
         Some(StrOrList::List(_)) => Err(RecordParseError::new(format!(
@@ -107,12 +128,14 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
             impact: need(w.impact, k, "impact")?,
             files: w.files,
             file_blobs: w.file_blobs,
+            extra: std::mem::take(&mut extra),
         },
         "convention" => Body::Convention {
             title: need(w.title, k, "title")?,
             pattern: need(w.pattern, k, "pattern")?,
             example: w.example.unwrap_or_default(),
             applies_to: w.applies_to.unwrap_or_default(),
+            extra: std::mem::take(&mut extra),
         },
         "learning" => Body::Learning {
             skill: w.skill.unwrap_or_default(),
@@ -122,6 +145,7 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
             confidence: need(w.confidence, k, "confidence")?,
             files: w.files,
             file_blobs: w.file_blobs,
+            extra: std::mem::take(&mut extra),
         },
         "instinct" => Body::Instinct {
             name: need(w.name, k, "name")?,
@@ -129,12 +153,14 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
             action: need(w.action, k, "action")?,
             confidence: need(w.confidence, k, "confidence")?,
             evidence: need(w.evidence, k, "evidence")?,
+            extra: std::mem::take(&mut extra),
         },
         "progress" => Body::Progress {
             completed: w.completed,
             in_progress: w.in_progress,
             blocked: w.blocked,
             next: w.next,
+            extra: std::mem::take(&mut extra),
         },
         "checkpoint" => Body::Checkpoint {
             doing: need(w.doing, k, "doing")?,
@@ -150,6 +176,7 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
             },
             resume: w.resume.unwrap_or_default(),
             git: w.git,
+            extra: std::mem::take(&mut extra),
         },
         "resolve" => Body::Resolve {
             target: need(w.target, k, "target")?,
@@ -173,6 +200,7 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
             what: w.what.unwrap_or_default(),
             r#where: w.where_,
             why: w.why.unwrap_or_default(),
+            extra: std::mem::take(&mut extra),
         },
         "delete" => Body::Delete { targets: w.targets },
         other => {

@@ -39,6 +39,7 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
             impact,
             files,
             file_blobs,
+            ..
         } => {
             put("title", text(title));
             put("context", text(context));
@@ -57,6 +58,7 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
             pattern,
             example,
             applies_to,
+            ..
         } => {
             put("title", text(title));
             put("pattern", text(pattern));
@@ -75,6 +77,7 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
             confidence,
             files,
             file_blobs,
+            ..
         } => {
             if !skill.is_empty() {
                 put("skill", text(skill));
@@ -96,6 +99,7 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
             action,
             confidence,
             evidence,
+            ..
         } => {
             put("name", text(name));
             put("trigger", text(trigger));
@@ -108,6 +112,7 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
             in_progress,
             blocked,
             next,
+            ..
         } => {
             for (k, l) in [
                 ("completed", completed),
@@ -126,6 +131,7 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
             context,
             resume,
             git,
+            ..
         } => {
             put("doing", text(doing));
             if !left.is_empty() {
@@ -169,6 +175,7 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
             what,
             r#where,
             why,
+            ..
         } => {
             put("section", text(section));
             put("title", text(title));
@@ -183,6 +190,24 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
             }
         }
         Body::Delete { targets } => put("targets", list(targets)),
+    }
+    let extra: Vec<Value> = body
+        .extra()
+        .iter()
+        .map(|e| {
+            let mut m = Map::new();
+            if !e.after.is_empty() {
+                m.insert("after".into(), json!(e.after));
+            }
+            if !e.label.is_empty() {
+                m.insert("label".into(), json!(e.label));
+            }
+            m.insert("text".into(), json!(e.text));
+            Value::Object(m)
+        })
+        .collect();
+    if !extra.is_empty() {
+        out.insert("extra".into(), Value::Array(extra));
     }
 }
 

@@ -1,84 +1,129 @@
 //! `checkpoint.md`: the seed's exact resume point, rendered from the one open checkpoint.
+//!
+//! Sections may be written at `##` or `###`. Sections the checkpoint does not know (the seed's
+//! "Decisions Made This Session (Load-Bearing)", a `## Notes`) and prose before the first
+//! section are kept as the record's extras and written back in place. The "Current Git State"
+//! section is git-rune's to write: its Branch, Last commit and Uncommitted changes lines come
+//! from the git state captured when the checkpoint was saved; other lines in it are kept.
 
 use super::text::{
-    block, err, heading, is_blank, item, loose, minute, numbered, one_line, push_item, read_items,
-    without_note, Src,
+    block, err, fence, heading, is_blank, item, leading_date, loose, minute, numbered, one_line,
+    push_item, read_items, strip_word, withheld_id, withheld_line, without_note, Src,
 };
-use super::{normal, ParseError};
-use crate::model::{Body, Record};
+use super::{normal, normalize, ParseError, Parsed, Withhold};
+use crate::model::{Body, Extra, Record};
 
-#[derive(Clone, Copy, PartialEq)]
-enum Part {
-    Doing,
-    Left,
-    Context,
-    Resume,
-    /// Current Git State (informational) and the seed's optional sections.
-    Other,
-}
+/// The sections the checkpoint knows, in the order it writes them (the names extras are
+/// placed after).
+pub(crate) const SECTIONS: [&str; 5] = [
+    "What I Was Doing",
+    GIT_STATE,
+    "What's Left",
+    "Context the Next Session Needs",
+    "Resume Command",
+];
+pub(crate) const GIT_STATE: &str = "Current Git State";
 
-fn part(heading_text: &str) -> Part {
+/// The git state lines git-rune writes (by their loose label).
+const GIT_LINES: [&str; 3] = ["branch", "lastcommit", "uncommittedchanges"];
+
+/// The known section a heading names, as an index into [`SECTIONS`].
+fn part(heading_text: &str) -> Option<usize> {
     match loose(without_note(heading_text)).as_str() {
-        "whatiwasdoing" => Part::Doing,
-        "whatsleft" => Part::Left,
-        "contextthenextsessionneeds" => Part::Context,
-        "resumecommand" | "resume" => Part::Resume,
-        _ => Part::Other,
+        "whatiwasdoing" => Some(0),
+        "currentgitstate" | "gitstate" => Some(1),
+        "whatsleft" => Some(2),
+        "contextthenextsessionneeds" | "context" => Some(3),
+        "resumecommand" | "resume" => Some(4),
+        _ => None,
     }
 }
 
 /// Renders the open checkpoint, or `""` when none is open (the caller then removes the file,
 /// as the seed moves a resolved checkpoint away).
-pub(crate) fn render(open: Option<&Record>) -> String {
+pub(crate) fn render(open: Option<&Record>, withhold: Withhold<'_>) -> String {
     let Some(r) = open else {
         return String::new();
     };
+    if withhold(r) {
+        return format!("# Checkpoint\n\n{}\n", withheld_line("checkpoint", &r.id));
+    }
     let Body::Checkpoint {
         doing,
         left,
         context,
         resume,
         git,
+        extra,
     } = normal(&r.body)
     else {
         return String::new();
     };
-    let mut out = format!(
-        "# Checkpoint — [{}]\n\n## What I Was Doing\n",
-        minute(&r.meta.ts)
-    );
+    let mut out = format!("# Checkpoint — [{}]\n", minute(&r.meta.ts));
+    push_after(&mut out, &extra, "");
+    let with_extras = |i: usize, out: &mut String| push_after(out, &extra, SECTIONS[i]);
+    out.push_str("\n## What I Was Doing\n");
     push_text(&mut out, &doing);
-    if let Some(g) = git {
-        out.push_str("\n## Current Git State\n");
-        let branch = g.branch.as_deref().map(one_line);
-        out.push_str(&format!(
-            "- Branch: {}\n",
-            branch.as_deref().unwrap_or("(detached HEAD)")
-        ));
-        let head = g.head.as_deref().map(one_line);
-        out.push_str(&format!(
-            "- Last commit: {}\n",
-            head.as_deref().unwrap_or("(none)")
-        ));
-        let dirty: Vec<String> = g.dirty.iter().map(|d| one_line(d)).collect();
-        let dirty = if dirty.is_empty() {
-            "clean".to_owned()
-        } else {
-            dirty.join(", ")
-        };
-        out.push_str(&format!("- Uncommitted changes: {dirty}\n"));
+    with_extras(0, &mut out);
+    if git.is_some() || extra.iter().any(|x| x.after == GIT_STATE) {
+        out.push_str(&format!("\n## {GIT_STATE}\n"));
+        if let Some(g) = git {
+            let branch = g.branch.as_deref().map(one_line);
+            out.push_str(&format!(
+                "- Branch: {}\n",
+                branch.as_deref().unwrap_or("(detached HEAD)")
+            ));
+            let head = g.head.as_deref().map(one_line);
+            out.push_str(&format!(
+                "- Last commit: {}\n",
+                head.as_deref().unwrap_or("(none)")
+            ));
+            let dirty: Vec<String> = g.dirty.iter().map(|d| one_line(d)).collect();
+            let dirty = if dirty.is_empty() {
+                "clean".to_owned()
+            } else {
+                dirty.join(", ")
+            };
+            out.push_str(&format!("- Uncommitted changes: {dirty}\n"));
+        }
+        with_extras(1, &mut out);
     }
     out.push_str("\n## What's Left (Ordered)\n");
     for (i, step) in left.iter().enumerate() {
         push_item(&mut out, &format!("{}. ", i + 1), step);
     }
+    with_extras(2, &mut out);
     out.push_str("\n## Context the Next Session Needs\n");
     for c in &context {
         push_item(&mut out, "- ", c);
     }
+    with_extras(3, &mut out);
     out.push_str("\n## Resume Command\n");
     push_text(&mut out, &resume);
+    with_extras(4, &mut out);
     out
+}
+
+/// The extras after a section (`""`: after the title): first its unlabelled lines (prose
+/// before the first section, or lines of the git state section that git-rune does not
+/// write), then the sections the checkpoint does not know.
+fn push_after(out: &mut String, extra: &[Extra], after: &str) {
+    for x in extra
+        .iter()
+        .filter(|x| x.after == after && x.label.is_empty())
+    {
+        if after.is_empty() {
+            out.push('\n');
+        }
+        push_text(out, &x.text);
+    }
+    for x in extra
+        .iter()
+        .filter(|x| x.after == after && !x.label.is_empty())
+    {
+        out.push_str(&format!("\n{}\n", x.label));
+        push_text(out, &x.text);
+    }
 }
 
 fn push_text(out: &mut String, text: &str) {
@@ -88,78 +133,151 @@ fn push_text(out: &mut String, text: &str) {
     }
 }
 
-/// Zero bodies for a blank file, else one checkpoint (with `git: None`: the git state section is
-/// informational). Unknown `##` sections, like the seed's "Decisions Made This Session", are
-/// skipped.
-pub(crate) fn parse(text: &str) -> Result<Vec<Body>, ParseError> {
-    let mut parts: Vec<(Part, Vec<Src<'_>>)> = Vec::new();
+/// Where the lines of a file go while it is read.
+enum Part<'a> {
+    /// Before the first section: prose.
+    Before(Vec<Src<'a>>),
+    Known(usize, Vec<Src<'a>>),
+    /// A section the checkpoint does not know: its heading as written and its lines.
+    Other(&'a str, Vec<Src<'a>>),
+}
+
+/// Zero entries for a blank file, else one checkpoint (with `git: None`: git-rune captures the
+/// git state when it saves the checkpoint), or the placeholder of a withheld one.
+pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
+    let mut parts: Vec<Part<'_>> = vec![Part::Before(Vec::new())];
+    let mut at = None;
+    let mut titled = false;
     let mut any = false;
+    let mut open_fence: Option<&str> = None;
     for src in numbered(text) {
-        let blank = is_blank(src.text);
-        any |= !blank;
-        match heading(src.text) {
-            Some((1, _)) if parts.is_empty() => continue,
-            Some((1, _)) => {
-                return Err(err(
-                    src.no,
-                    "unexpected title heading after the sections; sections start with \"## \"",
-                ))
+        any |= !is_blank(src.text);
+        // Inside a code fence every line is content of the section it is in.
+        let fenced = open_fence.is_some();
+        match open_fence {
+            Some(marker) if src.text.starts_with(marker) => open_fence = None,
+            Some(_) => {}
+            None => open_fence = fence(src.text),
+        }
+        if fenced {
+            if let Some(Part::Before(lines) | Part::Known(_, lines) | Part::Other(_, lines)) =
+                parts.last_mut()
+            {
+                lines.push(src);
             }
-            Some((2, h)) => {
-                parts.push((part(h), Vec::new()));
+            continue;
+        }
+        if let Some(id) = withheld_id(src.text) {
+            return Ok(vec![Parsed::Withheld(id.to_owned())]);
+        }
+        match heading(src.text) {
+            Some((1, h)) if !titled && parts.len() == 1 => {
+                titled = true;
+                let rest = strip_word(h.trim(), "Checkpoint").unwrap_or(h).trim_start();
+                let rest = rest.trim_start_matches(['—', '–', '-', ':', ' ']);
+                at = leading_date(rest).map(|(t, _)| t);
+                continue;
+            }
+            Some((level, h)) if level <= 3 => {
+                parts.push(match part(h) {
+                    Some(i) => Part::Known(i, Vec::new()),
+                    None => Part::Other(src.text.trim(), Vec::new()),
+                });
                 continue;
             }
             _ => {}
         }
         match parts.last_mut() {
-            Some((_, lines)) => lines.push(src),
-            None if blank => {}
-            None => {
-                return Err(err(
-                    src.no,
-                    "expected \"## What I Was Doing\" (checkpoint sections start with \"## \")",
-                ))
+            Some(Part::Before(lines) | Part::Known(_, lines) | Part::Other(_, lines)) => {
+                lines.push(src)
             }
+            None => {}
         }
     }
     if !any {
         return Ok(Vec::new());
     }
-    let gather = |want: Part| -> Vec<Src<'_>> {
+    let join = |lines: &[Src<'_>]| lines.iter().map(|s| s.text).collect::<Vec<_>>().join("\n");
+    let gather = |want: usize| -> Vec<Src<'_>> {
         parts
             .iter()
-            .filter(|(p, _)| *p == want)
-            .flat_map(|(_, lines)| lines.iter().copied())
+            .filter_map(|p| match p {
+                Part::Known(i, lines) if *i == want => Some(lines.iter().copied()),
+                _ => None,
+            })
+            .flatten()
             .collect()
     };
-    let text_of = |want: Part| {
-        let joined = gather(want)
-            .iter()
-            .map(|s| s.text)
-            .collect::<Vec<_>>()
-            .join("\n");
-        block(&joined, false)
-    };
-    let list_of = |want: Part| -> Vec<String> {
+    let list_of = |want: usize| -> Vec<String> {
         read_items(&gather(want))
             .into_iter()
             .map(|(_, raw)| item(&raw))
             .filter(|s| !s.is_empty())
             .collect()
     };
-    Ok(vec![Body::Checkpoint {
-        doing: text_of(Part::Doing),
-        left: list_of(Part::Left),
-        context: list_of(Part::Context),
-        resume: text_of(Part::Resume),
+    let mut extra = Vec::new();
+    let mut after = "";
+    for p in &parts {
+        match p {
+            Part::Before(lines) => extra.push(Extra {
+                after: String::new(),
+                label: String::new(),
+                text: block(&join(lines), false),
+            }),
+            Part::Known(i, lines) => {
+                after = SECTIONS[*i];
+                if *i == 1 {
+                    // Lines git-rune writes are its own; the rest are kept.
+                    let kept: Vec<Src<'_>> = lines
+                        .iter()
+                        .copied()
+                        .filter(|s| !is_git_line(s.text))
+                        .collect();
+                    extra.push(Extra {
+                        after: GIT_STATE.into(),
+                        label: String::new(),
+                        text: block(&join(&kept), false),
+                    });
+                }
+            }
+            Part::Other(h, lines) => extra.push(Extra {
+                after: after.to_owned(),
+                label: (*h).to_owned(),
+                text: block(&join(lines), false),
+            }),
+        }
+    }
+    if gather(0).iter().all(|s| is_blank(s.text))
+        && !parts.iter().any(|p| matches!(p, Part::Known(0, _)))
+    {
+        return Err(err(
+            1,
+            "a checkpoint needs a \"## What I Was Doing\" section saying the exact task and sub-step",
+        ));
+    }
+    let mut body = Body::Checkpoint {
+        doing: block(&join(&gather(0)), false),
+        left: list_of(2),
+        context: list_of(3),
+        resume: block(&join(&gather(4)), false),
         git: None,
-    }])
+        extra,
+    };
+    normalize(&mut body);
+    Ok(vec![Parsed::entry(body, at)])
+}
+
+/// A `- Branch: …`, `- Last commit: …` or `- Uncommitted changes: …` line.
+fn is_git_line(line: &str) -> bool {
+    let t = line.trim_start().trim_start_matches(['-', '*', ' ']);
+    t.split_once(':')
+        .is_some_and(|(label, _)| GIT_LINES.contains(&loose(label).as_str()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{fold, Draft, GitState};
+    use crate::model::{fold, Draft, Extra, GitState};
     use crate::view::{self, ViewFile};
 
     fn strings(items: &[&str]) -> Vec<String> {
@@ -174,6 +292,7 @@ mod tests {
             context: vec![],
             resume: String::new(),
             git: None,
+            extra: Vec::new(),
         })
         .stamp("2026-04-03T10:00:00Z", 1, "a");
         let open = Draft::new(Body::Checkpoint {
@@ -187,10 +306,11 @@ mod tests {
                 upstream: None,
                 dirty: strings(&["src/api/client.ts", "notes.txt"]),
             }),
+            extra: Vec::new(),
         })
         .stamp("2026-04-04T14:30:00Z", 2, "a");
         assert_eq!(
-            view::render(ViewFile::Checkpoint, &fold([&old, &open])),
+            view::render_all(ViewFile::Checkpoint, &fold([&old, &open])),
             "# Checkpoint — [2026-04-04 14:30]
 
 ## What I Was Doing
@@ -221,7 +341,7 @@ Continue Phase 2 Task 3
         })
         .stamp("2026-04-04T15:00:00Z", 4, "a");
         assert_eq!(
-            view::render(
+            view::render_all(
                 ViewFile::Checkpoint,
                 &fold([&old, &open, &resolved, &resolved_old])
             ),
@@ -253,24 +373,56 @@ Things tried and failed:
 Continue Phase 2 Task 3
 ";
         assert_eq!(
-            view::parse(ViewFile::Checkpoint, text).unwrap(),
+            view::parse_bodies(ViewFile::Checkpoint, text).unwrap(),
             vec![Body::Checkpoint {
                 doing: "Implementing the retry logic,\nsecond sub-step.".into(),
                 left: strings(&["Next immediate step", "Step after that"]),
                 context: strings(&["Things tried and failed:", "Item 1", "Item 2"]),
                 resume: "Continue Phase 2 Task 3".into(),
                 git: None,
+                // Git-rune writes the git state itself; the rest of what was written is kept.
+                extra: vec![
+                    Extra {
+                        after: "Current Git State".into(),
+                        label: String::new(),
+                        text: "- Stashed: no".into(),
+                    },
+                    Extra {
+                        after: "Current Git State".into(),
+                        label: "## Decisions Made This Session (Load-Bearing)".into(),
+                        text: "- Retry: exponential backoff".into(),
+                    },
+                ],
             }]
         );
-        assert_eq!(view::parse(ViewFile::Checkpoint, "\n  \n").unwrap(), vec![]);
+        // The date in the title is the checkpoint's time.
+        match &view::parse(ViewFile::Checkpoint, text).unwrap()[0] {
+            crate::view::Parsed::Entry(e) => {
+                assert_eq!(e.at.as_deref(), Some("2026-04-04T14:30:00Z"))
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            view::parse_bodies(ViewFile::Checkpoint, "\n  \n").unwrap(),
+            vec![]
+        );
     }
 
     #[test]
-    fn errors_name_the_line() {
-        let e = view::parse(ViewFile::Checkpoint, "# Checkpoint\nDoing stuff\n").unwrap_err();
-        assert_eq!(e.line, 2);
+    fn a_checkpoint_needs_what_it_was_doing_and_keeps_everything_else() {
+        let e =
+            view::parse_bodies(ViewFile::Checkpoint, "# Checkpoint\nDoing stuff\n").unwrap_err();
+        assert_eq!(e.line, 1);
         assert!(e.message.contains("## What I Was Doing"), "{e}");
-        let e = view::parse(ViewFile::Checkpoint, "## What I Was Doing\nx\n# Again\n").unwrap_err();
-        assert_eq!(e.line, 3);
+        let got = view::parse_bodies(
+            ViewFile::Checkpoint,
+            "### What I Was Doing\nx\n# Again\ny\n",
+        )
+        .unwrap();
+        assert!(
+            matches!(&got[0], Body::Checkpoint { doing, extra, .. }
+                if doing == "x" && extra[0].label == "# Again" && extra[0].text == "y"),
+            "{got:?}"
+        );
     }
 }

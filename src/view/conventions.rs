@@ -1,50 +1,69 @@
 //! `conventions.md`: the seed's established patterns, one entry per convention.
 
-use super::entry::{self, Form};
-use super::text::{block, day, push_field};
-use super::{normal, ParseError};
+use super::entry::{self, push_extras, text, Form, RawItem};
+use super::text::{day, push_field, withheld_line};
+use super::{normal, normalize, ParseError, Parsed, Withhold};
 use crate::model::{Body, Record};
 
 const FORM: Form = Form {
-    word: "Convention",
+    words: &["Convention"],
     titled: true,
     shape: "## [YYYY-MM-DD] Convention: <title>",
-    fields: &["Pattern", "Example", "Applies to"],
+    fields: &[text("Pattern"), text("Example"), text("Applies to")],
 };
 
-pub(crate) fn render(records: &[Record]) -> String {
+pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     let mut out = String::from("# Conventions\n");
     for r in records {
+        if withhold(r) {
+            out.push_str(&format!("\n{}\n", withheld_line("convention", &r.id)));
+            continue;
+        }
         if let Body::Convention {
             title,
             pattern,
             example,
             applies_to,
+            extra,
         } = normal(&r.body)
         {
             out.push_str(&format!("\n## [{}] Convention: {title}\n", day(&r.meta.ts)));
-            push_field(&mut out, "Pattern", &pattern);
-            if !example.is_empty() {
-                push_field(&mut out, "Example", &example);
-            }
-            if !applies_to.is_empty() {
-                push_field(&mut out, "Applies to", &applies_to);
+            push_extras(&mut out, &extra, "");
+            for (label, value, always) in [
+                ("Pattern", &pattern, true),
+                ("Example", &example, false),
+                ("Applies to", &applies_to, false),
+            ] {
+                if always || !value.is_empty() {
+                    push_field(&mut out, label, value);
+                    push_extras(&mut out, &extra, label);
+                }
             }
         }
     }
     out
 }
 
-pub(crate) fn parse(text: &str) -> Result<Vec<Body>, ParseError> {
+pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
     let mut out = Vec::new();
-    for e in entry::parse(text, &FORM)? {
+    for item in entry::parse(text, &FORM)? {
+        let e = match item {
+            RawItem::Withheld(id) => {
+                out.push(Parsed::Withheld(id));
+                continue;
+            }
+            RawItem::Entry(e) => e,
+        };
         e.required(&FORM, 0)?;
-        out.push(Body::Convention {
+        let mut body = Body::Convention {
             title: e.title.clone(),
-            pattern: block(&e.text(0), true),
-            example: block(&e.text(1), true),
-            applies_to: block(&e.text(2), true),
-        });
+            pattern: e.text(0),
+            example: e.text(1),
+            applies_to: e.text(2),
+            extra: e.extras,
+        };
+        normalize(&mut body);
+        out.push(Parsed::entry(body, e.at));
     }
     Ok(out)
 }
@@ -62,6 +81,7 @@ mod tests {
             pattern: "All I/O functions use `async def`".into(),
             example: "```python\n# fetch\nasync def fetch(): ...\n```".into(),
             applies_to: "All modules in `src/`".into(),
+            extra: Vec::new(),
         })
         .stamp("2026-04-04T14:30:00Z", 1, "a");
         let b = Draft::new(Body::Convention {
@@ -69,9 +89,10 @@ mod tests {
             pattern: "thiserror in libraries".into(),
             example: String::new(),
             applies_to: String::new(),
+            extra: Vec::new(),
         })
         .stamp("2026-04-06T08:00:00Z", 2, "a");
-        let text = view::render(ViewFile::Conventions, &fold([&a, &b]));
+        let text = view::render_all(ViewFile::Conventions, &fold([&a, &b]));
         assert_eq!(
             text,
             "# Conventions
@@ -80,7 +101,7 @@ mod tests {
 **Pattern:** All I/O functions use `async def`
 **Example:**
 ```python
- # fetch
+# fetch
 async def fetch(): ...
 ```
 **Applies to:** All modules in `src/`
@@ -90,12 +111,13 @@ async def fetch(): ...
 "
         );
         assert_eq!(
-            view::parse(ViewFile::Conventions, &text).unwrap()[0],
+            view::parse_bodies(ViewFile::Conventions, &text).unwrap()[0],
             Body::Convention {
                 title: "Async-First I/O".into(),
                 pattern: "All I/O functions use `async def`".into(),
-                example: "```python\n # fetch\nasync def fetch(): ...\n```".into(),
+                example: "```python\n# fetch\nasync def fetch(): ...\n```".into(),
                 applies_to: "All modules in `src/`".into(),
+                extra: Vec::new(),
             }
         );
     }
@@ -110,7 +132,7 @@ async def fetch(): ...
 ## Convention: Bare
 **Pattern:** p
 ";
-        let got = view::parse(ViewFile::Conventions, text).unwrap();
+        let got = view::parse_bodies(ViewFile::Conventions, text).unwrap();
         assert_eq!(got.len(), 2);
         assert_eq!(
             got[1],
@@ -119,6 +141,7 @@ async def fetch(): ...
                 pattern: "p".into(),
                 example: String::new(),
                 applies_to: String::new(),
+                extra: Vec::new(),
             }
         );
         match &got[0] {
@@ -134,14 +157,15 @@ async def fetch(): ...
 
     #[test]
     fn errors_name_the_line() {
-        let e = view::parse(
+        let e = view::parse_bodies(
             ViewFile::Conventions,
             "# Conventions\n\n## Convention: X\n**Example:** e\n",
         )
         .unwrap_err();
         assert_eq!(e.line, 3);
         assert!(e.message.contains("**Pattern:**"), "{e}");
-        let e = view::parse(ViewFile::Conventions, "# Conventions\n- loose item\n").unwrap_err();
+        let e =
+            view::parse_bodies(ViewFile::Conventions, "# Conventions\n- loose item\n").unwrap_err();
         assert_eq!(e.line, 2);
         assert!(
             e.message.contains("## [YYYY-MM-DD] Convention: <title>"),

@@ -1,20 +1,30 @@
 //! `decisions.md`: the seed's architectural decision log.
 
-use super::entry::{self, Form};
-use super::text::{block, minute, one_line, paths, push_field, read_paths};
-use super::{normal, ParseError};
+use super::entry::{self, line, push_extras, text, Form, RawItem};
+use super::text::{minute, one_line, push_field, read_paths, withheld_line};
+use super::{normal, normalize, ParseError, Parsed, Withhold};
 use crate::model::{Body, Record};
 
 const FORM: Form = Form {
-    word: "Decision",
+    words: &["Decision"],
     titled: true,
     shape: "## [YYYY-MM-DD HH:MM] Decision: <title>",
-    fields: &["Context", "Decision", "Rationale", "Impact", "Files"],
+    fields: &[
+        text("Context"),
+        text("Decision"),
+        text("Rationale"),
+        text("Impact"),
+        line("Files"),
+    ],
 };
 
-pub(crate) fn render(records: &[Record]) -> String {
+pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     let mut out = String::from("# Decisions Log\n");
     for r in records {
+        if withhold(r) {
+            out.push_str(&format!("\n{}\n", withheld_line("decision", &r.id)));
+            continue;
+        }
         if let Body::Decision {
             title,
             context,
@@ -22,6 +32,7 @@ pub(crate) fn render(records: &[Record]) -> String {
             rationale,
             impact,
             files,
+            extra,
             ..
         } = normal(&r.body)
         {
@@ -29,31 +40,48 @@ pub(crate) fn render(records: &[Record]) -> String {
                 "\n## [{}] Decision: {title}\n",
                 minute(&r.meta.ts)
             ));
-            push_field(&mut out, "Context", &context);
-            push_field(&mut out, "Decision", &decision);
-            push_field(&mut out, "Rationale", &rationale);
-            push_field(&mut out, "Impact", &impact);
+            push_extras(&mut out, &extra, "");
+            for (label, value) in [
+                ("Context", &context),
+                ("Decision", &decision),
+                ("Rationale", &rationale),
+                ("Impact", &impact),
+            ] {
+                push_field(&mut out, label, value);
+                push_extras(&mut out, &extra, label);
+            }
             if !files.is_empty() {
                 push_field(&mut out, "Files", &files.join(", "));
+                push_extras(&mut out, &extra, "Files");
             }
         }
     }
     out
 }
 
-pub(crate) fn parse(text: &str) -> Result<Vec<Body>, ParseError> {
+pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
     let mut out = Vec::new();
-    for e in entry::parse(text, &FORM)? {
+    for item in entry::parse(text, &FORM)? {
+        let e = match item {
+            RawItem::Withheld(id) => {
+                out.push(Parsed::Withheld(id));
+                continue;
+            }
+            RawItem::Entry(e) => e,
+        };
         e.required(&FORM, 1)?;
-        out.push(Body::Decision {
+        let mut body = Body::Decision {
             title: e.title.clone(),
-            context: block(&e.text(0), true),
-            decision: block(&e.text(1), true),
-            rationale: block(&e.text(2), true),
-            impact: block(&e.text(3), true),
-            files: paths(&read_paths(&one_line(&e.text(4))), true),
+            context: e.text(0),
+            decision: e.text(1),
+            rationale: e.text(2),
+            impact: e.text(3),
+            files: read_paths(&one_line(&e.text(4))),
             file_blobs: Default::default(),
-        });
+            extra: e.extras,
+        };
+        normalize(&mut body);
+        out.push(Parsed::entry(body, e.at));
     }
     Ok(out)
 }
@@ -73,6 +101,7 @@ mod tests {
             impact: "src/store".into(),
             files: files.iter().map(|s| s.to_string()).collect(),
             file_blobs: Default::default(),
+            extra: Vec::new(),
         }
     }
 
@@ -89,7 +118,7 @@ mod tests {
             2,
             "a",
         );
-        let text = view::render(ViewFile::Decisions, &fold([&a, &b]));
+        let text = view::render_all(ViewFile::Decisions, &fold([&a, &b]));
         assert_eq!(
             text,
             "# Decisions Log
@@ -124,12 +153,12 @@ and less boilerplate
 **Impact:** What files/modules are affected
 **Files:** `src/store/index.ts`, `src/app.ts`
 **Reviewed by:** someone
-ignored continuation
+kept continuation
 
 ## Decision: Minimal
 **Decision:** just this
 ";
-        let got = view::parse(ViewFile::Decisions, text).unwrap();
+        let got = view::parse_bodies(ViewFile::Decisions, text).unwrap();
         assert_eq!(
             got,
             vec![
@@ -141,6 +170,11 @@ ignored continuation
                     impact: "What files/modules are affected".into(),
                     files: vec!["src/store/index.ts".into(), "src/app.ts".into()],
                     file_blobs: Default::default(),
+                    extra: vec![crate::model::Extra {
+                        after: "Files".into(),
+                        label: "Reviewed by".into(),
+                        text: "someone\nkept continuation".into(),
+                    }],
                 },
                 Body::Decision {
                     title: "Minimal".into(),
@@ -150,6 +184,7 @@ ignored continuation
                     impact: String::new(),
                     files: vec![],
                     file_blobs: Default::default(),
+                    extra: Vec::new(),
                 },
             ]
         );
@@ -158,29 +193,30 @@ ignored continuation
     #[test]
     fn separators_between_entries_are_not_content() {
         let text = "# Decisions Log\n---\n## Decision: A\n**Decision:** a\n\n---\n\n## Decision: B\n---\n**Decision:** b\n";
-        let got = view::parse(ViewFile::Decisions, text).unwrap();
+        let got = view::parse_bodies(ViewFile::Decisions, text).unwrap();
         assert!(matches!(&got[0], Body::Decision { decision, .. } if decision == "a"));
         assert!(matches!(&got[1], Body::Decision { decision, .. } if decision == "b"));
     }
 
     #[test]
     fn errors_name_the_line() {
-        let e = view::parse(ViewFile::Decisions, "# Decisions Log\n\nSome notes\n").unwrap_err();
+        let e =
+            view::parse_bodies(ViewFile::Decisions, "# Decisions Log\n\nSome notes\n").unwrap_err();
         assert_eq!(e.line, 3);
         assert!(
             e.message
                 .contains("\"## [YYYY-MM-DD HH:MM] Decision: <title>\""),
             "{e}"
         );
-        let e = view::parse(
+        let e = view::parse_bodies(
             ViewFile::Decisions,
             "# Decisions Log\n\n## Decision: A\n**Context:** c\n",
         )
         .unwrap_err();
         assert_eq!(e.line, 3);
         assert!(e.message.contains("**Decision:**"), "{e}");
-        let e =
-            view::parse(ViewFile::Decisions, "# Decisions Log\n## Convention: A\n").unwrap_err();
+        let e = view::parse_bodies(ViewFile::Decisions, "# Decisions Log\n## Convention: A\n")
+            .unwrap_err();
         assert_eq!(e.line, 2);
     }
 }

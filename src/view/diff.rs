@@ -1,7 +1,7 @@
 //! The save diff: turns an edited view file into the drafts that make the refs say what the
 //! file says, touching only the entries that changed.
 
-use super::{normal, visible, ViewFile};
+use super::{normal, visible, Entry, Parsed, ViewFile};
 use crate::model::{Body, Draft, Record};
 
 /// What makes an entry "the same entry, edited" rather than a removal plus an addition.
@@ -17,82 +17,93 @@ fn identity(body: &Body) -> Option<(&str, &str)> {
     }
 }
 
-/// Keeps what the view cannot show but is still true of the edited entry: blob ids while the
-/// file list is unchanged, and the git state the checkpoint was taken at.
-fn carry_over(mut new: Body, old: &Body) -> Body {
-    match (&mut new, old) {
-        (
-            Body::Decision {
-                files, file_blobs, ..
-            },
-            Body::Decision {
-                files: old_files,
-                file_blobs: old_blobs,
-                ..
-            },
-        )
-        | (
-            Body::Learning {
-                files, file_blobs, ..
-            },
-            Body::Learning {
-                files: old_files,
-                file_blobs: old_blobs,
-                ..
-            },
-        ) if files == old_files && file_blobs.is_empty() => *file_blobs = old_blobs.clone(),
-        (Body::Checkpoint { git, .. }, Body::Checkpoint { git: old_git, .. }) if git.is_none() => {
-            *git = old_git.clone()
-        }
-        _ => {}
+/// Whether a changed entry is an edit of the base record it pairs with, rather than a new
+/// record beside it: a checkpoint whose "What I Was Doing" changed is a new checkpoint (the
+/// old one is resolved and stays in history).
+fn is_edit(new: &Body, old: &Body) -> bool {
+    match (new, old) {
+        (Body::Checkpoint { doing: a, .. }, Body::Checkpoint { doing: b, .. }) => a == b,
+        _ => true,
     }
-    new
 }
 
-/// The drafts that save `parsed` (the edited file) over `base` (the records it was rendered
-/// from: the file kind's live records, or for `checkpoint.md` only the open checkpoint).
+/// The diff of one view file: the drafts that make the refs say what the file says.
 ///
-/// 1. A parsed entry whose [`visible`] content equals a base record's is unchanged (paired one
-///    to one, so duplicates count).
-/// 2. Other parsed entries pair with a leftover base record of the same identity (decision and
+/// `parsed` is the edited file, `base` the records it was rendered from (the file kind's live
+/// records, or for `checkpoint.md` only the open checkpoint).
+///
+/// 1. A placeholder keeps the withheld record it names. An entry whose [`visible`] content and
+///    shown time equal a base record's is unchanged (paired one to one, so duplicates count;
+///    an entry without a time matches any).
+/// 2. Other entries pair with a leftover base record of the same identity (decision and
 ///    convention title, learning type+key, instinct name, invariant section+title, the
-///    checkpoint) and become edits superseding it.
-/// 3. The rest are additions.
+///    checkpoint) and become edits superseding it, keeping its time unless the entry shows
+///    another.
+/// 3. The rest are additions, at the time they give (or the commit's).
 /// 4. Base records left over are removed: one `Delete` naming them all, or for `checkpoint.md`
 ///    a `Resolve`.
 ///
 /// Edits and additions come in file order, then the removal. Bodies are compared in normal
 /// form, so records written before a normalisation rule changed do not show up as edits.
-pub fn diff(file: ViewFile, base: &[Record], parsed: Vec<Body>) -> Vec<Draft> {
+pub fn diff(file: ViewFile, base: &[Record], parsed: Vec<Parsed>) -> Vec<Draft> {
     let base_normal: Vec<Body> = base.iter().map(|r| normal(&r.body)).collect();
     let base_shown: Vec<Body> = base_normal.iter().map(visible).collect();
+    let base_time: Vec<String> = base.iter().map(|r| file.shown_time(&r.meta.ts)).collect();
     let mut used = vec![false; base.len()];
 
-    let mut changed: Vec<Body> = Vec::new();
-    for body in parsed {
-        let body = normal(&body);
-        let shown = visible(&body);
-        match (0..base.len()).find(|&j| !used[j] && base_shown[j] == shown) {
-            Some(j) => used[j] = true,
-            None => changed.push(body),
+    let mut changed: Vec<Entry> = Vec::new();
+    for p in parsed {
+        match p {
+            Parsed::Withheld(id) => {
+                if let Some(j) = (0..base.len()).find(|&j| !used[j] && base[j].id.starts_with(&id))
+                {
+                    used[j] = true;
+                }
+            }
+            Parsed::Entry(e) => {
+                let body = normal(&e.body);
+                let shown = visible(&body);
+                let time = e.at.as_deref().map(|at| file.shown_time(at));
+                let same = |j: usize| {
+                    base_shown[j] == shown && time.as_ref().is_none_or(|t| *t == base_time[j])
+                };
+                match (0..base.len()).find(|&j| !used[j] && same(j)) {
+                    Some(j) => used[j] = true,
+                    None => changed.push(Entry { body, at: e.at }),
+                }
+            }
         }
     }
 
     let mut drafts = Vec::new();
-    for body in changed {
+    for Entry { body, at } in changed {
         let id = identity(&body);
         let pair = id.and_then(|id| {
-            (0..base.len()).find(|&j| !used[j] && identity(&base_normal[j]) == Some(id))
+            (0..base.len()).find(|&j| {
+                !used[j] && identity(&base_normal[j]) == Some(id) && is_edit(&body, &base_normal[j])
+            })
         });
         match pair {
             Some(j) => {
                 used[j] = true;
+                let keep_time = at
+                    .as_deref()
+                    .is_none_or(|a| file.shown_time(a) == base_time[j]);
                 drafts.push(Draft {
-                    body: carry_over(body, &base[j].body),
+                    body,
                     supersedes: vec![base[j].id.clone()],
+                    at: if keep_time {
+                        Some(base[j].meta.ts.clone())
+                    } else {
+                        at
+                    },
                 });
             }
-            None => drafts.push(Draft::new(body)),
+            None => drafts.push(Draft {
+                body,
+                supersedes: Vec::new(),
+                at,
+            }),
         }
     }
 
@@ -118,7 +129,7 @@ pub fn diff(file: ViewFile, base: &[Record], parsed: Vec<Body>) -> Vec<Draft> {
 mod tests {
     use super::*;
     use crate::model::{fold, GitState, State};
-    use crate::view::{parse, render};
+    use crate::view::{parse, render_all as render};
 
     fn decision(title: &str, decision: &str) -> Body {
         Body::Decision {
@@ -131,6 +142,7 @@ mod tests {
             file_blobs: [("src/a.rs".to_owned(), "abc".to_owned())]
                 .into_iter()
                 .collect(),
+            extra: Vec::new(),
         }
     }
 
@@ -175,7 +187,7 @@ mod tests {
     }
 
     #[test]
-    fn edited_field_is_one_edit_keeping_blobs() {
+    fn an_edit_supersedes_and_keeps_the_time_but_not_the_file_baseline() {
         let records = stamped(vec![decision("A", "a"), decision("B", "b")]);
         let state = fold(&records);
         let text =
@@ -190,10 +202,21 @@ mod tests {
                 ..
             } => {
                 assert_eq!(decision, "b2");
-                assert_eq!(file_blobs.get("src/a.rs").map(String::as_str), Some("abc"));
+                // Save takes the files' blob ids afresh: an edit renews the baseline.
+                assert!(file_blobs.is_empty());
             }
             other => panic!("{other:?}"),
         }
+        assert_eq!(drafts[0].at.as_deref(), Some(records[1].meta.ts.as_str()));
+        // A date changed in the heading is the edit's time.
+        let text = render(ViewFile::Decisions, &state).replacen(
+            "## [2026-04-04 14:30] Decision: B",
+            "## [2026-05-01 09:00] Decision: B",
+            1,
+        );
+        let drafts = save(ViewFile::Decisions, &state, &text);
+        assert_eq!(drafts.len(), 1, "{drafts:?}");
+        assert_eq!(drafts[0].at.as_deref(), Some("2026-05-01T09:00:00Z"));
         let text = render(ViewFile::Decisions, &state).replacen(
             "**Files:** src/a.rs",
             "**Files:** src/b.rs",
@@ -245,7 +268,7 @@ mod tests {
     }
 
     #[test]
-    fn checkpoint_edit_keeps_git_and_removal_resolves() {
+    fn a_checkpoint_with_new_doing_is_a_new_one_and_removal_resolves() {
         let git = GitState {
             branch: Some("main".into()),
             ..GitState::default()
@@ -256,6 +279,7 @@ mod tests {
             context: vec![],
             resume: "go".into(),
             git: Some(git.clone()),
+            extra: Vec::new(),
         }]);
         let state = fold(&records);
         let text = render(ViewFile::Checkpoint, &state);
@@ -263,7 +287,27 @@ mod tests {
         let drafts = save(ViewFile::Checkpoint, &state, &text.replace("1. a", "1. b"));
         assert_eq!(drafts.len(), 1);
         assert_eq!(drafts[0].supersedes, vec![records[0].id.clone()]);
-        assert!(matches!(&drafts[0].body, Body::Checkpoint { git: Some(g), .. } if *g == git));
+        // The view does not carry the git state: save captures it afresh.
+        assert!(matches!(
+            &drafts[0].body,
+            Body::Checkpoint { git: None, .. }
+        ));
+        let _ = git;
+        // Overwriting the checkpoint with another task is a new checkpoint; the old one is
+        // resolved, not edited.
+        let drafts = save(
+            ViewFile::Checkpoint,
+            &state,
+            &text.replace("## What I Was Doing\nx", "## What I Was Doing\ny"),
+        );
+        assert_eq!(drafts.len(), 2, "{drafts:?}");
+        assert!(drafts[0].supersedes.is_empty());
+        assert_eq!(
+            drafts[1],
+            Draft::new(Body::Resolve {
+                target: records[0].id.clone()
+            })
+        );
         assert_eq!(
             save(ViewFile::Checkpoint, &state, ""),
             vec![Draft::new(Body::Resolve {

@@ -1,23 +1,71 @@
-//! The one parser for the "log of entries" formats (decisions, conventions, instincts, progress):
-//! `## [date] Word: title` headings, each followed by `**Field:**` lines whose values may run on
-//! over the following lines.
+//! The one parser for the "log of entries" formats (decisions, conventions, instincts,
+//! progress): a heading per entry (`## [date] Word: title`, at `##`, `###` or `####`), then
+//! `**Field:**` lines (also bulleted: `- **Field:** …`) whose values run on over the lines that
+//! follow, up to a blank line.
+//!
+//! Nothing written inside an entry is dropped: a labelled field the format does not know, a
+//! heading that does not start an entry, and prose after a blank line become the entry's
+//! [`Extra`]s, each remembering the known field it came after, and render back in place. Code
+//! fences are read whole: blank lines and structure inside them are content.
 
 use super::text::{
-    err, field_line, heading, is_blank, loose, numbered, one_line, strip_word, without_date, Src,
+    bullet_field_line, err, fence, field_line, heading, is_blank, leading_date, loose, numbered,
+    one_line, starts_list_item, strip_word, withheld_id, Src,
 };
 use super::ParseError;
+use crate::model::Extra;
+
+/// One known field of a form.
+pub(crate) struct Spec {
+    /// The label as written (`Applies to`).
+    pub label: &'static str,
+    /// Other labels read as this field (`Next steps` for `Next Session Should`).
+    pub aliases: &'static [&'static str],
+    /// A list field: its items may follow blank lines.
+    pub list: bool,
+    /// A one-line value (a list of paths, a number): never opens a code fence.
+    pub line: bool,
+}
+
+/// A text field without aliases.
+pub(crate) const fn text(label: &'static str) -> Spec {
+    Spec {
+        label,
+        aliases: &[],
+        list: false,
+        line: false,
+    }
+}
+
+/// A one-line field without aliases.
+pub(crate) const fn line(label: &'static str) -> Spec {
+    Spec {
+        label,
+        aliases: &[],
+        list: false,
+        line: true,
+    }
+}
 
 /// How one format's entries look.
 pub(crate) struct Form {
-    /// The word after the date: `Decision`, `Session Summary`.
-    pub word: &'static str,
+    /// The words that may follow the date; the first is the one written (`Decision`,
+    /// `Session Summary`).
+    pub words: &'static [&'static str],
     /// Whether `Word:` is followed by a title that the entry needs.
     pub titled: bool,
     /// The heading as the seed writes it, for error messages.
     pub shape: &'static str,
-    /// Known field labels; other `**Label:**` lines (the seed's optional blocks) are skipped
-    /// together with their continuation lines.
-    pub fields: &'static [&'static str],
+    pub fields: &'static [Spec],
+}
+
+impl Form {
+    fn field_of(&self, label: &str) -> Option<usize> {
+        let want = loose(label);
+        self.fields
+            .iter()
+            .position(|f| loose(f.label) == want || f.aliases.iter().any(|a| loose(a) == want))
+    }
 }
 
 /// A field as written: its line number and its lines, the first being the text after the label.
@@ -38,12 +86,24 @@ impl RawField<'_> {
     }
 }
 
+/// One item of a parsed file: an entry, or the placeholder of a record the view withheld.
+#[derive(Debug)]
+pub(crate) enum RawItem<'a> {
+    Entry(RawEntry<'a>),
+    /// The id (or its prefix) a placeholder names.
+    Withheld(String),
+}
+
 #[derive(Debug)]
 pub(crate) struct RawEntry<'a> {
     pub line: usize,
+    /// The time its heading gives (RFC 3339 UTC), if any.
+    pub at: Option<String>,
     pub title: String,
     /// Indexed like [`Form::fields`]; `None` when the entry lacks the field.
     pub fields: Vec<Option<RawField<'a>>>,
+    /// What the form does not know, in order.
+    pub extras: Vec<Extra>,
 }
 
 impl RawEntry<'_> {
@@ -57,13 +117,13 @@ impl RawEntry<'_> {
 
     /// The field's value, or an error naming the field the entry needs.
     pub fn required(&self, form: &Form, i: usize) -> Result<&RawField<'_>, ParseError> {
-        let label = form.fields.get(i).copied().unwrap_or("?");
+        let label = form.fields.get(i).map(|f| f.label).unwrap_or("?");
         self.field(i).ok_or_else(|| {
             err(
                 self.line,
                 format!(
                     "{} {:?} has no \"**{label}:**\" line; add one below its heading",
-                    form.word.to_lowercase(),
+                    form.words[0].to_lowercase(),
                     self.title
                 ),
             )
@@ -71,48 +131,92 @@ impl RawEntry<'_> {
     }
 }
 
+/// Where the next content line goes.
+#[derive(Clone, Copy)]
 enum Target {
-    /// After a heading, before any field: only blank lines may come here.
+    /// After a heading, before any field.
     Start,
     Field(usize),
-    Skip,
+    /// An extra: (index, whether it is a section, which runs on over blank lines).
+    Extra(usize, bool),
+}
+
+/// The extra a heading that does not start an entry becomes: its heading line as written.
+fn section_label(line: &str) -> String {
+    line.trim().to_owned()
 }
 
 /// Splits a file into raw entries; everything a format still has to check is per entry.
-pub(crate) fn parse<'a>(text: &'a str, form: &Form) -> Result<Vec<RawEntry<'a>>, ParseError> {
-    let mut entries: Vec<RawEntry<'a>> = Vec::new();
+pub(crate) fn parse<'a>(text: &'a str, form: &Form) -> Result<Vec<RawItem<'a>>, ParseError> {
+    let mut items: Vec<RawItem<'a>> = Vec::new();
+    let mut title: Option<String> = None;
     let mut target = Target::Start;
+    let mut blank = false;
+    let mut open_fence: Option<&'static str> = None;
     for src in numbered(text) {
-        if let Some((level, h)) = heading(src.text).filter(|(level, _)| *level <= 2) {
-            if level == 1 {
-                if entries.is_empty() {
+        let entry = match items.last_mut() {
+            Some(RawItem::Entry(e)) => Some(e),
+            _ => None,
+        };
+        // Inside a code fence every line belongs to what the fence is in.
+        if let Some(marker) = open_fence {
+            if let Some(e) = entry {
+                target = push_line(e, form, target, src, blank);
+            }
+            blank = false;
+            if src.text.starts_with(marker) {
+                open_fence = None;
+            }
+            continue;
+        }
+        if let Some(id) = withheld_id(src.text) {
+            items.push(RawItem::Withheld(id.to_owned()));
+            target = Target::Start;
+            continue;
+        }
+        if let Some((level, h)) = heading(src.text) {
+            if let Some((at, title)) = entry_heading(h, form).filter(|_| level >= 2) {
+                if form.titled && title.is_empty() {
+                    return Err(err(
+                        src.no,
+                        format!("missing title: write \"{}\"", form.shape),
+                    ));
+                }
+                items.push(RawItem::Entry(RawEntry {
+                    line: src.no,
+                    at,
+                    title,
+                    fields: form.fields.iter().map(|_| None).collect(),
+                    extras: Vec::new(),
+                }));
+                target = Target::Start;
+                blank = false;
+                continue;
+            }
+            let Some(e) = entry else {
+                // The file's title, before any entry (and again later: agents repeat it).
+                if level == 1 && title.is_none() {
+                    title = Some(loose(h));
                     continue;
                 }
                 return Err(err(
                     src.no,
-                    format!(
-                        "unexpected title heading between entries; each entry starts with \"{}\"",
-                        form.shape
-                    ),
+                    format!("expected \"{}\" to start an entry", form.shape),
                 ));
+            };
+            if level == 1 && title.as_deref() == Some(&loose(h)) {
+                continue;
             }
-            let title = entry_title(h, form)
-                .ok_or_else(|| err(src.no, format!("expected \"{}\"", form.shape)))?;
-            if form.titled && title.is_empty() {
-                return Err(err(
-                    src.no,
-                    format!("missing title: write \"{}\"", form.shape),
-                ));
-            }
-            entries.push(RawEntry {
-                line: src.no,
-                title,
-                fields: form.fields.iter().map(|_| None).collect(),
+            e.extras.push(Extra {
+                after: after(e, form),
+                label: section_label(src.text),
+                text: String::new(),
             });
-            target = Target::Start;
+            target = Target::Extra(e.extras.len() - 1, true);
+            blank = false;
             continue;
         }
-        let Some(entry) = entries.last_mut() else {
+        let Some(e) = entry else {
             if is_blank(src.text) {
                 continue;
             }
@@ -121,11 +225,10 @@ pub(crate) fn parse<'a>(text: &'a str, form: &Form) -> Result<Vec<RawEntry<'a>>,
                 format!("expected \"{}\" to start an entry", form.shape),
             ));
         };
-        if let Some((label, value)) = field_line(src.text) {
-            let want = loose(label);
-            target = match form.fields.iter().position(|f| loose(f) == want) {
+        if let Some((label, value)) = field_line(src.text).or_else(|| bullet_field_line(src.text)) {
+            target = match form.field_of(label) {
                 Some(i) => {
-                    let slot = entry.fields[i].get_or_insert_with(|| RawField {
+                    let slot = e.fields[i].get_or_insert_with(|| RawField {
                         line: src.no,
                         lines: Vec::new(),
                     });
@@ -135,39 +238,149 @@ pub(crate) fn parse<'a>(text: &'a str, form: &Form) -> Result<Vec<RawEntry<'a>>,
                     });
                     Target::Field(i)
                 }
-                None => Target::Skip,
+                None => {
+                    e.extras.push(Extra {
+                        after: after(e, form),
+                        label: one_line(label),
+                        text: value.to_owned(),
+                    });
+                    Target::Extra(e.extras.len() - 1, false)
+                }
             };
+            blank = false;
+            open_fence = fence(value).filter(|_| !is_list(form, target));
             continue;
         }
-        match target {
-            Target::Field(i) => {
-                if let Some(f) = entry.fields[i].as_mut() {
-                    f.lines.push(src);
-                }
-            }
-            Target::Skip => {}
-            Target::Start if is_blank(src.text) => {}
-            Target::Start => {
-                let first = form.fields.first().copied().unwrap_or("Field");
-                return Err(err(
-                    src.no,
-                    format!("expected a field line such as \"**{first}:** …\" after the heading"),
-                ));
-            }
+        // A thematic break separates; indented, it is a list item's content.
+        if src.text.trim().is_empty() || (is_blank(src.text) && !src.text.starts_with(' ')) {
+            blank = true;
+            continue;
         }
+        target = push_line(e, form, target, src, blank);
+        blank = false;
+        open_fence = fence(src.text).filter(|_| !is_list(form, target));
     }
-    Ok(entries)
+    Ok(items)
 }
 
-/// The title of an entry heading (empty for untitled forms), or `None` when the heading is
-/// not this format's.
-fn entry_title(heading_text: &str, form: &Form) -> Option<String> {
-    let rest = strip_word(without_date(heading_text), form.word)?;
+/// Adds one content line to where it belongs, and returns where the next one goes. A blank
+/// line before it ends a text field or a labelled extra: the line starts prose of its own.
+fn push_line<'a>(
+    e: &mut RawEntry<'a>,
+    form: &Form,
+    target: Target,
+    src: Src<'a>,
+    blank: bool,
+) -> Target {
+    // After a blank line a list goes on only with another item (or an item's indented
+    // continuation); anything else is prose.
+    let list_goes_on = |i: usize| {
+        form.fields[i].list
+            && (starts_list_item(src.text) || src.text.starts_with(char::is_whitespace))
+    };
+    match target {
+        Target::Field(i) if !blank || list_goes_on(i) => {
+            if let Some(f) = e.fields[i].as_mut() {
+                f.lines.push(src);
+            }
+            target
+        }
+        Target::Extra(j, section) if !blank || section => {
+            let x = &mut e.extras[j];
+            if !x.text.is_empty() {
+                x.text.push_str(if blank { "\n\n" } else { "\n" });
+            }
+            x.text.push_str(src.text);
+            target
+        }
+        _ => {
+            e.extras.push(Extra {
+                after: after(e, form),
+                label: String::new(),
+                text: src.text.to_owned(),
+            });
+            Target::Extra(e.extras.len() - 1, false)
+        }
+    }
+}
+
+/// Whether lines go to a list or one-line field (those are not read for code fences).
+fn is_list(form: &Form, target: Target) -> bool {
+    matches!(target, Target::Field(i) if form.fields[i].list || form.fields[i].line)
+}
+
+/// The label of the last known field the entry has so far (empty before any).
+fn after(e: &RawEntry<'_>, form: &Form) -> String {
+    // Fields are filled in the order met, so the last one met is the one with the highest
+    // first line.
+    e.fields
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| f.as_ref().map(|f| (f.line, i)))
+        .max()
+        .map(|(_, i)| form.fields[i].label.to_owned())
+        .unwrap_or_default()
+}
+
+/// The time and title of an entry heading (an empty title for untitled forms), or `None`
+/// when the heading is not this format's.
+fn entry_heading(h: &str, form: &Form) -> Option<(Option<String>, String)> {
+    let (at, rest) = match leading_date(h) {
+        Some((at, rest)) => (Some(at), rest),
+        None => (None, h.trim_start()),
+    };
+    let rest = form.words.iter().find_map(|w| {
+        let r = strip_word(rest, w)?;
+        // The word must end there: `Decisions` is not `Decision`.
+        (r.is_empty() || !r.starts_with(|c: char| c.is_alphanumeric())).then_some(r)
+    })?;
     if !form.titled {
-        return Some(String::new());
+        let rest = rest.trim_start();
+        let rest = rest.strip_prefix(':').unwrap_or(rest);
+        return Some((at, one_line(rest)));
     }
     let rest = rest.trim_start().strip_prefix(':')?;
-    Some(one_line(rest))
+    Some((at, one_line(rest)))
+}
+
+/// Writes the extras that came after `after` (the empty string: right after the heading):
+/// a section as its heading and text, a labelled field as `**Label:** text`, prose after a
+/// blank line.
+pub(crate) fn push_extras(out: &mut String, extras: &[Extra], after: &str) {
+    for x in extras.iter().filter(|x| x.after == after && x.label != "#") {
+        if x.label.starts_with('#') {
+            out.push_str(&x.label);
+            out.push('\n');
+            if !x.text.is_empty() {
+                out.push_str(&x.text);
+                out.push('\n');
+            }
+        } else if !x.label.is_empty() {
+            super::text::push_field(out, &x.label, &x.text);
+        } else {
+            out.push('\n');
+            out.push_str(&x.text);
+            out.push('\n');
+        }
+    }
+}
+
+/// The text an untitled heading carried after its word (`Session Summary — sprint 3`), kept
+/// as the extra labelled `#`.
+pub(crate) fn heading_rest(extras: &[Extra]) -> Option<&str> {
+    extras
+        .iter()
+        .find(|x| x.label == "#")
+        .map(|x| x.text.as_str())
+}
+
+/// The entries of a parse, with each placeholder where it stood.
+#[cfg(test)]
+pub(crate) fn entries<'a, 'b>(items: &'b [RawItem<'a>]) -> impl Iterator<Item = &'b RawEntry<'a>> {
+    items.iter().filter_map(|i| match i {
+        RawItem::Entry(e) => Some(e),
+        RawItem::Withheld(_) => None,
+    })
 }
 
 #[cfg(test)]
@@ -175,25 +388,77 @@ mod tests {
     use super::*;
 
     const FORM: Form = Form {
-        word: "Decision",
+        words: &["Decision"],
         titled: true,
         shape: "## [YYYY-MM-DD HH:MM] Decision: <title>",
-        fields: &["Context", "Decision"],
+        fields: &[text("Context"), text("Decision")],
     };
 
-    #[test]
-    fn fields_run_on_and_unknown_fields_are_skipped() {
-        let text = "# Log\n\n## Decision: A\n**Context:** one\ntwo\n**Extra** (note):\n- skipped\n**decision**: d\n";
-        let entries = parse(text, &FORM).unwrap();
-        assert_eq!(entries.len(), 1);
-        assert_eq!(entries[0].title, "A");
-        assert_eq!(entries[0].text(0), "one\ntwo");
-        assert_eq!(entries[0].text(1), "d");
-        assert_eq!(entries[0].field(1).map(|f| f.line), Some(8));
+    fn one(text: &str) -> RawEntry<'_> {
+        let mut items = parse(text, &FORM).unwrap();
+        assert_eq!(items.len(), 1, "{items:?}");
+        match items.remove(0) {
+            RawItem::Entry(e) => e,
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
-    fn stray_text_is_an_error_with_its_line() {
+    fn fields_run_on_and_what_the_form_does_not_know_is_kept() {
+        let e = one("# Log\n\n## Decision: A\n**Context:** one\ntwo\n**Extra** (note):\n- kept\n**decision**: d\n\nprose\n");
+        assert_eq!(e.title, "A");
+        assert_eq!(e.text(0), "one\ntwo");
+        assert_eq!(e.text(1), "d");
+        assert_eq!(e.field(1).map(|f| f.line), Some(8));
+        assert_eq!(
+            e.extras,
+            vec![
+                Extra {
+                    after: "Context".into(),
+                    label: "Extra".into(),
+                    text: "(note):\n- kept".into()
+                },
+                Extra {
+                    after: "Decision".into(),
+                    label: String::new(),
+                    text: "prose".into()
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn headings_dates_and_bullets_are_read_leniently() {
+        let items = parse(
+            "### [2026-04-05] Decision: A\n- **Context:** c\n- **Decision:** d\n## 2026-04-05T10:15:00Z Decision: B\n**Decision:** e\n### Notes\nsee above\n\nmore\n",
+            &FORM,
+        )
+        .unwrap();
+        let entries: Vec<&RawEntry> = entries(&items).collect();
+        assert_eq!(entries.len(), 2, "{items:?}");
+        assert_eq!(entries[0].at.as_deref(), Some("2026-04-05T00:00:00Z"));
+        assert_eq!(entries[0].text(0), "c");
+        assert_eq!(entries[1].at.as_deref(), Some("2026-04-05T10:15:00Z"));
+        assert_eq!(entries[1].title, "B");
+        assert_eq!(
+            entries[1].extras,
+            vec![Extra {
+                after: "Decision".into(),
+                label: "### Notes".into(),
+                text: "see above\n\nmore".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn fences_are_read_whole() {
+        let e = one("## Decision: A\n**Decision:** d\n```\n## not a heading\n\n**X:** y\n```\n");
+        assert_eq!(e.text(1), "d\n```\n## not a heading\n\n**X:** y\n```");
+        assert!(e.extras.is_empty());
+    }
+
+    #[test]
+    fn stray_text_before_an_entry_is_an_error_with_its_line() {
         let e = parse("# Log\nhello\n", &FORM).unwrap_err();
         assert_eq!(e.line, 2);
         assert!(
@@ -201,9 +466,9 @@ mod tests {
                 .contains("## [YYYY-MM-DD HH:MM] Decision: <title>"),
             "{e}"
         );
-        assert_eq!(parse("## Decision: A\nprose\n", &FORM).unwrap_err().line, 2);
         assert_eq!(parse("## Decision:\n", &FORM).unwrap_err().line, 1);
         assert_eq!(parse("## Note: A\n", &FORM).unwrap_err().line, 1);
-        assert_eq!(parse("## Decision: A\n# Log\n", &FORM).unwrap_err().line, 2);
+        // Inside an entry, an unknown heading is kept, not refused.
+        assert_eq!(one("## Decision: A\n## Note\n").extras.len(), 1);
     }
 }

@@ -1,62 +1,142 @@
 //! `instincts.md`: the seed's learned trigger → action patterns with a confidence.
 
-use super::entry::{self, Form};
-use super::text::{block, day, err, push_field};
-use super::{normal, ParseError};
-use crate::model::{Body, Record};
+use super::entry::{self, line, push_extras, text, Form, RawItem};
+use super::text::{day, err, push_field, withheld_line};
+use super::{normal, normalize, ParseError, Parsed, Withhold};
+use crate::model::{Body, Extra, Record};
 
 const FORM: Form = Form {
-    word: "Instinct",
+    words: &["Instinct"],
     titled: true,
     shape: "## [YYYY-MM-DD] Instinct: <name>",
-    fields: &["Trigger", "Action", "Confidence", "Evidence"],
+    fields: &[
+        text("Trigger"),
+        text("Action"),
+        line("Confidence"),
+        text("Evidence"),
+    ],
 };
 
-pub(crate) fn render(records: &[Record]) -> String {
+/// What a confidence written as a word means; the word is kept beside the number.
+const WORDS: [(&str, f64); 7] = [
+    ("very high", 0.9),
+    ("high", 0.8),
+    ("medium", 0.6),
+    ("moderate", 0.6),
+    ("low", 0.4),
+    ("very low", 0.3),
+    ("validated", 0.7),
+];
+
+/// The label under which the words written around a confidence are kept.
+const NOTE: &str = "Confidence note";
+
+pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     let mut out = String::from("# Instincts\n");
     for r in records {
+        if withhold(r) {
+            out.push_str(&format!("\n{}\n", withheld_line("instinct", &r.id)));
+            continue;
+        }
         if let Body::Instinct {
             name,
             trigger,
             action,
             confidence,
             evidence,
+            extra,
         } = normal(&r.body)
         {
             out.push_str(&format!("\n## [{}] Instinct: {name}\n", day(&r.meta.ts)));
-            push_field(&mut out, "Trigger", &trigger);
-            push_field(&mut out, "Action", &action);
+            push_extras(&mut out, &extra, "");
             // `{}` prints the shortest text that reads back as the same f64.
-            push_field(&mut out, "Confidence", &format!("{confidence}"));
-            push_field(&mut out, "Evidence", &evidence);
+            let confidence = format!("{confidence}");
+            for (label, value) in [
+                ("Trigger", &trigger),
+                ("Action", &action),
+                ("Confidence", &confidence),
+                ("Evidence", &evidence),
+            ] {
+                push_field(&mut out, label, value);
+                push_extras(&mut out, &extra, label);
+            }
         }
     }
     out
 }
 
-pub(crate) fn parse(text: &str) -> Result<Vec<Body>, ParseError> {
+/// A confidence as written: a number (`0.7`, `0.7 (validated)`, `70%`) or a word (`High`).
+/// Returns the number and what was written besides it.
+fn confidence(raw: &str) -> Option<(f64, String)> {
+    let t = raw.trim();
+    let sign = usize::from(t.starts_with('-'));
+    let end = t[sign..]
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .map_or(t.len(), |i| i + sign);
+    if end > 0 {
+        let number: f64 = t[..end].parse().ok()?;
+        let rest = t[end..].trim_start();
+        if let Some(rest) = rest.strip_prefix('%') {
+            return Some((number / 100.0, rest.trim().to_owned()));
+        }
+        return Some((number, rest.to_owned()));
+    }
+    let lower = t.to_lowercase();
+    WORDS
+        .iter()
+        .find(|(w, _)| lower.starts_with(w))
+        .map(|(_, v)| (*v, t.to_owned()))
+}
+
+pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
     let mut out = Vec::new();
-    for e in entry::parse(text, &FORM)? {
+    for item in entry::parse(text, &FORM)? {
+        let mut e = match item {
+            RawItem::Withheld(id) => {
+                out.push(Parsed::Withheld(id));
+                continue;
+            }
+            RawItem::Entry(e) => e,
+        };
         e.required(&FORM, 0)?;
         e.required(&FORM, 1)?;
         let conf = e.required(&FORM, 2)?;
         let raw = conf.joined();
-        let confidence = raw.trim().parse::<f64>().map_err(|_| {
+        let (value, note) = confidence(&raw).ok_or_else(|| {
             err(
                 conf.line,
                 format!(
-                    "confidence must be a number from 0.3 to 0.9, like \"**Confidence:** 0.7\"; found {:?}",
+                    "confidence must be a number from 0.3 to 0.9 (or high, medium, low), like \"**Confidence:** 0.7\"; found {:?}",
                     raw.trim()
                 ),
             )
         })?;
-        out.push(Body::Instinct {
+        if !note.is_empty() {
+            // Right after the confidence, before anything else written after it.
+            let at = e
+                .extras
+                .iter()
+                .position(|x| x.after == "Confidence")
+                .unwrap_or(e.extras.len());
+            e.extras.insert(
+                at,
+                Extra {
+                    after: "Confidence".into(),
+                    label: NOTE.into(),
+                    text: note,
+                },
+            );
+        }
+        let mut body = Body::Instinct {
             name: e.title.clone(),
-            trigger: block(&e.text(0), true),
-            action: block(&e.text(1), true),
-            confidence,
-            evidence: block(&e.text(3), true),
-        });
+            trigger: e.text(0),
+            action: e.text(1),
+            confidence: value,
+            evidence: e.text(3),
+            extra: e.extras,
+        };
+        normalize(&mut body);
+        out.push(Parsed::entry(body, e.at));
     }
     Ok(out)
 }
@@ -75,10 +155,11 @@ mod tests {
             action: "Use httpx.AsyncClient".into(),
             confidence: 0.7,
             evidence: "User corrected requests → httpx twice".into(),
+            extra: Vec::new(),
         })
         .stamp("2026-04-04T14:30:00Z", 1, "a");
         assert_eq!(
-            view::render(ViewFile::Instincts, &fold([&a])),
+            view::render_all(ViewFile::Instincts, &fold([&a])),
             "# Instincts
 
 ## [2026-04-04] Instinct: Prefer httpx
@@ -102,13 +183,14 @@ before the test suite
 **Evidence:** Two sessions lost time on this
 ";
         assert_eq!(
-            view::parse(ViewFile::Instincts, text).unwrap(),
+            view::parse_bodies(ViewFile::Instincts, text).unwrap(),
             vec![Body::Instinct {
                 name: "Run migrations first".into(),
                 trigger: "Tests fail with missing table".into(),
                 action: "Run `make migrate`\nbefore the test suite".into(),
                 confidence: 0.55,
                 evidence: "Two sessions lost time on this".into(),
+                extra: Vec::new(),
             }]
         );
     }
@@ -116,17 +198,41 @@ before the test suite
     #[test]
     fn errors_name_the_line() {
         let bad =
-            "# Instincts\n\n## Instinct: X\n**Trigger:** t\n**Action:** a\n**Confidence:** high\n";
-        let e = view::parse(ViewFile::Instincts, bad).unwrap_err();
+            "# Instincts\n\n## Instinct: X\n**Trigger:** t\n**Action:** a\n**Confidence:** sure\n";
+        let e = view::parse_bodies(ViewFile::Instincts, bad).unwrap_err();
         assert_eq!(e.line, 6);
         assert!(e.message.contains("must be a number"), "{e}");
+        // Words and notes around the number are read, and kept.
+        for (written, value, note) in [
+            ("High", 0.8, "High"),
+            ("0.7 (validated)", 0.7, "(validated)"),
+            ("70%", 0.7, ""),
+        ] {
+            let text = format!(
+                "## Instinct: X\n**Trigger:** t\n**Action:** a\n**Confidence:** {written}\n"
+            );
+            match &view::parse_bodies(ViewFile::Instincts, &text).unwrap()[0] {
+                Body::Instinct {
+                    confidence, extra, ..
+                } => {
+                    assert_eq!(*confidence, value, "{written}");
+                    let kept: Vec<&str> = extra.iter().map(|x| x.text.as_str()).collect();
+                    let want: Vec<&str> =
+                        Some(note).filter(|n| !n.is_empty()).into_iter().collect();
+                    assert_eq!(kept, want, "{written}");
+                }
+                other => panic!("{other:?}"),
+            }
+        }
         let missing = "# Instincts\n\n## Instinct: X\n**Trigger:** t\n**Action:** a\n";
-        let e = view::parse(ViewFile::Instincts, missing).unwrap_err();
+        let e = view::parse_bodies(ViewFile::Instincts, missing).unwrap_err();
         assert_eq!(e.line, 3);
         assert!(e.message.contains("**Confidence:**"), "{e}");
         let nameless = "# Instincts\n\n## [2026-04-04] Instinct:\n";
         assert_eq!(
-            view::parse(ViewFile::Instincts, nameless).unwrap_err().line,
+            view::parse_bodies(ViewFile::Instincts, nameless)
+                .unwrap_err()
+                .line,
             3
         );
     }

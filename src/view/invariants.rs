@@ -21,9 +21,12 @@
 //! (`What: …`, `**What**: …`), `Where` is a backtick-quoted or comma-separated list, and an
 //! indented line continues the field above. Other bold `**Label:**` lines are skipped.
 
-use super::text::{err, heading, is_blank, loose, numbered, one_line, paths, read_paths, Src};
-use super::{normal, ParseError};
-use crate::model::{Body, Record};
+use super::text::{
+    err, fence, heading, is_blank, loose, numbered, one_line, paths, read_paths, withheld_id,
+    withheld_line, Src,
+};
+use super::{normal, normalize, ParseError, Parsed, Withhold};
+use crate::model::{Body, Extra, Record};
 
 /// What kind of rule a section holds, for the loader's stats and icons.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -86,12 +89,12 @@ fn rank(section: &str) -> (u8, String) {
     }
 }
 
-pub(crate) fn render(records: &[Record]) -> String {
-    let rules: Vec<Body> = records.iter().map(|r| normal(&r.body)).collect();
-    let mut sections: Vec<&str> = Vec::new();
-    for b in &rules {
-        if let Body::Invariant { section, .. } = b {
-            if !sections.contains(&section.as_str()) {
+pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
+    let mut sections: Vec<String> = Vec::new();
+    for r in records {
+        if let Body::Invariant { section, .. } = &r.body {
+            let section = one_line(section);
+            if !sections.contains(&section) {
                 sections.push(section);
             }
         }
@@ -100,33 +103,57 @@ pub(crate) fn render(records: &[Record]) -> String {
     let mut out = String::from("# Invariants\n");
     for s in sections {
         out.push_str(&format!("\n## {s}\n"));
-        for b in &rules {
-            if let Body::Invariant {
+        for r in records {
+            let Body::Invariant {
                 section,
                 title,
                 what,
                 r#where,
                 why,
-            } = b
-            {
-                if section != s {
-                    continue;
-                }
-                out.push_str(&format!("\n### {title}\n"));
-                if !what.is_empty() {
-                    out.push_str(&format!("- **What:** {what}\n"));
-                }
-                if !r#where.is_empty() {
-                    let quoted: Vec<String> = r#where.iter().map(|w| format!("`{w}`")).collect();
-                    out.push_str(&format!("- **Where:** {}\n", quoted.join(", ")));
-                }
-                if !why.is_empty() {
-                    out.push_str(&format!("- **Why:** {why}\n"));
-                }
+                extra,
+            } = normal(&r.body)
+            else {
+                continue;
+            };
+            if section != s {
+                continue;
+            }
+            if withhold(r) {
+                out.push_str(&format!("\n{}\n", withheld_line("invariant", &r.id)));
+                continue;
+            }
+            out.push_str(&format!("\n### {title}\n"));
+            push_rule_extras(&mut out, &extra, "");
+            if !what.is_empty() {
+                out.push_str(&format!("- **What:** {what}\n"));
+                push_rule_extras(&mut out, &extra, "What");
+            }
+            if !r#where.is_empty() {
+                let quoted: Vec<String> = r#where.iter().map(|w| format!("`{w}`")).collect();
+                out.push_str(&format!("- **Where:** {}\n", quoted.join(", ")));
+                push_rule_extras(&mut out, &extra, "Where");
+            }
+            if !why.is_empty() {
+                out.push_str(&format!("- **Why:** {why}\n"));
+                push_rule_extras(&mut out, &extra, "Why");
             }
         }
     }
     out
+}
+
+/// A rule's extras after `after`: other labelled fields as `- **Label:** …`, prose after a
+/// blank line.
+fn push_rule_extras(out: &mut String, extra: &[Extra], after: &str) {
+    for x in extra.iter().filter(|x| x.after == after) {
+        if x.label.is_empty() {
+            out.push_str(&format!("\n{}\n", x.text));
+        } else {
+            out.push_str(&format!("- **{}:** ", x.label));
+            out.push_str(&x.text);
+            out.push('\n');
+        }
+    }
 }
 
 /// A rule field line: its label, whether the label was bold, and the value.
@@ -151,85 +178,132 @@ fn rule_field(line: &str) -> Option<(String, bool, &str)> {
     Some((label.to_owned(), stars > 0, value.trim()))
 }
 
-#[derive(Clone, Copy)]
+/// Whether a line reads as a rule field: a bold label, or What, Where or Why.
+pub(crate) fn is_field_line(line: &str) -> bool {
+    rule_field(line).is_some_and(|(label, bold, _)| {
+        bold || matches!(loose(&label).as_str(), "what" | "where" | "why")
+    })
+}
+
+/// Where the next line of a rule goes.
+#[derive(Clone, Copy, PartialEq)]
 enum Slot {
     What,
     Where,
     Why,
-    Skip,
+    /// The extra at this index.
+    Extra(usize),
 }
 
 fn add(body: &mut Body, slot: Slot, value: &str) {
     if let Body::Invariant {
-        what, r#where, why, ..
+        what,
+        r#where,
+        why,
+        extra,
+        ..
     } = body
     {
         match slot {
-            Slot::What | Slot::Why => {
-                let v = if matches!(slot, Slot::What) {
-                    what
-                } else {
-                    why
-                };
-                *v = one_line(&format!("{v} {value}"));
-            }
+            Slot::What => *what = one_line(&format!("{what} {value}")),
+            Slot::Why => *why = one_line(&format!("{why} {value}")),
             Slot::Where => r#where.extend(paths(&read_paths(value), false)),
-            Slot::Skip => {}
+            Slot::Extra(i) => {
+                let x = &mut extra[i];
+                if !x.text.is_empty() {
+                    x.text.push('\n');
+                }
+                x.text.push_str(value);
+            }
         }
     }
 }
 
-const FIELD_FORMS: &str = "\"- **What:** …\", \"- **Where:** `path`\" or \"- **Why:** …\"";
+/// The label of the last known field a rule has so far.
+fn last_known(slots: &[Slot]) -> &'static str {
+    slots
+        .iter()
+        .rev()
+        .find_map(|s| match s {
+            Slot::What => Some("What"),
+            Slot::Where => Some("Where"),
+            Slot::Why => Some("Why"),
+            Slot::Extra(_) => None,
+        })
+        .unwrap_or("")
+}
 
-pub(crate) fn parse(text: &str) -> Result<Vec<Body>, ParseError> {
-    let mut out: Vec<Body> = Vec::new();
-    let mut section: Option<String> = None;
-    // Whether the last body is the rule under the cursor, and which field an indented line continues.
+/// Reads the seed's layout: `## Section`, then one heading per rule at any deeper level (the
+/// template writes `###`, the seed's loader reads `####`), then field lines.
+pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
+    let mut out: Vec<Parsed> = Vec::new();
+    let mut section: Option<(usize, String)> = None;
+    // Whether the last entry is the rule under the cursor, the fields it has had, and whether
+    // a blank line came since the last field.
     let mut in_rule = false;
-    let mut slot: Option<Slot> = None;
+    let mut slots: Vec<Slot> = Vec::new();
+    let mut blank = false;
+    let mut open_fence: Option<&str> = None;
     for Src { no, text: line } in numbered(text) {
+        // Inside a code fence (in an extra) every line is the extra's.
+        if let (Some(marker), Some(s @ Slot::Extra(_)), Some(Parsed::Entry(e))) =
+            (open_fence, slots.last().copied(), out.last_mut())
+        {
+            add(&mut e.body, s, line.trim_end());
+            if line.starts_with(marker) {
+                open_fence = None;
+            }
+            continue;
+        }
+        open_fence = None;
+        if let Some(id) = withheld_id(line) {
+            out.push(Parsed::Withheld(id.to_owned()));
+            in_rule = false;
+            continue;
+        }
         match heading(line) {
             Some((1, _)) if section.is_none() => continue,
-            Some((1, _)) => return Err(err(no, "unexpected title heading after the sections")),
-            Some((2, h)) => {
+            Some((level, h)) if level >= 2 && section.as_ref().is_none_or(|(l, _)| level <= *l) => {
                 if h.is_empty() {
                     return Err(err(
                         no,
                         "empty section name: write \"## Danger Zones\" or another name",
                     ));
                 }
-                section = Some(one_line(h));
+                section = Some((level, one_line(h)));
                 in_rule = false;
                 continue;
             }
-            Some((3, h)) => {
-                let Some(s) = &section else {
-                    return Err(err(
-                        no,
-                        "expected a section heading such as \"## Danger Zones\" before the rule",
-                    ));
-                };
+            Some((_, h)) if section.is_some() => {
                 if h.is_empty() {
                     return Err(err(no, "missing rule title: write \"### <rule title>\""));
                 }
-                out.push(Body::Invariant {
-                    section: s.clone(),
-                    title: one_line(h),
-                    what: String::new(),
-                    r#where: Vec::new(),
-                    why: String::new(),
-                });
+                let s = section.as_ref().map(|(_, s)| s.clone()).unwrap_or_default();
+                out.push(Parsed::entry(
+                    Body::Invariant {
+                        section: s,
+                        title: one_line(h),
+                        what: String::new(),
+                        r#where: Vec::new(),
+                        why: String::new(),
+                        extra: Vec::new(),
+                    },
+                    None,
+                ));
                 in_rule = true;
-                slot = None;
+                slots.clear();
+                blank = false;
                 continue;
             }
-            _ => {}
+            Some(_) => return Err(err(no, "unexpected title heading after the sections")),
+            None => {}
         }
         if is_blank(line) {
+            blank = true;
             continue;
         }
         let rule = match out.last_mut() {
-            Some(rule) if in_rule => rule,
+            Some(Parsed::Entry(e)) if in_rule => &mut e.body,
             _ if section.is_none() => {
                 return Err(err(
                     no,
@@ -243,23 +317,69 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Body>, ParseError> {
                 ))
             }
         };
+        // An indented line continues the field above it (whatever it looks like).
+        if let Some(s) = slots.last().copied() {
+            if !blank && line.starts_with(char::is_whitespace) {
+                // An extra keeps its lines as written; a field's value is one line.
+                let value = match s {
+                    Slot::Extra(_) => line.trim_end(),
+                    _ => line.trim(),
+                };
+                add(rule, s, value);
+                continue;
+            }
+        }
         if let Some((label, bold, value)) = rule_field(line) {
             let found = match loose(&label).as_str() {
                 "what" => Some(Slot::What),
                 "where" => Some(Slot::Where),
                 "why" => Some(Slot::Why),
-                _ if bold => Some(Slot::Skip),
+                _ if bold => {
+                    let after = last_known(&slots).to_owned();
+                    if let Body::Invariant { extra, .. } = rule {
+                        extra.push(Extra {
+                            after,
+                            label: one_line(&label),
+                            text: String::new(),
+                        });
+                        Some(Slot::Extra(extra.len() - 1))
+                    } else {
+                        None
+                    }
+                }
                 _ => None,
             };
             if let Some(s) = found {
                 add(rule, s, value);
-                slot = Some(s);
+                slots.push(s);
+                blank = false;
+                if matches!(s, Slot::Extra(_)) {
+                    open_fence = fence(value);
+                }
                 continue;
             }
         }
-        match slot {
-            Some(s) if line.starts_with(char::is_whitespace) => add(rule, s, line.trim()),
-            _ => return Err(err(no, format!("expected a rule field: {FIELD_FORMS}"))),
+        open_fence = fence(line);
+        match slots.last().copied() {
+            Some(s @ Slot::Extra(_)) if !blank => add(rule, s, line.trim()),
+            _ => {
+                // Prose of its own: kept after the last field, where it was.
+                let after = last_known(&slots).to_owned();
+                if let Body::Invariant { extra, .. } = rule {
+                    extra.push(Extra {
+                        after,
+                        label: String::new(),
+                        text: line.trim().to_owned(),
+                    });
+                    slots.push(Slot::Extra(extra.len() - 1));
+                }
+            }
+        }
+        blank = false;
+    }
+    for p in &mut out {
+        if let Parsed::Entry(e) = p {
+            normalize(&mut e.body);
         }
     }
     Ok(out)
@@ -278,7 +398,15 @@ mod tests {
             what: what.into(),
             r#where: r#where.iter().map(|s| s.to_string()).collect(),
             why: why.into(),
+            extra: Vec::new(),
         }
+    }
+
+    fn with_extra(mut body: Body, x: Extra) -> Body {
+        if let Body::Invariant { extra, .. } = &mut body {
+            extra.push(x);
+        }
+        body
     }
 
     #[test]
@@ -321,7 +449,7 @@ mod tests {
             .map(|(i, b)| Draft::new(b).stamp("2026-04-04T14:30:00Z", i as u64 + 1, "a"))
             .collect();
         assert_eq!(
-            view::render(ViewFile::Invariants, &fold(&records)),
+            view::render_all(ViewFile::Invariants, &fold(&records)),
             "# Invariants
 
 ## Danger Zones
@@ -364,14 +492,21 @@ What: the IR schema is the adapter contract
 - **What:** phase order is pre → run → post
 ";
         assert_eq!(
-            view::parse(ViewFile::Invariants, text).unwrap(),
+            view::parse_bodies(ViewFile::Invariants, text).unwrap(),
             vec![
-                rule(
-                    "Critical Contracts",
-                    "IR schema",
-                    "the IR schema is the adapter contract and must stay stable",
-                    &["compiler/parser.js", "compiler/ir.js"],
-                    "adapters break silently"
+                with_extra(
+                    rule(
+                        "Critical Contracts",
+                        "IR schema",
+                        "the IR schema is the adapter contract and must stay stable",
+                        &["compiler/parser.js", "compiler/ir.js"],
+                        "adapters break silently"
+                    ),
+                    Extra {
+                        after: "Where".into(),
+                        label: "Owner".into(),
+                        text: "compiler team".into(),
+                    }
                 ),
                 rule(
                     "State Machines",
@@ -386,23 +521,24 @@ What: the IR schema is the adapter contract
 
     #[test]
     fn errors_name_the_line() {
-        let e = view::parse(ViewFile::Invariants, "# Invariants\n### Orphan\n").unwrap_err();
-        assert_eq!(e.line, 2);
-        let e = view::parse(
+        let e = view::parse_bodies(
             ViewFile::Invariants,
             "# Invariants\n## Danger Zones\nprose\n",
         )
         .unwrap_err();
         assert_eq!(e.line, 3);
         assert!(e.message.contains("### <rule title>"), "{e}");
-        let e = view::parse(
+        // Prose under a rule is kept with it.
+        let got = view::parse_bodies(
             ViewFile::Invariants,
             "## Danger Zones\n### R\n- **What:** x\nloose text\n",
         )
-        .unwrap_err();
-        assert_eq!(e.line, 4);
-        assert!(e.message.contains("**What:**"), "{e}");
-        let e = view::parse(ViewFile::Invariants, "text first\n").unwrap_err();
+        .unwrap();
+        assert!(
+            matches!(&got[0], Body::Invariant { extra, .. } if extra[0].text == "loose text" && extra[0].after == "What"),
+            "{got:?}"
+        );
+        let e = view::parse_bodies(ViewFile::Invariants, "text first\n").unwrap_err();
         assert_eq!(e.line, 1);
     }
 }

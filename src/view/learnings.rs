@@ -3,9 +3,9 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::text::{err, numbered};
-use super::{normal, normalize, ParseError};
-use crate::model::{Body, LearningType, Record};
+use super::text::{err, parse_time};
+use super::{normal, normalize, ParseError, Parsed, Withhold};
+use crate::model::{Body, Extra, LearningType, Record, LEARNING_KEYS};
 
 /// One line, fields in the seed's order.
 #[derive(Serialize)]
@@ -21,10 +21,22 @@ struct Line<'a> {
     files: &'a [String],
 }
 
+/// The confidence of a line that gives none, as the CLI's `learn` defaults it.
+const DEFAULT_CONFIDENCE: f64 = 0.7;
+
 /// No header and no trailing blank line: an empty log renders as `""`.
-pub(crate) fn render(records: &[Record]) -> String {
+pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     let mut out = String::new();
     for r in records {
+        if withhold(r) {
+            let line = serde_json::json!({
+                "withheld": r.id,
+                "reason": "TAINTED: inspect it with `git rune verify`",
+            });
+            out.push_str(&line.to_string());
+            out.push('\n');
+            continue;
+        }
         if let Body::Learning {
             skill,
             ltype,
@@ -32,6 +44,7 @@ pub(crate) fn render(records: &[Record]) -> String {
             insight,
             confidence,
             files,
+            extra,
             ..
         } = normal(&r.body)
         {
@@ -46,7 +59,18 @@ pub(crate) fn render(records: &[Record]) -> String {
             };
             // Serialising plain strings and numbers cannot fail; a non-finite confidence
             // becomes null, which parse then reports.
-            out.push_str(&serde_json::to_string(&line).unwrap_or_default());
+            let mut text = serde_json::to_string(&line).unwrap_or_default();
+            if !extra.is_empty() {
+                text.pop();
+                for x in &extra {
+                    text.push(',');
+                    text.push_str(&serde_json::to_string(&x.label).unwrap_or_default());
+                    text.push(':');
+                    text.push_str(&x.text);
+                }
+                text.push('}');
+            }
+            out.push_str(&text);
             out.push('\n');
         }
     }
@@ -55,71 +79,123 @@ pub(crate) fn render(records: &[Record]) -> String {
 
 const EXAMPLE: &str = r#"{"ts":"2026-04-04T14:30:00Z","skill":"cook","type":"decision","key":"state-lib","insight":"Chose X because Y","confidence":0.8}"#;
 
-pub(crate) fn parse(text: &str) -> Result<Vec<Body>, ParseError> {
+/// Reads one JSON object a line, as the seed writes them; an object may also be spread over
+/// several lines (pretty-printed).
+pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
-    for src in numbered(text) {
-        if src.text.trim().is_empty() {
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    let mut start = 0;
+    loop {
+        let value = match stream.next() {
+            None => break,
+            Some(Ok(v)) => v,
+            Some(Err(e)) => {
+                return Err(err(
+                    e.line().max(1),
+                    format!("not a JSON object ({e}); each line must be one object like {EXAMPLE}"),
+                ))
+            }
+        };
+        let end = stream.byte_offset();
+        let object_text = &text[start..end];
+        let line = line_at(
+            text,
+            start + (object_text.len() - object_text.trim_start().len()),
+        );
+        start = end;
+        let Value::Object(obj) = value else {
+            return Err(err(
+                line,
+                format!("not a JSON object; each line must be one object like {EXAMPLE}"),
+            ));
+        };
+        if let Some(Value::String(id)) = obj.get("withheld") {
+            out.push(Parsed::Withheld(id.clone()));
             continue;
         }
-        let obj: Map<String, Value> = serde_json::from_str(src.text).map_err(|e| {
-            err(
-                src.no,
-                format!("not a JSON object ({e}); each line must be one object like {EXAMPLE}"),
-            )
-        })?;
-        let fail = |m: String| err(src.no, m);
-        let string = |name: &str, required: bool| -> Result<String, ParseError> {
-            match obj.get(name) {
-                Some(Value::String(s)) => Ok(s.clone()),
-                None | Some(Value::Null) if !required => Ok(String::new()),
-                None => Err(fail(format!("missing \"{name}\" (a string)"))),
-                Some(_) => Err(fail(format!("\"{name}\" must be a string"))),
-            }
-        };
-        let types = LearningType::ALL.map(LearningType::as_str).join(", ");
-        let ltype = LearningType::parse(&string("type", true)?)
-            .ok_or_else(|| fail(format!("\"type\" must be one of {types}")))?;
-        let confidence = match obj.get("confidence") {
-            Some(Value::Number(n)) => exact_confidence(src.text)
-                .or_else(|| n.as_f64())
-                .ok_or_else(|| fail("\"confidence\" is out of range".into()))?,
-            Some(_) => {
-                return Err(fail(
-                    "\"confidence\" must be a number from 0.1 to 1.0, like 0.8".into(),
-                ))
-            }
-            None => {
-                return Err(fail(
-                    "missing \"confidence\" (a number from 0.1 to 1.0)".into(),
-                ))
-            }
-        };
-        let files = match obj.get("files") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| v.as_str().map(str::to_owned))
-                .collect::<Option<Vec<_>>>()
-                .ok_or_else(|| fail("\"files\" must be a list of strings".into()))?,
-            Some(_) => {
-                return Err(fail(
-                    "\"files\" must be a list of strings, like [\"src/a.rs\"]".into(),
-                ))
-            }
-        };
-        let mut body = Body::Learning {
-            skill: string("skill", false)?,
-            ltype,
-            key: string("key", true)?,
-            insight: string("insight", true)?,
-            confidence,
-            files,
-            file_blobs: Default::default(),
-        };
-        normalize(&mut body);
-        out.push(body);
+        out.push(entry(&obj, object_text, line)?);
     }
     Ok(out)
+}
+
+/// The 1-based line of a byte offset.
+fn line_at(text: &str, offset: usize) -> usize {
+    1 + text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+}
+
+fn entry(obj: &Map<String, Value>, object_text: &str, line: usize) -> Result<Parsed, ParseError> {
+    let fail = |m: String| err(line, m);
+    let string = |name: &str, required: bool| -> Result<String, ParseError> {
+        match obj.get(name) {
+            Some(Value::String(s)) => Ok(s.clone()),
+            None | Some(Value::Null) if !required => Ok(String::new()),
+            None => Err(fail(format!("missing \"{name}\" (a string)"))),
+            Some(_) => Err(fail(format!("\"{name}\" must be a string"))),
+        }
+    };
+    let types = LearningType::ALL.map(LearningType::as_str).join(", ");
+    let ltype = LearningType::parse(&string("type", true)?.to_lowercase())
+        .ok_or_else(|| fail(format!("\"type\" must be one of {types}")))?;
+    let confidence = match obj.get("confidence") {
+        Some(Value::Number(n)) => exact_confidence(object_text)
+            .or_else(|| n.as_f64())
+            .ok_or_else(|| fail("\"confidence\" is out of range".into()))?,
+        None | Some(Value::Null) => DEFAULT_CONFIDENCE,
+        Some(_) => {
+            return Err(fail(
+                "\"confidence\" must be a number from 0.1 to 1.0, like 0.8".into(),
+            ))
+        }
+    };
+    let files = match obj.get("files") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| v.as_str().map(str::to_owned))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| fail("\"files\" must be a list of strings".into()))?,
+        Some(Value::String(one)) => vec![one.clone()],
+        Some(_) => {
+            return Err(fail(
+                "\"files\" must be a list of strings, like [\"src/a.rs\"]".into(),
+            ))
+        }
+    };
+    let at = match obj.get("ts") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(ts)) if ts.trim().is_empty() => None,
+        Some(Value::String(ts)) => Some(parse_time(ts).ok_or_else(|| {
+            fail(format!(
+                "\"ts\" must be a time like \"2026-04-04T14:30:00Z\"; found {ts:?}"
+            ))
+        })?),
+        Some(_) => return Err(fail("\"ts\" must be a string".into())),
+    };
+    let extra = obj
+        .iter()
+        .filter(|(k, _)| !LEARNING_KEYS.contains(&k.as_str()))
+        .map(|(k, v)| Extra {
+            after: String::new(),
+            label: k.clone(),
+            text: v.to_string(),
+        })
+        .collect();
+    let mut body = Body::Learning {
+        skill: string("skill", false)?,
+        ltype,
+        key: string("key", true)?,
+        insight: string("insight", true)?,
+        confidence,
+        files,
+        file_blobs: Default::default(),
+        extra,
+    };
+    normalize(&mut body);
+    Ok(Parsed::entry(body, at))
 }
 
 /// The top-level `"confidence"` of a line serde_json has already accepted, read with Rust's
@@ -231,6 +307,7 @@ mod tests {
             confidence: 0.8,
             files: files.iter().map(|s| s.to_string()).collect(),
             file_blobs: Default::default(),
+            extra: Vec::new(),
         }
     }
 
@@ -249,15 +326,16 @@ mod tests {
             confidence: 1.0,
             files: vec![],
             file_blobs: Default::default(),
+            extra: Vec::new(),
         })
         .stamp("2026-04-05T00:00:00Z", 2, "a");
         assert_eq!(
-            view::render(ViewFile::Learnings, &fold([&a, &b])),
+            view::render_all(ViewFile::Learnings, &fold([&a, &b])),
             r#"{"ts":"2026-04-04T14:30:00Z","skill":"cook","type":"decision","key":"state-lib","insight":"Chose Zustand over Redux — fewer re-renders","confidence":0.8,"files":["src/store/index.ts"]}
 {"ts":"2026-04-05T00:00:00Z","skill":"","type":"error","key":"k","insight":"line one\nline two","confidence":1.0}
 "#
         );
-        assert_eq!(view::render(ViewFile::Learnings, &fold([])), "");
+        assert_eq!(view::render_all(ViewFile::Learnings, &fold([])), "");
     }
 
     #[test]
@@ -267,13 +345,47 @@ mod tests {
 {"type":"decision","key":"bare","insight":"Chose Zustand over Redux — fewer re-renders","confidence":0.8,"extra":true}
 "#;
         let mut bare = learning("bare", &[]);
-        if let Body::Learning { skill, .. } = &mut bare {
+        if let Body::Learning { skill, extra, .. } = &mut bare {
             skill.clear();
+            // A key the seed does not define is kept, with its JSON value.
+            extra.push(Extra {
+                after: String::new(),
+                label: "extra".into(),
+                text: "true".into(),
+            });
         }
         assert_eq!(
-            view::parse(ViewFile::Learnings, text).unwrap(),
+            view::parse_bodies(ViewFile::Learnings, text).unwrap(),
             vec![learning("state-lib", &["src/store/index.ts"]), bare]
         );
+    }
+
+    #[test]
+    fn pretty_printed_objects_missing_confidence_and_times_are_read() {
+        let text = "{\n  \"ts\": \"2026-04-05T10:15:00+02:00\",\n  \"type\": \"Error\",\n  \"key\": \"k\",\n  \"insight\": \"i\",\n  \"tags\": [\"a\", \"b\"]\n}\n{\"type\":\"insight\",\"key\":\"j\",\"insight\":\"x\"}";
+        let parsed = view::parse(ViewFile::Learnings, text).unwrap();
+        let Parsed::Entry(first) = &parsed[0] else {
+            panic!("{parsed:?}")
+        };
+        assert_eq!(first.at.as_deref(), Some("2026-04-05T08:15:00Z"));
+        match &first.body {
+            Body::Learning {
+                ltype,
+                confidence,
+                extra,
+                ..
+            } => {
+                assert_eq!(*ltype, LearningType::Error);
+                assert_eq!(*confidence, 0.7);
+                assert_eq!(extra[0].label, "tags");
+                assert_eq!(extra[0].text, "[\"a\",\"b\"]");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(parsed.len(), 2);
+        // An error in a pretty-printed object names the line it is on.
+        let e = view::parse(ViewFile::Learnings, "{\n  \"type\": \"x\",\n").unwrap_err();
+        assert_eq!(e.line, 3, "{e}");
     }
 
     #[test]
@@ -289,7 +401,7 @@ mod tests {
                 r#"{{"insight":"x \" \\ {{[","files":["a]"],"type":"error","key":"k","confidence":{c:?} }}"#
             );
             assert_eq!(exact_confidence(&line), Some(c), "{line}");
-            match &view::parse(ViewFile::Learnings, &line).unwrap()[0] {
+            match &view::parse_bodies(ViewFile::Learnings, &line).unwrap()[0] {
                 Body::Learning { confidence, .. } => assert_eq!(confidence.to_bits(), c.to_bits()),
                 other => panic!("{other:?}"),
             }
@@ -314,13 +426,18 @@ mod tests {
                 "must be a number",
             ),
             (
-                r#"{"type":"insight","key":"k","insight":"i","confidence":0.5,"files":"a"}"#,
+                r#"{"type":"insight","key":"k","insight":"i","ts":"yesterday"}"#,
+                "must be a time",
+            ),
+            (
+                r#"{"type":"insight","key":"k","insight":"i","confidence":0.5,"files":3}"#,
                 "list of strings",
             ),
             ("[1,2]", "not a JSON object"),
         ];
         for (bad, want) in cases {
-            let e = view::parse(ViewFile::Learnings, &format!("{ok}\n\n{bad}\n")).unwrap_err();
+            let e =
+                view::parse_bodies(ViewFile::Learnings, &format!("{ok}\n\n{bad}\n")).unwrap_err();
             assert_eq!(e.line, 3, "{bad}");
             assert!(e.message.contains(want), "{e}");
         }

@@ -23,7 +23,7 @@ mod roundtrip_tests;
 
 pub use diff::diff;
 
-use crate::model::{canonical_section, Body, Field, Kind, Scope, Shape, State};
+use crate::model::{canonical_section, Body, Field, Kind, Record, Scope, Shape, State};
 use text::{block, item, items_normal, one_line, paths};
 
 /// One file of the view.
@@ -153,33 +153,84 @@ pub struct ParseError {
     pub message: String,
 }
 
-/// Renders `file` from the folded state. Deterministic: the same state gives the same bytes,
-/// ending with `"\n"`, with two exceptions that render as `""` so the caller removes the file:
-/// `checkpoint.md` when no checkpoint is open, and `learnings.jsonl` when there are no learnings
-/// (a JSONL file has no header, and a blank line would break line-by-line readers).
-///
-/// Bodies are normalised before rendering, so even a record written by an older version cannot
-/// produce text that reads back as different structure.
-pub fn render(file: ViewFile, state: &State) -> String {
-    let records = state.of_kind(file.kind());
-    match file {
-        ViewFile::Decisions => decisions::render(records),
-        ViewFile::Conventions => conventions::render(records),
-        ViewFile::Learnings => learnings::render(records),
-        ViewFile::Instincts => instincts::render(records),
-        ViewFile::CumulativeNotes => notes::render_cumulative(records),
-        ViewFile::Invariants => invariants::render(records),
-        ViewFile::Progress => progress::render(records),
-        ViewFile::SessionLog => session_log::render(records),
-        ViewFile::Checkpoint => checkpoint::render(state.open_checkpoint()),
-        ViewFile::TaskNotes => notes::render_tasks(records),
+/// One entry read from a view file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub body: Body,
+    /// The time the entry gives (a heading's date, a learning's `ts`), RFC 3339 UTC.
+    pub at: Option<String>,
+}
+
+/// What a view file holds, in order: entries, and the placeholders of withheld records.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)] // Entries are the common case; boxing them buys nothing.
+pub enum Parsed {
+    Entry(Entry),
+    /// A record the view showed as withheld (its id, or a prefix of it).
+    Withheld(String),
+}
+
+impl Parsed {
+    fn entry(body: Body, at: Option<String>) -> Parsed {
+        Parsed::Entry(Entry { body, at })
     }
 }
 
-/// Parses a (possibly hand-edited) file into entry bodies, in file order. The output is
-/// already normal (see [`normalize`]). Dates in headings and `ts` in learnings are ignored: a
-/// new entry gets the time of the save.
-pub fn parse(file: ViewFile, text: &str) -> Result<Vec<Body>, ParseError> {
+/// Which records the view shows as a placeholder instead of their text (the integrity gate's
+/// TAINTED ones).
+pub type Withhold<'a> = &'a dyn Fn(&Record) -> bool;
+
+/// Renders `file` from the folded state. Deterministic: the same state gives the same bytes,
+/// ending with `"\n"`, with two exceptions that render as `""` so the caller removes the file:
+/// `checkpoint.md` when no checkpoint is open, and `learnings.jsonl` when there are no learnings
+/// (a JSONL file has no header, and a blank line would break line-by-line readers). Records
+/// `withhold` picks show as a one-line placeholder naming `git rune verify`.
+///
+/// Bodies are normalised before rendering, so even a record written by an older version cannot
+/// produce text that reads back as different structure.
+pub fn render(file: ViewFile, state: &State, withhold: Withhold<'_>) -> String {
+    let records = state.of_kind(file.kind());
+    match file {
+        ViewFile::Decisions => decisions::render(records, withhold),
+        ViewFile::Conventions => conventions::render(records, withhold),
+        ViewFile::Learnings => learnings::render(records, withhold),
+        ViewFile::Instincts => instincts::render(records, withhold),
+        ViewFile::CumulativeNotes => notes::render_cumulative(records, withhold),
+        ViewFile::Invariants => invariants::render(records, withhold),
+        ViewFile::Progress => progress::render(records, withhold),
+        ViewFile::SessionLog => session_log::render(records, withhold),
+        ViewFile::Checkpoint => checkpoint::render(state.open_checkpoint(), withhold),
+        ViewFile::TaskNotes => notes::render_tasks(records, withhold),
+    }
+}
+
+/// Nothing withheld (for tests).
+#[cfg(test)]
+pub fn show_all(_: &Record) -> bool {
+    false
+}
+
+/// [`render`] with nothing withheld (for tests).
+#[cfg(test)]
+pub fn render_all(file: ViewFile, state: &State) -> String {
+    render(file, state, &show_all)
+}
+
+/// The bodies of the entries [`parse`] reads (for tests).
+#[cfg(test)]
+pub fn parse_bodies(file: ViewFile, text: &str) -> Result<Vec<Body>, ParseError> {
+    Ok(parse(file, text)?
+        .into_iter()
+        .filter_map(|p| match p {
+            Parsed::Entry(e) => Some(e.body),
+            Parsed::Withheld(_) => None,
+        })
+        .collect())
+}
+
+/// Parses a (possibly hand-edited) file into its entries and placeholders, in file order.
+/// Entry bodies are already normal (see [`normalize`]); each carries the time it gives.
+pub fn parse(file: ViewFile, text: &str) -> Result<Vec<Parsed>, ParseError> {
     match file {
         ViewFile::Decisions => decisions::parse(text),
         ViewFile::Conventions => conventions::parse(text),
@@ -191,6 +242,22 @@ pub fn parse(file: ViewFile, text: &str) -> Result<Vec<Body>, ParseError> {
         ViewFile::SessionLog => session_log::parse(text),
         ViewFile::Checkpoint => checkpoint::parse(text),
         ViewFile::TaskNotes => notes::parse_tasks(text),
+    }
+}
+
+impl ViewFile {
+    /// A time as this file shows it (to the minute, the day, or the second; files without
+    /// dates show none), for telling an edited date from an unchanged one.
+    pub fn shown_time(self, ts: &str) -> String {
+        match self {
+            ViewFile::Decisions
+            | ViewFile::Progress
+            | ViewFile::SessionLog
+            | ViewFile::Checkpoint => text::minute(ts),
+            ViewFile::Conventions | ViewFile::Instincts => text::day(ts),
+            ViewFile::Learnings => ts.to_owned(),
+            ViewFile::CumulativeNotes | ViewFile::TaskNotes | ViewFile::Invariants => String::new(),
+        }
     }
 }
 
@@ -226,6 +293,229 @@ pub fn normalize(body: &mut Body) {
         (_, Field::One(s)) => *s = one_line(s),
         (_, Field::Many(list)) => *list = items_normal(list),
     });
+    let shown = shown_slots(body);
+    // In checkpoint.md a section holds everything up to the next heading, so an extra's
+    // unlabelled lines come before the sections placed after the same section; in the entry
+    // formats, prose after a section reads back as part of it.
+    let sections_hold_prose = !matches!(body, Body::Checkpoint { .. });
+    let kind = body.kind();
+    if let Some(extra) = extras_mut(body) {
+        normalize_extras(extra, &shown, sections_hold_prose);
+        match kind {
+            // learnings.jsonl: keys of a JSON object, once each, in the order serde reads them.
+            Kind::Learning => {
+                let mut by_key = std::collections::BTreeMap::new();
+                for x in extra.drain(..) {
+                    by_key.insert(x.label.clone(), x);
+                }
+                extra.extend(by_key.into_values());
+            }
+            // Unlabelled lines of a checkpoint come before its first section or in the git
+            // state section; anywhere else they would read back as that section's content.
+            Kind::Checkpoint => {
+                for x in extra.iter_mut() {
+                    if x.label.is_empty() && x.after != checkpoint::GIT_STATE {
+                        x.after = String::new();
+                    }
+                }
+                extra.sort_by_key(|x| (shown_rank(&shown, &x.after), !x.label.is_empty()));
+                // Unlabelled lines in one place read back as one extra.
+                let mut merged: Vec<crate::model::Extra> = Vec::with_capacity(extra.len());
+                for x in extra.drain(..) {
+                    match merged.last_mut() {
+                        Some(prev)
+                            if prev.label.is_empty()
+                                && x.label.is_empty()
+                                && prev.after == x.after =>
+                        {
+                            prev.text.push('\n');
+                            prev.text.push_str(&x.text);
+                        }
+                        _ => merged.push(x),
+                    }
+                }
+                *extra = merged;
+            }
+            // Prose must not start like a list item (it would join a list above it) or, in
+            // INVARIANTS.md, like a rule field; there a later line that reads as a rule field
+            // is indented, which makes it the line above's continuation.
+            _ => {
+                // An untitled heading's own text: one line, once, in the heading.
+                let heading: Vec<String> = extra
+                    .iter()
+                    .filter(|x| x.label == "#")
+                    .map(|x| one_line(&x.text))
+                    .filter(|t| !t.is_empty())
+                    .collect();
+                extra.retain(|x| x.label != "#");
+                if !heading.is_empty() {
+                    extra.insert(
+                        0,
+                        crate::model::Extra {
+                            after: String::new(),
+                            label: "#".into(),
+                            text: heading.join(" "),
+                        },
+                    );
+                }
+                for x in extra.iter_mut() {
+                    if x.label == "#" {
+                        continue;
+                    }
+                    let first = x.text.lines().next().unwrap_or("");
+                    let looks_structural = text::starts_list_item(first)
+                        || (kind == Kind::Invariant && invariants::is_field_line(first));
+                    if x.label.is_empty() && looks_structural {
+                        x.text.insert(0, '\\');
+                    }
+                    if kind == Kind::Invariant {
+                        x.text = x
+                            .text
+                            .split('\n')
+                            .enumerate()
+                            .map(|(i, l)| {
+                                let field = i > 0
+                                    && !l.starts_with(char::is_whitespace)
+                                    && invariants::is_field_line(l);
+                                if field {
+                                    format!(" {l}")
+                                } else {
+                                    l.to_owned()
+                                }
+                            })
+                            .collect::<Vec<_>>()
+                            .join("\n");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Where a field stands among the ones the view writes (0: before all of them).
+fn shown_rank(shown: &[(&str, bool)], after: &str) -> usize {
+    shown
+        .iter()
+        .position(|(label, _)| *label == after)
+        .map_or(0, |i| i + 1)
+}
+
+/// The known fields (or sections) of a body in the order the view writes them, and whether
+/// it writes each: an extra placed after a field that is not written moves to the nearest
+/// written one before it, where it reads back.
+fn shown_slots(body: &Body) -> Vec<(&'static str, bool)> {
+    match body {
+        Body::Decision { files, .. } => vec![
+            ("Context", true),
+            ("Decision", true),
+            ("Rationale", true),
+            ("Impact", true),
+            ("Files", !files.is_empty()),
+        ],
+        Body::Convention {
+            example,
+            applies_to,
+            ..
+        } => vec![
+            ("Pattern", true),
+            ("Example", !example.is_empty()),
+            ("Applies to", !applies_to.is_empty()),
+        ],
+        Body::Instinct { .. } => vec![
+            ("Trigger", true),
+            ("Action", true),
+            ("Confidence", true),
+            ("Evidence", true),
+        ],
+        Body::Progress {
+            completed,
+            in_progress,
+            blocked,
+            next,
+            ..
+        } => vec![
+            ("Completed", !completed.is_empty()),
+            ("In Progress", !in_progress.is_empty()),
+            ("Blocked", !blocked.is_empty()),
+            ("Next Session Should", !next.is_empty()),
+        ],
+        Body::Checkpoint { git, extra, .. } => checkpoint::SECTIONS
+            .iter()
+            .map(|s| {
+                let written = *s != checkpoint::GIT_STATE
+                    || git.is_some()
+                    || extra.iter().any(|x| x.after == *s);
+                (*s, written)
+            })
+            .collect(),
+        Body::Invariant {
+            what, r#where, why, ..
+        } => vec![
+            ("What", !what.is_empty()),
+            ("Where", !r#where.is_empty()),
+            ("Why", !why.is_empty()),
+        ],
+        _ => Vec::new(),
+    }
+}
+
+fn extras_mut(body: &mut Body) -> Option<&mut Vec<crate::model::Extra>> {
+    match body {
+        Body::Decision { extra, .. }
+        | Body::Convention { extra, .. }
+        | Body::Learning { extra, .. }
+        | Body::Instinct { extra, .. }
+        | Body::Progress { extra, .. }
+        | Body::Checkpoint { extra, .. }
+        | Body::Invariant { extra, .. } => Some(extra),
+        _ => None,
+    }
+}
+
+/// Extras in the form they read back in: each after a field that is written (or nothing),
+/// empty ones gone, and prose that follows a section merged into it (a section runs on over
+/// blank lines).
+fn normalize_extras(
+    extra: &mut Vec<crate::model::Extra>,
+    shown: &[(&str, bool)],
+    sections_hold_prose: bool,
+) {
+    for x in extra.iter_mut() {
+        x.after = match shown.iter().position(|(label, _)| *label == x.after) {
+            Some(i) => shown[..=i]
+                .iter()
+                .rev()
+                .find(|(_, written)| *written)
+                .map(|(label, _)| (*label).to_owned())
+                .unwrap_or_default(),
+            None => String::new(),
+        };
+    }
+    extra.retain(|x| !(x.label.is_empty() && x.text.is_empty()));
+    // The view writes the extras of each field together, in field order.
+    if sections_hold_prose {
+        extra.sort_by_key(|x| shown_rank(shown, &x.after));
+    } else {
+        return;
+    }
+    let mut out: Vec<crate::model::Extra> = Vec::with_capacity(extra.len());
+    for x in extra.drain(..) {
+        match out.last_mut() {
+            Some(prev)
+                if prev.label.starts_with('#')
+                    && prev.label != "#"
+                    && x.label.is_empty()
+                    && prev.after == x.after =>
+            {
+                if !prev.text.is_empty() {
+                    prev.text.push('\n');
+                }
+                prev.text.push_str(&x.text);
+            }
+            _ => out.push(x),
+        }
+    }
+    *extra = out;
 }
 
 /// The content of a body as the view shows it: fields the view does not display (file blob
@@ -286,6 +576,7 @@ mod tests {
             impact: String::new(),
             files: vec!["`a`, b".into(), " ".into()],
             file_blobs: Default::default(),
+            extra: Vec::new(),
         };
         normalize(&mut b);
         let once = b.clone();

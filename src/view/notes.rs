@@ -3,9 +3,9 @@
 
 use super::text::{
     err, heading, is_blank, is_checked, item, numbered, one_line, push_item, read_items,
-    strip_word, without_note, Src,
+    strip_word, withheld_id, withheld_line, without_note, Src,
 };
-use super::{normal, ParseError};
+use super::{normal, ParseError, Parsed, Withhold};
 use crate::model::{canonical_section, Body, Record, CUMULATIVE_SECTIONS, TASK_SECTIONS};
 
 const FOLLOW_UP: &str = "Follow-Up Items";
@@ -21,12 +21,44 @@ fn marker(section: &str) -> &'static str {
     }
 }
 
+/// One note as the view lists it: its section and its text, or the placeholder line of a
+/// withheld one.
+type Shown = (String, Result<String, String>);
+
+fn shown(r: &Record, withhold: Withhold<'_>) -> Option<(String, String, Result<String, String>)> {
+    let (task, section, text) = match normal(&r.body) {
+        Body::CumulativeNote { section, text } => (String::new(), section, text),
+        Body::TaskNote {
+            task,
+            section,
+            text,
+        } => (task, section, text),
+        _ => return None,
+    };
+    let kind = r.kind().as_str();
+    Some((
+        task,
+        section,
+        if withhold(r) {
+            Err(withheld_line(kind, &r.id))
+        } else {
+            Ok(text)
+        },
+    ))
+}
+
 /// Writes `## <section>` and its items (`(section, text)` pairs, in order).
-fn push_section(out: &mut String, section: &str, items: &[(String, String)]) {
+fn push_section(out: &mut String, section: &str, items: &[Shown]) {
     out.push_str(&format!("\n## {section}\n"));
     for (s, text) in items {
         if s == section {
-            push_item(out, marker(section), text);
+            match text {
+                Ok(text) => push_item(out, marker(section), text),
+                Err(placeholder) => {
+                    out.push_str(placeholder);
+                    out.push('\n');
+                }
+            }
         }
     }
 }
@@ -34,13 +66,11 @@ fn push_section(out: &mut String, section: &str, items: &[(String, String)]) {
 /// The seven fixed sections always (so agents can append under them), `## Resolved` only with
 /// items; a note whose section is not one of ours (impossible for validated records) still
 /// shows, under its own heading, rather than vanish.
-pub(crate) fn render_cumulative(records: &[Record]) -> String {
-    let items: Vec<(String, String)> = records
+pub(crate) fn render_cumulative(records: &[Record], withhold: Withhold<'_>) -> String {
+    let items: Vec<Shown> = records
         .iter()
-        .filter_map(|r| match normal(&r.body) {
-            Body::CumulativeNote { section, text } => Some((section, text)),
-            _ => None,
-        })
+        .filter_map(|r| shown(r, withhold))
+        .map(|(_, section, text)| (section, text))
         .collect();
     let mut out = String::from("# Cumulative Project Notes\n");
     for section in CUMULATIVE_SECTIONS {
@@ -55,7 +85,7 @@ pub(crate) fn render_cumulative(records: &[Record]) -> String {
 }
 
 /// Sections of `items` outside `fixed`, once each, in order of first appearance.
-fn extra_sections<'a>(items: &'a [(String, String)], fixed: &[&str]) -> Vec<&'a str> {
+fn extra_sections<'a>(items: &'a [Shown], fixed: &[&str]) -> Vec<&'a str> {
     let mut out: Vec<&str> = Vec::new();
     for (s, _) in items {
         if !fixed.contains(&s.as_str()) && !out.contains(&s.as_str()) {
@@ -67,18 +97,9 @@ fn extra_sections<'a>(items: &'a [(String, String)], fixed: &[&str]) -> Vec<&'a 
 
 /// One `# Task Notes: <task>` block per task, in order of first appearance, each with the four
 /// sections; with no notes at all, one empty `# Task Notes` block to append under.
-pub(crate) fn render_tasks(records: &[Record]) -> String {
-    let notes: Vec<(String, String, String)> = records
-        .iter()
-        .filter_map(|r| match normal(&r.body) {
-            Body::TaskNote {
-                task,
-                section,
-                text,
-            } => Some((task, section, text)),
-            _ => None,
-        })
-        .collect();
+pub(crate) fn render_tasks(records: &[Record], withhold: Withhold<'_>) -> String {
+    let notes: Vec<(String, String, Result<String, String>)> =
+        records.iter().filter_map(|r| shown(r, withhold)).collect();
     let mut tasks: Vec<&str> = Vec::new();
     for (t, _, _) in &notes {
         if !tasks.contains(&t.as_str()) {
@@ -98,7 +119,7 @@ pub(crate) fn render_tasks(records: &[Record]) -> String {
         } else {
             out.push_str(&format!("# Task Notes: {task}\n"));
         }
-        let items: Vec<(String, String)> = notes
+        let items: Vec<Shown> = notes
             .iter()
             .filter(|(t, _, _)| t == task)
             .map(|(_, s, text)| (s.clone(), text.clone()))
@@ -113,24 +134,38 @@ pub(crate) fn render_tasks(records: &[Record]) -> String {
     out
 }
 
-/// The canonical section a `## ` heading names (a trailing `(note)` is allowed), or an error
-/// listing the allowed sections.
-fn section_of(line: usize, h: &str, allowed: &[&'static str]) -> Result<&'static str, ParseError> {
-    canonical_section(h, allowed)
-        .or_else(|| canonical_section(without_note(h), allowed))
-        .ok_or_else(|| {
-            err(
-                line,
-                format!(
-                    "unknown section \"## {h}\": use one of {}",
-                    allowed
-                        .iter()
-                        .map(|s| format!("\"## {s}\""))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )
-        })
+/// The section a heading names: its canonical spelling when it is one of `known` (a trailing
+/// `(note)` is allowed), else as written (agents add their own, like `## Open Questions`).
+fn section_of(line: usize, h: &str, known: &[&'static str]) -> Result<String, ParseError> {
+    if let Some(s) =
+        canonical_section(h, known).or_else(|| canonical_section(without_note(h), known))
+    {
+        return Ok(s.to_owned());
+    }
+    let name = one_line(h);
+    if name.is_empty() {
+        return Err(err(
+            line,
+            format!(
+                "empty section heading: write a name, such as \"## {}\"",
+                known[0]
+            ),
+        ));
+    }
+    Ok(name)
+}
+
+/// The placeholders among a section's lines, and the lines without them.
+fn split_withheld<'a>(lines: &[Src<'a>]) -> (Vec<String>, Vec<Src<'a>>) {
+    let mut ids = Vec::new();
+    let mut rest = Vec::new();
+    for src in lines {
+        match withheld_id(src.text) {
+            Some(id) => ids.push(id.to_owned()),
+            None => rest.push(*src),
+        }
+    }
+    (ids, rest)
 }
 
 /// The items of one section: (text, written checked).
@@ -150,8 +185,8 @@ fn before_section(line: usize, example: &str) -> ParseError {
 }
 
 /// Checking an item off under Follow-Up Items moves it to Resolved, as the seed asks.
-pub(crate) fn parse_cumulative(text: &str) -> Result<Vec<Body>, ParseError> {
-    let mut sections: Vec<(&'static str, Vec<Src<'_>>)> = Vec::new();
+pub(crate) fn parse_cumulative(text: &str) -> Result<Vec<Parsed>, ParseError> {
+    let mut sections: Vec<(String, Vec<Src<'_>>)> = Vec::new();
     for src in numbered(text) {
         match heading(src.text) {
             Some((1, _)) if sections.is_empty() => continue,
@@ -161,7 +196,7 @@ pub(crate) fn parse_cumulative(text: &str) -> Result<Vec<Body>, ParseError> {
                     "unexpected title heading after the sections; sections start with \"## \"",
                 ))
             }
-            Some((2, h)) => {
+            Some((2 | 3, h)) => {
                 sections.push((section_of(src.no, h, &CUMULATIVE_SECTIONS)?, Vec::new()));
                 continue;
             }
@@ -175,16 +210,21 @@ pub(crate) fn parse_cumulative(text: &str) -> Result<Vec<Body>, ParseError> {
     }
     let mut out = Vec::new();
     for (section, lines) in &sections {
-        for (text, checked) in section_items(lines) {
-            let section = if *section == FOLLOW_UP && checked {
+        let (withheld, lines) = split_withheld(lines);
+        out.extend(withheld.into_iter().map(Parsed::Withheld));
+        for (text, checked) in section_items(&lines) {
+            let section = if section == FOLLOW_UP && checked {
                 RESOLVED
             } else {
                 section
             };
-            out.push(Body::CumulativeNote {
-                section: section.to_owned(),
-                text,
-            });
+            out.push(Parsed::entry(
+                Body::CumulativeNote {
+                    section: section.to_owned(),
+                    text,
+                },
+                None,
+            ));
         }
     }
     Ok(out)
@@ -202,9 +242,9 @@ fn task_of(line: usize, h: &str) -> Result<String, ParseError> {
     Ok(one_line(rest.strip_prefix([':', '—', '-']).unwrap_or(rest)))
 }
 
-pub(crate) fn parse_tasks(text: &str) -> Result<Vec<Body>, ParseError> {
+pub(crate) fn parse_tasks(text: &str) -> Result<Vec<Parsed>, ParseError> {
     // (task, section, lines); notes before any `# Task Notes` heading belong to no task.
-    let mut sections: Vec<(String, &'static str, Vec<Src<'_>>)> = Vec::new();
+    let mut sections: Vec<(String, String, Vec<Src<'_>>)> = Vec::new();
     let mut task = String::new();
     let mut in_section = false;
     for src in numbered(text) {
@@ -214,7 +254,7 @@ pub(crate) fn parse_tasks(text: &str) -> Result<Vec<Body>, ParseError> {
                 in_section = false;
                 continue;
             }
-            Some((2, h)) => {
+            Some((2 | 3, h)) => {
                 sections.push((
                     task.clone(),
                     section_of(src.no, h, &TASK_SECTIONS)?,
@@ -233,12 +273,17 @@ pub(crate) fn parse_tasks(text: &str) -> Result<Vec<Body>, ParseError> {
     }
     let mut out = Vec::new();
     for (task, section, lines) in &sections {
-        for (text, _) in section_items(lines) {
-            out.push(Body::TaskNote {
-                task: task.clone(),
-                section: (*section).to_owned(),
-                text,
-            });
+        let (withheld, lines) = split_withheld(lines);
+        out.extend(withheld.into_iter().map(Parsed::Withheld));
+        for (text, _) in section_items(&lines) {
+            out.push(Parsed::entry(
+                Body::TaskNote {
+                    task: task.clone(),
+                    section: section.clone(),
+                    text,
+                },
+                None,
+            ));
         }
     }
     Ok(out)
@@ -282,7 +327,7 @@ mod tests {
             note("Resolved", "Flaky test"),
         ]);
         assert_eq!(
-            view::render(ViewFile::CumulativeNotes, &s),
+            view::render_all(ViewFile::CumulativeNotes, &s),
             "# Cumulative Project Notes
 
 ## Project Profile
@@ -321,7 +366,7 @@ mod tests {
 - [x] Done now
 ";
         assert_eq!(
-            view::parse(ViewFile::CumulativeNotes, text).unwrap(),
+            view::parse_bodies(ViewFile::CumulativeNotes, text).unwrap(),
             vec![
                 note("Project Profile", "Core purpose: memory in git"),
                 note(
@@ -336,25 +381,28 @@ mod tests {
 
     #[test]
     fn cumulative_errors_name_the_line() {
-        let e = view::parse(
+        let e = view::parse_bodies(
             ViewFile::CumulativeNotes,
             "# Cumulative Project Notes\n- stray\n",
         )
         .unwrap_err();
         assert_eq!(e.line, 2);
-        let e = view::parse(
+        // A section of one's own is kept, by its name.
+        let got = view::parse_bodies(
             ViewFile::CumulativeNotes,
-            "## Project Profile\n- a\n## Gossip\n",
+            "## Project Profile\n- a\n## Open Questions\n- b?\n",
         )
-        .unwrap_err();
-        assert_eq!(e.line, 3);
-        assert!(e.message.contains("\"## Attention Points\""), "{e}");
+        .unwrap();
+        assert!(
+            matches!(&got[1], Body::CumulativeNote { section, text } if section == "Open Questions" && text == "b?"),
+            "{got:?}"
+        );
     }
 
     #[test]
     fn renders_tasks_in_order_of_first_appearance() {
         assert_eq!(
-            view::render(ViewFile::TaskNotes, &state(vec![])),
+            view::render_all(ViewFile::TaskNotes, &state(vec![])),
             "# Task Notes
 
 ## What Worked
@@ -372,7 +420,7 @@ mod tests {
             task("retry", "What Failed", "Fixed sleep: flaky"),
         ]);
         assert_eq!(
-            view::render(ViewFile::TaskNotes, &s),
+            view::render_all(ViewFile::TaskNotes, &s),
             "# Task Notes: retry
 
 ## What Worked
@@ -412,7 +460,7 @@ mod tests {
 - the mock server needs PORT=0
 ";
         assert_eq!(
-            view::parse(ViewFile::TaskNotes, text).unwrap(),
+            view::parse_bodies(ViewFile::TaskNotes, text).unwrap(),
             vec![
                 task(
                     "auth refresh",
@@ -432,17 +480,19 @@ mod tests {
 
     #[test]
     fn task_errors_name_the_line() {
-        let e = view::parse(ViewFile::TaskNotes, "# Task Notes: x\n- stray\n").unwrap_err();
+        let e = view::parse_bodies(ViewFile::TaskNotes, "# Task Notes: x\n- stray\n").unwrap_err();
         assert_eq!(e.line, 2);
         assert!(e.message.contains("## What Worked"), "{e}");
-        let e = view::parse(
+        let e = view::parse_bodies(
             ViewFile::TaskNotes,
             "# Task Notes\n## What Worked\n- a\n# Notes\n",
         )
         .unwrap_err();
         assert_eq!(e.line, 4);
-        let e = view::parse(ViewFile::TaskNotes, "## Ideas\n").unwrap_err();
-        assert_eq!(e.line, 1);
-        assert!(e.message.contains("\"## What's Left\""), "{e}");
+        let got = view::parse_bodies(ViewFile::TaskNotes, "## Ideas\n- try X\n").unwrap();
+        assert!(
+            matches!(&got[0], Body::TaskNote { section, text, .. } if section == "Ideas" && text == "try X"),
+            "{got:?}"
+        );
     }
 }

@@ -1,39 +1,78 @@
 //! `progress.md`: the seed's per-session task tracker (completed / in progress / blocked / next).
 
-use super::entry::{self, Form, RawEntry};
-use super::text::{item, minute, push_item, read_items};
-use super::{normal, ParseError};
-use crate::model::{Body, Record};
+use super::entry::{self, heading_rest, push_extras, Form, RawEntry, RawItem, Spec};
+use super::text::{item, minute, push_item, read_items, withheld_line};
+use super::{normal, normalize, ParseError, Parsed, Withhold};
+use crate::model::{Body, Extra, Record};
 
 const FORM: Form = Form {
-    word: "Session Summary",
+    words: &["Session Summary", "Progress Update", "Progress"],
     titled: false,
     shape: "## [YYYY-MM-DD HH:MM] Session Summary",
-    fields: &["Completed", "In Progress", "Blocked", "Next Session Should"],
+    fields: &[
+        Spec {
+            label: "Completed",
+            aliases: &["Done"],
+            list: true,
+            line: false,
+        },
+        Spec {
+            label: "In Progress",
+            aliases: &["Doing", "Ongoing"],
+            list: true,
+            line: false,
+        },
+        Spec {
+            label: "Blocked",
+            aliases: &["Blockers"],
+            list: true,
+            line: false,
+        },
+        Spec {
+            label: "Next Session Should",
+            aliases: &["Next steps", "Next", "Next session"],
+            list: true,
+            line: false,
+        },
+    ],
 };
 
 /// The checkbox each list shows, in field order.
 const MARKERS: [&str; 4] = ["- [x] ", "- [ ] ", "- [ ] ", "- "];
 
-pub(crate) fn render(records: &[Record]) -> String {
+pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     let mut out = String::from("# Progress\n");
     for r in records {
+        if withhold(r) {
+            out.push_str(&format!("\n{}\n", withheld_line("progress", &r.id)));
+            continue;
+        }
         if let Body::Progress {
             completed,
             in_progress,
             blocked,
             next,
+            extra,
         } = normal(&r.body)
         {
-            out.push_str(&format!("\n## [{}] Session Summary\n", minute(&r.meta.ts)));
+            let rest = match heading_rest(&extra) {
+                Some(t) => format!(": {t}"),
+                None => String::new(),
+            };
+            out.push_str(&format!(
+                "\n## [{}] Session Summary{rest}\n",
+                minute(&r.meta.ts)
+            ));
+            push_extras(&mut out, &extra, "");
             for (i, list) in [completed, in_progress, blocked, next].iter().enumerate() {
                 if list.is_empty() {
                     continue;
                 }
-                out.push_str(&format!("**{}:**\n", FORM.fields[i]));
+                out.push_str(&format!("**{}:**\n", FORM.fields[i].label));
                 for it in list {
                     push_item(&mut out, MARKERS[i], it);
                 }
+                push_extras(&mut out, &extra, FORM.fields[i].label);
             }
         }
     }
@@ -51,16 +90,37 @@ fn list(e: &RawEntry<'_>, i: usize) -> Vec<String> {
         .collect()
 }
 
-pub(crate) fn parse(text: &str) -> Result<Vec<Body>, ParseError> {
-    Ok(entry::parse(text, &FORM)?
-        .iter()
-        .map(|e| Body::Progress {
-            completed: list(e, 0),
-            in_progress: list(e, 1),
-            blocked: list(e, 2),
-            next: list(e, 3),
-        })
-        .collect())
+pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
+    let mut out = Vec::new();
+    for item in entry::parse(text, &FORM)? {
+        let mut e = match item {
+            RawItem::Withheld(id) => {
+                out.push(Parsed::Withheld(id));
+                continue;
+            }
+            RawItem::Entry(e) => e,
+        };
+        if !e.title.is_empty() {
+            e.extras.insert(
+                0,
+                Extra {
+                    after: String::new(),
+                    label: "#".into(),
+                    text: std::mem::take(&mut e.title),
+                },
+            );
+        }
+        let mut body = Body::Progress {
+            completed: list(&e, 0),
+            in_progress: list(&e, 1),
+            blocked: list(&e, 2),
+            next: list(&e, 3),
+            extra: std::mem::take(&mut e.extras),
+        };
+        normalize(&mut body);
+        out.push(Parsed::entry(body, e.at));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -80,10 +140,11 @@ mod tests {
             in_progress: strings(&["Save (step 2/3)"]),
             blocked: vec![],
             next: strings(&["Start with diff"]),
+            extra: Vec::new(),
         })
         .stamp("2026-04-04T14:30:00Z", 1, "a");
         assert_eq!(
-            view::render(ViewFile::Progress, &fold([&a])),
+            view::render_all(ViewFile::Progress, &fold([&a])),
             "# Progress
 
 ## [2026-04-04 14:30] Session Summary
@@ -99,7 +160,7 @@ mod tests {
     }
 
     #[test]
-    fn parses_the_seed_example_and_skips_python_context() {
+    fn parses_the_seed_example_and_keeps_python_context() {
         let text = "# Progress
 
 ## [2026-04-04 14:30] Session Summary
@@ -118,30 +179,57 @@ mod tests {
 - Coverage: 80%
 ";
         assert_eq!(
-            view::parse(ViewFile::Progress, text).unwrap(),
+            view::parse_bodies(ViewFile::Progress, text).unwrap(),
             vec![Body::Progress {
                 completed: strings(&["Task description"]),
                 in_progress: strings(&["Task description (step X/Y)\ncontinued here"]),
                 blocked: strings(&["Task description — reason"]),
                 next: strings(&["Start with X", "Continue Y from step Z"]),
+                extra: vec![Extra {
+                    after: "Next Session Should".into(),
+                    label: "Python Context".into(),
+                    text: "(if Python project):\n- Python: 3.12 (uv)\n- Coverage: 80%".into(),
+                }],
+            }]
+        );
+    }
+
+    #[test]
+    fn headings_and_labels_models_write_are_read() {
+        let text = "## Progress update — sprint 3\n**Done:**\n- a\n**Next steps:**\n- b\n";
+        assert_eq!(
+            view::parse_bodies(ViewFile::Progress, text).unwrap(),
+            vec![Body::Progress {
+                completed: strings(&["a"]),
+                in_progress: vec![],
+                blocked: vec![],
+                next: strings(&["b"]),
+                extra: vec![Extra {
+                    after: String::new(),
+                    label: "#".into(),
+                    text: "— sprint 3".into(),
+                }],
             }]
         );
     }
 
     #[test]
     fn errors_name_the_line() {
-        let e = view::parse(ViewFile::Progress, "# Progress\n- [x] orphan\n").unwrap_err();
+        let e = view::parse_bodies(ViewFile::Progress, "# Progress\n- [x] orphan\n").unwrap_err();
         assert_eq!(e.line, 2);
         assert!(
             e.message.contains("## [YYYY-MM-DD HH:MM] Session Summary"),
             "{e}"
         );
-        let e = view::parse(
+        // An item before any list is kept as the entry's prose.
+        let got = view::parse_bodies(
             ViewFile::Progress,
             "# Progress\n\n## Session Summary\n- [x] no field\n",
         )
-        .unwrap_err();
-        assert_eq!(e.line, 4);
-        assert!(e.message.contains("**Completed:**"), "{e}");
+        .unwrap();
+        assert!(
+            matches!(&got[0], Body::Progress { extra, .. } if extra[0].text == "\\- [x] no field"),
+            "{got:?}"
+        );
     }
 }

@@ -7,9 +7,10 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 use super::text::{item, one_line};
-use super::{diff, normalize, parse, render, visible, ViewFile};
+use super::{diff, normalize, parse, render_all as render, visible, Parsed, ViewFile};
 use crate::model::{
-    fold, Body, Draft, GitState, LearningType, Record, State, CUMULATIVE_SECTIONS, TASK_SECTIONS,
+    fold, Body, Draft, Extra, GitState, LearningType, Record, State, CUMULATIVE_SECTIONS,
+    TASK_SECTIONS,
 };
 
 const TS: &str = "2026-04-04T14:30:00Z";
@@ -104,6 +105,38 @@ fn confidence() -> impl Strategy<Value = f64> {
     ]
 }
 
+/// Extras as the view keeps them: placed after one of `after` (or nothing), labelled with one
+/// of `labels` (or none: prose), with any text.
+fn extras(
+    after: &'static [&'static str],
+    labels: &'static [&'static str],
+) -> impl Strategy<Value = Vec<Extra>> {
+    vec(
+        (select(after), select(labels), text()).prop_map(|(after, label, text)| Extra {
+            after: after.to_owned(),
+            label: label.to_owned(),
+            text,
+        }),
+        0..3,
+    )
+}
+
+/// Extra keys of a learnings.jsonl line, with JSON values.
+fn json_extras() -> impl Strategy<Value = Vec<Extra>> {
+    vec(
+        (
+            select(vec!["source", "tags", "zz", "a b"]),
+            select(vec!["\"x\"", "[1,2]", "{\"a\":\"é\"}", "true", "3", "null"]),
+        )
+            .prop_map(|(label, text)| Extra {
+                after: String::new(),
+                label: label.to_owned(),
+                text: text.to_owned(),
+            }),
+        0..3,
+    )
+}
+
 fn git() -> impl Strategy<Value = Option<GitState>> {
     proptest::option::of(
         (
@@ -122,9 +155,26 @@ fn git() -> impl Strategy<Value = Option<GitState>> {
 
 fn body(file: ViewFile) -> BoxedStrategy<Body> {
     match file {
-        ViewFile::Decisions => (required(), text(), text(), text(), text(), list())
+        ViewFile::Decisions => (
+            required(),
+            text(),
+            text(),
+            text(),
+            text(),
+            list(),
+            extras(
+                &["", "Context", "Decision", "Rationale", "Impact", "Files"],
+                &[
+                    "",
+                    "Alternatives considered",
+                    "Status",
+                    "### Notes",
+                    "## Aside",
+                ],
+            ),
+        )
             .prop_map(
-                |(title, context, decision, rationale, impact, files)| Body::Decision {
+                |(title, context, decision, rationale, impact, files, extra)| Body::Decision {
                     title,
                     context,
                     decision,
@@ -132,16 +182,29 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
                     impact,
                     files,
                     file_blobs: Default::default(),
+                    extra,
                 },
             )
             .boxed(),
-        ViewFile::Conventions => (required(), text(), text(), text())
-            .prop_map(|(title, pattern, example, applies_to)| Body::Convention {
-                title,
-                pattern,
-                example,
-                applies_to,
-            })
+        ViewFile::Conventions => (
+            required(),
+            text(),
+            text(),
+            text(),
+            extras(
+                &["", "Pattern", "Example", "Applies to"],
+                &["", "Status", "### Notes"],
+            ),
+        )
+            .prop_map(
+                |(title, pattern, example, applies_to, extra)| Body::Convention {
+                    title,
+                    pattern,
+                    example,
+                    applies_to,
+                    extra,
+                },
+            )
             .boxed(),
         ViewFile::Learnings => (
             text(),
@@ -150,9 +213,10 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
             text(),
             confidence(),
             list(),
+            json_extras(),
         )
             .prop_map(
-                |(skill, ltype, key, insight, confidence, files)| Body::Learning {
+                |(skill, ltype, key, insight, confidence, files, extra)| Body::Learning {
                     skill,
                     ltype,
                     key,
@@ -160,17 +224,29 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
                     confidence,
                     files,
                     file_blobs: Default::default(),
+                    extra,
                 },
             )
             .boxed(),
-        ViewFile::Instincts => (required(), text(), text(), confidence(), text())
+        ViewFile::Instincts => (
+            required(),
+            text(),
+            text(),
+            confidence(),
+            text(),
+            extras(
+                &["", "Trigger", "Action", "Confidence", "Evidence"],
+                &["", "Confidence note", "## Seen in"],
+            ),
+        )
             .prop_map(
-                |(name, trigger, action, confidence, evidence)| Body::Instinct {
+                |(name, trigger, action, confidence, evidence, extra)| Body::Instinct {
                     name,
                     trigger,
                     action,
                     confidence,
                     evidence,
+                    extra,
                 },
             )
             .boxed(),
@@ -199,35 +275,87 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
                 .prop_map(str::to_owned),
                 required(),
             ];
-            (section, required(), text(), list(), text())
-                .prop_map(|(section, title, what, r#where, why)| Body::Invariant {
-                    section,
-                    title,
-                    what,
-                    r#where,
-                    why,
-                })
+            (
+                section,
+                required(),
+                text(),
+                list(),
+                text(),
+                extras(&["", "What", "Where", "Why"], &["", "Owner", "Status"]),
+            )
+                .prop_map(
+                    |(section, title, what, r#where, why, extra)| Body::Invariant {
+                        section,
+                        title,
+                        what,
+                        r#where,
+                        why,
+                        extra,
+                    },
+                )
                 .boxed()
         }
-        ViewFile::Progress => (list(), list(), list(), list())
-            .prop_map(|(completed, in_progress, blocked, next)| Body::Progress {
-                completed,
-                in_progress,
-                blocked,
-                next,
-            })
+        ViewFile::Progress => (
+            list(),
+            list(),
+            list(),
+            list(),
+            extras(
+                &[
+                    "",
+                    "Completed",
+                    "In Progress",
+                    "Blocked",
+                    "Next Session Should",
+                ],
+                &["", "Python Context", "#"],
+            ),
+        )
+            .prop_map(
+                |(completed, in_progress, blocked, next, extra)| Body::Progress {
+                    completed,
+                    in_progress,
+                    blocked,
+                    next,
+                    extra,
+                },
+            )
             .boxed(),
         ViewFile::SessionLog => text()
             .prop_map(|summary| Body::Session { summary, git: None })
             .boxed(),
-        ViewFile::Checkpoint => (text(), list(), list(), text(), git())
-            .prop_map(|(doing, left, context, resume, git)| Body::Checkpoint {
-                doing,
-                left,
-                context,
-                resume,
-                git,
-            })
+        ViewFile::Checkpoint => (
+            text(),
+            list(),
+            list(),
+            text(),
+            git(),
+            extras(
+                &[
+                    "",
+                    "What I Was Doing",
+                    "Current Git State",
+                    "What's Left",
+                    "Context the Next Session Needs",
+                    "Resume Command",
+                ],
+                &[
+                    "",
+                    "## Decisions Made This Session (Load-Bearing)",
+                    "### Notes",
+                ],
+            ),
+        )
+            .prop_map(
+                |(doing, left, context, resume, git, extra)| Body::Checkpoint {
+                    doing,
+                    left,
+                    context,
+                    resume,
+                    git,
+                    extra,
+                },
+            )
             .boxed(),
         ViewFile::TaskNotes => (
             prop_oneof![Just(String::new()), text()],
@@ -327,13 +455,20 @@ fn check(file: ViewFile, mut bodies: Vec<Body>) -> Result<(), TestCaseError> {
     prop_assert!(text.is_empty() || text.ends_with('\n'));
     let parsed =
         parse(file, &text).map_err(|e| TestCaseError::fail(format!("{e}\n---\n{text}")))?;
-    for p in &parsed {
+    let entries: Vec<Body> = parsed
+        .iter()
+        .filter_map(|p| match p {
+            Parsed::Entry(e) => Some(e.body.clone()),
+            Parsed::Withheld(_) => None,
+        })
+        .collect();
+    for p in &entries {
         let mut again = p.clone();
         normalize(&mut again);
         prop_assert_eq!(&again, p, "parse output is not normal");
     }
     let want: Vec<Body> = shown_order(file, &state).iter().map(visible).collect();
-    let got: Vec<Body> = parsed.iter().map(visible).collect();
+    let got: Vec<Body> = entries.iter().map(visible).collect();
     prop_assert_eq!(&got, &want, "\n---\n{}", text);
 
     let base: Vec<Record> = match file {
@@ -347,7 +482,7 @@ fn check(file: ViewFile, mut bodies: Vec<Body>) -> Result<(), TestCaseError> {
     );
 
     // The git state is not part of the view; carry it over as a save would.
-    let mut reparsed = parsed;
+    let mut reparsed = entries;
     if let (Some(Body::Checkpoint { git: old, .. }), Some(Body::Checkpoint { git, .. })) =
         (base.first().map(|r| &r.body), reparsed.first_mut())
     {

@@ -1,15 +1,22 @@
 //! `session-log.md`: the seed's one-line-per-session log.
 
-use super::text::{heading, is_blank, minute, numbered, one_line};
-use super::{normal, ParseError};
+use super::text::{
+    heading, is_blank, minute, numbered, one_line, parse_time, withheld_id, withheld_line,
+};
+use super::{normal, ParseError, Parsed, Withhold};
 use crate::model::{Body, Record};
 
-pub(crate) fn render(records: &[Record]) -> String {
+pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     let mut out = String::from("# Session Log\n");
     if !records.is_empty() {
         out.push('\n');
     }
     for r in records {
+        if withhold(r) {
+            out.push_str(&withheld_line("session", &r.id));
+            out.push('\n');
+            continue;
+        }
         if let Body::Session { summary, .. } = normal(&r.body) {
             out.push_str(&format!("[{}] — {summary}\n", minute(&r.meta.ts)));
         }
@@ -17,25 +24,44 @@ pub(crate) fn render(records: &[Record]) -> String {
     out
 }
 
-/// Every non-blank line that is not a heading is an entry. A leading `[date]` (a bracket
-/// opening with a digit, so `[WIP] …` stays text) and the separator after it (` — `, ` - `,
-/// `: `) are dropped; render always writes the date, so a summary may itself start with one.
-pub(crate) fn parse(text: &str) -> Result<Vec<Body>, ParseError> {
+/// Every non-blank line is an entry, the file's title excepted (a heading further down is an
+/// entry too: nothing written is dropped). A leading `[date]` (a bracket opening with a digit,
+/// so `[WIP] …` stays text) is the entry's time; the separator after it (` — `, ` - `, `: `)
+/// is dropped. Render always writes the date, so a summary may itself start with one.
+pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
     let mut out = Vec::new();
+    let mut titled = false;
     for src in numbered(text) {
         let line = src.text.trim();
-        if is_blank(line) || heading(src.text).is_some() {
+        if is_blank(line) {
             continue;
         }
-        out.push(Body::Session {
-            summary: one_line(summary_of(line)),
-            git: None,
-        });
+        if let Some(id) = withheld_id(src.text) {
+            out.push(Parsed::Withheld(id.to_owned()));
+            continue;
+        }
+        let line = match heading(src.text) {
+            Some((1, _)) if !titled && out.is_empty() => {
+                titled = true;
+                continue;
+            }
+            Some((_, h)) => h,
+            None => line,
+        };
+        let (at, summary) = summary_of(line);
+        out.push(Parsed::entry(
+            Body::Session {
+                summary: one_line(summary),
+                git: None,
+            },
+            at,
+        ));
     }
     Ok(out)
 }
 
-fn summary_of(line: &str) -> &str {
+/// The time and the summary of a line.
+fn summary_of(line: &str) -> (Option<String>, &str) {
     let line = match line.strip_prefix(['-', '*']) {
         Some(rest) if rest.starts_with(' ') && rest.trim_start().starts_with('[') => {
             rest.trim_start()
@@ -43,16 +69,17 @@ fn summary_of(line: &str) -> &str {
         _ => line,
     };
     let Some(inner) = line.strip_prefix('[') else {
-        return line;
+        return (None, line);
     };
     let Some(close) = inner.find(']') else {
-        return line;
+        return (None, line);
     };
     if !inner.starts_with(|c: char| c.is_ascii_digit()) {
-        return line;
+        return (None, line);
     }
+    let at = parse_time(&inner[..close]);
     let rest = inner[close + 1..].trim_start();
-    rest.strip_prefix(['—', '–', '-', ':']).unwrap_or(rest)
+    (at, rest.strip_prefix(['—', '–', '-', ':']).unwrap_or(rest))
 }
 
 #[cfg(test)]
@@ -73,7 +100,7 @@ mod tests {
         let a = Draft::new(session("Built the parser")).stamp("2026-04-04T14:30:00Z", 1, "a");
         let b = Draft::new(session("[WIP] diff")).stamp("2026-04-04T18:02:09Z", 2, "a");
         assert_eq!(
-            view::render(ViewFile::SessionLog, &fold([&a, &b])),
+            view::render_all(ViewFile::SessionLog, &fold([&a, &b])),
             "# Session Log
 
 [2026-04-04 14:30] — Built the parser
@@ -81,7 +108,7 @@ mod tests {
 "
         );
         assert_eq!(
-            view::render(ViewFile::SessionLog, &fold([])),
+            view::render_all(ViewFile::SessionLog, &fold([])),
             "# Session Log\n"
         );
     }
@@ -90,7 +117,7 @@ mod tests {
     fn parses_hand_written_lines() {
         let text = "# Session Log\n\n[2026-04-04 14:30] — Built the parser\n[2026-04-05 09:00] - dash\n[2026-04-05] : colon\n- [2026-04-06 10:00] — bullet\nno date at all\n[WIP] bracket text\n";
         assert_eq!(
-            view::parse(ViewFile::SessionLog, text).unwrap(),
+            view::parse_bodies(ViewFile::SessionLog, text).unwrap(),
             vec![
                 session("Built the parser"),
                 session("dash"),

@@ -23,12 +23,81 @@ pub(crate) struct Src<'a> {
     pub text: &'a str,
 }
 
-/// The lines of a file, numbered; a byte-order mark some editors add is not content.
+/// The lines of a file, numbered: any line ending (`\n`, `\r\n`, and a lone `\r` as old
+/// Mac editors write) ends a line, and a byte-order mark some editors add is not content.
 pub(crate) fn numbered(text: &str) -> impl Iterator<Item = Src<'_>> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    text.lines()
-        .enumerate()
-        .map(|(i, text)| Src { no: i + 1, text })
+    let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut no = 0;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        no += 1;
+        let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+        let line = &rest[..end];
+        let after = &rest[end..];
+        rest = after
+            .strip_prefix("\r\n")
+            .or_else(|| after.strip_prefix('\n'))
+            .or_else(|| after.strip_prefix('\r'))
+            .unwrap_or(after);
+        Some(Src { no, text: line })
+    })
+}
+
+/// The marker of a code fence a line opens or closes (```` ``` ```` or `~~~` at column 0:
+/// an indented one belongs to a list item).
+pub(crate) fn fence(line: &str) -> Option<&'static str> {
+    ["```", "~~~"].into_iter().find(|m| line.starts_with(m))
+}
+
+/// An entry's time in any form agents write at the start of a heading (or in a learning's
+/// `ts`): `[2026-04-05 10:15]`, `[2026-04-05]`, `2026-04-05T10:15:00Z`, `2026-04-05 10:15:30`,
+/// with an offset or fractional seconds. Returns it as RFC 3339 UTC to the second and the text
+/// after it; times without a zone are UTC, dates without a time are midnight.
+pub(crate) fn leading_date(text: &str) -> Option<(String, &str)> {
+    let t = text.trim_start();
+    let (inner, rest) = match t.strip_prefix('[') {
+        Some(r) => {
+            let close = r.find(']')?;
+            (r[..close].trim(), &r[close + 1..])
+        }
+        None => {
+            // A bare date runs to the first character no date form uses.
+            let end = t
+                .find(|c: char| !(c.is_ascii_digit() || "-:.+TZ ".contains(c)))
+                .unwrap_or(t.len());
+            let candidate = t[..end].trim_end();
+            // `2026-04-05 Decision` must not swallow the space before the word.
+            (candidate, &t[candidate.len()..])
+        }
+    };
+    Some((parse_time(inner)?, rest.trim_start()))
+}
+
+/// A time as RFC 3339 UTC to the second, from the forms [`leading_date`] accepts.
+pub(crate) fn parse_time(s: &str) -> Option<String> {
+    use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+    let s = s.trim();
+    let fmt = |t: NaiveDateTime| t.format("%Y-%m-%dT%H:%M:%SZ").to_string();
+    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
+        return Some(fmt(t.with_timezone(&Utc).naive_utc()));
+    }
+    let spaced = s.replacen('T', " ", 1);
+    let bare = spaced.trim_end_matches('Z');
+    for f in [
+        "%Y-%m-%d %H:%M:%S%.f",
+        "%Y-%m-%d %H:%M:%S",
+        "%Y-%m-%d %H:%M",
+    ] {
+        if let Ok(t) = NaiveDateTime::parse_from_str(bare, f) {
+            return Some(fmt(t));
+        }
+    }
+    NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map(fmt)
 }
 
 fn unify_newlines(s: &str) -> String {
@@ -59,21 +128,31 @@ pub(crate) fn is_blank(line: &str) -> bool {
 
 /// Normal form of a multi-line value. `inline_first` says the first line is written after a
 /// `**Label:**` (so it can never be taken for structure); otherwise it starts a line too.
+///
+/// Outside code fences a blank line ends a value (what follows it is read as prose of its
+/// own), so blank lines and thematic breaks are dropped there, and a line that looks like
+/// structure gets a leading space (a backslash on a first line of its own). Inside a fence
+/// every line is kept as it is, and a fence left open is closed.
 pub(crate) fn block(s: &str, inline_first: bool) -> String {
     let unified = unify_newlines(s);
-    let joined = unified
-        .split('\n')
-        .map(str::trim_end)
-        .collect::<Vec<_>>()
-        .join("\n");
-    // A trailing break is the separator before the next entry, not part of this value.
-    let mut lines: Vec<&str> = joined.trim().split('\n').collect();
-    while lines.last().is_some_and(|l| is_blank(l)) {
-        lines.pop();
-    }
-    let mut out = String::with_capacity(joined.len());
-    for (i, line) in lines.into_iter().enumerate() {
-        if i > 0 {
+    let mut out = String::with_capacity(unified.len());
+    let mut open: Option<&str> = None;
+    let mut first = true;
+    for raw in unified.split('\n') {
+        let line = raw.trim_end();
+        if let Some(marker) = open {
+            out.push('\n');
+            out.push_str(line);
+            if line.starts_with(marker) {
+                open = None;
+            }
+            continue;
+        }
+        if is_blank(line) {
+            continue;
+        }
+        let line = if first { line.trim_start() } else { line };
+        if !first {
             out.push('\n');
             if is_structural(line) {
                 out.push(' ');
@@ -82,6 +161,13 @@ pub(crate) fn block(s: &str, inline_first: bool) -> String {
             out.push('\\');
         }
         out.push_str(line);
+        first = false;
+        open = fence(line);
+    }
+    // A fence left open would swallow what the view writes after the value.
+    if let Some(marker) = open {
+        out.push('\n');
+        out.push_str(marker);
     }
     out
 }
@@ -103,6 +189,12 @@ pub(crate) fn item(s: &str) -> String {
     }
     if is_rule(rest) {
         return String::new();
+    }
+    // `- **Label:** …` would read back as a field and `- ---` as a thematic break, not an
+    // item.
+    let first = rest.lines().next().unwrap_or("");
+    if field_line(rest).is_some() || is_rule(&format!("- {first}")) {
+        return format!("\\{rest}");
     }
     rest.to_owned()
 }
@@ -205,9 +297,35 @@ pub(crate) fn field_line(line: &str) -> Option<(&str, &str)> {
     Some((label, value.trim()))
 }
 
-/// A line the parsers would take for structure rather than content.
+/// A column-0 `- **Label:** value` line (a bulleted field, as models write them).
+pub(crate) fn bullet_field_line(line: &str) -> Option<(&str, &str)> {
+    let rest = line.strip_prefix(['-', '*', '+'])?;
+    let rest = rest.strip_prefix([' ', '\t'])?.trim_start();
+    field_line(rest)
+}
+
+/// The placeholder the view shows for a record the integrity gate withholds.
+pub(crate) const WITHHELD: &str = "> withheld by git-rune: ";
+
+/// The record id of a withheld-record placeholder line.
+pub(crate) fn withheld_id(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix(WITHHELD)?;
+    let id = rest.split_whitespace().nth(1)?;
+    (id.len() >= 8 && id.bytes().all(|b| b.is_ascii_hexdigit())).then_some(id)
+}
+
+/// The placeholder line for a withheld record.
+pub(crate) fn withheld_line(kind: &str, id: &str) -> String {
+    format!("{WITHHELD}{kind} {id} is TAINTED; inspect it with `git rune verify`")
+}
+
+/// A line the parsers would take for structure rather than content: any heading, a
+/// `**Label:**` or `- **Label:**` line, a withheld-record placeholder.
 pub(crate) fn is_structural(line: &str) -> bool {
-    matches!(heading(line), Some((level, _)) if level <= 2) || field_line(line).is_some()
+    heading(line).is_some()
+        || field_line(line).is_some()
+        || bullet_field_line(line).is_some()
+        || line.starts_with(WITHHELD)
 }
 
 /// Compares labels and section names loosely: case, spaces and punctuation do not matter.
@@ -233,16 +351,6 @@ pub(crate) fn strip_word<'a>(s: &'a str, word: &str) -> Option<&'a str> {
     head.eq_ignore_ascii_case(word).then(|| &s[word.len()..])
 }
 
-/// Drops the date of a heading: `[anything]`, or a bare run of date characters.
-pub(crate) fn without_date(s: &str) -> &str {
-    if let Some(rest) = s.strip_prefix('[') {
-        if let Some(close) = rest.find(']') {
-            return rest[close + 1..].trim_start();
-        }
-    }
-    s.trim_start_matches(|c: char| c.is_ascii_digit() || "-:./ ".contains(c))
-}
-
 fn date_part(ts: &str, range: std::ops::Range<usize>, allowed: char, fallback: &str) -> String {
     match ts.get(range) {
         Some(p) if p.chars().all(|c| c.is_ascii_digit() || c == allowed) => p.to_owned(),
@@ -258,6 +366,11 @@ pub(crate) fn day(ts: &str) -> String {
 /// `YYYY-MM-DD HH:MM` of an RFC 3339 timestamp.
 pub(crate) fn minute(ts: &str) -> String {
     format!("{} {}", day(ts), date_part(ts, 11..16, ':', "00:00"))
+}
+
+/// Whether a line starts like a list item (`- `, `* `, `+ `, `1. `, `1) `).
+pub(crate) fn starts_list_item(line: &str) -> bool {
+    strip_marker(line).is_some()
 }
 
 /// A list marker (`- `, `* `, `+ `, `1. `, `1) `) and the text after it, if the line has one.
@@ -358,19 +471,37 @@ mod tests {
         );
         assert_eq!(field_line("**:** x"), None);
         assert_eq!(field_line(" **Context:** x"), None);
-        assert!(!is_structural("### sub heading"));
+        assert!(is_structural("### sub heading"));
+        assert!(is_structural("- **Context:** c"));
+        assert!(is_structural(
+            "> withheld by git-rune: decision 0123abcd is TAINTED"
+        ));
+        assert!(!is_structural(" ### indented"));
+    }
+
+    #[test]
+    fn any_line_ending_ends_a_line() {
+        fn lines(t: &str) -> Vec<&str> {
+            numbered(t).map(|s| s.text).collect()
+        }
+        assert_eq!(lines("a\rb\r\nc\nd"), vec!["a", "b", "c", "d"]);
+        assert_eq!(lines("\u{feff}a\r\r"), vec!["a", ""]);
+        assert_eq!(lines(""), Vec::<&str>::new());
     }
 
     #[test]
     fn block_escapes_lines_that_look_like_structure() {
         assert_eq!(
             block("a\n## b\n**C:** d\n### e", true),
-            "a\n ## b\n **C:** d\n### e"
+            "a\n ## b\n **C:** d\n ### e"
         );
         assert_eq!(block("# title\nx", false), "\\# title\nx");
-        assert_eq!(block("  a  \r\n\r\n b \n\n", true), "a\n\n b");
+        // A blank line ends a value, so the normal form has none (outside fences).
+        assert_eq!(block("  a  \r\n\r\n b \n\n", true), "a\n b");
         assert_eq!(block("a\n---\n\n* * *\n", true), "a");
-        assert_eq!(block("---\na", true), "---\na");
+        assert_eq!(block("---\na", true), "a");
+        assert_eq!(block("```\n## x\n\n```\ny", true), "```\n## x\n\n```\ny");
+        assert_eq!(block("```rust\nfn f() {}", true), "```rust\nfn f() {}\n```");
         let once = block("x\n# y\n**z**", false);
         assert_eq!(block(&once, false), once);
     }
@@ -408,11 +539,23 @@ mod tests {
         assert_eq!(minute("bad"), "0000-00-00 00:00");
         assert_eq!(minute("2026-04-04Té"), "2026-04-04 00:00");
         assert_eq!(
-            without_date("[2026-01-01 10:00] Decision: x"),
-            "Decision: x"
+            leading_date("[2026-01-01 10:00] Decision: x"),
+            Some(("2026-01-01T10:00:00Z".into(), "Decision: x"))
         );
-        assert_eq!(without_date("2026-01-01 10:00 Decision: x"), "Decision: x");
-        assert_eq!(without_date("Decision: x"), "Decision: x");
+        assert_eq!(
+            leading_date("2026-01-01 10:00 Decision: x"),
+            Some(("2026-01-01T10:00:00Z".into(), "Decision: x"))
+        );
+        assert_eq!(
+            leading_date("2026-04-05T10:15:00+02:00 Decision: x"),
+            Some(("2026-04-05T08:15:00Z".into(), "Decision: x"))
+        );
+        assert_eq!(
+            leading_date("[2026-04-05] x"),
+            Some(("2026-04-05T00:00:00Z".into(), "x"))
+        );
+        assert_eq!(leading_date("Decision: x"), None);
+        assert_eq!(leading_date("[WIP] x"), None);
     }
 
     #[test]

@@ -46,6 +46,7 @@ pub(super) fn checkpoint_section<'a>(state: &'a State) -> Section<'a> {
             context,
             resume,
             git,
+            ..
         } = &r.body
         {
             let mut t = format!("Since {}: {}", pretty_time(&r.meta.ts), one_line(doing));
@@ -151,6 +152,7 @@ pub(super) fn progress_section<'a>(state: &'a State) -> Section<'a> {
             in_progress,
             blocked,
             next,
+            ..
         } = &r.body
         {
             for n in next {
