@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Context;
-use crate::memory::save::save;
+use crate::memory::save::{save, SaveOptions};
 use crate::memory::view_dir::VIEW_DIR;
 use crate::output::json::{self, SaveJson};
 use crate::output::print;
@@ -14,19 +14,36 @@ use crate::text::short;
 
 #[derive(Debug, Args)]
 pub struct SaveArgs {
-    /// One-line summary of the session, appended to the session log.
+    /// One-line summary of the session, appended to the session log. Without it and without
+    /// edits in .rune/, nothing is recorded.
     #[arg(short, long)]
     pub message: Option<String>,
+    /// Save a view file that holds no entries although memory has some, deleting them all
+    /// (refused otherwise, in case the file was overwritten by mistake).
+    #[arg(long)]
+    pub allow_delete: bool,
 }
 
 pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let mut sealer = ctx.sealer();
-    let saved = save(&store, &mut sealer, args.message.as_deref())?;
+    let saved = save(
+        &store,
+        &mut sealer,
+        SaveOptions {
+            summary: args.message.as_deref(),
+            allow_delete: args.allow_delete,
+        },
+    )?;
     for file in &saved.restored {
         ctx.ui.status(format_args!(
             "{VIEW_DIR}/{} was deleted; it is restored from memory (to remove entries, delete them inside the file)",
             file.name()
+        ));
+    }
+    if saved.resolved_checkpoint {
+        ctx.ui.status(format_args!(
+            "{VIEW_DIR}/checkpoint.md was removed: the open checkpoint is resolved (it stays in history)"
         ));
     }
     ctx.report_redactions(&mut sealer);
@@ -59,6 +76,9 @@ pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
             summary: &saved.summary,
             version: json::VERSION,
         })
+    } else if saved.nothing {
+        "nothing to save: .rune/ has no edits (pass -m \"summary\" to record the session)"
+            .to_owned()
     } else if files.is_empty() {
         format!("saved session: {}", saved.summary)
     } else {

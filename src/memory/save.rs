@@ -10,7 +10,7 @@ use super::seal::{SealError, Sealed, Sealer};
 use super::view_dir::{FileState, Manifest, View, VIEW_DIR};
 use super::Snapshot;
 use crate::error::user_error;
-use crate::model::{self, fold, Body, Draft, Kind, Record};
+use crate::model::{self, fold, Body, Draft, GitState, Kind, Record};
 use crate::secrets;
 use crate::store::{ObjectId, Store, MEMORY_REF};
 use crate::view::{self, ViewFile};
@@ -18,9 +18,23 @@ use crate::view::{self, ViewFile};
 /// The summary a save records when none is given.
 pub const DEFAULT_SUMMARY: &str = "session saved";
 
+/// How to save.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SaveOptions<'a> {
+    /// The session summary (`-m`).
+    pub summary: Option<&'a str>,
+    /// Save a file that holds no entries although memory has some (deleting them all).
+    pub allow_delete: bool,
+}
+
 /// What a save did.
 #[derive(Debug, Default)]
 pub struct Saved {
+    /// Nothing was edited and no summary given: nothing was written.
+    pub nothing: bool,
+    /// checkpoint.md was deleted (or renamed to `checkpoint-*.resolved.md`): the open
+    /// checkpoint was resolved.
+    pub resolved_checkpoint: bool,
     /// Files that were deleted from the view: restored from memory, not emptied.
     pub restored: Vec<ViewFile>,
     /// Edited files that were saved.
@@ -46,19 +60,35 @@ struct Edited {
     drafts: Vec<Sealed>,
 }
 
-/// Saves the view's edits and records the session as `summary` (or [`DEFAULT_SUMMARY`]).
-pub fn save(store: &Store, sealer: &mut Sealer, summary: Option<&str>) -> Result<Saved> {
+/// Saves the view's edits and records the session as the summary (or [`DEFAULT_SUMMARY`]).
+/// With no edits and no summary nothing is written (the view is still refreshed).
+pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result<Saved> {
     let snap = Snapshot::read(store)?;
     let view = View::open(store);
     let manifest = view.as_ref().map(View::manifest).unwrap_or_default();
     let mut saved = Saved::default();
+    let mut git = None;
 
     let mut edited = Vec::new();
     if let Some(view) = &view {
         for (file, state) in view.states(&manifest) {
+            let ctx = FileCtx {
+                store,
+                snap: &snap,
+                view,
+                manifest: &manifest,
+                file,
+                allow_delete: opts.allow_delete,
+            };
             match state {
                 FileState::Modified | FileState::Added => {
-                    edited.push(parse_file(store, sealer, &snap, view, &manifest, file)?)
+                    edited.push(parse_file(&ctx, sealer, &mut git, None)?)
+                }
+                // Deleting checkpoint.md (or renaming it to checkpoint-<date>.resolved.md, as
+                // the seed does) resolves the checkpoint; it stays in history.
+                FileState::Missing if file == ViewFile::Checkpoint => {
+                    saved.resolved_checkpoint = true;
+                    edited.push(parse_file(&ctx, sealer, &mut git, Some(String::new()))?)
                 }
                 FileState::Missing => saved.restored.push(file),
                 FileState::Clean => {}
@@ -66,15 +96,20 @@ pub fn save(store: &Store, sealer: &mut Sealer, summary: Option<&str>) -> Result
         }
     }
 
-    let summary = summary
-        .map(str::trim)
-        .filter(|m| !m.is_empty())
-        .unwrap_or(DEFAULT_SUMMARY);
+    let summary = opts.summary.map(str::trim).filter(|m| !m.is_empty());
+    if summary.is_none() && edited.iter().all(|e| e.drafts.is_empty()) {
+        saved.nothing = true;
+        if let Some(view) = &view {
+            saved.kept = view.checkout(&snap, &[])?.kept;
+        }
+        return Ok(saved);
+    }
+    let summary = summary.unwrap_or(DEFAULT_SUMMARY);
     let session = sealer
         .seal(
             Draft::new(Body::Session {
                 summary: summary.to_owned(),
-                git: Some(super::record::git_state(store)?),
+                git: Some(git_state(store, &mut git)?),
             }),
             &|_, _| "the -m summary".to_owned(),
         )
@@ -129,7 +164,9 @@ pub fn save(store: &Store, sealer: &mut Sealer, summary: Option<&str>) -> Result
         if let Some(c) = commit {
             for r in &c.records {
                 match (&r.body, r.meta.supersedes.is_empty()) {
-                    (Body::Session { .. }, _) => {}
+                    // The session this save records is reported on its own line.
+                    (Body::Session { .. }, _)
+                        if with_session && r.id == c.records[c.records.len() - 1].id => {}
                     (Body::Delete { targets }, _) => saved.removed += targets.len(),
                     (Body::Resolve { .. }, _) => saved.removed += 1,
                     (_, true) => saved.added += 1,
@@ -159,21 +196,49 @@ pub fn save(store: &Store, sealer: &mut Sealer, summary: Option<&str>) -> Result
     Ok(saved)
 }
 
-/// Reads, parses and diffs one edited view file against the state it was checked out from,
-/// and seals what it says.
-fn parse_file(
-    store: &Store,
-    sealer: &mut Sealer,
-    snap: &Snapshot,
-    view: &View,
-    manifest: &Manifest,
+/// The code's state now, read once per save.
+fn git_state(store: &Store, cache: &mut Option<GitState>) -> Result<GitState> {
+    if cache.is_none() {
+        *cache = Some(super::record::git_state(store)?);
+    }
+    Ok(cache.clone().unwrap_or_default())
+}
+
+/// What reading one view file needs.
+struct FileCtx<'a> {
+    store: &'a Store,
+    snap: &'a Snapshot,
+    view: &'a View,
+    manifest: &'a Manifest,
     file: ViewFile,
+    allow_delete: bool,
+}
+
+/// Reads, parses and diffs one edited view file against the state it was checked out from,
+/// and seals what it says. `text` stands in for the file's content (a deleted checkpoint.md
+/// reads as empty).
+fn parse_file(
+    ctx: &FileCtx<'_>,
+    sealer: &mut Sealer,
+    git: &mut Option<GitState>,
+    text: Option<String>,
 ) -> Result<Edited> {
+    let FileCtx {
+        store,
+        snap,
+        view,
+        manifest,
+        file,
+        allow_delete,
+    } = *ctx;
     let path = view.path(file);
     let shown = format!("{VIEW_DIR}/{}", file.name());
     let nothing_saved = format!("fix {shown} and run `git rune save` again; nothing was saved and the file is as you left it");
-    let data = std::fs::read(&path)
-        .map_err(|e| user_error(format!("cannot read {shown}: {e}"), nothing_saved.clone()))?;
+    let data = match text {
+        Some(t) => t.into_bytes(),
+        None => std::fs::read(&path)
+            .map_err(|e| user_error(format!("cannot read {shown}: {e}"), nothing_saved.clone()))?,
+    };
     let blob = store
         .blob_id(&data)
         .map(|b| b.to_string())
@@ -224,11 +289,36 @@ fn parse_file(
         base_state.of_kind(file.kind()).to_vec()
     };
     let base_ids = base.iter().map(|r| r.id.clone()).collect();
+    // A file that still has text but no entry, while memory has some, is a mass delete: most
+    // likely a file overwritten by mistake.
+    let entries = parsed.len();
+    if entries == 0
+        && !base.is_empty()
+        && !text.trim().is_empty()
+        && !allow_delete
+        && file != ViewFile::Checkpoint
+    {
+        return Err(user_error(
+            format!(
+                "{shown} holds no entries, but memory has {}: saving it would delete them all",
+                base.len()
+            ),
+            format!(
+                "if that is what you want, empty the file completely or run `git rune save --allow-delete`; to get the entries back, run `git rune restore {}`",
+                file.name()
+            ),
+        ));
+    }
     let mut drafts = view::diff(file, &base, parsed);
     cover_groups(&mut drafts, &base_records);
     let mut sealed = Vec::with_capacity(drafts.len());
     for mut d in drafts {
         fill_file_blobs(store, &mut d.body);
+        // A checkpoint written in the view records the git state it was saved in, as the
+        // CLI's does.
+        if let Body::Checkpoint { git: g @ None, .. } = &mut d.body {
+            *g = Some(git_state(store, git)?);
+        }
         let place = |field: &str, secret: &str| {
             let at = text.find(secret).unwrap_or(0);
             format!("{shown}:{} (field `{field}`)", secrets::line_of(&text, at))

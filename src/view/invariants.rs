@@ -236,6 +236,12 @@ fn last_known(slots: &[Slot]) -> &'static str {
 /// Reads the seed's layout: `## Section`, then one heading per rule at any deeper level (the
 /// template writes `###`, the seed's loader reads `####`), then field lines.
 pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
+    // Rules sit at the deepest heading level the file uses (below the title); shallower
+    // headings are sections.
+    let rule_level = numbered(text)
+        .filter_map(|s| heading(s.text).map(|(level, _)| level))
+        .filter(|level| *level >= 2)
+        .max();
     let mut out: Vec<Parsed> = Vec::new();
     let mut section: Option<(usize, String)> = None;
     // Whether the last entry is the rule under the cursor, the fields it has had, and whether
@@ -263,7 +269,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
         }
         match heading(line) {
             Some((1, _)) if section.is_none() => continue,
-            Some((level, h)) if level >= 2 && section.as_ref().is_none_or(|(l, _)| level <= *l) => {
+            Some((level, h)) if level >= 2 && (Some(level) < rule_level || section.is_none()) => {
                 if h.is_empty() {
                     return Err(err(
                         no,

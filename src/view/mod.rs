@@ -19,6 +19,8 @@ mod session_log;
 mod text;
 
 #[cfg(test)]
+mod corpus_tests;
+#[cfg(test)]
 mod roundtrip_tests;
 
 pub use diff::diff;

@@ -435,15 +435,18 @@ pub(crate) fn push_item(out: &mut String, marker: &str, text: &str) {
     out.push('\n');
 }
 
-/// Writes `**Label:** value`. A multi-line value that opens a code fence starts on the next line,
-/// so the fence is a real one in markdown.
+/// Writes `**Label:** value`. A multi-line value that opens a code fence or a list starts on the
+/// next line, so the fence or the list is a real one in markdown.
 pub(crate) fn push_field(out: &mut String, label: &str, value: &str) {
     out.push_str("**");
     out.push_str(label);
     out.push_str(":**");
     if !value.is_empty() {
-        let fenced = value.starts_with("```") || value.starts_with("~~~");
-        out.push(if fenced && value.contains('\n') {
+        let first = value.lines().next().unwrap_or("");
+        let own_lines = value.starts_with("```")
+            || value.starts_with("~~~")
+            || (starts_list_item(first) && !is_structural(first));
+        out.push(if own_lines && value.contains('\n') {
             '\n'
         } else {
             ' '

@@ -204,10 +204,11 @@ impl TestRepo {
         self.rune(&learn_args(key, insight, &[])).success();
     }
 
-    /// Appends `text` to a file of the work tree.
+    /// Appends `text` to a file of the work tree (creating it).
     pub fn append(&self, path: &str, text: &str) {
         use std::io::Write as _;
         let mut f = std::fs::OpenOptions::new()
+            .create(true)
             .append(true)
             .open(self.root.join(path))
             .unwrap_or_else(|e| panic!("open {path}: {e}"));

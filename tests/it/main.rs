@@ -18,3 +18,4 @@ mod rewrite;
 mod save_load;
 mod secrets;
 mod time_travel;
+mod view_fidelity;

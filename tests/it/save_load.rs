@@ -33,9 +33,16 @@ fn save_picks_up_a_seed_style_decision_appended_by_an_agent() {
         .success()
         .stdout
         .contains(".rune/ is clean"));
-    // Saving again with no edits records only the session.
+    // Saving again with no edits and no summary writes nothing, and says so.
+    let refs = repo.refs();
     let again = repo.rune(&["save"]).success();
-    assert_eq!(again.stdout, "saved session: session saved\n");
+    assert_eq!(
+        again.stdout,
+        "nothing to save: .rune/ has no edits (pass -m \"summary\" to record the session)\n"
+    );
+    assert_eq!(repo.refs(), refs);
+    let again = repo.rune(&["save", "-m", "just the session"]).success();
+    assert_eq!(again.stdout, "saved session: just the session\n");
     let log = repo.read(".rune/session-log.md");
     assert!(log.contains("— added caching"), "{log}");
 }
