@@ -40,7 +40,16 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
     } else if file == ViewFile::Checkpoint {
         out = checkpoints_text(state);
     } else {
-        out = sanitize(&view::render(file, state, &withheld));
+        // Memory now: the gate's verdicts are cached per tree; as of a commit: scanned here.
+        let cached = match args.at {
+            None => Some(crate::memory::gate_cache::withheld(&store, &snap)?),
+            Some(_) => None,
+        };
+        let withhold = |r: &Record| match &cached {
+            Some(ids) => ids.contains(&r.id),
+            None => withheld(r),
+        };
+        out = sanitize(&view::render(file, state, &withhold));
     }
     print(&out)?;
     Ok(ExitCode::SUCCESS)

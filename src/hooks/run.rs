@@ -10,7 +10,6 @@ use anyhow::Result;
 use super::install::HOOKS;
 use crate::error::user_error;
 use crate::memory::view_dir::{View, VIEW_DIR};
-use crate::memory::Snapshot;
 use crate::notes::{compose, rewrite};
 use crate::store::{PushOutcome, Store, BRANCHES_PREFIX, MEMORY_REF, NOTES_REF};
 
@@ -102,11 +101,11 @@ fn post_checkout(store: &Store, args: &[String], report: &mut HookReport) -> Res
         ));
         return Ok(());
     }
-    let snap = Snapshot::read(store)?;
-    view.checkout(&snap, &[])?;
+    view.checkout(store, &[])?;
+    let head = store.head_info()?;
     report.status.push(format!(
         "git-rune: {VIEW_DIR}/ now shows {}",
-        snap.head.branch.as_deref().unwrap_or("the detached HEAD")
+        head.branch.as_deref().unwrap_or("the detached HEAD")
     ));
     Ok(())
 }

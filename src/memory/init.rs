@@ -5,7 +5,6 @@
 use anyhow::{Context, Result};
 
 use super::view_dir::{View, VIEW_DIR};
-use super::Snapshot;
 use crate::error::user_error;
 use crate::store::Store;
 use crate::view::ViewFile;
@@ -47,8 +46,7 @@ pub fn prepare(store: &Store, done: &mut SetUp) -> Result<()> {
 pub fn checkout(store: &Store, done: &mut SetUp) -> Result<()> {
     match View::open(store) {
         Some(view) => {
-            let snap = Snapshot::read(store)?;
-            let refresh = view.checkout(&snap, &[])?;
+            let refresh = view.checkout(store, &[])?;
             if !refresh.written.is_empty() {
                 done.actions.push(format!(
                     "checked out {VIEW_DIR}/ ({} files)",

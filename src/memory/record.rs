@@ -4,7 +4,7 @@
 use anyhow::Result;
 
 use super::seal::{Sealed, Sealer};
-use super::write::{write_records, Written};
+use super::write::{append, write_records, Written};
 use crate::error::user_error;
 use crate::model::fold::{instinct_confidence, MAX_INSTINCTS};
 use crate::model::{Body, Draft, GitState, Scope};
@@ -36,9 +36,8 @@ fn first_line(s: &str) -> &str {
 /// Commits one sealed record to the ref its kind belongs in.
 pub fn add(store: &Store, verb: &str, record: Sealed) -> Result<Option<Written>> {
     let scope = record.body().kind().scope().unwrap_or(Scope::Memory);
-    write_records(store, scope, &summary(verb, record.body()), |_| {
-        Ok::<_, anyhow::Error>(vec![record.clone()])
-    })
+    let summary = summary(verb, record.body());
+    append(store, scope, &summary, vec![record])
 }
 
 /// What recording an instinct did besides adding it.

@@ -63,8 +63,12 @@ struct Edited {
 /// Saves the view's edits and records the session as the summary (or [`DEFAULT_SUMMARY`]).
 /// With no edits and no summary nothing is written (the view is still refreshed).
 pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result<Saved> {
-    let snap = Snapshot::read(store)?;
     let view = View::open(store);
+    // Held from reading the view to re-rendering it: no other process renders in between, so
+    // each file is diffed against the base it was rendered from.
+    let guard = view.as_ref().map(View::lock).transpose()?;
+    let snap = Snapshot::read(store)?;
+    let withheld = super::gate_cache::withheld(store, &snap)?;
     let manifest = view.as_ref().map(View::manifest).unwrap_or_default();
     let mut saved = Saved::default();
     let mut git = None;
@@ -81,6 +85,10 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
                 allow_delete: opts.allow_delete,
             };
             match state {
+                // A file that says what the refs say now holds no edit (a view that was
+                // merely behind, or a checkout cut short).
+                FileState::Modified | FileState::Added
+                    if says_what_refs_say(view, &snap, &withheld, file) => {}
                 FileState::Modified | FileState::Added => {
                     edited.push(parse_file(&ctx, sealer, &mut git, None)?)
                 }
@@ -99,8 +107,8 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
     let summary = opts.summary.map(str::trim).filter(|m| !m.is_empty());
     if summary.is_none() && edited.iter().all(|e| e.drafts.is_empty()) {
         saved.nothing = true;
-        if let Some(view) = &view {
-            saved.kept = view.checkout(&snap, &[])?.kept;
+        if let (Some(view), Some(guard)) = (&view, &guard) {
+            saved.kept = view.checkout_locked(guard, store, &[])?.kept;
         }
         return Ok(saved);
     }
@@ -190,10 +198,26 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
             .filter(|(f, blob)| view.blob_of(&view.path(*f)).as_deref() == Some(blob.as_str()))
             .map(|(f, _)| *f)
             .collect();
-        let snap = Snapshot::read(store)?;
-        saved.kept = view.checkout(&snap, &force)?.kept;
+        if let Some(guard) = &guard {
+            saved.kept = view.checkout_locked(guard, store, &force)?.kept;
+        }
     }
     Ok(saved)
+}
+
+/// Whether a view file's content is what the view renders from the refs now.
+fn says_what_refs_say(
+    view: &View,
+    snap: &Snapshot,
+    withheld: &HashSet<String>,
+    file: ViewFile,
+) -> bool {
+    let text = view::render(file, &snap.state, &|r| withheld.contains(&r.id));
+    let on_disk = std::fs::read(view.path(file)).ok();
+    match on_disk {
+        Some(data) => data == text.as_bytes(),
+        None => text.is_empty(),
+    }
 }
 
 /// The code's state now, read once per save.

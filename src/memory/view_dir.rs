@@ -7,10 +7,30 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use anyhow::Result;
+
 use super::Snapshot;
-use crate::integrity::gate::withheld;
-use crate::store::{self, HashKind, Store};
+use crate::model::Scope;
+use crate::store::{self, HashKind, Store, Tip, MEMORY_REF};
 use crate::view::{self, ViewFile};
+
+/// The renderer this build is: the view is rendered again when it changes.
+fn renderer() -> String {
+    format!(
+        "git-rune {} gate {}",
+        env!("CARGO_PKG_VERSION"),
+        super::gate_cache::VERSION
+    )
+}
+
+/// How long [`View::lock`] waits for another process.
+const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The view's lock, held until dropped.
+#[derive(Debug)]
+pub struct ViewLock {
+    _file: std::fs::File,
+}
 
 /// Why the view could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -40,6 +60,10 @@ pub struct FileEntry {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {
     pub version: u32,
+    /// Which renderer wrote the files (git-rune's version and the gate's): another one
+    /// renders again even when the refs did not move.
+    #[serde(default)]
+    pub renderer: String,
     pub files: BTreeMap<String, FileEntry>,
 }
 
@@ -145,30 +169,103 @@ impl View {
             .collect()
     }
 
-    /// Renders the view from `snap`, leaving files with unsaved edits untouched; `force`
-    /// lists files whose edits were just saved (their content is now in the refs).
-    pub fn checkout(&self, snap: &Snapshot, force: &[ViewFile]) -> Result<Refresh, ViewError> {
+    /// Takes the view's lock: one process at a time reads the refs for the view, writes its
+    /// files and writes its manifest, so a rendering is never older than one already on disk
+    /// and the manifest always describes the files. Released when the guard drops, and by the
+    /// system when its holder dies, so a crash never leaves the view locked.
+    pub fn lock(&self) -> Result<ViewLock, ViewError> {
+        let path = self.manifest_path.with_file_name("view.lock");
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(io_err(parent))?;
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io_err(&path))?;
+        // Waits a bounded time: a holder that hangs must not hang every later command.
+        let mut waited = std::time::Duration::ZERO;
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(ViewLock { _file: file }),
+                Err(std::fs::TryLockError::WouldBlock) if waited < LOCK_PATIENCE => {
+                    let step = std::time::Duration::from_millis(2 + waited.as_millis() as u64 / 10);
+                    std::thread::sleep(step);
+                    waited += step;
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(ViewError {
+                        path,
+                        source: std::io::Error::new(
+                            std::io::ErrorKind::WouldBlock,
+                            "another git-rune process has held the view's lock for 10 s; \
+                             if none is running, remove this file",
+                        ),
+                    })
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(io_err(&path)(e)),
+            }
+        }
+    }
+
+    /// Renders the view from the refs as they are now, leaving files with unsaved edits
+    /// untouched; `force` lists files whose edits were just saved (their content is now in the
+    /// refs). Takes the view's lock.
+    pub fn checkout(&self, store: &Store, force: &[ViewFile]) -> Result<Refresh> {
+        let guard = self.lock()?;
+        self.checkout_locked(&guard, store, force)
+    }
+
+    /// [`View::checkout`] by a caller that holds the lock.
+    pub fn checkout_locked(
+        &self,
+        _guard: &ViewLock,
+        store: &Store,
+        force: &[ViewFile],
+    ) -> Result<Refresh> {
+        // Read under the lock: what another process rendered is never newer than this.
         let mut manifest = self.manifest();
+        let head = store.head_info()?;
+        let branch_ref = store::branch_ref(head.branch.as_deref());
+        let tips = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
+        if force.is_empty() && self.is_current(&manifest, &branch_ref, tips) {
+            // Another process (or an earlier command) already rendered these very refs.
+            return Ok(Refresh::default());
+        }
+        let snap = Snapshot::at_tips(store, head, branch_ref, tips.0, tips.1)?;
+        let withheld = super::gate_cache::withheld(store, &snap)?;
+        let withhold = |r: &crate::model::Record| withheld.contains(&r.id);
         manifest.version = MANIFEST_VERSION;
+        manifest.renderer = renderer();
         let mut out = Refresh::default();
         std::fs::create_dir_all(&self.dir).map_err(io_err(&self.dir))?;
         for file in ViewFile::ALL {
             let path = self.path(file);
             let state = self.file_state(&manifest, file);
-            if state != FileState::Clean && state != FileState::Missing && !force.contains(&file) {
+            let (refname, tip) = snap.scope_ref(file.scope());
+            let text = view::render(file, &snap.state, &withhold);
+            let blob = if text.is_empty() {
+                String::new()
+            } else {
+                store::blob_id(self.hash, text.as_bytes())
+                    .map(|id| id.to_string())
+                    .unwrap_or_default()
+            };
+            let on_disk = self.blob_of(&path);
+            // A file that already says what the refs say holds no edit, whatever the manifest
+            // remembers (a view that is merely behind, or ahead after a crash, is not edited).
+            let current = on_disk.as_deref().unwrap_or("") == blob;
+            let edited = matches!(state, FileState::Modified | FileState::Added);
+            if edited && !current && !force.contains(&file) {
                 out.kept.push(file);
                 continue;
             }
-            let (refname, tip) = snap.scope_ref(file.scope());
-            let text = view::render(file, &snap.state, &withheld);
             let entry_blob = if text.is_empty() {
                 remove_file(&path)?;
                 String::new()
             } else {
-                let blob = store::blob_id(self.hash, text.as_bytes())
-                    .map(|id| id.to_string())
-                    .unwrap_or_default();
-                if self.blob_of(&path).as_deref() != Some(blob.as_str()) {
+                if !current {
                     write_atomic(&path, text.as_bytes())?;
                     out.written.push(file);
                 }
@@ -185,6 +282,27 @@ impl View {
         }
         self.write_manifest(&manifest)?;
         Ok(out)
+    }
+
+    /// Whether every file was rendered from the refs at these tips (memory, then the branch's
+    /// `branch_ref`), by this renderer, and is on disk as rendered.
+    fn is_current(
+        &self,
+        manifest: &Manifest,
+        branch_ref: &str,
+        (memory, branch): (Option<Tip>, Option<Tip>),
+    ) -> bool {
+        manifest.version == MANIFEST_VERSION
+            && manifest.renderer == renderer()
+            && ViewFile::ALL.iter().all(|&file| {
+                let (refname, tip) = match file.scope() {
+                    Scope::Memory => (MEMORY_REF, memory),
+                    Scope::Branch => (branch_ref, branch),
+                };
+                manifest.files.get(file.name()).is_some_and(|e| {
+                    e.refname == refname && e.base == tip.map(|t| t.commit.to_string())
+                }) && self.file_state(manifest, file) == FileState::Clean
+            })
     }
 
     fn write_manifest(&self, manifest: &Manifest) -> Result<(), ViewError> {

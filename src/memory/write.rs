@@ -5,7 +5,6 @@ use anyhow::Result;
 
 use super::seal::Sealed;
 use super::view_dir::{Refresh, View};
-use super::Snapshot;
 use crate::model::{fold, Record, Scope, State};
 use crate::store::{branch_ref, ObjectId, Store, StoreError, MEMORY_REF};
 
@@ -57,12 +56,35 @@ where
     }))
 }
 
+/// Commits records that do not depend on what the ref holds (the common case: one new
+/// record) to the ref of `scope`: like [`write_records`], without folding the ref's records
+/// on every attempt.
+pub fn append(
+    store: &Store,
+    scope: Scope,
+    summary: &str,
+    records: Vec<Sealed>,
+) -> Result<Option<Written>> {
+    let refname = scope_ref(store, scope)?;
+    let commit = store.append(&refname, summary, records)?;
+    let Some(commit) = commit else {
+        return Ok(None);
+    };
+    let view = refresh_view(store)?;
+    Ok(Some(Written {
+        refname,
+        commit: commit.id,
+        summary: summary.to_owned(),
+        records: commit.records,
+        view,
+    }))
+}
+
 /// Re-renders the view from the refs, keeping files with unsaved edits (listed in the
 /// result). `None` in a bare repository.
 pub fn refresh_view(store: &Store) -> Result<Option<Refresh>> {
     let Some(view) = View::open(store) else {
         return Ok(None);
     };
-    let snap = Snapshot::read(store)?;
-    Ok(Some(view.checkout(&snap, &[])?))
+    Ok(Some(view.checkout(store, &[])?))
 }

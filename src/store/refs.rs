@@ -141,6 +141,19 @@ impl Store {
         added_records(&self.repo, name, old, new, &kinds)
     }
 
+    /// The records of `kinds` in tree `new` that tree `old` (if any) lacks, reading only the
+    /// record blobs that differ.
+    pub(crate) fn records_added_trees(
+        &self,
+        name: &str,
+        old: Option<ObjectId>,
+        new: ObjectId,
+        kinds: &[Kind],
+    ) -> Result<Vec<Record>> {
+        let kinds: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
+        added_records(&self.repo, name, old, new, &kinds)
+    }
+
     /// The records of only some kinds at `tip` (a hook that needs the open checkpoint reads
     /// checkpoints, resolves and deletes, not the whole session state).
     pub(crate) fn records_of(&self, name: &str, tip: Tip, kinds: &[Kind]) -> Result<Vec<Record>> {
@@ -250,7 +263,7 @@ impl Store {
             all.extend(current.iter().cloned());
             all.extend(records.iter().cloned());
             self.cache.borrow_mut().insert(tree, Rc::new(all));
-            let message = commit_message(summary, records.len());
+            let message = commit_message(summary, records.len(), clock + records.len() as u64);
             let id = self.write_commit(&message, tree, tip.map(|t| t.commit))?;
             self.flush_objects()?;
             match self.swap(name, tip.map(|t| t.commit), id, &format!("rune: {summary}")) {
@@ -273,6 +286,82 @@ impl Store {
             attempts: MAX_ATTEMPTS,
         }
         .into())
+    }
+
+    /// Appends `drafts`, which do not depend on what the ref holds, in one commit,
+    /// compare-and-swap. Like [`Store::commit`], but a lost race costs no read of the ref's
+    /// records: the Lamport clock comes from the tip's `Rune-Clock` trailer, and the tree
+    /// edit reads only the blobs the new records go into.
+    pub(crate) fn append<S: Stamp + Clone>(
+        &self,
+        name: &str,
+        summary: &str,
+        drafts: Vec<S>,
+    ) -> Result<Option<Commit>> {
+        if drafts.is_empty() {
+            return Ok(None);
+        }
+        for attempt in 0..MAX_ATTEMPTS {
+            let tip = self.tip(name)?;
+            let clock = match tip {
+                Some(t) => self.clock_at(name, t)?,
+                None => 0,
+            };
+            let ts = self.now();
+            let author = self.author.display();
+            let records: Vec<Record> = drafts
+                .iter()
+                .cloned()
+                .enumerate()
+                .map(|(i, d)| d.stamp(&ts, clock + 1 + i as u64, &author))
+                .collect();
+            let tree = write_records(&self.repo, tip.map(|t| t.tree), &records)?;
+            let known = tip.and_then(|t| self.cache.borrow().get(&t.tree).cloned());
+            if let Some(current) = known {
+                let mut all = Vec::with_capacity(current.len() + records.len());
+                all.extend(current.iter().cloned());
+                all.extend(records.iter().cloned());
+                self.cache.borrow_mut().insert(tree, Rc::new(all));
+            }
+            let message = commit_message(summary, records.len(), clock + records.len() as u64);
+            let id = self.write_commit(&message, tree, tip.map(|t| t.commit))?;
+            self.flush_objects()?;
+            match self.swap(name, tip.map(|t| t.commit), id, &format!("rune: {summary}")) {
+                Ok(()) => {
+                    return Ok(Some(Commit {
+                        id,
+                        parent: tip.map(|t| t.commit),
+                        records,
+                    }))
+                }
+                Err(_) if attempt + 1 < MAX_ATTEMPTS => backoff(attempt),
+                Err(e) => return Err(e),
+            }
+        }
+        Err(StoreError::Contended {
+            name: name.into(),
+            attempts: MAX_ATTEMPTS,
+        })
+    }
+
+    /// The highest Lamport clock of the records at `tip`: its commit's `Rune-Clock` trailer,
+    /// or (for commits written before the trailer existed) the records themselves.
+    fn clock_at(&self, name: &str, tip: Tip) -> Result<u64> {
+        let info = self.commit_info(tip.commit)?;
+        let trailer = info
+            .message
+            .lines()
+            .find_map(|l| l.strip_prefix("Rune-Clock: "))
+            .and_then(|v| v.trim().parse().ok());
+        match trailer {
+            Some(clock) => Ok(clock),
+            None => Ok(self
+                .tip_records(name, tip)?
+                .iter()
+                .map(|r| r.meta.clock)
+                .max()
+                .unwrap_or(0)),
+        }
     }
 
     /// Writes the objects staged in memory to the object database (before a ref moves).
@@ -358,7 +447,12 @@ fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("")
 }
 
-fn commit_message(summary: &str, n: usize) -> String {
+/// A memory commit's message: the summary, then how many records it adds and the highest
+/// Lamport clock of its records (so the next append need not read them).
+fn commit_message(summary: &str, n: usize, clock: u64) -> String {
     let plural = if n == 1 { "record" } else { "records" };
-    format!("{}\n\nRune-Records: {n} {plural}\n", first_line(summary))
+    format!(
+        "{}\n\nRune-Records: {n} {plural}\nRune-Clock: {clock}\n",
+        first_line(summary)
+    )
 }

@@ -18,4 +18,5 @@ mod rewrite;
 mod save_load;
 mod secrets;
 mod time_travel;
+mod view_concurrency;
 mod view_fidelity;

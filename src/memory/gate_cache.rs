@@ -1,0 +1,83 @@
+//! Which records the view withholds (the load gate's TAINTED ones), remembered per memory
+//! tree in `<git dir>/rune/gate.json`: a later render scans only the records added since, so
+//! a write costs what it added, not what memory holds. The cache is local, never committed;
+//! a scanner whose rules change bumps [`VERSION`] and the next render scans everything again.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::view_dir::write_atomic;
+use super::Snapshot;
+use crate::integrity::gate;
+use crate::model::Kind;
+use crate::store::{self, ObjectId, Store, MEMORY_REF};
+use crate::view::ViewFile;
+
+/// Bumped whenever the integrity scanner's rules change.
+pub(crate) const VERSION: u32 = 1;
+
+#[derive(Default, Serialize, Deserialize)]
+struct Cache {
+    version: u32,
+    /// Per memory ref: the tree last scanned and the ids withheld in it.
+    refs: BTreeMap<String, Scanned>,
+}
+
+#[derive(Clone, Serialize, Deserialize)]
+struct Scanned {
+    tree: String,
+    withheld: Vec<String>,
+}
+
+/// The ids of the records in `snap` the view withholds.
+pub fn withheld(store: &Store, snap: &Snapshot) -> store::Result<HashSet<String>> {
+    let path = store.git_dir().join("rune").join("gate.json");
+    let mut cache: Cache = std::fs::read(&path)
+        .ok()
+        .and_then(|d| serde_json::from_slice(&d).ok())
+        .filter(|c: &Cache| c.version == VERSION)
+        .unwrap_or_default();
+    let kinds: Vec<Kind> = ViewFile::ALL.iter().map(|f| f.kind()).collect();
+    let mut out = HashSet::new();
+    let mut changed = false;
+    for (name, tip) in [
+        (MEMORY_REF, snap.memory_tip),
+        (snap.branch_ref.as_str(), snap.branch_tip),
+    ] {
+        let Some(tip) = tip else { continue };
+        let known = cache.refs.get(name).cloned();
+        let base = known
+            .as_ref()
+            .and_then(|s| ObjectId::from_hex(s.tree.as_bytes()).ok());
+        let mut ids = known.map(|s| s.withheld).unwrap_or_default();
+        if base != Some(tip.tree) {
+            let added = store.records_added_trees(name, base, tip.tree, &kinds)?;
+            ids.extend(
+                added
+                    .iter()
+                    .filter(|r| gate::withheld(r))
+                    .map(|r| r.id.clone()),
+            );
+            ids.sort();
+            ids.dedup();
+            cache.refs.insert(
+                name.to_owned(),
+                Scanned {
+                    tree: tip.tree.to_string(),
+                    withheld: ids.clone(),
+                },
+            );
+            changed = true;
+        }
+        out.extend(ids);
+    }
+    if changed {
+        cache.version = VERSION;
+        if let Ok(data) = serde_json::to_vec(&cache) {
+            // A cache that cannot be written only costs the next render a full scan.
+            let _ = write_atomic(&path, &data);
+        }
+    }
+    Ok(out)
+}
