@@ -7,6 +7,7 @@ mod init;
 mod load;
 mod log;
 mod record;
+mod restore;
 mod save;
 mod show;
 mod status;
@@ -70,6 +71,8 @@ pub enum Command {
     Remember(record::RememberArgs),
     /// Commit edits made in the .rune/ view and record the session.
     Save(save::SaveArgs),
+    /// Discard edits made in the .rune/ view: render the files from memory again.
+    Restore(restore::RestoreArgs),
     /// Print what a new session needs to know, within a token budget.
     Load(load::LoadArgs),
     /// Show view files changed since checkout, and drift of the code since the last save.
@@ -189,6 +192,7 @@ pub fn run(global: GlobalArgs, command: Command) -> Result<ExitCode> {
         Command::Resume(a) => record::resume(&ctx, a),
         Command::Remember(a) => record::remember(&ctx, a),
         Command::Save(a) => save::run(&ctx, a),
+        Command::Restore(a) => restore::run(&ctx, a),
         Command::Load(a) => load::run(&ctx, a),
         Command::Status(a) => status::run(&ctx, a),
         Command::Show(a) => show::run(&ctx, a),

@@ -9,6 +9,8 @@ use anyhow::Result;
 
 use super::install::HOOKS;
 use crate::error::user_error;
+use crate::memory::save::{save, SaveOptions};
+use crate::memory::seal::Sealer;
 use crate::memory::view_dir::{View, VIEW_DIR};
 use crate::notes::{compose, rewrite};
 use crate::store::{PushOutcome, Store, BRANCHES_PREFIX, MEMORY_REF, NOTES_REF};
@@ -53,7 +55,10 @@ fn dispatch(
     report: &mut HookReport,
 ) -> Result<()> {
     match name {
-        "post-commit" => Ok(compose::note_head(store)?),
+        "post-commit" => {
+            save_view_edits(store, report);
+            Ok(compose::note_head(store)?)
+        }
         "post-checkout" => post_checkout(store, args, report),
         "post-rewrite" => {
             let command = args.first().map(String::as_str).unwrap_or("rebase");
@@ -77,6 +82,37 @@ fn dispatch(
             format!("unknown hook {other:?}"),
             format!("git-rune handles {}", HOOKS.join(", ")),
         )),
+    }
+}
+
+/// Agents edit `.rune/` and commit, as the seeds say: edits left unsaved are saved with the
+/// commit, so its note lists them. Cheap when there are none (the view's files are compared by
+/// stat, then blob id, never parsed). A save that fails is reported and the commit still gets
+/// its note.
+fn save_view_edits(store: &Store, report: &mut HookReport) {
+    let Some(view) = View::open(store) else {
+        return;
+    };
+    if view.unsaved().is_empty() {
+        return;
+    }
+    let result = save(store, &mut Sealer::default(), SaveOptions::default());
+    match result {
+        Ok(saved) => report.status.push(format!(
+            "git-rune: saved {} edited {VIEW_DIR}/ file{} with the commit",
+            saved.files.len(),
+            if saved.files.len() == 1 { "" } else { "s" }
+        )),
+        Err(e) => {
+            report.warnings.push(format!(
+                "git-rune: post-commit hook: {VIEW_DIR}/ edits were not saved: {e:#} (run `git rune save`)"
+            ));
+            log(
+                store,
+                "post-commit",
+                &format!("view edits not saved: {e:#}"),
+            );
+        }
     }
 }
 

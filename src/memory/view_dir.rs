@@ -54,6 +54,25 @@ pub struct FileEntry {
     pub refname: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base: Option<String>,
+    /// The file's size and modification time (ns) when written: a file whose stat still
+    /// matches is not read and hashed again (as git's index does).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stat: Option<(u64, i128)>,
+}
+
+/// A file's size and modification time in nanoseconds; `None` when it cannot be read, or
+/// when its clock has whole seconds only (a change in the same second would not show).
+fn stat_of(path: &Path) -> Option<(u64, i128)> {
+    let meta = std::fs::metadata(path).ok()?;
+    let mtime = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    if mtime.subsec_nanos() == 0 {
+        return None;
+    }
+    Some((meta.len(), mtime.as_nanos() as i128))
 }
 
 /// The checked-out state of the view, kept in the per-worktree git dir.
@@ -139,7 +158,13 @@ impl View {
 
     /// Compares one file with the manifest.
     pub fn file_state(&self, manifest: &Manifest, file: ViewFile) -> FileState {
-        let on_disk = self.blob_of(&self.path(file));
+        let path = self.path(file);
+        if let Some(e) = manifest.files.get(file.name()) {
+            if e.stat.is_some() && e.stat == stat_of(&path) {
+                return FileState::Clean;
+            }
+        }
+        let on_disk = self.blob_of(&path);
         match (manifest.files.get(file.name()), on_disk) {
             (Some(e), Some(b)) if e.blob == b => FileState::Clean,
             (Some(e), Some(_)) if e.blob.is_empty() => FileState::Added,
@@ -156,6 +181,16 @@ impl View {
         ViewFile::ALL
             .into_iter()
             .map(|f| (f, self.file_state(manifest, f)))
+            .collect()
+    }
+
+    /// The files checked out and deleted since.
+    pub fn missing(&self) -> Vec<ViewFile> {
+        let manifest = self.manifest();
+        self.states(&manifest)
+            .into_iter()
+            .filter(|(_, s)| *s == FileState::Missing)
+            .map(|(f, _)| f)
             .collect()
     }
 
@@ -252,6 +287,8 @@ impl View {
                     .map(|id| id.to_string())
                     .unwrap_or_default()
             };
+            // Taken before the file is read: if it changes after, its stat will not match.
+            let stat_before = stat_of(&path);
             let on_disk = self.blob_of(&path);
             // A file that already says what the refs say holds no edit, whatever the manifest
             // remembers (a view that is merely behind, or ahead after a crash, is not edited).
@@ -261,12 +298,14 @@ impl View {
                 out.kept.push(file);
                 continue;
             }
+            let mut stat = stat_before;
             let entry_blob = if text.is_empty() {
                 remove_file(&path)?;
+                stat = None;
                 String::new()
             } else {
                 if !current {
-                    write_atomic(&path, text.as_bytes())?;
+                    stat = write_atomic(&path, text.as_bytes())?;
                     out.written.push(file);
                 }
                 blob
@@ -277,6 +316,7 @@ impl View {
                     blob: entry_blob,
                     refname: refname.to_owned(),
                     base: tip.map(|t| t.commit.to_string()),
+                    stat,
                 },
             );
         }
@@ -310,7 +350,7 @@ impl View {
             std::fs::create_dir_all(parent).map_err(io_err(parent))?;
         }
         let data = serde_json::to_vec_pretty(manifest).expect("manifest serializes");
-        write_atomic(&self.manifest_path, &data)
+        write_atomic(&self.manifest_path, &data).map(|_| ())
     }
 }
 
@@ -330,15 +370,18 @@ fn remove_file(path: &Path) -> Result<(), ViewError> {
 }
 
 /// Writes through a temporary file and a rename, so a reader never sees half a file.
-pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), ViewError> {
+/// Returns the stat of what it wrote (taken before the rename, so a later change shows).
+pub fn write_atomic(path: &Path, data: &[u8]) -> Result<Option<(u64, i128)>, ViewError> {
     let tmp = path.with_file_name(format!(
         ".{}.tmp-{}",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("rune"),
         std::process::id()
     ));
     std::fs::write(&tmp, data).map_err(io_err(&tmp))?;
+    let stat = stat_of(&tmp);
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         io_err(path)(e)
-    })
+    })?;
+    Ok(stat)
 }

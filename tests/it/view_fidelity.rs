@@ -165,3 +165,50 @@ fn checkpoints_written_in_the_view_follow_the_seed() {
         .stdout
         .contains(".rune/ is clean"));
 }
+
+#[test]
+fn restore_discards_view_edits() {
+    let repo = TestRepo::new();
+    repo.decide("Alpha", "a", &[]);
+    let rendered = repo.read(".rune/decisions.md");
+    repo.append(".rune/decisions.md", "\nnot wanted after all\n");
+    let out = repo.rune(&["restore", ".rune/decisions.md"]).success();
+    assert_eq!(out.stdout, "restored .rune/decisions.md\n");
+    assert_eq!(repo.read(".rune/decisions.md"), rendered);
+    std::fs::remove_file(repo.root.join(".rune/conventions.md")).unwrap();
+    let out = repo.rune(&["restore"]).success();
+    assert_eq!(out.stdout, "restored .rune/conventions.md\n");
+    assert!(repo
+        .rune(&["status"])
+        .success()
+        .stdout
+        .contains(".rune/ is clean"));
+    let out = repo.rune(&["restore", "nosuch.md"]).failure();
+    assert!(out.stderr.contains("is not a view file"), "{}", out.stderr);
+}
+
+#[test]
+fn a_commit_saves_view_edits_left_unsaved() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "base");
+    repo.rune(&["-q", "init", "--hooks"]).success();
+    repo.append(
+        ".rune/decisions.md",
+        "\n## Decision: Written by an agent\n**Decision:** saved by the commit\n",
+    );
+    repo.commit_file("a.txt", "b\n", "the agent's change");
+    let d = show(&repo, "decisions");
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["title"], "Written by an agent");
+    let note = repo.git(&["notes", "--ref=rune", "show", "HEAD"]);
+    assert!(note.contains("Written by an agent"), "{note}");
+    assert!(repo
+        .rune(&["status"])
+        .success()
+        .stdout
+        .contains(".rune/ is clean"));
+    // Nothing to save: the hook leaves memory alone.
+    let memory = repo.git(&["rev-parse", "refs/rune/memory"]);
+    repo.commit_file("a.txt", "c\n", "another");
+    assert_eq!(repo.git(&["rev-parse", "refs/rune/memory"]), memory);
+}
