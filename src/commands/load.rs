@@ -6,10 +6,10 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Context;
-use crate::drift::drift;
 use crate::error::user_error;
 use crate::memory::load::brief;
 use crate::notes::at::snapshot;
+use crate::notes::carriers::drift_of;
 use crate::output::{json, print};
 
 #[derive(Debug, Args)]
@@ -31,7 +31,7 @@ pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
     }
     let store = ctx.store()?;
     let snap = snapshot(&store, args.at.as_deref())?;
-    let drift = drift(&store, &snap.head, &snap.state, &snap.branch_ref)?;
+    let drift = drift_of(&store, &snap, args.at.is_some())?;
     let briefing = brief(&snap.head, &snap.state, &drift, &store.now(), args.budget);
     let out = if ctx.ui.json {
         json::line(&json::load(&briefing)) + "\n"

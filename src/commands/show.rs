@@ -32,7 +32,17 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
     let state = &snap.state;
     let records = state.of_kind(file.kind());
     let mut out = String::new();
-    if ctx.ui.json {
+    if ctx.ui.json && file == ViewFile::Invariants {
+        // The seed's invariants loader payload, for the agents and tools that read it.
+        let loaded = view::invariants::load(records);
+        let stale = invariants_stale(state, &store.now());
+        let path = store
+            .workdir()
+            .map(|w| w.join(crate::memory::view_dir::VIEW_DIR).join(file.name()))
+            .unwrap_or_default();
+        out = json::line(&json::invariants(&loaded, &withheld, stale, &path));
+        out.push('\n');
+    } else if ctx.ui.json {
         for r in records {
             out.push_str(&json_line(r, state));
             out.push('\n');
@@ -53,6 +63,16 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
     }
     print(&out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether the newest invariant is older than the seed's 30 days.
+fn invariants_stale(state: &State, now: &str) -> bool {
+    let newest = state.invariants.iter().map(|r| r.meta.ts.as_str()).max();
+    let parse = |s: &str| chrono::DateTime::parse_from_rfc3339(s).ok();
+    match (newest.and_then(parse), parse(now)) {
+        (Some(a), Some(b)) => (b - a).num_days() > 30,
+        _ => false,
+    }
 }
 
 /// A record as one JSON line (see `json::shown_record`); checkpoints say whether they are

@@ -7,9 +7,9 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Context;
-use crate::drift::drift;
 use crate::memory::view_dir::{FileState, View, VIEW_DIR};
 use crate::memory::Snapshot;
+use crate::notes::carriers::drift_of;
 use crate::output::json::{self, DriftJson, StatusJson, ViewFileJson};
 use crate::output::print;
 use crate::text::sanitize;
@@ -26,7 +26,7 @@ pub fn run(ctx: &Context, _args: StatusArgs) -> Result<ExitCode> {
         Some(v) => v.states(&v.manifest()),
         None => Vec::new(),
     };
-    let drift = drift(&store, &snap.head, &snap.state, &snap.branch_ref)?;
+    let drift = drift_of(&store, &snap, false)?;
 
     let mut out = String::new();
     if ctx.ui.json {

@@ -115,22 +115,38 @@ impl Drift {
     }
 }
 
-/// Compares the last save with the code now. The last save is the newest session on the
-/// current branch's ref, or, when that has none, the newest on any branch.
-/// `head` is where the code is; `state` the folded memory of the branch whose session-state
-/// ref is `branch_ref`.
+/// Where the code's files are read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Code {
+    /// The work tree, as it is now.
+    WorkTree,
+    /// A commit's tree (memory as of that commit: `load --at`).
+    Commit(ObjectId),
+}
+
+/// For records found stale, the commit whose note carries each (its implementing commit):
+/// a record whose files changed only there is not stale. Given the candidates' ids; the
+/// notes layer answers.
+pub type Carriers<'a> = &'a dyn Fn(&[&str]) -> store::Result<HashMap<String, ObjectId>>;
+
+/// Compares the last save with the code. The last save is the newest session on the current
+/// branch's ref, or, when that has none, the newest on any branch. `head` is where the code
+/// is; `state` the folded memory of the branch whose session-state ref is `branch_ref`; `code`
+/// where files are read.
 pub fn drift(
     store: &Store,
     head: &HeadInfo,
     state: &State,
     branch_ref: &str,
+    code: Code,
+    carriers: Carriers<'_>,
 ) -> store::Result<Drift> {
     let mut d = Drift {
         branch: head.branch.clone(),
         head: head.head.map(|h| h.to_string()),
         ..Drift::default()
     };
-    d.stale = stale_records(store, &state.decisions, &state.learnings);
+    d.stale = stale_records(store, &state.decisions, &state.learnings, code, carriers)?;
 
     let session = match state.last_session() {
         Some(s) => Some(s.clone()),
@@ -190,13 +206,29 @@ fn newest_session_elsewhere(store: &Store, current: &str) -> store::Result<Optio
     Ok(best)
 }
 
-/// Records whose named files no longer hash to the blob ids kept in the record.
-pub fn stale_records(store: &Store, decisions: &[Record], learnings: &[Record]) -> Vec<Stale> {
-    let Some(workdir) = store.workdir() else {
-        return Vec::new();
+/// Records whose named files no longer hash to the blob ids kept in the record, nor to the
+/// ones they had in the commit whose note carries the record (the commit that implemented
+/// it: a decision recorded before the code it is about is not stale because of that code).
+pub fn stale_records(
+    store: &Store,
+    decisions: &[Record],
+    learnings: &[Record],
+    code: Code,
+    carriers: Carriers<'_>,
+) -> store::Result<Vec<Stale>> {
+    let workdir = store.workdir();
+    if workdir.is_none() && code == Code::WorkTree {
+        return Ok(Vec::new());
+    }
+    let blob_now = |path: &str| -> String {
+        let id = match code {
+            Code::WorkTree => workdir.and_then(|w| store.file_blob_id(&w.join(path))),
+            Code::Commit(c) => store.blob_in_commit(c, path),
+        };
+        id.map(|id| id.to_string()).unwrap_or_default()
     };
     let mut cache: HashMap<&str, String> = HashMap::new();
-    let mut out = Vec::new();
+    let mut out: Vec<Stale> = Vec::new();
     for r in decisions.iter().chain(learnings) {
         let (title, file_blobs, kind) = match &r.body {
             Body::Decision {
@@ -210,12 +242,7 @@ pub fn stale_records(store: &Store, decisions: &[Record], learnings: &[Record]) 
         let changed: Vec<String> = file_blobs
             .iter()
             .filter(|(path, then)| {
-                let now = cache.entry(path.as_str()).or_insert_with(|| {
-                    store
-                        .file_blob_id(&workdir.join(path))
-                        .map(|id| id.to_string())
-                        .unwrap_or_default()
-                });
+                let now = cache.entry(path.as_str()).or_insert_with(|| blob_now(path));
                 now != *then
             })
             .map(|(p, _)| p.clone())
@@ -229,5 +256,24 @@ pub fn stale_records(store: &Store, decisions: &[Record], learnings: &[Record]) 
             });
         }
     }
-    out
+    if out.is_empty() {
+        return Ok(out);
+    }
+    // The files as the carrying commit left them are the record's baseline too.
+    let ids: Vec<&str> = out.iter().map(|s| s.id.as_str()).collect();
+    let carried = carriers(&ids)?;
+    out.retain_mut(|s| {
+        let Some(commit) = carried.get(&s.id) else {
+            return true;
+        };
+        s.files.retain(|path| {
+            let then = store
+                .blob_in_commit(*commit, path)
+                .map(|id| id.to_string())
+                .unwrap_or_default();
+            cache.get(path.as_str()).is_none_or(|now| *now != then)
+        });
+        !s.files.is_empty()
+    });
+    Ok(out)
 }

@@ -124,7 +124,9 @@ pub(super) const LISTS: &[(&str, &str)] = &[
     ("target", "csrf xsrf validation validations sanitization sanitisation sanitizing escaping authentication authorization authorisation auth authn authz 2fa mfa sandbox sandboxing firewall selinux apparmor encryption"),
     ("check", "verification verify validation checking checks check"),
     ("checked", "tls ssl https certificate certificates cert certs hostname host signature signatures peer security gpg"),
-    ("stop", "for in when if because since unless while so to"),
+    // A verb of consequence ends the phrase: in "skipping it loses auth checks" the auth
+    // checks are what is lost, not what is skipped.
+    ("stop", "for in when if because since unless while so to loses lose losing lost breaks break breaking leaves leave leaving causes cause means mean would will"),
     ("negation", "not never no don dont doesn didn won wont shouldn mustn cannot avoid avoids avoiding without forbid forbids forbidden prevent prevents refuse refuses stop nobody"),
     // Frame tags, in either form or only as closers (the openers `<user>` and `<memory>` are
     // everyday placeholders: `ssh <user>@host`, `docker run -m <memory>`).

@@ -24,6 +24,10 @@ fn noise(seed: u64, len: usize) -> String {
 
 /// Engineering lines that must come out CLEAN.
 const CLEAN: &[&str] = &[
+    // The seed's own invariant example (and prose like it).
+    "Never bypass the router: every request goes through the L0 router; skipping it loses auth checks",
+    "skipping the cache means validation runs twice",
+    "Bypassing the queue would break ordering guarantees",
     "Decision: act as a proxy for the registry so CI never hits crates.io directly.",
     "Learned: `git diff -w` makes review ignore whitespace in diffs.",
     "The parser ignores previous tokens once it sees a newline.",

@@ -3,6 +3,7 @@
 //! and rebase, and reading memory back through notes (`why`, `--at`).
 
 pub mod at;
+pub mod carriers;
 pub mod compose;
 mod format;
 pub mod rewrite;

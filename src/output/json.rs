@@ -440,14 +440,14 @@ pub fn load(b: &crate::memory::load::Briefing<'_>) -> Value {
     obj.insert(
         "omitted".into(),
         Value::Object(
-            b.omitted
+            b.omitted()
                 .iter()
                 .map(|(k, n, _)| (k.replace(' ', "_"), json!(n)))
                 .collect(),
         ),
     );
     obj.insert("withheld".into(), json!(b.withheld));
-    obj.insert("estimated_tokens".into(), json!(b.estimated_tokens));
+    obj.insert("estimated_tokens".into(), json!(b.estimated_tokens()));
     Value::Object(obj)
 }
 
@@ -473,4 +473,58 @@ pub struct DiffFileJson<'a> {
     pub kind: &'static str,
     /// Ids of records gone.
     pub removed: &'a [String],
+}
+
+/// `git rune show invariants --json`: the payload of the seed's invariants loader
+/// (`invariants.loaded`), with git-rune's `version` and `withheld` beside it.
+pub fn invariants(
+    loaded: &crate::view::invariants::Loaded<'_>,
+    withheld: &dyn Fn(&Record) -> bool,
+    stale: bool,
+    path: &std::path::Path,
+) -> Value {
+    let mut shown = 0usize;
+    let rules: Vec<Value> = loaded
+        .rules
+        .iter()
+        .filter(|r| !withheld(r))
+        .filter_map(|r| match &r.body {
+            Body::Invariant {
+                section,
+                title,
+                what,
+                r#where,
+                why,
+                ..
+            } => {
+                shown += 1;
+                Some(json!({
+                    "section": section,
+                    "title": title,
+                    "what": what,
+                    "where": r#where,
+                    "why": why,
+                }))
+            }
+            _ => None,
+        })
+        .collect();
+    json!({
+        "version": VERSION,
+        "loaded": shown > 0,
+        "count": shown,
+        "rules": rules,
+        "stats": {
+            "danger": loaded.danger,
+            "critical": loaded.critical,
+            "state": loaded.state,
+            "cross": loaded.cross,
+            "total": loaded.rules.len(),
+            "archivedSkipped": loaded.archived_skipped,
+        },
+        "stale": stale,
+        "overflow": 0,
+        "withheld": loaded.rules.len() - shown,
+        "path": path,
+    })
 }

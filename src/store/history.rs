@@ -87,6 +87,17 @@ impl Store {
         entry(commit) != parent.and_then(entry)
     }
 
+    /// The blob id of `path` in `commit`'s tree (`None` when absent or unreadable).
+    pub(crate) fn blob_in_commit(&self, commit: ObjectId, path: &str) -> Option<ObjectId> {
+        let c = self.repo.find_commit(commit).ok()?;
+        let tree = c.tree().ok()?;
+        tree.lookup_entry_by_path(path)
+            .ok()
+            .flatten()
+            .filter(|e| e.mode().is_blob())
+            .map(|e| e.object_id())
+    }
+
     /// Whether `id` is a memory commit: a commit whose tree holds git-rune's `VERSION` blob.
     pub(crate) fn is_memory_commit(&self, id: ObjectId) -> bool {
         self.repo

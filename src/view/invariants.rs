@@ -66,6 +66,41 @@ pub fn category(section: &str) -> Category {
     }
 }
 
+/// What the seed's invariants loader reports: the active rules (archived ones skipped), in
+/// file order, and counts per kind of section.
+#[derive(Debug, Default)]
+pub struct Loaded<'a> {
+    pub rules: Vec<&'a Record>,
+    pub danger: usize,
+    pub critical: usize,
+    pub state: usize,
+    pub cross: usize,
+    pub archived_skipped: usize,
+}
+
+/// Loads the active rules from the invariant records, as the seed's loader does.
+pub fn load(records: &[Record]) -> Loaded<'_> {
+    let mut out = Loaded::default();
+    for r in records {
+        let Body::Invariant { section, .. } = &r.body else {
+            continue;
+        };
+        if is_archived(section) {
+            out.archived_skipped += 1;
+            continue;
+        }
+        match category(section) {
+            Category::Danger => out.danger += 1,
+            Category::Critical => out.critical += 1,
+            Category::State => out.state += 1,
+            Category::Cross => out.cross += 1,
+            Category::Other => {}
+        }
+        out.rules.push(r);
+    }
+    out
+}
+
 /// Retired rules live under `## Archived` and do not re-activate.
 pub fn is_archived(section: &str) -> bool {
     loose(section).starts_with("archive")

@@ -86,3 +86,40 @@ fn records_naming_changed_files_are_stale() {
     let load = repo.rune(&["load"]).success().stdout;
     assert!(load.contains("[stale: src/lib.rs changed since]"), "{load}");
 }
+
+/// A decision recorded before the code it is about is not stale because of that code: the
+/// commit whose note carries it is its baseline. It goes stale when the files change after.
+#[test]
+fn the_commit_that_carries_a_record_is_its_baseline() {
+    let repo = TestRepo::new();
+    repo.commit_file("src/lib.rs", "v1", "lib");
+    repo.rune(&["-q", "init", "--hooks"]).success();
+    repo.decide("Lib shape", "d", &["--files", "src/lib.rs"]);
+    let implemented = repo.commit_file("src/lib.rs", "v2", "implement the decision");
+    let note = repo.git(&["notes", "--ref=rune", "show", "HEAD"]);
+    assert!(note.contains("Lib shape"), "{note}");
+    let d = &status(&repo)["drift"];
+    assert_eq!(d["stale"].as_array().unwrap().len(), 0, "{d}");
+    repo.commit_file("src/lib.rs", "v3", "later change");
+    let d = &status(&repo)["drift"];
+    assert_eq!(
+        d["stale"][0]["files"],
+        serde_json::json!(["src/lib.rs"]),
+        "{d}"
+    );
+    // As of the implementing commit, nothing was stale yet: drift is the commit's, not today's.
+    let at = repo
+        .rune(&["--json", "load", "--at", &implemented])
+        .success();
+    let v: serde_json::Value = serde_json::from_str(&at.stdout).unwrap();
+    assert_eq!(v["drift"]["stale"].as_array().unwrap().len(), 0, "{v}");
+    assert_eq!(v["head"], implemented.as_str());
+    // Editing the record renews its baseline.
+    let text = repo
+        .read(".rune/decisions.md")
+        .replace("**Decision:** d", "**Decision:** d, still");
+    repo.write(".rune/decisions.md", &text);
+    repo.rune(&["-q", "save"]).success();
+    let d = &status(&repo)["drift"];
+    assert_eq!(d["stale"].as_array().unwrap().len(), 0, "{d}");
+}

@@ -294,6 +294,25 @@ fn load_respects_the_budget_and_says_what_was_left_out() {
         ])
         .success();
     }
+    // The budget is a ceiling, frame included, however small.
+    for budget in [1, 5, 20, 60, 100, 150, 300, 700] {
+        let out = repo
+            .rune(&["load", "--budget", &budget.to_string()])
+            .success();
+        assert!(
+            out.stdout.len() <= budget * 4,
+            "--budget {budget}: {} chars\n{}",
+            out.stdout.len(),
+            out.stdout
+        );
+    }
+    let tiny = repo.rune(&["load", "--budget", "40"]).success();
+    assert!(
+        tiny.stdout.contains("Resume: Continue with the rollback"),
+        "{}",
+        tiny.stdout
+    );
+    assert!(tiny.stdout.ends_with("</rune-memory>\n"), "{}", tiny.stdout);
     let out = repo.rune(&["load", "--budget", "300"]).success();
     assert!(out.stdout.len() <= 300 * 4, "{} chars", out.stdout.len());
     let lines: Vec<&str> = out.stdout.trim_end().lines().collect();

@@ -212,3 +212,43 @@ fn a_commit_saves_view_edits_left_unsaved() {
     repo.commit_file("a.txt", "c\n", "another");
     assert_eq!(repo.git(&["rev-parse", "refs/rune/memory"]), memory);
 }
+
+#[test]
+fn invariants_load_as_the_seed_loader_reports_them() {
+    let repo = TestRepo::new();
+    repo.rune(&["-q", "init"]).success();
+    repo.write(
+        ".rune/INVARIANTS.md",
+        "# Invariants\n\n## Danger Zones\n\n#### Never bypass the router\n- **What:** L0 router, never bypass\n- **Where:** `skills/skill-router/**`\n- **Why:** skipping it loses auth checks\n\n## Critical Contracts\n\n#### IR schema\n- **What:** the adapter contract\n\n## Archived\n\n#### Old rule\n- **What:** retired\n",
+    );
+    repo.rune(&["-q", "save"]).success();
+    let out = repo.rune(&["--json", "show", "invariants"]).success();
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["loaded"], true);
+    assert_eq!(v["count"], 2);
+    assert_eq!(v["rules"][0]["title"], "Never bypass the router");
+    assert_eq!(v["rules"][0]["where"][0], "skills/skill-router/**");
+    assert_eq!(v["stats"]["danger"], 1);
+    assert_eq!(v["stats"]["critical"], 1);
+    assert_eq!(v["stats"]["archivedSkipped"], 1);
+    assert_eq!(v["stale"], false);
+    assert!(v["path"].as_str().unwrap().ends_with(".rune/INVARIANTS.md"));
+    // The seed's own example is not SUSPICIOUS: load shows it unmarked.
+    let load = repo.rune(&["load"]).success();
+    assert!(
+        load.stdout.contains("## 📎 Active Invariants (.rune/INVARIANTS.md)\n⚠ skills/skill-router/** — Never bypass the router: L0 router, never bypass\n"),
+        "{}",
+        load.stdout
+    );
+    assert!(!load.stdout.contains("SUSPICIOUS"), "{}", load.stdout);
+    assert!(repo.rune(&["verify"]).success().stdout.starts_with("CLEAN"));
+    // A budget that holds one rule says how many more there are.
+    let small = repo.rune(&["load", "--budget", "145"]).success();
+    assert!(
+        small
+            .stdout
+            .contains("…+1 more rules in .rune/INVARIANTS.md"),
+        "{}",
+        small.stdout
+    );
+}

@@ -90,7 +90,7 @@ pub(super) fn invariants_section<'a>(state: &'a State, now: &str) -> Section<'a>
     let mut items: Vec<Lazy<'a>> = Vec::new();
     if stale {
         items.push(fixed(
-            format!("⚠ invariants are stale (unchanged for more than {STALE_INVARIANT_DAYS} days); review .rune/INVARIANTS.md"),
+            format!("⚠ Invariants file is stale (> {STALE_INVARIANT_DAYS} days since its last change). Review .rune/INVARIANTS.md"),
             Item::InvariantsStale,
         ));
     }
@@ -129,7 +129,7 @@ pub(super) fn invariants_section<'a>(state: &'a State, now: &str) -> Section<'a>
     }
     Section {
         key: "invariants",
-        heading: "## Active invariants (.rune/INVARIANTS.md)".into(),
+        heading: "## 📎 Active Invariants (.rune/INVARIANTS.md)".into(),
         total: active.len() + usize::from(stale),
         items,
         show: Some("invariants"),

@@ -1,0 +1,60 @@
+//! Which commit carries a record in its note: the commit made right after the record was
+//! written, which usually implements it. Drift uses it as a record's baseline.
+
+use std::collections::HashMap;
+
+use super::CommitNote;
+use crate::drift::{self, Code, Drift};
+use crate::memory::Snapshot;
+use crate::store::{self, ObjectId, Store};
+
+/// Walking back further than this many commits for notes gives up.
+const MAX_WALK: usize = 1_000;
+
+/// For each id, the nearest commit on `from`'s first-parent history whose note lists it.
+pub fn carriers(
+    store: &Store,
+    from: Option<ObjectId>,
+    ids: &[&str],
+) -> store::Result<HashMap<String, ObjectId>> {
+    let mut found = HashMap::new();
+    let Some(from) = from else {
+        return Ok(found);
+    };
+    let mut next = Some(from);
+    let mut steps = 0;
+    while let Some(commit) = next {
+        if found.len() == ids.len() || steps >= MAX_WALK {
+            break;
+        }
+        if let Some(text) = store.note(commit)? {
+            for (_, id, _) in CommitNote::parse(&text).records {
+                // Notes list full ids; a hand-written one may shorten them.
+                if let Some(want) = ids.iter().find(|w| w.starts_with(&id) && id.len() >= 8) {
+                    found.entry((*want).to_owned()).or_insert(commit);
+                }
+            }
+        }
+        steps += 1;
+        next = store.commit_info(commit).ok().and_then(|c| c.first_parent);
+    }
+    Ok(found)
+}
+
+/// Drift of the code against a snapshot: of the work tree, or of the commit the snapshot
+/// was taken at (`load --at`).
+pub fn drift_of(store: &Store, snap: &Snapshot, at: bool) -> store::Result<Drift> {
+    let code = match (at, snap.head.head) {
+        (true, Some(c)) => Code::Commit(c),
+        _ => Code::WorkTree,
+    };
+    let from = snap.head.head;
+    drift::drift(
+        store,
+        &snap.head,
+        &snap.state,
+        &snap.branch_ref,
+        code,
+        &|ids| carriers(store, from, ids),
+    )
+}
