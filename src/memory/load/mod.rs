@@ -278,7 +278,11 @@ impl Briefing<'_> {
             );
             // Shorten the line itself if even that is too long.
             while out.len() > self.budget_chars {
-                let Some(cut) = out[..out.len() - 1].char_indices().map(|(i, _)| i).last() else {
+                let Some(cut) = out[..out.len() - 1]
+                    .char_indices()
+                    .map(|(i, _)| i)
+                    .next_back()
+                else {
                     break;
                 };
                 out.truncate(cut);
