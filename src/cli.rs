@@ -21,3 +21,10 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
+
+/// The command line as clap sees it (for the manual pages and completions, which describe
+/// it, and the generated docs/cli.md).
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cli::command()
+}

@@ -6,7 +6,7 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = git_rune::cli::Cli::parse();
-    match git_rune::commands::run(cli.global, cli.command) {
+    match git_rune::commands::run(cli.global, cli.command, git_rune::cli::command) {
         Ok(code) => code,
         Err(err) => git_rune::report(&err),
     }

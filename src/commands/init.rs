@@ -11,6 +11,7 @@ use crate::hooks::install::{install_all, none_installed, HookError};
 use crate::memory::init::{checkout, prepare, SetUp};
 use crate::memory::view_dir::VIEW_DIR;
 use crate::output::json::{self, InitJson};
+use crate::output::manual::{default_man_dir, install_man_pages};
 use crate::output::print;
 
 #[derive(Debug, Args)]
@@ -45,6 +46,15 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
         ctx.ui.status("hint: `git rune init --hooks` (or `git rune hooks install`) keeps memory in step with commits, checkouts and pushes");
     }
     checkout(&store, &mut done)?;
+    // `git rune --help` is git's `man git-rune`: put the pages where man looks (best effort).
+    if let Some(dir) = default_man_dir() {
+        if let Ok(n) = install_man_pages((ctx.cli)(), &dir) {
+            if n > 0 {
+                done.actions
+                    .push(format!("installed manual pages in {}", dir.display()));
+            }
+        }
+    }
     for file in &done.kept {
         ctx.ui.warn(format_args!(
             "{VIEW_DIR}/{} has edits not in memory yet and was left alone; run `git rune save` to record them",

@@ -6,6 +6,7 @@ mod hooks;
 mod init;
 mod load;
 mod log;
+mod man;
 mod record;
 mod restore;
 mod save;
@@ -89,6 +90,10 @@ pub enum Command {
     Why(why::WhyArgs),
     /// Install, remove or inspect git-rune's git hooks.
     Hooks(hooks::HooksArgs),
+    /// Install the manual pages `git rune --help` shows.
+    InstallMan(man::InstallManArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(man::CompletionsArgs),
     /// Run one git hook (called by the installed shims; set GIT_RUNE_SKIP_HOOKS=1 to skip).
     #[command(hide = true)]
     Hook(hooks::HookArgs),
@@ -97,6 +102,8 @@ pub enum Command {
 /// What every command gets: where to run, how to talk, and how to seal new records.
 pub struct Context {
     pub dir: PathBuf,
+    /// The command line's clap definition (the manual pages and completions describe it).
+    pub cli: fn() -> clap::Command,
     pub ui: Ui,
     /// Redact secrets instead of refusing the record.
     pub redact: bool,
@@ -162,8 +169,8 @@ fn identity_hint(ctx: &Context, store: &Store) {
     }
 }
 
-/// Runs one command.
-pub fn run(global: GlobalArgs, command: Command) -> Result<ExitCode> {
+/// Runs one command. `cli` is the command line's definition (`cli::command`).
+pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> Result<ExitCode> {
     let dir = match global.directory {
         Some(d) => d,
         None => std::env::current_dir().map_err(|e| {
@@ -175,6 +182,7 @@ pub fn run(global: GlobalArgs, command: Command) -> Result<ExitCode> {
     };
     let ctx = Context {
         dir,
+        cli,
         redact: global.redact,
         ui: Ui {
             quiet: global.quiet,
@@ -201,6 +209,8 @@ pub fn run(global: GlobalArgs, command: Command) -> Result<ExitCode> {
         Command::Verify(a) => verify::run(&ctx, a),
         Command::Why(a) => why::run(&ctx, a),
         Command::Hooks(a) => hooks::hooks(&ctx, a),
+        Command::InstallMan(a) => man::install(&ctx, a),
+        Command::Completions(a) => man::completions(&ctx, a),
         Command::Hook(a) => hooks::hook(&ctx, a),
     }
 }

@@ -2,6 +2,7 @@
 //! causes and a hint, and the versioned `--json` shapes ([`json`]). Used by the commands only.
 
 pub mod json;
+pub mod manual;
 
 use std::fmt;
 use std::io::Write;

@@ -1,10 +1,8 @@
 //! docs/cli.md is generated from the clap definitions; this test fails when it is out of date.
 //! Regenerate with `UPDATE_CLI_DOCS=1 cargo test --locked cli_docs`.
 
-use clap::CommandFactory;
-
 fn render() -> String {
-    let mut cmd = git_rune::cli::Cli::command().term_width(100);
+    let mut cmd = git_rune::cli::command().term_width(100);
     let mut out = String::from(
         "# Command reference\n\n<!-- generated from src/cli.rs by tests/it/cli_docs.rs; do not edit -->\n\n\
          `--json` output shapes are described in [json.md](json.md).\n\n## git rune\n\n```text\n",

@@ -89,6 +89,8 @@ impl TestRepo {
             .env("HOME", &self.home)
             .env("GIT_CONFIG_GLOBAL", self.home.join(".gitconfig"))
             .env("GIT_CONFIG_NOSYSTEM", "1")
+            // init installs manual pages beside the binary; not from tests.
+            .env("GIT_RUNE_MAN_DIR", "")
             .env("TZ", "UTC")
             .env("LC_ALL", "C")
             .env("GIT_AUTHOR_DATE", &date)

@@ -12,6 +12,7 @@ mod drift_graph;
 mod edge_cases;
 mod hooks;
 mod integrity;
+mod man;
 mod notes_store;
 mod record_commands;
 mod rewrite;
