@@ -98,7 +98,12 @@ pub fn hooks(ctx: &Context, args: HooksArgs) -> Result<ExitCode> {
             }
         }
     }
-    print(&out)?;
+    // What install and uninstall did is a report (`-q` silences it); status is data.
+    if matches!(args.action, HooksAction::Status) {
+        print(&out)?;
+    } else {
+        ctx.report(&out)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -12,7 +12,6 @@ use crate::memory::init::{checkout, prepare, SetUp};
 use crate::memory::view_dir::VIEW_DIR;
 use crate::output::json::{self, InitJson};
 use crate::output::manual::{default_man_dir, install_man_pages};
-use crate::output::print;
 
 #[derive(Debug, Args)]
 pub struct InitArgs {
@@ -76,6 +75,6 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
             out.push('\n');
         }
     }
-    print(&out)?;
+    ctx.report(&out)?;
     Ok(ExitCode::SUCCESS)
 }

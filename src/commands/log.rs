@@ -26,6 +26,7 @@ pub struct LogArgs {
 pub fn run(ctx: &Context, args: LogArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let mut entries = log(&store, args.all)?;
+    let none = entries.is_empty();
     if let Some(n) = args.max_count {
         entries.truncate(n);
     }
@@ -54,7 +55,7 @@ pub fn run(ctx: &Context, args: LogArgs) -> Result<ExitCode> {
         }
         out.push('\n');
     }
-    if entries.is_empty() && !ctx.ui.json {
+    if none && !ctx.ui.json {
         ctx.ui.status("no memory yet: record something with `git rune decide`, `git rune learn` or `git rune save`");
     }
     print(&out)?;

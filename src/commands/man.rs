@@ -10,7 +10,7 @@ use clap::Args;
 use super::Context;
 use crate::error::user_error;
 use crate::output::manual::{completions_script, default_man_dir, install_man_pages};
-use crate::output::print;
+use crate::output::{json, print};
 
 #[derive(Debug, Args)]
 pub struct InstallManArgs {
@@ -39,8 +39,15 @@ pub fn install(ctx: &Context, args: InstallManArgs) -> Result<ExitCode> {
             "pass --dir <a directory you can write, on your MANPATH>",
         )
     })?;
-    if !ctx.ui.quiet {
-        print(&format!(
+    if ctx.ui.json {
+        let v = serde_json::json!({
+            "version": json::VERSION,
+            "dir": dir.display().to_string(),
+            "written": changed,
+        });
+        print(&(json::line(&v) + "\n"))?;
+    } else {
+        ctx.report(&format!(
             "manual pages in {} ({changed} written); `git rune --help` shows them\n",
             dir.display()
         ))?;
@@ -49,6 +56,12 @@ pub fn install(ctx: &Context, args: InstallManArgs) -> Result<ExitCode> {
 }
 
 pub fn completions(ctx: &Context, args: CompletionsArgs) -> Result<ExitCode> {
+    if ctx.ui.json {
+        return Err(user_error(
+            "`git rune completions` prints a shell script, not JSON",
+            "drop --json",
+        ));
+    }
     let script = completions_script((ctx.cli)(), args.shell);
     print(&String::from_utf8_lossy(&script))?;
     Ok(ExitCode::SUCCESS)

@@ -121,6 +121,15 @@ impl Context {
         })
     }
 
+    /// Prints what a command that changes things did (its report, not data a script asks
+    /// for): `-q` silences it, as `git commit -q` does; `--json` output always prints.
+    pub fn report(&self, out: &str) -> std::io::Result<()> {
+        if self.ui.json || !self.ui.quiet {
+            crate::output::print(out)?;
+        }
+        Ok(())
+    }
+
     /// A sealer under this command's policy.
     pub fn sealer(&self) -> Sealer {
         Sealer::new(self.redact)

@@ -16,7 +16,7 @@ use crate::memory::write::Written;
 use crate::model::{
     canonical_section, Body, Draft, LearningType, CUMULATIVE_SECTIONS, TASK_SECTIONS,
 };
-use crate::output::print;
+use crate::output::{json, print};
 use crate::store::Store;
 use crate::text::sanitize;
 
@@ -129,7 +129,12 @@ pub struct CheckpointArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct ResumeArgs {}
+pub struct ResumeArgs {
+    /// Also mark the checkpoint resolved (it stays in history); without it, reading the
+    /// checkpoint changes nothing.
+    #[arg(long)]
+    pub done: bool,
+}
 
 #[derive(Debug, Args)]
 pub struct RememberArgs {
@@ -166,10 +171,13 @@ fn flag(field: &str) -> String {
     format!("--{}", field.replace('_', "-"))
 }
 
-/// Reports a write and exits 0.
+/// Reports a write (with `--json`, as data on stdout) and exits 0.
 fn done(ctx: &Context, store: &Store, written: Option<Written>) -> Result<ExitCode> {
-    if let Some(w) = written {
-        ctx.report_written(store, &w);
+    if let Some(w) = &written {
+        ctx.report_written(store, w);
+    }
+    if ctx.ui.json {
+        print(&(json::line(&json::written(written.as_ref())) + "\n"))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -233,17 +241,14 @@ pub fn instinct(ctx: &Context, a: InstinctArgs) -> Result<ExitCode> {
         extra: Vec::new(),
     };
     let out = record::instinct(&store, sealed(ctx, body, flag)?)?;
-    if let Some(w) = &out.written {
-        ctx.report_written(&store, w);
-    }
-    if let Some(name) = out.evicted {
+    if let Some(name) = &out.evicted {
         ctx.ui.status(format_args!(
             "instincts are capped at {}: evicted the least confident, {:?}",
             crate::model::fold::MAX_INSTINCTS,
-            sanitize(&name)
+            sanitize(name)
         ));
     }
-    Ok(ExitCode::SUCCESS)
+    done(ctx, &store, out.written)
 }
 
 pub fn progress(ctx: &Context, a: ProgressArgs) -> Result<ExitCode> {
@@ -272,15 +277,27 @@ pub fn checkpoint(ctx: &Context, a: CheckpointArgs) -> Result<ExitCode> {
     done(ctx, &store, written)
 }
 
-pub fn resume(ctx: &Context, _a: ResumeArgs) -> Result<ExitCode> {
+pub fn resume(ctx: &Context, a: ResumeArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let resumed = record::resume(&store)?;
+    let (resumed, written) = record::resume(&store, a.done)?;
     let Some(cp) = resumed else {
         return Err(user_error(
             "there is no open checkpoint on this branch",
             "set one with `git rune checkpoint --doing \"…\" --resume \"…\"`",
         ));
     };
+    if let Some(w) = &written {
+        ctx.report_written(&store, w);
+    }
+    if ctx.ui.json {
+        let status = if a.done { "resolved" } else { "open" };
+        let v = serde_json::json!({
+            "version": json::VERSION,
+            "checkpoint": json::shown_record(&cp, Some(status)),
+        });
+        print(&(json::line(&v) + "\n"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Body::Checkpoint {
         doing,
         resume,

@@ -9,7 +9,7 @@ use clap::Args;
 use super::Context;
 use crate::error::user_error;
 use crate::memory::view_dir::{View, VIEW_DIR};
-use crate::output::print;
+use crate::output::{json, print};
 use crate::view::ViewFile;
 
 #[derive(Debug, Args)]
@@ -40,6 +40,14 @@ pub fn run(ctx: &Context, args: RestoreArgs) -> Result<ExitCode> {
             .collect::<Result<Vec<_>>>()?
     };
     view.checkout(&store, &files)?;
+    if ctx.ui.json {
+        let v = serde_json::json!({
+            "version": json::VERSION,
+            "restored": files.iter().map(|f| f.name()).collect::<Vec<_>>(),
+        });
+        print(&(json::line(&v) + "\n"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut out = String::new();
     for f in &files {
         out.push_str(&format!("restored {VIEW_DIR}/{}\n", f.name()));
@@ -48,7 +56,7 @@ pub fn run(ctx: &Context, args: RestoreArgs) -> Result<ExitCode> {
         ctx.ui
             .status(format_args!("{VIEW_DIR}/ has no edits to discard"));
     }
-    print(&out)?;
+    ctx.report(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 

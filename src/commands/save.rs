@@ -9,7 +9,6 @@ use super::Context;
 use crate::memory::save::{save, SaveOptions};
 use crate::memory::view_dir::VIEW_DIR;
 use crate::output::json::{self, SaveJson};
-use crate::output::print;
 use crate::text::short;
 
 #[derive(Debug, Args)]
@@ -92,6 +91,6 @@ pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
         )
     };
     out.push('\n');
-    print(&out)?;
+    ctx.report(&out)?;
     Ok(ExitCode::SUCCESS)
 }

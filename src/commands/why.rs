@@ -9,7 +9,7 @@ use clap::Args;
 use super::Context;
 use crate::model::{Body, Record};
 use crate::notes::why::why;
-use crate::output::print;
+use crate::output::{json, print};
 use crate::text::sanitize;
 use crate::text::{pretty_time, short};
 
@@ -23,6 +23,14 @@ pub struct WhyArgs {
 pub fn run(ctx: &Context, args: WhyArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let w = why(&store, &args.target)?;
+    if ctx.ui.json {
+        print(&(json::line(&json::why(&w)) + "\n"))?;
+        return Ok(if w.noted.is_some() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
     let commit = w.commit.to_string();
     let mut out = String::new();
     if let Some((file, line)) = &w.line {

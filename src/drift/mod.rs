@@ -87,7 +87,12 @@ impl Drift {
             );
         }
         if let (Some(a), Some(b)) = (self.ahead, self.behind) {
-            if a > 0 || b > 0 {
+            if self.saved_head.is_none() && a > 0 {
+                out.push(format!(
+                    "{a} commit{} since the last save, which was made before the first commit",
+                    if a == 1 { "" } else { "s" }
+                ));
+            } else if a > 0 || b > 0 {
                 out.push(format!(
                     "HEAD is {a} commit{} ahead of and {b} behind the saved commit",
                     if a == 1 { "" } else { "s" }
@@ -183,7 +188,19 @@ pub fn drift(
             }
         }
         (Some(saved), None) => d.saved_commit_missing = !store.has_object(saved),
-        (None, Some(_)) | (None, None) => {}
+        // Saved before the first commit: everything committed since is ahead.
+        (None, Some(now)) => {
+            d.ahead = Some(
+                store
+                    .commits_reachable(now)
+                    .map_err(|e| store::StoreError::Git {
+                        context: "cannot count commits since the last save".into(),
+                        source: Box::new(e),
+                    })?,
+            );
+            d.behind = Some(0);
+        }
+        (None, None) => {}
     }
     Ok(d)
 }

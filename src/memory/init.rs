@@ -9,8 +9,10 @@ use crate::error::user_error;
 use crate::store::Store;
 use crate::view::ViewFile;
 
-/// Config git-rune needs: notes follow rewritten commits (amend, rebase).
-const CONFIG: &[(&str, &str)] = &[("notes.rewriteRef", "refs/notes/rune")];
+/// Notes follow rewritten commits (amend, rebase): git copies the notes of `notes.rewriteRef`.
+/// Set once the notes ref exists (git warns about a rewriteRef that names no ref); the
+/// post-commit hook sets it when it writes the first note.
+pub const REWRITE_REF: (&str, &str) = ("notes.rewriteRef", crate::store::NOTES_REF);
 
 /// What setting up did.
 #[derive(Debug, Default)]
@@ -24,12 +26,13 @@ pub struct SetUp {
 /// Excludes the view from git and sets the config git-rune needs. Running it again changes
 /// nothing.
 pub fn prepare(store: &Store, done: &mut SetUp) -> Result<()> {
-    if store.workdir().is_some() && exclude_view(store)? {
+    if exclude_view(store)? {
         done.actions
             .push(format!("added {VIEW_DIR}/ to .git/info/exclude"));
     }
-    for (key, value) in CONFIG {
-        if !store.config_has(key, value) {
+    let (key, value) = REWRITE_REF;
+    if store.ref_id(value)?.is_some() && !store.config_has(key, value) {
+        {
             store.add_config(key, value).map_err(|e| {
                 user_error(
                     e.to_string(),
@@ -62,8 +65,12 @@ pub fn checkout(store: &Store, done: &mut SetUp) -> Result<()> {
     Ok(())
 }
 
-/// Adds `.rune/` to `info/exclude` unless a line already names it. Returns whether it wrote.
-fn exclude_view(store: &Store) -> Result<bool> {
+/// Adds `.rune/` to `info/exclude` unless a line already names it (nothing in a bare
+/// repository). Returns whether it wrote.
+pub(crate) fn exclude_view(store: &Store) -> Result<bool> {
+    if store.workdir().is_none() {
+        return Ok(false);
+    }
     let info = store.common_dir().join("info");
     let path = info.join("exclude");
     let existing = match std::fs::read(&path) {

@@ -104,15 +104,24 @@ pub fn checkpoint(store: &Store, record: Sealed) -> Result<Option<Written>> {
     })
 }
 
-/// Resolves the branch's open checkpoint and returns it (`None` when none was open).
-pub fn resume(store: &Store) -> Result<Option<crate::model::Record>> {
+/// The branch's open checkpoint, resolved too when `done` (it stays in history). A checkpoint
+/// stays open until then, until a new checkpoint replaces it, or until checkpoint.md is
+/// removed; reading it changes nothing.
+pub fn resume(
+    store: &Store,
+    done: bool,
+) -> Result<(Option<crate::model::Record>, Option<Written>)> {
+    if !done {
+        let snap = super::Snapshot::read(store)?;
+        return Ok((snap.state.open_checkpoint().cloned(), None));
+    }
     let mut sealer = Sealer::default();
     let mut resumed = None;
-    write_records(store, Scope::Branch, "resume", |state| {
+    let written = write_records(store, Scope::Branch, "resume", |state| {
         resumed = state.open_checkpoint().cloned();
         resolve_open(&mut sealer, state)
     })?;
-    Ok(resumed)
+    Ok((resumed, written))
 }
 
 /// Resolve records for every unresolved checkpoint.

@@ -274,6 +274,11 @@ impl View {
         manifest.version = MANIFEST_VERSION;
         manifest.renderer = renderer();
         let mut out = Refresh::default();
+        if !self.dir.exists() {
+            // The first view in a repository nobody ran `git rune init` in: keep it out of
+            // `git status` all the same.
+            super::init::exclude_view(store)?;
+        }
         std::fs::create_dir_all(&self.dir).map_err(io_err(&self.dir))?;
         for file in ViewFile::ALL {
             let path = self.path(file);

@@ -5,7 +5,7 @@
 
 use super::CommitNote;
 use crate::model::{fold, Body, Kind, Record};
-use crate::store::{self, branch_ref, ObjectId, Store, MEMORY_REF};
+use crate::store::{self, branch_ref, ObjectId, Store, MEMORY_REF, NOTES_REF};
 
 /// Writes the note of the commit HEAD points at (nothing on an unborn branch).
 pub fn note_head(store: &Store) -> store::Result<()> {
@@ -21,6 +21,7 @@ pub fn note_head(store: &Store) -> store::Result<()> {
     let memory = store.ref_id(MEMORY_REF)?;
     let session = store.ref_id(&session_ref)?;
     let parent = store.commit_info(commit)?.first_parent;
+    let first_note = store.ref_id(NOTES_REF)?.is_none();
     // One read of the notes tree serves the parent's note and the write.
     store.edit_notes("post-commit", |notes| {
         let previous = match parent {
@@ -46,6 +47,11 @@ pub fn note_head(store: &Store) -> store::Result<()> {
         note.list_records(&records);
         Ok(vec![(commit, note.render())])
     })?;
+    // With the first note the notes ref exists: now git can copy notes on amend and rebase.
+    let (key, value) = crate::memory::init::REWRITE_REF;
+    if first_note && !store.config_has(key, value) {
+        store.add_config(key, value)?;
+    }
     Ok(())
 }
 

@@ -47,10 +47,21 @@ pub fn why(store: &Store, target: &str) -> Result<Why> {
         Some((file, line, commit)) => (commit, Some((file, line))),
         None => (
             store.resolve_commit(target).ok_or_else(|| {
-                user_error(
-                    format!("{target:?} does not name a commit here"),
-                    "pass a commit (HEAD~2, a branch, an id) or <file>:<line>",
-                )
+                // `<file>:<line>` of a file that is not there reads better as just that.
+                let file = target
+                    .rsplit_once(':')
+                    .filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                    .map(|(f, _)| f);
+                match file {
+                    Some(f) => user_error(
+                        format!("{f} does not exist in the work tree"),
+                        "name a file that exists (paths are relative to the repository root), or a commit",
+                    ),
+                    None => user_error(
+                        format!("{target:?} does not name a commit here"),
+                        "pass a commit (HEAD~2, a branch, an id) or <file>:<line>",
+                    ),
+                }
             })?,
             None,
         ),

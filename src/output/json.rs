@@ -528,3 +528,52 @@ pub fn invariants(
         "path": path,
     })
 }
+
+/// What a record command wrote (`decide --json`, `learn --json`, …): the ref, the memory
+/// commit and the records, or nulls and an empty list when nothing was written.
+pub fn written(w: Option<&crate::memory::write::Written>) -> Value {
+    let records: Vec<Value> = w
+        .map(|w| {
+            w.records
+                .iter()
+                .map(|r| json!({ "id": r.id, "kind": r.kind().as_str(), "ts": r.meta.ts }))
+                .collect()
+        })
+        .unwrap_or_default();
+    json!({
+        "version": VERSION,
+        "ref": w.map(|w| w.refname.clone()),
+        "commit": w.map(|w| w.commit.to_string()),
+        "records": records,
+    })
+}
+
+/// What `why --json` found: the commit asked about, the line when one was named, the noted
+/// commit (itself or the nearest noted ancestor) with its note's summary line, and each record the
+/// note names (as in `show`), or `{"kind","id","title","missing":true}` for one no longer in
+/// memory.
+pub fn why(w: &crate::notes::why::Why) -> Value {
+    let records: Vec<Value> = w
+        .note
+        .records
+        .iter()
+        .map(
+            |(kind, id, title)| match w.records.iter().find(|r| r.id.starts_with(id.as_str())) {
+                Some(r) => shown_record(r, None),
+                None => json!({ "kind": kind, "id": id, "title": title, "missing": true }),
+            },
+        )
+        .collect();
+    let noted = w.noted.as_ref();
+    json!({
+        "version": VERSION,
+        "commit": w.commit.to_string(),
+        "line": w.line.as_ref().map(|(file, line)| json!({ "file": file, "line": line })),
+        "noted": noted.map(|(c, _)| c.to_string()),
+        "summary": noted.map(|(_, text)| text.lines().next().unwrap_or("").to_owned()),
+        "records": records,
+        "omitted": w.note.omitted,
+        "checkpoint": w.note.checkpoint,
+        "session": w.session().map(|s| shown_record(s, None)),
+    })
+}

@@ -50,7 +50,13 @@ impl Store {
         saved: ObjectId,
         now: ObjectId,
     ) -> Result<AheadBehind, AheadBehindError> {
-        ahead_behind(&self.repo, saved, now)
+        ahead_behind(&self.repo, Some(saved), now)
+    }
+
+    /// Counts the commits reachable from `now` (`git rev-list --count now`): how far the code
+    /// moved since memory saved before the first commit.
+    pub fn commits_reachable(&self, now: ObjectId) -> Result<usize, AheadBehindError> {
+        ahead_behind(&self.repo, None, now).map(|ab| ab.ahead)
     }
 }
 
@@ -70,10 +76,10 @@ impl Store {
 /// read or decoded, or if replace refs make a commit its own ancestor.
 pub(super) fn ahead_behind(
     repo: &gix::Repository,
-    saved: ObjectId,
+    saved: Option<ObjectId>,
     now: ObjectId,
 ) -> Result<AheadBehind, AheadBehindError> {
-    if saved == now {
+    if saved == Some(now) {
         return Ok(AheadBehind::default());
     }
     let shallow = shallow_commits(repo)?;
@@ -165,7 +171,11 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn run(mut self, saved: ObjectId, now: ObjectId) -> Result<AheadBehind, AheadBehindError> {
+    fn run(
+        mut self,
+        saved: Option<ObjectId>,
+        now: ObjectId,
+    ) -> Result<AheadBehind, AheadBehindError> {
         loop {
             match self.attempt(saved, now) {
                 Ok(counts) => return Ok(counts),
@@ -182,16 +192,18 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn attempt(&mut self, saved: ObjectId, now: ObjectId) -> Result<AheadBehind, Fail> {
-        let left = self.tip(saved)?;
+    fn attempt(&mut self, saved: Option<ObjectId>, now: ObjectId) -> Result<AheadBehind, Fail> {
+        let left = saved.map(|saved| self.tip(saved)).transpose()?;
         let right = self.tip(now)?;
         let mut queue = BinaryHeap::new();
         // Queued commits that are not yet known to be reachable from both sides; once none are left,
         // everything still unvisited is a common ancestor and cannot change the counts.
         let mut undecided = 0usize;
-        self.ensure_generation(left)?;
+        if let Some(left) = left {
+            self.ensure_generation(left)?;
+            self.paint(left, LEFT, &mut queue, &mut undecided);
+        }
         self.ensure_generation(right)?;
-        self.paint(left, LEFT, &mut queue, &mut undecided);
         self.paint(right, RIGHT, &mut queue, &mut undecided);
 
         let mut counts = AheadBehind::default();

@@ -128,6 +128,18 @@ fn why_walks_back_to_the_nearest_noted_commit() {
         "{why}"
     );
     assert!(why.contains("Format, decided"), "{why}");
+    let json = repo.rune(&["why", "HEAD", "--json"]).success().stdout;
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(v["version"], 1, "{v}");
+    assert_ne!(v["noted"], v["commit"], "{v}");
+    assert_eq!(v["noted"], repo.git(&["rev-parse", "HEAD~1"]), "{v}");
+    assert_eq!(v["records"][0]["kind"], "decision", "{v}");
+    assert_eq!(v["records"][0]["title"], "Format", "{v}");
+    assert!(v["summary"].as_str().unwrap().starts_with("rune: "), "{v}");
+    let json = repo.rune(&["why", "f.txt:2", "--json"]).success().stdout;
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(v["line"]["file"], "f.txt", "{v}");
+    assert_eq!(v["line"]["line"], 2, "{v}");
 }
 
 #[test]

@@ -46,6 +46,16 @@ fn unborn_head_saves_and_loads() {
     let v: serde_json::Value =
         serde_json::from_str(repo.rune(&["status", "--json"]).success().stdout.trim()).unwrap();
     assert_eq!(v["drift"]["saved_commit_missing"], false);
+    // ...but the commits made since are counted.
+    assert_eq!(v["drift"]["ahead"], 1, "{v}");
+    repo.commit_file("b", "b", "second");
+    let out = repo.rune(&["status"]).success();
+    assert!(
+        out.stdout
+            .contains("2 commits since the last save, which was made before the first commit"),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]

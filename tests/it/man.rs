@@ -88,4 +88,6 @@ fn completions_are_generated_for_each_shell() {
         assert!(out.contains("decide"), "{shell}: {out}");
     }
     repo.rune(&["completions", "tcsh"]).failure();
+    let out = repo.rune(&["completions", "bash", "--json"]).failure();
+    assert!(out.stderr.contains("drop --json"), "{}", out.stderr);
 }

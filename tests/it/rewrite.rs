@@ -36,6 +36,29 @@ fn topic_repo() -> TestRepo {
     repo
 }
 
+/// Regression: `git commit --amend` right after `init` warned "notes ref refs/notes/rune is
+/// invalid", because init set notes.rewriteRef before the notes ref existed.
+#[test]
+fn amend_right_after_init_is_quiet_and_the_first_note_sets_the_rewrite_ref() {
+    let repo = TestRepo::new();
+    repo.commit_file("a", "1", "base");
+    repo.rune(&["-q", "init"]).success();
+    let mut git = std::process::Command::new("git");
+    repo.env(&mut git);
+    let out = git
+        .args(["commit", "-q", "--amend", "-m", "amended"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    repo.rune(&["-q", "hooks", "install"]).success();
+    repo.commit_file("a", "2", "noted");
+    assert_eq!(
+        repo.git(&["config", "--get-all", "notes.rewriteRef"]),
+        "refs/notes/rune"
+    );
+}
+
 #[test]
 fn amend_combines_the_notes_and_moves_the_saved_head() {
     let repo = topic_repo();
@@ -145,9 +168,10 @@ fn rebase_keeps_the_original_memory_and_squash_keeps_every_record() {
 #[test]
 fn without_notes_rewrite_ref_the_hook_carries_notes_itself() {
     let repo = topic_repo();
-    repo.git(&["config", "--unset", "notes.rewriteRef"]);
     decide(&repo, "Kept anyway");
     repo.commit_file("t", "t", "topic work");
+    // The first note set notes.rewriteRef; without it, the hook carries notes itself.
+    repo.git(&["config", "--unset", "notes.rewriteRef"]);
     repo.git(&["commit", "-q", "--amend", "-m", "amended"]);
     assert!(note(&repo, "HEAD").contains(" Kept anyway"));
     repo.git(&["checkout", "-q", "main"]);

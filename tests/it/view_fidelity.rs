@@ -185,6 +185,14 @@ fn restore_discards_view_edits() {
         .contains(".rune/ is clean"));
     let out = repo.rune(&["restore", "nosuch.md"]).failure();
     assert!(out.stderr.contains("is not a view file"), "{}", out.stderr);
+    repo.append(".rune/decisions.md", "\nagain\n");
+    let out = repo.rune(&["restore", "decisions", "--json"]).success();
+    assert_eq!(
+        out.stdout,
+        "{\"restored\":[\"decisions.md\"],\"version\":1}\n"
+    );
+    let out = repo.rune(&["-q", "restore"]).success();
+    assert_eq!((out.stdout.as_str(), out.stderr.as_str()), ("", ""));
 }
 
 #[test]
