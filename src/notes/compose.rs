@@ -45,6 +45,14 @@ pub fn note_head(store: &Store) -> store::Result<()> {
             ..CommitNote::default()
         };
         note.list_records(&records);
+        // A cherry-picked commit carries the memory of the commit it was picked from, as
+        // an amended one does (git copies notes only on amend and rebase).
+        if let Some(picked) = cherry_picked(store).filter(|p| *p != commit) {
+            if let Some(text) = notes.get(picked)? {
+                let olds = CommitNote::parse_blocks(&text);
+                note = super::rewrite::combined("amend", vec![note], olds);
+            }
+        }
         Ok(vec![(commit, note.render())])
     })?;
     // With the first note the notes ref exists: now git can copy notes on amend and rebase.
@@ -116,6 +124,13 @@ fn open_checkpoint(
 }
 
 /// The branch a rebase in progress is rebasing, from git's rebase state.
+/// The commit a cherry-pick in progress is picking (`CHERRY_PICK_HEAD`, which git keeps
+/// until the picked commit is made, post-commit hook included).
+fn cherry_picked(store: &Store) -> Option<ObjectId> {
+    let text = std::fs::read_to_string(store.git_dir().join("CHERRY_PICK_HEAD")).ok()?;
+    ObjectId::from_hex(text.trim().as_bytes()).ok()
+}
+
 pub fn rebasing_branch(store: &Store) -> Option<String> {
     ["rebase-merge", "rebase-apply"].iter().find_map(|dir| {
         let name = std::fs::read_to_string(store.git_dir().join(dir).join("head-name")).ok()?;

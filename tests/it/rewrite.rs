@@ -215,3 +215,21 @@ fn the_users_own_post_rewrite_hook_still_reads_its_input() {
     // Both ran: git-rune moved the saved head too.
     assert_eq!(saved_head(&repo, "session-log"), new);
 }
+
+#[test]
+fn a_cherry_picked_commit_carries_the_picked_commits_memory() {
+    let repo = topic_repo();
+    decide(&repo, "Picked reason");
+    repo.commit_file("b", "b", "the fix");
+    let picked = repo.git(&["rev-parse", "HEAD"]);
+    repo.git(&["checkout", "-q", "main"]);
+    decide(&repo, "Main's own");
+    repo.git(&["cherry-pick", "-x", &picked]);
+    let n = note(&repo, "HEAD");
+    assert_eq!(blocks(&n), 1, "{n}");
+    assert!(n.contains("Picked reason"), "{n}");
+    assert!(n.contains("Main's own"), "{n}");
+    assert_eq!(trailer(&n, "Rune-Branch"), Some("main"), "{n}");
+    let why = repo.rune(&["why", "b:1"]).success().stdout;
+    assert!(why.contains("title: Picked reason"), "{why}");
+}
