@@ -53,7 +53,7 @@ impl Drift {
                 .saved_head
                 .as_deref()
                 .map(short)
-                .unwrap_or("(no commit)");
+                .unwrap_or("(before the first commit)");
             let branch = sanitize(self.saved_branch.as_deref().unwrap_or("(detached)"));
             if self.any() {
                 out.push_str(&format!(

@@ -60,7 +60,22 @@ struct Edited {
     drafts: Vec<Sealed>,
 }
 
-/// Saves the view's edits and records the session as the summary (or [`DEFAULT_SUMMARY`]).
+/// The session summary of a save without `-m`: which view files were edited.
+fn edited_summary(edited: &[Edited]) -> String {
+    let files: Vec<String> = edited
+        .iter()
+        .filter(|e| !e.drafts.is_empty())
+        .map(|e| format!("{VIEW_DIR}/{}", e.file.name()))
+        .collect();
+    if files.is_empty() {
+        DEFAULT_SUMMARY.to_owned()
+    } else {
+        format!("edited {}", files.join(", "))
+    }
+}
+
+/// Saves the view's edits and records the session as the summary (or which files were
+/// edited).
 /// With no edits and no summary nothing is written (the view is still refreshed).
 pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result<Saved> {
     let view = View::open(store);
@@ -112,11 +127,16 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
         }
         return Ok(saved);
     }
-    let summary = summary.unwrap_or(DEFAULT_SUMMARY);
+    // Without -m the session says what was edited: a bare "session saved" would bury the
+    // real summaries in the session log.
+    let summary = match summary {
+        Some(s) => s.to_owned(),
+        None => edited_summary(&edited),
+    };
     let session = sealer
         .seal(
             Draft::new(Body::Session {
-                summary: summary.to_owned(),
+                summary,
                 git: Some(git_state(store, &mut git)?),
             }),
             &|_, _| "the -m summary".to_owned(),

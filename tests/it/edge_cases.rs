@@ -56,6 +56,11 @@ fn unborn_head_saves_and_loads() {
         "{}",
         out.stdout
     );
+    assert!(
+        out.stdout.contains("main @ (before the first commit)"),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]
