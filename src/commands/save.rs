@@ -13,8 +13,9 @@ use crate::text::short;
 
 #[derive(Debug, Args)]
 pub struct SaveArgs {
-    /// One-line summary of the session, appended to the session log. Without it and without
-    /// edits in .rune/, nothing is recorded.
+    /// One-line summary of the session, appended to the session log (without it, the
+    /// summary names the edited files). Without it and without edits in .rune/, nothing is
+    /// recorded.
     #[arg(short, long)]
     pub message: Option<String>,
     /// Save a view file that holds no entries although memory has some, deleting them all
