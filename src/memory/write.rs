@@ -6,7 +6,7 @@ use anyhow::Result;
 use super::seal::Sealed;
 use super::view_dir::{Refresh, View};
 use crate::model::{fold, Record, Scope, State};
-use crate::store::{branch_ref, ObjectId, Store, StoreError, MEMORY_REF};
+use crate::store::{branch_ref, MemoryCommit, ObjectId, Store, StoreError, MEMORY_REF};
 
 /// What a write did.
 #[derive(Debug)]
@@ -43,17 +43,7 @@ where
     let commit = store
         .commit(&refname, summary, |current: &[Record]| make(&fold(current)))
         .map_err(Into::into)?;
-    let Some(commit) = commit else {
-        return Ok(None);
-    };
-    let view = refresh_view(store)?;
-    Ok(Some(Written {
-        refname,
-        commit: commit.id,
-        summary: summary.to_owned(),
-        records: commit.records,
-        view,
-    }))
+    written(store, refname, summary, commit)
 }
 
 /// Commits records that do not depend on what the ref holds (the common case: one new
@@ -67,6 +57,16 @@ pub fn append(
 ) -> Result<Option<Written>> {
     let refname = scope_ref(store, scope)?;
     let commit = store.append(&refname, summary, records)?;
+    written(store, refname, summary, commit)
+}
+
+/// What a write did, once the view shows it.
+fn written(
+    store: &Store,
+    refname: String,
+    summary: &str,
+    commit: Option<MemoryCommit>,
+) -> Result<Option<Written>> {
     let Some(commit) = commit else {
         return Ok(None);
     };

@@ -251,33 +251,10 @@ impl Store {
                 return Ok(None);
             }
             let clock = current.iter().map(|r| r.meta.clock).max().unwrap_or(0);
-            let ts = self.now();
-            let author = self.author.display();
-            let records: Vec<Record> = drafts
-                .into_iter()
-                .enumerate()
-                .map(|(i, d)| d.stamp(&ts, clock + 1 + i as u64, &author))
-                .collect();
-            let tree = write_records(&self.repo, tip.map(|t| t.tree), &records)?;
-            let mut all = Vec::with_capacity(current.len() + records.len());
-            all.extend(current.iter().cloned());
-            all.extend(records.iter().cloned());
-            self.cache.borrow_mut().insert(tree, Rc::new(all));
-            let message = commit_message(summary, records.len(), clock + records.len() as u64);
-            let id = self.write_commit(&message, tree, tip.map(|t| t.commit))?;
-            self.flush_objects()?;
-            match self.swap(name, tip.map(|t| t.commit), id, &format!("rune: {summary}")) {
-                Ok(()) => {
-                    return Ok(Some(Commit {
-                        id,
-                        parent: tip.map(|t| t.commit),
-                        records,
-                    }))
-                }
-                Err(_) if attempt + 1 < MAX_ATTEMPTS => {
-                    // Lost the race (or the lock): back off a little, re-read, re-apply.
-                    backoff(attempt);
-                }
+            match self.try_commit(name, summary, tip, clock, drafts, Some(&current))? {
+                Ok(c) => return Ok(Some(c)),
+                // Lost the race (or the lock): back off a little, re-read, re-apply.
+                Err(_) if attempt + 1 < MAX_ATTEMPTS => backoff(attempt),
                 Err(e) => return Err(e.into()),
             }
         }
@@ -307,33 +284,16 @@ impl Store {
                 Some(t) => self.clock_at(name, t)?,
                 None => 0,
             };
-            let ts = self.now();
-            let author = self.author.display();
-            let records: Vec<Record> = drafts
-                .iter()
-                .cloned()
-                .enumerate()
-                .map(|(i, d)| d.stamp(&ts, clock + 1 + i as u64, &author))
-                .collect();
-            let tree = write_records(&self.repo, tip.map(|t| t.tree), &records)?;
             let known = tip.and_then(|t| self.cache.borrow().get(&t.tree).cloned());
-            if let Some(current) = known {
-                let mut all = Vec::with_capacity(current.len() + records.len());
-                all.extend(current.iter().cloned());
-                all.extend(records.iter().cloned());
-                self.cache.borrow_mut().insert(tree, Rc::new(all));
-            }
-            let message = commit_message(summary, records.len(), clock + records.len() as u64);
-            let id = self.write_commit(&message, tree, tip.map(|t| t.commit))?;
-            self.flush_objects()?;
-            match self.swap(name, tip.map(|t| t.commit), id, &format!("rune: {summary}")) {
-                Ok(()) => {
-                    return Ok(Some(Commit {
-                        id,
-                        parent: tip.map(|t| t.commit),
-                        records,
-                    }))
-                }
+            match self.try_commit(
+                name,
+                summary,
+                tip,
+                clock,
+                drafts.clone(),
+                known.as_deref().map(Vec::as_slice),
+            )? {
+                Ok(c) => return Ok(Some(c)),
                 Err(_) if attempt + 1 < MAX_ATTEMPTS => backoff(attempt),
                 Err(e) => return Err(e),
             }
@@ -342,6 +302,45 @@ impl Store {
             name: name.into(),
             attempts: MAX_ATTEMPTS,
         })
+    }
+
+    /// One attempt of a write: stamps `drafts` after `clock`, writes their tree on `tip`'s and
+    /// a commit, and moves the ref from `tip` to it. `Ok(Err(_))` when the ref could not be
+    /// moved (most often another writer moved it first: the caller retries). `current`, the records at `tip` when known, seeds the tree cache
+    /// so the view refresh after the write does not read them again.
+    fn try_commit<S: Stamp>(
+        &self,
+        name: &str,
+        summary: &str,
+        tip: Option<Tip>,
+        clock: u64,
+        drafts: Vec<S>,
+        current: Option<&[Record]>,
+    ) -> Result<Result<Commit>> {
+        let ts = self.now();
+        let author = self.author.display();
+        let records: Vec<Record> = drafts
+            .into_iter()
+            .enumerate()
+            .map(|(i, d)| d.stamp(&ts, clock + 1 + i as u64, &author))
+            .collect();
+        let tree = write_records(&self.repo, tip.map(|t| t.tree), &records)?;
+        if let Some(current) = current {
+            let mut all = Vec::with_capacity(current.len() + records.len());
+            all.extend(current.iter().cloned());
+            all.extend(records.iter().cloned());
+            self.cache.borrow_mut().insert(tree, Rc::new(all));
+        }
+        let message = commit_message(summary, records.len(), clock + records.len() as u64);
+        let id = self.write_commit(&message, tree, tip.map(|t| t.commit))?;
+        self.flush_objects()?;
+        Ok(self
+            .swap(name, tip.map(|t| t.commit), id, &format!("rune: {summary}"))
+            .map(|()| Commit {
+                id,
+                parent: tip.map(|t| t.commit),
+                records,
+            }))
     }
 
     /// The highest Lamport clock of the records at `tip`: its commit's `Rune-Clock` trailer,

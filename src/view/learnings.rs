@@ -86,6 +86,9 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
     let mut out = Vec::new();
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
     let mut start = 0;
+    // Lines are counted as the stream moves on, never from the top again: counting from the
+    // top for every object made a 10,000-line import quadratic.
+    let mut counted = LineCounter::default();
     loop {
         let value = match stream.next() {
             None => break,
@@ -99,7 +102,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
         };
         let end = stream.byte_offset();
         let object_text = &text[start..end];
-        let line = line_at(
+        let line = counted.line_at(
             text,
             start + (object_text.len() - object_text.trim_start().len()),
         );
@@ -119,12 +122,25 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
     Ok(out)
 }
 
-/// The 1-based line of a byte offset.
-fn line_at(text: &str, offset: usize) -> usize {
-    1 + text.as_bytes()[..offset.min(text.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
+/// The 1-based line of byte offsets asked for in increasing order.
+#[derive(Default)]
+struct LineCounter {
+    offset: usize,
+    newlines: usize,
+}
+
+impl LineCounter {
+    fn line_at(&mut self, text: &str, offset: usize) -> usize {
+        let offset = offset.min(text.len());
+        if offset > self.offset {
+            self.newlines += text.as_bytes()[self.offset..offset]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            self.offset = offset;
+        }
+        1 + self.newlines
+    }
 }
 
 fn entry(obj: &Map<String, Value>, object_text: &str, line: usize) -> Result<Parsed, ParseError> {
