@@ -527,6 +527,20 @@ impl Body {
         }
     }
 
+    /// [`Body::extra`], to change; `None` for kinds that cannot hold extras.
+    pub fn extra_mut(&mut self) -> Option<&mut Vec<Extra>> {
+        match self {
+            Body::Decision { extra, .. }
+            | Body::Convention { extra, .. }
+            | Body::Learning { extra, .. }
+            | Body::Instinct { extra, .. }
+            | Body::Progress { extra, .. }
+            | Body::Checkpoint { extra, .. }
+            | Body::Invariant { extra, .. } => Some(extra),
+            _ => None,
+        }
+    }
+
     /// What the view kept beside the record's own fields (empty for kinds without a view form
     /// that could hold more).
     pub fn extra(&self) -> &[Extra] {

@@ -1,8 +1,8 @@
 //! `conventions.md`: the seed's established patterns, one entry per convention.
 
-use super::entry::{self, push_extras, text, Form, RawItem};
+use super::entry::{self, push_extras, text, Form};
 use super::text::{day, push_field, withheld_line};
-use super::{normal, normalize, ParseError, Parsed, Withhold};
+use super::{normal, ParseError, Parsed, Withhold};
 use crate::model::{Body, Record};
 
 const FORM: Form = Form {
@@ -45,27 +45,16 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
 }
 
 pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
-    let mut out = Vec::new();
-    for item in entry::parse(text, &FORM)? {
-        let e = match item {
-            RawItem::Withheld(id) => {
-                out.push(Parsed::Withheld(id));
-                continue;
-            }
-            RawItem::Entry(e) => e,
-        };
+    entry::parse_entries(text, &FORM, |e| {
         e.required(&FORM, 0)?;
-        let mut body = Body::Convention {
+        Ok(Body::Convention {
             title: e.title.clone(),
             pattern: e.text(0),
             example: e.text(1),
             applies_to: e.text(2),
             extra: e.extras,
-        };
-        normalize(&mut body);
-        out.push(Parsed::entry(body, e.at));
-    }
-    Ok(out)
+        })
+    })
 }
 
 #[cfg(test)]

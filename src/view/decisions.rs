@@ -1,8 +1,8 @@
 //! `decisions.md`: the seed's architectural decision log.
 
-use super::entry::{self, line, push_extras, text, Form, RawItem};
+use super::entry::{self, line, push_extras, text, Form};
 use super::text::{minute, one_line, push_field, read_paths, withheld_line};
-use super::{normal, normalize, ParseError, Parsed, Withhold};
+use super::{normal, ParseError, Parsed, Withhold};
 use crate::model::{Body, Record};
 
 const FORM: Form = Form {
@@ -60,17 +60,9 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
 }
 
 pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
-    let mut out = Vec::new();
-    for item in entry::parse(text, &FORM)? {
-        let e = match item {
-            RawItem::Withheld(id) => {
-                out.push(Parsed::Withheld(id));
-                continue;
-            }
-            RawItem::Entry(e) => e,
-        };
+    entry::parse_entries(text, &FORM, |e| {
         e.required(&FORM, 1)?;
-        let mut body = Body::Decision {
+        Ok(Body::Decision {
             title: e.title.clone(),
             context: e.text(0),
             decision: e.text(1),
@@ -79,11 +71,8 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
             files: read_paths(&one_line(&e.text(4))),
             file_blobs: Default::default(),
             extra: e.extras,
-        };
-        normalize(&mut body);
-        out.push(Parsed::entry(body, e.at));
-    }
-    Ok(out)
+        })
+    })
 }
 
 #[cfg(test)]

@@ -131,6 +131,29 @@ impl RawEntry<'_> {
     }
 }
 
+/// Parses a file of `form` entries into view entries: `body` makes each entry's record body
+/// (or refuses it), which is then normalized and given the entry's own time; placeholders of
+/// withheld records pass through.
+pub(crate) fn parse_entries(
+    text: &str,
+    form: &Form,
+    mut body: impl FnMut(RawEntry<'_>) -> Result<crate::model::Body, ParseError>,
+) -> Result<Vec<super::Parsed>, ParseError> {
+    let mut out = Vec::new();
+    for item in parse(text, form)? {
+        match item {
+            RawItem::Withheld(id) => out.push(super::Parsed::Withheld(id)),
+            RawItem::Entry(mut e) => {
+                let at = e.at.take();
+                let mut b = body(e)?;
+                super::normalize(&mut b);
+                out.push(super::Parsed::entry(b, at));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Where the next content line goes.
 #[derive(Clone, Copy)]
 enum Target {

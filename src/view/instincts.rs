@@ -1,8 +1,8 @@
 //! `instincts.md`: the seed's learned trigger → action patterns with a confidence.
 
-use super::entry::{self, line, push_extras, text, Form, RawItem};
+use super::entry::{self, line, push_extras, text, Form};
 use super::text::{day, err, push_field, withheld_line};
-use super::{normal, normalize, ParseError, Parsed, Withhold};
+use super::{normal, ParseError, Parsed, Withhold};
 use crate::model::{Body, Extra, Record};
 
 const FORM: Form = Form {
@@ -89,28 +89,20 @@ fn confidence(raw: &str) -> Option<(f64, String)> {
 }
 
 pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
-    let mut out = Vec::new();
-    for item in entry::parse(text, &FORM)? {
-        let mut e = match item {
-            RawItem::Withheld(id) => {
-                out.push(Parsed::Withheld(id));
-                continue;
-            }
-            RawItem::Entry(e) => e,
-        };
+    entry::parse_entries(text, &FORM, |mut e| {
         e.required(&FORM, 0)?;
         e.required(&FORM, 1)?;
         let conf = e.required(&FORM, 2)?;
         let raw = conf.joined();
         let (value, note) = confidence(&raw).ok_or_else(|| {
-            err(
-                conf.line,
-                format!(
-                    "confidence must be a number from 0.3 to 0.9 (or high, medium, low), like \"**Confidence:** 0.7\"; found {:?}",
-                    raw.trim()
-                ),
-            )
-        })?;
+                err(
+                    conf.line,
+                    format!(
+                        "confidence must be a number from 0.3 to 0.9 (or high, medium, low), like \"**Confidence:** 0.7\"; found {:?}",
+                        raw.trim()
+                    ),
+                )
+            })?;
         if !note.is_empty() {
             // Right after the confidence, before anything else written after it.
             let at = e
@@ -127,18 +119,15 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
                 },
             );
         }
-        let mut body = Body::Instinct {
+        Ok(Body::Instinct {
             name: e.title.clone(),
             trigger: e.text(0),
             action: e.text(1),
             confidence: value,
             evidence: e.text(3),
             extra: e.extras,
-        };
-        normalize(&mut body);
-        out.push(Parsed::entry(body, e.at));
-    }
-    Ok(out)
+        })
+    })
 }
 
 #[cfg(test)]

@@ -301,7 +301,7 @@ pub fn normalize(body: &mut Body) {
     // formats, prose after a section reads back as part of it.
     let sections_hold_prose = !matches!(body, Body::Checkpoint { .. });
     let kind = body.kind();
-    if let Some(extra) = extras_mut(body) {
+    if let Some(extra) = body.extra_mut() {
         normalize_extras(extra, &shown, sections_hold_prose);
         match kind {
             // learnings.jsonl: keys of a JSON object, once each, in the order serde reads them.
@@ -458,19 +458,6 @@ fn shown_slots(body: &Body) -> Vec<(&'static str, bool)> {
             ("Why", !why.is_empty()),
         ],
         _ => Vec::new(),
-    }
-}
-
-fn extras_mut(body: &mut Body) -> Option<&mut Vec<crate::model::Extra>> {
-    match body {
-        Body::Decision { extra, .. }
-        | Body::Convention { extra, .. }
-        | Body::Learning { extra, .. }
-        | Body::Instinct { extra, .. }
-        | Body::Progress { extra, .. }
-        | Body::Checkpoint { extra, .. }
-        | Body::Invariant { extra, .. } => Some(extra),
-        _ => None,
     }
 }
 

@@ -1,8 +1,8 @@
 //! `progress.md`: the seed's per-session task tracker (completed / in progress / blocked / next).
 
-use super::entry::{self, heading_rest, push_extras, Form, RawEntry, RawItem, Spec};
+use super::entry::{self, heading_rest, push_extras, Form, RawEntry, Spec};
 use super::text::{item, minute, push_item, read_items, withheld_line};
-use super::{normal, normalize, ParseError, Parsed, Withhold};
+use super::{normal, ParseError, Parsed, Withhold};
 use crate::model::{Body, Extra, Record};
 
 const FORM: Form = Form {
@@ -91,15 +91,7 @@ fn list(e: &RawEntry<'_>, i: usize) -> Vec<String> {
 }
 
 pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
-    let mut out = Vec::new();
-    for item in entry::parse(text, &FORM)? {
-        let mut e = match item {
-            RawItem::Withheld(id) => {
-                out.push(Parsed::Withheld(id));
-                continue;
-            }
-            RawItem::Entry(e) => e,
-        };
+    entry::parse_entries(text, &FORM, |mut e| {
         if !e.title.is_empty() {
             e.extras.insert(
                 0,
@@ -110,17 +102,14 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
                 },
             );
         }
-        let mut body = Body::Progress {
+        Ok(Body::Progress {
             completed: list(&e, 0),
             in_progress: list(&e, 1),
             blocked: list(&e, 2),
             next: list(&e, 3),
             extra: std::mem::take(&mut e.extras),
-        };
-        normalize(&mut body);
-        out.push(Parsed::entry(body, e.at));
-    }
-    Ok(out)
+        })
+    })
 }
 
 #[cfg(test)]
