@@ -322,3 +322,9 @@ pub fn regex_escape(s: &str) -> String {
     }
     out
 }
+
+/// Asserts that `status` calls the view clean.
+pub fn assert_view_clean(repo: &TestRepo) {
+    let out = repo.rune(&["status"]).success().stdout;
+    assert!(out.contains(".rune/ is clean"), "{out}");
+}

@@ -1,7 +1,7 @@
 //! save (view edits parsed back into records), load (the session summary) and status.
 
 use crate::assert_rune_snapshot;
-use crate::common::{decide_args, json_lines, learn_args, TestRepo};
+use crate::common::{assert_view_clean, decide_args, json_lines, learn_args, TestRepo};
 
 fn decide(repo: &TestRepo, title: &str) {
     repo.decide(title, &format!("{title} it is"), &[]);
@@ -28,11 +28,7 @@ fn save_picks_up_a_seed_style_decision_appended_by_an_agent() {
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0]["decision"], "Redis in front of Postgres");
     assert_eq!(lines[0]["impact"], "src/cache/");
-    assert!(repo
-        .rune(&["status"])
-        .success()
-        .stdout
-        .contains(".rune/ is clean"));
+    assert_view_clean(&repo);
     // Saving again with no edits and no summary writes nothing, and says so.
     let refs = repo.refs();
     let again = repo.rune(&["save"]).success();

@@ -4,7 +4,7 @@
 
 use std::process::{Child, Command, Stdio};
 
-use crate::common::{json_lines, path_with_binary, TestRepo};
+use crate::common::{assert_view_clean, decide_args, json_lines, path_with_binary, TestRepo};
 
 /// Starts `git-rune args…` in the repository without waiting for it.
 fn spawn(repo: &TestRepo, args: &[String]) -> Child {
@@ -97,19 +97,7 @@ fn mixed_workers_keep_every_record_and_the_last_checkpoint() {
                     "--insight",
                     "x",
                 ]),
-                1 => args(&[
-                    "-q",
-                    "decide",
-                    &tag,
-                    "--context",
-                    "c",
-                    "--decision",
-                    "d",
-                    "--rationale",
-                    "r",
-                    "--impact",
-                    "i",
-                ]),
+                1 => args(&[&["-q"], decide_args(&tag, &[]).as_slice()].concat()),
                 2 => args(&["-q", "remember", "--section", "Active Topics", &tag]),
                 _ => args(&["-q", "save", "-m", &tag]),
             };
@@ -148,9 +136,5 @@ fn mixed_workers_keep_every_record_and_the_last_checkpoint() {
     // And nothing was ever deleted or resolved by a save.
     let tree = repo.git(&["ls-tree", "-r", "--name-only", "refs/rune/memory"]);
     assert!(!tree.contains("delete/"), "{tree}");
-    assert!(repo
-        .rune(&["status"])
-        .success()
-        .stdout
-        .contains(".rune/ is clean"));
+    assert_view_clean(&repo);
 }

@@ -3,7 +3,7 @@
 //! that would delete everything is refused.
 
 use crate::assert_rune_snapshot;
-use crate::common::{json_lines, TestRepo};
+use crate::common::{assert_view_clean, json_lines, TestRepo};
 
 fn show(repo: &TestRepo, kind: &str) -> Vec<serde_json::Value> {
     json_lines(&repo.rune(&["--json", "show", kind]).success().stdout)
@@ -50,11 +50,7 @@ fn hand_written_entries_keep_their_dates_and_every_line() {
     assert!(repo
         .read(".rune/learnings.jsonl")
         .contains("\"source\":\"ci\""));
-    assert!(repo
-        .rune(&["status"])
-        .success()
-        .stdout
-        .contains(".rune/ is clean"));
+    assert_view_clean(&repo);
 }
 
 #[test]
@@ -159,11 +155,7 @@ fn checkpoints_written_in_the_view_follow_the_seed() {
     let cps = show(&repo, "checkpoint");
     assert!(cps.iter().all(|c| c["status"] == "resolved"), "{cps:?}");
     assert!(!repo.root.join(".rune/checkpoint.md").exists());
-    assert!(repo
-        .rune(&["status"])
-        .success()
-        .stdout
-        .contains(".rune/ is clean"));
+    assert_view_clean(&repo);
 }
 
 #[test]
@@ -178,11 +170,7 @@ fn restore_discards_view_edits() {
     std::fs::remove_file(repo.root.join(".rune/conventions.md")).unwrap();
     let out = repo.rune(&["restore"]).success();
     assert_eq!(out.stdout, "restored .rune/conventions.md\n");
-    assert!(repo
-        .rune(&["status"])
-        .success()
-        .stdout
-        .contains(".rune/ is clean"));
+    assert_view_clean(&repo);
     let out = repo.rune(&["restore", "nosuch.md"]).failure();
     assert!(out.stderr.contains("is not a view file"), "{}", out.stderr);
     repo.append(".rune/decisions.md", "\nagain\n");
@@ -210,11 +198,7 @@ fn a_commit_saves_view_edits_left_unsaved() {
     assert_eq!(d[0]["title"], "Written by an agent");
     let note = repo.git(&["notes", "--ref=rune", "show", "HEAD"]);
     assert!(note.contains("Written by an agent"), "{note}");
-    assert!(repo
-        .rune(&["status"])
-        .success()
-        .stdout
-        .contains(".rune/ is clean"));
+    assert_view_clean(&repo);
     // Nothing to save: the hook leaves memory alone.
     let memory = repo.git(&["rev-parse", "refs/rune/memory"]);
     repo.commit_file("a.txt", "c\n", "another");
