@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::view_dir::write_atomic;
+use super::files::write_atomic;
 use super::Snapshot;
 use crate::integrity::gate;
 use crate::model::Kind;

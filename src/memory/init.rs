@@ -2,9 +2,9 @@
 //! rely on, and the view checked out (`init` installs the hooks in between). Idempotent;
 //! memory refs are created by the first write, not here.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
-use super::view_dir::{View, VIEW_DIR};
+use super::view_dir::{exclude_view, View, VIEW_DIR};
 use crate::error::user_error;
 use crate::store::Store;
 use crate::view::ViewFile;
@@ -63,34 +63,4 @@ pub fn checkout(store: &Store, done: &mut SetUp) -> Result<()> {
             .push("bare repository: memory refs only, no .rune/ view".into()),
     }
     Ok(())
-}
-
-/// Adds `.rune/` to `info/exclude` unless a line already names it (nothing in a bare
-/// repository). Returns whether it wrote.
-pub(crate) fn exclude_view(store: &Store) -> Result<bool> {
-    if store.workdir().is_none() {
-        return Ok(false);
-    }
-    let info = store.common_dir().join("info");
-    let path = info.join("exclude");
-    let existing = match std::fs::read(&path) {
-        Ok(d) => d,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
-    let text = String::from_utf8_lossy(&existing);
-    let wanted = [".rune/", "/.rune/", ".rune", "/.rune"];
-    if text.lines().any(|l| wanted.contains(&l.trim())) {
-        return Ok(false);
-    }
-    let mut data = existing.clone();
-    if !data.is_empty() && !data.ends_with(b"\n") {
-        data.push(b'\n');
-    }
-    data.extend_from_slice(
-        b"# git-rune: the memory view is checked out from refs/rune/\n/.rune/\n",
-    );
-    std::fs::create_dir_all(&info).with_context(|| format!("cannot create {}", info.display()))?;
-    std::fs::write(&path, data).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(true)
 }

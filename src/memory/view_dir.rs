@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
+use super::files::{stat_of, write_atomic};
 use super::Snapshot;
 use crate::model::Scope;
 use crate::store::{self, HashKind, Store, Tip, MEMORY_REF};
@@ -58,21 +59,6 @@ pub struct FileEntry {
     /// matches is not read and hashed again (as git's index does).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stat: Option<(u64, i128)>,
-}
-
-/// A file's size and modification time in nanoseconds; `None` when it cannot be read, or
-/// when its clock has whole seconds only (a change in the same second would not show).
-fn stat_of(path: &Path) -> Option<(u64, i128)> {
-    let meta = std::fs::metadata(path).ok()?;
-    let mtime = meta
-        .modified()
-        .ok()?
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?;
-    if mtime.subsec_nanos() == 0 {
-        return None;
-    }
-    Some((meta.len(), mtime.as_nanos() as i128))
 }
 
 /// The checked-out state of the view, kept in the per-worktree git dir.
@@ -277,7 +263,7 @@ impl View {
         if !self.dir.exists() {
             // The first view in a repository nobody ran `git rune init` in: keep it out of
             // `git status` all the same.
-            super::init::exclude_view(store)?;
+            exclude_view(store)?;
         }
         std::fs::create_dir_all(&self.dir).map_err(io_err(&self.dir))?;
         for file in ViewFile::ALL {
@@ -310,7 +296,7 @@ impl View {
                 String::new()
             } else {
                 if !current {
-                    stat = write_atomic(&path, text.as_bytes())?;
+                    stat = write_atomic(&path, text.as_bytes()).map_err(io_err(&path))?;
                     out.written.push(file);
                 }
                 blob
@@ -355,7 +341,9 @@ impl View {
             std::fs::create_dir_all(parent).map_err(io_err(parent))?;
         }
         let data = serde_json::to_vec_pretty(manifest).expect("manifest serializes");
-        write_atomic(&self.manifest_path, &data).map(|_| ())
+        write_atomic(&self.manifest_path, &data)
+            .map(|_| ())
+            .map_err(io_err(&self.manifest_path))
     }
 }
 
@@ -374,19 +362,32 @@ fn remove_file(path: &Path) -> Result<(), ViewError> {
     }
 }
 
-/// Writes through a temporary file and a rename, so a reader never sees half a file.
-/// Returns the stat of what it wrote (taken before the rename, so a later change shows).
-pub fn write_atomic(path: &Path, data: &[u8]) -> Result<Option<(u64, i128)>, ViewError> {
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp-{}",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("rune"),
-        std::process::id()
-    ));
-    std::fs::write(&tmp, data).map_err(io_err(&tmp))?;
-    let stat = stat_of(&tmp);
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io_err(path)(e)
-    })?;
-    Ok(stat)
+/// Adds `.rune/` to `info/exclude` unless a line already names it (nothing in a bare
+/// repository). Returns whether it wrote.
+pub(crate) fn exclude_view(store: &Store) -> Result<bool> {
+    if store.workdir().is_none() {
+        return Ok(false);
+    }
+    let info = store.common_dir().join("info");
+    let path = info.join("exclude");
+    let existing = match std::fs::read(&path) {
+        Ok(d) => d,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let text = String::from_utf8_lossy(&existing);
+    let wanted = [".rune/", "/.rune/", ".rune", "/.rune"];
+    if text.lines().any(|l| wanted.contains(&l.trim())) {
+        return Ok(false);
+    }
+    let mut data = existing.clone();
+    if !data.is_empty() && !data.ends_with(b"\n") {
+        data.push(b'\n');
+    }
+    data.extend_from_slice(
+        b"# git-rune: the memory view is checked out from refs/rune/\n/.rune/\n",
+    );
+    std::fs::create_dir_all(&info).with_context(|| format!("cannot create {}", info.display()))?;
+    std::fs::write(&path, data).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(true)
 }
