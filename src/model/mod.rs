@@ -1,13 +1,15 @@
 //! The memory model: records, their validation and their fold. Pure: no git, no I/O.
 
+mod fields;
 pub mod fold;
 pub mod record;
 #[cfg(test)]
 pub mod testing;
 mod wire;
 
+pub use fields::{Field, Shape};
 pub use fold::{fold, State};
-pub use record::{Body, Extra, Field, GitState, Kind, LearningType, Meta, Record, Scope, Shape};
+pub use record::{Body, Extra, GitState, Kind, LearningType, Meta, Record, Scope};
 pub use wire::{decode as decode_line, line_id};
 
 /// The fixed sections of `cumulative-notes.md`, in the seed's order.
