@@ -401,7 +401,12 @@ pub fn load(b: &crate::memory::load::Briefing<'_>) -> Value {
     obj.insert(
         "last_session".into(),
         b.last_session
-            .map(|r| Value::Object(loaded_record(r)))
+            .as_ref()
+            .map(|(r, suspicious)| {
+                let mut m = loaded_record(r);
+                integrity(&mut m, suspicious);
+                Value::Object(m)
+            })
             .unwrap_or(Value::Null),
     );
     obj.insert("drift".into(), json!(DriftJson::from(b.drift)));
@@ -422,17 +427,17 @@ pub fn load(b: &crate::memory::load::Briefing<'_>) -> Value {
                     if let Some(stale) = stale {
                         m.insert("stale".into(), json!(stale));
                     }
-                    if !suspicious.is_empty() {
-                        m.insert(
-                            "integrity".into(),
-                            json!({ "verdict": "SUSPICIOUS", "rules": suspicious }),
-                        );
-                    }
+                    integrity(&mut m, suspicious);
                     Value::Object(m)
                 }
                 Item::Drift(line) => json!(line),
                 Item::InvariantsStale => json!({ "stale": true }),
-                Item::Progress(field, text) => json!({ *field: text }),
+                Item::Progress(field, text, suspicious) => {
+                    let mut m = Map::new();
+                    m.insert((*field).into(), json!(text));
+                    integrity(&mut m, suspicious);
+                    Value::Object(m)
+                }
             })
             .collect();
         obj.insert(s.key.replace('-', "_"), Value::Array(items));
@@ -449,6 +454,16 @@ pub fn load(b: &crate::memory::load::Briefing<'_>) -> Value {
     obj.insert("withheld".into(), json!(b.withheld));
     obj.insert("estimated_tokens".into(), json!(b.estimated_tokens()));
     Value::Object(obj)
+}
+
+/// Marks an item SUSPICIOUS with the rules that fired (nothing when none did).
+fn integrity(m: &mut Map<String, Value>, suspicious: &[&'static str]) {
+    if !suspicious.is_empty() {
+        m.insert(
+            "integrity".into(),
+            json!({ "verdict": "SUSPICIOUS", "rules": suspicious }),
+        );
+    }
 }
 
 /// `git rune diff --json`.

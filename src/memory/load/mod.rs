@@ -44,8 +44,8 @@ pub enum Item<'a> {
     /// The invariants are older than [`STALE_INVARIANT_DAYS`].
     InvariantsStale,
     /// One item of the newest progress record: (`next` | `in_progress` | `blocked` |
-    /// `completed`, text).
-    Progress(&'static str, &'a str),
+    /// `completed`, text, the rules that marked the record SUSPICIOUS).
+    Progress(&'static str, &'a str, Rc<Vec<&'static str>>),
 }
 
 /// An item's text and what it stands for, made only when the budget reaches it (10,000
@@ -101,7 +101,9 @@ pub struct Chosen<'a> {
 /// What `load` hands over.
 pub struct Briefing<'a> {
     pub head: &'a HeadInfo,
-    pub last_session: Option<&'a Record>,
+    /// The newest session, unless the gate withholds it, with the rules that marked it
+    /// SUSPICIOUS.
+    pub last_session: Option<(&'a Record, Vec<&'static str>)>,
     pub drift: &'a Drift,
     header: String,
     pub sections: Vec<Chosen<'a>>,
@@ -139,17 +141,32 @@ pub fn brief<'a>(
         "# git-rune memory: {} @ {head_text}\n",
         crate::text::sanitize(&branch)
     );
-    match state.last_session() {
-        Some(r) => {
+    // The last session's summary passes the gate like every record.
+    let last = state.last_session();
+    let last_gate = last.map(gate);
+    let mut withheld = 0usize;
+    match (last, &last_gate) {
+        (Some(r), Some(Gate::Withheld)) => {
+            withheld += 1;
+            header.push_str(&format!(
+                "Last session: [{}] (summary withheld)\n",
+                pretty_time(&r.meta.ts)
+            ));
+        }
+        (Some(r), g) => {
             if let Body::Session { summary, .. } = &r.body {
+                let mark = match g {
+                    Some(Gate::Suspicious(rules)) => format!("[SUSPICIOUS: {}] ", rules.join(", ")),
+                    _ => String::new(),
+                };
                 header.push_str(&format!(
-                    "Last session: [{}] {}\n",
+                    "Last session: [{}] {mark}{}\n",
                     pretty_time(&r.meta.ts),
                     one_line(summary)
                 ));
             }
         }
-        None => header.push_str("Last session: none saved on this branch\n"),
+        (None, _) => header.push_str("Last session: none saved on this branch\n"),
     }
 
     let sections = vec![
@@ -182,7 +199,6 @@ pub fn brief<'a>(
     let overhead = FRAME_OPEN.len() + header.len() + FRAME_CLOSE.len() + 200;
     let mut left = budget_chars.saturating_sub(overhead);
     let mut chosen = Vec::new();
-    let mut withheld = 0usize;
     for s in sections {
         let mut taken = Vec::new();
         let mut section_withheld = 0;
@@ -215,7 +231,11 @@ pub fn brief<'a>(
     }
     let mut briefing = Briefing {
         head,
-        last_session: state.last_session(),
+        last_session: match (last, last_gate) {
+            (Some(r), Some(Gate::Clean)) => Some((r, Vec::new())),
+            (Some(r), Some(Gate::Suspicious(rules))) => Some((r, rules)),
+            _ => None,
+        },
         drift,
         header,
         sections: chosen,

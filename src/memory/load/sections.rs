@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use super::{fixed, gated, Item, Lazy, Section, STALE_INVARIANT_DAYS};
 use crate::drift::Drift;
+use crate::integrity::gate::{gate, Gate};
 use crate::model::fold::instinct_confidence;
 use crate::model::{Body, Record, State};
 use crate::text::sanitize;
@@ -147,37 +148,43 @@ fn days_between(earlier: &str, later: &str) -> i64 {
 pub(super) fn progress_section<'a>(state: &'a State) -> Section<'a> {
     let mut items = Vec::new();
     if let Some(r) = state.progress.last() {
-        if let Body::Progress {
+        // One gate for the record, each item marked as it would be.
+        let (mark, rules) = match gate(r) {
+            Gate::Withheld => {
+                items.push(Box::new(|| None) as Lazy<'a>);
+                (None, Vec::new())
+            }
+            Gate::Clean => (Some(String::new()), Vec::new()),
+            Gate::Suspicious(rules) => (
+                Some(format!("[SUSPICIOUS: {}] ", rules.join(", "))),
+                rules,
+            ),
+        };
+        let rules = Rc::new(rules);
+        if let (
+            Some(mark),
+            Body::Progress {
             completed,
             in_progress,
             blocked,
             next,
             ..
-        } = &r.body
+            },
+        ) = (mark, &r.body)
         {
-            for n in next {
-                items.push(fixed(
-                    format!("Next: {}", one_line(n)),
-                    Item::Progress("next", n),
-                ));
-            }
-            for p in in_progress {
-                items.push(fixed(
-                    format!("In progress: {}", one_line(p)),
-                    Item::Progress("in_progress", p),
-                ));
-            }
-            for b in blocked {
-                items.push(fixed(
-                    format!("Blocked: {}", one_line(b)),
-                    Item::Progress("blocked", b),
-                ));
-            }
-            for c in completed.iter().rev() {
-                items.push(fixed(
-                    format!("Done: {}", one_line(c)),
-                    Item::Progress("completed", c),
-                ));
+            let lists: [(&'static str, &'static str, Vec<&'a String>); 4] = [
+                ("next", "Next", next.iter().collect()),
+                ("in_progress", "In progress", in_progress.iter().collect()),
+                ("blocked", "Blocked", blocked.iter().collect()),
+                ("completed", "Done", completed.iter().rev().collect()),
+            ];
+            for (key, label, list) in lists {
+                for t in list {
+                    items.push(fixed(
+                        format!("{mark}{label}: {}", one_line(t)),
+                        Item::Progress(key, t, rules.clone()),
+                    ));
+                }
             }
         }
     }
