@@ -20,4 +20,4 @@ mod secrets;
 pub mod store;
 mod text;
 mod view;
-pub use output::report;
+pub use output::{report, report_usage};

@@ -5,7 +5,10 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = git_rune::cli::Cli::parse();
+    let cli = match git_rune::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return git_rune::report_usage(&err),
+    };
     match git_rune::commands::run(cli.global, cli.command, git_rune::cli::command) {
         Ok(code) => code,
         Err(err) => git_rune::report(&err),

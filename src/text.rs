@@ -48,16 +48,29 @@ pub fn sanitize(s: &str) -> String {
     out
 }
 
-/// Bidi controls, zero-width characters and line separators that hide text from a reader.
+/// Characters that hide text from a reader or reorder it: bidi controls, zero-width
+/// characters, line separators, the soft hyphen, the BOM, invisible fillers, interlinear
+/// annotation marks, Unicode tag characters (U+E0000–E007F, which can spell out a whole
+/// hidden message) and the variation selectors that carry no presentation (U+FE00–FE0D,
+/// U+E0100–E01EF: they too can smuggle bytes behind a visible character). Text and emoji
+/// presentation selectors (U+FE0E, U+FE0F) stay.
 fn is_invisible(c: char) -> bool {
     matches!(c,
         '\u{200b}'..='\u{200f}'
         | '\u{202a}'..='\u{202e}'
         | '\u{2028}' | '\u{2029}'
         | '\u{2060}'..='\u{2064}'
-        | '\u{2066}'..='\u{2069}'
+        | '\u{2066}'..='\u{206f}'
         | '\u{00ad}'
+        | '\u{034f}'
+        | '\u{061c}'
+        | '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}'
+        | '\u{180e}'
         | '\u{feff}'
+        | '\u{fe00}'..='\u{fe0d}'
+        | '\u{fff9}'..='\u{fffb}'
+        | '\u{e0000}'..='\u{e007f}'
+        | '\u{e0100}'..='\u{e01ef}'
     )
 }
 
@@ -90,6 +103,12 @@ mod tests {
         assert_eq!(sanitize("x\u{1b}]0;title\u{7}y"), "xy");
         assert_eq!(sanitize("ab\u{202e}cd\u{200b}e"), "abcde");
         assert_eq!(sanitize("line\nnext\ttab\r"), "line\nnext\ttab");
+        // C1 controls, BEL, tag characters, hidden variation selectors, fillers.
+        assert_eq!(sanitize("a\u{9b}31mb\u{7}c\u{85}d"), "a31mbcd");
+        assert_eq!(sanitize("ok\u{e0041}\u{e0042}\u{e007f}!"), "ok!");
+        assert_eq!(sanitize("😀\u{fe00}\u{e0100}x\u{3164}y"), "😀xy");
+        // Emoji presentation stays.
+        assert_eq!(sanitize("❤\u{fe0f}"), "❤\u{fe0f}");
     }
 
     #[test]

@@ -9,8 +9,6 @@ use super::Context;
 use crate::memory::diff::diff;
 use crate::notes::at::diff_points;
 use crate::output::json::{self, DiffFileJson, DiffJson};
-use crate::output::print;
-use crate::text::sanitize;
 use crate::view::ViewFile;
 
 #[derive(Debug, Args)]
@@ -63,19 +61,18 @@ pub fn run(ctx: &Context, args: DiffArgs) -> Result<ExitCode> {
                 f.added.len(),
                 f.changed.len(),
                 f.removed.len(),
-                sanitize(&d.from),
-                sanitize(&d.to),
+                &d.from,
+                &d.to,
             ));
-            out.push_str(&sanitize(&f.text));
+            out.push_str(&f.text);
         }
         if d.files.is_empty() {
             ctx.ui.status(format_args!(
                 "no change in memory between {} and {}",
-                sanitize(&d.from),
-                sanitize(&d.to)
+                &d.from, &d.to
             ));
         }
     }
-    print(&out)?;
+    ctx.ui.print(&out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -12,8 +12,6 @@ use crate::error::user_error;
 use crate::hooks::install::{self, HookState, HOOKS};
 use crate::hooks::run::{recent_failures, run};
 use crate::output::json::{self, HooksJson};
-use crate::output::print;
-use crate::text::sanitize;
 
 #[derive(Debug, Args)]
 pub struct HooksArgs {
@@ -93,14 +91,14 @@ pub fn hooks(ctx: &Context, args: HooksArgs) -> Result<ExitCode> {
             if !failures.is_empty() {
                 out.push_str("recent hook failures (.git/rune/hooks.log):\n");
                 for l in &failures {
-                    out.push_str(&format!("  {}\n", sanitize(l)));
+                    out.push_str(&format!("  {}\n", l));
                 }
             }
         }
     }
     // What install and uninstall did is a report (`-q` silences it); status is data.
     if matches!(args.action, HooksAction::Status) {
-        print(&out)?;
+        ctx.ui.print(&out)?;
     } else {
         ctx.report(&out)?;
     }
@@ -117,7 +115,9 @@ pub fn hook(ctx: &Context, args: HookArgs) -> Result<ExitCode> {
     let mut input = String::new();
     if args.name == "post-rewrite" {
         if let Err(e) = std::io::stdin().read_to_string(&mut input) {
-            eprintln!("git-rune: post-rewrite hook: cannot read the rewritten commits: {e}");
+            ctx.ui.notice(format_args!(
+                "git-rune: post-rewrite hook: cannot read the rewritten commits: {e}"
+            ));
             return Ok(ExitCode::SUCCESS);
         }
     }
@@ -126,7 +126,7 @@ pub fn hook(ctx: &Context, args: HookArgs) -> Result<ExitCode> {
         ctx.ui.status(line);
     }
     for line in &report.warnings {
-        eprintln!("{}", sanitize(line));
+        ctx.ui.notice(line);
     }
     Ok(ExitCode::from(report.exit_code))
 }

@@ -10,7 +10,7 @@ use crate::error::user_error;
 use crate::memory::load::brief;
 use crate::notes::at::snapshot;
 use crate::notes::carriers::drift_of;
-use crate::output::{json, print};
+use crate::output::json;
 
 #[derive(Debug, Args)]
 pub struct LoadArgs {
@@ -38,6 +38,6 @@ pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
     } else {
         briefing.text()
     };
-    print(&out)?;
+    ctx.ui.print(&out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -9,8 +9,6 @@ use clap::Args;
 use super::Context;
 use crate::memory::history::log;
 use crate::output::json::{self, LogJson};
-use crate::output::print;
-use crate::text::sanitize;
 use crate::text::short;
 
 #[derive(Debug, Args)]
@@ -50,7 +48,7 @@ pub fn run(ctx: &Context, args: LogArgs) -> Result<ExitCode> {
             out.push_str(&format!(
                 "{} {when} {refname}: {}",
                 short(&e.id.to_string()),
-                sanitize(&e.summary)
+                &e.summary
             ));
         }
         out.push('\n');
@@ -58,6 +56,6 @@ pub fn run(ctx: &Context, args: LogArgs) -> Result<ExitCode> {
     if none && !ctx.ui.json {
         ctx.ui.status("no memory yet: record something with `git rune decide`, `git rune learn` or `git rune save`");
     }
-    print(&out)?;
+    ctx.ui.print(&out)?;
     Ok(ExitCode::SUCCESS)
 }

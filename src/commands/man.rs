@@ -9,8 +9,8 @@ use clap::Args;
 
 use super::Context;
 use crate::error::user_error;
+use crate::output::json;
 use crate::output::manual::{completions_script, default_man_dir, install_man_pages};
-use crate::output::{json, print};
 
 #[derive(Debug, Args)]
 pub struct InstallManArgs {
@@ -45,7 +45,7 @@ pub fn install(ctx: &Context, args: InstallManArgs) -> Result<ExitCode> {
             "dir": dir.display().to_string(),
             "written": changed,
         });
-        print(&(json::line(&v) + "\n"))?;
+        ctx.ui.print(&(json::line(&v) + "\n"))?;
     } else {
         ctx.report(&format!(
             "manual pages in {} ({changed} written); `git rune --help` shows them\n",
@@ -63,6 +63,6 @@ pub fn completions(ctx: &Context, args: CompletionsArgs) -> Result<ExitCode> {
         ));
     }
     let script = completions_script((ctx.cli)(), args.shell);
-    print(&String::from_utf8_lossy(&script))?;
+    ctx.ui.print(&String::from_utf8_lossy(&script))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -125,7 +125,7 @@ impl Context {
     /// for): `-q` silences it, as `git commit -q` does; `--json` output always prints.
     pub fn report(&self, out: &str) -> std::io::Result<()> {
         if self.ui.json || !self.ui.quiet {
-            crate::output::print(out)?;
+            self.ui.print(out)?;
         }
         Ok(())
     }

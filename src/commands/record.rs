@@ -16,9 +16,8 @@ use crate::memory::write::Written;
 use crate::model::{
     canonical_section, Body, Draft, LearningType, CUMULATIVE_SECTIONS, TASK_SECTIONS,
 };
-use crate::output::{json, print};
+use crate::output::json;
 use crate::store::Store;
-use crate::text::sanitize;
 
 #[derive(Debug, Args)]
 pub struct DecideArgs {
@@ -177,7 +176,8 @@ fn done(ctx: &Context, store: &Store, written: Option<Written>) -> Result<ExitCo
         ctx.report_written(store, w);
     }
     if ctx.ui.json {
-        print(&(json::line(&json::written(written.as_ref())) + "\n"))?;
+        ctx.ui
+            .print(&(json::line(&json::written(written.as_ref())) + "\n"))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -245,7 +245,7 @@ pub fn instinct(ctx: &Context, a: InstinctArgs) -> Result<ExitCode> {
         ctx.ui.status(format_args!(
             "instincts are capped at {}: evicted the least confident, {:?}",
             crate::model::fold::MAX_INSTINCTS,
-            sanitize(name)
+            name
         ));
     }
     done(ctx, &store, out.written)
@@ -295,7 +295,7 @@ pub fn resume(ctx: &Context, a: ResumeArgs) -> Result<ExitCode> {
             "version": json::VERSION,
             "checkpoint": json::shown_record(&cp, Some(status)),
         });
-        print(&(json::line(&v) + "\n"))?;
+        ctx.ui.print(&(json::line(&v) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Body::Checkpoint {
@@ -307,12 +307,12 @@ pub fn resume(ctx: &Context, a: ResumeArgs) -> Result<ExitCode> {
     {
         let mut out = String::new();
         let line = if resume.is_empty() { doing } else { resume };
-        out.push_str(&sanitize(line));
+        out.push_str(line);
         out.push('\n');
         for (i, step) in left.iter().enumerate() {
-            out.push_str(&format!("{}. {}\n", i + 1, sanitize(step)));
+            out.push_str(&format!("{}. {}\n", i + 1, step));
         }
-        print(&out)?;
+        ctx.ui.print(&out)?;
     }
     Ok(ExitCode::SUCCESS)
 }

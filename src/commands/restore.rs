@@ -9,7 +9,7 @@ use clap::Args;
 use super::Context;
 use crate::error::user_error;
 use crate::memory::view_dir::{View, VIEW_DIR};
-use crate::output::{json, print};
+use crate::output::json;
 use crate::view::ViewFile;
 
 #[derive(Debug, Args)]
@@ -45,7 +45,7 @@ pub fn run(ctx: &Context, args: RestoreArgs) -> Result<ExitCode> {
             "version": json::VERSION,
             "restored": files.iter().map(|f| f.name()).collect::<Vec<_>>(),
         });
-        print(&(json::line(&v) + "\n"))?;
+        ctx.ui.print(&(json::line(&v) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = String::new();

@@ -10,9 +10,8 @@ use super::Context;
 use crate::integrity::gate::withheld;
 use crate::model::{Body, Record, State};
 use crate::notes::at::snapshot;
-use crate::output::{json, print};
+use crate::output::json;
 use crate::text::pretty_time;
-use crate::text::sanitize;
 use crate::view::{self, ViewFile};
 
 #[derive(Debug, Args)]
@@ -59,9 +58,9 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
             Some(ids) => ids.contains(&r.id),
             None => withheld(r),
         };
-        out = sanitize(&view::render(file, state, &withhold));
+        out = view::render(file, state, &withhold);
     }
-    print(&out)?;
+    ctx.ui.print(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -112,13 +111,13 @@ fn checkpoints_text(state: &State) -> String {
             out.push_str(&format!(
                 "[{}] {status}: {}\n",
                 pretty_time(&r.meta.ts),
-                sanitize(doing)
+                doing
             ));
             if !resume.is_empty() {
-                out.push_str(&format!("  resume: {}\n", sanitize(resume)));
+                out.push_str(&format!("  resume: {}\n", resume));
             }
             for (i, step) in left.iter().enumerate() {
-                out.push_str(&format!("  {}. {}\n", i + 1, sanitize(step)));
+                out.push_str(&format!("  {}. {}\n", i + 1, step));
             }
         }
     }

@@ -11,8 +11,6 @@ use crate::memory::view_dir::{FileState, View, VIEW_DIR};
 use crate::memory::Snapshot;
 use crate::notes::carriers::drift_of;
 use crate::output::json::{self, DriftJson, StatusJson, ViewFileJson};
-use crate::output::print;
-use crate::text::sanitize;
 
 /// `status` takes only the global flags.
 #[derive(Debug, Args)]
@@ -47,7 +45,7 @@ pub fn run(ctx: &Context, _args: StatusArgs) -> Result<ExitCode> {
         out.push('\n');
     } else {
         match &snap.head.branch {
-            Some(b) => out.push_str(&format!("On branch {}\n", sanitize(b))),
+            Some(b) => out.push_str(&format!("On branch {}\n", b)),
             None => out.push_str("HEAD detached\n"),
         }
         if view.is_none() {
@@ -76,6 +74,6 @@ pub fn run(ctx: &Context, _args: StatusArgs) -> Result<ExitCode> {
         }
         out.push_str(&drift.text());
     }
-    print(&out)?;
+    ctx.ui.print(&out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -10,8 +10,6 @@ use super::Context;
 use crate::integrity::Verdict;
 use crate::memory::verify::verify;
 use crate::output::json::{self, FindingJson, VerifyJson};
-use crate::output::print;
-use crate::text::sanitize;
 use crate::text::short;
 
 #[derive(Debug, Args)]
@@ -55,7 +53,7 @@ pub fn run(ctx: &Context, _args: VerifyArgs) -> Result<ExitCode> {
                 f.verdict.label(),
                 f.refname,
                 f.rule,
-                sanitize(&f.detail)
+                &f.detail
             ));
         }
         out.push_str(&format!(
@@ -66,7 +64,7 @@ pub fn run(ctx: &Context, _args: VerifyArgs) -> Result<ExitCode> {
             v.findings.len()
         ));
     }
-    print(&out)?;
+    ctx.ui.print(&out)?;
     Ok(if overall == Verdict::Clean {
         ExitCode::SUCCESS
     } else {

@@ -9,8 +9,7 @@ use clap::Args;
 use super::Context;
 use crate::model::{Body, Record};
 use crate::notes::why::why;
-use crate::output::{json, print};
-use crate::text::sanitize;
+use crate::output::json;
 use crate::text::{pretty_time, short};
 
 #[derive(Debug, Args)]
@@ -24,7 +23,7 @@ pub fn run(ctx: &Context, args: WhyArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let w = why(&store, &args.target)?;
     if ctx.ui.json {
-        print(&(json::line(&json::why(&w)) + "\n"))?;
+        ctx.ui.print(&(json::line(&json::why(&w)) + "\n"))?;
         return Ok(if w.noted.is_some() {
             ExitCode::SUCCESS
         } else {
@@ -47,7 +46,7 @@ pub fn run(ctx: &Context, args: WhyArgs) -> Result<ExitCode> {
                 .map(|p| format!(" that touch {p}"))
                 .unwrap_or_default()
         ));
-        print(&out)?;
+        ctx.ui.print(&out)?;
         return Ok(ExitCode::from(1));
     };
     if *noted != w.commit {
@@ -61,7 +60,7 @@ pub fn run(ctx: &Context, args: WhyArgs) -> Result<ExitCode> {
         ));
     }
     out.push_str(&format!("commit {noted}\n"));
-    out.push_str(&sanitize(text.lines().next().unwrap_or("")));
+    out.push_str(text.lines().next().unwrap_or(""));
     out.push('\n');
     for (kind, id, title) in &w.note.records {
         match w.records.iter().find(|r| r.id.starts_with(id.as_str())) {
@@ -69,23 +68,23 @@ pub fn run(ctx: &Context, args: WhyArgs) -> Result<ExitCode> {
             None => out.push_str(&format!(
                 "\n{kind} {} {}: (no longer in memory)\n",
                 short(id),
-                sanitize(title)
+                title
             )),
         }
     }
     if let Some(c) = &w.note.checkpoint {
-        out.push_str(&format!("\nopen checkpoint then: {}\n", sanitize(c)));
+        out.push_str(&format!("\nopen checkpoint then: {}\n", c));
     }
     if let Some(s) = w.session() {
         if let Body::Session { summary, .. } = &s.body {
             out.push_str(&format!(
                 "session: [{}] {}\n",
                 pretty_time(&s.meta.ts),
-                sanitize(summary)
+                summary
             ));
         }
     }
-    print(&out)?;
+    ctx.ui.print(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -99,7 +98,7 @@ fn expand(r: &Record) -> String {
     );
     for (field, text) in r.body.texts() {
         if !text.is_empty() {
-            out.push_str(&format!("  {field}: {}\n", sanitize(&text)));
+            out.push_str(&format!("  {field}: {}\n", &text));
         }
     }
     out

@@ -25,6 +25,11 @@ impl Ui {
         }
     }
 
+    /// A line on stderr as it is written (it names its own source), shown even with `-q`.
+    pub fn notice(&self, msg: impl fmt::Display) {
+        let _ = writeln!(std::io::stderr().lock(), "{}", sanitize(&msg.to_string()));
+    }
+
     /// A warning on stderr, shown even with `-q`.
     pub fn warn(&self, msg: impl fmt::Display) {
         let _ = writeln!(
@@ -35,8 +40,21 @@ impl Ui {
     }
 }
 
-/// Writes data to stdout; a closed pipe is reported as `BrokenPipe` for main to exit quietly.
-pub fn print(s: &str) -> std::io::Result<()> {
+impl Ui {
+    /// Writes data to stdout: text through [`sanitize`] (the one sanitiser of everything
+    /// printed: records hold what agents and other clones wrote), JSON as it is (JSON escapes
+    /// control characters, and its text fields hold what was recorded: docs/json.md). A
+    /// closed pipe is reported as `BrokenPipe` for main to exit quietly.
+    pub fn print(&self, s: &str) -> std::io::Result<()> {
+        if self.json {
+            write_stdout(s)
+        } else {
+            write_stdout(&sanitize(s))
+        }
+    }
+}
+
+fn write_stdout(s: &str) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(s.as_bytes())?;
     out.flush()
@@ -79,4 +97,17 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
         let _ = writeln!(stderr, "hint: {}", sanitize(&hint));
     }
     ExitCode::from(1)
+}
+
+/// Prints what clap has to say about the command line (a usage error, `--help`,
+/// `--version`) through the sanitiser, since an error quotes what was typed, and returns its
+/// exit code. Plain text: clap's colours would be escape sequences too.
+pub fn report_usage(err: &clap::Error) -> ExitCode {
+    let text = sanitize(&err.render().to_string());
+    let _ = if err.use_stderr() {
+        std::io::stderr().lock().write_all(text.as_bytes())
+    } else {
+        write_stdout(&text)
+    };
+    ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2))
 }

@@ -18,6 +18,7 @@ mod record_commands;
 mod rewrite;
 mod save_load;
 mod secrets;
+mod terminal;
 mod time_travel;
 mod view_concurrency;
 mod view_fidelity;

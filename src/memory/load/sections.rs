@@ -155,20 +155,19 @@ pub(super) fn progress_section<'a>(state: &'a State) -> Section<'a> {
                 (None, Vec::new())
             }
             Gate::Clean => (Some(String::new()), Vec::new()),
-            Gate::Suspicious(rules) => (
-                Some(format!("[SUSPICIOUS: {}] ", rules.join(", "))),
-                rules,
-            ),
+            Gate::Suspicious(rules) => {
+                (Some(format!("[SUSPICIOUS: {}] ", rules.join(", "))), rules)
+            }
         };
         let rules = Rc::new(rules);
         if let (
             Some(mark),
             Body::Progress {
-            completed,
-            in_progress,
-            blocked,
-            next,
-            ..
+                completed,
+                in_progress,
+                blocked,
+                next,
+                ..
             },
         ) = (mark, &r.body)
         {
