@@ -148,12 +148,13 @@ pub struct RememberArgs {
     pub task: Option<String>,
 }
 
-/// Seals a body from the command line; a secret or a bad value changes nothing. A secret is
-/// located by the flag it came in (`flag(field)`).
-fn sealed(ctx: &Context, body: Body, flag: fn(&str) -> String) -> Result<Sealed> {
+/// Seals a body from the command line of `command`; a secret or a bad value changes nothing.
+/// A secret is located by the argument it came in.
+fn sealed(ctx: &Context, command: &str, body: Body) -> Result<Sealed> {
     let mut sealer = ctx.sealer();
+    let cli = (ctx.cli)();
     let out = sealer
-        .seal(Draft::new(body), &|field, _| flag(field))
+        .seal(Draft::new(body), &|field, _| argument(&cli, command, field))
         .map_err(|e| match e {
             SealError::Invalid { kind, error, .. } => user_error(
                 format!("invalid {kind}: {error}"),
@@ -165,9 +166,30 @@ fn sealed(ctx: &Context, body: Body, flag: fn(&str) -> String) -> Result<Sealed>
     Ok(out)
 }
 
-/// The flag a field comes from: `--<field>` with dashes.
-fn flag(field: &str) -> String {
-    format!("--{}", field.replace('_', "-"))
+/// The argument of `command` a record field comes from, as the user typed it: `--<long>` for
+/// an option, `<VALUE>` for a positional argument (`remember <TEXT>`), read from the command
+/// line's own definition so it cannot name a flag that does not exist.
+fn argument(cli: &clap::Command, command: &str, field: &str) -> String {
+    let id = match field {
+        "type" => "ltype",
+        other => other,
+    };
+    let arg = cli
+        .find_subcommand(command)
+        .and_then(|c| c.get_arguments().find(|a| a.get_id() == id));
+    match arg {
+        Some(a) => match a.get_long() {
+            Some(long) => format!("--{long}"),
+            None => format!(
+                "<{}>",
+                a.get_value_names()
+                    .and_then(|v| v.first())
+                    .map(|v| v.to_string())
+                    .unwrap_or_else(|| id.to_uppercase())
+            ),
+        },
+        None => format!("the {field} value"),
+    }
 }
 
 /// Reports a write (with `--json`, as data on stdout) and exits 0.
@@ -184,7 +206,7 @@ fn done(ctx: &Context, store: &Store, written: Option<Written>) -> Result<ExitCo
 
 /// Seals one record from the command line, commits it as `<verb>: <title>`, reports it.
 fn add(ctx: &Context, store: &Store, verb: &str, body: Body) -> Result<ExitCode> {
-    let written = record::add(store, verb, sealed(ctx, body, flag)?)?;
+    let written = record::add(store, verb, sealed(ctx, verb, body)?)?;
     done(ctx, store, written)
 }
 
@@ -240,7 +262,7 @@ pub fn instinct(ctx: &Context, a: InstinctArgs) -> Result<ExitCode> {
         evidence: a.evidence,
         extra: Vec::new(),
     };
-    let out = record::instinct(&store, sealed(ctx, body, flag)?)?;
+    let out = record::instinct(&store, sealed(ctx, "instinct", body)?)?;
     if let Some(name) = &out.evicted {
         ctx.ui.status(format_args!(
             "instincts are capped at {}: evicted the least confident, {:?}",
@@ -273,7 +295,7 @@ pub fn checkpoint(ctx: &Context, a: CheckpointArgs) -> Result<ExitCode> {
         git: Some(record::git_state(&store)?),
         extra: Vec::new(),
     };
-    let written = record::checkpoint(&store, sealed(ctx, body, flag)?)?;
+    let written = record::checkpoint(&store, sealed(ctx, "checkpoint", body)?)?;
     done(ctx, &store, written)
 }
 

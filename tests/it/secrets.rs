@@ -64,9 +64,21 @@ fn every_record_command_refuses_a_secret_and_changes_nothing() {
         vec!["remember", "--section", "Attention Points", &v],
         vec!["save", "-m", &v],
     ];
-    for args in cases {
+    // Where each refusal says the secret was: an argument that exists.
+    let wheres = [
+        "--context",
+        "--example",
+        "--insight",
+        "--evidence",
+        "--blocked",
+        "--resume",
+        "<TEXT>",
+        "-m",
+    ];
+    for (args, place) in cases.into_iter().zip(wheres) {
         let out = repo.rune(&args).failure();
         assert_eq!(out.code, 1, "{args:?}");
+        assert!(out.stderr.contains(place), "{args:?}: {}", out.stderr);
         assert!(
             out.stderr
                 .contains("refusing to record a secret (aws-access-key)"),
