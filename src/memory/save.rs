@@ -162,33 +162,48 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
     }
     by_ref.entry((1, snap.branch_ref.clone())).or_default();
 
-    let mut saved_files = Vec::new();
-    for ((_, refname), members) in &by_ref {
+    // Every ref moves in one ref transaction: a crash or a lost race never leaves the memory
+    // saved without the session (or the reverse).
+    let groups: Vec<(&String, &Vec<usize>)> = by_ref.iter().map(|((_, r), m)| (r, m)).collect();
+    let summaries: Vec<String> = groups
+        .iter()
+        .map(|(refname, members)| {
+            if **refname == snap.branch_ref {
+                saved.summary.clone()
+            } else {
+                format!(
+                    "save: {}",
+                    files_list(members.iter().map(|&i| edited[i].file))
+                )
+            }
+        })
+        .collect();
+    let refs: Vec<(&str, &str)> = groups
+        .iter()
+        .zip(&summaries)
+        .map(|((r, _), s)| (r.as_str(), s.as_str()))
+        .collect();
+    let commits = store.commit_all(&refs, |g, current: &[Record]| {
+        let (refname, members) = groups[g];
         let with_session = *refname == snap.branch_ref;
-        let commit_summary = if with_session {
-            saved.summary.clone()
-        } else {
-            format!(
-                "save: {}",
-                files_list(members.iter().map(|&i| edited[i].file))
-            )
-        };
-        let commit = store.commit(refname, &commit_summary, |current: &[Record]| {
-            let state = fold(current);
-            let mut out = Vec::new();
-            for &i in members {
-                let e = &edited[i];
-                for d in &e.drafts {
-                    if !is_duplicate_addition(d.draft(), &state, &e.base_ids) {
-                        out.push(d.clone());
-                    }
+        let state = fold(current);
+        let mut out = Vec::new();
+        for &i in members {
+            let e = &edited[i];
+            for d in &e.drafts {
+                if !is_duplicate_addition(d.draft(), &state, &e.base_ids) {
+                    out.push(d.clone());
                 }
             }
-            if with_session {
-                out.push(session.clone());
-            }
-            Ok::<_, anyhow::Error>(out)
-        })?;
+        }
+        if with_session {
+            out.push(session.clone());
+        }
+        Ok::<_, anyhow::Error>(out)
+    })?;
+    let mut saved_files = Vec::new();
+    for (((refname, members), summary), commit) in groups.iter().zip(summaries).zip(commits) {
+        let with_session = **refname == snap.branch_ref;
         if let Some(c) = commit {
             for r in &c.records {
                 match (&r.body, r.meta.supersedes.is_empty()) {
@@ -201,7 +216,7 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
                     (_, false) => saved.changed += 1,
                 }
             }
-            saved.commits.push((refname.clone(), c.id, commit_summary));
+            saved.commits.push(((*refname).clone(), c.id, summary));
         }
         saved_files.extend(
             members

@@ -15,22 +15,30 @@ use std::path::Path;
 use gix::objs::{Kind, Write as _};
 use gix::ObjectId;
 
+use super::owner::Owner;
+
 /// Objects up to this size are written uncompressed.
 pub const STORED_MAX: usize = 16 * 1024;
 
 /// Writes every object the repository holds in memory (see [`super::Store::open`]) to the
 /// object database, small ones directly and larger ones through gix's compressing writer.
 /// Called right before a ref is moved to make them reachable.
-pub(crate) fn flush(repo: &gix::Repository) -> std::result::Result<usize, gix::Error> {
+///
+/// Each fanout directory is listed in the process's owner file before a temporary object is
+/// created in it, and temporary objects are named after the owner, so what a killed process
+/// left is found and removed by the next one (`owner.rs`).
+pub(crate) fn flush(
+    repo: &gix::Repository,
+    owner: &mut Owner,
+) -> std::result::Result<usize, gix::Error> {
     let Some(staged) = repo.objects.reset_object_memory() else {
         return Ok(0);
     };
     let objects_dir = repo.objects.store_ref().path().to_owned();
     let disk = &*repo.objects;
-    let seed = temp_seed();
     for (id, (kind, data)) in staged.iter() {
         if data.len() <= STORED_MAX {
-            write_loose(&objects_dir, *kind, data, *id, seed).map_err(gix::Error::from_error)?;
+            write_loose(&objects_dir, *kind, data, *id, owner).map_err(gix::Error::from_error)?;
         } else {
             disk.write_buf_with_known_id(*kind, data, *id)?;
         }
@@ -49,7 +57,7 @@ fn write_loose(
     kind: Kind,
     data: &[u8],
     id: ObjectId,
-    seed: u64,
+    owner: &mut Owner,
 ) -> std::io::Result<()> {
     let hex = id.to_hex().to_string();
     let dir = objects.join(&hex[..2]);
@@ -57,15 +65,16 @@ fn write_loose(
     let mut raw = gix::objs::encode::loose_header(kind, data.len() as u64).to_vec();
     raw.extend_from_slice(data);
     let stream = zlib_stored(&raw);
+    owner.objects(&dir)?;
     // The fanout directory usually exists: create it only when the temporary file cannot be.
-    let (mut file, tmp) = match create_temp(&dir, seed) {
+    let (mut file, tmp) = match create_temp(&dir, owner.id()) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             match std::fs::create_dir(&dir) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
                 Err(e) => return Err(e),
             }
-            create_temp(&dir, seed)?
+            create_temp(&dir, owner.id())?
         }
         other => other?,
     };
@@ -78,18 +87,9 @@ fn write_loose(
     Ok(())
 }
 
-/// Where temporary object names start: the process id and the clock, so that concurrent
-/// writers rarely collide (a collision only costs another name).
-fn temp_seed() -> u64 {
-    u64::from(std::process::id()) << 32
-        ^ std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| u64::from(d.subsec_nanos()))
-            .unwrap_or(0)
-}
-
-/// A new read-only file `tmp_obj_<n>` in `dir`, as git names them.
-fn create_temp(dir: &Path, seed: u64) -> std::io::Result<(std::fs::File, std::path::PathBuf)> {
+/// A new read-only file `tmp_obj_<owner>_<n>` in `dir` (git's `tmp_obj_` prefix, so `git gc`
+/// would clear it too).
+fn create_temp(dir: &Path, owner: &str) -> std::io::Result<(std::fs::File, std::path::PathBuf)> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -98,10 +98,7 @@ fn create_temp(dir: &Path, seed: u64) -> std::io::Result<(std::fs::File, std::pa
         options.mode(0o444);
     }
     for i in 0..64u64 {
-        let tmp = dir.join(format!(
-            "tmp_obj_{:x}",
-            seed.wrapping_add(i.wrapping_mul(0x9e37_79b9))
-        ));
+        let tmp = dir.join(format!("tmp_obj_{owner}_{i}"));
         match options.open(&tmp) {
             Ok(f) => return Ok((f, tmp)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,

@@ -8,8 +8,10 @@ mod git_cli;
 mod history;
 mod loose;
 mod notes;
+mod owner;
 mod records;
 mod refs;
+mod update;
 mod worktree;
 
 use std::path::{Path, PathBuf};
@@ -49,6 +51,8 @@ pub enum StoreError {
     },
     #[error("{name} kept changing under us ({attempts} attempts); nothing was written")]
     Contended { name: String, attempts: usize },
+    #[error("cannot lock a ref: '{}' exists; nothing was written", .path.display())]
+    Locked { path: PathBuf },
     #[error("{name}:{path} line {line}: {message}")]
     BadRecord {
         name: String,
@@ -69,6 +73,10 @@ impl StoreError {
                 "git-rune will not write over it: point {name} back at a memory commit with `git update-ref {name} <commit>`, or remove it with `git update-ref -d {name}` to start that memory afresh"
             )),
             StoreError::Contended { .. } => Some("other processes are writing memory right now; run the command again".into()),
+            StoreError::Locked { path } => Some(format!(
+                "another git or git-rune process seems to be running in this repository; make sure all such processes are done, then try again. If it still fails, a process may have crashed here earlier: remove the file to continue (rm '{}')",
+                path.display()
+            )),
             StoreError::BadRecord { name, .. } => Some(format!(
                 "the record is damaged; inspect it with `git show {name}:<path>` and `git log {name}`"
             )),
@@ -107,6 +115,10 @@ pub struct Store {
     cache: std::cell::RefCell<
         std::collections::HashMap<gix::ObjectId, std::rc::Rc<Vec<crate::model::Record>>>,
     >,
+    /// This process's owner file, from its first write on (`owner.rs`).
+    owner: std::cell::RefCell<Option<owner::Owner>>,
+    /// How long a write waits for a ref lock another process holds.
+    patience: std::cell::Cell<std::time::Duration>,
 }
 
 /// Who memory commits and records are attributed to.
@@ -144,6 +156,8 @@ impl Store {
             repo,
             author,
             cache: Default::default(),
+            owner: Default::default(),
+            patience: std::cell::Cell::new(update::COMMAND_PATIENCE),
         })
     }
 

@@ -4,14 +4,11 @@
 use gix::note::plumbing::State as NotesTree;
 use gix::ObjectId;
 
-use super::refs::backoff;
+use super::update::{Retry, Update};
 use super::{git_err, Result, Store, StoreError};
 
 /// Where git-rune keeps one note per code commit (`git log --notes=rune` shows them).
 pub const NOTES_REF: &str = "refs/notes/rune";
-
-/// How often a note write is retried after losing a race before giving up.
-const MAX_ATTEMPTS: usize = 32;
 
 impl Store {
     /// The note text attached to `commit` under refs/notes/rune, if any.
@@ -62,7 +59,8 @@ impl Store {
         mut make: impl FnMut(&mut Notes<'_>) -> Result<Vec<(ObjectId, String)>>,
     ) -> Result<Option<ObjectId>> {
         let message = notes_message(summary);
-        for attempt in 0..MAX_ATTEMPTS {
+        let mut retry = Retry::new();
+        loop {
             let tip = self.tip(NOTES_REF)?;
             let root = tip
                 .map(|t| t.tree)
@@ -92,24 +90,18 @@ impl Store {
             )))?;
             let id = self.write_commit(&message, tree, tip.map(|t| t.commit))?;
             self.flush_objects()?;
-            match self.swap(
-                NOTES_REF,
-                tip.map(|t| t.commit),
-                id,
-                &format!("notes: {}", first_line(summary)),
-            ) {
+            let update = Update {
+                name: NOTES_REF,
+                expected: tip.map(|t| t.commit),
+                new: id,
+                log: format!("notes: {}", first_line(summary)),
+            };
+            match self.swap_all(&[update]) {
                 Ok(()) => return Ok(Some(id)),
-                Err(_) if attempt + 1 < MAX_ATTEMPTS => {
-                    // Lost the race (or the lock): back off a little, re-read, re-apply.
-                    backoff(attempt);
-                }
-                Err(e) => return Err(e),
+                // Lost the race (or met a lock): re-read, re-apply, try again.
+                Err(e) => self.again(&mut retry, &[NOTES_REF], e)?,
             }
         }
-        Err(StoreError::Contended {
-            name: NOTES_REF.into(),
-            attempts: MAX_ATTEMPTS,
-        })
     }
 }
 

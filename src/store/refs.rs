@@ -2,13 +2,11 @@
 //! compare-and-swap so concurrent writers never lose each other's records.
 
 use std::rc::Rc;
-use std::time::Duration;
 
-use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
-use gix::refs::Target;
 use gix::ObjectId;
 
 use super::records::{added_records, kind_records, read_records, write_records};
+use super::update::{Retry, Update};
 use super::{git_err, Result, Store, StoreError};
 use crate::model::{Kind, Record};
 
@@ -18,9 +16,6 @@ pub const MEMORY_REF: &str = "refs/rune/memory";
 pub const BRANCHES_PREFIX: &str = "refs/rune/branches/";
 /// Session state recorded while HEAD is detached.
 pub const DETACHED_REF: &str = "refs/rune/detached";
-
-/// How often a commit is retried after losing a race before giving up.
-const MAX_ATTEMPTS: usize = 32;
 
 /// The ref holding session state for `branch` (short name), or the detached ref.
 pub fn branch_ref(branch: Option<&str>) -> String {
@@ -42,6 +37,13 @@ pub trait Stamp {
 pub struct Tip {
     pub commit: ObjectId,
     pub tree: ObjectId,
+}
+
+/// A commit written but not yet reachable, and the ref it is to move.
+struct Staged<'a> {
+    name: &'a str,
+    log: String,
+    commit: Commit,
 }
 
 /// What a successful commit wrote.
@@ -244,25 +246,43 @@ impl Store {
         S: Stamp,
         E: From<StoreError>,
     {
-        for attempt in 0..MAX_ATTEMPTS {
-            let (tip, current) = self.records(name)?;
-            let drafts = make(&current)?;
-            if drafts.is_empty() {
-                return Ok(None);
+        let mut out = self.commit_all(&[(name, summary)], |_, current| make(current))?;
+        Ok(out.pop().flatten())
+    }
+
+    /// Like [`Store::commit`] for several refs at once, moved in one ref transaction: all of
+    /// them or none. `make(i, records)` gives the drafts for `refs[i]` (its name and commit
+    /// summary) from the records it holds now; a ref with none is left alone. Returns each
+    /// ref's commit, `None` where nothing was written.
+    pub(crate) fn commit_all<S, E>(
+        &self,
+        refs: &[(&str, &str)],
+        mut make: impl FnMut(usize, &[Record]) -> std::result::Result<Vec<S>, E>,
+    ) -> std::result::Result<Vec<Option<Commit>>, E>
+    where
+        S: Stamp,
+        E: From<StoreError>,
+    {
+        let names: Vec<&str> = refs.iter().map(|(n, _)| *n).collect();
+        let mut retry = Retry::new();
+        loop {
+            let mut staged = Vec::with_capacity(refs.len());
+            for (i, (name, summary)) in refs.iter().enumerate() {
+                let (tip, current) = self.records(name)?;
+                let drafts = make(i, &current)?;
+                if drafts.is_empty() {
+                    staged.push(None);
+                    continue;
+                }
+                let clock = current.iter().map(|r| r.meta.clock).max().unwrap_or(0);
+                staged.push(Some(self.stage(name, summary, tip, clock, drafts, Some(&current))?));
             }
-            let clock = current.iter().map(|r| r.meta.clock).max().unwrap_or(0);
-            match self.try_commit(name, summary, tip, clock, drafts, Some(&current))? {
-                Ok(c) => return Ok(Some(c)),
-                // Lost the race (or the lock): back off a little, re-read, re-apply.
-                Err(_) if attempt + 1 < MAX_ATTEMPTS => backoff(attempt),
-                Err(e) => return Err(e.into()),
+            match self.land(&staged) {
+                Ok(()) => return Ok(staged.into_iter().map(|s| s.map(|s| s.commit)).collect()),
+                // Lost the race (or met a lock): re-read, re-apply, try again.
+                Err(e) => self.again(&mut retry, &names, e)?,
             }
         }
-        Err(StoreError::Contended {
-            name: name.into(),
-            attempts: MAX_ATTEMPTS,
-        }
-        .into())
     }
 
     /// Appends `drafts`, which do not depend on what the ref holds, in one commit,
@@ -278,45 +298,41 @@ impl Store {
         if drafts.is_empty() {
             return Ok(None);
         }
-        for attempt in 0..MAX_ATTEMPTS {
+        let mut retry = Retry::new();
+        loop {
             let tip = self.tip(name)?;
             let clock = match tip {
                 Some(t) => self.clock_at(name, t)?,
                 None => 0,
             };
             let known = tip.and_then(|t| self.cache.borrow().get(&t.tree).cloned());
-            match self.try_commit(
+            let staged = Some(self.stage(
                 name,
                 summary,
                 tip,
                 clock,
                 drafts.clone(),
                 known.as_deref().map(Vec::as_slice),
-            )? {
-                Ok(c) => return Ok(Some(c)),
-                Err(_) if attempt + 1 < MAX_ATTEMPTS => backoff(attempt),
-                Err(e) => return Err(e),
+            )?);
+            match self.land(std::slice::from_ref(&staged)) {
+                Ok(()) => return Ok(staged.map(|s| s.commit)),
+                Err(e) => self.again(&mut retry, &[name], e)?,
             }
         }
-        Err(StoreError::Contended {
-            name: name.into(),
-            attempts: MAX_ATTEMPTS,
-        })
     }
 
-    /// One attempt of a write: stamps `drafts` after `clock`, writes their tree on `tip`'s and
-    /// a commit, and moves the ref from `tip` to it. `Ok(Err(_))` when the ref could not be
-    /// moved (most often another writer moved it first: the caller retries). `current`, the records at `tip` when known, seeds the tree cache
-    /// so the view refresh after the write does not read them again.
-    fn try_commit<S: Stamp>(
+    /// Stamps `drafts` after `clock` and writes their tree on `tip`'s and a commit, staged in
+    /// memory until [`Store::land`] moves the ref. `current`, the records at `tip` when known,
+    /// seeds the tree cache so the view refresh after the write does not read them again.
+    fn stage<'a, S: Stamp>(
         &self,
-        name: &str,
+        name: &'a str,
         summary: &str,
         tip: Option<Tip>,
         clock: u64,
         drafts: Vec<S>,
         current: Option<&[Record]>,
-    ) -> Result<Result<Commit>> {
+    ) -> Result<Staged<'a>> {
         let ts = self.now();
         let author = self.author.display();
         let records: Vec<Record> = drafts
@@ -333,14 +349,34 @@ impl Store {
         }
         let message = commit_message(summary, records.len(), clock + records.len() as u64);
         let id = self.write_commit(&message, tree, tip.map(|t| t.commit))?;
-        self.flush_objects()?;
-        Ok(self
-            .swap(name, tip.map(|t| t.commit), id, &format!("rune: {summary}"))
-            .map(|()| Commit {
+        Ok(Staged {
+            name,
+            log: format!("rune: {}", first_line(summary)),
+            commit: Commit {
                 id,
                 parent: tip.map(|t| t.commit),
                 records,
-            }))
+            },
+        })
+    }
+
+    /// Writes the staged objects and moves every staged ref in one transaction.
+    fn land(&self, staged: &[Option<Staged<'_>>]) -> Result<()> {
+        let updates: Vec<Update<'_>> = staged
+            .iter()
+            .flatten()
+            .map(|s| Update {
+                name: s.name,
+                expected: s.commit.parent,
+                new: s.commit.id,
+                log: s.log.clone(),
+            })
+            .collect();
+        if updates.is_empty() {
+            return Ok(());
+        }
+        self.flush_objects()?;
+        self.swap_all(&updates)
     }
 
     /// The highest Lamport clock of the records at `tip`: its commit's `Rune-Clock` trailer,
@@ -365,7 +401,8 @@ impl Store {
 
     /// Writes the objects staged in memory to the object database (before a ref moves).
     pub(super) fn flush_objects(&self) -> Result<()> {
-        super::loose::flush(&self.repo).map_err(git_err("cannot write objects"))?;
+        let mut owner = self.owner()?;
+        super::loose::flush(&self.repo, &mut owner).map_err(git_err("cannot write objects"))?;
         Ok(())
     }
 
@@ -386,7 +423,7 @@ impl Store {
         Ok(commit.id)
     }
 
-    fn signature(&self) -> gix::actor::Signature {
+    pub(super) fn signature(&self) -> gix::actor::Signature {
         gix::actor::Signature {
             name: self.author.name.as_str().into(),
             email: self.author.email.as_str().into(),
@@ -396,50 +433,6 @@ impl Store {
             },
         }
     }
-
-    /// Moves `name` from `expected` to `new`, failing if it is no longer at `expected`;
-    /// `summary` becomes the reflog message.
-    pub(super) fn swap(
-        &self,
-        name: &str,
-        expected: Option<ObjectId>,
-        new: ObjectId,
-        summary: &str,
-    ) -> Result<()> {
-        let edit = RefEdit {
-            change: Change::Update {
-                log: LogChange {
-                    mode: RefLog::AndReference,
-                    force_create_reflog: false,
-                    message: first_line(summary).into(),
-                },
-                expected: match expected {
-                    Some(id) => PreviousValue::MustExistAndMatch(Target::Object(id)),
-                    None => PreviousValue::MustNotExist,
-                },
-                new: Target::Object(new),
-            },
-            name: name
-                .try_into()
-                .map_err(git_err::<gix::validate::reference::name::Error>(format!(
-                    "invalid ref name {name}"
-                )))?,
-            deref: false,
-        };
-        let sig = self.signature();
-        let mut buf = gix::date::parse::TimeBuf::default();
-        self.repo
-            .edit_references_as(Some(edit), Some(sig.to_ref(&mut buf)))
-            .map_err(git_err(format!("cannot update {name}")))?;
-        Ok(())
-    }
-}
-
-/// Sleeps a little longer after each lost compare-and-swap, with per-process jitter so racing
-/// writers spread out.
-pub(super) fn backoff(attempt: usize) {
-    let jitter = (std::process::id() as u64 + attempt as u64 * 7) % 5;
-    std::thread::sleep(Duration::from_millis(1 + attempt as u64 * 2 + jitter));
 }
 
 fn first_line(s: &str) -> &str {
