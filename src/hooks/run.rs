@@ -15,6 +15,9 @@ use crate::memory::view_dir::{View, VIEW_DIR};
 use crate::notes::{compose, rewrite};
 use crate::store::{PushOutcome, Store, BRANCHES_PREFIX, MEMORY_REF, NOTES_REF};
 
+/// How long a hook waits for a ref lock held by another process.
+pub const HOOK_LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_millis(300);
+
 /// What a hook run has to say, and how it exits.
 #[derive(Debug, Default)]
 pub struct HookReport {
@@ -32,7 +35,12 @@ pub fn run(dir: &Path, name: &str, args: &[String], input: Option<&str>) -> Hook
     let mut report = HookReport::default();
     let result = Store::open(dir)
         .map_err(anyhow::Error::from)
-        .and_then(|store| dispatch(&store, name, args, input, &mut report));
+        .and_then(|store| {
+            // A lock another process holds must not stall the user's git command: give up
+            // soon (post-commit then leaves the note for its next run).
+            store.set_lock_patience(HOOK_LOCK_PATIENCE);
+            dispatch(&store, name, args, input, &mut report)
+        });
     if let Err(e) = result {
         report.warnings.push(format!(
             "git-rune: {name} hook: {e:#} (git went on; see .git/rune/hooks.log)"

@@ -209,7 +209,10 @@ impl View {
         let mut waited = std::time::Duration::ZERO;
         loop {
             match file.try_lock() {
-                Ok(()) => return Ok(ViewLock { _file: file }),
+                Ok(()) => {
+                    self.remove_stray_temps();
+                    return Ok(ViewLock { _file: file });
+                }
                 Err(std::fs::TryLockError::WouldBlock) if waited < LOCK_PATIENCE => {
                     let step = std::time::Duration::from_millis(2 + waited.as_millis() as u64 / 10);
                     std::thread::sleep(step);
@@ -226,6 +229,43 @@ impl View {
                     })
                 }
                 Err(std::fs::TryLockError::Error(e)) => return Err(io_err(&path)(e)),
+            }
+        }
+    }
+
+    /// Removes the temporary files (`.<name>.tmp-<pid>`) a process killed while writing the
+    /// view left. Only called by the lock's holder: every writer of the view holds it, so no
+    /// temporary file there belongs to a live process.
+    /// The manifest's temporary files are cleared the same way (it too is written under the
+    /// lock); the gate cache's, written without it, only once they are a minute old.
+    fn remove_stray_temps(&self) {
+        let stray = |e: &std::fs::DirEntry, locked_prefix: &str| {
+            let name = e.file_name();
+            let Some(name) = name.to_str() else {
+                return false;
+            };
+            if !(name.starts_with('.') && name.contains(".tmp-")) {
+                return false;
+            }
+            name.starts_with(locked_prefix)
+                || e.metadata()
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|t| t.elapsed().ok())
+                    .is_some_and(|age| age.as_secs() >= 60)
+        };
+        let dirs = [
+            (Some(self.dir.as_path()), "."),
+            (self.manifest_path.parent(), ".view.json.tmp-"),
+        ];
+        for (dir, locked_prefix) in dirs {
+            let Some(Ok(entries)) = dir.map(std::fs::read_dir) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                if stray(&e, locked_prefix) {
+                    let _ = std::fs::remove_file(e.path());
+                }
             }
         }
     }

@@ -7,7 +7,14 @@ use super::CommitNote;
 use crate::model::{fold, Body, Kind, Record};
 use crate::store::{self, branch_ref, ObjectId, Store, MEMORY_REF, NOTES_REF};
 
-/// Writes the note of the commit HEAD points at (nothing on an unborn branch).
+/// Commits whose note a hook could not write (another process held refs/notes/rune), one
+/// `<commit> <branch>` line each (`-` when detached), in `<git-dir>/rune/`: the next
+/// post-commit writes them.
+const PENDING: &str = "pending-notes";
+
+/// Writes the note of the commit HEAD points at (nothing on an unborn branch), and the notes
+/// a previous run could not write. When the notes ref cannot be moved, HEAD is remembered as
+/// pending and the error returned.
 pub fn note_head(store: &Store) -> store::Result<()> {
     let mut head = store.head_info()?;
     let Some(commit) = head.head else {
@@ -17,34 +24,21 @@ pub fn note_head(store: &Store) -> store::Result<()> {
         // A rebase replays commits on a detached HEAD; they belong to the branch it rebases.
         head.branch = rebasing_branch(store);
     }
-    let session_ref = branch_ref(head.branch.as_deref());
+    let pending_path = store.git_dir().join("rune").join(PENDING);
+    let pending = read_pending(&pending_path, commit);
     let memory = store.ref_id(MEMORY_REF)?;
-    let session = store.ref_id(&session_ref)?;
-    let parent = store.commit_info(commit)?.first_parent;
     let first_note = store.ref_id(NOTES_REF)?.is_none();
-    // One read of the notes tree serves the parent's note and the write.
-    store.edit_notes("post-commit", |notes| {
-        let previous = match parent {
-            Some(p) => notes.get(p)?.map(|t| CommitNote::parse(&t)),
-            None => None,
-        };
-        let records = new_records(store, parent, previous.as_ref(), memory)?;
-        // The parent's note already names the open checkpoint of an unchanged session.
-        let checkpoint = match (&previous, session) {
-            (Some(prev), Some(s)) if prev.session.as_deref() == Some(s.to_string().as_str()) => {
-                prev.checkpoint.clone()
+    // One read of the notes tree serves the parents' notes and the write.
+    let written = store.edit_notes("post-commit", |notes| {
+        let mut out = Vec::new();
+        for (c, branch) in &pending {
+            // Only commits still there and still without a note (a later run may have
+            // written it, or the commit was rewritten and has another).
+            if store.has_object(*c) && notes.get(*c)?.is_none() {
+                out.push((*c, compose(store, notes, *c, branch.as_deref(), memory)?));
             }
-            (_, Some(s)) => open_checkpoint(store, &session_ref, s)?,
-            (_, None) => None,
-        };
-        let mut note = CommitNote {
-            branch: head.branch.clone(),
-            memory: memory.map(|m| m.to_string()),
-            session: session.map(|s| s.to_string()),
-            checkpoint,
-            ..CommitNote::default()
-        };
-        note.list_records(&records);
+        }
+        let mut note = compose(store, notes, commit, head.branch.as_deref(), memory)?;
         // A cherry-picked commit carries the memory of the commit it was picked from, as
         // an amended one does (git copies notes only on amend and rebase).
         if let Some(picked) = cherry_picked(store).filter(|p| *p != commit) {
@@ -53,14 +47,89 @@ pub fn note_head(store: &Store) -> store::Result<()> {
                 note = super::rewrite::combined("amend", vec![note], olds);
             }
         }
-        Ok(vec![(commit, note.render())])
-    })?;
+        out.push((commit, note));
+        Ok(out.into_iter().map(|(c, n)| (c, n.render())).collect())
+    });
+    if let Err(e) = written {
+        remember_pending(&pending_path, commit, head.branch.as_deref());
+        return Err(e);
+    }
+    if !pending.is_empty() {
+        let _ = std::fs::remove_file(&pending_path);
+    }
     // With the first note the notes ref exists: now git can copy notes on amend and rebase.
     let (key, value) = crate::memory::init::REWRITE_REF;
     if first_note && !store.config_has(key, value) {
         store.add_config(key, value)?;
     }
     Ok(())
+}
+
+/// The note of `commit` on `branch`: what memory holds now that its parent's memory did not,
+/// and the branch's open checkpoint.
+fn compose(
+    store: &Store,
+    notes: &mut store::Notes<'_>,
+    commit: ObjectId,
+    branch: Option<&str>,
+    memory: Option<ObjectId>,
+) -> store::Result<CommitNote> {
+    let session_ref = branch_ref(branch);
+    let session = store.ref_id(&session_ref)?;
+    let parent = store.commit_info(commit)?.first_parent;
+    let previous = match parent {
+        Some(p) => notes.get(p)?.map(|t| CommitNote::parse(&t)),
+        None => None,
+    };
+    let records = new_records(store, parent, previous.as_ref(), memory)?;
+    // The parent's note already names the open checkpoint of an unchanged session.
+    let checkpoint = match (&previous, session) {
+        (Some(prev), Some(s)) if prev.session.as_deref() == Some(s.to_string().as_str()) => {
+            prev.checkpoint.clone()
+        }
+        (_, Some(s)) => open_checkpoint(store, &session_ref, s)?,
+        (_, None) => None,
+    };
+    let mut note = CommitNote {
+        branch: branch.map(str::to_owned),
+        memory: memory.map(|m| m.to_string()),
+        session: session.map(|s| s.to_string()),
+        checkpoint,
+        ..CommitNote::default()
+    };
+    note.list_records(&records);
+    Ok(note)
+}
+
+/// The pending commits other than `head`, oldest first.
+fn read_pending(path: &std::path::Path, head: ObjectId) -> Vec<(ObjectId, Option<String>)> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut out: Vec<(ObjectId, Option<String>)> = Vec::new();
+    for line in text.lines() {
+        let (id, branch) = line.split_once(' ').unwrap_or((line, "-"));
+        let Ok(id) = ObjectId::from_hex(id.trim().as_bytes()) else {
+            continue;
+        };
+        if id != head && !out.iter().any(|(c, _)| *c == id) {
+            out.push((id, (branch != "-").then(|| branch.to_owned())));
+        }
+    }
+    out
+}
+
+/// Remembers `commit` for the next post-commit (best effort: a hook must not fail on it).
+fn remember_pending(path: &std::path::Path, commit: ObjectId, branch: Option<&str>) {
+    use std::io::Write as _;
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = writeln!(f, "{commit} {}", branch.unwrap_or("-"));
+    }
 }
 
 /// The decisions, learnings and conventions in `memory` that the parent commit's memory (its

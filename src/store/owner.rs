@@ -149,15 +149,21 @@ pub(crate) fn recover(common: &Path, me: Option<&Path>) -> Vec<PathBuf> {
         if Some(path.as_path()) == me {
             continue;
         }
-        if entry.file_name().to_str().is_some_and(|n| n.starts_with('.')) {
-            // A registration cut short before its rename: gone for good after a minute.
+        if entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with('.'))
+        {
+            // A registration cut short before its rename (it lists nothing yet): its owner
+            // locks it within microseconds of creating it, so one still unlocked a second
+            // later belongs to a dead process.
             let old = entry
                 .metadata()
                 .and_then(|m| m.modified())
                 .ok()
                 .and_then(|t| t.elapsed().ok())
-                .is_some_and(|age| age > Duration::from_secs(60));
-            if old {
+                .is_some_and(|age| age >= Duration::from_secs(1));
+            if old && File::open(&path).is_ok_and(|f| f.try_lock().is_ok()) {
                 let _ = std::fs::remove_file(&path);
             }
             continue;
@@ -189,7 +195,9 @@ pub(crate) fn recover(common: &Path, me: Option<&Path>) -> Vec<PathBuf> {
                 continue;
             };
             for e in entries.flatten() {
-                if e.file_name().to_str().is_some_and(|n| n.starts_with(&prefix))
+                if e.file_name()
+                    .to_str()
+                    .is_some_and(|n| n.starts_with(&prefix))
                     && std::fs::remove_file(e.path()).is_ok()
                 {
                     removed.push(e.path());

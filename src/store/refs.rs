@@ -275,7 +275,14 @@ impl Store {
                     continue;
                 }
                 let clock = current.iter().map(|r| r.meta.clock).max().unwrap_or(0);
-                staged.push(Some(self.stage(name, summary, tip, clock, drafts, Some(&current))?));
+                staged.push(Some(self.stage(
+                    name,
+                    summary,
+                    tip,
+                    clock,
+                    drafts,
+                    Some(&current),
+                )?));
             }
             match self.land(&staged) {
                 Ok(()) => return Ok(staged.into_iter().map(|s| s.map(|s| s.commit)).collect()),

@@ -102,12 +102,12 @@ impl Store {
                     },
                     new: Target::Object(u.new),
                 },
-                name: u.name.try_into().map_err(git_err::<
-                    gix::validate::reference::name::Error,
-                >(format!(
-                    "invalid ref name {}",
-                    u.name
-                )))?,
+                name: u.name.try_into().map_err(
+                    git_err::<gix::validate::reference::name::Error>(format!(
+                        "invalid ref name {}",
+                        u.name
+                    )),
+                )?,
                 deref: false,
             });
         }

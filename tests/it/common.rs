@@ -138,6 +138,13 @@ impl TestRepo {
         String::from_utf8_lossy(&out.stdout).trim_end().to_owned()
     }
 
+    /// Runs git and returns its whole output, whether it failed or not.
+    pub fn git_output(&self, args: &[&str]) -> std::process::Output {
+        let mut cmd = Command::new("git");
+        self.env(&mut cmd);
+        cmd.args(args).output().expect("run git")
+    }
+
     /// Runs git with `input` on stdin and returns trimmed stdout; panics on failure.
     pub fn git_stdin(&self, args: &[&str], input: &str) -> String {
         use std::io::Write as _;

@@ -6,6 +6,7 @@ mod architecture;
 mod cli_docs;
 mod commit_notes;
 mod concurrency;
+mod crash;
 mod diff;
 mod drift;
 mod drift_graph;
