@@ -179,20 +179,45 @@ fn pre_push(store: &Store, args: &[String], report: &mut HookReport) -> Result<(
                 .push(format!("git-rune: pushed memory to {remote}"));
             Ok(())
         }
-        PushOutcome::Rejected { refs, stderr } => Err(user_error(
-            format!(
-                "memory was not pushed to {remote}: {}",
-                if refs.is_empty() {
-                    stderr
-                } else {
-                    format!(
-                        "rejected {} (the remote has memory this clone lacks)",
-                        refs.join(", ")
-                    )
-                }
-            ),
-            "fetch and merge memory, then push again; memory is never force-pushed",
-        )),
+        PushOutcome::Rejected {
+            refs,
+            remote: said,
+            stderr,
+        } => {
+            let behind: Vec<&str> = refs
+                .iter()
+                .filter(|r| r.is_behind())
+                .map(|r| r.name.as_str())
+                .collect();
+            let refused: Vec<String> = refs
+                .iter()
+                .filter(|r| !r.is_behind())
+                .map(|r| format!("{} ({})", r.name, r.reason))
+                .collect();
+            let mut why = Vec::new();
+            if !refused.is_empty() {
+                why.push(format!("{remote} refused {}", refused.join(", ")));
+            }
+            if !behind.is_empty() {
+                why.push(format!(
+                    "rejected {} (the remote has memory this clone lacks)",
+                    behind.join(", ")
+                ));
+            }
+            if why.is_empty() {
+                why.push(stderr);
+            }
+            let mut message = format!("memory was not pushed to {remote}: {}", why.join("; "));
+            if !said.is_empty() {
+                message.push_str(&format!("; the remote said: {}", said.join(" / ")));
+            }
+            let hint = if refused.is_empty() {
+                "fetch and merge memory, then push again; memory is never force-pushed"
+            } else {
+                "the remote's own rules refused the memory refs: ask its administrator to allow refs/rune/* and refs/notes/rune (git-rune's hooks push them with your pushes)"
+            };
+            Err(user_error(message, hint))
+        }
     }
 }
 

@@ -19,13 +19,35 @@ pub enum Blame {
     Failed(String),
 }
 
+/// A ref a push did not update, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefusedRef {
+    pub name: String,
+    /// git's reason, e.g. `fetch first`, `non-fast-forward`, `pre-receive hook declined`.
+    pub reason: String,
+    /// Refused by the remote (a hook or a policy: `[remote rejected]`), not by git for
+    /// being behind (`[rejected]`).
+    pub by_remote: bool,
+}
+
+impl RefusedRef {
+    /// Whether the remote has commits this clone lacks (fetch and merge first).
+    pub fn is_behind(&self) -> bool {
+        !self.by_remote
+            && (self.reason.contains("fetch first") || self.reason.contains("non-fast-forward"))
+    }
+}
+
 /// How a `git push` ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PushOutcome {
     Pushed,
-    /// The remote refused these refs (its porcelain lines), with git's stderr.
+    /// The push failed. `refs` are the refused refs with git's reason for each (`fetch
+    /// first`, `non-fast-forward`, `pre-receive hook declined`, …); `remote` what the remote
+    /// itself said (git's `remote:` lines); `stderr` the rest of git's message.
     Rejected {
-        refs: Vec<String>,
+        refs: Vec<RefusedRef>,
+        remote: Vec<String>,
         stderr: String,
     },
 }
@@ -125,14 +147,41 @@ impl Store {
         if out.status.success() {
             return Ok(PushOutcome::Pushed);
         }
+        // Porcelain: `!\t<src>:<dst>\t[rejected] (fetch first)` or `[remote rejected] (…)`.
         let refs = String::from_utf8_lossy(&out.stdout)
             .lines()
             .filter(|l| l.starts_with('!'))
-            .map(|l| l.split('\t').nth(1).unwrap_or(l).to_owned())
+            .map(|l| {
+                let mut parts = l.split('\t');
+                let spec = parts.nth(1).unwrap_or(l);
+                let summary = parts.next().unwrap_or("");
+                let name = spec.rsplit(':').next().unwrap_or(spec).to_owned();
+                let reason = summary
+                    .split_once('(')
+                    .map(|(_, r)| r.trim_end_matches(')').to_owned())
+                    .unwrap_or_else(|| summary.to_owned());
+                RefusedRef {
+                    name,
+                    reason,
+                    by_remote: summary.contains("[remote rejected]"),
+                }
+            })
+            .collect();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let remote = stderr
+            .lines()
+            .filter_map(|l| l.strip_prefix("remote:"))
+            .map(|l| l.trim().to_owned())
+            .filter(|l| !l.is_empty())
+            .collect();
+        let rest: Vec<&str> = stderr
+            .lines()
+            .filter(|l| !l.starts_with("remote:") && !l.starts_with("To ") && !l.trim().is_empty())
             .collect();
         Ok(PushOutcome::Rejected {
             refs,
-            stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+            remote,
+            stderr: rest.join("\n"),
         })
     }
 }

@@ -9,6 +9,7 @@ mod history;
 mod loose;
 mod notes;
 mod owner;
+mod partial;
 mod records;
 mod refs;
 mod update;
@@ -17,7 +18,7 @@ mod worktree;
 use std::path::{Path, PathBuf};
 
 pub use ahead_behind::{AheadBehind, AheadBehindError};
-pub use git_cli::{Blame, PushOutcome};
+pub use git_cli::{Blame, PushOutcome, RefusedRef};
 pub use gix::hash::Kind as HashKind;
 pub use gix::ObjectId;
 pub use history::{CommitInfo, HistoryProblem};
@@ -53,6 +54,14 @@ pub enum StoreError {
     Contended { name: String, attempts: usize },
     #[error("cannot lock a ref: '{}' exists; nothing was written", .path.display())]
     Locked { path: PathBuf },
+    #[error("{missing} memory object(s) are missing from this partial clone and could not be fetched from {remotes}: {detail}")]
+    PartialClone {
+        missing: usize,
+        remotes: String,
+        detail: String,
+    },
+    #[error("{what}")]
+    Unsupported { what: String, hint: String },
     #[error("{name}:{path} line {line}: {message}")]
     BadRecord {
         name: String,
@@ -73,6 +82,10 @@ impl StoreError {
                 "git-rune will not write over it: point {name} back at a memory commit with `git update-ref {name} <commit>`, or remove it with `git update-ref -d {name}` to start that memory afresh"
             )),
             StoreError::Contended { .. } => Some("other processes are writing memory right now; run the command again".into()),
+            StoreError::PartialClone { remotes, .. } => Some(format!(
+                "connect to {remotes} and run the command again (git-rune fetches what memory needs), or use a clone made without --filter"
+            )),
+            StoreError::Unsupported { hint, .. } => Some(hint.clone()),
             StoreError::Locked { path } => Some(format!(
                 "another git or git-rune process seems to be running in this repository; make sure all such processes are done, then try again. If it still fails, a process may have crashed here earlier: remove the file to continue (rm '{}')",
                 path.display()
@@ -144,8 +157,24 @@ impl Store {
     /// Opens the repository containing `dir`, honouring `GIT_DIR` and friends.
     pub fn open(dir: &Path) -> Result<Store> {
         let mut repo = gix::ThreadSafeRepository::discover_with_environment_overrides(dir)
-            .map_err(|_| StoreError::NotARepository(dir.to_path_buf()))?
+            .map_err(|_| {
+                unsupported_format(dir).unwrap_or(StoreError::NotARepository(dir.to_path_buf()))
+            })?
             .to_thread_local();
+        // Refuse before anything is read or written: gix would write loose refs git cannot
+        // see next to a reftable, and `git gc` would then delete what they point at.
+        let ref_storage = repo
+            .config_snapshot()
+            .string("extensions.refStorage")
+            .map(|v| v.to_string().to_ascii_lowercase());
+        if let Some(format) = ref_storage.filter(|f| f != "files") {
+            return Err(StoreError::Unsupported {
+                what: format!(
+                    "this repository keeps its refs in the {format} format (extensions.refStorage), which git-rune cannot write yet; nothing was read or written"
+                ),
+                hint: "git-rune needs the files ref format: convert the repository with `git refs migrate --ref-format=files` (git 2.46 or later), or use git-rune in another clone".into(),
+            });
+        }
         // Commits and trees are read more than once per command (a ref's tip, then its tree;
         // the notes tree before and during a write): keep recent objects decoded.
         repo.object_cache_size_if_unset(4 << 20);
@@ -202,6 +231,25 @@ impl Store {
             .map(|t| t.timestamp())
             .unwrap_or(0)
     }
+}
+
+/// Why a repository gix could not open is one git-rune cannot serve, asked of git itself
+/// (only after gix failed, so never on a working path): SHA-256 object ids. `None` when git
+/// sees nothing of the kind (then it is not a repository at all, or a damaged one).
+fn unsupported_format(dir: &Path) -> Option<StoreError> {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["rev-parse", "--show-object-format"])
+        .output()
+        .ok()?;
+    let format = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    (out.status.success() && format != "sha1").then(|| StoreError::Unsupported {
+        what: format!(
+            "this repository uses {format} object ids, which git-rune does not support yet; nothing was read or written"
+        ),
+        hint: "git-rune works in SHA-1 repositories (git's default)".into(),
+    })
 }
 
 /// Reads `GIT_RUNE_TIMESTAMP` (RFC 3339) or the system clock.

@@ -122,9 +122,8 @@ impl Notes<'_> {
         else {
             return Ok(None);
         };
-        let blob = repo
-            .find_blob(blob)
-            .map_err(git_err(format!("cannot read the note of {commit}")))?;
+        let blob =
+            super::partial::find_blob(repo, blob, &|| format!("cannot read the note of {commit}"))?;
         Ok(Some(String::from_utf8_lossy(&blob.data).into_owned()))
     }
 }

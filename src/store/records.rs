@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use gix::objs::tree::EntryKind;
 use gix::ObjectId;
 
+use super::partial::find_blob;
 use super::{git_err, Result, StoreError};
 use crate::model::Record;
 
@@ -72,14 +73,15 @@ pub(crate) fn read_records(
             .find_tree(dir.oid.to_owned())
             .map_err(git_err(format!("cannot read {name}:{dir_name}")))?;
         let sub = sub.decode().map_err(git_err("cannot decode tree"))?;
-        for shard in sub.entries.iter() {
-            if !shard.mode.is_blob() {
-                continue;
-            }
+        let shards: Vec<_> = sub.entries.iter().filter(|e| e.mode.is_blob()).collect();
+        // A partial clone fetches what it lacks in one go (a no-op in a full clone).
+        let ids: Vec<ObjectId> = shards.iter().map(|e| e.oid.to_owned()).collect();
+        super::partial::prefetch(repo, &ids)?;
+        for shard in shards {
             let path = format!("{dir_name}/{}", shard.filename);
-            let blob = repo
-                .find_blob(shard.oid.to_owned())
-                .map_err(git_err(format!("cannot read {name}:{path}")))?;
+            let blob = find_blob(repo, shard.oid.to_owned(), &|| {
+                format!("cannot read {name}:{path}")
+            })?;
             parse_tree_records(name, &path, &blob.data, &mut records)?;
         }
     }
@@ -113,9 +115,7 @@ pub(crate) fn added_records(
         // Ids in old blobs that are gone from the new tree (rewritten or re-laid-out blobs).
         let mut known = std::collections::HashSet::new();
         for (path, oid) in old_blobs.iter().filter(|(_, o)| !new_oids.contains(o)) {
-            let blob = repo
-                .find_blob(*oid)
-                .map_err(git_err(format!("cannot read {name}:{path}")))?;
+            let blob = find_blob(repo, *oid, &|| format!("cannot read {name}:{path}"))?;
             for line in String::from_utf8_lossy(&blob.data).lines() {
                 if let Some(id) = crate::model::line_id(line) {
                     known.insert(id.to_owned());
@@ -123,9 +123,7 @@ pub(crate) fn added_records(
             }
         }
         for (path, oid) in new_blobs.iter().filter(|(_, o)| !old_oids.contains(o)) {
-            let blob = repo
-                .find_blob(*oid)
-                .map_err(git_err(format!("cannot read {name}:{path}")))?;
+            let blob = find_blob(repo, *oid, &|| format!("cannot read {name}:{path}"))?;
             let mut records = Vec::new();
             parse_tree_records(name, path, &blob.data, &mut records)?;
             out.extend(records.into_iter().filter(|r| !known.contains(&r.id)));
@@ -144,9 +142,7 @@ pub(crate) fn kind_records(
     let mut out = Vec::new();
     for kind in kinds {
         for (path, oid) in kind_blobs(repo, name, tree, kind)? {
-            let blob = repo
-                .find_blob(oid)
-                .map_err(git_err(format!("cannot read {name}:{path}")))?;
+            let blob = find_blob(repo, oid, &|| format!("cannot read {name}:{path}"))?;
             parse_tree_records(name, &path, &blob.data, &mut out)?;
         }
     }
@@ -284,9 +280,7 @@ fn read_lines(
     else {
         return Ok(out);
     };
-    let blob = repo
-        .find_blob(entry.object_id())
-        .map_err(git_err(format!("cannot read {path}")))?;
+    let blob = find_blob(repo, entry.object_id(), &|| format!("cannot read {path}"))?;
     for line in String::from_utf8_lossy(&blob.data).lines() {
         if let Some(id) = crate::model::line_id(line) {
             out.insert(id.to_owned(), line.to_owned());

@@ -210,3 +210,89 @@ fn a_closed_stdout_changes_nothing() {
     assert!(view.contains("Decision: Closed"), "{view}");
     assert!(!view.contains("refs/rune/memory"), "{view}");
 }
+
+/// A reftable repository is refused before anything is written: a loose ref git cannot see
+/// would be garbage-collected away.
+#[test]
+fn a_reftable_repository_is_refused_untouched() {
+    let repo = TestRepo::empty_dir();
+    let out = repo.git_output(&["init", "-q", "--ref-format=reftable", "-b", "main"]);
+    if !out.status.success() {
+        // git older than 2.45 has no reftable: nothing to test.
+        return;
+    }
+    repo.git(&["config", "user.name", "T"]);
+    repo.git(&["config", "user.email", "t@example.com"]);
+    repo.commit_file("a", "a", "first");
+    for args in [
+        &["learn", "--type", "insight", "--key", "k", "--insight", "i"][..],
+        &["init", "--hooks"],
+        &["status"],
+    ] {
+        let out = repo.rune(args).failure();
+        assert!(out.stderr.contains("reftable format"), "{}", out.stderr);
+        assert!(out.stderr.contains("git refs migrate"), "{}", out.stderr);
+    }
+    assert!(!repo.root.join(".git/refs/rune").exists());
+    assert!(!repo.root.join(".rune").exists());
+    assert!(!repo.root.join(".git/hooks/post-commit").exists());
+}
+
+/// A SHA-256 repository is named as unsupported, not "not a git repository".
+#[test]
+fn a_sha256_repository_is_named_unsupported() {
+    let repo = TestRepo::empty_dir();
+    repo.git(&["init", "-q", "--object-format=sha256", "-b", "main"]);
+    let out = repo.rune(&["status"]).failure();
+    assert!(out.stderr.contains("sha256 object ids"), "{}", out.stderr);
+    assert!(
+        !out.stderr.contains("not a git repository"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// In a partial clone the memory blobs the clone lacks are fetched on first read; offline,
+/// the error says what is missing and what to do, and no memory is called TAINTED.
+#[test]
+fn a_partial_clone_fetches_memory_blobs_on_demand() {
+    let origin = TestRepo::new();
+    origin.commit_file("a", "a", "first");
+    origin.learn("partial", "fetched when read");
+    origin.git(&["config", "uploadpack.allowFilter", "true"]);
+    let clone = TestRepo::empty_dir();
+    let url = format!("file://{}", origin.root.display());
+    clone.git(&["clone", "-q", "--filter=blob:none", &url, "."]);
+    clone.git(&["fetch", "-q", "origin", "refs/rune/*:refs/rune/*"]);
+    let memory_tree = clone.git(&["rev-parse", "refs/rune/memory^{tree}"]);
+    let blob = clone.git(&["rev-parse", &format!("{memory_tree}:learning/all.jsonl")]);
+    assert_eq!(
+        clone
+            .git_output(&["--no-lazy-fetch", "cat-file", "-e", &blob])
+            .status
+            .code(),
+        Some(1),
+        "the clone lacks the blob before the first read"
+    );
+    let load = clone.rune(&["load"]).success();
+    assert!(load.stdout.contains("fetched when read"), "{}", load.stdout);
+    assert!(clone.rune(&["verify"]).success().stdout.contains("CLEAN"));
+
+    // Offline: the promisor remote is gone.
+    let offline = TestRepo::empty_dir();
+    offline.git(&["clone", "-q", "--filter=blob:none", &url, "."]);
+    offline.git(&["fetch", "-q", "origin", "refs/rune/*:refs/rune/*"]);
+    offline.git(&["remote", "set-url", "origin", "file:///nonexistent/repo"]);
+    let out = offline.rune(&["load"]).failure();
+    assert!(
+        out.stderr.contains("missing from this partial clone"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("hint: connect to origin"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("TAINTED"), "{}", out.stderr);
+}

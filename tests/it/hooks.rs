@@ -160,6 +160,10 @@ fn pre_push_pushes_memory_and_a_rejection_never_blocks_the_code_push() {
         stderr.contains("memory was not pushed to origin"),
         "{stderr}"
     );
+    assert!(
+        stderr.contains("the remote has memory this clone lacks"),
+        "{stderr}"
+    );
     assert_eq!(
         repo.git(&["--git-dir", remote.to_str().unwrap(), "rev-parse", "main"]),
         repo.git(&["rev-parse", "main"])
@@ -177,6 +181,38 @@ fn pre_push_pushes_memory_and_a_rejection_never_blocks_the_code_push() {
         .unwrap()
         .status
         .success());
+}
+
+/// A remote whose pre-receive hook refuses memory refs: the user hears the remote's own
+/// words, not that the remote has memory this clone lacks.
+#[test]
+fn a_remote_that_refuses_memory_refs_is_quoted() {
+    let repo = TestRepo::new();
+    let remote = repo.root.parent().unwrap().join("strict.git");
+    repo.git(&["init", "-q", "--bare", remote.to_str().unwrap()]);
+    let hook = remote.join("hooks/pre-receive");
+    std::fs::write(
+        &hook,
+        "#!/bin/sh\nwhile read old new ref; do\n  case \"$ref\" in refs/rune/*|refs/notes/*) echo \"memory refs are not allowed on this server\" >&2; exit 1;; esac\ndone\n",
+    )
+    .unwrap();
+    make_executable(&hook);
+    repo.git(&["remote", "add", "origin", remote.to_str().unwrap()]);
+    repo.commit_file("a", "a", "first");
+    repo.rune(&["-q", "init", "--hooks"]).success();
+    repo.learn("k", "shared");
+    repo.commit_file("b", "b", "second");
+    let out = repo.git_output(&["push", "origin", "main"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("origin refused refs/rune/memory (pre-receive hook declined)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("the remote said: memory refs are not allowed on this server"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("this clone lacks"), "{stderr}");
 }
 
 fn make_executable(path: &std::path::Path) {
