@@ -18,6 +18,7 @@ mod notes;
 mod output;
 mod secrets;
 pub mod store;
+mod sync;
 mod text;
 mod view;
 pub use output::{report, report_usage};

@@ -12,6 +12,7 @@ mod restore;
 mod save;
 mod show;
 mod status;
+mod sync;
 mod verify;
 mod why;
 
@@ -66,7 +67,7 @@ pub enum Command {
     Progress(record::ProgressArgs),
     /// Set this branch's checkpoint: the exact resume point.
     Checkpoint(record::CheckpointArgs),
-    /// Mark this branch's open checkpoint resolved (it stays in history).
+    /// Print where to resume: the open checkpoint (`--done` marks it resolved).
     Resume(record::ResumeArgs),
     /// Add an item to a section of the cumulative notes or the task notes.
     Remember(record::RememberArgs),
@@ -84,6 +85,10 @@ pub enum Command {
     Log(log::LogArgs),
     /// Show how memory changed between two points, per view file.
     Diff(diff::DiffArgs),
+    /// Share memory with a git remote: fetch, merge by set union, push (never forced).
+    Sync(sync::SyncArgs),
+    /// Let `git fetch` bring a remote's memory (adds fetch refspecs to the remote).
+    Remote(sync::RemoteArgs),
     /// Check memory against git's object hashes, the record rules and the view.
     Verify(verify::VerifyArgs),
     /// Show the memory behind a commit, or behind the commit that last changed <file>:<line>.
@@ -110,8 +115,33 @@ pub struct Context {
 }
 
 impl Context {
-    /// Opens the repository around `-C` (or the current directory).
+    /// Opens the repository around `-C` (or the current directory), first merging memory a
+    /// plain `git fetch` brought into the tracking namespace since the last merge (a cheap
+    /// comparison of ref ids when nothing came; a failed merge is a warning, never fatal).
     pub fn store(&self) -> Result<Store> {
+        let store = self.open_store()?;
+        match crate::sync::merge_fetched(&store) {
+            Ok(reports) => {
+                for r in reports {
+                    let came = r.incoming().values().sum::<usize>()
+                        + r.notes.as_ref().map_or(0, |n| n.incoming);
+                    if came > 0 {
+                        self.ui.status(format_args!(
+                            "git-rune: merged memory fetched from {} ({came} new)",
+                            r.remote
+                        ));
+                    }
+                }
+            }
+            Err(e) => self.ui.warn(format_args!(
+                "could not merge memory fetched from a remote: {e:#} (run `git rune sync`)"
+            )),
+        }
+        Ok(store)
+    }
+
+    /// Opens the repository without merging fetched memory (sync does that itself).
+    pub fn open_store(&self) -> Result<Store> {
         Store::open(&self.dir).map_err(|e| match e {
             StoreError::NotARepository(p) => user_error(
                 format!("not a git repository: {}", p.display()),
@@ -154,6 +184,17 @@ impl Context {
             written.summary
         ));
         self.report_kept(written.view.as_ref());
+    }
+
+    /// Re-renders the view after refs moved underneath it (a sync), warning about files
+    /// with unsaved edits it left alone.
+    pub fn refresh_view(&self, store: &Store) {
+        match crate::memory::write::refresh_view(store) {
+            Ok(refresh) => self.report_kept(refresh.as_ref()),
+            Err(e) => self
+                .ui
+                .warn(format_args!("the .rune/ view was not refreshed: {e:#}")),
+        }
     }
 
     /// Warns about view files a refresh left alone because they hold unsaved edits.
@@ -215,6 +256,8 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
         Command::Show(a) => show::run(&ctx, a),
         Command::Log(a) => log::run(&ctx, a),
         Command::Diff(a) => diff::run(&ctx, a),
+        Command::Sync(a) => sync::run(&ctx, a),
+        Command::Remote(a) => sync::remote(&ctx, a),
         Command::Verify(a) => verify::run(&ctx, a),
         Command::Why(a) => why::run(&ctx, a),
         Command::Hooks(a) => hooks::hooks(&ctx, a),

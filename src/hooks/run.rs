@@ -14,6 +14,10 @@ use crate::memory::seal::Sealer;
 use crate::memory::view_dir::{View, VIEW_DIR};
 use crate::notes::{compose, rewrite};
 use crate::store::{PushOutcome, Store, BRANCHES_PREFIX, MEMORY_REF, NOTES_REF};
+use crate::sync::{push_refused, sync, SyncOptions};
+
+/// Fetch-merge-push rounds the pre-push hook tries before leaving memory for a later sync.
+const HOOK_SYNC_ROUNDS: usize = 3;
 
 /// How long a hook waits for a ref lock held by another process.
 pub const HOOK_LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_millis(300);
@@ -154,12 +158,45 @@ fn post_checkout(store: &Store, args: &[String], report: &mut HookReport) -> Res
     Ok(())
 }
 
-/// Pushes memory refs beside the user's push: non-forced, so a remote that moved on is
-/// reported, never overwritten.
+/// Shares memory beside the user's push: with a named remote, a sync (fetch, merge, push,
+/// never forced; again if someone pushed in between, a bounded number of times); with a URL,
+/// a plain non-forced push.
 fn pre_push(store: &Store, args: &[String], report: &mut HookReport) -> Result<()> {
     let Some(remote) = args.first() else {
         return Ok(());
     };
+    if store.memory_refs()?.is_empty() && store.ref_id(NOTES_REF)?.is_none() {
+        return Ok(());
+    }
+    // A named remote: sync (fetch, merge, push; again if someone pushed in between), so a
+    // second clone's memory push is not simply rejected.
+    if store.remotes().iter().any(|r| r == remote) {
+        let opts = SyncOptions {
+            no_push: false,
+            rounds: HOOK_SYNC_ROUNDS,
+        };
+        let synced = sync(store, remote, opts, &|_| {})?;
+        let came: usize = synced.incoming().values().sum();
+        if came > 0 {
+            report.status.push(format!(
+                "git-rune: merged {came} memory record{} from {remote}",
+                if came == 1 { "" } else { "s" }
+            ));
+        }
+        if let Some(why) = synced.gave_up {
+            return Err(user_error(
+                format!("memory was not pushed: {why}"),
+                "run `git rune sync` later; memory is never force-pushed",
+            ));
+        }
+        if !synced.pushed.is_empty() {
+            report
+                .status
+                .push(format!("git-rune: pushed memory to {remote}"));
+        }
+        return Ok(());
+    }
+    // A URL: no tracking refs to merge from; push, never forced.
     let mut refspecs: Vec<String> = store
         .memory_refs()?
         .into_iter()
@@ -183,41 +220,7 @@ fn pre_push(store: &Store, args: &[String], report: &mut HookReport) -> Result<(
             refs,
             remote: said,
             stderr,
-        } => {
-            let behind: Vec<&str> = refs
-                .iter()
-                .filter(|r| r.is_behind())
-                .map(|r| r.name.as_str())
-                .collect();
-            let refused: Vec<String> = refs
-                .iter()
-                .filter(|r| !r.is_behind())
-                .map(|r| format!("{} ({})", r.name, r.reason))
-                .collect();
-            let mut why = Vec::new();
-            if !refused.is_empty() {
-                why.push(format!("{remote} refused {}", refused.join(", ")));
-            }
-            if !behind.is_empty() {
-                why.push(format!(
-                    "rejected {} (the remote has memory this clone lacks)",
-                    behind.join(", ")
-                ));
-            }
-            if why.is_empty() {
-                why.push(stderr);
-            }
-            let mut message = format!("memory was not pushed to {remote}: {}", why.join("; "));
-            if !said.is_empty() {
-                message.push_str(&format!("; the remote said: {}", said.join(" / ")));
-            }
-            let hint = if refused.is_empty() {
-                "fetch and merge memory, then push again; memory is never force-pushed"
-            } else {
-                "the remote's own rules refused the memory refs: ask its administrator to allow refs/rune/* and refs/notes/rune (git-rune's hooks push them with your pushes)"
-            };
-            Err(user_error(message, hint))
-        }
+        } => Err(push_refused(remote, &refs, &said, &stderr)),
     }
 }
 

@@ -5,6 +5,7 @@
 use crate::model::{self, Body, Draft, Record, ValidationError};
 use crate::secrets;
 use crate::store::Stamp;
+use crate::text::short;
 use crate::view;
 
 /// A draft that passed the seal: normal form, no secret (or redacted ones), valid.
@@ -40,6 +41,9 @@ pub enum SealError {
     /// A secret, and `--redact` was not given. Names the rule and where, never the value.
     #[error("refusing to record a secret ({rule}) in {at}")]
     Secret { rule: &'static str, at: String },
+    /// A record from elsewhere whose id is not the hash of its content.
+    #[error("{kind} {id}: its id is not the hash of its content (altered after it was written)")]
+    Forged { kind: &'static str, id: String },
     /// The content breaks the schema.
     #[error("invalid {kind}: {error}")]
     Invalid {
@@ -59,7 +63,7 @@ impl SealError {
                  the secret replaced by its prefix and ***REDACTED***; nothing was recorded"
                     .into(),
             ),
-            SealError::Invalid { .. } => None,
+            SealError::Invalid { .. } | SealError::Forged { .. } => None,
         }
     }
 }
@@ -145,6 +149,36 @@ impl Sealer {
             },
             &|field, _| format!("field `{field}`"),
         )
+    }
+
+    /// Admits a record written elsewhere (a remote's memory, on sync) by the seal's rules: it
+    /// cannot be normalized or redacted (that would change its id), so it is checked instead —
+    /// its id must be the hash of its content, no text may hold a secret, and it must be
+    /// valid, its time included. Its normal form is not required: another version of git-rune
+    /// may have written it.
+    pub fn admit(&self, r: &Record) -> Result<(), SealError> {
+        let kind = r.kind().as_str();
+        if !r.id_matches() {
+            return Err(SealError::Forged {
+                kind,
+                id: r.id.clone(),
+            });
+        }
+        for (field, text) in r.body.texts() {
+            if let Some(first) = secrets::scan(&text).first() {
+                return Err(SealError::Secret {
+                    rule: first.rule,
+                    at: format!("{kind} {} ({field})", short(&r.id)),
+                });
+            }
+        }
+        model::validate(&r.body)
+            .and_then(|()| model::validate_time(&r.meta.ts))
+            .map_err(|error| SealError::Invalid {
+                kind,
+                title: r.body.title().to_owned(),
+                error,
+            })
     }
 
     /// The secrets redacted so far, for the caller to report.

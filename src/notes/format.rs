@@ -31,6 +31,9 @@ const SESSION: &str = "Rune-Session";
 const CHECKPOINT: &str = "Rune-Checkpoint";
 const OMITTED: &str = "Rune-Omitted";
 
+/// The trailers that name one value per note (a joined note may hold one per clone).
+pub(super) const TRAILER_KEYS: [&str; 4] = [BRANCH, MEMORY, SESSION, CHECKPOINT];
+
 fn trailer_key(kind: &str) -> String {
     let mut k = String::from("Rune-");
     let mut upper = true;

@@ -592,3 +592,30 @@ pub fn why(w: &crate::notes::why::Why) -> Value {
         "session": w.session().map(|s| shown_record(s, None)),
     })
 }
+
+/// `git rune sync --json`: one object per remote.
+pub fn sync(r: &crate::sync::SyncReport) -> Value {
+    let outcome = |o: crate::sync::merge::Outcome| {
+        use crate::sync::merge::Outcome::*;
+        match o {
+            UpToDate => "up-to-date",
+            Ahead => "ahead",
+            FastForward => "fast-forward",
+            Merged => "merged",
+        }
+    };
+    json!({
+        "version": VERSION,
+        "remote": r.remote,
+        "incoming": r.incoming(),
+        "notes_in": r.notes.as_ref().map_or(0, |n| n.incoming),
+        "outgoing": r.outgoing,
+        "notes_out": r.notes_out,
+        "refs": r.refs.iter().map(|m| json!({ "ref": m.name, "outcome": outcome(m.outcome) })).collect::<Vec<_>>(),
+        "notes": r.notes.as_ref().map(|n| outcome(n.outcome)),
+        "refused": r.refused().iter().map(|(id, why)| json!({ "id": id, "reason": why })).collect::<Vec<_>>(),
+        "pushed": r.pushed,
+        "rounds": r.rounds,
+        "gave_up": r.gave_up,
+    })
+}

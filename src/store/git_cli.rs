@@ -31,6 +31,11 @@ pub struct RefusedRef {
 }
 
 impl RefusedRef {
+    /// Refused only because another ref of the same atomic push was.
+    pub fn is_collateral(&self) -> bool {
+        self.reason.contains("atomic push failed")
+    }
+
     /// Whether the remote has commits this clone lacks (fetch and merge first).
     pub fn is_behind(&self) -> bool {
         !self.by_remote
@@ -144,44 +149,49 @@ impl Store {
             .env("GIT_RUNE_SKIP_HOOKS", "1")
             .output()
             .map_err(run_failed("push"))?;
-        if out.status.success() {
-            return Ok(PushOutcome::Pushed);
-        }
-        // Porcelain: `!\t<src>:<dst>\t[rejected] (fetch first)` or `[remote rejected] (…)`.
-        let refs = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter(|l| l.starts_with('!'))
-            .map(|l| {
-                let mut parts = l.split('\t');
-                let spec = parts.nth(1).unwrap_or(l);
-                let summary = parts.next().unwrap_or("");
-                let name = spec.rsplit(':').next().unwrap_or(spec).to_owned();
-                let reason = summary
-                    .split_once('(')
-                    .map(|(_, r)| r.trim_end_matches(')').to_owned())
-                    .unwrap_or_else(|| summary.to_owned());
-                RefusedRef {
-                    name,
-                    reason,
-                    by_remote: summary.contains("[remote rejected]"),
-                }
-            })
-            .collect();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let remote = stderr
-            .lines()
-            .filter_map(|l| l.strip_prefix("remote:"))
-            .map(|l| l.trim().to_owned())
-            .filter(|l| !l.is_empty())
-            .collect();
-        let rest: Vec<&str> = stderr
-            .lines()
-            .filter(|l| !l.starts_with("remote:") && !l.starts_with("To ") && !l.trim().is_empty())
-            .collect();
-        Ok(PushOutcome::Rejected {
-            refs,
-            remote,
-            stderr: rest.join("\n"),
+        Ok(push_outcome(&out))
+    }
+}
+
+/// What a finished `git push --porcelain` says.
+pub(super) fn push_outcome(out: &std::process::Output) -> PushOutcome {
+    if out.status.success() {
+        return PushOutcome::Pushed;
+    }
+    // Porcelain: `!\t<src>:<dst>\t[rejected] (fetch first)` or `[remote rejected] (…)`.
+    let refs = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with('!'))
+        .map(|l| {
+            let mut parts = l.split('\t');
+            let spec = parts.nth(1).unwrap_or(l);
+            let summary = parts.next().unwrap_or("");
+            let name = spec.rsplit(':').next().unwrap_or(spec).to_owned();
+            let reason = summary
+                .split_once('(')
+                .map(|(_, r)| r.trim_end_matches(')').to_owned())
+                .unwrap_or_else(|| summary.to_owned());
+            RefusedRef {
+                name,
+                reason,
+                by_remote: summary.contains("[remote rejected]"),
+            }
         })
+        .collect();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let remote = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("remote:"))
+        .map(|l| l.trim().to_owned())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let rest: Vec<&str> = stderr
+        .lines()
+        .filter(|l| !l.starts_with("remote:") && !l.starts_with("To ") && !l.trim().is_empty())
+        .collect();
+    PushOutcome::Rejected {
+        refs,
+        remote,
+        stderr: rest.join("\n"),
     }
 }

@@ -12,6 +12,7 @@ mod owner;
 mod partial;
 mod records;
 mod refs;
+mod remote;
 mod update;
 mod worktree;
 
@@ -23,9 +24,11 @@ pub use gix::hash::Kind as HashKind;
 pub use gix::ObjectId;
 pub use history::{CommitInfo, HistoryProblem};
 pub use notes::{Notes, NOTES_REF};
+pub(crate) use refs::commit_message;
 pub use refs::{
     branch_ref, Commit as MemoryCommit, Stamp, Tip, BRANCHES_PREFIX, DETACHED_REF, MEMORY_REF,
 };
+pub use remote::{fetch_refspecs, tracking_ref, TransferError, TRACKING_PREFIX};
 pub(crate) use worktree::blob_id;
 pub use worktree::HeadInfo;
 

@@ -105,6 +105,109 @@ impl Store {
     }
 }
 
+impl Store {
+    /// The notes of notes tree `theirs` that notes tree `ours` lacks or holds with other text:
+    /// (annotated commit, their text, our text). Subtrees both hold unchanged are skipped, so
+    /// the cost follows what differs, not how many notes there are.
+    pub(crate) fn notes_differing(
+        &self,
+        ours: Option<ObjectId>,
+        theirs: ObjectId,
+    ) -> Result<Vec<(ObjectId, String, Option<String>)>> {
+        let mut found = Vec::new();
+        self.walk_notes(String::new(), theirs, ours, &mut found)?;
+        let root = ours.unwrap_or_else(|| ObjectId::empty_tree(self.repo.object_hash()));
+        let mut mine = self.notes_at(root)?;
+        let mut out = Vec::new();
+        for (commit, blob) in found {
+            let text = super::partial::find_blob(&self.repo, blob, &|| {
+                format!("cannot read the note of {commit}")
+            })?;
+            let text = String::from_utf8_lossy(&text.data).into_owned();
+            let our = mine.get(commit)?;
+            if our.as_deref() != Some(text.as_str()) {
+                out.push((commit, text, our));
+            }
+        }
+        Ok(out)
+    }
+
+    /// (annotated commit, note blob) of every note below `theirs` whose subtree differs from
+    /// the same path in `ours`.
+    fn walk_notes(
+        &self,
+        prefix: String,
+        theirs: ObjectId,
+        ours: Option<ObjectId>,
+        out: &mut Vec<(ObjectId, ObjectId)>,
+    ) -> Result<()> {
+        let read = |id: ObjectId| -> Result<Vec<(String, bool, ObjectId)>> {
+            let tree = self
+                .repo
+                .find_tree(id)
+                .map_err(git_err(format!("cannot read notes tree {id}")))?;
+            let decoded = tree
+                .decode()
+                .map_err(git_err("cannot decode a notes tree"))?;
+            Ok(decoded
+                .entries
+                .iter()
+                .map(|e| (e.filename.to_string(), e.mode.is_tree(), e.oid.to_owned()))
+                .collect())
+        };
+        let ours: Vec<(String, bool, ObjectId)> = match ours {
+            Some(o) => read(o)?,
+            None => Vec::new(),
+        };
+        for (name, is_tree, id) in read(theirs)? {
+            let same = ours.iter().find(|(n, _, _)| *n == name);
+            if same.is_some_and(|(_, _, o)| *o == id) {
+                continue;
+            }
+            let path = format!("{prefix}{name}");
+            if is_tree {
+                let sub = same.filter(|(_, t, _)| *t).map(|(_, _, o)| *o);
+                self.walk_notes(path, id, sub, out)?;
+            } else if let Ok(commit) = ObjectId::from_hex(path.as_bytes()) {
+                out.push((commit, id));
+            }
+        }
+        Ok(())
+    }
+
+    /// Commits the notes of `base` (a notes tree, or none) with `notes` set, as a commit with
+    /// `parents`, and moves refs/notes/rune from `expected` to it (a notes merge). Fails if
+    /// the notes ref moved meanwhile (the caller merges again).
+    pub(crate) fn land_notes(
+        &self,
+        expected: Option<ObjectId>,
+        base: Option<ObjectId>,
+        parents: &[ObjectId],
+        notes: &[(ObjectId, String)],
+        summary: &str,
+    ) -> Result<ObjectId> {
+        let root = base.unwrap_or_else(|| ObjectId::empty_tree(self.repo.object_hash()));
+        let mut tree = self.notes_at(root)?.tree;
+        for (commit, text) in notes {
+            let mut text = text.clone();
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            let blob = self
+                .repo
+                .write_blob(text.as_bytes())
+                .map_err(git_err("cannot write a note"))?
+                .detach();
+            tree.edit(*commit, Some(blob), &self.repo)
+                .map_err(git_err(format!("cannot write the note of {commit}")))?;
+        }
+        let tree = tree.write(&self.repo).map_err(git_err(format!(
+            "cannot write the notes tree of {NOTES_REF}"
+        )))?;
+        self.land_commit(NOTES_REF, expected, tree, parents, &notes_message(summary))
+    }
+}
+
 /// The notes of refs/notes/rune at one notes commit, for [`Store::edit_notes`].
 pub struct Notes<'a> {
     store: &'a Store,

@@ -209,6 +209,12 @@ impl Store {
         }
     }
 
+    /// The tree of `base` (a memory tree, or none) with `records` added: the same tree every
+    /// clone holding the same records has (the layout is a function of the record set).
+    pub(crate) fn tree_with(&self, base: Option<ObjectId>, records: &[Record]) -> Result<ObjectId> {
+        write_records(&self.repo, base, records)
+    }
+
     /// Names of all memory refs (`refs/rune/…`), sorted.
     pub fn memory_refs(&self) -> Result<Vec<String>> {
         let platform = self
@@ -388,7 +394,7 @@ impl Store {
 
     /// The highest Lamport clock of the records at `tip`: its commit's `Rune-Clock` trailer,
     /// or (for commits written before the trailer existed) the records themselves.
-    fn clock_at(&self, name: &str, tip: Tip) -> Result<u64> {
+    pub(crate) fn clock_at(&self, name: &str, tip: Tip) -> Result<u64> {
         let info = self.commit_info(tip.commit)?;
         let trailer = info
             .message
@@ -448,7 +454,7 @@ fn first_line(s: &str) -> &str {
 
 /// A memory commit's message: the summary, then how many records it adds and the highest
 /// Lamport clock of its records (so the next append need not read them).
-fn commit_message(summary: &str, n: usize, clock: u64) -> String {
+pub(crate) fn commit_message(summary: &str, n: usize, clock: u64) -> String {
     let plural = if n == 1 { "record" } else { "records" };
     format!(
         "{}\n\nRune-Records: {n} {plural}\nRune-Clock: {clock}\n",
