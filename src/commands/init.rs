@@ -24,7 +24,7 @@ pub struct InitArgs {
 }
 
 pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
-    let store = ctx.store()?;
+    let store = ctx.open_store()?;
     let mut done = SetUp::default();
     prepare(&store, &mut done)?;
     if args.hooks {
@@ -43,6 +43,38 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
         }
     } else if !args.no_hooks && none_installed(&store) {
         ctx.ui.status("hint: `git rune init --hooks` (or `git rune hooks install`) keeps memory in step with commits, checkouts and pushes");
+    }
+    // Every remote's memory comes with a plain `git fetch`; a fresh clone brings it in now.
+    for remote in store.remotes() {
+        match crate::sync::track_remote(&store, &remote) {
+            Ok(true) => done.actions.push(format!(
+                "`git fetch {remote}` now brings its memory (refs/rune-remotes/{remote}/)"
+            )),
+            Ok(false) => {}
+            Err(e) => ctx.ui.warn(format_args!(
+                "could not add memory fetch refspecs to {remote}: {e:#}"
+            )),
+        }
+    }
+    if let Some(remote) = store.default_remote() {
+        let opts = crate::sync::SyncOptions {
+            no_push: true,
+            ..Default::default()
+        };
+        match crate::sync::sync(&store, &remote, opts, &|what| ctx.ui.status(what)) {
+            Ok(report) => {
+                let came: usize = report.incoming().values().sum();
+                if came > 0 {
+                    done.actions.push(format!(
+                        "brought in {came} memory record{} from {remote}",
+                        if came == 1 { "" } else { "s" }
+                    ));
+                }
+            }
+            Err(e) => ctx.ui.warn(format_args!(
+                "could not bring in memory from {remote}: {e:#} (`git rune sync` tries again)"
+            )),
+        }
     }
     checkout(&store, &mut done)?;
     // `git rune --help` is git's `man git-rune`: put the pages where man looks (best effort).

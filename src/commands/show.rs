@@ -19,6 +19,10 @@ pub struct ShowArgs {
     /// Show memory as it was when this commit was made.
     #[arg(long, value_name = "REV")]
     pub at: Option<String>,
+    /// Every record of the kind this clone holds, not only the live ones: those edited,
+    /// deleted, or outvoted by another clone's edit too, each with its status.
+    #[arg(long)]
+    pub all: bool,
     /// Which records to show.
     #[arg(value_parser = clap::builder::PossibleValuesParser::new(ViewFile::LISTED.map(ViewFile::label)))]
     pub kind: String,
@@ -31,7 +35,33 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
     let state = &snap.state;
     let records = state.of_kind(file.kind());
     let mut out = String::new();
-    if ctx.ui.json && file == ViewFile::Invariants {
+    if args.all {
+        let scope = file.kind().scope().unwrap_or(crate::model::Scope::Memory);
+        let (name, tip) = snap.scope_ref(scope);
+        let all = match tip {
+            Some(t) => store.records_at(name, t.commit)?,
+            None => Default::default(),
+        };
+        let mut of_kind: Vec<Record> = all
+            .iter()
+            .filter(|r| r.kind() == file.kind())
+            .cloned()
+            .collect();
+        of_kind.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
+        for (r, status) in crate::model::fold::statuses(&of_kind, state) {
+            if ctx.ui.json {
+                out.push_str(&json::line(&json::shown_record(r, Some(status))));
+            } else {
+                out.push_str(&format!(
+                    "{status:<10} {} {} {}",
+                    crate::text::short(&r.id),
+                    pretty_time(&r.meta.ts),
+                    crate::text::one_line(r.body.title())
+                ));
+            }
+            out.push('\n');
+        }
+    } else if ctx.ui.json && file == ViewFile::Invariants {
         // The seed's invariants loader payload, for the agents and tools that read it.
         let loaded = view::invariants::load(records);
         let stale = invariants_stale(state, &store.now());

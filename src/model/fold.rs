@@ -177,6 +177,55 @@ fn killed_by_tombstone(
     false
 }
 
+/// Where each record of `records` stands in `state` (their fold): `live`; `edited` (a later
+/// record supersedes it); `deleted` (a tombstone removed it); `outvoted` (a learning another
+/// record of its type and key won over, as when two clones edited it); `merged` (an instinct
+/// folded into another copy of its name, or evicted past the cap). Checkpoints, which stay in
+/// history, are `open`, `resolved` or `superseded`.
+pub fn statuses<'a>(records: &'a [Record], state: &State) -> Vec<(&'a Record, &'static str)> {
+    let live: HashSet<&str> = [
+        &state.decisions,
+        &state.conventions,
+        &state.learnings,
+        &state.instincts,
+        &state.cumulative_notes,
+        &state.task_notes,
+        &state.invariants,
+        &state.progress,
+        &state.sessions,
+    ]
+    .iter()
+    .flat_map(|l| l.iter().map(|r| r.id.as_str()))
+    .collect();
+    let mut superseded: HashSet<&str> = HashSet::new();
+    let mut deleted: HashSet<&str> = HashSet::new();
+    for r in records {
+        superseded.extend(r.meta.supersedes.iter().map(String::as_str));
+        if let Body::Delete { targets } = &r.body {
+            deleted.extend(targets.iter().map(String::as_str));
+        }
+    }
+    let open = state.open_checkpoint().map(|r| r.id.as_str());
+    records
+        .iter()
+        .filter(|r| !matches!(r.body, Body::Delete { .. } | Body::Resolve { .. }))
+        .map(|r| {
+            let id = r.id.as_str();
+            let status = match &r.body {
+                Body::Checkpoint { .. } if open == Some(id) => "open",
+                Body::Checkpoint { .. } if state.resolved.contains(id) => "resolved",
+                Body::Checkpoint { .. } => "superseded",
+                _ if live.contains(id) => "live",
+                _ if deleted.contains(id) => "deleted",
+                _ if superseded.contains(id) => "edited",
+                Body::Learning { .. } => "outvoted",
+                _ => "merged",
+            };
+            (r, status)
+        })
+        .collect()
+}
+
 /// Per instinct name: newest content wins, confidence is the highest any live copy has;
 /// then the [`MAX_INSTINCTS`] most confident survive.
 fn merge_instincts(groups: HashMap<&str, Vec<&Record>>) -> Vec<Record> {
