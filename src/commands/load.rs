@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::Context;
 use crate::error::user_error;
-use crate::memory::load::brief;
+use crate::memory::load::{brief, LoadPolicy};
 use crate::notes::at::snapshot;
 use crate::notes::carriers::drift_of;
 use crate::output::json;
@@ -20,6 +20,9 @@ pub struct LoadArgs {
     /// Token budget for the output (estimated as characters / 4).
     #[arg(long, default_value_t = 2000)]
     pub budget: usize,
+    /// Say who wrote each record (records merged from other clones keep their authors).
+    #[arg(long)]
+    pub authors: bool,
 }
 
 pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
@@ -32,7 +35,18 @@ pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let snap = snapshot(&store, args.at.as_deref())?;
     let drift = drift_of(&store, &snap, args.at.is_some())?;
-    let briefing = brief(&snap.head, &snap.state, &drift, &store.now(), args.budget);
+    let policy = LoadPolicy {
+        trusted: store.config_list("rune.trustedAuthors"),
+        authors: args.authors,
+    };
+    let briefing = brief(
+        &snap.head,
+        &snap.state,
+        &drift,
+        &store.now(),
+        args.budget,
+        &policy,
+    );
     let out = if ctx.ui.json {
         json::line(&json::load(&briefing)) + "\n"
     } else {

@@ -246,12 +246,13 @@ pub fn shown_record(r: &Record, status: Option<&str>) -> Value {
     Value::Object(m)
 }
 
-/// A record as `load --json` gives it: `id`, `ts` and its fields without `kind` and
-/// `file_blobs`.
+/// A record as `load --json` gives it: `id`, `ts`, `author` and its fields without `kind`
+/// and `file_blobs`.
 pub fn loaded_record(r: &Record) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("id".into(), json!(r.id));
     m.insert("ts".into(), json!(r.meta.ts));
+    m.insert("author".into(), json!(r.meta.author));
     body_fields(&r.body, false, &mut m);
     m
 }
@@ -432,7 +433,12 @@ pub fn load(b: &crate::memory::load::Briefing<'_>) -> Value {
                 }
                 Item::Drift(line) => json!(line),
                 Item::InvariantsStale => json!({ "stale": true }),
-                Item::Progress(field, text, suspicious) => {
+                Item::Progress {
+                    field,
+                    text,
+                    suspicious,
+                    ..
+                } => {
                     let mut m = Map::new();
                     m.insert((*field).into(), json!(text));
                     integrity(&mut m, suspicious);

@@ -78,6 +78,23 @@ impl Store {
             .any(|v| AsRef::<[u8]>::as_ref(v) == value.as_bytes())
     }
 
+    /// Every value of a setting that may be given several times, each split at commas.
+    pub(crate) fn config_list(&self, key: &str) -> Vec<String> {
+        self.repo
+            .config_snapshot()
+            .strings(key)
+            .unwrap_or_default()
+            .iter()
+            .flat_map(|v| {
+                String::from_utf8_lossy(AsRef::<[u8]>::as_ref(v))
+                    .split(',')
+                    .map(|p| p.trim().to_owned())
+                    .filter(|p| !p.is_empty())
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
     /// A boolean setting (`None` when unset or not a boolean).
     pub(crate) fn config_bool(&self, key: &str) -> Option<bool> {
         self.repo.config_snapshot().boolean(key)

@@ -43,9 +43,14 @@ pub enum Item<'a> {
     Drift(String),
     /// The invariants are older than [`STALE_INVARIANT_DAYS`].
     InvariantsStale,
-    /// One item of the newest progress record: (`next` | `in_progress` | `blocked` |
-    /// `completed`, text, the rules that marked the record SUSPICIOUS).
-    Progress(&'static str, &'a str, Rc<Vec<&'static str>>),
+    /// One item of the newest progress record: `field` is `next`, `in_progress`, `blocked` or
+    /// `completed`; `suspicious` the rules that marked the record.
+    Progress {
+        field: &'static str,
+        text: &'a str,
+        record: &'a Record,
+        suspicious: Vec<&'static str>,
+    },
 }
 
 /// An item's text and what it stands for, made only when the budget reaches it (10,000
@@ -56,12 +61,13 @@ fn fixed<'a>(text: String, item: Item<'a>) -> Lazy<'a> {
     Box::new(move || Some((text.clone(), item.clone())))
 }
 
-/// A record's line, through the gate: withheld when TAINTED, marked when SUSPICIOUS.
+/// A record's line, through the gate: withheld when TAINTED, carrying the rules when
+/// SUSPICIOUS (the briefing marks the line, with its own policy's rules added).
 fn gated<'a>(r: &'a Record, text: String, stale: Option<bool>) -> Option<(String, Item<'a>)> {
-    let (text, suspicious) = match gate(r) {
+    let suspicious = match gate(r) {
         Gate::Withheld => return None,
-        Gate::Clean => (text, Vec::new()),
-        Gate::Suspicious(rules) => (format!("[SUSPICIOUS: {}] {text}", rules.join(", ")), rules),
+        Gate::Clean => Vec::new(),
+        Gate::Suspicious(rules) => rules,
     };
     Some((
         text,
@@ -114,6 +120,49 @@ pub struct Briefing<'a> {
     minimal: Option<String>,
 }
 
+/// What the reader of a briefing asks of it beyond the gate.
+#[derive(Debug, Clone, Default)]
+pub struct LoadPolicy {
+    /// `rune.trustedAuthors`: when not empty, records by anyone else are marked SUSPICIOUS
+    /// (`untrusted-author`). Entries are emails (`ada@example.com`), domains (`*@example.com`)
+    /// or `Name <email>`; emails compare without case.
+    pub trusted: Vec<String>,
+    /// Say who wrote each record (`load --authors`).
+    pub authors: bool,
+}
+
+impl LoadPolicy {
+    /// Whether `author` (`Name <email>`) is outside the trusted authors (never, when none are
+    /// set).
+    pub fn untrusted(&self, author: &str) -> bool {
+        if self.trusted.is_empty() {
+            return false;
+        }
+        let email = |s: &str| -> String {
+            s.rsplit_once('<')
+                .map(|(_, e)| e.trim_end_matches('>'))
+                .unwrap_or(s)
+                .trim()
+                .to_ascii_lowercase()
+        };
+        let theirs = email(author);
+        !self.trusted.iter().any(|t| {
+            let t = email(t);
+            match t.strip_prefix('*') {
+                Some(domain) => theirs.ends_with(domain),
+                None => t == theirs,
+            }
+        })
+    }
+
+    /// The rules an item is marked with: the gate's and this policy's.
+    fn rules(&self, r: &Record, gate_rules: &mut Vec<&'static str>) {
+        if self.untrusted(&r.meta.author) && !gate_rules.contains(&"untrusted-author") {
+            gate_rules.push("untrusted-author");
+        }
+    }
+}
+
 /// Chooses what fits in `budget` tokens from the folded memory, in priority order: the open
 /// checkpoint, drift, invariants, progress, task notes, decisions, conventions, learnings,
 /// instincts, project notes. `now` dates the invariants' staleness.
@@ -123,6 +172,7 @@ pub fn brief<'a>(
     drift: &'a Drift,
     now: &str,
     budget: usize,
+    policy: &LoadPolicy,
 ) -> Briefing<'a> {
     let stale: Rc<HashMap<&str, &[String]>> = Rc::new(
         drift
@@ -155,14 +205,15 @@ pub fn brief<'a>(
         }
         (Some(r), g) => {
             if let Body::Session { summary, .. } = &r.body {
-                let mark = match g {
-                    Some(Gate::Suspicious(rules)) => format!("[SUSPICIOUS: {}] ", rules.join(", ")),
-                    _ => String::new(),
+                let mut rules = match g {
+                    Some(Gate::Suspicious(rules)) => rules.clone(),
+                    _ => Vec::new(),
                 };
+                policy.rules(r, &mut rules);
                 header.push_str(&format!(
-                    "Last session: [{}] {mark}{}\n",
+                    "Last session: [{}] {}\n",
                     pretty_time(&r.meta.ts),
-                    one_line(summary)
+                    marked(&one_line(summary), &rules, policy.authors.then_some(r))
                 ));
             }
         }
@@ -204,10 +255,22 @@ pub fn brief<'a>(
         let mut section_withheld = 0;
         let mut cost = s.heading.len() + 2;
         for item in &s.items {
-            let Some((text, item)) = item() else {
+            let Some((text, mut item)) = item() else {
                 withheld += 1;
                 section_withheld += 1;
                 continue;
+            };
+            let text = match &mut item {
+                Item::Record {
+                    record, suspicious, ..
+                }
+                | Item::Progress {
+                    record, suspicious, ..
+                } => {
+                    policy.rules(record, suspicious);
+                    marked(&text, suspicious, policy.authors.then_some(*record))
+                }
+                _ => text,
             };
             let text = escape_framing(&text);
             let c = text.len() + 1;
@@ -235,7 +298,11 @@ pub fn brief<'a>(
             (Some(r), Some(Gate::Clean)) => Some((r, Vec::new())),
             (Some(r), Some(Gate::Suspicious(rules))) => Some((r, rules)),
             _ => None,
-        },
+        }
+        .map(|(r, mut rules)| {
+            policy.rules(r, &mut rules);
+            (r, rules)
+        }),
         drift,
         header,
         sections: chosen,
@@ -257,6 +324,19 @@ pub fn brief<'a>(
         s.items.pop();
     }
     briefing
+}
+
+/// An item's line marked with the rules that made it SUSPICIOUS, and its author when asked.
+fn marked(text: &str, rules: &[&'static str], author: Option<&Record>) -> String {
+    let mut out = if rules.is_empty() {
+        text.to_owned()
+    } else {
+        format!("[SUSPICIOUS: {}] {text}", rules.join(", "))
+    };
+    if let Some(r) = author {
+        out.push_str(&format!(" (by {})", r.meta.author));
+    }
+    out
 }
 
 /// The one line a budget too small for anything else gets: where to resume.

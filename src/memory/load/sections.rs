@@ -148,20 +148,17 @@ fn days_between(earlier: &str, later: &str) -> i64 {
 pub(super) fn progress_section<'a>(state: &'a State) -> Section<'a> {
     let mut items = Vec::new();
     if let Some(r) = state.progress.last() {
-        // One gate for the record, each item marked as it would be.
-        let (mark, rules) = match gate(r) {
+        // One gate for the record; each item carries its verdict.
+        let rules = match gate(r) {
             Gate::Withheld => {
                 items.push(Box::new(|| None) as Lazy<'a>);
-                (None, Vec::new())
+                None
             }
-            Gate::Clean => (Some(String::new()), Vec::new()),
-            Gate::Suspicious(rules) => {
-                (Some(format!("[SUSPICIOUS: {}] ", rules.join(", "))), rules)
-            }
+            Gate::Clean => Some(Vec::new()),
+            Gate::Suspicious(rules) => Some(rules),
         };
-        let rules = Rc::new(rules);
         if let (
-            Some(mark),
+            Some(rules),
             Body::Progress {
                 completed,
                 in_progress,
@@ -169,7 +166,7 @@ pub(super) fn progress_section<'a>(state: &'a State) -> Section<'a> {
                 next,
                 ..
             },
-        ) = (mark, &r.body)
+        ) = (rules, &r.body)
         {
             let lists: [(&'static str, &'static str, Vec<&'a String>); 4] = [
                 ("next", "Next", next.iter().collect()),
@@ -180,8 +177,13 @@ pub(super) fn progress_section<'a>(state: &'a State) -> Section<'a> {
             for (key, label, list) in lists {
                 for t in list {
                     items.push(fixed(
-                        format!("{mark}{label}: {}", one_line(t)),
-                        Item::Progress(key, t, rules.clone()),
+                        format!("{label}: {}", one_line(t)),
+                        Item::Progress {
+                            field: key,
+                            text: t,
+                            record: r,
+                            suspicious: rules.clone(),
+                        },
                     ));
                 }
             }
