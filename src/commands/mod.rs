@@ -2,6 +2,7 @@
 //! print), the [`Command`] enum and its one dispatch, and the [`Context`] every command gets.
 
 mod diff;
+mod gc;
 mod hooks;
 mod init;
 mod load;
@@ -89,6 +90,8 @@ pub enum Command {
     Sync(sync::SyncArgs),
     /// Let `git fetch` bring a remote's memory (adds fetch refspecs to the remote).
     Remote(sync::RemoteArgs),
+    /// Compact memory history (every live record kept) and share it with the remote.
+    Gc(gc::GcArgs),
     /// Check memory against git's object hashes, the record rules and the view.
     Verify(verify::VerifyArgs),
     /// Show the memory behind a commit, or behind the commit that last changed <file>:<line>.
@@ -258,6 +261,7 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
         Command::Diff(a) => diff::run(&ctx, a),
         Command::Sync(a) => sync::run(&ctx, a),
         Command::Remote(a) => sync::remote(&ctx, a),
+        Command::Gc(a) => gc::run(&ctx, a),
         Command::Verify(a) => verify::run(&ctx, a),
         Command::Why(a) => why::run(&ctx, a),
         Command::Hooks(a) => hooks::hooks(&ctx, a),

@@ -64,13 +64,22 @@ impl State {
 
 /// Folds a record set. Duplicate ids are ignored, so folding a union is safe.
 pub fn fold<'a>(records: impl IntoIterator<Item = &'a Record>) -> State {
+    let mut state = State::default();
+    let live = live(records, &mut state.resolved);
+    fold_live(live, state)
+}
+
+/// The records no edit hides and no tombstone kills, in `(ts, clock, id)` order (the input
+/// of every kind's own rule); the targets of `resolve` records go into `resolved`.
+fn live<'a>(
+    records: impl IntoIterator<Item = &'a Record>,
+    resolved: &mut HashSet<String>,
+) -> Vec<&'a Record> {
     let records = records.into_iter();
     let mut by_id: HashMap<&str, &Record> = HashMap::with_capacity(records.size_hint().0);
     for r in records {
         by_id.entry(r.id.as_str()).or_insert(r);
     }
-
-    let mut state = State::default();
 
     // An edit hides what it edits, whatever became of the edit afterwards.
     let superseded: HashSet<&str> = by_id
@@ -88,7 +97,7 @@ pub fn fold<'a>(records: impl IntoIterator<Item = &'a Record>) -> State {
                 }
             }
             Body::Resolve { target } => {
-                state.resolved.insert(target.clone());
+                resolved.insert(target.clone());
             }
             _ => {}
         }
@@ -102,7 +111,11 @@ pub fn fold<'a>(records: impl IntoIterator<Item = &'a Record>) -> State {
         .filter(|r| !killed_by_tombstone(r, &by_id, &deleted))
         .collect();
     live.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
+    live
+}
 
+/// Applies each kind's rule to the live records.
+fn fold_live(live: Vec<&Record>, mut state: State) -> State {
     let mut learning_winner: HashMap<(&str, &str), &Record> = HashMap::new();
     let mut instinct_groups: HashMap<&str, Vec<&Record>> = HashMap::new();
     for r in &live {
@@ -177,13 +190,60 @@ fn killed_by_tombstone(
     false
 }
 
+/// What compacting memory history keeps of `records`: every live record (no edit hides it,
+/// no tombstone kills it) that its kind's rule still uses — the winning learning of each type
+/// and key, every copy of an instinct (its confidence is the highest of them), the open
+/// checkpoint — and every tombstone (a clone that has not synced yet may still hold what it
+/// deletes). What goes: edited, deleted and outvoted records, resolved and older checkpoints
+/// and their resolutions. Folding what is kept gives the fold of `records` (tested).
+pub fn kept(records: &[Record]) -> Vec<Record> {
+    let mut resolved = HashSet::new();
+    let live = live(records, &mut resolved);
+    let state = fold_live(
+        live.clone(),
+        State {
+            resolved,
+            ..State::default()
+        },
+    );
+    let mut keep: HashSet<&str> = [
+        &state.decisions,
+        &state.conventions,
+        &state.learnings,
+        &state.cumulative_notes,
+        &state.task_notes,
+        &state.invariants,
+        &state.progress,
+        &state.sessions,
+    ]
+    .iter()
+    .flat_map(|l| l.iter().map(|r| r.id.as_str()))
+    .collect();
+    keep.extend(state.open_checkpoint().map(|r| r.id.as_str()));
+    let kept_ids: HashSet<String> = keep.iter().map(|s| s.to_string()).collect();
+    let instincts: HashSet<String> = live
+        .iter()
+        .filter(|r| matches!(r.body, Body::Instinct { .. }))
+        .map(|r| r.id.clone())
+        .collect();
+    records
+        .iter()
+        .filter(|r| {
+            kept_ids.contains(&r.id)
+                || instincts.contains(&r.id)
+                || matches!(r.body, Body::Delete { .. })
+        })
+        .cloned()
+        .collect()
+}
+
 /// Where each record of `records` stands in `state` (their fold): `live`; `edited` (a later
 /// record supersedes it); `deleted` (a tombstone removed it); `outvoted` (a learning another
 /// record of its type and key won over, as when two clones edited it); `merged` (an instinct
 /// folded into another copy of its name, or evicted past the cap). Checkpoints, which stay in
 /// history, are `open`, `resolved` or `superseded`.
 pub fn statuses<'a>(records: &'a [Record], state: &State) -> Vec<(&'a Record, &'static str)> {
-    let live: HashSet<&str> = [
+    let shown: HashSet<&str> = [
         &state.decisions,
         &state.conventions,
         &state.learnings,
@@ -197,14 +257,14 @@ pub fn statuses<'a>(records: &'a [Record], state: &State) -> Vec<(&'a Record, &'
     .iter()
     .flat_map(|l| l.iter().map(|r| r.id.as_str()))
     .collect();
-    let mut superseded: HashSet<&str> = HashSet::new();
-    let mut deleted: HashSet<&str> = HashSet::new();
-    for r in records {
-        superseded.extend(r.meta.supersedes.iter().map(String::as_str));
-        if let Body::Delete { targets } = &r.body {
-            deleted.extend(targets.iter().map(String::as_str));
-        }
-    }
+    let live: HashSet<&str> = live(records, &mut HashSet::new())
+        .into_iter()
+        .map(|r| r.id.as_str())
+        .collect();
+    let superseded: HashSet<&str> = records
+        .iter()
+        .flat_map(|r| r.meta.supersedes.iter().map(String::as_str))
+        .collect();
     let open = state.open_checkpoint().map(|r| r.id.as_str());
     records
         .iter()
@@ -215,11 +275,11 @@ pub fn statuses<'a>(records: &'a [Record], state: &State) -> Vec<(&'a Record, &'
                 Body::Checkpoint { .. } if open == Some(id) => "open",
                 Body::Checkpoint { .. } if state.resolved.contains(id) => "resolved",
                 Body::Checkpoint { .. } => "superseded",
-                _ if live.contains(id) => "live",
-                _ if deleted.contains(id) => "deleted",
+                _ if shown.contains(id) => "live",
+                Body::Instinct { .. } if live.contains(id) => "merged",
+                Body::Learning { .. } if live.contains(id) => "outvoted",
                 _ if superseded.contains(id) => "edited",
-                Body::Learning { .. } => "outvoted",
-                _ => "merged",
+                _ => "deleted",
             };
             (r, status)
         })
@@ -414,7 +474,69 @@ mod tests {
             .collect()
     }
 
+    fn checkpoint(clock: u64, doing: &str) -> Record {
+        Record::new(
+            meta(clock, &[]),
+            Body::Checkpoint {
+                doing: doing.into(),
+                left: vec![],
+                context: vec![],
+                resume: String::new(),
+                git: None,
+                extra: Vec::new(),
+            },
+        )
+    }
+
+    /// Histories with edits of any earlier record, tombstones, learnings sharing keys,
+    /// instincts sharing names, checkpoints and resolutions.
+    fn arb_history() -> impl Strategy<Value = Vec<Record>> {
+        proptest::collection::vec((0u64..12, 0usize..5, 0u8..7, any::<usize>()), 1..40).prop_map(
+            |specs| {
+                let mut out: Vec<Record> = Vec::new();
+                for (clock, key, what, pick) in specs {
+                    let earlier = (!out.is_empty()).then(|| out[pick % out.len()].id.clone());
+                    let r = match (what, earlier) {
+                        (0, Some(t)) => delete(clock, &t),
+                        (1, Some(t)) => decision(clock, &format!("e{key}"), &[&t]),
+                        (2, _) => instinct(clock, &format!("n{key}"), 0.3 + key as f64 / 10.0),
+                        (3, _) => checkpoint(clock, &format!("c{key}")),
+                        (4, Some(t)) => Record::new(meta(clock, &[]), Body::Resolve { target: t }),
+                        (5, _) => decision(clock, &format!("d{key}"), &[]),
+                        _ => learning(clock, &format!("k{key}"), &format!("v{clock}")),
+                    };
+                    out.push(r);
+                }
+                out
+            },
+        )
+    }
+
+    /// The live state (checkpoint history aside: compaction keeps only the open one).
+    fn everything(s: &State) -> Vec<Vec<String>> {
+        let mut out: Vec<Vec<String>> = [&s.decisions, &s.learnings, &s.instincts]
+            .iter()
+            .map(|v| v.iter().map(|r| r.to_line()).collect())
+            .collect();
+        out.push(
+            s.open_checkpoint()
+                .map(|r| r.to_line())
+                .into_iter()
+                .collect(),
+        );
+        out
+    }
+
     proptest! {
+        #[test]
+        fn compaction_keeps_the_fold(records in arb_history()) {
+            let kept = kept(&records);
+            prop_assert!(kept.len() <= records.len());
+            prop_assert_eq!(everything(&fold(&records)), everything(&fold(&kept)));
+            // Compacting again changes nothing.
+            prop_assert_eq!(kept.len(), super::kept(&kept).len());
+        }
+
         #[test]
         fn fold_is_order_independent_and_idempotent(records in arb_records(), seed in any::<u64>()) {
             let base = ids(&fold(&records));

@@ -608,6 +608,8 @@ pub fn sync(r: &crate::sync::SyncReport) -> Value {
             Ahead => "ahead",
             FastForward => "fast-forward",
             Merged => "merged",
+            Rebased => "rebased",
+            Replaces => "replaces",
         }
     };
     json!({

@@ -65,18 +65,24 @@ impl Store {
     }
 
     /// Pushes `refs` (local memory and notes refs) to the same names on `remote`, never
-    /// forced; `--atomic` when the remote supports it, so either every ref lands or none.
+    /// forced; `--atomic` when the remote supports it, so either every ref lands or none. A ref
+    /// given a lease (`Some(id)`) may replace the remote's value only if that is still `id`
+    /// (`--force-with-lease`): how a compacted history replaces the one it compacted.
     pub(crate) fn push_memory(
         &self,
         remote: &str,
-        refs: &[String],
+        refs: &[(String, Option<ObjectId>)],
         slow: &dyn Fn(),
     ) -> Result<super::PushOutcome> {
-        let refspecs: Vec<String> = refs.iter().map(|r| format!("{r}:{r}")).collect();
-        let outcome = self.push_with(remote, &refspecs, true, slow)?;
+        let refspecs: Vec<String> = refs.iter().map(|(r, _)| format!("{r}:{r}")).collect();
+        let leases: Vec<String> = refs
+            .iter()
+            .filter_map(|(r, lease)| lease.map(|id| format!("--force-with-lease={r}:{id}")))
+            .collect();
+        let outcome = self.push_with(remote, &refspecs, &leases, true, slow)?;
         if let super::PushOutcome::Rejected { stderr, .. } = &outcome {
             if stderr.contains("does not support --atomic") {
-                return self.push_with(remote, &refspecs, false, slow);
+                return self.push_with(remote, &refspecs, &leases, false, slow);
             }
         }
         Ok(outcome)
@@ -237,13 +243,15 @@ impl Store {
         &self,
         remote: &str,
         refspecs: &[String],
+        leases: &[String],
         atomic: bool,
         slow: &dyn Fn(),
     ) -> Result<super::PushOutcome> {
         let mut cmd = Command::new("git");
         cmd.arg("--git-dir")
             .arg(self.git_dir())
-            .args(["push", "--no-verify", "--porcelain"]);
+            .args(["push", "--no-verify", "--porcelain"])
+            .args(leases);
         if atomic {
             cmd.arg("--atomic");
         }

@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use super::gc::compacted_from;
 use crate::memory::seal::Sealer;
 use crate::model::Record;
 use crate::store::{commit_message, ObjectId, Store, StoreError, Tip};
@@ -21,6 +22,11 @@ pub enum Outcome {
     FastForward,
     /// A merge commit joins both sides.
     Merged,
+    /// The remote compacted its history: this clone's records it lacks were moved onto it.
+    Rebased,
+    /// This clone compacted its history: what the remote had that it lacked was added, and
+    /// the push replaces the remote's history (with a lease on it).
+    Replaces,
 }
 
 /// What merging one ref did.
@@ -32,6 +38,9 @@ pub struct RefMerge {
     pub incoming: BTreeMap<&'static str, usize>,
     /// Records the remote had that were refused, with why.
     pub refused: Vec<(String, String)>,
+    /// The remote value the push may replace (`--force-with-lease`): set only when this
+    /// clone's compacted history replaces the history it compacted.
+    pub lease: Option<ObjectId>,
 }
 
 /// Merges `theirs` (a commit the remote's ref points at, fetched) into the local ref `name`,
@@ -70,6 +79,7 @@ fn merge_once(
         outcome: Outcome::UpToDate,
         incoming: BTreeMap::new(),
         refused: Vec::new(),
+        lease: None,
     };
     let ours = store.tip(name)?;
     let their_tip = store.tip_of(name, theirs)?;
@@ -87,6 +97,18 @@ fn merge_once(
     if only_theirs == 0 {
         out.outcome = Outcome::Ahead;
         return Ok(out);
+    }
+    // Histories that share no commit, one of them compacted: records move onto the
+    // compacted side, and the other history is dropped (never merged, never pushed back).
+    if let Some(our_tip) = ours.filter(|_| only_ours > 0) {
+        if store.commits_reachable(theirs)? == only_theirs {
+            if compacted_from(store, their_tip)?.is_some() {
+                return onto_compacted(store, sealer, name, our_tip, their_tip, remote, out);
+            }
+            if compacted_from(store, our_tip)?.is_some() {
+                return keep_compacted(store, sealer, name, our_tip, their_tip, remote, out);
+            }
+        }
     }
     // The records they have and we lack, each admitted by the seal's rules.
     let kinds = crate::model::Kind::ALL;
@@ -129,6 +151,91 @@ fn merge_once(
     store.land_commit(name, ours.map(|t| t.commit), tree, &parents, &message)?;
     out.outcome = Outcome::Merged;
     Ok(out)
+}
+
+/// They compacted: our records they lack (those our fold still uses, and tombstones) go onto
+/// their history; ours is left behind.
+fn onto_compacted(
+    store: &Store,
+    _sealer: &Sealer,
+    name: &str,
+    ours: Tip,
+    theirs: Tip,
+    remote: &str,
+    mut out: RefMerge,
+) -> anyhow::Result<RefMerge> {
+    let extras = still_used(store, name, theirs, ours)?;
+    if extras.is_empty() {
+        store.fast_forward(
+            name,
+            Some(ours.commit),
+            theirs.commit,
+            &format!("sync from {remote} (compacted)"),
+        )?;
+    } else {
+        let tree = store.tree_with(Some(theirs.tree), &extras)?;
+        let clock = clock_of(store, name, Some(ours))?.max(clock_of(store, name, Some(theirs))?);
+        let message = commit_message(
+            &format!("move unsynced memory onto the compacted history of {remote}"),
+            extras.len(),
+            clock,
+        );
+        store.land_commit(name, Some(ours.commit), tree, &[theirs.commit], &message)?;
+    }
+    out.outcome = Outcome::Rebased;
+    Ok(out)
+}
+
+/// We compacted: their records we lack (those their fold still uses, admitted) go onto our
+/// history, and the push may replace theirs.
+fn keep_compacted(
+    store: &Store,
+    sealer: &Sealer,
+    name: &str,
+    ours: Tip,
+    theirs: Tip,
+    remote: &str,
+    mut out: RefMerge,
+) -> anyhow::Result<RefMerge> {
+    let mut admitted = Vec::new();
+    for r in still_used(store, name, ours, theirs)? {
+        match sealer.admit(&r) {
+            Ok(()) => {
+                *out.incoming.entry(r.kind().as_str()).or_default() += 1;
+                admitted.push(r);
+            }
+            Err(e) => out.refused.push((r.id.clone(), e.to_string())),
+        }
+    }
+    if !admitted.is_empty() {
+        let tree = store.tree_with(Some(ours.tree), &admitted)?;
+        let clock = clock_of(store, name, Some(ours))?.max(clock_of(store, name, Some(theirs))?);
+        let message = commit_message(
+            &format!("add memory from {remote} to the compacted history"),
+            admitted.len(),
+            clock,
+        );
+        store.land_commit(name, Some(ours.commit), tree, &[ours.commit], &message)?;
+    }
+    out.outcome = Outcome::Replaces;
+    out.lease = Some(theirs.commit);
+    Ok(out)
+}
+
+/// The records of `from` that `onto` lacks and that `from`'s fold still uses (or tombstones):
+/// what survives a move onto a compacted history.
+fn still_used(store: &Store, name: &str, onto: Tip, from: Tip) -> anyhow::Result<Vec<Record>> {
+    let used: std::collections::HashSet<String> =
+        crate::model::fold::kept(&store.tip_records(name, from)?)
+            .into_iter()
+            .map(|r| r.id)
+            .collect();
+    let kinds = crate::model::Kind::ALL;
+    Ok(store
+        .records_added_trees(name, Some(onto.tree), from.tree, &kinds)?
+        .into_iter()
+        .filter(|r| used.contains(&r.id))
+        .collect())
 }
 
 fn clock_of(store: &Store, name: &str, tip: Option<Tip>) -> anyhow::Result<u64> {

@@ -4,6 +4,7 @@
 //! and on a rejected push start over, a bounded number of times. No clap, no printing: the
 //! command reports what [`sync`] returns.
 
+pub mod gc;
 pub mod merge;
 pub mod notes;
 
@@ -104,7 +105,18 @@ pub fn sync(
         if to_push.is_empty() {
             return Ok(report);
         }
-        match store.push_memory(remote, &to_push, &|| {
+        let with_leases: Vec<(String, Option<crate::store::ObjectId>)> = to_push
+            .iter()
+            .map(|name| {
+                let lease = report
+                    .refs
+                    .iter()
+                    .find(|m| m.name == *name)
+                    .and_then(|m| m.lease);
+                (name.clone(), lease)
+            })
+            .collect();
+        match store.push_memory(remote, &with_leases, &|| {
             slow(&format!("pushing memory to {remote}…"))
         })? {
             PushOutcome::Pushed => {
