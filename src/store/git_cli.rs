@@ -41,6 +41,22 @@ impl RefusedRef {
         !self.by_remote
             && (self.reason.contains("fetch first") || self.reason.contains("non-fast-forward"))
     }
+
+    /// Whether the ref lost a race on the remote (behind, or another push took its lock or
+    /// changed it while this one was on its way): worth a fetch, a merge and another try.
+    pub fn is_race(&self) -> bool {
+        self.is_behind()
+            || [
+                "stale info",
+                "cannot lock ref",
+                "reference already exists",
+                "failed to update ref",
+                "incorrect old value",
+                "atomic transaction failed",
+            ]
+            .iter()
+            .any(|s| self.reason.contains(s))
+    }
 }
 
 /// How a `git push` ended.

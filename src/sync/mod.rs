@@ -21,7 +21,7 @@ use notes::{merge_notes, NotesMerge};
 
 /// How many times a sync fetches, merges and pushes before it gives up on a remote that keeps
 /// moving.
-pub const MAX_ROUNDS: usize = 6;
+pub const MAX_ROUNDS: usize = 10;
 
 /// What one sync with one remote did.
 #[derive(Debug, Clone, Default)]
@@ -134,15 +134,17 @@ pub fn sync(
                 remote: said,
                 stderr,
             } => {
-                let raced = refs.iter().all(|r| r.is_behind() || r.is_collateral())
-                    && (refs.iter().any(|r| r.is_behind()) || is_race(&stderr));
+                let raced = refs.iter().all(|r| r.is_race() || r.is_collateral())
+                    && (refs.iter().any(|r| r.is_race())
+                        || is_race(&stderr)
+                        || said.iter().any(|l| is_race(l)));
                 if !raced {
                     return Err(push_refused(remote, &refs, &said, &stderr));
                 }
                 // Someone pushed in between: fetch, merge and try again.
                 report.outgoing.clear();
                 report.notes_out = 0;
-                std::thread::sleep(Duration::from_millis(20 * (round as u64 + 1)));
+                std::thread::sleep(backoff(round));
             }
         }
     }
@@ -307,6 +309,18 @@ pub fn push_refused(
         "the remote's own rules refused the memory refs: ask its administrator to allow refs/rune/* and refs/notes/rune"
     };
     user_error(message, hint)
+}
+
+/// How long to wait before round `round + 1`: random within a window that doubles each
+/// round (30 ms, 60 ms, … up to 1 s), so syncs that keep colliding spread out.
+fn backoff(round: usize) -> Duration {
+    let window = (30u64 << round.min(5)).min(1000);
+    let noise = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos() as u64)
+        .unwrap_or(0)
+        ^ u64::from(std::process::id()).wrapping_mul(0x9e37_79b9);
+    Duration::from_millis(window / 2 + noise % (window / 2 + 1))
 }
 
 /// Whether a push failed because the remote moved (a race), not because it refused.

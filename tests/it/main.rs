@@ -19,6 +19,7 @@ mod record_commands;
 mod rewrite;
 mod save_load;
 mod secrets;
+mod sync;
 mod terminal;
 mod time_travel;
 mod view_concurrency;

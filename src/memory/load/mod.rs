@@ -331,7 +331,12 @@ fn marked(text: &str, rules: &[&'static str], author: Option<&Record>) -> String
     let mut out = if rules.is_empty() {
         text.to_owned()
     } else {
-        format!("[SUSPICIOUS: {}] {text}", rules.join(", "))
+        // After a list item's dash, so the list still reads as one.
+        let (dash, rest) = match text.strip_prefix("- ") {
+            Some(rest) => ("- ", rest),
+            None => ("", text),
+        };
+        format!("{dash}[SUSPICIOUS: {}] {rest}", rules.join(", "))
     };
     if let Some(r) = author {
         out.push_str(&format!(" (by {})", r.meta.author));
