@@ -244,3 +244,100 @@ fn clock_of(store: &Store, name: &str, tip: Option<Tip>) -> anyhow::Result<u64> 
         None => 0,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use proptest::prelude::*;
+
+    use crate::model::testing::{decision, learning};
+    use crate::model::Record;
+    use crate::store::{ObjectId, Store};
+
+    /// A scratch repository for trees (objects stay in memory: nothing is flushed).
+    fn store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let ok = std::process::Command::new("git")
+            .args(["init", "-q"])
+            .arg(dir.path())
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+        let store = Store::open(dir.path()).unwrap();
+        (dir, store)
+    }
+
+    /// What a merge writes: `ours` plus what `theirs` holds that `ours` lacks.
+    fn merged(store: &Store, ours: &[Record], theirs: &[Record]) -> (ObjectId, Vec<Record>) {
+        let base = store.tree_with(None, ours).unwrap();
+        let mine: std::collections::HashSet<&str> = ours.iter().map(|r| r.id.as_str()).collect();
+        let new: Vec<Record> = theirs
+            .iter()
+            .filter(|r| !mine.contains(r.id.as_str()))
+            .cloned()
+            .collect();
+        let tree = store.tree_with(Some(base), &new).unwrap();
+        let mut all: BTreeMap<String, Record> = BTreeMap::new();
+        for r in ours.iter().chain(&new) {
+            all.insert(r.id.clone(), r.clone());
+        }
+        (tree, all.into_values().collect())
+    }
+
+    fn arb_set() -> impl Strategy<Value = Vec<Record>> {
+        proptest::collection::vec((0u64..40, 0usize..6, any::<bool>()), 0..30).prop_map(|specs| {
+            specs
+                .into_iter()
+                .map(|(clock, key, is_decision)| {
+                    if is_decision {
+                        decision(clock, &format!("d{key}"), &[])
+                    } else {
+                        learning(clock, &format!("k{key}"), &format!("v{clock}"))
+                    }
+                })
+                .collect()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// The merged tree is a function of the union: merging is commutative, associative
+        /// and idempotent, so clones converge whatever order they sync in.
+        #[test]
+        fn merge_is_commutative_associative_and_idempotent(
+            a in arb_set(), b in arb_set(), c in arb_set()
+        ) {
+            let (_dir, store) = store();
+            let (ab, ab_set) = merged(&store, &a, &b);
+            let (ba, _) = merged(&store, &b, &a);
+            prop_assert_eq!(ab, ba);
+            let (ab_c, _) = merged(&store, &ab_set, &c);
+            let (_, bc_set) = merged(&store, &b, &c);
+            let (a_bc, _) = merged(&store, &a, &bc_set);
+            prop_assert_eq!(ab_c, a_bc);
+            let (aa, _) = merged(&store, &a, &a);
+            prop_assert_eq!(aa, store.tree_with(None, &a).unwrap());
+            let (ab_ab, _) = merged(&store, &ab_set, &ab_set);
+            prop_assert_eq!(ab_ab, ab);
+        }
+    }
+
+    /// Across the layout threshold (one blob per kind up to 1,024 records, shards beyond),
+    /// the merged tree is still the union's.
+    #[test]
+    fn merges_across_the_shard_threshold_agree() {
+        let (_dir, store) = store();
+        let a: Vec<Record> = (0..900)
+            .map(|i| learning(i, &format!("a{i}"), "x"))
+            .collect();
+        let b: Vec<Record> = (0..300)
+            .map(|i| learning(i, &format!("b{i}"), "y"))
+            .collect();
+        let (ab, all) = merged(&store, &a, &b);
+        let (ba, _) = merged(&store, &b, &a);
+        assert_eq!(ab, ba);
+        assert_eq!(ab, store.tree_with(None, &all).unwrap());
+    }
+}
