@@ -133,6 +133,37 @@ for i in $(seq 1 "$HOOK_RUNS"); do
 done
 git notes --ref=rune show HEAD | grep -q '^Rune-Memory: ' # the hook really ran
 
+# --- sync: merging 2 x 5,000 concurrent records, transport excluded ----------------------
+# Two clones each record 5,000 learnings; B fetches A's memory with a plain `git fetch` (the
+# transport, not timed), then the next git-rune command merges it (timed: the whole process,
+# `git rune log -n 0`, which merges what was fetched and prints nothing). Beside it, git
+# merging the same two memory commits (`git merge-tree --write-tree`: both sides add lines to
+# the same shard files, so git reports conflicts where git-rune takes the union).
+remote="$tmp/sync-remote.git"; git init -q --bare -b main "$remote"
+make_side() { # DIR PREFIX
+  git init -q -b main "$1"; cd "$1"; git commit -q --allow-empty -m start
+  "$RUNE" -q init --no-hooks >/dev/null
+  for i in $(seq 1 5000); do
+    printf '{"ts":"2026-01-01T00:00:00Z","type":"insight","key":"%s-%d","insight":"learning %d from %s","confidence":0.5}\n' "$2" "$i" "$i" "$2"
+  done >>.rune/learnings.jsonl
+  "$RUNE" -q save -m "5,000 learnings from $2" >/dev/null
+  git remote add origin "$remote"
+}
+make_side "$tmp/sync-a" a; "$RUNE" -q sync >/dev/null
+make_side "$tmp/sync-b" b; "$RUNE" -q remote add origin >/dev/null; git fetch -q origin
+git gc -q && git config gc.auto 0 && git config maintenance.auto false
+ours=$(git rev-parse refs/rune/memory); theirs=$(git rev-parse refs/rune-remotes/origin/rune/memory)
+: >"$tmp/sync.rune"; : >"$tmp/sync.git"
+for i in $(seq 1 "$RUNS"); do
+  git update-ref refs/rune/memory "$ours"; rm -f .git/rune/merged-tracking
+  t0=${EPOCHREALTIME/./}000; "$RUNE" -q log -n 0 >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/sync.rune"
+  [ "$(git rev-list --count refs/rune/memory)" -gt 1 ] || { echo "the merge did not happen" >&2; exit 1; }
+  t0=${EPOCHREALTIME/./}000; git merge-tree --write-tree --allow-unrelated-histories "$ours" "$theirs" >/dev/null || true; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/sync.git"
+done
+[ "$("$RUNE" show learnings --json | wc -l)" -eq 10000 ] || { echo "the merge lost records" >&2; exit 1; }
+
 echo "git-rune $("$RUNE" --version | cut -d' ' -f2), $(git --version), $(nproc) cores, runs=$RUNS, commit rounds=$HOOK_RUNS"
 stats "save, 8 edited view files (git rune save)" "$tmp/save.rune"
 stats "same commit by git plumbing (8 hash-object," "$tmp/save.git"
@@ -141,6 +172,8 @@ stats "save of 10,000 new learnings (one run)" "$tmp/save10k.rune"
 stats "load, 10,000 learnings (git rune load)" "$tmp/load.rune"
 stats "git ls-tree -r | git cat-file --batch" "$tmp/load.git"
 stats "status, 10,000 learnings (git rune status)" "$tmp/status.rune"
+stats "sync merge of 2 x 5,000 learnings (process)" "$tmp/sync.rune"
+stats "git merge-tree of the same commits" "$tmp/sync.git"
 stats "git commit, no hook (10k learnings)" "$tmp/commit.none"
 stats "git commit, naive hook (git notes add)" "$tmp/commit.naive"
 stats "git commit, git-rune hooks installed" "$tmp/commit.rune"
