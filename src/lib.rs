@@ -8,6 +8,7 @@
 mod bytes;
 pub mod cli;
 pub mod commands;
+mod context;
 mod drift;
 mod error;
 mod hooks;
