@@ -5,12 +5,14 @@
 //! repository, read and write memory refs and notes). Everything else is the crate's own;
 //! docs/architecture.md maps it.
 
+mod agent;
 mod bytes;
 pub mod cli;
 pub mod commands;
 mod context;
 mod drift;
 mod error;
+mod files;
 mod hooks;
 mod integrity;
 mod memory;

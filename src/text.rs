@@ -93,6 +93,28 @@ pub fn one_line(s: &str) -> String {
     sanitize(&s.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
+/// `text` without the lines from a `begin` line to the next `end` line (both included): the
+/// marked block git-rune adds to a file the user owns, taken out byte for byte.
+pub fn without_block(text: &str, begin: &str, end: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut inside = false;
+    for line in text.split_inclusive('\n') {
+        let bare = line.trim_end_matches('\n').trim_end_matches('\r');
+        if !inside && bare == begin {
+            inside = true;
+            continue;
+        }
+        if inside {
+            if bare == end {
+                inside = false;
+            }
+            continue;
+        }
+        out.push_str(line);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,8 @@
 //! The commands: one module per subcommand (its arguments and a thin `run`: call a use case,
 //! print), the [`Command`] enum and its one dispatch, and the [`Context`] every command gets.
 
+mod agent;
+mod context;
 mod diff;
 mod gc;
 mod hooks;
@@ -98,6 +100,14 @@ pub enum Command {
     Why(why::WhyArgs),
     /// Install, remove or inspect git-rune's git hooks.
     Hooks(hooks::HooksArgs),
+    /// Wire agents to memory: Claude Code's hooks, or a block in AGENTS.md for the others.
+    Agent(agent::AgentArgs),
+    /// The context engine: session health, bundle previews, the baseline budget, artifacts.
+    Context(context::ContextArgs),
+    /// Run a command and fold output too large for an agent's context into .rune/artifacts/.
+    Fold(context::FoldArgs),
+    /// Set the behavioural mode (dev, research, review, off) and the output density.
+    Mode(context::ModeArgs),
     /// Install the manual pages `git rune --help` shows.
     InstallMan(man::InstallManArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
@@ -244,6 +254,10 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
     };
     match command {
         Command::Init(a) => init::run(&ctx, a),
+        Command::Agent(a) => agent::run(&ctx, a),
+        Command::Context(a) => context::run(&ctx, a),
+        Command::Fold(a) => context::fold(&ctx, a),
+        Command::Mode(a) => context::mode_cmd(&ctx, a),
         Command::Decide(a) => record::decide(&ctx, a),
         Command::Convention(a) => record::convention(&ctx, a),
         Command::Learn(a) => record::learn(&ctx, a),

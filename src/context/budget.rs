@@ -3,7 +3,6 @@
 //! by the seed's formula `(tools × 500) + (agents × 300) + CLAUDE.md tokens`, against its
 //! rules: fewer than 10 MCP servers, fewer than 80 MCP tools, CLAUDE.md under 150 lines.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Tokens per MCP tool schema and per agent description, as the seed estimates them.
@@ -43,7 +42,7 @@ pub struct Budget {
 /// Reads the MCP servers of `.mcp.json` and the settings files' `mcpServers` under `root`,
 /// the agents in `.claude/agents/*.md`, and `CLAUDE.md` (root and `.claude/`). `tool_counts`
 /// gives known tool counts per server (git config `rune.context.mcpTools.<server>`).
-pub fn budget(root: &Path, tool_counts: &BTreeMap<String, u64>) -> Budget {
+pub fn budget(root: &Path, tool_counts: impl Fn(&str) -> Option<u64>) -> Budget {
     let mut servers: Vec<Server> = Vec::new();
     for source in [
         ".mcp.json",
@@ -68,7 +67,7 @@ pub fn budget(root: &Path, tool_counts: &BTreeMap<String, u64>) -> Budget {
                 .and_then(|t| t.as_array())
                 .map(|a| a.len() as u64)
                 .or_else(|| entry.get("toolCount").and_then(|t| t.as_u64()));
-            let known = tool_counts.get(name).copied().or(stated);
+            let known = tool_counts(name).or(stated);
             servers.push(Server {
                 name: name.clone(),
                 source: source.to_owned(),
@@ -137,6 +136,7 @@ pub fn budget(root: &Path, tool_counts: &BTreeMap<String, u64>) -> Budget {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     #[test]
     fn the_seed_formula_and_rules() {
@@ -150,7 +150,7 @@ mod tests {
         std::fs::create_dir_all(root.join(".claude/agents")).unwrap();
         std::fs::write(root.join(".claude/agents/a.md"), "x").unwrap();
         std::fs::write(root.join("CLAUDE.md"), "line\n".repeat(160)).unwrap();
-        let b = budget(root, &BTreeMap::new());
+        let b = budget(root, |_| None);
         assert_eq!(b.tools, 80);
         assert_eq!(b.agents, 1);
         assert_eq!(b.claude_md_lines, 160);
@@ -165,6 +165,6 @@ mod tests {
             .iter()
             .any(|r| r.contains("CLAUDE.md has 160 lines")));
         let known = BTreeMap::from([("small".to_owned(), 2)]);
-        assert_eq!(budget(root, &known).tools, 72);
+        assert_eq!(budget(root, |n| known.get(n).copied()).tools, 72);
     }
 }

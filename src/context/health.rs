@@ -59,7 +59,55 @@ impl Default for Thresholds {
     }
 }
 
+/// The git config keys of the thresholds (under `rune.context.`), in [`Thresholds`] order.
+pub const SETTINGS: [&str; 6] = [
+    "yellow",
+    "orange",
+    "red",
+    "largeReadLines",
+    "largeReads",
+    "multiplier",
+];
+
 impl Thresholds {
+    /// The thresholds with the settings `get` returns (`rune.context.<key>`) over the
+    /// defaults; a value that is not a number, or levels out of order, is an error naming
+    /// the setting.
+    pub fn from_settings(get: impl Fn(&str) -> Option<String>) -> Result<Thresholds, String> {
+        let mut t = Thresholds::default();
+        for key in SETTINGS {
+            let name = format!("rune.context.{key}");
+            let Some(v) = get(&name) else { continue };
+            let bad = || {
+                format!("{name} = {v:?} is not a valid value; set a positive number (`git config {name} <n>`) or unset it")
+            };
+            let v = v.trim();
+            if key == "multiplier" {
+                let m: f64 = v.parse().map_err(|_| bad())?;
+                if !(m > 0.0 && m <= 1.0) {
+                    return Err(bad());
+                }
+                t.multiplier = m;
+                continue;
+            }
+            let n: u32 = v.parse().ok().filter(|n| *n > 0).ok_or_else(bad)?;
+            match key {
+                "yellow" => t.yellow = n,
+                "orange" => t.orange = n,
+                "red" => t.red = n,
+                "largeReadLines" => t.large_read_lines = n,
+                _ => t.large_reads = n,
+            }
+        }
+        if !(t.yellow <= t.orange && t.orange <= t.red) {
+            return Err(format!(
+                "rune.context.yellow/orange/red must grow ({}, {}, {}); fix them with `git config`",
+                t.yellow, t.orange, t.red
+            ));
+        }
+        Ok(t)
+    }
+
     /// The thresholds in force: shrunk once the session has made enough large reads, rounded
     /// up to a multiple of 5 as the seed's table is (50/80/120 become 40/65/100).
     pub fn effective(&self, large_reads: u32) -> (u32, u32, u32) {
@@ -98,7 +146,7 @@ pub fn advice(level: Level, calls: u32) -> Option<String> {
             "{calls} tool calls. Load only essential files. Avoid reading full files when Grep will do."
         )),
         Level::Orange => Some(format!(
-            "{calls} tool calls. Recommend /compact at next phase boundary (after current module completes). Output density is now caveman (see the rules given at session start) until the context is compacted."
+            "{calls} tool calls. Recommend /compact at next phase boundary (after current module completes)."
         )),
         Level::Red => Some(format!(
             "Context CRITICAL ({calls} tool calls, likely near limit). State saved to .rune/. Run /compact now."
@@ -120,6 +168,23 @@ mod tests {
         assert_eq!(t.level(80, 0), Level::Orange);
         assert_eq!(t.level(120, 0), Level::Orange);
         assert_eq!(t.level(121, 0), Level::Red);
+    }
+
+    #[test]
+    fn settings_override_the_defaults_and_bad_ones_are_named() {
+        let t =
+            Thresholds::from_settings(|k| (k == "rune.context.red").then(|| "150".into())).unwrap();
+        assert_eq!((t.yellow, t.orange, t.red), (50, 80, 150));
+        let e = Thresholds::from_settings(|k| (k == "rune.context.orange").then(|| "lots".into()))
+            .unwrap_err();
+        assert!(e.contains("rune.context.orange"), "{e}");
+        let e = Thresholds::from_settings(|k| (k == "rune.context.yellow").then(|| "100".into()))
+            .unwrap_err();
+        assert!(e.contains("must grow"), "{e}");
+        assert!(
+            Thresholds::from_settings(|k| (k == "rune.context.multiplier").then(|| "2".into()))
+                .is_err()
+        );
     }
 
     #[test]

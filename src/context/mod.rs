@@ -8,4 +8,5 @@ pub mod budget;
 pub mod health;
 pub mod mode;
 pub mod preview;
+pub mod report;
 pub mod session;

@@ -41,6 +41,10 @@ pub struct Session {
     /// Decisions in memory when the session started (the report counts new ones).
     pub decisions_at_start: usize,
     pub compactions: u32,
+    /// Tool calls (all, across compactions) and files touched when the session was last
+    /// recorded in memory.
+    pub recorded_calls: u32,
+    pub recorded_files: usize,
 }
 
 impl Session {
@@ -63,6 +67,48 @@ impl Session {
     /// Whether the large-file multiplier is in force.
     pub fn multiplied(&self) -> bool {
         self.large_reads >= self.thresholds().large_reads
+    }
+
+    /// Starts counting tool calls afresh (a new or compacted context), with the advice and
+    /// the automatic density that went with the old count.
+    pub fn reset_counter(&mut self) {
+        self.tool_calls = 0;
+        self.large_reads = 0;
+        self.last_advice = 0;
+        self.advised = None;
+        self.auto_caveman = false;
+        self.red_saved = false;
+    }
+
+    /// Tool calls in all, across compactions.
+    pub fn total_calls(&self) -> u32 {
+        self.tools.values().sum()
+    }
+
+    /// The session's summary when it has something not yet recorded: files touched since
+    /// (or, at the session's `end`, any tool call since).
+    pub fn unrecorded(&self, end: bool) -> Option<String> {
+        let new_files = self.files.len() > self.recorded_files;
+        let new_calls = self.total_calls() > self.recorded_calls;
+        if !(new_files || end && new_calls) {
+            return None;
+        }
+        let short: String = self.id.chars().take(8).collect();
+        let mut line = format!("agent session {short}: {} tool calls", self.total_calls());
+        if !self.files.is_empty() {
+            let shown: Vec<&str> = self.files.iter().take(10).map(String::as_str).collect();
+            line.push_str(&format!("; touched {}", shown.join(", ")));
+            if self.files.len() > shown.len() {
+                line.push_str(&format!(" and {} more", self.files.len() - shown.len()));
+            }
+        }
+        Some(line)
+    }
+
+    /// Notes that the session as it stands is recorded.
+    pub fn mark_recorded(&mut self) {
+        self.recorded_calls = self.total_calls();
+        self.recorded_files = self.files.len();
     }
 
     /// Counts one tool call: its name, the lines a Read returned, the file an edit touched.
@@ -115,12 +161,8 @@ pub fn write(git_dir: &Path, s: &Session) -> std::io::Result<()> {
     if let Some(d) = p.parent() {
         std::fs::create_dir_all(d)?;
     }
-    let tmp = p.with_extension(format!("json.tmp-{}", std::process::id()));
     let data = serde_json::to_vec(s).map_err(std::io::Error::other)?;
-    std::fs::write(&tmp, data)?;
-    std::fs::rename(&tmp, &p).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    crate::files::write_atomic(&p, &data).map(drop)
 }
 
 /// Removes the counters of sessions untouched for a day; returns how many.
@@ -165,7 +207,7 @@ pub fn all(git_dir: &Path) -> Vec<Session> {
             out.push((when, s));
         }
     }
-    out.sort_by(|a, b| b.0.cmp(&a.0));
+    out.sort_by_key(|b| std::cmp::Reverse(b.0));
     out.into_iter().map(|(_, s)| s).collect()
 }
 

@@ -138,25 +138,9 @@ pub fn state(dir: &Path, hook: &str) -> Result<HookState, HookError> {
     })
 }
 
-/// Removes our block (and the created marker) from a hook's text.
+/// Removes our block from a hook's text.
 fn without_block(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut inside = false;
-    for line in text.split_inclusive('\n') {
-        let bare = line.trim_end_matches('\n');
-        if bare == BEGIN {
-            inside = true;
-            continue;
-        }
-        if inside {
-            if bare == END {
-                inside = false;
-            }
-            continue;
-        }
-        out.push_str(line);
-    }
-    out
+    crate::text::without_block(text, BEGIN, END)
 }
 
 /// Installs one hook; idempotent. A hook the user already has keeps running: the block goes

@@ -13,14 +13,11 @@ use crate::memory::save::{save, SaveOptions};
 use crate::memory::seal::Sealer;
 use crate::memory::view_dir::{View, VIEW_DIR};
 use crate::notes::{compose, rewrite};
-use crate::store::{PushOutcome, Store, BRANCHES_PREFIX, MEMORY_REF, NOTES_REF};
+use crate::store::{PushOutcome, Store, BRANCHES_PREFIX, HOOK_PATIENCE, MEMORY_REF, NOTES_REF};
 use crate::sync::{push_refused, sync, SyncOptions};
 
 /// Fetch-merge-push rounds the pre-push hook tries before leaving memory for a later sync.
 const HOOK_SYNC_ROUNDS: usize = 3;
-
-/// How long a hook waits for a ref lock held by another process.
-pub const HOOK_LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// What a hook run has to say, and how it exits.
 #[derive(Debug, Default)]
@@ -42,7 +39,7 @@ pub fn run(dir: &Path, name: &str, args: &[String], input: Option<&str>) -> Hook
         .and_then(|store| {
             // A lock another process holds must not stall the user's git command: give up
             // soon (post-commit then leaves the note for its next run).
-            store.set_lock_patience(HOOK_LOCK_PATIENCE);
+            store.set_lock_patience(HOOK_PATIENCE);
             dispatch(&store, name, args, input, &mut report)
         });
     if let Err(e) = result {

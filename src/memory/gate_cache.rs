@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::files::write_atomic;
 use super::Snapshot;
+use crate::files::write_atomic;
 use crate::integrity::gate;
 use crate::model::Kind;
 use crate::store::{self, ObjectId, Store, MEMORY_REF};

@@ -3,7 +3,6 @@
 //! agents above. No clap and no printing: each returns what it did.
 
 pub mod diff;
-mod files;
 pub mod gate_cache;
 pub mod history;
 pub mod init;

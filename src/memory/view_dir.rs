@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use anyhow::{Context, Result};
 
-use super::files::{stat_of, write_atomic};
 use super::Snapshot;
+use crate::files::{stat_of, write_atomic};
 use crate::model::Scope;
 use crate::store::{self, HashKind, Store, Tip, MEMORY_REF};
 use crate::view::{self, ViewFile};

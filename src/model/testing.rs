@@ -48,3 +48,10 @@ pub fn decision(clock: u64, title: &str, supersedes: &[&str]) -> Record {
         },
     )
 }
+
+/// A record of `body` written at `ts` (RFC 3339), clock 1.
+pub fn record_at(ts: &str, body: Body) -> Record {
+    let mut m = meta(1, &[]);
+    m.ts = ts.to_owned();
+    Record::new(m, body)
+}

@@ -111,6 +111,14 @@ impl Store {
             .collect()
     }
 
+    /// A setting's last value, as text (`None` when unset).
+    pub(crate) fn config_string(&self, key: &str) -> Option<String> {
+        self.repo
+            .config_snapshot()
+            .string(key)
+            .map(|v| v.to_string())
+    }
+
     /// A boolean setting (`None` when unset or not a boolean).
     pub(crate) fn config_bool(&self, key: &str) -> Option<bool> {
         self.repo.config_snapshot().boolean(key)

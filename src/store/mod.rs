@@ -6,6 +6,7 @@
 mod ahead_behind;
 mod git_cli;
 mod history;
+mod locate;
 mod loose;
 mod notes;
 mod owner;
@@ -23,12 +24,14 @@ pub use git_cli::{Blame, PushOutcome, RefusedRef};
 pub use gix::hash::Kind as HashKind;
 pub use gix::ObjectId;
 pub use history::{CommitInfo, HistoryProblem};
+pub use locate::{locate, Located};
 pub use notes::{Notes, NOTES_REF};
 pub(crate) use refs::commit_message;
 pub use refs::{
     branch_ref, Commit as MemoryCommit, Stamp, Tip, BRANCHES_PREFIX, DETACHED_REF, MEMORY_REF,
 };
 pub use remote::{fetch_refspecs, tracking_ref, TransferError, TRACKING_PREFIX};
+pub use update::HOOK_PATIENCE;
 pub(crate) use worktree::blob_id;
 pub use worktree::HeadInfo;
 

@@ -20,6 +20,10 @@ const MAX_ATTEMPTS: usize = 32;
 /// (hooks wait less: see [`Store::set_lock_patience`]).
 pub const COMMAND_PATIENCE: Duration = Duration::from_secs(3);
 
+/// How long a hook (git's or an agent's) waits for a ref lock held by another process: a lock
+/// must not stall the user's git command or the agent.
+pub const HOOK_PATIENCE: Duration = Duration::from_millis(300);
+
 /// One ref's move in a transaction: from `expected` (`None`: the ref must not exist) to
 /// `new`, with `log` as the reflog message.
 pub(crate) struct Update<'a> {

@@ -125,6 +125,28 @@ impl TestRepo {
         }
     }
 
+    /// Runs `git-rune` with `input` on stdin.
+    #[must_use = "check the exit code with .success() or .failure()"]
+    pub fn rune_stdin(&self, args: &[&str], input: &[u8]) -> Output {
+        use std::io::Write as _;
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_git-rune"));
+        self.env(&mut cmd);
+        let mut child = cmd
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run git-rune");
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        let out = child.wait_with_output().unwrap();
+        Output {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+
     /// Runs git and returns trimmed stdout; panics on failure.
     pub fn git(&self, args: &[&str]) -> String {
         let mut cmd = Command::new("git");

@@ -2,6 +2,7 @@
 
 mod common;
 
+mod agent;
 mod architecture;
 mod cli_docs;
 mod commit_notes;

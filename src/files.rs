@@ -1,4 +1,4 @@
-//! Small file-system steps the memory layer shares: atomic writes and the stat that tells a
+//! Small file-system steps shared across layers: atomic writes and the stat that tells a
 //! file unchanged without reading it.
 
 use std::path::Path;

@@ -1,0 +1,425 @@
+//! Wiring Claude Code: git-rune's hooks merged into a settings file (`.claude/settings.json`,
+//! `.claude/settings.local.json` or `~/.claude/settings.json`) with a concrete syntax tree, so
+//! everything else in the file stays exactly as it was written — other hooks, permissions,
+//! unknown keys, key order, layout — and uninstall removes only what install added.
+
+use std::path::{Path, PathBuf};
+
+use jsonc_parser::cst::{CstObject, CstRootNode};
+use jsonc_parser::{json, ParseOptions};
+
+/// The events git-rune handles, with the matchers it registers for each (`None`: no matcher).
+pub const EVENTS: [(&str, &[Option<&str>]); 5] = [
+    (
+        "SessionStart",
+        &[
+            Some("startup"),
+            Some("resume"),
+            Some("clear"),
+            Some("compact"),
+        ],
+    ),
+    ("PreCompact", &[None]),
+    ("PostToolUse", &[Some("*")]),
+    ("Stop", &[None]),
+    ("SessionEnd", &[None]),
+];
+
+/// The command a hook entry runs.
+pub fn command(event: &str) -> String {
+    format!("git rune agent hook {event}")
+}
+
+/// Whether a hook command is git-rune's (whatever the event).
+pub fn is_ours(command: &str) -> bool {
+    let c = command.trim_start();
+    c.starts_with("git rune agent hook ") || c.starts_with("git-rune agent hook ")
+}
+
+/// Why a settings file was not changed.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("{}:{line}:{column}: not valid JSON: {message}", path.display())]
+    Invalid {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{}: the top level is not a JSON object", path.display())]
+    NotAnObject { path: PathBuf },
+    #[error("{}: {what} is not {expected}", path.display())]
+    Shape {
+        path: PathBuf,
+        what: String,
+        expected: &'static str,
+    },
+    #[error("cannot {what} {}: {source}", path.display())]
+    Io {
+        what: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// What install or uninstall did to a settings file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Change {
+    /// Hook entries added or removed, as `Event` or `Event (matcher)`.
+    pub entries: Vec<String>,
+    /// Containers install created (`hooks`, `hooks.<Event>`), so uninstall removes exactly
+    /// those when they end up empty.
+    pub created: Vec<String>,
+    pub file_created: bool,
+    pub file_removed: bool,
+}
+
+/// The hook entries of git-rune a settings file holds, as `Event` or `Event (matcher)`.
+pub fn installed(path: &Path) -> Result<Vec<String>, SettingsError> {
+    let Some(text) = read(path)? else {
+        return Ok(Vec::new());
+    };
+    let root = parse(path, &text)?;
+    let mut out = Vec::new();
+    if let Some(hooks) = root.object_value().and_then(|o| o.object_value("hooks")) {
+        for prop in hooks.properties() {
+            let event = prop.decoded_name().unwrap_or_default();
+            for group in prop.array_value().map(|a| a.elements()).unwrap_or_default() {
+                let Some(group) = group.as_object() else {
+                    continue;
+                };
+                if group_commands(&group).iter().any(|c| is_ours(c)) {
+                    out.push(label(&event, matcher_of(&group).as_deref()));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Merges git-rune's hooks into the settings file at `path` (created if missing).
+/// Idempotent: an entry already there is not added again.
+pub fn install(path: &Path) -> Result<Change, SettingsError> {
+    let existing = read(path)?;
+    let file_created = existing.is_none();
+    let text = existing.unwrap_or_else(|| "{}\n".to_owned());
+    let root = parse(path, &text)?;
+    let obj = root
+        .object_value()
+        .ok_or_else(|| SettingsError::NotAnObject {
+            path: path.to_owned(),
+        })?;
+    let mut change = Change {
+        file_created,
+        ..Change::default()
+    };
+    if obj.get("hooks").is_none() {
+        change.created.push("hooks".into());
+    }
+    let hooks = object_at(&obj, "hooks", path)?;
+    for (event, matchers) in EVENTS {
+        if hooks.get(event).is_none() {
+            change.created.push(format!("hooks.{event}"));
+        }
+        let arr = match hooks.get(event) {
+            Some(p) => p.array_value().ok_or_else(|| SettingsError::Shape {
+                path: path.to_owned(),
+                what: format!("hooks.{event}"),
+                expected: "an array",
+            })?,
+            None => hooks.array_value_or_set(event),
+        };
+        let cmd = command(event);
+        for matcher in matchers.iter() {
+            let present = arr.elements().iter().any(|g| {
+                g.as_object().is_some_and(|g| {
+                    matcher_of(&g).as_deref() == *matcher
+                        && group_commands(&g).iter().any(|c| c.trim() == cmd)
+                })
+            });
+            if present {
+                continue;
+            }
+            let c = cmd.as_str();
+            match matcher {
+                Some(m) => {
+                    let m = *m;
+                    arr.append(json!({
+                        "matcher": m,
+                        "hooks": [{ "type": "command", "command": c }]
+                    }))
+                }
+                None => arr.append(json!({
+                    "hooks": [{ "type": "command", "command": c }]
+                })),
+            };
+            change.entries.push(label(event, *matcher));
+        }
+    }
+    if change.entries.is_empty() {
+        change.created.clear();
+        return Ok(change);
+    }
+    write(path, &root.to_string())?;
+    Ok(change)
+}
+
+/// Removes git-rune's hook entries from the settings file at `path`: a matcher group left
+/// without hooks goes, and so does a container in `created` (what install made) left empty —
+/// or, when that is unknown, any `hooks` container git-rune's removal left empty. A file that
+/// ends as `{}` and that install created is removed.
+pub fn uninstall(
+    path: &Path,
+    created: Option<&[String]>,
+    file_created: bool,
+) -> Result<Change, SettingsError> {
+    let Some(text) = read(path)? else {
+        return Ok(Change::default());
+    };
+    let root = parse(path, &text)?;
+    let mut change = Change::default();
+    let Some(obj) = root.object_value() else {
+        return Ok(change);
+    };
+    let Some(hooks) = obj.object_value("hooks") else {
+        return Ok(change);
+    };
+    let removable = |what: &str| created.is_none_or(|c| c.iter().any(|x| x == what));
+    for prop in hooks.properties() {
+        let event = prop.decoded_name().unwrap_or_default();
+        let Some(arr) = prop.array_value() else {
+            continue;
+        };
+        let mut touched = false;
+        for group in arr.elements() {
+            let Some(g) = group.as_object() else { continue };
+            let Some(inner) = g.array_value("hooks") else {
+                continue;
+            };
+            let mut removed = false;
+            for h in inner.elements() {
+                let ours = h
+                    .as_object()
+                    .and_then(|o| o.get("command"))
+                    .and_then(|c| c.value())
+                    .and_then(|v| v.as_string_lit())
+                    .and_then(|s| s.decoded_value().ok())
+                    .is_some_and(|c| is_ours(&c));
+                if ours {
+                    h.remove();
+                    removed = true;
+                }
+            }
+            if removed {
+                change
+                    .entries
+                    .push(label(&event, matcher_of(&g).as_deref()));
+                touched = true;
+                if inner.elements().is_empty() {
+                    group.remove();
+                }
+            }
+        }
+        if touched && arr.elements().is_empty() && removable(&format!("hooks.{event}")) {
+            prop.remove();
+        }
+    }
+    if !change.entries.is_empty() && hooks.properties().is_empty() && removable("hooks") {
+        if let Some(p) = obj.get("hooks") {
+            p.remove();
+        }
+    }
+    if change.entries.is_empty() {
+        return Ok(change);
+    }
+    let out = root.to_string();
+    if file_created && obj.properties().is_empty() {
+        std::fs::remove_file(path).map_err(|source| SettingsError::Io {
+            what: "remove",
+            path: path.to_owned(),
+            source,
+        })?;
+        change.file_removed = true;
+    } else {
+        write(path, &out)?;
+    }
+    Ok(change)
+}
+
+fn label(event: &str, matcher: Option<&str>) -> String {
+    match matcher {
+        Some(m) => format!("{event} ({m})"),
+        None => event.to_owned(),
+    }
+}
+
+fn matcher_of(group: &CstObject) -> Option<String> {
+    group
+        .get("matcher")
+        .and_then(|m| m.value())
+        .and_then(|v| v.as_string_lit())
+        .and_then(|s| s.decoded_value().ok())
+}
+
+fn group_commands(group: &CstObject) -> Vec<String> {
+    group
+        .array_value("hooks")
+        .map(|a| a.elements())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|h| {
+            h.as_object()?
+                .get("command")?
+                .value()?
+                .as_string_lit()?
+                .decoded_value()
+                .ok()
+        })
+        .collect()
+}
+
+fn object_at(obj: &CstObject, name: &str, path: &Path) -> Result<CstObject, SettingsError> {
+    match obj.get(name) {
+        Some(p) => p.object_value().ok_or_else(|| SettingsError::Shape {
+            path: path.to_owned(),
+            what: name.to_owned(),
+            expected: "an object",
+        }),
+        None => Ok(obj.object_value_or_set(name)),
+    }
+}
+
+fn read(path: &Path) -> Result<Option<String>, SettingsError> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(SettingsError::Io {
+            what: "read",
+            path: path.to_owned(),
+            source,
+        }),
+    }
+}
+
+/// Parses strictly as JSON first (Claude Code reads it as JSON), then into the syntax tree.
+fn parse(path: &Path, text: &str) -> Result<CstRootNode, SettingsError> {
+    if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
+        return Err(SettingsError::Invalid {
+            path: path.to_owned(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        });
+    }
+    CstRootNode::parse(text, &ParseOptions::default()).map_err(|e| SettingsError::Invalid {
+        path: path.to_owned(),
+        line: e.line_display(),
+        column: e.column_display(),
+        message: e.kind().to_string(),
+    })
+}
+
+/// Writes through a temporary file and a rename.
+pub(super) fn write(path: &Path, text: &str) -> Result<(), SettingsError> {
+    let io = |what: &'static str| {
+        move |source| SettingsError::Io {
+            what,
+            path: path.to_owned(),
+            source,
+        }
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io("create the directory of"))?;
+    }
+    crate::files::write_atomic(path, text.as_bytes())
+        .map(drop)
+        .map_err(io("write"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A settings file as Claude Code writes it (2-space layout), with the user's own hook.
+    const SETTINGS: &str = r#"{
+  "permissions": {
+    "allow": [
+      "Bash(npm run test:*)"
+    ],
+    "deny": []
+  },
+  "hooks": {
+    "PostToolUse": [
+      {
+        "matcher": "Edit|Write",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "npx prettier --write \"$CLAUDE_FILE_PATHS\""
+          }
+        ]
+      }
+    ]
+  },
+  "zUnknownKey": {"kept": true},
+  "model": "opus"
+}
+"#;
+
+    fn roundtrip(original: Option<&str>) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".claude/settings.json");
+        if let Some(text) = original {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, text).unwrap();
+        }
+        let added = install(&path).unwrap();
+        assert_eq!(added.entries.len(), 8, "{added:?}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["hooks"]["SessionStart"].as_array().unwrap().len(), 4);
+        assert!(v["hooks"]["PostToolUse"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["matcher"] == "*"
+                && g["hooks"][0]["command"] == "git rune agent hook PostToolUse"));
+        assert_eq!(installed(&path).unwrap().len(), 8);
+        // Idempotent.
+        assert!(install(&path).unwrap().entries.is_empty());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        let removed = uninstall(&path, Some(&added.created), added.file_created).unwrap();
+        assert_eq!(removed.entries.len(), 8);
+        match original {
+            Some(o) => assert_eq!(std::fs::read_to_string(&path).unwrap(), o),
+            None => assert!(!path.exists()),
+        }
+    }
+
+    #[test]
+    fn install_then_uninstall_gives_the_file_back_byte_for_byte() {
+        roundtrip(Some(SETTINGS));
+        roundtrip(Some("{}\n"));
+        roundtrip(Some("{\n  \"model\": \"opus\"\n}\n"));
+        roundtrip(Some("{\"model\":\"opus\",\"hooks\":{}}"));
+        roundtrip(None);
+    }
+
+    #[test]
+    fn bad_json_is_refused_with_its_line_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        std::fs::write(&path, "{\n  \"a\": 1,\n  oops\n}\n").unwrap();
+        let e = install(&path).unwrap_err();
+        assert!(e.to_string().contains("settings.json:3:"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "{\n  \"a\": 1,\n  oops\n}\n"
+        );
+        std::fs::write(&path, "[1]").unwrap();
+        assert!(matches!(
+            install(&path),
+            Err(SettingsError::NotAnObject { .. })
+        ));
+    }
+}

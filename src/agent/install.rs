@@ -1,0 +1,258 @@
+//! `git rune agent install|uninstall|status`: wiring agents to memory, and what the wiring
+//! did, kept in `<git-dir>/rune/agent.json` so uninstall removes exactly that (the containers
+//! install created in a settings file, the file itself, a newline it added).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result};
+use serde::{Deserialize, Serialize};
+
+use super::agents_md::{self, Added};
+use super::claude::{self, Change};
+use crate::context::session::{self, Session};
+use crate::error::user_error;
+use crate::store::Store;
+
+/// Which Claude Code settings file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// `.claude/settings.json`, shared with the team.
+    Project,
+    /// `.claude/settings.local.json`, this clone only.
+    Local,
+    /// `~/.claude/settings.json`, every project of this user.
+    User,
+}
+
+impl Scope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Project => "project",
+            Scope::Local => "local",
+            Scope::User => "user",
+        }
+    }
+}
+
+/// What to wire.
+#[derive(Debug, Clone)]
+pub enum Target {
+    Claude(Scope),
+    /// A file agents read, relative to the work tree (`AGENTS.md` by default).
+    AgentsMd(PathBuf),
+}
+
+/// What install did, per file, so uninstall undoes exactly that.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+struct Record {
+    claude: BTreeMap<String, ClaudeRecord>,
+    agents_md: BTreeMap<String, Added>,
+}
+
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
+#[serde(default)]
+struct ClaudeRecord {
+    created: Vec<String>,
+    file_created: bool,
+}
+
+fn record_path(store: &Store) -> PathBuf {
+    store.git_dir().join("rune").join("agent.json")
+}
+
+fn read_record(store: &Store) -> Record {
+    std::fs::read(record_path(store))
+        .ok()
+        .and_then(|d| serde_json::from_slice(&d).ok())
+        .unwrap_or_default()
+}
+
+fn write_record(store: &Store, r: &Record) -> Result<()> {
+    let path = record_path(store);
+    let data = serde_json::to_vec_pretty(r)?;
+    if let Some(d) = path.parent() {
+        std::fs::create_dir_all(d)?;
+    }
+    crate::files::write_atomic(&path, &data)
+        .map(drop)
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn workdir(store: &Store) -> Result<&Path> {
+    store.workdir().ok_or_else(|| {
+        user_error(
+            "bare repository: agents work in a work tree",
+            "run this in a clone with a work tree",
+        )
+    })
+}
+
+/// The settings file of `scope`.
+pub fn settings_path(store: &Store, scope: Scope) -> Result<PathBuf> {
+    Ok(match scope {
+        Scope::Project => workdir(store)?.join(".claude/settings.json"),
+        Scope::Local => workdir(store)?.join(".claude/settings.local.json"),
+        Scope::User => home()?.join(".claude/settings.json"),
+    })
+}
+
+fn home() -> Result<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .ok_or_else(|| {
+            user_error(
+                "HOME is not set: cannot find ~/.claude/settings.json",
+                "set HOME, or install for this repository only (without --user)",
+            )
+        })
+}
+
+fn target_path(store: &Store, target: &Target) -> Result<PathBuf> {
+    match target {
+        Target::Claude(scope) => settings_path(store, *scope),
+        Target::AgentsMd(file) if file.is_absolute() => Ok(file.clone()),
+        Target::AgentsMd(file) => Ok(workdir(store)?.join(file)),
+    }
+}
+
+fn key(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// What install or uninstall did.
+#[derive(Debug, Clone)]
+pub struct Wired {
+    pub path: PathBuf,
+    /// Hook entries added or removed (Claude Code), or `["block"]` (AGENTS.md).
+    pub entries: Vec<String>,
+    pub file_created: bool,
+    pub file_removed: bool,
+}
+
+/// Wires `target`; idempotent.
+pub fn install(store: &Store, target: &Target) -> Result<Wired> {
+    let path = target_path(store, target)?;
+    let mut record = read_record(store);
+    let wired = match target {
+        Target::Claude(_) => {
+            let change: Change = claude::install(&path)?;
+            if !change.entries.is_empty() {
+                let r = record.claude.entry(key(&path)).or_default();
+                r.created.extend(change.created.iter().cloned());
+                r.file_created |= change.file_created;
+            }
+            Wired {
+                path,
+                entries: change.entries,
+                file_created: change.file_created,
+                file_removed: false,
+            }
+        }
+        Target::AgentsMd(_) => {
+            let added = agents_md::install(&path)?;
+            if added.block {
+                record.agents_md.insert(key(&path), added);
+            }
+            Wired {
+                path,
+                entries: if added.block {
+                    vec!["block".into()]
+                } else {
+                    Vec::new()
+                },
+                file_created: added.file_created,
+                file_removed: false,
+            }
+        }
+    };
+    if !wired.entries.is_empty() {
+        write_record(store, &record)?;
+    }
+    Ok(wired)
+}
+
+/// Removes what install added to `target`.
+pub fn uninstall(store: &Store, target: &Target) -> Result<Wired> {
+    let path = target_path(store, target)?;
+    let mut record = read_record(store);
+    let wired = match target {
+        Target::Claude(_) => {
+            let r = record.claude.remove(&key(&path));
+            let change = claude::uninstall(
+                &path,
+                r.as_ref().map(|r| r.created.as_slice()),
+                r.as_ref().is_some_and(|r| r.file_created),
+            )?;
+            Wired {
+                path,
+                entries: change.entries,
+                file_created: false,
+                file_removed: change.file_removed,
+            }
+        }
+        Target::AgentsMd(_) => {
+            let how = record.agents_md.remove(&key(&path));
+            let removed = agents_md::uninstall(&path, how)?;
+            Wired {
+                file_removed: removed && !path.exists(),
+                path,
+                entries: if removed {
+                    vec!["block".into()]
+                } else {
+                    Vec::new()
+                },
+                file_created: false,
+            }
+        }
+    };
+    write_record(store, &record)?;
+    Ok(wired)
+}
+
+/// How the wiring stands.
+#[derive(Debug)]
+pub struct Status {
+    /// Per Claude Code settings file: its scope, path and git-rune's entries there (or why
+    /// it could not be read).
+    pub claude: Vec<(Scope, PathBuf, Result<Vec<String>, String>)>,
+    /// Files with the block.
+    pub agents_md: Vec<PathBuf>,
+    /// Sessions counted in this clone, newest first.
+    pub sessions: Vec<Session>,
+    /// The last lines of the agent log.
+    pub log: Vec<String>,
+}
+
+pub fn status(store: &Store) -> Result<Status> {
+    let mut claude_files = Vec::new();
+    for scope in [Scope::Project, Scope::Local, Scope::User] {
+        let Ok(path) = settings_path(store, scope) else {
+            continue;
+        };
+        let entries = claude::installed(&path).map_err(|e| e.to_string());
+        claude_files.push((scope, path, entries));
+    }
+    let record = read_record(store);
+    let mut candidates: Vec<PathBuf> = record.agents_md.keys().map(PathBuf::from).collect();
+    if let Some(w) = store.workdir() {
+        for name in ["AGENTS.md", "CLAUDE.md", "GEMINI.md"] {
+            let p = w.join(name);
+            if !candidates.contains(&p) {
+                candidates.push(p);
+            }
+        }
+    }
+    let agents_md = candidates
+        .into_iter()
+        .filter(|p| agents_md::installed(p).unwrap_or(false))
+        .collect();
+    Ok(Status {
+        claude: claude_files,
+        agents_md,
+        sessions: session::all(store.git_dir()),
+        log: super::hook::recent_log(store.git_dir(), 5),
+    })
+}
