@@ -4,8 +4,6 @@
 
 use crate::common::TestRepo;
 
-const SESSION: &str = "3f6a2c1e-8b4d-4e7a-9c21-5d0e7b9a4f13";
-
 /// A recorded payload, pointed at `repo` (its `cwd` and file paths).
 fn payload(repo: &TestRepo, name: &str) -> Vec<u8> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -201,13 +199,8 @@ fn a_whole_claude_code_session() {
     )
     .is_null());
     assert_eq!(memory_refs(&repo), after_stop);
-    assert_eq!(
-        repo.rune(&["agent", "status", "--json"])
-            .success()
-            .stdout
-            .contains("\"log\":[]"),
-        true
-    );
+    let status = repo.rune(&["agent", "status", "--json"]).success().stdout;
+    assert!(status.contains("\"log\":[]"), "{status}");
 }
 
 /// Whatever goes wrong, the hook exits 0, prints nothing harmful and logs one line.
