@@ -35,9 +35,13 @@ fn open(start: &Path) -> Result<Store> {
     Ok(store)
 }
 
-/// The context thresholds set in git config (`rune.context.*`), over the defaults.
-pub fn thresholds(store: &Store) -> Result<Thresholds> {
-    Thresholds::from_settings(|key| store.config_string(key)).map_err(anyhow::Error::msg)
+/// The context thresholds set in git config (`rune.context.*`), over the defaults; a bad
+/// setting is logged (by name) and the defaults used, so it never costs the agent its memory.
+fn thresholds(store: &Store) -> Thresholds {
+    Thresholds::from_settings(|key| store.config_string(key)).unwrap_or_else(|e| {
+        super::hook::log(store.git_dir(), "settings", &e);
+        Thresholds::default()
+    })
 }
 
 /// A new session's counters: thresholds from config, the decisions already in memory.
@@ -48,7 +52,7 @@ pub fn new_session(start: &Path, id: &str) -> Result<Session> {
 
 fn fresh(store: &Store, id: &str) -> Result<Session> {
     let mut s = Session::new(id, &store.now());
-    s.thresholds = Some(thresholds(store)?);
+    s.thresholds = Some(thresholds(store));
     if let Ok(snap) = snapshot(store, None) {
         s.decisions_at_start = snap.state.decisions.len();
     }
@@ -74,7 +78,7 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
     if source == "compact" {
         s.compactions += 1;
     }
-    s.thresholds = Some(thresholds(&store)?);
+    s.thresholds = Some(thresholds(&store));
 
     let view_dir = View::open(&store).map(|v| v.dir);
     if let Some(dir) = &view_dir {

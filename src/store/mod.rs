@@ -300,3 +300,19 @@ fn identity(repo: &gix::Repository) -> Identity {
         },
     }
 }
+
+/// A new empty repository in a temporary directory, for other modules' unit tests (only the
+/// store runs git).
+#[cfg(test)]
+pub(crate) fn scratch() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let ok = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .arg(dir.path())
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "git init");
+    let store = Store::open(dir.path()).unwrap();
+    (dir, store)
+}

@@ -257,16 +257,7 @@ mod tests {
 
     /// A scratch repository for trees (objects stay in memory: nothing is flushed).
     fn store() -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().unwrap();
-        let ok = std::process::Command::new("git")
-            .args(["init", "-q"])
-            .arg(dir.path())
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok);
-        let store = Store::open(dir.path()).unwrap();
-        (dir, store)
+        crate::store::scratch()
     }
 
     /// What a merge writes: `ours` plus what `theirs` holds that `ours` lacks.

@@ -245,6 +245,18 @@ fn the_hook_never_fails_the_agent() {
         log.contains("PostToolUse: input not used") && log.contains("unknown event \"Bogus\""),
         "{log}"
     );
+    // A bad threshold setting is logged by name; the session still gets its memory.
+    std::fs::remove_file(repo.root.join(".git/refs/rune/memory")).unwrap();
+    repo.git(&["config", "rune.context.red", "lots"]);
+    let start = hook(
+        &repo,
+        "SessionStart",
+        &payload(&repo, "SessionStart-startup"),
+    );
+    assert!(context_of(&start).contains("<rune-memory"));
+    assert!(repo
+        .read(".git/rune/agent.log")
+        .contains("settings: rune.context.red = \"lots\" is not a valid value"));
     // Outside a repository: nothing at all.
     let outside = TestRepo::empty_dir();
     let out = outside
