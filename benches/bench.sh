@@ -8,6 +8,7 @@
 # Prints the median and p90 wall time per case in milliseconds (docs/performance.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ROOT=$PWD
 RUNS=${RUNS:-30}
 # The hook cases differ by fractions of a millisecond on a machine whose speed drifts: they
 # need more rounds than the rest to give the same answer twice.
@@ -133,6 +134,30 @@ for i in $(seq 1 "$HOOK_RUNS"); do
 done
 git notes --ref=rune show HEAD | grep -q '^Rune-Memory: ' # the hook really ran
 
+# --- agent hooks: Claude Code's PostToolUse and SessionStart vs. git rev-parse HEAD --------
+# In the same 10,000-learning repository, as Claude Code runs them (`git rune agent hook
+# <Event>` with the recorded payload on stdin), interleaved with the process floor. The
+# thresholds are raised so every PostToolUse takes the common path (count, no advice).
+cd "$tmp/load"
+git config rune.context.yellow 1000000; git config rune.context.orange 1000001; git config rune.context.red 1000002
+sed "s#/home/user/project#$tmp/load#g" "$ROOT/tests/fixtures/claude-code/PostToolUse-Bash.json" >"$tmp/ptu.json"
+sed "s#/home/user/project#$tmp/load#g" "$ROOT/tests/fixtures/claude-code/SessionStart-startup.json" >"$tmp/ss.json"
+git rune agent hook SessionStart <"$tmp/ss.json" | grep -q additionalContext
+: >"$tmp/ptu.rune"; : >"$tmp/ptu.git"; : >"$tmp/ss.rune"
+refs_before=$(git for-each-ref refs/rune/ refs/notes/)
+for i in $(seq 1 "$HOOK_RUNS"); do
+  t0=${EPOCHREALTIME/./}000; git rev-parse HEAD >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/ptu.git"
+  t0=${EPOCHREALTIME/./}000; git rune agent hook PostToolUse <"$tmp/ptu.json" >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/ptu.rune"
+  if [ $((i % 3)) -eq 0 ]; then
+    t0=${EPOCHREALTIME/./}000; git rune agent hook SessionStart <"$tmp/ss.json" >/dev/null; t1=${EPOCHREALTIME/./}000
+    echo $((t1 - t0)) >>"$tmp/ss.rune"
+  fi
+done
+grep -q '"tool_calls":'"$HOOK_RUNS" .git/rune/context/*.json || { echo "PostToolUse did not count" >&2; exit 1; }
+[ "$(git for-each-ref refs/rune/ refs/notes/)" = "$refs_before" ] || { echo "a hook wrote memory" >&2; exit 1; }
+
 # --- sync: merging 2 x 5,000 concurrent records, transport excluded ----------------------
 # Two clones each record 5,000 learnings; B fetches A's memory with a plain `git fetch` (the
 # transport, not timed), then the next git-rune command merges it (timed: the whole process,
@@ -172,6 +197,15 @@ stats "save of 10,000 new learnings (one run)" "$tmp/save10k.rune"
 stats "load, 10,000 learnings (git rune load)" "$tmp/load.rune"
 stats "git ls-tree -r | git cat-file --batch" "$tmp/load.git"
 stats "status, 10,000 learnings (git rune status)" "$tmp/status.rune"
+stats "agent hook PostToolUse (git rune agent hook)" "$tmp/ptu.rune"
+stats "agent hook SessionStart, 10,000 learnings" "$tmp/ss.rune"
+stats "git rev-parse HEAD (the process floor)" "$tmp/ptu.git"
+ratio() { # A B: median(A) / median(B)
+  a=$(sort -n "$1" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  b=$(sort -n "$2" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }'
+}
+echo "  PostToolUse / rev-parse: $(ratio "$tmp/ptu.rune" "$tmp/ptu.git")x (budget 2x); SessionStart / rev-parse: $(ratio "$tmp/ss.rune" "$tmp/ptu.git")x (budget 25x)"
 stats "sync merge of 2 x 5,000 learnings (process)" "$tmp/sync.rune"
 stats "git merge-tree of the same commits" "$tmp/sync.git"
 stats "git commit, no hook (10k learnings)" "$tmp/commit.none"
