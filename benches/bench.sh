@@ -141,7 +141,9 @@ git notes --ref=rune show HEAD | grep -q '^Rune-Memory: ' # the hook really ran
 cd "$tmp/load"
 git config rune.context.yellow 1000000; git config rune.context.orange 1000001; git config rune.context.red 1000002
 sed "s#/home/user/project#$tmp/load#g" "$ROOT/tests/fixtures/claude-code/PostToolUse-Bash.json" >"$tmp/ptu.json"
-sed "s#/home/user/project#$tmp/load#g" "$ROOT/tests/fixtures/claude-code/SessionStart-startup.json" >"$tmp/ss.json"
+# Its own session, so it does not reset the counter PostToolUse is timed on.
+sed -e "s#/home/user/project#$tmp/load#g" -e 's#"session_id": "[^"]*"#"session_id": "bench-start"#' \
+  "$ROOT/tests/fixtures/claude-code/SessionStart-startup.json" >"$tmp/ss.json"
 git rune agent hook SessionStart <"$tmp/ss.json" | grep -q additionalContext
 : >"$tmp/ptu.rune"; : >"$tmp/ptu.git"; : >"$tmp/ss.rune"
 refs_before=$(git for-each-ref refs/rune/ refs/notes/)
@@ -155,7 +157,7 @@ for i in $(seq 1 "$HOOK_RUNS"); do
     echo $((t1 - t0)) >>"$tmp/ss.rune"
   fi
 done
-grep -q '"tool_calls":'"$HOOK_RUNS" .git/rune/context/*.json || { echo "PostToolUse did not count" >&2; exit 1; }
+grep -q '"tool_calls":'"$HOOK_RUNS" .git/rune/context/3f6a2c1e-*.json || { echo "PostToolUse did not count" >&2; exit 1; }
 [ "$(git for-each-ref refs/rune/ refs/notes/)" = "$refs_before" ] || { echo "a hook wrote memory" >&2; exit 1; }
 
 # --- sync: merging 2 x 5,000 concurrent records, transport excluded ----------------------
