@@ -13,8 +13,8 @@
 //!   only around a keyword hit, so every match of every shape contains one of its keywords
 //!   (a unit test checks this on every sample).
 //! * `Shape::Token` patterns are whole tokens that name their issuer (`dapi…`, `shpat_…`);
-//!   they must start and end at a word boundary (a token glued into a longer word is not
-//!   the token).
+//!   they must be a whole `[A-Za-z0-9_-]` word (a token glued into a longer word is not the
+//!   token).
 //! * `Shape::Keyed` values are only secrets because the key says whose they are
 //!   (`TWITTER_API_SECRET = …`); hex and UUID values count there, never on their own.
 //! * Classes are spelt out (`[0-9a-f]`, `[A-Za-z0-9_-]`): the regexes are ASCII-only and

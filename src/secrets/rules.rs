@@ -293,6 +293,8 @@ pub(super) fn bearer_at(b: &[u8], s: usize, e: usize) -> Option<Cand> {
 pub(super) enum Field {
     AwsSecret,
     Password,
+    /// `DB_PASS`, `SMTP_PWD`: also names of flags and constants, so numbers are not values.
+    ShortPassword,
     Secret,
     Token,
     ApiKey,
@@ -313,8 +315,10 @@ pub(super) fn key_kind(w: &[u8]) -> Option<Field> {
         b"secret-access-key",
     ]) {
         Some(Field::AwsSecret)
-    } else if ends(&[b"password", b"passwd", b"passphrase"]) || is_short_password_key(w) {
+    } else if ends(&[b"password", b"passwd", b"passphrase"]) {
         Some(Field::Password)
+    } else if is_short_password_key(w) {
+        Some(Field::ShortPassword)
     } else if ends(&[b"secret", b"secret_key", b"secretkey", b"secret-key"]) {
         Some(Field::Secret)
     } else if ends(&[b"api_key", b"apikey", b"api-key"]) {
@@ -345,6 +349,12 @@ pub(super) fn is_short_password_key(w: &[u8]) -> bool {
     })
 }
 
+/// `0x04`, `1024`, `true/false`: a constant or a list of choices, not a password.
+fn is_number_or_choice(v: &[u8]) -> bool {
+    let hex = v.len() > 2 && v[..2].eq_ignore_ascii_case(b"0x") && all(&v[2..], HEX);
+    hex || all(v, DIGIT) || v.contains(&b'/') || v.contains(&b'|')
+}
+
 pub(super) struct Value {
     start: usize,
     end: usize,
@@ -360,6 +370,7 @@ pub(super) fn scan_words(b: &[u8], out: &mut Vec<Cand>) {
     let mut i = 0;
     let mut prev = (0, 0);
     let mut command_end = 0;
+    let mut unquoted = None;
     while i < b.len() {
         if !is(b[i], WORD) {
             i += 1;
@@ -376,9 +387,15 @@ pub(super) fn scan_words(b: &[u8], out: &mut Vec<Cand>) {
         let key = if in_url { None } else { key_kind(&b[i..e]) };
         i = e;
         let Some(key) = key else { continue };
-        let Some(v) = value_after(b, e) else { continue };
-        // Resuming after the value, accepted or not, keeps `password=password=…` linear.
-        i = v.resume.max(e);
+        let Some(v) = value_after(b, e, &mut unquoted) else {
+            continue;
+        };
+        // An unquoted value that is not a secret (code, a placeholder, too short) may still
+        // hold one (`x=os.environ.get(y)&DB_PASS=…`), so the words inside it are read too:
+        // skipping them would let a redaction before the key uncover them later. `unquoted`
+        // remembers where the value ended, so keys inside it do not scan it again, which
+        // keeps `password=password=…` linear.
+        i = if v.quoted { v.resume } else { v.start }.max(e);
         let val = &b[v.start..v.end];
         if is_placeholder(val) || (!v.quoted && looks_like_code(val)) {
             continue;
@@ -386,12 +403,16 @@ pub(super) fn scan_words(b: &[u8], out: &mut Vec<Cand>) {
         let ok = match key {
             Field::AwsSecret => val.len() >= 16,
             Field::Password | Field::Secret => val.len() >= if v.quoted { 1 } else { 4 },
+            Field::ShortPassword => {
+                val.len() >= if v.quoted { 1 } else { 4 } && (v.quoted || !is_number_or_choice(val))
+            }
             Field::Token | Field::ApiKey => val.len() >= 8 && kind_count(val) >= 2,
         };
         if ok {
+            i = v.resume.max(e);
             let rule = match key {
                 Field::AwsSecret => "aws-secret-key",
-                Field::Password => "password-assignment",
+                Field::Password | Field::ShortPassword => "password-assignment",
                 Field::Secret => "secret-assignment",
                 Field::Token => "token-assignment",
                 Field::ApiKey => "api-key-assignment",
@@ -407,7 +428,13 @@ pub(super) fn scan_words(b: &[u8], out: &mut Vec<Cand>) {
 }
 
 /// The value of `key<sep>value` where `key` ends at `e`; `None` when no assignment follows.
-pub(super) fn value_after(b: &[u8], e: usize) -> Option<Value> {
+/// `unquoted` is the last unquoted value read, (start, end): every position inside it has its
+/// value end at the same place.
+pub(super) fn value_after(
+    b: &[u8],
+    e: usize,
+    unquoted: &mut Option<(usize, usize)>,
+) -> Option<Value> {
     let mut i = e;
     if i < b.len() && (b[i] == b'"' || b[i] == b'\'') {
         i += 1; // closing quote of a quoted key: "password": "…"
@@ -453,7 +480,10 @@ pub(super) fn value_after(b: &[u8], e: usize) -> Option<Value> {
         });
     }
     let start = i;
-    let mut j = i;
+    let mut j = match *unquoted {
+        Some((s, end)) if s <= i && i < end => end,
+        _ => i,
+    };
     while j < b.len()
         && !b[j].is_ascii_whitespace()
         && !matches!(
@@ -466,6 +496,7 @@ pub(super) fn value_after(b: &[u8], e: usize) -> Option<Value> {
     if j == start {
         return None;
     }
+    *unquoted = Some((start, j));
     if colon {
         // `label: value` only counts when the value ends the line, as in YAML.
         let k = skip_blanks(b, j);
@@ -513,6 +544,10 @@ pub(super) fn is_placeholder_shape(v: &[u8]) -> bool {
     if v.iter()
         .all(|c| matches!(c, b'x' | b'X' | b'*' | b'.' | b'#' | b'-' | b'_' | b'?'))
     {
+        return true;
+    }
+    // Format strings: '%s:%s' % (user, password), f"{}".
+    if contains(v, b"%s") || contains(v, b"%d") || contains(v, b"{}") {
         return true;
     }
     starts_with_ci(v, b"your") || ends_with_ci(v, b"_here") || ends_with_ci(v, b"-here")
@@ -852,7 +887,10 @@ pub(super) fn prose_value(b: &[u8], key_end: usize, said: Said) -> Option<Cand> 
         ve -= 1;
     }
     let v = &b[vs..ve];
+    // Markup (":py:data:`bytes`", "**bold**") and sentences start with punctuation; values
+    // start with a letter or digit.
     if v.len() < 6
+        || !v[0].is_ascii_alphanumeric()
         || is_placeholder(v)
         || looks_like_code(v)
         || contains(v, b"://")

@@ -23,13 +23,16 @@ pub(super) const BEFORE: usize = 256;
 /// How far after a keyword's start a match may end.
 pub(super) const AFTER: usize = 2048;
 
-/// A byte that continues a token: a match followed by one is part of a longer word.
+/// Tokens are whole `[A-Za-z0-9_-]` words, as the hand-written vendor rules read them: a
+/// token glued to a longer word is not the token (and a redaction inside such a word must not
+/// make one appear).
+const TOKEN_START: &str = "(?:^|[^A-Za-z0-9_-])";
 const TOKEN_END: &str = "(?:[^A-Za-z0-9_-]|$)";
 
 /// The regex of one shape: `Token` and `Keyed` shapes wrap the secret in group 1.
 pub(super) fn shape_regex(shape: &Shape) -> String {
     match shape {
-        Shape::Token(p) => format!(r"(?-u:\b)({p}){TOKEN_END}"),
+        Shape::Token(p) => format!("{TOKEN_START}({p}){TOKEN_END}"),
         // The key: a name, the rest of the identifier and up to two more words ("Twitter
         // API key"), a closing quote; the operator; an opening quote; the value.
         Shape::Keyed(names, value) => format!(
@@ -194,8 +197,12 @@ pub(super) fn scan_providers(text: &[u8], out: &mut Vec<Cand>) {
             while at < end {
                 re.search_captures(&Input::new(text).range(at..end), &mut caps);
                 let Some(m) = caps.get_match() else { break };
-                at = if m.end() > at { m.end() } else { at + 1 };
-                let Some((s, e)) = secret_span(&caps) else {
+                let secret = secret_span(&caps);
+                // Resuming at the secret's end leaves the byte after it (which the match may
+                // have taken as the token's end) to start the next token.
+                let next = secret.map_or(m.end(), |(_, e)| e);
+                at = if next > at { next } else { at + 1 };
+                let Some((s, e)) = secret else {
                     continue;
                 };
                 if accept(p, c, *keyed, &text[s..e]) {

@@ -684,10 +684,11 @@ fn check_findings(text: &str) {
 
 /// Fragments that build near-misses of every rule, so generated text exercises the matchers
 /// and not just their rejection of noise.
-const FRAGMENTS: &str = "(AKIA|ASIA|ghp_|github_pat_|glpat-|xoxb-|sk_live_|SG\\.|SK|AIza|sk-|sk-ant-|sk-proj-|eyJ|\\.|password|token|api_key|secret|aws_secret_access_key|=|: |\"|'|`|://|@|Bearer |-----BEGIN |RSA PRIVATE KEY-----|-----END |hooks\\.slack\\.com/services/|EXAMPLE|\\$|<|>|[A-Za-z0-9+/_-]{1,12}|[ \\n\\t]|é|€|😀|\u{200d})*";
+const FRAGMENTS: &str = "(AKIA|ASIA|ghp_|github_pat_|glpat-|xoxb-|sk_live_|SG\\.|SK|AIza|sk-|sk-ant-|sk-proj-|eyJ|\\.|password|token|api_key|secret|aws_secret_access_key|=|: |\"|'|`|://|@|Bearer |-----BEGIN |RSA PRIVATE KEY-----|-----END |hooks\\.slack\\.com/services/|EXAMPLE|hf_|dapi|dop_v1_|shpat_|dp\\.st\\.|key-|xapp-1-|xoxb-1-|PMAK-|AGE-SECRET-KEY-1|glpat-|curl |-u |--user |-H |Authorization: |Basic |the password is |DB_PASS=|twitter_key=|vault |s\\.|twilio |[0-9a-f]{8}|\\$|<|>|[A-Za-z0-9+/_-]{1,12}|[ \\n\\t]|é|€|😀|\u{200d})*";
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    // 256 cases, or as many as PROPTEST_CASES says (with_cases would ignore it).
+    #![proptest_config(ProptestConfig::default())]
 
     #[test]
     fn arbitrary_unicode_never_panics(text in any::<String>()) {
@@ -738,5 +739,160 @@ fn log2_matches_libm() {
             (ours - libm).abs() <= 4.0 * f64::EPSILON * libm.abs().max(1.0),
             "log2({x:e}) = {ours}, libm says {libm}"
         );
+    }
+}
+
+/// Issue 11: `.env` spellings of password keys are keys; names that merely end in the same
+/// letters, the shell's `PWD`, flags and constants are not.
+#[test]
+fn env_style_password_keys() {
+    for line in [
+        "DB_PASS=s3cr3t-v4lue",
+        "SMTP_PASS='hunter two'",
+        "MYSQL_ROOT_PWD=Tr0ub4dor",
+        "REDIS_PW=n0tHunter",
+        "dbPass: s3cr3tValue",
+        "pass: hunter2x",
+        "ldap.pass=Zr8-kP2q",
+    ] {
+        assert_eq!(rules_in(line), ["password-assignment"], "{line}");
+    }
+    for line in [
+        "PWD=/home/alice/src",
+        "OLDPWD=/tmp",
+        "bypass=on-call",
+        "compass: north-east",
+        "first_pass = second_pass",
+        "DEVSTAT_MATCH_PASS = 0x04,",
+        "force_pass: true/false",
+        "DB_PASS=/run/secrets/db_pass",
+        "let pass = Pass::Shadow;",
+        "SMTP_PASS=",
+    ] {
+        assert_eq!(rules_in(line), Vec::<&str>::new(), "{line}");
+    }
+}
+
+/// Issue 11: a password stated in prose is a secret; prose about passwords is not.
+#[test]
+fn secrets_stated_in_prose() {
+    for (line, secret) in [
+        ("the password is hunter2x", "hunter2x"),
+        (
+            "The admin password for staging is Tr0ub4dor&3, rotate it",
+            "Tr0ub4dor&3",
+        ),
+        (
+            "root password was changed to Winter2024! yesterday",
+            "Winter2024",
+        ),
+        ("the wifi password is now 'opensesame'", "opensesame"),
+        ("Password: hunter2x, user: admin", "hunter2x"),
+        (
+            "my passphrase is \"correct horse battery staple\"",
+            "correct horse battery staple",
+        ),
+        (
+            "the api key is Zr8kP2qLm4nX7vB9cD1fG3hJ",
+            "Zr8kP2qLm4nX7vB9cD1fG3hJ",
+        ),
+    ] {
+        let f = scan(line);
+        assert_eq!(f.len(), 1, "{line}: {f:?}");
+        assert_eq!(
+            (f[0].rule, &line[f[0].start..f[0].end]),
+            ("secret-in-prose", secret)
+        );
+    }
+    for line in [
+        "we read it with password = input('Password: ') and never log it",
+        "rotate the password every 90 days",
+        "the password field is hashed with argon2",
+        "the password is argon2id-hashed",
+        "the password is at least 12 characters",
+        "the password is stored in 1Password",
+        "the password hash is $2b$12$abc",
+        "the password is 2FA-protected",
+        "the password is sha256 of the salt",
+        "the token is refreshed hourly",
+        "the token is 550e8400 short",
+        "we changed the password and the build is green2",
+        ":type passphrase: :py:data:`bytes`",
+        "the password was changed yesterday",
+        "the secret key rotation job is in cron",
+    ] {
+        assert_eq!(rules_in(line), Vec::<&str>::new(), "{line}");
+    }
+}
+
+/// Issue 11: `curl -u user:password` and credential headers.
+#[test]
+fn curl_credentials() {
+    for (line, rule, secret) in [
+        ("curl -u admin:pass https://x", "curl-auth-user", "pass"),
+        (
+            "curl --user deploy:Tr0ub4dor https://x",
+            "curl-auth-user",
+            "Tr0ub4dor",
+        ),
+        (
+            "curl --user=deploy:Tr0ub4dor https://x",
+            "curl-auth-user",
+            "Tr0ub4dor",
+        ),
+        (
+            "curl -s -u 'ci:hunter 2' -X POST https://x",
+            "curl-auth-user",
+            "hunter 2",
+        ),
+        (
+            "curl -uroot:s3cr3t http://localhost",
+            "curl-auth-user",
+            "s3cr3t",
+        ),
+        (
+            "curl -X POST \\\n  -u admin:s3cr3t \\\n  https://x",
+            "curl-auth-user",
+            "s3cr3t",
+        ),
+        (
+            "curl -H 'Authorization: Basic YWRtaW46czNjcjN0' https://x",
+            "curl-auth-header",
+            "YWRtaW46czNjcjN0",
+        ),
+        (
+            "curl -H \"Authorization: Token 9f8e7d6c5b4a3210\" https://x",
+            "curl-auth-header",
+            "9f8e7d6c5b4a3210",
+        ),
+        (
+            "curl --header 'PRIVATE-TOKEN: Zr8kP2qLm4nX7vB9' https://x",
+            "curl-auth-header",
+            "Zr8kP2qLm4nX7vB9",
+        ),
+    ] {
+        let f = scan(line);
+        assert_eq!(f.len(), 1, "{line}: {f:?}");
+        assert_eq!(
+            (f[0].rule, &line[f[0].start..f[0].end]),
+            (rule, secret),
+            "{line}"
+        );
+        assert!(scan(&redact(line)).is_empty());
+    }
+    for line in [
+        "curl -u admin https://x",
+        "curl -u \"$USER:$TOKEN\" https://x",
+        "curl -u ${CI_USER}:${CI_PASS} https://x",
+        "curl -u guest:guest http://localhost:15672",
+        "curl -u user:<password> https://x",
+        "curl -u 'apikey:' https://x",
+        "curl --user-agent 'bot/1.0' https://x",
+        "curl -H 'Accept: application/json' https://x",
+        "curl -H \"Authorization: Bearer $TOKEN\" https://x",
+        "curl https://x\n-u admin:s3cr3t is another command's flag",
+        "libcurl -u is not a command here",
+    ] {
+        assert_eq!(rules_in(line), Vec::<&str>::new(), "{line}");
     }
 }
