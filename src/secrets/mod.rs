@@ -136,8 +136,15 @@ pub fn scan(text: &str) -> Vec<Finding> {
     table::scan_providers(text.as_bytes(), &mut cands);
     let public = scan_pem_blocks(text, &mut cands);
     scan_high_entropy(text.as_bytes(), &public, &mut cands);
-    // Documentation keys are allowed wherever they appear, whichever rule saw them.
-    cands.retain(|c| !contains(&text.as_bytes()[c.start..c.end], b"EXAMPLE"));
+    // Documentation keys are allowed wherever they appear, whichever rule saw them. PEM armor
+    // lines are the private-key rule's: a value that took part of one would, once redacted,
+    // leave a BEGIN line without its END (or an END without its BEGIN) and change what the
+    // private-key rule sees.
+    let armor = armor(text);
+    cands.retain(|c| {
+        !contains(&text.as_bytes()[c.start..c.end], b"EXAMPLE")
+            && (c.rule == "private-key" || !overlaps(&armor, c.start, c.end))
+    });
     resolve(cands)
 }
 

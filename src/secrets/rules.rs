@@ -85,7 +85,7 @@ pub(super) fn kind_count(s: &[u8]) -> u32 {
 pub(super) struct Cand {
     pub(super) start: usize,
     pub(super) end: usize,
-    rule: &'static str,
+    pub(super) rule: &'static str,
     /// Breaks ties between equal ranges: vendor shapes name the secret better than generic rules.
     prio: u8,
 }
@@ -520,10 +520,16 @@ pub(super) fn value_after(
 
 /// Values that stand for a secret without being one (see the module's allow-list).
 pub(super) fn is_placeholder(v: &[u8]) -> bool {
-    is_placeholder_shape(v)
-        || DUMMY_VALUES
-            .split(' ')
-            .any(|d| v.eq_ignore_ascii_case(d.as_bytes()))
+    is_placeholder_shape(v) || is_dummy_word(v)
+}
+
+/// `v` is one of [`DUMMY_VALUES`], ASCII-case-insensitively.
+pub(super) fn is_dummy_word(v: &[u8]) -> bool {
+    v.len() <= 11
+        && DUMMY_VALUES
+            .as_bytes()
+            .split(|&c| c == b' ')
+            .any(|d| v.eq_ignore_ascii_case(d))
 }
 
 /// Placeholders by their shape (`<…>`, `${…}`, `xxxx`, `…_here`), not by being a word.
@@ -687,6 +693,29 @@ pub(super) fn pem_header(b: &[u8], i: usize) -> Option<(&[u8], usize)> {
     (plain && j < limit && b[j..].starts_with(b"-----")).then_some((label, j + 5))
 }
 
+/// Where PEM armor starts (`-----BEGIN ` and `-----END`), in order.
+pub(super) fn armor(text: &str) -> Vec<(usize, usize)> {
+    find_all(text, "-----")
+        .filter_map(|at| {
+            let rest = &text.as_bytes()[at + 5..];
+            let len = if rest.starts_with(b"BEGIN ") {
+                11
+            } else if rest.starts_with(b"END") {
+                8
+            } else {
+                return None;
+            };
+            Some((at, at + len))
+        })
+        .collect()
+}
+
+/// Whether `[start, end)` overlaps one of the (sorted, disjoint) `ranges`.
+pub(super) fn overlaps(ranges: &[(usize, usize)], start: usize, end: usize) -> bool {
+    let i = ranges.partition_point(|&(_, e)| e <= start);
+    ranges.get(i).is_some_and(|&(s, _)| s < end)
+}
+
 /// End of a `-----BEGIN … PRIVATE KEY-----` line starting at `i`.
 pub(super) fn private_key_header_end(b: &[u8], i: usize) -> Option<usize> {
     pem_header(b, i).and_then(|(label, end)| contains(label, b"PRIVATE KEY").then_some(end))
@@ -803,16 +832,20 @@ pub(super) fn prose_at(b: &[u8], s: usize, e: usize, before: &[u8]) -> Option<Ca
 }
 
 /// The next word after `i` on the same line: (start, end), words being runs of non-blanks
-/// of at most 256 bytes (the bound keeps a text that is one long word linear).
-fn next_word(b: &[u8], i: usize) -> Option<(usize, usize)> {
-    const LONGEST: usize = 256;
+/// of at most `longest` bytes (the bound keeps a text that is one long word linear).
+fn next_word(b: &[u8], i: usize, longest: usize) -> Option<(usize, usize)> {
     let s = skip_blanks(b, i);
-    let limit = b.len().min(s + LONGEST + 1);
+    let limit = b.len().min(s + longest + 1);
     let e = (s..limit)
         .find(|&j| b[j].is_ascii_whitespace())
         .unwrap_or(limit);
-    (e > s && e - s <= LONGEST).then_some((s, e))
+    (e > s && e - s <= longest).then_some((s, e))
 }
+
+/// Prepositions, verbs and adverbs are short words.
+const GLUE: usize = 16;
+/// The longest value a sentence states.
+const STATED: usize = 256;
 
 fn word_is(b: &[u8], (s, e): (usize, usize), list: &[&str]) -> bool {
     list.iter()
@@ -829,11 +862,14 @@ pub(super) fn prose_value(b: &[u8], key_end: usize, said: Said) -> Option<Cand> 
     if b.get(at) == Some(&b':') {
         at += 1; // "Password: hunter2x, user: admin"
     } else {
-        let mut w = next_word(b, at)?;
+        let mut w = next_word(b, at, GLUE)?;
+        let mut qualified = false;
         if word_is(b, w, PREPOSITIONS) {
+            // "for the staging db": up to three words, then the verb or a colon.
+            qualified = true;
             let mut n = 0;
             loop {
-                w = next_word(b, w.1)?;
+                w = next_word(b, w.1, GLUE)?;
                 if word_is(b, w, VERBS) || b[w.1 - 1] == b':' {
                     break;
                 }
@@ -843,24 +879,28 @@ pub(super) fn prose_value(b: &[u8], key_end: usize, said: Said) -> Option<Cand> 
                 }
             }
         }
-        if !(word_is(b, w, VERBS)
-            || (b[w.1 - 1] == b':' && w.1 - w.0 > 1 && word_is(b, (w.0, w.1 - 1), &["is", "was"])))
-        {
+        // "is", "was:", or "for prod:" (a colon only after a qualifier: "password hint:" is
+        // about something else).
+        let colon = b[w.1 - 1] == b':' && w.1 - w.0 > 1;
+        if !(word_is(b, w, VERBS) || (colon && qualified)) {
             return None;
         }
         at = w.1;
         // "is now", "is set to", "was changed to"
-        let mut w = next_word(b, at)?;
-        if word_is(b, w, ADVERBS) {
-            at = w.1;
-            w = next_word(b, at)?;
-        }
-        if word_is(b, w, &["set", "changed", "reset"]) {
-            let to = next_word(b, w.1)?;
-            if !word_is(b, to, &["to"]) {
-                return None;
+        if let Some(w) = next_word(b, at, GLUE) {
+            let w = if word_is(b, w, ADVERBS) {
+                at = w.1;
+                next_word(b, at, GLUE)
+            } else {
+                Some(w)
+            };
+            if let Some(w) = w.filter(|&w| word_is(b, w, &["set", "changed", "reset"])) {
+                let to = next_word(b, w.1, GLUE)?;
+                if !word_is(b, to, &["to"]) {
+                    return None;
+                }
+                at = to.1;
             }
-            at = to.1;
         }
     }
     let s = skip_blanks(b, at);
@@ -877,7 +917,7 @@ pub(super) fn prose_value(b: &[u8], key_end: usize, said: Said) -> Option<Cand> 
         let ok = v.len() >= min && !plain_word && !is_placeholder(v) && !looks_like_code(v);
         return ok.then(|| cand(vs, ve, "secret-in-prose", P_ASSIGN - 1));
     }
-    let (vs, mut ve) = next_word(b, s)?;
+    let (vs, mut ve) = next_word(b, s, STATED)?;
     while ve > vs
         && matches!(
             b[ve - 1],

@@ -34,9 +34,10 @@ pub(super) fn shape_regex(shape: &Shape) -> String {
     match shape {
         Shape::Token(p) => format!("{TOKEN_START}({p}){TOKEN_END}"),
         // The key: a name, the rest of the identifier and up to two more words ("Twitter
-        // API key"), a closing quote; the operator; an opening quote; the value.
+        // API key"), a closing quote; the operator; an opening quote; the value. (Unbounded
+        // repetitions compile faster than counted ones; the window bounds them anyway.)
         Shape::Keyed(names, value) => format!(
-            "(?i:{names})[A-Za-z0-9_.-]{{0,24}}(?:[ \\t]{{1,2}}[A-Za-z0-9_.-]{{1,24}}){{0,2}}[\"']?[ \\t]*\
+            "(?i:{names})[A-Za-z0-9_.-]*(?:[ \\t]+[A-Za-z0-9_.-]+){{0,2}}[\"']?[ \\t]*\
              (?:=>|:=|\\?=|==?|:|,)[ \\t]*[\"'`]?[ \\t]*((?:{value})){TOKEN_END}"
         ),
         Shape::Pattern(p) => (*p).to_owned(),
@@ -45,6 +46,8 @@ pub(super) fn shape_regex(shape: &Shape) -> String {
 
 fn build(pattern: &str) -> Regex {
     Regex::builder()
+        // The one-pass DFA costs more to build than it saves on the few matches a rule has.
+        .configure(Regex::config().onepass(false))
         .syntax(syntax::Config::new().unicode(false).utf8(false))
         .build(pattern)
         .unwrap_or_else(|e| panic!("provider pattern {pattern:?}: {e}"))
