@@ -105,7 +105,13 @@ pub(super) fn cand(start: usize, end: usize, rule: &'static str, prio: u8) -> Ca
     }
 }
 
-pub(super) fn resolve(mut cands: Vec<Cand>) -> Vec<Finding> {
+/// Merges overlapping candidates into findings. A merged finding that takes part of a PEM
+/// armor line (`armor`, see [`armor`]) is dropped unless a private key is in it: armor lines
+/// are the private-key rule's, and a value that swallowed one would, once redacted, leave a
+/// BEGIN without its END (or the reverse) and change what that rule sees. Whole findings are
+/// dropped, not candidates, so no smaller candidate inside survives to be redacted and change
+/// the larger one's extent.
+pub(super) fn resolve(mut cands: Vec<Cand>, armor: &[(usize, usize)]) -> Vec<Finding> {
     cands.sort_unstable_by(|a, b| {
         (a.start, std::cmp::Reverse(a.end), std::cmp::Reverse(a.prio)).cmp(&(
             b.start,
@@ -114,19 +120,29 @@ pub(super) fn resolve(mut cands: Vec<Cand>) -> Vec<Finding> {
         ))
     });
     let mut out: Vec<Finding> = Vec::with_capacity(cands.len());
+    let mut has_key = false;
+    let keep = |f: &Finding, has_key: bool| has_key || !overlaps(armor, f.start, f.end);
     for c in cands {
         if let Some(last) = out.last_mut() {
             if c.start < last.end {
                 // Merging rather than dropping keeps every flagged byte inside some finding.
                 last.end = last.end.max(c.end);
+                has_key |= c.rule == "private-key";
                 continue;
             }
+            if !keep(last, has_key) {
+                out.pop();
+            }
         }
+        has_key = c.rule == "private-key";
         out.push(Finding {
             rule: c.rule,
             start: c.start,
             end: c.end,
         });
+    }
+    if out.last().is_some_and(|last| !keep(last, has_key)) {
+        out.pop();
     }
     out
 }

@@ -896,3 +896,24 @@ fn curl_credentials() {
         assert_eq!(rules_in(line), Vec::<&str>::new(), "{line}");
     }
 }
+
+/// Cases the fragment property test shrank to while the provider table, the prose and curl
+/// rules and the .env keys were added: each broke `scan(redact(t))` being empty.
+#[test]
+fn redaction_regressions() {
+    for text in [
+        // A value rejected as code hid a key inside it.
+        "hooks.slack.com/services/aws_secret_access_key://DB_PASS=DB_PASS=twilio ",
+        // A provider token glued to a longer word appeared once the word was redacted.
+        "xapp-1-sk-ant-glpat-dop_v1_dop_v1_DB_PASS=",
+        // Values that took part of PEM armor.
+        "DB_PASS=-----BEGIN RSA PRIVATE KEY-----AGE-SECRET-KEY-1",
+        "-----BEGIN RSA PRIVATE KEY-----the password is password-----END AKIAAuthorization: ",
+        "Bearer 0hooks.slack.com/services/AKIAxapp-1------BEGIN ",
+        // A candidate inside one that touched armor survived, and its redaction shortened the
+        // outer one.
+        "sk-proj-api_key-H dapiBasic Bearer -wPhooks.slack.com/services/aws_secret_access_key=-----END AGE-SECRET-KEY-1CQpP>@EXAMPLEgithub_pat_xapp-1-",
+    ] {
+        check_findings(text);
+    }
+}
