@@ -9,13 +9,11 @@
 //!
 //! | rule | shape | `redact` keeps |
 //! |---|---|---|
-//! | `aws-access-key` | `AKIA`/`ASIA` + 16 `[A-Z0-9]` | `AKIA` / `ASIA` |
+//! | `aws-access-key` | `AKIA` `ASIA` `ABIA` `ACCA` (or `A3T` + 1) + 16 `[A-Z0-9]` | that prefix |
 //! | `aws-secret-key` | value of `aws_secret_access_key` / `secretAccessKey` (≥ 16 chars) | the `key = ` part |
 //! | `github-token` | `ghp_` `gho_` `ghu_` `ghs_` `ghr_` + ≥ 30 alnum, `github_pat_` + ≥ 22 | `ghp_` … / `github_pat_` |
-//! | `gitlab-token` | `glpat-` + ≥ 20 | `glpat-` |
-//! | `slack-token` | `xoxb-` `xoxp-` `xoxa-` `xoxr-` `xoxs-` + ≥ 10, with a digit | `xoxb-` … |
-//! | `slack-webhook` | `hooks.slack.com/services/` + ≥ 20 path chars | the URL up to `services/` |
-//! | `stripe-key` | `sk_live_` `rk_live_` `sk_test_` `rk_test_` + ≥ 16 alnum | `sk_live_` … |
+//! | `slack-webhook` | `hooks.slack.com/` `services/` `workflows/` `triggers/` + ≥ 20 path chars | the URL up to `services/` … |
+//! | `stripe-key` | `sk_` `rk_` + `live_` `test_` `prod_` + ≥ 16 alnum | `sk_live_` … |
 //! | `sendgrid-key` | `SG.` + 16–32 + `.` + 32–64 | `SG.` |
 //! | `twilio-api-key` | `SK` + 32 hex | `SK` |
 //! | `google-api-key` | `AIza` + 35 | `AIza` |
@@ -23,13 +21,26 @@
 //! | `anthropic-key` | `sk-ant-` + ≥ 32 | `sk-ant-` |
 //! | `private-key` | `-----BEGIN … PRIVATE KEY-----` with key material, through `-----END …-----` or to the end of the text | the BEGIN line |
 //! | `jwt` | `eyJ…` (≥ 10) `.` (≥ 10) `.` (≥ 16) base64url segments | `eyJ` |
-//! | `password-assignment` | `password` `passwd` `passphrase` `= : := =>` value | the `password=` part |
+//! | `password-assignment` | `password` `passwd` `passphrase`, and the `.env` spellings `*_PASS` `*_PWD` `*_PW` `dbPass` `pass` (not a bare `PWD`, `bypass`, numbers or `a/b` choices), `= : := =>` value | the `password=` part |
 //! | `secret-assignment` | `secret` `secret_key` `client_secret` … | the `secret=` part |
 //! | `token-assignment` | `token` `access_token` `access_key` … value of ≥ 8 chars mixing two of upper/lower/digit | the `token=` part |
 //! | `api-key-assignment` | `api_key` `apikey` `api-key` … same value test as tokens | the `api_key=` part |
 //! | `url-credentials` | the password in `scheme://user:password@host` | everything but the password |
 //! | `bearer-token` | `Bearer` + ≥ 16 token chars mixing two of upper/lower/digit | `Bearer ` |
+//! | `secret-in-prose` | `password` `passphrase` `passcode` `token` `secret` `API key` … + [`for`/`on`/`of` … up to 3 words] + `is`/`was`/`:` [+ `now`/`set to` …] + a value: quoted (≥ 4), or a word of ≥ 6 with a letter and a digit or symbol that is not a description (`argon2id-hashed`, `sha256`); for tokens ≥ 16 mixing two kinds | the sentence |
+//! | `curl-auth-user` | the password of `curl -u`/`--user`/`-u…` `user:password` (a password equal to the user, or a `$VAR`/`<…>` placeholder, is allowed; `admin:pass` is not) | `user:` |
+//! | `curl-auth-header` | a curl `-H`/`--header` `Authorization: Basic`/`Token` value or a `*-Key`/`*-Token`/`*-Secret` header value (Bearer is `bearer-token`'s) | the header name |
 //! | `high-entropy-string` | ≥ 32 chars of `[A-Za-z0-9+/_-]` with upper, lower and digit, and Shannon entropy above the 1st percentile of random base64 of that length | nothing |
+//!
+//! And the provider table (`providers.rs`, run by `table.rs`): about a hundred rules, one per
+//! provider (`gitlab-token`, `slack-token`, `huggingface-token`, `databricks-api-token`,
+//! `doppler-token`, `twitter-token`, …), that together with the rules above cover every rule
+//! of gitleaks' default configuration but two (file names, whole YAML documents). Each entry
+//! is data: keywords, token shapes, what `redact` keeps, an entropy floor, an allow-list.
+//! Tokens that name their issuer (`dapi…`, `shpat_…`) are found as whole `[A-Za-z0-9_-]`
+//! words; values that only a key says are secret (`TWITTER_API_SECRET=…`, 32 hex under
+//! `FACEBOOK_APP_SECRET`) need that key, so hex and UUIDs stay clean elsewhere. A rule's
+//! regexes compile on first use and run only around its keywords.
 //!
 //! Keys are matched case-insensitively at the end of an identifier (`DB_PASSWORD`, `dbPassword`,
 //! `spring.datasource.password`, `"password":`), so prose that merely mentions passwords is not a
@@ -53,6 +64,9 @@
 //!   generic types (`Option<String>`), dotted paths (`args.password`, `settings.SECRET_KEY`),
 //!   variable names with an underscore (`DB_PASSWORD`, `pw_hash`). So a real password spelt
 //!   like a snake_case identifier is missed; quoting it makes it a finding again.
+//! * Format strings (`'%s:%s'`, `{}`), and, for the short `.env` keys, numbers and `a/b` choices.
+//! * Anything that takes part of a PEM armor line (`-----BEGIN `, `-----END`) but a private key:
+//!   redacting it would leave a BEGIN without its END.
 //! * Not secret by design: hex strings of any length (git object ids, sha256 ids, digests), UUIDs,
 //!   Twilio account SIDs (`AC` + 32 hex: an account identifier, useless without the auth token,
 //!   which the `token-assignment` rule catches as `auth_token=…`), Stripe publishable keys
@@ -64,14 +78,20 @@
 //!
 //! Rules may match overlapping text (`token=ghp_…` is both an assignment and a GitHub token).
 //! The larger finding wins, ties go to the more specific rule, and partial overlaps are merged so
-//! every byte any rule flagged is covered. Each rule is one forward pass that only looks ahead a
-//! bounded distance or past text it then skips, so scanning is linear and allocates only per
-//! finding. Every range starts and ends on an ASCII byte or the end of the text, so slicing at
-//! them never splits a character.
+//! every byte any rule flagged is covered. Each hand-written rule is one forward pass that only
+//! looks ahead a bounded distance or past text it then skips (assignments, prose and curl share
+//! one pass over the words); the provider table adds one pass for its keywords (a bitmap built
+//! at compile time) and, per rule whose keywords occur, its regexes (finite automata) over the
+//! merged windows around them. So scanning is linear, compiles nothing for a text without
+//! keywords, and allocates only per keyword hit and finding. Every range starts and ends on an
+//! ASCII byte or the end of the text, so slicing at them never splits a character.
 //!
 //! `scan(redact(t))` is empty (tested on arbitrary text). The one conceivable exception is a
 //! `high-entropy-string` formed by what is left of a longer run after a vendor token inside it
 //! was redacted, which needs the leftover alone to look random; it has not been seen.
+//!
+//! Unquoted values that are not secrets (code, placeholders) are still read word by word, so a
+//! key inside one is found whether or not the key before it is redacted.
 //!
 //! Known limits: a token glued to a longer word by `_` or `-` (`key_ghp_…`) is only caught by
 //! the high-entropy rule; base32 and all-lower-case random strings are not high-entropy by
@@ -83,14 +103,13 @@
 /// The marker `redact` puts where a secret value was.
 pub const REDACTED: &str = "***REDACTED***";
 
-/// Every rule name `scan` can report, for documentation and tests.
+/// Every hand-written rule name `scan` can report (the provider table's are in
+/// `providers.rs`), for documentation and tests.
 #[cfg(test)]
 pub const RULES: &[&str] = &[
     "aws-access-key",
     "aws-secret-key",
     "github-token",
-    "gitlab-token",
-    "slack-token",
     "slack-webhook",
     "stripe-key",
     "sendgrid-key",
@@ -106,6 +125,9 @@ pub const RULES: &[&str] = &[
     "api-key-assignment",
     "url-credentials",
     "bearer-token",
+    "secret-in-prose",
+    "curl-auth-user",
+    "curl-auth-header",
     "high-entropy-string",
 ];
 
@@ -128,14 +150,15 @@ pub struct Finding {
 pub fn scan(text: &str) -> Vec<Finding> {
     let mut cands = Vec::new();
     scan_tokens(text.as_bytes(), &mut cands);
-    scan_assignments(text.as_bytes(), &mut cands);
+    scan_words(text.as_bytes(), &mut cands);
     scan_url_credentials(text, &mut cands);
     scan_slack_webhooks(text, &mut cands);
+    table::scan_providers(text.as_bytes(), &mut cands);
     let public = scan_pem_blocks(text, &mut cands);
     scan_high_entropy(text.as_bytes(), &public, &mut cands);
     // Documentation keys are allowed wherever they appear, whichever rule saw them.
     cands.retain(|c| !contains(&text.as_bytes()[c.start..c.end], b"EXAMPLE"));
-    resolve(cands)
+    resolve(cands, &armor(text))
 }
 
 /// Replaces each finding with its prefix (enough to say what it was, never enough to use it)
@@ -167,9 +190,15 @@ pub fn line_of(text: &str, offset: usize) -> usize {
         .count()
 }
 
+mod providers;
 mod rules;
+mod table;
 
 use rules::*;
 
+#[cfg(test)]
+mod corpus_tests;
+#[cfg(test)]
+mod provider_tests;
 #[cfg(test)]
 mod tests;

@@ -85,7 +85,7 @@ pub(super) fn kind_count(s: &[u8]) -> u32 {
 pub(super) struct Cand {
     pub(super) start: usize,
     pub(super) end: usize,
-    rule: &'static str,
+    pub(super) rule: &'static str,
     /// Breaks ties between equal ranges: vendor shapes name the secret better than generic rules.
     prio: u8,
 }
@@ -105,7 +105,13 @@ pub(super) fn cand(start: usize, end: usize, rule: &'static str, prio: u8) -> Ca
     }
 }
 
-pub(super) fn resolve(mut cands: Vec<Cand>) -> Vec<Finding> {
+/// Merges overlapping candidates into findings. A merged finding that takes part of a PEM
+/// armor line (`armor`, see [`armor`]) is dropped unless a private key is in it: armor lines
+/// are the private-key rule's, and a value that swallowed one would, once redacted, leave a
+/// BEGIN without its END (or the reverse) and change what that rule sees. Whole findings are
+/// dropped, not candidates, so no smaller candidate inside survives to be redacted and change
+/// the larger one's extent.
+pub(super) fn resolve(mut cands: Vec<Cand>, armor: &[(usize, usize)]) -> Vec<Finding> {
     cands.sort_unstable_by(|a, b| {
         (a.start, std::cmp::Reverse(a.end), std::cmp::Reverse(a.prio)).cmp(&(
             b.start,
@@ -114,19 +120,29 @@ pub(super) fn resolve(mut cands: Vec<Cand>) -> Vec<Finding> {
         ))
     });
     let mut out: Vec<Finding> = Vec::with_capacity(cands.len());
+    let mut has_key = false;
+    let keep = |f: &Finding, has_key: bool| has_key || !overlaps(armor, f.start, f.end);
     for c in cands {
         if let Some(last) = out.last_mut() {
             if c.start < last.end {
                 // Merging rather than dropping keeps every flagged byte inside some finding.
                 last.end = last.end.max(c.end);
+                has_key |= c.rule == "private-key";
                 continue;
             }
+            if !keep(last, has_key) {
+                out.pop();
+            }
         }
+        has_key = c.rule == "private-key";
         out.push(Finding {
             rule: c.rule,
             start: c.start,
             end: c.end,
         });
+    }
+    if out.last().is_some_and(|last| !keep(last, has_key)) {
+        out.pop();
     }
     out
 }
@@ -139,9 +155,7 @@ pub(super) fn keep_len(rule: &str, v: &str) -> usize {
         "aws-access-key" | "google-api-key" => 4,
         "github-token" if v.starts_with("github_pat_") => 11,
         "github-token" => 4,
-        "gitlab-token" => 6,
-        "slack-token" => 5,
-        "slack-webhook" => v.find("/services/").map_or(0, |i| i + "/services/".len()),
+        "slack-webhook" => slack_webhook_keep(v),
         "stripe-key" => 8,
         "sendgrid-key" => 3,
         "twilio-api-key" => 2,
@@ -152,7 +166,7 @@ pub(super) fn keep_len(rule: &str, v: &str) -> usize {
             .map_or(0, |p| p.len()),
         "jwt" => 3,
         "private-key" => private_key_header_end(v.as_bytes(), 0).unwrap_or(0),
-        _ => 0,
+        _ => super::table::keep_len(rule, v).unwrap_or(0),
     };
     if keep < v.len() && v.is_char_boundary(keep) {
         keep
@@ -190,12 +204,17 @@ pub(super) fn scan_tokens(b: &[u8], out: &mut Vec<Cand>) {
 pub(super) fn token_at(b: &[u8], s: usize, e: usize) -> Option<Cand> {
     let w = &b[s..e];
     // Every shape starts with one of these; most words are rejected here.
-    if !matches!(w[0], b'A' | b'g' | b'x' | b's' | b'r' | b'S' | b'e') || w.len() < 2 {
+    if !matches!(w[0], b'A' | b'g' | b's' | b'r' | b'S' | b'e') || w.len() < 2 {
         return None;
     }
     let vendor = |rule| Some(cand(s, e, rule, P_VENDOR));
-    let aws = w.starts_with(b"AKIA") || w.starts_with(b"ASIA");
-    if aws && w.len() == 20 && all(&w[4..], UPPER | DIGIT) {
+    // Access keys, session keys, bearer-token keys, context keys; A3T + one more is the
+    // oldest form.
+    let aws = [b"AKIA", b"ASIA", b"ABIA", b"ACCA"]
+        .iter()
+        .any(|p| w.starts_with(*p))
+        || w.starts_with(b"A3T");
+    if aws && w.len() == 20 && all(&w[3..], UPPER | DIGIT) {
         return vendor("aws-access-key");
     }
     for p in [b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_"] {
@@ -206,18 +225,14 @@ pub(super) fn token_at(b: &[u8], s: usize, e: usize) -> Option<Cand> {
     if w.starts_with(b"github_pat_") && w.len() >= 11 + 22 && !w[11..].contains(&b'-') {
         return vendor("github-token");
     }
-    if w.starts_with(b"glpat-") && w.len() >= 6 + 20 {
-        return vendor("gitlab-token");
-    }
-    if w.len() >= 5 + 10
-        && w.starts_with(b"xox")
-        && matches!(w[3], b'b' | b'p' | b'a' | b'r' | b's')
-        && w[4] == b'-'
-        && kinds(&w[5..]) & DIGIT != 0
-    {
-        return vendor("slack-token");
-    }
-    for p in [b"sk_live_", b"rk_live_", b"sk_test_", b"rk_test_"] {
+    for p in [
+        b"sk_live_",
+        b"rk_live_",
+        b"sk_test_",
+        b"rk_test_",
+        b"sk_prod_",
+        b"rk_prod_",
+    ] {
         if w.starts_with(p) && w.len() >= 8 + 16 && all(&w[8..], ALNUM) {
             return vendor("stripe-key");
         }
@@ -294,16 +309,18 @@ pub(super) fn bearer_at(b: &[u8], s: usize, e: usize) -> Option<Cand> {
 pub(super) enum Field {
     AwsSecret,
     Password,
+    /// `DB_PASS`, `SMTP_PWD`: also names of flags and constants, so numbers are not values.
+    ShortPassword,
     Secret,
     Token,
     ApiKey,
 }
 
 pub(super) fn key_kind(w: &[u8]) -> Option<Field> {
-    // Every key ends in d, e, t, y or n: a cheap first test for the common case of no key.
+    // Every key ends in d, e, t, y, n, s or w: a cheap first test for the common case of no key.
     if !matches!(
         w.last()?.to_ascii_lowercase(),
-        b'd' | b'e' | b't' | b'y' | b'n'
+        b'd' | b'e' | b't' | b'y' | b'n' | b's' | b'w'
     ) {
         return None;
     }
@@ -316,6 +333,8 @@ pub(super) fn key_kind(w: &[u8]) -> Option<Field> {
         Some(Field::AwsSecret)
     } else if ends(&[b"password", b"passwd", b"passphrase"]) {
         Some(Field::Password)
+    } else if is_short_password_key(w) {
+        Some(Field::ShortPassword)
     } else if ends(&[b"secret", b"secret_key", b"secretkey", b"secret-key"]) {
         Some(Field::Secret)
     } else if ends(&[b"api_key", b"apikey", b"api-key"]) {
@@ -327,6 +346,31 @@ pub(super) fn key_kind(w: &[u8]) -> Option<Field> {
     }
 }
 
+/// `.env` spellings: `DB_PASS`, `SMTP_PWD`, `rootPw`, a bare `pass`. The short word must be
+/// its own part of the name (after `_`, `-`, `.` or a lower-case letter when it is
+/// capitalised), so `bypass` and `compass` are not keys, and a bare `PWD` is the shell's
+/// working directory, not a password.
+pub(super) fn is_short_password_key(w: &[u8]) -> bool {
+    [&b"pass"[..], b"pwd", b"pw"].iter().any(|&k| {
+        if !ends_with_ci(w, k) {
+            return false;
+        }
+        let at = w.len() - k.len();
+        if at == 0 {
+            return k == b"pass";
+        }
+        let before = w[at - 1];
+        matches!(before, b'_' | b'-' | b'.')
+            || (before.is_ascii_lowercase() && w[at].is_ascii_uppercase())
+    })
+}
+
+/// `0x04`, `1024`, `true/false`: a constant or a list of choices, not a password.
+fn is_number_or_choice(v: &[u8]) -> bool {
+    let hex = v.len() > 2 && v[..2].eq_ignore_ascii_case(b"0x") && all(&v[2..], HEX);
+    hex || all(v, DIGIT) || v.contains(&b'/') || v.contains(&b'|')
+}
+
 pub(super) struct Value {
     start: usize,
     end: usize,
@@ -335,22 +379,39 @@ pub(super) struct Value {
     quoted: bool,
 }
 
-pub(super) fn scan_assignments(b: &[u8], out: &mut Vec<Cand>) {
+/// One pass over the `[A-Za-z0-9_-]` words serves three rules: assignments (a key word and
+/// its value), secrets stated in prose (a word such as `password` and what follows it) and
+/// curl commands (the word `curl` and its arguments).
+pub(super) fn scan_words(b: &[u8], out: &mut Vec<Cand>) {
     let mut i = 0;
+    let mut prev = (0, 0);
+    let mut command_end = 0;
+    let mut unquoted = None;
     while i < b.len() {
         if !is(b[i], WORD) {
             i += 1;
             continue;
         }
         let e = run_end(b, i, WORD);
+        let before = std::mem::replace(&mut prev, (i, e));
+        out.extend(prose_at(b, i, e, &b[before.0..before.1]));
+        if &b[i..e] == b"curl" && i >= command_end {
+            command_end = scan_curl_at(b, e, out);
+        }
         // `scheme://user:password@host` is a URL, which `url-credentials` reads properly.
         let in_url = b[..i].ends_with(b"://");
         let key = if in_url { None } else { key_kind(&b[i..e]) };
         i = e;
         let Some(key) = key else { continue };
-        let Some(v) = value_after(b, e) else { continue };
-        // Resuming after the value, accepted or not, keeps `password=password=…` linear.
-        i = v.resume.max(e);
+        let Some(v) = value_after(b, e, &mut unquoted) else {
+            continue;
+        };
+        // An unquoted value that is not a secret (code, a placeholder, too short) may still
+        // hold one (`x=os.environ.get(y)&DB_PASS=…`), so the words inside it are read too:
+        // skipping them would let a redaction before the key uncover them later. `unquoted`
+        // remembers where the value ended, so keys inside it do not scan it again, which
+        // keeps `password=password=…` linear.
+        i = if v.quoted { v.resume } else { v.start }.max(e);
         let val = &b[v.start..v.end];
         if is_placeholder(val) || (!v.quoted && looks_like_code(val)) {
             continue;
@@ -358,12 +419,16 @@ pub(super) fn scan_assignments(b: &[u8], out: &mut Vec<Cand>) {
         let ok = match key {
             Field::AwsSecret => val.len() >= 16,
             Field::Password | Field::Secret => val.len() >= if v.quoted { 1 } else { 4 },
+            Field::ShortPassword => {
+                val.len() >= if v.quoted { 1 } else { 4 } && (v.quoted || !is_number_or_choice(val))
+            }
             Field::Token | Field::ApiKey => val.len() >= 8 && kind_count(val) >= 2,
         };
         if ok {
+            i = v.resume.max(e);
             let rule = match key {
                 Field::AwsSecret => "aws-secret-key",
-                Field::Password => "password-assignment",
+                Field::Password | Field::ShortPassword => "password-assignment",
                 Field::Secret => "secret-assignment",
                 Field::Token => "token-assignment",
                 Field::ApiKey => "api-key-assignment",
@@ -379,7 +444,13 @@ pub(super) fn scan_assignments(b: &[u8], out: &mut Vec<Cand>) {
 }
 
 /// The value of `key<sep>value` where `key` ends at `e`; `None` when no assignment follows.
-pub(super) fn value_after(b: &[u8], e: usize) -> Option<Value> {
+/// `unquoted` is the last unquoted value read, (start, end): every position inside it has its
+/// value end at the same place.
+pub(super) fn value_after(
+    b: &[u8],
+    e: usize,
+    unquoted: &mut Option<(usize, usize)>,
+) -> Option<Value> {
     let mut i = e;
     if i < b.len() && (b[i] == b'"' || b[i] == b'\'') {
         i += 1; // closing quote of a quoted key: "password": "…"
@@ -414,16 +485,21 @@ pub(super) fn value_after(b: &[u8], e: usize) -> Option<Value> {
         while j < b.len() && b[j] != q && b[j] != b'\n' {
             j += 1;
         }
-        let resume = if j < b.len() && b[j] == q { j + 1 } else { j };
-        return (j > start).then_some(Value {
+        // An unclosed quote is the end of a string the key sat in (`input('Password: ')`),
+        // not the start of a value.
+        let closed = j < b.len() && b[j] == q;
+        return (closed && j > start).then_some(Value {
             start,
             end: j,
-            resume,
+            resume: j + 1,
             quoted: true,
         });
     }
     let start = i;
-    let mut j = i;
+    let mut j = match *unquoted {
+        Some((s, end)) if s <= i && i < end => end,
+        _ => i,
+    };
     while j < b.len()
         && !b[j].is_ascii_whitespace()
         && !matches!(
@@ -436,6 +512,7 @@ pub(super) fn value_after(b: &[u8], e: usize) -> Option<Value> {
     if j == start {
         return None;
     }
+    *unquoted = Some((start, j));
     if colon {
         // `label: value` only counts when the value ends the line, as in YAML.
         let k = skip_blanks(b, j);
@@ -459,6 +536,20 @@ pub(super) fn value_after(b: &[u8], e: usize) -> Option<Value> {
 
 /// Values that stand for a secret without being one (see the module's allow-list).
 pub(super) fn is_placeholder(v: &[u8]) -> bool {
+    is_placeholder_shape(v) || is_dummy_word(v)
+}
+
+/// `v` is one of [`DUMMY_VALUES`], ASCII-case-insensitively.
+pub(super) fn is_dummy_word(v: &[u8]) -> bool {
+    v.len() <= 11
+        && DUMMY_VALUES
+            .as_bytes()
+            .split(|&c| c == b' ')
+            .any(|d| v.eq_ignore_ascii_case(d))
+}
+
+/// Placeholders by their shape (`<…>`, `${…}`, `xxxx`, `…_here`), not by being a word.
+pub(super) fn is_placeholder_shape(v: &[u8]) -> bool {
     let Some((&first, &last)) = v.first().zip(v.last()) else {
         return true;
     };
@@ -477,18 +568,22 @@ pub(super) fn is_placeholder(v: &[u8]) -> bool {
     {
         return true;
     }
-    if starts_with_ci(v, b"your") || ends_with_ci(v, b"_here") || ends_with_ci(v, b"-here") {
+    // Format strings: '%s:%s' % (user, password), f"{}".
+    if contains(v, b"%s") || contains(v, b"%d") || contains(v, b"{}") {
         return true;
     }
-    DUMMY_VALUES
-        .split(' ')
-        .any(|d| v.eq_ignore_ascii_case(d.as_bytes()))
+    starts_with_ci(v, b"your") || ends_with_ci(v, b"_here") || ends_with_ci(v, b"-here")
 }
 
 /// Unquoted values that are code referring to a secret kept elsewhere.
 pub(super) fn looks_like_code(v: &[u8]) -> bool {
     // Calls, indexing and generic types: getpass(), os.environ[…], Option<String>
     if v.iter().any(|c| matches!(c, b'(' | b'[' | b'<' | b'>')) {
+        return true;
+    }
+    // Paths (`Pass::Shadow`, `crate::config::TOKEN`) and files holding the secret
+    // (`/run/secrets/db_pass`, `~/.pgpass`).
+    if contains(v, b"::") || v.starts_with(b"/") || v.starts_with(b"~/") || v.starts_with(b"./") {
         return true;
     }
     let ident = |s: &[u8]| {
@@ -499,10 +594,14 @@ pub(super) fn looks_like_code(v: &[u8]) -> bool {
     if v.contains(&b'.') && v.split(|&c| c == b'.').all(ident) {
         return true;
     }
-    // A variable: DB_PASSWORD from the environment, pw_hash in code.
+    is_variable_name(v)
+}
+
+/// A variable: DB_PASSWORD from the environment, pw_hash in code.
+pub(super) fn is_variable_name(v: &[u8]) -> bool {
     let shouty = |c: u8| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_';
     let snake = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_';
-    v[0].is_ascii_alphabetic()
+    v.first().is_some_and(u8::is_ascii_alphabetic)
         && v.contains(&b'_')
         && (v.iter().all(|&c| shouty(c)) || v.iter().all(|&c| snake(c)))
 }
@@ -553,11 +652,20 @@ pub(super) fn scan_url_credentials(text: &str, out: &mut Vec<Cand>) {
     }
 }
 
+const SLACK_HOOKS: &str = "hooks.slack.com/";
+
+/// Incoming webhooks (`services/`) and workflow triggers (`workflows/`, `triggers/`).
 pub(super) fn scan_slack_webhooks(text: &str, out: &mut Vec<Cand>) {
     let b = text.as_bytes();
-    const HOST: &str = "hooks.slack.com/services/";
-    for at in find_all(text, HOST) {
-        let path = at + HOST.len();
+    for at in find_all(text, SLACK_HOOKS) {
+        let kind = at + SLACK_HOOKS.len();
+        let Some(k) = ["services/", "workflows/", "triggers/"]
+            .iter()
+            .find(|k| b[kind..].starts_with(k.as_bytes()))
+        else {
+            continue;
+        };
+        let path = kind + k.len();
         let end = run_end(b, path, WORD | B64);
         if end - path < 20 {
             continue;
@@ -568,6 +676,14 @@ pub(super) fn scan_slack_webhooks(text: &str, out: &mut Vec<Cand>) {
             .map_or(at, |s| at - s.len());
         out.push(cand(start, end, "slack-webhook", P_VENDOR));
     }
+}
+
+/// A webhook keeps its URL up to the kind of hook (`…/services/`).
+pub(super) fn slack_webhook_keep(v: &str) -> usize {
+    v.find(SLACK_HOOKS)
+        .map(|i| i + SLACK_HOOKS.len())
+        .and_then(|k| v[k..].find('/').map(|j| k + j + 1))
+        .unwrap_or(0)
 }
 
 /// The label and end of a `-----BEGIN <label>-----` line starting at `i`.
@@ -591,6 +707,29 @@ pub(super) fn pem_header(b: &[u8], i: usize) -> Option<(&[u8], usize)> {
         .iter()
         .all(|&c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b' ');
     (plain && j < limit && b[j..].starts_with(b"-----")).then_some((label, j + 5))
+}
+
+/// Where PEM armor starts (`-----BEGIN ` and `-----END`), in order.
+pub(super) fn armor(text: &str) -> Vec<(usize, usize)> {
+    find_all(text, "-----")
+        .filter_map(|at| {
+            let rest = &text.as_bytes()[at + 5..];
+            let len = if rest.starts_with(b"BEGIN ") {
+                11
+            } else if rest.starts_with(b"END") {
+                8
+            } else {
+                return None;
+            };
+            Some((at, at + len))
+        })
+        .collect()
+}
+
+/// Whether `[start, end)` overlaps one of the (sorted, disjoint) `ranges`.
+pub(super) fn overlaps(ranges: &[(usize, usize)], start: usize, end: usize) -> bool {
+    let i = ranges.partition_point(|&(_, e)| e <= start);
+    ranges.get(i).is_some_and(|&(s, _)| s < end)
 }
 
 /// End of a `-----BEGIN … PRIVATE KEY-----` line starting at `i`.
@@ -666,6 +805,306 @@ pub(super) fn scan_pem_blocks(text: &str, out: &mut Vec<Cand>) -> Vec<(usize, us
         out.push(cand(at, end, "private-key", 100));
     }
     public
+}
+
+// ---------------------------------------------------------------------------------------------
+// Secrets stated in prose: "the password is hunter2x", "the API key for staging is …".
+
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Said {
+    Password,
+    Token,
+}
+
+/// Words with digits that describe how a password is kept, not what it is.
+pub(super) const PROSE_TECH_WORDS: &str = "argon2 argon2i argon2d argon2id pbkdf2 sha1 sha2 sha3 sha224 sha256 sha384 sha512 md4 md5 base32 base58 base64 utf8 utf-8 utf16 latin1 1password x509 ed25519 x25519 rsa2048 rsa4096 aes128 aes256 aes-128 aes-256 chacha20 poly1305 oauth2 http2 http3 ipv4 ipv6 fido2 webauthn2";
+
+/// A secret stated in prose after the word `b[s..e]` (`before` is the word before it).
+pub(super) fn prose_at(b: &[u8], s: usize, e: usize, before: &[u8]) -> Option<Cand> {
+    let word = &b[s..e];
+    // Cheap first test: every key word is 3, 5, 6, 8 or 10 letters and starts with k, p, s, t.
+    if !matches!(word.len(), 3 | 5 | 6 | 8 | 10)
+        || !matches!(word[0] | 0x20, b'k' | b'p' | b's' | b't')
+    {
+        return None;
+    }
+    let said = if ["password", "passwd", "passphrase", "passcode"]
+        .iter()
+        .any(|k| word.eq_ignore_ascii_case(k.as_bytes()))
+    {
+        Said::Password
+    } else if word.eq_ignore_ascii_case(b"token")
+        || word.eq_ignore_ascii_case(b"secret")
+        || (word.eq_ignore_ascii_case(b"key")
+            && ["api", "access", "secret", "signing", "license", "licence"]
+                .iter()
+                .any(|k| before.eq_ignore_ascii_case(k.as_bytes())))
+    {
+        Said::Token
+    } else {
+        return None;
+    };
+    prose_value(b, e, said)
+}
+
+/// The next word after `i` on the same line: (start, end), words being runs of non-blanks
+/// of at most `longest` bytes (the bound keeps a text that is one long word linear).
+fn next_word(b: &[u8], i: usize, longest: usize) -> Option<(usize, usize)> {
+    let s = skip_blanks(b, i);
+    let limit = b.len().min(s + longest + 1);
+    let e = (s..limit)
+        .find(|&j| b[j].is_ascii_whitespace())
+        .unwrap_or(limit);
+    (e > s && e - s <= longest).then_some((s, e))
+}
+
+/// Prepositions, verbs and adverbs are short words.
+const GLUE: usize = 16;
+/// The longest value a sentence states.
+const STATED: usize = 256;
+
+fn word_is(b: &[u8], (s, e): (usize, usize), list: &[&str]) -> bool {
+    list.iter()
+        .any(|w| b[s..e].eq_ignore_ascii_case(w.as_bytes()))
+}
+
+/// `<key word> [for|of|on|in|at|to|from <up to 3 words>] (is|was|remains|became|equals|:)
+/// [now|still|currently|set to|changed to] <value>`: the value, when it looks like one.
+pub(super) fn prose_value(b: &[u8], key_end: usize, said: Said) -> Option<Cand> {
+    const PREPOSITIONS: &[&str] = &["for", "of", "on", "in", "at", "to", "from"];
+    const VERBS: &[&str] = &["is", "was", "remains", "became", "equals", "is:", "was:"];
+    const ADVERBS: &[&str] = &["now", "still", "currently", "just", "simply", "literally"];
+    let mut at = key_end;
+    if b.get(at) == Some(&b':') {
+        at += 1; // "Password: hunter2x, user: admin"
+    } else {
+        let mut w = next_word(b, at, GLUE)?;
+        let mut qualified = false;
+        if word_is(b, w, PREPOSITIONS) {
+            // "for the staging db": up to three words, then the verb or a colon.
+            qualified = true;
+            let mut n = 0;
+            loop {
+                w = next_word(b, w.1, GLUE)?;
+                if word_is(b, w, VERBS) || b[w.1 - 1] == b':' {
+                    break;
+                }
+                n += 1;
+                if n > 3 {
+                    return None;
+                }
+            }
+        }
+        // "is", "was:", or "for prod:" (a colon only after a qualifier: "password hint:" is
+        // about something else).
+        let colon = b[w.1 - 1] == b':' && w.1 - w.0 > 1;
+        if !(word_is(b, w, VERBS) || (colon && qualified)) {
+            return None;
+        }
+        at = w.1;
+        // "is now", "is set to", "was changed to"
+        if let Some(w) = next_word(b, at, GLUE) {
+            let w = if word_is(b, w, ADVERBS) {
+                at = w.1;
+                next_word(b, at, GLUE)
+            } else {
+                Some(w)
+            };
+            if let Some(w) = w.filter(|&w| word_is(b, w, &["set", "changed", "reset"])) {
+                let to = next_word(b, w.1, GLUE)?;
+                if !word_is(b, to, &["to"]) {
+                    return None;
+                }
+                at = to.1;
+            }
+        }
+    }
+    let s = skip_blanks(b, at);
+    let q = *b.get(s)?;
+    if q == b'"' || q == b'\'' || q == b'`' {
+        let vs = s + 1;
+        let ve = (vs..b.len().min(vs + 256)).find(|&j| b[j] == q || b[j] == b'\n')?;
+        if b[ve] != q {
+            return None;
+        }
+        let v = &b[vs..ve];
+        let min = if said == Said::Password { 4 } else { 8 };
+        let plain_word = v.iter().all(u8::is_ascii_lowercase) && v.len() < 8;
+        let ok = v.len() >= min && !plain_word && !is_placeholder(v) && !looks_like_code(v);
+        return ok.then(|| cand(vs, ve, "secret-in-prose", P_ASSIGN - 1));
+    }
+    let (vs, mut ve) = next_word(b, s, STATED)?;
+    while ve > vs
+        && matches!(
+            b[ve - 1],
+            b'.' | b',' | b';' | b':' | b'!' | b'?' | b')' | b']' | b'}' | b'"' | b'\''
+        )
+    {
+        ve -= 1;
+    }
+    let v = &b[vs..ve];
+    // Markup (":py:data:`bytes`", "**bold**") and sentences start with punctuation; values
+    // start with a letter or digit.
+    if v.len() < 6
+        || !v[0].is_ascii_alphanumeric()
+        || is_placeholder(v)
+        || looks_like_code(v)
+        || contains(v, b"://")
+        || !v.is_ascii()
+    {
+        return None;
+    }
+    let ok = match said {
+        Said::Password => {
+            let letter = v.iter().any(u8::is_ascii_alphabetic);
+            let other = v.iter().any(|c| !c.is_ascii_alphabetic());
+            let tech = PROSE_TECH_WORDS
+                .split(' ')
+                .any(|t| v.eq_ignore_ascii_case(t.as_bytes()));
+            // "argon2-hashed", "2FA-protected", "16-chars": a description, not a value.
+            let described = v
+                .split(|&c| c == b'-')
+                .skip(1)
+                .any(|part| part.len() >= 4 && part.iter().all(u8::is_ascii_lowercase));
+            letter && other && !tech && !described
+        }
+        Said::Token => v.len() >= 16 && kind_count(v) >= 2,
+    };
+    ok.then(|| cand(vs, ve, "secret-in-prose", P_ASSIGN - 1))
+}
+
+// ---------------------------------------------------------------------------------------------
+// curl commands: `-u user:password` and credential headers.
+
+/// The end of the shell command starting at `from`: the end of its line, continued over
+/// lines that end in a backslash, and at most 8 KB.
+fn command_end(b: &[u8], from: usize) -> usize {
+    let limit = b.len().min(from + 8192);
+    let mut i = from;
+    while i < limit {
+        if b[i] == b'\n' {
+            let mut k = i;
+            if k > from && b[k - 1] == b'\r' {
+                k -= 1;
+            }
+            if k > from && b[k - 1] == b'\\' {
+                i += 1;
+                continue;
+            }
+            return i;
+        }
+        i += 1;
+    }
+    limit
+}
+
+/// The shell words between `from` and `end`, as byte ranges with their quotes.
+fn shell_words(b: &[u8], from: usize, end: usize) -> Vec<(usize, usize)> {
+    let mut words = Vec::new();
+    let mut i = from;
+    while i < end {
+        if b[i].is_ascii_whitespace()
+            || (b[i] == b'\\' && i + 1 < end && b[i + 1].is_ascii_whitespace())
+        {
+            i += 1;
+            continue;
+        }
+        let s = i;
+        while i < end && !b[i].is_ascii_whitespace() {
+            if b[i] == b'"' || b[i] == b'\'' {
+                let q = b[i];
+                i += 1;
+                while i < end && b[i] != q {
+                    i += 1;
+                }
+            }
+            i = (i + 1).min(end);
+        }
+        words.push((s, i));
+    }
+    words
+}
+
+/// Inside a word's quotes, when it is one quoted string.
+fn unquote(b: &[u8], s: usize, e: usize) -> (usize, usize) {
+    if e >= s + 2 && (b[s] == b'"' || b[s] == b'\'') && b[e - 1] == b[s] {
+        (s + 1, e - 1)
+    } else {
+        (s, e)
+    }
+}
+
+/// The arguments of a curl command whose `curl` ends at `e`; returns where the command ends.
+pub(super) fn scan_curl_at(b: &[u8], e: usize, out: &mut Vec<Cand>) -> usize {
+    if !matches!(b.get(e), Some(b' ' | b'\t')) {
+        return e;
+    }
+    let end = command_end(b, e);
+    let words = shell_words(b, e, end);
+    for (k, &(s, we)) in words.iter().enumerate() {
+        let w = &b[s..we];
+        let next = words.get(k + 1).map(|&(ns, ne)| unquote(b, ns, ne));
+        let (user, header) = match w {
+            b"-u" | b"--user" => (next, None),
+            b"-H" | b"--header" => (None, next),
+            _ if w.starts_with(b"--user=") => (Some(unquote(b, s + 7, we)), None),
+            _ if w.starts_with(b"--header=") => (None, Some(unquote(b, s + 9, we))),
+            _ if w.starts_with(b"-u") && w.len() > 2 && w[2] != b'-' => {
+                (Some(unquote(b, s + 2, we)), None)
+            }
+            _ if w.starts_with(b"-H") && w.len() > 2 => (None, Some(unquote(b, s + 2, we))),
+            _ => continue,
+        };
+        if let Some((vs, ve)) = user {
+            out.extend(curl_user(b, vs, ve));
+        }
+        if let Some((vs, ve)) = header {
+            out.extend(curl_header(b, vs, ve));
+        }
+    }
+    end
+}
+
+/// `user:password`: the password, unless it is a placeholder or equals the user (a service
+/// default such as `guest:guest`). Without a colon curl asks for the password.
+fn curl_user(b: &[u8], s: usize, e: usize) -> Option<Cand> {
+    let c = s + b[s..e].iter().position(|&x| x == b':')?;
+    let (user, pass) = (&b[s..c], &b[c + 1..e]);
+    // Only placeholders by shape: `-u admin:pass` is how people really call local services.
+    let placeholder = is_placeholder_shape(pass);
+    (!pass.is_empty() && !placeholder && user != pass && !contains(pass, b"$"))
+        .then(|| cand(c + 1, e, "curl-auth-user", P_CONTEXT))
+}
+
+/// `Authorization: Basic|Token <value>` and `X-Api-Key:`-like headers. `Bearer` tokens are
+/// the `bearer-token` rule's.
+fn curl_header(b: &[u8], s: usize, e: usize) -> Option<Cand> {
+    let c = s + b[s..e].iter().position(|&x| x == b':')?;
+    let name = &b[s..c];
+    let vs = skip_blanks(b, c + 1);
+    if vs >= e {
+        return None;
+    }
+    let (vs, min) = if name.eq_ignore_ascii_case(b"authorization") {
+        let sp = (vs..e).find(|&j| b[j] == b' ');
+        match sp {
+            Some(sp) if b[vs..sp].eq_ignore_ascii_case(b"bearer") => return None,
+            Some(sp) => (skip_blanks(b, sp), 8),
+            None => (vs, 16),
+        }
+    } else {
+        let lower = name.to_ascii_lowercase();
+        let credential = ["key", "token", "secret", "apikey", "api-key", "auth"]
+            .iter()
+            .any(|k| lower.ends_with(k.as_bytes()));
+        if !credential {
+            return None;
+        }
+        (vs, 8)
+    };
+    let v = &b[vs..e];
+    (v.len() >= min && kind_count(v) >= 2 && !is_placeholder(v) && !contains(v, b"$"))
+        .then(|| cand(vs, e, "curl-auth-header", P_CONTEXT))
 }
 
 // ---------------------------------------------------------------------------------------------
