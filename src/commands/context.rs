@@ -150,6 +150,9 @@ fn budget_cmd(ctx: &Context) -> Result<ExitCode> {
             .config_string(&format!("rune.context.mcpTools.{server}"))
             .and_then(|n| n.trim().parse().ok())
     });
+    for u in &b.unreadable {
+        ctx.ui.warn(u);
+    }
     let out = if ctx.ui.json {
         json::line(&serde_json::json!({ "version": json::VERSION, "budget": b })) + "\n"
     } else {

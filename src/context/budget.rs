@@ -37,6 +37,8 @@ pub struct Budget {
     pub baseline_tokens: u64,
     pub percent_of_window: u64,
     pub recommendations: Vec<String>,
+    /// Files that could not be read as JSON (left out of the count), with why.
+    pub unreadable: Vec<String>,
 }
 
 /// Reads the MCP servers of `.mcp.json` and the settings files' `mcpServers` under `root`,
@@ -44,6 +46,7 @@ pub struct Budget {
 /// gives known tool counts per server (git config `rune.context.mcpTools.<server>`).
 pub fn budget(root: &Path, tool_counts: impl Fn(&str) -> Option<u64>) -> Budget {
     let mut servers: Vec<Server> = Vec::new();
+    let mut unreadable = Vec::new();
     for source in [
         ".mcp.json",
         ".claude/settings.json",
@@ -52,8 +55,14 @@ pub fn budget(root: &Path, tool_counts: impl Fn(&str) -> Option<u64>) -> Budget 
         let Ok(text) = std::fs::read_to_string(root.join(source)) else {
             continue;
         };
-        let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else {
-            continue;
+        let value = match serde_json::from_str::<serde_json::Value>(&text) {
+            Ok(v) => v,
+            Err(e) => {
+                unreadable.push(format!(
+                    "{source}: not valid JSON ({e}); its MCP servers are not counted"
+                ));
+                continue;
+            }
         };
         let Some(map) = value.get("mcpServers").and_then(|v| v.as_object()) else {
             continue;
@@ -130,6 +139,7 @@ pub fn budget(root: &Path, tool_counts: impl Fn(&str) -> Option<u64>) -> Budget 
         claude_md_tokens,
         baseline_tokens,
         recommendations,
+        unreadable,
     }
 }
 
