@@ -13,6 +13,14 @@ pub struct Output {
 }
 
 impl Output {
+    fn of(out: std::process::Output) -> Output {
+        Output {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+
     /// Exit code, stdout and stderr together, for snapshots.
     pub fn snapshot(&self) -> String {
         format!(
@@ -117,12 +125,7 @@ impl TestRepo {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_git-rune"));
         self.env(&mut cmd);
         cmd.current_dir(dir).args(args);
-        let out = cmd.output().expect("run git-rune");
-        Output {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
+        Output::of(cmd.output().expect("run git-rune"))
     }
 
     /// Runs `git-rune` with `input` on stdin.
@@ -139,12 +142,7 @@ impl TestRepo {
             .spawn()
             .expect("run git-rune");
         child.stdin.take().unwrap().write_all(input).unwrap();
-        let out = child.wait_with_output().unwrap();
-        Output {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
+        Output::of(child.wait_with_output().unwrap())
     }
 
     /// Runs git and returns trimmed stdout; panics on failure.
