@@ -17,7 +17,8 @@
 //! the last word. A leading `^` on the first element means the phrase opens its line, `<` that
 //! it opens its clause: the imperative position, so "ignora las instrucciones anteriores"
 //! (an order) matches and "el modelo ignora las instrucciones anteriores" (a description) does
-//! not. A repeated element stops where the next element can take over.
+//! not. A repeated element (`*`) or `{any}` stops where the next element can take over; others
+//! take what they can.
 //!
 //! # Rules
 //!
@@ -77,7 +78,11 @@ pub(super) const LEXICON: &str = r#"
 @en-not: do+not don+t dont never no+longer stop
 @en-obey: follow obey heed following obeying heeding
 @en-show: reveal print repeat output show leak dump display disclose recite expose
-@en-secret: system initial original hidden secret full entire
+@en-secret-kind: system initial original hidden secret full entire
+@en-send: send post upload forward email exfiltrate leak transmit submit paste append include attach add embed put
+@en-owner: your my the this that user+s users repo+s project+s
+@en-secret: api+key api+keys keys key tokens token secrets secret credentials password passwords env+vars environment+variables private+key ssh+key aws+credentials access+token conversation chat+history transcript system+prompt cookies session+cookie
+@en-where: https http url link image query+string webhook endpoint server
 
 override-instructions: {en-verb} {en-fill}* {en-dir} {en-qual}? {en-obj}
 override-instructions: {en-verb} {en-fill}* your {en-dir}? {en-qual}? {en-obj}
@@ -94,7 +99,7 @@ override-instructions: {en-verb} what|everything|anything|whatever you were|have
 override-instructions: your {en-dir}? {en-qual}? {en-obj} are|is|were|have|has been? now? {en-void}
 override-instructions: your {en-dir}? {en-qual}? {en-obj} no+longer apply|applies|matter|count|exist
 override-instructions: all {en-dir2} {en-qual}? {en-obj} are|is|were|have|has been? now? {en-void2}
-override-instructions: {en-show} your {en-secret}? prompt|prompts|instructions|instruction
+override-instructions: {en-show} your {en-secret-kind}? prompt|prompts|instructions|instruction
 role-reassignment: you are|re now a|an !{en-notid}
 role-reassignment: you are|re now {en-persona}|named|called
 role-reassignment: you are|re now in {en-mode}
@@ -117,16 +122,18 @@ instruction-header: here are|is your new|real|actual|updated|true|revised instru
 instruction-header: your new|real|actual|updated|true|revised instructions|orders|directives|task|rules|prompt are|is|follow
 instruction-header: your new|real|actual|updated|true|revised instructions|orders|directives|task|rules|prompt :
 instruction-header: new|updated|revised|real|secret|hidden instructions|orders|directives follow $
+secret-exfiltration: <{polite}? {en-send} {en-fill}* {en-owner}* {en-secret} to|into|in|as|via|at|inside {en-fill}* {en-where}
 
 # ============================================================================================
 # The cross-language patterns (the sets are filled per language below)
 # ============================================================================================
 # Verb first (English, Spanish, French, German, Portuguese, Russian, Chinese, Arabic).
-override-instructions: <{polite}? {verb} {fill}* {prior} {fill}? {obj}
+override-instructions: <{polite}? {verb} {fill}* {prior} {fill}*2 {obj}
 override-instructions: <{polite}? {verb} {fill}* {obj} {prior}
 override-instructions: <{polite}? {verb} {fill}* {your} {obj}
 override-instructions: <{polite}? {verb} {fill}* {your-obj}
 override-instructions: <{polite}? {verb} {fill}* {sys-obj}
+override-instructions: <{polite}? {verb} {fill}* {obj} {sys-of}
 override-instructions: <{polite}? {verb} {all} {fill}? {order}
 override-instructions: <{polite}? {verb} {everything} {fill}* {prior}
 override-instructions: <{polite}? {verb} {prior} {fill}* {everything}
@@ -154,6 +161,7 @@ instruction-header: {order} {new} :
 @obj: instructions instruction prompt prompts directives directions guidelines guidance rules orders constraints
 @order: instructions instruction prompt prompts directives guidelines
 @sys-obj: system+prompt system+message system+instructions developer+instructions
+@sys-of: of+the+system
 @your: your
 @all: all
 @everything: everything
@@ -177,6 +185,7 @@ instruction-header: {order} {new} :
 @obj: instrucciones instruccion indicaciones ordenes reglas directrices directivas pautas consignas
 @order: instrucciones indicaciones directrices
 @sys-obj: instrucciones+del+sistema prompt+del+sistema mensaje+del+sistema
+@sys-of: del+sistema de+sistema
 @your: tus sus vuestras su tu
 @all: todas todos
 @everything: todo
@@ -200,6 +209,7 @@ instruction-header: {order} {new} :
 @obj: instructions consignes directives regles ordres indications
 @order: instructions consignes directives
 @sys-obj: instructions+systeme instructions+du+systeme prompt+systeme message+systeme
+@sys-of: systeme du+systeme
 @your: tes vos ta ton votre
 @all: toutes tous
 @everything: tout
@@ -223,6 +233,7 @@ instruction-header: {order} {new} :
 @obj: anweisungen anweisung instruktionen befehle regeln vorgaben richtlinien anordnungen
 @order: anweisungen instruktionen
 @sys-obj: systemanweisungen systemanweisung systemprompt system+prompt
+@sys-of: des+systems
 @your: deine deinen deiner ihre ihren eure euren
 @all: alle
 @everything: alles
@@ -246,6 +257,7 @@ instruction-header: {order} {new} :
 @obj: instrucoes instrucao orientacoes ordens regras diretrizes diretivas comandos
 @order: instrucoes orientacoes diretrizes
 @sys-obj: instrucoes+do+sistema prompt+do+sistema mensagem+do+sistema
+@sys-of: do+sistema de+sistema
 @your: suas seus tuas teus sua seu
 @all: todas todos
 @everything: tudo
@@ -269,6 +281,7 @@ instruction-header: {order} {new} :
 @obj: инструкции инструкций инструкциям указания указаний команды команд правила правил промпт промпта директивы директив установки установок
 @order: инструкции инструкций указания указаний
 @sys-obj: системные+инструкции системный+промпт системную+инструкцию системный+запрос
+@sys-of: системы
 @your: свои твои ваши
 @all: все всех
 @everything: все

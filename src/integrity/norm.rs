@@ -111,9 +111,10 @@ impl Builder {
         let look_alike = |c: char| !c.is_ascii() && confusable(c).is_some();
         if word.iter().any(|&(c, _)| look_alike(c)) {
             let latin = word.iter().any(|(c, _)| c.is_ascii_alphabetic());
-            let all = word
-                .iter()
-                .all(|&(c, _)| c.is_ascii() || !c.is_alphabetic() || look_alike(c));
+            // Judged in lower case: `Не` is Russian, though `Н` alone passes for `H`.
+            let all = word.iter().all(|&(c, _)| {
+                c.is_ascii() || !c.is_alphabetic() || c.to_lowercase().all(look_alike)
+            });
             if latin || all {
                 for (c, _) in word.iter_mut() {
                     *c = confusable(*c).unwrap_or(*c);

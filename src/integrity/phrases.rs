@@ -651,8 +651,8 @@ pub(super) fn phrase_at(w: &Words, i: usize, pattern: &Pattern) -> Option<(usize
         }
         let mut n = 0;
         while n < el.max && k < w.list.len() && last.is_none_or(|l| w.joined(l)) {
-            // A repeated element stops where the next one can take over.
-            if n >= el.min && el.max > 1 && next_matches(w, k, &els[e + 1..]) {
+            // A repeated element or a wildcard stops where the next element can take over.
+            if n >= el.min && (el.max > 1 || el.any) && next_matches(w, k, &els[e + 1..]) {
                 break;
             }
             let took = w.element_at(k, el);

@@ -120,10 +120,24 @@ pub(super) fn secret_kind(tok: &[u8]) -> u8 {
         .iter()
         .rposition(|c| b"=@<".contains(c))
         .map_or(0, |p| p + 1)..];
-    let quick = path.contains(&b'/') || path.starts_with(b".") || contains_ci(path, b"id_");
+    let quick = path.contains(&b'/')
+        || path.contains(&b'\\')
+        || path.starts_with(b".")
+        || contains_ci(path, b"id_");
     if !quick {
         return 0;
     }
+    // Windows paths (`%USERPROFILE%\\.ssh\\id_rsa`, `$HOME\\.aws\\credentials`) read as POSIX ones.
+    let slashed: Vec<u8>;
+    let path = if path.contains(&b'\\') {
+        slashed = path
+            .iter()
+            .map(|&c| if c == b'\\' { b'/' } else { c })
+            .collect();
+        &slashed[..]
+    } else {
+        path
+    };
     let base = &path[path.iter().rposition(|&c| c == b'/').map_or(0, |p| p + 1)..];
     if ends_with_ci(path, b".pub") {
         return 0;
@@ -407,6 +421,11 @@ const NETWORK_APIS: &[&str] = &[
     "iwr ",
     "irm ",
     "uploadstring",
+    "require('https')",
+    "require(\"https\")",
+    "require('http')",
+    "http://",
+    "https://",
     "uploadfile",
     "lwp::",
     "curl",
@@ -502,7 +521,8 @@ fn scan_eval(l: &[u8], at: usize, out: &mut Sink) {
                 e += 1;
             }
             let arg = &l[k + 1..e.min(l.len())];
-            if DOWNLOAD_APIS.iter().any(|d| has_word(arg, d.as_bytes())) {
+            let url = contains_ci(arg, b"http://") || contains_ci(arg, b"https://");
+            if url || DOWNLOAD_APIS.iter().any(|d| has_word(arg, d.as_bytes())) {
                 out.hit("remote-script-execution", at + p, at + (e + 1).min(l.len()));
             }
             p = k + 1;
@@ -519,10 +539,10 @@ fn scan_eval(l: &[u8], at: usize, out: &mut Sink) {
 fn has_word(hay: &[u8], needle: &[u8]) -> bool {
     hay.windows(needle.len()).enumerate().any(|(i, w)| {
         w.eq_ignore_ascii_case(needle)
-            && (i == 0 || !hay[i - 1].is_ascii_alphanumeric())
+            && (i == 0 || !(hay[i - 1].is_ascii_alphanumeric() || hay[i - 1] == b'_'))
             && !hay
                 .get(i + needle.len())
-                .is_some_and(u8::is_ascii_alphanumeric)
+                .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
     })
 }
 

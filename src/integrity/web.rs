@@ -9,7 +9,7 @@ use crate::bytes::starts_with_ci;
 
 /// Parts of a placeholder's name that say it stands for something private: a URL that asks
 /// for one of these to be filled in sends it to whoever runs the host.
-const SENSITIVE: &[&str] = &[
+const PRIVATE: &[&str] = &[
     "secret",
     "secrets",
     "token",
@@ -17,14 +17,11 @@ const SENSITIVE: &[&str] = &[
     "password",
     "passwords",
     "passwd",
-    "pwd",
-    "pass",
     "credential",
     "credentials",
     "creds",
     "cred",
     "apikey",
-    "api_key",
     "conversation",
     "convo",
     "history",
@@ -40,31 +37,29 @@ const SENSITIVE: &[&str] = &[
     "aws",
     "cookie",
     "cookies",
-    "session",
     "private",
     "privkey",
     "clipboard",
     "transcript",
-    "context",
-    "messages",
-    "data",
     "base64",
     "b64",
-    "encoded",
-    "contents",
-    "keys",
-    "key",
+];
+/// Parts that say so only in a query string, where data goes (`?d={data}`), not in a path,
+/// where they name resources (`/items/{data_id}`, `/cache/{key}`).
+const PRIVATE_IN_QUERY: &[&str] = &[
+    "data", "key", "keys", "context", "messages", "contents", "encoded",
 ];
 
-/// Whether the name starting at `b[i]` (identifier characters, split at `_ - . :` and at
-/// lower-to-upper case changes) has a [`SENSITIVE`] part, and where the name ends.
-fn sensitive_name(b: &[u8], i: usize) -> (bool, usize) {
+/// How private the name starting at `b[i]` sounds (identifier characters, split at `_ - . :`
+/// and where lower case turns upper): 2 a [`PRIVATE`] part, 1 a [`PRIVATE_IN_QUERY`] part, 0
+/// neither.
+fn private_name(b: &[u8], i: usize) -> u8 {
     let mut e = i;
     while e < b.len() && (b[e].is_ascii_alphanumeric() || b"_-.:".contains(&b[e])) && e - i < 64 {
         e += 1;
     }
     let name = &b[i..e];
-    let mut found = false;
+    let mut level = 0;
     let mut s = 0;
     for k in 0..=name.len() {
         let cut = k == name.len()
@@ -72,13 +67,19 @@ fn sensitive_name(b: &[u8], i: usize) -> (bool, usize) {
             || (k > s && name[k].is_ascii_uppercase() && name[k - 1].is_ascii_lowercase());
         if cut {
             let part = name[s..k].to_ascii_lowercase();
-            found |= SENSITIVE.iter().any(|w| w.as_bytes() == part.as_slice());
+            let is = |list: &[&str]| list.iter().any(|w| w.as_bytes() == part.as_slice());
+            level = level.max(if is(PRIVATE) {
+                2
+            } else {
+                u8::from(is(PRIVATE_IN_QUERY))
+            });
             s = k + usize::from(k < name.len() && b"_-.:".contains(&name[k]));
         }
     }
-    // "api" then "key" as two parts.
-    found |= contains_ci(name, b"api_key") || contains_ci(name, b"apikey");
-    (found, e)
+    if contains_ci(name, b"api_key") || contains_ci(name, b"apikey") {
+        level = 2;
+    }
+    level
 }
 
 /// Command words whose output is private, inside a `$(…)` substitution in a URL.
@@ -106,9 +107,7 @@ const SUBSTITUTED: &[&str] = &[
     "tail",
     "tar",
     "zip",
-    "pwd",
     "echo",
-    "git",
     "aws",
     "gcloud",
     "az",
@@ -179,6 +178,18 @@ fn url_place(b: &[u8], i: usize) -> UrlPlace {
 /// The end of a URL starting at `b[i]`: at whitespace, quotes, angle brackets, or a `)` that
 /// closes more than it opened (markdown); trailing sentence punctuation is left out.
 fn url_end(b: &[u8], i: usize) -> usize {
+    let e = url_end_raw(b, i);
+    if b.get(e) == Some(&b')') {
+        return e; // a markdown target ends at its parenthesis, dots and all
+    }
+    let mut e = e;
+    while e > i && b".,;:!?".contains(&b[e - 1]) {
+        e -= 1;
+    }
+    e
+}
+
+fn url_end_raw(b: &[u8], i: usize) -> usize {
     let mut depth = 0i32;
     let mut e = i;
     while e < b.len() {
@@ -190,9 +201,6 @@ fn url_end(b: &[u8], i: usize) -> usize {
             _ => {}
         }
         e += 1;
-    }
-    while e > i && b".,;:!?".contains(&b[e - 1]) {
-        e -= 1;
     }
     e
 }
@@ -246,16 +254,15 @@ fn exfiltrating(b: &[u8], s: usize, e: usize, place: UrlPlace) -> Option<usize> 
         .iter()
         .position(|&c| c == b'?' || c == b'#')
         .map(|q| s + q);
-    let path = s + url.iter().position(|&c| c == b'/').unwrap_or(url.len());
-    let mut i = path;
+    let mut i = s;
     while i < e {
         let (c, len) = decoded(b, i);
         let k = i + len;
+        let in_query = query.is_some_and(|q| i > q);
         match c {
-            // Command substitution: the rest may run past the URL's end (spaces inside).
+            // Command substitution: its command may run past the URL's end (spaces inside).
             b'$' if decoded(b, k).0 == b'(' => {
-                let ks = k + decoded(b, k).1;
-                if substitutes_private(b, ks) {
+                if substitutes_private(b, k + decoded(b, k).1) {
                     return Some(i);
                 }
             }
@@ -264,29 +271,22 @@ fn exfiltrating(b: &[u8], s: usize, e: usize, place: UrlPlace) -> Option<usize> 
                     return Some(i);
                 }
             }
+            // `%XX` is an escape, not the start of a `%NAME%` placeholder.
+            b'%' if len == 1 && is_hex_escape(b, i) => {}
             b'{' | b'<' | b'[' | b'%' => {
                 let mut n = k;
                 while matches!(decoded(b, n).0, b'{' | b' ') {
                     n += decoded(b, n).1;
                 }
                 let n = n + usize::from(b.get(n) == Some(&b'$'));
-                let (private, _) = sensitive_name(b, n);
-                // `%XX` is an escape, not a `%NAME%` placeholder.
-                let escape = c == b'%' && len == 1;
-                let ok = c != b'%'
-                    || (escape
-                        && b.get(n).is_some_and(|x| x.is_ascii_alphabetic())
-                        && !is_hex_escape(b, i));
-                if private
-                    && ok
-                    && (c == b'{' || query.is_some_and(|q| i > q) || place != UrlPlace::Bare)
-                {
+                let private = private_name(b, n) >= if in_query { 1 } else { 2 };
+                if private && (c == b'{' || in_query || place != UrlPlace::Bare) {
                     return Some(i);
                 }
             }
             b'$' if place != UrlPlace::Bare => {
                 let n = k + usize::from(decoded(b, k).0 == b'{');
-                if sensitive_name(b, n).0 {
+                if private_name(b, n) >= if in_query { 1 } else { 2 } {
                     return Some(i);
                 }
             }
@@ -305,8 +305,7 @@ fn exfiltrating(b: &[u8], s: usize, e: usize, place: UrlPlace) -> Option<usize> 
                 let caps = !v.is_empty()
                     && v.iter()
                         .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
-                    && v.iter().any(u8::is_ascii_uppercase)
-                    && sensitive_name(v, 0).0;
+                    && private_name(v, 0) > 0;
                 if dots || caps {
                     return Some(q);
                 }
@@ -361,12 +360,31 @@ fn substitutes_private(b: &[u8], s: usize) -> bool {
     if contains_ci(body, b"~/") || secret_path(body).is_some() {
         return true;
     }
-    body.split(|c| !(c.is_ascii_alphanumeric() || *c == b'-' || *c == b'_'))
-        .any(|w| {
+    let word = |w: &[u8]| {
+        !(w.is_empty()
+            || w.iter()
+                .any(|c| !(c.is_ascii_alphanumeric() || b"-_".contains(c))))
+    };
+    // The command of each piece of the pipeline, and any variable named like a secret.
+    let commands = body.split(|c| b"|;&".contains(c)).filter_map(|piece| {
+        let mut words = piece
+            .split(|c| c.is_ascii_whitespace())
+            .filter(|w| !w.is_empty());
+        let first = words.next()?;
+        Some(if first == b"sudo" {
+            words.next()?
+        } else {
+            first
+        })
+    });
+    let private_var = body
+        .split(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+        .any(|w| private_name(w, 0) == 2 && w.iter().any(u8::is_ascii_uppercase));
+    private_var
+        || commands.filter(|w| word(w)).any(|w| {
             SUBSTITUTED
                 .iter()
                 .any(|s| w.eq_ignore_ascii_case(s.as_bytes()))
-                || sensitive_name(w, 0).0 && w.iter().any(u8::is_ascii_uppercase)
         })
 }
 
@@ -392,7 +410,7 @@ pub(super) fn scan_html(b: &[u8], out: &mut Sink) {
                 if let Some(at) = event_attribute(&b[i..end]) {
                     out.hit("html-event-handler", i, (end + 1).min(b.len()).max(i + at));
                 }
-                i = end;
+                i += 1;
             }
             b'j' | b'J' | b'v' | b'V' | b'd' | b'D' => {
                 let scheme = [&b"javascript:"[..], b"vbscript:", b"data:text/html"]
