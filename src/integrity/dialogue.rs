@@ -187,7 +187,12 @@ pub(super) fn scan_tool_calls(text: &str, out: &mut Sink) {
                 let colon = skip_blanks(b, (e + 1).min(b.len()));
                 if b.get(e) == Some(&c) && b.get(colon) == Some(&b':') && deep == 0 {
                     let v = skip_blanks(b, colon + 1);
-                    let flag = key_flag(&b[s..e], &b[v..b.len().min(v + 24)]);
+                    let value = &b[v..b.len().min(v + 24)];
+                    // `{"name": ..., "arguments": ...}` describes the shape in prose.
+                    let elided = [&b"..."[..], b"\"...\"", "…".as_bytes(), b"<"]
+                        .iter()
+                        .any(|x| value.starts_with(x));
+                    let flag = if elided { 0 } else { key_flag(&b[s..e], value) };
                     if let Some(top) = stack.last_mut() {
                         top.1 |= flag;
                     }

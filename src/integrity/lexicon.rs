@@ -86,7 +86,8 @@ pub(super) const LEXICON: &str = r#"
 
 override-instructions: {en-verb} {en-fill}* {en-dir} {en-qual}? {en-obj}
 override-instructions: {en-verb} {en-fill}* your {en-dir}? {en-qual}? {en-obj}
-override-instructions: {en-verb} all the? {en-order}
+override-instructions: {en-verb} all of? the|your|these|those? {en-order}
+override-instructions: {en-verb} {en-fill}* {en-obj} given|received|provided|stated|written|listed|you+received|you+were+given {en-before}
 override-instructions: {en-verb} {en-fill}* above|foregoing $
 override-instructions: {en-verb} {en-fill}* above|foregoing and|then|instead|now
 override-instructions: {en-verb} everything above|before|prior
@@ -114,9 +115,10 @@ role-reassignment: act|behave as a|an? {en-persona}
 role-reassignment: pretend|roleplay|role+play to+be|you+are|you+re|as a|an? {en-persona}
 role-reassignment: pretend|act|behave|imagine as? if|that? you have|had no|zero {en-limits}
 role-reassignment: you no+longer have any? {en-limits}
+role-reassignment: you are|re no+longer bound|restricted|constrained|limited|subject by|to {any}*3 {en-obj}|{en-limits}
 role-reassignment: you are|re free from|of all|any|your? {en-limits}
 role-reassignment: enable|enter|activate|engage|turn+on|switch+to {en-jmode} mode
-instruction-header: new|real|actual|true|hidden|secret instructions|instruction|directives|orders :
+instruction-header: new|real|actual|true|hidden|secret|updated system|admin|developer|operator|priority? instructions|instruction|directives|directive|orders :
 instruction-header: ^system prompt|message|instructions|override|directive :
 instruction-header: here are|is your new|real|actual|updated|true|revised instructions|orders|directives|task|tasks|rules|prompt
 instruction-header: your new|real|actual|updated|true|revised instructions|orders|directives|task|rules|prompt are|is|follow
@@ -130,12 +132,12 @@ secret-exfiltration: <{polite}? {en-send} {en-fill}* {en-owner}* {en-secret} to|
 # Verb first (English, Spanish, French, German, Portuguese, Russian, Chinese, Arabic).
 override-instructions: <{polite}? {verb} {fill}* {prior} {fill}*2 {obj}
 override-instructions: <{polite}? {verb} {fill}* {obj} {prior}
-override-instructions: <{polite}? {verb} {fill}* {your} {obj}
+override-instructions: <{polite}? {verb} {fill}* {your} {all}? {obj}
 override-instructions: <{polite}? {verb} {fill}* {your-obj}
 override-instructions: <{polite}? {verb} {fill}* {sys-obj}
 override-instructions: <{polite}? {verb} {fill}* {obj} {sys-of}
 override-instructions: <{polite}? {verb} {all} {fill}? {order}
-override-instructions: <{polite}? {verb} {everything} {fill}* {prior}
+override-instructions: <{polite}? {verb} {everything} {fill}*6 {prior}
 override-instructions: <{polite}? {verb} {prior} {fill}* {everything}
 # Verb last (Hindi, Bengali, Japanese).
 override-instructions: {prior} {any}*5 {obj}|{everything} {any}*3 {sov-verb}
@@ -165,7 +167,7 @@ instruction-header: {order} {new} :
 @your: your
 @all: all
 @everything: everything
-@now: you+are+now you+re+now from+now+on+you+are from+now+on+you+re you+will+now+be
+@now: you+are+now you+re+now from+now+on+you+are from+now+on+you+re you+will+now+be from+this+point+on+you+are from+this+point+forward+you+are from+here+on+you+are henceforth+you+are going+forward+you+are starting+now+you+are
 @article: a an
 @notid: bit little few lot couple step way part
 @persona: unrestricted unfiltered uncensored jailbroken
@@ -179,7 +181,7 @@ instruction-header: {order} {new} :
 # Spanish (es)
 # ============================================================================================
 @polite: por+favor ahora
-@verb: ignora ignore ignorad ignoren olvida olvide olvidad olviden descarta descarte descartad desestima desestime omite omita no+hagas+caso+a no+hagas+caso+de no+haga+caso+a no+haga+caso+de haz+caso+omiso+de
+@verb: ignora ignore ignorad ignoren olvida olvide olvidad olviden descarta descarte descartad desestima desestime omite omita no+hagas+caso+a no+hagas+caso+de no+haga+caso+a no+haga+caso+de haz+caso+omiso+de no+sigas no+siga no+obedezcas
 @fill: todas todos toda las los la el lo de del tus sus cualquier cada estas esas que te se ha han dijeron dicho dije
 @prior: anteriores anterior previas previos previa previo precedentes originales original iniciales arriba antes
 @obj: instrucciones instruccion indicaciones ordenes reglas directrices directivas pautas consignas
@@ -203,9 +205,9 @@ instruction-header: {order} {new} :
 # French (fr)
 # ============================================================================================
 @polite: s+il+vous+plait s+il+te+plait maintenant
-@verb: ignore ignorez oublie oubliez ne+tiens+pas+compte ne+tenez+pas+compte ne+tiens+plus+compte ne+tenez+plus+compte fais+abstraction faites+abstraction laisse+tomber laissez+tomber
+@verb: ignore ignorez oublie oubliez ne+tiens+pas+compte ne+tenez+pas+compte ne+tiens+plus+compte ne+tenez+plus+compte fais+abstraction faites+abstraction laisse+tomber laissez+tomber ne+suis+pas ne+suivez+pas
 @fill: toutes tous tout les la le l de des du tes vos ces ses ce qui qu on t a ete dit
-@prior: precedentes precedents precedente precedent anterieures anterieurs anterieure initiales originales ci+dessus precede au+dessus avant
+@prior: precedentes precedents precedente precedent anterieures anterieurs anterieure initiales originales ci+dessus precede au+dessus avant auparavant precedemment plus+haut
 @obj: instructions consignes directives regles ordres indications
 @order: instructions consignes directives
 @sys-obj: instructions+systeme instructions+du+systeme prompt+systeme message+systeme
@@ -228,7 +230,7 @@ instruction-header: {order} {new} :
 # ============================================================================================
 @polite: bitte jetzt
 @verb: ignoriere ignorier ignorieren vergiss vergesst vergessen missachte missachten verwirf verwerfen
-@fill: alle allen aller die der den des deine deinen ihre ihren eure sie bisher was man dir gesagt wurde
+@fill: alle allen aller samtliche samtlichen jegliche die der den des deine deinen ihre ihren eure sie bisher was man dir gesagt wurde
 @prior: vorherigen vorherige vorheriges bisherigen bisherige bisheriges obigen obige obiges fruheren fruhere vorangegangenen vorangegangene ursprunglichen ursprungliche oben davor vorher
 @obj: anweisungen anweisung instruktionen befehle regeln vorgaben richtlinien anordnungen
 @order: anweisungen instruktionen
@@ -275,8 +277,8 @@ instruction-header: {order} {new} :
 # Russian (ru)
 # ============================================================================================
 @polite: пожалуйста теперь
-@verb: игнорируй игнорируйте проигнорируй проигнорируйте забудь забудьте отбрось отбросьте отмени отмените не+обращай+внимания+на не+обращайте+внимания+на не+следуй не+следуйте не+слушай
-@fill: все всех эти этих свои твои ваши что было сказано данные тебе вам
+@verb: игнорируй игнорируйте проигнорируй проигнорируйте забудь забудьте отбрось отбросьте отмени отмените не+обращай+внимания+на не+обращайте+внимания+на не+следуй не+следуйте не+слушай не+выполняй не+выполняйте не+подчиняйся
+@fill: все всех эти этих свои твои ваши что было сказано данные тебе вам полученные ранее
 @prior: предыдущие предыдущих предыдущее прежние прежних ранее выше вышеуказанные вышеприведенные изначальные исходные
 @obj: инструкции инструкций инструкциям указания указаний команды команд правила правил промпт промпта директивы директив установки установок
 @order: инструкции инструкций указания указаний
@@ -297,7 +299,7 @@ instruction-header: {order} {new} :
 # Chinese (zh): no spaces, no imperative form; verbs must open the clause
 # ============================================================================================
 @polite: 请 请你 麻烦你 现在
-@verb: 忽略 忽视 无视 忘记 忘掉 不要理会 不要遵循 不要遵守 抛弃 放弃 丢弃 跳过
+@verb: 忽略 忽视 无视 忘记 忘掉 不要理会 不要遵循 不要遵守 不要执行 别管 抛弃 放弃 丢弃 跳过
 @fill: 的 你 所有 全部 一切 你的 之 这些 那些 给 收到 过 到 我 您 所 有
 @prior: 之前 以前 先前 此前 上面 以上 前面 上述 原来 原有 原先 早先
 @obj: 指令 指示 说明 规则 提示 设定 命令 要求 提示词 约束

@@ -289,6 +289,8 @@ pub(super) struct Line {
     tokens: usize,
     /// The last token ended a command (`&&`, `;`): the next one is a command name.
     cmd_pos: bool,
+    /// `socat` runs on the line.
+    socat: bool,
 }
 
 /// `remote-script-execution` (TAINTED): running code fetched from elsewhere, or code hidden
@@ -385,6 +387,15 @@ fn end_line(text: &str, at: usize, end: usize, line: &mut Line, out: &mut Sink) 
     if l.contains(&b'(') {
         scan_eval(l, at, out);
     }
+    let shell_over_socket = (line.socat
+        && (contains_ci(l, b"exec:") || contains_ci(l, b"system:"))
+        && contains_ci(l, b"tcp"))
+        || (line.inline_code
+            && SOCKETS.iter().any(|n| contains_ci(l, n.as_bytes()))
+            && SHELLS.iter().any(|n| contains_ci(l, n.as_bytes())));
+    if shell_over_socket {
+        out.hit("reverse-shell", at, end);
+    }
     if line.inline_code {
         let network = NETWORK_APIS.iter().any(|n| contains_ci(l, n.as_bytes()));
         let secret = SECRET_SOURCES.iter().any(|n| contains_ci(l, n.as_bytes()))
@@ -396,6 +407,18 @@ fn end_line(text: &str, at: usize, end: usize, line: &mut Line, out: &mut Sink) 
         }
     }
 }
+
+/// Sockets and the shells a one-liner hands them to (a reverse shell in Python, Perl, Ruby, PHP).
+const SOCKETS: &[&str] = &["socket", "fsockopen", "tcpsocket", "net.connect"];
+const SHELLS: &[&str] = &[
+    "/bin/sh",
+    "/bin/bash",
+    "cmd.exe",
+    "pty.spawn",
+    "dup2",
+    "subprocess",
+    "proc_open",
+];
 
 /// Calls that fetch from the network, in the languages one-liners are written in.
 const NETWORK_APIS: &[&str] = &[
@@ -621,7 +644,7 @@ pub(super) fn shell_token(text: &str, s: usize, e: usize, line: &mut Line, out: 
     let substitution = [&b"$("[..], b"<(", b"\"$("]
         .iter()
         .any(|o| tok.starts_with(o));
-    if substitution && line.seen & RUNNER != 0 && m & FETCHER != 0 {
+    if substitution && line.seen & (RUNNER | INTERPRETER) != 0 && m & FETCHER != 0 {
         out.hit("remote-script-execution", s, e);
     }
     if line.seen & READER != 0 && kind == 2 {
@@ -647,7 +670,8 @@ pub(super) fn shell_token(text: &str, s: usize, e: usize, line: &mut Line, out: 
     if m & SENDER != 0 && matches!(name, b"scp" | b"rsync" | b"sftp") {
         line.seen |= SENDER_ARGS;
     }
-    line.seen |= m & (DECODER | RUNNER | READER | NETCAT | CHMOD | SENDER | LOLBIN);
+    line.seen |= m & (DECODER | RUNNER | INTERPRETER | READER | NETCAT | CHMOD | SENDER | LOLBIN);
+    line.socat |= name.eq_ignore_ascii_case(b"socat");
 }
 
 /// Flags after which an interpreter runs code given inline or a module, not what it reads.
@@ -732,6 +756,7 @@ fn windows_and_powershell(
         line.last_interpreter = true;
         return;
     }
+    let tok = unquoted(tok);
     if line.powershell == 1 && tok.len() >= 2 && (tok[0] == b'-' || tok[0] == b'/') {
         let flag = lower(&tok[1..]);
         if flag == b"ec" || (b"encodedcommand".starts_with(&flag) && flag.first() == Some(&b'e')) {
