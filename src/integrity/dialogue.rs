@@ -15,15 +15,23 @@ enum Role {
 }
 
 fn role(word: &[u8], heading: bool) -> Option<Role> {
-    let w = word.to_ascii_lowercase();
-    Some(match w.as_slice() {
-        b"human" | b"assistant" => Role::Strong,
+    let is = |names: &[&str]| {
+        names
+            .iter()
+            .any(|n| word.eq_ignore_ascii_case(n.as_bytes()))
+    };
+    if is(&["human", "assistant"]) {
+        Some(Role::Strong)
+    } else if heading && is(&["instruction", "response", "input", "system", "user"]) {
         // Alpaca and similar prompt formats: `### Instruction:`, `### Response:`.
-        b"instruction" | b"response" | b"input" | b"system" | b"user" if heading => Role::Strong,
-        b"user" => Role::Asker,
-        b"ai" | b"bot" | b"chatgpt" | b"gpt" | b"claude" | b"gemini" | b"llm" => Role::Replier,
-        _ => return None,
-    })
+        Some(Role::Strong)
+    } else if is(&["user"]) {
+        Some(Role::Asker)
+    } else if is(&["ai", "bot", "chatgpt", "gpt", "claude", "gemini", "llm"]) {
+        Some(Role::Replier)
+    } else {
+        None
+    }
 }
 
 /// `chat-turn-marker` (TAINTED): a line that opens with a chat role and a colon (`Human:`,
@@ -38,7 +46,9 @@ fn role(word: &[u8], heading: bool) -> Option<Role> {
 /// `<|im_start|>`) and `[INST]` are `forged-frame-marker`.
 pub(super) fn scan_turns(text: &str, out: &mut Sink) {
     let b = text.as_bytes();
-    let (mut asker, mut replier): (Option<(usize, usize)>, Option<(usize, usize)>) = (None, None);
+    // The first `User:` line and the first reply line, as spans.
+    let mut asker: Option<(usize, usize)> = None;
+    let mut replier: Option<(usize, usize)> = None;
     let mut at = 0;
     while at < b.len() {
         let end = at

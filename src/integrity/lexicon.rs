@@ -49,7 +49,8 @@
 //! plus German: imperative override verbs with an earlier/above/your/system object, "forget
 //! everything above", "you are now / from now on you are" with a persona, a mode or "without
 //! restrictions", and "new instructions:". Verb-final languages (Hindi, Bengali, Japanese) are
-//! matched object first, verb last, with the imperative form of the verb. Verbs are listed in
+//! matched object first, verb last, with the imperative form of the verb (their sets are named
+//! `ov-…`). Verbs are listed in
 //! their imperative forms only; Chinese has no such form, so its verbs must open the clause.
 
 /// The tables; see the module documentation for the syntax.
@@ -139,11 +140,11 @@ override-instructions: <{polite}? {verb} {fill}* {obj} {sys-of}
 override-instructions: <{polite}? {verb} {all} {fill}? {order}
 override-instructions: <{polite}? {verb} {everything} {fill}*6 {prior}
 override-instructions: <{polite}? {verb} {prior} {fill}* {everything}
-# Verb last (Hindi, Bengali, Japanese).
-override-instructions: {prior} {any}*5 {obj}|{everything} {any}*3 {sov-verb}
-override-instructions: {your} {any}*3 {obj} {any}*3 {sov-verb}
-override-instructions: {all} {any}*3 {order} {any}*3 {sov-verb}
-override-instructions: {sys-obj} {any}*3 {sov-verb}
+# Verb last (Hindi, Bengali, Japanese), with their own sets (`ov-`: object before verb).
+override-instructions: {ov-prior} {any}*5 {ov-obj}|{ov-everything} {any}*3 {ov-verb}
+override-instructions: {ov-your} {any}*3 {ov-obj} {any}*3 {ov-verb}
+override-instructions: {ov-all} {any}*3 {ov-order} {any}*3 {ov-verb}
+override-instructions: {ov-sys-obj} {any}*3 {ov-verb}
 role-reassignment: {now} {article} !{notid}
 role-reassignment: {now} {article}? dan|jailbreak|jailbroken
 role-reassignment: {now} {any}*3 {persona}
@@ -321,14 +322,14 @@ instruction-header: {order} {new} :
 # ============================================================================================
 # Japanese (ja): verb last, in its imperative or request form
 # ============================================================================================
-@prior: 以前 これまで 上記 先ほど 今まで 前 以上 元 最初
-@obj: 指示 命令 指令 プロンプト ルール 設定 制約 指図
-@order: 指示 指令 プロンプト
-@sys-obj: システムプロンプト システム指示
-@your: あなたの
-@all: すべて 全て 全部 あらゆる
-@everything: 内容 会話
-@sov-verb: 無視して 無視しろ 無視せよ 無視しなさい 忘れて 忘れろ 忘れなさい 破棄して 捨てて 従わないで
+@ov-prior: 以前 これまで 上記 先ほど 今まで 前 以上 元 最初
+@ov-obj: 指示 命令 指令 プロンプト ルール 設定 制約 指図
+@ov-order: 指示 指令 プロンプト
+@ov-sys-obj: システムプロンプト システム指示
+@ov-your: あなたの
+@ov-all: すべて 全て 全部 あらゆる
+@ov-everything: 内容 会話
+@ov-verb: 無視して 無視しろ 無視せよ 無視しなさい 忘れて 忘れろ 忘れなさい 破棄して 捨てて 従わないで
 @now: あなたは今から 今からあなたは これからあなたは あなたはこれから 今後あなたは 今から+あなたは これから+あなたは
 @persona: 制限のない 無制限 制限なし 脱獄
 @without: なし
@@ -339,14 +340,14 @@ instruction-header: {order} {new} :
 # ============================================================================================
 # Hindi (hi): verb last, imperative
 # ============================================================================================
-@prior: पिछले पिछली पिछला पहले ऊपर ऊपरी पूर्व मूल
-@obj: निर्देश निर्देशों निर्देशो आदेश आदेशों नियम नियमों हिदायतें हिदायतों
-@order: निर्देश निर्देशों
-@sys-obj: सिस्टम+प्रॉम्प्ट सिस्टम+निर्देश सिस्टम+निर्देशों
-@your: अपने अपनी तुम्हारे आपके
-@all: सभी सारे सारी
-@everything: बातें बातों सब+कुछ
-@sov-verb: अनदेखा+करें अनदेखा+करो अनदेखा+कीजिए अनदेखा+करिए अनदेखा+कर+दें अनदेखा+कर+दो नज़रअंदाज़+करें नज़रअंदाज़+करो नज़रअंदाज़+कीजिए नज़रअंदाज़+कर+दें नज़रअंदाज़+कर+दो नजरअंदाज+करें नजरअंदाज+करो नजरअंदाज+कर+दो भूल+जाओ भूल+जाइए भूल+जाएं भूल+जाएँ उपेक्षा+करें उपेक्षा+करो
+@ov-prior: पिछले पिछली पिछला पहले ऊपर ऊपरी पूर्व मूल
+@ov-obj: निर्देश निर्देशों निर्देशो आदेश आदेशों नियम नियमों हिदायतें हिदायतों
+@ov-order: निर्देश निर्देशों
+@ov-sys-obj: सिस्टम+प्रॉम्प्ट सिस्टम+निर्देश सिस्टम+निर्देशों
+@ov-your: अपने अपनी तुम्हारे आपके
+@ov-all: सभी सारे सारी
+@ov-everything: बातें बातों सब+कुछ
+@ov-verb: अनदेखा+करें अनदेखा+करो अनदेखा+कीजिए अनदेखा+करिए अनदेखा+कर+दें अनदेखा+कर+दो नज़रअंदाज़+करें नज़रअंदाज़+करो नज़रअंदाज़+कीजिए नज़रअंदाज़+कर+दें नज़रअंदाज़+कर+दो नजरअंदाज+करें नजरअंदाज+करो नजरअंदाज+कर+दो भूल+जाओ भूल+जाइए भूल+जाएं भूल+जाएँ उपेक्षा+करें उपेक्षा+करो
 @now: अब+तुम अब+आप अब+से+तुम अब+से+आप आज+से+तुम तुम+अब आप+अब
 @persona: असीमित अप्रतिबंधित
 @without: बिना
@@ -357,14 +358,14 @@ instruction-header: {order} {new} :
 # ============================================================================================
 # Bengali (bn): verb last, imperative
 # ============================================================================================
-@prior: আগের পূর্ববর্তী উপরের পূর্বের আগে
-@obj: নির্দেশ নির্দেশনা নির্দেশাবলী নির্দেশগুলো নির্দেশগুলি নির্দেশনাগুলো আদেশ নিয়ম নিয়মগুলো
-@order: নির্দেশ নির্দেশনা নির্দেশাবলী নির্দেশগুলো নির্দেশগুলি
-@sys-obj: সিস্টেম+প্রম্পট সিস্টেম+নির্দেশ
-@your: তোমার আপনার
-@all: সমস্ত সব সকল
-@everything: সবকিছু সব+কিছু কথা
-@sov-verb: উপেক্ষা+করুন উপেক্ষা+করো উপেক্ষা+কর অগ্রাহ্য+করুন অগ্রাহ্য+করো ভুলে+যান ভুলে+যাও বাদ+দিন বাদ+দাও
+@ov-prior: আগের পূর্ববর্তী উপরের পূর্বের আগে
+@ov-obj: নির্দেশ নির্দেশনা নির্দেশাবলী নির্দেশগুলো নির্দেশগুলি নির্দেশনাগুলো আদেশ নিয়ম নিয়মগুলো
+@ov-order: নির্দেশ নির্দেশনা নির্দেশাবলী নির্দেশগুলো নির্দেশগুলি
+@ov-sys-obj: সিস্টেম+প্রম্পট সিস্টেম+নির্দেশ
+@ov-your: তোমার আপনার
+@ov-all: সমস্ত সব সকল
+@ov-everything: সবকিছু সব+কিছু কথা
+@ov-verb: উপেক্ষা+করুন উপেক্ষা+করো উপেক্ষা+কর অগ্রাহ্য+করুন অগ্রাহ্য+করো ভুলে+যান ভুলে+যাও বাদ+দিন বাদ+দাও
 @now: এখন+তুমি এখন+আপনি এখন+থেকে+তুমি এখন+থেকে+আপনি তুমি+এখন আপনি+এখন
 @persona: সীমাহীন
 @without: ছাড়া ছাড়াই

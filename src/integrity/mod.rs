@@ -5,7 +5,8 @@
 //! one text (a record field or a view file) and reports [`Issue`]s; [`verdict`] folds them into
 //! the worst [`Verdict`]: TAINTED content is withheld and reported, SUSPICIOUS content is shown
 //! with a warning, CLEAN content is shown as quoted data. [`escape_framing`] makes quoted memory
-//! unable to close the frame the load output wraps it in.
+//! unable to close the frame the load output wraps it in, and [`inert_urls`] makes its URLs
+//! unable to fire: no image is fetched and nothing is linked when it is rendered.
 //!
 //! Two SUSPICIOUS causes are decided by the caller, not here, because they depend on where a
 //! text came from rather than what it says: view files modified outside git-rune (their blob

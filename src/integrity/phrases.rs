@@ -53,6 +53,8 @@ pub(super) const LISTS: &[(&str, &str)] = &[
     ("send-verb", "send upload post exfiltrate leak email transmit forward submit"),
     ("path-filler", "the contents content of file files your my me us in from at all full entire whole its their key keys and it"),
     ("lead", "please then and now first also just next simply"),
+    // Calls that download code, inside an `eval(…)` or `iex (…)`.
+    ("download-api", "iwr irm invoke-webrequest invoke-restmethod downloadstring downloadfile downloaddata webclient urlopen urlretrieve urllib requests httpx open-uri lwp file_get_contents start-bitstransfer fetch curl wget"),
     ("verifier", "sha256sum sha512sum sha1sum shasum md5sum b2sum cosign minisign signify slsa-verifier"),
     ("lolbin", "certutil certutil.exe mshta mshta.exe regsvr32 regsvr32.exe"),
     // Settings.
@@ -87,14 +89,20 @@ const SLOTS: usize = 8192;
 const MAX_WORD: usize = 64;
 const FNV: u64 = 0xcbf2_9ce4_8422_2325;
 
+/// The part of a hash kept to tell slots apart without reading their keys (never 0).
+fn tag(h: u64) -> u16 {
+    (h >> 48) as u16 | 1
+}
+
 fn fnv(h: u64, c: u8) -> u64 {
     (h ^ u64::from(c.to_ascii_lowercase())).wrapping_mul(0x0100_0000_01b3)
 }
 
-#[derive(Clone, Default)]
+#[derive(Clone, Copy, Default)]
 struct Slot {
-    /// The word, lower case.
-    key: Box<[u8]>,
+    /// Where the word (lower case) is in `Vocabulary::keys`, and its length.
+    key: u32,
+    len: u8,
     mask: u64,
     id: u32,
 }
@@ -102,8 +110,12 @@ struct Slot {
 /// Every word the scanners know, and the phrase patterns compiled over them.
 pub(super) struct Vocabulary {
     /// Open addressing rather than a `HashMap`: this runs for every word and token of every
-    /// scanned text, and stays cheap even in unoptimised builds.
+    /// scanned text, and stays cheap even in unoptimised builds. `tags` holds 15 bits of each
+    /// slot's hash (0: empty) and is all a miss reads, so it stays in the fastest cache.
+    tags: Vec<u16>,
     slots: Vec<Slot>,
+    /// Every word, one after the other.
+    keys: Vec<u8>,
     ids: u32,
     /// The first characters of the vocabulary's words in unspaced scripts, sorted.
     cjk_initials: Vec<char>,
@@ -117,18 +129,23 @@ pub(super) struct Vocabulary {
 impl Vocabulary {
     fn probe(&self, h: u64, word: &[u8]) -> Option<&Slot> {
         let mut at = h as usize & (SLOTS - 1);
+        let tag = tag(h);
         loop {
-            let s = &self.slots[at];
-            if s.key.is_empty() {
-                return None;
-            }
-            if s.key.len() == word.len()
-                && s.key
-                    .iter()
-                    .zip(word)
-                    .all(|(k, c)| *k == c.to_ascii_lowercase())
-            {
-                return Some(s);
+            match self.tags[at] {
+                0 => return None,
+                t if t == tag => {
+                    let s = &self.slots[at];
+                    let key = &self.keys[s.key as usize..s.key as usize + usize::from(s.len)];
+                    let same = key.len() == word.len()
+                        && key
+                            .iter()
+                            .zip(word)
+                            .all(|(k, c)| *k == c.to_ascii_lowercase());
+                    if same {
+                        return Some(s);
+                    }
+                }
+                _ => {}
             }
             at = (at + 1) & (SLOTS - 1);
         }
@@ -162,11 +179,18 @@ impl Vocabulary {
         );
         let h = word.iter().fold(FNV, |h, &c| fnv(h, c));
         let mut at = h as usize & (SLOTS - 1);
-        while !self.slots[at].key.is_empty() && *self.slots[at].key != *word {
+        while self.tags[at] != 0 {
+            let s = self.slots[at];
+            if self.keys[s.key as usize..s.key as usize + usize::from(s.len)] == *word {
+                break;
+            }
             at = (at + 1) & (SLOTS - 1);
         }
-        if self.slots[at].key.is_empty() {
-            self.slots[at].key = word.into();
+        if self.tags[at] == 0 {
+            self.tags[at] = tag(h);
+            self.slots[at].key = self.keys.len() as u32;
+            self.slots[at].len = word.len() as u8;
+            self.keys.extend_from_slice(word);
         }
         self.slots[at].mask |= mask;
         at
@@ -199,7 +223,9 @@ pub(super) fn vocabulary() -> &'static Vocabulary {
     static VOCABULARY: OnceLock<Vocabulary> = OnceLock::new();
     VOCABULARY.get_or_init(|| {
         let mut v = Vocabulary {
+            tags: vec![0; SLOTS],
             slots: vec![Slot::default(); SLOTS],
+            keys: Vec::new(),
             ids: 0,
             cjk_initials: Vec::new(),
             cjk_longest: 0,
@@ -424,8 +450,8 @@ impl Gap {
         }
         self.emphasis &= matches!(c, b'*' | b'_' | b'~');
         match c {
-            b'-' if self.len == 0 => self.hyphens += 1,
-            b'\n' => self.newlines += 1,
+            b'-' if self.len == 0 => self.hyphens = self.hyphens.saturating_add(1),
+            b'\n' => self.newlines = self.newlines.saturating_add(1),
             b' ' | b'\t' | b'\r' | b'>' | b'*' | b'_' | b'~' => {}
             _ => self.joinable = false,
         }

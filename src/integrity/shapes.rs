@@ -102,16 +102,43 @@ pub(super) fn scan_markers(text: &str, out: &mut Sink) {
 // Shell command shapes, judged per line over whitespace-separated tokens.
 
 /// Files whose reading is exfiltration: private keys and credential stores.
-pub(super) const SECRET_FILES: &str = "id_rsa id_dsa id_ecdsa id_ed25519 .aws/credentials .git-credentials .netrc .docker/config.json .kube/config /etc/shadow .gnupg .config/gcloud application_default_credentials.json .azure/accesstokens .pgpass .vault-token .cargo/credentials .config/gh/hosts.yml .terraform.d/credentials";
+pub(super) const SECRET_FILES: &[&str] = &[
+    "id_rsa",
+    "id_dsa",
+    "id_ecdsa",
+    "id_ed25519",
+    ".aws/credentials",
+    ".git-credentials",
+    ".netrc",
+    ".docker/config.json",
+    ".kube/config",
+    "/etc/shadow",
+    ".gnupg",
+    ".config/gcloud",
+    "application_default_credentials.json",
+    ".azure/accesstokens",
+    ".pgpass",
+    ".vault-token",
+    ".cargo/credentials",
+    ".config/gh/hosts.yml",
+    ".terraform.d/credentials",
+];
 /// Files read every day (`cat .env` to check a port) but private enough that sending them out
-/// is exfiltration.
-pub(super) const SEND_ONLY_FILES: &str = ".env .bash_history .zsh_history .history .npmrc .pypirc";
+/// is exfiltration. `.env` and `.env.*` (templates excepted) are matched in [`secret_kind`].
+pub(super) const SEND_ONLY_FILES: &[&str] = &[
+    ".bash_history",
+    ".zsh_history",
+    ".history",
+    ".npmrc",
+    ".pypirc",
+];
 
 /// What a path-like token names: 2 a secret file ([`SECRET_FILES`], `~/.ssh`), 1 a file only
 /// sending out is wrong for ([`SEND_ONLY_FILES`], `.env.production`), 0 neither. Public keys
 /// (`.pub`) and templates (`.env.example`) are 0.
 pub(super) fn secret_kind(tok: &[u8]) -> u8 {
-    if tok.len() < 4 {
+    let path_like = |c: &u8| matches!(c, b'/' | b'\\' | b'.' | b'_');
+    if tok.len() < 4 || tok.len() > 4096 || !tok.iter().any(path_like) {
         return 0;
     }
     let t = unquoted(tok);
@@ -142,9 +169,16 @@ pub(super) fn secret_kind(tok: &[u8]) -> u8 {
     if ends_with_ci(path, b".pub") {
         return 0;
     }
-    let secret = SECRET_FILES
-        .split(' ')
-        .any(|f| contains_ci(path, f.as_bytes()));
+    let secret = if path.len() <= 256 {
+        // Lower case once, then plain substring search.
+        let mut buf = [0u8; 256];
+        buf[..path.len()].copy_from_slice(path);
+        buf[..path.len()].make_ascii_lowercase();
+        let lower = String::from_utf8_lossy(&buf[..path.len()]);
+        SECRET_FILES.iter().any(|f| lower.contains(f))
+    } else {
+        SECRET_FILES.iter().any(|f| contains_ci(path, f.as_bytes()))
+    };
     let ssh_dir = [&b".ssh"[..], b".ssh/", b".ssh/*"]
         .iter()
         .any(|d| ends_with_ci(path, d));
@@ -163,8 +197,7 @@ pub(super) fn secret_kind(tok: &[u8]) -> u8 {
     let env_file =
         base.eq_ignore_ascii_case(b".env") || (starts_with_ci(base, b".env.") && !template);
     let send_only = SEND_ONLY_FILES
-        .split(' ')
-        .skip(1)
+        .iter()
         .any(|f| base.eq_ignore_ascii_case(f.as_bytes()));
     u8::from(env_file || send_only)
 }
@@ -172,8 +205,8 @@ pub(super) fn secret_kind(tok: &[u8]) -> u8 {
 /// Whether a token names a secret path anywhere in it (for code and URLs).
 pub(super) fn secret_path(text: &[u8]) -> Option<usize> {
     SECRET_FILES
-        .split(' ')
-        .chain(std::iter::once(".ssh/"))
+        .iter()
+        .chain(&[".ssh/"])
         .filter_map(|f| {
             text.windows(f.len())
                 .position(|w| w.eq_ignore_ascii_case(f.as_bytes()))
@@ -233,6 +266,7 @@ pub(super) const READER: u64 = bit("reader");
 pub(super) const NETCAT: u64 = bit("netcat");
 pub(super) const EXEC_FLAG: u64 = bit("exec-flag");
 pub(super) const CHMOD: u64 = bit("chmod");
+pub(super) const DOWNLOAD_API: u64 = bit("download-api");
 pub(super) const WORLD_MODE: u64 = bit("world-mode");
 pub(super) const SENDER: u64 = bit("sender");
 pub(super) const DATA_FLAG: u64 = bit("data-flag");
@@ -285,7 +319,7 @@ pub(super) struct Line {
     data_flag: bool,
     /// The last tokens of the line, newest first, for instructions in prose ("read
     /// ~/.aws/credentials and …").
-    recent: [(usize, usize); 6],
+    recent: [(usize, usize); 8],
     tokens: usize,
     /// The last token ended a command (`&&`, `;`): the next one is a command name.
     cmd_pos: bool,
@@ -384,9 +418,7 @@ fn end_line(text: &str, at: usize, end: usize, line: &mut Line, out: &mut Sink) 
         out.hit("remote-script-execution", s, end);
     }
     let l = &text.as_bytes()[at..end];
-    if l.contains(&b'(') {
-        scan_eval(l, at, out);
-    }
+    scan_eval(l, at, out);
     let shell_over_socket = (line.socat
         && (contains_ci(l, b"exec:") || contains_ci(l, b"system:"))
         && contains_ci(l, b"tcp"))
@@ -472,66 +504,39 @@ const SECRET_SOURCES: &[&str] = &[
     "system.getenv",
     "environ[",
 ];
-/// Calls that download code, for `scan_eval`.
-const DOWNLOAD_APIS: &[&str] = &[
-    "iwr",
-    "irm",
-    "invoke-webrequest",
-    "invoke-restmethod",
-    "downloadstring",
-    "downloadfile",
-    "downloaddata",
-    "net.webclient",
-    "urlopen",
-    "urlretrieve",
-    "urllib",
-    "requests.get",
-    "httpx",
-    "http.get",
-    "https.get",
-    "net::http",
-    "open-uri",
-    "uri.open",
-    "fetch",
-    "curl",
-    "wget",
-    "lwp",
-    "file_get_contents",
-    "start-bitstransfer",
-];
-
 /// Evaluation wrapped around a download (`iex (iwr …)`, `exec(urlopen(…).read())`), and a
 /// fetch whose result is handed to `eval` (`.then(eval)`), in the line `l` at offset `at`.
 fn scan_eval(l: &[u8], at: usize, out: &mut Sink) {
-    let mut p = 0;
-    while p < l.len() {
-        let c = l[p] | 0x20;
-        if !(c == b'e' || c == b'i')
-            || (p > 0 && (l[p - 1].is_ascii_alphanumeric() || l[p - 1] == b'_'))
-        {
-            p += 1;
-            continue;
+    let ident = |c: &u8| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'-';
+    let (mut fetch, mut then_eval) = (false, false);
+    let mut from = 0; // an evaluation's argument is judged once, with what it nests
+    let mut k = 0;
+    while let Some(p) = l[k..].iter().position(|&c| c == b'(') {
+        k += p;
+        // The word before the parenthesis (`eval(`, `iex (`, `Invoke-Expression $(`).
+        let mut e = k;
+        while e > 0 && (l[e - 1] == b' ' || l[e - 1] == b'\t') {
+            e -= 1;
         }
-        let word = [&b"invoke-expression"[..], b"iex", b"eval", b"exec"]
-            .into_iter()
-            .find(|w| {
-                starts_with_ci(&l[p..], w)
-                    && !l
-                        .get(p + w.len())
-                        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
-            });
-        let Some(word) = word else {
-            p += 1;
-            continue;
-        };
-        let mut k = skip_blanks(l, p + word.len());
-        k += usize::from(l.get(k) == Some(&b'$'));
-        if l.get(k) == Some(&b'(') {
+        e -= usize::from(e > 0 && l[e - 1] == b'$');
+        while e > 0 && (l[e - 1] == b' ' || l[e - 1] == b'\t') {
+            e -= 1;
+        }
+        let mut s = e;
+        while s > 0 && ident(&l[s - 1]) {
+            s -= 1;
+        }
+        let word = &l[s..e];
+        let is = |w: &[u8]| word.eq_ignore_ascii_case(w);
+        fetch |= is(b"fetch");
+        then_eval |= is(b"then") && starts_with_ci(&l[k + 1..], b"eval");
+        let evaluates = is(b"eval") || is(b"exec") || is(b"iex") || is(b"invoke-expression");
+        if evaluates && k >= from {
             // The parenthesised argument, at most 200 bytes.
             let mut depth = 0;
-            let mut e = k;
-            while e < l.len() && e - k < 200 {
-                match l[e] {
+            let mut end = k;
+            while end < l.len() && end - k < 200 {
+                match l[end] {
                     b'(' => depth += 1,
                     b')' => {
                         depth -= 1;
@@ -541,32 +546,28 @@ fn scan_eval(l: &[u8], at: usize, out: &mut Sink) {
                     }
                     _ => {}
                 }
-                e += 1;
+                end += 1;
             }
-            let arg = &l[k + 1..e.min(l.len())];
+            let arg = &l[k + 1..end.min(l.len())];
             let url = contains_ci(arg, b"http://") || contains_ci(arg, b"https://");
-            if url || DOWNLOAD_APIS.iter().any(|d| has_word(arg, d.as_bytes())) {
-                out.hit("remote-script-execution", at + p, at + (e + 1).min(l.len()));
+            let download = arg
+                .split(|c| !(ident(c) || *c == b'.' || *c == b':'))
+                .flat_map(|w| w.split(|c| *c == b'.' || *c == b':'))
+                .any(|w| mask(w) & DOWNLOAD_API != 0);
+            if url || download {
+                out.hit(
+                    "remote-script-execution",
+                    at + s,
+                    at + (end + 1).min(l.len()),
+                );
             }
-            p = k + 1;
-            continue;
+            from = end;
         }
-        p += word.len();
+        k += 1;
     }
-    if contains_ci(l, b"then(eval") && contains_ci(l, b"fetch(") {
+    if fetch && then_eval {
         out.hit("remote-script-execution", at, at + l.len());
     }
-}
-
-/// `needle` occurs in `hay` not preceded or followed by a letter or digit.
-fn has_word(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len()).enumerate().any(|(i, w)| {
-        w.eq_ignore_ascii_case(needle)
-            && (i == 0 || !(hay[i - 1].is_ascii_alphanumeric() || hay[i - 1] == b'_'))
-            && !hay
-                .get(i + needle.len())
-                .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
-    })
 }
 
 pub(super) fn shell_token(text: &str, s: usize, e: usize, line: &mut Line, out: &mut Sink) {
@@ -575,13 +576,14 @@ pub(super) fn shell_token(text: &str, s: usize, e: usize, line: &mut Line, out: 
     let name = command_name(tok);
     let m = mask(name);
     let first = line.tokens == 0;
-    let recent = line.recent;
-    line.recent.rotate_right(1);
-    line.recent[0] = (s, e);
+    line.recent[line.tokens % 8] = (s, e);
     line.tokens += 1;
     let kind = secret_kind(tok);
     if kind > 0 {
-        secret_instruction(b, e, kind, &recent[..line.tokens.min(7) - 1], out);
+        let earlier: Vec<(usize, usize)> = (2..=line.tokens.min(7))
+            .map(|d| line.recent[(line.tokens - d) % 8])
+            .collect();
+        secret_instruction(b, e, kind, &earlier, out);
         if line.seen & SENDER != 0
             && (line.data_flag || tok.contains(&b'@') || line.seen & SENDER_ARGS != 0)
         {

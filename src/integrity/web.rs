@@ -178,7 +178,12 @@ fn url_place(b: &[u8], i: usize) -> UrlPlace {
 /// The end of a URL starting at `b[i]`: at whitespace, quotes, angle brackets, or a `)` that
 /// closes more than it opened (markdown); trailing sentence punctuation is left out.
 fn url_end(b: &[u8], i: usize) -> usize {
-    let e = url_end_raw(b, i);
+    url_end_within(b, i, MAX_URL)
+}
+
+/// [`url_end`] for a URL of at most `max` bytes.
+fn url_end_within(b: &[u8], i: usize, max: usize) -> usize {
+    let e = url_end_raw(b, i, max);
     if b.get(e) == Some(&b')') {
         return e; // a markdown target ends at its parenthesis, dots and all
     }
@@ -189,10 +194,11 @@ fn url_end(b: &[u8], i: usize) -> usize {
     e
 }
 
-fn url_end_raw(b: &[u8], i: usize) -> usize {
+fn url_end_raw(b: &[u8], i: usize, max: usize) -> usize {
     let mut depth = 0i32;
     let mut e = i;
-    while e < b.len() {
+    let limit = b.len().min(i.saturating_add(max));
+    while e < limit {
         match b[e] {
             c if c.is_ascii_whitespace() || b"\"'<>`".contains(&c) => break,
             b'(' => depth += 1,
@@ -204,6 +210,10 @@ fn url_end_raw(b: &[u8], i: usize) -> usize {
     }
     e
 }
+
+/// How long a URL the scanners read: no real one is longer, and the bound keeps a line of
+/// unclosed URLs linear.
+const MAX_URL: usize = 4096;
 
 /// `exfiltration-url` (TAINTED): a URL built to carry private data to its host. Rendered
 /// markdown fetches images without a click, and an agent that follows or fills in a link sends
@@ -226,6 +236,10 @@ fn url_end_raw(b: &[u8], i: usize) -> usize {
 pub(super) fn scan_urls(b: &[u8], out: &mut Sink) {
     let mut i = 0;
     while i + 8 <= b.len() {
+        if b[i] | 0x20 != b'h' {
+            i += 1;
+            continue;
+        }
         let scheme = if starts_with_ci(&b[i..], b"https://") {
             8
         } else if starts_with_ci(&b[i..], b"http://") {
@@ -262,14 +276,19 @@ fn exfiltrating(b: &[u8], s: usize, e: usize, place: UrlPlace) -> Option<usize> 
         match c {
             // Command substitution: its command may run past the URL's end (spaces inside).
             b'$' if decoded(b, k).0 == b'(' => {
-                if substitutes_private(b, k + decoded(b, k).1) {
-                    return Some(i);
+                let body = k + decoded(b, k).1;
+                match substitutes_private(b, body) {
+                    (true, _) => return Some(i),
+                    (false, len) => i = body + len,
                 }
+                continue;
             }
             b'`' => {
-                if substitutes_private(b, k) {
-                    return Some(i);
+                match substitutes_private(b, k) {
+                    (true, _) => return Some(i),
+                    (false, len) => i = k + len,
                 }
+                continue;
             }
             // `%XX` is an escape, not the start of a `%NAME%` placeholder.
             b'%' if len == 1 && is_hex_escape(b, i) => {}
@@ -349,8 +368,8 @@ fn decoded(b: &[u8], i: usize) -> (u8, usize) {
 }
 
 /// Whether the command substituted from `b[s]` (up to its `)` or backtick, at most 120 bytes)
-/// reads something private.
-fn substitutes_private(b: &[u8], s: usize) -> bool {
+/// reads something private, and the length of that command.
+fn substitutes_private(b: &[u8], s: usize) -> (bool, usize) {
     let end = b.len().min(s + 120);
     let body = &b[s..end];
     let body = &body[..body
@@ -358,7 +377,7 @@ fn substitutes_private(b: &[u8], s: usize) -> bool {
         .position(|&c| c == b')' || c == b'`' || c == b'\n')
         .unwrap_or(body.len())];
     if contains_ci(body, b"~/") || secret_path(body).is_some() {
-        return true;
+        return (true, body.len());
     }
     let word = |w: &[u8]| {
         !(w.is_empty()
@@ -380,12 +399,13 @@ fn substitutes_private(b: &[u8], s: usize) -> bool {
     let private_var = body
         .split(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
         .any(|w| private_name(w, 0) == 2 && w.iter().any(u8::is_ascii_uppercase));
-    private_var
+    let private = private_var
         || commands.filter(|w| word(w)).any(|w| {
             SUBSTITUTED
                 .iter()
                 .any(|s| w.eq_ignore_ascii_case(s.as_bytes()))
-        })
+        });
+    (private, body.len().max(1))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -412,7 +432,10 @@ pub(super) fn scan_html(b: &[u8], out: &mut Sink) {
                 }
                 i += 1;
             }
-            b'j' | b'J' | b'v' | b'V' | b'd' | b'D' => {
+            b'j' | b'J' | b'v' | b'V' | b'd' | b'D'
+                if b.get(i + 1)
+                    .is_some_and(|c| matches!(c | 0x20, b'a' | b'b')) =>
+            {
                 let scheme = [&b"javascript:"[..], b"vbscript:", b"data:text/html"]
                     .into_iter()
                     .find(|s| starts_with_ci(&b[i..], s));
@@ -421,7 +444,7 @@ pub(super) fn scan_html(b: &[u8], out: &mut Sink) {
                         if (i == 0 || !b[i - 1].is_ascii_alphanumeric())
                             && b.get(i + s.len()).is_some_and(|c| !c.is_ascii_whitespace()) =>
                     {
-                        out.hit("html-event-handler", i, url_end(b, i));
+                        out.hit("html-event-handler", i, b.len().min(i + s.len() + 24));
                         i += s.len();
                     }
                     _ => i += 1,
@@ -467,38 +490,64 @@ fn event_attribute(tag: &[u8]) -> Option<usize> {
 
 pub(super) fn scan_web(text: &str, out: &mut Sink) {
     let b = text.as_bytes();
-    scan_urls(b, out);
-    scan_html(b, out);
+    // URLs and script schemes have a colon; tags open with `<`.
+    let colon = b.contains(&b':');
+    if colon {
+        scan_urls(b, out);
+    }
+    if colon || b.contains(&b'<') {
+        scan_html(b, out);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Inert URLs.
 
-/// Rewrites the URLs of `text` so that no markdown renderer fetches or links them, for memory
-/// shown to an agent or a person: an image in memory is fetched by the renderer as soon as it is
-/// shown, which sends whatever its URL holds to its host.
+/// Rewrites the URLs of `text` so that no markdown or HTML renderer fetches or links them, for
+/// memory shown to an agent or a person. An image in memory is fetched as soon as it is
+/// rendered (and an agent may repeat it into its own rendered answer), which sends whatever its
+/// URL holds to its host without anyone clicking; a link or a bare URL is one click, or one
+/// tool call, away from the same. The scanner withholds URLs that visibly carry secrets
+/// (`exfiltration-url`); this makes every other URL unable to fire at all, while a person or an
+/// agent can still read where it pointed.
 ///
-/// * `![alt](url "title")` becomes `[image: alt] hxxps://host[.]tld/path` (the title dropped);
+/// * `![alt](url "title")` becomes `[image: alt] hxxps://host[.]tld/path` (the title dropped),
+///   so no image syntax is left;
 /// * `[text](url)` becomes `text (hxxps://host[.]tld/path)`;
-/// * a bare `http://`, `https://` or `ftp://` URL, and one in an autolink `<https://…>`, has its
-///   scheme defanged (`hxxp`, `hxxps`, `fxp`) and the dots of its host bracketed; a bare
-///   `www.` host is bracketed too (`www[.]example[.]com`), since GFM links those;
-/// * reference definitions (`[ref]: https://…`) keep their shape with the URL defanged, so
-///   `![x][ref]` points nowhere fetchable.
+/// * an autolink `<https://…>` loses its brackets and is defanged as below;
+/// * every other `http://`, `https://` or `ftp://` URL, bare or in an HTML attribute or a
+///   reference definition (`[ref]: https://…`), is defanged too: bare URLs are linked by GFM
+///   and by most chat interfaces, and `<img src=…>` is fetched like a markdown image;
+/// * a bare `www.` host at the start of a word (which GFM links) and a protocol-relative
+///   `//host.tld/…` target of a markdown link or HTML attribute (which renderers fetch from the
+///   page's scheme) are defanged as well.
 ///
-/// The rest of the URL (path, query) is kept, so the text still says where it pointed. Code
-/// spans and fenced code blocks are left as they are: renderers neither fetch nor link inside
-/// them, and an agent may need the command they hold. Applying it twice changes nothing more.
+/// Defanging writes the scheme as `hxxp`, `hxxps` or `fxp` (keeping the case of its first and
+/// last letters) and brackets the dots of the host (`[.]`); the path, query and fragment are
+/// kept, with any URL nested in them (`?next=https://…`) defanged the same way. A person can
+/// read the result, and undo it, but no renderer or URL parser takes it for a fetchable URL.
+///
+/// Left as they are: text inside code spans and fenced code blocks (renderers neither fetch nor
+/// link there, and an agent may need the command as written); links whose target is not a web
+/// URL (`./docs/a.md`, `mailto:`, `#anchor`); a scheme glued to the word before it
+/// (`ahttps://…`, which nothing links). Markdown that is not read as a link (its text holding a
+/// backtick, which a code span binds first; a title holding brackets; `![a]` and `(url)` on
+/// different lines) keeps its syntax with only the URL defanged, which is enough: nothing
+/// fetches `hxxps://`. Non-ASCII text and hosts pass through unchanged but for the brackets.
+/// Applying it to its own output changes nothing, and it is linear in the text: every
+/// look-ahead is bounded or consumes what it reads.
 #[allow(dead_code)] // until the load output calls it
 pub fn inert_urls(text: &str) -> String {
     let b = text.as_bytes();
-    if !(contains_ci(b, b"http") || contains_ci(b, b"ftp://") || contains_ci(b, b"www.")) {
+    let web = contains_ci(b, b"http") || contains_ci(b, b"ftp://") || contains_ci(b, b"www.");
+    if !web && !b.windows(2).any(|w| w == b"//") {
         return text.to_owned();
     }
     let mut out = String::with_capacity(text.len() + 16);
     let mut i = 0;
     let mut line_start = true;
     let mut fence: Option<(u8, usize)> = None;
+    let mut spans = CodeSpans::default();
     while i < b.len() {
         let c = b[i];
         if line_start {
@@ -533,30 +582,20 @@ pub fn inert_urls(text: &str) -> String {
         }
         line_start = c == b'\n';
         if c == b'`' {
-            // A code span: its closing run of the same length on the same line.
-            let run = b[i..].iter().take_while(|&&x| x == b'`').count();
-            let line_end = b[i..]
-                .iter()
-                .position(|&x| x == b'\n')
-                .map_or(b.len(), |p| i + p);
-            let close = (i + run..line_end).find(|&k| {
-                b[k] == b'`'
-                    && b[k - 1] != b'`'
-                    && b[k..].iter().take_while(|&&x| x == b'`').count() == run
-            });
-            let end = close.map_or(i + run, |k| k + run);
+            let end = spans.end(b, i);
             out.push_str(&text[i..end]);
             i = end;
             continue;
         }
-        if c == b'!' || c == b'[' {
-            if let Some((n, rewritten)) = markdown_link(text, i) {
-                out.push_str(&rewritten);
-                i += n;
-                continue;
-            }
+        // What comes before is judged on the output, which is what a second pass reads.
+        let prev = out.as_bytes().last().copied();
+        let found = match c {
+            b'<' => autolink(text, i),
+            b'!' | b'[' => markdown_link(text, i),
+            _ => None,
         }
-        if let Some((n, rewritten)) = bare_url(text, i) {
+        .or_else(|| bare_url(text, i, prev));
+        if let Some((n, rewritten)) = found {
             out.push_str(&rewritten);
             i += n;
             continue;
@@ -568,8 +607,72 @@ pub fn inert_urls(text: &str) -> String {
     out
 }
 
-/// A markdown image or link `![alt](url …)` / `[text](url …)` at `text[i]`, whose URL is a
-/// web URL: its length and its inert form.
+/// Code spans, found line by line: for the backtick runs of the rest of a line, the run of
+/// the same length that closes each (a span never crosses a line here), computed once per line
+/// so that a line of unclosed runs of different lengths stays linear.
+#[derive(Default)]
+struct CodeSpans {
+    /// Where the runs were read up to (the line's end).
+    line_end: usize,
+    /// Each run's start and length, and the index of the next run of the same length.
+    runs: Vec<(usize, usize, Option<usize>)>,
+    /// The first run not yet passed.
+    next: usize,
+}
+
+impl CodeSpans {
+    /// The end of the code span opening at the backtick run `b[i]`: after its closing run, or
+    /// after the opening run when the line has none.
+    fn end(&mut self, b: &[u8], i: usize) -> usize {
+        if i >= self.line_end {
+            self.read_line(b, i);
+        }
+        while self.runs.get(self.next).is_some_and(|r| r.0 < i) {
+            self.next += 1;
+        }
+        match self.runs.get(self.next) {
+            Some(&(s, len, close)) if s == i => {
+                self.next = close.unwrap_or(self.next) + 1;
+                close.map_or(i + len, |k| self.runs[k].0 + len)
+            }
+            // Not the start of a run (nothing leaves one half read): one backtick.
+            _ => i + 1,
+        }
+    }
+
+    fn read_line(&mut self, b: &[u8], i: usize) {
+        self.line_end = b[i..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(b.len(), |p| i + p);
+        self.runs.clear();
+        self.next = 0;
+        let mut k = i;
+        while k < self.line_end {
+            if b[k] == b'`' {
+                let len = b[k..].iter().take_while(|&&c| c == b'`').count();
+                self.runs.push((k, len, None));
+                k += len;
+            } else {
+                k += 1;
+            }
+        }
+        let mut last: std::collections::HashMap<usize, usize> = Default::default();
+        for r in (0..self.runs.len()).rev() {
+            self.runs[r].2 = last.insert(self.runs[r].1, r);
+        }
+    }
+}
+
+/// How far a markdown link's text or title is looked for, and how deep brackets or
+/// parentheses may nest in it: real links stay far inside both, and the bounds keep a line of
+/// unclosed `[` or `(` linear.
+const MAX_LINK_PART: usize = 1000;
+const MAX_LINK_DEPTH: usize = 16;
+
+/// A markdown image or link `![alt](url …)` / `[text](url …)` at `text[i]` whose URL is a
+/// web URL: its length and its inert form. Text or a title holding a backtick is not taken
+/// for a link (a code span there binds first), nor a title holding brackets.
 fn markdown_link(text: &str, i: usize) -> Option<(usize, String)> {
     let b = text.as_bytes();
     let image = b[i] == b'!';
@@ -581,14 +684,15 @@ fn markdown_link(text: &str, i: usize) -> Option<(usize, String)> {
     let mut k = open;
     let close = loop {
         match b.get(k)? {
+            b'[' if depth == MAX_LINK_DEPTH => return None,
             b'[' => depth += 1,
             b']' if depth == 1 => break k,
             b']' => depth -= 1,
-            b'\n' => return None,
+            b'\n' | b'`' => return None,
             _ => {}
         }
         k += 1;
-        if k - open > 1000 {
+        if k - open > MAX_LINK_PART {
             return None;
         }
     };
@@ -598,28 +702,37 @@ fn markdown_link(text: &str, i: usize) -> Option<(usize, String)> {
     let u = skip_blanks(b, close + 2);
     let angle = b.get(u) == Some(&b'<');
     let us = u + usize::from(angle);
-    if !web_scheme(&b[us..]) {
+    if !(web_scheme(&b[us..]) || protocol_relative(&b[us..])) {
         return None;
     }
     let ue = if angle {
-        us + b[us..].iter().position(|&c| c == b'>' || c == b'\n')?
+        us + b[us..]
+            .iter()
+            .take(MAX_URL)
+            .position(|&c| c == b'>' || c == b'<' || c == b'\n')
+            .filter(|&p| b[us + p] == b'>')?
     } else {
-        url_end(b, us)
+        // Consumed whole, as `bare_url` does when this turns out not to be a link.
+        url_end_within(b, us, b.len())
     };
     // The rest up to the closing parenthesis (a title).
     let mut end = ue + usize::from(angle);
     let mut d = 0;
     loop {
+        if end - ue > MAX_LINK_PART {
+            return None;
+        }
         match b.get(end)? {
+            b'(' if d == MAX_LINK_DEPTH => return None,
             b'(' => d += 1,
             b')' if d == 0 => break,
             b')' => d -= 1,
-            b'\n' => return None,
+            b'\n' | b'`' | b'[' | b']' => return None,
             _ => {}
         }
         end += 1;
     }
-    let label = &text[open + 1..close];
+    let label = inert_urls(&text[open + 1..close]);
     let url = defang(&text[us..ue]);
     let rewritten = if image {
         format!("[image: {label}] {url}")
@@ -633,38 +746,107 @@ fn web_scheme(b: &[u8]) -> bool {
     starts_with_ci(b, b"http://") || starts_with_ci(b, b"https://") || starts_with_ci(b, b"ftp://")
 }
 
-/// A bare URL (or `www.` host) at `text[i]`: its length and its inert form.
-fn bare_url(text: &str, i: usize) -> Option<(usize, String)> {
+/// `//host.tld…`: a host with a dot (and none bracketed yet) after two slashes.
+fn protocol_relative(b: &[u8]) -> bool {
+    if !b.starts_with(b"//") || !b.get(2).is_some_and(u8::is_ascii_alphanumeric) {
+        return false;
+    }
+    let host = b[2..]
+        .iter()
+        .take(256)
+        .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'.' || c == b'-' || c == b'[')
+        .collect::<Vec<_>>();
+    host.contains(&&b'.') && !host.contains(&&b'[')
+}
+
+/// An autolink `<https://…>` at `text[i]` (CommonMark links any scheme between angle
+/// brackets): its length and its inert form, the brackets dropped.
+fn autolink(text: &str, i: usize) -> Option<(usize, String)> {
     let b = text.as_bytes();
-    if i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'.') {
+    if !web_scheme(&b[i + 1..]) {
         return None;
     }
-    let www =
-        starts_with_ci(&b[i..], b"www.") && b.get(i + 4).is_some_and(u8::is_ascii_alphanumeric);
-    if !(web_scheme(&b[i..]) || www) {
+    let close = b[i + 1..]
+        .iter()
+        .take(MAX_URL)
+        .position(|&c| c == b'>' || c == b'<' || c == b'`' || c.is_ascii_whitespace())?;
+    (b[i + 1 + close] == b'>').then(|| (close + 2, defang(&text[i + 1..i + 1 + close])))
+}
+
+/// A bare URL (or `www.` host, or a protocol-relative URL in an attribute or parentheses) at
+/// `text[i]`, after the byte `prev` of the output: its length and its inert form.
+fn bare_url(text: &str, i: usize, prev: Option<u8>) -> Option<(usize, String)> {
+    let b = text.as_bytes();
+    if prev.is_some_and(|p| p.is_ascii_alphanumeric() || p == b'.') {
         return None;
     }
-    let e = url_end(b, i);
+    // GFM links `www.` hosts only at the start of a word.
+    let word_start = prev.is_none_or(|p| p.is_ascii_whitespace() || b"(*_~<\"'".contains(&p));
+    let www = word_start
+        && starts_with_ci(&b[i..], b"www.")
+        && b.get(i + 4).is_some_and(u8::is_ascii_alphanumeric);
+    let relative = prev.is_some_and(|p| b"(=\"'".contains(&p)) && protocol_relative(&b[i..]);
+    if !(web_scheme(&b[i..]) || www || relative) {
+        return None;
+    }
+    // Consumed whole, however long, so that no part of it is read again.
+    let e = url_end_within(b, i, b.len());
     Some((e - i, defang(&text[i..e])))
 }
 
-/// `url` with its scheme defanged and the dots of its host bracketed.
+/// `url` with its scheme defanged, the dots of its host bracketed, and any scheme or `www.`
+/// host further on defanged too, so that a second pass finds nothing to change.
 fn defang(url: &str) -> String {
-    let (scheme, rest) = match url.find("://") {
-        Some(p) => {
-            let s = &url[..p];
-            let s = if s.eq_ignore_ascii_case("ftp") {
-                "fxp".to_owned()
-            } else {
-                let mut s = s.to_owned();
-                s.replace_range(1..3, "xx");
-                s
-            };
-            (format!("{s}://"), &url[p + 3..])
-        }
-        None => (String::new(), url),
+    let b = url.as_bytes();
+    let (scheme, rest) = if starts_with_ci(b, b"ftp://") {
+        ("fxp://".to_owned(), &url[6..])
+    } else if web_scheme(b) {
+        let p = url.find("://").unwrap_or(0);
+        let mut s = url[..p + 3].to_owned();
+        s.replace_range(1..3, "xx");
+        (s, &url[p + 3..])
+    } else if let Some(rest) = url.strip_prefix("//") {
+        ("//".to_owned(), rest)
+    } else {
+        (String::new(), url)
     };
     let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let host = rest[..host_end].replace("[.]", ".").replace('.', "[.]");
-    format!("{scheme}{host}{}", &rest[host_end..])
+    let rest = format!("{host}{}", &rest[host_end..]);
+    let r = rest.as_bytes();
+    let mut out = scheme;
+    let mut copied = 0;
+    let mut k = 0;
+    // The end of a protocol-relative host met on the way.
+    let mut relative_end = 0;
+    while k < r.len() {
+        let (keep, put, skip) =
+            if starts_with_ci(&r[k..], b"https://") || starts_with_ci(&r[k..], b"http://") {
+                (1, "xx", 3)
+            } else if starts_with_ci(&r[k..], b"ftp://") {
+                (1, "x", 2)
+            } else if starts_with_ci(&r[k..], b"www.") {
+                (3, "[.]", 4)
+            } else if r[k] == b'.' && k < relative_end {
+                (0, "[.]", 1)
+            } else {
+                if protocol_relative(&r[k..]) {
+                    // `//host.tld`: its host's dots are bracketed, up to where a host ends.
+                    relative_end = k
+                        + 2
+                        + r[k + 2..]
+                            .iter()
+                            .take_while(|c| c.is_ascii_alphanumeric() || b".-".contains(c))
+                            .count();
+                }
+                k += 1;
+                continue;
+            };
+        out.push_str(&rest[copied..k + keep]);
+        out.push_str(put);
+        copied = k + skip;
+        k = copied;
+    }
+    out.push_str(&rest[copied..]);
+    out
 }
