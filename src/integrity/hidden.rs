@@ -89,7 +89,7 @@ pub(super) fn scan_hidden(text: &str, out: &mut Sink) {
         if let Some((at, first, n, rule)) = run.take() {
             let name = hidden_kind(first).unwrap_or("control");
             let s = if n == 1 { "" } else { "s" };
-            out.note(rule, at, || {
+            out.note_original(rule, at, || {
                 format!("{n} character{s} from U+{:04X} ({name})", first as u32)
             });
         }

