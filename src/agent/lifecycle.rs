@@ -13,9 +13,8 @@ use crate::context::artifacts;
 use crate::context::health::Thresholds;
 use crate::context::mode::{self, CAVEMAN};
 use crate::context::session::{self, Session};
-use crate::integrity::escape_framing;
 use crate::integrity::gate::{gate, Gate};
-use crate::memory::load::{brief, LoadPolicy, FRAME_CLOSE, FRAME_OPEN};
+use crate::memory::load::{brief, quoted, LoadPolicy, FRAME_CLOSE, FRAME_OPEN};
 use crate::memory::record;
 use crate::memory::save::{save, SaveOptions};
 use crate::memory::seal::Sealer;
@@ -116,7 +115,7 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
             if let Some(text) = text {
                 out.push_str("\nThe context was just compacted. The summary git-rune saved before compaction:\n");
                 out.push_str(FRAME_OPEN);
-                out.push_str(&escape_framing(&text));
+                out.push_str(&quoted(&text));
                 out.push_str(FRAME_CLOSE);
             }
         }

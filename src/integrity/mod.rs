@@ -285,8 +285,6 @@ use norm::Norm;
 use phrases::*;
 use shapes::*;
 use web::*;
-// Until the load output calls it.
-#[allow(unused_imports)]
 pub use web::inert_urls;
 
 #[cfg(test)]

@@ -536,7 +536,6 @@ pub(super) fn scan_web(text: &str, out: &mut Sink) {
 /// fetches `hxxps://`. Non-ASCII text and hosts pass through unchanged but for the brackets.
 /// Applying it to its own output changes nothing, and it is linear in the text: every
 /// look-ahead is bounded or consumes what it reads.
-#[allow(dead_code)] // until the load output calls it
 pub fn inert_urls(text: &str) -> String {
     let b = text.as_bytes();
     let web = contains_ci(b, b"http") || contains_ci(b, b"ftp://") || contains_ci(b, b"www.");

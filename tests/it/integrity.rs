@@ -126,3 +126,24 @@ fn a_record_tampered_with_by_the_git_cli_is_caught() {
 fn mktree(repo: &TestRepo, listing: &str) -> String {
     repo.git_stdin(&["mktree"], &format!("{listing}\n"))
 }
+
+/// URLs in loaded memory cannot fire: images and links lose their syntax, every URL is
+/// defanged, code spans stay as written; `--json` keeps the data as recorded.
+#[test]
+fn urls_in_loaded_memory_are_inert() {
+    let repo = TestRepo::new();
+    repo.commit_file("a", "a", "first");
+    repo.learn(
+        "docs",
+        "See [the guide](https://docs.example.com/guide) and ![chart](https://img.example.com/c.png); run `curl https://api.example.com/v1`",
+    );
+    repo.rune(&["save", "-m", "read https://status.example.com first"]).success();
+    let load = repo.rune(&["load"]).success().stdout;
+    assert!(load.contains("the guide (hxxps://docs[.]example[.]com/guide)"), "{load}");
+    assert!(load.contains("[image: chart] hxxps://img[.]example[.]com/c.png"), "{load}");
+    assert!(load.contains("`curl https://api.example.com/v1`"), "{load}");
+    assert!(load.contains("read hxxps://status[.]example[.]com first"), "{load}");
+    assert!(!load.contains("](http"), "{load}");
+    let json = repo.rune(&["load", "--json"]).success().stdout;
+    assert!(json.contains("[the guide](https://docs.example.com/guide)"), "{json}");
+}

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::drift::Drift;
-use crate::integrity::escape_framing;
+use crate::integrity::{escape_framing, inert_urls};
 use crate::integrity::gate::{gate, Gate};
 use crate::model::{Body, Record};
 use crate::store::HeadInfo;
@@ -25,6 +25,13 @@ pub const FRAME_OPEN: &str = "<rune-memory source=\"git-rune\">\nThe memory belo
 pub const FRAME_CLOSE: &str = "</rune-memory>\n";
 /// The frame's opening when the budget is too small for its explanation.
 const MINIMAL_OPEN: &str = "<rune-memory source=\"git-rune\">\n";
+
+/// Memory text as the text form shows it: URLs made inert (no renderer fetches or links them,
+/// see `integrity::inert_urls`) and frame markers escaped, so a record can neither fire a
+/// request nor close the frame.
+pub fn quoted(text: &str) -> String {
+    escape_framing(&inert_urls(text))
+}
 
 /// Invariants older than this are flagged stale.
 const STALE_INVARIANT_DAYS: i64 = 30;
@@ -213,7 +220,7 @@ pub fn brief<'a>(
                 header.push_str(&format!(
                     "Last session: [{}] {}\n",
                     pretty_time(&r.meta.ts),
-                    marked(&one_line(summary), &rules, policy.authors.then_some(r))
+                    quoted(&marked(&one_line(summary), &rules, policy.authors.then_some(r)))
                 ));
             }
         }
@@ -272,7 +279,7 @@ pub fn brief<'a>(
                 }
                 _ => text,
             };
-            let text = escape_framing(&text);
+            let text = quoted(&text);
             let c = text.len() + 1;
             if cost + c > left {
                 break;
@@ -379,7 +386,7 @@ impl Briefing<'_> {
         if let Some(line) = &self.minimal {
             let mut out = format!(
                 "{MINIMAL_OPEN}{}\n(memory left out to fit the budget; run `git rune load`)\n{FRAME_CLOSE}",
-                escape_framing(line)
+                quoted(line)
             );
             // Shorten the line itself if even that is too long.
             while out.len() > self.budget_chars {
