@@ -253,6 +253,6 @@ pub fn status(store: &Store) -> Result<Status> {
         claude: claude_files,
         agents_md,
         sessions: session::all(store.git_dir()),
-        log: super::hook::recent_log(store.git_dir(), 5),
+        log: super::answer::recent_log(store.git_dir(), 5),
     })
 }

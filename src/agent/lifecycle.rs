@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::hook::Answer;
+use super::answer::Answer;
 use super::payload::Payload;
 use super::summary::{self, Summary};
 use crate::context::artifacts;
@@ -38,7 +38,7 @@ fn open(start: &Path) -> Result<Store> {
 /// setting is logged (by name) and the defaults used, so it never costs the agent its memory.
 fn thresholds(store: &Store) -> Thresholds {
     Thresholds::from_settings(|key| store.config_string(key)).unwrap_or_else(|e| {
-        super::hook::log(store.git_dir(), "settings", &e);
+        super::answer::log(store.git_dir(), "settings", &e);
         Thresholds::default()
     })
 }

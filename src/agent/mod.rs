@@ -3,6 +3,7 @@
 //! events with the context engine.
 
 pub mod agents_md;
+pub mod answer;
 pub mod claude;
 pub mod hook;
 pub mod install;

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::hook::Answer;
+use super::answer::Answer;
 use super::lifecycle;
 use super::payload::Payload;
 use crate::context::health::{advice, Level, DEBOUNCE};

@@ -284,8 +284,8 @@ use hidden::*;
 use norm::Norm;
 use phrases::*;
 use shapes::*;
-use web::*;
 pub use web::inert_urls;
+use web::*;
 
 #[cfg(test)]
 mod corpus_tests;

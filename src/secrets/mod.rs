@@ -173,7 +173,7 @@ pub fn redact(text: &str) -> String {
     for f in &findings {
         out.push_str(&text[pos..f.start]);
         let value = &text[f.start..f.end];
-        out.push_str(&value[..keep_len(f.rule, value)]);
+        out.push_str(&value[..keep_len(f.rule, value, table::keep_len(f.rule, value))]);
         out.push_str(REDACTED);
         pos = f.end;
     }

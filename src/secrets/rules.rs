@@ -150,7 +150,8 @@ pub(super) fn resolve(mut cands: Vec<Cand>, armor: &[(usize, usize)]) -> Vec<Fin
 pub(super) const OPENAI_PREFIXES: &[&str] = &["sk-proj-", "sk-svcacct-", "sk-admin-", "sk-"];
 
 /// How many leading bytes of a finding `redact` keeps: what the secret was, never its value.
-pub(super) fn keep_len(rule: &str, v: &str) -> usize {
+/// `provider` is what the provider table keeps for its own rules.
+pub(super) fn keep_len(rule: &str, v: &str, provider: Option<usize>) -> usize {
     let keep = match rule {
         "aws-access-key" | "google-api-key" => 4,
         "github-token" if v.starts_with("github_pat_") => 11,
@@ -166,7 +167,7 @@ pub(super) fn keep_len(rule: &str, v: &str) -> usize {
             .map_or(0, |p| p.len()),
         "jwt" => 3,
         "private-key" => private_key_header_end(v.as_bytes(), 0).unwrap_or(0),
-        _ => super::table::keep_len(rule, v).unwrap_or(0),
+        _ => provider.unwrap_or(0),
     };
     if keep < v.len() && v.is_char_boundary(keep) {
         keep

@@ -137,13 +137,26 @@ fn urls_in_loaded_memory_are_inert() {
         "docs",
         "See [the guide](https://docs.example.com/guide) and ![chart](https://img.example.com/c.png); run `curl https://api.example.com/v1`",
     );
-    repo.rune(&["save", "-m", "read https://status.example.com first"]).success();
+    repo.rune(&["save", "-m", "read https://status.example.com first"])
+        .success();
     let load = repo.rune(&["load"]).success().stdout;
-    assert!(load.contains("the guide (hxxps://docs[.]example[.]com/guide)"), "{load}");
-    assert!(load.contains("[image: chart] hxxps://img[.]example[.]com/c.png"), "{load}");
+    assert!(
+        load.contains("the guide (hxxps://docs[.]example[.]com/guide)"),
+        "{load}"
+    );
+    assert!(
+        load.contains("[image: chart] hxxps://img[.]example[.]com/c.png"),
+        "{load}"
+    );
     assert!(load.contains("`curl https://api.example.com/v1`"), "{load}");
-    assert!(load.contains("read hxxps://status[.]example[.]com first"), "{load}");
+    assert!(
+        load.contains("read hxxps://status[.]example[.]com first"),
+        "{load}"
+    );
     assert!(!load.contains("](http"), "{load}");
     let json = repo.rune(&["load", "--json"]).success().stdout;
-    assert!(json.contains("[the guide](https://docs.example.com/guide)"), "{json}");
+    assert!(
+        json.contains("[the guide](https://docs.example.com/guide)"),
+        "{json}"
+    );
 }

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::drift::Drift;
-use crate::integrity::{escape_framing, inert_urls};
 use crate::integrity::gate::{gate, Gate};
+use crate::integrity::{escape_framing, inert_urls};
 use crate::model::{Body, Record};
 use crate::store::HeadInfo;
 use crate::text::{pretty_time, short};
@@ -220,7 +220,11 @@ pub fn brief<'a>(
                 header.push_str(&format!(
                     "Last session: [{}] {}\n",
                     pretty_time(&r.meta.ts),
-                    quoted(&marked(&one_line(summary), &rules, policy.authors.then_some(r)))
+                    quoted(&marked(
+                        &one_line(summary),
+                        &rules,
+                        policy.authors.then_some(r)
+                    ))
                 ));
             }
         }
