@@ -46,16 +46,21 @@ fn thresholds(store: &Store) -> Thresholds {
 /// A new session's counters: thresholds from config, the decisions already in memory.
 pub fn new_session(start: &Path, id: &str) -> Result<Session> {
     let store = Store::open(start)?;
-    fresh(&store, id)
+    Ok(fresh(&store, id, None))
 }
 
-fn fresh(store: &Store, id: &str) -> Result<Session> {
+/// A new session; `decisions` in memory now, when the caller has read them already.
+fn fresh(store: &Store, id: &str, decisions: Option<usize>) -> Session {
     let mut s = Session::new(id, &store.now());
     s.thresholds = Some(thresholds(store));
-    if let Ok(snap) = snapshot(store, None) {
-        s.decisions_at_start = snap.state.decisions.len();
-    }
-    Ok(s)
+    s.decisions_at_start = decisions
+        .or_else(|| {
+            snapshot(store, None)
+                .ok()
+                .map(|snap| snap.state.decisions.len())
+        })
+        .unwrap_or(0);
+    s
 }
 
 /// SessionStart: memory (budgeted, gated, framed as quoted data), a date marker, the
@@ -68,10 +73,11 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
     let id = payload.session();
     let source = payload.source.as_deref().unwrap_or("startup");
     let now = store.now();
+    let snap = snapshot(&store, None)?;
     let mut s = match session::read(&git_dir, id) {
         // The same conversation goes on: keep what it touched, count tool calls afresh.
         Some(old) if matches!(source, "resume" | "compact") => old,
-        _ => fresh(&store, id)?,
+        _ => fresh(&store, id, Some(snap.state.decisions.len())),
     };
     s.reset_counter();
     if source == "compact" {
@@ -88,7 +94,6 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
         artifacts::prune(dir, days);
     }
 
-    let snap = snapshot(&store, None)?;
     let drift = drift_of(&store, &snap, false)?;
     let budget = store
         .config_string("rune.agent.loadBudget")
@@ -142,7 +147,7 @@ pub fn pre_compact(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
     let store = open(start)?;
     let s = match session::read(store.git_dir(), payload.session()) {
         Some(s) => s,
-        None => fresh(&store, payload.session())?,
+        None => fresh(&store, payload.session(), None),
     };
     save_state_in(&store, &s)?;
     Ok(Answer::Silent)
