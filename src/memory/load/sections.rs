@@ -230,6 +230,12 @@ fn record_items<'a>(
         .collect()
 }
 
+/// The day an entry was recorded, so a reader sees how old it is (the seed marks every loaded
+/// entry with its session date).
+fn day(r: &Record) -> &str {
+    r.meta.ts.get(..10).unwrap_or(&r.meta.ts)
+}
+
 fn decision_line(r: &Record) -> String {
     match &r.body {
         Body::Decision {
@@ -247,7 +253,7 @@ fn decision_line(r: &Record) -> String {
 fn convention_line(r: &Record) -> String {
     match &r.body {
         Body::Convention { title, pattern, .. } => {
-            format!("- {}: {}", one_line(title), one_line(pattern))
+            format!("- {}: {} ({})", one_line(title), one_line(pattern), day(r))
         }
         _ => String::new(),
     }
@@ -263,9 +269,10 @@ fn learning_line(r: &Record) -> String {
             ..
         } => {
             format!(
-                "- [{ltype}] {}: {} ({confidence})",
+                "- [{ltype}] {}: {} ({confidence}, {})",
                 one_line(key),
-                one_line(insight)
+                one_line(insight),
+                day(r)
             )
         }
         _ => String::new(),
@@ -281,10 +288,11 @@ fn instinct_line(r: &Record) -> String {
             confidence,
             ..
         } => format!(
-            "- {}: when {} → {} ({confidence})",
+            "- {}: when {} → {} ({confidence}, {})",
             one_line(name),
             one_line(trigger),
-            one_line(action)
+            one_line(action),
+            day(r)
         ),
         _ => String::new(),
     }
@@ -292,18 +300,25 @@ fn instinct_line(r: &Record) -> String {
 
 fn note_line(r: &Record) -> String {
     match &r.body {
-        Body::CumulativeNote { section, text } => format!("- {section}: {}", one_line(text)),
+        Body::CumulativeNote { section, text } => {
+            format!("- {section}: {} ({})", one_line(text), day(r))
+        }
         Body::TaskNote {
             task,
             section,
             text,
-        } if task.is_empty() => format!("- {section}: {}", one_line(text)),
+        } if task.is_empty() => format!("- {section}: {} ({})", one_line(text), day(r)),
         Body::TaskNote {
             task,
             section,
             text,
         } => {
-            format!("- {} / {section}: {}", one_line(task), one_line(text))
+            format!(
+                "- {} / {section}: {} ({})",
+                one_line(task),
+                one_line(text),
+                day(r)
+            )
         }
         _ => String::new(),
     }
