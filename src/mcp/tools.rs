@@ -332,7 +332,7 @@ pub fn memory_show(store: &Store, p: ShowParams) -> Result<String> {
         .filter(|r| withhold(r))
         .count();
     let mut body = view::render(file, &state, &withhold);
-    if body.is_empty() {
+    if body.is_empty() || state.of_kind(file.kind()).is_empty() {
         body = format!("No {} records match.\n", file.label());
     }
     Ok(framed(&body, count))
