@@ -117,10 +117,11 @@ mod tests {
     #[test]
     fn equal_scores_rank_newest_first() {
         let st = fold(&[
-            learning(1, "a", "retry the upload"),
-            learning(2, "b", "retry the upload"),
+            learning(1, "kappa", "retry the upload"),
+            learning(2, "sigma", "retry the upload"),
         ]);
         let hits = rank(&st, &SEARCHED, "upload");
-        assert_eq!(hits[0].record.body.title(), "b");
+        assert_eq!(hits[0].score, hits[1].score);
+        assert_eq!(hits[0].record.body.title(), "sigma");
     }
 }

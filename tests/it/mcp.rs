@@ -478,3 +478,45 @@ fn tainted_memory_is_withheld_from_every_answer_as_load_withholds_it() {
         client.cancel().await.unwrap();
     });
 }
+
+#[test]
+fn agent_install_registers_the_server_with_each_client_and_uninstall_takes_it_out() {
+    let repo = repo();
+    let codex = repo.home.join(".codex/config.toml");
+    std::fs::create_dir_all(codex.parent().unwrap()).unwrap();
+    let mine = "# mine\nmodel = \"o3\"\n";
+    std::fs::write(&codex, mine).unwrap();
+    for (agent, file) in [
+        ("claude-mcp", repo.root.join(".mcp.json")),
+        ("cursor", repo.root.join(".cursor/mcp.json")),
+        ("gemini", repo.root.join(".gemini/settings.json")),
+        ("codex", codex.clone()),
+    ] {
+        let out = repo.rune(&["agent", "install", agent]).success().stdout;
+        assert!(out.contains("git-rune"), "{out}");
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(
+            text.contains("\"mcp\"") && text.contains("git-rune"),
+            "{text}"
+        );
+        let again = repo.rune(&["agent", "install", agent]).success().stdout;
+        assert!(again.contains("already wired"), "{again}");
+    }
+    let status = repo.rune(&["agent", "status"]).success().stdout;
+    assert_eq!(
+        status.matches("git rune mcp registered").count(),
+        4,
+        "{status}"
+    );
+    for agent in ["claude-mcp", "cursor", "gemini", "codex"] {
+        repo.rune(&["agent", "uninstall", agent]).success();
+    }
+    assert!(!repo.root.join(".mcp.json").exists());
+    assert!(!repo.root.join(".cursor/mcp.json").exists());
+    assert!(!repo.root.join(".gemini/settings.json").exists());
+    assert_eq!(std::fs::read_to_string(&codex).unwrap(), mine);
+    let refused = repo
+        .rune(&["agent", "install", "cursor", "--local"])
+        .failure();
+    assert!(refused.stderr.contains("--local"), "{}", refused.stderr);
+}
