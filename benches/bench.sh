@@ -102,6 +102,29 @@ for i in $(seq 1 "$RUNS"); do
   echo $((t1 - t0)) >>"$tmp/status.rune"
 done
 
+# The same briefing over MCP (`git rune mcp`), in the same repository: a memory_load call to a
+# running server (bash's coprocess is the client: one JSON-RPC line out, one line back), and
+# a whole server session per call (start, initialize, memory_load, stdin closed).
+mcp_init='{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}'
+mcp_load='{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"memory_load","arguments":{"budget":2000}}}'
+: >"$tmp/mcp.call"; : >"$tmp/mcp.session"
+coproc MCP { "$RUNE" mcp; }
+printf '%s\n' "$mcp_init" >&"${MCP[1]}"
+read -r _ <&"${MCP[0]}"
+for i in $(seq 1 "$RUNS"); do
+  t0=${EPOCHREALTIME/./}000
+  printf '%s\n' "$mcp_load" >&"${MCP[1]}"
+  read -r answer <&"${MCP[0]}"
+  t1=${EPOCHREALTIME/./}000
+  case $answer in *'"isError":false'*) ;; *) echo "memory_load failed: $answer" >&2; exit 1 ;; esac
+  echo $((t1 - t0)) >>"$tmp/mcp.call"
+  t0=${EPOCHREALTIME/./}000; printf '%s\n%s\n' "$mcp_init" "$mcp_load" | "$RUNE" mcp >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/mcp.session"
+done
+exec {MCP[1]}>&-
+wait "$MCP_PID"
+
 # --- commit hooks: no hook vs. the naive notes hook vs. git-rune's post-commit ------------
 # In the 10,000-learning repository, interleaved (one commit of each kind per round, the hook
 # chosen with core.hooksPath) so that machine noise hits all three alike. Each kind commits on
@@ -199,6 +222,8 @@ stats "save of 10,000 new learnings (one run)" "$tmp/save10k.rune"
 stats "load, 10,000 learnings (git rune load)" "$tmp/load.rune"
 stats "git ls-tree -r | git cat-file --batch" "$tmp/load.git"
 stats "status, 10,000 learnings (git rune status)" "$tmp/status.rune"
+stats "memory_load call, running git rune mcp" "$tmp/mcp.call"
+stats "mcp session (start, init, memory_load)" "$tmp/mcp.session"
 stats "agent hook PostToolUse (git rune agent hook)" "$tmp/ptu.rune"
 stats "agent hook SessionStart, 10,000 learnings" "$tmp/ss.rune"
 stats "git rev-parse HEAD (the process floor)" "$tmp/ptu.git"

@@ -15,6 +15,8 @@ mod error;
 mod files;
 mod hooks;
 mod integrity;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod memory;
 pub mod model;
 mod notes;

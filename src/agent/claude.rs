@@ -278,7 +278,11 @@ fn group_commands(group: &CstObject) -> Vec<String> {
         .collect()
 }
 
-fn object_at(obj: &CstObject, name: &str, path: &Path) -> Result<CstObject, SettingsError> {
+pub(super) fn object_at(
+    obj: &CstObject,
+    name: &str,
+    path: &Path,
+) -> Result<CstObject, SettingsError> {
     match obj.get(name) {
         Some(p) => p.object_value().ok_or_else(|| SettingsError::Shape {
             path: path.to_owned(),
@@ -289,7 +293,7 @@ fn object_at(obj: &CstObject, name: &str, path: &Path) -> Result<CstObject, Sett
     }
 }
 
-fn read(path: &Path) -> Result<Option<String>, SettingsError> {
+pub(super) fn read(path: &Path) -> Result<Option<String>, SettingsError> {
     match std::fs::read_to_string(path) {
         Ok(t) => Ok(Some(t)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -302,7 +306,7 @@ fn read(path: &Path) -> Result<Option<String>, SettingsError> {
 }
 
 /// Parses strictly as JSON first (Claude Code reads it as JSON), then into the syntax tree.
-fn parse(path: &Path, text: &str) -> Result<CstRootNode, SettingsError> {
+pub(super) fn parse(path: &Path, text: &str) -> Result<CstRootNode, SettingsError> {
     if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
         return Err(SettingsError::Invalid {
             path: path.to_owned(),

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::agents_md::{self, Added};
 use super::claude::{self, Change};
+use super::mcp_config;
 use crate::context::session::{self, Session};
 use crate::error::user_error;
 use crate::store::Store;
@@ -35,10 +36,61 @@ impl Scope {
     }
 }
 
+/// An MCP client git-rune's server can be registered with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum McpClient {
+    /// Claude Code: `.mcp.json` at the top of the work tree (shared with the team).
+    Claude,
+    /// Cursor: `.cursor/mcp.json`.
+    Cursor,
+    /// Codex CLI: `~/.codex/config.toml` (Codex reads servers from the user's file only).
+    Codex,
+    /// Gemini CLI: `.gemini/settings.json`.
+    Gemini,
+}
+
+impl McpClient {
+    pub const ALL: [McpClient; 4] = [
+        McpClient::Claude,
+        McpClient::Cursor,
+        McpClient::Codex,
+        McpClient::Gemini,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            McpClient::Claude => "claude",
+            McpClient::Cursor => "cursor",
+            McpClient::Codex => "codex",
+            McpClient::Gemini => "gemini",
+        }
+    }
+
+    /// Where the client reads its servers.
+    pub fn path(self, store: &Store) -> Result<PathBuf> {
+        Ok(match self {
+            McpClient::Claude => workdir(store)?.join(".mcp.json"),
+            McpClient::Cursor => workdir(store)?.join(".cursor/mcp.json"),
+            McpClient::Gemini => workdir(store)?.join(".gemini/settings.json"),
+            McpClient::Codex => std::env::var_os("CODEX_HOME")
+                .filter(|h| !h.is_empty())
+                .map(PathBuf::from)
+                .map_or_else(|| home().map(|h| h.join(".codex")), Ok)?
+                .join("config.toml"),
+        })
+    }
+
+    fn toml(self) -> bool {
+        self == McpClient::Codex
+    }
+}
+
 /// What to wire.
 #[derive(Debug, Clone)]
 pub enum Target {
     Claude(Scope),
+    /// Register `git rune mcp` with an MCP client.
+    Mcp(McpClient),
     /// A file agents read, relative to the work tree (`AGENTS.md` by default).
     AgentsMd(PathBuf),
 }
@@ -49,6 +101,8 @@ pub enum Target {
 struct Record {
     claude: BTreeMap<String, ClaudeRecord>,
     agents_md: BTreeMap<String, Added>,
+    /// MCP server registrations, per file: what install created there.
+    mcp: BTreeMap<String, ClaudeRecord>,
 }
 
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
@@ -104,7 +158,7 @@ fn home() -> Result<PathBuf> {
         .map(PathBuf::from)
         .ok_or_else(|| {
             user_error(
-                "HOME is not set: cannot find ~/.claude/settings.json",
+                "HOME is not set: cannot find the settings in your home directory",
                 "set HOME, or install for this repository only (without --user)",
             )
         })
@@ -113,6 +167,7 @@ fn home() -> Result<PathBuf> {
 fn target_path(store: &Store, target: &Target) -> Result<PathBuf> {
     match target {
         Target::Claude(scope) => settings_path(store, *scope),
+        Target::Mcp(client) => client.path(store),
         Target::AgentsMd(file) if file.is_absolute() => Ok(file.clone()),
         Target::AgentsMd(file) => Ok(workdir(store)?.join(file)),
     }
@@ -141,6 +196,24 @@ pub fn install(store: &Store, target: &Target) -> Result<Wired> {
             let change: Change = claude::install(&path)?;
             if !change.entries.is_empty() {
                 let r = record.claude.entry(key(&path)).or_default();
+                r.created.extend(change.created.iter().cloned());
+                r.file_created |= change.file_created;
+            }
+            Wired {
+                path,
+                entries: change.entries,
+                file_created: change.file_created,
+                file_removed: false,
+            }
+        }
+        Target::Mcp(client) => {
+            let change = if client.toml() {
+                mcp_config::install_toml(&path)?
+            } else {
+                mcp_config::install_json(&path)?
+            };
+            if !change.entries.is_empty() {
+                let r = record.mcp.entry(key(&path)).or_default();
                 r.created.extend(change.created.iter().cloned());
                 r.file_created |= change.file_created;
             }
@@ -193,6 +266,22 @@ pub fn uninstall(store: &Store, target: &Target) -> Result<Wired> {
                 file_removed: change.file_removed,
             }
         }
+        Target::Mcp(client) => {
+            let r = record.mcp.remove(&key(&path));
+            let created = r.as_ref().map(|r| r.created.as_slice());
+            let file_created = r.as_ref().is_some_and(|r| r.file_created);
+            let change = if client.toml() {
+                mcp_config::uninstall_toml(&path, created, file_created)?
+            } else {
+                mcp_config::uninstall_json(&path, created, file_created)?
+            };
+            Wired {
+                path,
+                entries: change.entries,
+                file_created: false,
+                file_removed: change.file_removed,
+            }
+        }
         Target::AgentsMd(_) => {
             let how = record.agents_md.remove(&key(&path));
             let removed = agents_md::uninstall(&path, how)?;
@@ -220,6 +309,9 @@ pub struct Status {
     pub claude: Vec<(Scope, PathBuf, Result<Vec<String>, String>)>,
     /// Files with the block.
     pub agents_md: Vec<PathBuf>,
+    /// Per MCP client: where it reads servers, and whether git-rune's is there (or why the
+    /// file could not be read).
+    pub mcp: Vec<(McpClient, PathBuf, Result<bool, String>)>,
     /// Sessions counted in this clone, newest first.
     pub sessions: Vec<Session>,
     /// The last lines of the agent log.
@@ -249,9 +341,22 @@ pub fn status(store: &Store) -> Result<Status> {
         .into_iter()
         .filter(|p| agents_md::installed(p).unwrap_or(false))
         .collect();
+    let mut mcp = Vec::new();
+    for client in McpClient::ALL {
+        let Ok(path) = client.path(store) else {
+            continue;
+        };
+        let there = if client.toml() {
+            mcp_config::installed_toml(&path)
+        } else {
+            mcp_config::installed_json(&path)
+        };
+        mcp.push((client, path, there.map_err(|e| e.to_string())));
+    }
     Ok(Status {
         claude: claude_files,
         agents_md,
+        mcp,
         sessions: session::all(store.git_dir()),
         log: super::answer::recent_log(store.git_dir(), 5),
     })

@@ -8,6 +8,7 @@ pub mod claude;
 pub mod hook;
 pub mod install;
 mod lifecycle;
+pub mod mcp_config;
 pub mod payload;
 pub mod summary;
 mod tick;

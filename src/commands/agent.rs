@@ -10,7 +10,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use super::Context;
 use crate::agent::hook::{self, EVENTS};
-use crate::agent::install::{self, Scope, Target};
+use crate::agent::install::{self, McpClient, Scope, Target};
 use crate::error::user_error;
 use crate::output::json;
 
@@ -26,6 +26,14 @@ pub enum Agent {
     Claude,
     /// Agents without hooks (Codex, Cursor, Aider, Gemini…): a marked block in AGENTS.md.
     AgentsMd,
+    /// Claude Code's MCP servers: `git rune mcp` in .mcp.json (shared with the team).
+    ClaudeMcp,
+    /// Cursor's MCP servers: `git rune mcp` in .cursor/mcp.json.
+    Cursor,
+    /// Codex CLI's MCP servers: `git rune mcp` in ~/.codex/config.toml ($CODEX_HOME).
+    Codex,
+    /// Gemini CLI's MCP servers: `git rune mcp` in .gemini/settings.json.
+    Gemini,
 }
 
 #[derive(Debug, Args)]
@@ -48,9 +56,11 @@ pub struct WireArgs {
 #[derive(Debug, Subcommand)]
 pub enum AgentAction {
     /// Wire an agent to memory: Claude Code's hooks (SessionStart, PreCompact, PostToolUse,
-    /// Stop, SessionEnd) merged into its settings, or the AGENTS.md block (idempotent).
+    /// Stop, SessionEnd) merged into its settings, the AGENTS.md block, or `git rune mcp`
+    /// registered with an MCP client (claude-mcp, cursor, codex, gemini); idempotent.
     Install(WireArgs),
-    /// Remove only what install added (the settings file or AGENTS.md is left as it was).
+    /// Remove only what install added (the settings file, MCP configuration or AGENTS.md is
+    /// left as it was).
     Uninstall(WireArgs),
     /// Show where agents are wired, the sessions counted here, and recent hook failures.
     Status,
@@ -63,7 +73,20 @@ pub enum AgentAction {
 }
 
 fn target(a: &WireArgs) -> Result<Target> {
+    let mcp = |client| {
+        if a.local || a.user || a.file.is_some() {
+            return Err(user_error(
+                "--local, --user and --file are for claude and agents-md",
+                "an MCP client's file is fixed: run the command without them",
+            ));
+        }
+        Ok(Target::Mcp(client))
+    };
     match a.agent {
+        Agent::ClaudeMcp => mcp(McpClient::Claude),
+        Agent::Cursor => mcp(McpClient::Cursor),
+        Agent::Codex => mcp(McpClient::Codex),
+        Agent::Gemini => mcp(McpClient::Gemini),
         Agent::Claude => {
             if a.file.is_some() {
                 return Err(user_error(
@@ -178,9 +201,22 @@ fn status(ctx: &Context) -> Result<ExitCode> {
                 })
             })
             .collect();
+        let mcp: Vec<_> = st
+            .mcp
+            .iter()
+            .map(|(client, path, there)| {
+                serde_json::json!({
+                    "client": client.as_str(),
+                    "path": path.display().to_string(),
+                    "registered": there.as_ref().ok(),
+                    "error": there.as_ref().err(),
+                })
+            })
+            .collect();
         let v = serde_json::json!({
             "version": json::VERSION,
             "claude": claude,
+            "mcp": mcp,
             "agents_md": st.agents_md.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "sessions": sessions,
             "log": st.log,
@@ -206,6 +242,18 @@ fn status(ctx: &Context) -> Result<ExitCode> {
     }
     for p in &st.agents_md {
         out.push_str(&format!("agents-md {}: block present\n", p.display()));
+    }
+    for (client, path, there) in &st.mcp {
+        let state = match there {
+            Ok(true) => "git rune mcp registered".to_owned(),
+            Ok(false) => "not registered".to_owned(),
+            Err(e) => format!("unreadable: {e}"),
+        };
+        out.push_str(&format!(
+            "mcp ({}) {}: {state}\n",
+            client.as_str(),
+            path.display()
+        ));
     }
     match st.sessions.first() {
         Some(s) => out.push_str(&format!(

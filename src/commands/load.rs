@@ -7,9 +7,7 @@ use clap::Args;
 
 use super::Context;
 use crate::error::user_error;
-use crate::memory::load::{brief, LoadPolicy};
-use crate::notes::at::snapshot;
-use crate::notes::carriers::drift_of;
+use crate::notes::at::with_briefing;
 use crate::output::json;
 
 #[derive(Debug, Args)]
@@ -33,25 +31,19 @@ pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
         ));
     }
     let store = ctx.store()?;
-    let snap = snapshot(&store, args.at.as_deref())?;
-    let drift = drift_of(&store, &snap, args.at.is_some())?;
-    let policy = LoadPolicy {
-        trusted: store.config_list("rune.trustedAuthors"),
-        authors: args.authors,
-    };
-    let briefing = brief(
-        &snap.head,
-        &snap.state,
-        &drift,
-        &store.now(),
+    let out = with_briefing(
+        &store,
+        args.at.as_deref(),
         args.budget,
-        &policy,
-    );
-    let out = if ctx.ui.json {
-        json::line(&json::load(&briefing)) + "\n"
-    } else {
-        briefing.text()
-    };
+        args.authors,
+        |briefing| {
+            if ctx.ui.json {
+                json::line(&json::load(briefing)) + "\n"
+            } else {
+                briefing.text()
+            }
+        },
+    )?;
     ctx.ui.print(&out)?;
     Ok(ExitCode::SUCCESS)
 }

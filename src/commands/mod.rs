@@ -10,6 +10,8 @@ mod init;
 mod load;
 mod log;
 mod man;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod record;
 mod restore;
 mod save;
@@ -102,6 +104,9 @@ pub enum Command {
     Hooks(hooks::HooksArgs),
     /// Wire agents to memory: Claude Code's hooks, or a block in AGENTS.md for the others.
     Agent(agent::AgentArgs),
+    /// Serve memory to agents over the Model Context Protocol (stdio), for this repository.
+    #[cfg(feature = "mcp")]
+    Mcp(mcp::McpArgs),
     /// The context engine: session health, bundle previews, the baseline budget, artifacts.
     Context(context::ContextArgs),
     /// Run a command and fold output too large for an agent's context into .rune/artifacts/.
@@ -255,6 +260,8 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
     match command {
         Command::Init(a) => init::run(&ctx, a),
         Command::Agent(a) => agent::run(&ctx, a),
+        #[cfg(feature = "mcp")]
+        Command::Mcp(a) => mcp::run(&ctx, a),
         Command::Context(a) => context::run(&ctx, a),
         Command::Fold(a) => context::fold(&ctx, a),
         Command::Mode(a) => context::mode_cmd(&ctx, a),

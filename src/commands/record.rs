@@ -212,43 +212,41 @@ fn add(ctx: &Context, store: &Store, verb: &str, body: Body) -> Result<ExitCode>
 
 pub fn decide(ctx: &Context, a: DecideArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let body = Body::Decision {
+    let body = record::NewDecision {
         title: a.title,
         context: a.context,
         decision: a.decision,
         rationale: a.rationale,
         impact: a.impact,
-        file_blobs: store.file_blobs(&a.files),
         files: a.files,
-        extra: Vec::new(),
-    };
+    }
+    .body(&store);
     add(ctx, &store, "decide", body)
 }
 
 pub fn convention(ctx: &Context, a: ConventionArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let body = Body::Convention {
+    let body = record::NewConvention {
         title: a.title,
         pattern: a.pattern,
         example: a.example.unwrap_or_default(),
         applies_to: a.applies_to.unwrap_or_default(),
-        extra: Vec::new(),
-    };
+    }
+    .body();
     add(ctx, &store, "convention", body)
 }
 
 pub fn learn(ctx: &Context, a: LearnArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let body = Body::Learning {
+    let body = record::NewLearning {
         skill: a.skill.unwrap_or_default(),
         ltype: LearningType::parse(&a.ltype).unwrap_or(LearningType::Insight),
         key: a.key,
         insight: a.insight,
         confidence: a.confidence,
-        file_blobs: store.file_blobs(&a.files),
         files: a.files,
-        extra: Vec::new(),
-    };
+    }
+    .body(&store);
     add(ctx, &store, "learn", body)
 }
 
@@ -287,14 +285,13 @@ pub fn progress(ctx: &Context, a: ProgressArgs) -> Result<ExitCode> {
 
 pub fn checkpoint(ctx: &Context, a: CheckpointArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let body = Body::Checkpoint {
+    let body = record::NewCheckpoint {
         doing: a.doing,
         left: a.left,
         context: a.context,
         resume: a.resume.unwrap_or_default(),
-        git: Some(record::git_state(&store)?),
-        extra: Vec::new(),
-    };
+    }
+    .body(&store)?;
     let written = record::checkpoint(&store, sealed(ctx, "checkpoint", body)?)?;
     done(ctx, &store, written)
 }

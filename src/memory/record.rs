@@ -7,8 +7,104 @@ use super::seal::{Sealed, Sealer};
 use super::write::{append, write_records, Written};
 use crate::error::user_error;
 use crate::model::fold::{instinct_confidence, MAX_INSTINCTS};
-use crate::model::{Body, Draft, GitState, Scope};
+use crate::model::{Body, Draft, GitState, LearningType, Scope};
 use crate::store::Store;
+
+/// A decision as a caller states it (the command line, an MCP tool call).
+#[derive(Debug, Clone)]
+pub struct NewDecision {
+    pub title: String,
+    pub context: String,
+    pub decision: String,
+    pub rationale: String,
+    pub impact: String,
+    /// Files the decision is about; their blobs now are recorded so `load` can mark it stale.
+    pub files: Vec<String>,
+}
+
+impl NewDecision {
+    pub fn body(self, store: &Store) -> Body {
+        Body::Decision {
+            title: self.title,
+            context: self.context,
+            decision: self.decision,
+            rationale: self.rationale,
+            impact: self.impact,
+            file_blobs: store.file_blobs(&self.files),
+            files: self.files,
+            extra: Vec::new(),
+        }
+    }
+}
+
+/// A convention as a caller states it.
+#[derive(Debug, Clone)]
+pub struct NewConvention {
+    pub title: String,
+    pub pattern: String,
+    pub example: String,
+    pub applies_to: String,
+}
+
+impl NewConvention {
+    pub fn body(self) -> Body {
+        Body::Convention {
+            title: self.title,
+            pattern: self.pattern,
+            example: self.example,
+            applies_to: self.applies_to,
+            extra: Vec::new(),
+        }
+    }
+}
+
+/// A learning as a caller states it.
+#[derive(Debug, Clone)]
+pub struct NewLearning {
+    pub ltype: LearningType,
+    pub key: String,
+    pub insight: String,
+    pub confidence: f64,
+    pub skill: String,
+    pub files: Vec<String>,
+}
+
+impl NewLearning {
+    pub fn body(self, store: &Store) -> Body {
+        Body::Learning {
+            skill: self.skill,
+            ltype: self.ltype,
+            key: self.key,
+            insight: self.insight,
+            confidence: self.confidence,
+            file_blobs: store.file_blobs(&self.files),
+            files: self.files,
+            extra: Vec::new(),
+        }
+    }
+}
+
+/// A checkpoint as a caller states it; the git state is taken when the body is made.
+#[derive(Debug, Clone)]
+pub struct NewCheckpoint {
+    pub doing: String,
+    pub left: Vec<String>,
+    pub context: Vec<String>,
+    pub resume: String,
+}
+
+impl NewCheckpoint {
+    pub fn body(self, store: &Store) -> Result<Body> {
+        Ok(Body::Checkpoint {
+            doing: self.doing,
+            left: self.left,
+            context: self.context,
+            resume: self.resume,
+            git: Some(git_state(store)?),
+            extra: Vec::new(),
+        })
+    }
+}
 
 /// The code's state now, as sessions and checkpoints record it.
 pub fn git_state(store: &Store) -> Result<GitState> {

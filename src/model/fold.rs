@@ -56,6 +56,24 @@ impl State {
         }
     }
 
+    /// The live records of one kind, to narrow down (a filtered view of memory); `None` for
+    /// `Resolve` and `Delete`, which fold into the others.
+    pub fn of_kind_mut(&mut self, kind: Kind) -> Option<&mut Vec<Record>> {
+        Some(match kind {
+            Kind::Decision => &mut self.decisions,
+            Kind::Convention => &mut self.conventions,
+            Kind::Learning => &mut self.learnings,
+            Kind::Instinct => &mut self.instincts,
+            Kind::CumulativeNote => &mut self.cumulative_notes,
+            Kind::Invariant => &mut self.invariants,
+            Kind::Progress => &mut self.progress,
+            Kind::Checkpoint => &mut self.checkpoints,
+            Kind::Session => &mut self.sessions,
+            Kind::TaskNote => &mut self.task_notes,
+            Kind::Resolve | Kind::Delete => return None,
+        })
+    }
+
     /// The newest session record (the last save).
     pub fn last_session(&self) -> Option<&Record> {
         self.sessions.last()

@@ -6,8 +6,35 @@ use anyhow::Result;
 use super::CommitNote;
 use crate::error::user_error;
 use crate::memory::diff::Point;
+use crate::memory::load::{brief, Briefing, LoadPolicy};
 use crate::memory::Snapshot;
 use crate::store::{self, branch_ref, HeadInfo, ObjectId, Store, Tip, MEMORY_REF};
+
+/// The `load` briefing of memory now, or as of `at`, within `budget` tokens (every reader of
+/// it: `git rune load`, the MCP server), handed to `f` (the briefing borrows the snapshot).
+pub fn with_briefing<R>(
+    store: &Store,
+    at: Option<&str>,
+    budget: usize,
+    authors: bool,
+    f: impl FnOnce(&Briefing<'_>) -> R,
+) -> Result<R> {
+    let snap = snapshot(store, at)?;
+    let drift = super::carriers::drift_of(store, &snap, at.is_some())?;
+    let policy = LoadPolicy {
+        trusted: store.config_list("rune.trustedAuthors"),
+        authors,
+    };
+    let briefing = brief(
+        &snap.head,
+        &snap.state,
+        &drift,
+        &store.now(),
+        budget,
+        &policy,
+    );
+    Ok(f(&briefing))
+}
 
 /// Memory now, or as of the code commit `at` names (any revision).
 pub fn snapshot(store: &Store, at: Option<&str>) -> Result<Snapshot> {

@@ -9,6 +9,7 @@ pub mod compose;
 mod format;
 pub mod join;
 pub mod rewrite;
+pub mod status;
 pub mod why;
 
 pub use format::CommitNote;

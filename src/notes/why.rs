@@ -7,6 +7,7 @@ use super::CommitNote;
 use crate::error::user_error;
 use crate::model::{Body, Record};
 use crate::store::{branch_ref, Blame, ObjectId, Store, MEMORY_REF};
+use crate::text::{pretty_time, short};
 
 /// What `why` found.
 pub struct Why {
@@ -36,6 +37,87 @@ impl Why {
     pub fn path(&self) -> Option<&str> {
         self.line.as_ref().map(|(f, _)| f.as_str())
     }
+
+    /// The text form: the commit, its note's first line, each record the note names in
+    /// full, the checkpoint open then and the session. Records `withhold` picks show as one
+    /// line naming `git rune verify` (the MCP server passes the load gate; the command line
+    /// shows a person everything).
+    pub fn text(&self, withhold: &dyn Fn(&Record) -> bool) -> String {
+        let commit = self.commit.to_string();
+        let mut out = String::new();
+        if let Some((file, line)) = &self.line {
+            out.push_str(&format!(
+                "{file}:{line} was last changed by {}\n",
+                short(&commit)
+            ));
+        }
+        let Some((noted, text)) = &self.noted else {
+            out.push_str(&format!(
+                "no git-rune note on {} or its ancestors{}\n",
+                short(&commit),
+                self.path()
+                    .map(|p| format!(" that touch {p}"))
+                    .unwrap_or_default()
+            ));
+            return out;
+        };
+        if *noted != self.commit {
+            out.push_str(&format!(
+                "{} has no note; the nearest ancestor{} with one is {}\n",
+                short(&commit),
+                self.path()
+                    .map(|p| format!(" touching {p}"))
+                    .unwrap_or_default(),
+                short(&noted.to_string())
+            ));
+        }
+        out.push_str(&format!("commit {noted}\n"));
+        out.push_str(text.lines().next().unwrap_or(""));
+        out.push('\n');
+        for (kind, id, title) in &self.note.records {
+            match self.records.iter().find(|r| r.id.starts_with(id.as_str())) {
+                Some(r) if withhold(r) => out.push_str(&format!(
+                    "\n{kind} {}: (withheld as TAINTED by the integrity check; inspect with `git rune verify`)\n",
+                    short(id)
+                )),
+                Some(r) => out.push_str(&expand(r)),
+                None => out.push_str(&format!(
+                    "\n{kind} {} {}: (no longer in memory)\n",
+                    short(id),
+                    title
+                )),
+            }
+        }
+        if let Some(c) = &self.note.checkpoint {
+            out.push_str(&format!("\nopen checkpoint then: {}\n", c));
+        }
+        if let Some(s) = self.session().filter(|s| !withhold(s)) {
+            if let Body::Session { summary, .. } = &s.body {
+                out.push_str(&format!(
+                    "session: [{}] {}\n",
+                    pretty_time(&s.meta.ts),
+                    summary
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// A record in full, for reading in a terminal.
+fn expand(r: &Record) -> String {
+    let mut out = format!(
+        "\n{} {} ({})\n",
+        r.kind().as_str(),
+        short(&r.id),
+        pretty_time(&r.meta.ts)
+    );
+    for (field, text) in r.body.texts() {
+        if !text.is_empty() {
+            out.push_str(&format!("  {field}: {}\n", &text));
+        }
+    }
+    out
 }
 
 /// Walking back further than this many commits for a note gives up.

@@ -15,6 +15,8 @@ mod edge_cases;
 mod hooks;
 mod integrity;
 mod man;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod notes_store;
 mod record_commands;
 mod rewrite;

@@ -433,16 +433,23 @@ impl Briefing<'_> {
         out.push('\n');
         out.push_str(&closing_line(&self.omitted()));
         out.push('\n');
-        if self.withheld > 0 {
-            out.push_str(&format!(
-                "({} record{} withheld as TAINTED by the integrity check; inspect with `git rune verify`)\n",
-                self.withheld,
-                if self.withheld == 1 { "" } else { "s" }
-            ));
+        if let Some(line) = withheld_line(self.withheld) {
+            out.push_str(&line);
+            out.push('\n');
         }
         out.push_str(FRAME_CLOSE);
         out
     }
+}
+
+/// What every reader of memory says when the gate withheld `n` records (none: nothing).
+pub fn withheld_line(n: usize) -> Option<String> {
+    (n > 0).then(|| {
+        format!(
+            "({n} record{} withheld as TAINTED by the integrity check; inspect with `git rune verify`)",
+            if n == 1 { "" } else { "s" }
+        )
+    })
 }
 
 fn closing_line(omitted: &[(String, usize, Option<&'static str>)]) -> String {

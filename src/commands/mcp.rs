@@ -1,0 +1,17 @@
+//! `git rune mcp`: serve memory over the Model Context Protocol on stdin/stdout.
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+
+use super::Context;
+
+/// `mcp` takes only the global flags (`-C`, `--redact`).
+#[derive(Debug, Args)]
+pub struct McpArgs {}
+
+pub fn run(ctx: &Context, _args: McpArgs) -> Result<ExitCode> {
+    crate::mcp::serve(ctx.dir.clone(), ctx.redact)?;
+    Ok(ExitCode::SUCCESS)
+}
