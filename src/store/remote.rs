@@ -51,6 +51,14 @@ impl Store {
         let mut cmd = Command::new("git");
         cmd.arg("--git-dir")
             .arg(self.git_dir())
+            // `--prune` deletes tracking refs, which takes `packed-refs.lock`; git gives up
+            // on it after 1 s by default, git-rune's own writes wait as long as the command
+            // may (several syncs in one clone take turns with it).
+            .arg("-c")
+            .arg(format!(
+                "core.packedRefsTimeout={}",
+                self.patience.get().as_millis()
+            ))
             .args([
                 "fetch",
                 "--quiet",
