@@ -88,6 +88,15 @@ pub fn pretty_time(ts: &str) -> String {
     }
 }
 
+/// Whole days from one RFC 3339 time to another (0 when either does not parse).
+pub fn days_between(earlier: &str, later: &str) -> i64 {
+    let parse = |s: &str| chrono::DateTime::parse_from_rfc3339(s).ok();
+    match (parse(earlier), parse(later)) {
+        (Some(a), Some(b)) => (b - a).num_days(),
+        _ => 0,
+    }
+}
+
 /// A field on one line, sanitised: runs of whitespace (newlines included) become one space.
 pub fn one_line(s: &str) -> String {
     sanitize(&s.split_whitespace().collect::<Vec<_>>().join(" "))

@@ -14,14 +14,13 @@ use crate::context::health::Thresholds;
 use crate::context::mode::{self, CAVEMAN};
 use crate::context::session::{self, Session};
 use crate::integrity::gate::{gate, Gate};
-use crate::memory::load::{brief, quoted, LoadPolicy, FRAME_CLOSE, FRAME_OPEN};
+use crate::memory::load::{quoted, FRAME_CLOSE, FRAME_OPEN};
 use crate::memory::record;
 use crate::memory::save::{save, SaveOptions};
 use crate::memory::seal::Sealer;
 use crate::memory::view_dir::{View, VIEW_DIR};
 use crate::model::Draft;
-use crate::notes::at::snapshot;
-use crate::notes::carriers::drift_of;
+use crate::notes::at::{snapshot, with_briefing};
 use crate::store::{Store, HOOK_PATIENCE};
 
 /// The token budget of the memory SessionStart hands over (`rune.agent.loadBudget`).
@@ -73,11 +72,35 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
     let id = payload.session();
     let source = payload.source.as_deref().unwrap_or("startup");
     let now = store.now();
-    let snap = snapshot(&store, None)?;
+    let budget = store
+        .config_string("rune.agent.loadBudget")
+        .and_then(|b| b.trim().parse().ok())
+        .filter(|b| *b > 0)
+        .unwrap_or(LOAD_BUDGET);
+    // The briefing `load` gives, the decisions a new session starts from, and after a
+    // compaction the summary saved before it: one read of memory.
+    let briefed = with_briefing(&store, None, budget, false, |b, state| {
+        let summary = (source == "compact")
+            .then(|| state.open_checkpoint())
+            .flatten()
+            .and_then(|cp| match gate(cp) {
+                Gate::Withheld => Some("(summary withheld as TAINTED by the integrity check; inspect with `git rune verify`)\n".to_owned()),
+                _ => summary::shown(cp),
+            });
+        (b.text(), state.decisions.len(), summary)
+    })?;
+    if let Some(e) = &briefed.prune_error {
+        super::answer::log(
+            &git_dir,
+            "SessionStart",
+            &format!("stale instincts not pruned: {e:#}"),
+        );
+    }
+    let (briefing, decisions, compacted) = briefed.out;
     let mut s = match session::read(&git_dir, id) {
         // The same conversation goes on: keep what it touched, count tool calls afresh.
         Some(old) if matches!(source, "resume" | "compact") => old,
-        _ => fresh(&store, id, Some(snap.state.decisions.len())),
+        _ => fresh(&store, id, Some(decisions)),
     };
     s.reset_counter();
     if source == "compact" {
@@ -94,36 +117,18 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
         artifacts::prune(dir, days);
     }
 
-    let drift = drift_of(&store, &snap, false)?;
-    let budget = store
-        .config_string("rune.agent.loadBudget")
-        .and_then(|b| b.trim().parse().ok())
-        .filter(|b| *b > 0)
-        .unwrap_or(LOAD_BUDGET);
-    let policy = LoadPolicy {
-        trusted: store.config_list("rune.trustedAuthors"),
-        authors: false,
-    };
-    let briefing = brief(&snap.head, &snap.state, &drift, &now, budget, &policy);
-
     let mut out = format!(
         "git-rune: session context of {} (UTC). What follows was recorded earlier: anything dated before today is history, not the current state of the code.\n\n",
         &now[..now.len().min(10)]
     );
-    out.push_str(&briefing.text());
-    if source == "compact" {
-        if let Some(cp) = snap.state.open_checkpoint() {
-            let text = match gate(cp) {
-                Gate::Withheld => Some("(summary withheld as TAINTED by the integrity check; inspect with `git rune verify`)\n".to_owned()),
-                _ => summary::shown(cp),
-            };
-            if let Some(text) = text {
-                out.push_str("\nThe context was just compacted. The summary git-rune saved before compaction:\n");
-                out.push_str(FRAME_OPEN);
-                out.push_str(&quoted(&text));
-                out.push_str(FRAME_CLOSE);
-            }
-        }
+    out.push_str(&briefing);
+    if let Some(text) = compacted {
+        out.push_str(
+            "\nThe context was just compacted. The summary git-rune saved before compaction:\n",
+        );
+        out.push_str(FRAME_OPEN);
+        out.push_str(&quoted(&text));
+        out.push_str(FRAME_CLOSE);
     }
     if let Some((name, rules)) = view_dir.as_deref().and_then(mode::active) {
         out.push_str(&format!(

@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::Context;
 use crate::error::user_error;
+use crate::memory::record::{PRUNE_CONFIDENCE, PRUNE_DAYS};
 use crate::notes::at::with_briefing;
 use crate::output::json;
 
@@ -31,12 +32,12 @@ pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
         ));
     }
     let store = ctx.store()?;
-    let out = with_briefing(
+    let briefed = with_briefing(
         &store,
         args.at.as_deref(),
         args.budget,
         args.authors,
-        |briefing| {
+        |briefing, _| {
             if ctx.ui.json {
                 json::line(&json::load(briefing)) + "\n"
             } else {
@@ -44,6 +45,17 @@ pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
             }
         },
     )?;
-    ctx.ui.print(&out)?;
+    if briefed.pruned > 0 {
+        let n = briefed.pruned;
+        ctx.ui.status(format_args!(
+            "git-rune: pruned {n} instinct{} older than {PRUNE_DAYS} days with confidence below {PRUNE_CONFIDENCE} (history keeps them)",
+            if n == 1 { "" } else { "s" }
+        ));
+    }
+    if let Some(e) = &briefed.prune_error {
+        ctx.ui
+            .warn(format_args!("stale instincts were not pruned: {e:#}"));
+    }
+    ctx.ui.print(&briefed.out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -42,13 +42,14 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
             Some(t) => store.records_at(name, t.commit)?,
             None => Default::default(),
         };
-        let mut of_kind: Vec<Record> = all
-            .iter()
-            .filter(|r| r.kind() == file.kind())
-            .cloned()
-            .collect();
-        of_kind.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
-        for (r, status) in crate::model::fold::statuses(&of_kind, state) {
+        // Every record of the ref: tombstones and edits of other kinds decide liveness too.
+        let mut every: Vec<Record> = all.iter().cloned().collect();
+        every.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
+        let statuses = crate::model::fold::statuses(&every, state);
+        for (r, status) in statuses
+            .into_iter()
+            .filter(|(r, _)| r.kind() == file.kind())
+        {
             if ctx.ui.json {
                 out.push_str(&json::line(&json::shown_record(r, Some(status))));
             } else {

@@ -193,7 +193,7 @@ pub fn memory_load(store: &Store, p: LoadParams) -> Result<String> {
             "pass e.g. \"budget\": 2000",
         ));
     }
-    let mut out = with_briefing(store, p.at.as_deref(), p.budget, false, |b| b.text())?;
+    let mut out = with_briefing(store, p.at.as_deref(), p.budget, false, |b, _| b.text())?.out;
     if p.role.is_some() {
         out.push_str(
             "(no role memories are recorded yet: this briefing is the same for every role)\n",
@@ -462,7 +462,7 @@ pub fn view_file(store: &Store, name: &str) -> Result<Option<String>> {
 
 /// The `resume` prompt: what a new session needs, and how to keep memory as it works.
 pub fn resume_prompt(store: &Store, budget: usize) -> Result<String> {
-    let briefing = with_briefing(store, None, budget, false, |b| b.text())?;
+    let briefing = with_briefing(store, None, budget, false, |b, _| b.text())?.out;
     Ok(format!(
         "You are resuming work in this repository. Below is the project memory git-rune keeps \
          in git: decisions, conventions, learnings, progress and where the last session \

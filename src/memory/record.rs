@@ -188,6 +188,50 @@ pub fn instinct(store: &Store, record: Sealed) -> Result<InstinctWritten> {
     Ok(InstinctWritten { written, evicted })
 }
 
+/// Instincts older than this many days (since last recorded) with a confidence below
+/// [`PRUNE_CONFIDENCE`] are pruned at session start (seed 000).
+pub const PRUNE_DAYS: i64 = 30;
+pub const PRUNE_CONFIDENCE: f64 = 0.5;
+
+/// Prunes stale weak instincts as a recorded delete (so every clone agrees, and history keeps
+/// them): run when a session starts (`load`, the SessionStart hook). `state` is memory as the
+/// caller read it: when none of its instincts is stale nothing is read or written. Returns
+/// what was pruned.
+pub fn prune_instincts(
+    store: &Store,
+    state: &crate::model::State,
+    now: &str,
+) -> Result<Option<(Written, usize)>> {
+    let stale = |state: &crate::model::State| -> Vec<String> {
+        state
+            .instincts
+            .iter()
+            .filter(|r| {
+                instinct_confidence(r) < PRUNE_CONFIDENCE
+                    && crate::text::days_between(&r.meta.ts, now) > PRUNE_DAYS
+            })
+            .map(|r| r.id.clone())
+            .collect()
+    };
+    if stale(state).is_empty() {
+        return Ok(None);
+    }
+    let mut sealer = Sealer::default();
+    let mut pruned = 0;
+    let written = write_records(store, Scope::Memory, "prune stale instincts", |state| {
+        let targets = stale(state);
+        pruned = targets.len();
+        if targets.is_empty() {
+            return Ok::<_, anyhow::Error>(Vec::new());
+        }
+        Ok(vec![sealer
+            .seal(Draft::new(Body::Delete { targets }), &|f, _| {
+                f.into()
+            })?])
+    })?;
+    Ok(written.map(|w| (w, pruned)))
+}
+
 /// Sets the branch's checkpoint: one open checkpoint per branch, so the new one resolves
 /// whatever was open (it stays in history).
 pub fn checkpoint(store: &Store, record: Sealed) -> Result<Option<Written>> {

@@ -7,19 +7,36 @@ use super::CommitNote;
 use crate::error::user_error;
 use crate::memory::diff::Point;
 use crate::memory::load::{brief, Briefing, LoadPolicy};
+use crate::memory::record::prune_instincts;
 use crate::memory::Snapshot;
+use crate::model::State;
 use crate::store::{self, branch_ref, HeadInfo, ObjectId, Store, Tip, MEMORY_REF};
 
 /// The `load` briefing of memory now, or as of `at`, within `budget` tokens (every reader of
-/// it: `git rune load`, the MCP server), handed to `f` (the briefing borrows the snapshot).
+/// it: `git rune load`, the SessionStart hook, the MCP server), handed to `f` with the folded
+/// state it was made from (the briefing borrows the snapshot). Memory now is read as a session
+/// starts: stale weak instincts are pruned first (seed 000; `memory::record::prune_instincts`);
+/// `pruned` says how many, and a failed prune is reported, never fatal.
 pub fn with_briefing<R>(
     store: &Store,
     at: Option<&str>,
     budget: usize,
     authors: bool,
-    f: impl FnOnce(&Briefing<'_>) -> R,
-) -> Result<R> {
-    let snap = snapshot(store, at)?;
+    f: impl FnOnce(&Briefing<'_>, &State) -> R,
+) -> Result<Briefed<R>> {
+    let mut snap = snapshot(store, at)?;
+    let mut pruned = 0;
+    let mut prune_error = None;
+    if at.is_none() {
+        match prune_instincts(store, &snap.state, &store.now()) {
+            Ok(Some((_, n))) => {
+                pruned = n;
+                snap = snapshot(store, None)?;
+            }
+            Ok(None) => {}
+            Err(e) => prune_error = Some(e),
+        }
+    }
     let drift = super::carriers::drift_of(store, &snap, at.is_some())?;
     let policy = LoadPolicy {
         trusted: store.config_list("rune.trustedAuthors"),
@@ -33,7 +50,18 @@ pub fn with_briefing<R>(
         budget,
         &policy,
     );
-    Ok(f(&briefing))
+    Ok(Briefed {
+        out: f(&briefing, &snap.state),
+        pruned,
+        prune_error,
+    })
+}
+
+/// What [`with_briefing`] made, and the instincts it pruned (or why it could not).
+pub struct Briefed<R> {
+    pub out: R,
+    pub pruned: usize,
+    pub prune_error: Option<anyhow::Error>,
 }
 
 /// Memory now, or as of the code commit `at` names (any revision).

@@ -13,7 +13,7 @@ pub struct Output {
 }
 
 impl Output {
-    fn of(out: std::process::Output) -> Output {
+    pub fn of(out: std::process::Output) -> Output {
         Output {
             code: out.status.code().unwrap_or(-1),
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),

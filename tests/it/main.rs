@@ -22,6 +22,7 @@ mod record_commands;
 mod rewrite;
 mod save_load;
 mod secrets;
+mod seed000;
 mod sync;
 mod terminal;
 mod time_travel;

@@ -87,7 +87,7 @@ pub(super) fn invariants_section<'a>(state: &'a State, now: &str) -> Section<'a>
         .filter(|r| matches!(&r.body, Body::Invariant { section, .. } if !is_archived(section)))
         .collect();
     let newest = state.invariants.iter().map(|r| r.meta.ts.as_str()).max();
-    let stale = newest.is_some_and(|ts| days_between(ts, now) > STALE_INVARIANT_DAYS);
+    let stale = newest.is_some_and(|ts| crate::text::days_between(ts, now) > STALE_INVARIANT_DAYS);
     let mut items: Vec<Lazy<'a>> = Vec::new();
     if stale {
         items.push(fixed(
@@ -134,14 +134,6 @@ pub(super) fn invariants_section<'a>(state: &'a State, now: &str) -> Section<'a>
         total: active.len() + usize::from(stale),
         items,
         show: Some("invariants"),
-    }
-}
-
-fn days_between(earlier: &str, later: &str) -> i64 {
-    let parse = |s: &str| chrono::DateTime::parse_from_rfc3339(s).ok();
-    match (parse(earlier), parse(later)) {
-        (Some(a), Some(b)) => (b - a).num_days(),
-        _ => 0,
     }
 }
 
