@@ -16,6 +16,7 @@ mod save;
 mod show;
 mod status;
 mod sync;
+mod task;
 mod verify;
 mod why;
 
@@ -74,6 +75,11 @@ pub enum Command {
     Resume(record::ResumeArgs),
     /// Add an item to a section of the cumulative notes or the task notes.
     Remember(record::RememberArgs),
+    /// This branch's tasks (the session protocol): add, start, done, reopen, edit, list,
+    /// consolidate.
+    Task(task::TaskArgs),
+    /// Context blocks: architecture decisions, error patterns and pitfalls beside the tasks.
+    ContextBlock(task::ContextBlockArgs),
     /// Commit edits made in the .rune/ view and record the session.
     Save(save::SaveArgs),
     /// Discard edits made in the .rune/ view: render the files from memory again.
@@ -266,6 +272,8 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
         Command::Checkpoint(a) => record::checkpoint(&ctx, a),
         Command::Resume(a) => record::resume(&ctx, a),
         Command::Remember(a) => record::remember(&ctx, a),
+        Command::Task(a) => task::run(&ctx, a),
+        Command::ContextBlock(a) => task::context_block(&ctx, a),
         Command::Save(a) => save::run(&ctx, a),
         Command::Restore(a) => restore::run(&ctx, a),
         Command::Load(a) => load::run(&ctx, a),
