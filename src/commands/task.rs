@@ -272,11 +272,79 @@ fn list(ctx: &Context, store: &Store, all: bool) -> Result<ExitCode> {
 
 fn consolidate(
     ctx: &Context,
-    _store: &Store,
-    _sealer: &mut crate::memory::seal::Sealer,
-    _dry_run: bool,
+    store: &Store,
+    sealer: &mut crate::memory::seal::Sealer,
+    dry_run: bool,
 ) -> Result<ExitCode> {
-    ctx.ui.status("consolidation is not ready yet");
+    let c = tasks::consolidate(store, sealer, dry_run)?;
+    if let Some(w) = &c.written {
+        ctx.report_written(store, w);
+    }
+    let names = [
+        "area",
+        "5+ related",
+        "no critical finding",
+        "older than 3 days",
+    ];
+    if ctx.ui.json {
+        let groups: Vec<serde_json::Value> = c
+            .groups
+            .iter()
+            .map(|(title, members, criteria, by_cap, num)| {
+                serde_json::json!({
+                    "title": title,
+                    "members": members,
+                    "criteria": names.iter().zip(criteria).filter(|(_, c)| **c).map(|(n, _)| *n).collect::<Vec<_>>(),
+                    "by_cap": by_cap,
+                    "task_id": num.map(task_id),
+                })
+            })
+            .collect();
+        let v = serde_json::json!({
+            "version": json::VERSION,
+            "dry_run": dry_run,
+            "groups": groups,
+            "summary": json::task_summary(&c.summary),
+        });
+        ctx.ui.print(&(json::line(&v) + "\n"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = String::new();
+    if c.groups.is_empty() {
+        out.push_str("nothing to consolidate\n");
+    }
+    for (title, members, criteria, by_cap, num) in &c.groups {
+        let why = if *by_cap {
+            "more than 5 individual completed tasks".to_owned()
+        } else {
+            names
+                .iter()
+                .zip(criteria)
+                .filter(|(_, c)| **c)
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let into = num
+            .map(|n| format!(" -> {}", task_id(n)))
+            .unwrap_or_default();
+        let verb = if dry_run {
+            "would consolidate"
+        } else {
+            "consolidated"
+        };
+        out.push_str(&format!(
+            "{verb} {} ({} tasks: {}){into} [{why}]\n",
+            sanitize(title),
+            members.len(),
+            members.join(", ")
+        ));
+    }
+    if !dry_run {
+        out.push_str(&sanitize(&c.summary.saved_line()));
+        out.push('\n');
+    }
+    ctx.report(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -4,7 +4,7 @@
 //! the one seal; the pure parts (the consolidation plan, the todo list, the sp.json format)
 //! sit in their own files and test in process.
 
-// pub mod consolidate;
+pub mod consolidate;
 // pub mod sp_json;
 // pub mod todo;
 
@@ -369,4 +369,83 @@ pub fn block<'a>(state: &'a State, title: &str) -> Option<&'a Record> {
         .context_blocks
         .iter()
         .find(|r| r.body.title().eq_ignore_ascii_case(title.trim()))
+}
+
+/// What consolidation did (or, dry, would do): per group, its title, its members' ids, the
+/// criteria that held, and the consolidated task it became.
+#[derive(Debug)]
+pub struct Consolidated {
+    pub groups: Vec<(String, Vec<String>, [bool; 4], bool, Option<u32>)>,
+    pub written: Option<Written>,
+    pub summary: Summary,
+}
+
+/// Runs the consolidation matrix ([`consolidate::plan`]) and, unless `dry_run`, writes one
+/// consolidated task per group superseding its members (they stay in history).
+pub fn consolidate(store: &Store, sealer: &mut Sealer, dry_run: bool) -> Result<Consolidated> {
+    let salt = task::salt();
+    let mut groups = Vec::new();
+    let describe = |g: &consolidate::Group<'_>, num: Option<u32>| {
+        (
+            g.title.clone(),
+            g.members.iter().map(|r| task_id(r.body_num())).collect(),
+            g.criteria,
+            g.by_cap,
+            num,
+        )
+    };
+    if dry_run {
+        let snap = Snapshot::read(store)?;
+        groups = consolidate::plan(&snap.state.tasks, &snap.state.context_blocks, &store.now())
+            .iter()
+            .map(|g| describe(g, None))
+            .collect();
+        return Ok(Consolidated {
+            groups,
+            written: None,
+            summary: Summary::of(&snap.state.tasks),
+        });
+    }
+    let written = write_records(store, Scope::Branch, "task: consolidate", |state| {
+        let now = store.now();
+        let plan = consolidate::plan(&state.tasks, &state.context_blocks, &now);
+        groups.clear();
+        if plan.is_empty() {
+            return Ok(Vec::new());
+        }
+        let members: Vec<&str> = plan
+            .iter()
+            .flat_map(|g| g.members.iter().map(|r| r.id.as_str()))
+            .collect();
+        let mut out = pins(sealer, state, &now, &members)?;
+        let mut next = task::next_number(state);
+        for g in &plan {
+            let mut body = g.body();
+            task::complete(&mut body, &mut next, &now, &salt);
+            groups.push(describe(g, Some(body_num(&body))));
+            out.push(seal(
+                sealer,
+                Draft {
+                    body,
+                    supersedes: g.members.iter().map(|r| r.id.clone()).collect(),
+                    at: None,
+                },
+                "a consolidated task",
+            )?);
+        }
+        Ok::<_, anyhow::Error>(out)
+    })?;
+    let snap = Snapshot::read(store)?;
+    Ok(Consolidated {
+        groups,
+        written,
+        summary: Summary::of(&snap.state.tasks),
+    })
+}
+
+fn body_num(body: &Body) -> u32 {
+    match body {
+        Body::Task { num, .. } => *num,
+        _ => 0,
+    }
 }
