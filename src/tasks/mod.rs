@@ -345,7 +345,7 @@ pub fn context_block(
                 _ => (String::new(), Vec::new(), Vec::new()),
             };
             let body = Body::ContextBlock {
-                title: title.to_owned(),
+                title: old.map_or(title, |r| r.body.title()).to_owned(),
                 content: content.clone().unwrap_or(old_content),
                 updated: now,
                 related_tasks: related.clone().unwrap_or(old_related),

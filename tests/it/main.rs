@@ -21,6 +21,7 @@ mod rewrite;
 mod save_load;
 mod secrets;
 mod sync;
+mod tasks;
 mod terminal;
 mod time_travel;
 mod view_concurrency;
