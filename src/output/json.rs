@@ -500,6 +500,7 @@ pub fn load(b: &crate::memory::load::Briefing<'_>) -> Value {
                     Value::Object(m)
                 }
                 Item::Drift(line) => json!(line),
+                Item::TaskSummary(line) => json!({ "summary": line }),
                 Item::InvariantsStale => json!({ "stale": true }),
                 Item::Progress {
                     field,

@@ -397,3 +397,48 @@ fn consolidation_with_pinned_dates() {
     let out = rune_at(&repo, "2026-04-20T00:00:00Z", &["task", "consolidate"]).success();
     assert_eq!(out.stdout, "nothing to consolidate\nSaved 1 pend, 2 done (6 consolidated). Next: TASK_008 - Still open\n");
 }
+
+#[test]
+fn todo_write_updates_the_tasks_and_an_unchanged_list_writes_nothing() {
+    let repo = repo();
+    repo.rune(&["task", "add", "Read the index loader"])
+        .success();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/claude-code/PostToolUse-TodoWrite.json");
+    let input = std::fs::read_to_string(path)
+        .unwrap()
+        .replace("/home/user/project", &repo.root.to_string_lossy());
+    let out = repo
+        .rune_stdin(&["agent", "hook", "PostToolUse"], input.as_bytes())
+        .success();
+    assert_eq!(out.stderr, "", "{}", out.snapshot());
+    assert_eq!(
+        ids(&repo),
+        vec![
+            "TASK_001 Read the index loader",
+            "TASK_002 Return an error instead of panicking on a corrupt index",
+            "TASK_003 Add a test with a truncated index file",
+        ]
+    );
+    let json = json_lines(
+        &repo
+            .rune(&["task", "list", "--all", "--json"])
+            .success()
+            .stdout,
+    );
+    let status: Vec<&str> = json.iter().map(|t| t["status"].as_str().unwrap()).collect();
+    assert_eq!(status, ["completed", "in_progress", "pending"]);
+    assert!(repo
+        .read(".rune/tasks.md")
+        .contains("- [~] TASK_002 Return an error"));
+    // The same list again: nothing is written.
+    let tip = repo.git(&["rev-parse", "refs/rune/branches/main"]);
+    repo.rune_stdin(&["agent", "hook", "PostToolUse"], input.as_bytes())
+        .success();
+    assert_eq!(tip, repo.git(&["rev-parse", "refs/rune/branches/main"]));
+    // Other tools open no repository and write nothing.
+    let edit = input.replace("\"TodoWrite\"", "\"Edit\"");
+    repo.rune_stdin(&["agent", "hook", "PostToolUse"], edit.as_bytes())
+        .success();
+    assert_eq!(tip, repo.git(&["rev-parse", "refs/rune/branches/main"]));
+}
