@@ -428,7 +428,8 @@ mod tests {
         let five_old: Vec<T> = (1..=5)
             .map(|n| t(n, "Redesign homepage part", "FEATURE", OLD))
             .collect();
-        let cases: Vec<(&str, Vec<T>, Vec<Vec<u32>>)> = vec![
+        type Case = (&'static str, Vec<T>, Vec<Vec<u32>>);
+        let cases: Vec<Case> = vec![
             ("all four criteria: grouped", five_old, vec![vec![1, 2, 3, 4, 5]]),
             (
                 "three criteria (only 3 tasks): grouped",

@@ -371,11 +371,14 @@ pub fn block<'a>(state: &'a State, title: &str) -> Option<&'a Record> {
         .find(|r| r.body.title().eq_ignore_ascii_case(title.trim()))
 }
 
-/// What consolidation did (or, dry, would do): per group, its title, its members' ids, the
-/// criteria that held, and the consolidated task it became.
+/// One group consolidation made (or would make): its title, its members' ids, the criteria
+/// that held, whether the cap made it, and the consolidated task's number.
+pub type GroupReport = (String, Vec<String>, [bool; 4], bool, Option<u32>);
+
+/// What consolidation did (or, dry, would do).
 #[derive(Debug)]
 pub struct Consolidated {
-    pub groups: Vec<(String, Vec<String>, [bool; 4], bool, Option<u32>)>,
+    pub groups: Vec<GroupReport>,
     pub written: Option<Written>,
     pub summary: Summary,
 }
