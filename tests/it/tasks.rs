@@ -442,3 +442,88 @@ fn todo_write_updates_the_tasks_and_an_unchanged_list_writes_nothing() {
         .success();
     assert_eq!(tip, repo.git(&["rev-parse", "refs/rune/branches/main"]));
 }
+
+#[test]
+fn sp_json_imports_exports_and_round_trips() {
+    let repo = repo();
+    let fixture = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/sp-json/seed-example.json"),
+    )
+    .unwrap();
+    // Errors first: the seed's messages, nothing written.
+    repo.write("bad.json", "{\"metadata\":");
+    let out = repo.rune(&["import", "sp-json", "bad.json"]).failure();
+    assert!(
+        out.stderr.starts_with("error: Cannot load: invalid JSON\n"),
+        "{}",
+        out.stderr
+    );
+    repo.write("sp.json", "{\"tasks\":[]}");
+    let out = repo.rune(&["import", "sp-json"]).failure();
+    assert!(
+        out.stderr
+            .starts_with("error: Cannot load: missing metadata\n"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(repo.git(&["for-each-ref", "refs/rune/branches/"]), "");
+
+    // The default name: session-protocol.json before sp.json.
+    repo.write("session-protocol.json", fixture.trim());
+    let out = repo.rune(&["import", "sp-json"]).success();
+    assert_eq!(
+        out.stdout,
+        "imported 2 tasks and 1 context blocks from session-protocol.json\nSaved 1 pend, 1 done (12 consolidated). Next: TASK_001 - Fix auth middleware\n"
+    );
+    // Importing again changes nothing.
+    let tip = repo.git(&["rev-parse", "refs/rune/branches/main"]);
+    repo.rune(&["import", "sp-json", "session-protocol.json"])
+        .success();
+    assert_eq!(tip, repo.git(&["rev-parse", "refs/rune/branches/main"]));
+
+    // Export: one minified line; tasks and blocks exactly as they came in.
+    let out = repo.rune(&["export", "sp-json", "-"]).success().stdout;
+    assert_eq!(out.lines().count(), 1);
+    let body = |s: &str| s[s.find(",\"tasks\":").unwrap()..].trim().to_owned();
+    assert_eq!(body(&out), body(&fixture));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["metadata"]["version"], "2.0");
+    assert_eq!(v["metadata"]["git_branch"], "main");
+    assert_eq!(
+        v["metadata"]["git_commit"],
+        repo.git(&["rev-parse", "HEAD"])
+    );
+    assert!(v["metadata"]["updated"].as_str().unwrap().ends_with('Z'));
+    repo.rune(&["export", "sp-json"]).success();
+    let file = repo.read("sp.json");
+    assert!(!file.contains('\n'));
+    assert_eq!(body(&file), body(&out));
+}
+
+#[test]
+fn sp_json_export_caps_individual_tasks_and_keeps_paths_private() {
+    let repo = repo();
+    let root = repo.root.to_string_lossy().into_owned();
+    let home = repo.home.to_string_lossy().into_owned();
+    for i in 1..=8 {
+        let day = format!("2026-03-0{i}T00:00:00Z");
+        let title = format!("Task number {i} of many");
+        let context = format!("see {root}/src/x{i}.rs and {home}/notes.txt");
+        rune_at(&repo, &day, &["task", "add", &title, "--context", &context]).success();
+        rune_at(&repo, &day, &["task", "done", &i.to_string()]).success();
+    }
+    let out = repo.rune(&["export", "sp-json", "-"]).success().stdout;
+    assert!(!out.contains(&root) && !out.contains(&home), "{out}");
+    assert!(out.contains("see src/x8.rs and ~/notes.txt"), "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let tasks = v["tasks"].as_array().unwrap();
+    let individual = tasks.iter().filter(|t| t["consolidated"] == false).count();
+    assert_eq!(individual, 5, "{out}");
+    let groups: Vec<&serde_json::Value> =
+        tasks.iter().filter(|t| t["consolidated"] == true).collect();
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0]["consolidated_count"], 3);
+    // Nothing in the store changed.
+    assert_eq!(ids(&repo).len(), 8);
+}
