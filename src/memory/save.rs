@@ -378,6 +378,15 @@ fn parse_file(
     let (now, salt) = (store.now(), model::task::salt());
     for mut d in drafts {
         fill_file_blobs(store, &mut d.body);
+        // An edit of a task the fold renumbered records its new number, claimed now.
+        if d.supersedes
+            .iter()
+            .any(|id| snap.state.renumbered.contains(id))
+        {
+            if let Body::Task { claimed, .. } = &mut d.body {
+                claimed.clear();
+            }
+        }
         model::task::complete(&mut d.body, &mut next_task, &now, &salt);
         // A checkpoint written in the view records the git state it was saved in, as the
         // CLI's does.
