@@ -24,6 +24,7 @@ mod output;
 mod secrets;
 pub mod store;
 mod sync;
+mod tasks;
 mod text;
 mod view;
 pub use output::{report, report_usage};

@@ -38,6 +38,8 @@ pub struct ToolInput {
     pub file_path: Option<String>,
     /// NotebookEdit.
     pub notebook_path: Option<String>,
+    /// TodoWrite: the agent's whole todo list.
+    pub todos: Option<Vec<crate::tasks::todo::Todo>>,
 }
 
 /// The part of a Read's response the hook uses: `{"type":"text","file":{"numLines":…}}`.

@@ -29,6 +29,21 @@ pub fn post_tool_use(at: &Located, payload: &Payload<'_>, start: &Path) -> Resul
         .touched()
         .map(|f| relative(f, at.work_tree.as_deref()));
     s.count(payload.tool(), payload.read_lines(), touched.as_deref());
+    // A TodoWrite (and only that) opens the repository: the tasks follow the agent's list.
+    if payload.tool() == "TodoWrite" {
+        if let Some(todos) = payload.tool_input.as_ref().and_then(|t| t.todos.as_deref()) {
+            let followed = crate::store::Store::open(start)
+                .map_err(anyhow::Error::from)
+                .and_then(|store| crate::tasks::follow_todos(&store, todos));
+            if let Err(e) = followed {
+                super::answer::log(
+                    git_dir,
+                    "PostToolUse",
+                    &format!("TodoWrite not followed: {e:#}"),
+                );
+            }
+        }
+    }
     let answer = advise(&mut s, git_dir, start);
     session::write(git_dir, &s)?;
     Ok(answer)

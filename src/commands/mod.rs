@@ -18,6 +18,8 @@ mod save;
 mod show;
 mod status;
 mod sync;
+mod task;
+mod transfer;
 mod verify;
 mod why;
 
@@ -76,6 +78,15 @@ pub enum Command {
     Resume(record::ResumeArgs),
     /// Add an item to a section of the cumulative notes or the task notes.
     Remember(record::RememberArgs),
+    /// This branch's tasks (the session protocol): add, start, done, reopen, edit, list,
+    /// consolidate.
+    Task(task::TaskArgs),
+    /// Context blocks: architecture decisions, error patterns and pitfalls beside the tasks.
+    ContextBlock(task::ContextBlockArgs),
+    /// Bring another tool's file in (sp-json: the seed's session protocol).
+    Import(transfer::ImportArgs),
+    /// Write memory in another tool's format (sp-json: the seed's session protocol).
+    Export(transfer::ExportArgs),
     /// Commit edits made in the .rune/ view and record the session.
     Save(save::SaveArgs),
     /// Discard edits made in the .rune/ view: render the files from memory again.
@@ -273,6 +284,10 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
         Command::Checkpoint(a) => record::checkpoint(&ctx, a),
         Command::Resume(a) => record::resume(&ctx, a),
         Command::Remember(a) => record::remember(&ctx, a),
+        Command::Task(a) => task::run(&ctx, a),
+        Command::ContextBlock(a) => task::context_block(&ctx, a),
+        Command::Import(a) => transfer::import(&ctx, a),
+        Command::Export(a) => transfer::export(&ctx, a),
         Command::Save(a) => save::run(&ctx, a),
         Command::Restore(a) => restore::run(&ctx, a),
         Command::Load(a) => load::run(&ctx, a),

@@ -371,8 +371,23 @@ fn parse_file(
     let mut drafts = view::diff(file, &base, parsed);
     cover_groups(&mut drafts, &base_records);
     let mut sealed = Vec::with_capacity(drafts.len());
+    // New tasks take the numbers after the highest this clone knows; two writers taking the
+    // same one is settled by the fold (docs/storage.md).
+    let mut next_task =
+        model::task::next_number(&snap.state).max(model::task::next_number(&base_state));
+    let (now, salt) = (store.now(), model::task::salt());
     for mut d in drafts {
         fill_file_blobs(store, &mut d.body);
+        // An edit of a task the fold renumbered records its new number, claimed now.
+        if d.supersedes
+            .iter()
+            .any(|id| snap.state.renumbered.contains(id))
+        {
+            if let Body::Task { claimed, .. } = &mut d.body {
+                claimed.clear();
+            }
+        }
+        model::task::complete(&mut d.body, &mut next_task, &now, &salt);
         // A checkpoint written in the view records the git state it was saved in, as the
         // CLI's does.
         if let Body::Checkpoint { git: g @ None, .. } = &mut d.body {

@@ -188,6 +188,28 @@ impl Body {
                 f("why", Line, One(why));
                 extras(extra, block_own_line, f);
             }
+            Body::Task {
+                title,
+                context,
+                files,
+                extra,
+                ..
+            } => {
+                f("title", Line, One(title));
+                f("context", Line, One(context));
+                f("files", Paths { split_commas: true }, Many(files));
+                extras(extra, Line, f);
+            }
+            Body::ContextBlock {
+                title,
+                content,
+                related_tasks,
+                ..
+            } => {
+                f("title", Line, One(title));
+                f("content", Text, One(content));
+                f("related_tasks", Items, Many(related_tasks));
+            }
             Body::Resolve { .. } | Body::Delete { .. } => {}
         }
     }

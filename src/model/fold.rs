@@ -28,6 +28,14 @@ pub struct State {
     pub resolved: HashSet<String>,
     pub sessions: Vec<Record>,
     pub task_notes: Vec<Record>,
+    /// One per task `uid` (its newest version), ordered by number; each body's `num` is the
+    /// number the task shows (see [`number_tasks`]).
+    pub tasks: Vec<Record>,
+    /// Record ids of tasks the fold renumbered (a number claimed twice): the next task write
+    /// records the new number.
+    pub renumbered: HashSet<String>,
+    /// One per title (the newest), chronological.
+    pub context_blocks: Vec<Record>,
 }
 
 impl State {
@@ -52,6 +60,8 @@ impl State {
             Kind::Checkpoint => &self.checkpoints,
             Kind::Session => &self.sessions,
             Kind::TaskNote => &self.task_notes,
+            Kind::Task => &self.tasks,
+            Kind::ContextBlock => &self.context_blocks,
             Kind::Resolve | Kind::Delete => &[],
         }
     }
@@ -70,6 +80,8 @@ impl State {
             Kind::Checkpoint => &mut self.checkpoints,
             Kind::Session => &mut self.sessions,
             Kind::TaskNote => &mut self.task_notes,
+            Kind::Task => &mut self.tasks,
+            Kind::ContextBlock => &mut self.context_blocks,
             Kind::Resolve | Kind::Delete => return None,
         })
     }
@@ -136,8 +148,23 @@ fn live<'a>(
 fn fold_live(live: Vec<&Record>, mut state: State) -> State {
     let mut learning_winner: HashMap<(&str, &str), &Record> = HashMap::new();
     let mut instinct_groups: HashMap<&str, Vec<&Record>> = HashMap::new();
+    let mut task_winner: HashMap<&str, &Record> = HashMap::new();
+    let mut block_winner: HashMap<&str, &Record> = HashMap::new();
     for r in &live {
         match &r.body {
+            // Concurrent edits of one task (or block): the newest by clock, then time, then id.
+            Body::Task { uid, .. } => {
+                let slot = task_winner.entry(uid).or_insert(r);
+                if (r.meta.clock, &r.meta.ts, &r.id) > (slot.meta.clock, &slot.meta.ts, &slot.id) {
+                    *slot = r;
+                }
+            }
+            Body::ContextBlock { title, .. } => {
+                let slot = block_winner.entry(title).or_insert(r);
+                if (r.meta.clock, &r.meta.ts, &r.id) > (slot.meta.clock, &slot.meta.ts, &slot.id) {
+                    *slot = r;
+                }
+            }
             Body::Learning { ltype, key, .. } => {
                 let slot = learning_winner
                     .entry((ltype.as_str(), key.as_str()))
@@ -163,7 +190,12 @@ fn fold_live(live: Vec<&Record>, mut state: State) -> State {
             Kind::Checkpoint => &mut state.checkpoints,
             Kind::Session => &mut state.sessions,
             Kind::TaskNote => &mut state.task_notes,
-            Kind::Learning | Kind::Instinct | Kind::Resolve | Kind::Delete => continue,
+            Kind::Learning
+            | Kind::Instinct
+            | Kind::Task
+            | Kind::ContextBlock
+            | Kind::Resolve
+            | Kind::Delete => continue,
         };
         list.push((*r).clone());
     }
@@ -174,7 +206,60 @@ fn fold_live(live: Vec<&Record>, mut state: State) -> State {
     state.learnings = learnings.into_iter().cloned().collect();
 
     state.instincts = merge_instincts(instinct_groups);
+    let (tasks, renumbered) = number_tasks(task_winner.into_values().collect());
+    state.tasks = tasks;
+    state.renumbered = renumbered;
+    let mut blocks: Vec<&Record> = block_winner.into_values().collect();
+    blocks.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
+    state.context_blocks = blocks.into_iter().cloned().collect();
     state
+}
+
+/// The numbers tasks show. Each task keeps the number it claimed unless an earlier claim
+/// (`claimed`, then `uid`) holds it: then (a number claimed twice, by two clones or two
+/// processes) the later claimants, in claim order, take the numbers after the highest one
+/// kept, and their old number becomes an alias. Depends only on the set of tasks.
+pub fn number_tasks(mut tasks: Vec<&Record>) -> (Vec<Record>, HashSet<String>) {
+    let claim = |r: &Record| match &r.body {
+        Body::Task {
+            claimed, uid, num, ..
+        } => (claimed.clone(), uid.clone(), *num),
+        _ => (String::new(), String::new(), 0),
+    };
+    tasks.sort_by_key(|r| claim(r));
+    let mut taken: HashSet<u32> = HashSet::new();
+    let mut losers = Vec::new();
+    let mut out: Vec<Record> = Vec::with_capacity(tasks.len());
+    for r in tasks {
+        let (_, _, num) = claim(r);
+        if num > 0 && taken.insert(num) {
+            out.push(r.clone());
+        } else {
+            losers.push(r);
+        }
+    }
+    let mut next = taken.iter().max().copied().unwrap_or(0);
+    let mut renumbered = HashSet::new();
+    for r in losers {
+        next += 1;
+        let mut moved = r.clone();
+        if let Body::Task { num, aliases, .. } = &mut moved.body {
+            if *num > 0 {
+                let old = super::task::task_id(*num);
+                if !aliases.contains(&old) {
+                    aliases.push(old);
+                }
+            }
+            *num = next;
+        }
+        renumbered.insert(moved.id.clone());
+        out.push(moved);
+    }
+    out.sort_by_key(|r| match r.body {
+        Body::Task { num, .. } => num,
+        _ => 0,
+    });
+    (out, renumbered)
 }
 
 /// A live record is killed by a tombstone naming it, or naming something it (transitively)
@@ -233,6 +318,8 @@ pub fn kept(records: &[Record]) -> Vec<Record> {
         &state.invariants,
         &state.progress,
         &state.sessions,
+        &state.tasks,
+        &state.context_blocks,
     ]
     .iter()
     .flat_map(|l| l.iter().map(|r| r.id.as_str()))
@@ -271,6 +358,8 @@ pub fn statuses<'a>(records: &'a [Record], state: &State) -> Vec<(&'a Record, &'
         &state.invariants,
         &state.progress,
         &state.sessions,
+        &state.tasks,
+        &state.context_blocks,
     ]
     .iter()
     .flat_map(|l| l.iter().map(|r| r.id.as_str()))
@@ -295,7 +384,11 @@ pub fn statuses<'a>(records: &'a [Record], state: &State) -> Vec<(&'a Record, &'
                 Body::Checkpoint { .. } => "superseded",
                 _ if shown.contains(id) => "live",
                 Body::Instinct { .. } if live.contains(id) => "merged",
-                Body::Learning { .. } if live.contains(id) => "outvoted",
+                Body::Learning { .. } | Body::Task { .. } | Body::ContextBlock { .. }
+                    if live.contains(id) =>
+                {
+                    "outvoted"
+                }
                 _ if superseded.contains(id) => "edited",
                 _ => "deleted",
             };

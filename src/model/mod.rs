@@ -3,6 +3,7 @@
 mod fields;
 pub mod fold;
 pub mod record;
+pub mod task;
 #[cfg(test)]
 pub mod testing;
 mod wire;
@@ -222,6 +223,83 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
         Body::Invariant { section, title, .. } => {
             require("section", section)?;
             require("title", title)
+        }
+        Body::Task {
+            uid,
+            num,
+            claimed,
+            title,
+            status,
+            priority,
+            category,
+            created,
+            completed,
+            consolidated,
+            consolidated_count,
+            aliases,
+            ..
+        } => {
+            if uid.is_empty() || !uid.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(invalid("uid", format!("{uid:?} is not hex")));
+            }
+            if *num == 0 {
+                return Err(invalid("num", "must be 1 or more (TASK_001)"));
+            }
+            require("title", title)?;
+            if !task::STATUSES.contains(&status.as_str()) {
+                return Err(invalid(
+                    "status",
+                    format!("{status:?}: use pending, in_progress or completed"),
+                ));
+            }
+            if !priority.is_empty() && !task::PRIORITIES.contains(&priority.as_str()) {
+                return Err(invalid(
+                    "priority",
+                    format!("{priority:?}: use P1, P2 or P3"),
+                ));
+            }
+            if !category.is_empty() && !task::CATEGORIES.contains(&category.as_str()) {
+                return Err(invalid(
+                    "category",
+                    format!("{category:?}: use one of {}", task::CATEGORIES.join(", ")),
+                ));
+            }
+            for (field, t) in [("claimed", claimed), ("created", created)] {
+                validate_time(t).map_err(|e| invalid(field, e.problem))?;
+            }
+            if !completed.is_empty() {
+                validate_time(completed).map_err(|e| invalid("completed", e.problem))?;
+            }
+            if *consolidated && *consolidated_count == 0 {
+                return Err(invalid(
+                    "consolidated_count",
+                    "a consolidated task counts at least one task",
+                ));
+            }
+            if let Some(a) = aliases.iter().find(|a| task::parse_task_id(a).is_none()) {
+                return Err(invalid("aliases", format!("{a:?} is not a task id")));
+            }
+            Ok(())
+        }
+        Body::ContextBlock {
+            title,
+            content,
+            updated,
+            related_tasks,
+        } => {
+            require("title", title)?;
+            require("content", content)?;
+            validate_time(updated).map_err(|e| invalid("updated", e.problem))?;
+            if let Some(t) = related_tasks
+                .iter()
+                .find(|t| task::parse_task_id(t).is_none())
+            {
+                return Err(invalid(
+                    "related_tasks",
+                    format!("{t:?} is not a task id like TASK_001"),
+                ));
+            }
+            Ok(())
         }
         Body::Resolve { target } => require("target", target),
         Body::Delete { targets } => {

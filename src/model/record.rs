@@ -68,6 +68,14 @@ fn is_empty_str(s: &str) -> bool {
     s.is_empty()
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 /// The typed content of a record; the `kind` tag names the variant on disk. Stored lines are
 /// read back by the one decoder in `wire.rs`, not by serde's derive.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -181,6 +189,57 @@ pub enum Body {
         #[serde(default, skip_serializing_if = "is_empty_vec")]
         extra: Vec<Extra>,
     },
+    /// A task of the branch's list (the seed's session protocol). Edits supersede; every
+    /// version of one task shares its `uid`. `num` is the `TASK_<num>` the writer claimed at
+    /// `claimed`; the fold settles two tasks claiming one number (docs/storage.md).
+    Task {
+        /// The task's identity across edits: hex, made when the task was created.
+        uid: String,
+        /// The number claimed (`TASK_007` is 7).
+        num: u32,
+        /// When `num` was claimed (RFC 3339 UTC): the earlier claim keeps a number.
+        claimed: String,
+        title: String,
+        /// `pending`, `in_progress` or `completed`.
+        status: String,
+        /// `P1`, `P2`, `P3` or empty.
+        #[serde(default, skip_serializing_if = "is_empty_str")]
+        priority: String,
+        /// `BUGFIX`, `FEATURE`, `CONFIG`, `DOCS`, `TEST`, `REFACTOR` or empty.
+        #[serde(default, skip_serializing_if = "is_empty_str")]
+        category: String,
+        created: String,
+        /// When it was completed; empty while it is not.
+        #[serde(default, skip_serializing_if = "is_empty_str")]
+        completed: String,
+        #[serde(default, skip_serializing_if = "is_false")]
+        consolidated: bool,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        consolidated_count: u32,
+        #[serde(default, skip_serializing_if = "is_empty_str")]
+        context: String,
+        /// `path` or `path:line`.
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        files: Vec<String>,
+        /// Never consolidated (a unique pitfall or lesson).
+        #[serde(default, skip_serializing_if = "is_false")]
+        keep: bool,
+        /// Numbers the task was shown under before it was renumbered (`TASK_003`).
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        aliases: Vec<String>,
+        /// What the view kept that the fields above do not hold (see [`Extra`]).
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        extra: Vec<Extra>,
+    },
+    /// A context block of the session protocol: architecture decisions, error patterns,
+    /// pitfalls, with the tasks they concern. One per title (the newest wins).
+    ContextBlock {
+        title: String,
+        content: String,
+        updated: String,
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        related_tasks: Vec<String>,
+    },
     /// Removes the target records from the fold (they stay in history).
     Delete { targets: Vec<String> },
 }
@@ -229,11 +288,13 @@ pub enum Kind {
     CumulativeNote,
     TaskNote,
     Invariant,
+    Task,
+    ContextBlock,
     Delete,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 12] = [
+    pub const ALL: [Kind; 14] = [
         Kind::Decision,
         Kind::Convention,
         Kind::Learning,
@@ -245,6 +306,8 @@ impl Kind {
         Kind::CumulativeNote,
         Kind::TaskNote,
         Kind::Invariant,
+        Kind::Task,
+        Kind::ContextBlock,
         Kind::Delete,
     ];
 
@@ -262,6 +325,8 @@ impl Kind {
             Kind::CumulativeNote => "cumulative-note",
             Kind::TaskNote => "task-note",
             Kind::Invariant => "invariant",
+            Kind::Task => "task",
+            Kind::ContextBlock => "context-block",
             Kind::Delete => "delete",
         }
     }
@@ -279,9 +344,13 @@ impl Kind {
             | Kind::Instinct
             | Kind::CumulativeNote
             | Kind::Invariant => Some(Scope::Memory),
-            Kind::Progress | Kind::Checkpoint | Kind::Resolve | Kind::Session | Kind::TaskNote => {
-                Some(Scope::Branch)
-            }
+            Kind::Progress
+            | Kind::Checkpoint
+            | Kind::Resolve
+            | Kind::Session
+            | Kind::TaskNote
+            | Kind::Task
+            | Kind::ContextBlock => Some(Scope::Branch),
             Kind::Delete => None,
         }
     }
@@ -301,6 +370,8 @@ impl Body {
             Body::CumulativeNote { .. } => Kind::CumulativeNote,
             Body::TaskNote { .. } => Kind::TaskNote,
             Body::Invariant { .. } => Kind::Invariant,
+            Body::Task { .. } => Kind::Task,
+            Body::ContextBlock { .. } => Kind::ContextBlock,
             Body::Delete { .. } => Kind::Delete,
         }
     }
@@ -311,7 +382,9 @@ impl Body {
         match self {
             Body::Decision { title, .. }
             | Body::Convention { title, .. }
-            | Body::Invariant { title, .. } => title,
+            | Body::Invariant { title, .. }
+            | Body::Task { title, .. }
+            | Body::ContextBlock { title, .. } => title,
             Body::Learning { key, .. } => key,
             Body::Instinct { name, .. } => name,
             Body::Checkpoint { doing, .. } => doing,
@@ -332,7 +405,8 @@ impl Body {
             | Body::Instinct { extra, .. }
             | Body::Progress { extra, .. }
             | Body::Checkpoint { extra, .. }
-            | Body::Invariant { extra, .. } => Some(extra),
+            | Body::Invariant { extra, .. }
+            | Body::Task { extra, .. } => Some(extra),
             _ => None,
         }
     }
@@ -347,7 +421,8 @@ impl Body {
             | Body::Instinct { extra, .. }
             | Body::Progress { extra, .. }
             | Body::Checkpoint { extra, .. }
-            | Body::Invariant { extra, .. } => extra,
+            | Body::Invariant { extra, .. }
+            | Body::Task { extra, .. } => extra,
             _ => &[],
         }
     }

@@ -57,8 +57,8 @@ struct Wire {
     trigger: Option<String>,
     action: Option<String>,
     evidence: Option<String>,
-    #[serde(default)]
-    completed: Vec<String>,
+    /// A list for progress, a time for tasks.
+    completed: Option<StrOrList>,
     #[serde(default)]
     in_progress: Vec<String>,
     #[serde(default)]
@@ -83,6 +83,25 @@ struct Wire {
     targets: Vec<String>,
     #[serde(default)]
     extra: Vec<WireExtra>,
+    uid: Option<String>,
+    num: Option<u32>,
+    claimed: Option<String>,
+    status: Option<String>,
+    priority: Option<String>,
+    category: Option<String>,
+    created: Option<String>,
+    #[serde(default)]
+    consolidated: bool,
+    #[serde(default)]
+    consolidated_count: u32,
+    #[serde(default)]
+    keep: bool,
+    #[serde(default)]
+    aliases: Vec<String>,
+    content: Option<String>,
+    updated: Option<String>,
+    #[serde(default)]
+    related_tasks: Vec<String>,
 }
 
 fn need<T>(v: Option<T>, kind: &str, field: &str) -> Result<T, RecordParseError> {
@@ -156,7 +175,15 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
             extra: std::mem::take(&mut extra),
         },
         "progress" => Body::Progress {
-            completed: w.completed,
+            completed: match w.completed {
+                Some(StrOrList::List(l)) => l,
+                None => Vec::new(),
+                Some(StrOrList::Str(_)) => {
+                    return Err(RecordParseError::new(
+                        "progress record with a string `completed`",
+                    ))
+                }
+            },
             in_progress: w.in_progress,
             blocked: w.blocked,
             next: w.next,
@@ -201,6 +228,42 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
             r#where: w.where_,
             why: w.why.unwrap_or_default(),
             extra: std::mem::take(&mut extra),
+        },
+        "task" => Body::Task {
+            uid: need(w.uid, k, "uid")?,
+            num: need(w.num, k, "num")?,
+            claimed: need(w.claimed, k, "claimed")?,
+            title: need(w.title, k, "title")?,
+            status: need(w.status, k, "status")?,
+            priority: w.priority.unwrap_or_default(),
+            category: w.category.unwrap_or_default(),
+            created: need(w.created, k, "created")?,
+            completed: match w.completed {
+                Some(StrOrList::Str(s)) => s,
+                None => String::new(),
+                Some(StrOrList::List(_)) => {
+                    return Err(RecordParseError::new("task record with a list `completed`"))
+                }
+            },
+            consolidated: w.consolidated,
+            consolidated_count: w.consolidated_count,
+            context: match w.context {
+                Some(StrOrList::Str(s)) => s,
+                None => String::new(),
+                Some(StrOrList::List(_)) => {
+                    return Err(RecordParseError::new("task record with a list `context`"))
+                }
+            },
+            files: w.files,
+            keep: w.keep,
+            aliases: w.aliases,
+            extra: std::mem::take(&mut extra),
+        },
+        "context-block" => Body::ContextBlock {
+            title: need(w.title, k, "title")?,
+            content: need(w.content, k, "content")?,
+            updated: need(w.updated, k, "updated")?,
+            related_tasks: w.related_tasks,
         },
         "delete" => Body::Delete { targets: w.targets },
         other => {

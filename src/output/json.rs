@@ -189,6 +189,74 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
                 put("why", text(why));
             }
         }
+        Body::Task {
+            uid,
+            num,
+            claimed,
+            title,
+            status,
+            priority,
+            category,
+            created,
+            completed,
+            consolidated,
+            consolidated_count,
+            context,
+            files,
+            keep,
+            aliases,
+            ..
+        } => {
+            put("task_id", text(&crate::model::task::task_id(*num)));
+            put("uid", text(uid));
+            if full {
+                put("claimed", text(claimed));
+            }
+            put("title", text(title));
+            put("status", text(status));
+            if !priority.is_empty() {
+                put("priority", text(priority));
+            }
+            if !category.is_empty() {
+                put("category", text(category));
+            }
+            put("created", text(created));
+            put(
+                "completed",
+                if completed.is_empty() {
+                    Value::Null
+                } else {
+                    text(completed)
+                },
+            );
+            put("consolidated", json!(consolidated));
+            put("consolidated_count", json!(consolidated_count));
+            if !context.is_empty() {
+                put("context", text(context));
+            }
+            if !files.is_empty() {
+                put("files", list(files));
+            }
+            if *keep {
+                put("keep", json!(true));
+            }
+            if !aliases.is_empty() {
+                put("aliases", list(aliases));
+            }
+        }
+        Body::ContextBlock {
+            title,
+            content,
+            updated,
+            related_tasks,
+        } => {
+            put("title", text(title));
+            put("content", text(content));
+            put("updated", text(updated));
+            if !related_tasks.is_empty() {
+                put("related_tasks", list(related_tasks));
+            }
+        }
         Body::Delete { targets } => put("targets", list(targets)),
     }
     let extra: Vec<Value> = body
@@ -432,6 +500,7 @@ pub fn load(b: &crate::memory::load::Briefing<'_>) -> Value {
                     Value::Object(m)
                 }
                 Item::Drift(line) => json!(line),
+                Item::TaskSummary(line) => json!({ "summary": line }),
                 Item::InvariantsStale => json!({ "stale": true }),
                 Item::Progress {
                     field,
@@ -626,4 +695,33 @@ pub fn sync(r: &crate::sync::SyncReport) -> Value {
         "rounds": r.rounds,
         "gave_up": r.gave_up,
     })
+}
+
+/// The seed's task summary: counts, consolidated groups and the next task.
+pub fn task_summary(s: &crate::model::task::Summary) -> Value {
+    json!({
+        "pending": s.pending,
+        "in_progress": s.in_progress,
+        "done": s.done,
+        "consolidated_groups": s.groups,
+        "consolidated_tasks": s.consolidated,
+        "next": s.next.as_ref().map(|(n, t)| json!({
+            "task_id": crate::model::task::task_id(*n),
+            "title": t,
+        })),
+        "updated": s.updated,
+    })
+}
+
+/// What a task command did (`task add|start|done|reopen|edit --json`): the write (as for
+/// record commands), the task as it is now (as in `show`), and the list's summary.
+pub fn task_outcome(
+    w: Option<&crate::memory::write::Written>,
+    task: Option<&Record>,
+    summary: &crate::model::task::Summary,
+) -> Value {
+    let mut v = written(w);
+    v["task"] = task.map_or(Value::Null, |t| shown_record(t, None));
+    v["summary"] = task_summary(summary);
+    v
 }

@@ -6,13 +6,15 @@ use crate::model::{Body, Draft, Record};
 
 /// What makes an entry "the same entry, edited" rather than a removal plus an addition.
 /// Notes, progress and sessions have no identity: a changed one is removed and added.
-fn identity(body: &Body) -> Option<(&str, &str)> {
+fn identity(body: &Body) -> Option<(String, &str)> {
     match body {
-        Body::Decision { title, .. } | Body::Convention { title, .. } => Some((title, "")),
-        Body::Learning { ltype, key, .. } => Some((ltype.as_str(), key)),
-        Body::Instinct { name, .. } => Some((name, "")),
-        Body::Invariant { section, title, .. } => Some((section, title)),
-        Body::Checkpoint { .. } => Some(("", "")),
+        Body::Decision { title, .. } | Body::Convention { title, .. } => Some((title.clone(), "")),
+        Body::Learning { ltype, key, .. } => Some((ltype.as_str().to_owned(), key)),
+        Body::Instinct { name, .. } => Some((name.clone(), "")),
+        Body::Invariant { section, title, .. } => Some((section.clone(), title)),
+        Body::Checkpoint { .. } => Some((String::new(), "")),
+        // A task is its number (`TASK_007`); a line without one is a new task.
+        Body::Task { num, .. } if *num > 0 => Some((num.to_string(), "task")),
         _ => None,
     }
 }
@@ -80,12 +82,16 @@ pub fn diff(file: ViewFile, base: &[Record], parsed: Vec<Parsed>) -> Vec<Draft> 
         let id = identity(&body);
         let pair = id.and_then(|id| {
             (0..base.len()).find(|&j| {
-                !used[j] && identity(&base_normal[j]) == Some(id) && is_edit(&body, &base_normal[j])
+                !used[j]
+                    && identity(&base_normal[j]).as_ref() == Some(&id)
+                    && is_edit(&body, &base_normal[j])
             })
         });
+        let mut body = body;
         match pair {
             Some(j) => {
                 used[j] = true;
+                super::inherit(&mut body, &base[j].body);
                 let keep_time = at
                     .as_deref()
                     .is_none_or(|a| file.shown_time(a) == base_time[j]);

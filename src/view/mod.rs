@@ -16,6 +16,7 @@ mod learnings;
 mod notes;
 mod progress;
 mod session_log;
+pub(crate) mod tasks;
 mod text;
 
 #[cfg(test)]
@@ -41,10 +42,11 @@ pub enum ViewFile {
     SessionLog,
     Checkpoint,
     TaskNotes,
+    Tasks,
 }
 
 impl ViewFile {
-    pub const ALL: [ViewFile; 10] = [
+    pub const ALL: [ViewFile; 11] = [
         ViewFile::Decisions,
         ViewFile::Conventions,
         ViewFile::Learnings,
@@ -55,10 +57,11 @@ impl ViewFile {
         ViewFile::SessionLog,
         ViewFile::Checkpoint,
         ViewFile::TaskNotes,
+        ViewFile::Tasks,
     ];
 
     /// Every file in the order commands list their kinds (`show`, `diff --kind`).
-    pub const LISTED: [ViewFile; 10] = [
+    pub const LISTED: [ViewFile; 11] = [
         ViewFile::Decisions,
         ViewFile::Conventions,
         ViewFile::Learnings,
@@ -68,6 +71,7 @@ impl ViewFile {
         ViewFile::SessionLog,
         ViewFile::CumulativeNotes,
         ViewFile::TaskNotes,
+        ViewFile::Tasks,
         ViewFile::Invariants,
     ];
 
@@ -84,6 +88,7 @@ impl ViewFile {
             ViewFile::SessionLog => "session-log.md",
             ViewFile::Checkpoint => "checkpoint.md",
             ViewFile::TaskNotes => "task-notes.md",
+            ViewFile::Tasks => "tasks.md",
         }
     }
 
@@ -104,6 +109,7 @@ impl ViewFile {
             ViewFile::SessionLog => "session-log",
             ViewFile::Checkpoint => "checkpoint",
             ViewFile::TaskNotes => "task-notes",
+            ViewFile::Tasks => "tasks",
         }
     }
 
@@ -125,6 +131,7 @@ impl ViewFile {
             ViewFile::SessionLog => Kind::Session,
             ViewFile::Checkpoint => Kind::Checkpoint,
             ViewFile::TaskNotes => Kind::TaskNote,
+            ViewFile::Tasks => Kind::Task,
         }
     }
 
@@ -141,7 +148,8 @@ impl ViewFile {
             ViewFile::Progress
             | ViewFile::SessionLog
             | ViewFile::Checkpoint
-            | ViewFile::TaskNotes => Scope::Branch,
+            | ViewFile::TaskNotes
+            | ViewFile::Tasks => Scope::Branch,
         }
     }
 }
@@ -203,6 +211,7 @@ pub fn render(file: ViewFile, state: &State, withhold: Withhold<'_>) -> String {
         ViewFile::SessionLog => session_log::render(records, withhold),
         ViewFile::Checkpoint => checkpoint::render(state.open_checkpoint(), withhold),
         ViewFile::TaskNotes => notes::render_tasks(records, withhold),
+        ViewFile::Tasks => tasks::render(records, withhold),
     }
 }
 
@@ -244,6 +253,7 @@ pub fn parse(file: ViewFile, text: &str) -> Result<Vec<Parsed>, ParseError> {
         ViewFile::SessionLog => session_log::parse(text),
         ViewFile::Checkpoint => checkpoint::parse(text),
         ViewFile::TaskNotes => notes::parse_tasks(text),
+        ViewFile::Tasks => tasks::parse(text),
     }
 }
 
@@ -258,7 +268,10 @@ impl ViewFile {
             | ViewFile::Checkpoint => text::minute(ts),
             ViewFile::Conventions | ViewFile::Instincts => text::day(ts),
             ViewFile::Learnings => ts.to_owned(),
-            ViewFile::CumulativeNotes | ViewFile::TaskNotes | ViewFile::Invariants => String::new(),
+            ViewFile::CumulativeNotes
+            | ViewFile::TaskNotes
+            | ViewFile::Invariants
+            | ViewFile::Tasks => String::new(),
         }
     }
 }
@@ -338,6 +351,8 @@ pub fn normalize(body: &mut Body) {
                 }
                 *extra = merged;
             }
+            // tasks.md keeps unknown lines literally, one line each (view/tasks.rs).
+            Kind::Task => {}
             // Prose must not start like a list item (it would join a list above it) or, in
             // INVARIANTS.md, like a rule field; there a later line that reads as a rule field
             // is indented, which makes it the line above's continuation.
@@ -450,6 +465,7 @@ fn shown_slots(body: &Body) -> Vec<(&'static str, bool)> {
                 (*s, written)
             })
             .collect(),
+        Body::Task { .. } => vec![(tasks::AFTER_TASK, true), (tasks::AFTER_END, true)],
         Body::Invariant {
             what, r#where, why, ..
         } => vec![
@@ -514,9 +530,52 @@ pub fn visible(body: &Body) -> Body {
     match &mut b {
         Body::Decision { file_blobs, .. } | Body::Learning { file_blobs, .. } => file_blobs.clear(),
         Body::Checkpoint { git, .. } | Body::Session { git, .. } => *git = None,
+        // The view shows a task's number, not its identity or claim.
+        Body::Task {
+            uid,
+            claimed,
+            aliases,
+            ..
+        } => {
+            uid.clear();
+            claimed.clear();
+            aliases.clear();
+        }
         _ => {}
     }
     b
+}
+
+/// An edit read from the view keeps what the view does not show of the record it edits (a
+/// task's identity, claim and aliases).
+pub fn inherit(body: &mut Body, from: &Body) {
+    if let (
+        Body::Task {
+            uid,
+            num,
+            claimed,
+            aliases,
+            ..
+        },
+        Body::Task {
+            uid: u,
+            num: n,
+            claimed: c,
+            aliases: a,
+            ..
+        },
+    ) = (body, from)
+    {
+        if uid.is_empty() {
+            uid.clone_from(u);
+        }
+        if claimed.is_empty() || num != n {
+            claimed.clone_from(c);
+        }
+        if aliases.is_empty() {
+            aliases.clone_from(a);
+        }
+    }
 }
 
 /// A normalised copy, for rendering.

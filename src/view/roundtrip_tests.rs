@@ -368,6 +368,67 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
                 text,
             })
             .boxed(),
+        ViewFile::Tasks => (
+            (
+                "[0-9a-f]{4}",
+                1u32..6,
+                required(),
+                select(vec!["pending", "in_progress", "completed"]),
+                select(vec!["", "P1", "P2", "P3"]),
+                select(vec!["", "BUGFIX", "DOCS"]),
+            ),
+            (
+                0u32..3,
+                text(),
+                list(),
+                any::<bool>(),
+                vec(
+                    (
+                        select(vec!["Task", "end"]),
+                        text().prop_filter("not structure in tasks.md", |t| {
+                            let t = one_line(t);
+                            !t.contains(':') && !t.starts_with(['-', '*', '+', '#', '>', '\\'])
+                        }),
+                    ),
+                    0..3,
+                ),
+            ),
+        )
+            .prop_map(
+                |(
+                    (uid, num, title, status, priority, category),
+                    (count, context, files, keep, extra),
+                )| Body::Task {
+                    uid,
+                    num,
+                    claimed: TS.into(),
+                    title,
+                    completed: if status == "completed" {
+                        TS.into()
+                    } else {
+                        String::new()
+                    },
+                    status: status.into(),
+                    priority: priority.into(),
+                    category: category.into(),
+                    created: TS.into(),
+                    consolidated: count > 0,
+                    consolidated_count: count,
+                    context,
+                    files,
+                    keep,
+                    aliases: Vec::new(),
+                    extra: extra
+                        .into_iter()
+                        .map(|(after, text)| Extra {
+                            after: after.into(),
+                            label: String::new(),
+                            text,
+                        })
+                        .collect(),
+                },
+            )
+            .boxed(),
     }
 }
 
@@ -434,6 +495,15 @@ fn shown_order(file: ViewFile, state: &State) -> Vec<Body> {
                 _ => (0, 0),
             });
         }
+        ViewFile::Tasks => bodies.sort_by_key(|b| match b {
+            Body::Task { status, num, .. } => (
+                ["in_progress", "pending", "completed"]
+                    .iter()
+                    .position(|s| s == status),
+                *num,
+            ),
+            _ => (None, 0),
+        }),
         ViewFile::Invariants => bodies.sort_by_key(|b| match b {
             Body::Invariant { section, .. } => section_rank(section),
             _ => (0, String::new()),
@@ -488,6 +558,19 @@ fn check(file: ViewFile, mut bodies: Vec<Body>) -> Result<(), TestCaseError> {
     {
         *git = old.clone();
     }
+    // A task's identity is not part of the view either; a save pairs it by number.
+    for b in &mut reparsed {
+        let num = match b {
+            Body::Task { num, .. } => *num,
+            _ => continue,
+        };
+        if let Some(old) = base
+            .iter()
+            .find(|r| matches!(r.body, Body::Task { num: n, .. } if n == num))
+        {
+            super::inherit(b, &old.body);
+        }
+    }
     let text2 = render(file, &fold(&records(reparsed)));
     prop_assert_eq!(text2, text);
     Ok(())
@@ -527,6 +610,9 @@ proptest! {
 
     #[test]
     fn task_notes_round_trip(b in bodies(ViewFile::TaskNotes)) { check(ViewFile::TaskNotes, b)?; }
+
+    #[test]
+    fn tasks_round_trip(b in bodies(ViewFile::Tasks)) { check(ViewFile::Tasks, b)?; }
 
     #[test]
     fn parse_never_panics(lines in vec(text(), 0..12)) {

@@ -24,6 +24,7 @@ mod save_load;
 mod secrets;
 mod seed000;
 mod sync;
+mod tasks;
 mod terminal;
 mod time_travel;
 mod view_concurrency;

@@ -48,6 +48,8 @@ pub enum Item<'a> {
     },
     /// A line of the drift report.
     Drift(String),
+    /// A line of the task summary (counts, next task, git state).
+    TaskSummary(String),
     /// The invariants are older than [`STALE_INVARIANT_DAYS`].
     InvariantsStale,
     /// One item of the newest progress record: `field` is `next`, `in_progress`, `blocked` or
@@ -233,6 +235,7 @@ pub fn brief<'a>(
 
     let sections = vec![
         checkpoint_section(state),
+        sections::tasks_section(state, drift, now),
         drift_section(drift),
         invariants_section(state, now),
         progress_section(state),

@@ -395,3 +395,68 @@ pub(super) fn notes_section<'a>(
         show: Some(show),
     }
 }
+
+/// The seed's task summary (`Tasks (2d old)`: counts with the consolidated count, the next
+/// task, the git state against the last save), then the open tasks.
+pub(super) fn tasks_section<'a>(state: &'a State, drift: &Drift, now: &str) -> Section<'a> {
+    use crate::model::task::{age, task_id, Summary};
+    let summary = Summary::of(&state.tasks);
+    let mut items: Vec<Lazy<'a>> = Vec::new();
+    let heading = match &summary.updated {
+        Some(u) => format!("## Tasks ({} old)", age(u, now)),
+        None => "## Tasks".to_owned(),
+    };
+    if !state.tasks.is_empty() {
+        let counts = summary.counts();
+        items.push(fixed(counts.clone(), Item::TaskSummary(counts)));
+        let next = sanitize(&summary.next_line());
+        items.push(fixed(next.clone(), Item::TaskSummary(next)));
+        let git = format!(
+            "Git: {} @ {}{}",
+            sanitize(drift.branch.as_deref().unwrap_or("(detached)")),
+            drift.head.as_deref().map(short).unwrap_or("(no commits)"),
+            match (drift.saved, drift.any()) {
+                (false, _) => " (no save yet)",
+                (true, true) => " (state changed since the last save: see Drift)",
+                (true, false) => " (as at the last save)",
+            }
+        );
+        items.push(fixed(git.clone(), Item::TaskSummary(git)));
+    }
+    for r in &state.tasks {
+        if let Body::Task {
+            num,
+            title,
+            status,
+            priority,
+            category,
+            context,
+            ..
+        } = &r.body
+        {
+            if status == "completed" {
+                continue;
+            }
+            let mark = if status == "in_progress" { "~" } else { " " };
+            let mut t = format!("- [{mark}] {}", task_id(*num));
+            for tag in [priority, category] {
+                if !tag.is_empty() {
+                    t.push_str(&format!(" [{tag}]"));
+                }
+            }
+            t.push_str(&format!(" {}", one_line(title)));
+            if !context.is_empty() {
+                t.push_str(&format!(": {}", one_line(context)));
+            }
+            let item: Lazy<'a> = Box::new(move || gated(r, t.clone(), None));
+            items.push(item);
+        }
+    }
+    Section {
+        key: "tasks",
+        heading,
+        items,
+        total: state.tasks.len(),
+        show: Some("tasks"),
+    }
+}

@@ -1,0 +1,622 @@
+//! Tasks and context blocks (the seed's session protocol): adding, editing and listing
+//! tasks, consolidating old completed ones, following an agent's todo list, and the
+//! `sp.json` bridge. Every write is one compare-and-swap commit on the branch's ref through
+//! the one seal; the pure parts (the consolidation plan, the todo list, the sp.json format)
+//! sit in their own files and test in process.
+
+pub mod consolidate;
+pub mod sp_json;
+pub mod todo;
+
+use anyhow::Result;
+
+use crate::error::user_error;
+use crate::memory::seal::{SealError, Sealed, Sealer};
+use crate::memory::write::{write_records, Written};
+use crate::memory::Snapshot;
+use crate::model::task::{self, parse_task_id, task_id, Summary, COMPLETED, IN_PROGRESS, PENDING};
+use crate::model::{Body, Draft, Record, Scope, State};
+use crate::store::Store;
+
+/// What to set on a task; `None` leaves a field as it is.
+#[derive(Debug, Default, Clone)]
+pub struct Change {
+    pub title: Option<String>,
+    pub status: Option<&'static str>,
+    pub priority: Option<String>,
+    pub category: Option<String>,
+    pub context: Option<String>,
+    pub files: Option<Vec<String>>,
+    pub keep: Option<bool>,
+}
+
+/// What a task command did.
+#[derive(Debug)]
+pub struct Outcome {
+    pub written: Option<Written>,
+    /// The task as it is now.
+    pub task: Option<Record>,
+    /// The list's summary after the write.
+    pub summary: Summary,
+}
+
+/// The task `id` names (`TASK_007`, `7`): its number now, else a number it was shown under
+/// before a renumbering.
+pub fn find<'a>(state: &'a State, id: &str) -> Result<&'a Record> {
+    let Some(n) = parse_task_id(id) else {
+        return Err(user_error(
+            format!("{id:?} is not a task id"),
+            "name a task as TASK_001 (or 1); `git rune task list --all` lists them",
+        ));
+    };
+    let num_of = |r: &Record| match &r.body {
+        Body::Task { num, .. } => *num,
+        _ => 0,
+    };
+    let by_alias = |r: &&Record| match &r.body {
+        Body::Task { aliases, .. } => aliases.iter().any(|a| parse_task_id(a) == Some(n)),
+        _ => false,
+    };
+    state
+        .tasks
+        .iter()
+        .find(|r| num_of(r) == n)
+        .or_else(|| state.tasks.iter().find(by_alias))
+        .ok_or_else(|| {
+            user_error(
+                format!("there is no task {} on this branch", task_id(n)),
+                "`git rune task list --all` lists the tasks",
+            )
+        })
+}
+
+/// Seals a task draft; a bad value is a user error that says nothing was recorded.
+pub(crate) fn seal(sealer: &mut Sealer, draft: Draft, from: &str) -> Result<Sealed> {
+    sealer
+        .seal(draft, &|field, _| format!("{from} (field `{field}`)"))
+        .map_err(|e| match e {
+            SealError::Invalid { kind, error, .. } => user_error(
+                format!("invalid {kind}: {error}"),
+                "fix the value and run the command again; nothing was recorded",
+            ),
+            other => other.into(),
+        })
+}
+
+/// The records that make the fold's renumbering of tasks permanent (a number claimed twice,
+/// settled by the fold): each renumbered task written again with its new number, claimed
+/// `now`. `except` are tasks the caller writes itself.
+pub(crate) fn pins(
+    sealer: &mut Sealer,
+    state: &State,
+    now: &str,
+    except: &[&str],
+) -> Result<Vec<Sealed>> {
+    let mut out = Vec::new();
+    for r in &state.tasks {
+        if !state.renumbered.contains(&r.id) || except.contains(&r.id.as_str()) {
+            continue;
+        }
+        let mut body = r.body.clone();
+        if let Body::Task { claimed, .. } = &mut body {
+            *claimed = now.to_owned();
+        }
+        out.push(seal(
+            sealer,
+            Draft {
+                body,
+                supersedes: vec![r.id.clone()],
+                at: None,
+            },
+            "a renumbered task",
+        )?);
+    }
+    Ok(out)
+}
+
+fn apply(body: &mut Body, change: &Change, now: &str) {
+    let Body::Task {
+        title,
+        status,
+        priority,
+        category,
+        completed,
+        context,
+        files,
+        keep,
+        ..
+    } = body
+    else {
+        return;
+    };
+    if let Some(t) = &change.title {
+        title.clone_from(t);
+    }
+    if let Some(s) = change.status {
+        if s == COMPLETED && status != COMPLETED {
+            *completed = now.to_owned();
+        }
+        if s != COMPLETED {
+            completed.clear();
+        }
+        *status = s.to_owned();
+    }
+    if let Some(p) = &change.priority {
+        *priority = task::canonical_priority(p).unwrap_or(p).to_owned();
+    }
+    if let Some(c) = &change.category {
+        *category = task::canonical_category(c).unwrap_or(c).to_owned();
+    }
+    if let Some(c) = &change.context {
+        context.clone_from(c);
+    }
+    if let Some(f) = &change.files {
+        files.clone_from(f);
+    }
+    if let Some(k) = change.keep {
+        *keep = k;
+    }
+}
+
+/// Adds a pending task with the next number.
+pub fn add(store: &Store, sealer: &mut Sealer, change: Change) -> Result<Outcome> {
+    let title = change.title.clone().unwrap_or_default();
+    let salt = task::salt();
+    let mut uid = String::new();
+    let written = write_records(store, Scope::Branch, &format!("task: {title}"), |state| {
+        let now = store.now();
+        let mut body = Body::Task {
+            uid: String::new(),
+            num: 0,
+            claimed: String::new(),
+            title: title.clone(),
+            status: PENDING.into(),
+            priority: String::new(),
+            category: String::new(),
+            created: String::new(),
+            completed: String::new(),
+            consolidated: false,
+            consolidated_count: 0,
+            context: String::new(),
+            files: Vec::new(),
+            keep: false,
+            aliases: Vec::new(),
+            extra: Vec::new(),
+        };
+        apply(&mut body, &change, &now);
+        let mut next = task::next_number(state);
+        task::complete(&mut body, &mut next, &now, &salt);
+        if let Body::Task { uid: u, .. } = &body {
+            uid.clone_from(u);
+        }
+        let mut out = pins(sealer, state, &now, &[])?;
+        out.push(seal(sealer, Draft::new(body), "the new task")?);
+        Ok::<_, anyhow::Error>(out)
+    })?;
+    outcome(store, written, &uid)
+}
+
+/// Changes a task (`task start|done|reopen|edit`). A change that changes nothing writes
+/// nothing.
+pub fn update(store: &Store, sealer: &mut Sealer, id: &str, change: Change) -> Result<Outcome> {
+    let mut uid = String::new();
+    let snap = Snapshot::read(store)?;
+    let shown = task_id(find(&snap.state, id)?.body_num());
+    let what = change.status.unwrap_or("edited");
+    let written = write_records(
+        store,
+        Scope::Branch,
+        &format!("task: {shown} {what}"),
+        |state| {
+            let now = store.now();
+            let r = find(state, id)?;
+            let mut body = r.body.clone();
+            apply(&mut body, &change, &now);
+            if let Body::Task { uid: u, .. } = &body {
+                uid.clone_from(u);
+            }
+            let renumbered = state.renumbered.contains(&r.id);
+            if body == r.body && !renumbered {
+                return Ok(Vec::new());
+            }
+            if let Body::Task { claimed, .. } = &mut body {
+                if renumbered {
+                    *claimed = now.clone();
+                }
+            }
+            let mut out = pins(sealer, state, &now, &[r.id.as_str()])?;
+            out.push(seal(
+                sealer,
+                Draft {
+                    body,
+                    supersedes: vec![r.id.clone()],
+                    at: None,
+                },
+                "the task",
+            )?);
+            Ok::<_, anyhow::Error>(out)
+        },
+    )?;
+    outcome(store, written, &uid)
+}
+
+fn outcome(store: &Store, written: Option<Written>, uid: &str) -> Result<Outcome> {
+    let snap = Snapshot::read(store)?;
+    let task = snap
+        .state
+        .tasks
+        .iter()
+        .find(|r| matches!(&r.body, Body::Task { uid: u, .. } if u == uid))
+        .cloned();
+    Ok(Outcome {
+        written,
+        task,
+        summary: Summary::of(&snap.state.tasks),
+    })
+}
+
+/// The tasks of this branch: open ones, or all with `all`, in number order.
+pub fn list(state: &State, all: bool) -> Vec<&Record> {
+    state
+        .tasks
+        .iter()
+        .filter(|r| all || matches!(&r.body, Body::Task { status, .. } if status != COMPLETED))
+        .collect()
+}
+
+/// The status a command sets.
+pub fn status_for(verb: &str) -> Option<&'static str> {
+    match verb {
+        "start" => Some(IN_PROGRESS),
+        "done" => Some(COMPLETED),
+        "reopen" => Some(PENDING),
+        _ => None,
+    }
+}
+
+trait TaskNum {
+    fn body_num(&self) -> u32;
+}
+
+impl TaskNum for Record {
+    fn body_num(&self) -> u32 {
+        match &self.body {
+            Body::Task { num, .. } => *num,
+            _ => 0,
+        }
+    }
+}
+
+/// Adds or replaces the context block titled `title` (`content` required for a new one).
+pub fn context_block(
+    store: &Store,
+    sealer: &mut Sealer,
+    title: &str,
+    content: Option<String>,
+    related: Option<Vec<String>>,
+    must_exist: bool,
+) -> Result<Option<Written>> {
+    let snap = Snapshot::read(store)?;
+    let existing = block(&snap.state, title);
+    match (existing, must_exist, &content) {
+        (None, true, _) => {
+            return Err(user_error(
+                format!("there is no context block titled {title:?}"),
+                "`git rune context-block show` lists them; `context-block add` makes one",
+            ))
+        }
+        (Some(_), false, _) => {
+            return Err(user_error(
+                format!("a context block titled {title:?} exists"),
+                format!("change it with `git rune context-block edit {title:?} --content …`"),
+            ))
+        }
+        (None, false, None) => {
+            return Err(user_error(
+                "a new context block needs --content",
+                "pass --content \"…\"",
+            ))
+        }
+        _ => {}
+    }
+    let related = related.map(|l| {
+        l.iter()
+            .map(|t| parse_task_id(t).map(task_id).unwrap_or_else(|| t.clone()))
+            .collect::<Vec<_>>()
+    });
+    write_records(
+        store,
+        Scope::Branch,
+        &format!("context block: {title}"),
+        |state| {
+            let now = store.now();
+            let old = block(state, title);
+            let (old_content, old_related, supersedes) = match old {
+                Some(Record {
+                    id,
+                    body:
+                        Body::ContextBlock {
+                            content,
+                            related_tasks,
+                            ..
+                        },
+                    ..
+                }) => (content.clone(), related_tasks.clone(), vec![id.clone()]),
+                _ => (String::new(), Vec::new(), Vec::new()),
+            };
+            let body = Body::ContextBlock {
+                title: old.map_or(title, |r| r.body.title()).to_owned(),
+                content: content.clone().unwrap_or(old_content),
+                updated: now,
+                related_tasks: related.clone().unwrap_or(old_related),
+            };
+            Ok::<_, anyhow::Error>(vec![seal(
+                sealer,
+                Draft {
+                    body,
+                    supersedes,
+                    at: None,
+                },
+                "the context block",
+            )?])
+        },
+    )
+}
+
+/// The context block titled `title` (compared without case).
+pub fn block<'a>(state: &'a State, title: &str) -> Option<&'a Record> {
+    state
+        .context_blocks
+        .iter()
+        .find(|r| r.body.title().eq_ignore_ascii_case(title.trim()))
+}
+
+/// One group consolidation made (or would make): its title, its members' ids, the criteria
+/// that held, whether the cap made it, and the consolidated task's number.
+pub type GroupReport = (String, Vec<String>, [bool; 4], bool, Option<u32>);
+
+/// What consolidation did (or, dry, would do).
+#[derive(Debug)]
+pub struct Consolidated {
+    pub groups: Vec<GroupReport>,
+    pub written: Option<Written>,
+    pub summary: Summary,
+}
+
+/// Runs the consolidation matrix ([`consolidate::plan`]) and, unless `dry_run`, writes one
+/// consolidated task per group superseding its members (they stay in history).
+pub fn consolidate(store: &Store, sealer: &mut Sealer, dry_run: bool) -> Result<Consolidated> {
+    let salt = task::salt();
+    let mut groups = Vec::new();
+    let describe = |g: &consolidate::Group<'_>, num: Option<u32>| {
+        (
+            g.title.clone(),
+            g.members.iter().map(|r| task_id(r.body_num())).collect(),
+            g.criteria,
+            g.by_cap,
+            num,
+        )
+    };
+    if dry_run {
+        let snap = Snapshot::read(store)?;
+        groups = consolidate::plan(&snap.state.tasks, &snap.state.context_blocks, &store.now())
+            .iter()
+            .map(|g| describe(g, None))
+            .collect();
+        return Ok(Consolidated {
+            groups,
+            written: None,
+            summary: Summary::of(&snap.state.tasks),
+        });
+    }
+    let written = write_records(store, Scope::Branch, "task: consolidate", |state| {
+        let now = store.now();
+        let plan = consolidate::plan(&state.tasks, &state.context_blocks, &now);
+        groups.clear();
+        if plan.is_empty() {
+            return Ok(Vec::new());
+        }
+        let members: Vec<&str> = plan
+            .iter()
+            .flat_map(|g| g.members.iter().map(|r| r.id.as_str()))
+            .collect();
+        let mut out = pins(sealer, state, &now, &members)?;
+        let mut next = task::next_number(state);
+        for g in &plan {
+            let mut body = g.body();
+            task::complete(&mut body, &mut next, &now, &salt);
+            groups.push(describe(g, Some(body_num(&body))));
+            out.push(seal(
+                sealer,
+                Draft {
+                    body,
+                    supersedes: g.members.iter().map(|r| r.id.clone()).collect(),
+                    at: None,
+                },
+                "a consolidated task",
+            )?);
+        }
+        Ok::<_, anyhow::Error>(out)
+    })?;
+    let snap = Snapshot::read(store)?;
+    Ok(Consolidated {
+        groups,
+        written,
+        summary: Summary::of(&snap.state.tasks),
+    })
+}
+
+fn body_num(body: &Body) -> u32 {
+    match body {
+        Body::Task { num, .. } => *num,
+        _ => 0,
+    }
+}
+
+/// Makes the branch's tasks follow an agent's todo list ([`todo::changes`]); writes nothing
+/// when the list changes nothing.
+pub fn follow_todos(store: &Store, todos: &[todo::Todo]) -> Result<Option<Written>> {
+    let salt = task::salt();
+    let mut sealer = Sealer::default();
+    write_records(
+        store,
+        Scope::Branch,
+        "task: follow the agent's todo list",
+        |state| {
+            let drafts = todo::changes(&state.tasks, todos);
+            if drafts.is_empty() {
+                return Ok(Vec::new());
+            }
+            let now = store.now();
+            let mut next = task::next_number(state);
+            let edited: Vec<&str> = drafts
+                .iter()
+                .flat_map(|d| d.supersedes.iter().map(String::as_str))
+                .collect();
+            let mut out = pins(&mut sealer, state, &now, &edited)?;
+            for mut d in drafts {
+                if d.supersedes.iter().any(|id| state.renumbered.contains(id)) {
+                    if let Body::Task { claimed, .. } = &mut d.body {
+                        claimed.clear();
+                    }
+                }
+                task::complete(&mut d.body, &mut next, &now, &salt);
+                out.push(seal(&mut sealer, d, "the agent's todo list")?);
+            }
+            Ok::<_, anyhow::Error>(out)
+        },
+    )
+}
+
+/// What an import brought in.
+#[derive(Debug)]
+pub struct Imported {
+    pub tasks: usize,
+    pub blocks: usize,
+    /// Imported tasks whose number another task held: (the file's id, the id given).
+    pub renumbered: Vec<(String, String)>,
+    pub written: Option<Written>,
+    pub summary: Summary,
+}
+
+/// Brings an `sp.json` in: each task keeps its number unless another task with another title
+/// holds it (then it takes the next, its id kept as an alias); a task with the same number
+/// and title is updated; a context block with the same title is replaced. Nothing is written
+/// when the file cannot be read.
+pub fn import_sp_json(
+    store: &Store,
+    sealer: &mut Sealer,
+    text: &str,
+    shown: &str,
+) -> Result<Imported> {
+    let file = sp_json::parse(text, &store.now()).map_err(|e| {
+        user_error(
+            e.to_string(),
+            match &e {
+                sp_json::SpError::InvalidJson(why) => {
+                    format!("{shown} is not JSON ({why}); nothing was imported")
+                }
+                sp_json::SpError::MissingMetadata => format!(
+                    "{shown} has no \"metadata\" object (the seed's sp.json has one); nothing was imported"
+                ),
+                sp_json::SpError::Invalid(_) => format!("fix {shown}; nothing was imported"),
+            },
+        )
+    })?;
+    let salt = task::salt();
+    let mut renumbered = Vec::new();
+    let written = write_records(store, Scope::Branch, &format!("import {shown}"), |state| {
+        let now = store.now();
+        renumbered.clear();
+        let mut next =
+            task::next_number(state).max(file.tasks.iter().map(body_num).max().unwrap_or(0) + 1);
+        let mut out = pins(sealer, state, &now, &[])?;
+        for t in &file.tasks {
+            let mut body = t.clone();
+            let num = body_num(&body);
+            let holder = state.tasks.iter().find(|r| r.body_num() == num);
+            let mut supersedes = Vec::new();
+            match holder {
+                Some(r) if r.body.title() == body.title() => {
+                    if let (
+                        Body::Task { uid, claimed, .. },
+                        Body::Task {
+                            uid: u, claimed: c, ..
+                        },
+                    ) = (&mut body, &r.body)
+                    {
+                        uid.clone_from(u);
+                        claimed.clone_from(c);
+                    }
+                    supersedes.push(r.id.clone());
+                }
+                Some(_) => {
+                    if let Body::Task { num, aliases, .. } = &mut body {
+                        aliases.push(task_id(*num));
+                        *num = 0;
+                    }
+                }
+                None => {}
+            }
+            task::complete(&mut body, &mut next, &now, &salt);
+            if holder.is_some() && supersedes.is_empty() {
+                renumbered.push((task_id(num), task_id(body_num(&body))));
+            }
+            if let Some(r) = holder.filter(|_| !supersedes.is_empty()) {
+                if r.body == body {
+                    continue;
+                }
+            }
+            out.push(seal(
+                sealer,
+                Draft {
+                    body,
+                    supersedes,
+                    at: None,
+                },
+                shown,
+            )?);
+        }
+        for b in &file.blocks {
+            let old = block(state, b.title());
+            if old.is_some_and(|r| r.body == *b) {
+                continue;
+            }
+            out.push(seal(
+                sealer,
+                Draft {
+                    body: b.clone(),
+                    supersedes: old.map(|r| vec![r.id.clone()]).unwrap_or_default(),
+                    at: None,
+                },
+                shown,
+            )?);
+        }
+        Ok::<_, anyhow::Error>(out)
+    })?;
+    let snap = Snapshot::read(store)?;
+    Ok(Imported {
+        tasks: file.tasks.len(),
+        blocks: file.blocks.len(),
+        renumbered,
+        written,
+        summary: Summary::of(&snap.state.tasks),
+    })
+}
+
+/// The branch's tasks and context blocks as the seed's `sp.json` (one line, no newline).
+pub fn export_sp_json(store: &Store) -> Result<String> {
+    let snap = Snapshot::read(store)?;
+    let place = sp_json::Place {
+        branch: snap.head.branch.clone(),
+        commit: snap.head.head.map(|h| h.to_string()),
+        work_tree: store.workdir().map(|w| w.to_string_lossy().into_owned()),
+        home: std::env::var("HOME").ok().filter(|h| !h.is_empty()),
+        now: store.now(),
+    };
+    Ok(sp_json::render(
+        &snap.state.tasks,
+        &snap.state.context_blocks,
+        &place,
+    ))
+}

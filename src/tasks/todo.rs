@@ -1,0 +1,149 @@
+//! An agent's todo list (Claude Code's TodoWrite) as task changes: pure. Each todo is matched
+//! to a task by its text (case and surrounding space aside), open tasks first, then
+//! individual completed ones; a matched task whose status differs gets an edit, a todo
+//! matching none becomes a new task. Tasks missing from the list are left as they are (the
+//! list is the agent's current work, not the whole history), so a list that did not change
+//! changes nothing.
+
+use crate::model::task::{canonical_status, COMPLETED};
+use crate::model::{Body, Draft, Record};
+
+/// One item of a TodoWrite list.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct Todo {
+    #[serde(default)]
+    pub content: String,
+    #[serde(default)]
+    pub status: String,
+    #[serde(default, rename = "activeForm")]
+    pub active_form: String,
+}
+
+fn key(s: &str) -> String {
+    crate::text::one_line(s).to_lowercase()
+}
+
+/// The drafts that make `tasks` follow `todos`: edits (superseding the task's record) and
+/// new tasks (numbered and identified by [`crate::model::task::complete`] at write time).
+pub fn changes(tasks: &[Record], todos: &[Todo]) -> Vec<Draft> {
+    let mut used: Vec<bool> = vec![false; tasks.len()];
+    let mut out = Vec::new();
+    for todo in todos {
+        let want = key(&todo.content);
+        let Some(status) = canonical_status(&todo.status) else {
+            continue;
+        };
+        if want.is_empty() {
+            continue;
+        }
+        let matches = |open: bool| {
+            (0..tasks.len()).find(|&i| {
+                !used[i]
+                    && matches!(&tasks[i].body, Body::Task { title, status: s, consolidated: false, .. }
+                        if key(title) == want && (s != COMPLETED) == open)
+            })
+        };
+        match matches(true).or_else(|| matches(false)) {
+            Some(i) => {
+                used[i] = true;
+                let r = &tasks[i];
+                let mut body = r.body.clone();
+                if let Body::Task {
+                    status: s,
+                    completed,
+                    ..
+                } = &mut body
+                {
+                    if s == status {
+                        continue;
+                    }
+                    *s = status.to_owned();
+                    completed.clear();
+                }
+                out.push(Draft {
+                    body,
+                    supersedes: vec![r.id.clone()],
+                    at: None,
+                });
+            }
+            None => out.push(Draft::new(Body::Task {
+                uid: String::new(),
+                num: 0,
+                claimed: String::new(),
+                title: crate::text::one_line(&todo.content),
+                status: status.to_owned(),
+                priority: String::new(),
+                category: String::new(),
+                created: String::new(),
+                completed: String::new(),
+                consolidated: false,
+                consolidated_count: 0,
+                context: String::new(),
+                files: Vec::new(),
+                keep: false,
+                aliases: Vec::new(),
+                extra: Vec::new(),
+            })),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn todo(content: &str, status: &str) -> Todo {
+        Todo {
+            content: content.into(),
+            status: status.into(),
+            active_form: String::new(),
+        }
+    }
+
+    fn task(num: u32, title: &str, status: &str) -> Record {
+        Draft::new(Body::Task {
+            uid: format!("{num:04x}"),
+            num,
+            claimed: "2026-04-01T00:00:00Z".into(),
+            title: title.into(),
+            status: status.into(),
+            priority: String::new(),
+            category: String::new(),
+            created: "2026-04-01T00:00:00Z".into(),
+            completed: String::new(),
+            consolidated: false,
+            consolidated_count: 0,
+            context: String::new(),
+            files: Vec::new(),
+            keep: false,
+            aliases: Vec::new(),
+            extra: Vec::new(),
+        })
+        .stamp("2026-04-01T00:00:00Z", u64::from(num), "a")
+    }
+
+    #[test]
+    fn a_todo_list_becomes_task_changes() {
+        let tasks = vec![task(1, "Fix auth", "pending"), task(2, "Old", "completed")];
+        let todos = vec![
+            todo("fix auth ", "in_progress"),
+            todo("Write tests", "pending"),
+            todo("Old", "completed"),
+            todo("", "pending"),
+            todo("Bad status", "whatever"),
+        ];
+        let got = changes(&tasks, &todos);
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].supersedes, vec![tasks[0].id.clone()]);
+        assert!(matches!(&got[0].body, Body::Task { status, .. } if status == "in_progress"));
+        assert!(matches!(&got[1].body, Body::Task { title, num: 0, .. } if title == "Write tests"));
+        // The same list again, once applied, changes nothing.
+        let applied = vec![
+            task(1, "Fix auth", "in_progress"),
+            task(2, "Old", "completed"),
+            task(3, "Write tests", "pending"),
+        ];
+        assert!(changes(&applied, &todos).is_empty());
+    }
+}
