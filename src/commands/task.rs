@@ -199,54 +199,13 @@ fn report(ctx: &Context, store: &Store, o: &Outcome) -> Result<ExitCode> {
     }
     let mut out = String::new();
     if let Some(t) = &o.task {
-        out.push_str(&task_line(t));
+        out.push_str(&tasks::line(t));
         out.push('\n');
     }
     out.push_str(&sanitize(&o.summary.saved_line()));
     out.push('\n');
     ctx.report(&out)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// `TASK_001 [ ] [P1] [BUGFIX] Fix auth (was TASK_003)`.
-pub(crate) fn task_line(r: &Record) -> String {
-    let Body::Task {
-        num,
-        title,
-        status,
-        priority,
-        category,
-        consolidated_count,
-        consolidated,
-        aliases,
-        keep,
-        ..
-    } = &r.body
-    else {
-        return String::new();
-    };
-    let mark = match status.as_str() {
-        "completed" => "x",
-        "in_progress" => "~",
-        _ => " ",
-    };
-    let mut t = format!("{} [{mark}]", task_id(*num));
-    for tag in [priority, category] {
-        if !tag.is_empty() {
-            t.push_str(&format!(" [{tag}]"));
-        }
-    }
-    t.push_str(&format!(" {}", sanitize(title)));
-    if *consolidated {
-        t.push_str(&format!(" (consolidated from {consolidated_count})"));
-    }
-    if *keep {
-        t.push_str(" (keep)");
-    }
-    if !aliases.is_empty() {
-        t.push_str(&format!(" (was {})", aliases.join(", ")));
-    }
-    t
 }
 
 fn list(ctx: &Context, store: &Store, all: bool) -> Result<ExitCode> {
@@ -260,7 +219,7 @@ fn list(ctx: &Context, store: &Store, all: bool) -> Result<ExitCode> {
         }
     } else {
         for r in shown {
-            out.push_str(&task_line(r));
+            out.push_str(&tasks::line(r));
             out.push('\n');
         }
         let s = Summary::of(&snap.state.tasks);

@@ -5,10 +5,10 @@ use bm25::{Document, Language, SearchEngineBuilder};
 
 use crate::model::{Kind, Record, State};
 
-/// The kinds a search covers unless the caller names some. Echoes and tasks join this list
-/// when those kinds exist; a kind's document is its record's text fields, so nothing else
-/// needs to change.
-pub const SEARCHED: [Kind; 3] = [Kind::Decision, Kind::Learning, Kind::Convention];
+/// The kinds a search covers unless the caller names some. Echoes join this list when that
+/// kind exists; a kind's document is its record's text fields, so nothing else needs to
+/// change.
+pub const SEARCHED: [Kind; 4] = [Kind::Decision, Kind::Learning, Kind::Convention, Kind::Task];
 
 /// One ranked record.
 #[derive(Debug)]

@@ -141,6 +141,20 @@ fn tool_list() -> Vec<Tool> {
              checkpoint (which stays in history).",
             false,
         ),
+        tool::<TaskAddParams>(
+            "task_add",
+            "Add a task to this branch's task list (the session protocol): a pending item with \
+             the next TASK_ number, an optional priority (P1-P3), category and the context the \
+             next session needs. Use it for work you will not finish now.",
+            false,
+        ),
+        tool::<TaskUpdateParams>(
+            "task_update",
+            "Change a task: its status (pending, in_progress, completed) when you start or \
+             finish it, or its title, priority, category, context or files. Answers with the \
+             task and the list's counts and next task.",
+            false,
+        ),
         tool::<WhyParams>(
             "memory_why",
             "Explain a piece of code: the decisions, learnings and session recorded when the \
@@ -204,6 +218,8 @@ impl RuneServer {
             "record_learning" => self.run(request, |s, a| tools::record_learning(s, redact, a)),
             "record_convention" => self.run(request, |s, a| tools::record_convention(s, redact, a)),
             "set_checkpoint" => self.run(request, |s, a| tools::set_checkpoint(s, redact, a)),
+            "task_add" => self.run(request, |s, a| tools::task_add(s, redact, a)),
+            "task_update" => self.run(request, |s, a| tools::task_update(s, redact, a)),
             other => Err(ErrorData::invalid_params(
                 format!(
                     "unknown tool {other:?}; the tools are {}",

@@ -52,7 +52,7 @@ pub struct LoadParams {
 pub struct SearchParams {
     /// Words to look for, e.g. "database migrations" or "why is the cache keyed by path".
     pub query: String,
-    /// Record kinds to search: "decision", "learning", "convention". Default: all three.
+    /// Record kinds to search: "decision", "learning", "convention", "task". Default: all.
     #[serde(default)]
     pub kinds: Vec<String>,
     /// At most this many results (default 10).
@@ -157,6 +157,48 @@ pub struct CheckpointParams {
     pub resume: Option<String>,
 }
 
+/// Arguments of `task_add`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TaskAddParams {
+    /// What is to be done, in a few words.
+    pub title: String,
+    /// P1 (urgent), P2 or P3.
+    #[serde(default)]
+    pub priority: Option<String>,
+    /// BUGFIX, FEATURE, CONFIG, DOCS, TEST or REFACTOR.
+    #[serde(default)]
+    pub category: Option<String>,
+    /// What the next session needs to know about it: pitfalls, where to start.
+    #[serde(default)]
+    pub context: Option<String>,
+    /// Files it concerns, as "path" or "path:line".
+    #[serde(default)]
+    pub files: Vec<String>,
+}
+
+/// Arguments of `task_update`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TaskUpdateParams {
+    /// The task's id, e.g. "TASK_003" (or 3).
+    pub id: String,
+    /// pending, in_progress or completed.
+    #[serde(default)]
+    pub status: Option<String>,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub priority: Option<String>,
+    #[serde(default)]
+    pub category: Option<String>,
+    #[serde(default)]
+    pub context: Option<String>,
+    /// Replaces the task's files.
+    #[serde(default)]
+    pub files: Option<Vec<String>>,
+}
+
 /// Arguments of `memory_why`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -214,7 +256,7 @@ pub fn memory_search(store: &Store, p: SearchParams) -> Result<String> {
                     .ok_or_else(|| {
                         user_error(
                             format!("cannot search records of kind {k:?}"),
-                            "search \"decision\", \"learning\" or \"convention\" (or omit kinds)",
+                            "search \"decision\", \"learning\", \"convention\" or \"task\" (or omit kinds)",
                         )
                     })
             })
@@ -361,11 +403,7 @@ fn sealed(redact: bool, body: Body) -> Result<(Sealed, Vec<String>), SealError> 
     let out = sealer.seal(Draft::new(body), &|field, _| {
         format!("the {field:?} argument")
     })?;
-    let redacted = sealer
-        .take_redactions()
-        .into_iter()
-        .map(|r| format!("redacted a secret ({}) in {}", r.rule, r.at))
-        .collect();
+    let redacted = redactions(&mut sealer);
     Ok((out, redacted))
 }
 
@@ -446,6 +484,74 @@ pub fn set_checkpoint(store: &Store, redact: bool, p: CheckpointParams) -> Resul
     .body(store)?;
     let (s, redacted) = sealed(redact, body)?;
     Ok(written(record::checkpoint(store, s)?, redacted))
+}
+
+/// What a task write did: the task's line and the seed's save report.
+fn task_outcome(o: crate::tasks::Outcome, redacted: Vec<String>) -> String {
+    let mut out = match (&o.written, &o.task) {
+        (None, _) => "nothing changed\n".to_owned(),
+        (Some(_), Some(t)) => format!("{}\n", crate::tasks::line(t)),
+        (Some(_), None) => String::new(),
+    };
+    out.push_str(&o.summary.saved_line());
+    out.push('\n');
+    for r in redacted {
+        out.push_str(&r);
+        out.push('\n');
+    }
+    out
+}
+
+fn task_sealer(redact: bool) -> Sealer {
+    Sealer::new(redact)
+}
+
+pub fn task_add(store: &Store, redact: bool, p: TaskAddParams) -> Result<String> {
+    let mut sealer = task_sealer(redact);
+    let change = crate::tasks::Change {
+        title: Some(p.title),
+        priority: p.priority,
+        category: p.category,
+        context: p.context,
+        files: (!p.files.is_empty()).then_some(p.files),
+        ..Default::default()
+    };
+    let o = crate::tasks::add(store, &mut sealer, change)?;
+    let redacted = redactions(&mut sealer);
+    Ok(task_outcome(o, redacted))
+}
+
+pub fn task_update(store: &Store, redact: bool, p: TaskUpdateParams) -> Result<String> {
+    let status = match p.status.as_deref() {
+        None => None,
+        Some(s) => Some(crate::model::task::canonical_status(s).ok_or_else(|| {
+            crate::error::user_error(
+                format!("unknown status {s:?}"),
+                "use pending, in_progress or completed",
+            )
+        })?),
+    };
+    let mut sealer = task_sealer(redact);
+    let change = crate::tasks::Change {
+        title: p.title,
+        status,
+        priority: p.priority,
+        category: p.category,
+        context: p.context,
+        files: p.files,
+        keep: None,
+    };
+    let o = crate::tasks::update(store, &mut sealer, &p.id, change)?;
+    let redacted = redactions(&mut sealer);
+    Ok(task_outcome(o, redacted))
+}
+
+fn redactions(sealer: &mut Sealer) -> Vec<String> {
+    sealer
+        .take_redactions()
+        .into_iter()
+        .map(|r| format!("redacted a secret ({}) in {}", r.rule, r.at))
+        .collect()
 }
 
 /// A view file as memory renders it, through the gate (`rune://view/<file>`).

@@ -255,6 +255,47 @@ fn outcome(store: &Store, written: Option<Written>, uid: &str) -> Result<Outcome
     })
 }
 
+/// `TASK_001 [ ] [P1] [BUGFIX] Fix auth (was TASK_003)`.
+pub fn line(r: &Record) -> String {
+    let Body::Task {
+        num,
+        title,
+        status,
+        priority,
+        category,
+        consolidated_count,
+        consolidated,
+        aliases,
+        keep,
+        ..
+    } = &r.body
+    else {
+        return String::new();
+    };
+    let mark = match status.as_str() {
+        "completed" => "x",
+        "in_progress" => "~",
+        _ => " ",
+    };
+    let mut t = format!("{} [{mark}]", task_id(*num));
+    for tag in [priority, category] {
+        if !tag.is_empty() {
+            t.push_str(&format!(" [{tag}]"));
+        }
+    }
+    t.push_str(&format!(" {}", crate::text::sanitize(title)));
+    if *consolidated {
+        t.push_str(&format!(" (consolidated from {consolidated_count})"));
+    }
+    if *keep {
+        t.push_str(" (keep)");
+    }
+    if !aliases.is_empty() {
+        t.push_str(&format!(" (was {})", aliases.join(", ")));
+    }
+    t
+}
+
 /// The tasks of this branch: open ones, or all with `all`, in number order.
 pub fn list(state: &State, all: bool) -> Vec<&Record> {
     state

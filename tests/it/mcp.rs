@@ -93,6 +93,8 @@ fn every_tool_resource_and_the_prompt_work_and_writes_land_in_memory() {
                 "record_decision",
                 "record_learning",
                 "set_checkpoint",
+                "task_add",
+                "task_update",
             ]
         );
         for t in &tools {
@@ -197,6 +199,40 @@ fn every_tool_resource_and_the_prompt_work_and_writes_land_in_memory() {
 
         let status = ok(&client, "memory_status", json!({})).await;
         assert!(status.contains("On branch main"), "{status}");
+
+        // Tasks: add, start, finish; the search finds them.
+        let added = ok(
+            &client,
+            "task_add",
+            json!({"title": "Fix the cache eviction", "priority": "P1", "category": "BUGFIX"}),
+        )
+        .await;
+        assert!(
+            added.starts_with("TASK_001 [ ] [P1] [BUGFIX] Fix the cache eviction\n"),
+            "{added}"
+        );
+        assert!(added.contains("Next: TASK_001"), "{added}");
+        let done = ok(
+            &client,
+            "task_update",
+            json!({"id": "TASK_001", "status": "completed"}),
+        )
+        .await;
+        assert!(done.starts_with("TASK_001 [x]"), "{done}");
+        let bad = call(
+            &client,
+            "task_update",
+            json!({"id": "TASK_001", "status": "later"}),
+        )
+        .await;
+        assert_eq!(bad.is_error, Some(true));
+        let found = ok(
+            &client,
+            "memory_search",
+            json!({"query": "eviction", "kinds": ["task"]}),
+        )
+        .await;
+        assert!(found.contains("Fix the cache eviction"), "{found}");
         let why = ok(&client, "memory_why", json!({"target": "HEAD"})).await;
         assert!(
             why.contains("git-rune note") || why.contains("commit "),
