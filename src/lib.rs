@@ -20,6 +20,7 @@ mod mcp;
 mod memory;
 pub mod model;
 mod notes;
+mod oracle;
 mod output;
 mod secrets;
 pub mod store;

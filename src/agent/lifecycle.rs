@@ -96,6 +96,13 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
             &format!("stale instincts not pruned: {e:#}"),
         );
     }
+    if let Some(e) = &briefed.orphan_error {
+        super::answer::log(
+            &git_dir,
+            "SessionStart",
+            &format!("stale oracle dispatches not marked orphaned: {e:#}"),
+        );
+    }
     let (briefing, decisions, compacted) = briefed.out;
     let mut s = match session::read(&git_dir, id) {
         // The same conversation goes on: keep what it touched, count tool calls afresh.

@@ -8,6 +8,7 @@ use clap::Args;
 use super::Context;
 use crate::error::user_error;
 use crate::memory::record::{PRUNE_CONFIDENCE, PRUNE_DAYS};
+use crate::model::oracle::ORPHAN_HOURS;
 use crate::notes::at::with_briefing;
 use crate::output::json;
 
@@ -55,6 +56,18 @@ pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
     if let Some(e) = &briefed.prune_error {
         ctx.ui
             .warn(format_args!("stale instincts were not pruned: {e:#}"));
+    }
+    if briefed.orphaned > 0 {
+        let n = briefed.orphaned;
+        ctx.ui.status(format_args!(
+            "git-rune: marked {n} oracle dispatch{} pending for more than {ORPHAN_HOURS} hours orphaned (history keeps them)",
+            if n == 1 { "" } else { "es" }
+        ));
+    }
+    if let Some(e) = &briefed.orphan_error {
+        ctx.ui.warn(format_args!(
+            "stale oracle dispatches were not marked orphaned: {e:#}"
+        ));
     }
     ctx.ui.print(&briefed.out)?;
     Ok(ExitCode::SUCCESS)

@@ -12,6 +12,7 @@ mod log;
 mod man;
 #[cfg(feature = "mcp")]
 mod mcp;
+mod oracle;
 mod record;
 mod restore;
 mod save;
@@ -83,6 +84,8 @@ pub enum Command {
     Task(task::TaskArgs),
     /// Context blocks: architecture decisions, error patterns and pitfalls beside the tasks.
     ContextBlock(task::ContextBlockArgs),
+    /// Oracle detach records (seed 000): dispatch to a slow model, complete, reattach, list.
+    Oracle(oracle::OracleArgs),
     /// Bring another tool's file in (sp-json: the seed's session protocol).
     Import(transfer::ImportArgs),
     /// Write memory in another tool's format (sp-json: the seed's session protocol).
@@ -286,6 +289,7 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
         Command::Remember(a) => record::remember(&ctx, a),
         Command::Task(a) => task::run(&ctx, a),
         Command::ContextBlock(a) => task::context_block(&ctx, a),
+        Command::Oracle(a) => oracle::run(&ctx, a),
         Command::Import(a) => transfer::import(&ctx, a),
         Command::Export(a) => transfer::export(&ctx, a),
         Command::Save(a) => save::run(&ctx, a),

@@ -232,6 +232,38 @@ pub fn prune_instincts(
     Ok(written.map(|w| (w, pruned)))
 }
 
+/// Marks this branch's oracle dispatches still pending more than
+/// [`crate::model::oracle::ORPHAN_HOURS`] hours after they were dispatched as orphaned (seed
+/// 000's session-start cleanup): a recorded status change superseding each, never a delete,
+/// so clones agree and history keeps them. `state` is memory as the caller read it: when
+/// nothing is due nothing is read or written. Returns how many were marked.
+pub fn orphan_oracles(
+    store: &Store,
+    state: &crate::model::State,
+    now: &str,
+) -> Result<Option<(Written, usize)>> {
+    if crate::model::oracle::orphans(state, now).is_empty() {
+        return Ok(None);
+    }
+    let mut sealer = Sealer::default();
+    let mut marked = 0;
+    let written = write_records(
+        store,
+        Scope::Branch,
+        "oracle: mark stale dispatches orphaned",
+        |state| {
+            let due = crate::model::oracle::orphans(state, now);
+            marked = due.len();
+            due.into_iter()
+                .map(|(r, body)| {
+                    Ok::<_, anyhow::Error>(sealer.seal_body(body, vec![r.id.clone()])?)
+                })
+                .collect()
+        },
+    )?;
+    Ok(written.map(|w| (w, marked)))
+}
+
 /// Sets the branch's checkpoint: one open checkpoint per branch, so the new one resolves
 /// whatever was open (it stays in history).
 pub fn checkpoint(store: &Store, record: Sealed) -> Result<Option<Written>> {

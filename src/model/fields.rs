@@ -210,6 +210,16 @@ impl Body {
                 f("content", Text, One(content));
                 f("related_tasks", Items, Many(related_tasks));
             }
+            Body::Oracle {
+                target_model,
+                response_id,
+                response_excerpt,
+                ..
+            } => {
+                f("target_model", Line, One(target_model));
+                f("response_id", Line, One(response_id));
+                f("response_excerpt", Text, One(response_excerpt));
+            }
             Body::Resolve { .. } | Body::Delete { .. } => {}
         }
     }

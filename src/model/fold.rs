@@ -36,6 +36,9 @@ pub struct State {
     pub renumbered: HashSet<String>,
     /// One per title (the newest), chronological.
     pub context_blocks: Vec<Record>,
+    /// Oracle dispatches: one per `session_id` (see [`oracle_wins`]), by `dispatched_at`
+    /// then session id.
+    pub oracles: Vec<Record>,
 }
 
 impl State {
@@ -62,6 +65,7 @@ impl State {
             Kind::TaskNote => &self.task_notes,
             Kind::Task => &self.tasks,
             Kind::ContextBlock => &self.context_blocks,
+            Kind::Oracle => &self.oracles,
             Kind::Resolve | Kind::Delete => &[],
         }
     }
@@ -82,6 +86,7 @@ impl State {
             Kind::TaskNote => &mut self.task_notes,
             Kind::Task => &mut self.tasks,
             Kind::ContextBlock => &mut self.context_blocks,
+            Kind::Oracle => &mut self.oracles,
             Kind::Resolve | Kind::Delete => return None,
         })
     }
@@ -150,8 +155,15 @@ fn fold_live(live: Vec<&Record>, mut state: State) -> State {
     let mut instinct_groups: HashMap<&str, Vec<&Record>> = HashMap::new();
     let mut task_winner: HashMap<&str, &Record> = HashMap::new();
     let mut block_winner: HashMap<&str, &Record> = HashMap::new();
+    let mut oracle_winner: HashMap<&str, &Record> = HashMap::new();
     for r in &live {
         match &r.body {
+            Body::Oracle { session_id, .. } => {
+                let slot = oracle_winner.entry(session_id).or_insert(r);
+                if oracle_wins(r, slot) {
+                    *slot = r;
+                }
+            }
             // Concurrent edits of one task (or block): the newest by clock, then time, then id.
             Body::Task { uid, .. } => {
                 let slot = task_winner.entry(uid).or_insert(r);
@@ -194,6 +206,7 @@ fn fold_live(live: Vec<&Record>, mut state: State) -> State {
             | Kind::Instinct
             | Kind::Task
             | Kind::ContextBlock
+            | Kind::Oracle
             | Kind::Resolve
             | Kind::Delete => continue,
         };
@@ -212,7 +225,33 @@ fn fold_live(live: Vec<&Record>, mut state: State) -> State {
     let mut blocks: Vec<&Record> = block_winner.into_values().collect();
     blocks.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
     state.context_blocks = blocks.into_iter().cloned().collect();
+    // In dispatch order, which status changes do not move.
+    let mut oracles: Vec<(&str, &str, &Record)> = oracle_winner
+        .into_iter()
+        .map(|(id, r)| match &r.body {
+            Body::Oracle { dispatched_at, .. } => (dispatched_at.as_str(), id, r),
+            _ => ("", id, r),
+        })
+        .collect();
+    oracles.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    let oracles: Vec<&Record> = oracles.into_iter().map(|(_, _, r)| r).collect();
+    state.oracles = oracles.into_iter().cloned().collect();
     state
+}
+
+/// Whether oracle record `a` beats `b` for one session id (two clones changed it
+/// concurrently, both superseding the same record): the status with the higher precedence
+/// (consumed > complete > failed > orphaned > pending), then the higher Lamport clock, then
+/// the greater id. Depends only on the two records, so every clone picks the same one.
+pub fn oracle_wins(a: &Record, b: &Record) -> bool {
+    let key = |r: &Record| {
+        let p = match &r.body {
+            Body::Oracle { status, .. } => super::oracle::precedence(status),
+            _ => 0,
+        };
+        (p, r.meta.clock, r.id.clone())
+    };
+    key(a) > key(b)
 }
 
 /// The numbers tasks show. Each task keeps the number it claimed unless an earlier claim
@@ -320,6 +359,7 @@ pub fn kept(records: &[Record]) -> Vec<Record> {
         &state.sessions,
         &state.tasks,
         &state.context_blocks,
+        &state.oracles,
     ]
     .iter()
     .flat_map(|l| l.iter().map(|r| r.id.as_str()))
@@ -360,6 +400,7 @@ pub fn statuses<'a>(records: &'a [Record], state: &State) -> Vec<(&'a Record, &'
         &state.sessions,
         &state.tasks,
         &state.context_blocks,
+        &state.oracles,
     ]
     .iter()
     .flat_map(|l| l.iter().map(|r| r.id.as_str()))
@@ -384,7 +425,10 @@ pub fn statuses<'a>(records: &'a [Record], state: &State) -> Vec<(&'a Record, &'
                 Body::Checkpoint { .. } => "superseded",
                 _ if shown.contains(id) => "live",
                 Body::Instinct { .. } if live.contains(id) => "merged",
-                Body::Learning { .. } | Body::Task { .. } | Body::ContextBlock { .. }
+                Body::Learning { .. }
+                | Body::Task { .. }
+                | Body::ContextBlock { .. }
+                | Body::Oracle { .. }
                     if live.contains(id) =>
                 {
                     "outvoted"

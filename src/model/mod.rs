@@ -2,6 +2,7 @@
 
 mod fields;
 pub mod fold;
+pub mod oracle;
 pub mod record;
 pub mod task;
 #[cfg(test)]
@@ -298,6 +299,87 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
                     "related_tasks",
                     format!("{t:?} is not a task id like TASK_001"),
                 ));
+            }
+            Ok(())
+        }
+        Body::Oracle {
+            session_id,
+            dispatched_at,
+            trigger_signal,
+            source_skill,
+            target_model,
+            bundle_hash,
+            status,
+            timeout_at,
+            response_id,
+            response_excerpt,
+            reason,
+        } => {
+            if !oracle::valid_session_id(session_id) {
+                return Err(invalid(
+                    "sessionId",
+                    format!("{session_id:?} does not match ^oracle-\\d+-[a-z0-9]+$ (e.g. oracle-1714234500-abc123)"),
+                ));
+            }
+            if !oracle::TRIGGERS.contains(&trigger_signal.as_str()) {
+                return Err(invalid(
+                    "triggerSignal",
+                    format!("{trigger_signal:?}: use agent.stuck or manual"),
+                ));
+            }
+            if !oracle::SOURCES.contains(&source_skill.as_str()) {
+                return Err(invalid(
+                    "sourceSkill",
+                    format!("{source_skill:?}: use debug, fix or manual"),
+                ));
+            }
+            require("targetModel", target_model)?;
+            if !oracle::valid_bundle_hash(bundle_hash) {
+                return Err(invalid(
+                    "bundleHash",
+                    format!("{bundle_hash:?} does not match ^sha256:[a-f0-9]{{8,64}}$"),
+                ));
+            }
+            if !oracle::STATUSES.contains(&status.as_str()) {
+                return Err(invalid(
+                    "status",
+                    format!("{status:?}: use pending, complete, consumed, failed or orphaned"),
+                ));
+            }
+            validate_time(dispatched_at).map_err(|e| invalid("dispatchedAt", e.problem))?;
+            validate_time(timeout_at).map_err(|e| invalid("timeoutAt", e.problem))?;
+            if timeout_at <= dispatched_at {
+                return Err(invalid("timeoutAt", "must be after dispatchedAt"));
+            }
+            let answered = matches!(status.as_str(), oracle::COMPLETE | oracle::CONSUMED);
+            if answered && response_id.trim().is_empty() {
+                return Err(invalid("responseId", "must not be empty once complete"));
+            }
+            if answered && response_excerpt.trim().is_empty() {
+                return Err(invalid(
+                    "responseExcerpt",
+                    "must not be empty once complete",
+                ));
+            }
+            let has_response = !response_id.is_empty() || !response_excerpt.is_empty();
+            if !answered && has_response {
+                return Err(invalid(
+                    "responseId",
+                    format!("a {status} dispatch has no response"),
+                ));
+            }
+            let n = response_excerpt.chars().count();
+            if n > oracle::MAX_EXCERPT {
+                return Err(invalid(
+                    "responseExcerpt",
+                    format!(
+                        "is {n} characters: at most {} are kept",
+                        oracle::MAX_EXCERPT
+                    ),
+                ));
+            }
+            if matches!(status.as_str(), oracle::FAILED | oracle::ORPHANED) {
+                require("reason", reason)?;
             }
             Ok(())
         }

@@ -240,6 +240,35 @@ pub enum Body {
         #[serde(default, skip_serializing_if = "is_empty_vec")]
         related_tasks: Vec<String>,
     },
+    /// An oracle dispatch of seed 000's detach mode: a slow model asked in the background,
+    /// its answer picked up later (`git rune oracle`). Every status change is a new record
+    /// superseding the previous one; one live state per `session_id` (docs/storage.md).
+    Oracle {
+        /// `oracle-<digits>-<lowercase alphanumerics>`, the caller's id.
+        session_id: String,
+        /// When it was dispatched (RFC 3339 UTC); kept by every status change.
+        dispatched_at: String,
+        /// `agent.stuck` or `manual`.
+        trigger_signal: String,
+        /// `debug`, `fix` or `manual`.
+        source_skill: String,
+        target_model: String,
+        /// `sha256:<8 to 64 hex digits>` of the bundled context: the idempotency key.
+        bundle_hash: String,
+        /// `pending`, `complete`, `consumed`, `failed` or `orphaned`.
+        status: String,
+        /// When a pending dispatch times out (RFC 3339 UTC).
+        timeout_at: String,
+        /// The answer's id; empty until complete.
+        #[serde(default, skip_serializing_if = "is_empty_str")]
+        response_id: String,
+        /// The answer, at most 500 characters; empty until complete.
+        #[serde(default, skip_serializing_if = "is_empty_str")]
+        response_excerpt: String,
+        /// Why it failed or was orphaned (`timeout`, `orphaned`); empty otherwise.
+        #[serde(default, skip_serializing_if = "is_empty_str")]
+        reason: String,
+    },
     /// Removes the target records from the fold (they stay in history).
     Delete { targets: Vec<String> },
 }
@@ -290,11 +319,12 @@ pub enum Kind {
     Invariant,
     Task,
     ContextBlock,
+    Oracle,
     Delete,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 15] = [
         Kind::Decision,
         Kind::Convention,
         Kind::Learning,
@@ -308,6 +338,7 @@ impl Kind {
         Kind::Invariant,
         Kind::Task,
         Kind::ContextBlock,
+        Kind::Oracle,
         Kind::Delete,
     ];
 
@@ -327,6 +358,7 @@ impl Kind {
             Kind::Invariant => "invariant",
             Kind::Task => "task",
             Kind::ContextBlock => "context-block",
+            Kind::Oracle => "oracle",
             Kind::Delete => "delete",
         }
     }
@@ -350,7 +382,8 @@ impl Kind {
             | Kind::Session
             | Kind::TaskNote
             | Kind::Task
-            | Kind::ContextBlock => Some(Scope::Branch),
+            | Kind::ContextBlock
+            | Kind::Oracle => Some(Scope::Branch),
             Kind::Delete => None,
         }
     }
@@ -372,6 +405,7 @@ impl Body {
             Body::Invariant { .. } => Kind::Invariant,
             Body::Task { .. } => Kind::Task,
             Body::ContextBlock { .. } => Kind::ContextBlock,
+            Body::Oracle { .. } => Kind::Oracle,
             Body::Delete { .. } => Kind::Delete,
         }
     }
@@ -390,6 +424,7 @@ impl Body {
             Body::Checkpoint { doing, .. } => doing,
             Body::Session { summary, .. } => summary,
             Body::CumulativeNote { text, .. } | Body::TaskNote { text, .. } => text,
+            Body::Oracle { session_id, .. } => session_id,
             Body::Progress { .. } => "progress",
             Body::Resolve { .. } => "resolve",
             Body::Delete { .. } => "delete",

@@ -102,6 +102,16 @@ struct Wire {
     updated: Option<String>,
     #[serde(default)]
     related_tasks: Vec<String>,
+    session_id: Option<String>,
+    dispatched_at: Option<String>,
+    trigger_signal: Option<String>,
+    source_skill: Option<String>,
+    target_model: Option<String>,
+    bundle_hash: Option<String>,
+    timeout_at: Option<String>,
+    response_id: Option<String>,
+    response_excerpt: Option<String>,
+    reason: Option<String>,
 }
 
 fn need<T>(v: Option<T>, kind: &str, field: &str) -> Result<T, RecordParseError> {
@@ -264,6 +274,19 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
             content: need(w.content, k, "content")?,
             updated: need(w.updated, k, "updated")?,
             related_tasks: w.related_tasks,
+        },
+        "oracle" => Body::Oracle {
+            session_id: need(w.session_id, k, "session_id")?,
+            dispatched_at: need(w.dispatched_at, k, "dispatched_at")?,
+            trigger_signal: need(w.trigger_signal, k, "trigger_signal")?,
+            source_skill: need(w.source_skill, k, "source_skill")?,
+            target_model: need(w.target_model, k, "target_model")?,
+            bundle_hash: need(w.bundle_hash, k, "bundle_hash")?,
+            status: need(w.status, k, "status")?,
+            timeout_at: need(w.timeout_at, k, "timeout_at")?,
+            response_id: w.response_id.unwrap_or_default(),
+            response_excerpt: w.response_excerpt.unwrap_or_default(),
+            reason: w.reason.unwrap_or_default(),
         },
         "delete" => Body::Delete { targets: w.targets },
         other => {

@@ -7,7 +7,7 @@ use super::CommitNote;
 use crate::error::user_error;
 use crate::memory::diff::Point;
 use crate::memory::load::{brief, Briefing, LoadPolicy};
-use crate::memory::record::prune_instincts;
+use crate::memory::record::{orphan_oracles, prune_instincts};
 use crate::memory::Snapshot;
 use crate::model::State;
 use crate::store::{self, branch_ref, HeadInfo, ObjectId, Store, Tip, MEMORY_REF};
@@ -16,7 +16,8 @@ use crate::store::{self, branch_ref, HeadInfo, ObjectId, Store, Tip, MEMORY_REF}
 /// it: `git rune load`, the SessionStart hook, the MCP server), handed to `f` with the folded
 /// state it was made from (the briefing borrows the snapshot). Memory now is read as a session
 /// starts: stale weak instincts are pruned first (seed 000; `memory::record::prune_instincts`);
-/// `pruned` says how many, and a failed prune is reported, never fatal.
+/// `pruned` says how many, and a failed prune is reported, never fatal. Likewise oracle
+/// dispatches pending for more than a day are marked orphaned (`orphaned`, `orphan_error`).
 pub fn with_briefing<R>(
     store: &Store,
     at: Option<&str>,
@@ -27,6 +28,8 @@ pub fn with_briefing<R>(
     let mut snap = snapshot(store, at)?;
     let mut pruned = 0;
     let mut prune_error = None;
+    let mut orphaned = 0;
+    let mut orphan_error = None;
     if at.is_none() {
         match prune_instincts(store, &snap.state, &store.now()) {
             Ok(Some((_, n))) => {
@@ -35,6 +38,14 @@ pub fn with_briefing<R>(
             }
             Ok(None) => {}
             Err(e) => prune_error = Some(e),
+        }
+        match orphan_oracles(store, &snap.state, &store.now()) {
+            Ok(Some((_, n))) => {
+                orphaned = n;
+                snap = snapshot(store, None)?;
+            }
+            Ok(None) => {}
+            Err(e) => orphan_error = Some(e),
         }
     }
     let drift = super::carriers::drift_of(store, &snap, at.is_some())?;
@@ -54,14 +65,19 @@ pub fn with_briefing<R>(
         out: f(&briefing, &snap.state),
         pruned,
         prune_error,
+        orphaned,
+        orphan_error,
     })
 }
 
-/// What [`with_briefing`] made, and the instincts it pruned (or why it could not).
+/// What [`with_briefing`] made, the instincts it pruned and the oracle dispatches it marked
+/// orphaned (or why it could not).
 pub struct Briefed<R> {
     pub out: R,
     pub pruned: usize,
     pub prune_error: Option<anyhow::Error>,
+    pub orphaned: usize,
+    pub orphan_error: Option<anyhow::Error>,
 }
 
 /// Memory now, or as of the code commit `at` names (any revision).

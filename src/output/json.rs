@@ -257,6 +257,40 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
                 put("related_tasks", list(related_tasks));
             }
         }
+        Body::Oracle {
+            session_id,
+            dispatched_at,
+            trigger_signal,
+            source_skill,
+            target_model,
+            bundle_hash,
+            status,
+            timeout_at,
+            response_id,
+            response_excerpt,
+            reason,
+        } => {
+            let or_null = |s: &str| {
+                if s.is_empty() {
+                    Value::Null
+                } else {
+                    text(s)
+                }
+            };
+            put("sessionId", text(session_id));
+            put("dispatchedAt", text(dispatched_at));
+            put("triggerSignal", text(trigger_signal));
+            put("sourceSkill", text(source_skill));
+            put("targetModel", text(target_model));
+            put("bundleHash", text(bundle_hash));
+            put("status", text(status));
+            put("timeoutAt", text(timeout_at));
+            put("responseId", or_null(response_id));
+            put("responseExcerpt", or_null(response_excerpt));
+            if !reason.is_empty() {
+                put("reason", text(reason));
+            }
+        }
         Body::Delete { targets } => put("targets", list(targets)),
     }
     let extra: Vec<Value> = body
@@ -724,4 +758,77 @@ pub fn task_outcome(
     v["task"] = task.map_or(Value::Null, |t| shown_record(t, None));
     v["summary"] = task_summary(summary);
     v
+}
+
+/// `oracle dispatch --json`: `status` `dispatched` with the new `record` (as in `show`), or
+/// `existing` with the pending dispatch's `sessionId` (nothing recorded).
+pub fn oracle_dispatched(record: Option<&Record>, existing: Option<&str>) -> Value {
+    match (record, existing) {
+        (Some(r), _) => json!({
+            "version": VERSION,
+            "status": "dispatched",
+            "sessionId": r.body.title(),
+            "record": shown_record(r, None),
+        }),
+        (None, id) => json!({
+            "version": VERSION,
+            "status": "existing",
+            "sessionId": id,
+            "record": Value::Null,
+        }),
+    }
+}
+
+/// `oracle list --json` (and `complete --json`): the dispatches in their live state, each
+/// with the seed's fields (`sessionId`, `dispatchedAt`, …) as `show` lists records.
+pub fn oracle_list(records: &[Record]) -> Value {
+    json!({
+        "version": VERSION,
+        "oracles": records.iter().map(|r| shown_record(r, None)).collect::<Vec<_>>(),
+    })
+}
+
+/// `oracle reattach --json`: `status` (`ready`, `not_ready`, `failed`, `withheld`), the
+/// `sessionId`, and per status the `responseId` and `responseExcerpt` (ready, with the
+/// integrity check's `suspicious` rules and whether this call marked it `consumed`), the
+/// `timeoutAt` (not_ready) or the `reason` (failed).
+pub fn oracle_reattached(out: &crate::oracle::Reattached) -> Value {
+    use crate::oracle::Reattached;
+    let field = |r: &Record, name: &str| -> Value {
+        let mut m = Map::new();
+        body_fields(&r.body, false, &mut m);
+        m.remove(name).unwrap_or(Value::Null)
+    };
+    match out {
+        Reattached::Ready {
+            record,
+            written,
+            suspicious,
+        } => json!({
+            "version": VERSION,
+            "status": "ready",
+            "sessionId": record.body.title(),
+            "responseId": field(record, "responseId"),
+            "responseExcerpt": field(record, "responseExcerpt"),
+            "suspicious": suspicious,
+            "consumed": written.is_some(),
+        }),
+        Reattached::NotReady(r) => json!({
+            "version": VERSION,
+            "status": "not_ready",
+            "sessionId": r.body.title(),
+            "timeoutAt": field(r, "timeoutAt"),
+        }),
+        Reattached::Failed { record, reason, .. } => json!({
+            "version": VERSION,
+            "status": "failed",
+            "sessionId": record.body.title(),
+            "reason": reason,
+        }),
+        Reattached::Withheld(r) => json!({
+            "version": VERSION,
+            "status": "withheld",
+            "sessionId": r.body.title(),
+        }),
+    }
 }

@@ -18,6 +18,7 @@ mod man;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod notes_store;
+mod oracle;
 mod record_commands;
 mod rewrite;
 mod save_load;

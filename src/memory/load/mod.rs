@@ -101,7 +101,7 @@ struct Section<'a> {
 
 /// A section as chosen within the budget.
 pub struct Chosen<'a> {
-    /// `checkpoint`, `drift`, `invariants`, `progress`, `task-notes`, `decisions`,
+    /// `checkpoint`, `tasks`, `oracle`, `drift`, `invariants`, `progress`, `task-notes`, `decisions`,
     /// `conventions`, `learnings`, `instincts`, `notes`.
     pub key: &'static str,
     pub heading: String,
@@ -236,6 +236,7 @@ pub fn brief<'a>(
     let sections = vec![
         checkpoint_section(state),
         sections::tasks_section(state, drift, now),
+        sections::oracle_section(state),
         drift_section(drift),
         invariants_section(state, now),
         progress_section(state),

@@ -460,3 +460,45 @@ pub(super) fn tasks_section<'a>(state: &'a State, drift: &Drift, now: &str) -> S
         show: Some("tasks"),
     }
 }
+
+/// Oracle dispatches waiting on this branch (seed 000's detach mode): pending ones with their
+/// timeout, complete ones ready to reattach. Consumed, failed and orphaned ones are left out.
+pub(super) fn oracle_section(state: &State) -> Section<'_> {
+    use crate::model::oracle::{COMPLETE, PENDING};
+    let mut items: Vec<Lazy<'_>> = Vec::new();
+    for r in &state.oracles {
+        if let Body::Oracle {
+            session_id,
+            status,
+            target_model,
+            source_skill,
+            trigger_signal,
+            timeout_at,
+            ..
+        } = &r.body
+        {
+            let t = match status.as_str() {
+                PENDING => format!(
+                    "- {} pending: {} ({source_skill}, {trigger_signal}), times out {}",
+                    sanitize(session_id),
+                    one_line(target_model),
+                    pretty_time(timeout_at)
+                ),
+                COMPLETE => format!(
+                    "- {} complete: `git rune oracle reattach {}` hands the answer over",
+                    sanitize(session_id),
+                    sanitize(session_id)
+                ),
+                _ => continue,
+            };
+            items.push(Box::new(move || gated(r, t.clone(), None)));
+        }
+    }
+    Section {
+        key: "oracle",
+        heading: "## Oracle dispatches".into(),
+        items,
+        total: 0,
+        show: None,
+    }
+}

@@ -1,0 +1,302 @@
+//! `git rune oracle …`: seed 000's detach mode, a slow model's answer picked up later (the
+//! use cases are in `oracle/`).
+
+use std::io::Read;
+use std::process::ExitCode;
+
+use anyhow::{Context as _, Result};
+use clap::{Args, Subcommand};
+
+use super::Context;
+use crate::memory::load::{quoted, FRAME_CLOSE, FRAME_OPEN};
+use crate::model::{Body, Record};
+use crate::oracle::{self, Dispatched, NewDispatch, Reattached, DEFAULT_TIMEOUT};
+use crate::output::json;
+use crate::text::sanitize;
+
+/// `reattach`'s exit status when the answer is not ready yet.
+pub const EXIT_NOT_READY: u8 = 3;
+/// `reattach`'s exit status when the dispatch failed (timeout) or was orphaned.
+pub const EXIT_FAILED: u8 = 4;
+/// `reattach`'s exit status when the load gate withholds the answer as TAINTED.
+pub const EXIT_WITHHELD: u8 = 5;
+
+#[derive(Debug, Args)]
+pub struct OracleArgs {
+    #[command(subcommand)]
+    pub command: OracleCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum OracleCommand {
+    /// Record a pending dispatch to a slow model (idempotent by bundle hash: a pending
+    /// dispatch of the same bundle prints its session id and records nothing).
+    Dispatch(DispatchArgs),
+    /// Record a dispatch's answer: status complete, the response id and the excerpt.
+    Complete(CompleteArgs),
+    /// Pick up a dispatch's answer. Prints the excerpt and marks the dispatch consumed (exit
+    /// 0); `not_ready` while pending before its timeout (exit 3); `failed` with the reason
+    /// once the timeout passed (recorded) or when it was orphaned (exit 4); exit 5 when the
+    /// integrity check withholds the answer as TAINTED; 1 for errors (no such dispatch).
+    Reattach(ReattachArgs),
+    /// List this branch's dispatches in their current state.
+    List(ListArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DispatchArgs {
+    /// The caller's id: oracle-<digits>-<lowercase letters and digits>.
+    #[arg(long)]
+    pub session_id: String,
+    /// What triggered it: agent.stuck or manual.
+    #[arg(long)]
+    pub trigger: String,
+    /// The skill that dispatched it: debug, fix or manual.
+    #[arg(long)]
+    pub source: String,
+    /// The model asked (e.g. claude-opus-4-7).
+    #[arg(long)]
+    pub model: String,
+    /// sha256:<8 to 64 lowercase hex digits> of the bundled context: the idempotency key.
+    #[arg(long)]
+    pub bundle_hash: String,
+    /// How long it may stay pending before a reattach fails it: 30s, 10m, 1h.
+    #[arg(long, default_value = DEFAULT_TIMEOUT)]
+    pub timeout: String,
+}
+
+#[derive(Debug, Args)]
+pub struct CompleteArgs {
+    /// The dispatch's session id.
+    pub session_id: String,
+    /// The answer's id.
+    #[arg(long)]
+    pub response_id: String,
+    /// A file holding the answer's excerpt (`-` reads stdin); cut to 500 characters.
+    #[arg(long, value_name = "FILE")]
+    pub excerpt_file: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ReattachArgs {
+    /// The dispatch's session id.
+    pub session_id: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {}
+
+pub fn run(ctx: &Context, a: OracleArgs) -> Result<ExitCode> {
+    match a.command {
+        OracleCommand::Dispatch(a) => dispatch(ctx, a),
+        OracleCommand::Complete(a) => complete(ctx, a),
+        OracleCommand::Reattach(a) => reattach(ctx, a),
+        OracleCommand::List(_) => list(ctx),
+    }
+}
+
+fn dispatch(ctx: &Context, a: DispatchArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let mut sealer = ctx.sealer();
+    let done = oracle::dispatch(
+        &store,
+        &mut sealer,
+        NewDispatch {
+            session_id: a.session_id,
+            trigger: a.trigger,
+            source: a.source,
+            model: a.model,
+            bundle_hash: a.bundle_hash,
+            timeout: a.timeout,
+        },
+    )?;
+    ctx.report_redactions(&mut sealer);
+    match &done {
+        Dispatched::New(written) => {
+            ctx.report_written(&store, written);
+            let record = &written.records[0];
+            if ctx.ui.json {
+                ctx.ui
+                    .print(&(json::line(&json::oracle_dispatched(Some(record), None)) + "\n"))?;
+            } else {
+                ctx.ui.print(&format!("{}\n", record.body.title()))?;
+            }
+        }
+        Dispatched::Existing(id) => {
+            ctx.ui.status(format_args!(
+                "git-rune: {} is pending for this bundle; nothing recorded",
+                sanitize(id)
+            ));
+            if ctx.ui.json {
+                ctx.ui
+                    .print(&(json::line(&json::oracle_dispatched(None, Some(id))) + "\n"))?;
+            } else {
+                ctx.ui.print(&format!("{}\n", sanitize(id)))?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn complete(ctx: &Context, a: CompleteArgs) -> Result<ExitCode> {
+    let excerpt = if a.excerpt_file == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("reading the excerpt from stdin")?;
+        s
+    } else {
+        std::fs::read_to_string(&a.excerpt_file).map_err(|e| {
+            crate::error::user_error(
+                format!("cannot read the excerpt file {}: {e}", a.excerpt_file),
+                "pass a readable UTF-8 text file, or - to read stdin",
+            )
+        })?
+    };
+    let store = ctx.store()?;
+    let mut sealer = ctx.sealer();
+    let done = oracle::complete(&store, &mut sealer, &a.session_id, &a.response_id, &excerpt)?;
+    ctx.report_redactions(&mut sealer);
+    if done.cut {
+        ctx.ui.status(format_args!(
+            "git-rune: the excerpt was cut to {} characters",
+            crate::model::oracle::MAX_EXCERPT
+        ));
+    }
+    ctx.report_written(&store, &done.written);
+    if ctx.ui.json {
+        ctx.ui
+            .print(&(json::line(&json::oracle_list(std::slice::from_ref(&done.record))) + "\n"))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn reattach(ctx: &Context, a: ReattachArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let out = oracle::reattach(&store, &a.session_id)?;
+    if let Reattached::Ready {
+        written: Some(w), ..
+    }
+    | Reattached::Failed {
+        written: Some(w), ..
+    } = &out
+    {
+        ctx.report_written(&store, w);
+    }
+    if ctx.ui.json {
+        ctx.ui
+            .print(&(json::line(&json::oracle_reattached(&out)) + "\n"))?;
+    } else {
+        ctx.ui.print(&reattach_text(&out))?;
+    }
+    Ok(match out {
+        Reattached::Ready { .. } => ExitCode::SUCCESS,
+        Reattached::NotReady(_) => ExitCode::from(EXIT_NOT_READY),
+        Reattached::Failed { .. } => ExitCode::from(EXIT_FAILED),
+        Reattached::Withheld(_) => ExitCode::from(EXIT_WITHHELD),
+    })
+}
+
+/// The text `reattach` prints: the answer framed as `load` frames memory (quoted data, URLs
+/// inert, SUSPICIOUS rules marked), or one status word and the session.
+fn reattach_text(out: &Reattached) -> String {
+    let id = |r: &Record| sanitize(r.body.title());
+    match out {
+        Reattached::Ready {
+            record, suspicious, ..
+        } => {
+            let (response_id, excerpt, model) = match &record.body {
+                Body::Oracle {
+                    response_id,
+                    response_excerpt,
+                    target_model,
+                    ..
+                } => (
+                    response_id.as_str(),
+                    response_excerpt.as_str(),
+                    target_model,
+                ),
+                _ => ("", "", &String::new()),
+            };
+            let mark = if suspicious.is_empty() {
+                String::new()
+            } else {
+                format!("[SUSPICIOUS: {}] ", suspicious.join(", "))
+            };
+            format!(
+                "{FRAME_OPEN}# Oracle answer: {} ({}, response {})\n{mark}{}\n{FRAME_CLOSE}",
+                id(record),
+                quoted(&sanitize(model)),
+                quoted(&sanitize(response_id)),
+                quoted(excerpt)
+            )
+        }
+        Reattached::NotReady(r) => {
+            let at = match &r.body {
+                Body::Oracle { timeout_at, .. } => timeout_at.as_str(),
+                _ => "",
+            };
+            format!("not_ready {} (times out at {at})\n", id(r))
+        }
+        Reattached::Failed { record, reason, .. } => {
+            format!("failed {}: {}\n", id(record), sanitize(reason))
+        }
+        Reattached::Withheld(r) => format!(
+            "withheld {}: {}\n",
+            id(r),
+            crate::memory::load::withheld_line(1).unwrap_or_default()
+        ),
+    }
+}
+
+fn list(ctx: &Context) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let records = oracle::list(&store)?;
+    if ctx.ui.json {
+        ctx.ui
+            .print(&(json::line(&json::oracle_list(&records)) + "\n"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if records.is_empty() {
+        ctx.ui
+            .status(format_args!("no oracle dispatches on this branch"));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = String::new();
+    for r in &records {
+        out.push_str(&list_line(r));
+        out.push('\n');
+    }
+    ctx.ui.print(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One dispatch in `list`: id, status, model, skill and trigger, the times that matter.
+pub fn list_line(r: &Record) -> String {
+    let Body::Oracle {
+        session_id,
+        dispatched_at,
+        trigger_signal,
+        source_skill,
+        target_model,
+        status,
+        timeout_at,
+        reason,
+        ..
+    } = &r.body
+    else {
+        return String::new();
+    };
+    let mut line = format!(
+        "{}  {status}  {}  {source_skill}/{trigger_signal}  dispatched {dispatched_at}",
+        sanitize(session_id),
+        sanitize(target_model)
+    );
+    if status == crate::model::oracle::PENDING {
+        line.push_str(&format!("  times out {timeout_at}"));
+    }
+    if !reason.is_empty() {
+        line.push_str(&format!("  ({})", sanitize(reason)));
+    }
+    line
+}
