@@ -508,16 +508,18 @@ fn resolve(sealer: &mut Sealer, target: &str) -> Result<Sealed> {
 /// The entries a ref holds already, by kind and headline: an imported entry is present when
 /// one of them shows the same content (fields the entry leaves empty taken from it, as a
 /// task's identity and dates) at the same shown time (any time, for an entry without one).
-struct Seen<'a> {
-    by_title: HashMap<(Kind, String), Vec<(Body, Option<String>, String)>>,
-    _records: std::marker::PhantomData<&'a ()>,
+struct Seen {
+    by_title: HashMap<(Kind, String), Vec<Known>>,
 }
 
-impl<'a> Seen<'a> {
-    fn new(current: &'a [Record]) -> Seen<'a> {
+/// One entry held: its visible content, its time, its record id (empty for an entry of this
+/// import).
+type Known = (Body, Option<String>, String);
+
+impl Seen {
+    fn new(current: &[Record]) -> Seen {
         let mut s = Seen {
             by_title: HashMap::new(),
-            _records: std::marker::PhantomData,
         };
         for r in current {
             if matches!(r.kind(), Kind::Delete | Kind::Resolve) {
