@@ -41,8 +41,9 @@ impl Store {
                 .map_err(git_err("cannot list references"))?;
             for r in iter.flatten() {
                 let name = r.name().as_bstr().to_string();
-                let holds = r
-                    .id()
+                // A symbolic ref (`origin/HEAD`) names a branch listed on its own.
+                let Some(id) = r.try_id() else { continue };
+                let holds = id
                     .object()
                     .ok()
                     .and_then(|o| o.peel_to_commit().ok())
@@ -50,7 +51,7 @@ impl Store {
                     .and_then(|t| t.lookup_entry_by_path(path).ok().flatten())
                     .is_some();
                 if holds {
-                    out.push(name[5..].trim_start_matches("heads/").to_owned());
+                    out.push(name.strip_prefix(prefix).unwrap_or(&name).to_owned());
                 }
             }
         }

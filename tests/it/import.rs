@@ -252,3 +252,25 @@ fn export_then_import_into_a_fresh_repository_round_trips() {
     let again = repo.rune(&["import", "rune-dir", &d]).success();
     assert!(again.stdout.contains("added 0 records"), "{}", again.stdout);
 }
+
+#[test]
+fn init_in_a_clone_with_a_symbolic_remote_head_gives_the_hint_once() {
+    let origin = TestRepo::new();
+    origin.write(
+        ".rune/decisions.md",
+        "## [2026-04-04 10:00] Decision: d\n**Decision:** yes\n",
+    );
+    origin.git(&["add", ".rune"]);
+    origin.git(&["commit", "-q", "-m", "seed memory"]);
+    let clone = TestRepo::empty_dir();
+    let src = origin.root.display().to_string();
+    let dst = clone.root.display().to_string();
+    clone.git(&["clone", "-q", &src, &dst]);
+    let out = clone.rune(&["init", "--no-hooks"]).success();
+    assert!(
+        out.stderr
+            .contains("main, origin/main holds a committed .rune/ folder"),
+        "{}",
+        out.stderr
+    );
+}
