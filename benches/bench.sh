@@ -214,6 +214,26 @@ for i in $(seq 1 "$RUNS"); do
 done
 [ "$("$RUNE" show learnings --json | wc -l)" -eq 10000 ] || { echo "the merge lost records" >&2; exit 1; }
 
+# --- import of a seed's .rune/ folder with 2,000 entries ----------------------------------
+# 1,000 decisions, 500 learnings, 300 cumulative notes, 200 session-log lines; each run
+# imports into a fresh repository (the whole process, sealing and one commit per ref).
+seed="$tmp/seed-rune"; mkdir -p "$seed"
+{ echo "# Decisions"; for i in $(seq 1 1000); do
+  printf '\n## [2026-03-%02d 10:%02d] Decision: decision %d\n**Context:** why %d\n**Decision:** what %d\n**Rationale:** because\n' $((i % 28 + 1)) $((i % 60)) "$i" "$i" "$i"
+done; } >"$seed/decisions.md"
+for i in $(seq 1 500); do
+  printf '{"ts":"2026-03-01T00:00:00Z","skill":"bench","type":"insight","key":"k-%d","insight":"learning %d","confidence":0.5}\n' "$i" "$i"
+done >"$seed/learnings.jsonl"
+{ echo "# Cumulative Notes"; echo; echo "## Active Topics"; for i in $(seq 1 300); do echo "- topic $i"; done; } >"$seed/cumulative-notes.md"
+{ echo "# Session Log"; for i in $(seq 1 200); do printf '[2026-03-%02d 18:00] — session %d\n' $((i % 28 + 1)) "$i"; done; } >"$seed/session-log.md"
+: >"$tmp/import.rune"
+for i in $(seq 1 "$RUNS"); do
+  repo="$tmp/import-$i"; git init -q -b main "$repo"; git -C "$repo" commit -q --allow-empty -m start
+  t0=${EPOCHREALTIME/./}000; (cd "$repo" && "$RUNE" -q import rune-dir "$seed" >/dev/null); t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/import.rune"
+  rm -rf "$repo"
+done
+
 echo "git-rune $("$RUNE" --version | cut -d' ' -f2), $(git --version), $(nproc) cores, runs=$RUNS, commit rounds=$HOOK_RUNS"
 stats "save, 8 edited view files (git rune save)" "$tmp/save.rune"
 stats "same commit by git plumbing (8 hash-object," "$tmp/save.git"
@@ -235,6 +255,7 @@ ratio() { # A B: median(A) / median(B)
 echo "  PostToolUse / rev-parse: $(ratio "$tmp/ptu.rune" "$tmp/ptu.git")x (budget 2x); SessionStart / rev-parse: $(ratio "$tmp/ss.rune" "$tmp/ptu.git")x (budget 25x)"
 stats "sync merge of 2 x 5,000 learnings (process)" "$tmp/sync.rune"
 stats "git merge-tree of the same commits" "$tmp/sync.git"
+stats "import rune-dir, 2,000 entries (fresh repo)" "$tmp/import.rune"
 stats "git commit, no hook (10k learnings)" "$tmp/commit.none"
 stats "git commit, naive hook (git notes add)" "$tmp/commit.naive"
 stats "git commit, git-rune hooks installed" "$tmp/commit.rune"

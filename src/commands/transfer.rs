@@ -1,5 +1,6 @@
 //! `git rune import <format>` and `git rune export <format>`: other tools' files in and out.
-//! Formats: `sp-json` (the seed's session protocol file).
+//! Formats: `sp-json` (the seed's session protocol file), `rune-dir` (a seed's `.rune/`
+//! folder).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,6 +10,8 @@ use clap::{Args, Subcommand};
 
 use super::Context;
 use crate::error::user_error;
+use crate::memory::rune_dir;
+use crate::memory::view_dir::VIEW_DIR;
 use crate::output::json;
 use crate::tasks;
 use crate::text::sanitize;
@@ -24,6 +27,30 @@ pub enum ImportFormat {
     /// Tasks and context blocks from the seed's sp.json (default: session-protocol.json,
     /// else sp.json, at the top of the work tree).
     SpJson(SpJsonArgs),
+    /// Every file of a seed's `.rune/` folder (committed on a branch, or copied out) as
+    /// records: entries keep their dates, `checkpoint-<date>.resolved.md` archives become
+    /// resolved checkpoints, what cannot be read is kept raw in cumulative notes' `Imported`
+    /// section. Importing twice adds nothing.
+    RuneDir(RuneDirImportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RuneDirImportArgs {
+    /// The folder (default: `.rune` at the top of the work tree, unless it is git-rune's own
+    /// view, which `git rune save` saves).
+    pub dir: Option<PathBuf>,
+    /// Print what would be imported, per file; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RuneDirExportArgs {
+    /// The folder to write the seed's files into.
+    pub dir: PathBuf,
+    /// Overwrite files already there.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]
@@ -37,6 +64,9 @@ pub enum ExportFormat {
     /// Tasks and context blocks as the seed's sp.json: one minified line (default: sp.json
     /// at the top of the work tree; `-` prints it).
     SpJson(SpJsonArgs),
+    /// Memory as a seed's `.rune/` folder: every view file (branch-scoped ones from the
+    /// current branch) and a `checkpoint-<date>.resolved.md` archive per resolved checkpoint.
+    RuneDir(RuneDirExportArgs),
 }
 
 #[derive(Debug, Args)]
@@ -54,7 +84,10 @@ fn top(ctx: &Context, store: &crate::store::Store) -> PathBuf {
 }
 
 pub fn import(ctx: &Context, a: ImportArgs) -> Result<ExitCode> {
-    let ImportFormat::SpJson(a) = a.format;
+    let a = match a.format {
+        ImportFormat::SpJson(a) => a,
+        ImportFormat::RuneDir(a) => return import_rune_dir(ctx, a),
+    };
     let store = ctx.store()?;
     let path = match a.file {
         Some(f) => ctx.dir.join(f),
@@ -108,8 +141,82 @@ pub fn import(ctx: &Context, a: ImportArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+fn import_rune_dir(ctx: &Context, a: RuneDirImportArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let dir = match a.dir {
+        Some(d) => ctx.dir.join(d),
+        None => top(ctx, &store).join(VIEW_DIR),
+    };
+    let mut sealer = ctx.sealer();
+    let done = rune_dir::import(&store, &mut sealer, &dir, a.dry_run)?;
+    ctx.report_redactions(&mut sealer);
+    for f in &done.files {
+        for n in &f.notes {
+            ctx.ui
+                .warn(format_args!("{}: {}", sanitize(&f.name), sanitize(n)));
+        }
+    }
+    if ctx.ui.json {
+        let files: Vec<_> = done
+            .files
+            .iter()
+            .map(|f| {
+                serde_json::json!({
+                    "file": f.name, "entries": f.entries, "raw": f.raw, "present": f.present,
+                    "notes": f.notes,
+                })
+            })
+            .collect();
+        let v = serde_json::json!({
+            "dry_run": done.dry_run,
+            "added": done.added,
+            "files": files,
+            "commits": done.commits.iter().map(|(r, c)| serde_json::json!({"ref": r, "commit": c.to_string()})).collect::<Vec<_>>(),
+        });
+        ctx.ui.print(&(json::line(&v) + "\n"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = String::new();
+    for f in &done.files {
+        out.push_str(&format!(
+            "{}: {} entries, {} kept raw, {} already in memory\n",
+            sanitize(&f.name),
+            f.entries,
+            f.raw,
+            f.present
+        ));
+    }
+    let verb = if done.dry_run { "would add" } else { "added" };
+    out.push_str(&format!(
+        "{verb} {} records from {}{}\n",
+        done.added,
+        sanitize(&done.dir.display().to_string()),
+        if done.dry_run {
+            " (dry run: nothing written)"
+        } else {
+            ""
+        }
+    ));
+    ctx.report(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn export(ctx: &Context, a: ExportArgs) -> Result<ExitCode> {
-    let ExportFormat::SpJson(a) = a.format;
+    let a = match a.format {
+        ExportFormat::SpJson(a) => a,
+        ExportFormat::RuneDir(a) => {
+            let store = ctx.store()?;
+            let dir = ctx.dir.join(&a.dir);
+            let done = rune_dir::export(&store, &dir, a.force)?;
+            ctx.ui.status(format_args!(
+                "wrote {} files to {}: {}",
+                done.files.len(),
+                dir.display(),
+                done.files.join(", ")
+            ));
+            return Ok(ExitCode::SUCCESS);
+        }
+    };
     let store = ctx.store()?;
     let text = tasks::export_sp_json(&store)?;
     if a.file.as_deref() == Some(std::path::Path::new("-")) {

@@ -8,6 +8,7 @@ pub mod history;
 pub mod init;
 pub mod load;
 pub mod record;
+pub mod rune_dir;
 pub mod save;
 pub mod seal;
 mod snapshot;

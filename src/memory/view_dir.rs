@@ -123,6 +123,12 @@ impl View {
         })
     }
 
+    /// Whether git-rune has checked the view out here (its manifest exists): the folder is
+    /// then git-rune's, not a seed's.
+    pub fn checked_out(&self) -> bool {
+        self.manifest_path.exists()
+    }
+
     pub fn path(&self, file: ViewFile) -> PathBuf {
         self.dir.join(file.name())
     }

@@ -26,6 +26,38 @@ pub struct HistoryProblem {
 }
 
 impl Store {
+    /// The branches (local, then remote-tracking) whose tip commit holds `path` (a folder
+    /// such as `.rune`), by short name. Reads one tree entry per branch: cheap enough for
+    /// `init`, which tells seed users their committed `.rune/` folder can be imported.
+    pub fn branches_holding(&self, path: &str) -> Result<Vec<String>> {
+        let platform = self
+            .repo
+            .references()
+            .map_err(git_err("cannot list references"))?;
+        let mut out = Vec::new();
+        for prefix in ["refs/heads/", "refs/remotes/"] {
+            let iter = platform
+                .prefixed(prefix)
+                .map_err(git_err("cannot list references"))?;
+            for r in iter.flatten() {
+                let name = r.name().as_bstr().to_string();
+                // A symbolic ref (`origin/HEAD`) names a branch listed on its own.
+                let Some(id) = r.try_id() else { continue };
+                let holds = id
+                    .object()
+                    .ok()
+                    .and_then(|o| o.peel_to_commit().ok())
+                    .and_then(|c| c.tree().ok())
+                    .and_then(|t| t.lookup_entry_by_path(path).ok().flatten())
+                    .is_some();
+                if holds {
+                    out.push(name.strip_prefix(prefix).unwrap_or(&name).to_owned());
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// The commit a revision names (`HEAD~2`, a branch, a tag, an id), peeled through tags;
     /// `None` when it names nothing here or something that is not a commit.
     pub fn resolve_commit(&self, rev: &str) -> Option<ObjectId> {

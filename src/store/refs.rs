@@ -32,6 +32,35 @@ pub trait Stamp {
     fn stamp(self, ts: &str, clock: u64, author: &str) -> Record;
 }
 
+/// The highest Lamport clock among a ref's records (0 for none).
+fn base_clock(current: &[Record]) -> u64 {
+    current.iter().map(|r| r.meta.clock).max().unwrap_or(0)
+}
+
+/// The clock of the `i`th draft of a commit whose base clock is `clock`.
+fn clock_of(clock: u64, i: usize) -> u64 {
+    clock + 1 + i as u64
+}
+
+impl Store {
+    /// The record the `i`th draft returned by [`Store::commit_all`]'s `make` becomes, given
+    /// the `current` records `make` saw, when the draft carries its own time (its id does not
+    /// depend on when the commit is written). Lets a batch name a record it adds, as a
+    /// `resolve` of an imported, already resolved checkpoint does.
+    pub(crate) fn stamped_in_commit<S: Stamp>(
+        &self,
+        current: &[Record],
+        i: usize,
+        draft: S,
+    ) -> Record {
+        draft.stamp(
+            &self.now(),
+            clock_of(base_clock(current), i),
+            &self.author.display(),
+        )
+    }
+}
+
 /// A memory ref's current commit and its tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tip {
@@ -280,7 +309,7 @@ impl Store {
                     staged.push(None);
                     continue;
                 }
-                let clock = current.iter().map(|r| r.meta.clock).max().unwrap_or(0);
+                let clock = base_clock(&current);
                 staged.push(Some(self.stage(
                     name,
                     summary,
@@ -351,7 +380,7 @@ impl Store {
         let records: Vec<Record> = drafts
             .into_iter()
             .enumerate()
-            .map(|(i, d)| d.stamp(&ts, clock + 1 + i as u64, &author))
+            .map(|(i, d)| d.stamp(&ts, clock_of(clock, i), &author))
             .collect();
         let tree = write_records(&self.repo, tip.map(|t| t.tree), &records)?;
         if let Some(current) = current {

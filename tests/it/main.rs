@@ -13,6 +13,7 @@ mod drift;
 mod drift_graph;
 mod edge_cases;
 mod hooks;
+mod import;
 mod integrity;
 mod man;
 #[cfg(feature = "mcp")]

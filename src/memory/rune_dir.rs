@@ -1,0 +1,586 @@
+//! A seed's `.rune/` folder in and out: `import rune-dir` reads every file the seeds name
+//! (and anything else in the folder) into records, `export rune-dir` writes the seed's files
+//! from memory.
+//!
+//! Import rules (docs/storage.md): every entry becomes a record through the one seal, keeping
+//! the time its heading gives; `checkpoint-<date>.resolved.md` archives become resolved
+//! checkpoints; what no parser reads (`pre-compact-snapshot.md`, `oracle-pending/*.json`,
+//! unknown files, entries that fail validation) is kept whole as a cumulative note in the
+//! `Imported` section, and reported with file and line. Entries memory already holds (same
+//! content, same shown time) are skipped, so importing twice adds nothing. Nothing is written
+//! unless every record seals; then one commit per ref, both refs in one transaction.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+use super::seal::{SealError, Sealed, Sealer};
+use super::view_dir::{View, VIEW_DIR};
+use crate::error::user_error;
+use crate::model::{self, fold, Body, Draft, Kind, Record, Scope};
+use crate::secrets;
+use crate::store::{branch_ref, ObjectId, Store, MEMORY_REF};
+use crate::view::{self, Parsed, ViewFile};
+
+/// The cumulative-notes section raw imported content goes to: not one of the seed's fixed
+/// sections (the view keeps extra sections), so it never mixes with curated notes.
+pub const IMPORTED_SECTION: &str = "Imported";
+
+/// The seed's pre-compaction dump: prose, kept raw.
+const SNAPSHOT: &str = "pre-compact-snapshot.md";
+
+/// What one file of the folder gave.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct FileReport {
+    /// The path inside the folder, with `/`.
+    pub name: String,
+    /// Entries read as records (already present ones included).
+    pub entries: usize,
+    /// Items kept raw in the `Imported` section.
+    pub raw: usize,
+    /// Entries and raw items memory already held: skipped.
+    pub present: usize,
+    /// Why something was kept raw: `line N: reason`.
+    pub notes: Vec<String>,
+}
+
+/// What an import did (or, with `dry_run`, would do).
+#[derive(Debug, Default)]
+pub struct Imported {
+    pub dir: PathBuf,
+    pub dry_run: bool,
+    pub files: Vec<FileReport>,
+    /// Records written (or that would be), resolves of archived checkpoints included.
+    pub added: usize,
+    /// Commits written: (ref, commit).
+    pub commits: Vec<(String, ObjectId)>,
+}
+
+/// One record the folder asks for, sealed.
+struct Item {
+    sealed: Sealed,
+    file: usize,
+    /// From a `checkpoint-*.resolved.md` archive: resolved as it is added.
+    resolved: bool,
+}
+
+/// Imports the folder `dir`. Refuses git-rune's own view (`git rune save` saves it).
+pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> Result<Imported> {
+    refuse_live_view(store, dir)?;
+    let files = read_dir(dir)?;
+    let now = store.now();
+    let (items, mut reports) = seal_all(sealer, &files, &now)?;
+    let mut out = Imported {
+        dir: dir.to_path_buf(),
+        dry_run,
+        ..Default::default()
+    };
+    let branch = branch_ref(store.head_info()?.branch.as_deref());
+    let refs = [MEMORY_REF.to_owned(), branch];
+    let in_ref =
+        |it: &Item, g: usize| (it.sealed.body().kind().scope() == Some(Scope::Branch)) == (g == 1);
+    let summary = format!("import rune-dir: {}", dir.display());
+    // The plan for one ref, from the records it holds now.
+    let mut plan = |g: usize, current: &[Record], reports: &mut Vec<FileReport>| {
+        let mut seen = Seen::new(current);
+        let state = fold(current);
+        let mut drafts: Vec<Sealed> = Vec::new();
+        for it in items.iter().filter(|it| in_ref(it, g)) {
+            match seen.find(it.sealed.draft()) {
+                Some(ids) => {
+                    reports[it.file].present += 1;
+                    // An archive of a checkpoint memory holds open resolves it.
+                    if it.resolved {
+                        for id in ids.iter().filter(|id| !state.resolved.contains(*id)) {
+                            drafts.push(resolve(sealer, id)?);
+                        }
+                    }
+                }
+                None => {
+                    seen.add(it.sealed.draft());
+                    drafts.push(it.sealed.clone());
+                    if it.resolved {
+                        let at = drafts.len() - 1;
+                        let id = store.stamped_in_commit(current, at, it.sealed.clone()).id;
+                        drafts.push(resolve(sealer, &id)?);
+                    }
+                }
+            }
+        }
+        Ok::<_, anyhow::Error>(drafts)
+    };
+    if dry_run {
+        for (g, name) in refs.iter().enumerate() {
+            let (_, current) = store.records(name)?;
+            out.added += plan(g, &current, &mut reports)?.len();
+        }
+        out.files = reports;
+        return Ok(out);
+    }
+    let pairs: Vec<(&str, &str)> = refs
+        .iter()
+        .map(|r| (r.as_str(), summary.as_str()))
+        .collect();
+    let mut last = reports.clone();
+    let commits = store.commit_all(&pairs, |g, current| {
+        if g == 0 {
+            last = reports.clone();
+        }
+        plan(g, current, &mut last)
+    })?;
+    for (name, c) in refs.iter().zip(commits) {
+        if let Some(c) = c {
+            out.added += c.records.len();
+            out.commits.push((name.clone(), c.id));
+        }
+    }
+    out.files = last;
+    if out.added > 0 {
+        super::write::refresh_view(store)?;
+    }
+    Ok(out)
+}
+
+/// What an export wrote.
+#[derive(Debug, Default)]
+pub struct Exported {
+    /// File names written, in the seed's order.
+    pub files: Vec<String>,
+}
+
+/// Writes the seed's files from memory (the current branch's, for branch-scoped files) into
+/// `dir`, plus a `checkpoint-<date>.resolved.md` archive for each resolved checkpoint.
+/// Refuses to overwrite a file unless `force`; nothing is written then.
+pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
+    let snap = super::Snapshot::read(store)?;
+    let withheld = super::gate_cache::withheld(store, &snap)?;
+    let hide = |r: &Record| withheld.contains(&r.id);
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for file in ViewFile::ALL {
+        let text = view::render(file, &snap.state, &hide);
+        if !text.is_empty() {
+            texts.push((file.name().to_owned(), text));
+        }
+    }
+    let open = snap.state.open_checkpoint().map(|r| r.id.clone());
+    let mut names = HashSet::new();
+    for c in snap
+        .state
+        .checkpoints
+        .iter()
+        .filter(|c| Some(&c.id) != open.as_ref())
+    {
+        let mut one = model::State::default();
+        one.checkpoints.push(c.clone());
+        let text = view::render(ViewFile::Checkpoint, &one, &hide);
+        let day = c.meta.ts.get(..10).unwrap_or("undated");
+        let mut name = format!("checkpoint-{day}.resolved.md");
+        let mut n = 1;
+        while !names.insert(name.clone()) {
+            n += 1;
+            name = format!("checkpoint-{day}-{n}.resolved.md");
+        }
+        texts.push((name, text));
+    }
+    let shown = dir.display();
+    if !force {
+        let taken: Vec<&str> = texts
+            .iter()
+            .filter(|(n, _)| dir.join(n).exists())
+            .map(|(n, _)| n.as_str())
+            .collect();
+        if !taken.is_empty() {
+            return Err(user_error(
+                format!("{shown} already holds {}", taken.join(", ")),
+                "pass --force to overwrite them, or name an empty folder; nothing was written",
+            ));
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| {
+        user_error(
+            format!("cannot create {shown}: {e}"),
+            "name a folder you can write: `git rune export rune-dir DIR`",
+        )
+    })?;
+    let mut out = Exported::default();
+    for (name, text) in texts {
+        crate::files::write_atomic(&dir.join(&name), text.as_bytes()).map_err(|e| {
+            user_error(
+                format!("cannot write {shown}/{name}: {e}"),
+                "name a folder you can write: `git rune export rune-dir DIR`",
+            )
+        })?;
+        out.files.push(name);
+    }
+    Ok(out)
+}
+
+/// git-rune's own view is saved, not imported.
+fn refuse_live_view(store: &Store, dir: &Path) -> Result<()> {
+    let Some(view) = View::open(store) else {
+        return Ok(());
+    };
+    let same = match (dir.canonicalize(), view.dir.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same && view.checked_out() {
+        return Err(user_error(
+            format!("{} is git-rune's view of memory, not a seed's folder", dir.display()),
+            format!(
+                "edits there are saved with `git rune save`; to import a {VIEW_DIR}/ folder committed on a branch, copy it out first (`mkdir /tmp/seed && git archive BRANCH {VIEW_DIR} | tar -x -C /tmp/seed`) and run `git rune import rune-dir /tmp/seed/{VIEW_DIR}`"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// One file of the folder: its path inside it and its text (`None`: not UTF-8).
+struct DirFile {
+    name: String,
+    text: std::result::Result<String, String>,
+}
+
+/// Every file under `dir`, sorted by path (hidden ones skipped).
+fn read_dir(dir: &Path) -> Result<Vec<DirFile>> {
+    let hint = "name the seed's folder: `git rune import rune-dir DIR`; nothing was imported";
+    if !dir.is_dir() {
+        return Err(user_error(
+            format!("{} is not a folder", dir.display()),
+            hint,
+        ));
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![(dir.to_path_buf(), String::new())];
+    while let Some((path, prefix)) = stack.pop() {
+        let entries = std::fs::read_dir(&path)
+            .map_err(|e| user_error(format!("cannot read {}: {e}", path.display()), hint))?;
+        for e in entries {
+            let e =
+                e.map_err(|e| user_error(format!("cannot read {}: {e}", path.display()), hint))?;
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let rel = format!("{prefix}{name}");
+            let p = e.path();
+            if p.is_dir() {
+                stack.push((p, format!("{rel}/")));
+                continue;
+            }
+            let data = std::fs::read(&p)
+                .map_err(|e| user_error(format!("cannot read {}: {e}", p.display()), hint))?;
+            let text = String::from_utf8(data)
+                .map_err(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+            out.push(DirFile { name: rel, text });
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(out)
+}
+
+/// The date of a `checkpoint-<date>.resolved.md` archive, as a time (`None` for other files).
+fn archive_date(name: &str) -> Option<Option<String>> {
+    let middle = name
+        .strip_prefix("checkpoint-")?
+        .strip_suffix(".resolved.md")?;
+    let day = middle
+        .get(..10)
+        .filter(|d| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").is_ok());
+    Some(day.map(|d| format!("{d}T00:00:00Z")))
+}
+
+/// Reads and seals every file's entries; a secret refuses the whole import (unless the
+/// sealer redacts).
+fn seal_all(
+    sealer: &mut Sealer,
+    files: &[DirFile],
+    now: &str,
+) -> Result<(Vec<Item>, Vec<FileReport>)> {
+    let mut items = Vec::new();
+    let mut reports = Vec::new();
+    for (fi, f) in files.iter().enumerate() {
+        let mut report = FileReport {
+            name: f.name.clone(),
+            ..Default::default()
+        };
+        let text = match &f.text {
+            Ok(t) => t.as_str(),
+            Err(lossy) => {
+                report
+                    .notes
+                    .push("line 1: not UTF-8 (kept raw, invalid bytes replaced)".into());
+                raw_item(sealer, &mut items, &mut report, fi, lossy, 1, lossy)?;
+                reports.push(report);
+                continue;
+            }
+        };
+        let archive = archive_date(&f.name);
+        let file = if archive.is_some() {
+            Some(ViewFile::Checkpoint)
+        } else {
+            ViewFile::from_name(&f.name)
+        };
+        let Some(file) = file else {
+            let why = if f.name == SNAPSHOT {
+                "a pre-compaction snapshot (prose)"
+            } else if f.name.starts_with("oracle-pending/") {
+                "an oracle dispatch (no oracle record kind here)"
+            } else {
+                "not a file the seeds name"
+            };
+            if !text.trim().is_empty() {
+                report.notes.push(format!("line 1: {why}: kept raw"));
+                raw_item(sealer, &mut items, &mut report, fi, text, 1, text)?;
+            }
+            reports.push(report);
+            continue;
+        };
+        // learnings.jsonl is read line by line: one bad line is kept raw, not the file.
+        if file == ViewFile::Learnings {
+            let mut parsed = Vec::new();
+            for (i, line) in text.lines().enumerate() {
+                match view::parse(file, line) {
+                    Ok(p) => parsed.extend(p),
+                    Err(e) => {
+                        report
+                            .notes
+                            .push(format!("line {}: {}: kept raw", i + 1, e.message));
+                        raw_item(sealer, &mut items, &mut report, fi, line, i + 1, text)?;
+                    }
+                }
+            }
+            seal_entries(sealer, &mut items, &mut report, fi, f, parsed, None, now)?;
+            reports.push(report);
+            continue;
+        }
+        let parsed = match view::parse(file, text) {
+            Ok(p) => p,
+            Err(e) => {
+                report
+                    .notes
+                    .push(format!("line {}: {}: kept raw", e.line, e.message));
+                raw_item(sealer, &mut items, &mut report, fi, text, e.line, text)?;
+                reports.push(report);
+                continue;
+            }
+        };
+        seal_entries(sealer, &mut items, &mut report, fi, f, parsed, archive, now)?;
+        reports.push(report);
+    }
+    Ok((items, reports))
+}
+
+/// Seals the entries read from `f` (an archive's date, if it is one, as the time of entries
+/// without their own); an entry that fails validation is kept raw.
+#[allow(clippy::too_many_arguments)]
+fn seal_entries(
+    sealer: &mut Sealer,
+    items: &mut Vec<Item>,
+    report: &mut FileReport,
+    fi: usize,
+    f: &DirFile,
+    parsed: Vec<Parsed>,
+    archive: Option<Option<String>>,
+    now: &str,
+) -> Result<()> {
+    let text = f.text.as_deref().unwrap_or_default();
+    // Tasks without a number take the ones after the file's highest.
+    let mut next_task = 1 + parsed
+        .iter()
+        .filter_map(|p| match p {
+            Parsed::Entry(view::Entry {
+                body: Body::Task { num, .. },
+                ..
+            }) => Some(*num),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let salt = model::task::salt();
+    for p in parsed {
+        let Parsed::Entry(e) = p else { continue };
+        let mut draft = Draft::new(e.body);
+        draft.at = match (&archive, e.at) {
+            (_, Some(at)) => Some(at),
+            (Some(day), None) => Some(day.clone().unwrap_or_else(|| now.to_owned())),
+            (None, None) => None,
+        };
+        model::task::complete(&mut draft.body, &mut next_task, now, &salt);
+        let title = draft.body.title().to_owned();
+        let place = |field: &str, secret: &str| {
+            let at = text.find(secret).unwrap_or(0);
+            format!(
+                "{}:{} (field `{field}`)",
+                f.name,
+                secrets::line_of(text, at)
+            )
+        };
+        match sealer.seal(draft, &place) {
+            Ok(sealed) => {
+                report.entries += 1;
+                items.push(Item {
+                    sealed,
+                    file: fi,
+                    resolved: archive.is_some(),
+                });
+            }
+            Err(SealError::Invalid { error, .. }) => {
+                let line = line_of_title(text, &title);
+                report.notes.push(format!("line {line}: {error}: kept raw"));
+                let chunk = chunk_at(text, line);
+                raw_item(sealer, items, report, fi, &chunk, line, text)?;
+            }
+            Err(other) => return Err(other.into()),
+        }
+    }
+    Ok(())
+}
+
+/// Keeps `raw` (from line `line` of `files[fi]`, whose whole text is `text`) as a note in the
+/// `Imported` section.
+fn raw_item(
+    sealer: &mut Sealer,
+    items: &mut Vec<Item>,
+    report: &mut FileReport,
+    fi: usize,
+    raw: &str,
+    line: usize,
+    text: &str,
+) -> Result<()> {
+    let body = Body::CumulativeNote {
+        section: IMPORTED_SECTION.to_owned(),
+        text: format!("{} (line {line}):\n{}", report.name, raw.trim()),
+    };
+    let name = report.name.clone();
+    let place = |field: &str, secret: &str| {
+        let at = text.find(secret).unwrap_or(0);
+        format!("{name}:{} (field `{field}`)", secrets::line_of(text, at))
+    };
+    let sealed = sealer.seal(Draft::new(body), &place)?;
+    report.raw += 1;
+    items.push(Item {
+        sealed,
+        file: fi,
+        resolved: false,
+    });
+    Ok(())
+}
+
+/// The 1-based line where `title` first appears (1 when it does not).
+fn line_of_title(text: &str, title: &str) -> usize {
+    let t = title.trim();
+    if t.is_empty() {
+        return 1;
+    }
+    text.find(t).map_or(1, |at| secrets::line_of(text, at))
+}
+
+/// The lines of one entry starting at `line`: up to the next heading of the same level (the
+/// line itself for a JSON line).
+fn chunk_at(text: &str, line: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(first) = lines.get(line.saturating_sub(1)) else {
+        return text.to_owned();
+    };
+    let level: String = first.chars().take_while(|c| *c == '#').collect();
+    if level.is_empty() {
+        return first.to_string();
+    }
+    let prefix = format!("{level} ");
+    let rest = lines[line..].iter().take_while(|l| !l.starts_with(&prefix));
+    std::iter::once(*first)
+        .chain(rest.copied())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn resolve(sealer: &mut Sealer, target: &str) -> Result<Sealed> {
+    Ok(sealer.seal(
+        Draft::new(Body::Resolve {
+            target: target.to_owned(),
+        }),
+        &|f, _| f.into(),
+    )?)
+}
+
+/// The entries a ref holds already, by kind and headline: an imported entry is present when
+/// one of them shows the same content (fields the entry leaves empty taken from it, as a
+/// task's identity and dates) at the same shown time (any time, for an entry without one).
+struct Seen {
+    by_title: HashMap<(Kind, String), Vec<Known>>,
+}
+
+/// One entry held: its visible content, its time, its record id (empty for an entry of this
+/// import).
+type Known = (Body, Option<String>, String);
+
+impl Seen {
+    fn new(current: &[Record]) -> Seen {
+        let mut s = Seen {
+            by_title: HashMap::new(),
+        };
+        for r in current {
+            if matches!(r.kind(), Kind::Delete | Kind::Resolve) {
+                continue;
+            }
+            s.by_title
+                .entry((r.kind(), r.body.title().to_owned()))
+                .or_default()
+                .push((
+                    view::visible(&r.body),
+                    Some(r.meta.ts.clone()),
+                    r.id.clone(),
+                ));
+        }
+        s
+    }
+
+    /// The ids of the records `d` duplicates (`None` when it adds something).
+    fn find(&self, d: &Draft) -> Option<Vec<String>> {
+        let kind = d.body.kind();
+        let list = self.by_title.get(&(kind, d.body.title().to_owned()))?;
+        let file = ViewFile::ALL.into_iter().find(|f| f.kind() == kind);
+        let shown = |t: &str| file.map(|f| f.shown_time(t)).unwrap_or_default();
+        let ids: Vec<String> = list
+            .iter()
+            .filter(|(body, ts, _)| {
+                let mut mine = view::visible(&d.body);
+                fill_from(&mut mine, body);
+                mine == *body
+                    && match (&d.at, ts) {
+                        (Some(a), Some(b)) => shown(a) == shown(b),
+                        _ => true,
+                    }
+            })
+            .map(|(_, _, id)| id.clone())
+            .collect();
+        (!ids.is_empty()).then_some(ids)
+    }
+
+    fn add(&mut self, d: &Draft) {
+        self.by_title
+            .entry((d.body.kind(), d.body.title().to_owned()))
+            .or_default()
+            .push((view::visible(&d.body), d.at.clone(), String::new()));
+    }
+}
+
+/// The fields of a task a view line may leave out (filled at import time) taken from `from`.
+fn fill_from(mine: &mut Body, from: &Body) {
+    if let (
+        Body::Task {
+            created, completed, ..
+        },
+        Body::Task {
+            created: c,
+            completed: d,
+            ..
+        },
+    ) = (mine, from)
+    {
+        created.clone_from(c);
+        completed.clone_from(d);
+    }
+}

@@ -1,0 +1,276 @@
+//! `git rune import rune-dir` / `export rune-dir`: a seed's `.rune/` folder in and out.
+
+use std::path::PathBuf;
+
+use crate::common::TestRepo;
+
+fn fixture(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/rune-dir")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn imports_every_seed_file_and_twice_adds_nothing() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    let seed = fixture("seed");
+    let dry = repo
+        .rune(&["import", "rune-dir", &seed, "--dry-run"])
+        .success();
+    assert!(
+        dry.stdout.contains("would add 22 records"),
+        "{}",
+        dry.stdout
+    );
+    assert!(dry.stdout.contains("decisions.md: 2 entries, 0 kept raw"));
+    assert!(dry
+        .stdout
+        .contains("pre-compact-snapshot.md: 0 entries, 1 kept raw"));
+    assert_eq!(repo.refs(), repo.refs(), "stable");
+    assert!(
+        !repo
+            .git(&["for-each-ref", "refs/rune/"])
+            .contains("refs/rune"),
+        "dry run wrote"
+    );
+
+    let out = repo.rune(&["import", "rune-dir", &seed]).success();
+    assert!(out.stdout.contains("added 22 records"), "{}", out.stdout);
+    assert!(
+        out.stderr.contains("pre-compact-snapshot.md: line 1"),
+        "{}",
+        out.stderr
+    );
+    assert!(out
+        .stderr
+        .contains("oracle-pending/oracle-1714234500-abc123.json: line 1"));
+
+    // Dates in headings are the entries' times.
+    let decisions = repo.read(".rune/decisions.md");
+    assert!(
+        decisions.contains("## [2026-04-04 14:30] Decision: Zustand for client state"),
+        "{decisions}"
+    );
+    assert!(repo
+        .read(".rune/learnings.jsonl")
+        .contains("\"ts\":\"2026-04-05T08:00:00Z\""));
+    assert!(repo.read(".rune/tasks.md").contains("TASK_002"));
+    assert!(repo.read(".rune/checkpoint.md").contains("handle 429"));
+    let notes = repo.read(".rune/cumulative-notes.md");
+    assert!(notes.contains("## Imported"), "{notes}");
+    assert!(notes.contains("Working on the retry loop"), "{notes}");
+    assert!(notes.contains("bundleHash"), "{notes}");
+    // The archive is a resolved checkpoint, in history.
+    let all = repo.rune(&["show", "checkpoint", "--all"]).success().stdout;
+    assert!(
+        all.contains("resolved") && all.contains("Moving the store to Zustand"),
+        "{all}"
+    );
+    assert!(
+        all.contains("open") && all.contains("Adding error handling"),
+        "{all}"
+    );
+
+    let refs = repo.refs();
+    let again = repo.rune(&["import", "rune-dir", &seed]).success();
+    assert!(again.stdout.contains("added 0 records"), "{}", again.stdout);
+    assert_eq!(repo.refs(), refs, "a second import wrote");
+}
+
+#[test]
+fn sloppy_files_are_read_and_what_fails_is_kept_raw() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    let out = repo
+        .rune(&["import", "rune-dir", &fixture("sloppy")])
+        .success();
+    assert!(
+        out.stdout.contains("decisions.md: 2 entries, 0 kept raw"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("progress.md: 1 entries"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("session-log.md: 2 entries"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("learnings.jsonl: 1 entries, 1 kept raw"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stderr.contains("instincts.md: line 2: confidence"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("learnings.jsonl: line 4"),
+        "{}",
+        out.stderr
+    );
+    let decisions = repo.read(".rune/decisions.md");
+    assert!(decisions.contains("Keep CRLF files readable") && !decisions.contains('\r'));
+    assert!(decisions.contains("2026-04-07"), "{decisions}");
+    let notes = repo.read(".rune/cumulative-notes.md");
+    assert!(notes.contains("Stray notes a model left here."), "{notes}");
+    assert!(notes.contains("overconfident"), "{notes}");
+}
+
+#[test]
+fn a_secret_refuses_the_whole_import_unless_redact() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    let dir = repo.root.parent().unwrap().join("seed");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("decisions.md"),
+        "## [2026-04-04 10:00] Decision: fine\n**Decision:** ok\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("task-notes.md"),
+        format!(
+            "## What Failed\n- the key {} leaked\n",
+            ["AKIA", "Q3EGRE7K", "HX2WZJ5T"].concat()
+        ),
+    )
+    .unwrap();
+    let d = dir.display().to_string();
+    let out = repo.rune(&["import", "rune-dir", &d]).failure();
+    assert!(out.stderr.contains("task-notes.md:2"), "{}", out.stderr);
+    assert!(!repo
+        .git(&["for-each-ref", "refs/rune/"])
+        .contains("refs/rune"));
+    let out = repo.rune(&["--redact", "import", "rune-dir", &d]).success();
+    assert!(out.stdout.contains("added 2 records"), "{}", out.stdout);
+}
+
+#[test]
+fn the_live_view_is_saved_not_imported() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    repo.rune(&["init", "--no-hooks"]).success();
+    let out = repo.rune(&["import", "rune-dir"]).failure();
+    assert!(out.stderr.contains("git rune save"), "{}", out.stderr);
+}
+
+#[test]
+fn a_seed_folder_in_the_work_tree_before_init_is_imported() {
+    let repo = TestRepo::new();
+    repo.write(
+        ".rune/decisions.md",
+        "## [2026-04-04 10:00] Decision: committed by a seed\n**Decision:** yes\n",
+    );
+    repo.git(&["add", ".rune"]);
+    repo.git(&["commit", "-q", "-m", "seed memory"]);
+    let out = repo.rune(&["import", "rune-dir"]).success();
+    assert!(out.stdout.contains("added 1 records"), "{}", out.stdout);
+}
+
+#[test]
+fn init_hints_at_a_committed_rune_folder() {
+    let repo = TestRepo::new();
+    repo.write(
+        ".rune/decisions.md",
+        "## [2026-04-04 10:00] Decision: d\n**Decision:** yes\n",
+    );
+    repo.git(&["add", ".rune"]);
+    repo.git(&["commit", "-q", "-m", "seed memory"]);
+    let out = repo.rune(&["init", "--no-hooks"]).success();
+    assert!(
+        out.stderr.contains("main holds a committed .rune/ folder"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("git rune import rune-dir"),
+        "{}",
+        out.stderr
+    );
+    let plain = TestRepo::new();
+    plain.commit_file("a.txt", "a\n", "first");
+    let out = plain.rune(&["init", "--no-hooks"]).success();
+    assert!(!out.stderr.contains("import rune-dir"), "{}", out.stderr);
+}
+
+#[test]
+fn export_then_import_into_a_fresh_repository_round_trips() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    repo.rune(&["import", "rune-dir", &fixture("seed")])
+        .success();
+    let out_dir = repo.root.parent().unwrap().join("exported");
+    let d = out_dir.display().to_string();
+    repo.rune(&["export", "rune-dir", &d]).success();
+    assert!(out_dir.join("checkpoint-2026-04-04.resolved.md").exists());
+    // No overwrite without --force.
+    let refused = repo.rune(&["export", "rune-dir", &d]).failure();
+    assert!(refused.stderr.contains("--force"), "{}", refused.stderr);
+    repo.rune(&["export", "rune-dir", &d, "--force"]).success();
+
+    let fresh = TestRepo::new();
+    fresh.commit_file("a.txt", "a\n", "first");
+    fresh.rune(&["import", "rune-dir", &d]).success();
+    for f in [
+        "decisions.md",
+        "conventions.md",
+        "learnings.jsonl",
+        "instincts.md",
+        "cumulative-notes.md",
+        "INVARIANTS.md",
+        "progress.md",
+        "session-log.md",
+        "checkpoint.md",
+        "task-notes.md",
+        "tasks.md",
+    ] {
+        assert_eq!(
+            fresh.read(&format!(".rune/{f}")),
+            repo.read(&format!(".rune/{f}")),
+            "{f}"
+        );
+    }
+    let all = fresh
+        .rune(&["show", "checkpoint", "--all"])
+        .success()
+        .stdout;
+    assert!(
+        all.contains("resolved") && all.contains("Moving the store to Zustand"),
+        "{all}"
+    );
+    // Exported into the same repository, it is all already there.
+    let again = repo.rune(&["import", "rune-dir", &d]).success();
+    assert!(again.stdout.contains("added 0 records"), "{}", again.stdout);
+}
+
+#[test]
+fn init_in_a_clone_with_a_symbolic_remote_head_gives_the_hint_once() {
+    let origin = TestRepo::new();
+    origin.write(
+        ".rune/decisions.md",
+        "## [2026-04-04 10:00] Decision: d\n**Decision:** yes\n",
+    );
+    origin.git(&["add", ".rune"]);
+    origin.git(&["commit", "-q", "-m", "seed memory"]);
+    let clone = TestRepo::empty_dir();
+    let src = origin.root.display().to_string();
+    let dst = clone.root.display().to_string();
+    clone.git(&["clone", "-q", &src, &dst]);
+    let out = clone.rune(&["init", "--no-hooks"]).success();
+    assert!(
+        out.stderr
+            .contains("main, origin/main holds a committed .rune/ folder"),
+        "{}",
+        out.stderr
+    );
+}
