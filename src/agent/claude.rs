@@ -25,15 +25,26 @@ pub const EVENTS: [(&str, &[Option<&str>]); 5] = [
     ("SessionEnd", &[None]),
 ];
 
-/// The command a hook entry runs.
+/// The command a hook entry runs: `git-rune agent hook <Event>`, the program `git rune agent
+/// hook` runs, without git's own process in front of it. PostToolUse runs on every tool
+/// call, and that process (git reading its config and finding the repository before it
+/// starts git-rune) costs as much as the hook itself: measured, `git rune …` is 2.2–2.9× and
+/// `git-rune …` 1.4× `git rev-parse HEAD` (docs/performance.md).
 pub fn command(event: &str) -> String {
-    format!("git rune agent hook {event}")
+    format!("git-rune agent hook {event}")
 }
 
-/// Whether a hook command is git-rune's (whatever the event).
+/// The event a git-rune hook command runs (either spelling), or `None` for other commands.
+fn event_of(command: &str) -> Option<&str> {
+    let c = command.trim();
+    c.strip_prefix("git-rune agent hook ")
+        .or_else(|| c.strip_prefix("git rune agent hook "))
+        .map(str::trim)
+}
+
+/// Whether a hook command is git-rune's (whatever the event, either spelling).
 pub fn is_ours(command: &str) -> bool {
-    let c = command.trim_start();
-    c.starts_with("git rune agent hook ") || c.starts_with("git-rune agent hook ")
+    event_of(command).is_some()
 }
 
 /// Why a settings file was not changed.
@@ -134,7 +145,9 @@ pub fn install(path: &Path) -> Result<Change, SettingsError> {
             let present = arr.elements().iter().any(|g| {
                 g.as_object().is_some_and(|g| {
                     matcher_of(&g).as_deref() == *matcher
-                        && group_commands(&g).iter().any(|c| c.trim() == cmd)
+                        && group_commands(&g)
+                            .iter()
+                            .any(|c| event_of(c) == Some(event))
                 })
             });
             if present {
@@ -387,7 +400,7 @@ mod tests {
             .unwrap()
             .iter()
             .any(|g| g["matcher"] == "*"
-                && g["hooks"][0]["command"] == "git rune agent hook PostToolUse"));
+                && g["hooks"][0]["command"] == "git-rune agent hook PostToolUse"));
         assert_eq!(installed(&path).unwrap().len(), 8);
         // Idempotent.
         assert!(install(&path).unwrap().entries.is_empty());
@@ -407,6 +420,22 @@ mod tests {
         roundtrip(Some("{\n  \"model\": \"opus\"\n}\n"));
         roundtrip(Some("{\"model\":\"opus\",\"hooks\":{}}"));
         roundtrip(None);
+    }
+
+    /// Entries written as `git rune agent hook …` (either spelling is git-rune's) count as
+    /// installed, and uninstall takes them out.
+    #[test]
+    fn the_git_rune_spelling_is_recognised() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        install(&path).unwrap();
+        let text = std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("git-rune agent hook", "git rune agent hook");
+        std::fs::write(&path, &text).unwrap();
+        assert_eq!(installed(&path).unwrap().len(), 8);
+        assert!(install(&path).unwrap().entries.is_empty());
+        assert_eq!(uninstall(&path, None, true).unwrap().entries.len(), 8);
     }
 
     #[test]
