@@ -502,12 +502,8 @@ fn task_outcome(o: crate::tasks::Outcome, redacted: Vec<String>) -> String {
     out
 }
 
-fn task_sealer(redact: bool) -> Sealer {
-    Sealer::new(redact)
-}
-
 pub fn task_add(store: &Store, redact: bool, p: TaskAddParams) -> Result<String> {
-    let mut sealer = task_sealer(redact);
+    let mut sealer = Sealer::new(redact);
     let change = crate::tasks::Change {
         title: Some(p.title),
         priority: p.priority,
@@ -531,7 +527,7 @@ pub fn task_update(store: &Store, redact: bool, p: TaskUpdateParams) -> Result<S
             )
         })?),
     };
-    let mut sealer = task_sealer(redact);
+    let mut sealer = Sealer::new(redact);
     let change = crate::tasks::Change {
         title: p.title,
         status,
