@@ -355,3 +355,46 @@ pub fn assert_view_clean(repo: &TestRepo) {
     let out = repo.rune(&["status"]).success().stdout;
     assert!(out.contains(".rune/ is clean"), "{out}");
 }
+
+/// A bare repository the clones share.
+pub struct Remote {
+    _dir: tempfile::TempDir,
+    pub path: PathBuf,
+}
+
+impl Remote {
+    pub fn new() -> Remote {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("remote.git");
+        let out = Command::new("git")
+            .args(["init", "-q", "--bare", "-b", "main"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        Remote { _dir: dir, path }
+    }
+
+    pub fn url(&self) -> String {
+        format!("file://{}", self.path.display())
+    }
+
+    /// A clone with an identity, its first commit pushed when `first` (else pulled).
+    pub fn clone(&self, name: &str) -> TestRepo {
+        let repo = TestRepo::empty_dir();
+        repo.git(&["clone", "-q", &self.url(), "."]);
+        repo.git(&["config", "user.name", name]);
+        repo.git(&["config", "user.email", &format!("{name}@example.com")]);
+        repo
+    }
+
+    pub fn git(&self, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .arg("--git-dir")
+            .arg(&self.path)
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+}

@@ -1,10 +1,9 @@
 //! Oracle detach records (seed 000): dispatch, complete, reattach, list, orphaning at session
 //! start, idempotency under concurrent processes, and two clones converging.
 
-use std::path::PathBuf;
 use std::process::Command;
 
-use crate::common::{Output, TestRepo};
+use crate::common::{Output, Remote, TestRepo};
 
 const HASH: &str = "sha256:9f3a0b1c2d3e4f50";
 const T0: &str = "2026-04-27T12:34:56Z";
@@ -427,39 +426,6 @@ fn the_session_start_hook_orphans_too() {
     }
     Output::of(child.wait_with_output().unwrap()).success();
     assert_eq!(list(&repo)[0]["status"], "orphaned");
-}
-
-/// A bare repository two clones share.
-struct Remote {
-    _dir: tempfile::TempDir,
-    path: PathBuf,
-}
-
-impl Remote {
-    fn new() -> Remote {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("remote.git");
-        let out = Command::new("git")
-            .args(["init", "-q", "--bare", "-b", "main"])
-            .arg(&path)
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        Remote { _dir: dir, path }
-    }
-
-    fn clone(&self, name: &str) -> TestRepo {
-        let repo = TestRepo::empty_dir();
-        repo.git(&[
-            "clone",
-            "-q",
-            &format!("file://{}", self.path.display()),
-            ".",
-        ]);
-        repo.git(&["config", "user.name", name]);
-        repo.git(&["config", "user.email", &format!("{name}@example.com")]);
-        repo
-    }
 }
 
 #[test]

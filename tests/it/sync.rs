@@ -2,53 +2,9 @@
 //! `git daemon` started by the tests, converging to identical trees whatever the order, and
 //! losing nothing in the failure cases.
 
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 
-use crate::common::{json_lines, learn_args, TestRepo};
-
-/// A bare repository the clones share.
-struct Remote {
-    _dir: tempfile::TempDir,
-    path: PathBuf,
-}
-
-impl Remote {
-    fn new() -> Remote {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("remote.git");
-        let out = Command::new("git")
-            .args(["init", "-q", "--bare", "-b", "main"])
-            .arg(&path)
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        Remote { _dir: dir, path }
-    }
-
-    fn url(&self) -> String {
-        format!("file://{}", self.path.display())
-    }
-
-    /// A clone with an identity, its first commit pushed when `first` (else pulled).
-    fn clone(&self, name: &str) -> TestRepo {
-        let repo = TestRepo::empty_dir();
-        repo.git(&["clone", "-q", &self.url(), "."]);
-        repo.git(&["config", "user.name", name]);
-        repo.git(&["config", "user.email", &format!("{name}@example.com")]);
-        repo
-    }
-
-    fn git(&self, args: &[&str]) -> String {
-        let out = Command::new("git")
-            .arg("--git-dir")
-            .arg(&self.path)
-            .args(args)
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).trim().to_owned()
-    }
-}
+use crate::common::{json_lines, learn_args, Remote, TestRepo};
 
 fn tree(repo: &TestRepo, name: &str) -> String {
     repo.git(&["rev-parse", &format!("{name}^{{tree}}")])

@@ -2,10 +2,9 @@
 //! tasks.md view saved back, task numbers across two clones that sync, consolidation with
 //! pinned dates.
 
-use std::path::PathBuf;
 use std::process::Command;
 
-use crate::common::{json_lines, Output, TestRepo};
+use crate::common::{json_lines, Output, Remote, TestRepo};
 
 /// `git-rune` with the clock pinned at `ts`.
 fn rune_at(repo: &TestRepo, ts: &str, args: &[&str]) -> Output {
@@ -215,39 +214,6 @@ fn tasks_md_is_saved_back() {
     let out = repo.rune(&["save"]).failure();
     assert!(out.stderr.contains(".rune/tasks.md:5"), "{}", out.stderr);
     assert_eq!(tip, repo.git(&["rev-parse", "refs/rune/branches/main"]));
-}
-
-/// A bare repository two clones share.
-struct Remote {
-    _dir: tempfile::TempDir,
-    path: PathBuf,
-}
-
-impl Remote {
-    fn new() -> Remote {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("remote.git");
-        let out = Command::new("git")
-            .args(["init", "-q", "--bare", "-b", "main"])
-            .arg(&path)
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        Remote { _dir: dir, path }
-    }
-
-    fn clone(&self, name: &str) -> TestRepo {
-        let repo = TestRepo::empty_dir();
-        repo.git(&[
-            "clone",
-            "-q",
-            &format!("file://{}", self.path.display()),
-            ".",
-        ]);
-        repo.git(&["config", "user.name", name]);
-        repo.git(&["config", "user.email", &format!("{name}@example.com")]);
-        repo
-    }
 }
 
 #[test]
