@@ -38,14 +38,23 @@ impl RuneServer {
         RuneServer { dir, redact }
     }
 
+    /// The repository, with memory a plain `git fetch` brought merged first (as every CLI
+    /// command does): a teammate's decisions are there without `git rune sync`. A merge that
+    /// fails is reported on stderr (the client's log) and the request goes on.
     fn store(&self) -> Result<Store> {
-        Store::open(&self.dir).map_err(|e| match e {
+        let store = Store::open(&self.dir).map_err(|e| match e {
             StoreError::NotARepository(p) => user_error(
                 format!("not a git repository: {}", p.display()),
                 "start `git rune mcp` inside a git repository (or pass -C <path>)",
             ),
-            other => other.into(),
-        })
+            other => anyhow::Error::from(other),
+        })?;
+        if let Err(e) = crate::sync::merge_fetched(&store) {
+            eprintln!(
+                "git-rune mcp: could not merge memory fetched from a remote: {e:#} (run `git rune sync`)"
+            );
+        }
+        Ok(store)
     }
 }
 

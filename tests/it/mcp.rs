@@ -556,3 +556,27 @@ fn agent_install_registers_the_server_with_each_client_and_uninstall_takes_it_ou
         .failure();
     assert!(refused.stderr.contains("--local"), "{}", refused.stderr);
 }
+
+#[test]
+fn a_running_server_sees_memory_a_plain_git_fetch_brought() {
+    let remote = crate::common::Remote::new();
+    let ada = remote.clone("ada");
+    ada.commit_file("README", "hi\n", "start");
+    ada.git(&["push", "-q", "origin", "main"]);
+    ada.rune(&["-q", "init"]).success();
+    let bob = remote.clone("bob");
+    bob.rune(&["-q", "init"]).success();
+    block_on(async {
+        let client = connect(&bob).await;
+        let none = ok(&client, "memory_search", json!({"query": "flaky ports"})).await;
+        assert!(none.contains("No record matches."), "{none}");
+        ada.learn("ports", "flaky ports come from parallel test servers");
+        ada.rune(&["-q", "sync"]).success();
+        // init added git-rune's fetch refspecs: a plain fetch brings the memory, and the
+        // server's next request merges it, as the next CLI command would.
+        bob.git(&["fetch", "-q"]);
+        let found = ok(&client, "memory_search", json!({"query": "flaky ports"})).await;
+        assert!(found.contains("parallel test servers"), "{found}");
+        client.cancel().await.unwrap();
+    });
+}
