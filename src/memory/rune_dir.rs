@@ -55,6 +55,11 @@ pub struct Imported {
     pub added: usize,
     /// Commits written: (ref, commit).
     pub commits: Vec<(String, ObjectId)>,
+    /// The folder was the work tree's `.rune/`: once imported it became git-rune's view (its
+    /// files rendered from memory).
+    pub in_tree: bool,
+    /// ... and the current branch commits it: git still tracks the view's files.
+    pub tracked: bool,
 }
 
 /// One record the folder asks for, sealed.
@@ -67,7 +72,7 @@ struct Item {
 
 /// Imports the folder `dir`. Refuses git-rune's own view (`git rune save` saves it).
 pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> Result<Imported> {
-    refuse_live_view(store, dir)?;
+    let in_tree = refuse_live_view(store, dir)?;
     let files = read_dir(dir)?;
     let now = store.now();
     let (items, mut reports) = seal_all(sealer, &files, &now)?;
@@ -136,7 +141,19 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
         }
     }
     out.files = last;
-    if out.added > 0 {
+    if in_tree {
+        // Every entry of the seed's files is in memory now: the view takes their place.
+        if let Some(view) = View::open(store) {
+            let imported: Vec<ViewFile> = out
+                .files
+                .iter()
+                .filter_map(|f| ViewFile::from_name(&f.name))
+                .collect();
+            view.checkout(store, &imported)?;
+        }
+        out.in_tree = true;
+        out.tracked = store.head_holds(VIEW_DIR);
+    } else if out.added > 0 {
         super::write::refresh_view(store)?;
     }
     Ok(out)
@@ -216,16 +233,21 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
     Ok(out)
 }
 
-/// git-rune's own view is saved, not imported.
-fn refuse_live_view(store: &Store, dir: &Path) -> Result<()> {
+/// git-rune's own view is saved, not imported. Returns whether `dir` is the work tree's
+/// `.rune/` as a seed's folder: one git-rune has not checked out, or one the current branch
+/// commits (a seed's memory, even after a view was rendered over it).
+fn refuse_live_view(store: &Store, dir: &Path) -> Result<bool> {
     let Some(view) = View::open(store) else {
-        return Ok(());
+        return Ok(false);
     };
     let same = match (dir.canonicalize(), view.dir.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     };
-    if same && view.checked_out() {
+    if !same {
+        return Ok(false);
+    }
+    if view.checked_out() && !store.head_holds(VIEW_DIR) {
         return Err(user_error(
             format!("{} is git-rune's view of memory, not a seed's folder", dir.display()),
             format!(
@@ -233,7 +255,7 @@ fn refuse_live_view(store: &Store, dir: &Path) -> Result<()> {
             ),
         ));
     }
-    Ok(())
+    Ok(true)
 }
 
 /// One file of the folder: its path inside it and its text (`None`: not UTF-8).

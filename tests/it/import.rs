@@ -180,23 +180,54 @@ fn a_seed_folder_in_the_work_tree_before_init_is_imported() {
 #[test]
 fn init_hints_at_a_committed_rune_folder() {
     let repo = TestRepo::new();
-    repo.write(
-        ".rune/decisions.md",
-        "## [2026-04-04 10:00] Decision: d\n**Decision:** yes\n",
-    );
+    let seed = "## [2026-04-04 10:00] Decision: d\n**Decision:** yes\n";
+    repo.write(".rune/decisions.md", seed);
     repo.git(&["add", ".rune"]);
     repo.git(&["commit", "-q", "-m", "seed memory"]);
     let out = repo.rune(&["init", "--no-hooks"]).success();
+    // Regression: init took the committed folder for unsaved edits of its view, wrote its
+    // manifest, and `import rune-dir` then refused the folder as git-rune's view.
     assert!(
-        out.stderr.contains("main holds a committed .rune/ folder"),
+        out.stderr
+            .contains("this branch commits a .rune/ folder (a seed's memory)"),
         "{}",
         out.stderr
     );
     assert!(
-        out.stderr.contains("git rune import rune-dir"),
+        out.stderr.contains("`git rune import rune-dir`"),
         "{}",
         out.stderr
     );
+    assert!(!out.stderr.contains("git rune save"), "{}", out.stderr);
+    assert_eq!(
+        repo.read(".rune/decisions.md"),
+        seed,
+        "init touched the seed's file"
+    );
+    assert_eq!(repo.git(&["status", "--porcelain"]), "");
+
+    let out = repo.rune(&["import", "rune-dir"]).success();
+    assert!(out.stdout.contains("added 1 records"), "{}", out.stdout);
+    assert!(
+        out.stderr.contains("git rm -r -q --cached .rune"),
+        "{}",
+        out.stderr
+    );
+    // The view took the folder's place, rendered from memory.
+    let view = repo.read(".rune/decisions.md");
+    assert!(view.contains("Decision: d") && view != seed, "{view}");
+    repo.git(&["rm", "-r", "-q", "--cached", ".rune"]);
+    repo.git(&["commit", "-q", "-m", "memory moved to git-rune"]);
+    assert_eq!(repo.git(&["status", "--porcelain"]), "");
+    let status = repo.rune(&["status"]).success();
+    assert!(!status.stdout.contains("added"), "{}", status.stdout);
+    let again = repo.rune(&["init", "--no-hooks"]).success();
+    assert!(
+        !again.stderr.contains("import rune-dir"),
+        "{}",
+        again.stderr
+    );
+
     let plain = TestRepo::new();
     plain.commit_file("a.txt", "a\n", "first");
     let out = plain.rune(&["init", "--no-hooks"]).success();
@@ -256,6 +287,8 @@ fn export_then_import_into_a_fresh_repository_round_trips() {
 #[test]
 fn init_in_a_clone_with_a_symbolic_remote_head_gives_the_hint_once() {
     let origin = TestRepo::new();
+    origin.commit_file("a.txt", "a\n", "first");
+    origin.git(&["branch", "plain"]);
     origin.write(
         ".rune/decisions.md",
         "## [2026-04-04 10:00] Decision: d\n**Decision:** yes\n",
@@ -265,11 +298,17 @@ fn init_in_a_clone_with_a_symbolic_remote_head_gives_the_hint_once() {
     let clone = TestRepo::empty_dir();
     let src = origin.root.display().to_string();
     let dst = clone.root.display().to_string();
-    clone.git(&["clone", "-q", &src, &dst]);
+    clone.git(&["clone", "-q", "-b", "plain", &src, &dst]);
     let out = clone.rune(&["init", "--no-hooks"]).success();
+    // origin/HEAD names origin/main, listed once; the checked-out branch holds no folder.
     assert!(
         out.stderr
-            .contains("main, origin/main holds a committed .rune/ folder"),
+            .contains("hint: origin/main holds a committed .rune/ folder"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("git archive origin/main .rune"),
         "{}",
         out.stderr
     );
