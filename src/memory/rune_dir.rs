@@ -4,11 +4,13 @@
 //!
 //! Import rules (docs/storage.md): every entry becomes a record through the one seal, keeping
 //! the time its heading gives; `checkpoint-<date>.resolved.md` archives become resolved
-//! checkpoints; what no parser reads (`pre-compact-snapshot.md`, `oracle-pending/*.json`,
-//! unknown files, entries that fail validation) is kept whole as a cumulative note in the
-//! `Imported` section, and reported with file and line. Entries memory already holds (same
-//! content, same shown time) are skipped, so importing twice adds nothing. Nothing is written
-//! unless every record seals; then one commit per ref, both refs in one transaction.
+//! checkpoints; a new `checkpoint.md` resolves the checkpoint open in memory;
+//! `oracle-pending/*.json` become oracle records; what no parser reads
+//! (`pre-compact-snapshot.md`, unknown files, entries that fail validation) is kept whole as a
+//! cumulative note in the `Imported` section, and reported with file and line. Entries memory
+//! already holds (same content, same shown time) are skipped, so importing twice adds nothing.
+//! Nothing is written unless every record seals; then one commit per ref, both refs in one
+//! transaction.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -29,6 +31,9 @@ pub const IMPORTED_SECTION: &str = "Imported";
 
 /// The seed's pre-compaction dump: prose, kept raw.
 const SNAPSHOT: &str = "pre-compact-snapshot.md";
+
+/// The folder of seed 000's oracle dispatches, one `<sessionId>.json` each.
+const ORACLE_DIR: &str = "oracle-pending";
 
 /// What one file of the folder gave.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -91,6 +96,8 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
         let mut seen = Seen::new(current);
         let state = fold(current);
         let mut drafts: Vec<Sealed> = Vec::new();
+        // A new open checkpoint resolves the one open now, as `git rune checkpoint` does.
+        let mut open_resolved = false;
         for it in items.iter().filter(|it| in_ref(it, g)) {
             match seen.find(it.sealed.draft()) {
                 Some(ids) => {
@@ -104,6 +111,17 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
                 }
                 None => {
                     seen.add(it.sealed.draft());
+                    let checkpoint = it.sealed.body().kind() == Kind::Checkpoint;
+                    if checkpoint && !it.resolved && !open_resolved {
+                        open_resolved = true;
+                        for c in state
+                            .checkpoints
+                            .iter()
+                            .filter(|c| !state.resolved.contains(&c.id))
+                        {
+                            drafts.push(resolve(sealer, &c.id)?);
+                        }
+                    }
                     drafts.push(it.sealed.clone());
                     if it.resolved {
                         let at = drafts.len() - 1;
@@ -167,7 +185,8 @@ pub struct Exported {
 }
 
 /// Writes the seed's files from memory (the current branch's, for branch-scoped files) into
-/// `dir`, plus a `checkpoint-<date>.resolved.md` archive for each resolved checkpoint.
+/// `dir`, plus a `checkpoint-<date>.resolved.md` archive for each resolved checkpoint and an
+/// `oracle-pending/<sessionId>.json` for each oracle dispatch not orphaned.
 /// Refuses to overwrite a file unless `force`; nothing is written then.
 pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
     let snap = super::Snapshot::read(store)?;
@@ -200,6 +219,18 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
         }
         texts.push((name, text));
     }
+    // The seed deletes orphaned dispatches; they stay in history here, not in its folder.
+    for o in &snap.state.oracles {
+        if hide(o) || model::oracle::status_of(o).0 == model::oracle::ORPHANED {
+            continue;
+        }
+        if let (Some(name), Some(text)) = (
+            view::oracle_json::file_name(&o.body),
+            view::oracle_json::render(&o.body),
+        ) {
+            texts.push((format!("{ORACLE_DIR}/{name}"), text));
+        }
+    }
     let shown = dir.display();
     if !force {
         let taken: Vec<&str> = texts
@@ -221,6 +252,15 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
         )
     })?;
     let mut out = Exported::default();
+    if texts.iter().any(|(n, _)| n.starts_with(ORACLE_DIR)) {
+        let sub = dir.join(ORACLE_DIR);
+        std::fs::create_dir_all(&sub).map_err(|e| {
+            user_error(
+                format!("cannot create {}: {e}", sub.display()),
+                "name a folder you can write: `git rune export rune-dir DIR`",
+            )
+        })?;
+    }
     for (name, text) in texts {
         crate::files::write_atomic(&dir.join(&name), text.as_bytes()).map_err(|e| {
             user_error(
@@ -344,11 +384,14 @@ fn seal_all(
         } else {
             ViewFile::from_name(&f.name)
         };
+        if let Some(stem) = oracle_stem(&f.name) {
+            seal_oracle(sealer, &mut items, &mut report, fi, text, stem)?;
+            reports.push(report);
+            continue;
+        }
         let Some(file) = file else {
             let why = if f.name == SNAPSHOT {
                 "a pre-compaction snapshot (prose)"
-            } else if f.name.starts_with("oracle-pending/") {
-                "an oracle dispatch (no oracle record kind here)"
             } else {
                 "not a file the seeds name"
             };
@@ -392,6 +435,68 @@ fn seal_all(
         reports.push(report);
     }
     Ok((items, reports))
+}
+
+/// The session id a `oracle-pending/<sessionId>.json` file is named after (`None` for other
+/// files).
+fn oracle_stem(name: &str) -> Option<&str> {
+    name.strip_prefix(ORACLE_DIR)?
+        .strip_prefix('/')?
+        .strip_suffix(".json")
+        .filter(|s| !s.contains('/'))
+}
+
+/// Seals the dispatch an `oracle-pending/` file holds (its `dispatchedAt` as the record's
+/// time); a file that cannot be read or fails validation is kept raw, and fields the record has
+/// no place for are kept raw beside it.
+fn seal_oracle(
+    sealer: &mut Sealer,
+    items: &mut Vec<Item>,
+    report: &mut FileReport,
+    fi: usize,
+    text: &str,
+    stem: &str,
+) -> Result<()> {
+    let read = match view::oracle_json::parse(text, stem) {
+        Ok(read) => read,
+        Err(e) => {
+            report
+                .notes
+                .push(format!("line {}: {}: kept raw", e.line, e.message));
+            return raw_item(sealer, items, report, fi, text, e.line, text);
+        }
+    };
+    let mut draft = Draft::new(read.body);
+    if let Body::Oracle { dispatched_at, .. } = &draft.body {
+        draft.at = Some(dispatched_at.clone());
+    }
+    let name = report.name.clone();
+    let place = |field: &str, secret: &str| {
+        let at = text.find(secret).unwrap_or(0);
+        format!("{name}:{} (field `{field}`)", secrets::line_of(text, at))
+    };
+    match sealer.seal(draft, &place) {
+        Ok(sealed) => {
+            report.entries += 1;
+            items.push(Item {
+                sealed,
+                file: fi,
+                resolved: false,
+            });
+        }
+        Err(SealError::Invalid { error, .. }) => {
+            report.notes.push(format!("line 1: {error}: kept raw"));
+            return raw_item(sealer, items, report, fi, text, 1, text);
+        }
+        Err(other) => return Err(other.into()),
+    }
+    if !read.extra.is_empty() {
+        report
+            .notes
+            .push("line 1: fields an oracle record has no place for: kept raw".into());
+        raw_item(sealer, items, report, fi, &read.extra, 1, text)?;
+    }
+    Ok(())
 }
 
 /// Seals the entries read from `f` (an archive's date, if it is one, as the time of entries

@@ -14,6 +14,7 @@ mod instincts;
 pub mod invariants;
 mod learnings;
 mod notes;
+pub mod oracle_json;
 mod progress;
 mod session_log;
 pub(crate) mod tasks;
