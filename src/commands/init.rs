@@ -76,8 +76,13 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
             )),
         }
     }
+    checkout(&store, &mut done)?;
     // A seed user's memory committed on a branch: say how to bring it in.
-    if let Ok(branches) = store.branches_holding(VIEW_DIR) {
+    if done.seed_folder {
+        ctx.ui.status(format_args!(
+            "hint: this branch commits a {VIEW_DIR}/ folder (a seed's memory), left as it is; bring it into memory with `git rune import rune-dir` (`--dry-run` first shows what it holds), then stop tracking it with `git rm -r -q --cached {VIEW_DIR}` and commit"
+        ));
+    } else if let Ok(branches) = store.branches_holding(VIEW_DIR) {
         if let Some(first) = branches.first() {
             ctx.ui.status(format_args!(
                 "hint: {} holds a committed {VIEW_DIR}/ folder (a seed's memory); bring it in with `mkdir /tmp/seed && git archive {first} {VIEW_DIR} | tar -x -C /tmp/seed && git rune import rune-dir /tmp/seed/{VIEW_DIR}` (`--dry-run` first shows what it holds)",
@@ -85,7 +90,6 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
             ));
         }
     }
-    checkout(&store, &mut done)?;
     // `git rune --help` is git's `man git-rune`: put the pages where man looks (best effort).
     if let Some(dir) = default_man_dir() {
         if let Ok(n) = install_man_pages((ctx.cli)(), &dir) {

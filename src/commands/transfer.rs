@@ -176,6 +176,11 @@ fn import_rune_dir(ctx: &Context, a: RuneDirImportArgs) -> Result<ExitCode> {
         ctx.ui.print(&(json::line(&v) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
+    if done.tracked {
+        ctx.ui.status(format_args!(
+            "hint: {VIEW_DIR}/ is git-rune's view now, rendered from memory, but this branch still commits it; stop tracking it with `git rm -r -q --cached {VIEW_DIR}` and commit"
+        ));
+    }
     let mut out = String::new();
     for f in &done.files {
         out.push_str(&format!(

@@ -21,6 +21,9 @@ pub struct SetUp {
     pub actions: Vec<String>,
     /// View files holding edits not in memory yet, left alone.
     pub kept: Vec<ViewFile>,
+    /// The current branch commits a `.rune/` folder (a seed's memory): it was left as it is,
+    /// for `git rune import rune-dir`, and no view was checked out over it.
+    pub seed_folder: bool,
 }
 
 /// Excludes the view from git and sets the config git-rune needs. Running it again changes
@@ -45,9 +48,14 @@ pub fn prepare(store: &Store, done: &mut SetUp) -> Result<()> {
     Ok(())
 }
 
-/// Checks the view out (keeping files with unsaved edits).
+/// Checks the view out (keeping files with unsaved edits). A `.rune/` folder the current
+/// branch commits is a seed's memory, not edits to a view: it is left alone until `import
+/// rune-dir` has brought it in (the view's manifest then exists).
 pub fn checkout(store: &Store, done: &mut SetUp) -> Result<()> {
     match View::open(store) {
+        Some(view) if !view.checked_out() && store.head_holds(VIEW_DIR) => {
+            done.seed_folder = true;
+        }
         Some(view) => {
             let refresh = view.checkout(store, &[])?;
             if !refresh.written.is_empty() {

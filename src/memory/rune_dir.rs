@@ -4,11 +4,13 @@
 //!
 //! Import rules (docs/storage.md): every entry becomes a record through the one seal, keeping
 //! the time its heading gives; `checkpoint-<date>.resolved.md` archives become resolved
-//! checkpoints; what no parser reads (`pre-compact-snapshot.md`, `oracle-pending/*.json`,
-//! unknown files, entries that fail validation) is kept whole as a cumulative note in the
-//! `Imported` section, and reported with file and line. Entries memory already holds (same
-//! content, same shown time) are skipped, so importing twice adds nothing. Nothing is written
-//! unless every record seals; then one commit per ref, both refs in one transaction.
+//! checkpoints; a new `checkpoint.md` resolves the checkpoint open in memory;
+//! `oracle-pending/*.json` become oracle records; what no parser reads
+//! (`pre-compact-snapshot.md`, unknown files, entries that fail validation) is kept whole as a
+//! cumulative note in the `Imported` section, and reported with file and line. Entries memory
+//! already holds (same content, same shown time) are skipped, so importing twice adds nothing.
+//! Nothing is written unless every record seals; then one commit per ref, both refs in one
+//! transaction.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -29,6 +31,9 @@ pub const IMPORTED_SECTION: &str = "Imported";
 
 /// The seed's pre-compaction dump: prose, kept raw.
 const SNAPSHOT: &str = "pre-compact-snapshot.md";
+
+/// The folder of seed 000's oracle dispatches, one `<sessionId>.json` each.
+const ORACLE_DIR: &str = "oracle-pending";
 
 /// What one file of the folder gave.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -55,6 +60,11 @@ pub struct Imported {
     pub added: usize,
     /// Commits written: (ref, commit).
     pub commits: Vec<(String, ObjectId)>,
+    /// The folder was the work tree's `.rune/`: once imported it became git-rune's view (its
+    /// files rendered from memory).
+    pub in_tree: bool,
+    /// ... and the current branch commits it: git still tracks the view's files.
+    pub tracked: bool,
 }
 
 /// One record the folder asks for, sealed.
@@ -67,7 +77,7 @@ struct Item {
 
 /// Imports the folder `dir`. Refuses git-rune's own view (`git rune save` saves it).
 pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> Result<Imported> {
-    refuse_live_view(store, dir)?;
+    let in_tree = refuse_live_view(store, dir)?;
     let files = read_dir(dir)?;
     let now = store.now();
     let (items, mut reports) = seal_all(sealer, &files, &now)?;
@@ -86,6 +96,8 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
         let mut seen = Seen::new(current);
         let state = fold(current);
         let mut drafts: Vec<Sealed> = Vec::new();
+        // A new open checkpoint resolves the one open now, as `git rune checkpoint` does.
+        let mut open_resolved = false;
         for it in items.iter().filter(|it| in_ref(it, g)) {
             match seen.find(it.sealed.draft()) {
                 Some(ids) => {
@@ -99,6 +111,17 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
                 }
                 None => {
                     seen.add(it.sealed.draft());
+                    let checkpoint = it.sealed.body().kind() == Kind::Checkpoint;
+                    if checkpoint && !it.resolved && !open_resolved {
+                        open_resolved = true;
+                        for c in state
+                            .checkpoints
+                            .iter()
+                            .filter(|c| !state.resolved.contains(&c.id))
+                        {
+                            drafts.push(resolve(sealer, &c.id)?);
+                        }
+                    }
                     drafts.push(it.sealed.clone());
                     if it.resolved {
                         let at = drafts.len() - 1;
@@ -136,7 +159,19 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
         }
     }
     out.files = last;
-    if out.added > 0 {
+    if in_tree {
+        // Every entry of the seed's files is in memory now: the view takes their place.
+        if let Some(view) = View::open(store) {
+            let imported: Vec<ViewFile> = out
+                .files
+                .iter()
+                .filter_map(|f| ViewFile::from_name(&f.name))
+                .collect();
+            view.checkout(store, &imported)?;
+        }
+        out.in_tree = true;
+        out.tracked = store.head_holds(VIEW_DIR);
+    } else if out.added > 0 {
         super::write::refresh_view(store)?;
     }
     Ok(out)
@@ -150,7 +185,8 @@ pub struct Exported {
 }
 
 /// Writes the seed's files from memory (the current branch's, for branch-scoped files) into
-/// `dir`, plus a `checkpoint-<date>.resolved.md` archive for each resolved checkpoint.
+/// `dir`, plus a `checkpoint-<date>.resolved.md` archive for each resolved checkpoint and an
+/// `oracle-pending/<sessionId>.json` for each oracle dispatch not orphaned.
 /// Refuses to overwrite a file unless `force`; nothing is written then.
 pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
     let snap = super::Snapshot::read(store)?;
@@ -183,6 +219,18 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
         }
         texts.push((name, text));
     }
+    // The seed deletes orphaned dispatches; they stay in history here, not in its folder.
+    for o in &snap.state.oracles {
+        if hide(o) || model::oracle::status_of(o).0 == model::oracle::ORPHANED {
+            continue;
+        }
+        if let (Some(name), Some(text)) = (
+            view::oracle_json::file_name(&o.body),
+            view::oracle_json::render(&o.body),
+        ) {
+            texts.push((format!("{ORACLE_DIR}/{name}"), text));
+        }
+    }
     let shown = dir.display();
     if !force {
         let taken: Vec<&str> = texts
@@ -204,6 +252,15 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
         )
     })?;
     let mut out = Exported::default();
+    if texts.iter().any(|(n, _)| n.starts_with(ORACLE_DIR)) {
+        let sub = dir.join(ORACLE_DIR);
+        std::fs::create_dir_all(&sub).map_err(|e| {
+            user_error(
+                format!("cannot create {}: {e}", sub.display()),
+                "name a folder you can write: `git rune export rune-dir DIR`",
+            )
+        })?;
+    }
     for (name, text) in texts {
         crate::files::write_atomic(&dir.join(&name), text.as_bytes()).map_err(|e| {
             user_error(
@@ -216,16 +273,21 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
     Ok(out)
 }
 
-/// git-rune's own view is saved, not imported.
-fn refuse_live_view(store: &Store, dir: &Path) -> Result<()> {
+/// git-rune's own view is saved, not imported. Returns whether `dir` is the work tree's
+/// `.rune/` as a seed's folder: one git-rune has not checked out, or one the current branch
+/// commits (a seed's memory, even after a view was rendered over it).
+fn refuse_live_view(store: &Store, dir: &Path) -> Result<bool> {
     let Some(view) = View::open(store) else {
-        return Ok(());
+        return Ok(false);
     };
     let same = match (dir.canonicalize(), view.dir.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     };
-    if same && view.checked_out() {
+    if !same {
+        return Ok(false);
+    }
+    if view.checked_out() && !store.head_holds(VIEW_DIR) {
         return Err(user_error(
             format!("{} is git-rune's view of memory, not a seed's folder", dir.display()),
             format!(
@@ -233,7 +295,7 @@ fn refuse_live_view(store: &Store, dir: &Path) -> Result<()> {
             ),
         ));
     }
-    Ok(())
+    Ok(true)
 }
 
 /// One file of the folder: its path inside it and its text (`None`: not UTF-8).
@@ -322,11 +384,14 @@ fn seal_all(
         } else {
             ViewFile::from_name(&f.name)
         };
+        if let Some(stem) = oracle_stem(&f.name) {
+            seal_oracle(sealer, &mut items, &mut report, fi, text, stem)?;
+            reports.push(report);
+            continue;
+        }
         let Some(file) = file else {
             let why = if f.name == SNAPSHOT {
                 "a pre-compaction snapshot (prose)"
-            } else if f.name.starts_with("oracle-pending/") {
-                "an oracle dispatch (no oracle record kind here)"
             } else {
                 "not a file the seeds name"
             };
@@ -370,6 +435,68 @@ fn seal_all(
         reports.push(report);
     }
     Ok((items, reports))
+}
+
+/// The session id a `oracle-pending/<sessionId>.json` file is named after (`None` for other
+/// files).
+fn oracle_stem(name: &str) -> Option<&str> {
+    name.strip_prefix(ORACLE_DIR)?
+        .strip_prefix('/')?
+        .strip_suffix(".json")
+        .filter(|s| !s.contains('/'))
+}
+
+/// Seals the dispatch an `oracle-pending/` file holds (its `dispatchedAt` as the record's
+/// time); a file that cannot be read or fails validation is kept raw, and fields the record has
+/// no place for are kept raw beside it.
+fn seal_oracle(
+    sealer: &mut Sealer,
+    items: &mut Vec<Item>,
+    report: &mut FileReport,
+    fi: usize,
+    text: &str,
+    stem: &str,
+) -> Result<()> {
+    let read = match view::oracle_json::parse(text, stem) {
+        Ok(read) => read,
+        Err(e) => {
+            report
+                .notes
+                .push(format!("line {}: {}: kept raw", e.line, e.message));
+            return raw_item(sealer, items, report, fi, text, e.line, text);
+        }
+    };
+    let mut draft = Draft::new(read.body);
+    if let Body::Oracle { dispatched_at, .. } = &draft.body {
+        draft.at = Some(dispatched_at.clone());
+    }
+    let name = report.name.clone();
+    let place = |field: &str, secret: &str| {
+        let at = text.find(secret).unwrap_or(0);
+        format!("{name}:{} (field `{field}`)", secrets::line_of(text, at))
+    };
+    match sealer.seal(draft, &place) {
+        Ok(sealed) => {
+            report.entries += 1;
+            items.push(Item {
+                sealed,
+                file: fi,
+                resolved: false,
+            });
+        }
+        Err(SealError::Invalid { error, .. }) => {
+            report.notes.push(format!("line 1: {error}: kept raw"));
+            return raw_item(sealer, items, report, fi, text, 1, text);
+        }
+        Err(other) => return Err(other.into()),
+    }
+    if !read.extra.is_empty() {
+        report
+            .notes
+            .push("line 1: fields an oracle record has no place for: kept raw".into());
+        raw_item(sealer, items, report, fi, &read.extra, 1, text)?;
+    }
+    Ok(())
 }
 
 /// Seals the entries read from `f` (an archive's date, if it is one, as the time of entries

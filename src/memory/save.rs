@@ -388,6 +388,21 @@ fn parse_file(
             }
         }
         model::task::complete(&mut d.body, &mut next_task, &now, &salt);
+        // A context block edited in the view is updated now, unless the edit changed its
+        // `Updated` line itself; one written without that line is stamped now.
+        if let Body::ContextBlock { updated, .. } = &mut d.body {
+            let before = d
+                .supersedes
+                .iter()
+                .find_map(|id| base.iter().find(|r| &r.id == id))
+                .and_then(|r| match &r.body {
+                    Body::ContextBlock { updated, .. } => Some(updated.as_str()),
+                    _ => None,
+                });
+            if updated.is_empty() || before == Some(updated.as_str()) {
+                updated.clone_from(&now);
+            }
+        }
         // A checkpoint written in the view records the git state it was saved in, as the
         // CLI's does.
         if let Body::Checkpoint { git: g @ None, .. } = &mut d.body {

@@ -58,6 +58,18 @@ impl Store {
         Ok(out)
     }
 
+    /// Whether the commit `HEAD` names holds `path` (a folder such as `.rune`): the current
+    /// branch commits it, so its files in the work tree are tracked, not git-rune's view.
+    /// False on an unborn branch.
+    pub fn head_holds(&self, path: &str) -> bool {
+        self.repo
+            .head_commit()
+            .ok()
+            .and_then(|c| c.tree().ok())
+            .and_then(|t| t.lookup_entry_by_path(path).ok().flatten())
+            .is_some()
+    }
+
     /// The commit a revision names (`HEAD~2`, a branch, a tag, an id), peeled through tags;
     /// `None` when it names nothing here or something that is not a commit.
     pub fn resolve_commit(&self, rev: &str) -> Option<ObjectId> {

@@ -15,6 +15,7 @@ fn identity(body: &Body) -> Option<(String, &str)> {
         Body::Checkpoint { .. } => Some((String::new(), "")),
         // A task is its number (`TASK_007`); a line without one is a new task.
         Body::Task { num, .. } if *num > 0 => Some((num.to_string(), "task")),
+        Body::ContextBlock { title, .. } => Some((title.clone(), "block")),
         _ => None,
     }
 }
@@ -37,8 +38,8 @@ fn is_edit(new: &Body, old: &Body) -> bool {
 /// 1. A placeholder keeps the withheld record it names. An entry whose [`visible`] content and
 ///    shown time equal a base record's is unchanged (paired one to one, so duplicates count;
 ///    an entry without a time matches any).
-/// 2. Other entries pair with a leftover base record of the same identity (decision and
-///    convention title, learning type+key, instinct name, invariant section+title, the
+/// 2. Other entries pair with a leftover base record of the same identity (decision,
+///    convention and context block title, learning type+key, instinct name, invariant section+title, the
 ///    checkpoint) and become edits superseding it, keeping its time unless the entry shows
 ///    another.
 /// 3. The rest are additions, at the time they give (or the commit's).

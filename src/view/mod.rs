@@ -6,6 +6,7 @@
 //! (compared with [`visible`]); and render → parse → render is byte-stable.
 
 mod checkpoint;
+mod context_blocks;
 mod conventions;
 mod decisions;
 mod diff;
@@ -14,6 +15,7 @@ mod instincts;
 pub mod invariants;
 mod learnings;
 mod notes;
+pub mod oracle_json;
 mod progress;
 mod session_log;
 pub(crate) mod tasks;
@@ -43,10 +45,11 @@ pub enum ViewFile {
     Checkpoint,
     TaskNotes,
     Tasks,
+    ContextBlocks,
 }
 
 impl ViewFile {
-    pub const ALL: [ViewFile; 11] = [
+    pub const ALL: [ViewFile; 12] = [
         ViewFile::Decisions,
         ViewFile::Conventions,
         ViewFile::Learnings,
@@ -58,10 +61,11 @@ impl ViewFile {
         ViewFile::Checkpoint,
         ViewFile::TaskNotes,
         ViewFile::Tasks,
+        ViewFile::ContextBlocks,
     ];
 
     /// Every file in the order commands list their kinds (`show`, `diff --kind`).
-    pub const LISTED: [ViewFile; 11] = [
+    pub const LISTED: [ViewFile; 12] = [
         ViewFile::Decisions,
         ViewFile::Conventions,
         ViewFile::Learnings,
@@ -72,6 +76,7 @@ impl ViewFile {
         ViewFile::CumulativeNotes,
         ViewFile::TaskNotes,
         ViewFile::Tasks,
+        ViewFile::ContextBlocks,
         ViewFile::Invariants,
     ];
 
@@ -89,6 +94,7 @@ impl ViewFile {
             ViewFile::Checkpoint => "checkpoint.md",
             ViewFile::TaskNotes => "task-notes.md",
             ViewFile::Tasks => "tasks.md",
+            ViewFile::ContextBlocks => "context-blocks.md",
         }
     }
 
@@ -110,6 +116,7 @@ impl ViewFile {
             ViewFile::Checkpoint => "checkpoint",
             ViewFile::TaskNotes => "task-notes",
             ViewFile::Tasks => "tasks",
+            ViewFile::ContextBlocks => "context-blocks",
         }
     }
 
@@ -132,6 +139,7 @@ impl ViewFile {
             ViewFile::Checkpoint => Kind::Checkpoint,
             ViewFile::TaskNotes => Kind::TaskNote,
             ViewFile::Tasks => Kind::Task,
+            ViewFile::ContextBlocks => Kind::ContextBlock,
         }
     }
 
@@ -149,7 +157,8 @@ impl ViewFile {
             | ViewFile::SessionLog
             | ViewFile::Checkpoint
             | ViewFile::TaskNotes
-            | ViewFile::Tasks => Scope::Branch,
+            | ViewFile::Tasks
+            | ViewFile::ContextBlocks => Scope::Branch,
         }
     }
 }
@@ -191,9 +200,10 @@ impl Parsed {
 pub type Withhold<'a> = &'a dyn Fn(&Record) -> bool;
 
 /// Renders `file` from the folded state. Deterministic: the same state gives the same bytes,
-/// ending with `"\n"`, with two exceptions that render as `""` so the caller removes the file:
-/// `checkpoint.md` when no checkpoint is open, and `learnings.jsonl` when there are no learnings
-/// (a JSONL file has no header, and a blank line would break line-by-line readers). Records
+/// ending with `"\n"`, with three exceptions that render as `""` so the caller removes the file:
+/// `checkpoint.md` when no checkpoint is open, `learnings.jsonl` when there are no learnings
+/// (a JSONL file has no header, and a blank line would break line-by-line readers), and
+/// `context-blocks.md` when there are no context blocks (most branches have none). Records
 /// `withhold` picks show as a one-line placeholder naming `git rune verify`.
 ///
 /// Bodies are normalised before rendering, so even a record written by an older version cannot
@@ -212,6 +222,7 @@ pub fn render(file: ViewFile, state: &State, withhold: Withhold<'_>) -> String {
         ViewFile::Checkpoint => checkpoint::render(state.open_checkpoint(), withhold),
         ViewFile::TaskNotes => notes::render_tasks(records, withhold),
         ViewFile::Tasks => tasks::render(records, withhold),
+        ViewFile::ContextBlocks => context_blocks::render(records, withhold),
     }
 }
 
@@ -254,6 +265,7 @@ pub fn parse(file: ViewFile, text: &str) -> Result<Vec<Parsed>, ParseError> {
         ViewFile::Checkpoint => checkpoint::parse(text),
         ViewFile::TaskNotes => notes::parse_tasks(text),
         ViewFile::Tasks => tasks::parse(text),
+        ViewFile::ContextBlocks => context_blocks::parse(text),
     }
 }
 
@@ -271,7 +283,8 @@ impl ViewFile {
             ViewFile::CumulativeNotes
             | ViewFile::TaskNotes
             | ViewFile::Invariants
-            | ViewFile::Tasks => String::new(),
+            | ViewFile::Tasks
+            | ViewFile::ContextBlocks => String::new(),
         }
     }
 }

@@ -429,6 +429,18 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
                 },
             )
             .boxed(),
+        ViewFile::ContextBlocks => (
+            required(),
+            required(),
+            vec(select(vec!["TASK_001", "TASK_002", "TASK_010"]), 0..3),
+        )
+            .prop_map(|(title, content, related)| Body::ContextBlock {
+                title,
+                content,
+                updated: TS.into(),
+                related_tasks: related.into_iter().map(str::to_owned).collect(),
+            })
+            .boxed(),
     }
 }
 
@@ -613,6 +625,9 @@ proptest! {
 
     #[test]
     fn tasks_round_trip(b in bodies(ViewFile::Tasks)) { check(ViewFile::Tasks, b)?; }
+
+    #[test]
+    fn context_blocks_round_trip(b in bodies(ViewFile::ContextBlocks)) { check(ViewFile::ContextBlocks, b)?; }
 
     #[test]
     fn parse_never_panics(lines in vec(text(), 0..12)) {

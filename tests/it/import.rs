@@ -44,9 +44,13 @@ fn imports_every_seed_file_and_twice_adds_nothing() {
         "{}",
         out.stderr
     );
-    assert!(out
-        .stderr
-        .contains("oracle-pending/oracle-1714234500-abc123.json: line 1"));
+    // The oracle dispatch is an oracle record, not a raw note.
+    assert!(!out.stderr.contains("oracle-pending"), "{}", out.stderr);
+    let oracles = repo.rune(&["oracle", "list"]).success().stdout;
+    assert!(
+        oracles.contains("oracle-1714234500-abc123") && oracles.contains("claude-opus-4-7"),
+        "{oracles}"
+    );
 
     // Dates in headings are the entries' times.
     let decisions = repo.read(".rune/decisions.md");
@@ -62,7 +66,7 @@ fn imports_every_seed_file_and_twice_adds_nothing() {
     let notes = repo.read(".rune/cumulative-notes.md");
     assert!(notes.contains("## Imported"), "{notes}");
     assert!(notes.contains("Working on the retry loop"), "{notes}");
-    assert!(notes.contains("bundleHash"), "{notes}");
+    assert!(!notes.contains("bundleHash"), "{notes}");
     // The archive is a resolved checkpoint, in history.
     let all = repo.rune(&["show", "checkpoint", "--all"]).success().stdout;
     assert!(
@@ -124,6 +128,61 @@ fn sloppy_files_are_read_and_what_fails_is_kept_raw() {
     let notes = repo.read(".rune/cumulative-notes.md");
     assert!(notes.contains("Stray notes a model left here."), "{notes}");
     assert!(notes.contains("overconfident"), "{notes}");
+
+    // oracle-pending/: CRLF, snake_case keys, a date without seconds, no timeoutAt, a field
+    // the record has no place for (kept raw); a hash cut short by a model (kept raw whole).
+    assert!(
+        out.stdout
+            .contains("oracle-pending/oracle-1714234600-def456.json: 1 entries, 1 kept raw"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("oracle-pending/oracle-1714234700-ghi789.json: 0 entries, 1 kept raw"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stderr.contains(
+            "oracle-pending/oracle-1714234700-ghi789.json: line 1: bundleHash: \"sha256:9f3a...\""
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(notes.contains("\"attempts\":2"), "{notes}");
+    assert!(notes.contains("oracle-1714234700-ghi789"), "{notes}");
+    let list = repo.rune(&["--json", "oracle", "list"]).success().stdout;
+    assert!(list.contains("\"2026-04-27T13:00:00Z\""), "{list}");
+    assert!(list.contains("\"2026-04-27T13:10:00Z\""), "{list}");
+    assert!(list.contains("\"complete\""), "{list}");
+    assert!(!list.contains("ghi789"), "{list}");
+}
+
+#[test]
+fn an_imported_checkpoint_resolves_the_open_one() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    repo.rune(&["checkpoint", "--doing", "Writing the parser"])
+        .success();
+    repo.rune(&["import", "rune-dir", &fixture("seed")])
+        .success();
+    let all = repo.rune(&["show", "checkpoint", "--all"]).success().stdout;
+    let line = all
+        .lines()
+        .find(|l| l.contains("Writing the parser"))
+        .unwrap_or_else(|| panic!("{all}"));
+    assert!(line.contains("resolved"), "{all}");
+    assert!(
+        repo.read(".rune/checkpoint.md")
+            .contains("Adding error handling"),
+        "the imported one is open"
+    );
+    // Importing again resolves nothing more and adds nothing.
+    let again = repo
+        .rune(&["import", "rune-dir", &fixture("seed")])
+        .success();
+    assert!(again.stdout.contains("added 0 records"), "{}", again.stdout);
 }
 
 #[test]
@@ -180,23 +239,54 @@ fn a_seed_folder_in_the_work_tree_before_init_is_imported() {
 #[test]
 fn init_hints_at_a_committed_rune_folder() {
     let repo = TestRepo::new();
-    repo.write(
-        ".rune/decisions.md",
-        "## [2026-04-04 10:00] Decision: d\n**Decision:** yes\n",
-    );
+    let seed = "## [2026-04-04 10:00] Decision: d\n**Decision:** yes\n";
+    repo.write(".rune/decisions.md", seed);
     repo.git(&["add", ".rune"]);
     repo.git(&["commit", "-q", "-m", "seed memory"]);
     let out = repo.rune(&["init", "--no-hooks"]).success();
+    // Regression: init took the committed folder for unsaved edits of its view, wrote its
+    // manifest, and `import rune-dir` then refused the folder as git-rune's view.
     assert!(
-        out.stderr.contains("main holds a committed .rune/ folder"),
+        out.stderr
+            .contains("this branch commits a .rune/ folder (a seed's memory)"),
         "{}",
         out.stderr
     );
     assert!(
-        out.stderr.contains("git rune import rune-dir"),
+        out.stderr.contains("`git rune import rune-dir`"),
         "{}",
         out.stderr
     );
+    assert!(!out.stderr.contains("git rune save"), "{}", out.stderr);
+    assert_eq!(
+        repo.read(".rune/decisions.md"),
+        seed,
+        "init touched the seed's file"
+    );
+    assert_eq!(repo.git(&["status", "--porcelain"]), "");
+
+    let out = repo.rune(&["import", "rune-dir"]).success();
+    assert!(out.stdout.contains("added 1 records"), "{}", out.stdout);
+    assert!(
+        out.stderr.contains("git rm -r -q --cached .rune"),
+        "{}",
+        out.stderr
+    );
+    // The view took the folder's place, rendered from memory.
+    let view = repo.read(".rune/decisions.md");
+    assert!(view.contains("Decision: d") && view != seed, "{view}");
+    repo.git(&["rm", "-r", "-q", "--cached", ".rune"]);
+    repo.git(&["commit", "-q", "-m", "memory moved to git-rune"]);
+    assert_eq!(repo.git(&["status", "--porcelain"]), "");
+    let status = repo.rune(&["status"]).success();
+    assert!(!status.stdout.contains("added"), "{}", status.stdout);
+    let again = repo.rune(&["init", "--no-hooks"]).success();
+    assert!(
+        !again.stderr.contains("import rune-dir"),
+        "{}",
+        again.stderr
+    );
+
     let plain = TestRepo::new();
     plain.commit_file("a.txt", "a\n", "first");
     let out = plain.rune(&["init", "--no-hooks"]).success();
@@ -240,6 +330,19 @@ fn export_then_import_into_a_fresh_repository_round_trips() {
             "{f}"
         );
     }
+    // Oracle dispatches go out as the seed's files and come back as the same records.
+    let exported =
+        std::fs::read_to_string(out_dir.join("oracle-pending/oracle-1714234500-abc123.json"))
+            .unwrap();
+    assert!(
+        exported.starts_with("{\n  \"sessionId\": \"oracle-1714234500-abc123\",")
+            && exported.contains("\"responseId\": null"),
+        "{exported}"
+    );
+    assert_eq!(
+        fresh.rune(&["--json", "oracle", "list"]).success().stdout,
+        repo.rune(&["--json", "oracle", "list"]).success().stdout
+    );
     let all = fresh
         .rune(&["show", "checkpoint", "--all"])
         .success()
@@ -256,6 +359,8 @@ fn export_then_import_into_a_fresh_repository_round_trips() {
 #[test]
 fn init_in_a_clone_with_a_symbolic_remote_head_gives_the_hint_once() {
     let origin = TestRepo::new();
+    origin.commit_file("a.txt", "a\n", "first");
+    origin.git(&["branch", "plain"]);
     origin.write(
         ".rune/decisions.md",
         "## [2026-04-04 10:00] Decision: d\n**Decision:** yes\n",
@@ -265,11 +370,17 @@ fn init_in_a_clone_with_a_symbolic_remote_head_gives_the_hint_once() {
     let clone = TestRepo::empty_dir();
     let src = origin.root.display().to_string();
     let dst = clone.root.display().to_string();
-    clone.git(&["clone", "-q", &src, &dst]);
+    clone.git(&["clone", "-q", "-b", "plain", &src, &dst]);
     let out = clone.rune(&["init", "--no-hooks"]).success();
+    // origin/HEAD names origin/main, listed once; the checked-out branch holds no folder.
     assert!(
         out.stderr
-            .contains("main, origin/main holds a committed .rune/ folder"),
+            .contains("hint: origin/main holds a committed .rune/ folder"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("git archive origin/main .rune"),
         "{}",
         out.stderr
     );

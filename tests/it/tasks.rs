@@ -217,6 +217,78 @@ fn tasks_md_is_saved_back() {
 }
 
 #[test]
+fn context_blocks_md_is_saved_back() {
+    let repo = repo();
+    assert!(
+        !repo.root.join(".rune/context-blocks.md").exists(),
+        "no blocks, no file"
+    );
+    rune_at(
+        &repo,
+        "2026-04-04T10:00:00Z",
+        &[
+            "context-block",
+            "add",
+            "JWT Auth Setup",
+            "--content",
+            "RS256.\n\n## Rotation\nmonthly",
+        ],
+    )
+    .success();
+    let text = repo.read(".rune/context-blocks.md");
+    assert_eq!(
+        text,
+        "# Context Blocks\n\n## JWT Auth Setup\n**Updated:** 2026-04-04T10:00:00Z\n\n  RS256.\n\n  ## Rotation\n  monthly\n"
+    );
+    // An edit of the content, a block typed by hand without a time, related tasks.
+    let edited = text.replace("  monthly", "  weekly")
+        + "\n## Error patterns\nRelated: TASK_001\nTimeouts come from the proxy.\n";
+    repo.write(".rune/context-blocks.md", &edited);
+    rune_at(&repo, "2026-04-06T08:00:00Z", &["save", "-m", "blocks"]).success();
+    let shown = repo
+        .rune(&["context-block", "show", "JWT Auth Setup"])
+        .success()
+        .stdout;
+    assert!(shown.contains("## Rotation\nweekly"), "{shown}");
+    let text = repo.read(".rune/context-blocks.md");
+    assert!(
+        text.contains("## JWT Auth Setup\n**Updated:** 2026-04-06T08:00:00Z\n"),
+        "an edited block is updated now: {text}"
+    );
+    assert!(
+        text.contains(
+            "## Error patterns\n**Updated:** 2026-04-06T08:00:00Z\n**Related tasks:** TASK_001\n\n  Timeouts come from the proxy.\n"
+        ),
+        "{text}"
+    );
+    // sp.json sees the blocks the view saved.
+    let sp = repo.rune(&["export", "sp-json", "-"]).success().stdout;
+    assert!(sp.contains("\"title\":\"Error patterns\""), "{sp}");
+    // Saving again changes nothing; a second block of one title is refused with its line.
+    let tip = repo.git(&["rev-parse", "refs/rune/branches/main"]);
+    repo.rune(&["save"]).success();
+    assert_eq!(tip, repo.git(&["rev-parse", "refs/rune/branches/main"]));
+    repo.write(
+        ".rune/context-blocks.md",
+        &(text.clone() + "\n## Error patterns\nagain\n"),
+    );
+    let out = repo.rune(&["save"]).failure();
+    assert!(
+        out.stderr
+            .contains(".rune/context-blocks.md:17: a second block"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(tip, repo.git(&["rev-parse", "refs/rune/branches/main"]));
+    // Removing a block in the view deletes it (history keeps it).
+    let cut = text[..text.find("\n## Error patterns").unwrap() + 1].to_owned();
+    repo.write(".rune/context-blocks.md", &cut);
+    repo.rune(&["save"]).success();
+    let all = repo.rune(&["context-block", "show"]).success().stdout;
+    assert!(!all.contains("Error patterns"), "{all}");
+}
+
+#[test]
 fn numbers_stay_unique_and_stable_across_clones() {
     let remote = Remote::new();
     let a = remote.clone("ada");
