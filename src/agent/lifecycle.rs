@@ -87,7 +87,7 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
                 Gate::Withheld => Some("(summary withheld as TAINTED by the integrity check; inspect with `git rune verify`)\n".to_owned()),
                 _ => summary::shown(cp),
             });
-        (b.text(), state.decisions.len(), summary)
+        (b.text(), b.totals.decisions, summary)
     })?;
     if let Some(e) = &briefed.prune_error {
         super::answer::log(

@@ -3,6 +3,7 @@
 //! agents above. No clap and no printing: each returns what it did.
 
 pub mod diff;
+pub mod digest_cache;
 pub mod gate_cache;
 pub mod history;
 pub mod init;

@@ -301,6 +301,8 @@ impl View {
             return Ok(Refresh::default());
         }
         let snap = Snapshot::at_tips(store, head, branch_ref, tips.0, tips.1)?;
+        // The fold is made: `load` and `status` after this write read its digest instead.
+        super::digest_cache::remember(store, &snap);
         let withheld = super::gate_cache::withheld(store, &snap)?;
         let withhold = |r: &crate::model::Record| withheld.contains(&r.id);
         manifest.version = MANIFEST_VERSION;

@@ -6,7 +6,9 @@ use anyhow::Result;
 use super::CommitNote;
 use crate::error::user_error;
 use crate::memory::diff::Point;
-use crate::memory::load::{brief, Briefing, LoadPolicy};
+use crate::memory::digest_cache;
+use crate::memory::load::digest::Digest;
+use crate::memory::load::{brief, Briefing, LoadPolicy, Totals};
 use crate::memory::record::{orphan_oracles, prune_instincts};
 use crate::memory::Snapshot;
 use crate::model::State;
@@ -14,10 +16,13 @@ use crate::store::{self, branch_ref, HeadInfo, ObjectId, Store, Tip, MEMORY_REF}
 
 /// The `load` briefing of memory now, or as of `at`, within `budget` tokens (every reader of
 /// it: `git rune load`, the SessionStart hook, the MCP server), handed to `f` with the folded
-/// state it was made from (the briefing borrows the snapshot). Memory now is read as a session
-/// starts: stale weak instincts are pruned first (seed 000; `memory::record::prune_instincts`);
-/// `pruned` says how many, and a failed prune is reported, never fatal. Likewise oracle
-/// dispatches pending for more than a day are marked orphaned (`orphaned`, `orphan_error`).
+/// state it was made from (the briefing borrows it): the digest of the memory trees
+/// (`memory::load::digest`, cached per tree pair), or the whole fold when the briefing needs
+/// more than the digest holds; the briefing is the same either way. Memory now is read as
+/// a session starts: stale weak instincts are pruned first (seed 000;
+/// `memory::record::prune_instincts`); `pruned` says how many, and a failed prune is reported,
+/// never fatal. Likewise oracle dispatches pending for more than a day are marked orphaned
+/// (`orphaned`, `orphan_error`).
 pub fn with_briefing<R>(
     store: &Store,
     at: Option<&str>,
@@ -25,49 +30,124 @@ pub fn with_briefing<R>(
     authors: bool,
     f: impl FnOnce(&Briefing<'_>, &State) -> R,
 ) -> Result<Briefed<R>> {
-    let mut snap = snapshot(store, at)?;
+    let mut tips = tips(store, at)?;
+    let mut digest = digested(store, &tips)?;
     let mut pruned = 0;
     let mut prune_error = None;
     let mut orphaned = 0;
     let mut orphan_error = None;
     if at.is_none() {
-        match prune_instincts(store, &snap.state, &store.now()) {
+        match prune_instincts(store, &digest.state, &store.now()) {
             Ok(Some((_, n))) => {
                 pruned = n;
-                snap = snapshot(store, None)?;
+                tips = self::tips(store, None)?;
+                digest = digested(store, &tips)?;
             }
             Ok(None) => {}
             Err(e) => prune_error = Some(e),
         }
-        match orphan_oracles(store, &snap.state, &store.now()) {
+        match orphan_oracles(store, &digest.state, &store.now()) {
             Ok(Some((_, n))) => {
                 orphaned = n;
-                snap = snapshot(store, None)?;
+                tips = self::tips(store, None)?;
+                digest = digested(store, &tips)?;
             }
             Ok(None) => {}
             Err(e) => orphan_error = Some(e),
         }
     }
-    let drift = super::carriers::drift_of(store, &snap, at.is_some())?;
+    let drift = super::carriers::drift_for(
+        store,
+        &tips.head,
+        &digest.drift_state(),
+        &tips.branch_ref,
+        at.is_some(),
+    )?;
     let policy = LoadPolicy {
         trusted: store.config_list("rune.trustedAuthors"),
         authors,
     };
-    let briefing = brief(
-        &snap.head,
-        &snap.state,
-        &drift,
-        &store.now(),
-        budget,
-        &policy,
-    );
-    Ok(Briefed {
-        out: f(&briefing, &snap.state),
+    let now = store.now();
+    let briefed = |out| Briefed {
+        out,
         pruned,
         prune_error,
         orphaned,
         orphan_error,
-    })
+    };
+    let briefing = brief(
+        &tips.head,
+        &digest.state,
+        &digest.totals,
+        &drift,
+        &now,
+        budget,
+        &policy,
+    );
+    if briefing.complete() {
+        return Ok(briefed(f(&briefing, &digest.state)));
+    }
+    // A budget larger than the digest was made for: the whole fold, and a digest for it.
+    drop(briefing);
+    let snap = Snapshot::at_tips(
+        store,
+        tips.head.clone(),
+        tips.branch_ref.clone(),
+        tips.memory,
+        tips.branch,
+    )?;
+    digest_cache::store(
+        store,
+        tips.memory,
+        tips.branch,
+        &snap.state,
+        budget.saturating_mul(8),
+    );
+    let totals = Totals::of(&snap.state);
+    let briefing = brief(
+        &tips.head,
+        &snap.state,
+        &totals,
+        &drift,
+        &now,
+        budget,
+        &policy,
+    );
+    Ok(briefed(f(&briefing, &snap.state)))
+}
+
+/// Where memory is read from: the code commit, and the two memory commits.
+struct Tips {
+    head: HeadInfo,
+    branch_ref: String,
+    memory: Option<Tip>,
+    branch: Option<Tip>,
+}
+
+/// The memory commits of now, or of the code commit `at` names.
+fn tips(store: &Store, at: Option<&str>) -> Result<Tips> {
+    let Some(rev) = at else {
+        let head = store.head_info()?;
+        let branch_ref = branch_ref(head.branch.as_deref());
+        return Ok(Tips {
+            memory: store.tip(MEMORY_REF)?,
+            branch: store.tip(&branch_ref)?,
+            head,
+            branch_ref,
+        });
+    };
+    Ok(tips_at(store, resolve(store, rev)?)?)
+}
+
+/// The digest of the trees `tips` names (see `memory::digest_cache`).
+fn digested(store: &Store, tips: &Tips) -> Result<Digest> {
+    Ok(digest_cache::digest(
+        store,
+        &tips.head,
+        &tips.branch_ref,
+        tips.memory,
+        tips.branch,
+    )?)
 }
 
 /// What [`with_briefing`] made, the instincts it pruned and the oracle dispatches it marked
@@ -85,13 +165,17 @@ pub fn snapshot(store: &Store, at: Option<&str>) -> Result<Snapshot> {
     let Some(rev) = at else {
         return Ok(Snapshot::read(store)?);
     };
-    let commit = store.resolve_commit(rev).ok_or_else(|| {
+    Ok(snapshot_at(store, resolve(store, rev)?)?)
+}
+
+/// The commit a revision names, or an error saying what to pass.
+fn resolve(store: &Store, rev: &str) -> Result<ObjectId> {
+    store.resolve_commit(rev).ok_or_else(|| {
         user_error(
             format!("{rev:?} does not name a commit here"),
             "pass a revision such as HEAD~3, a branch, a tag or a commit id",
         )
-    })?;
-    Ok(snapshot_at(store, commit)?)
+    })
 }
 
 /// The two points a `diff` range names: nothing (the last save and now), `<rev>` (then and
@@ -132,6 +216,12 @@ fn point(store: &Store, rev: &str) -> Result<(Point, Option<String>)> {
 /// commit of each memory ref (first-parent chain) no later than `at`, on the branch its note
 /// names (the current branch without one).
 pub fn snapshot_at(store: &Store, at: ObjectId) -> store::Result<Snapshot> {
+    let t = tips_at(store, at)?;
+    Snapshot::at_tips(store, t.head, t.branch_ref, t.memory, t.branch)
+}
+
+/// The memory commits of [`snapshot_at`].
+fn tips_at(store: &Store, at: ObjectId) -> store::Result<Tips> {
     let now = store.head_info()?;
     let time = store.commit_info(at)?.time;
     let note = store.note(at)?.map(|t| CommitNote::parse(&t));
@@ -153,5 +243,10 @@ pub fn snapshot_at(store: &Store, at: ObjectId) -> store::Result<Snapshot> {
         head: Some(at),
         upstream: None,
     };
-    Snapshot::at_tips(store, head, branch_ref, memory_tip, branch_tip)
+    Ok(Tips {
+        head,
+        branch_ref,
+        memory: memory_tip,
+        branch: branch_tip,
+    })
 }

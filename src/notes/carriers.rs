@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use super::CommitNote;
 use crate::drift::{self, Code, Drift};
-use crate::memory::Snapshot;
-use crate::store::{self, ObjectId, Store};
+use crate::model::State;
+use crate::store::{self, HeadInfo, ObjectId, Store};
 
 /// Walking back further than this many commits for notes gives up.
 const MAX_WALK: usize = 1_000;
@@ -41,20 +41,22 @@ pub fn carriers(
     Ok(found)
 }
 
-/// Drift of the code against a snapshot: of the work tree, or of the commit the snapshot
-/// was taken at (`load --at`).
-pub fn drift_of(store: &Store, snap: &Snapshot, at: bool) -> store::Result<Drift> {
-    let code = match (at, snap.head.head) {
+/// Drift of the code against a folded `state` (the whole one, or what drift reads of it: the
+/// decisions and learnings that name files, and the last session) of the session-state ref
+/// `branch_ref`: of the work tree, or of the commit `head` names (`at`, for `load --at`).
+pub fn drift_for(
+    store: &Store,
+    head: &HeadInfo,
+    state: &State,
+    branch_ref: &str,
+    at: bool,
+) -> store::Result<Drift> {
+    let code = match (at, head.head) {
         (true, Some(c)) => Code::Commit(c),
         _ => Code::WorkTree,
     };
-    let from = snap.head.head;
-    drift::drift(
-        store,
-        &snap.head,
-        &snap.state,
-        &snap.branch_ref,
-        code,
-        &|ids| carriers(store, from, ids),
-    )
+    let from = head.head;
+    drift::drift(store, head, state, branch_ref, code, &|ids| {
+        carriers(store, from, ids)
+    })
 }

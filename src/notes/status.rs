@@ -3,11 +3,11 @@
 
 use anyhow::Result;
 
-use super::carriers::drift_of;
+use super::carriers::drift_for;
 use crate::drift::Drift;
+use crate::memory::digest_cache;
 use crate::memory::view_dir::{FileState, View, VIEW_DIR};
-use crate::memory::Snapshot;
-use crate::store::{HeadInfo, Store};
+use crate::store::{branch_ref, HeadInfo, Store, MEMORY_REF};
 use crate::view::ViewFile;
 
 /// How memory and its view stand.
@@ -21,15 +21,19 @@ pub struct Status {
 }
 
 pub fn status(store: &Store) -> Result<Status> {
-    let snap = Snapshot::read(store)?;
+    let head = store.head_info()?;
+    let branch_ref = branch_ref(head.branch.as_deref());
+    let (memory, branch) = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
+    // Drift reads the records naming files and the last session: the digest holds them.
+    let digest = digest_cache::digest(store, &head, &branch_ref, memory, branch)?;
     let view = View::open(store);
     let states = match &view {
         Some(v) => v.states(&v.manifest()),
         None => Vec::new(),
     };
-    let drift = drift_of(store, &snap, false)?;
+    let drift = drift_for(store, &head, &digest.drift_state(), &branch_ref, false)?;
     Ok(Status {
-        head: snap.head,
+        head,
         bare: view.is_none(),
         view: states,
         drift,

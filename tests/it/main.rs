@@ -15,6 +15,7 @@ mod edge_cases;
 mod hooks;
 mod import;
 mod integrity;
+mod load_digest;
 mod man;
 #[cfg(feature = "mcp")]
 mod mcp;

@@ -12,6 +12,7 @@ use crate::model::{Body, Record};
 use crate::store::HeadInfo;
 use crate::text::{pretty_time, short};
 
+pub mod digest;
 mod sections;
 
 use sections::{
@@ -95,6 +96,9 @@ struct Section<'a> {
     items: Vec<Lazy<'a>>,
     /// Records of this kind that exist in all (for the left-out count).
     total: usize,
+    /// `items` holds only the first of them (a [`digest::Digest`]): a briefing that takes
+    /// them all without running out of budget is not known to be the whole one.
+    truncated: bool,
     /// The `git rune show` kind that lists everything.
     show: Option<&'static str>,
 }
@@ -127,6 +131,40 @@ pub struct Briefing<'a> {
     budget_chars: usize,
     /// Set when the budget holds nothing but where to resume.
     minimal: Option<String>,
+    /// How many records of the big kinds memory holds.
+    pub totals: Totals,
+    /// A section made from a digest ran out of items before the budget did: the briefing
+    /// may differ from the full one, and must be made again from the full state.
+    incomplete: bool,
+}
+
+/// How many records memory holds of the kinds a [`digest::Digest`] keeps only the first
+/// of (in `load`'s order); from the whole state these are its lists' lengths.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Totals {
+    pub decisions: usize,
+    pub conventions: usize,
+    pub learnings: usize,
+    /// Cumulative notes outside the Resolved section (those `load` shows).
+    pub notes: usize,
+    pub task_notes: usize,
+}
+
+impl Totals {
+    /// The counts of a whole folded state.
+    pub fn of(state: &crate::model::State) -> Totals {
+        Totals {
+            decisions: state.decisions.len(),
+            conventions: state.conventions.len(),
+            learnings: state.learnings.len(),
+            notes: state
+                .cumulative_notes
+                .iter()
+                .filter(|r| sections::shown_note(r))
+                .count(),
+            task_notes: state.task_notes.len(),
+        }
+    }
 }
 
 /// What the reader of a briefing asks of it beyond the gate.
@@ -174,10 +212,14 @@ impl LoadPolicy {
 
 /// Chooses what fits in `budget` tokens from the folded memory, in priority order: the open
 /// checkpoint, drift, invariants, progress, task notes, decisions, conventions, learnings,
-/// instincts, project notes. `now` dates the invariants' staleness.
+/// instincts, project notes. `now` dates the invariants' staleness. `state` is the whole
+/// folded state (with `totals` its [`Totals::of`]) or a [`digest::Digest`]'s with its totals;
+/// see [`Briefing::complete`].
+#[allow(clippy::too_many_arguments)]
 pub fn brief<'a>(
     head: &'a HeadInfo,
     state: &'a crate::model::State,
+    totals: &Totals,
     drift: &'a Drift,
     now: &str,
     budget: usize,
@@ -244,16 +286,18 @@ pub fn brief<'a>(
             "task-notes",
             "## Task notes",
             &state.task_notes,
+            totals.task_notes,
             "task-notes",
         ),
-        decisions_section(state, stale.clone()),
-        conventions_section(state),
-        learnings_section(state, stale),
+        decisions_section(state, totals, stale.clone()),
+        conventions_section(state, totals),
+        learnings_section(state, totals, stale),
         instincts_section(state),
         notes_section(
             "notes",
             "## Project notes",
             &state.cumulative_notes,
+            totals.notes,
             "cumulative-notes",
         ),
     ];
@@ -265,10 +309,12 @@ pub fn brief<'a>(
     let overhead = FRAME_OPEN.len() + header.len() + FRAME_CLOSE.len() + 200;
     let mut left = budget_chars.saturating_sub(overhead);
     let mut chosen = Vec::new();
+    let mut incomplete = false;
     for s in sections {
         let mut taken = Vec::new();
         let mut section_withheld = 0;
         let mut cost = s.heading.len() + 2;
+        let mut full = false;
         for item in &s.items {
             let Some((text, mut item)) = item() else {
                 withheld += 1;
@@ -290,11 +336,13 @@ pub fn brief<'a>(
             let text = quoted(&text);
             let c = text.len() + 1;
             if cost + c > left {
+                full = true;
                 break;
             }
             cost += c;
             taken.push((text, item));
         }
+        incomplete |= s.truncated && !full;
         if !taken.is_empty() {
             left -= cost;
         }
@@ -324,6 +372,8 @@ pub fn brief<'a>(
         withheld,
         budget_chars,
         minimal: None,
+        totals: *totals,
+        incomplete,
     };
     while briefing.text().len() > budget_chars {
         let Some(s) = briefing
@@ -371,6 +421,12 @@ fn minimal_line(state: &crate::model::State) -> String {
 }
 
 impl Briefing<'_> {
+    /// Whether this is the briefing the whole state gives: always when made from it; from a
+    /// digest, when every section it cut short ran out of budget before it ran out of items.
+    pub fn complete(&self) -> bool {
+        !self.incomplete
+    }
+
     /// Per section left out to fit: (name, how many, the `show` kind listing them).
     pub fn omitted(&self) -> Vec<(String, usize, Option<&'static str>)> {
         self.sections

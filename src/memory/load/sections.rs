@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::{fixed, gated, Item, Lazy, Section, STALE_INVARIANT_DAYS};
+use super::{fixed, gated, Item, Lazy, Section, Totals, STALE_INVARIANT_DAYS};
 use crate::drift::Drift;
 use crate::integrity::gate::{gate, Gate};
 use crate::model::fold::instinct_confidence;
@@ -34,6 +34,7 @@ pub(super) fn drift_section(drift: &Drift) -> Section<'_> {
             Vec::new()
         },
         total: 0,
+        truncated: false,
         show: None,
     }
 }
@@ -76,6 +77,7 @@ pub(super) fn checkpoint_section<'a>(state: &'a State) -> Section<'a> {
         heading: "## Checkpoint (open)".into(),
         items,
         total: 0,
+        truncated: false,
         show: Some("checkpoint"),
     }
 }
@@ -132,6 +134,7 @@ pub(super) fn invariants_section<'a>(state: &'a State, now: &str) -> Section<'a>
         key: "invariants",
         heading: "## 📎 Active Invariants (.rune/INVARIANTS.md)".into(),
         total: active.len() + usize::from(stale),
+        truncated: false,
         items,
         show: Some("invariants"),
     }
@@ -192,6 +195,7 @@ pub(super) fn progress_section<'a>(state: &'a State) -> Section<'a> {
                 .unwrap_or_default()
         ),
         total: 0,
+        truncated: false,
         items,
         show: Some("progress"),
     }
@@ -228,7 +232,7 @@ fn day(r: &Record) -> &str {
     r.meta.ts.get(..10).unwrap_or(&r.meta.ts)
 }
 
-fn decision_line(r: &Record) -> String {
+pub(super) fn decision_line(r: &Record) -> String {
     match &r.body {
         Body::Decision {
             title, decision, ..
@@ -242,7 +246,7 @@ fn decision_line(r: &Record) -> String {
     }
 }
 
-fn convention_line(r: &Record) -> String {
+pub(super) fn convention_line(r: &Record) -> String {
     match &r.body {
         Body::Convention { title, pattern, .. } => {
             format!("- {}: {} ({})", one_line(title), one_line(pattern), day(r))
@@ -251,7 +255,7 @@ fn convention_line(r: &Record) -> String {
     }
 }
 
-fn learning_line(r: &Record) -> String {
+pub(super) fn learning_line(r: &Record) -> String {
     match &r.body {
         Body::Learning {
             ltype,
@@ -290,7 +294,7 @@ fn instinct_line(r: &Record) -> String {
     }
 }
 
-fn note_line(r: &Record) -> String {
+pub(super) fn note_line(r: &Record) -> String {
     match &r.body {
         Body::CumulativeNote { section, text } => {
             format!("- {section}: {} ({})", one_line(text), day(r))
@@ -316,50 +320,61 @@ fn note_line(r: &Record) -> String {
     }
 }
 
-pub(super) fn decisions_section<'a>(state: &'a State, stale: StaleFiles<'a>) -> Section<'a> {
+pub(super) fn decisions_section<'a>(
+    state: &'a State,
+    totals: &Totals,
+    stale: StaleFiles<'a>,
+) -> Section<'a> {
     Section {
         key: "decisions",
-        heading: format!(
-            "## Decisions (newest first, {} on file)",
-            state.decisions.len()
-        ),
+        heading: format!("## Decisions (newest first, {} on file)", totals.decisions),
         items: record_items(state.decisions.iter().rev(), Some(stale), decision_line),
-        total: state.decisions.len(),
+        total: totals.decisions,
+        truncated: state.decisions.len() < totals.decisions,
         show: Some("decisions"),
     }
 }
 
-pub(super) fn conventions_section(state: &State) -> Section<'_> {
+pub(super) fn conventions_section<'a>(state: &'a State, totals: &Totals) -> Section<'a> {
     Section {
         key: "conventions",
-        heading: format!("## Conventions ({} on file)", state.conventions.len()),
+        heading: format!("## Conventions ({} on file)", totals.conventions),
         items: record_items(state.conventions.iter().rev(), None, convention_line),
-        total: state.conventions.len(),
+        total: totals.conventions,
+        truncated: state.conventions.len() < totals.conventions,
         show: Some("conventions"),
     }
 }
 
-pub(super) fn learnings_section<'a>(state: &'a State, stale: StaleFiles<'a>) -> Section<'a> {
-    let mut ranked: Vec<&Record> = state.learnings.iter().collect();
-    // Most confident first, newest first among equals: what is best established leads.
+/// The order `load` shows learnings in: most confident first, newest first among equals
+/// (what is best established leads); the id breaks ties, so the order is total.
+pub(super) fn learning_rank(a: &Record, b: &Record) -> std::cmp::Ordering {
     let confidence = |r: &Record| match r.body {
         Body::Learning { confidence, .. } => confidence,
         _ => 0.0,
     };
-    ranked.sort_by(|a, b| {
-        confidence(b)
-            .total_cmp(&confidence(a))
-            .then_with(|| b.meta.clock.cmp(&a.meta.clock))
-            .then_with(|| a.id.cmp(&b.id))
-    });
+    confidence(b)
+        .total_cmp(&confidence(a))
+        .then_with(|| b.meta.clock.cmp(&a.meta.clock))
+        .then_with(|| a.id.cmp(&b.id))
+}
+
+pub(super) fn learnings_section<'a>(
+    state: &'a State,
+    totals: &Totals,
+    stale: StaleFiles<'a>,
+) -> Section<'a> {
+    let mut ranked: Vec<&Record> = state.learnings.iter().collect();
+    ranked.sort_by(|a, b| learning_rank(a, b));
     Section {
         key: "learnings",
         heading: format!(
             "## Learnings (most confident first, {} on file)",
-            state.learnings.len()
+            totals.learnings
         ),
         items: record_items(ranked.into_iter(), Some(stale), learning_line),
-        total: state.learnings.len(),
+        total: totals.learnings,
+        truncated: state.learnings.len() < totals.learnings,
         show: Some("learnings"),
     }
 }
@@ -372,25 +387,33 @@ pub(super) fn instincts_section(state: &State) -> Section<'_> {
         heading: "## Instincts".into(),
         items: record_items(ranked.into_iter(), None, instinct_line),
         total: state.instincts.len(),
+        truncated: false,
         show: Some("instincts"),
     }
 }
 
-/// Cumulative notes (without the Resolved section) or task notes, newest first.
+/// Whether a note is shown by `load`: cumulative notes without the Resolved section, every
+/// task note.
+pub(super) fn shown_note(r: &Record) -> bool {
+    !matches!(&r.body, Body::CumulativeNote { section, .. } if section == "Resolved")
+}
+
+/// Cumulative notes (without the Resolved section) or task notes, newest first; `total` is
+/// how many memory holds that are shown (`records` may be only the newest of them).
 pub(super) fn notes_section<'a>(
     key: &'static str,
     heading: &str,
     records: &'a [Record],
+    total: usize,
     show: &'static str,
 ) -> Section<'a> {
-    let shown = records.iter().rev().filter(
-        |r| !matches!(&r.body, Body::CumulativeNote { section, .. } if section == "Resolved"),
-    );
+    let shown = records.iter().rev().filter(|r| shown_note(r));
     let items = record_items(shown, None, note_line);
     Section {
         key,
         heading: heading.into(),
-        total: items.len(),
+        truncated: items.len() < total,
+        total,
         items,
         show: Some(show),
     }
@@ -457,6 +480,7 @@ pub(super) fn tasks_section<'a>(state: &'a State, drift: &Drift, now: &str) -> S
         heading,
         items,
         total: state.tasks.len(),
+        truncated: false,
         show: Some("tasks"),
     }
 }
@@ -499,6 +523,7 @@ pub(super) fn oracle_section(state: &State) -> Section<'_> {
         heading: "## Oracle dispatches".into(),
         items,
         total: 0,
+        truncated: false,
         show: None,
     }
 }

@@ -1,0 +1,492 @@
+//! What `load` needs of a folded state, and nothing more: the newest decisions, conventions
+//! and notes and the most confident learnings (as many as a budget of [`Digest::cap`]
+//! characters can show), the records drift checks (those naming files), the small kinds
+//! whole, and how many records the big kinds hold. A briefing made from it is the one the
+//! whole state gives, or says it is not ([`super::Briefing::complete`]); it is cached per
+//! memory tree (`memory::digest_cache`), so `load` at 100,000 learnings reads a few hundred.
+//! Pure: state in, digest out, and its text form.
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+
+use super::sections::{
+    convention_line, decision_line, learning_line, learning_rank, note_line, shown_note,
+};
+use super::Totals;
+use crate::integrity::gate;
+use crate::model::{decode_line, Body, Record, State};
+
+/// Bumped whenever what a digest keeps, or its text form, changes.
+pub const VERSION: u32 = 1;
+
+/// The characters of load output a digest is made for at least: twice the default budget
+/// (2,000 tokens, 4 characters each).
+pub const MIN_CAP: usize = 16_000;
+
+/// The part of a folded state `load` reads.
+#[derive(Debug, Clone)]
+pub struct Digest {
+    /// Every list a subsequence of the whole state's, in its order: the big kinds cut to
+    /// what a briefing of `cap` characters shows first, the newest progress record and
+    /// session, the open checkpoint (and no `resolved` ids), every other kind whole.
+    pub state: State,
+    /// The decisions and learnings that name files (what drift checks), in the state's
+    /// order: decisions first.
+    pub files: Vec<Record>,
+    pub totals: Totals,
+    /// The budget (in characters) the cut is made for.
+    pub cap: usize,
+}
+
+impl Digest {
+    /// The digest of a whole folded state, for briefings of up to `cap` characters.
+    pub fn of(state: &State, cap: usize) -> Digest {
+        let newest = |list: &[Record], line: fn(&Record) -> String| -> Vec<Record> {
+            let keep = first(list.iter().rev(), line, cap);
+            let mut out: Vec<Record> = list[list.len() - keep.len()..].to_vec();
+            out.shrink_to_fit();
+            out
+        };
+        let mut ranked: Vec<&Record> = state.learnings.iter().collect();
+        ranked.sort_by(|a, b| learning_rank(a, b));
+        let top: HashSet<&str> = first(ranked.into_iter(), learning_line, cap)
+            .into_iter()
+            .map(|r| r.id.as_str())
+            .collect();
+        let shown_notes: Vec<&Record> = state
+            .cumulative_notes
+            .iter()
+            .filter(|r| shown_note(r))
+            .collect();
+        let kept_notes: HashSet<&str> = first(shown_notes.iter().rev().copied(), note_line, cap)
+            .into_iter()
+            .map(|r| r.id.as_str())
+            .collect();
+        let files = state
+            .decisions
+            .iter()
+            .chain(&state.learnings)
+            .filter(|r| names_files(r))
+            .cloned()
+            .collect();
+        let digest = State {
+            decisions: newest(&state.decisions, decision_line),
+            conventions: newest(&state.conventions, convention_line),
+            learnings: state
+                .learnings
+                .iter()
+                .filter(|r| top.contains(r.id.as_str()))
+                .cloned()
+                .collect(),
+            instincts: state.instincts.clone(),
+            cumulative_notes: state
+                .cumulative_notes
+                .iter()
+                .filter(|r| kept_notes.contains(r.id.as_str()))
+                .cloned()
+                .collect(),
+            invariants: state.invariants.clone(),
+            progress: state.progress.last().cloned().into_iter().collect(),
+            checkpoints: state.open_checkpoint().cloned().into_iter().collect(),
+            resolved: HashSet::new(),
+            sessions: state.last_session().cloned().into_iter().collect(),
+            task_notes: newest(&state.task_notes, note_line),
+            tasks: state.tasks.clone(),
+            renumbered: state.renumbered.clone(),
+            context_blocks: state.context_blocks.clone(),
+            oracles: state.oracles.clone(),
+        };
+        Digest {
+            state: digest,
+            files,
+            totals: Totals::of(state),
+            cap,
+        }
+    }
+
+    /// What drift reads: the records naming files and the last session, as a state.
+    pub fn drift_state(&self) -> State {
+        let (decisions, learnings) = self
+            .files
+            .iter()
+            .cloned()
+            .partition(|r| matches!(r.body, Body::Decision { .. }));
+        State {
+            decisions,
+            learnings,
+            sessions: self.state.sessions.clone(),
+            ..State::default()
+        }
+    }
+
+    /// The text form: a header line (JSON), one `<list> <stored record line>` per record, and
+    /// `end <records>` (a file cut short is no digest).
+    pub fn encode(&self, key: &str) -> String {
+        let header = Header {
+            version: VERSION,
+            key: key.to_owned(),
+            cap: self.cap,
+            totals: self.totals,
+            renumbered: {
+                let mut ids: Vec<&String> = self.state.renumbered.iter().collect();
+                ids.sort();
+                ids.into_iter().cloned().collect()
+            },
+        };
+        let mut out = serde_json::to_string(&header).unwrap_or_default();
+        out.push('\n');
+        let mut n = 0;
+        for (name, list) in self.lists() {
+            for r in list {
+                out.push_str(name);
+                out.push(' ');
+                out.push_str(&r.to_line());
+                out.push('\n');
+                n += 1;
+            }
+        }
+        out.push_str(&format!("end {n}\n"));
+        out
+    }
+
+    /// Reads the text form back; `None` when it is not a digest of this version for `key`
+    /// (another tree, an older program, a damaged file).
+    pub fn decode(text: &str, key: &str) -> Option<Digest> {
+        let mut lines = text.lines();
+        let header: Header = serde_json::from_str(lines.next()?).ok()?;
+        if header.version != VERSION || header.key != key {
+            return None;
+        }
+        let mut d = Digest {
+            state: State {
+                renumbered: header.renumbered.into_iter().collect(),
+                ..State::default()
+            },
+            files: Vec::new(),
+            totals: header.totals,
+            cap: header.cap,
+        };
+        let mut lines = lines.enumerate();
+        while let Some((n, line)) = lines.next() {
+            let (name, record) = line.split_once(' ')?;
+            if name == "end" {
+                return (record.parse() == Ok(n) && lines.next().is_none()).then_some(d);
+            }
+            d.list_mut(name)?.push(decode_line(record).ok()?);
+        }
+        None
+    }
+
+    fn lists(&self) -> [(&'static str, &Vec<Record>); 14] {
+        let s = &self.state;
+        [
+            ("decision", &s.decisions),
+            ("convention", &s.conventions),
+            ("learning", &s.learnings),
+            ("instinct", &s.instincts),
+            ("cumulative-note", &s.cumulative_notes),
+            ("invariant", &s.invariants),
+            ("progress", &s.progress),
+            ("checkpoint", &s.checkpoints),
+            ("session", &s.sessions),
+            ("task-note", &s.task_notes),
+            ("task", &s.tasks),
+            ("context-block", &s.context_blocks),
+            ("oracle", &s.oracles),
+            ("files", &self.files),
+        ]
+    }
+
+    fn list_mut(&mut self, name: &str) -> Option<&mut Vec<Record>> {
+        let s = &mut self.state;
+        Some(match name {
+            "decision" => &mut s.decisions,
+            "convention" => &mut s.conventions,
+            "learning" => &mut s.learnings,
+            "instinct" => &mut s.instincts,
+            "cumulative-note" => &mut s.cumulative_notes,
+            "invariant" => &mut s.invariants,
+            "progress" => &mut s.progress,
+            "checkpoint" => &mut s.checkpoints,
+            "session" => &mut s.sessions,
+            "task-note" => &mut s.task_notes,
+            "task" => &mut s.tasks,
+            "context-block" => &mut s.context_blocks,
+            "oracle" => &mut s.oracles,
+            "files" => &mut self.files,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct Header {
+    version: u32,
+    key: String,
+    cap: usize,
+    totals: Totals,
+    renumbered: Vec<String>,
+}
+
+/// The first records of `order` a briefing of `cap` characters could show: until their
+/// lines (the gate's withheld ones cost nothing) pass `cap`. A line's cost is estimated
+/// without its marks; a briefing that needs more than the digest holds says so.
+fn first<'a>(
+    order: impl Iterator<Item = &'a Record>,
+    line: fn(&Record) -> String,
+    cap: usize,
+) -> Vec<&'a Record> {
+    let mut spent = 0;
+    let mut out = Vec::new();
+    for r in order {
+        if spent > cap {
+            break;
+        }
+        out.push(r);
+        if !gate::withheld(r) {
+            spent += line(r).len() + 1;
+        }
+    }
+    out
+}
+
+fn names_files(r: &Record) -> bool {
+    match &r.body {
+        Body::Decision { file_blobs, .. } | Body::Learning { file_blobs, .. } => {
+            !file_blobs.is_empty()
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::super::{brief, Briefing, LoadPolicy};
+    use super::*;
+    use crate::drift::Drift;
+    use crate::model::testing::{decision, learning, meta, record_at};
+    use crate::model::{fold, Body, LearningType, Record};
+    use crate::store::HeadInfo;
+
+    const NOW: &str = "2026-03-01T00:00:00Z";
+
+    /// A record whose id no longer matches its content: the gate withholds it.
+    fn tampered(mut r: Record) -> Record {
+        r.id = format!("{:0>64}", r.id.len() + r.meta.clock as usize);
+        r
+    }
+
+    fn learning_with(clock: u64, key: &str, confidence: f64, files: bool) -> Record {
+        let mut blobs = BTreeMap::new();
+        if files {
+            blobs.insert(format!("src/{key}.rs"), "0".repeat(40));
+        }
+        Record::new(
+            meta(clock, &[]),
+            Body::Learning {
+                skill: "s".into(),
+                ltype: LearningType::Insight,
+                key: key.into(),
+                insight: format!("insight {clock} about {key}, long enough to cost a little"),
+                confidence,
+                files: Vec::new(),
+                file_blobs: blobs,
+                extra: Vec::new(),
+            },
+        )
+    }
+
+    fn note(clock: u64, section: &str) -> Record {
+        let mut r = record_at(
+            "2026-01-02T00:00:00Z",
+            Body::CumulativeNote {
+                section: section.into(),
+                text: format!("note {clock}"),
+            },
+        );
+        r.meta.clock = clock;
+        Record::new(r.meta, r.body)
+    }
+
+    /// One clone's records: learnings re-recorded under the same keys (latest wins),
+    /// deleted and edited ones, withheld ones, decisions, some naming files, notes.
+    fn clone_records(seed: u64, n: u64) -> Vec<Record> {
+        let mut out = Vec::new();
+        for i in 0..n {
+            let clock = seed * 100_000 + i + 1;
+            let key = format!("k{}", (i * 7 + seed) % (n / 2 + 1));
+            let confidence = ((i * 13 + seed) % 10) as f64 / 10.0;
+            let r = learning_with(clock, &key, confidence, i % 97 == 0);
+            out.push(if i % 41 == 0 { tampered(r) } else { r });
+            if i % 3 == 0 {
+                let d = decision(clock, &format!("decision {seed}-{i}"), &[]);
+                if i % 9 == 0 {
+                    let edit =
+                        decision(clock + 1, &format!("decision {seed}-{i} edited"), &[&d.id]);
+                    out.push(edit);
+                }
+                out.push(d);
+            }
+            if i % 5 == 0 {
+                out.push(note(
+                    clock,
+                    if i % 10 == 0 {
+                        "Resolved"
+                    } else {
+                        "Active Topics"
+                    },
+                ));
+            }
+            if i % 50 == 0 {
+                let victim = out[out.len() / 2].id.clone();
+                out.push(Record::new(
+                    meta(clock + 2, &[]),
+                    Body::Delete {
+                        targets: vec![victim],
+                    },
+                ));
+            }
+        }
+        out
+    }
+
+    fn head() -> HeadInfo {
+        HeadInfo {
+            branch: Some("main".into()),
+            head: None,
+            upstream: None,
+        }
+    }
+
+    /// Everything a reader of a briefing sees: the text, and per section the items and
+    /// counts the JSON form is made from.
+    fn seen(b: &Briefing<'_>) -> String {
+        let mut out = b.text();
+        for s in &b.sections {
+            out.push_str(&format!(
+                "\n{} all={} withheld={}",
+                s.key, s.all, s.withheld
+            ));
+            for (text, item) in &s.items {
+                let id = match item {
+                    crate::memory::load::Item::Record {
+                        record,
+                        stale,
+                        suspicious,
+                    } => {
+                        format!("{} {stale:?} {suspicious:?}", record.id)
+                    }
+                    other => format!("{other:?}").chars().take(40).collect(),
+                };
+                out.push_str(&format!("\n  {text} | {id}"));
+            }
+        }
+        out.push_str(&format!(
+            "\n{:?} {} {:?}",
+            b.omitted(),
+            b.withheld,
+            b.totals
+        ));
+        out
+    }
+
+    fn check(state: &State) {
+        let drift = Drift::default();
+        let head = head();
+        let full_totals = Totals::of(state);
+        let digest = Digest::of(state, MIN_CAP);
+        // What the cache holds reads back as it was made.
+        let read = Digest::decode(&digest.encode("k"), "k").expect("round trip");
+        assert!(Digest::decode(&digest.encode("k"), "other").is_none());
+        for d in [&digest, &read] {
+            assert_eq!(d.totals, full_totals);
+            for budget in [1, 40, 300, 2000, 4000, 20_000, 1_000_000] {
+                for policy in [
+                    LoadPolicy::default(),
+                    LoadPolicy {
+                        trusted: vec!["*@elsewhere".into()],
+                        authors: true,
+                    },
+                ] {
+                    let full = brief(&head, state, &full_totals, &drift, NOW, budget, &policy);
+                    assert!(full.complete());
+                    let cut = brief(&head, &d.state, &d.totals, &drift, NOW, budget, &policy);
+                    if budget * 4 <= MIN_CAP {
+                        assert!(cut.complete(), "budget {budget} needs the whole fold");
+                    }
+                    if cut.complete() {
+                        assert_eq!(seen(&cut), seen(&full), "budget {budget}");
+                    } else {
+                        assert!(
+                            state.learnings.len() > d.state.learnings.len()
+                                || state.decisions.len() > d.state.decisions.len()
+                                || full_totals.notes > d.state.cumulative_notes.len()
+                        );
+                    }
+                }
+            }
+            // Drift reads the same records from either.
+            let names = |s: &State| -> Vec<String> {
+                s.decisions
+                    .iter()
+                    .chain(&s.learnings)
+                    .filter(|r| names_files(r))
+                    .map(|r| r.id.clone())
+                    .collect()
+            };
+            assert_eq!(names(&d.drift_state()), names(state));
+            assert_eq!(
+                d.drift_state().last_session().map(|r| &r.id),
+                state.last_session().map(|r| &r.id)
+            );
+        }
+    }
+
+    #[test]
+    fn briefing_from_digest_is_the_full_one() {
+        for n in [0, 5, 300, 3000] {
+            check(&fold(&clone_records(1, n)));
+        }
+    }
+
+    #[test]
+    fn briefing_from_digest_after_a_merge_is_the_full_one() {
+        let a = clone_records(1, 2000);
+        let b = clone_records(2, 2000);
+        // Both clones also hold some of the same records (fetched earlier).
+        let shared: Vec<Record> = a.iter().step_by(3).cloned().collect();
+        let merged: Vec<&Record> = a.iter().chain(&b).chain(&shared).collect();
+        check(&fold(merged));
+    }
+
+    #[test]
+    fn digest_keeps_the_first_of_the_big_kinds_only() {
+        let records: Vec<Record> = (1..=5000)
+            .map(|i| learning(i, &format!("k{i}"), "i"))
+            .collect();
+        let state = fold(&records);
+        let d = Digest::of(&state, MIN_CAP);
+        assert_eq!(d.totals.learnings, 5000);
+        assert!(d.state.learnings.len() < 500, "{}", d.state.learnings.len());
+    }
+
+    #[test]
+    fn damaged_or_foreign_text_is_no_digest() {
+        let state = fold(&clone_records(3, 50));
+        let text = Digest::of(&state, MIN_CAP).encode("k");
+        assert!(Digest::decode(&text[..text.len() / 2], "k").is_none());
+        assert!(Digest::decode("", "k").is_none());
+        assert!(Digest::decode(&text.replace("\"version\":1", "\"version\":0"), "k").is_none());
+        assert!(Digest::decode(&format!("{text}nonsense line\n"), "k").is_none());
+        // Cut at a line's end: the count at the end is missing.
+        let cut = text
+            .lines()
+            .take(text.lines().count() / 2)
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(Digest::decode(&cut, "k").is_none());
+    }
+}
