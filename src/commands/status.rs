@@ -37,5 +37,8 @@ pub fn run(ctx: &Context, _args: StatusArgs) -> Result<ExitCode> {
         st.text()
     };
     ctx.ui.print(&out)?;
+    if let Some(hint) = &st.drift.hint {
+        ctx.ui.status(format_args!("hint: {hint}"));
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -26,6 +26,9 @@ pub struct Drift {
     pub saved_commit_missing: bool,
     /// Records naming files whose content changed since the record was written.
     pub stale: Vec<Stale>,
+    /// How to make counting `ahead`/`behind` fast, when it read much of the history and nothing
+    /// could be kept for next time (no commit-graph).
+    pub hint: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -175,12 +178,14 @@ pub fn drift(
     match (saved, head.head) {
         (Some(saved), Some(now)) => {
             if store.has_object(saved) {
-                let ab = store
-                    .ahead_behind(saved, now)
-                    .map_err(|e| store::StoreError::Git {
-                        context: "cannot count commits since the last save".into(),
-                        source: Box::new(e),
-                    })?;
+                let (ab, cost) =
+                    store
+                        .ahead_behind_cost(saved, now)
+                        .map_err(|e| store::StoreError::Git {
+                            context: "cannot count commits since the last save".into(),
+                            source: Box::new(e),
+                        })?;
+                d.hint = cost.hint();
                 d.ahead = Some(ab.ahead);
                 d.behind = Some(ab.behind);
             } else {

@@ -5,6 +5,10 @@
 //! that can reach it, so the flags it carries then (reachable from the saved commit, from the
 //! current one, or from both) are final and can be counted on the spot. Commit dates are never
 //! consulted, so skewed or backdated commits cannot make the answer wrong.
+//!
+//! Generation numbers come from git's commit-graph when there is one; otherwise from git-rune's
+//! own cache of them (`generations.rs`), which the walk fills the first time it has to compute
+//! them over the whole history.
 
 use std::collections::BinaryHeap;
 
@@ -13,6 +17,7 @@ use gix::objs::commit::ref_iter::Token;
 use gix::objs::Find as _;
 use gix::ObjectId;
 
+use super::generations::{self, Cache};
 use super::Store;
 
 /// How far two commits have moved apart.
@@ -41,6 +46,32 @@ pub enum AheadBehindError {
     Cycle { id: ObjectId },
 }
 
+/// What a count had to read, so a caller can tell the user how to make it cheaper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WalkCost {
+    /// Commits read from the object database (not found in a commit-graph).
+    pub commits_read: usize,
+    /// Whether the generation numbers computed could not be kept for the next count (no
+    /// commit-graph, and the cache is unusable here or could not be written).
+    pub uncached: bool,
+}
+
+impl WalkCost {
+    /// Past this many commits read, and nothing kept for next time, the count says how to make
+    /// it fast.
+    pub const SLOW: usize = 20_000;
+
+    /// A hint for the user when this count was slow and the next one will be too.
+    pub fn hint(&self) -> Option<String> {
+        (self.uncached && self.commits_read >= Self::SLOW).then(|| {
+            format!(
+                "counting drift read {} commits because this repository has no commit-graph; `git commit-graph write --reachable` (or `git gc`) makes it fast",
+                self.commits_read
+            )
+        })
+    }
+}
+
 impl Store {
     /// Counts commits reachable from `now` but not from `saved` (`ahead`) and from `saved` but
     /// not from `now` (`behind`), exactly as `git rev-list --left-right --count saved...now`
@@ -50,13 +81,22 @@ impl Store {
         saved: ObjectId,
         now: ObjectId,
     ) -> Result<AheadBehind, AheadBehindError> {
+        ahead_behind(&self.repo, Some(saved), now).map(|(counts, _)| counts)
+    }
+
+    /// [`Store::ahead_behind`], with what the count had to read.
+    pub fn ahead_behind_cost(
+        &self,
+        saved: ObjectId,
+        now: ObjectId,
+    ) -> Result<(AheadBehind, WalkCost), AheadBehindError> {
         ahead_behind(&self.repo, Some(saved), now)
     }
 
     /// Counts the commits reachable from `now` (`git rev-list --count now`): how far the code
     /// moved since memory saved before the first commit.
     pub fn commits_reachable(&self, now: ObjectId) -> Result<usize, AheadBehindError> {
-        ahead_behind(&self.repo, None, now).map(|ab| ab.ahead)
+        ahead_behind(&self.repo, None, now).map(|(ab, _)| ab.ahead)
     }
 }
 
@@ -68,7 +108,9 @@ impl Store {
 ///
 /// A commit-graph, when present and enabled, provides generation numbers and parents, so the walk stays
 /// within the commits that differ plus a frontier around their merge bases. Commits missing from it
-/// (typically the newest ones) are read from the object database.
+/// (typically the newest ones) are read from the object database. Without a commit-graph, the
+/// generation numbers cached in `<common-dir>/rune/generations` play its part, and the ones the
+/// walk computes are added there (unless they are few: those are cheap to compute again).
 ///
 /// # Errors
 ///
@@ -78,9 +120,9 @@ pub(super) fn ahead_behind(
     repo: &gix::Repository,
     saved: Option<ObjectId>,
     now: ObjectId,
-) -> Result<AheadBehind, AheadBehindError> {
+) -> Result<(AheadBehind, WalkCost), AheadBehindError> {
     if saved == Some(now) {
-        return Ok(AheadBehind::default());
+        return Ok((AheadBehind::default(), WalkCost::default()));
     }
     let shallow = shallow_commits(repo)?;
     // Git ignores the commit-graph in shallow repositories (commit_graph_compatible() in
@@ -91,7 +133,43 @@ pub(super) fn ahead_behind(
     } else {
         None
     };
-    Walk::new(repo, graph.as_ref(), &shallow).run(saved, now)
+    // The cache stands in for a commit-graph where git would use one: not in a shallow
+    // repository, nor when replace refs may give commits other parents than their own.
+    let cache_path = (shallow.is_empty() && graph.is_none() && !has_replace_refs(repo))
+        .then(|| generations::path(repo.common_dir()));
+    let mut walk = Walk::new(repo, graph.as_ref(), &shallow);
+    walk.cache = cache_path.as_deref().and_then(Cache::open);
+    let counts = walk.run(saved, now)?;
+    let fresh: Vec<(ObjectId, u64)> = walk
+        .nodes
+        .iter()
+        .filter(|n| n.flags & FRESH != 0)
+        .map(|n| (n.id, n.generation))
+        .collect();
+    let mut cost = WalkCost {
+        commits_read: walk.commits_read,
+        uncached: !fresh.is_empty(),
+    };
+    if let Some(path) = cache_path {
+        if walk.cache_contradicted || fresh.len() >= generations::WRITE_THRESHOLD {
+            // A cache that cannot be written only costs speed; the count stands.
+            cost.uncached = generations::store(&path, &fresh, !walk.cache_contradicted).is_err();
+        } else {
+            cost.uncached = false;
+        }
+    }
+    Ok((counts, cost))
+}
+
+/// Whether any ref under `refs/replace/` exists (then gix reads replaced objects, as git does).
+fn has_replace_refs(repo: &gix::Repository) -> bool {
+    let Ok(platform) = repo.references() else {
+        return true;
+    };
+    match platform.prefixed("refs/replace/") {
+        Ok(mut refs) => refs.next().is_some(),
+        Err(_) => true,
+    }
 }
 
 /// Returns the shallow boundary, sorted for binary search; empty unless the repository is shallow.
@@ -124,6 +202,8 @@ const BOTH: u8 = LEFT | RIGHT;
 const QUEUED: u8 = 4;
 const EXPANDED: u8 = 8;
 const ON_STACK: u8 = 16;
+/// The generation was computed by this walk (neither a commit-graph's nor the cache's).
+const FRESH: u8 = 32;
 
 /// Generation 0 means "not known yet"; known generations start at 1 for root commits.
 const UNKNOWN: u64 = 0;
@@ -141,6 +221,12 @@ struct Node {
 struct Walk<'a> {
     repo: &'a gix::Repository,
     graph: Option<&'a gix::commitgraph::Graph>,
+    /// Generation numbers kept by an earlier walk, when there is no commit-graph.
+    cache: Option<Cache>,
+    /// The cache gave a parent a generation not below its child's.
+    cache_contradicted: bool,
+    /// Commits whose parents were read from the object database.
+    commits_read: usize,
     /// Sorted commits whose parents git pretends do not exist.
     shallow: &'a [ObjectId],
     index: gix::hashtable::HashMap<ObjectId, usize>,
@@ -161,6 +247,9 @@ impl<'a> Walk<'a> {
         Walk {
             repo,
             graph,
+            cache: None,
+            cache_contradicted: false,
+            commits_read: 0,
             shallow,
             index: gix::hashtable::HashMap::default(),
             nodes: Vec::new(),
@@ -172,7 +261,7 @@ impl<'a> Walk<'a> {
     }
 
     fn run(
-        mut self,
+        &mut self,
         saved: Option<ObjectId>,
         now: ObjectId,
     ) -> Result<AheadBehind, AheadBehindError> {
@@ -183,6 +272,9 @@ impl<'a> Walk<'a> {
                 // A damaged commit-graph cannot be trusted for anything, the objects themselves can.
                 // Without a graph `GraphUnusable` cannot occur, so this repeats at most once.
                 Err(Fail::GraphUnusable) => {
+                    self.cache_contradicted |= self.cache.is_some();
+                    self.cache = None;
+                    self.commits_read = 0;
                     self.graph = None;
                     self.index.clear();
                     self.nodes.clear();
@@ -225,9 +317,11 @@ impl<'a> Walk<'a> {
             for edge in self.nodes[n].parents_start..self.nodes[n].parents_end {
                 let parent = self.edges[edge];
                 self.ensure_generation(parent)?;
-                // Computed generations satisfy this by construction; a commit-graph must be checked,
-                // as the popped-means-final argument rests on it.
-                if self.graph.is_some() && self.nodes[parent].generation >= generation {
+                // Computed generations satisfy this by construction; a commit-graph or the cache
+                // must be checked, as the popped-means-final argument rests on it.
+                if (self.graph.is_some() || self.cache.is_some())
+                    && self.nodes[parent].generation >= generation
+                {
                     return Err(Fail::GraphUnusable);
                 }
                 self.paint(parent, side, &mut queue, &mut undecided);
@@ -297,7 +391,12 @@ impl<'a> Walk<'a> {
                     g => u64::from(g),
                 }
             }
-            _ => UNKNOWN,
+            _ => self
+                .cache
+                .as_mut()
+                .and_then(|cache| cache.get(&id))
+                .filter(|&g| g != UNKNOWN)
+                .unwrap_or(UNKNOWN),
         };
         let n = self.nodes.len();
         self.nodes.push(Node {
@@ -326,6 +425,7 @@ impl<'a> Walk<'a> {
                 self.edges.push(parent);
             }
         } else if self.shallow.binary_search(&id).is_err() {
+            self.commits_read += 1;
             self.read_parents(id)?;
             let mut parent_ids = std::mem::take(&mut self.parent_ids);
             for parent in parent_ids.drain(..) {
@@ -412,7 +512,7 @@ impl<'a> Walk<'a> {
                 .unwrap_or(0);
             let node = &mut self.nodes[n];
             node.generation = highest + 1;
-            node.flags &= !ON_STACK;
+            node.flags = (node.flags & !ON_STACK) | FRESH;
             self.stack.pop();
         }
         Ok(())
@@ -443,8 +543,29 @@ mod tests {
     }
 
     #[test]
+    fn only_a_slow_count_that_left_nothing_behind_gets_a_hint() {
+        let slow = WalkCost {
+            commits_read: WalkCost::SLOW,
+            uncached: true,
+        };
+        assert!(slow
+            .hint()
+            .is_some_and(|h| h.contains("git commit-graph write")));
+        let cached = WalkCost {
+            uncached: false,
+            ..slow
+        };
+        assert_eq!(cached.hint(), None);
+        let quick = WalkCost {
+            commits_read: WalkCost::SLOW - 1,
+            ..slow
+        };
+        assert_eq!(quick.hint(), None);
+    }
+
+    #[test]
     fn flags_do_not_overlap() {
-        let all = [LEFT, RIGHT, QUEUED, EXPANDED, ON_STACK];
+        let all = [LEFT, RIGHT, QUEUED, EXPANDED, ON_STACK, FRESH];
         for (i, a) in all.iter().enumerate() {
             assert_eq!(a.count_ones(), 1);
             for b in &all[i + 1..] {

@@ -4,6 +4,7 @@
 //! walks and the state of the work tree.
 
 mod ahead_behind;
+mod generations;
 mod git_cli;
 mod history;
 mod locate;
@@ -19,7 +20,7 @@ mod worktree;
 
 use std::path::{Path, PathBuf};
 
-pub use ahead_behind::{AheadBehind, AheadBehindError};
+pub use ahead_behind::{AheadBehind, AheadBehindError, WalkCost};
 pub use git_cli::{Blame, PushOutcome, RefusedRef};
 pub use gix::hash::Kind as HashKind;
 pub use gix::ObjectId;

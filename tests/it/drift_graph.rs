@@ -465,6 +465,82 @@ fn skewed_history_matches_oracle_and_git_with_and_without_commit_graph() {
     }
 }
 
+/// Grows `history` by `count` commits whose dates are all distinct: two generated commits with the
+/// same parents and date would be one git object, which the oracle counts twice.
+fn grow_unique(history: &mut History, rng: &mut Lcg, count: usize) {
+    let old = history.parents.len();
+    history.grow(rng, count);
+    for (i, date) in history.dates.iter_mut().enumerate().skip(old) {
+        *date += i as i64;
+    }
+    let mut seen = std::collections::HashSet::new();
+    assert!(
+        history
+            .parents
+            .iter()
+            .zip(&history.dates)
+            .all(|commit| seen.insert(commit)),
+        "every generated commit is its own object"
+    );
+}
+
+/// Drift without a commit-graph keeps the generation numbers it computed in
+/// `<git-dir>/rune/generations`; counts that use them (whole, then with new commits the cache lacks) still match the oracle, and a cache that contradicts the history is noticed,
+/// not trusted, and rewritten.
+#[test]
+fn generation_cache_stays_exact_as_history_grows_and_is_rewritten_when_wrong() {
+    let repo = Repo::new();
+    let cache = repo.root.join(".git/rune/generations");
+    let mut rng = Lcg(0x0ca_c4e6);
+    let mut history = History::default();
+    grow_unique(&mut history, &mut rng, 1200);
+    let mut ids = Vec::new();
+    import(&repo, &history, 0, &mut ids);
+    assert!(!repo.has_commit_graph());
+    assert!(!cache.exists());
+
+    let sets = history.ancestors();
+    let sample = pairs(&mut rng, &history, 0, 200);
+    compare(&repo, &ids, &sets, &sample, 0);
+    let first = std::fs::read(&cache).expect("the first count over the history fills the cache");
+    // Warm: a new process reads the numbers instead of computing them.
+    compare(&repo, &ids, &sets, &sample, 0);
+    assert_eq!(
+        std::fs::read(&cache).expect("cache"),
+        first,
+        "nothing new to add"
+    );
+
+    // New commits the cache lacks are computed from their cached ancestors.
+    let old = history.parents.len();
+    grow_unique(&mut history, &mut rng, 50);
+    import(&repo, &history, old, &mut ids);
+    let sets = history.ancestors();
+    let sample = pairs(&mut rng, &history, old, 200);
+    compare(&repo, &ids, &sets, &sample, 0);
+    let old = history.parents.len();
+    grow_unique(&mut history, &mut rng, 600);
+    import(&repo, &history, old, &mut ids);
+    let sets = history.ancestors();
+    let sample = pairs(&mut rng, &history, old, 200);
+    compare(&repo, &ids, &sets, &sample, 0);
+    let grown = std::fs::read(&cache).expect("cache");
+    assert!(grown.len() >= first.len(), "the cache only grows");
+
+    // Every cached generation set to 1: the first edge walked contradicts it.
+    let count = u32::from_be_bytes(grown[8..12].try_into().expect("count")) as usize;
+    let mut wrong = grown.clone();
+    let at = wrong.len() - count * 4;
+    for g in wrong[at..].chunks_exact_mut(4) {
+        g.copy_from_slice(&1u32.to_be_bytes());
+    }
+    std::fs::write(&cache, &wrong).expect("write a wrong cache");
+    let sample = pairs(&mut rng, &history, 0, 100);
+    compare(&repo, &ids, &sets, &sample, 0);
+    let rewritten = std::fs::read(&cache).expect("cache");
+    assert_ne!(rewritten, wrong, "a contradicted cache is replaced");
+}
+
 /// root - a1 - a2 - a3 with a side branch b1 off a1, a merge of a3 and b1, and an unrelated root.
 struct Small {
     repo: Repo,
