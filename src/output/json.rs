@@ -291,6 +291,49 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
                 put("reason", text(reason));
             }
         }
+        Body::Echo {
+            uid,
+            role,
+            layer,
+            date,
+            title,
+            source,
+            confidence,
+            evidence,
+            verified,
+            supersedes_title,
+            text: learning,
+            archived,
+            members,
+            ..
+        } => {
+            let or_null = |s: &str| {
+                if s.is_empty() {
+                    Value::Null
+                } else {
+                    text(s)
+                }
+            };
+            put("uid", text(uid));
+            put("role", text(role));
+            put("layer", text(layer));
+            put("date", text(date));
+            put("title", text(title));
+            put("source", or_null(source));
+            put("confidence", json!(confidence));
+            put("evidence", or_null(evidence));
+            put("verified", text(verified));
+            put("supersedes_title", or_null(supersedes_title));
+            put("text", text(learning));
+            put("archived", json!(archived));
+            if !members.is_empty() {
+                put("members", list(members));
+            }
+        }
+        Body::EchoRef { uid, workflow } => {
+            put("uid", text(uid));
+            put("workflow", text(workflow));
+        }
         Body::Delete { targets } => put("targets", list(targets)),
     }
     let extra: Vec<Value> = body
