@@ -188,7 +188,10 @@ mod tests {
             assert!(!valid_role(bad), "{bad}");
         }
         assert_eq!(title_kind("Pattern: Unused imports"), Some("Pattern"));
-        assert_eq!(title_kind("Architecture: Express + Prisma async"), Some("Architecture"));
+        assert_eq!(
+            title_kind("Architecture: Express + Prisma async"),
+            Some("Architecture")
+        );
         assert_eq!(title_kind("no kind word"), None);
         assert_eq!(title_kind("Pattern:  "), None);
         assert_eq!(title_kind("Two words: x"), None);
@@ -199,12 +202,30 @@ mod tests {
 
     #[test]
     fn uid_ignores_case_and_spacing_but_not_evidence() {
-        let a = uid_for("reviewer", "Pattern: Unused imports", "`src/a.py:1-5` — 3 found");
-        let b = uid_for("reviewer", "pattern:  unused IMPORTS ", "`src/a.py:1-5`  — 3 found");
+        let a = uid_for(
+            "reviewer",
+            "Pattern: Unused imports",
+            "`src/a.py:1-5` — 3 found",
+        );
+        let b = uid_for(
+            "reviewer",
+            "pattern:  unused IMPORTS ",
+            "`src/a.py:1-5`  — 3 found",
+        );
         assert_eq!(a, b);
         assert_eq!(a.len(), UID_LEN);
-        assert_ne!(a, uid_for("reviewer", "Pattern: Unused imports", "`src/b.py:1`"));
-        assert_ne!(a, uid_for("auditor", "Pattern: Unused imports", "`src/a.py:1-5` — 3 found"));
+        assert_ne!(
+            a,
+            uid_for("reviewer", "Pattern: Unused imports", "`src/b.py:1`")
+        );
+        assert_ne!(
+            a,
+            uid_for(
+                "auditor",
+                "Pattern: Unused imports",
+                "`src/a.py:1-5` — 3 found"
+            )
+        );
     }
 
     #[test]

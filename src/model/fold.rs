@@ -40,7 +40,7 @@ pub struct State {
     /// then session id.
     pub oracles: Vec<Record>,
     /// Echoes: one per `uid` (see [`super::echo::echo_wins`]), archived ones and knowledge
-    /// blocks included, by role, heading date, then uid.
+    /// blocks included, by role, heading date, layer, title, then uid.
     pub echoes: Vec<Record>,
     /// Every reference to an echo (a union), chronological.
     pub echo_refs: Vec<Record>,
@@ -260,11 +260,25 @@ fn fold_live(live: Vec<&Record>, mut state: State) -> State {
     state
 }
 
-/// The order echoes are listed and rendered in: by role, heading date, then uid.
-fn echo_order(r: &Record) -> (&str, &str, &str) {
+/// The order echoes are listed and rendered in: by role, heading date, layer (etched,
+/// inscribed, traced: the seed's own order), title, then uid.
+fn echo_order(r: &Record) -> (&str, &str, usize, &str, &str) {
     match &r.body {
-        Body::Echo { role, date, uid, .. } => (role, date, uid),
-        _ => ("", "", &r.id),
+        Body::Echo {
+            role,
+            date,
+            layer,
+            title,
+            uid,
+            ..
+        } => {
+            let rank = super::echo::LAYERS
+                .iter()
+                .position(|l| l == layer)
+                .unwrap_or(3);
+            (role, date, rank, title, uid)
+        }
+        _ => ("", "", 0, "", &r.id),
     }
 }
 

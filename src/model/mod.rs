@@ -399,7 +399,8 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
         } => {
             let hex = |s: &str| {
                 s.len() == echo::UID_LEN
-                    && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+                    && s.bytes()
+                        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
             };
             if !hex(uid) {
                 return Err(invalid(
@@ -452,10 +453,7 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
                 ));
             }
             if let Some(m) = members.iter().find(|m| !hex(m)) {
-                return Err(invalid(
-                    "members",
-                    format!("{m:?} is not an echo uid"),
-                ));
+                return Err(invalid("members", format!("{m:?} is not an echo uid")));
             }
             Ok(())
         }

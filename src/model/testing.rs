@@ -58,7 +58,10 @@ pub fn record_at(ts: &str, body: Body) -> Record {
 
 /// An echo of `role` at `clock` (its uid from the title and evidence), verified on `verified`.
 pub fn echo(clock: u64, role: &str, title: &str, verified: &str, confidence: f64) -> Record {
-    Record::new(meta(clock, &[]), echo_body(role, title, verified, confidence))
+    Record::new(
+        meta(clock, &[]),
+        echo_body(role, title, verified, confidence),
+    )
 }
 
 /// The body of [`echo`]: inscribed, evidence `src/a.rs:1`, dated when verified.
