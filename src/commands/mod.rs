@@ -4,6 +4,7 @@
 mod agent;
 mod context;
 mod diff;
+mod echo;
 mod gc;
 mod hooks;
 mod init;
@@ -86,6 +87,8 @@ pub enum Command {
     ContextBlock(task::ContextBlockArgs),
     /// Oracle detach records (seed 000): dispatch to a slow model, complete, reattach, list.
     Oracle(oracle::OracleArgs),
+    /// Echoes (seed 002): role memories with layers, Echo Score pruning and an archive.
+    Echo(echo::EchoArgs),
     /// Bring another tool's file in (sp-json: the seed's session protocol).
     Import(transfer::ImportArgs),
     /// Write memory in another tool's format (sp-json: the seed's session protocol).
@@ -227,6 +230,19 @@ impl Context {
                 .ui
                 .warn(format_args!("the .rune/ view was not refreshed: {e:#}")),
         }
+        match crate::echoes::refresh(store) {
+            Ok(kept) => {
+                for p in kept {
+                    self.ui.warn(format_args!(
+                        "{} has unsaved edits and was not refreshed; run `git rune save` to keep them",
+                        p.display()
+                    ));
+                }
+            }
+            Err(e) => self.ui.warn(format_args!(
+                "the echoes directory was not refreshed: {e:#}"
+            )),
+        }
     }
 
     /// Warns about view files a refresh left alone because they hold unsaved edits.
@@ -290,6 +306,7 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
         Command::Task(a) => task::run(&ctx, a),
         Command::ContextBlock(a) => task::context_block(&ctx, a),
         Command::Oracle(a) => oracle::run(&ctx, a),
+        Command::Echo(a) => echo::run(&ctx, a),
         Command::Import(a) => transfer::import(&ctx, a),
         Command::Export(a) => transfer::export(&ctx, a),
         Command::Save(a) => save::run(&ctx, a),

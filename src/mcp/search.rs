@@ -1,14 +1,17 @@
-//! memory_search's ranking, pure: BM25 (the `bm25` crate's engine, English stemming and stop
-//! words) over the text of every live record of the searched kinds, ties broken newest first.
+//! memory_search's ranking, pure: BM25 (`crate::rank`, shared with `git rune echo search`)
+//! over the text of every live record of the searched kinds, ties broken newest first.
 
-use bm25::{Document, Language, SearchEngineBuilder};
+use crate::model::{Body, Kind, Record, State};
 
-use crate::model::{Kind, Record, State};
-
-/// The kinds a search covers unless the caller names some. Echoes join this list when that
-/// kind exists; a kind's document is its record's text fields, so nothing else needs to
-/// change.
-pub const SEARCHED: [Kind; 4] = [Kind::Decision, Kind::Learning, Kind::Convention, Kind::Task];
+/// The kinds a search covers unless the caller names some; a kind's document is its
+/// record's text fields. Archived echoes are left out (they are never loaded).
+pub const SEARCHED: [Kind; 5] = [
+    Kind::Decision,
+    Kind::Learning,
+    Kind::Convention,
+    Kind::Task,
+    Kind::Echo,
+];
 
 /// One ranked record.
 #[derive(Debug)]
@@ -19,7 +22,7 @@ pub struct Hit<'a> {
 
 /// A record as searchable text: its title (twice: a match there counts more) and every text
 /// field.
-fn document(r: &Record) -> String {
+pub fn document(r: &Record) -> String {
     let mut out = format!("{0}\n{0}\n", r.body.title());
     for (_, text) in r.body.texts() {
         out.push_str(&text);
@@ -34,22 +37,14 @@ pub fn rank<'a>(state: &'a State, kinds: &[Kind], query: &str) -> Vec<Hit<'a>> {
     let records: Vec<&Record> = kinds
         .iter()
         .flat_map(|k| state.of_kind(*k).iter())
+        .filter(|r| !matches!(r.body, Body::Echo { archived: true, .. }))
         .collect();
-    if records.is_empty() || query.trim().is_empty() {
-        return Vec::new();
-    }
-    let docs = records.iter().enumerate().map(|(i, r)| Document {
-        id: i,
-        contents: document(r),
-    });
-    let engine = SearchEngineBuilder::<usize>::with_documents(Language::English, docs).build();
-    let mut hits: Vec<Hit<'a>> = engine
-        .search(query, records.len())
+    let docs = records.iter().map(|r| document(r)).collect();
+    let mut hits: Vec<Hit<'a>> = crate::rank::bm25(docs, query)
         .into_iter()
-        .filter(|h| h.score > 0.0)
-        .map(|h| Hit {
-            record: records[h.document.id],
-            score: h.score,
+        .map(|(i, score)| Hit {
+            record: records[i],
+            score,
         })
         .collect();
     hits.sort_by(|a, b| {

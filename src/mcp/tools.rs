@@ -52,7 +52,7 @@ pub struct LoadParams {
 pub struct SearchParams {
     /// Words to look for, e.g. "database migrations" or "why is the cache keyed by path".
     pub query: String,
-    /// Record kinds to search: "decision", "learning", "convention", "task". Default: all.
+    /// Record kinds to search: "decision", "learning", "convention", "task", "echo". Default: all.
     #[serde(default)]
     pub kinds: Vec<String>,
     /// At most this many results (default 10).
@@ -256,7 +256,7 @@ pub fn memory_search(store: &Store, p: SearchParams) -> Result<String> {
                     .ok_or_else(|| {
                         user_error(
                             format!("cannot search records of kind {k:?}"),
-                            "search \"decision\", \"learning\", \"convention\" or \"task\" (or omit kinds)",
+                            "search \"decision\", \"learning\", \"convention\", \"task\" or \"echo\" (or omit kinds)",
                         )
                     })
             })

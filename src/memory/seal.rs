@@ -92,6 +92,11 @@ impl Sealer {
         }
     }
 
+    /// Whether this sealer redacts secrets rather than refusing them.
+    pub fn redacts(&self) -> bool {
+        self.redact
+    }
+
     /// Normalizes the body (the form the view renders back unchanged), filters secrets, then
     /// validates. `place(field, secret)` says where a secret sits, for the message.
     pub fn seal(
@@ -100,6 +105,17 @@ impl Sealer {
         place: &dyn Fn(&str, &str) -> String,
     ) -> Result<Sealed, SealError> {
         view::normalize(&mut draft.body);
+        // The Echoes seed's rule: an e-mail address in an echo's evidence strips the evidence
+        // and keeps the learning (reported with the redactions).
+        if model::echo::strip_email_evidence(&mut draft.body) {
+            self.redactions.push(Redaction {
+                rule: "e-mail address in evidence",
+                at: format!(
+                    "the evidence of echo {:?} (stripped; the learning is kept)",
+                    draft.body.title()
+                ),
+            });
+        }
         let mut refused = None;
         let redact = self.redact;
         let redactions = &mut self.redactions;

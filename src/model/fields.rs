@@ -220,6 +220,33 @@ impl Body {
                 f("response_id", Line, One(response_id));
                 f("response_excerpt", Text, One(response_excerpt));
             }
+            Body::Echo {
+                role,
+                layer,
+                date,
+                title,
+                source,
+                evidence,
+                verified,
+                supersedes_title,
+                text,
+                members,
+                extra,
+                ..
+            } => {
+                f("role", Line, One(role));
+                f("layer", Line, One(layer));
+                f("date", Line, One(date));
+                f("title", Line, One(title));
+                f("source", Line, One(source));
+                f("evidence", Line, One(evidence));
+                f("verified", Line, One(verified));
+                f("supersedes", Line, One(supersedes_title));
+                f("text", Text, One(text));
+                f("members", Items, Many(members));
+                extras(extra, Line, f);
+            }
+            Body::EchoRef { workflow, .. } => f("workflow", Line, One(workflow)),
             Body::Resolve { .. } | Body::Delete { .. } => {}
         }
     }

@@ -39,6 +39,11 @@ pub struct State {
     /// Oracle dispatches: one per `session_id` (see [`oracle_wins`]), by `dispatched_at`
     /// then session id.
     pub oracles: Vec<Record>,
+    /// Echoes: one per `uid` (see [`super::echo::echo_wins`]), archived ones and knowledge
+    /// blocks included, by role, heading date, layer, title, then uid.
+    pub echoes: Vec<Record>,
+    /// Every reference to an echo (a union), chronological.
+    pub echo_refs: Vec<Record>,
 }
 
 impl State {
@@ -66,6 +71,8 @@ impl State {
             Kind::Task => &self.tasks,
             Kind::ContextBlock => &self.context_blocks,
             Kind::Oracle => &self.oracles,
+            Kind::Echo => &self.echoes,
+            Kind::EchoRef => &self.echo_refs,
             Kind::Resolve | Kind::Delete => &[],
         }
     }
@@ -87,6 +94,8 @@ impl State {
             Kind::Task => &mut self.tasks,
             Kind::ContextBlock => &mut self.context_blocks,
             Kind::Oracle => &mut self.oracles,
+            Kind::Echo => &mut self.echoes,
+            Kind::EchoRef => &mut self.echo_refs,
             Kind::Resolve | Kind::Delete => return None,
         })
     }
@@ -156,8 +165,15 @@ fn fold_live(live: Vec<&Record>, mut state: State) -> State {
     let mut task_winner: HashMap<&str, &Record> = HashMap::new();
     let mut block_winner: HashMap<&str, &Record> = HashMap::new();
     let mut oracle_winner: HashMap<&str, &Record> = HashMap::new();
+    let mut echo_winner: HashMap<&str, &Record> = HashMap::new();
     for r in &live {
         match &r.body {
+            Body::Echo { uid, .. } => {
+                let slot = echo_winner.entry(uid).or_insert(r);
+                if super::echo::echo_wins(r, slot) {
+                    *slot = r;
+                }
+            }
             Body::Oracle { session_id, .. } => {
                 let slot = oracle_winner.entry(session_id).or_insert(r);
                 if oracle_wins(r, slot) {
@@ -202,11 +218,13 @@ fn fold_live(live: Vec<&Record>, mut state: State) -> State {
             Kind::Checkpoint => &mut state.checkpoints,
             Kind::Session => &mut state.sessions,
             Kind::TaskNote => &mut state.task_notes,
+            Kind::EchoRef => &mut state.echo_refs,
             Kind::Learning
             | Kind::Instinct
             | Kind::Task
             | Kind::ContextBlock
             | Kind::Oracle
+            | Kind::Echo
             | Kind::Resolve
             | Kind::Delete => continue,
         };
@@ -236,7 +254,32 @@ fn fold_live(live: Vec<&Record>, mut state: State) -> State {
     oracles.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
     let oracles: Vec<&Record> = oracles.into_iter().map(|(_, _, r)| r).collect();
     state.oracles = oracles.into_iter().cloned().collect();
+    let mut echoes: Vec<&Record> = echo_winner.into_values().collect();
+    echoes.sort_by(|a, b| echo_order(a).cmp(&echo_order(b)));
+    state.echoes = echoes.into_iter().cloned().collect();
     state
+}
+
+/// The order echoes are listed and rendered in: by role, heading date, layer (etched,
+/// inscribed, traced: the seed's own order), title, then uid.
+fn echo_order(r: &Record) -> (&str, &str, usize, &str, &str) {
+    match &r.body {
+        Body::Echo {
+            role,
+            date,
+            layer,
+            title,
+            uid,
+            ..
+        } => {
+            let rank = super::echo::LAYERS
+                .iter()
+                .position(|l| l == layer)
+                .unwrap_or(3);
+            (role, date, rank, title, uid)
+        }
+        _ => ("", "", 0, "", &r.id),
+    }
 }
 
 /// Whether oracle record `a` beats `b` for one session id (two clones changed it
@@ -360,6 +403,8 @@ pub fn kept(records: &[Record]) -> Vec<Record> {
         &state.tasks,
         &state.context_blocks,
         &state.oracles,
+        &state.echoes,
+        &state.echo_refs,
     ]
     .iter()
     .flat_map(|l| l.iter().map(|r| r.id.as_str()))
@@ -401,6 +446,8 @@ pub fn statuses<'a>(records: &'a [Record], state: &State) -> Vec<(&'a Record, &'
         &state.tasks,
         &state.context_blocks,
         &state.oracles,
+        &state.echoes,
+        &state.echo_refs,
     ]
     .iter()
     .flat_map(|l| l.iter().map(|r| r.id.as_str()))
@@ -429,6 +476,7 @@ pub fn statuses<'a>(records: &'a [Record], state: &State) -> Vec<(&'a Record, &'
                 | Body::Task { .. }
                 | Body::ContextBlock { .. }
                 | Body::Oracle { .. }
+                | Body::Echo { .. }
                     if live.contains(id) =>
                 {
                     "outvoted"

@@ -1,5 +1,6 @@
 //! The memory model: records, their validation and their fold. Pure: no git, no I/O.
 
+pub mod echo;
 mod fields;
 pub mod fold;
 pub mod oracle;
@@ -382,6 +383,83 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
                 require("reason", reason)?;
             }
             Ok(())
+        }
+        Body::Echo {
+            uid,
+            role,
+            layer,
+            date,
+            title,
+            confidence,
+            evidence,
+            verified,
+            text,
+            members,
+            ..
+        } => {
+            let hex = |s: &str| {
+                s.len() == echo::UID_LEN
+                    && s.bytes()
+                        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+            };
+            if !hex(uid) {
+                return Err(invalid(
+                    "uid",
+                    format!("{uid:?} is not {} lowercase hex digits", echo::UID_LEN),
+                ));
+            }
+            if !echo::valid_role(role) {
+                return Err(invalid(
+                    "role",
+                    format!(
+                        "{role:?}: use lowercase letters, digits, - and _ (planner, workers, \
+                         reviewer, auditor, team, or your own)"
+                    ),
+                ));
+            }
+            if !echo::LAYERS.contains(&layer.as_str()) {
+                return Err(invalid(
+                    "layer",
+                    format!("{layer:?}: use etched, inscribed or traced"),
+                ));
+            }
+            if !echo::valid_date(date) {
+                return Err(invalid(
+                    "date",
+                    format!("{date:?} is not a date like 2026-02-11"),
+                ));
+            }
+            if echo::title_kind(title).is_none() {
+                return Err(invalid(
+                    "title",
+                    format!(
+                        "{title:?} has no kind word: write it as `Pattern: short description` \
+                         (or Architecture:, Observation:, …)"
+                    ),
+                ));
+            }
+            confidence_in("confidence", *confidence, 0.0, 1.0)?;
+            if !echo::valid_date(verified) {
+                return Err(invalid(
+                    "verified",
+                    format!("{verified:?} is not a date like 2026-02-11"),
+                ));
+            }
+            require("text", text)?;
+            if echo::has_email(evidence) && !echo::about_email(title, text) {
+                return Err(invalid(
+                    "evidence",
+                    "holds an e-mail address and the learning is not about e-mail handling",
+                ));
+            }
+            if let Some(m) = members.iter().find(|m| !hex(m)) {
+                return Err(invalid("members", format!("{m:?} is not an echo uid")));
+            }
+            Ok(())
+        }
+        Body::EchoRef { uid, workflow } => {
+            require("uid", uid)?;
+            require("workflow", workflow)
         }
         Body::Resolve { target } => require("target", target),
         Body::Delete { targets } => {

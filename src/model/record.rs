@@ -269,6 +269,52 @@ pub enum Body {
         #[serde(default, skip_serializing_if = "is_empty_str")]
         reason: String,
     },
+    /// An echo (seed 002): one entry of a role's memory (`.claude/echoes/<role>/MEMORY.md`).
+    /// Edits, archiving and restoring are new versions superseding the previous one; every
+    /// version of one entry shares its `uid`, and the fold keeps one per uid (docs/storage.md).
+    Echo {
+        /// The entry's identity across versions: [`super::echo::uid_for`] when created.
+        uid: String,
+        /// `planner`, `workers`, `reviewer`, `auditor`, `team`, or any role name.
+        role: String,
+        /// `etched`, `inscribed` or `traced`.
+        layer: String,
+        /// The date in the entry's heading (`YYYY-MM-DD`).
+        date: String,
+        /// With its kind word: `Pattern: Unused imports in new files`.
+        title: String,
+        /// `manual`, `rune:review PR #42`, …
+        #[serde(default, skip_serializing_if = "is_empty_str")]
+        source: String,
+        confidence: f64,
+        /// `` `file:lines` — what was found ``; empty when stripped or not given.
+        #[serde(default, skip_serializing_if = "is_empty_str")]
+        evidence: String,
+        /// When it was last confirmed (`YYYY-MM-DD`).
+        verified: String,
+        /// The title of the entry it replaces (the seed's `supersedes`); empty for `none`.
+        #[serde(default, skip_serializing_if = "is_empty_str")]
+        supersedes_title: String,
+        /// The learning, in 1 to 3 sentences.
+        text: String,
+        /// Moved to the role's archive: kept, shown with `--archived`, never loaded.
+        #[serde(default, skip_serializing_if = "is_false")]
+        archived: bool,
+        /// A knowledge block (`knowledge.md`): the uids of the entries it compresses.
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        members: Vec<String>,
+        /// What the view kept that the fields above do not hold (see [`Extra`]).
+        #[serde(default, skip_serializing_if = "is_empty_vec")]
+        extra: Vec<Extra>,
+    },
+    /// A workflow used an echo (`git rune echo ref`): feeds the entry's Relevance. A union:
+    /// every clone counts the same references.
+    EchoRef {
+        /// The echo's `uid`.
+        uid: String,
+        /// The workflow (session) that used it.
+        workflow: String,
+    },
     /// Removes the target records from the fold (they stay in history).
     Delete { targets: Vec<String> },
 }
@@ -320,11 +366,13 @@ pub enum Kind {
     Task,
     ContextBlock,
     Oracle,
+    Echo,
+    EchoRef,
     Delete,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 15] = [
+    pub const ALL: [Kind; 17] = [
         Kind::Decision,
         Kind::Convention,
         Kind::Learning,
@@ -339,6 +387,8 @@ impl Kind {
         Kind::Task,
         Kind::ContextBlock,
         Kind::Oracle,
+        Kind::Echo,
+        Kind::EchoRef,
         Kind::Delete,
     ];
 
@@ -359,6 +409,8 @@ impl Kind {
             Kind::Task => "task",
             Kind::ContextBlock => "context-block",
             Kind::Oracle => "oracle",
+            Kind::Echo => "echo",
+            Kind::EchoRef => "echo-ref",
             Kind::Delete => "delete",
         }
     }
@@ -375,7 +427,9 @@ impl Kind {
             | Kind::Learning
             | Kind::Instinct
             | Kind::CumulativeNote
-            | Kind::Invariant => Some(Scope::Memory),
+            | Kind::Invariant
+            | Kind::Echo
+            | Kind::EchoRef => Some(Scope::Memory),
             Kind::Progress
             | Kind::Checkpoint
             | Kind::Resolve
@@ -406,6 +460,8 @@ impl Body {
             Body::Task { .. } => Kind::Task,
             Body::ContextBlock { .. } => Kind::ContextBlock,
             Body::Oracle { .. } => Kind::Oracle,
+            Body::Echo { .. } => Kind::Echo,
+            Body::EchoRef { .. } => Kind::EchoRef,
             Body::Delete { .. } => Kind::Delete,
         }
     }
@@ -418,7 +474,9 @@ impl Body {
             | Body::Convention { title, .. }
             | Body::Invariant { title, .. }
             | Body::Task { title, .. }
-            | Body::ContextBlock { title, .. } => title,
+            | Body::ContextBlock { title, .. }
+            | Body::Echo { title, .. } => title,
+            Body::EchoRef { uid, .. } => uid,
             Body::Learning { key, .. } => key,
             Body::Instinct { name, .. } => name,
             Body::Checkpoint { doing, .. } => doing,
@@ -441,7 +499,8 @@ impl Body {
             | Body::Progress { extra, .. }
             | Body::Checkpoint { extra, .. }
             | Body::Invariant { extra, .. }
-            | Body::Task { extra, .. } => Some(extra),
+            | Body::Task { extra, .. }
+            | Body::Echo { extra, .. } => Some(extra),
             _ => None,
         }
     }
@@ -457,7 +516,8 @@ impl Body {
             | Body::Progress { extra, .. }
             | Body::Checkpoint { extra, .. }
             | Body::Invariant { extra, .. }
-            | Body::Task { extra, .. } => extra,
+            | Body::Task { extra, .. }
+            | Body::Echo { extra, .. } => extra,
             _ => &[],
         }
     }

@@ -55,3 +55,32 @@ pub fn record_at(ts: &str, body: Body) -> Record {
     m.ts = ts.to_owned();
     Record::new(m, body)
 }
+
+/// An echo of `role` at `clock` (its uid from the title and evidence), verified on `verified`.
+pub fn echo(clock: u64, role: &str, title: &str, verified: &str, confidence: f64) -> Record {
+    Record::new(
+        meta(clock, &[]),
+        echo_body(role, title, verified, confidence),
+    )
+}
+
+/// The body of [`echo`]: inscribed, evidence `src/a.rs:1`, dated when verified.
+pub fn echo_body(role: &str, title: &str, verified: &str, confidence: f64) -> Body {
+    let evidence = "`src/a.rs:1` — seen".to_owned();
+    Body::Echo {
+        uid: super::echo::uid_for(role, title, &evidence),
+        role: role.into(),
+        layer: "inscribed".into(),
+        date: verified.into(),
+        title: title.into(),
+        source: "manual".into(),
+        confidence,
+        evidence,
+        verified: verified.into(),
+        supersedes_title: String::new(),
+        text: "A learning.".into(),
+        archived: false,
+        members: Vec::new(),
+        extra: Vec::new(),
+    }
+}

@@ -112,6 +112,17 @@ struct Wire {
     response_id: Option<String>,
     response_excerpt: Option<String>,
     reason: Option<String>,
+    role: Option<String>,
+    layer: Option<String>,
+    date: Option<String>,
+    source: Option<String>,
+    verified: Option<String>,
+    supersedes_title: Option<String>,
+    #[serde(default)]
+    archived: bool,
+    #[serde(default)]
+    members: Vec<String>,
+    workflow: Option<String>,
 }
 
 fn need<T>(v: Option<T>, kind: &str, field: &str) -> Result<T, RecordParseError> {
@@ -287,6 +298,26 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
             response_id: w.response_id.unwrap_or_default(),
             response_excerpt: w.response_excerpt.unwrap_or_default(),
             reason: w.reason.unwrap_or_default(),
+        },
+        "echo" => Body::Echo {
+            uid: need(w.uid, k, "uid")?,
+            role: need(w.role, k, "role")?,
+            layer: need(w.layer, k, "layer")?,
+            date: need(w.date, k, "date")?,
+            title: need(w.title, k, "title")?,
+            source: w.source.unwrap_or_default(),
+            confidence: need(w.confidence, k, "confidence")?,
+            evidence: w.evidence.unwrap_or_default(),
+            verified: need(w.verified, k, "verified")?,
+            supersedes_title: w.supersedes_title.unwrap_or_default(),
+            text: need(w.text, k, "text")?,
+            archived: w.archived,
+            members: w.members,
+            extra: std::mem::take(&mut extra),
+        },
+        "echo-ref" => Body::EchoRef {
+            uid: need(w.uid, k, "uid")?,
+            workflow: need(w.workflow, k, "workflow")?,
         },
         "delete" => Body::Delete { targets: w.targets },
         other => {

@@ -291,6 +291,49 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
                 put("reason", text(reason));
             }
         }
+        Body::Echo {
+            uid,
+            role,
+            layer,
+            date,
+            title,
+            source,
+            confidence,
+            evidence,
+            verified,
+            supersedes_title,
+            text: learning,
+            archived,
+            members,
+            ..
+        } => {
+            let or_null = |s: &str| {
+                if s.is_empty() {
+                    Value::Null
+                } else {
+                    text(s)
+                }
+            };
+            put("uid", text(uid));
+            put("role", text(role));
+            put("layer", text(layer));
+            put("date", text(date));
+            put("title", text(title));
+            put("source", or_null(source));
+            put("confidence", json!(confidence));
+            put("evidence", or_null(evidence));
+            put("verified", text(verified));
+            put("supersedes_title", or_null(supersedes_title));
+            put("text", text(learning));
+            put("archived", json!(archived));
+            if !members.is_empty() {
+                put("members", list(members));
+            }
+        }
+        Body::EchoRef { uid, workflow } => {
+            put("uid", text(uid));
+            put("workflow", text(workflow));
+        }
         Body::Delete { targets } => put("targets", list(targets)),
     }
     let extra: Vec<Value> = body
@@ -831,4 +874,54 @@ pub fn oracle_reattached(out: &crate::oracle::Reattached) -> Value {
             "sessionId": r.body.title(),
         }),
     }
+}
+
+/// One line of `echo show --json` and `echo search --json`: the echo as `show` lists records,
+/// plus its Echo `score`, its `references` (distinct workflows that used it) and, for a
+/// search, the query's BM25 `relevance`.
+pub fn echo_listed(r: &Record, score: f64, references: usize, relevance: Option<f32>) -> Value {
+    let mut v = shown_record(r, None);
+    v["score"] = json!((score * 1000.0).round() / 1000.0);
+    v["references"] = json!(references);
+    if let Some(rel) = relevance {
+        v["relevance"] = json!(((rel as f64) * 1000.0).round() / 1000.0);
+    }
+    v
+}
+
+/// `echo add --json`: `status` (`added`, `merged into the existing entry`, `already
+/// recorded`), the entry's `uid`, and the record written (`null` when none was).
+pub fn echo_added(status: &str, uid: &str, record: Option<&Record>) -> Value {
+    let status = match status {
+        "added" => "added",
+        "already recorded" => "unchanged",
+        _ => "merged",
+    };
+    json!({
+        "version": VERSION,
+        "status": status,
+        "uid": uid,
+        "record": record.map_or(Value::Null, |r| shown_record(r, None)),
+    })
+}
+
+/// One line of `echo prune --json` per role: its MEMORY.md `lines`, whether this was a
+/// `dry_run`, and the `archived` entries (`uid`, `title`, `score`).
+pub fn echo_pruned(
+    role: &str,
+    lines: usize,
+    entries: &[(String, String, f64)],
+    dry_run: bool,
+) -> Value {
+    json!({
+        "version": VERSION,
+        "role": role,
+        "lines": lines,
+        "dry_run": dry_run,
+        "archived": entries.iter().map(|(u, t, s)| json!({
+            "uid": u,
+            "title": t,
+            "score": (s * 1000.0).round() / 1000.0,
+        })).collect::<Vec<_>>(),
+    })
 }

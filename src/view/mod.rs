@@ -10,6 +10,7 @@ mod context_blocks;
 mod conventions;
 mod decisions;
 mod diff;
+pub mod echoes;
 mod entry;
 mod instincts;
 pub mod invariants;
@@ -364,8 +365,8 @@ pub fn normalize(body: &mut Body) {
                 }
                 *extra = merged;
             }
-            // tasks.md keeps unknown lines literally, one line each (view/tasks.rs).
-            Kind::Task => {}
+            // tasks.md and the echo files keep unknown lines literally, one line each.
+            Kind::Task | Kind::Echo => {}
             // Prose must not start like a list item (it would join a list above it) or, in
             // INVARIANTS.md, like a rule field; there a later line that reads as a rule field
             // is indented, which makes it the line above's continuation.
@@ -479,6 +480,10 @@ fn shown_slots(body: &Body) -> Vec<(&'static str, bool)> {
             })
             .collect(),
         Body::Task { .. } => vec![(tasks::AFTER_TASK, true), (tasks::AFTER_END, true)],
+        Body::Echo { .. } => std::iter::once(echoes::BEFORE_HEADING)
+            .chain(echoes::SLOTS)
+            .map(|s| (s, true))
+            .collect(),
         Body::Invariant {
             what, r#where, why, ..
         } => vec![

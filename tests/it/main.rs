@@ -11,6 +11,7 @@ mod crash;
 mod diff;
 mod drift;
 mod drift_graph;
+mod echoes;
 mod edge_cases;
 mod hooks;
 mod import;

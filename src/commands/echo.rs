@@ -1,0 +1,474 @@
+//! `git rune echo …`: role memories with a lifecycle (seed 002). The use cases are in
+//! `echoes/`.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Args, Subcommand};
+
+use super::Context;
+use crate::echoes::{self, Added, Filter, NewEcho};
+use crate::memory::Snapshot;
+use crate::model::echo::{format_confidence, LAYERS};
+use crate::model::{Body, Record};
+use crate::output::json;
+use crate::text::sanitize;
+
+#[derive(Debug, Args)]
+pub struct EchoArgs {
+    #[command(subcommand)]
+    pub command: EchoCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EchoCommand {
+    /// Add an entry to a role's memory (etched ones need --confirm or a yes on a terminal).
+    Add(EchoAddArgs),
+    /// List a role's entries with their Echo Score (--archived: the archive).
+    Show(EchoShowArgs),
+    /// Search entries by relevance to a query, weighted by their Echo Score.
+    Search(EchoSearchArgs),
+    /// Record that a workflow used an entry (feeds its Relevance).
+    Ref(EchoRefArgs),
+    /// Move an entry to its role's archive (etched: with --confirm).
+    Archive(EchoIdArgs),
+    /// Bring an archived entry back.
+    Restore(EchoIdArgs),
+    /// Archive every entry of a role (history keeps them; etched ones only with --confirm).
+    Reset(EchoResetArgs),
+    /// Archive stale entries of roles whose MEMORY.md is over 150 lines (the seed's rules).
+    Prune(EchoPruneArgs),
+    /// Consolidate the agents' <role>/<agent>-findings.md files into memory.
+    Consolidate,
+}
+
+#[derive(Debug, Args)]
+pub struct EchoAddArgs {
+    /// The entry's title with its kind word: "Pattern: Unused imports in new files".
+    pub title: String,
+    /// The role: planner, workers, reviewer, auditor, team, or your own.
+    #[arg(long)]
+    pub role: String,
+    /// etched (permanent), inscribed (tactical) or traced (session).
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(LAYERS))]
+    pub layer: String,
+    /// `file:lines` — what was found.
+    #[arg(long, default_value = "")]
+    pub evidence: String,
+    /// 0.0 to 1.0.
+    #[arg(long)]
+    pub confidence: f64,
+    /// Where it comes from (`rune:review PR #42`); default `manual`.
+    #[arg(long, default_value = "manual")]
+    pub source: String,
+    /// The title of the entry this one replaces.
+    #[arg(long, default_value = "")]
+    pub supersedes: String,
+    /// The learning, in 1 to 3 sentences.
+    #[arg(long)]
+    pub text: String,
+    /// Confirm adding an etched (permanent) entry.
+    #[arg(long)]
+    pub confirm: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct EchoShowArgs {
+    /// Only this role's entries.
+    #[arg(long)]
+    pub role: Option<String>,
+    /// Only this layer's entries.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(LAYERS))]
+    pub layer: Option<String>,
+    /// The archived entries instead of the active ones.
+    #[arg(long)]
+    pub archived: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct EchoSearchArgs {
+    /// What to look for: "what do we know about N+1 queries".
+    pub query: String,
+    /// Only this role's entries.
+    #[arg(long)]
+    pub role: Option<String>,
+    /// At most this many results.
+    #[arg(long, default_value_t = 10)]
+    pub limit: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct EchoRefArgs {
+    /// The entry's id (a prefix of it is enough).
+    pub id: String,
+    /// The workflow or session that used it (default: one of its own).
+    #[arg(long)]
+    pub workflow: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct EchoIdArgs {
+    /// The entry's id (a prefix of it is enough).
+    pub id: String,
+    /// Confirm archiving an etched entry.
+    #[arg(long)]
+    pub confirm: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct EchoResetArgs {
+    /// The role to reset.
+    #[arg(long)]
+    pub role: String,
+    /// Archive its etched entries too.
+    #[arg(long)]
+    pub confirm: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct EchoPruneArgs {
+    /// Only this role.
+    #[arg(long)]
+    pub role: Option<String>,
+    /// Say what would be archived without writing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// Asks a yes/no question on the terminal; false when stdin or stderr is not one.
+fn ask_yes(question: &str) -> bool {
+    if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
+        return false;
+    }
+    let _ = write!(std::io::stderr(), "{question} [y/N] ");
+    let _ = std::io::stderr().flush();
+    let mut line = String::new();
+    if std::io::stdin().lock().read_line(&mut line).is_err() {
+        return false;
+    }
+    matches!(line.trim().to_lowercase().as_str(), "y" | "yes")
+}
+
+pub fn run(ctx: &Context, a: EchoArgs) -> Result<ExitCode> {
+    match a.command {
+        EchoCommand::Add(a) => add(ctx, a),
+        EchoCommand::Show(a) => show(ctx, a),
+        EchoCommand::Search(a) => search(ctx, a),
+        EchoCommand::Ref(a) => reference(ctx, a),
+        EchoCommand::Archive(a) => set_archived(ctx, a, true),
+        EchoCommand::Restore(a) => set_archived(ctx, a, false),
+        EchoCommand::Reset(a) => reset(ctx, a),
+        EchoCommand::Prune(a) => prune(ctx, a),
+        EchoCommand::Consolidate => consolidate(ctx),
+    }
+}
+
+/// Re-renders the echoes directory after a write, warning about files it left alone.
+fn refresh(ctx: &Context, store: &crate::store::Store) {
+    match echoes::refresh(store) {
+        Ok(kept) => {
+            for p in kept {
+                ctx.ui.warn(format_args!(
+                    "{} has unsaved edits and was not refreshed; run `git rune save` to keep them",
+                    p.display()
+                ));
+            }
+        }
+        Err(e) => ctx.ui.warn(format_args!(
+            "the echoes directory was not refreshed: {e:#}"
+        )),
+    }
+}
+
+fn add(ctx: &Context, a: EchoAddArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let mut sealer = ctx.sealer();
+    let confirmed = a.confirm
+        || (a.layer == "etched"
+            && ask_yes(&format!(
+                "add {:?} as an etched (permanent) entry of {}?",
+                a.title, a.role
+            )));
+    let added = echoes::add(
+        &store,
+        &mut sealer,
+        NewEcho {
+            role: a.role,
+            layer: a.layer,
+            title: a.title,
+            source: a.source,
+            confidence: a.confidence,
+            evidence: a.evidence,
+            supersedes: a.supersedes,
+            text: a.text,
+        },
+        confirmed,
+    )?;
+    ctx.report_redactions(&mut sealer);
+    let (w, what) = match &added {
+        Added::New(w) => (Some(w), "added"),
+        Added::Merged(w) => (Some(w), "merged into the existing entry"),
+        Added::Unchanged(_) => (None, "already recorded"),
+    };
+    if let Some(w) = w {
+        ctx.report_written(&store, w);
+    }
+    refresh(ctx, &store);
+    let record = w.and_then(|w| w.records.first());
+    let uid = match (&added, record) {
+        (_, Some(r)) => echoes::uid_of(r).to_owned(),
+        (Added::Unchanged(u), None) => u.clone(),
+        _ => String::new(),
+    };
+    if ctx.ui.json {
+        ctx.ui
+            .print(&(json::line(&json::echo_added(what, &uid, record)) + "\n"))?;
+    } else {
+        ctx.report(&format!("{what}: echo {uid}\n"))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn entry_line(r: &Record, score: f64) -> String {
+    let Body::Echo {
+        uid,
+        role,
+        layer,
+        date,
+        title,
+        confidence,
+        ..
+    } = &r.body
+    else {
+        return String::new();
+    };
+    format!(
+        "{uid}  {role}  {layer:<9}  score {score:.2}  conf {}  [{date}] {}\n",
+        format_confidence(*confidence),
+        sanitize(title)
+    )
+}
+
+fn show(ctx: &Context, a: EchoShowArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let snap = Snapshot::read(&store)?;
+    let filter = Filter {
+        role: a.role,
+        layer: a.layer,
+        archived: a.archived,
+    };
+    let listed = echoes::list(&snap.state, &filter);
+    let mut out = String::new();
+    for (r, s) in &listed {
+        if ctx.ui.json {
+            out.push_str(&json::line(&json::echo_listed(
+                r,
+                s.total,
+                s.references,
+                None,
+            )));
+            out.push('\n');
+        } else {
+            out.push_str(&entry_line(r, s.total));
+        }
+    }
+    if listed.is_empty() && !ctx.ui.json {
+        ctx.ui.status(if filter.archived {
+            "no archived echoes"
+        } else {
+            "no echoes (add one with `git rune echo add`)"
+        });
+    }
+    ctx.ui.print(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn search(ctx: &Context, a: EchoSearchArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let snap = Snapshot::read(&store)?;
+    let found = echoes::search(&snap.state, &a.query, a.role.as_deref());
+    let mut out = String::new();
+    for f in found.iter().take(a.limit.max(1)) {
+        if ctx.ui.json {
+            out.push_str(&json::line(&json::echo_listed(
+                f.record,
+                f.score.total,
+                f.score.references,
+                Some(f.relevance),
+            )));
+            out.push('\n');
+        } else {
+            out.push_str(&entry_line(f.record, f.score.total));
+            if let Body::Echo { text, .. } = &f.record.body {
+                out.push_str(&format!("    {}\n", sanitize(text).replace('\n', "\n    ")));
+            }
+        }
+    }
+    if found.is_empty() && !ctx.ui.json {
+        ctx.ui.status("no echo matches");
+    }
+    ctx.ui.print(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn reference(ctx: &Context, a: EchoRefArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let mut sealer = ctx.sealer();
+    let workflow = a
+        .workflow
+        .unwrap_or_else(|| format!("cli-{}", chrono::Utc::now().format("%Y%m%dT%H%M%S%.9fZ")));
+    let (uid, w) = echoes::reference(&store, &mut sealer, &a.id, &workflow)?;
+    if let Some(w) = &w {
+        ctx.report_written(&store, w);
+    }
+    ctx.report(&format!(
+        "referenced echo {uid} ({})\n",
+        sanitize(&workflow)
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn set_archived(ctx: &Context, a: EchoIdArgs, archived: bool) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let snap = Snapshot::read(&store)?;
+    let target = echoes::find(&snap.state, &a.id)?;
+    let uid = echoes::uid_of(target).to_owned();
+    let etched = matches!(&target.body, Body::Echo { layer, .. } if layer == "etched");
+    let confirmed = a.confirm
+        || (archived
+            && etched
+            && ask_yes(&format!(
+                "archive the etched entry {:?}?",
+                target.body.title()
+            )));
+    let summary = if archived {
+        "echo: archive"
+    } else {
+        "echo: restore"
+    };
+    let (titles, w) = echoes::set_archived(&store, summary, archived, confirmed, &|_, r| {
+        echoes::uid_of(r) == uid
+    })?;
+    if let Some(w) = &w {
+        ctx.report_written(&store, w);
+    }
+    refresh(ctx, &store);
+    let verb = if archived { "archived" } else { "restored" };
+    if titles.is_empty() {
+        ctx.report(&format!("echo {uid} is already {verb}\n"))?;
+    } else {
+        ctx.report(&format!("{verb} echo {uid}\n"))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn reset(ctx: &Context, a: EchoResetArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let role = a.role.clone();
+    let confirmed = a.confirm;
+    let (titles, w) = echoes::set_archived(
+        &store,
+        "echo: reset",
+        true,
+        true,
+        &|_, r| matches!(&r.body, Body::Echo { role: x, layer, .. } if *x == role && (confirmed || layer != "etched")),
+    )?;
+    if let Some(w) = &w {
+        ctx.report_written(&store, w);
+    }
+    refresh(ctx, &store);
+    ctx.report(&format!(
+        "archived {} entries of {} (memory's history keeps them; `git rune echo restore <id>` brings one back)\n",
+        titles.len(),
+        sanitize(&a.role)
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn prune(ctx: &Context, a: EchoPruneArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let pruned = echoes::prune(&store, a.role.as_deref(), a.dry_run)?;
+    if let Some(w) = &pruned.written {
+        ctx.report_written(&store, w);
+        refresh(ctx, &store);
+    }
+    let mut out = String::new();
+    let verb = if a.dry_run {
+        "would archive"
+    } else {
+        "archived"
+    };
+    for (role, lines, entries) in &pruned.roles {
+        if ctx.ui.json {
+            out.push_str(&json::line(&json::echo_pruned(
+                role, *lines, entries, a.dry_run,
+            )));
+            out.push('\n');
+            continue;
+        }
+        if entries.is_empty() {
+            out.push_str(&format!(
+                "{role}: MEMORY.md has {lines} lines; nothing to prune\n"
+            ));
+            continue;
+        }
+        out.push_str(&format!(
+            "{role}: MEMORY.md has {lines} lines (over 150); {verb} {}\n",
+            entries.len()
+        ));
+        for (uid, title, score) in entries {
+            out.push_str(&format!("  {uid}  score {score:.2}  {}\n", sanitize(title)));
+        }
+    }
+    if !a.dry_run && pruned.written.is_some() {
+        out.push_str("the archived entries' earlier versions stay in memory's history: `git rune echo restore <id>` brings one back\n");
+    }
+    ctx.report(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn consolidate(ctx: &Context) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let mut sealer = ctx.sealer();
+    let saved = echoes::save::save(&store, &mut sealer, true)?;
+    report_saved(ctx, &store, &mut sealer, &saved);
+    ctx.report(&format!(
+        "consolidated {} findings files: {} added, {} merged into existing entries\n",
+        saved.consolidated.len(),
+        saved.added,
+        saved.merged
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reports what saving the echoes directory did (status lines), for `save` and `consolidate`.
+pub fn report_saved(
+    ctx: &Context,
+    store: &crate::store::Store,
+    sealer: &mut crate::memory::seal::Sealer,
+    saved: &echoes::save::EchoSaved,
+) {
+    ctx.report_redactions(sealer);
+    if let Some(w) = &saved.written {
+        ctx.report_written(store, w);
+    }
+    for f in &saved.files {
+        ctx.ui.status(format_args!("saved {f}"));
+    }
+    for f in &saved.consolidated {
+        ctx.ui.status(format_args!("consolidated and removed {f}"));
+    }
+    for k in &saved.kept {
+        ctx.ui.warn(format_args!("kept {k}"));
+    }
+    for n in &saved.notes {
+        ctx.ui.status(format_args!("note: {n}"));
+    }
+    if saved.archived > 0 || saved.pruned > 0 {
+        ctx.ui.status(format_args!(
+            "archived {} entries (memory's history keeps them)",
+            saved.archived + saved.pruned
+        ));
+    }
+}

@@ -1,0 +1,442 @@
+//! Echoes (seed 002): role memories with a lifecycle. The use cases of `git rune echo …`:
+//! add, list, search, reference, archive and restore, reset, prune, and saving the echoes
+//! directory (hand edits and agents' findings files) back into records. No clap and no
+//! printing: each returns what it did. The entry format is `view::echoes`, the scoring
+//! `score`, the directory on disk `dir`.
+
+pub mod dir;
+pub mod save;
+pub mod score;
+
+use anyhow::Result;
+use chrono::NaiveDate;
+
+use crate::error::user_error;
+use crate::memory::seal::{Sealed, Sealer};
+use crate::memory::write::{write_records, Written};
+use crate::memory::Snapshot;
+use crate::model::echo::{self, ETCHED};
+use crate::model::{Body, Draft, Record, Scope, State};
+use crate::store::Store;
+
+pub use dir::EchoDir;
+pub use score::Scorer;
+
+/// Today in UTC (`GIT_RUNE_TIMESTAMP` pins it, as it pins record times).
+pub fn today() -> NaiveDate {
+    std::env::var("GIT_RUNE_TIMESTAMP")
+        .ok()
+        .and_then(|t| NaiveDate::parse_from_str(t.get(..10)?, "%Y-%m-%d").ok())
+        .unwrap_or_else(|| chrono::Utc::now().date_naive())
+}
+
+/// A new entry, as `echo add` takes it.
+#[derive(Debug, Clone)]
+pub struct NewEcho {
+    pub role: String,
+    pub layer: String,
+    pub title: String,
+    pub source: String,
+    pub confidence: f64,
+    pub evidence: String,
+    pub supersedes: String,
+    pub text: String,
+}
+
+/// What adding did.
+#[derive(Debug)]
+pub enum Added {
+    /// A new entry.
+    New(Written),
+    /// The same pattern and evidence was already recorded: its `verified` date and confidence
+    /// were raised (the higher wins), and it is active again if it was archived.
+    Merged(Written),
+    /// Already recorded with at least this confidence, verified today: nothing written.
+    Unchanged(String),
+}
+
+/// The uid of an echo body (empty for other kinds).
+pub fn uid_of(r: &Record) -> &str {
+    match &r.body {
+        Body::Echo { uid, .. } => uid,
+        _ => "",
+    }
+}
+
+/// Seals an echo body as a new version of `current` (when given), superseding it.
+fn seal_version(
+    sealer: &mut Sealer,
+    body: Body,
+    current: Option<&Record>,
+) -> Result<Sealed, crate::memory::seal::SealError> {
+    sealer.seal(
+        Draft {
+            body,
+            supersedes: current.map(|r| vec![r.id.clone()]).unwrap_or_default(),
+            at: None,
+        },
+        &|field, _| format!("the echo's {field}"),
+    )
+}
+
+/// The live entry with this uid in `state`.
+pub fn by_uid<'a>(state: &'a State, uid: &str) -> Option<&'a Record> {
+    state.echoes.iter().find(|r| uid_of(r) == uid)
+}
+
+/// Finds one entry by a prefix of its uid (or of a record id), archived ones included.
+pub fn find<'a>(state: &'a State, id: &str) -> Result<&'a Record> {
+    let id = id.trim().to_lowercase();
+    let matches: Vec<&Record> = state
+        .echoes
+        .iter()
+        .filter(|r| !id.is_empty() && (uid_of(r).starts_with(&id) || r.id.starts_with(&id)))
+        .collect();
+    match matches.as_slice() {
+        [one] => Ok(one),
+        [] => Err(user_error(
+            format!("no echo has the id {id:?}"),
+            "see the ids with `git rune echo show` (or `--archived`)",
+        )),
+        _ => Err(user_error(
+            format!("{} echoes have an id starting with {id:?}", matches.len()),
+            "give more digits of the id",
+        )),
+    }
+}
+
+/// Adds an entry (`echo add`), or merges it into the one with the same pattern and evidence.
+/// `confirmed`: an etched entry needs the user's confirmation, which the command obtained.
+pub fn add(store: &Store, sealer: &mut Sealer, new: NewEcho, confirmed: bool) -> Result<Added> {
+    if new.layer == ETCHED && !confirmed {
+        return Err(user_error(
+            "etched entries are permanent project knowledge: adding one needs confirmation",
+            "pass --confirm (a person, not an agent, should), or run the command on a terminal \
+             and answer yes",
+        ));
+    }
+    let day = today().format("%Y-%m-%d").to_string();
+    let body = Body::Echo {
+        uid: echo::uid_for(&new.role, &new.title, &new.evidence),
+        role: new.role,
+        layer: new.layer,
+        date: day.clone(),
+        title: new.title,
+        source: new.source,
+        confidence: new.confidence,
+        evidence: new.evidence,
+        verified: day.clone(),
+        supersedes_title: new.supersedes,
+        text: new.text,
+        archived: false,
+        members: Vec::new(),
+        extra: Vec::new(),
+    };
+    // Sealed once up front, so a secret or an invalid field is refused before any write.
+    let sealed = seal_version(sealer, body, None)?;
+    let uid = match sealed.body() {
+        Body::Echo { uid, .. } => uid.clone(),
+        _ => String::new(),
+    };
+    let mut merged = false;
+    let mut unchanged = false;
+    let written = write_records(store, Scope::Memory, "echo: add", |state| {
+        merged = false;
+        unchanged = false;
+        let Some(existing) = by_uid(state, &uid) else {
+            return Ok::<_, anyhow::Error>(vec![sealed.clone()]);
+        };
+        merged = true;
+        let Body::Echo {
+            confidence: new_c,
+            verified: new_v,
+            ..
+        } = sealed.body()
+        else {
+            return Ok(Vec::new());
+        };
+        let mut body = existing.body.clone();
+        if let Body::Echo {
+            confidence,
+            verified,
+            archived,
+            ..
+        } = &mut body
+        {
+            if *confidence >= *new_c && *verified >= *new_v && !*archived {
+                unchanged = true;
+                return Ok(Vec::new());
+            }
+            *confidence = confidence.max(*new_c);
+            if *new_v > *verified {
+                *verified = new_v.clone();
+            }
+            *archived = false;
+        }
+        Ok(vec![seal_version(
+            &mut Sealer::new(false),
+            body,
+            Some(existing),
+        )?])
+    })?;
+    Ok(match written {
+        Some(w) if merged => Added::Merged(w),
+        Some(w) => Added::New(w),
+        None => Added::Unchanged(uid),
+    })
+}
+
+/// Which entries `echo show` lists.
+#[derive(Debug, Default, Clone)]
+pub struct Filter {
+    pub role: Option<String>,
+    pub layer: Option<String>,
+    /// Archived entries instead of active ones.
+    pub archived: bool,
+}
+
+impl Filter {
+    pub fn keeps(&self, r: &Record) -> bool {
+        let Body::Echo {
+            role,
+            layer,
+            archived,
+            ..
+        } = &r.body
+        else {
+            return false;
+        };
+        self.role.as_ref().is_none_or(|x| x == role)
+            && self.layer.as_ref().is_none_or(|x| x == layer)
+            && *archived == self.archived
+    }
+}
+
+/// The entries a filter keeps, in the fold's order, with their scores.
+pub fn list<'a>(state: &'a State, filter: &Filter) -> Vec<(&'a Record, score::Score)> {
+    let scorer = Scorer::new(&state.echoes, &state.echo_refs, today());
+    state
+        .echoes
+        .iter()
+        .filter(|r| filter.keeps(r))
+        .map(|r| (r, scorer.score(r)))
+        .collect()
+}
+
+/// One search result.
+#[derive(Debug)]
+pub struct Found<'a> {
+    pub record: &'a Record,
+    /// BM25 relevance to the query.
+    pub relevance: f32,
+    pub score: score::Score,
+    /// What the ranking sorts by: relevance weighted by the Echo Score
+    /// (`relevance · (0.5 + 0.5 · score)`).
+    pub rank: f64,
+}
+
+/// Active entries (of `role`, when given) matching `query`, best first: BM25 over title,
+/// learning and evidence, weighted by the Echo Score; ties newest `verified` first, then uid.
+pub fn search<'a>(state: &'a State, query: &str, role: Option<&str>) -> Vec<Found<'a>> {
+    let filter = Filter {
+        role: role.map(str::to_owned),
+        ..Filter::default()
+    };
+    let records: Vec<&Record> = state.echoes.iter().filter(|r| filter.keeps(r)).collect();
+    let docs = records
+        .iter()
+        .map(|r| match &r.body {
+            Body::Echo {
+                title,
+                text,
+                evidence,
+                ..
+            } => format!("{title}\n{title}\n{text}\n{evidence}"),
+            _ => String::new(),
+        })
+        .collect();
+    let scorer = Scorer::new(&state.echoes, &state.echo_refs, today());
+    let mut found: Vec<Found<'a>> = crate::rank::bm25(docs, query)
+        .into_iter()
+        .map(|(i, relevance)| {
+            let score = scorer.score(records[i]);
+            Found {
+                record: records[i],
+                relevance,
+                score,
+                rank: relevance as f64 * (0.5 + 0.5 * score.total),
+            }
+        })
+        .collect();
+    let verified = |r: &Record| match &r.body {
+        Body::Echo { verified, .. } => verified.clone(),
+        _ => String::new(),
+    };
+    found.sort_by(|a, b| {
+        b.rank
+            .total_cmp(&a.rank)
+            .then_with(|| verified(b.record).cmp(&verified(a.record)))
+            .then_with(|| uid_of(a.record).cmp(uid_of(b.record)))
+    });
+    found
+}
+
+/// Records that a workflow used an entry (`echo ref`).
+pub fn reference(
+    store: &Store,
+    sealer: &mut Sealer,
+    id: &str,
+    workflow: &str,
+) -> Result<(String, Option<Written>)> {
+    let snap = Snapshot::read(store)?;
+    let uid = uid_of(find(&snap.state, id)?).to_owned();
+    let sealed = sealer.seal_body(
+        Body::EchoRef {
+            uid: uid.clone(),
+            workflow: workflow.to_owned(),
+        },
+        Vec::new(),
+    )?;
+    let w = crate::memory::write::append(store, Scope::Memory, "echo: ref", vec![sealed])?;
+    Ok((uid, w))
+}
+
+/// Archives (or restores, `archived: false`) the entries `pick` chooses among the fold's
+/// echoes, each as a new version; etched ones only when `confirmed`. Returns the titles
+/// changed and the write. Already archived (restored) ones are left alone.
+pub fn set_archived(
+    store: &Store,
+    summary: &str,
+    archived: bool,
+    confirmed: bool,
+    pick: &dyn Fn(&State, &Record) -> bool,
+) -> Result<(Vec<String>, Option<Written>)> {
+    let mut titles = Vec::new();
+    let mut refused = None;
+    let written = write_records(store, Scope::Memory, summary, |state| {
+        titles.clear();
+        let mut out = Vec::new();
+        let mut sealer = Sealer::new(false);
+        for r in &state.echoes {
+            let Body::Echo {
+                layer,
+                archived: now,
+                ..
+            } = &r.body
+            else {
+                continue;
+            };
+            if *now == archived || !pick(state, r) {
+                continue;
+            }
+            if layer == ETCHED && archived && !confirmed {
+                refused = Some(r.body.title().to_owned());
+                continue;
+            }
+            let mut body = r.body.clone();
+            if let Body::Echo { archived: a, .. } = &mut body {
+                *a = archived;
+            }
+            titles.push(r.body.title().to_owned());
+            out.push(seal_version(&mut sealer, body, Some(r))?);
+        }
+        Ok::<_, anyhow::Error>(out)
+    })?;
+    if written.is_none() {
+        if let Some(t) = refused {
+            return Err(user_error(
+                format!("{t:?} is etched: removing it needs confirmation"),
+                "pass --confirm (a person, not an agent, should), or answer yes on a terminal",
+            ));
+        }
+    }
+    Ok((titles, written))
+}
+
+/// Re-renders the echoes directory (after a write), leaving files with unsaved edits; returns
+/// those it left.
+pub fn refresh(store: &Store) -> Result<Vec<std::path::PathBuf>> {
+    let Some(dir) = EchoDir::open(store) else {
+        return Ok(Vec::new());
+    };
+    let lock = dir.lock()?;
+    dir.checkout(store, &lock, false)
+}
+
+/// An entry pruning archives: uid, title, Echo Score.
+pub type PruneEntry = (String, String, f64);
+
+/// One role's pruning: the role, its MEMORY.md line count, the entries archived.
+pub type RolePrune = (String, usize, Vec<PruneEntry>);
+
+/// What `echo prune` did or would do.
+#[derive(Debug, Default)]
+pub struct Pruned {
+    /// Per role: the MEMORY.md line count, and the entries archived (uid, title, score).
+    pub roles: Vec<RolePrune>,
+    pub written: Option<Written>,
+}
+
+/// The seed's pruning: for every role (or `role`) whose MEMORY.md is over 150 lines, archive
+/// the entries the rules pick ([`Scorer::prunable`]). Etched entries are never pruned. The
+/// seed's "backup before pruning" is memory's history: every archived entry's earlier version
+/// stays in it, and `echo restore` brings it back.
+pub fn prune(store: &Store, role: Option<&str>, dry_run: bool) -> Result<Pruned> {
+    let snap = Snapshot::read(store)?;
+    let plan = prune_plan(&snap.state, role, today());
+    let mut out = Pruned {
+        roles: plan,
+        written: None,
+    };
+    let uids: std::collections::HashSet<String> = out
+        .roles
+        .iter()
+        .flat_map(|(_, _, e)| e.iter().map(|(u, _, _)| u.clone()))
+        .collect();
+    if dry_run || uids.is_empty() {
+        return Ok(out);
+    }
+    let (_, w) = set_archived(store, "echo: prune", true, false, &|_, r| {
+        uids.contains(uid_of(r))
+    })?;
+    out.written = w;
+    Ok(out)
+}
+
+/// What pruning would archive, per role over the line limit: (role, lines, entries).
+pub fn prune_plan(state: &State, role: Option<&str>, today: NaiveDate) -> Vec<RolePrune> {
+    let scorer = Scorer::new(&state.echoes, &state.echo_refs, today);
+    let show_all = |_: &Record| false;
+    let mut out = Vec::new();
+    for r in dir::roles_of(state) {
+        if role.is_some_and(|x| x != r) {
+            continue;
+        }
+        let text = crate::view::echoes::render(
+            &r,
+            crate::view::echoes::EchoFile::Memory,
+            &state.echoes,
+            &show_all,
+        );
+        let lines = text.lines().count();
+        if lines <= score::MAX_LINES {
+            out.push((r, lines, Vec::new()));
+            continue;
+        }
+        let picked = state
+            .echoes
+            .iter()
+            .filter(|e| matches!(&e.body, Body::Echo { role, .. } if *role == r))
+            .filter(|e| scorer.prunable(e))
+            .map(|e| {
+                (
+                    uid_of(e).to_owned(),
+                    e.body.title().to_owned(),
+                    scorer.score(e).total,
+                )
+            })
+            .collect();
+        out.push((r, lines, picked));
+    }
+    out
+}

@@ -1,0 +1,425 @@
+//! Saving the echoes directory: hand edits of a role's `MEMORY.md`, `knowledge.md` and
+//! `archive/MEMORY.md` become new versions of their entries, and agents' `<agent>-findings.md`
+//! files are consolidated (the seed's write protocol: a duplicate — same pattern and evidence —
+//! raises the existing entry's `verified` and confidence, the higher winning; a new finding is
+//! appended; a role over 150 lines is pruned). One commit; findings files are deleted only
+//! after it landed, and only if nobody wrote to them meanwhile.
+
+use std::collections::{BTreeSet, HashSet};
+
+use anyhow::Result;
+
+use super::dir::{shown, EchoDir, Edited, Findings};
+use super::{by_uid, uid_of};
+use crate::error::user_error;
+use crate::memory::seal::{Sealed, Sealer};
+use crate::memory::write::{write_records, Written};
+use crate::model::echo::{self, ETCHED, INSCRIBED};
+use crate::model::{fold, Body, Draft, Record, Scope, State};
+use crate::store::{Store, MEMORY_REF};
+use crate::view::echoes::{self as format, EchoFile};
+use crate::view::Parsed;
+
+/// What a save of the echoes directory did.
+#[derive(Debug, Default)]
+pub struct EchoSaved {
+    /// Role files whose edits were saved (shown paths).
+    pub files: Vec<String>,
+    /// Findings files consolidated and deleted (shown paths).
+    pub consolidated: Vec<String>,
+    /// Findings files kept: could not be read back (`path:line: why`), or written to while
+    /// the save ran.
+    pub kept: Vec<String>,
+    pub added: usize,
+    pub changed: usize,
+    pub merged: usize,
+    pub archived: usize,
+    /// What the save did differently from the text (etched entries are not changed by hand).
+    pub notes: Vec<String>,
+    pub written: Option<Written>,
+    /// What pruning archived afterwards.
+    pub pruned: usize,
+}
+
+/// One entry read from a file, with where it came from.
+struct Read {
+    body: Body,
+    /// A findings file's entry (merged by the seed's rule) rather than a role file's.
+    finding: bool,
+}
+
+fn same_title(a: &str, b: &str) -> bool {
+    let n = |s: &str| {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    n(a) == n(b)
+}
+
+/// The live entry of `role` an entry read back is a version of: the same uid, else the same
+/// title.
+fn matching<'a>(state: &'a State, body: &Body) -> Option<&'a Record> {
+    let Body::Echo {
+        uid, role, title, ..
+    } = body
+    else {
+        return None;
+    };
+    by_uid(state, uid).or_else(|| {
+        state.echoes.iter().find(|r| {
+            matches!(&r.body, Body::Echo { role: r2, title: t2, .. } if r2 == role && same_title(t2, title))
+        })
+    })
+}
+
+/// Saves the echoes directory. `only_findings`: consolidate findings files only (`echo
+/// consolidate`), leaving role files alone.
+pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<EchoSaved> {
+    let mut out = EchoSaved::default();
+    let Some(dir) = EchoDir::open(store) else {
+        return Ok(out);
+    };
+    let workdir = store.workdir().map(|p| p.to_path_buf()).unwrap_or_default();
+    let lock = dir.lock()?;
+    let manifest = dir.manifest();
+    let edited: Vec<Edited> = if only_findings {
+        Vec::new()
+    } else {
+        dir.edited(&manifest)?
+    };
+    let findings: Vec<Findings> = dir.findings()?;
+    if edited.is_empty() && findings.is_empty() {
+        return Ok(out);
+    }
+
+    // Role files: every one must read back, or nothing is saved.
+    let mut reads: Vec<Read> = Vec::new();
+    let mut edited_files: HashSet<(String, EchoFile)> = HashSet::new();
+    for e in &edited {
+        let parsed = format::parse(&e.role, e.file, &e.text).map_err(|err| {
+            user_error(
+                format!(
+                    "{}: line {}: {}",
+                    shown(&e.path, &workdir),
+                    err.line,
+                    err.message
+                ),
+                "fix the line and run `git rune save` again; nothing was saved",
+            )
+        })?;
+        for p in parsed {
+            if let Parsed::Entry(entry) = p {
+                check(sealer, &entry.body, &shown(&e.path, &workdir))?;
+                reads.push(Read {
+                    body: entry.body,
+                    finding: false,
+                });
+            }
+        }
+        edited_files.insert((e.role.clone(), e.file));
+        out.files.push(shown(&e.path, &workdir));
+    }
+    // Findings: one that does not read back or seal is kept and reported; the rest go on.
+    let mut processed: Vec<&Findings> = Vec::new();
+    for f in &findings {
+        let at = shown(&f.path, &workdir);
+        let parsed = match format::parse(&f.role, EchoFile::Memory, &f.text) {
+            Ok(p) => p,
+            Err(err) => {
+                out.kept.push(format!("{at}:{}: {}", err.line, err.message));
+                continue;
+            }
+        };
+        let mut bodies = Vec::new();
+        let mut bad = None;
+        for p in parsed {
+            if let Parsed::Entry(entry) = p {
+                if let Err(e) = check(sealer, &entry.body, &at) {
+                    bad = Some(format!("{at}: {e:#}"));
+                    break;
+                }
+                bodies.push(entry.body);
+            }
+        }
+        if let Some(b) = bad {
+            out.kept.push(b);
+            continue;
+        }
+        reads.extend(bodies.into_iter().map(|body| Read {
+            body,
+            finding: true,
+        }));
+        processed.push(f);
+    }
+
+    // The entries the edited files showed when they were checked out: those gone from them
+    // are archived.
+    let base: State = match manifest.base.as_deref().and_then(|b| b.parse().ok()) {
+        Some(oid) => fold(store.records_at(MEMORY_REF, oid)?.iter()),
+        None => crate::memory::Snapshot::read(store)?.state,
+    };
+    let shown_before: Vec<Record> = base
+        .echoes
+        .iter()
+        .filter(|r| match (&r.body, EchoFile::of(&r.body)) {
+            (Body::Echo { role, .. }, Some(f)) => edited_files.contains(&(role.clone(), f)),
+            _ => false,
+        })
+        .cloned()
+        .collect();
+
+    let mut notes = Vec::new();
+    let mut counts = (0, 0, 0, 0);
+    let written = write_records(store, Scope::Memory, "echo: save", |state| {
+        notes.clear();
+        counts = (0, 0, 0, 0);
+        let (drafts, n, c) = plan(state, &reads, &shown_before, sealer)?;
+        notes = n;
+        counts = c;
+        Ok::<_, anyhow::Error>(drafts)
+    })?;
+    (out.added, out.changed, out.merged, out.archived) = counts;
+    out.notes = notes;
+    out.written = written;
+
+    // The commit landed (or there was nothing to write): the processed findings files go,
+    // unless someone wrote to them since they were read.
+    for f in processed {
+        let at = shown(&f.path, &workdir);
+        match std::fs::read_to_string(&f.path) {
+            Ok(now) if now == f.text => {
+                std::fs::remove_file(&f.path)
+                    .map_err(|e| anyhow::anyhow!("cannot remove {at}: {e}"))?;
+                out.consolidated.push(at);
+            }
+            Ok(_) => out.kept.push(format!(
+                "{at}: changed while it was consolidated; kept for the next save"
+            )),
+            Err(_) => {}
+        }
+    }
+    // Roles that received findings are pruned when over the limit (the seed's protocol).
+    let roles: BTreeSet<String> = findings.iter().map(|f| f.role.clone()).collect();
+    drop(lock);
+    for role in roles {
+        out.pruned += super::prune(store, Some(&role), false)?
+            .roles
+            .iter()
+            .map(|(_, _, e)| e.len())
+            .sum::<usize>();
+    }
+    let lock = dir.lock()?;
+    dir.checkout(store, &lock, true)?;
+    Ok(out)
+}
+
+/// Seals an entry read back as if new, so a secret or an invalid field is refused (naming the
+/// file) before anything is written.
+fn check(sealer: &Sealer, body: &Body, at: &str) -> Result<()> {
+    let mut probe = Sealer::new(sealer.redacts());
+    probe
+        .seal(Draft::new(body.clone()), &|field, _| {
+            format!("{at} ({:?}, {field})", body.title())
+        })
+        .map(|_| ())
+        .map_err(|e| anyhow::Error::new(e).context(format!("cannot save {at}")))
+}
+
+/// The drafts, the notes and the counts (added, changed, merged, archived) of a save.
+type Plan = (Vec<Sealed>, Vec<String>, (usize, usize, usize, usize));
+
+/// The drafts a save writes on top of `state`, the notes to report, and the counts (added,
+/// changed, merged, archived).
+fn plan(
+    state: &State,
+    reads: &[Read],
+    shown_before: &[Record],
+    sealer: &mut Sealer,
+) -> Result<Plan> {
+    let mut drafts: Vec<Sealed> = Vec::new();
+    let mut notes = Vec::new();
+    let (mut added, mut changed, mut merged, mut archived) = (0, 0, 0, 0);
+    let version = |body: Body, current: Option<&Record>, sealer: &mut Sealer| {
+        sealer.seal(
+            Draft {
+                body,
+                supersedes: current.map(|r| vec![r.id.clone()]).unwrap_or_default(),
+                at: None,
+            },
+            &|field, _| format!("an echo's {field}"),
+        )
+    };
+    // What this save will write per entry: the body, the live version it replaces, and
+    // whether it came from a findings file. Built first and written last, so an edit and a
+    // finding of one entry, or two findings of it, end in one version.
+    let mut planned: Vec<(Body, Option<&Record>, bool)> = Vec::new();
+    let mut seen_uids: HashSet<String> = HashSet::new();
+    for read in reads {
+        let mut body = read.body.clone();
+        let key = |b: &Body| match b {
+            Body::Echo {
+                role,
+                title,
+                evidence,
+                ..
+            } => (role.clone(), title.clone(), evidence.clone()),
+            _ => Default::default(),
+        };
+        let k = key(&body);
+        if let Some(prev) = planned.iter_mut().find(|(p, _, _)| {
+            let pk = key(p);
+            echo::same_entry((&pk.0, &pk.1, &pk.2), (&k.0, &k.1, &k.2))
+        }) {
+            raise(&mut prev.0, &body);
+            merged += 1;
+            continue;
+        }
+        // A role file's entry pairs by uid or title; a finding by uid or pattern + evidence.
+        let current = matching(state, &body).filter(|r| {
+            !read.finding || {
+                let rk = key(&r.body);
+                uid_of(r) == uid_of_body(&body)
+                    || echo::same_entry((&rk.0, &rk.1, &rk.2), (&k.0, &k.1, &k.2))
+            }
+        });
+        match current {
+            Some(cur) => {
+                let uid = uid_of(cur).to_owned();
+                let mut next = if read.finding {
+                    let mut b = cur.body.clone();
+                    raise(&mut b, &body);
+                    b
+                } else {
+                    keep_etched(&cur.body, &mut body, &mut notes);
+                    body
+                };
+                if let Body::Echo { uid: u, .. } = &mut next {
+                    *u = uid.clone();
+                }
+                seen_uids.insert(uid);
+                planned.push((next, Some(cur), read.finding));
+            }
+            None => {
+                if let Body::Echo { layer, title, .. } = &mut body {
+                    if layer == ETCHED {
+                        notes.push(format!(
+                            "{title:?} was saved as inscribed: etched entries are added only with \
+                             `git rune echo add --layer etched --confirm`"
+                        ));
+                        *layer = INSCRIBED.to_owned();
+                    }
+                }
+                seen_uids.insert(uid_of_body(&body).to_owned());
+                planned.push((body, None, read.finding));
+            }
+        }
+    }
+    for (body, cur, finding) in planned {
+        match cur {
+            Some(cur) => {
+                let mut normal = body.clone();
+                crate::view::normalize(&mut normal);
+                if normal == cur.body {
+                    continue;
+                }
+                if finding {
+                    merged += 1;
+                } else {
+                    changed += 1;
+                }
+                drafts.push(version(body, Some(cur), sealer)?);
+            }
+            None => {
+                added += 1;
+                drafts.push(version(body, None, sealer)?);
+            }
+        }
+    }
+    // Entries gone from the files they were shown in: archived (history keeps them).
+    for gone in shown_before {
+        let uid = uid_of(gone);
+        if seen_uids.contains(uid) {
+            continue;
+        }
+        let Some(cur) = by_uid(state, uid) else {
+            continue;
+        };
+        let Body::Echo {
+            layer,
+            archived: was,
+            title,
+            ..
+        } = &cur.body
+        else {
+            continue;
+        };
+        if *was {
+            notes.push(format!(
+                "{title:?} stays archived: archived entries are kept in history (restore one with \
+                 `git rune echo restore`)"
+            ));
+            continue;
+        }
+        if layer == ETCHED {
+            notes.push(format!(
+                "{title:?} is etched and was kept: remove it with `git rune echo archive <id> \
+                 --confirm`"
+            ));
+            continue;
+        }
+        let mut body = cur.body.clone();
+        if let Body::Echo { archived: a, .. } = &mut body {
+            *a = true;
+        }
+        archived += 1;
+        drafts.push(version(body, Some(cur), sealer)?);
+    }
+    Ok((drafts, notes, (added, changed, merged, archived)))
+}
+
+fn uid_of_body(b: &Body) -> &str {
+    match b {
+        Body::Echo { uid, .. } => uid,
+        _ => "",
+    }
+}
+
+/// The seed's duplicate rule applied to `into`: the newer `verified` and the higher confidence
+/// win; an archived entry found again is active again.
+fn raise(into: &mut Body, found: &Body) {
+    if let (
+        Body::Echo {
+            verified,
+            confidence,
+            archived,
+            ..
+        },
+        Body::Echo {
+            verified: v2,
+            confidence: c2,
+            ..
+        },
+    ) = (into, found)
+    {
+        if v2 > verified {
+            *verified = v2.clone();
+        }
+        *confidence = confidence.max(*c2);
+        *archived = false;
+    }
+}
+
+/// A hand edit cannot make an entry etched or un-etch one: the layer stays as it was.
+fn keep_etched(cur: &Body, edit: &mut Body, notes: &mut Vec<String>) {
+    if let (Body::Echo { layer: was, .. }, Body::Echo { layer, title, .. }) = (cur, edit) {
+        if (was == ETCHED) != (layer == ETCHED) {
+            notes.push(format!(
+                "{title:?} keeps its layer {was}: etched entries are added or removed only with \
+                 confirmation (`git rune echo add --confirm`, `git rune echo archive --confirm`)"
+            ));
+            *layer = was.clone();
+        }
+    }
+}

@@ -1,0 +1,382 @@
+//! Echoes (seed 002): `git rune echo …`, the `.claude/echoes/` view saved back by `save`,
+//! findings files consolidated by concurrent processes, and two clones converging.
+
+use std::process::Command;
+
+use crate::common::{json_lines, Output, Remote, TestRepo};
+
+fn repo() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.commit_file("a", "a\n", "init");
+    repo.rune(&["init"]).success();
+    repo
+}
+
+fn add<'a>(role: &'a str, layer: &'a str, title: &'a str, evidence: &'a str) -> Vec<&'a str> {
+    vec![
+        "echo",
+        "add",
+        title,
+        "--role",
+        role,
+        "--layer",
+        layer,
+        "--evidence",
+        evidence,
+        "--confidence",
+        "0.8",
+        "--source",
+        "rune:review PR #42",
+        "--text",
+        "Codebase tends to leave unused imports in new files.",
+    ]
+}
+
+fn shown(repo: &TestRepo, extra: &[&str]) -> Vec<serde_json::Value> {
+    let mut args = vec!["--json", "echo", "show"];
+    args.extend_from_slice(extra);
+    json_lines(&repo.rune(&args).success().stdout)
+}
+
+const MEMORY: &str = ".claude/echoes/reviewer/MEMORY.md";
+
+#[test]
+fn add_show_and_the_view_file() {
+    let repo = repo();
+    repo.rune(&add(
+        "reviewer",
+        "inscribed",
+        "Pattern: Unused imports in new files",
+        "`src/auth.py:1-5` — 3 unused imports found",
+    ))
+    .success();
+    let text = repo.read(MEMORY);
+    assert_eq!(
+        text,
+        "<!-- echo-schema: v1 -->\n# Reviewer Memory\n\n### [2026-01-01] Pattern: Unused imports in new files\n- **layer**: inscribed\n- **source**: rune:review PR #42\n- **confidence**: 0.8\n- **evidence**: `src/auth.py:1-5` — 3 unused imports found\n- **verified**: 2026-01-01\n- **supersedes**: none\n- Codebase tends to leave unused imports in new files.\n"
+    );
+    // Out of `git status`, like .rune/.
+    let status = repo.git(&["status", "--porcelain"]);
+    assert!(!status.contains(".claude"), "{status}");
+    let list = shown(&repo, &["--role", "reviewer"]);
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0]["layer"], "inscribed");
+    assert_eq!(list[0]["confidence"], 0.8);
+    // The same pattern and evidence again, more confident: merged, not duplicated.
+    let mut again = add(
+        "reviewer",
+        "inscribed",
+        "pattern:  unused imports in new files",
+        "`src/auth.py:1-5` — 3 unused imports found",
+    );
+    again[10] = "0.95";
+    let out = repo.rune(&again).success();
+    assert!(out.stdout.contains("merged"), "{}", out.snapshot());
+    let list = shown(&repo, &[]);
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0]["confidence"], 0.95);
+    assert!(shown(&repo, &["--role", "auditor"]).is_empty());
+}
+
+#[test]
+fn etched_needs_confirmation_and_archive_restore_reset() {
+    let repo = repo();
+    let args = add(
+        "team",
+        "etched",
+        "Architecture: Express + Prisma async",
+        "`package.json:5-15`",
+    );
+    let out = repo.rune(&args).failure();
+    assert!(
+        out.stderr.contains("needs confirmation"),
+        "{}",
+        out.snapshot()
+    );
+    assert!(shown(&repo, &[]).is_empty());
+    let mut confirmed = args.clone();
+    confirmed.push("--confirm");
+    repo.rune(&confirmed).success();
+    repo.rune(&add("team", "traced", "Observation: Slow CI", "CI logs"))
+        .success();
+    let list = shown(&repo, &[]);
+    assert_eq!(list.len(), 2);
+    let etched = list.iter().find(|e| e["layer"] == "etched").unwrap()["uid"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        list.iter().find(|e| e["layer"] == "etched").unwrap()["score"],
+        1.0
+    );
+    // Reset archives what is not etched; etched stays without --confirm.
+    let out = repo.rune(&["echo", "reset", "--role", "team"]).success();
+    assert!(
+        out.stdout.contains("archived 1 entries"),
+        "{}",
+        out.snapshot()
+    );
+    assert_eq!(shown(&repo, &[]).len(), 1);
+    assert_eq!(shown(&repo, &["--archived"]).len(), 1);
+    assert!(repo
+        .read(".claude/echoes/team/archive/MEMORY.md")
+        .contains("Observation: Slow CI"));
+    repo.rune(&["echo", "archive", &etched[..8]]).failure();
+    repo.rune(&["echo", "archive", &etched[..8], "--confirm"])
+        .success();
+    assert!(shown(&repo, &[]).is_empty());
+    repo.rune(&["echo", "restore", &etched[..8]]).success();
+    assert_eq!(shown(&repo, &[])[0]["uid"], etched.as_str());
+}
+
+#[test]
+fn search_ranks_by_relevance_and_ref_records_use() {
+    let repo = repo();
+    repo.rune(&add(
+        "reviewer",
+        "inscribed",
+        "Pattern: N+1 queries in services",
+        "`app/users.rb:10`",
+    ))
+    .success();
+    repo.rune(&add(
+        "reviewer",
+        "inscribed",
+        "Pattern: Unused imports",
+        "`src/a.py:1`",
+    ))
+    .success();
+    repo.rune(&add(
+        "planner",
+        "traced",
+        "Observation: Query cache misses",
+        "`db/cache.rs:3`",
+    ))
+    .success();
+    let hits = json_lines(
+        &repo
+            .rune(&["--json", "echo", "search", "queries"])
+            .success()
+            .stdout,
+    );
+    assert_eq!(hits.len(), 2, "{hits:?}");
+    assert_eq!(hits[0]["title"], "Pattern: N+1 queries in services");
+    let hits = json_lines(
+        &repo
+            .rune(&["--json", "echo", "search", "queries", "--role", "planner"])
+            .success()
+            .stdout,
+    );
+    assert_eq!(hits.len(), 1);
+    let uid = hits[0]["uid"].as_str().unwrap().to_owned();
+    let before = hits[0]["score"].as_f64().unwrap();
+    repo.rune(&["echo", "ref", &uid, "--workflow", "review-7"])
+        .success();
+    let after = json_lines(
+        &repo
+            .rune(&["--json", "echo", "search", "queries", "--role", "planner"])
+            .success()
+            .stdout,
+    )[0]["score"]
+        .as_f64()
+        .unwrap();
+    assert!(after > before, "{before} -> {after}");
+    repo.rune(&["echo", "ref", "ffff"]).failure();
+}
+
+#[test]
+fn an_email_in_evidence_is_stripped_and_a_secret_refused() {
+    let repo = repo();
+    let out = repo
+        .rune(&add(
+            "workers",
+            "inscribed",
+            "Gotcha: Flaky login test",
+            "reported by jane@corp.example.com",
+        ))
+        .success();
+    assert!(
+        out.stderr.contains("e-mail address in evidence"),
+        "{}",
+        out.snapshot()
+    );
+    let list = shown(&repo, &[]);
+    assert_eq!(list[0]["evidence"], serde_json::Value::Null);
+    assert!(list[0]["text"].as_str().unwrap().contains("unused imports"));
+    let mut secret = add("workers", "inscribed", "Gotcha: Token", "`a.rs:1`");
+    let text = "uses ghp_0123456789abcdefABCDEF0123456789abcd";
+    secret[14] = text;
+    let out = repo.rune(&secret).failure();
+    assert!(
+        out.stderr.contains("refusing to record a secret"),
+        "{}",
+        out.snapshot()
+    );
+    assert_eq!(shown(&repo, &[]).len(), 1);
+}
+
+#[test]
+fn hand_edits_are_saved_losslessly() {
+    let repo = repo();
+    repo.rune(&add("reviewer", "inscribed", "Pattern: A", "`a.rs:1`"))
+        .success();
+    repo.rune(&add("reviewer", "inscribed", "Pattern: B", "`b.rs:1`"))
+        .success();
+    let text = repo.read(MEMORY);
+    // Change A's learning, add a labelled line and prose, remove B, add C.
+    let edited = text
+        .replace(
+            "- **layer**: inscribed\n- **source**: rune:review PR #42\n- **confidence**: 0.8\n- **evidence**: `a.rs:1`",
+            "- **layer**: inscribed\n- **tags**: imports\n- **source**: rune:review PR #42\n- **confidence**: 0.8\n- **evidence**: `a.rs:1`",
+        );
+    let b_start = edited.find("### [2026-01-01] Pattern: B").unwrap();
+    let mut edited = edited[..b_start].to_owned();
+    edited = edited.replace(
+        "- Codebase tends to leave unused imports in new files.\n\n",
+        "- Codebase tends to leave unused imports in new files.\na remark of mine\n\n",
+    );
+    edited.push_str(
+        "### [2026-01-01] Pattern: C\n- **layer**: traced\n- **confidence**: 0.4\n- Seen once.\n",
+    );
+    std::fs::write(repo.root.join(MEMORY), &edited).unwrap();
+    let out = repo.rune(&["save"]).success();
+    assert!(
+        out.stderr
+            .contains("saved .claude/echoes/reviewer/MEMORY.md"),
+        "{}",
+        out.snapshot()
+    );
+    let list = shown(&repo, &[]);
+    let titles: Vec<&str> = list.iter().map(|e| e["title"].as_str().unwrap()).collect();
+    assert_eq!(titles, ["Pattern: A", "Pattern: C"]);
+    assert_eq!(shown(&repo, &["--archived"])[0]["title"], "Pattern: B");
+    let now = repo.read(MEMORY);
+    assert!(now.contains("- **tags**: imports\n"), "{now}");
+    assert!(now.contains("a remark of mine\n"), "{now}");
+    // Saved: a second save has nothing to do, and the file is as written (canonical form).
+    let out = repo.rune(&["save"]).success();
+    assert!(!out.stderr.contains("saved .claude"), "{}", out.snapshot());
+    // A file that does not parse stops the save with nothing written.
+    std::fs::write(
+        repo.root.join(MEMORY),
+        format!("{now}\n### [2026-01-01] Pattern: D\n- **confidence**: lots\n- x\n"),
+    )
+    .unwrap();
+    let before = repo.git(&["rev-parse", "refs/rune/memory"]);
+    let out = repo.rune(&["save"]).failure();
+    assert!(out.stderr.contains("MEMORY.md: line"), "{}", out.snapshot());
+    assert_eq!(repo.git(&["rev-parse", "refs/rune/memory"]), before);
+}
+
+fn finding(title: &str, evidence: &str, confidence: &str, verified: &str) -> String {
+    format!(
+        "### [{verified}] {title}\n- **layer**: inscribed\n- **source**: rune:review\n- **confidence**: {confidence}\n- **evidence**: {evidence}\n- **verified**: {verified}\n- **supersedes**: none\n- Learned from {title}.\n\n"
+    )
+}
+
+#[test]
+fn four_processes_consolidating_findings_lose_nothing() {
+    let repo = repo();
+    let dir = repo.root.join(".claude/echoes/reviewer");
+    std::fs::create_dir_all(&dir).unwrap();
+    for agent in 0..4 {
+        // Each agent found its own pattern, and all of them found the shared one.
+        let text = finding(
+            &format!("Pattern: own {agent}"),
+            "`x.rs:1`",
+            "0.5",
+            "2026-01-01",
+        ) + &finding(
+            "Pattern: shared",
+            "`shared.rs:1`",
+            &format!("0.{}", agent + 5),
+            "2026-01-01",
+        );
+        std::fs::write(dir.join(format!("agent{agent}-findings.md")), text).unwrap();
+    }
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_git-rune"));
+            repo.env(&mut cmd);
+            cmd.args(["echo", "consolidate"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for c in children {
+        Output::of(c.wait_with_output().unwrap()).success();
+    }
+    let list = shown(&repo, &[]);
+    let mut titles: Vec<&str> = list.iter().map(|e| e["title"].as_str().unwrap()).collect();
+    titles.sort();
+    assert_eq!(
+        titles,
+        [
+            "Pattern: own 0",
+            "Pattern: own 1",
+            "Pattern: own 2",
+            "Pattern: own 3",
+            "Pattern: shared"
+        ]
+    );
+    let shared = list
+        .iter()
+        .find(|e| e["title"] == "Pattern: shared")
+        .unwrap();
+    assert_eq!(shared["confidence"], 0.8, "the highest confidence wins");
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with("-findings.md"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn two_clones_consolidating_converge_after_sync() {
+    let remote = Remote::new();
+    let a = remote.clone("alice");
+    a.commit_file("a", "a\n", "init");
+    a.git(&["push", "-q", "origin", "main"]);
+    a.rune(&["init"]).success();
+    let b = remote.clone("bob");
+    b.rune(&["init"]).success();
+    let write = |repo: &TestRepo, agent: &str, text: String| {
+        let dir = repo.root.join(".claude/echoes/auditor");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("{agent}-findings.md")), text).unwrap();
+    };
+    write(
+        &a,
+        "a1",
+        finding("Pattern: shared", "`s.rs:1`", "0.6", "2026-01-01"),
+    );
+    write(
+        &b,
+        "b1",
+        finding("Pattern: shared", "`s.rs:1`", "0.9", "2026-01-01")
+            + &finding("Pattern: only bob", "`b.rs:2`", "0.7", "2026-01-01"),
+    );
+    a.rune(&["echo", "consolidate"]).success();
+    b.rune(&["echo", "consolidate"]).success();
+    a.rune(&["sync"]).success();
+    b.rune(&["sync"]).success();
+    a.rune(&["sync"]).success();
+    let sa = shown(&a, &[]);
+    let sb = shown(&b, &[]);
+    assert_eq!(sa, sb);
+    assert_eq!(sa.len(), 2);
+    let shared = sa.iter().find(|e| e["title"] == "Pattern: shared").unwrap();
+    assert_eq!(shared["confidence"], 0.9);
+    assert_eq!(
+        a.git(&["rev-parse", "refs/rune/memory^{tree}"]),
+        b.git(&["rev-parse", "refs/rune/memory^{tree}"])
+    );
+    assert_eq!(
+        a.read(".claude/echoes/auditor/MEMORY.md"),
+        b.read(".claude/echoes/auditor/MEMORY.md")
+    );
+}
