@@ -96,6 +96,9 @@ impl Digest {
             renumbered: state.renumbered.clone(),
             context_blocks: state.context_blocks.clone(),
             oracles: state.oracles.clone(),
+            // Echoes are not part of the default briefing; `load --role` reads them itself.
+            echoes: Vec::new(),
+            echo_refs: Vec::new(),
         };
         Digest {
             state: digest,
