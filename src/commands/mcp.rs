@@ -12,6 +12,8 @@ use super::Context;
 pub struct McpArgs {}
 
 pub fn run(ctx: &Context, _args: McpArgs) -> Result<ExitCode> {
-    crate::mcp::serve(ctx.dir.clone(), ctx.redact)?;
+    crate::mcp::serve(ctx.dir.clone(), ctx.redact, |m| {
+        crate::output::Ui::default().warn(format_args!("git-rune mcp: {m}"))
+    })?;
     Ok(ExitCode::SUCCESS)
 }

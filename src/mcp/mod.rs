@@ -13,12 +13,12 @@ use anyhow::{Context as _, Result};
 
 /// Serves MCP on stdin/stdout for the repository around `dir` until the client closes the
 /// connection. `redact`: keep records holding a secret with the secret redacted, instead of
-/// refusing them.
-pub fn serve(dir: PathBuf, redact: bool) -> Result<()> {
+/// refusing them. `warn` tells what does not fail a request (stderr, the client's log).
+pub fn serve(dir: PathBuf, redact: bool, warn: fn(&str)) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
         .build()
         .context("cannot start the MCP server's runtime")?;
-    runtime.block_on(server::run(server::RuneServer::new(dir, redact)))
+    runtime.block_on(server::run(server::RuneServer::new(dir, redact, warn)))
 }

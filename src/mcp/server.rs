@@ -31,16 +31,18 @@ use crate::view::ViewFile;
 pub struct RuneServer {
     dir: PathBuf,
     redact: bool,
+    /// Where a problem that does not fail the request is told (stderr: the client's log).
+    warn: fn(&str),
 }
 
 impl RuneServer {
-    pub fn new(dir: PathBuf, redact: bool) -> RuneServer {
-        RuneServer { dir, redact }
+    pub fn new(dir: PathBuf, redact: bool, warn: fn(&str)) -> RuneServer {
+        RuneServer { dir, redact, warn }
     }
 
     /// The repository, with memory a plain `git fetch` brought merged first (as every CLI
     /// command does): a teammate's decisions are there without `git rune sync`. A merge that
-    /// fails is reported on stderr (the client's log) and the request goes on.
+    /// fails is reported through `warn` and the request goes on.
     fn store(&self) -> Result<Store> {
         let store = Store::open(&self.dir).map_err(|e| match e {
             StoreError::NotARepository(p) => user_error(
@@ -50,9 +52,9 @@ impl RuneServer {
             other => anyhow::Error::from(other),
         })?;
         if let Err(e) = crate::sync::merge_fetched(&store) {
-            eprintln!(
-                "git-rune mcp: could not merge memory fetched from a remote: {e:#} (run `git rune sync`)"
-            );
+            (self.warn)(&format!(
+                "could not merge memory fetched from a remote: {e:#} (run `git rune sync`)"
+            ));
         }
         Ok(store)
     }
