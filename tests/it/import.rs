@@ -385,3 +385,94 @@ fn init_in_a_clone_with_a_symbolic_remote_head_gives_the_hint_once() {
         out.stderr
     );
 }
+
+#[test]
+fn import_and_export_json_shapes() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    let parse = |s: &str| -> serde_json::Value { serde_json::from_str(s.trim()).unwrap() };
+    let dry = parse(
+        &repo
+            .rune(&[
+                "--json",
+                "import",
+                "rune-dir",
+                &fixture("sloppy"),
+                "--dry-run",
+            ])
+            .success()
+            .stdout,
+    );
+    assert_eq!(dry["version"], 1);
+    assert_eq!(dry["dry_run"], true);
+    assert_eq!(dry["commits"], serde_json::json!({}));
+    assert_eq!(dry["in_work_tree"], false);
+    let f = dry["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["file"] == "learnings.jsonl")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (f["entries"].clone(), f["raw"].clone(), f["present"].clone()),
+        (1.into(), 1.into(), 0.into()),
+        "{f}"
+    );
+    assert!(
+        f["notes"][0].as_str().unwrap().starts_with("line 4:"),
+        "{f}"
+    );
+    let done = parse(
+        &repo
+            .rune(&["--json", "import", "rune-dir", &fixture("sloppy")])
+            .success()
+            .stdout,
+    );
+    assert_eq!(done["added"], dry["added"]);
+    assert!(
+        done["commits"]["refs/rune/memory"].is_string()
+            && done["commits"]["refs/rune/branches/main"].is_string(),
+        "{done}"
+    );
+
+    let out_dir = repo.root.parent().unwrap().join("exported");
+    let d = out_dir.display().to_string();
+    let exported = parse(
+        &repo
+            .rune(&["--json", "export", "rune-dir", &d])
+            .success()
+            .stdout,
+    );
+    assert_eq!(exported["version"], 1);
+    assert_eq!(exported["dir"], d.as_str());
+    let files = exported["files"].as_array().unwrap();
+    assert!(
+        files.contains(&"decisions.md".into())
+            && files.contains(&"oracle-pending/oracle-1714234600-def456.json".into()),
+        "{exported}"
+    );
+
+    repo.rune(&["task", "add", "One"]).success();
+    let sp = parse(
+        &repo
+            .rune(&["--json", "export", "sp-json", "sp.json"])
+            .success()
+            .stdout,
+    );
+    assert!(sp["file"].as_str().unwrap().ends_with("sp.json"), "{sp}");
+    let fresh = TestRepo::new();
+    fresh.commit_file("a.txt", "a\n", "first");
+    std::fs::copy(repo.root.join("sp.json"), fresh.root.join("sp.json")).unwrap();
+    let imported = parse(
+        &fresh
+            .rune(&["--json", "import", "sp-json"])
+            .success()
+            .stdout,
+    );
+    assert_eq!(imported["version"], 1);
+    assert_eq!(imported["tasks"], 1);
+    assert_eq!(imported["renumbered"], serde_json::json!([]));
+    assert_eq!(imported["summary"]["pending"], 1, "{imported}");
+    assert_eq!(imported["ref"], "refs/rune/branches/main");
+}
