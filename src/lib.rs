@@ -13,6 +13,7 @@ mod context;
 mod drift;
 mod error;
 mod files;
+mod global;
 mod hooks;
 mod integrity;
 #[cfg(feature = "mcp")]

@@ -39,6 +39,9 @@ pub struct State {
     /// Oracle dispatches: one per `session_id` (see [`oracle_wins`]), by `dispatched_at`
     /// then session id.
     pub oracles: Vec<Record>,
+    /// Not folded from this repository: the user-level memory's promoted instincts, which
+    /// `load` reads in (`memory::user`) to show as their own section. Empty otherwise.
+    pub global_instincts: Vec<Record>,
 }
 
 impl State {

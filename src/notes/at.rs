@@ -48,6 +48,10 @@ pub fn with_briefing<R>(
             Err(e) => orphan_error = Some(e),
         }
     }
+    if at.is_none() {
+        // The user-level memory is today's, never as of a commit.
+        snap.state.global_instincts = crate::memory::user::global_instincts();
+    }
     let drift = super::carriers::drift_of(store, &snap, at.is_some())?;
     let policy = LoadPolicy {
         trusted: store.config_list("rune.trustedAuthors"),

@@ -922,3 +922,30 @@ pub struct ExportJson<'a> {
     pub files: Option<&'a [String]>,
     pub version: u32,
 }
+
+/// `instinct promote --json`: `repo` (the user-level repository), `dry_run`, `qualifying`
+/// (this project's instincts at confidence ≥ 0.8), `sighted` (sightings this run recorded, or
+/// would), `other_projects`, `candidates` (each this project's instinct as `show` gives it,
+/// plus `projects` and `best_confidence`) and `promoted` (names).
+pub fn promotion(p: &crate::global::Promotion) -> Value {
+    let candidates: Vec<Value> = p
+        .candidates
+        .iter()
+        .map(|c| {
+            let mut v = shown_record(&c.record, None);
+            v["projects"] = json!(c.projects);
+            v["best_confidence"] = json!(c.confidence);
+            v
+        })
+        .collect();
+    json!({
+        "version": VERSION,
+        "repo": p.repo.display().to_string(),
+        "dry_run": p.dry_run,
+        "qualifying": p.qualifying,
+        "sighted": p.sighted,
+        "other_projects": p.other_projects,
+        "candidates": candidates,
+        "promoted": p.promoted,
+    })
+}

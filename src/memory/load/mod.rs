@@ -102,7 +102,7 @@ struct Section<'a> {
 /// A section as chosen within the budget.
 pub struct Chosen<'a> {
     /// `checkpoint`, `tasks`, `oracle`, `drift`, `invariants`, `progress`, `task-notes`, `decisions`,
-    /// `conventions`, `learnings`, `instincts`, `notes`.
+    /// `conventions`, `learnings`, `instincts`, `global-instincts`, `notes`.
     pub key: &'static str,
     pub heading: String,
     pub items: Vec<(String, Item<'a>)>,
@@ -250,6 +250,7 @@ pub fn brief<'a>(
         conventions_section(state),
         learnings_section(state, stale),
         instincts_section(state),
+        sections::global_instincts_section(state),
         notes_section(
             "notes",
             "## Project notes",

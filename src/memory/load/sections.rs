@@ -376,6 +376,19 @@ pub(super) fn instincts_section(state: &State) -> Section<'_> {
     }
 }
 
+/// The user-level memory's instincts (promoted from 2+ projects), most confident first.
+pub(super) fn global_instincts_section(state: &State) -> Section<'_> {
+    let mut ranked: Vec<&Record> = state.global_instincts.iter().collect();
+    ranked.sort_by(|a, b| instinct_confidence(b).total_cmp(&instinct_confidence(a)));
+    Section {
+        key: "global-instincts",
+        heading: "## Global instincts (user-level, seen in 2+ projects)".into(),
+        items: record_items(ranked.into_iter(), None, instinct_line),
+        total: state.global_instincts.len(),
+        show: None,
+    }
+}
+
 /// Cumulative notes (without the Resolved section) or task notes, newest first.
 pub(super) fn notes_section<'a>(
     key: &'static str,
