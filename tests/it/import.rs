@@ -476,3 +476,77 @@ fn import_and_export_json_shapes() {
     assert_eq!(imported["summary"]["pending"], 1, "{imported}");
     assert_eq!(imported["ref"], "refs/rune/branches/main");
 }
+
+/// Seed 000: "Learnings JSONL grows unbounded → auto-compact at 100 entries, keep only the
+/// latest winner per key+type". Here the view always shows the latest winner per key+type
+/// (the fold), however many entries there are, while the ref keeps every entry.
+#[test]
+fn learnings_past_100_entries_show_the_latest_winner_and_history_keeps_all() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    let dir = repo.root.parent().unwrap().join("seed");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut jsonl = String::new();
+    // 120 entries: 10 keys, 2 types, 6 entries each, one a minute.
+    for i in 0..120 {
+        let (key, ty) = (i % 10, if i % 20 < 10 { "decision" } else { "error" });
+        jsonl.push_str(&format!(
+            "{{\"ts\":\"2025-04-04T{:02}:{:02}:00Z\",\"skill\":\"cook\",\"type\":\"{ty}\",\"key\":\"k{key}\",\"insight\":\"entry {i}\",\"confidence\":0.7}}\n",
+            10 + i / 60,
+            i % 60
+        ));
+    }
+    std::fs::write(dir.join("learnings.jsonl"), &jsonl).unwrap();
+    let d = dir.display().to_string();
+    let out = repo.rune(&["import", "rune-dir", &d]).success();
+    assert!(out.stdout.contains("added 120 records"), "{}", out.stdout);
+
+    // The view: one line per key+type, each the newest entry.
+    let view = repo.read(".rune/learnings.jsonl");
+    assert_eq!(view.lines().count(), 20, "{view}");
+    for (key, ty, newest) in [(0, "decision", 100), (0, "error", 110), (9, "error", 119)] {
+        let line = view
+            .lines()
+            .find(|l| l.contains(&format!("\"key\":\"k{key}\"")) && l.contains(ty))
+            .unwrap_or_else(|| panic!("{view}"));
+        assert!(line.contains(&format!("\"entry {newest}\"")), "{line}");
+    }
+    // A new entry for a key (now, newer than the file's) outvotes the old winner; the view
+    // stays at 20 lines.
+    repo.rune(&[
+        "learn",
+        "--type",
+        "decision",
+        "--key",
+        "k0",
+        "--insight",
+        "entry 120",
+    ])
+    .success();
+    let view = repo.read(".rune/learnings.jsonl");
+    assert_eq!(view.lines().count(), 20, "{view}");
+    assert!(
+        view.contains("\"entry 120\"") && !view.contains("\"entry 100\""),
+        "{view}"
+    );
+
+    // The ref keeps every entry: 121 records, 20 live.
+    let all = repo.rune(&["show", "learnings", "--all"]).success().stdout;
+    assert_eq!(all.lines().count(), 121, "{all}");
+    assert_eq!(
+        all.lines().filter(|l| l.starts_with("live")).count(),
+        20,
+        "{all}"
+    );
+    let json = repo
+        .rune(&["--json", "show", "learnings", "--all"])
+        .success()
+        .stdout;
+    assert!(
+        json.contains("\"insight\":\"entry 0\""),
+        "the oldest entry is still there"
+    );
+    // Importing the file again adds nothing.
+    let again = repo.rune(&["import", "rune-dir", &d]).success();
+    assert!(again.stdout.contains("added 0 records"), "{}", again.stdout);
+}
