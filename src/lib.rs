@@ -14,6 +14,7 @@ mod drift;
 mod echoes;
 mod error;
 mod files;
+mod global;
 mod hooks;
 mod integrity;
 #[cfg(feature = "mcp")]

@@ -264,39 +264,9 @@ fn list(ctx: &Context) -> Result<ExitCode> {
     }
     let mut out = String::new();
     for r in &records {
-        out.push_str(&list_line(r));
+        out.push_str(&crate::output::oracle::line(r));
         out.push('\n');
     }
     ctx.ui.print(&out)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// One dispatch in `list`: id, status, model, skill and trigger, the times that matter.
-pub fn list_line(r: &Record) -> String {
-    let Body::Oracle {
-        session_id,
-        dispatched_at,
-        trigger_signal,
-        source_skill,
-        target_model,
-        status,
-        timeout_at,
-        reason,
-        ..
-    } = &r.body
-    else {
-        return String::new();
-    };
-    let mut line = format!(
-        "{}  {status}  {}  {source_skill}/{trigger_signal}  dispatched {dispatched_at}",
-        sanitize(session_id),
-        sanitize(target_model)
-    );
-    if status == crate::model::oracle::PENDING {
-        line.push_str(&format!("  times out {timeout_at}"));
-    }
-    if !reason.is_empty() {
-        line.push_str(&format!("  ({})", sanitize(reason)));
-    }
-    line
 }

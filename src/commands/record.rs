@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::builder::PossibleValuesParser;
-use clap::Args;
+use clap::{Args, Subcommand};
 
 use super::Context;
 use crate::error::{user_error, user_error_plain};
@@ -18,6 +18,7 @@ use crate::model::{
 };
 use crate::output::json;
 use crate::store::Store;
+use crate::text::{one_line, sanitize};
 
 #[derive(Debug, Args)]
 pub struct DecideArgs {
@@ -78,21 +79,47 @@ pub struct LearnArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct InstinctArgs {
+    #[command(subcommand)]
+    pub command: Option<InstinctCommand>,
     /// Short name; recording the same name again replaces the instinct.
-    pub name: String,
+    #[arg(required = true)]
+    pub name: Option<String>,
     /// When the pattern applies.
-    #[arg(long)]
-    pub trigger: String,
+    #[arg(long, required = true)]
+    pub trigger: Option<String>,
     /// What to do.
-    #[arg(long)]
-    pub action: String,
+    #[arg(long, required = true)]
+    pub action: Option<String>,
     /// From 0.3 (one-off preference) to 0.9 (repeated correction).
-    #[arg(long, allow_negative_numbers = true)]
-    pub confidence: f64,
+    #[arg(long, allow_negative_numbers = true, required = true)]
+    pub confidence: Option<f64>,
     /// What happened that taught this.
+    #[arg(long, required = true)]
+    pub evidence: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum InstinctCommand {
+    /// Offer instincts held in 2+ projects at confidence 0.8 or more for the user-level memory
+    /// (a git repository in your data directory, loaded as its own section): records this
+    /// project's strong instincts as sightings there, lists the candidates, and promotes one
+    /// by name or `--all`. Nothing leaves the project without this command.
+    Promote(PromoteArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PromoteArgs {
+    /// The instinct to promote, by its name in this project (without it: list the candidates).
+    #[arg(conflicts_with = "all")]
+    pub name: Option<String>,
+    /// Promote every candidate.
     #[arg(long)]
-    pub evidence: String,
+    pub all: bool,
+    /// Write nothing, here or in the user-level memory: show what would happen.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Args)]
@@ -251,13 +278,17 @@ pub fn learn(ctx: &Context, a: LearnArgs) -> Result<ExitCode> {
 }
 
 pub fn instinct(ctx: &Context, a: InstinctArgs) -> Result<ExitCode> {
+    if let Some(InstinctCommand::Promote(p)) = a.command {
+        return promote(ctx, p);
+    }
     let store = ctx.store()?;
+    // clap requires every field when there is no subcommand.
     let body = Body::Instinct {
-        name: a.name,
-        trigger: a.trigger,
-        action: a.action,
-        confidence: a.confidence,
-        evidence: a.evidence,
+        name: a.name.unwrap_or_default(),
+        trigger: a.trigger.unwrap_or_default(),
+        action: a.action.unwrap_or_default(),
+        confidence: a.confidence.unwrap_or_default(),
+        evidence: a.evidence.unwrap_or_default(),
         extra: Vec::new(),
     };
     let out = record::instinct(&store, sealed(ctx, "instinct", body)?)?;
@@ -365,4 +396,77 @@ pub fn remember(ctx: &Context, a: RememberArgs) -> Result<ExitCode> {
         ));
     };
     add(ctx, &store, "remember", body)
+}
+
+/// `git rune instinct promote`: sightings recorded, candidates listed (stdout, one a line:
+/// name, projects, confidence, trigger -> action), the chosen ones promoted.
+fn promote(ctx: &Context, a: PromoteArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let mut sealer = ctx.sealer();
+    let opts = crate::global::Options {
+        name: a.name,
+        all: a.all,
+        dry_run: a.dry_run,
+    };
+    let done = crate::global::promote(&store, &mut sealer, &opts)?;
+    ctx.report_redactions(&mut sealer);
+    if ctx.ui.json {
+        let v = json::promotion(&done);
+        ctx.ui.print(&(json::line(&v) + "\n"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let would = if done.dry_run {
+        "would record"
+    } else {
+        "recorded"
+    };
+    ctx.ui.status(format_args!(
+        "{would} {} of {} instincts at confidence {} or more as sightings in {} ({} other projects sighted)",
+        done.sighted,
+        done.qualifying,
+        crate::global::plan::MIN_CONFIDENCE,
+        done.repo.display(),
+        done.other_projects
+    ));
+    let mut out = String::new();
+    for c in &done.candidates {
+        if let Body::Instinct {
+            name,
+            trigger,
+            action,
+            ..
+        } = &c.record.body
+        {
+            out.push_str(&format!(
+                "{}  {} projects  {:.2}  {} -> {}\n",
+                sanitize(name),
+                c.projects,
+                c.confidence,
+                sanitize(&one_line(trigger)),
+                sanitize(&one_line(action))
+            ));
+        }
+    }
+    if done.candidates.is_empty() {
+        ctx.ui
+            .status("no instinct of this project is held by another project yet");
+    } else if done.promoted.is_empty() {
+        ctx.ui.status(
+            "promote one with `git rune instinct promote NAME`, or all with `--all` (`--dry-run` first shows what would happen)",
+        );
+    }
+    ctx.ui.print(&out)?;
+    if !done.promoted.is_empty() {
+        let verb = if done.dry_run {
+            "would promote"
+        } else {
+            "promoted"
+        };
+        ctx.ui.status(format_args!(
+            "{verb} {} to the user-level memory: {}",
+            done.promoted.len(),
+            sanitize(&done.promoted.join(", "))
+        ));
+    }
+    Ok(ExitCode::SUCCESS)
 }

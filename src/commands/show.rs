@@ -1,5 +1,5 @@
-//! `git rune show <kind>`: every live record of one kind, as the view renders it or as JSON
-//! Lines.
+//! `git rune show <kind>`: every live record of one kind, as the view renders it (oracle
+//! dispatches, which have no view file, one line each) or as JSON Lines.
 
 use std::process::ExitCode;
 
@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::Context;
 use crate::integrity::gate::withheld;
-use crate::model::{Body, Record, State};
+use crate::model::{Body, Kind, Record, State};
 use crate::notes::at::snapshot;
 use crate::output::json;
 use crate::text::pretty_time;
@@ -23,20 +23,33 @@ pub struct ShowArgs {
     /// deleted, or outvoted by another clone's edit too, each with its status.
     #[arg(long)]
     pub all: bool,
-    /// Which records to show.
-    #[arg(value_parser = clap::builder::PossibleValuesParser::new(ViewFile::LISTED.map(ViewFile::label)))]
+    /// Which records to show (`oracles`: this branch's oracle dispatches, which have no view
+    /// file).
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(kinds()))]
     pub kind: String,
+}
+
+/// The kind `show` names oracle dispatches by.
+const ORACLES: &str = "oracles";
+
+/// Every kind `show` takes: each view file's, then the oracle dispatches'.
+fn kinds() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = ViewFile::LISTED.map(ViewFile::label).to_vec();
+    out.push(ORACLES);
+    out
 }
 
 pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let snap = snapshot(&store, args.at.as_deref())?;
-    let file = ViewFile::from_label(&args.kind).unwrap_or(ViewFile::Decisions);
+    let file = ViewFile::from_label(&args.kind);
+    let kind = file.map_or(Kind::Oracle, ViewFile::kind);
+    let file = file.unwrap_or(ViewFile::Decisions);
     let state = &snap.state;
-    let records = state.of_kind(file.kind());
+    let records = state.of_kind(kind);
     let mut out = String::new();
     if args.all {
-        let scope = file.kind().scope().unwrap_or(crate::model::Scope::Memory);
+        let scope = kind.scope().unwrap_or(crate::model::Scope::Memory);
         let (name, tip) = snap.scope_ref(scope);
         let all = match tip {
             Some(t) => store.records_at(name, t.commit)?,
@@ -46,10 +59,7 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
         let mut every: Vec<Record> = all.iter().cloned().collect();
         every.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
         let statuses = crate::model::fold::statuses(&every, state);
-        for (r, status) in statuses
-            .into_iter()
-            .filter(|(r, _)| r.kind() == file.kind())
-        {
+        for (r, status) in statuses.into_iter().filter(|(r, _)| r.kind() == kind) {
             if ctx.ui.json {
                 out.push_str(&json::line(&json::shown_record(r, Some(status))));
             } else {
@@ -60,6 +70,13 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
                     crate::text::one_line(r.body.title())
                 ));
             }
+            out.push('\n');
+        }
+    } else if kind == Kind::Oracle && !ctx.ui.json {
+        // Oracle dispatches carry no text an agent wrote but the excerpt, which `oracle
+        // reattach` hands over through the load gate: one line each, as `oracle list` prints.
+        for r in records {
+            out.push_str(&crate::output::oracle::line(r));
             out.push('\n');
         }
     } else if ctx.ui.json && file == ViewFile::Invariants {

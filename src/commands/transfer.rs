@@ -124,11 +124,8 @@ pub fn import(ctx: &Context, a: ImportArgs) -> Result<ExitCode> {
         ));
     }
     if ctx.ui.json {
-        let mut v = json::written(imported.written.as_ref());
-        v["tasks"] = serde_json::json!(imported.tasks);
-        v["context_blocks"] = serde_json::json!(imported.blocks);
-        v["summary"] = json::task_summary(&imported.summary);
-        ctx.ui.print(&(json::line(&v) + "\n"))?;
+        ctx.ui
+            .print(&(json::line(&json::import_sp_json(&imported)) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
     ctx.report(&format!(
@@ -157,22 +154,7 @@ fn import_rune_dir(ctx: &Context, a: RuneDirImportArgs) -> Result<ExitCode> {
         }
     }
     if ctx.ui.json {
-        let files: Vec<_> = done
-            .files
-            .iter()
-            .map(|f| {
-                serde_json::json!({
-                    "file": f.name, "entries": f.entries, "raw": f.raw, "present": f.present,
-                    "notes": f.notes,
-                })
-            })
-            .collect();
-        let v = serde_json::json!({
-            "dry_run": done.dry_run,
-            "added": done.added,
-            "files": files,
-            "commits": done.commits.iter().map(|(r, c)| serde_json::json!({"ref": r, "commit": c.to_string()})).collect::<Vec<_>>(),
-        });
+        let v = json::ImportRuneDirJson::of(&done);
         ctx.ui.print(&(json::line(&v) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -213,6 +195,15 @@ pub fn export(ctx: &Context, a: ExportArgs) -> Result<ExitCode> {
             let store = ctx.store()?;
             let dir = ctx.dir.join(&a.dir);
             let done = rune_dir::export(&store, &dir, a.force)?;
+            if ctx.ui.json {
+                let v = json::ExportJson {
+                    dir: Some(dir.display().to_string()),
+                    file: None,
+                    files: Some(&done.files),
+                    version: json::VERSION,
+                };
+                ctx.ui.print(&(json::line(&v) + "\n"))?;
+            }
             ctx.ui.status(format_args!(
                 "wrote {} files to {}: {}",
                 done.files.len(),
@@ -238,6 +229,15 @@ pub fn export(ctx: &Context, a: ExportArgs) -> Result<ExitCode> {
             "name a file you can write: `git rune export sp-json FILE` (or `-` to print it)",
         )
     })?;
+    if ctx.ui.json {
+        let v = json::ExportJson {
+            dir: None,
+            file: Some(path.display().to_string()),
+            files: None,
+            version: json::VERSION,
+        };
+        ctx.ui.print(&(json::line(&v) + "\n"))?;
+    }
     ctx.ui.status(format_args!("wrote {}", path.display()));
     Ok(ExitCode::SUCCESS)
 }

@@ -13,6 +13,7 @@ pub mod rune_dir;
 pub mod save;
 pub mod seal;
 mod snapshot;
+pub mod user;
 pub mod verify;
 pub mod view_dir;
 pub mod write;

@@ -56,6 +56,13 @@ pub fn with_briefing<R>(
             Err(e) => orphan_error = Some(e),
         }
     }
+    // The user-level memory is today's, never as of a commit; it is not in the digest.
+    let globals = if at.is_none() {
+        crate::memory::user::global_instincts()
+    } else {
+        Vec::new()
+    };
+    digest.state.global_instincts = globals.clone();
     let drift = super::carriers::drift_for(
         store,
         &tips.head,
@@ -89,13 +96,14 @@ pub fn with_briefing<R>(
     }
     // A budget larger than the digest was made for: the whole fold, and a digest for it.
     drop(briefing);
-    let snap = Snapshot::at_tips(
+    let mut snap = Snapshot::at_tips(
         store,
         tips.head.clone(),
         tips.branch_ref.clone(),
         tips.memory,
         tips.branch,
     )?;
+    snap.state.global_instincts = globals;
     digest_cache::store(
         store,
         tips.memory,

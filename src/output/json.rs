@@ -925,3 +925,120 @@ pub fn echo_pruned(
         })).collect::<Vec<_>>(),
     })
 }
+
+/// `import sp-json --json`: the write (as for record commands: `ref`, `commit`, `records`),
+/// how many `tasks` and `context_blocks` the file held, the imported tasks that took another
+/// number (`renumbered`: `{from, to}`), and the list's `summary`.
+pub fn import_sp_json(imported: &crate::tasks::Imported) -> Value {
+    let mut v = written(imported.written.as_ref());
+    v["tasks"] = json!(imported.tasks);
+    v["context_blocks"] = json!(imported.blocks);
+    v["renumbered"] = imported
+        .renumbered
+        .iter()
+        .map(|(from, to)| json!({ "from": from, "to": to }))
+        .collect();
+    v["summary"] = task_summary(&imported.summary);
+    v
+}
+
+/// One file of an `import rune-dir --json`.
+#[derive(Serialize)]
+pub struct RuneDirFileJson<'a> {
+    /// Entries read as records (those already in memory included).
+    pub entries: usize,
+    /// The path inside the folder, with `/`.
+    pub file: &'a str,
+    /// `line N: why` for what was kept raw.
+    pub notes: &'a [String],
+    /// Entries memory already held.
+    pub present: usize,
+    /// Items kept raw in cumulative notes' `Imported` section.
+    pub raw: usize,
+}
+
+/// `import rune-dir --json` (also `--dry-run`).
+#[derive(Serialize)]
+pub struct ImportRuneDirJson<'a> {
+    /// Records written (or, dry, that would be).
+    pub added: usize,
+    /// `{"<ref>": "<commit>"}` for each ref written (empty when dry or nothing was new).
+    pub commits: BTreeMap<&'a str, String>,
+    pub dir: String,
+    pub dry_run: bool,
+    pub files: Vec<RuneDirFileJson<'a>>,
+    /// The folder was the work tree's `.rune/`: it is git-rune's view now.
+    pub in_work_tree: bool,
+    /// ... and the current branch still commits it (`git rm -r --cached .rune` untracks it).
+    pub still_tracked: bool,
+    pub version: u32,
+}
+
+impl<'a> ImportRuneDirJson<'a> {
+    pub fn of(done: &'a crate::memory::rune_dir::Imported) -> Self {
+        ImportRuneDirJson {
+            added: done.added,
+            commits: done
+                .commits
+                .iter()
+                .map(|(r, c)| (r.as_str(), c.to_string()))
+                .collect(),
+            dir: done.dir.display().to_string(),
+            dry_run: done.dry_run,
+            files: done
+                .files
+                .iter()
+                .map(|f| RuneDirFileJson {
+                    entries: f.entries,
+                    file: &f.name,
+                    notes: &f.notes,
+                    present: f.present,
+                    raw: f.raw,
+                })
+                .collect(),
+            in_work_tree: done.in_tree,
+            still_tracked: done.tracked,
+            version: VERSION,
+        }
+    }
+}
+
+/// `export rune-dir --json` and `export sp-json FILE --json`: the folder or file written and,
+/// for a folder, the files in it (paths inside it, with `/`).
+#[derive(Serialize)]
+pub struct ExportJson<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dir: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<&'a [String]>,
+    pub version: u32,
+}
+
+/// `instinct promote --json`: `repo` (the user-level repository), `dry_run`, `qualifying`
+/// (this project's instincts at confidence ≥ 0.8), `sighted` (sightings this run recorded, or
+/// would), `other_projects`, `candidates` (each this project's instinct as `show` gives it,
+/// plus `projects` and `best_confidence`) and `promoted` (names).
+pub fn promotion(p: &crate::global::Promotion) -> Value {
+    let candidates: Vec<Value> = p
+        .candidates
+        .iter()
+        .map(|c| {
+            let mut v = shown_record(&c.record, None);
+            v["projects"] = json!(c.projects);
+            v["best_confidence"] = json!(c.confidence);
+            v
+        })
+        .collect();
+    json!({
+        "version": VERSION,
+        "repo": p.repo.display().to_string(),
+        "dry_run": p.dry_run,
+        "qualifying": p.qualifying,
+        "sighted": p.sighted,
+        "other_projects": p.other_projects,
+        "candidates": candidates,
+        "promoted": p.promoted,
+    })
+}

@@ -3,6 +3,7 @@
 
 pub mod json;
 pub mod manual;
+pub mod oracle;
 
 use std::fmt;
 use std::io::Write;

@@ -70,6 +70,19 @@ impl Store {
             .is_some()
     }
 
+    /// The root commit `HEAD` descends from along first parents: the same in every clone of a
+    /// project, so it names the project (`None` on an unborn branch). Walks the whole
+    /// first-parent chain: for commands a person runs, never for hooks.
+    pub fn root_commit(&self) -> Option<ObjectId> {
+        let mut commit = self.repo.head_commit().ok()?;
+        loop {
+            let Some(parent) = commit.parent_ids().next() else {
+                return Some(commit.id);
+            };
+            commit = parent.object().ok()?.try_into_commit().ok()?;
+        }
+    }
+
     /// The commit a revision names (`HEAD~2`, a branch, a tag, an id), peeled through tags;
     /// `None` when it names nothing here or something that is not a commit.
     pub fn resolve_commit(&self, rev: &str) -> Option<ObjectId> {

@@ -163,11 +163,29 @@ pub const FALLBACK_EMAIL: &str = "git-rune@localhost";
 impl Store {
     /// Opens the repository containing `dir`, honouring `GIT_DIR` and friends.
     pub fn open(dir: &Path) -> Result<Store> {
-        let mut repo = gix::ThreadSafeRepository::discover_with_environment_overrides(dir)
+        let repo = gix::ThreadSafeRepository::discover_with_environment_overrides(dir)
             .map_err(|_| {
                 unsupported_format(dir).unwrap_or(StoreError::NotARepository(dir.to_path_buf()))
             })?
             .to_thread_local();
+        Self::with_repo(repo)
+    }
+
+    /// Opens the bare repository at exactly `path` (no discovery, no `GIT_DIR`), creating it
+    /// first when it does not exist and `create` is set; `None` when it does not exist and
+    /// `create` is not. For memory that belongs to no project: the user-level memory.
+    pub fn open_bare(path: &Path, create: bool) -> Result<Option<Store>> {
+        let repo = if path.exists() {
+            gix::open(path).map_err(|_| StoreError::NotARepository(path.to_path_buf()))?
+        } else if create {
+            gix::init_bare(path).map_err(git_err("cannot create the repository"))?
+        } else {
+            return Ok(None);
+        };
+        Self::with_repo(repo).map(Some)
+    }
+
+    fn with_repo(mut repo: gix::Repository) -> Result<Store> {
         // Refuse before anything is read or written: gix would write loose refs git cannot
         // see next to a reftable, and `git gc` would then delete what they point at.
         let ref_storage = repo

@@ -385,3 +385,168 @@ fn init_in_a_clone_with_a_symbolic_remote_head_gives_the_hint_once() {
         out.stderr
     );
 }
+
+#[test]
+fn import_and_export_json_shapes() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    let parse = |s: &str| -> serde_json::Value { serde_json::from_str(s.trim()).unwrap() };
+    let dry = parse(
+        &repo
+            .rune(&[
+                "--json",
+                "import",
+                "rune-dir",
+                &fixture("sloppy"),
+                "--dry-run",
+            ])
+            .success()
+            .stdout,
+    );
+    assert_eq!(dry["version"], 1);
+    assert_eq!(dry["dry_run"], true);
+    assert_eq!(dry["commits"], serde_json::json!({}));
+    assert_eq!(dry["in_work_tree"], false);
+    let f = dry["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["file"] == "learnings.jsonl")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (f["entries"].clone(), f["raw"].clone(), f["present"].clone()),
+        (1.into(), 1.into(), 0.into()),
+        "{f}"
+    );
+    assert!(
+        f["notes"][0].as_str().unwrap().starts_with("line 4:"),
+        "{f}"
+    );
+    let done = parse(
+        &repo
+            .rune(&["--json", "import", "rune-dir", &fixture("sloppy")])
+            .success()
+            .stdout,
+    );
+    assert_eq!(done["added"], dry["added"]);
+    assert!(
+        done["commits"]["refs/rune/memory"].is_string()
+            && done["commits"]["refs/rune/branches/main"].is_string(),
+        "{done}"
+    );
+
+    let out_dir = repo.root.parent().unwrap().join("exported");
+    let d = out_dir.display().to_string();
+    let exported = parse(
+        &repo
+            .rune(&["--json", "export", "rune-dir", &d])
+            .success()
+            .stdout,
+    );
+    assert_eq!(exported["version"], 1);
+    assert_eq!(exported["dir"], d.as_str());
+    let files = exported["files"].as_array().unwrap();
+    assert!(
+        files.contains(&"decisions.md".into())
+            && files.contains(&"oracle-pending/oracle-1714234600-def456.json".into()),
+        "{exported}"
+    );
+
+    repo.rune(&["task", "add", "One"]).success();
+    let sp = parse(
+        &repo
+            .rune(&["--json", "export", "sp-json", "sp.json"])
+            .success()
+            .stdout,
+    );
+    assert!(sp["file"].as_str().unwrap().ends_with("sp.json"), "{sp}");
+    let fresh = TestRepo::new();
+    fresh.commit_file("a.txt", "a\n", "first");
+    std::fs::copy(repo.root.join("sp.json"), fresh.root.join("sp.json")).unwrap();
+    let imported = parse(
+        &fresh
+            .rune(&["--json", "import", "sp-json"])
+            .success()
+            .stdout,
+    );
+    assert_eq!(imported["version"], 1);
+    assert_eq!(imported["tasks"], 1);
+    assert_eq!(imported["renumbered"], serde_json::json!([]));
+    assert_eq!(imported["summary"]["pending"], 1, "{imported}");
+    assert_eq!(imported["ref"], "refs/rune/branches/main");
+}
+
+/// Seed 000: "Learnings JSONL grows unbounded → auto-compact at 100 entries, keep only the
+/// latest winner per key+type". Here the view always shows the latest winner per key+type
+/// (the fold), however many entries there are, while the ref keeps every entry.
+#[test]
+fn learnings_past_100_entries_show_the_latest_winner_and_history_keeps_all() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    let dir = repo.root.parent().unwrap().join("seed");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut jsonl = String::new();
+    // 120 entries: 10 keys, 2 types, 6 entries each, one a minute.
+    for i in 0..120 {
+        let (key, ty) = (i % 10, if i % 20 < 10 { "decision" } else { "error" });
+        jsonl.push_str(&format!(
+            "{{\"ts\":\"2025-04-04T{:02}:{:02}:00Z\",\"skill\":\"cook\",\"type\":\"{ty}\",\"key\":\"k{key}\",\"insight\":\"entry {i}\",\"confidence\":0.7}}\n",
+            10 + i / 60,
+            i % 60
+        ));
+    }
+    std::fs::write(dir.join("learnings.jsonl"), &jsonl).unwrap();
+    let d = dir.display().to_string();
+    let out = repo.rune(&["import", "rune-dir", &d]).success();
+    assert!(out.stdout.contains("added 120 records"), "{}", out.stdout);
+
+    // The view: one line per key+type, each the newest entry.
+    let view = repo.read(".rune/learnings.jsonl");
+    assert_eq!(view.lines().count(), 20, "{view}");
+    for (key, ty, newest) in [(0, "decision", 100), (0, "error", 110), (9, "error", 119)] {
+        let line = view
+            .lines()
+            .find(|l| l.contains(&format!("\"key\":\"k{key}\"")) && l.contains(ty))
+            .unwrap_or_else(|| panic!("{view}"));
+        assert!(line.contains(&format!("\"entry {newest}\"")), "{line}");
+    }
+    // A new entry for a key (now, newer than the file's) outvotes the old winner; the view
+    // stays at 20 lines.
+    repo.rune(&[
+        "learn",
+        "--type",
+        "decision",
+        "--key",
+        "k0",
+        "--insight",
+        "entry 120",
+    ])
+    .success();
+    let view = repo.read(".rune/learnings.jsonl");
+    assert_eq!(view.lines().count(), 20, "{view}");
+    assert!(
+        view.contains("\"entry 120\"") && !view.contains("\"entry 100\""),
+        "{view}"
+    );
+
+    // The ref keeps every entry: 121 records, 20 live.
+    let all = repo.rune(&["show", "learnings", "--all"]).success().stdout;
+    assert_eq!(all.lines().count(), 121, "{all}");
+    assert_eq!(
+        all.lines().filter(|l| l.starts_with("live")).count(),
+        20,
+        "{all}"
+    );
+    let json = repo
+        .rune(&["--json", "show", "learnings", "--all"])
+        .success()
+        .stdout;
+    assert!(
+        json.contains("\"insight\":\"entry 0\""),
+        "the oldest entry is still there"
+    );
+    // Importing the file again adds nothing.
+    let again = repo.rune(&["import", "rune-dir", &d]).success();
+    assert!(again.stdout.contains("added 0 records"), "{}", again.stdout);
+}

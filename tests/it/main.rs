@@ -22,6 +22,7 @@ mod man;
 mod mcp;
 mod notes_store;
 mod oracle;
+mod promote;
 mod record_commands;
 mod rewrite;
 mod save_load;

@@ -476,3 +476,41 @@ fn repo_complete(repo: &TestRepo, id: &str, text: &str) {
     ])
     .success();
 }
+
+#[test]
+fn show_knows_the_oracle_kind() {
+    let repo = repo();
+    let empty = repo.rune(&["show", "oracles"]).success();
+    assert_eq!(empty.stdout, "");
+    rune_at(&repo, T0, &dispatch_args("oracle-1714234500-abc123", HASH)).success();
+    let out = rune_at(&repo, T0, &["show", "oracles"]).success();
+    assert!(
+        out.stdout
+            .starts_with("oracle-1714234500-abc123  pending  claude-opus-4-7"),
+        "{}",
+        out.stdout
+    );
+    let json = rune_at(&repo, T0, &["--json", "show", "oracles"]).success();
+    let v: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    assert_eq!(v["kind"], "oracle", "{v}");
+    assert_eq!(v["sessionId"], "oracle-1714234500-abc123", "{v}");
+    repo.rune_stdin(
+        &[
+            "oracle",
+            "complete",
+            "oracle-1714234500-abc123",
+            "--response-id",
+            "r1",
+            "--excerpt-file",
+            "-",
+        ],
+        b"Use a token bucket.",
+    )
+    .success();
+    let all = repo.rune(&["show", "oracles", "--all"]).success().stdout;
+    let lines: Vec<&str> = all.lines().collect();
+    assert_eq!(lines.len(), 2, "{all}");
+    assert!(lines.iter().any(|l| l.starts_with("edited")), "{all}");
+    assert!(lines.iter().any(|l| l.starts_with("live")), "{all}");
+    assert!(all.contains("oracle-1714234500-abc123"), "{all}");
+}

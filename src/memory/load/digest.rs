@@ -99,6 +99,8 @@ impl Digest {
             // Echoes are not part of the default briefing; `load --role` reads them itself.
             echoes: Vec::new(),
             echo_refs: Vec::new(),
+            // Read from the user-level memory by every load, never cached with this tree.
+            global_instincts: Vec::new(),
         };
         Digest {
             state: digest,

@@ -106,7 +106,7 @@ struct Section<'a> {
 /// A section as chosen within the budget.
 pub struct Chosen<'a> {
     /// `checkpoint`, `tasks`, `oracle`, `drift`, `invariants`, `progress`, `task-notes`, `decisions`,
-    /// `conventions`, `learnings`, `instincts`, `notes`.
+    /// `conventions`, `learnings`, `instincts`, `global-instincts`, `notes`.
     pub key: &'static str,
     pub heading: String,
     pub items: Vec<(String, Item<'a>)>,
@@ -293,6 +293,7 @@ pub fn brief<'a>(
         conventions_section(state, totals),
         learnings_section(state, totals, stale),
         instincts_section(state),
+        sections::global_instincts_section(state),
         notes_section(
             "notes",
             "## Project notes",

@@ -392,6 +392,20 @@ pub(super) fn instincts_section(state: &State) -> Section<'_> {
     }
 }
 
+/// The user-level memory's instincts (promoted from 2+ projects), most confident first.
+pub(super) fn global_instincts_section(state: &State) -> Section<'_> {
+    let mut ranked: Vec<&Record> = state.global_instincts.iter().collect();
+    ranked.sort_by(|a, b| instinct_confidence(b).total_cmp(&instinct_confidence(a)));
+    Section {
+        key: "global-instincts",
+        heading: "## Global instincts (user-level, seen in 2+ projects)".into(),
+        items: record_items(ranked.into_iter(), None, instinct_line),
+        total: state.global_instincts.len(),
+        truncated: false,
+        show: None,
+    }
+}
+
 /// Whether a note is shown by `load`: cumulative notes without the Resolved section, every
 /// task note.
 pub(super) fn shown_note(r: &Record) -> bool {
