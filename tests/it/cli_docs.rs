@@ -10,19 +10,29 @@ fn render() -> String {
     out.push_str(&cmd.render_long_help().to_string());
     out.push_str("```\n");
     cmd.build();
-    for sub in cmd.get_subcommands_mut() {
-        if sub.get_name() == "help" {
-            continue;
-        }
-        out.push_str(&format!("\n## git rune {}\n\n```text\n", sub.get_name()));
-        out.push_str(&sub.render_long_help().to_string());
-        out.push_str("```\n");
-    }
+    sections(&mut out, "git rune", &mut cmd, 2);
     out.lines()
         .map(str::trim_end)
         .collect::<Vec<_>>()
         .join("\n")
         + "\n"
+}
+
+/// One section per subcommand, nested ones (`git rune task add`) one heading level deeper.
+fn sections(out: &mut String, path: &str, cmd: &mut clap::Command, level: usize) {
+    for sub in cmd.get_subcommands_mut() {
+        if sub.get_name() == "help" {
+            continue;
+        }
+        let name = format!("{path} {}", sub.get_name());
+        out.push_str(&format!(
+            "\n{} {name}\n\n```text\n",
+            "#".repeat(level.min(6))
+        ));
+        out.push_str(&sub.render_long_help().to_string());
+        out.push_str("```\n");
+        sections(out, &name, sub, level + 1);
+    }
 }
 
 #[test]
