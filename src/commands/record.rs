@@ -421,12 +421,13 @@ fn promote(ctx: &Context, a: PromoteArgs) -> Result<ExitCode> {
         "recorded"
     };
     ctx.ui.status(format_args!(
-        "{would} {} of {} instincts at confidence {} or more as sightings in {} ({} other projects sighted)",
+        "{would} {} of {} instincts at confidence {} or more as sightings in {} ({} other project{} sighted)",
         done.sighted,
         done.qualifying,
         crate::global::plan::MIN_CONFIDENCE,
         done.repo.display(),
-        done.other_projects
+        done.other_projects,
+        if done.other_projects == 1 { "" } else { "s" }
     ));
     let mut out = String::new();
     for c in &done.candidates {
