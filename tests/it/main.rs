@@ -15,6 +15,7 @@ mod edge_cases;
 mod hooks;
 mod import;
 mod integrity;
+mod layout;
 mod man;
 #[cfg(feature = "mcp")]
 mod mcp;
