@@ -432,7 +432,11 @@ impl Store {
     /// Writes the objects staged in memory to the object database (before a ref moves).
     pub(super) fn flush_objects(&self) -> Result<()> {
         let mut owner = self.owner()?;
-        super::loose::flush(&self.repo, &mut owner).map_err(git_err("cannot write objects"))?;
+        let written =
+            super::loose::flush(&self.repo, &mut owner).map_err(git_err("cannot write objects"))?;
+        if written > 0 {
+            self.note_written();
+        }
         Ok(())
     }
 

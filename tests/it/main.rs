@@ -16,6 +16,7 @@ mod hooks;
 mod import;
 mod integrity;
 mod layout;
+mod maintenance;
 mod man;
 #[cfg(feature = "mcp")]
 mod mcp;
