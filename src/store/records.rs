@@ -28,7 +28,7 @@ const VERSION_PREFIX: &str = "git-rune records ";
 const LAYOUT: u32 = 2;
 
 /// At most this many records share a blob; a group with more is split by the next id digit.
-/// 1,000 single writes then add about 3.7 MB to `.git` before any gc (docs/performance.md).
+/// 1,000 single writes then add about 4 MB to `.git` before any gc (docs/performance.md).
 pub const LEAF: usize = 32;
 
 /// The layout number a `VERSION` blob names (`None` for something else).
