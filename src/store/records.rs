@@ -597,6 +597,57 @@ mod tests {
         );
     }
 
+    /// A tree as layout 1 wrote a kind past 1,024 records: `<kind>/<two hex digits>.jsonl`.
+    fn layout_1_sharded(store: &crate::store::Store, records: &[Record]) -> ObjectId {
+        let mut shards: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+        for r in records {
+            shards
+                .entry(format!("{}/{}.jsonl", r.kind().as_str(), &r.id[..2]))
+                .or_default()
+                .insert(r.id.clone(), r.to_line());
+        }
+        let empty = ObjectId::empty_tree(store.repo.object_hash());
+        let mut editor = store.repo.edit_tree(empty).unwrap();
+        for (path, lines) in shards {
+            let data: String = lines.values().map(|l| format!("{l}\n")).collect();
+            let blob = store.repo.write_blob(data.as_bytes()).unwrap().detach();
+            editor.upsert(path.as_str(), EntryKind::Blob, blob).unwrap();
+        }
+        let version = store
+            .repo
+            .write_blob(b"git-rune records 1\n")
+            .unwrap()
+            .detach();
+        editor.upsert("VERSION", EntryKind::Blob, version).unwrap();
+        editor.write().unwrap().detach()
+    }
+
+    #[test]
+    fn layout_1_shards_are_read_and_the_next_write_lays_them_out_afresh() {
+        let (_dir, store) = crate::store::scratch();
+        let records: Vec<Record> = (0..400)
+            .map(|i| learning(i, &format!("k{i}"), "v"))
+            .collect();
+        let old = layout_1_sharded(&store, &records[..399]);
+        let mut read = read_records(&store.repo, "t", old).unwrap();
+        read.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut want = records[..399].to_vec();
+        want.sort_by(|a, b| a.id.cmp(&b.id));
+        assert_eq!(read, want);
+        let r = &records[0];
+        assert_eq!(
+            record_path(&store.repo, old, r),
+            format!("learning/{}.jsonl", &r.id[..2])
+        );
+        let migrated = write_records(&store.repo, Some(old), &records[399..]).unwrap();
+        assert_eq!(
+            migrated,
+            write_records(&store.repo, None, &records).unwrap()
+        );
+        let added = added_records(&store.repo, "t", Some(old), migrated, &["learning"]).unwrap();
+        assert_eq!(added, records[399..].to_vec(), "only the new record is new");
+    }
+
     #[test]
     fn version_blobs_name_their_layout() {
         assert_eq!(layout_of(LAYOUT_VERSION.as_bytes()), Some(LAYOUT));
