@@ -278,3 +278,4 @@ if [ -n "${RUNE_B:-}" ]; then
   stats "RUNE minus RUNE_B (paired)" "$tmp/added.b"
   sort -n "$tmp/added.bpct" | awk '{a[NR]=$1} END {printf "%-44s median %7.2f %%\n", "RUNE minus RUNE_B, of git commit (paired)", a[int((NR+1)/2)]}'
 fi
+# Issue 16, the git side (drift at 200,000 commits, 1,000 single writes): benches/git-scale.sh.

@@ -289,7 +289,11 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
     };
     match command {
         Command::Init(a) => init::run(&ctx, a),
-        Command::Agent(a) => agent::run(&ctx, a),
+        Command::Agent(a) => {
+            // An agent's hooks never pay for starting another process.
+            crate::store::no_auto_maintenance();
+            agent::run(&ctx, a)
+        }
         #[cfg(feature = "mcp")]
         Command::Mcp(a) => mcp::run(&ctx, a),
         Command::Context(a) => context::run(&ctx, a),
@@ -324,6 +328,10 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
         Command::Hooks(a) => hooks::hooks(&ctx, a),
         Command::InstallMan(a) => man::install(&ctx, a),
         Command::Completions(a) => man::completions(&ctx, a),
-        Command::Hook(a) => hooks::hook(&ctx, a),
+        Command::Hook(a) => {
+            // Git starts its own maintenance after the command that ran the hook.
+            crate::store::no_auto_maintenance();
+            hooks::hook(&ctx, a)
+        }
     }
 }

@@ -155,7 +155,8 @@ impl Store {
             .map(|e| e.object_id())
     }
 
-    /// Whether `id` is a memory commit: a commit whose tree holds git-rune's `VERSION` blob.
+    /// Whether `id` is a memory commit: a commit whose tree holds git-rune's `VERSION` blob (of
+    /// any layout).
     pub(crate) fn is_memory_commit(&self, id: ObjectId) -> bool {
         self.repo
             .find_commit(id)
@@ -163,7 +164,7 @@ impl Store {
             .and_then(|c| c.tree().ok())
             .and_then(|t| t.find_entry("VERSION").map(|e| e.object_id()))
             .and_then(|blob| self.repo.find_blob(blob).ok())
-            .is_some_and(|b| b.data.as_slice() == super::records::LAYOUT_VERSION.as_bytes())
+            .is_some_and(|b| super::records::layout_of(&b.data).is_some())
     }
 
     /// The memory ref whose first-parent history holds the memory commit `id`.

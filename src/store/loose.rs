@@ -4,7 +4,8 @@
 //!
 //! gix creates each loose object's temporary file in the top of `objects/` and runs a full
 //! deflate set-up (a few hundred kilobytes zeroed) per object; on ext4 both show up as most of
-//! a notes write (the per-commit hook). Here an object of at most [`STORED_MAX`] bytes goes into
+//! a notes write (the per-commit hook). Here an object of at most [`STORED_MAX`] bytes (a blob
+//! of at most [`STORED_BLOB_MAX`]) goes into
 //! a temporary file in its own fanout directory (as git does) as a zlib stream of stored blocks
 //! (what git writes with `core.looseCompression=0`; `git gc` compresses it into a pack), then
 //! is renamed into place. Larger objects go through gix's writer; reads are gix's throughout.
@@ -19,6 +20,11 @@ use super::owner::Owner;
 
 /// Objects up to this size are written uncompressed.
 pub const STORED_MAX: usize = 16 * 1024;
+
+/// Blobs past this size are compressed all the same: record blobs (JSON lines, which deflate
+/// to about a third) are what a memory write adds, and 1,000 single writes stay a few
+/// megabytes before any gc. Notes and trees stay on the fast path.
+pub const STORED_BLOB_MAX: usize = 2 * 1024;
 
 /// Writes every object the repository holds in memory (see [`super::Store::open`]) to the
 /// object database, small ones directly and larger ones through gix's compressing writer.
@@ -37,7 +43,12 @@ pub(crate) fn flush(
     let objects_dir = repo.objects.store_ref().path().to_owned();
     let disk = &*repo.objects;
     for (id, (kind, data)) in staged.iter() {
-        if data.len() <= STORED_MAX {
+        let stored_max = if *kind == Kind::Blob {
+            STORED_BLOB_MAX
+        } else {
+            STORED_MAX
+        };
+        if data.len() <= stored_max {
             write_loose(&objects_dir, *kind, data, *id, owner).map_err(gix::Error::from_error)?;
         } else {
             disk.write_buf_with_known_id(*kind, data, *id)?;

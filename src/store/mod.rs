@@ -9,6 +9,7 @@ mod git_cli;
 mod history;
 mod locate;
 mod loose;
+mod maintenance;
 mod notes;
 mod owner;
 mod partial;
@@ -26,6 +27,7 @@ pub use gix::hash::Kind as HashKind;
 pub use gix::ObjectId;
 pub use history::{CommitInfo, HistoryProblem};
 pub use locate::{locate, Located};
+pub use maintenance::no_auto_maintenance;
 pub use notes::{Notes, NOTES_REF};
 pub(crate) use refs::commit_message;
 pub use refs::{
@@ -139,6 +141,9 @@ pub struct Store {
     owner: std::cell::RefCell<Option<owner::Owner>>,
     /// How long a write waits for a ref lock another process holds.
     patience: std::cell::Cell<std::time::Duration>,
+    /// Objects were written: dropping the store starts git's automatic maintenance
+    /// (`maintenance.rs`).
+    wrote: std::cell::Cell<bool>,
 }
 
 /// Who memory commits and records are attributed to.
@@ -212,6 +217,7 @@ impl Store {
             cache: Default::default(),
             owner: Default::default(),
             patience: std::cell::Cell::new(update::COMMAND_PATIENCE),
+            wrote: std::cell::Cell::new(false),
         })
     }
 

@@ -1,8 +1,13 @@
-//! The tree layout of a memory commit: records as JSON lines, sharded by kind and id prefix.
+//! The tree layout of a memory commit: records as JSON lines, by kind, in small blobs split by
+//! id prefix, plus a `VERSION` blob. The tree is a pure function of the record set, so clones
+//! holding the same records hold the same tree OID.
 //!
-//! `<kind>/all.jsonl` (or, past [`SMALL_KIND`] records, `<kind>/<first two hex digits of
-//! id>.jsonl`), lines sorted by id, one record a line, plus a `VERSION` blob. The tree is a pure function of the record set, so clones holding the same
-//! records hold the same tree OID.
+//! Layout 2 (written): a kind of at most [`LEAF`] records is `<kind>/all.jsonl`; a larger one is
+//! split by the id's first hex digit, each group of at most [`LEAF`] records a blob
+//! `<kind>/<h>.jsonl`, a larger group a directory `<kind>/<h>/` split by the next digit, and so
+//! on. A write rewrites one small blob and the trees above it, whatever the memory's size.
+//! Layout 1 (read, and migrated by the next write of a ref): `<kind>/all.jsonl` up to 1,024
+//! records, `<kind>/<two hex digits>.jsonl` beyond.
 
 use std::collections::BTreeMap;
 
@@ -14,15 +19,45 @@ use super::{git_err, Result, StoreError};
 use crate::model::Record;
 
 /// Layout version written to the `VERSION` blob.
-pub const LAYOUT_VERSION: &str = "git-rune records 1\n";
+pub const LAYOUT_VERSION: &str = "git-rune records 2\n";
 
-/// Up to this many records a kind is one blob (`<kind>/all.jsonl`); beyond it, shards by id
-/// prefix, so a write rewrites a small blob and a small memory is read in a few objects.
-pub const SMALL_KIND: usize = 1024;
+/// What every layout's `VERSION` blob starts with, followed by the layout number.
+const VERSION_PREFIX: &str = "git-rune records ";
 
-/// The blob name of a record in a sharded kind.
-fn shard_name(id: &str) -> String {
-    format!("{}.jsonl", &id[..2.min(id.len())])
+/// The newest layout this build reads (and the one it writes).
+const LAYOUT: u32 = 2;
+
+/// At most this many records share a blob; a group with more is split by the next id digit.
+/// 1,000 single writes then add about 4 MB to `.git` before any gc (docs/performance.md).
+pub const LEAF: usize = 32;
+
+/// The layout number a `VERSION` blob names (`None` for something else).
+pub(crate) fn layout_of(version: &[u8]) -> Option<u32> {
+    std::str::from_utf8(version)
+        .ok()?
+        .strip_prefix(VERSION_PREFIX)?
+        .trim_end()
+        .parse()
+        .ok()
+}
+
+/// The layout of memory tree `tree`: from its `VERSION` blob (1 for a tree without one). A
+/// newer layout than this build knows is refused: its records could be missed.
+fn tree_layout(repo: &gix::Repository, tree: &gix::Tree<'_>) -> Result<u32> {
+    let Some(entry) = tree.find_entry("VERSION") else {
+        return Ok(1);
+    };
+    let blob = find_blob(repo, entry.object_id(), &|| "cannot read VERSION".into())?;
+    match layout_of(&blob.data) {
+        Some(n) if n <= LAYOUT => Ok(n),
+        _ => Err(StoreError::Unsupported {
+            what: format!(
+                "memory was written in a newer layout ({:?}) than this git-rune reads (layout {LAYOUT}); nothing was read or written",
+                String::from_utf8_lossy(&blob.data).trim_end()
+            ),
+            hint: "upgrade git-rune on this machine".into(),
+        }),
+    }
 }
 
 /// Parses the lines of one shard blob; `name` and `path` are for error messages.
@@ -49,43 +84,124 @@ fn parse_tree_records(name: &str, path: &str, data: &[u8], out: &mut Vec<Record>
     Ok(())
 }
 
-/// Reads every record in `tree`.
+/// Reads every record in `tree` (either layout).
 pub(crate) fn read_records(
     repo: &gix::Repository,
     name: &str,
     tree: ObjectId,
 ) -> Result<Vec<Record>> {
-    let mut records = Vec::new();
     let root = repo
         .find_tree(tree)
         .map_err(git_err(format!("cannot read the tree of {name}")))?;
+    tree_layout(repo, &root)?;
+    let mut blobs = Vec::new();
     for dir in root
         .decode()
         .map_err(git_err("cannot decode tree"))?
         .entries
         .iter()
     {
-        if !dir.mode.is_tree() {
-            continue;
-        }
-        let dir_name = dir.filename.to_string();
-        let sub = repo
-            .find_tree(dir.oid.to_owned())
-            .map_err(git_err(format!("cannot read {name}:{dir_name}")))?;
-        let sub = sub.decode().map_err(git_err("cannot decode tree"))?;
-        let shards: Vec<_> = sub.entries.iter().filter(|e| e.mode.is_blob()).collect();
-        // A partial clone fetches what it lacks in one go (a no-op in a full clone).
-        let ids: Vec<ObjectId> = shards.iter().map(|e| e.oid.to_owned()).collect();
-        super::partial::prefetch(repo, &ids)?;
-        for shard in shards {
-            let path = format!("{dir_name}/{}", shard.filename);
-            let blob = find_blob(repo, shard.oid.to_owned(), &|| {
-                format!("cannot read {name}:{path}")
-            })?;
-            parse_tree_records(name, &path, &blob.data, &mut records)?;
+        if dir.mode.is_tree() {
+            let dir_name = dir.filename.to_string();
+            collect_blobs(repo, name, dir.oid.to_owned(), &dir_name, &mut blobs)?;
         }
     }
+    read_blobs(repo, name, &blobs)
+}
+
+/// Parses the record blobs `blobs` ((path, id) pairs), fetching those a partial clone lacks
+/// in one go first (a no-op in a full clone).
+fn read_blobs(
+    repo: &gix::Repository,
+    name: &str,
+    blobs: &[(String, ObjectId)],
+) -> Result<Vec<Record>> {
+    let ids: Vec<ObjectId> = blobs.iter().map(|(_, oid)| *oid).collect();
+    super::partial::prefetch(repo, &ids)?;
+    let mut records = Vec::new();
+    for (path, oid) in blobs {
+        let blob = find_blob(repo, *oid, &|| format!("cannot read {name}:{path}"))?;
+        parse_tree_records(name, path, &blob.data, &mut records)?;
+    }
     Ok(records)
+}
+
+/// The record blobs under directory `dir` (tree `tree`), at any depth: (path, blob id), in
+/// tree order.
+fn collect_blobs(
+    repo: &gix::Repository,
+    name: &str,
+    tree: ObjectId,
+    dir: &str,
+    out: &mut Vec<(String, ObjectId)>,
+) -> Result<()> {
+    let sub = repo
+        .find_tree(tree)
+        .map_err(git_err(format!("cannot read {name}:{dir}")))?;
+    let decoded = sub.decode().map_err(git_err("cannot decode tree"))?;
+    for e in &decoded.entries {
+        let path = format!("{dir}/{}", e.filename);
+        if e.mode.is_blob() {
+            out.push((path, e.oid.to_owned()));
+        } else if e.mode.is_tree() {
+            collect_blobs(repo, name, e.oid.to_owned(), &path, out)?;
+        }
+    }
+    Ok(())
+}
+
+/// The record blobs that differ between directories `old` and `new` (either may be absent),
+/// skipping subtrees both hold: (only in old, only in new), as (path, blob id).
+type BlobList = Vec<(String, ObjectId)>;
+fn diff_blobs(
+    repo: &gix::Repository,
+    name: &str,
+    dir: &str,
+    old: Option<ObjectId>,
+    new: Option<ObjectId>,
+    out: &mut (BlobList, BlobList),
+) -> Result<()> {
+    if old == new {
+        return Ok(());
+    }
+    let entries = |tree: Option<ObjectId>| -> Result<BTreeMap<String, (bool, ObjectId)>> {
+        let Some(tree) = tree else {
+            return Ok(BTreeMap::new());
+        };
+        let t = repo
+            .find_tree(tree)
+            .map_err(git_err(format!("cannot read {name}:{dir}")))?;
+        let decoded = t.decode().map_err(git_err("cannot decode tree"))?;
+        Ok(decoded
+            .entries
+            .iter()
+            .filter(|e| e.mode.is_blob() || e.mode.is_tree())
+            .map(|e| (e.filename.to_string(), (e.mode.is_tree(), e.oid.to_owned())))
+            .collect())
+    };
+    let (old_entries, new_entries) = (entries(old)?, entries(new)?);
+    let mut names: Vec<&String> = old_entries.keys().chain(new_entries.keys()).collect();
+    names.sort();
+    names.dedup();
+    for entry in names {
+        let (o, n) = (old_entries.get(entry), new_entries.get(entry));
+        if o == n {
+            continue;
+        }
+        let path = format!("{dir}/{entry}");
+        let tree_of = |e: Option<&(bool, ObjectId)>| e.filter(|(t, _)| *t).map(|(_, id)| *id);
+        let blob_of = |e: Option<&(bool, ObjectId)>| e.filter(|(t, _)| !*t).map(|(_, id)| *id);
+        if let Some(blob) = blob_of(o) {
+            out.0.push((path.clone(), blob));
+        }
+        if let Some(blob) = blob_of(n) {
+            out.1.push((path.clone(), blob));
+        }
+        if tree_of(o).is_some() || tree_of(n).is_some() {
+            diff_blobs(repo, name, &path, tree_of(o), tree_of(n), out)?;
+        }
+    }
+    Ok(())
 }
 
 /// The records of the `kinds` directories in tree `new` that tree `old` lacks, reading only
@@ -99,15 +215,31 @@ pub(crate) fn added_records(
     kinds: &[&str],
 ) -> Result<Vec<Record>> {
     let mut out = Vec::new();
-    for kind in kinds {
-        let new_blobs = kind_blobs(repo, name, new, kind)?;
-        let old_blobs = match old {
-            Some(old) => kind_blobs(repo, name, old, kind)?,
-            None => Vec::new(),
-        };
-        if new_blobs == old_blobs {
-            continue;
+    let new_root = repo
+        .find_tree(new)
+        .map_err(git_err(format!("cannot read the tree of {name}")))?;
+    tree_layout(repo, &new_root)?;
+    let old_root = match old {
+        Some(old) => {
+            let t = repo
+                .find_tree(old)
+                .map_err(git_err(format!("cannot read the tree of {name}")))?;
+            tree_layout(repo, &t)?;
+            Some(t)
         }
+        None => None,
+    };
+    let dir_of = |root: &gix::Tree<'_>, kind: &str| {
+        root.find_entry(kind)
+            .filter(|e| e.mode().is_tree())
+            .map(|e| e.object_id())
+    };
+    for kind in kinds {
+        let old_dir = old_root.as_ref().and_then(|t| dir_of(t, kind));
+        let new_dir = dir_of(&new_root, kind);
+        let mut diff = (Vec::new(), Vec::new());
+        diff_blobs(repo, name, kind, old_dir, new_dir, &mut diff)?;
+        let (old_blobs, new_blobs) = diff;
         let old_oids: std::collections::HashSet<ObjectId> =
             old_blobs.iter().map(|(_, oid)| *oid).collect();
         let new_oids: std::collections::HashSet<ObjectId> =
@@ -139,121 +271,88 @@ pub(crate) fn kind_records(
     tree: ObjectId,
     kinds: &[&str],
 ) -> Result<Vec<Record>> {
-    let mut out = Vec::new();
-    for kind in kinds {
-        for (path, oid) in kind_blobs(repo, name, tree, kind)? {
-            let blob = find_blob(repo, oid, &|| format!("cannot read {name}:{path}"))?;
-            parse_tree_records(name, &path, &blob.data, &mut out)?;
-        }
-    }
-    Ok(out)
-}
-
-/// The blobs of `<kind>/` in a memory tree: (path, blob id), in tree order.
-fn kind_blobs(
-    repo: &gix::Repository,
-    name: &str,
-    tree: ObjectId,
-    kind: &str,
-) -> Result<Vec<(String, ObjectId)>> {
     let root = repo
         .find_tree(tree)
         .map_err(git_err(format!("cannot read the tree of {name}")))?;
-    let Some(entry) = root
-        .find_entry(kind)
-        .filter(|e| e.mode().is_tree())
-        .map(|e| e.object_id())
-    else {
-        return Ok(Vec::new());
-    };
-    let sub = repo
-        .find_tree(entry)
-        .map_err(git_err(format!("cannot read {name}:{kind}")))?;
-    let decoded = sub.decode().map_err(git_err("cannot decode tree"))?;
-    Ok(decoded
-        .entries
-        .iter()
-        .filter(|e| e.mode.is_blob())
-        .map(|e| (format!("{kind}/{}", e.filename), e.oid.to_owned()))
-        .collect())
+    tree_layout(repo, &root)?;
+    let mut blobs = Vec::new();
+    for kind in kinds {
+        if let Some(dir) = root.find_entry(*kind).filter(|e| e.mode().is_tree()) {
+            collect_blobs(repo, name, dir.object_id(), kind, &mut blobs)?;
+        }
+    }
+    read_blobs(repo, name, &blobs)
 }
 
 /// Writes a tree holding the records of `base` (if any) plus `new`, rewriting only the blobs
-/// that `new` touches. The layout is a function of the record set alone: a kind with at most
-/// [`SMALL_KIND`] records is `<kind>/all.jsonl`, a larger one `<kind>/<xx>.jsonl` shards.
+/// that `new` touches and the trees above them. The layout is a function of the record set
+/// alone (module docs). A base in layout 1 is laid out afresh with all its records: the
+/// migration, after which the ref's trees are in layout 2.
 pub(crate) fn write_records(
     repo: &gix::Repository,
     base: Option<ObjectId>,
     new: &[Record],
 ) -> Result<ObjectId> {
-    let base_tree = base.unwrap_or_else(|| ObjectId::empty_tree(repo.object_hash()));
-    let mut by_kind: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
+    let empty = ObjectId::empty_tree(repo.object_hash());
+    let mut base_tree = base.unwrap_or(empty);
+    let migrated;
+    let mut new = new;
+    if base_tree != empty {
+        let tree = repo
+            .find_tree(base_tree)
+            .map_err(git_err("cannot read the memory tree"))?;
+        if tree_layout(repo, &tree)? < LAYOUT {
+            let mut all = read_records(repo, "the memory tree", base_tree)?;
+            all.extend(new.iter().cloned());
+            migrated = all;
+            new = &migrated;
+            base_tree = empty;
+        }
+    }
+    let mut by_kind: BTreeMap<&str, BTreeMap<String, String>> = BTreeMap::new();
     for r in new {
-        by_kind.entry(r.kind().as_str()).or_default().push(r);
+        by_kind
+            .entry(r.kind().as_str())
+            .or_default()
+            .insert(r.id.clone(), r.to_line());
+    }
+    let base_tree_obj = repo
+        .find_tree(base_tree)
+        .map_err(git_err("cannot read the memory tree"))?;
+    let mut placer = Placer {
+        repo,
+        edits: Vec::new(),
+    };
+    for (kind, lines) in by_kind {
+        let node = match base_tree_obj
+            .find_entry(kind)
+            .filter(|e| e.mode().is_tree())
+        {
+            Some(dir) => {
+                let dir = repo
+                    .find_tree(dir.object_id())
+                    .map_err(git_err(format!("cannot read {kind}")))?;
+                match dir.find_entry("all.jsonl") {
+                    Some(all) => Node::Leaf(all.object_id()),
+                    None => Node::Dir(dir.id),
+                }
+            }
+            None => Node::Absent,
+        };
+        placer.insert(kind, &format!("{kind}/all.jsonl"), 0, node, lines)?;
     }
     let mut editor = repo
         .edit_tree(base_tree)
         .map_err(git_err("cannot edit the memory tree"))?;
-    let base_tree_obj = repo
-        .find_tree(base_tree)
-        .map_err(git_err("cannot read the memory tree"))?;
-    for (kind, records) in by_kind {
-        let all_path = format!("{kind}/all.jsonl");
-        let sharded = base_tree_obj
-            .lookup_entry_by_path(kind)
-            .map_err(git_err(format!("cannot look up {kind}")))?
-            .is_some()
-            && base_tree_obj
-                .lookup_entry_by_path(&all_path)
-                .map_err(git_err(format!("cannot look up {all_path}")))?
-                .is_none();
-        // Group the new lines by the blob they belong in, starting from that blob's lines.
-        let mut blobs: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-        if sharded {
-            for r in records {
-                let path = format!("{kind}/{}", shard_name(&r.id));
-                if !blobs.contains_key(&path) {
-                    let lines = read_lines(repo, &base_tree_obj, &path)?;
-                    blobs.insert(path.clone(), lines);
-                }
-                blobs
-                    .entry(path)
-                    .or_default()
-                    .insert(r.id.clone(), r.to_line());
-            }
-        } else {
-            let mut lines = read_lines(repo, &base_tree_obj, &all_path)?;
-            for r in records {
-                lines.insert(r.id.clone(), r.to_line());
-            }
-            if lines.len() <= SMALL_KIND {
-                blobs.insert(all_path, lines);
-            } else {
-                // Crossing the threshold: the kind becomes shards, for good (sets only grow).
-                editor
-                    .remove(all_path.as_str())
-                    .map_err(git_err(format!("cannot remove {all_path}")))?;
-                for (id, line) in lines {
-                    blobs
-                        .entry(format!("{kind}/{}", shard_name(&id)))
-                        .or_default()
-                        .insert(id, line);
-                }
-            }
-        }
-        for (path, lines) in blobs {
-            let mut data = String::with_capacity(lines.values().map(|l| l.len() + 1).sum());
-            for line in lines.values() {
-                data.push_str(line);
-                data.push('\n');
-            }
-            let blob = repo
-                .write_blob(data.as_bytes())
-                .map_err(git_err("cannot write a record blob"))?;
-            editor
-                .upsert(path.as_str(), EntryKind::Blob, blob.detach())
-                .map_err(git_err(format!("cannot place {path}")))?;
-        }
+    for edit in placer.edits {
+        match edit {
+            Edit::Remove(path) => editor
+                .remove(path.as_str())
+                .map_err(git_err(format!("cannot remove {path}")))?,
+            Edit::Put(path, blob) => editor
+                .upsert(path.as_str(), EntryKind::Blob, blob)
+                .map_err(git_err(format!("cannot place {path}")))?,
+        };
     }
     let version = repo
         .write_blob(LAYOUT_VERSION.as_bytes())
@@ -267,24 +366,293 @@ pub(crate) fn write_records(
     Ok(id.detach())
 }
 
-/// The lines of one blob in `tree`, keyed by record id (empty when the blob is absent).
-fn read_lines(
+/// What a place in the layout holds before a write.
+enum Node {
+    Absent,
+    /// A blob of at most [`LEAF`] records.
+    Leaf(ObjectId),
+    /// A directory split by the next id digit (the tree's id).
+    Dir(ObjectId),
+}
+
+enum Edit {
+    Remove(String),
+    Put(String, ObjectId),
+}
+
+/// Places new record lines in the layout, collecting the tree edits that do it.
+struct Placer<'r> {
+    repo: &'r gix::Repository,
+    edits: Vec<Edit>,
+}
+
+impl Placer<'_> {
+    /// Adds `new` (id → line) to `node`, the place at directory `dir` (or, as one blob, at
+    /// `leaf`) whose records share the first `depth` digits of their ids.
+    fn insert(
+        &mut self,
+        dir: &str,
+        leaf: &str,
+        depth: usize,
+        node: Node,
+        new: BTreeMap<String, String>,
+    ) -> Result<()> {
+        match node {
+            Node::Dir(tree) => {
+                let tree = self
+                    .repo
+                    .find_tree(tree)
+                    .map_err(git_err(format!("cannot read {dir}")))?;
+                for (digit, group) in split(depth, new) {
+                    let blob_name = format!("{digit}.jsonl");
+                    let child = if let Some(e) = tree.find_entry(blob_name.as_str()) {
+                        Node::Leaf(e.object_id())
+                    } else if let Some(e) = tree
+                        .find_entry(digit.as_str())
+                        .filter(|e| e.mode().is_tree())
+                    {
+                        Node::Dir(e.object_id())
+                    } else {
+                        Node::Absent
+                    };
+                    let child_dir = format!("{dir}/{digit}");
+                    let child_leaf = format!("{dir}/{blob_name}");
+                    self.insert(&child_dir, &child_leaf, depth + 1, child, group)?;
+                }
+                Ok(())
+            }
+            Node::Leaf(blob) => {
+                let mut lines = read_blob_lines(self.repo, blob, leaf)?;
+                lines.extend(new);
+                if lines.len() > LEAF {
+                    // Sets only grow: the blob becomes a directory for good.
+                    self.edits.push(Edit::Remove(leaf.to_owned()));
+                }
+                self.lay_out(dir, leaf, depth, lines)
+            }
+            Node::Absent => self.lay_out(dir, leaf, depth, new),
+        }
+    }
+
+    /// Writes `lines` as the place at `dir`: one blob at `leaf` when they are few enough, else
+    /// split by the id digit at `depth`.
+    fn lay_out(
+        &mut self,
+        dir: &str,
+        leaf: &str,
+        depth: usize,
+        lines: BTreeMap<String, String>,
+    ) -> Result<()> {
+        if lines.len() <= LEAF || depth >= 64 {
+            let mut data = String::with_capacity(lines.values().map(|l| l.len() + 1).sum());
+            for line in lines.values() {
+                data.push_str(line);
+                data.push('\n');
+            }
+            let blob = self
+                .repo
+                .write_blob(data.as_bytes())
+                .map_err(git_err("cannot write a record blob"))?;
+            self.edits.push(Edit::Put(leaf.to_owned(), blob.detach()));
+            return Ok(());
+        }
+        for (digit, group) in split(depth, lines) {
+            let child_dir = format!("{dir}/{digit}");
+            let child_leaf = format!("{dir}/{digit}.jsonl");
+            self.lay_out(&child_dir, &child_leaf, depth + 1, group)?;
+        }
+        Ok(())
+    }
+}
+
+/// Groups lines by the id's digit at `depth` (ids are lower-case hex; anything else groups
+/// under `_`, so a damaged id cannot make a path).
+fn split(
+    depth: usize,
+    lines: BTreeMap<String, String>,
+) -> BTreeMap<String, BTreeMap<String, String>> {
+    let mut out: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for (id, line) in lines {
+        let digit = match id.as_bytes().get(depth) {
+            Some(&c) if c.is_ascii_digit() || (b'a'..=b'f').contains(&c) => char::from(c),
+            _ => '_',
+        };
+        out.entry(digit.to_string()).or_default().insert(id, line);
+    }
+    out
+}
+
+/// The lines of blob `blob`, keyed by record id; `path` for error messages.
+fn read_blob_lines(
     repo: &gix::Repository,
-    tree: &gix::Tree<'_>,
+    blob: ObjectId,
     path: &str,
 ) -> Result<BTreeMap<String, String>> {
+    let blob = find_blob(repo, blob, &|| format!("cannot read {path}"))?;
     let mut out = BTreeMap::new();
-    let Some(entry) = tree
-        .lookup_entry_by_path(path)
-        .map_err(git_err(format!("cannot look up {path}")))?
-    else {
-        return Ok(out);
-    };
-    let blob = find_blob(repo, entry.object_id(), &|| format!("cannot read {path}"))?;
     for line in String::from_utf8_lossy(&blob.data).lines() {
         if let Some(id) = crate::model::line_id(line) {
             out.insert(id.to_owned(), line.to_owned());
         }
     }
     Ok(out)
+}
+
+/// Where record `r` sits in memory tree `tree` (either layout): its kind's single blob, or the
+/// blob of its id prefix.
+pub(crate) fn record_path(repo: &gix::Repository, tree: ObjectId, r: &Record) -> String {
+    let kind = r.kind().as_str();
+    let all = format!("{kind}/all.jsonl");
+    let Ok(root) = repo.find_tree(tree) else {
+        return all;
+    };
+    let has = |path: &str| root.lookup_entry_by_path(path).ok().flatten().is_some();
+    if has(&all) {
+        return all;
+    }
+    let legacy = format!("{kind}/{}.jsonl", r.id.get(..2).unwrap_or(&r.id));
+    if has(&legacy) {
+        return legacy;
+    }
+    let mut dir = kind.to_owned();
+    for digit in r.id.chars() {
+        let leaf = format!("{dir}/{digit}.jsonl");
+        if has(&leaf) {
+            return leaf;
+        }
+        dir = format!("{dir}/{digit}");
+        if !has(&dir) {
+            break;
+        }
+    }
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::model::testing::learning;
+
+    /// Every blob path and its line count in `tree`.
+    fn shape(store: &crate::store::Store, tree: ObjectId) -> Vec<(String, usize)> {
+        let mut blobs = Vec::new();
+        let root = store.repo.find_tree(tree).unwrap();
+        for e in root.decode().unwrap().entries {
+            if e.mode.is_tree() {
+                let dir = e.filename.to_string();
+                collect_blobs(&store.repo, "t", e.oid.to_owned(), &dir, &mut blobs).unwrap();
+            }
+        }
+        blobs
+            .into_iter()
+            .map(|(path, oid)| {
+                let blob = store.repo.find_blob(oid).unwrap();
+                (path, blob.data.iter().filter(|&&b| b == b'\n').count())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_tree_is_a_function_of_the_record_set_and_blobs_stay_small() {
+        let (_dir, store) = crate::store::scratch();
+        let records: Vec<Record> = (0..300)
+            .map(|i| learning(i, &format!("k{i}"), "v"))
+            .collect();
+        let at_once = write_records(&store.repo, None, &records).unwrap();
+        // One at a time, in another order.
+        let mut one_by_one = None;
+        for r in records.iter().rev() {
+            one_by_one =
+                Some(write_records(&store.repo, one_by_one, std::slice::from_ref(r)).unwrap());
+        }
+        assert_eq!(one_by_one, Some(at_once));
+        // In two halves, interleaved.
+        let (even, odd): (Vec<Record>, Vec<Record>) =
+            records.iter().cloned().partition(|r| r.meta.clock % 2 == 0);
+        let half = write_records(&store.repo, None, &odd).unwrap();
+        assert_eq!(
+            write_records(&store.repo, Some(half), &even).unwrap(),
+            at_once
+        );
+
+        let blobs = shape(&store, at_once);
+        assert_eq!(blobs.iter().map(|(_, n)| n).sum::<usize>(), 300);
+        assert!(blobs.iter().all(|(_, n)| *n <= LEAF), "{blobs:?}");
+        assert!(blobs
+            .iter()
+            .all(|(p, _)| p.starts_with("learning/") && p.ends_with(".jsonl")));
+        assert!(!blobs.iter().any(|(p, _)| p == "learning/all.jsonl"));
+        assert_eq!(read_records(&store.repo, "t", at_once).unwrap().len(), 300);
+        for r in &records {
+            let path = record_path(&store.repo, at_once, r);
+            assert!(blobs.iter().any(|(p, _)| *p == path), "{path}");
+        }
+
+        // A small kind is one blob.
+        let small = write_records(&store.repo, None, &records[..LEAF]).unwrap();
+        assert_eq!(
+            shape(&store, small),
+            vec![("learning/all.jsonl".to_owned(), LEAF)]
+        );
+    }
+
+    /// A tree as layout 1 wrote a kind past 1,024 records: `<kind>/<two hex digits>.jsonl`.
+    fn layout_1_sharded(store: &crate::store::Store, records: &[Record]) -> ObjectId {
+        let mut shards: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+        for r in records {
+            shards
+                .entry(format!("{}/{}.jsonl", r.kind().as_str(), &r.id[..2]))
+                .or_default()
+                .insert(r.id.clone(), r.to_line());
+        }
+        let empty = ObjectId::empty_tree(store.repo.object_hash());
+        let mut editor = store.repo.edit_tree(empty).unwrap();
+        for (path, lines) in shards {
+            let data: String = lines.values().map(|l| format!("{l}\n")).collect();
+            let blob = store.repo.write_blob(data.as_bytes()).unwrap().detach();
+            editor.upsert(path.as_str(), EntryKind::Blob, blob).unwrap();
+        }
+        let version = store
+            .repo
+            .write_blob(b"git-rune records 1\n")
+            .unwrap()
+            .detach();
+        editor.upsert("VERSION", EntryKind::Blob, version).unwrap();
+        editor.write().unwrap().detach()
+    }
+
+    #[test]
+    fn layout_1_shards_are_read_and_the_next_write_lays_them_out_afresh() {
+        let (_dir, store) = crate::store::scratch();
+        let records: Vec<Record> = (0..400)
+            .map(|i| learning(i, &format!("k{i}"), "v"))
+            .collect();
+        let old = layout_1_sharded(&store, &records[..399]);
+        let mut read = read_records(&store.repo, "t", old).unwrap();
+        read.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut want = records[..399].to_vec();
+        want.sort_by(|a, b| a.id.cmp(&b.id));
+        assert_eq!(read, want);
+        let r = &records[0];
+        assert_eq!(
+            record_path(&store.repo, old, r),
+            format!("learning/{}.jsonl", &r.id[..2])
+        );
+        let migrated = write_records(&store.repo, Some(old), &records[399..]).unwrap();
+        assert_eq!(
+            migrated,
+            write_records(&store.repo, None, &records).unwrap()
+        );
+        let added = added_records(&store.repo, "t", Some(old), migrated, &["learning"]).unwrap();
+        assert_eq!(added, records[399..].to_vec(), "only the new record is new");
+    }
+
+    #[test]
+    fn version_blobs_name_their_layout() {
+        assert_eq!(layout_of(LAYOUT_VERSION.as_bytes()), Some(LAYOUT));
+        assert_eq!(layout_of(b"git-rune records 1\n"), Some(1));
+        assert_eq!(layout_of(b"git-rune records 12\n"), Some(12));
+        assert_eq!(layout_of(b"something else"), None);
+    }
 }

@@ -220,22 +220,10 @@ impl Store {
         Ok(None)
     }
 
-    /// Where a record sits in the memory tree `tree`: its kind's single blob, or its id-prefix
-    /// shard (see records.rs).
+    /// Where a record sits in the memory tree `tree`: its kind's single blob, or the blob of
+    /// its id prefix (see records.rs).
     pub(crate) fn record_path(&self, tree: ObjectId, r: &Record) -> String {
-        let kind = r.kind().as_str();
-        let all = format!("{kind}/all.jsonl");
-        let single = self
-            .repo
-            .find_tree(tree)
-            .ok()
-            .and_then(|t| t.lookup_entry_by_path(&all).ok().flatten())
-            .is_some();
-        if single {
-            all
-        } else {
-            format!("{kind}/{}.jsonl", &r.id[..2.min(r.id.len())])
-        }
+        super::records::record_path(&self.repo, tree, r)
     }
 
     /// The tree of `base` (a memory tree, or none) with `records` added: the same tree every
@@ -444,7 +432,11 @@ impl Store {
     /// Writes the objects staged in memory to the object database (before a ref moves).
     pub(super) fn flush_objects(&self) -> Result<()> {
         let mut owner = self.owner()?;
-        super::loose::flush(&self.repo, &mut owner).map_err(git_err("cannot write objects"))?;
+        let written =
+            super::loose::flush(&self.repo, &mut owner).map_err(git_err("cannot write objects"))?;
+        if written > 0 {
+            self.note_written();
+        }
         Ok(())
     }
 

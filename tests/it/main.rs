@@ -16,7 +16,9 @@ mod edge_cases;
 mod hooks;
 mod import;
 mod integrity;
+mod layout;
 mod load_digest;
+mod maintenance;
 mod man;
 #[cfg(feature = "mcp")]
 mod mcp;

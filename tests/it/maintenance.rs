@@ -1,0 +1,65 @@
+//! git-rune starts git's automatic maintenance after it writes, as git commands do: with
+//! `gc.auto` low enough, a memory write leads to a `git gc --auto` that packs it.
+
+use std::time::{Duration, Instant};
+
+use crate::common::TestRepo;
+
+/// Pack files in the object database.
+fn packs(repo: &TestRepo) -> usize {
+    std::fs::read_dir(repo.root.join(".git/objects/pack"))
+        .map(|d| {
+            d.filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".pack"))
+            })
+            .count()
+        })
+        .unwrap_or(0)
+}
+
+/// Loose objects under `objects/17/`, the directory `gc --auto` samples.
+fn loose_in_17(repo: &TestRepo) -> usize {
+    std::fs::read_dir(repo.root.join(".git/objects/17"))
+        .map(|d| d.count())
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_write_starts_git_maintenance_which_honours_gc_auto() {
+    let repo = TestRepo::new();
+    repo.learn("first", "before maintenance is asked for");
+    // Enough loose objects for `gc --auto` with gc.auto=1: two in objects/17/.
+    let files = repo.root.join(".git/filler");
+    std::fs::create_dir_all(&files).expect("filler dir");
+    let mut paths = String::new();
+    for i in 0..2000 {
+        let path = files.join(format!("f{i}"));
+        std::fs::write(&path, format!("filler {i}\n")).expect("write filler");
+        paths.push_str(&format!("{}\n", path.display()));
+    }
+    repo.git_stdin(&["hash-object", "-w", "--stdin-paths"], &paths);
+    assert!(
+        loose_in_17(&repo) >= 2,
+        "the sample directory is full enough"
+    );
+    repo.git(&["config", "gc.auto", "1"]);
+    repo.git(&["config", "gc.autoDetach", "false"]);
+
+    assert_eq!(packs(&repo), 0);
+
+    repo.learn("second", "after");
+    // The maintenance runs beside the command, which does not wait for it. (gc packs what is
+    // reachable; the filler stays loose until it expires.)
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while packs(&repo) == 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(packs(&repo) > 0, "git gc --auto packed memory's objects");
+    let memory = repo.git(&["rev-parse", "refs/rune/memory"]);
+    assert_eq!(
+        repo.git(&["cat-file", "-t", &memory]),
+        "commit",
+        "memory is intact after the gc"
+    );
+}
