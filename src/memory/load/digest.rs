@@ -3,7 +3,7 @@
 //! characters can show), the records drift checks (those naming files), the small kinds
 //! whole, and how many records the big kinds hold. A briefing made from it is the one the
 //! whole state gives, or says it is not ([`super::Briefing::complete`]); it is cached per
-//! memory tree (`memory::digest_cache`), so `load` at 100,000 learnings reads a few hundred.
+//! pair of memory trees (`memory::digest_cache`), so `load` at 100,000 learnings reads a few hundred.
 //! Pure: state in, digest out, and its text form.
 
 use std::collections::HashSet;
