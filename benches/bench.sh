@@ -2,6 +2,7 @@
 # Benchmarks git-rune against the git CLI doing the same job, in the same run.
 #   bash benches/bench.sh            # release build, 30 runs per case, 100 commit rounds
 #   RUNS=10 HOOK_RUNS=30 bash benches/bench.sh
+#   BIG_RUNS=5 bash benches/bench.sh   # rounds in the 100,000-learning repository (default 10)
 #   RUNE=/path/to/git-rune bash benches/bench.sh   # time that binary, build nothing
 #   RUNE_B=/path/to/other/git-rune bash benches/bench.sh
 #       # also time another build's hooks in the same commit rounds (before/after a change)
@@ -92,14 +93,55 @@ echo $((t1 - t0)) >"$tmp/save10k.rune"
 # Pack what the import wrote, as `git gc` would in a real repository, and keep git from
 # starting its automatic maintenance (a background gc) in the middle of the timed commits.
 git gc -q && git config gc.auto 0 && git config maintenance.auto false
-: >"$tmp/load.rune"; : >"$tmp/load.git"; : >"$tmp/status.rune"
+: >"$tmp/load.rune"; : >"$tmp/load.git"; : >"$tmp/status.rune"; : >"$tmp/load.revparse"; : >"$tmp/status.git"
 for i in $(seq 1 "$RUNS"); do
   t0=${EPOCHREALTIME/./}000; "$RUNE" load >/dev/null; t1=${EPOCHREALTIME/./}000
   echo $((t1 - t0)) >>"$tmp/load.rune"
+  t0=${EPOCHREALTIME/./}000; git rev-parse HEAD >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/load.revparse"
   t0=${EPOCHREALTIME/./}000; git ls-tree -r --object-only refs/rune/memory | git cat-file --batch >/dev/null; t1=${EPOCHREALTIME/./}000
   echo $((t1 - t0)) >>"$tmp/load.git"
   t0=${EPOCHREALTIME/./}000; "$RUNE" status >/dev/null; t1=${EPOCHREALTIME/./}000
   echo $((t1 - t0)) >>"$tmp/status.rune"
+  t0=${EPOCHREALTIME/./}000; git status >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/status.git"
+done
+
+# --- 100,000 learnings: load, SessionStart and status against git, then the writes ----------
+# The same kind of repository ten times larger (BIG_RUNS rounds; the writes cost seconds each
+# before issue 16's work). Reads are interleaved with `git rev-parse HEAD` and `git status`;
+# then one `learn` per round, and one line appended to learnings.jsonl + `save` per round.
+BIG_RUNS=${BIG_RUNS:-10}
+repo="$tmp/big"; git init -q -b main "$repo"; cd "$repo"
+git commit -q --allow-empty -m start
+"$RUNE" -q init >/dev/null
+for i in $(seq 1 100000); do
+  printf '{"ts":"2026-01-01T00:00:00Z","skill":"bench","type":"insight","key":"key-%d","insight":"learning number %d says something useful about the code","confidence":0.%d}\n' "$i" "$i" $((i % 9 + 1))
+done >>.rune/learnings.jsonl
+t0=${EPOCHREALTIME/./}000; "$RUNE" -q save -m "100k learnings" >/dev/null; t1=${EPOCHREALTIME/./}000
+echo $((t1 - t0)) >"$tmp/save100k.rune"
+git gc -q && git config gc.auto 0 && git config maintenance.auto false
+sed -e "s#/home/user/project#$repo#g" -e 's#"session_id": "[^"]*"#"session_id": "bench-big"#' \
+  "$ROOT/tests/fixtures/claude-code/SessionStart-startup.json" >"$tmp/ss-big.json"
+for f in revparse load ss status gitstatus learn append; do : >"$tmp/big.$f"; done
+for i in $(seq 1 "$BIG_RUNS"); do
+  t0=${EPOCHREALTIME/./}000; git rev-parse HEAD >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/big.revparse"
+  t0=${EPOCHREALTIME/./}000; "$RUNE" load >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/big.load"
+  t0=${EPOCHREALTIME/./}000; "$RUNE" agent hook SessionStart <"$tmp/ss-big.json" >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/big.ss"
+  t0=${EPOCHREALTIME/./}000; "$RUNE" status >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/big.status"
+  t0=${EPOCHREALTIME/./}000; git status >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/big.gitstatus"
+done
+for i in $(seq 1 "$BIG_RUNS"); do
+  t0=${EPOCHREALTIME/./}000; "$RUNE" -q learn --type insight --key "big-$i" --insight "one more" >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/big.learn"
+  printf '{"ts":"2026-01-02T00:00:00Z","type":"insight","key":"appended-%d","insight":"i","confidence":0.5}\n' "$i" >>.rune/learnings.jsonl
+  t0=${EPOCHREALTIME/./}000; "$RUNE" -q save -m "one more $i" >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/big.append"
 done
 
 # The same briefing over MCP (`git rune mcp`), in the same repository: a memory_load call to a
@@ -245,6 +287,16 @@ stats "save of 10,000 new learnings (one run)" "$tmp/save10k.rune"
 stats "load, 10,000 learnings (git rune load)" "$tmp/load.rune"
 stats "git ls-tree -r | git cat-file --batch" "$tmp/load.git"
 stats "status, 10,000 learnings (git rune status)" "$tmp/status.rune"
+stats "git rev-parse HEAD (same rounds as load)" "$tmp/load.revparse"
+stats "git status (same rounds as status)" "$tmp/status.git"
+stats "save of 100,000 new learnings (one run)" "$tmp/save100k.rune"
+stats "load, 100,000 learnings" "$tmp/big.load"
+stats "agent hook SessionStart, 100,000 learnings" "$tmp/big.ss"
+stats "status, 100,000 learnings" "$tmp/big.status"
+stats "git rev-parse HEAD (100k rounds)" "$tmp/big.revparse"
+stats "git status (100k rounds)" "$tmp/big.gitstatus"
+stats "learn, one learning into 100,000" "$tmp/big.learn"
+stats "append one line + save, 100,000" "$tmp/big.append"
 stats "memory_load call, running git rune mcp" "$tmp/mcp.call"
 stats "mcp session (start, init, memory_load)" "$tmp/mcp.session"
 stats "agent hook PostToolUse (git-rune agent hook)" "$tmp/ptu.rune"
@@ -256,6 +308,8 @@ ratio() { # A B: median(A) / median(B)
   b=$(sort -n "$2" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
   awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }'
 }
+echo "  load / rev-parse: 10k $(ratio "$tmp/load.rune" "$tmp/load.revparse")x (budget 8x), 100k $(ratio "$tmp/big.load" "$tmp/big.revparse")x (budget 15x); SessionStart 100k $(ratio "$tmp/big.ss" "$tmp/big.revparse")x"
+echo "  status / git status: 10k $(ratio "$tmp/status.rune" "$tmp/status.git")x, 100k $(ratio "$tmp/big.status" "$tmp/big.gitstatus")x (budget 5x)"
 echo "  PostToolUse / rev-parse: $(ratio "$tmp/ptu.rune" "$tmp/ptu.git")x (budget 2x; via git $(ratio "$tmp/ptu.viagit" "$tmp/ptu.git")x); SessionStart / rev-parse: $(ratio "$tmp/ss.rune" "$tmp/ptu.git")x (budget 25x)"
 stats "sync merge of 2 x 5,000 learnings (process)" "$tmp/sync.rune"
 stats "git merge-tree of the same commits" "$tmp/sync.git"

@@ -190,8 +190,9 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
         let mut out = Vec::new();
         for &i in members {
             let e = &edited[i];
+            let mut theirs = Theirs::new(&state, &e.base_ids);
             for d in &e.drafts {
-                if !is_duplicate_addition(d.draft(), &state, &e.base_ids) {
+                if !theirs.has(d.draft()) {
                     out.push(d.clone());
                 }
             }
@@ -479,16 +480,43 @@ fn fill_file_blobs(store: &Store, body: &mut Body) {
     }
 }
 
-/// An addition another process already made (same visible content, not in our base).
-fn is_duplicate_addition(d: &Draft, state: &model::State, base_ids: &HashSet<String>) -> bool {
-    if !d.supersedes.is_empty() || matches!(d.body.kind(), Kind::Delete | Kind::Resolve) {
-        return false;
+/// What other processes added since a view file's base (records not in `base_ids`), as the
+/// view shows them, per kind: made once per kind and file, so checking an addition costs the
+/// same whatever memory holds (once per addition it was additions × records).
+struct Theirs<'a> {
+    state: &'a model::State,
+    base_ids: &'a HashSet<String>,
+    shown: HashMap<Kind, Vec<Body>>,
+}
+
+impl<'a> Theirs<'a> {
+    fn new(state: &'a model::State, base_ids: &'a HashSet<String>) -> Theirs<'a> {
+        Theirs {
+            state,
+            base_ids,
+            shown: HashMap::new(),
+        }
     }
-    let shown = view::visible(&d.body);
-    state
-        .of_kind(d.body.kind())
-        .iter()
-        .any(|r| !base_ids.contains(&r.id) && view::visible(&r.body) == shown)
+
+    /// Whether `d` is an addition another process already made (same visible content, not
+    /// in our base).
+    fn has(&mut self, d: &Draft) -> bool {
+        if !d.supersedes.is_empty() || matches!(d.body.kind(), Kind::Delete | Kind::Resolve) {
+            return false;
+        }
+        let (state, base_ids) = (self.state, self.base_ids);
+        self.shown
+            .entry(d.body.kind())
+            .or_insert_with(|| {
+                state
+                    .of_kind(d.body.kind())
+                    .iter()
+                    .filter(|r| !base_ids.contains(&r.id))
+                    .map(|r| view::visible(&r.body))
+                    .collect()
+            })
+            .contains(&view::visible(&d.body))
+    }
 }
 
 fn files_list(files: impl Iterator<Item = ViewFile>) -> String {

@@ -1,8 +1,10 @@
 //! The save diff: turns an edited view file into the drafts that make the refs say what the
 //! file says, touching only the entries that changed.
 
+use std::collections::HashMap;
+
 use super::{normal, visible, Entry, Parsed, ViewFile};
-use crate::model::{Body, Draft, Record};
+use crate::model::{Body, Draft, Kind, Record};
 
 /// What makes an entry "the same entry, edited" rather than a removal plus an addition.
 /// Notes, progress and sessions have no identity: a changed one is removed and added.
@@ -53,6 +55,13 @@ pub fn diff(file: ViewFile, base: &[Record], parsed: Vec<Parsed>) -> Vec<Draft> 
     let base_shown: Vec<Body> = base_normal.iter().map(visible).collect();
     let base_time: Vec<String> = base.iter().map(|r| file.shown_time(&r.meta.ts)).collect();
     let mut used = vec![false; base.len()];
+    // Base records by kind and title (equal bodies have equal ones), each list in base order:
+    // an entry is compared with the few records that can equal it, not with all of them,
+    // and still pairs with the first unused one, as a scan of the whole base would.
+    let mut by_title: HashMap<(Kind, &str), Vec<usize>> = HashMap::new();
+    for (j, b) in base_shown.iter().enumerate() {
+        by_title.entry((b.kind(), b.title())).or_default().push(j);
+    }
 
     let mut changed: Vec<Entry> = Vec::new();
     for p in parsed {
@@ -70,7 +79,11 @@ pub fn diff(file: ViewFile, base: &[Record], parsed: Vec<Parsed>) -> Vec<Draft> 
                 let same = |j: usize| {
                     base_shown[j] == shown && time.as_ref().is_none_or(|t| *t == base_time[j])
                 };
-                match (0..base.len()).find(|&j| !used[j] && same(j)) {
+                let candidates = by_title
+                    .get(&(shown.kind(), shown.title()))
+                    .map(Vec::as_slice)
+                    .unwrap_or_default();
+                match candidates.iter().copied().find(|&j| !used[j] && same(j)) {
                     Some(j) => used[j] = true,
                     None => changed.push(Entry { body, at: e.at }),
                 }
@@ -78,16 +91,24 @@ pub fn diff(file: ViewFile, base: &[Record], parsed: Vec<Parsed>) -> Vec<Draft> 
         }
     }
 
+    // Base records by identity, in base order (made only when some entry changed).
+    let mut by_identity: HashMap<(String, &str), Vec<usize>> = HashMap::new();
+    if !changed.is_empty() {
+        for (j, b) in base_normal.iter().enumerate() {
+            if let Some(id) = identity(b) {
+                by_identity.entry(id).or_default().push(j);
+            }
+        }
+    }
     let mut drafts = Vec::new();
     for Entry { body, at } in changed {
-        let id = identity(&body);
-        let pair = id.and_then(|id| {
-            (0..base.len()).find(|&j| {
-                !used[j]
-                    && identity(&base_normal[j]).as_ref() == Some(&id)
-                    && is_edit(&body, &base_normal[j])
-            })
-        });
+        let pair = identity(&body)
+            .and_then(|id| by_identity.get(&id))
+            .and_then(|js| {
+                js.iter()
+                    .copied()
+                    .find(|&j| !used[j] && is_edit(&body, &base_normal[j]))
+            });
         let mut body = body;
         match pair {
             Some(j) => {
@@ -180,6 +201,56 @@ mod tests {
         let state = fold(&records);
         let text = render(ViewFile::Decisions, &state);
         assert_eq!(save(ViewFile::Decisions, &state, &text), vec![]);
+    }
+
+    /// Pins the pairing the per-title index keeps: of two base records that look the same,
+    /// an entry pairs with the first, and the other is the one removed.
+    #[test]
+    fn of_two_equal_base_records_the_first_is_kept() {
+        let plain = |title: &str, d: &str| match decision(title, d) {
+            Body::Decision {
+                title,
+                context,
+                decision,
+                rationale,
+                impact,
+                extra,
+                ..
+            } => Body::Decision {
+                title,
+                context,
+                decision,
+                rationale,
+                impact,
+                files: Vec::new(),
+                file_blobs: Default::default(),
+                extra,
+            },
+            other => other,
+        };
+        let records = stamped(vec![plain("A", "a"), plain("B", "b"), plain("A", "a")]);
+        let state = fold(&records);
+        let base: Vec<Record> = state.of_kind(ViewFile::Decisions.kind()).to_vec();
+        let text = "# Decisions\n\n## [2026-04-04 14:30] Decision: A\n**Context:** c\n**Decision:** a\n**Rationale:** r\n**Impact:** i\n";
+        let drafts = diff(
+            ViewFile::Decisions,
+            &base,
+            parse(ViewFile::Decisions, text).unwrap(),
+        );
+        let first_a = base.iter().position(|r| r.body.title() == "A").unwrap();
+        let removed: Vec<&String> = base
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != first_a)
+            .map(|(_, r)| &r.id)
+            .collect();
+        match &drafts[..] {
+            [Draft {
+                body: Body::Delete { targets },
+                ..
+            }] => assert_eq!(targets.iter().collect::<Vec<_>>(), removed),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! characters can show), the records drift checks (those naming files), the small kinds
 //! whole, and how many records the big kinds hold. A briefing made from it is the one the
 //! whole state gives, or says it is not ([`super::Briefing::complete`]); it is cached per
-//! memory tree (`memory::digest_cache`), so `load` at 100,000 learnings reads a few hundred.
+//! pair of memory trees (`memory::digest_cache`), so `load` at 100,000 learnings reads a few hundred.
 //! Pure: state in, digest out, and its text form.
 
 use std::collections::HashSet;
@@ -48,21 +48,23 @@ impl Digest {
             out.shrink_to_fit();
             out
         };
-        let mut ranked: Vec<&Record> = state.learnings.iter().collect();
-        ranked.sort_by(|a, b| learning_rank(a, b));
-        let top: HashSet<&str> = first(ranked.into_iter(), learning_line, cap)
-            .into_iter()
-            .map(|r| r.id.as_str())
+        let top = best_learnings(&state.learnings, cap);
+        let shown_notes: Vec<usize> = (0..state.cumulative_notes.len())
+            .filter(|&i| shown_note(&state.cumulative_notes[i]))
             .collect();
-        let shown_notes: Vec<&Record> = state
-            .cumulative_notes
-            .iter()
-            .filter(|r| shown_note(r))
-            .collect();
-        let kept_notes: HashSet<&str> = first(shown_notes.iter().rev().copied(), note_line, cap)
-            .into_iter()
-            .map(|r| r.id.as_str())
-            .collect();
+        let kept = first(
+            shown_notes
+                .iter()
+                .rev()
+                .map(|&i| &state.cumulative_notes[i]),
+            note_line,
+            cap,
+        )
+        .len();
+        let mut kept_notes = vec![false; state.cumulative_notes.len()];
+        for &i in &shown_notes[shown_notes.len() - kept..] {
+            kept_notes[i] = true;
+        }
         let files = state
             .decisions
             .iter()
@@ -76,15 +78,17 @@ impl Digest {
             learnings: state
                 .learnings
                 .iter()
-                .filter(|r| top.contains(r.id.as_str()))
-                .cloned()
+                .zip(&top)
+                .filter(|(_, keep)| **keep)
+                .map(|(r, _)| r.clone())
                 .collect(),
             instincts: state.instincts.clone(),
             cumulative_notes: state
                 .cumulative_notes
                 .iter()
-                .filter(|r| kept_notes.contains(r.id.as_str()))
-                .cloned()
+                .zip(&kept_notes)
+                .filter(|(_, keep)| **keep)
+                .map(|(r, _)| r.clone())
                 .collect(),
             invariants: state.invariants.clone(),
             progress: state.progress.last().cloned().into_iter().collect(),
@@ -255,6 +259,39 @@ fn first<'a>(
     }
     out
 }
+
+/// Which learnings (by position) a briefing of `cap` characters could show, in `load`'s
+/// order: the best [`SELECT`] are picked in linear time and sorted, the rest only when
+/// those do not fill `cap` (a sort of 100,000 learnings is most of a digest's cost).
+fn best_learnings(learnings: &[Record], cap: usize) -> Vec<bool> {
+    let mut order: Vec<usize> = (0..learnings.len()).collect();
+    let rank = |a: &usize, b: &usize| learning_rank(&learnings[*a], &learnings[*b]);
+    let mut sorted = order.len();
+    if order.len() > SELECT {
+        order.select_nth_unstable_by(SELECT, rank);
+        sorted = SELECT;
+    }
+    order[..sorted].sort_by(rank);
+    let mut kept = first(
+        order[..sorted].iter().map(|&i| &learnings[i]),
+        learning_line,
+        cap,
+    )
+    .len();
+    if kept == sorted && sorted < order.len() {
+        // Not filled by the best ones: rank them all.
+        order.sort_by(rank);
+        kept = first(order.iter().map(|&i| &learnings[i]), learning_line, cap).len();
+    }
+    let mut keep = vec![false; learnings.len()];
+    for &i in &order[..kept] {
+        keep[i] = true;
+    }
+    keep
+}
+
+/// How many of the best learnings [`best_learnings`] sorts before it sorts them all.
+const SELECT: usize = 2_000;
 
 fn names_files(r: &Record) -> bool {
     match &r.body {
@@ -465,6 +502,18 @@ mod tests {
         let shared: Vec<Record> = a.iter().step_by(3).cloned().collect();
         let merged: Vec<&Record> = a.iter().chain(&b).chain(&shared).collect();
         check(&fold(merged));
+    }
+
+    #[test]
+    fn best_learnings_picks_the_same_whether_it_sorts_some_or_all() {
+        // More learnings than the partial selection sorts, and a cap that needs all of them.
+        let records: Vec<Record> = (1..=6000)
+            .map(|i| learning_with(i, &format!("k{i}"), (i * 7 % 10) as f64 / 10.0, false))
+            .collect();
+        let state = fold(&records);
+        check(&state);
+        let everything = Digest::of(&state, usize::MAX);
+        assert_eq!(everything.state.learnings.len(), 6000);
     }
 
     #[test]
