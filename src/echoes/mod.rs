@@ -4,7 +4,9 @@
 //! printing: each returns what it did. The entry format is `view::echoes`, the scoring
 //! `score`, the directory on disk `dir`.
 
+pub mod compress;
 pub mod dir;
+pub mod remembrance;
 pub mod save;
 pub mod score;
 
@@ -439,4 +441,466 @@ pub fn prune_plan(state: &State, role: Option<&str>, today: NaiveDate) -> Vec<Ro
         out.push((r, lines, picked));
     }
     out
+}
+
+/// What `echo compress` did or would do: per role, its MEMORY.md lines and the blocks.
+#[derive(Debug, Default)]
+pub struct Compressed {
+    pub roles: Vec<(String, usize, Vec<compress::Block>)>,
+    pub written: Option<Written>,
+}
+
+/// The seed's active context compression: for every role (or `role`) whose MEMORY.md is over
+/// 300 lines (any size with `force`), related entries become knowledge blocks in
+/// `knowledge.md` and the entries they compress are archived, in one commit.
+pub fn compress(
+    store: &Store,
+    role: Option<&str>,
+    dry_run: bool,
+    force: bool,
+) -> Result<Compressed> {
+    let day = today().format("%Y-%m-%d").to_string();
+    let select = |state: &State| -> Vec<(String, usize, Vec<compress::Block>)> {
+        let show_all = |_: &Record| false;
+        dir::roles_of(state)
+            .into_iter()
+            .filter(|r| role.is_none_or(|x| x == r))
+            .map(|r| {
+                let lines = crate::view::echoes::render(
+                    &r,
+                    crate::view::echoes::EchoFile::Memory,
+                    &state.echoes,
+                    &show_all,
+                )
+                .lines()
+                .count();
+                let blocks = if force || lines > compress::MAX_LINES {
+                    compress::plan(&state.echoes, &r, &day)
+                } else {
+                    Vec::new()
+                };
+                (r, lines, blocks)
+            })
+            .collect()
+    };
+    let snap = Snapshot::read(store)?;
+    let mut out = Compressed {
+        roles: select(&snap.state),
+        written: None,
+    };
+    if dry_run || out.roles.iter().all(|(_, _, b)| b.is_empty()) {
+        return Ok(out);
+    }
+    let mut roles = Vec::new();
+    out.written = write_records(store, Scope::Memory, "echo: compress", |state| {
+        roles = select(state);
+        let mut sealer = Sealer::new(false);
+        let mut drafts = Vec::new();
+        for (_, _, blocks) in &roles {
+            for b in blocks {
+                drafts.push(seal_version(&mut sealer, b.body.clone(), None)?);
+                for m in &b.members {
+                    let mut body = m.body.clone();
+                    if let Body::Echo { archived, .. } = &mut body {
+                        *archived = true;
+                    }
+                    drafts.push(seal_version(&mut sealer, body, Some(m))?);
+                }
+            }
+        }
+        Ok::<_, anyhow::Error>(drafts)
+    })?;
+    out.roles = roles;
+    Ok(out)
+}
+
+/// What `load --role` shows of a role: its active entries best Echo Score first (then newest
+/// `verified`, then uid), and a pointer to the Remembrance documents promoted from them.
+pub fn briefing_picker(
+    store: &Store,
+    role: &str,
+) -> Result<impl Fn(&State) -> crate::memory::load::RoleEchoes> {
+    let role = role.to_owned();
+    let docs: Vec<remembrance::Doc> = match store.workdir() {
+        Some(w) => remembrance::documents(w)?,
+        None => Vec::new(),
+    };
+    let ours = format!("/{role}/MEMORY.md#");
+    let mine: Vec<&remembrance::Doc> = docs.iter().filter(|d| d.echo_ref.contains(&ours)).collect();
+    let solutions = (!mine.is_empty()).then(|| {
+        format!(
+            "Remembrance (check before fixing): {}",
+            mine.iter()
+                .map(|d| format!("{} ({})", d.path, d.title))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )
+    });
+    Ok(move |state: &State| {
+        let filter = Filter {
+            role: Some(role.clone()),
+            ..Filter::default()
+        };
+        let mut listed = list(state, &filter);
+        let verified = |r: &Record| match &r.body {
+            Body::Echo { verified, .. } => verified.clone(),
+            _ => String::new(),
+        };
+        listed.sort_by(|a, b| {
+            b.1.total
+                .total_cmp(&a.1.total)
+                .then_with(|| verified(b.0).cmp(&verified(a.0)))
+                .then_with(|| uid_of(a.0).cmp(uid_of(b.0)))
+        });
+        crate::memory::load::RoleEchoes {
+            role: role.clone(),
+            uids: listed.iter().map(|(r, _)| uid_of(r).to_owned()).collect(),
+            solutions: solutions.clone(),
+        }
+    })
+}
+
+/// What `echo promote` wrote (or would write).
+#[derive(Debug)]
+pub struct Promoted {
+    pub doc: remembrance::Doc,
+    pub written: bool,
+}
+
+/// Promotes an etched entry to a Remembrance document (`docs/solutions/<category>/<slug>.md`)
+/// when the seed's rules hold ([`remembrance::plan`]); the file is the user's to commit.
+pub fn promote(
+    store: &Store,
+    id: &str,
+    req: &remembrance::Request,
+    dry_run: bool,
+) -> Result<Promoted> {
+    let Some(workdir) = store.workdir() else {
+        return Err(user_error(
+            "Remembrance documents are files of a work tree; this repository has none",
+            "run the command in a clone with a work tree",
+        ));
+    };
+    let snap = Snapshot::read(store)?;
+    let r = find(&snap.state, id)?;
+    let sessions = Scorer::new(&snap.state.echoes, &snap.state.echo_refs, today())
+        .score(r)
+        .references;
+    let docs = remembrance::documents(workdir)?;
+    let rel = EchoDir::open(store).map_or_else(|| dir::DEFAULT_DIR.to_owned(), |d| d.rel);
+    let day = today().format("%Y-%m-%d").to_string();
+    let doc = remembrance::plan(r, sessions, req, &rel, &day, &docs)?;
+    if dry_run {
+        return Ok(Promoted {
+            doc,
+            written: false,
+        });
+    }
+    let path = workdir.join(&doc.path);
+    if path.exists() {
+        return Err(user_error(
+            format!("{} already exists", doc.path),
+            "edit that document, or change the entry's title",
+        ));
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", parent.display()))?;
+    }
+    let learning = match &r.body {
+        Body::Echo { text, .. } => text.as_str(),
+        _ => "",
+    };
+    crate::files::write_atomic(&path, remembrance::render(&doc, learning).as_bytes())
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", doc.path))?;
+    Ok(Promoted { doc, written: true })
+}
+
+/// The Remembrance documents of the work tree, of one category or matching a query (BM25
+/// over title, symptom, root cause, solution and tags, best first).
+pub fn remembrance_docs(
+    store: &Store,
+    category: Option<&str>,
+    query: Option<&str>,
+) -> Result<Vec<remembrance::Doc>> {
+    let Some(workdir) = store.workdir() else {
+        return Ok(Vec::new());
+    };
+    let docs: Vec<remembrance::Doc> = remembrance::documents(workdir)?
+        .into_iter()
+        .filter(|d| category.is_none_or(|c| d.category == c))
+        .collect();
+    let Some(q) = query else {
+        return Ok(docs);
+    };
+    let texts = docs
+        .iter()
+        .map(|d| {
+            format!(
+                "{0}\n{0}\n{1}\n{2}\n{3}\n{4}",
+                d.title,
+                d.symptom,
+                d.root_cause,
+                d.solution_summary,
+                d.tags.join(" ")
+            )
+        })
+        .collect();
+    Ok(crate::rank::bm25(texts, q)
+        .into_iter()
+        .map(|(i, _)| docs[i].clone())
+        .collect())
+}
+
+/// The Remembrance documents whose `echo_ref` no longer matches memory (for `verify`).
+pub fn stale_refs(store: &Store) -> Result<Vec<remembrance::Stale>> {
+    let Some(workdir) = store.workdir() else {
+        return Ok(Vec::new());
+    };
+    let docs = remembrance::documents(workdir)?;
+    if docs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let snap = Snapshot::read(store)?;
+    Ok(remembrance::stale(&docs, &snap.state))
+}
+
+/// One rename `echo migrate` made: the entry, the field, the value before and after.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Renamed {
+    pub uid: String,
+    pub field: &'static str,
+    pub before: String,
+    pub after: String,
+}
+
+/// Renames old agent or concept names to new ones in the metadata of every entry (archived
+/// ones too): `source`, `evidence`, `supersedes` and the extra labelled lines, never the title
+/// or the learning (the seed's RENAME-2). Whole words only, case as given. Each changed entry
+/// is a new version, so the migration is undone by restoring the previous versions from
+/// history. `dry_run` only reports.
+pub fn migrate(
+    store: &Store,
+    renames: &[(String, String)],
+    dry_run: bool,
+) -> Result<(Vec<Renamed>, Option<Written>)> {
+    let apply = |state: &State| -> (Vec<Renamed>, Vec<(Body, Record)>) {
+        let mut changes = Vec::new();
+        let mut bodies = Vec::new();
+        for r in &state.echoes {
+            let mut body = r.body.clone();
+            let mut changed = false;
+            if let Body::Echo {
+                uid,
+                source,
+                evidence,
+                supersedes_title,
+                extra,
+                ..
+            } = &mut body
+            {
+                let uid = uid.clone();
+                let mut fields: Vec<(&'static str, &mut String)> = vec![
+                    ("source", source),
+                    ("evidence", evidence),
+                    ("supersedes", supersedes_title),
+                ];
+                for x in extra.iter_mut().filter(|x| !x.label.is_empty()) {
+                    fields.push(("extra", &mut x.text));
+                }
+                for (field, value) in fields {
+                    let before = value.clone();
+                    for (old, new) in renames {
+                        *value = rename_words(value, old, new);
+                    }
+                    if *value != before {
+                        changed = true;
+                        changes.push(Renamed {
+                            uid: uid.clone(),
+                            field,
+                            before,
+                            after: value.clone(),
+                        });
+                    }
+                }
+            }
+            if changed {
+                bodies.push((body, r.clone()));
+            }
+        }
+        (changes, bodies)
+    };
+    let snap = Snapshot::read(store)?;
+    let (changes, _) = apply(&snap.state);
+    if dry_run || changes.is_empty() {
+        return Ok((changes, None));
+    }
+    let mut done = Vec::new();
+    let written = write_records(store, Scope::Memory, "echo: migrate", |state| {
+        let (changes, bodies) = apply(state);
+        done = changes;
+        let mut sealer = Sealer::new(false);
+        bodies
+            .into_iter()
+            .map(|(b, r)| seal_version(&mut sealer, b, Some(&r)).map_err(anyhow::Error::from))
+            .collect::<Result<Vec<_>>>()
+    })?;
+    Ok((done, written))
+}
+
+/// Replaces `old` by `new` where it stands as a whole word (not inside a longer name).
+pub fn rename_words(text: &str, old: &str, new: &str) -> String {
+    if old.is_empty() {
+        return text.to_owned();
+    }
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-');
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(old) {
+        let before = out.chars().last().or_else(|| rest[..i].chars().last());
+        let before = if i > 0 {
+            rest[..i].chars().last()
+        } else {
+            before
+        };
+        let after = rest[i + old.len()..].chars().next();
+        out.push_str(&rest[..i]);
+        if word(before) || word(after) {
+            out.push_str(old);
+        } else {
+            out.push_str(new);
+        }
+        rest = &rest[i + old.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::testing::meta;
+    use crate::model::{fold, Meta};
+
+    /// A generated history of 500 entries over one role, pinned dates: layers in turn, verified
+    /// dates spread over 400 days before 2026-06-01, a reference for every seventh entry.
+    fn history() -> Vec<Record> {
+        let start = NaiveDate::from_ymd_opt(2025, 4, 27).unwrap();
+        let mut out = Vec::new();
+        for i in 0..500u64 {
+            let layer = ["etched", "inscribed", "inscribed", "traced"][i as usize % 4];
+            let verified = (start + chrono::Days::new(i * 4 / 5))
+                .format("%Y-%m-%d")
+                .to_string();
+            let title = format!("Pattern: generated entry {i}");
+            let evidence = format!("`src/m{}.rs:{i}`", i % 13);
+            let body = Body::Echo {
+                uid: echo::uid_for("reviewer", &title, &evidence),
+                role: "reviewer".into(),
+                layer: layer.into(),
+                date: verified.clone(),
+                title,
+                source: "rune:review".into(),
+                confidence: 0.5,
+                evidence,
+                verified: verified.clone(),
+                supersedes_title: String::new(),
+                text: format!("Learning number {i}."),
+                archived: false,
+                members: vec![],
+                extra: vec![],
+            };
+            crate::model::validate(&body).unwrap();
+            let uid = match &body {
+                Body::Echo { uid, .. } => uid.clone(),
+                _ => unreachable!(),
+            };
+            out.push(Record::new(meta(i + 1, &[]), body));
+            if i % 7 == 0 {
+                let m = Meta {
+                    ts: format!("{verified}T12:00:00Z"),
+                    ..meta(1000 + i, &[])
+                };
+                out.push(Record::new(
+                    m,
+                    Body::EchoRef {
+                        uid,
+                        workflow: format!("wf-{}", i % 11),
+                    },
+                ));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn renames_whole_words_only() {
+        assert_eq!(
+            rename_words("rune:review by tarnished", "tarnished", "runebearer"),
+            "rune:review by runebearer"
+        );
+        assert_eq!(
+            rename_words("tarnished-x tarnished", "tarnished", "r"),
+            "tarnished-x r"
+        );
+        assert_eq!(
+            rename_words("`src/tarnished.rs:1`", "tarnished", "r"),
+            "`src/r.rs:1`"
+        );
+        assert_eq!(rename_words("abc", "", "r"), "abc");
+    }
+
+    #[test]
+    fn scoring_and_pruning_a_500_entry_history() {
+        let today = NaiveDate::from_ymd_opt(2026, 6, 1).unwrap();
+        let records = history();
+        let state = fold(&records);
+        assert_eq!(state.echoes.len(), 500);
+        let plan = prune_plan(&state, Some("reviewer"), today);
+        assert_eq!(plan.len(), 1);
+        let (_, lines, picked) = &plan[0];
+        assert!(*lines > 150, "{lines}");
+        let scorer = Scorer::new(&state.echoes, &state.echo_refs, today);
+        let picked_uids: std::collections::HashSet<&str> =
+            picked.iter().map(|(u, _, _)| u.as_str()).collect();
+        for r in &state.echoes {
+            let Body::Echo {
+                uid,
+                layer,
+                verified,
+                ..
+            } = &r.body
+            else {
+                unreachable!()
+            };
+            let s = scorer.score(r);
+            let age = scorer.days_since(verified);
+            let referenced_lately = state.echo_refs.iter().any(|x| {
+                matches!(&x.body, Body::EchoRef { uid: u, .. } if u == uid)
+                    && scorer.days_since(&x.meta.ts[..10]) <= 90
+            });
+            let want = match layer.as_str() {
+                "etched" => {
+                    assert_eq!(s.total, 1.0);
+                    false
+                }
+                "inscribed" => s.total < 0.3 && age > 90 && !referenced_lately,
+                _ => s.total < 0.2 && age > 30,
+            };
+            assert_eq!(
+                picked_uids.contains(uid.as_str()),
+                want,
+                "{uid} {layer} {age} {s:?}"
+            );
+            assert!((0.0..=1.0).contains(&s.total));
+        }
+        // Pinned: the same history on the same day prunes the same entries, in any order.
+        assert_eq!(picked.len(), 309);
+        let mut shuffled = records.clone();
+        shuffled.reverse();
+        let again = prune_plan(&fold(&shuffled), Some("reviewer"), today);
+        assert_eq!(&again[0].2, picked);
+        // Nothing etched and nothing recent goes.
+        assert!(picked.iter().all(|(_, _, s)| *s < 0.3));
+    }
 }

@@ -6,7 +6,7 @@ use anyhow::Result;
 use super::CommitNote;
 use crate::error::user_error;
 use crate::memory::diff::Point;
-use crate::memory::load::{brief, Briefing, LoadPolicy};
+use crate::memory::load::{brief, Briefing, LoadPolicy, RoleEchoes};
 use crate::memory::record::{orphan_oracles, prune_instincts};
 use crate::memory::Snapshot;
 use crate::model::State;
@@ -23,6 +23,19 @@ pub fn with_briefing<R>(
     at: Option<&str>,
     budget: usize,
     authors: bool,
+    f: impl FnOnce(&Briefing<'_>, &State) -> R,
+) -> Result<Briefed<R>> {
+    with_role_briefing(store, at, budget, authors, None, f)
+}
+
+/// [`with_briefing`] with a role's echoes (`load --role`): `echoes` picks them from the state
+/// the briefing is made of.
+pub fn with_role_briefing<R>(
+    store: &Store,
+    at: Option<&str>,
+    budget: usize,
+    authors: bool,
+    echoes: Option<&dyn Fn(&State) -> RoleEchoes>,
     f: impl FnOnce(&Briefing<'_>, &State) -> R,
 ) -> Result<Briefed<R>> {
     let mut snap = snapshot(store, at)?;
@@ -52,6 +65,7 @@ pub fn with_briefing<R>(
     let policy = LoadPolicy {
         trusted: store.config_list("rune.trustedAuthors"),
         authors,
+        echoes: echoes.map(|pick| pick(&snap.state)),
     };
     let briefing = brief(
         &snap.head,
