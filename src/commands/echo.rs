@@ -658,7 +658,7 @@ fn consolidate(ctx: &Context) -> Result<ExitCode> {
     let store = ctx.store()?;
     let mut sealer = ctx.sealer();
     let saved = echoes::save::save(&store, &mut sealer, true)?;
-    report_saved(ctx, &store, &mut sealer, &saved);
+    ctx.report_echoes_saved(&store, &mut sealer, &saved);
     ctx.report(&format!(
         "consolidated {} findings files: {} added, {} merged into existing entries\n",
         saved.consolidated.len(),
@@ -666,35 +666,4 @@ fn consolidate(ctx: &Context) -> Result<ExitCode> {
         saved.merged
     ))?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Reports what saving the echoes directory did (status lines), for `save` and `consolidate`.
-pub fn report_saved(
-    ctx: &Context,
-    store: &crate::store::Store,
-    sealer: &mut crate::memory::seal::Sealer,
-    saved: &echoes::save::EchoSaved,
-) {
-    ctx.report_redactions(sealer);
-    if let Some(w) = &saved.written {
-        ctx.report_written(store, w);
-    }
-    for f in &saved.files {
-        ctx.ui.status(format_args!("saved {f}"));
-    }
-    for f in &saved.consolidated {
-        ctx.ui.status(format_args!("consolidated and removed {f}"));
-    }
-    for k in &saved.kept {
-        ctx.ui.warn(format_args!("kept {k}"));
-    }
-    for n in &saved.notes {
-        ctx.ui.status(format_args!("note: {n}"));
-    }
-    if saved.archived > 0 || saved.pruned > 0 {
-        ctx.ui.status(format_args!(
-            "archived {} entries (memory's history keeps them)",
-            saved.archived + saved.pruned
-        ));
-    }
 }

@@ -9,6 +9,7 @@ pub mod dir;
 pub mod remembrance;
 pub mod save;
 pub mod score;
+pub mod transfer;
 
 use anyhow::Result;
 use chrono::NaiveDate;
@@ -370,6 +371,17 @@ pub type PruneEntry = (String, String, f64);
 
 /// One role's pruning: the role, its MEMORY.md line count, the entries archived.
 pub type RolePrune = (String, usize, Vec<PruneEntry>);
+
+/// Renders the echoes directory from memory over what is on disk (after `import echoes` of
+/// that very directory: its content is in memory now).
+pub fn refresh_forced(store: &Store) -> Result<()> {
+    let Some(dir) = EchoDir::open(store) else {
+        return Ok(());
+    };
+    let lock = dir.lock()?;
+    dir.checkout(store, &lock, true)?;
+    Ok(())
+}
 
 /// What `echo prune` did or would do.
 #[derive(Debug, Default)]

@@ -627,3 +627,104 @@ fn load_role_shows_the_best_scored_entries_within_the_budget() {
         .stdout;
     assert!(small.len() <= 120 * 4, "{small}");
 }
+
+const SEED: &str = "\
+<!-- echo-schema: v1 -->
+# Team Memory
+
+### [2026-02-11] Architecture: Express + Prisma async
+- **layer**: etched
+- **source**: manual
+- **confidence**: 1.0
+- **evidence**: `package.json:5-15` — framework dependencies
+- **verified**: 2026-02-11
+- **supersedes**: none
+- Backend uses Express with Prisma ORM. All repository methods are async. Domain layer has no framework imports. DI container manages dependencies.
+
+### [2026-02-11] Pattern: Unused imports in new files
+- **layer**: inscribed
+- **source**: rune:review PR #42
+- **confidence**: 0.85
+- **evidence**: `src/auth.py:1-5` — 3 unused imports found
+- **verified**: 2026-02-11
+- **supersedes**: none
+- Codebase tends to leave unused imports in newly created files. Reviewers should flag import hygiene in new files specifically.
+
+### [2026-02-11] Observation: Slow test suite in CI
+- **layer**: traced
+- **source**: rune:work session-abc
+- **confidence**: 0.6
+- **evidence**: CI logs — test suite took 8min (vs 3min baseline)
+- **verified**: 2026-02-11
+- **supersedes**: none
+- Test suite is unusually slow today, possibly due to new integration tests.
+";
+
+#[test]
+fn import_an_existing_tree_and_export_it_back() {
+    let repo = repo();
+    let seed = repo.root.join("seed-echoes");
+    std::fs::create_dir_all(seed.join("team")).unwrap();
+    std::fs::create_dir_all(seed.join("reviewer/archive")).unwrap();
+    std::fs::write(seed.join("team/MEMORY.md"), SEED).unwrap();
+    std::fs::write(
+        seed.join("reviewer/MEMORY.md"),
+        "<!-- echo-schema: v1 -->\n# Reviewer Memory\n\n### [2026-01-02] Pattern: Good one\n- **layer**: inscribed\n- **confidence**: 0.7\n- fine\n\n### [2026-01-03] Pattern: Broken one\n- **confidence**: lots\n- kept raw\n",
+    )
+    .unwrap();
+    std::fs::write(
+        seed.join("reviewer/archive/MEMORY-2026-01-01.md"),
+        "### [2025-10-01] Observation: Old thing\n- **layer**: traced\n- **confidence**: 0.3\n- long ago\n",
+    )
+    .unwrap();
+    std::fs::write(
+        seed.join("reviewer/alice-findings.md"),
+        "### [2026-01-04] Pattern: Good one\n- **layer**: inscribed\n- **confidence**: 0.9\n- **verified**: 2026-01-04\n- fine\n",
+    )
+    .unwrap();
+    let out = repo.rune(&["import", "echoes", "seed-echoes"]).success();
+    assert!(
+        out.stderr
+            .contains("reviewer/MEMORY.md:10: confidence \"lots\""),
+        "{}",
+        out.snapshot()
+    );
+    assert!(
+        out.stdout.contains("read 6 entries from 4 files"),
+        "{}",
+        out.snapshot()
+    );
+    let active = shown(&repo, &[]);
+    assert_eq!(active.len(), 4, "{active:?}");
+    let good = active
+        .iter()
+        .find(|e| e["title"] == "Pattern: Good one")
+        .unwrap();
+    assert_eq!(
+        (good["confidence"].as_f64(), good["verified"].as_str()),
+        (Some(0.9), Some("2026-01-04"))
+    );
+    assert_eq!(
+        shown(&repo, &["--archived"])[0]["title"],
+        "Observation: Old thing"
+    );
+    let etched = active.iter().find(|e| e["layer"] == "etched").unwrap();
+    assert_eq!(etched["title"], "Architecture: Express + Prisma async");
+    let notes = repo.read(".rune/cumulative-notes.md");
+    assert!(notes.contains("Broken one"), "{notes}");
+    // Twice: nothing new.
+    let out = repo.rune(&["import", "echoes", "seed-echoes"]).success();
+    assert!(
+        out.stdout.contains("added 0 records (1 kept raw)"),
+        "{}",
+        out.snapshot()
+    );
+    // Export writes the seed's format back: the seed's own file byte for byte.
+    repo.rune(&["export", "echoes", "out"]).success();
+    assert_eq!(repo.read("out/team/MEMORY.md"), SEED);
+    assert!(repo
+        .read("out/reviewer/archive/MEMORY.md")
+        .contains("Old thing"));
+    repo.rune(&["export", "echoes", "out"]).failure();
+    repo.rune(&["export", "echoes", "out", "--force"]).success();
+}
