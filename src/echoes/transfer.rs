@@ -199,26 +199,28 @@ fn plan(state: &State, bodies: &[Body], redact: bool) -> Result<Vec<Sealed>> {
     let mut sealer = Sealer::new(redact);
     let mut out: Vec<Sealed> = Vec::new();
     let mut planned: Vec<Body> = Vec::new();
+    let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for b in bodies {
         let uid = match b {
             Body::Echo { uid, .. } => uid.clone(),
             _ => continue,
         };
-        if let Some(p) = planned
-            .iter_mut()
-            .find(|p| matches!(p, Body::Echo { uid: u, .. } if *u == uid))
-        {
-            raise(p, b);
-            continue;
+        match at.get(&uid) {
+            Some(&i) => raise(&mut planned[i], b),
+            None => {
+                at.insert(uid, planned.len());
+                planned.push(b.clone());
+            }
         }
-        planned.push(b.clone());
     }
+    let live: std::collections::HashMap<&str, &Record> =
+        state.echoes.iter().map(|r| (super::uid_of(r), r)).collect();
     for b in planned {
         let uid = match &b {
             Body::Echo { uid, .. } => uid.clone(),
             _ => continue,
         };
-        match super::by_uid(state, &uid) {
+        match live.get(uid.as_str()).copied() {
             Some(cur) => {
                 let mut next = cur.body.clone();
                 raise(&mut next, &b);
