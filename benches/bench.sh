@@ -280,6 +280,42 @@ for i in $(seq 1 "$RUNS"); do
 done
 
 echo "git-rune $("$RUNE" --version | cut -d' ' -f2), $(git --version), $(nproc) cores, runs=$RUNS, commit rounds=$HOOK_RUNS"
+
+# --- echoes: search and load --role at 10,000 echoes vs. git reading the same objects -----
+# Five roles of 2,000 entries each, written as findings files and consolidated in one save
+# (timed once), then `echo search` (BM25 over every active entry, weighted by Echo Score) and
+# `load --role reviewer`, beside git reading every memory object. The day is pinned (Echo Score
+# and pruning depend on it): inscribed entries are all under 90 days old then, and the traced
+# ones older than 30 days are archived by the pruning that consolidation runs.
+export GIT_RUNE_TIMESTAMP=2026-06-30T00:00:00Z
+repo="$tmp/echoes"; git init -q -b main "$repo"; cd "$repo"
+git commit -q --allow-empty -m start
+"$RUNE" -q init >/dev/null
+topics=(cache query import index retry)
+layers=(traced inscribed inscribed)
+for r in planner workers reviewer auditor team; do
+  mkdir -p ".claude/echoes/$r"
+  for i in $(seq 1 2000); do
+    t=${topics[$((i % 5))]}
+    printf '### [2026-0%d-%02d] Pattern: %s finding %d of %s\n- **layer**: %s\n- **source**: rune:review PR #%d\n- **confidence**: 0.%d\n- **evidence**: `src/%s/m%d.rs:%d` — seen %d times\n- **verified**: 2026-0%d-%02d\n- **supersedes**: none\n- The %s layer of module %d needs care: finding %d says so.\n\n' \
+      $((i % 3 + 4)) $((i % 28 + 1)) "$t" "$i" "$r" "${layers[$((i % 3))]}" "$i" $((i % 9 + 1)) \
+      "$t" $((i % 50)) "$i" $((i % 7)) $((i % 3 + 4)) $((i % 28 + 1)) "$t" $((i % 50)) "$i"
+  done >".claude/echoes/$r/bench-findings.md"
+done
+t0=${EPOCHREALTIME/./}000; "$RUNE" -q echo consolidate >/dev/null; t1=${EPOCHREALTIME/./}000
+echo $((t1 - t0)) >"$tmp/echo.consolidate"
+git gc -q && git config gc.auto 0 && git config maintenance.auto false
+: >"$tmp/echo.search"; : >"$tmp/echo.load"; : >"$tmp/echo.git"
+for i in $(seq 1 "$RUNS"); do
+  t0=${EPOCHREALTIME/./}000; "$RUNE" echo search "query cache misses in module" >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/echo.search"
+  t0=${EPOCHREALTIME/./}000; "$RUNE" load --role reviewer >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/echo.load"
+  t0=${EPOCHREALTIME/./}000; git ls-tree -r --object-only refs/rune/memory | git cat-file --batch >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/echo.git"
+done
+unset GIT_RUNE_TIMESTAMP
+
 stats "save, 8 edited view files (git rune save)" "$tmp/save.rune"
 stats "same commit by git plumbing (8 hash-object," "$tmp/save.git"
 echo "  … mktree, commit-tree, update-ref)"
@@ -332,4 +368,8 @@ if [ -n "${RUNE_B:-}" ]; then
   stats "RUNE minus RUNE_B (paired)" "$tmp/added.b"
   sort -n "$tmp/added.bpct" | awk '{a[NR]=$1} END {printf "%-44s median %7.2f %%\n", "RUNE minus RUNE_B, of git commit (paired)", a[int((NR+1)/2)]}'
 fi
+stats "echo consolidate, 10,000 findings (once)" "$tmp/echo.consolidate"
+stats "echo search (10,000 echoes)" "$tmp/echo.search"
+stats "load --role reviewer (10,000 echoes)" "$tmp/echo.load"
+stats "git reading the same objects" "$tmp/echo.git"
 # Issue 16, the git side (drift at 200,000 commits, 1,000 single writes): benches/git-scale.sh.

@@ -41,6 +41,74 @@ pub enum EchoCommand {
     Prune(EchoPruneArgs),
     /// Consolidate the agents' <role>/<agent>-findings.md files into memory.
     Consolidate,
+    /// Group related entries of roles over 300 lines into knowledge blocks (knowledge.md).
+    Compress(EchoCompressArgs),
+    /// Write an etched entry as a Remembrance document in docs/solutions/ (the seed's rules).
+    Promote(EchoPromoteArgs),
+    /// List the Remembrance documents in docs/solutions/, of a category or matching --search.
+    Remembrance(EchoRemembranceArgs),
+    /// Rename old agent or concept names in the entries' metadata (never in the learning).
+    Migrate(EchoMigrateArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct EchoMigrateArgs {
+    /// OLD=NEW, as many as needed.
+    #[arg(long = "rename", value_name = "OLD=NEW", required = true)]
+    pub renames: Vec<String>,
+    /// Report the changes without writing them.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct EchoPromoteArgs {
+    /// The entry's id (a prefix of it is enough).
+    pub id: String,
+    /// build-errors, test-failures, runtime-errors, configuration, performance, security,
+    /// architecture or tooling.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::echoes::remembrance::CATEGORIES))]
+    pub category: String,
+    /// What people see (default: the entry's `symptom` line).
+    #[arg(long)]
+    pub symptom: Option<String>,
+    /// Why it happens (default: the entry's `root_cause` line).
+    #[arg(long)]
+    pub root_cause: Option<String>,
+    /// What fixes it (default: the entry's `solution_summary` line).
+    #[arg(long)]
+    pub solution: Option<String>,
+    /// Tags (comma-separated; default: the entry's `tags` line).
+    #[arg(long, value_delimiter = ',')]
+    pub tags: Vec<String>,
+    /// A person verified it (asked again on the terminal; required for security).
+    #[arg(long)]
+    pub verified_by_human: bool,
+    /// Check the rules and print the document's path without writing it.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct EchoRemembranceArgs {
+    /// Only this category.
+    pub category: Option<String>,
+    /// Only documents matching this query, best first.
+    #[arg(long)]
+    pub search: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct EchoCompressArgs {
+    /// Only this role.
+    #[arg(long)]
+    pub role: Option<String>,
+    /// Say what would be compressed without writing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Compress even when MEMORY.md is not over 300 lines.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]
@@ -161,6 +229,10 @@ pub fn run(ctx: &Context, a: EchoArgs) -> Result<ExitCode> {
         EchoCommand::Reset(a) => reset(ctx, a),
         EchoCommand::Prune(a) => prune(ctx, a),
         EchoCommand::Consolidate => consolidate(ctx),
+        EchoCommand::Compress(a) => compress(ctx, a),
+        EchoCommand::Promote(a) => promote(ctx, a),
+        EchoCommand::Remembrance(a) => remembrance(ctx, a),
+        EchoCommand::Migrate(a) => migrate(ctx, a),
     }
 }
 
@@ -428,11 +500,165 @@ fn prune(ctx: &Context, a: EchoPruneArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+fn compress(ctx: &Context, a: EchoCompressArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let done = echoes::compress(&store, a.role.as_deref(), a.dry_run, a.force)?;
+    if let Some(w) = &done.written {
+        ctx.report_written(&store, w);
+        refresh(ctx, &store);
+    }
+    let verb = if a.dry_run {
+        "would compress"
+    } else {
+        "compressed"
+    };
+    let mut out = String::new();
+    for (role, lines, blocks) in &done.roles {
+        let before: usize = blocks.iter().map(|b| b.tokens_before).sum();
+        let after: usize = blocks.iter().map(|b| b.tokens_after).sum();
+        if ctx.ui.json {
+            out.push_str(&json::line(&json::echo_compressed(
+                role, *lines, blocks, a.dry_run,
+            )));
+            out.push('\n');
+            continue;
+        }
+        if blocks.is_empty() {
+            out.push_str(&format!(
+                "{role}: MEMORY.md has {lines} lines; nothing to compress\n"
+            ));
+            continue;
+        }
+        let members: usize = blocks.iter().map(|b| b.members.len()).sum();
+        let saved = if before == 0 {
+            0.0
+        } else {
+            100.0 * (before - after.min(before)) as f64 / before as f64
+        };
+        out.push_str(&format!(
+            "{role}: {verb} {members} entries into {} knowledge blocks: ~{before} -> ~{after} tokens ({saved:.0}% saved)\n",
+            blocks.len()
+        ));
+        for b in blocks {
+            out.push_str(&format!(
+                "  {} ({} entries)\n",
+                sanitize(b.body.title()),
+                b.members.len()
+            ));
+        }
+    }
+    ctx.report(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn promote(ctx: &Context, a: EchoPromoteArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    // Only a person at a terminal can say a document is verified by a human.
+    let human = a.verified_by_human
+        && ask_yes("confirm that you, a person, verified this solution (verified_by: human)?");
+    if a.verified_by_human && !human {
+        ctx.ui
+            .warn("--verified-by-human needs a yes on a terminal; promoting as verified_by: agent");
+    }
+    let req = crate::echoes::remembrance::Request {
+        category: a.category,
+        symptom: a.symptom,
+        root_cause: a.root_cause,
+        solution: a.solution,
+        tags: a
+            .tags
+            .into_iter()
+            .map(|t| t.trim().to_lowercase())
+            .filter(|t| !t.is_empty())
+            .collect(),
+        human,
+    };
+    let done = echoes::promote(&store, &a.id, &req, a.dry_run)?;
+    if ctx.ui.json {
+        ctx.ui
+            .print(&(json::line(&json::remembrance_doc(&done.doc)) + "\n"))?;
+    } else {
+        let verb = if done.written { "wrote" } else { "would write" };
+        ctx.report(&format!(
+            "{verb} {} (echo_ref {}); commit it with your code\n",
+            done.doc.path, done.doc.echo_ref
+        ))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn remembrance(ctx: &Context, a: EchoRemembranceArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let docs = echoes::remembrance_docs(&store, a.category.as_deref(), a.search.as_deref())?;
+    let mut out = String::new();
+    for d in &docs {
+        if ctx.ui.json {
+            out.push_str(&json::line(&json::remembrance_doc(d)));
+            out.push('\n');
+        } else {
+            out.push_str(&format!(
+                "{}  [{}] {}\n    symptom: {}\n    solution: {}\n",
+                d.path,
+                d.category,
+                sanitize(&d.title),
+                sanitize(&d.symptom),
+                sanitize(&d.solution_summary)
+            ));
+        }
+    }
+    if docs.is_empty() && !ctx.ui.json {
+        ctx.ui.status(
+            "no Remembrance documents (promote an etched echo with `git rune echo promote`)",
+        );
+    }
+    ctx.ui.print(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn migrate(ctx: &Context, a: EchoMigrateArgs) -> Result<ExitCode> {
+    let renames = a
+        .renames
+        .iter()
+        .map(|r| match r.split_once('=') {
+            Some((old, new)) if !old.trim().is_empty() => {
+                Ok((old.trim().to_owned(), new.trim().to_owned()))
+            }
+            _ => Err(crate::error::user_error(
+                format!("--rename {r:?} is not OLD=NEW"),
+                "write it as --rename tarnished=runebearer",
+            )),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let store = ctx.store()?;
+    let (changes, w) = echoes::migrate(&store, &renames, a.dry_run)?;
+    if let Some(w) = &w {
+        ctx.report_written(&store, w);
+        refresh(ctx, &store);
+    }
+    let mut out = String::new();
+    for c in &changes {
+        out.push_str(&format!(
+            "{}  {}: {} -> {}\n",
+            c.uid,
+            c.field,
+            sanitize(&c.before),
+            sanitize(&c.after)
+        ));
+    }
+    let verb = if a.dry_run { "would change" } else { "changed" };
+    out.push_str(&format!(
+        "{verb} {} fields; the previous versions stay in memory's history\n",
+        changes.len()
+    ));
+    ctx.report(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
 fn consolidate(ctx: &Context) -> Result<ExitCode> {
     let store = ctx.store()?;
     let mut sealer = ctx.sealer();
     let saved = echoes::save::save(&store, &mut sealer, true)?;
-    report_saved(ctx, &store, &mut sealer, &saved);
+    ctx.report_echoes_saved(&store, &mut sealer, &saved);
     ctx.report(&format!(
         "consolidated {} findings files: {} added, {} merged into existing entries\n",
         saved.consolidated.len(),
@@ -440,35 +666,4 @@ fn consolidate(ctx: &Context) -> Result<ExitCode> {
         saved.merged
     ))?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Reports what saving the echoes directory did (status lines), for `save` and `consolidate`.
-pub fn report_saved(
-    ctx: &Context,
-    store: &crate::store::Store,
-    sealer: &mut crate::memory::seal::Sealer,
-    saved: &echoes::save::EchoSaved,
-) {
-    ctx.report_redactions(sealer);
-    if let Some(w) = &saved.written {
-        ctx.report_written(store, w);
-    }
-    for f in &saved.files {
-        ctx.ui.status(format_args!("saved {f}"));
-    }
-    for f in &saved.consolidated {
-        ctx.ui.status(format_args!("consolidated and removed {f}"));
-    }
-    for k in &saved.kept {
-        ctx.ui.warn(format_args!("kept {k}"));
-    }
-    for n in &saved.notes {
-        ctx.ui.status(format_args!("note: {n}"));
-    }
-    if saved.archived > 0 || saved.pruned > 0 {
-        ctx.ui.status(format_args!(
-            "archived {} entries (memory's history keeps them)",
-            saved.archived + saved.pruned
-        ));
-    }
 }

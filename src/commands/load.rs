@@ -9,7 +9,7 @@ use super::Context;
 use crate::error::user_error;
 use crate::memory::record::{PRUNE_CONFIDENCE, PRUNE_DAYS};
 use crate::model::oracle::ORPHAN_HOURS;
-use crate::notes::at::with_briefing;
+use crate::notes::at::with_role_briefing;
 use crate::output::json;
 
 #[derive(Debug, Args)]
@@ -23,6 +23,10 @@ pub struct LoadArgs {
     /// Say who wrote each record (records merged from other clones keep their authors).
     #[arg(long)]
     pub authors: bool,
+    /// Include this role's echoes (top entries by Echo Score within the budget), and point to
+    /// docs/solutions/ when a Remembrance document came from them.
+    #[arg(long)]
+    pub role: Option<String>,
 }
 
 pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
@@ -33,11 +37,17 @@ pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
         ));
     }
     let store = ctx.store()?;
-    let briefed = with_briefing(
+    let pick = args
+        .role
+        .as_deref()
+        .map(|role| crate::echoes::briefing_picker(&store, role))
+        .transpose()?;
+    let briefed = with_role_briefing(
         &store,
         args.at.as_deref(),
         args.budget,
         args.authors,
+        pick.as_ref().map(|p| p as &dyn Fn(&_) -> _),
         |briefing, _| {
             if ctx.ui.json {
                 json::line(&json::load(briefing)) + "\n"

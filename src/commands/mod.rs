@@ -221,6 +221,37 @@ impl Context {
         self.report_kept(written.view.as_ref());
     }
 
+    /// Reports what saving the echoes directory did (status lines), for `save` and `consolidate`.
+    pub fn report_echoes_saved(
+        &self,
+        store: &Store,
+        sealer: &mut Sealer,
+        saved: &crate::echoes::save::EchoSaved,
+    ) {
+        self.report_redactions(sealer);
+        if let Some(w) = &saved.written {
+            self.report_written(store, w);
+        }
+        for f in &saved.files {
+            self.ui.status(format_args!("saved {f}"));
+        }
+        for f in &saved.consolidated {
+            self.ui.status(format_args!("consolidated and removed {f}"));
+        }
+        for k in &saved.kept {
+            self.ui.warn(format_args!("kept {k}"));
+        }
+        for n in &saved.notes {
+            self.ui.status(format_args!("note: {n}"));
+        }
+        if saved.archived > 0 || saved.pruned > 0 {
+            self.ui.status(format_args!(
+                "archived {} entries (memory's history keeps them)",
+                saved.archived + saved.pruned
+            ));
+        }
+    }
+
     /// Re-renders the view after refs moved underneath it (a sync), warning about files
     /// with unsaved edits it left alone.
     pub fn refresh_view(&self, store: &Store) {

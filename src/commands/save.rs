@@ -30,7 +30,7 @@ pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
     // The echoes directory first: its edits and findings read back before anything is written,
     // so a file that does not parse stops the save with nothing recorded.
     let echoes = crate::echoes::save::save(&store, &mut sealer, false)?;
-    super::echo::report_saved(ctx, &store, &mut sealer, &echoes);
+    ctx.report_echoes_saved(&store, &mut sealer, &echoes);
     let saved = save(
         &store,
         &mut sealer,

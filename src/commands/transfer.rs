@@ -32,6 +32,19 @@ pub enum ImportFormat {
     /// resolved checkpoints, what cannot be read is kept raw in cumulative notes' `Imported`
     /// section. Importing twice adds nothing.
     RuneDir(RuneDirImportArgs),
+    /// An existing `.claude/echoes/` tree (seed 002): role memories, archives and findings
+    /// files as echo records; what cannot be read is kept raw and reported with file:line.
+    Echoes(EchoesImportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct EchoesImportArgs {
+    /// The folder (default: the echoes directory, `.claude/echoes`, unless git-rune checked
+    /// it out: its edits are saved with `git rune save`).
+    pub dir: Option<PathBuf>,
+    /// Print what would be imported; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Args)]
@@ -67,6 +80,8 @@ pub enum ExportFormat {
     /// Memory as a seed's `.rune/` folder: every view file (branch-scoped ones from the
     /// current branch) and a `checkpoint-<date>.resolved.md` archive per resolved checkpoint.
     RuneDir(RuneDirExportArgs),
+    /// Memory's echoes as a `.claude/echoes/` tree in the seed's format.
+    Echoes(RuneDirExportArgs),
 }
 
 #[derive(Debug, Args)]
@@ -87,6 +102,7 @@ pub fn import(ctx: &Context, a: ImportArgs) -> Result<ExitCode> {
     let a = match a.format {
         ImportFormat::SpJson(a) => a,
         ImportFormat::RuneDir(a) => return import_rune_dir(ctx, a),
+        ImportFormat::Echoes(a) => return import_echoes(ctx, a),
     };
     let store = ctx.store()?;
     let path = match a.file {
@@ -190,6 +206,7 @@ fn import_rune_dir(ctx: &Context, a: RuneDirImportArgs) -> Result<ExitCode> {
 
 pub fn export(ctx: &Context, a: ExportArgs) -> Result<ExitCode> {
     let a = match a.format {
+        ExportFormat::Echoes(a) => return export_echoes(ctx, a),
         ExportFormat::SpJson(a) => a,
         ExportFormat::RuneDir(a) => {
             let store = ctx.store()?;
@@ -239,5 +256,72 @@ pub fn export(ctx: &Context, a: ExportArgs) -> Result<ExitCode> {
         ctx.ui.print(&(json::line(&v) + "\n"))?;
     }
     ctx.ui.status(format_args!("wrote {}", path.display()));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `import echoes [DIR]`: an existing `.claude/echoes/` tree into memory.
+fn import_echoes(ctx: &Context, a: EchoesImportArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let own = crate::echoes::EchoDir::open(&store);
+    let dir = match a.dir {
+        Some(d) => ctx.dir.join(d),
+        None => match &own {
+            Some(d) => d.root.clone(),
+            None => top(ctx, &store).join(crate::echoes::dir::DEFAULT_DIR),
+        },
+    };
+    let same = own
+        .as_ref()
+        .is_some_and(|o| std::fs::canonicalize(&dir).ok() == std::fs::canonicalize(&o.root).ok());
+    if let Some(own) = &own {
+        if same && !own.manifest().files.is_empty() {
+            return Err(user_error(
+                format!("{} is git-rune's own echoes view", dir.display()),
+                "edits there are saved with `git rune save`; import another folder",
+            ));
+        }
+    }
+    let mut sealer = ctx.sealer();
+    let done = crate::echoes::transfer::import(&store, &mut sealer, &dir, a.dry_run)?;
+    ctx.report_redactions(&mut sealer);
+    for k in &done.kept {
+        ctx.ui.warn(format_args!(
+            "kept raw in cumulative notes' Imported section: {}",
+            sanitize(k)
+        ));
+    }
+    if let Some(w) = &done.written {
+        ctx.report_written(&store, w);
+    }
+    if !a.dry_run {
+        if same {
+            // Imported in place: the folder becomes git-rune's view of what memory now holds.
+            crate::echoes::refresh_forced(&store)?;
+        } else {
+            ctx.refresh_view(&store);
+        }
+    }
+    let verb = if a.dry_run { "would add" } else { "added" };
+    ctx.report(&format!(
+        "read {} entries from {} files; {verb} {} records ({} kept raw)\n",
+        done.entries,
+        done.files.len(),
+        done.records,
+        done.kept.len()
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `export echoes DIR`: memory's echoes as a `.claude/echoes/` tree.
+fn export_echoes(ctx: &Context, a: RuneDirExportArgs) -> Result<ExitCode> {
+    let store = ctx.store()?;
+    let snap = crate::memory::Snapshot::read(&store)?;
+    let dir = ctx.dir.join(&a.dir);
+    let files = crate::echoes::transfer::export(&snap.state, &dir, a.force)?;
+    ctx.ui.status(format_args!(
+        "wrote {} files to {}",
+        files.len(),
+        dir.display()
+    ));
     Ok(ExitCode::SUCCESS)
 }

@@ -17,7 +17,22 @@ pub struct VerifyArgs {}
 
 pub fn run(ctx: &Context, _args: VerifyArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let v = verify(&store)?;
+    let mut v = verify(&store)?;
+    // Remembrance documents whose echo_ref no longer matches the entry in memory.
+    for st in crate::echoes::stale_refs(&store)? {
+        v.findings.push(crate::memory::verify::Finding {
+            verdict: Verdict::Suspicious,
+            refname: st.path,
+            record: None,
+            kind: None,
+            path: None,
+            rule: "stale-echo-ref".to_owned(),
+            detail: format!(
+                "echo_ref {} is {} in memory; promote the entry again or update the document",
+                st.echo_ref, st.why
+            ),
+        });
+    }
     let overall = v.verdict();
     let mut out = String::new();
     if ctx.ui.json {

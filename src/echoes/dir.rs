@@ -215,12 +215,12 @@ impl EchoDir {
     /// Nothing is created while memory holds no echo and nothing was checked out before.
     pub fn checkout(&self, store: &Store, _lock: &DirLock, force: bool) -> Result<Vec<PathBuf>> {
         let snap = Snapshot::read(store)?;
-        let withheld = crate::memory::gate_cache::withheld(store, &snap)?;
-        let withhold = |r: &crate::model::Record| withheld.contains(&r.id);
         let mut manifest = self.manifest();
         if snap.state.echoes.is_empty() && manifest.files.is_empty() {
             return Ok(Vec::new());
         }
+        let withheld = crate::memory::gate_cache::withheld(store, &snap)?;
+        let withhold = |r: &crate::model::Record| withheld.contains(&r.id);
         if !self.root.exists() {
             exclude(store, &self.rel)?;
         }

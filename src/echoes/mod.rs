@@ -4,9 +4,15 @@
 //! printing: each returns what it did. The entry format is `view::echoes`, the scoring
 //! `score`, the directory on disk `dir`.
 
+pub mod compress;
 pub mod dir;
+mod lifecycle;
+mod migrate;
+mod promote;
+pub mod remembrance;
 pub mod save;
 pub mod score;
+pub mod transfer;
 
 use anyhow::Result;
 use chrono::NaiveDate;
@@ -20,6 +26,9 @@ use crate::model::{Body, Draft, Record, Scope, State};
 use crate::store::Store;
 
 pub use dir::EchoDir;
+pub use lifecycle::{compress, prune};
+pub use migrate::migrate;
+pub use promote::{promote, remembrance_docs, stale_refs};
 pub use score::Scorer;
 
 /// Today in UTC (`GIT_RUNE_TIMESTAMP` pins it, as it pins record times).
@@ -363,80 +372,59 @@ pub fn refresh(store: &Store) -> Result<Vec<std::path::PathBuf>> {
     dir.checkout(store, &lock, false)
 }
 
-/// An entry pruning archives: uid, title, Echo Score.
-pub type PruneEntry = (String, String, f64);
-
-/// One role's pruning: the role, its MEMORY.md line count, the entries archived.
-pub type RolePrune = (String, usize, Vec<PruneEntry>);
-
-/// What `echo prune` did or would do.
-#[derive(Debug, Default)]
-pub struct Pruned {
-    /// Per role: the MEMORY.md line count, and the entries archived (uid, title, score).
-    pub roles: Vec<RolePrune>,
-    pub written: Option<Written>,
-}
-
-/// The seed's pruning: for every role (or `role`) whose MEMORY.md is over 150 lines, archive
-/// the entries the rules pick ([`Scorer::prunable`]). Etched entries are never pruned. The
-/// seed's "backup before pruning" is memory's history: every archived entry's earlier version
-/// stays in it, and `echo restore` brings it back.
-pub fn prune(store: &Store, role: Option<&str>, dry_run: bool) -> Result<Pruned> {
-    let snap = Snapshot::read(store)?;
-    let plan = prune_plan(&snap.state, role, today());
-    let mut out = Pruned {
-        roles: plan,
-        written: None,
+/// Renders the echoes directory from memory over what is on disk (after `import echoes` of
+/// that very directory: its content is in memory now).
+pub fn refresh_forced(store: &Store) -> Result<()> {
+    let Some(dir) = EchoDir::open(store) else {
+        return Ok(());
     };
-    let uids: std::collections::HashSet<String> = out
-        .roles
-        .iter()
-        .flat_map(|(_, _, e)| e.iter().map(|(u, _, _)| u.clone()))
-        .collect();
-    if dry_run || uids.is_empty() {
-        return Ok(out);
-    }
-    let (_, w) = set_archived(store, "echo: prune", true, false, &|_, r| {
-        uids.contains(uid_of(r))
-    })?;
-    out.written = w;
-    Ok(out)
+    let lock = dir.lock()?;
+    dir.checkout(store, &lock, true)?;
+    Ok(())
 }
 
-/// What pruning would archive, per role over the line limit: (role, lines, entries).
-pub fn prune_plan(state: &State, role: Option<&str>, today: NaiveDate) -> Vec<RolePrune> {
-    let scorer = Scorer::new(&state.echoes, &state.echo_refs, today);
-    let show_all = |_: &Record| false;
-    let mut out = Vec::new();
-    for r in dir::roles_of(state) {
-        if role.is_some_and(|x| x != r) {
-            continue;
+/// What `load --role` shows of a role: its active entries best Echo Score first (then newest
+/// `verified`, then uid), and a pointer to the Remembrance documents promoted from them.
+pub fn briefing_picker(
+    store: &Store,
+    role: &str,
+) -> Result<impl Fn(&State) -> crate::memory::load::RoleEchoes> {
+    let role = role.to_owned();
+    let docs: Vec<remembrance::Doc> = match store.workdir() {
+        Some(w) => remembrance::documents(w)?,
+        None => Vec::new(),
+    };
+    let ours = format!("/{role}/MEMORY.md#");
+    let mine: Vec<&remembrance::Doc> = docs.iter().filter(|d| d.echo_ref.contains(&ours)).collect();
+    let solutions = (!mine.is_empty()).then(|| {
+        format!(
+            "Remembrance (check before fixing): {}",
+            mine.iter()
+                .map(|d| format!("{} ({})", d.path, d.title))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )
+    });
+    Ok(move |state: &State| {
+        let filter = Filter {
+            role: Some(role.clone()),
+            ..Filter::default()
+        };
+        let mut listed = list(state, &filter);
+        let verified = |r: &Record| match &r.body {
+            Body::Echo { verified, .. } => verified.clone(),
+            _ => String::new(),
+        };
+        listed.sort_by(|a, b| {
+            b.1.total
+                .total_cmp(&a.1.total)
+                .then_with(|| verified(b.0).cmp(&verified(a.0)))
+                .then_with(|| uid_of(a.0).cmp(uid_of(b.0)))
+        });
+        crate::memory::load::RoleEchoes {
+            role: role.clone(),
+            uids: listed.iter().map(|(r, _)| uid_of(r).to_owned()).collect(),
+            solutions: solutions.clone(),
         }
-        let text = crate::view::echoes::render(
-            &r,
-            crate::view::echoes::EchoFile::Memory,
-            &state.echoes,
-            &show_all,
-        );
-        let lines = text.lines().count();
-        if lines <= score::MAX_LINES {
-            out.push((r, lines, Vec::new()));
-            continue;
-        }
-        let picked = state
-            .echoes
-            .iter()
-            .filter(|e| matches!(&e.body, Body::Echo { role, .. } if *role == r))
-            .filter(|e| scorer.prunable(e))
-            .map(|e| {
-                (
-                    uid_of(e).to_owned(),
-                    e.body.title().to_owned(),
-                    scorer.score(e).total,
-                )
-            })
-            .collect();
-        out.push((r, lines, picked));
-    }
-    out
+    })
 }

@@ -5,16 +5,16 @@
 //! appended; a role over 150 lines is pruned). One commit; findings files are deleted only
 //! after it landed, and only if nobody wrote to them meanwhile.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use anyhow::Result;
 
 use super::dir::{shown, EchoDir, Edited, Findings};
-use super::{by_uid, uid_of};
+use super::uid_of;
 use crate::error::user_error;
 use crate::memory::seal::{Sealed, Sealer};
 use crate::memory::write::{write_records, Written};
-use crate::model::echo::{self, ETCHED, INSCRIBED};
+use crate::model::echo::{ETCHED, INSCRIBED};
 use crate::model::{fold, Body, Draft, Record, Scope, State};
 use crate::store::{Store, MEMORY_REF};
 use crate::view::echoes::{self as format, EchoFile};
@@ -46,32 +46,6 @@ struct Read {
     body: Body,
     /// A findings file's entry (merged by the seed's rule) rather than a role file's.
     finding: bool,
-}
-
-fn same_title(a: &str, b: &str) -> bool {
-    let n = |s: &str| {
-        s.split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_lowercase()
-    };
-    n(a) == n(b)
-}
-
-/// The live entry of `role` an entry read back is a version of: the same uid, else the same
-/// title.
-fn matching<'a>(state: &'a State, body: &Body) -> Option<&'a Record> {
-    let Body::Echo {
-        uid, role, title, ..
-    } = body
-    else {
-        return None;
-    };
-    by_uid(state, uid).or_else(|| {
-        state.echoes.iter().find(|r| {
-            matches!(&r.body, Body::Echo { role: r2, title: t2, .. } if r2 == role && same_title(t2, title))
-        })
-    })
 }
 
 /// Saves the echoes directory. `only_findings`: consolidate findings files only (`echo
@@ -256,34 +230,49 @@ fn plan(
     // finding of one entry, or two findings of it, end in one version.
     let mut planned: Vec<(Body, Option<&Record>, bool)> = Vec::new();
     let mut seen_uids: HashSet<String> = HashSet::new();
+    // Indexes, so consolidating thousands of findings stays linear.
+    let norm = |s: &str| {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let key = |b: &Body| match b {
+        Body::Echo {
+            role,
+            title,
+            evidence,
+            ..
+        } => (role.clone(), norm(title), norm(evidence)),
+        _ => Default::default(),
+    };
+    let mut live_by_uid: HashMap<&str, &Record> = HashMap::new();
+    let mut live_by_title: HashMap<(String, String), &Record> = HashMap::new();
+    for r in &state.echoes {
+        if let Body::Echo { role, title, .. } = &r.body {
+            live_by_uid.insert(uid_of(r), r);
+            live_by_title
+                .entry((role.clone(), norm(title)))
+                .or_insert(r);
+        }
+    }
+    let mut planned_at: HashMap<(String, String, String), usize> = HashMap::new();
     for read in reads {
         let mut body = read.body.clone();
-        let key = |b: &Body| match b {
-            Body::Echo {
-                role,
-                title,
-                evidence,
-                ..
-            } => (role.clone(), title.clone(), evidence.clone()),
-            _ => Default::default(),
-        };
         let k = key(&body);
-        if let Some(prev) = planned.iter_mut().find(|(p, _, _)| {
-            let pk = key(p);
-            echo::same_entry((&pk.0, &pk.1, &pk.2), (&k.0, &k.1, &k.2))
-        }) {
-            raise(&mut prev.0, &body);
+        if let Some(&i) = planned_at.get(&k) {
+            raise(&mut planned[i].0, &body);
             merged += 1;
             continue;
         }
         // A role file's entry pairs by uid or title; a finding by uid or pattern + evidence.
-        let current = matching(state, &body).filter(|r| {
-            !read.finding || {
-                let rk = key(&r.body);
-                uid_of(r) == uid_of_body(&body)
-                    || echo::same_entry((&rk.0, &rk.1, &rk.2), (&k.0, &k.1, &k.2))
-            }
-        });
+        let by_title = live_by_title.get(&(k.0.clone(), k.1.clone())).copied();
+        let current = live_by_uid
+            .get(uid_of_body(&body))
+            .copied()
+            .or(by_title)
+            .filter(|r| !read.finding || uid_of(r) == uid_of_body(&body) || key(&r.body) == k);
+        planned_at.insert(k, planned.len());
         match current {
             Some(cur) => {
                 let uid = uid_of(cur).to_owned();
@@ -343,7 +332,7 @@ fn plan(
         if seen_uids.contains(uid) {
             continue;
         }
-        let Some(cur) = by_uid(state, uid) else {
+        let Some(cur) = live_by_uid.get(uid).copied() else {
             continue;
         };
         let Body::Echo {

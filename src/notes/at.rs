@@ -8,7 +8,7 @@ use crate::error::user_error;
 use crate::memory::diff::Point;
 use crate::memory::digest_cache;
 use crate::memory::load::digest::Digest;
-use crate::memory::load::{brief, Briefing, LoadPolicy, Totals};
+use crate::memory::load::{brief, Briefing, LoadPolicy, RoleEchoes, Totals};
 use crate::memory::record::{orphan_oracles, prune_instincts};
 use crate::memory::Snapshot;
 use crate::model::State;
@@ -28,6 +28,20 @@ pub fn with_briefing<R>(
     at: Option<&str>,
     budget: usize,
     authors: bool,
+    f: impl FnOnce(&Briefing<'_>, &State) -> R,
+) -> Result<Briefed<R>> {
+    with_role_briefing(store, at, budget, authors, None, f)
+}
+
+/// [`with_briefing`] with a role's echoes (`load --role`): `echoes` picks them from the state
+/// the briefing is made of. Echoes are not in the digest, so a role's briefing is made from
+/// the whole fold.
+pub fn with_role_briefing<R>(
+    store: &Store,
+    at: Option<&str>,
+    budget: usize,
+    authors: bool,
+    echoes: Option<&dyn Fn(&State) -> RoleEchoes>,
     f: impl FnOnce(&Briefing<'_>, &State) -> R,
 ) -> Result<Briefed<R>> {
     let mut tips = tips(store, at)?;
@@ -70,9 +84,10 @@ pub fn with_briefing<R>(
         &tips.branch_ref,
         at.is_some(),
     )?;
-    let policy = LoadPolicy {
+    let mut policy = LoadPolicy {
         trusted: store.config_list("rune.trustedAuthors"),
         authors,
+        echoes: None,
     };
     let now = store.now();
     let briefed = |out| Briefed {
@@ -82,20 +97,22 @@ pub fn with_briefing<R>(
         orphaned,
         orphan_error,
     };
-    let briefing = brief(
-        &tips.head,
-        &digest.state,
-        &digest.totals,
-        &drift,
-        &now,
-        budget,
-        &policy,
-    );
-    if briefing.complete() {
+    let briefing = echoes.is_none().then(|| {
+        brief(
+            &tips.head,
+            &digest.state,
+            &digest.totals,
+            &drift,
+            &now,
+            budget,
+            &policy,
+        )
+    });
+    if let Some(briefing) = briefing.filter(|b| b.complete()) {
         return Ok(briefed(f(&briefing, &digest.state)));
     }
-    // A budget larger than the digest was made for: the whole fold, and a digest for it.
-    drop(briefing);
+    // A budget larger than the digest was made for, or a role's echoes: the whole fold, and
+    // a digest for it.
     let mut snap = Snapshot::at_tips(
         store,
         tips.head.clone(),
@@ -111,6 +128,7 @@ pub fn with_briefing<R>(
         &snap.state,
         budget.saturating_mul(8),
     );
+    policy.echoes = echoes.map(|pick| pick(&snap.state));
     let totals = Totals::of(&snap.state);
     let briefing = brief(
         &tips.head,

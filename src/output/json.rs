@@ -579,6 +579,7 @@ pub fn load(b: &crate::memory::load::Briefing<'_>) -> Value {
                 Item::Drift(line) => json!(line),
                 Item::TaskSummary(line) => json!({ "summary": line }),
                 Item::InvariantsStale => json!({ "stale": true }),
+                Item::Solutions(line) => json!({ "solutions": line }),
                 Item::Progress {
                     field,
                     text,
@@ -1040,5 +1041,53 @@ pub fn promotion(p: &crate::global::Promotion) -> Value {
         "other_projects": p.other_projects,
         "candidates": candidates,
         "promoted": p.promoted,
+    })
+}
+
+/// One line of `echo compress --json` per role: `version`, `role`, `lines` (its MEMORY.md),
+/// `dry_run`, `tokens_before` and `tokens_after` (characters / 4 of the entries compressed and
+/// of the blocks), and `blocks`, each `title`, `uid` and `members` (the uids it compresses).
+pub fn echo_compressed(
+    role: &str,
+    lines: usize,
+    blocks: &[crate::echoes::compress::Block],
+    dry_run: bool,
+) -> Value {
+    let uid = |b: &Body| match b {
+        Body::Echo { uid, .. } => uid.clone(),
+        _ => String::new(),
+    };
+    json!({
+        "version": VERSION,
+        "role": role,
+        "lines": lines,
+        "dry_run": dry_run,
+        "tokens_before": blocks.iter().map(|b| b.tokens_before).sum::<usize>(),
+        "tokens_after": blocks.iter().map(|b| b.tokens_after).sum::<usize>(),
+        "blocks": blocks.iter().map(|b| json!({
+            "title": b.body.title(),
+            "uid": uid(&b.body),
+            "members": b.members.iter().map(|m| uid(&m.body)).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// One Remembrance document (`echo remembrance --json`, one per line, and `echo promote
+/// --json`): `version`, `path` and the seed's frontmatter fields.
+pub fn remembrance_doc(d: &crate::echoes::remembrance::Doc) -> Value {
+    json!({
+        "version": VERSION,
+        "path": d.path,
+        "title": d.title,
+        "category": d.category,
+        "tags": d.tags,
+        "date": d.date,
+        "symptom": d.symptom,
+        "root_cause": d.root_cause,
+        "solution_summary": d.solution_summary,
+        "echo_ref": d.echo_ref,
+        "confidence": d.confidence,
+        "verified_by": d.verified_by,
+        "requires_human_approval": d.requires_human_approval,
     })
 }

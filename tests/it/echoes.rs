@@ -380,3 +380,351 @@ fn two_clones_consolidating_converge_after_sync() {
         b.read(".claude/echoes/auditor/MEMORY.md")
     );
 }
+
+#[test]
+fn compress_groups_related_entries_into_knowledge_blocks() {
+    let repo = repo();
+    repo.rune(&add(
+        "reviewer",
+        "inscribed",
+        "Pattern: N+1 queries in user service",
+        "`app/users.rb:10`",
+    ))
+    .success();
+    repo.rune(&add(
+        "reviewer",
+        "inscribed",
+        "Pattern: Missing index on users",
+        "`app/users.rb:40`",
+    ))
+    .success();
+    repo.rune(&add(
+        "reviewer",
+        "traced",
+        "Observation: Unrelated thing",
+        "`x.py:1`",
+    ))
+    .success();
+    let out = repo.rune(&["echo", "compress"]).success();
+    assert!(
+        out.stdout.contains("nothing to compress"),
+        "{}",
+        out.snapshot()
+    );
+    let out = repo.rune(&["echo", "compress", "--force"]).success();
+    assert!(
+        out.stdout
+            .contains("compressed 2 entries into 1 knowledge blocks"),
+        "{}",
+        out.snapshot()
+    );
+    assert!(out.stdout.contains("% saved"), "{}", out.snapshot());
+    let knowledge = repo.read(".claude/echoes/reviewer/knowledge.md");
+    assert!(
+        knowledge.starts_with("<!-- echo-schema: v1 -->\n# Reviewer Knowledge\n"),
+        "{knowledge}"
+    );
+    assert!(
+        knowledge.contains("`app/users.rb:10`") && knowledge.contains("`app/users.rb:40`"),
+        "{knowledge}"
+    );
+    assert!(knowledge.contains("- **compresses**: "), "{knowledge}");
+    assert_eq!(shown(&repo, &["--archived"]).len(), 2);
+    let active = shown(&repo, &[]);
+    assert_eq!(active.len(), 2);
+    // Saving the untouched view changes nothing.
+    let before = repo.git(&["rev-parse", "refs/rune/memory"]);
+    repo.rune(&["save"]).success();
+    assert_eq!(repo.git(&["rev-parse", "refs/rune/memory"]), before);
+}
+
+#[test]
+fn promote_writes_remembrance_and_verify_reports_stale_refs() {
+    let repo = repo();
+    let mut etched = add(
+        "reviewer",
+        "etched",
+        "Pattern: N+1 queries in user list",
+        "`app/users.rb:10`",
+    );
+    etched.push("--confirm");
+    repo.rune(&etched).success();
+    repo.rune(&add(
+        "reviewer",
+        "inscribed",
+        "Pattern: Unused imports",
+        "`a.py:1`",
+    ))
+    .success();
+    let list = shown(&repo, &[]);
+    let uid = |title: &str| {
+        list.iter().find(|e| e["title"] == title).unwrap()["uid"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let (n1, unused) = (
+        uid("Pattern: N+1 queries in user list"),
+        uid("Pattern: Unused imports"),
+    );
+    // No problem-solution pair yet; not etched; security needs a person.
+    let out = repo
+        .rune(&["echo", "promote", &n1, "--category", "performance"])
+        .failure();
+    assert!(
+        out.stderr.contains("problem-solution pair"),
+        "{}",
+        out.snapshot()
+    );
+    let out = repo
+        .rune(&["echo", "promote", &unused, "--category", "tooling"])
+        .failure();
+    assert!(out.stderr.contains("only etched"), "{}", out.snapshot());
+    // The pair, written into the entry by hand and saved (the entry stays etched).
+    let text = repo.read(MEMORY).replace(
+        "- **supersedes**: none\n- Codebase",
+        "- **supersedes**: none\n- **symptom**: User list takes 5+ seconds\n- **root_cause**: N+1 query in user.posts\n- **solution_summary**: includes(:posts) in User.list\n- **tags**: n-plus-one, orm\n- Codebase",
+    );
+    std::fs::write(repo.root.join(MEMORY), &text).unwrap();
+    repo.rune(&["save"]).success();
+    let out = repo
+        .rune(&[
+            "echo",
+            "promote",
+            &n1,
+            "--category",
+            "security",
+            "--verified-by-human",
+        ])
+        .failure();
+    assert!(out.stderr.contains("BLOCKED"), "{}", out.snapshot());
+    let out = repo
+        .rune(&["echo", "promote", &n1, "--category", "performance"])
+        .success();
+    let path = "docs/solutions/performance/n-1-queries-in-user-list.md";
+    assert!(out.stdout.contains(path), "{}", out.snapshot());
+    let doc = repo.read(path);
+    assert!(doc.starts_with("---\ntitle: \"N+1 queries in user list\"\ncategory: performance\ntags: [n-plus-one, orm]\n"), "{doc}");
+    assert!(
+        doc.contains(&format!(
+            "echo_ref: \".claude/echoes/reviewer/MEMORY.md#{n1}@sha256:"
+        )),
+        "{doc}"
+    );
+    assert!(doc.contains("verified_by: agent\n"), "{doc}");
+    // A second promotion is a duplicate.
+    let out = repo
+        .rune(&["echo", "promote", &n1, "--category", "performance"])
+        .failure();
+    assert!(out.stderr.contains(path), "{}", out.snapshot());
+    let docs = json_lines(
+        &repo
+            .rune(&["--json", "echo", "remembrance"])
+            .success()
+            .stdout,
+    );
+    assert_eq!(docs.len(), 1);
+    assert_eq!(docs[0]["symptom"], "User list takes 5+ seconds");
+    let found = json_lines(
+        &repo
+            .rune(&[
+                "--json",
+                "echo",
+                "remembrance",
+                "--search",
+                "slow user list",
+            ])
+            .success()
+            .stdout,
+    );
+    assert_eq!(found.len(), 1);
+    let out = repo.rune(&["verify"]);
+    assert!(!out.stdout.contains("stale-echo-ref"), "{}", out.snapshot());
+    // The entry changes: the document's echo_ref is stale.
+    let text = repo
+        .read(MEMORY)
+        .replace("- Codebase tends", "- The codebase tends");
+    std::fs::write(repo.root.join(MEMORY), &text).unwrap();
+    repo.rune(&["save"]).success();
+    let out = repo.rune(&["verify"]).failure();
+    assert!(out.stdout.contains("stale-echo-ref"), "{}", out.snapshot());
+    assert!(out.stdout.contains(path), "{}", out.snapshot());
+}
+
+#[test]
+fn migrate_renames_metadata_only_and_history_keeps_the_old_names() {
+    let repo = repo();
+    let mut args = add(
+        "workers",
+        "inscribed",
+        "Pattern: tarnished retries",
+        "`src/tarnished.rs:1` — tarnished loop",
+    );
+    args[12] = "rune:tarnished session-1";
+    repo.rune(&args).success();
+    let out = repo
+        .rune(&["echo", "migrate", "--rename", "tarnished=runebearer"])
+        .success();
+    assert!(
+        out.stdout
+            .contains("source: rune:tarnished session-1 -> rune:runebearer session-1"),
+        "{}",
+        out.snapshot()
+    );
+    assert!(
+        out.stdout.contains("changed 2 fields"),
+        "{}",
+        out.snapshot()
+    );
+    let e = &shown(&repo, &[])[0];
+    assert_eq!(
+        e["title"], "Pattern: tarnished retries",
+        "the title is content, not metadata"
+    );
+    assert_eq!(e["evidence"], "`src/runebearer.rs:1` — runebearer loop");
+    let log = repo.git(&["log", "--format=%s", "refs/rune/memory"]);
+    assert!(log.starts_with("echo: migrate"), "{log}");
+    repo.rune(&["echo", "migrate", "--rename", "nonsense"])
+        .failure();
+}
+
+#[test]
+fn load_role_shows_the_best_scored_entries_within_the_budget() {
+    let repo = repo();
+    let mut etched = add(
+        "planner",
+        "etched",
+        "Architecture: Hexagonal core",
+        "`src/core/mod.rs:1`",
+    );
+    etched.push("--confirm");
+    repo.rune(&etched).success();
+    repo.rune(&add(
+        "planner",
+        "traced",
+        "Observation: Slow build today",
+        "CI logs",
+    ))
+    .success();
+    repo.rune(&add(
+        "reviewer",
+        "inscribed",
+        "Pattern: Reviewer only",
+        "`r.rs:1`",
+    ))
+    .success();
+    let out = repo.rune(&["load", "--role", "planner"]).success().stdout;
+    assert!(out.contains("## Echoes: planner (by Echo Score)"), "{out}");
+    let etched_at = out.find("Architecture: Hexagonal core").unwrap();
+    let traced_at = out.find("Observation: Slow build today").unwrap();
+    assert!(etched_at < traced_at, "{out}");
+    assert!(!out.contains("Reviewer only"), "{out}");
+    let plain = repo.rune(&["load"]).success().stdout;
+    assert!(!plain.contains("## Echoes"), "{plain}");
+    let small = repo
+        .rune(&["load", "--role", "planner", "--budget", "120"])
+        .success()
+        .stdout;
+    assert!(small.len() <= 120 * 4, "{small}");
+}
+
+const SEED: &str = "\
+<!-- echo-schema: v1 -->
+# Team Memory
+
+### [2026-02-11] Architecture: Express + Prisma async
+- **layer**: etched
+- **source**: manual
+- **confidence**: 1.0
+- **evidence**: `package.json:5-15` — framework dependencies
+- **verified**: 2026-02-11
+- **supersedes**: none
+- Backend uses Express with Prisma ORM. All repository methods are async. Domain layer has no framework imports. DI container manages dependencies.
+
+### [2026-02-11] Pattern: Unused imports in new files
+- **layer**: inscribed
+- **source**: rune:review PR #42
+- **confidence**: 0.85
+- **evidence**: `src/auth.py:1-5` — 3 unused imports found
+- **verified**: 2026-02-11
+- **supersedes**: none
+- Codebase tends to leave unused imports in newly created files. Reviewers should flag import hygiene in new files specifically.
+
+### [2026-02-11] Observation: Slow test suite in CI
+- **layer**: traced
+- **source**: rune:work session-abc
+- **confidence**: 0.6
+- **evidence**: CI logs — test suite took 8min (vs 3min baseline)
+- **verified**: 2026-02-11
+- **supersedes**: none
+- Test suite is unusually slow today, possibly due to new integration tests.
+";
+
+#[test]
+fn import_an_existing_tree_and_export_it_back() {
+    let repo = repo();
+    let seed = repo.root.join("seed-echoes");
+    std::fs::create_dir_all(seed.join("team")).unwrap();
+    std::fs::create_dir_all(seed.join("reviewer/archive")).unwrap();
+    std::fs::write(seed.join("team/MEMORY.md"), SEED).unwrap();
+    std::fs::write(
+        seed.join("reviewer/MEMORY.md"),
+        "<!-- echo-schema: v1 -->\n# Reviewer Memory\n\n### [2026-01-02] Pattern: Good one\n- **layer**: inscribed\n- **confidence**: 0.7\n- fine\n\n### [2026-01-03] Pattern: Broken one\n- **confidence**: lots\n- kept raw\n",
+    )
+    .unwrap();
+    std::fs::write(
+        seed.join("reviewer/archive/MEMORY-2026-01-01.md"),
+        "### [2025-10-01] Observation: Old thing\n- **layer**: traced\n- **confidence**: 0.3\n- long ago\n",
+    )
+    .unwrap();
+    std::fs::write(
+        seed.join("reviewer/alice-findings.md"),
+        "### [2026-01-04] Pattern: Good one\n- **layer**: inscribed\n- **confidence**: 0.9\n- **verified**: 2026-01-04\n- fine\n",
+    )
+    .unwrap();
+    let out = repo.rune(&["import", "echoes", "seed-echoes"]).success();
+    assert!(
+        out.stderr
+            .contains("reviewer/MEMORY.md:10: confidence \"lots\""),
+        "{}",
+        out.snapshot()
+    );
+    assert!(
+        out.stdout.contains("read 6 entries from 4 files"),
+        "{}",
+        out.snapshot()
+    );
+    let active = shown(&repo, &[]);
+    assert_eq!(active.len(), 4, "{active:?}");
+    let good = active
+        .iter()
+        .find(|e| e["title"] == "Pattern: Good one")
+        .unwrap();
+    assert_eq!(
+        (good["confidence"].as_f64(), good["verified"].as_str()),
+        (Some(0.9), Some("2026-01-04"))
+    );
+    assert_eq!(
+        shown(&repo, &["--archived"])[0]["title"],
+        "Observation: Old thing"
+    );
+    let etched = active.iter().find(|e| e["layer"] == "etched").unwrap();
+    assert_eq!(etched["title"], "Architecture: Express + Prisma async");
+    let notes = repo.read(".rune/cumulative-notes.md");
+    assert!(notes.contains("Broken one"), "{notes}");
+    // Twice: nothing new.
+    let out = repo.rune(&["import", "echoes", "seed-echoes"]).success();
+    assert!(
+        out.stdout.contains("added 0 records (1 kept raw)"),
+        "{}",
+        out.snapshot()
+    );
+    // Export writes the seed's format back: the seed's own file byte for byte.
+    repo.rune(&["export", "echoes", "out"]).success();
+    assert_eq!(repo.read("out/team/MEMORY.md"), SEED);
+    assert!(repo
+        .read("out/reviewer/archive/MEMORY.md")
+        .contains("Old thing"));
+    repo.rune(&["export", "echoes", "out"]).failure();
+    repo.rune(&["export", "echoes", "out", "--force"]).success();
+}

@@ -451,6 +451,7 @@ mod tests {
                     LoadPolicy {
                         trusted: vec!["*@elsewhere".into()],
                         authors: true,
+                        ..LoadPolicy::default()
                     },
                 ] {
                     let full = brief(&head, state, &full_totals, &drift, NOW, budget, &policy);

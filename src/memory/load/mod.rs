@@ -53,6 +53,8 @@ pub enum Item<'a> {
     TaskSummary(String),
     /// The invariants are older than [`STALE_INVARIANT_DAYS`].
     InvariantsStale,
+    /// Where a matching Remembrance document is (`load --role`).
+    Solutions(String),
     /// One item of the newest progress record: `field` is `next`, `in_progress`, `blocked` or
     /// `completed`; `suspicious` the rules that marked the record.
     Progress {
@@ -176,6 +178,17 @@ pub struct LoadPolicy {
     pub trusted: Vec<String>,
     /// Say who wrote each record (`load --authors`).
     pub authors: bool,
+    /// `load --role R`: that role's echoes to show, best first (uids, ranked by the caller by
+    /// Echo Score), and the line pointing to a matching Remembrance document, if any.
+    pub echoes: Option<RoleEchoes>,
+}
+
+/// A role's echoes for the briefing (`load --role`).
+#[derive(Debug, Clone, Default)]
+pub struct RoleEchoes {
+    pub role: String,
+    pub uids: Vec<String>,
+    pub solutions: Option<String>,
 }
 
 impl LoadPolicy {
@@ -281,6 +294,7 @@ pub fn brief<'a>(
         sections::oracle_section(state),
         drift_section(drift),
         invariants_section(state, now),
+        sections::echoes_section(state, policy.echoes.as_ref()),
         progress_section(state),
         notes_section(
             "task-notes",

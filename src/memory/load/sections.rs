@@ -541,3 +541,76 @@ pub(super) fn oracle_section(state: &State) -> Section<'_> {
         show: None,
     }
 }
+
+fn echo_line(r: &Record) -> String {
+    match &r.body {
+        Body::Echo {
+            layer,
+            title,
+            text,
+            evidence,
+            confidence,
+            ..
+        } => {
+            let mut line = format!(
+                "- [{layer} {}] {}: {}",
+                crate::model::echo::format_confidence(*confidence),
+                one_line(title),
+                one_line(text)
+            );
+            if !evidence.is_empty() {
+                line.push_str(&format!(" ({})", one_line(evidence)));
+            }
+            line
+        }
+        _ => String::new(),
+    }
+}
+
+/// `load --role R`: the role's echoes the caller ranked, best first, and a pointer to
+/// docs/solutions/ when a Remembrance document matches.
+pub(super) fn echoes_section<'a>(
+    state: &'a State,
+    role: Option<&super::RoleEchoes>,
+) -> Section<'a> {
+    let Some(role) = role else {
+        return Section {
+            key: "echoes",
+            heading: String::new(),
+            items: Vec::new(),
+            total: 0,
+            truncated: false,
+            show: None,
+        };
+    };
+    let by_uid: std::collections::HashMap<&str, &Record> = state
+        .echoes
+        .iter()
+        .filter_map(|r| match &r.body {
+            Body::Echo { uid, .. } => Some((uid.as_str(), r)),
+            _ => None,
+        })
+        .collect();
+    let mut items: Vec<Lazy<'a>> = Vec::new();
+    if let Some(s) = &role.solutions {
+        items.push(fixed(
+            format!("- {}", one_line(s)),
+            Item::Solutions(s.clone()),
+        ));
+    }
+    items.extend(record_items(
+        role.uids
+            .iter()
+            .filter_map(|u| by_uid.get(u.as_str()).copied()),
+        None,
+        echo_line,
+    ));
+    Section {
+        key: "echoes",
+        heading: format!("## Echoes: {} (by Echo Score)", sanitize(&role.role)),
+        items,
+        total: role.uids.len(),
+        truncated: false,
+        show: None,
+    }
+}

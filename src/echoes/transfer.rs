@@ -1,0 +1,296 @@
+//! An existing `.claude/echoes/` tree brought into memory (`git rune import echoes`), and
+//! memory's echoes written back as such a tree (`git rune export echoes`).
+//!
+//! Import reads every role directory: `MEMORY.md` and `knowledge.md` as active entries, every
+//! `archive/*.md` (the seed's `MEMORY-<date>.md` backups too) as archived ones, and
+//! `*-findings.md` as findings (merged by the seed's duplicate rule; the files stay). An entry
+//! memory already holds (same uid) only raises its `verified` and confidence, so importing twice
+//! adds nothing. What does not read back is kept, not dropped: one cumulative note in the
+//! `Imported` section per entry (or text) that failed, reported `file:line: why`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use crate::memory::rune_dir::IMPORTED_SECTION;
+use crate::memory::seal::{Sealed, Sealer};
+use crate::memory::write::{write_records, Written};
+use crate::model::{echo, Body, Draft, Record, Scope, State};
+use crate::store::Store;
+use crate::view::echoes::{self as format, EchoFile};
+use crate::view::Parsed;
+
+/// What an import did (or would do).
+#[derive(Debug, Default)]
+pub struct Imported {
+    /// Files read, relative to the imported directory.
+    pub files: Vec<String>,
+    /// Entries read.
+    pub entries: usize,
+    /// Records written (new entries, raised ones, kept-raw notes).
+    pub records: usize,
+    /// `file:line: why` of what was kept raw.
+    pub kept: Vec<String>,
+    pub written: Option<Written>,
+}
+
+/// The files of one role directory to read, with how: (path, file kind, is a findings file).
+fn role_files(dir: &Path) -> Vec<(PathBuf, EchoFile)> {
+    let mut out = Vec::new();
+    for f in ["MEMORY.md", "knowledge.md"] {
+        let p = dir.join(f);
+        if p.is_file() {
+            out.push((p, EchoFile::Memory));
+        }
+    }
+    let mut findings: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.ends_with(super::dir::FINDINGS_SUFFIX))
+        })
+        .collect();
+    findings.sort();
+    out.extend(findings.into_iter().map(|p| (p, EchoFile::Memory)));
+    let mut archive: Vec<PathBuf> = std::fs::read_dir(dir.join("archive"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    archive.sort();
+    out.extend(archive.into_iter().map(|p| (p, EchoFile::Archive)));
+    out
+}
+
+/// The text of a file split at entry headings: (first line number, chunk).
+fn chunks(text: &str) -> Vec<(usize, String)> {
+    let mut out: Vec<(usize, String)> = Vec::new();
+    for (i, line) in text.replace("\r\n", "\n").lines().enumerate() {
+        let heading = line.starts_with("##") && !line.starts_with("#####");
+        if heading || out.is_empty() {
+            out.push((i + 1, String::new()));
+        }
+        let last = out.last_mut().expect("pushed");
+        last.1.push_str(line);
+        last.1.push('\n');
+    }
+    out
+}
+
+/// Imports the tree at `dir` (its subdirectories are roles).
+pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> Result<Imported> {
+    let mut out = Imported::default();
+    let mut roles: Vec<String> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .collect();
+    roles.sort();
+    let mut bodies: Vec<Body> = Vec::new();
+    let mut raw: Vec<Sealed> = Vec::new();
+    for role in roles {
+        let role_dir = dir.join(&role);
+        let files = role_files(&role_dir);
+        if !echo::valid_role(&role) {
+            for (p, _) in files {
+                let rel = rel(&p, dir);
+                out.kept.push(format!(
+                    "{rel}:1: {role:?} is not a role name (lowercase letters, digits, - and _)"
+                ));
+                raw.push(keep(
+                    sealer,
+                    &rel,
+                    1,
+                    &std::fs::read_to_string(&p).unwrap_or_default(),
+                )?);
+            }
+            continue;
+        }
+        for (p, kind) in files {
+            let rel = rel(&p, dir);
+            let text = std::fs::read_to_string(&p).with_context(|| format!("cannot read {rel}"))?;
+            out.files.push(rel.clone());
+            for (line, chunk) in chunks(&text) {
+                match format::parse(&role, kind, &chunk) {
+                    Ok(parsed) => {
+                        for e in parsed {
+                            if let Parsed::Entry(e) = e {
+                                let check = Sealer::new(sealer.redacts())
+                                    .seal(Draft::new(e.body.clone()), &|f, _| {
+                                        format!("{rel}:{line} ({f})")
+                                    });
+                                match check {
+                                    Ok(_) => {
+                                        out.entries += 1;
+                                        bodies.push(e.body);
+                                    }
+                                    Err(crate::memory::seal::SealError::Invalid {
+                                        error, ..
+                                    }) => {
+                                        out.kept.push(format!("{rel}:{line}: {error}"));
+                                        raw.push(keep(sealer, &rel, line, &chunk)?);
+                                    }
+                                    Err(e) => return Err(e.into()),
+                                }
+                            }
+                        }
+                    }
+                    Err(err) => {
+                        out.kept
+                            .push(format!("{rel}:{}: {}", line + err.line - 1, err.message));
+                        raw.push(keep(sealer, &rel, line, &chunk)?);
+                    }
+                }
+            }
+        }
+    }
+    let count = |state: &State| plan(state, &bodies, sealer_policy(sealer));
+    if dry_run {
+        let snap = crate::memory::Snapshot::read(store)?;
+        out.records = count(&snap.state)?.len() + raw.len();
+        return Ok(out);
+    }
+    let mut n = 0;
+    out.written = write_records(store, Scope::Memory, "import echoes", |state| {
+        let mut drafts = count(state)?;
+        // Raw text kept by an earlier import of the same tree is not kept twice.
+        drafts.extend(
+            raw.iter()
+                .filter(|s| !state.cumulative_notes.iter().any(|n| n.body == *s.body()))
+                .cloned(),
+        );
+        n = drafts.len();
+        Ok::<_, anyhow::Error>(drafts)
+    })?;
+    out.records = n;
+    Ok(out)
+}
+
+fn sealer_policy(s: &Sealer) -> bool {
+    s.redacts()
+}
+
+fn rel(p: &Path, base: &Path) -> String {
+    p.strip_prefix(base)
+        .unwrap_or(p)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// Keeps text that does not read back as a note in the `Imported` section.
+fn keep(sealer: &mut Sealer, rel: &str, line: usize, raw: &str) -> Result<Sealed> {
+    let body = Body::CumulativeNote {
+        section: IMPORTED_SECTION.to_owned(),
+        text: format!("echoes/{rel} (line {line}):\n{}", raw.trim()),
+    };
+    Ok(sealer.seal(Draft::new(body), &|f, _| format!("{rel}:{line} ({f})"))?)
+}
+
+/// New entries, and raised versions of the ones memory holds (the seed's duplicate rule);
+/// nothing for an entry memory already holds at least as verified and confident.
+fn plan(state: &State, bodies: &[Body], redact: bool) -> Result<Vec<Sealed>> {
+    let mut sealer = Sealer::new(redact);
+    let mut out: Vec<Sealed> = Vec::new();
+    let mut planned: Vec<Body> = Vec::new();
+    let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for b in bodies {
+        let uid = match b {
+            Body::Echo { uid, .. } => uid.clone(),
+            _ => continue,
+        };
+        match at.get(&uid) {
+            Some(&i) => raise(&mut planned[i], b),
+            None => {
+                at.insert(uid, planned.len());
+                planned.push(b.clone());
+            }
+        }
+    }
+    let live: std::collections::HashMap<&str, &Record> =
+        state.echoes.iter().map(|r| (super::uid_of(r), r)).collect();
+    for b in planned {
+        let uid = match &b {
+            Body::Echo { uid, .. } => uid.clone(),
+            _ => continue,
+        };
+        match live.get(uid.as_str()).copied() {
+            Some(cur) => {
+                let mut next = cur.body.clone();
+                raise(&mut next, &b);
+                if next != cur.body {
+                    out.push(sealer.seal(
+                        Draft {
+                            body: next,
+                            supersedes: vec![cur.id.clone()],
+                            at: None,
+                        },
+                        &|f, _| format!("an echo's {f}"),
+                    )?);
+                }
+            }
+            None => out.push(sealer.seal(Draft::new(b), &|f, _| format!("an echo's {f}"))?),
+        }
+    }
+    Ok(out)
+}
+
+/// The newer `verified` and the higher confidence win.
+fn raise(into: &mut Body, found: &Body) {
+    if let (
+        Body::Echo {
+            verified,
+            confidence,
+            ..
+        },
+        Body::Echo {
+            verified: v2,
+            confidence: c2,
+            ..
+        },
+    ) = (into, found)
+    {
+        if v2 > verified {
+            *verified = v2.clone();
+        }
+        *confidence = confidence.max(*c2);
+    }
+}
+
+/// Writes every role's files (`MEMORY.md`, `knowledge.md`, `archive/MEMORY.md`) under `dir`
+/// as the view renders them; refuses to overwrite a file unless `force`. Returns the files.
+pub fn export(state: &State, dir: &Path, force: bool) -> Result<Vec<PathBuf>> {
+    let show_all = |_: &Record| false;
+    let mut files = Vec::new();
+    for role in super::dir::roles_of(state) {
+        for f in EchoFile::ALL {
+            let text = format::render(&role, f, &state.echoes, &show_all);
+            if !text.is_empty() {
+                files.push((dir.join(&role).join(f.rel_path()), text));
+            }
+        }
+    }
+    if !force {
+        if let Some((p, _)) = files.iter().find(|(p, _)| p.exists()) {
+            return Err(crate::error::user_error(
+                format!("{} already exists", p.display()),
+                "pass --force to overwrite, or export into an empty directory",
+            ));
+        }
+    }
+    for (p, text) in &files {
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        crate::files::write_atomic(p, text.as_bytes())
+            .with_context(|| format!("cannot write {}", p.display()))?;
+    }
+    Ok(files.into_iter().map(|(p, _)| p).collect())
+}
