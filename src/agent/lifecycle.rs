@@ -68,6 +68,15 @@ fn fresh(store: &Store, id: &str, decisions: Option<usize>) -> Session {
 pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
     let store = open(start)?;
     let git_dir = store.git_dir().to_path_buf();
+    // Memory a plain `git fetch` (or `git pull`) brought is merged first, as every command
+    // does: a teammate's records are in the new session's briefing.
+    if let Err(e) = crate::sync::merge_fetched(&store) {
+        super::answer::log(
+            &git_dir,
+            "SessionStart",
+            &format!("memory fetched from a remote not merged: {e:#}"),
+        );
+    }
     session::clean(&git_dir);
     let id = payload.session();
     let source = payload.source.as_deref().unwrap_or("startup");

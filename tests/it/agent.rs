@@ -415,3 +415,23 @@ fn fold_preview_budget_and_modes() {
     );
     assert_eq!(repo.git(&["status", "--porcelain", "--", ".rune"]), "");
 }
+
+#[test]
+fn session_start_briefs_memory_a_plain_git_pull_brought() {
+    let remote = crate::common::Remote::new();
+    let ada = remote.clone("ada");
+    ada.commit_file("README", "hi\n", "start");
+    ada.git(&["push", "-q", "origin", "main"]);
+    ada.rune(&["-q", "init"]).success();
+    let bob = remote.clone("bob");
+    bob.rune(&["-q", "init"]).success();
+    ada.learn("ports", "flaky ports come from parallel test servers");
+    ada.rune(&["-q", "sync"]).success();
+    // init added git-rune's fetch refspecs: `git pull` brings the memory along.
+    bob.git(&["pull", "-q"]);
+    let start = hook(&bob, "SessionStart", &payload(&bob, "SessionStart-startup"));
+    assert!(
+        context_of(&start).contains("parallel test servers"),
+        "{start}"
+    );
+}
