@@ -628,37 +628,8 @@ fn load_role_shows_the_best_scored_entries_within_the_budget() {
     assert!(small.len() <= 120 * 4, "{small}");
 }
 
-const SEED: &str = "\
-<!-- echo-schema: v1 -->
-# Team Memory
-
-### [2026-02-11] Architecture: Express + Prisma async
-- **layer**: etched
-- **source**: manual
-- **confidence**: 1.0
-- **evidence**: `package.json:5-15` — framework dependencies
-- **verified**: 2026-02-11
-- **supersedes**: none
-- Backend uses Express with Prisma ORM. All repository methods are async. Domain layer has no framework imports. DI container manages dependencies.
-
-### [2026-02-11] Pattern: Unused imports in new files
-- **layer**: inscribed
-- **source**: rune:review PR #42
-- **confidence**: 0.85
-- **evidence**: `src/auth.py:1-5` — 3 unused imports found
-- **verified**: 2026-02-11
-- **supersedes**: none
-- Codebase tends to leave unused imports in newly created files. Reviewers should flag import hygiene in new files specifically.
-
-### [2026-02-11] Observation: Slow test suite in CI
-- **layer**: traced
-- **source**: rune:work session-abc
-- **confidence**: 0.6
-- **evidence**: CI logs — test suite took 8min (vs 3min baseline)
-- **verified**: 2026-02-11
-- **supersedes**: none
-- Test suite is unusually slow today, possibly due to new integration tests.
-";
+/// The seed's three example entries, in its entry format.
+const SEED: &str = include_str!("../fixtures/echoes/team/MEMORY.md");
 
 #[test]
 fn import_an_existing_tree_and_export_it_back() {
