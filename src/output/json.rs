@@ -257,38 +257,13 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
                 put("related_tasks", list(related_tasks));
             }
         }
-        Body::Oracle {
-            session_id,
-            dispatched_at,
-            trigger_signal,
-            source_skill,
-            target_model,
-            bundle_hash,
-            status,
-            timeout_at,
-            response_id,
-            response_excerpt,
-            reason,
-        } => {
-            let or_null = |s: &str| {
-                if s.is_empty() {
-                    Value::Null
-                } else {
-                    text(s)
+        Body::Oracle { .. } => {
+            // The seed's camelCase fields, as `.rune/oracle-pending/` files have them.
+            let seed = crate::view::oracle_json::seed_file(body).map(serde_json::to_value);
+            if let Some(Ok(Value::Object(fields))) = seed {
+                for (k, v) in fields {
+                    put(&k, v);
                 }
-            };
-            put("sessionId", text(session_id));
-            put("dispatchedAt", text(dispatched_at));
-            put("triggerSignal", text(trigger_signal));
-            put("sourceSkill", text(source_skill));
-            put("targetModel", text(target_model));
-            put("bundleHash", text(bundle_hash));
-            put("status", text(status));
-            put("timeoutAt", text(timeout_at));
-            put("responseId", or_null(response_id));
-            put("responseExcerpt", or_null(response_excerpt));
-            if !reason.is_empty() {
-                put("reason", text(reason));
             }
         }
         Body::Echo {

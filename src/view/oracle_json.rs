@@ -154,7 +154,7 @@ fn line_of_key(text: &str, key: &str) -> usize {
 /// The seed's schema, in its field order (serde writes a struct's fields in order).
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
-struct SeedFile<'a> {
+pub struct SeedFile<'a> {
     session_id: &'a str,
     dispatched_at: &'a str,
     trigger_signal: &'a str,
@@ -177,10 +177,9 @@ pub fn file_name(body: &Body) -> Option<String> {
     }
 }
 
-/// Writes a record in the seed's schema and field order (two-space indent, a final newline),
-/// `null` for a response not given yet; `reason` follows only when there is one. `None` for
-/// other bodies.
-pub fn render<'a>(body: &'a Body) -> Option<String> {
+/// A record in the seed's schema (`None` for other bodies): what `render` writes, and the
+/// camelCase fields `--json` shows a dispatch with.
+pub fn seed_file<'a>(body: &'a Body) -> Option<SeedFile<'a>> {
     let Body::Oracle {
         session_id,
         dispatched_at,
@@ -198,7 +197,7 @@ pub fn render<'a>(body: &'a Body) -> Option<String> {
         return None;
     };
     let or_null = |s: &'a str| (!s.is_empty()).then_some(s);
-    let file = SeedFile {
+    Some(SeedFile {
         session_id,
         dispatched_at,
         trigger_signal,
@@ -210,8 +209,14 @@ pub fn render<'a>(body: &'a Body) -> Option<String> {
         response_id: or_null(response_id),
         response_excerpt: or_null(response_excerpt),
         reason: or_null(reason),
-    };
-    let mut out = serde_json::to_string_pretty(&file).expect("strings serialize");
+    })
+}
+
+/// Writes a record in the seed's schema and field order (two-space indent, a final newline),
+/// `null` for a response not given yet; `reason` follows only when there is one. `None` for
+/// other bodies.
+pub fn render(body: &Body) -> Option<String> {
+    let mut out = serde_json::to_string_pretty(&seed_file(body)?).expect("strings serialize");
     out.push('\n');
     Some(out)
 }
