@@ -574,3 +574,41 @@ pub(crate) fn exclude_view(store: &Store) -> Result<bool> {
     std::fs::write(&path, data).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::testing::{learning, meta};
+
+    #[test]
+    fn a_session_state_reaches_memory_only_by_memory_kinds_or_ids_it_does_not_hold() {
+        let resolve = Record::new(
+            meta(1, &[]),
+            Body::Resolve {
+                target: "cp".into(),
+            },
+        );
+        let own = Record::new(
+            meta(2, &[]),
+            Body::Delete {
+                targets: vec![resolve.id.clone()],
+            },
+        );
+        assert!(!reaches_memory(&[resolve.clone(), own]));
+        let foreign = Record::new(
+            meta(3, &[]),
+            Body::Delete {
+                targets: vec!["elsewhere".into()],
+            },
+        );
+        assert!(reaches_memory(&[resolve.clone(), foreign]));
+        assert!(reaches_memory(&[learning(4, "k", "i")]));
+        let edit = Record::new(
+            meta(5, &["elsewhere"]),
+            Body::Resolve {
+                target: "cp".into(),
+            },
+        );
+        assert!(reaches_memory(&[resolve, edit]));
+    }
+}
