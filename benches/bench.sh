@@ -43,6 +43,29 @@ stats() {
     printf "%-44s median %7.2f ms   p90 %7.2f ms   (n=%d)\n", name, m/1e6, p/1e6, NR }'
 }
 
+# switch_bench NAME ROUNDS: in the current repository (its view checked out), `git switch`
+# between main and a branch with its own session state, with a `true` post-checkout hook and
+# with git-rune's (the shim `git rune init --hooks` writes), interleaved; memory does not move.
+switch_bench() {
+  local name=$1 rounds=$2 i
+  mkdir -p "$tmp/hooks-true" "$tmp/hooks-rune"
+  printf '#!/bin/sh\ntrue\n' >"$tmp/hooks-true/post-checkout"
+  printf '#!/bin/sh\nexec "%s" hook post-checkout "$@" </dev/null\n' "$RUNE" >"$tmp/hooks-rune/post-checkout"
+  chmod +x "$tmp/hooks-true/post-checkout" "$tmp/hooks-rune/post-checkout"
+  git switch -q -c switch-bench
+  "$RUNE" -q progress --next "work on the other branch" >/dev/null
+  git -c core.hooksPath="$tmp/hooks-rune" switch -q main
+  : >"$tmp/$name.true"; : >"$tmp/$name.rune"
+  for i in $(seq 1 "$rounds"); do
+    t0=${EPOCHREALTIME/./}000; git -c core.hooksPath="$tmp/hooks-true" switch -q switch-bench; t1=${EPOCHREALTIME/./}000
+    echo $((t1 - t0)) >>"$tmp/$name.true"
+    git -c core.hooksPath="$tmp/hooks-true" switch -q main
+    t0=${EPOCHREALTIME/./}000; git -c core.hooksPath="$tmp/hooks-rune" switch -q switch-bench; t1=${EPOCHREALTIME/./}000
+    echo $((t1 - t0)) >>"$tmp/$name.rune"
+    git -c core.hooksPath="$tmp/hooks-rune" switch -q main
+  done
+}
+
 # --- save: 8 edited view files vs. the git plumbing that commits 8 files ---------------
 repo="$tmp/save"; git init -q -b main "$repo"; cd "$repo"
 git commit -q --allow-empty -m start
@@ -107,6 +130,8 @@ for i in $(seq 1 "$RUNS"); do
   echo $((t1 - t0)) >>"$tmp/status.git"
 done
 
+switch_bench switch10k "$RUNS"
+
 # --- 100,000 learnings: load, SessionStart and status against git, then the writes ----------
 # The same kind of repository ten times larger (BIG_RUNS rounds; the writes cost seconds each
 # before issue 16's work). Reads are interleaved with `git rev-parse HEAD` and `git status`;
@@ -136,6 +161,7 @@ for i in $(seq 1 "$BIG_RUNS"); do
   t0=${EPOCHREALTIME/./}000; git status >/dev/null; t1=${EPOCHREALTIME/./}000
   echo $((t1 - t0)) >>"$tmp/big.gitstatus"
 done
+switch_bench switch100k "$BIG_RUNS"
 for i in $(seq 1 "$BIG_RUNS"); do
   t0=${EPOCHREALTIME/./}000; "$RUNE" -q learn --type insight --key "big-$i" --insight "one more" >/dev/null; t1=${EPOCHREALTIME/./}000
   echo $((t1 - t0)) >>"$tmp/big.learn"
@@ -325,12 +351,16 @@ stats "git ls-tree -r | git cat-file --batch" "$tmp/load.git"
 stats "status, 10,000 learnings (git rune status)" "$tmp/status.rune"
 stats "git rev-parse HEAD (same rounds as load)" "$tmp/load.revparse"
 stats "git status (same rounds as status)" "$tmp/status.git"
+stats "git switch, true post-checkout (10k)" "$tmp/switch10k.true"
+stats "git switch, git-rune's post-checkout (10k)" "$tmp/switch10k.rune"
 stats "save of 100,000 new learnings (one run)" "$tmp/save100k.rune"
 stats "load, 100,000 learnings" "$tmp/big.load"
 stats "agent hook SessionStart, 100,000 learnings" "$tmp/big.ss"
 stats "status, 100,000 learnings" "$tmp/big.status"
 stats "git rev-parse HEAD (100k rounds)" "$tmp/big.revparse"
 stats "git status (100k rounds)" "$tmp/big.gitstatus"
+stats "git switch, true post-checkout (100k)" "$tmp/switch100k.true"
+stats "git switch, git-rune's post-checkout (100k)" "$tmp/switch100k.rune"
 stats "learn, one learning into 100,000" "$tmp/big.learn"
 stats "append one line + save, 100,000" "$tmp/big.append"
 stats "memory_load call, running git rune mcp" "$tmp/mcp.call"

@@ -146,7 +146,7 @@ fn post_checkout(store: &Store, args: &[String], report: &mut HookReport) -> Res
         ));
         return Ok(());
     }
-    view.checkout(store, &[])?;
+    view.switch(store)?;
     let head = store.head_info()?;
     report.status.push(format!(
         "git-rune: {VIEW_DIR}/ now shows {}",

@@ -2,7 +2,7 @@
 //! records what was checked out (by git blob id), and finding the files a user or agent has
 //! edited since. The text of each file is `view`'s business; this is the disk side.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -11,8 +11,8 @@ use anyhow::{Context, Result};
 
 use super::Snapshot;
 use crate::files::{stat_of, write_atomic};
-use crate::model::Scope;
-use crate::store::{self, HashKind, Store, Tip, MEMORY_REF};
+use crate::model::{fold, Body, Kind, Record, Scope};
+use crate::store::{self, HashKind, ObjectId, Store, Tip, MEMORY_REF};
 use crate::view::{self, ViewFile};
 
 /// The renderer this build is: the view is rendered again when it changes.
@@ -281,15 +281,38 @@ impl View {
     /// refs). Takes the view's lock.
     pub fn checkout(&self, store: &Store, force: &[ViewFile]) -> Result<Refresh> {
         let guard = self.lock()?;
-        self.checkout_locked(&guard, store, force)
+        self.render(&guard, store, force, false)
+    }
+
+    /// [`View::checkout`] after a branch switch (post-checkout): when the memory files were
+    /// rendered from the memory commit that is current, are on disk as rendered, and neither
+    /// the old nor the new branch's session state holds anything that could change how
+    /// memory's records fold, only the branch's files are rendered, from a fold of the
+    /// branch's records and the few memory records that can reach them (see
+    /// [`branch_snapshot`]), not from all of memory. The files are byte for byte what a full
+    /// checkout writes. It stores no digest for the new pair of trees (that needs the whole
+    /// fold): `load` makes it on its first read, unless an earlier render of this branch did.
+    pub fn switch(&self, store: &Store) -> Result<Refresh> {
+        let guard = self.lock()?;
+        self.render(&guard, store, &[], true)
     }
 
     /// [`View::checkout`] by a caller that holds the lock.
     pub fn checkout_locked(
         &self,
+        guard: &ViewLock,
+        store: &Store,
+        force: &[ViewFile],
+    ) -> Result<Refresh> {
+        self.render(guard, store, force, false)
+    }
+
+    fn render(
+        &self,
         _guard: &ViewLock,
         store: &Store,
         force: &[ViewFile],
+        switch: bool,
     ) -> Result<Refresh> {
         // Read under the lock: what another process rendered is never newer than this.
         let mut manifest = self.manifest();
@@ -300,9 +323,24 @@ impl View {
             // Another process (or an earlier command) already rendered these very refs.
             return Ok(Refresh::default());
         }
-        let snap = Snapshot::at_tips(store, head, branch_ref, tips.0, tips.1)?;
-        // The fold is made: `load` and `status` after this write read its digest instead.
-        super::digest_cache::remember(store, &snap);
+        let branch_records = match (switch, tips.1) {
+            (true, Some(t)) => Some(store.tip_records(&branch_ref, t)?),
+            (true, None) => Some(Default::default()),
+            (false, _) => None,
+        };
+        let memory_kept = match &branch_records {
+            Some(records) => self.memory_current(store, &manifest, tips.0, records)?,
+            None => false,
+        };
+        let snap = match branch_records.filter(|_| memory_kept) {
+            Some(records) => branch_snapshot(store, head, branch_ref, tips, &records)?,
+            None => {
+                let snap = Snapshot::at_tips(store, head, branch_ref, tips.0, tips.1)?;
+                // The fold is made: `load` and `status` after this write read its digest.
+                super::digest_cache::remember(store, &snap);
+                snap
+            }
+        };
         let withheld = super::gate_cache::withheld(store, &snap)?;
         let withhold = |r: &crate::model::Record| withheld.contains(&r.id);
         manifest.version = MANIFEST_VERSION;
@@ -315,6 +353,10 @@ impl View {
         }
         std::fs::create_dir_all(&self.dir).map_err(io_err(&self.dir))?;
         for file in ViewFile::ALL {
+            if memory_kept && file.scope() == Scope::Memory {
+                // Rendered from this very memory and untouched since: its entry stands.
+                continue;
+            }
             let path = self.path(file);
             let state = self.file_state(&manifest, file);
             let (refname, tip) = snap.scope_ref(file.scope());
@@ -384,6 +426,56 @@ impl View {
             })
     }
 
+    /// Whether the memory files on disk are what a render at `memory` would write beside the
+    /// session state `branch` (the new branch's records): rendered by this renderer from that
+    /// memory commit, clean, and neither the session state they were rendered beside nor
+    /// `branch` reaches memory's records ([`reaches_memory`]).
+    fn memory_current(
+        &self,
+        store: &Store,
+        manifest: &Manifest,
+        memory: Option<Tip>,
+        branch: &[Record],
+    ) -> Result<bool> {
+        if manifest.version != MANIFEST_VERSION || manifest.renderer != renderer() {
+            return Ok(false);
+        }
+        let memory_base = memory.map(|t| t.commit.to_string());
+        let mut branch_entries = Vec::new();
+        for file in ViewFile::ALL {
+            let Some(e) = manifest.files.get(file.name()) else {
+                return Ok(false);
+            };
+            match file.scope() {
+                Scope::Memory => {
+                    if e.refname != MEMORY_REF
+                        || e.base != memory_base
+                        || self.file_state(manifest, file) != FileState::Clean
+                    {
+                        return Ok(false);
+                    }
+                }
+                Scope::Branch => branch_entries.push((&e.refname, &e.base)),
+            }
+        }
+        // The session state the memory files were rendered beside: one for all branch files
+        // (a file kept for its edits would name an older one).
+        let Some(&(old_ref, old_base)) = branch_entries.first() else {
+            return Ok(false);
+        };
+        if branch_entries.iter().any(|e| *e != (old_ref, old_base)) {
+            return Ok(false);
+        }
+        let old = match old_base {
+            None => Default::default(),
+            Some(hex) => match ObjectId::from_hex(hex.as_bytes()) {
+                Ok(id) if store.has_object(id) => store.records_at(old_ref, id)?,
+                _ => return Ok(false),
+            },
+        };
+        Ok(!reaches_memory(&old) && !reaches_memory(branch))
+    }
+
     fn write_manifest(&self, manifest: &Manifest) -> Result<(), ViewError> {
         if let Some(parent) = self.manifest_path.parent() {
             std::fs::create_dir_all(parent).map_err(io_err(parent))?;
@@ -393,6 +485,49 @@ impl View {
             .map(|_| ())
             .map_err(io_err(&self.manifest_path))
     }
+}
+
+/// Whether a session-state ref's records could change how memory's records fold: a record
+/// of a memory kind, or an edit or a tombstone naming a record the ref itself does not hold.
+/// git-rune's writers put neither there (a record goes to its kind's ref, an edit or a
+/// deletion to the ref of the file it was made in), so a switch between branches finds none.
+fn reaches_memory(records: &[Record]) -> bool {
+    let own: HashSet<&str> = records.iter().map(|r| r.id.as_str()).collect();
+    let foreign = |ids: &[String]| ids.iter().any(|id| !own.contains(id.as_str()));
+    records.iter().any(|r| {
+        r.kind().scope() == Some(Scope::Memory)
+            || foreign(&r.meta.supersedes)
+            || matches!(&r.body, Body::Delete { targets } if foreign(targets))
+    })
+}
+
+/// The branch files' snapshot without all of memory: the fold of the branch's records and
+/// the memory ref's records that can reach them (records of branch kinds, tombstones and
+/// resolutions; a tombstone made by `forget` goes to memory whatever it names). The branch
+/// kinds fold exactly as in the whole fold: their rules read only records of their own kind,
+/// tombstones, resolutions and the edits among them. The memory kinds are left out.
+fn branch_snapshot(
+    store: &Store,
+    head: store::HeadInfo,
+    branch_ref: String,
+    (memory_tip, branch_tip): (Option<Tip>, Option<Tip>),
+    branch: &[Record],
+) -> store::Result<Snapshot> {
+    let kinds: Vec<Kind> = Kind::ALL
+        .into_iter()
+        .filter(|k| k.scope() != Some(Scope::Memory))
+        .collect();
+    let memory = match memory_tip {
+        Some(t) => store.records_of(MEMORY_REF, t, &kinds)?,
+        None => Vec::new(),
+    };
+    Ok(Snapshot {
+        head,
+        branch_ref,
+        memory_tip,
+        branch_tip,
+        state: fold(memory.iter().chain(branch.iter())),
+    })
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ViewError + '_ {
@@ -438,4 +573,42 @@ pub(crate) fn exclude_view(store: &Store) -> Result<bool> {
     std::fs::create_dir_all(&info).with_context(|| format!("cannot create {}", info.display()))?;
     std::fs::write(&path, data).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::testing::{learning, meta};
+
+    #[test]
+    fn a_session_state_reaches_memory_only_by_memory_kinds_or_ids_it_does_not_hold() {
+        let resolve = Record::new(
+            meta(1, &[]),
+            Body::Resolve {
+                target: "cp".into(),
+            },
+        );
+        let own = Record::new(
+            meta(2, &[]),
+            Body::Delete {
+                targets: vec![resolve.id.clone()],
+            },
+        );
+        assert!(!reaches_memory(&[resolve.clone(), own]));
+        let foreign = Record::new(
+            meta(3, &[]),
+            Body::Delete {
+                targets: vec!["elsewhere".into()],
+            },
+        );
+        assert!(reaches_memory(&[resolve.clone(), foreign]));
+        assert!(reaches_memory(&[learning(4, "k", "i")]));
+        let edit = Record::new(
+            meta(5, &["elsewhere"]),
+            Body::Resolve {
+                target: "cp".into(),
+            },
+        );
+        assert!(reaches_memory(&[resolve, edit]));
+    }
 }

@@ -36,3 +36,4 @@ mod terminal;
 mod time_travel;
 mod view_concurrency;
 mod view_fidelity;
+mod view_switch;
