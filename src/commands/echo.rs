@@ -324,13 +324,13 @@ fn entry_line(r: &Record, score: f64) -> String {
 
 fn show(ctx: &Context, a: EchoShowArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let snap = Snapshot::read(&store)?;
+    let echoes = crate::memory::echo_cache::current(&store)?;
     let filter = Filter {
         role: a.role,
         layer: a.layer,
         archived: a.archived,
     };
-    let listed = echoes::list(&snap.state, &filter);
+    let listed = echoes::list(&echoes, &filter);
     let mut out = String::new();
     for (r, s) in &listed {
         if ctx.ui.json {
@@ -358,8 +358,8 @@ fn show(ctx: &Context, a: EchoShowArgs) -> Result<ExitCode> {
 
 fn search(ctx: &Context, a: EchoSearchArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let snap = Snapshot::read(&store)?;
-    let found = echoes::search(&snap.state, &a.query, a.role.as_deref());
+    let echoes = crate::memory::echo_cache::current(&store)?;
+    let found = echoes::search(&echoes, &a.query, a.role.as_deref());
     let mut out = String::new();
     for f in found.iter().take(a.limit.max(1)) {
         if ctx.ui.json {
