@@ -143,17 +143,15 @@ mod tests {
     fn text_form_round_trips_and_refuses_damage() {
         let (_dir, store) = crate::store::scratch();
         let mut sealer = crate::memory::seal::Sealer::new(false);
-        let echo = crate::echoes::NewEcho {
-            role: "reviewer".into(),
-            layer: "inscribed".into(),
-            title: "Pattern: cache the parsed config".into(),
-            source: "review".into(),
-            confidence: 0.8,
-            evidence: "src/config.rs:10".into(),
-            supersedes: String::new(),
-            text: "Parsing twice is slow.".into(),
-        };
-        crate::echoes::add(&store, &mut sealer, echo, false).unwrap();
+        let body = crate::model::testing::echo_body(
+            "reviewer",
+            "Pattern: cache the parsed config",
+            "2026-01-01",
+            0.8,
+        );
+        let sealed = sealer.seal_body(body, Vec::new()).unwrap();
+        crate::memory::write::append(&store, crate::model::Scope::Memory, "echo", vec![sealed])
+            .unwrap();
         let snap = Snapshot::read(&store).unwrap();
         assert_eq!(snap.state.echoes.len(), 1);
         let key = key(snap.memory_tip, snap.branch_tip);
