@@ -219,6 +219,8 @@ impl EchoDir {
         if snap.state.echoes.is_empty() && manifest.files.is_empty() {
             return Ok(Vec::new());
         }
+        // The fold is made: `echo search` and `load --role` after this write read it cached.
+        crate::memory::echo_cache::remember(store, &snap);
         let withheld = crate::memory::gate_cache::withheld(store, &snap)?;
         let withhold = |r: &crate::model::Record| withheld.contains(&r.id);
         if !self.root.exists() {

@@ -85,7 +85,7 @@ pub fn remember(store: &Store, snap: &Snapshot) {
 }
 
 /// Removes all but the [`KEEP`] newest digests (and temporary files a killed writer left).
-fn prune(dir: &std::path::Path) {
+pub(super) fn prune(dir: &std::path::Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };

@@ -6,11 +6,11 @@ use anyhow::Result;
 use super::CommitNote;
 use crate::error::user_error;
 use crate::memory::diff::Point;
-use crate::memory::digest_cache;
 use crate::memory::load::digest::Digest;
 use crate::memory::load::{brief, Briefing, LoadPolicy, RoleEchoes, Totals};
 use crate::memory::record::{orphan_oracles, prune_instincts};
 use crate::memory::Snapshot;
+use crate::memory::{digest_cache, echo_cache};
 use crate::model::State;
 use crate::store::{self, branch_ref, HeadInfo, ObjectId, Store, Tip, MEMORY_REF};
 
@@ -34,8 +34,8 @@ pub fn with_briefing<R>(
 }
 
 /// [`with_briefing`] with a role's echoes (`load --role`): `echoes` picks them from the state
-/// the briefing is made of. Echoes are not in the digest, so a role's briefing is made from
-/// the whole fold.
+/// the briefing is made of. Echoes are not in the digest: they are read from the echoes
+/// cached per tree pair (`memory::echo_cache`), the rest from the digest as without a role.
 pub fn with_role_briefing<R>(
     store: &Store,
     at: Option<&str>,
@@ -97,22 +97,33 @@ pub fn with_role_briefing<R>(
         orphaned,
         orphan_error,
     };
-    let briefing = echoes.is_none().then(|| {
-        brief(
+    if let Some(pick) = echoes {
+        // Echoes are not in the digest: the role's come from the echoes cached for the trees.
+        let folded = echo_cache::echoes(
+            store,
             &tips.head,
-            &digest.state,
-            &digest.totals,
-            &drift,
-            &now,
-            budget,
-            &policy,
-        )
-    });
-    if let Some(briefing) = briefing.filter(|b| b.complete()) {
+            &tips.branch_ref,
+            tips.memory,
+            tips.branch,
+        )?;
+        digest.state.echoes = folded.echoes;
+        digest.state.echo_refs = folded.echo_refs;
+        policy.echoes = Some(pick(&digest.state));
+    }
+    let briefing = brief(
+        &tips.head,
+        &digest.state,
+        &digest.totals,
+        &drift,
+        &now,
+        budget,
+        &policy,
+    );
+    if briefing.complete() {
         return Ok(briefed(f(&briefing, &digest.state)));
     }
-    // A budget larger than the digest was made for, or a role's echoes: the whole fold, and
-    // a digest for it.
+    drop(briefing);
+    // A budget larger than the digest was made for: the whole fold, and a digest for it.
     let mut snap = Snapshot::at_tips(
         store,
         tips.head.clone(),
@@ -128,6 +139,9 @@ pub fn with_role_briefing<R>(
         &snap.state,
         budget.saturating_mul(8),
     );
+    if echoes.is_some() {
+        echo_cache::store(store, tips.memory, tips.branch, &snap.state);
+    }
     policy.echoes = echoes.map(|pick| pick(&snap.state));
     let totals = Totals::of(&snap.state);
     let briefing = brief(

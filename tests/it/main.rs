@@ -11,6 +11,7 @@ mod crash;
 mod diff;
 mod drift;
 mod drift_graph;
+mod echo_cache;
 mod echoes;
 mod edge_cases;
 mod hooks;

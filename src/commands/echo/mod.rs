@@ -7,13 +7,15 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 
+mod lifecycle;
+
 use super::Context;
 use crate::echoes::{self, Added, Filter, NewEcho};
-use crate::memory::Snapshot;
 use crate::model::echo::{format_confidence, LAYERS};
 use crate::model::{Body, Record};
 use crate::output::json;
 use crate::text::sanitize;
+use lifecycle::{compress, consolidate, migrate, promote, prune, remembrance, reset, set_archived};
 
 #[derive(Debug, Args)]
 pub struct EchoArgs {
@@ -205,7 +207,7 @@ pub struct EchoPruneArgs {
 }
 
 /// Asks a yes/no question on the terminal; false when stdin or stderr is not one.
-fn ask_yes(question: &str) -> bool {
+pub(super) fn ask_yes(question: &str) -> bool {
     if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
         return false;
     }
@@ -237,7 +239,7 @@ pub fn run(ctx: &Context, a: EchoArgs) -> Result<ExitCode> {
 }
 
 /// Re-renders the echoes directory after a write, warning about files it left alone.
-fn refresh(ctx: &Context, store: &crate::store::Store) {
+pub(super) fn refresh(ctx: &Context, store: &crate::store::Store) {
     match echoes::refresh(store) {
         Ok(kept) => {
             for p in kept {
@@ -324,13 +326,13 @@ fn entry_line(r: &Record, score: f64) -> String {
 
 fn show(ctx: &Context, a: EchoShowArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let snap = Snapshot::read(&store)?;
+    let echoes = crate::memory::echo_cache::current(&store)?;
     let filter = Filter {
         role: a.role,
         layer: a.layer,
         archived: a.archived,
     };
-    let listed = echoes::list(&snap.state, &filter);
+    let listed = echoes::list(&echoes, &filter);
     let mut out = String::new();
     for (r, s) in &listed {
         if ctx.ui.json {
@@ -358,8 +360,8 @@ fn show(ctx: &Context, a: EchoShowArgs) -> Result<ExitCode> {
 
 fn search(ctx: &Context, a: EchoSearchArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let snap = Snapshot::read(&store)?;
-    let found = echoes::search(&snap.state, &a.query, a.role.as_deref());
+    let echoes = crate::memory::echo_cache::current(&store)?;
+    let found = echoes::search(&echoes, &a.query, a.role.as_deref());
     let mut out = String::new();
     for f in found.iter().take(a.limit.max(1)) {
         if ctx.ui.json {
@@ -397,273 +399,6 @@ fn reference(ctx: &Context, a: EchoRefArgs) -> Result<ExitCode> {
     ctx.report(&format!(
         "referenced echo {uid} ({})\n",
         sanitize(&workflow)
-    ))?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn set_archived(ctx: &Context, a: EchoIdArgs, archived: bool) -> Result<ExitCode> {
-    let store = ctx.store()?;
-    let snap = Snapshot::read(&store)?;
-    let target = echoes::find(&snap.state, &a.id)?;
-    let uid = echoes::uid_of(target).to_owned();
-    let etched = matches!(&target.body, Body::Echo { layer, .. } if layer == "etched");
-    let confirmed = a.confirm
-        || (archived
-            && etched
-            && ask_yes(&format!(
-                "archive the etched entry {:?}?",
-                target.body.title()
-            )));
-    let summary = if archived {
-        "echo: archive"
-    } else {
-        "echo: restore"
-    };
-    let (titles, w) = echoes::set_archived(&store, summary, archived, confirmed, &|_, r| {
-        echoes::uid_of(r) == uid
-    })?;
-    if let Some(w) = &w {
-        ctx.report_written(&store, w);
-    }
-    refresh(ctx, &store);
-    let verb = if archived { "archived" } else { "restored" };
-    if titles.is_empty() {
-        ctx.report(&format!("echo {uid} is already {verb}\n"))?;
-    } else {
-        ctx.report(&format!("{verb} echo {uid}\n"))?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn reset(ctx: &Context, a: EchoResetArgs) -> Result<ExitCode> {
-    let store = ctx.store()?;
-    let role = a.role.clone();
-    let confirmed = a.confirm;
-    let (titles, w) = echoes::set_archived(
-        &store,
-        "echo: reset",
-        true,
-        true,
-        &|_, r| matches!(&r.body, Body::Echo { role: x, layer, .. } if *x == role && (confirmed || layer != "etched")),
-    )?;
-    if let Some(w) = &w {
-        ctx.report_written(&store, w);
-    }
-    refresh(ctx, &store);
-    ctx.report(&format!(
-        "archived {} entries of {} (memory's history keeps them; `git rune echo restore <id>` brings one back)\n",
-        titles.len(),
-        sanitize(&a.role)
-    ))?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn prune(ctx: &Context, a: EchoPruneArgs) -> Result<ExitCode> {
-    let store = ctx.store()?;
-    let pruned = echoes::prune(&store, a.role.as_deref(), a.dry_run)?;
-    if let Some(w) = &pruned.written {
-        ctx.report_written(&store, w);
-        refresh(ctx, &store);
-    }
-    let mut out = String::new();
-    let verb = if a.dry_run {
-        "would archive"
-    } else {
-        "archived"
-    };
-    for (role, lines, entries) in &pruned.roles {
-        if ctx.ui.json {
-            out.push_str(&json::line(&json::echo_pruned(
-                role, *lines, entries, a.dry_run,
-            )));
-            out.push('\n');
-            continue;
-        }
-        if entries.is_empty() {
-            out.push_str(&format!(
-                "{role}: MEMORY.md has {lines} lines; nothing to prune\n"
-            ));
-            continue;
-        }
-        out.push_str(&format!(
-            "{role}: MEMORY.md has {lines} lines (over 150); {verb} {}\n",
-            entries.len()
-        ));
-        for (uid, title, score) in entries {
-            out.push_str(&format!("  {uid}  score {score:.2}  {}\n", sanitize(title)));
-        }
-    }
-    if !a.dry_run && pruned.written.is_some() {
-        out.push_str("the archived entries' earlier versions stay in memory's history: `git rune echo restore <id>` brings one back\n");
-    }
-    ctx.report(&out)?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn compress(ctx: &Context, a: EchoCompressArgs) -> Result<ExitCode> {
-    let store = ctx.store()?;
-    let done = echoes::compress(&store, a.role.as_deref(), a.dry_run, a.force)?;
-    if let Some(w) = &done.written {
-        ctx.report_written(&store, w);
-        refresh(ctx, &store);
-    }
-    let verb = if a.dry_run {
-        "would compress"
-    } else {
-        "compressed"
-    };
-    let mut out = String::new();
-    for (role, lines, blocks) in &done.roles {
-        let before: usize = blocks.iter().map(|b| b.tokens_before).sum();
-        let after: usize = blocks.iter().map(|b| b.tokens_after).sum();
-        if ctx.ui.json {
-            out.push_str(&json::line(&json::echo_compressed(
-                role, *lines, blocks, a.dry_run,
-            )));
-            out.push('\n');
-            continue;
-        }
-        if blocks.is_empty() {
-            out.push_str(&format!(
-                "{role}: MEMORY.md has {lines} lines; nothing to compress\n"
-            ));
-            continue;
-        }
-        let members: usize = blocks.iter().map(|b| b.members.len()).sum();
-        let saved = if before == 0 {
-            0.0
-        } else {
-            100.0 * (before - after.min(before)) as f64 / before as f64
-        };
-        out.push_str(&format!(
-            "{role}: {verb} {members} entries into {} knowledge blocks: ~{before} -> ~{after} tokens ({saved:.0}% saved)\n",
-            blocks.len()
-        ));
-        for b in blocks {
-            out.push_str(&format!(
-                "  {} ({} entries)\n",
-                sanitize(b.body.title()),
-                b.members.len()
-            ));
-        }
-    }
-    ctx.report(&out)?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn promote(ctx: &Context, a: EchoPromoteArgs) -> Result<ExitCode> {
-    let store = ctx.store()?;
-    // Only a person at a terminal can say a document is verified by a human.
-    let human = a.verified_by_human
-        && ask_yes("confirm that you, a person, verified this solution (verified_by: human)?");
-    if a.verified_by_human && !human {
-        ctx.ui
-            .warn("--verified-by-human needs a yes on a terminal; promoting as verified_by: agent");
-    }
-    let req = crate::echoes::remembrance::Request {
-        category: a.category,
-        symptom: a.symptom,
-        root_cause: a.root_cause,
-        solution: a.solution,
-        tags: a
-            .tags
-            .into_iter()
-            .map(|t| t.trim().to_lowercase())
-            .filter(|t| !t.is_empty())
-            .collect(),
-        human,
-    };
-    let done = echoes::promote(&store, &a.id, &req, a.dry_run)?;
-    if ctx.ui.json {
-        ctx.ui
-            .print(&(json::line(&json::remembrance_doc(&done.doc)) + "\n"))?;
-    } else {
-        let verb = if done.written { "wrote" } else { "would write" };
-        ctx.report(&format!(
-            "{verb} {} (echo_ref {}); commit it with your code\n",
-            done.doc.path, done.doc.echo_ref
-        ))?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn remembrance(ctx: &Context, a: EchoRemembranceArgs) -> Result<ExitCode> {
-    let store = ctx.store()?;
-    let docs = echoes::remembrance_docs(&store, a.category.as_deref(), a.search.as_deref())?;
-    let mut out = String::new();
-    for d in &docs {
-        if ctx.ui.json {
-            out.push_str(&json::line(&json::remembrance_doc(d)));
-            out.push('\n');
-        } else {
-            out.push_str(&format!(
-                "{}  [{}] {}\n    symptom: {}\n    solution: {}\n",
-                d.path,
-                d.category,
-                sanitize(&d.title),
-                sanitize(&d.symptom),
-                sanitize(&d.solution_summary)
-            ));
-        }
-    }
-    if docs.is_empty() && !ctx.ui.json {
-        ctx.ui.status(
-            "no Remembrance documents (promote an etched echo with `git rune echo promote`)",
-        );
-    }
-    ctx.ui.print(&out)?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn migrate(ctx: &Context, a: EchoMigrateArgs) -> Result<ExitCode> {
-    let renames = a
-        .renames
-        .iter()
-        .map(|r| match r.split_once('=') {
-            Some((old, new)) if !old.trim().is_empty() => {
-                Ok((old.trim().to_owned(), new.trim().to_owned()))
-            }
-            _ => Err(crate::error::user_error(
-                format!("--rename {r:?} is not OLD=NEW"),
-                "write it as --rename tarnished=runebearer",
-            )),
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let store = ctx.store()?;
-    let (changes, w) = echoes::migrate(&store, &renames, a.dry_run)?;
-    if let Some(w) = &w {
-        ctx.report_written(&store, w);
-        refresh(ctx, &store);
-    }
-    let mut out = String::new();
-    for c in &changes {
-        out.push_str(&format!(
-            "{}  {}: {} -> {}\n",
-            c.uid,
-            c.field,
-            sanitize(&c.before),
-            sanitize(&c.after)
-        ));
-    }
-    let verb = if a.dry_run { "would change" } else { "changed" };
-    out.push_str(&format!(
-        "{verb} {} fields; the previous versions stay in memory's history\n",
-        changes.len()
-    ));
-    ctx.report(&out)?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn consolidate(ctx: &Context) -> Result<ExitCode> {
-    let store = ctx.store()?;
-    let mut sealer = ctx.sealer();
-    let saved = echoes::save::save(&store, &mut sealer, true)?;
-    ctx.report_echoes_saved(&store, &mut sealer, &saved);
-    ctx.report(&format!(
-        "consolidated {} findings files: {} added, {} merged into existing entries\n",
-        saved.consolidated.len(),
-        saved.added,
-        saved.merged
     ))?;
     Ok(ExitCode::SUCCESS)
 }

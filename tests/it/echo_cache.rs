@@ -1,0 +1,126 @@
+//! `echo search`, `echo show` and `load --role` read the echoes folded once per tree pair and
+//! cached under `<git-dir>/rune/echoes/`: the output is the same with the cache, without it
+//! and with a damaged one, also after new entries and references are written, and a missing
+//! or damaged cache is made again.
+
+use std::path::PathBuf;
+
+use crate::common::TestRepo;
+
+fn cache_dir(repo: &TestRepo) -> PathBuf {
+    repo.root.join(".git/rune/echoes")
+}
+
+fn cached(repo: &TestRepo) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(cache_dir(repo))
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+fn add(repo: &TestRepo, role: &str, title: &str, evidence: &str, confidence: &str) {
+    repo.rune(&[
+        "-q",
+        "echo",
+        "add",
+        title,
+        "--role",
+        role,
+        "--layer",
+        "inscribed",
+        "--evidence",
+        evidence,
+        "--confidence",
+        confidence,
+        "--source",
+        "rune:review PR #42",
+        "--text",
+        "The query cache misses when the module reloads.",
+    ])
+    .success();
+}
+
+/// Everything the readers of echoes say, in text and JSON.
+fn readings(repo: &TestRepo) -> Vec<String> {
+    [
+        vec!["echo", "search", "query cache"],
+        vec!["--json", "echo", "search", "query cache"],
+        vec!["--json", "echo", "search", "module", "--role", "planner"],
+        vec!["echo", "show"],
+        vec!["--json", "echo", "show", "--role", "reviewer"],
+        vec!["load", "--role", "reviewer"],
+        vec!["load", "--role", "planner", "--json"],
+        vec!["load", "--role", "reviewer", "--budget", "50000"],
+    ]
+    .iter()
+    .map(|args| repo.rune(args).success().stdout)
+    .collect()
+}
+
+/// The readings with the cache as the writes left it, then with none, then with a damaged
+/// one; all the same, and the cache made again.
+fn same_with_and_without_cache(repo: &TestRepo) -> Vec<String> {
+    let with = readings(repo);
+    assert!(!cached(repo).is_empty());
+    std::fs::remove_dir_all(cache_dir(repo)).unwrap();
+    assert_eq!(readings(repo), with);
+    let made = cached(repo);
+    assert!(!made.is_empty());
+    for path in &made {
+        let text = std::fs::read_to_string(path).unwrap();
+        std::fs::write(path, &text[..text.len() / 2]).unwrap();
+    }
+    assert_eq!(readings(repo), with);
+    for path in &made {
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(text.ends_with('\n') && text.lines().last().unwrap().starts_with("end "));
+    }
+    with
+}
+
+#[test]
+fn echo_readers_are_the_same_with_without_and_with_a_damaged_cache() {
+    let repo = TestRepo::new();
+    repo.commit_file("README", "hi\n", "start");
+    repo.rune(&["-q", "init"]).success();
+    repo.decide("Use the query cache", "d", &[]);
+    for i in 0..6 {
+        let role = if i % 2 == 0 { "reviewer" } else { "planner" };
+        add(
+            &repo,
+            role,
+            &format!("Pattern: query cache finding {i}"),
+            &format!("`src/m{i}.rs:{i}`"),
+            &format!("0.{}", i + 3),
+        );
+    }
+    let first = same_with_and_without_cache(&repo);
+    assert!(first[0].contains("query cache finding"), "{}", first[0]);
+    assert!(first[5].contains("Echoes: reviewer"), "{}", first[5]);
+
+    // New entries and references: new trees, a new cache, the same outputs as a fresh fold.
+    add(
+        &repo,
+        "reviewer",
+        "Pattern: module reload drops the cache",
+        "`src/reload.rs:7`",
+        "0.9",
+    );
+    let shown = repo.rune(&["--json", "echo", "show"]).success().stdout;
+    let uid = crate::common::json_lines(&shown)[0]["uid"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    repo.rune(&["-q", "echo", "ref", &uid, "--workflow", "review-7"])
+        .success();
+    repo.rune(&["-q", "echo", "ref", &uid, "--workflow", "review-8"])
+        .success();
+    let second = same_with_and_without_cache(&repo);
+    assert_ne!(second, first);
+    assert!(
+        second[3].contains("module reload drops the cache"),
+        "{}",
+        second[3]
+    );
+}
