@@ -299,10 +299,7 @@ fn parse_file(
         None => std::fs::read(&path)
             .map_err(|e| user_error(format!("cannot read {shown}: {e}"), nothing_saved.clone()))?,
     };
-    let blob = store
-        .blob_id(&data)
-        .map(|b| b.to_string())
-        .unwrap_or_default();
+    let blob = super::view_dir::content_id(&data);
     let text = String::from_utf8(data).map_err(|e| {
         let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
             .iter()

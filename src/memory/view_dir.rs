@@ -46,8 +46,9 @@ pub struct ViewError {
 pub const VIEW_DIR: &str = ".rune";
 const MANIFEST_VERSION: u32 = 1;
 
-/// What was checked out for one file: its blob id (empty when nothing was written because
-/// the file renders empty), the ref and the commit it was rendered from.
+/// What was checked out for one file: the id of its content ([`content_id`]; a manifest
+/// written before 0.9 holds git blob ids, still understood), empty when nothing was written
+/// because the file renders empty, the ref and the commit it was rendered from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileEntry {
     pub blob: String,
@@ -142,10 +143,21 @@ impl View {
             .unwrap_or_default()
     }
 
-    /// The blob id of a file on disk, as the manifest records it.
+    /// The content id of a file on disk ([`content_id`]).
     pub fn blob_of(&self, path: &Path) -> Option<String> {
         let data = std::fs::read(path).ok()?;
-        store::blob_id(self.hash, &data).map(|id| id.to_string())
+        Some(content_id(&data))
+    }
+
+    /// Whether the file at `path` holds the content a manifest entry's id names (either
+    /// kind of id).
+    fn holds(&self, path: &Path, id: &str) -> Option<bool> {
+        let data = std::fs::read(path).ok()?;
+        Some(if id.starts_with(CONTENT_ID_PREFIX) {
+            content_id(&data) == id
+        } else {
+            store::blob_id(self.hash, &data).is_some_and(|b| b.to_string() == id)
+        })
     }
 
     /// Compares one file with the manifest.
@@ -156,15 +168,17 @@ impl View {
                 return FileState::Clean;
             }
         }
-        let on_disk = self.blob_of(&path);
-        match (manifest.files.get(file.name()), on_disk) {
-            (Some(e), Some(b)) if e.blob == b => FileState::Clean,
-            (Some(e), Some(_)) if e.blob.is_empty() => FileState::Added,
-            (Some(_), Some(_)) => FileState::Modified,
-            (Some(e), None) if e.blob.is_empty() => FileState::Clean,
-            (Some(_), None) => FileState::Missing,
-            (None, Some(_)) => FileState::Added,
-            (None, None) => FileState::Clean,
+        let entry = manifest.files.get(file.name());
+        let same = entry.and_then(|e| self.holds(&path, &e.blob));
+        let exists = same.is_some() || path.exists();
+        match (entry, exists) {
+            (Some(e), true) if e.blob.is_empty() => FileState::Added,
+            (Some(_), true) if same == Some(true) => FileState::Clean,
+            (Some(_), true) => FileState::Modified,
+            (Some(e), false) if e.blob.is_empty() => FileState::Clean,
+            (Some(_), false) => FileState::Missing,
+            (None, true) => FileState::Added,
+            (None, false) => FileState::Clean,
         }
     }
 
@@ -364,9 +378,7 @@ impl View {
             let blob = if text.is_empty() {
                 String::new()
             } else {
-                store::blob_id(self.hash, text.as_bytes())
-                    .map(|id| id.to_string())
-                    .unwrap_or_default()
+                content_id(text.as_bytes())
             };
             // Taken before the file is read: if it changes after, its stat will not match.
             let stat_before = stat_of(&path);
@@ -530,6 +542,21 @@ fn branch_snapshot(
     })
 }
 
+/// What every content id starts with (a git blob id, which older manifests hold, never does).
+const CONTENT_ID_PREFIX: &str = "xxh3:";
+
+/// The id the manifest records for a view file's content: XXH3-128, which reads a 16 MB
+/// `learnings.jsonl` in about a millisecond where git's SHA-1 takes tens. The manifest only
+/// tells files a user or agent edited from files as rendered; nothing outside it compares
+/// these ids, so a non-cryptographic hash serves (anyone who can write the manifest can
+/// write the view itself).
+pub fn content_id(data: &[u8]) -> String {
+    format!(
+        "{CONTENT_ID_PREFIX}{:032x}",
+        xxhash_rust::xxh3::xxh3_128(data)
+    )
+}
+
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ViewError + '_ {
     move |source| ViewError {
         path: path.to_path_buf(),
@@ -579,6 +606,36 @@ pub(crate) fn exclude_view(store: &Store) -> Result<bool> {
 mod tests {
     use super::*;
     use crate::model::testing::{learning, meta};
+
+    #[test]
+    fn a_manifest_naming_git_blob_ids_still_tells_clean_from_edited() {
+        let (_dir, store) = crate::store::scratch();
+        let view = View::open(&store).unwrap();
+        std::fs::create_dir_all(&view.dir).unwrap();
+        let text = b"# Decisions Log\n";
+        std::fs::write(view.path(ViewFile::Decisions), text).unwrap();
+        let old_id = store::blob_id(store.hash_kind(), text).unwrap().to_string();
+        let mut manifest = Manifest::default();
+        for blob in [old_id, content_id(text)] {
+            let entry = FileEntry {
+                blob,
+                refname: MEMORY_REF.into(),
+                base: None,
+                stat: None,
+            };
+            manifest.files.insert("decisions.md".into(), entry);
+            assert_eq!(
+                view.file_state(&manifest, ViewFile::Decisions),
+                FileState::Clean
+            );
+            std::fs::write(view.path(ViewFile::Decisions), b"# Decisions Log\nedit\n").unwrap();
+            assert_eq!(
+                view.file_state(&manifest, ViewFile::Decisions),
+                FileState::Modified
+            );
+            std::fs::write(view.path(ViewFile::Decisions), text).unwrap();
+        }
+    }
 
     #[test]
     fn a_session_state_reaches_memory_only_by_memory_kinds_or_ids_it_does_not_hold() {

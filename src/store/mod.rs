@@ -246,11 +246,6 @@ impl Store {
         self.repo.object_hash()
     }
 
-    /// The git blob id `data` would have in this repository.
-    pub(crate) fn blob_id(&self, data: &[u8]) -> Option<ObjectId> {
-        blob_id(self.hash_kind(), data)
-    }
-
     /// The current time as RFC 3339 UTC seconds; `GIT_RUNE_TIMESTAMP` overrides it (tests).
     pub fn now(&self) -> String {
         now_rfc3339()
