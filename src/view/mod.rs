@@ -227,6 +227,42 @@ pub fn render(file: ViewFile, state: &State, withhold: Withhold<'_>) -> String {
     }
 }
 
+/// The header a file whose text is "a header, then one entry per record of its kind's list,
+/// in order" starts with (`nonempty`: the list holds a record); `None` for the other files.
+fn header(file: ViewFile, nonempty: bool) -> Option<&'static str> {
+    Some(match file {
+        ViewFile::Decisions => "# Decisions Log\n",
+        ViewFile::Conventions => "# Conventions\n",
+        ViewFile::Progress => "# Progress\n",
+        ViewFile::SessionLog if nonempty => "# Session Log\n\n",
+        ViewFile::SessionLog => "# Session Log\n",
+        ViewFile::Learnings => "",
+        _ => return None,
+    })
+}
+
+/// What [`render`] adds to `file`'s text when records `added` join the end of its kind's list
+/// (`before_nonempty`: the list held records already): the text of `before ++ added` is the
+/// text of `before` followed by this, for the files [`header`] names (a test proves it per
+/// file). `None` for the other files, whose text is not a plain sequence of entries.
+pub fn appended(
+    file: ViewFile,
+    before_nonempty: bool,
+    added: &[Record],
+    withhold: Withhold<'_>,
+) -> Option<String> {
+    let before_header = header(file, before_nonempty)?;
+    if added.is_empty() {
+        return Some(String::new());
+    }
+    let mut state = State::default();
+    if let Some(list) = state.of_kind_mut(file.kind()) {
+        *list = added.to_vec();
+    }
+    let text = render(file, &state, withhold);
+    text.strip_prefix(before_header).map(str::to_owned)
+}
+
 /// Nothing withheld (for tests).
 #[cfg(test)]
 pub fn show_all(_: &Record) -> bool {
@@ -607,6 +643,75 @@ fn normal(body: &Body) -> Body {
 mod tests {
     use super::*;
     use crate::model::GitState;
+
+    /// Four records of `file`'s kind, in list order (the second one withheld by the test).
+    fn list_of(file: ViewFile) -> Vec<Record> {
+        use crate::model::testing::{decision, learning, meta};
+        (1..=4u64)
+            .map(|i| match file {
+                ViewFile::Decisions => decision(i, &format!("d{i}"), &[]),
+                ViewFile::Learnings => learning(i, &format!("k{i}"), &format!("i{i}")),
+                ViewFile::Conventions => Record::new(
+                    meta(i, &[]),
+                    Body::Convention {
+                        title: format!("c{i}"),
+                        pattern: "p".into(),
+                        example: if i % 2 == 0 { "e".into() } else { String::new() },
+                        applies_to: String::new(),
+                        extra: Vec::new(),
+                    },
+                ),
+                ViewFile::Progress => Record::new(
+                    meta(i, &[]),
+                    Body::Progress {
+                        completed: vec![format!("done {i}")],
+                        in_progress: Vec::new(),
+                        blocked: Vec::new(),
+                        next: vec!["next".into()],
+                        extra: Vec::new(),
+                    },
+                ),
+                ViewFile::SessionLog => Record::new(
+                    meta(i, &[]),
+                    Body::Session {
+                        summary: format!("s{i}"),
+                        git: None,
+                    },
+                ),
+                _ => unreachable!("{file:?} is not appendable"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn appendable_files_render_a_longer_list_as_the_shorter_ones_text_and_the_rest() {
+        for file in ViewFile::ALL {
+            let Some(_) = header(file, true) else {
+                assert_eq!(appended(file, true, &[], &show_all), None, "{file:?}");
+                continue;
+            };
+            let list = list_of(file);
+            let withheld = list[1].id.clone();
+            let withhold = |r: &Record| r.id == withheld;
+            let render_list = |rs: &[Record]| {
+                let mut state = State::default();
+                *state.of_kind_mut(file.kind()).unwrap() = rs.to_vec();
+                render(file, &state, &withhold)
+            };
+            for split in 0..=list.len() {
+                for end in split..=list.len() {
+                    let (before, added) = (&list[..split], &list[split..end]);
+                    let tail = appended(file, !before.is_empty(), added, &withhold)
+                        .unwrap_or_else(|| panic!("{file:?} {split} {end}"));
+                    assert_eq!(
+                        render_list(&list[..end]),
+                        render_list(before) + &tail,
+                        "{file:?}, {split} then {end}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn names_kinds_and_scopes_agree() {
