@@ -60,6 +60,12 @@ pub fn store(
     cap: usize,
 ) -> Digest {
     let digest = Digest::of(state, cap.max(MIN_CAP));
+    put(store, memory, branch, &digest);
+    digest
+}
+
+/// The digest of two trees made by other means (grown from another pair's digest), stored.
+pub fn put(store: &Store, memory: Option<Tip>, branch: Option<Tip>, digest: &Digest) {
     let key = key(memory, branch);
     let dir = dir(store);
     if std::fs::create_dir_all(&dir).is_ok()
@@ -67,7 +73,6 @@ pub fn store(
     {
         prune(&dir);
     }
-    digest
 }
 
 /// Stores the digest of a snapshot just folded, unless one is stored already.

@@ -17,6 +17,7 @@ mod snapshot;
 pub mod user;
 pub mod verify;
 pub mod view_dir;
+pub mod view_index;
 pub mod write;
 
 pub use snapshot::Snapshot;

@@ -214,7 +214,30 @@ pub(crate) fn added_records(
     new: ObjectId,
     kinds: &[&str],
 ) -> Result<Vec<Record>> {
+    Ok(changes(repo, name, old, new, Some(kinds))?.0)
+}
+
+/// What tree `new` holds that tree `old` lacks, over every kind, and whether `old` holds a
+/// record `new` does not (a history rewrite, never a write or a merge: those only add).
+/// Reads only the blobs that differ, as [`added_records`].
+pub(crate) fn tree_changes(
+    repo: &gix::Repository,
+    name: &str,
+    old: Option<ObjectId>,
+    new: ObjectId,
+) -> Result<(Vec<Record>, bool)> {
+    changes(repo, name, old, new, None)
+}
+
+fn changes(
+    repo: &gix::Repository,
+    name: &str,
+    old: Option<ObjectId>,
+    new: ObjectId,
+    kinds: Option<&[&str]>,
+) -> Result<(Vec<Record>, bool)> {
     let mut out = Vec::new();
+    let mut removed = false;
     let new_root = repo
         .find_tree(new)
         .map_err(git_err(format!("cannot read the tree of {name}")))?;
@@ -233,6 +256,22 @@ pub(crate) fn added_records(
         root.find_entry(kind)
             .filter(|e| e.mode().is_tree())
             .map(|e| e.object_id())
+    };
+    let all_kinds;
+    let kinds = match kinds {
+        Some(k) => k,
+        None => {
+            let mut names = std::collections::BTreeSet::new();
+            for root in std::iter::once(&new_root).chain(old_root.as_ref()) {
+                for e in &root.decode().map_err(git_err("cannot decode tree"))?.entries {
+                    if e.mode.is_tree() {
+                        names.insert(e.filename.to_string());
+                    }
+                }
+            }
+            all_kinds = names;
+            &all_kinds.iter().map(String::as_str).collect::<Vec<_>>()[..]
+        }
     };
     for kind in kinds {
         let old_dir = old_root.as_ref().and_then(|t| dir_of(t, kind));
@@ -254,14 +293,24 @@ pub(crate) fn added_records(
                 }
             }
         }
+        let mut seen = 0;
         for (path, oid) in new_blobs.iter().filter(|(_, o)| !old_oids.contains(o)) {
             let blob = find_blob(repo, *oid, &|| format!("cannot read {name}:{path}"))?;
             let mut records = Vec::new();
             parse_tree_records(name, path, &blob.data, &mut records)?;
-            out.extend(records.into_iter().filter(|r| !known.contains(&r.id)));
+            for r in records {
+                if known.contains(&r.id) {
+                    seen += 1;
+                } else {
+                    out.push(r);
+                }
+            }
         }
+        // Every id the old blobs held shows up again in the new ones, or one was removed
+        // (ids are unique in a tree, so counting suffices).
+        removed |= seen != known.len();
     }
-    Ok(out)
+    Ok((out, removed))
 }
 
 /// The records of only the `kinds` directories of `tree`.

@@ -185,6 +185,17 @@ impl Store {
         added_records(&self.repo, name, old, new, &kinds)
     }
 
+    /// What tree `new` of ref `name` adds to tree `old` (all kinds), and whether it also
+    /// lacks a record `old` holds; reads only the blobs that differ.
+    pub(crate) fn tree_changes(
+        &self,
+        name: &str,
+        old: Option<ObjectId>,
+        new: ObjectId,
+    ) -> Result<(Vec<Record>, bool)> {
+        super::records::tree_changes(&self.repo, name, old, new)
+    }
+
     /// The records of only some kinds at `tip` (a hook that needs the open checkpoint reads
     /// checkpoints, resolves and deletes, not the whole session state).
     pub(crate) fn records_of(&self, name: &str, tip: Tip, kinds: &[Kind]) -> Result<Vec<Record>> {

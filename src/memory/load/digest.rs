@@ -114,6 +114,50 @@ impl Digest {
         }
     }
 
+    /// The digest of the state this one was made from with `added` joined to the ends of
+    /// their kinds' lists: plain records of the kinds a view file shows as a list, each
+    /// after every record of its kind, a learning in a group of its own (what
+    /// `memory::view_index::ViewIndex::admits` checks), or of a kind no digest keeps. Exact:
+    /// each cut keeps a prefix of its list's order (newest first, or best first for
+    /// learnings), and a record joining that order can only take places, never give any
+    /// back, so the cut of the whole grown state is the cut of this digest's lists grown.
+    pub fn appended(&self, added: &[Record]) -> Digest {
+        let mut state = self.state.clone();
+        let mut totals = self.totals;
+        let (mut decisions, mut learnings): (Vec<Record>, Vec<Record>) = self
+            .files
+            .iter()
+            .cloned()
+            .partition(|r| matches!(r.body, Body::Decision { .. }));
+        for r in added {
+            match &r.body {
+                Body::Decision { .. } => {
+                    totals.decisions += 1;
+                    if names_files(r) {
+                        decisions.push(r.clone());
+                    }
+                }
+                Body::Learning { .. } => {
+                    totals.learnings += 1;
+                    if names_files(r) {
+                        learnings.push(r.clone());
+                    }
+                }
+                Body::Convention { .. } => totals.conventions += 1,
+                _ => {}
+            }
+            if let Some(list) = state.of_kind_mut(r.kind()) {
+                list.push(r.clone());
+            }
+        }
+        let mut digest = Digest::of(&state, self.cap);
+        // Echoes are not kept (see `of`).
+        digest.totals = totals;
+        decisions.extend(learnings);
+        digest.files = decisions;
+        digest
+    }
+
     /// What drift reads: the records naming files and the last session, as a state.
     pub fn drift_state(&self) -> State {
         let (decisions, learnings) = self
@@ -485,6 +529,31 @@ mod tests {
                 d.drift_state().last_session().map(|r| &r.id),
                 state.last_session().map(|r| &r.id)
             );
+        }
+    }
+
+    #[test]
+    fn a_digest_grown_by_appended_records_is_the_digest_of_the_grown_state() {
+        let base: Vec<Record> = (1..=3000u64)
+            .map(|i| match i % 3 {
+                0 => crate::model::testing::decision(i, &format!("d{i}"), &[]),
+                _ => learning_with(i, &format!("k{i}"), (i * 7 % 10) as f64 / 10.0, i % 5 == 0),
+            })
+            .collect();
+        let digest = Digest::of(&fold(&base), MIN_CAP);
+        for added in [
+            vec![learning_with(5000, "new", 1.0, true)],
+            vec![learning_with(5000, "low", 0.0, false)],
+            (5000..5400u64)
+                .map(|i| match i % 4 {
+                    0 => crate::model::testing::decision(i, &format!("d{i}"), &[]),
+                    _ => learning_with(i, &format!("n{i}"), 0.9, i % 3 == 0),
+                })
+                .collect(),
+        ] {
+            let all: Vec<Record> = base.iter().chain(&added).cloned().collect();
+            let whole = Digest::of(&fold(&all), MIN_CAP);
+            assert_eq!(digest.appended(&added).encode("k"), whole.encode("k"));
         }
     }
 

@@ -9,6 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use anyhow::{Context, Result};
 
+mod append;
+
+use super::view_index::ViewIndex;
 use super::Snapshot;
 use crate::files::{stat_of, write_atomic};
 use crate::model::{fold, Body, Kind, Record, Scope};
@@ -337,6 +340,11 @@ impl View {
             // Another process (or an earlier command) already rendered these very refs.
             return Ok(Refresh::default());
         }
+        if force.is_empty() && !switch {
+            if let Some(out) = append::refresh(self, store, &manifest, &head, &branch_ref, tips)? {
+                return Ok(out);
+            }
+        }
         let branch_records = match (switch, tips.1) {
             (true, Some(t)) => Some(store.tip_records(&branch_ref, t)?),
             (true, None) => Some(Default::default()),
@@ -347,11 +355,17 @@ impl View {
             None => false,
         };
         let snap = match branch_records.filter(|_| memory_kept) {
-            Some(records) => branch_snapshot(store, head, branch_ref, tips, &records)?,
+            Some(records) => {
+                // Made from part of the state: no index for the next write to append by.
+                ViewIndex::remove(store);
+                branch_snapshot(store, head, branch_ref, tips, &records)?
+            }
             None => {
                 let snap = Snapshot::at_tips(store, head, branch_ref, tips.0, tips.1)?;
-                // The fold is made: `load` and `status` after this write read its digest.
+                // The fold is made: `load` and `status` after this write read its digest,
+                // and the next write appends to what it renders.
                 super::digest_cache::remember(store, &snap);
+                write_index(store, &snap)?;
                 snap
             }
         };
@@ -497,6 +511,26 @@ impl View {
             .map(|_| ())
             .map_err(io_err(&self.manifest_path))
     }
+}
+
+/// Stores the view index of a snapshot just folded from whole trees.
+fn write_index(store: &Store, snap: &Snapshot) -> store::Result<()> {
+    let memory = match snap.memory_tip {
+        Some(t) => store.tip_records(MEMORY_REF, t)?,
+        None => Default::default(),
+    };
+    let branch = match snap.branch_tip {
+        Some(t) => store.tip_records(&snap.branch_ref, t)?,
+        None => Default::default(),
+    };
+    ViewIndex::of(
+        snap.memory_tip.map(|t| t.tree),
+        snap.branch_tip.map(|t| t.tree),
+        memory.iter().chain(branch.iter()),
+        &snap.state,
+    )
+    .write(store);
+    Ok(())
 }
 
 /// Whether a session-state ref's records could change how memory's records fold: a record

@@ -1,0 +1,166 @@
+//! The view refresh that costs what a write added: when the refs moved from the trees the
+//! view was rendered from only by records that join the ends of the lists the view shows
+//! ([`ViewIndex::admits`]), their entries are appended to the files that show them, every
+//! other file keeps its text, and load's digest for the new trees is grown from the old
+//! one. Byte for byte what a full render writes (tests/it/view_append.rs compares them);
+//! anything else — an edit, a tombstone, a file edited or deleted by hand, a kind shown any
+//! other way, a missing index or digest — takes the full render.
+
+use anyhow::Result;
+
+use super::{renderer, FileEntry, FileState, Manifest, Refresh, View, MANIFEST_VERSION};
+use crate::files::write_atomic;
+use crate::memory::view_index::ViewIndex;
+use crate::memory::{digest_cache, gate_cache, Snapshot};
+use crate::model::{Record, Scope, State};
+use crate::store::{HeadInfo, ObjectId, Store, Tip, MEMORY_REF};
+use crate::view::{self, ViewFile};
+
+/// The refresh by appending, or `None` when it does not apply (nothing is written then).
+pub(super) fn refresh(
+    view: &View,
+    store: &Store,
+    manifest: &Manifest,
+    head: &HeadInfo,
+    branch_ref: &str,
+    tips: (Option<Tip>, Option<Tip>),
+) -> Result<Option<Refresh>> {
+    if manifest.version != MANIFEST_VERSION || manifest.renderer != renderer() {
+        return Ok(None);
+    }
+    // The commits every file was rendered from: one per scope.
+    let mut bases: [Option<Option<&String>>; 2] = [None, None];
+    for file in ViewFile::ALL {
+        let Some(e) = manifest.files.get(file.name()) else {
+            return Ok(None);
+        };
+        let (slot, refname) = match file.scope() {
+            Scope::Memory => (0, MEMORY_REF),
+            Scope::Branch => (1, branch_ref),
+        };
+        if e.refname != refname || bases[slot].is_some_and(|b| b != e.base.as_ref()) {
+            return Ok(None);
+        }
+        bases[slot] = Some(e.base.as_ref());
+    }
+    let old_tree = |name: &str, base: Option<Option<&String>>| -> Result<Option<Option<ObjectId>>> {
+        match base.flatten() {
+            None => Ok(Some(None)),
+            Some(hex) => match ObjectId::from_hex(hex.as_bytes()) {
+                Ok(id) if store.has_object(id) => Ok(Some(Some(store.tip_of(name, id)?.tree))),
+                _ => Ok(None),
+            },
+        }
+    };
+    let (Some(old_memory), Some(old_branch)) = (
+        old_tree(MEMORY_REF, bases[0])?,
+        old_tree(branch_ref, bases[1])?,
+    ) else {
+        return Ok(None);
+    };
+    let Some(index) = ViewIndex::read(store).filter(|i| i.describes(old_memory, old_branch)) else {
+        return Ok(None);
+    };
+    // What each ref gained; a ref that lost a record (a rewrite) or vanished is no append.
+    let mut added: Vec<Record> = Vec::new();
+    for (name, old, new) in [
+        (MEMORY_REF, old_memory, tips.0),
+        (branch_ref, old_branch, tips.1),
+    ] {
+        let new = new.map(|t| t.tree);
+        if old == new {
+            continue;
+        }
+        let Some(new) = new else {
+            return Ok(None);
+        };
+        let (gained, removed) = store.tree_changes(name, old, new)?;
+        if removed {
+            return Ok(None);
+        }
+        added.extend(gained);
+    }
+    added.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
+    if !index.admits(&added) {
+        return Ok(None);
+    }
+    let lite = Snapshot {
+        head: head.clone(),
+        branch_ref: branch_ref.to_owned(),
+        memory_tip: tips.0,
+        branch_tip: tips.1,
+        state: State::default(),
+    };
+    let withheld = gate_cache::withheld(store, &lite)?;
+    let withhold = |r: &Record| withheld.contains(&r.id);
+
+    // Decide every file before writing any: a file edited by hand whose list grows takes
+    // the full render (which keeps it, unless it already says what memory says).
+    let mut plan: Vec<(ViewFile, Vec<Record>)> = Vec::new();
+    for file in ViewFile::ALL {
+        let mine: Vec<Record> = added
+            .iter()
+            .filter(|r| r.kind() == file.kind())
+            .cloned()
+            .collect();
+        match view.file_state(manifest, file) {
+            FileState::Clean => plan.push((file, mine)),
+            FileState::Modified if mine.is_empty() => {}
+            _ => return Ok(None),
+        }
+    }
+    let mut manifest = manifest.clone();
+    let mut out = Refresh::default();
+    for file in ViewFile::ALL {
+        let (refname, tip) = match file.scope() {
+            Scope::Memory => (MEMORY_REF, tips.0),
+            Scope::Branch => (branch_ref, tips.1),
+        };
+        let Some((_, mine)) = plan.iter().find(|(f, _)| *f == file) else {
+            // Edited by hand and not touched by the write: kept, as the full render keeps it.
+            out.kept.push(file);
+            continue;
+        };
+        let entry = manifest
+            .files
+            .get_mut(file.name())
+            .expect("every file has an entry (checked above)");
+        entry.refname = refname.to_owned();
+        entry.base = tip.map(|t| t.commit.to_string());
+        if mine.is_empty() {
+            continue;
+        }
+        let Some(tail) = view::appended(file, index.holds(file.kind()), mine, &withhold) else {
+            return Ok(None);
+        };
+        let path = view.path(file);
+        let mut data = if entry.blob.is_empty() {
+            // Rendered empty: no file (a log with no learnings yet), or the header of one.
+            view::render(file, &State::default(), &withhold).into_bytes()
+        } else {
+            std::fs::read(&path).map_err(super::io_err(&path))?
+        };
+        data.extend_from_slice(tail.as_bytes());
+        let stat = write_atomic(&path, &data).map_err(super::io_err(&path))?;
+        *entry = FileEntry {
+            blob: super::content_id(&data),
+            refname: refname.to_owned(),
+            base: tip.map(|t| t.commit.to_string()),
+            stat,
+        };
+        out.written.push(file);
+    }
+    view.write_manifest(&manifest)?;
+    index
+        .appended(tips.0.map(|t| t.tree), tips.1.map(|t| t.tree), &added)
+        .write(store);
+    // load's digest for the new trees, grown from the old pair's when that one is cached.
+    let old_tips = (
+        old_memory.map(|tree| Tip { commit: tree, tree }),
+        old_branch.map(|tree| Tip { commit: tree, tree }),
+    );
+    if let Some(digest) = digest_cache::read(store, old_tips.0, old_tips.1) {
+        digest_cache::put(store, tips.0, tips.1, &digest.appended(&added));
+    }
+    Ok(Some(out))
+}

@@ -1,0 +1,316 @@
+//! What a view refresh needs to know of the state the view was last rendered from to bring
+//! it up to date without folding memory again: for the pair of trees the files show, the
+//! last record of each list a file shows as "a header, then one entry per record"
+//! ([`crate::view::appended`]), the learning groups (type + key) shown, and the ids records
+//! name that no record in the trees has. Kept per work tree in `<git-dir>/rune/view-index`
+//! (one JSON line, then the group hashes as little-endian u64s), written by every render
+//! under the view's lock; local, never committed, made again by the next full render when
+//! missing, damaged or of another version.
+//!
+//! With it, a write that only adds records (no edit, no tombstone, nothing an existing record
+//! names) to the end of those lists, in groups no learning holds yet, changes the view by
+//! appending their entries: [`ViewIndex::admits`] says whether it does, exactly.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::files::write_atomic;
+use crate::model::{Body, Kind, Record, State};
+use crate::store::{ObjectId, Store};
+use crate::view::ViewFile;
+
+/// Bumped whenever what the index keeps changes.
+const VERSION: u32 = 1;
+
+/// The order key of a list's last record: (ts, clock, id), as the fold sorts.
+type Last = (String, u64, String);
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Head {
+    version: u32,
+    /// The trees the index describes (memory, then session state); `None`: no such ref.
+    memory: Option<String>,
+    branch: Option<String>,
+    /// Per appendable kind whose list holds records: its last record's order key.
+    last: BTreeMap<String, Last>,
+    /// Ids named by an edit, a tombstone or a resolution that no record in the trees has.
+    dangling: Vec<String>,
+}
+
+/// The index of one pair of trees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ViewIndex {
+    head: Head,
+    /// `group_hash` of every learning group the state holds, sorted.
+    groups: Vec<u64>,
+}
+
+/// The kinds of the files whose text grows by appending ([`crate::view::appended`]).
+pub fn appendable(kind: Kind) -> bool {
+    ViewFile::ALL
+        .iter()
+        .any(|&f| f.kind() == kind && crate::view::appended(f, true, &[], &|_| false).is_some())
+}
+
+/// The kinds no `.rune/` file shows: records of them change none of its files.
+fn unseen(kind: Kind) -> bool {
+    matches!(kind, Kind::Echo | Kind::EchoRef)
+}
+
+fn group_hash(r: &Record) -> Option<u64> {
+    match &r.body {
+        Body::Learning { ltype, key, .. } => {
+            let mut data = ltype.as_str().as_bytes().to_vec();
+            data.push(0);
+            data.extend_from_slice(key.as_bytes());
+            Some(xxhash_rust::xxh3::xxh3_64(&data))
+        }
+        _ => None,
+    }
+}
+
+fn tree_hex(tree: Option<ObjectId>) -> Option<String> {
+    tree.map(|t| t.to_string())
+}
+
+fn path(store: &Store) -> PathBuf {
+    store.git_dir().join("rune").join("view-index")
+}
+
+impl ViewIndex {
+    /// The index of a whole fold: `state` folded from `records`, the records of the trees
+    /// `memory` and `branch`.
+    pub fn of<'a>(
+        memory: Option<ObjectId>,
+        branch: Option<ObjectId>,
+        records: impl Iterator<Item = &'a Record> + Clone,
+        state: &State,
+    ) -> ViewIndex {
+        let ids: HashSet<&str> = records.clone().map(|r| r.id.as_str()).collect();
+        let mut dangling: Vec<String> = records
+            .flat_map(|r| {
+                let named: Vec<&String> = match &r.body {
+                    Body::Delete { targets } => targets.iter().collect(),
+                    Body::Resolve { target } => vec![target],
+                    _ => Vec::new(),
+                };
+                r.meta.supersedes.iter().chain(named)
+            })
+            .filter(|id| !ids.contains(id.as_str()))
+            .cloned()
+            .collect();
+        dangling.sort();
+        dangling.dedup();
+        let last = Kind::ALL
+            .into_iter()
+            .filter(|&k| appendable(k))
+            .filter_map(|k| {
+                let r = state.of_kind(k).last()?;
+                Some((k.as_str().to_owned(), order(r)))
+            })
+            .collect();
+        let mut groups: Vec<u64> = state.learnings.iter().filter_map(group_hash).collect();
+        groups.sort_unstable();
+        groups.dedup();
+        ViewIndex {
+            head: Head {
+                version: VERSION,
+                memory: tree_hex(memory),
+                branch: tree_hex(branch),
+                last,
+                dangling,
+            },
+            groups,
+        }
+    }
+
+    /// Whether this index describes the trees `memory` and `branch`.
+    pub fn describes(&self, memory: Option<ObjectId>, branch: Option<ObjectId>) -> bool {
+        self.head.memory == tree_hex(memory) && self.head.branch == tree_hex(branch)
+    }
+
+    /// Whether adding `added` (records of either tree pair's refs, none of them already
+    /// there) to the state this index describes only appends them to the ends of the lists
+    /// appendable files show, and changes no other file: every record is plain (no edit, no
+    /// tombstone, no resolution), not named by any record, of an appendable kind or one no
+    /// file shows, after the last record of its kind, and a learning opens a group of its
+    /// own. `added` must be sorted by order key.
+    pub fn admits(&self, added: &[Record]) -> bool {
+        let mut new_groups = HashSet::new();
+        let mut last = self.head.last.clone();
+        added.iter().all(|r| {
+            let kind = r.kind();
+            if !r.meta.supersedes.is_empty()
+                || self.head.dangling.binary_search(&r.id).is_ok()
+                || !(appendable(kind) || unseen(kind))
+            {
+                return false;
+            }
+            if let Some(g) = group_hash(r) {
+                if self.groups.binary_search(&g).is_ok() || !new_groups.insert(g) {
+                    return false;
+                }
+            }
+            if unseen(kind) {
+                return true;
+            }
+            let key = order(r);
+            let after = last
+                .get(kind.as_str())
+                .is_none_or(|l| (l.0.as_str(), l.1, l.2.as_str()) < r.order_key());
+            last.insert(kind.as_str().to_owned(), key);
+            after
+        })
+    }
+
+    /// Whether the list of `kind` held records in the state described.
+    pub fn holds(&self, kind: Kind) -> bool {
+        self.head.last.contains_key(kind.as_str())
+    }
+
+    /// This index with `added` (which it [`admits`](Self::admits)) appended, describing the
+    /// trees `memory` and `branch`.
+    pub fn appended(
+        mut self,
+        memory: Option<ObjectId>,
+        branch: Option<ObjectId>,
+        added: &[Record],
+    ) -> ViewIndex {
+        for r in added {
+            if appendable(r.kind()) {
+                self.head
+                    .last
+                    .insert(r.kind().as_str().to_owned(), order(r));
+            }
+            if let Some(g) = group_hash(r) {
+                if let Err(at) = self.groups.binary_search(&g) {
+                    self.groups.insert(at, g);
+                }
+            }
+        }
+        self.head.memory = tree_hex(memory);
+        self.head.branch = tree_hex(branch);
+        self
+    }
+
+    /// The index stored for this work tree, if it reads back whole.
+    pub fn read(store: &Store) -> Option<ViewIndex> {
+        let data = std::fs::read(path(store)).ok()?;
+        let nl = data.iter().position(|&b| b == b'\n')?;
+        let head: Head = serde_json::from_slice(&data[..nl]).ok()?;
+        let rest = &data[nl + 1..];
+        if head.version != VERSION || rest.len() % 8 != 0 {
+            return None;
+        }
+        let groups = rest
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
+            .collect();
+        Some(ViewIndex { head, groups })
+    }
+
+    /// Stores the index (by the view lock's holder). One that cannot be written only costs
+    /// the next write a full render.
+    pub fn write(&self, store: &Store) {
+        let Ok(mut data) = serde_json::to_vec(&self.head) else {
+            return;
+        };
+        data.push(b'\n');
+        data.reserve(self.groups.len() * 8);
+        for g in &self.groups {
+            data.extend_from_slice(&g.to_le_bytes());
+        }
+        let path = path(store);
+        if let Some(parent) = path.parent() {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        let _ = write_atomic(&path, &data);
+    }
+
+    /// Forgets the stored index (a render that could not make one).
+    pub fn remove(store: &Store) {
+        let _ = std::fs::remove_file(path(store));
+    }
+}
+
+fn order(r: &Record) -> Last {
+    let (ts, clock, id) = r.order_key();
+    (ts.to_owned(), clock, id.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::fold;
+    use crate::model::testing::{decision, learning, meta};
+
+    fn index_of(records: &[Record]) -> ViewIndex {
+        ViewIndex::of(None, None, records.iter(), &fold(records))
+    }
+
+    /// `admits` says yes exactly when the fold's lists grow only at their ends (and the
+    /// kinds no appendable file shows stay as they are).
+    #[test]
+    fn admits_exactly_the_additions_that_append_to_the_lists() {
+        let base = vec![
+            decision(1, "d1", &[]),
+            learning(2, "k1", "i"),
+            learning(3, "k2", "i"),
+        ];
+        let delete = Record::new(
+            meta(4, &[]),
+            Body::Delete {
+                targets: vec!["not-yet-here".into()],
+            },
+        );
+        let cases: Vec<(Vec<Record>, bool)> = vec![
+            (vec![learning(10, "k3", "new")], true),
+            (vec![decision(10, "d2", &[]), learning(11, "k4", "x")], true),
+            // Same group as a learning shown: it replaces that one's line.
+            (vec![learning(10, "k1", "newer")], false),
+            // Two new ones in one group: only one is shown.
+            (vec![learning(10, "k5", "a"), learning(11, "k5", "b")], false),
+            // Sorts before the last decision.
+            (vec![decision(0, "d0", &[])], false),
+            // An edit.
+            (vec![decision(10, "d1b", &[&base[0].id])], false),
+            (vec![delete.clone()], false),
+        ];
+        let index = index_of(&base);
+        for (added, admitted) in cases {
+            assert_eq!(index.admits(&added), admitted, "{added:?}");
+            if admitted {
+                // The lists of base + added are the lists of base with added at their ends.
+                let all: Vec<Record> = base.iter().chain(&added).cloned().collect();
+                let (before, after) = (fold(&base), fold(&all));
+                for k in [Kind::Decision, Kind::Learning] {
+                    let extra: Vec<&Record> = added.iter().filter(|r| r.kind() == k).collect();
+                    let mut expect: Vec<&Record> = before.of_kind(k).iter().collect();
+                    expect.extend(extra);
+                    assert_eq!(after.of_kind(k).iter().collect::<Vec<_>>(), expect);
+                }
+                let grown = index_of(&base).appended(None, None, &added);
+                assert_eq!(grown, index_of(&all));
+            }
+        }
+        // A record a tombstone already names is not plain news.
+        let mut with_delete = base.clone();
+        with_delete.push(delete);
+        let mut named = learning(10, "k9", "x");
+        named.id = "not-yet-here".into();
+        assert!(!index_of(&with_delete).admits(&[named]));
+    }
+
+    #[test]
+    fn an_index_reads_back_as_written_and_damage_reads_as_none() {
+        let (_dir, store) = crate::store::scratch();
+        let index = index_of(&[learning(1, "a", "b"), decision(2, "d", &[])]);
+        index.write(&store);
+        assert_eq!(ViewIndex::read(&store), Some(index));
+        let data = std::fs::read(path(&store)).unwrap();
+        std::fs::write(path(&store), &data[..data.len() - 3]).unwrap();
+        assert_eq!(ViewIndex::read(&store), None);
+    }
+}
