@@ -12,6 +12,7 @@ pub mod load;
 pub mod record;
 pub mod rune_dir;
 pub mod save;
+mod save_tail;
 pub mod seal;
 mod snapshot;
 pub mod user;

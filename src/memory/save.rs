@@ -82,6 +82,12 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
     // Held from reading the view to re-rendering it: no other process renders in between, so
     // each file is diffed against the base it was rendered from.
     let guard = view.as_ref().map(View::lock).transpose()?;
+    if let (Some(view), Some(guard)) = (&view, &guard) {
+        let manifest = view.manifest();
+        if let Some(saved) = super::save_tail::save(store, sealer, opts, view, guard, &manifest)? {
+            return Ok(saved);
+        }
+    }
     let snap = Snapshot::read(store)?;
     let withheld = super::gate_cache::withheld(store, &snap)?;
     let manifest = view.as_ref().map(View::manifest).unwrap_or_default();
@@ -133,21 +139,7 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
         Some(s) => s.to_owned(),
         None => edited_summary(&edited),
     };
-    let session = sealer
-        .seal(
-            Draft::new(Body::Session {
-                summary,
-                git: Some(git_state(store, &mut git)?),
-            }),
-            &|_, _| "the -m summary".to_owned(),
-        )
-        .map_err(|e| match e {
-            SealError::Invalid { error, .. } => user_error(
-                format!("invalid session summary: {error}"),
-                "pass a non-empty -m \"summary\"",
-            ),
-            other => other.into(),
-        })?;
+    let session = seal_session(store, sealer, summary, &mut git)?;
     // The summary also becomes the commit message: use the filtered text.
     saved.summary = session.body().title().to_owned();
 
@@ -239,6 +231,30 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
         }
     }
     Ok(saved)
+}
+
+/// The session record a save writes, sealed.
+pub(super) fn seal_session(
+    store: &Store,
+    sealer: &mut Sealer,
+    summary: String,
+    git: &mut Option<GitState>,
+) -> Result<Sealed> {
+    Ok(sealer
+        .seal(
+            Draft::new(Body::Session {
+                summary,
+                git: Some(git_state(store, git)?),
+            }),
+            &|_, _| "the -m summary".to_owned(),
+        )
+        .map_err(|e| match e {
+            SealError::Invalid { error, .. } => user_error(
+                format!("invalid session summary: {error}"),
+                "pass a non-empty -m \"summary\"",
+            ),
+            other => other.into(),
+        })?)
 }
 
 /// Whether a view file's content is what the view renders from the refs now.
@@ -463,7 +479,7 @@ fn cover_groups(drafts: &mut [Draft], base: &[Record]) {
 }
 
 /// Records naming files keep their blob ids, for staleness against the code.
-fn fill_file_blobs(store: &Store, body: &mut Body) {
+pub(super) fn fill_file_blobs(store: &Store, body: &mut Body) {
     if let Body::Decision {
         files, file_blobs, ..
     }

@@ -92,6 +92,12 @@ impl Sealer {
         }
     }
 
+    /// Takes over what another sealer (with the same setting) redacted, once what it sealed
+    /// was written.
+    pub fn absorb(&mut self, other: Sealer) {
+        self.redactions.extend(other.redactions);
+    }
+
     /// Whether this sealer redacts secrets rather than refusing them.
     pub fn redacts(&self) -> bool {
         self.redact

@@ -362,6 +362,51 @@ impl Store {
         }
     }
 
+    /// Appends drafts that do not depend on what the refs hold to several refs in one
+    /// transaction, each ref expected at the tip the caller read (`refs`: name, commit
+    /// summary, tip, drafts). `None`, with no ref moved, when one of them is no longer at
+    /// that tip: the caller's reading is out of date. Reads no records: the clock comes from
+    /// each tip's trailer and the tree edit reads only the blobs the new records go into.
+    pub(crate) fn append_at<S: Stamp + Clone>(
+        &self,
+        refs: &[(&str, &str, Option<Tip>, Vec<S>)],
+    ) -> Result<Option<Vec<Option<Commit>>>> {
+        let names: Vec<&str> = refs.iter().map(|r| r.0).collect();
+        let mut retry = Retry::new();
+        loop {
+            let mut staged = Vec::with_capacity(refs.len());
+            for (name, summary, tip, drafts) in refs {
+                if self.tip(name)? != *tip {
+                    return Ok(None);
+                }
+                if drafts.is_empty() {
+                    staged.push(None);
+                    continue;
+                }
+                let clock = match tip {
+                    Some(t) => self.clock_at(name, *t)?,
+                    None => 0,
+                };
+                staged.push(Some(self.stage(
+                    name,
+                    summary,
+                    *tip,
+                    clock,
+                    drafts.clone(),
+                    None,
+                )?));
+            }
+            match self.land(&staged) {
+                Ok(()) => {
+                    return Ok(Some(
+                        staged.into_iter().map(|s| s.map(|s| s.commit)).collect(),
+                    ))
+                }
+                Err(e) => self.again(&mut retry, &names, e)?,
+            }
+        }
+    }
+
     /// Stamps `drafts` after `clock` and writes their tree on `tip`'s and a commit, staged in
     /// memory until [`Store::land`] moves the ref. `current`, the records at `tip` when known,
     /// seeds the tree cache so the view refresh after the write does not read them again.

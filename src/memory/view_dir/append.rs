@@ -16,14 +16,26 @@ use crate::model::{Record, Scope, State};
 use crate::store::{HeadInfo, ObjectId, Store, Tip, MEMORY_REF};
 use crate::view::{self, ViewFile};
 
+/// A view file `save` read as its rendered text (the first `prefix` bytes, unchanged) with
+/// entries written after it, which are now committed: the refresh replaces what was written
+/// after the prefix with their rendering.
+#[derive(Debug, Clone)]
+pub struct SavedTail {
+    pub file: ViewFile,
+    pub prefix: usize,
+    /// The content id of the whole text `save` parsed: a file changed since is kept.
+    pub parsed: String,
+}
+
 /// The refresh by appending, or `None` when it does not apply (nothing is written then).
-pub(super) fn refresh(
+pub(crate) fn refresh(
     view: &View,
     store: &Store,
     manifest: &Manifest,
     head: &HeadInfo,
     branch_ref: &str,
     tips: (Option<Tip>, Option<Tip>),
+    saved: Option<&SavedTail>,
 ) -> Result<Option<Refresh>> {
     if manifest.version != MANIFEST_VERSION || manifest.renderer != renderer() {
         return Ok(None);
@@ -97,12 +109,25 @@ pub(super) fn refresh(
     // Decide every file before writing any: a file edited by hand whose list grows takes
     // the full render (which keeps it, unless it already says what memory says).
     let mut plan: Vec<(ViewFile, Vec<Record>)> = Vec::new();
+    let mut saved_text = None;
     for file in ViewFile::ALL {
         let mine: Vec<Record> = added
             .iter()
             .filter(|r| r.kind() == file.kind())
             .cloned()
             .collect();
+        if let Some(s) = saved.filter(|s| s.file == file) {
+            let path = view.path(file);
+            let mut data = std::fs::read(&path).map_err(super::io_err(&path))?;
+            if super::content_id(&data) != s.parsed || data.len() < s.prefix {
+                // Edited again while the save ran: the full render keeps it.
+                return Ok(None);
+            }
+            data.truncate(s.prefix);
+            saved_text = Some(data);
+            plan.push((file, mine));
+            continue;
+        }
         match view.file_state(manifest, file) {
             FileState::Clean => plan.push((file, mine)),
             FileState::Modified if mine.is_empty() => {}
@@ -127,14 +152,17 @@ pub(super) fn refresh(
             .expect("every file has an entry (checked above)");
         entry.refname = refname.to_owned();
         entry.base = tip.map(|t| t.commit.to_string());
-        if mine.is_empty() {
+        let saved_here = saved.is_some_and(|s| s.file == file);
+        if mine.is_empty() && !saved_here {
             continue;
         }
         let Some(tail) = view::appended(file, index.holds(file.kind()), mine, &withhold) else {
             return Ok(None);
         };
         let path = view.path(file);
-        let mut data = if entry.blob.is_empty() {
+        let mut data = if let Some(text) = saved_text.take().filter(|_| saved_here) {
+            text
+        } else if entry.blob.is_empty() {
             // Rendered empty: no file (a log with no learnings yet), or the header of one.
             view::render(file, &State::default(), &withhold).into_bytes()
         } else {

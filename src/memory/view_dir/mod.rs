@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use anyhow::{Context, Result};
 
 mod append;
+pub use append::SavedTail;
 
 use super::view_index::ViewIndex;
 use super::Snapshot;
@@ -314,6 +315,22 @@ impl View {
         self.render(&guard, store, &[], true)
     }
 
+    /// After `save` committed the entries written after a file's rendered text: the view
+    /// brought up to date by appending ([`append`]), or `None` when that does not apply (the
+    /// caller then renders in full).
+    pub fn checkout_saved_tail(
+        &self,
+        _guard: &ViewLock,
+        store: &Store,
+        saved: &SavedTail,
+    ) -> Result<Option<Refresh>> {
+        let manifest = self.manifest();
+        let head = store.head_info()?;
+        let branch_ref = store::branch_ref(head.branch.as_deref());
+        let tips = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
+        append::refresh(self, store, &manifest, &head, &branch_ref, tips, Some(saved))
+    }
+
     /// [`View::checkout`] by a caller that holds the lock.
     pub fn checkout_locked(
         &self,
@@ -341,7 +358,7 @@ impl View {
             return Ok(Refresh::default());
         }
         if force.is_empty() && !switch {
-            if let Some(out) = append::refresh(self, store, &manifest, &head, &branch_ref, tips)? {
+            if let Some(out) = append::refresh(self, store, &manifest, &head, &branch_ref, tips, None)? {
                 return Ok(out);
             }
         }

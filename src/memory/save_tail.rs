@@ -1,0 +1,160 @@
+//! `save` when the only edit is entries written at the end of `learnings.jsonl` (an agent
+//! appending lines, an import of a log) and memory has not moved since the view was
+//! rendered: only the new lines are read, parsed and sealed, the records are appended to the
+//! refs without reading theirs, and the view is brought up to date by appending. The result
+//! is the one the whole save gives (the rendered text before the new lines pairs with every
+//! record shown, so each new line is an addition, and no other process added anything to
+//! compare them with); anything else returns `None` having written nothing, and the whole
+//! save runs.
+
+use anyhow::Result;
+
+use super::save::{seal_session, Saved, SaveOptions, DEFAULT_SUMMARY};
+use super::seal::{SealError, Sealer};
+use super::view_dir::{content_id, FileState, Manifest, SavedTail, View, ViewLock, VIEW_DIR};
+use crate::error::user_error;
+use crate::model::{GitState, Kind};
+use crate::secrets;
+use crate::store::{ObjectId, Store, MEMORY_REF};
+use crate::view::{self, ViewFile};
+
+const FILE: ViewFile = ViewFile::Learnings;
+
+pub(super) fn save(
+    store: &Store,
+    sealer: &mut Sealer,
+    opts: SaveOptions<'_>,
+    view: &View,
+    guard: &ViewLock,
+    manifest: &Manifest,
+) -> Result<Option<Saved>> {
+    // Every other file as rendered, this one changed.
+    for (file, state) in view.states(manifest) {
+        let expected = if file == FILE {
+            matches!(state, FileState::Modified | FileState::Added)
+        } else {
+            state == FileState::Clean
+        };
+        if !expected {
+            return Ok(None);
+        }
+    }
+    let Some(entry) = manifest.files.get(FILE.name()) else {
+        return Ok(None);
+    };
+    // The commit the file was rendered from is memory's tip: nobody added anything since.
+    let Some(base) = entry.base.as_deref().map(|b| ObjectId::from_hex(b.as_bytes())) else {
+        return Ok(None);
+    };
+    let Ok(base) = base else { return Ok(None) };
+    let memory_tip = store.tip(MEMORY_REF)?;
+    if entry.refname != MEMORY_REF || memory_tip.map(|t| t.commit) != Some(base) {
+        return Ok(None);
+    }
+    let path = view.path(FILE);
+    let Ok(data) = std::fs::read(&path) else {
+        return Ok(None);
+    };
+    let prefix = match (&entry.stat, entry.blob.is_empty()) {
+        (_, true) => 0,
+        (Some((len, _)), false) => *len as usize,
+        (None, false) => return Ok(None),
+    };
+    if data.len() <= prefix
+        || (prefix > 0 && data[prefix - 1] != b'\n')
+        || (prefix > 0 && content_id(&data[..prefix]) != entry.blob)
+    {
+        return Ok(None);
+    }
+    // Errors are reported by the whole save, with lines counted from the top.
+    let Ok(tail) = std::str::from_utf8(&data[prefix..]) else {
+        return Ok(None);
+    };
+    let Ok(parsed) = view::parse(FILE, tail) else {
+        return Ok(None);
+    };
+    let drafts = view::diff(FILE, &[], parsed);
+    if drafts.is_empty()
+        || drafts
+            .iter()
+            .any(|d| !d.supersedes.is_empty() || d.body.kind() != Kind::Learning)
+    {
+        return Ok(None);
+    }
+
+    let shown = format!("{VIEW_DIR}/{}", FILE.name());
+    let lines_before = || 1 + data[..prefix].iter().filter(|&&b| b == b'\n').count();
+    // Sealed by a sealer of its own: what it redacts counts only if this path writes.
+    let mut mine = Sealer::new(sealer.redacts());
+    let mut sealed = Vec::with_capacity(drafts.len());
+    for mut d in drafts {
+        super::save::fill_file_blobs(store, &mut d.body);
+        let place = |field: &str, secret: &str| {
+            let at = tail.find(secret).unwrap_or(0);
+            let line = lines_before() + secrets::line_of(tail, at) - 1;
+            format!("{shown}:{line} (field `{field}`)")
+        };
+        sealed.push(mine.seal(d, &place).map_err(|err| match err {
+            SealError::Invalid { title, error, .. } => user_error(
+                format!("{shown}: entry {title:?}: {error}"),
+                format!("fix {shown} and run `git rune save` again; nothing was saved and the file is as you left it"),
+            ),
+            other => other.into(),
+        })?);
+    }
+    let summary = match opts.summary.map(str::trim).filter(|m| !m.is_empty()) {
+        Some(s) => s.to_owned(),
+        None if sealed.is_empty() => DEFAULT_SUMMARY.to_owned(),
+        None => format!("edited {shown}"),
+    };
+    let mut git: Option<GitState> = None;
+    let session = seal_session(store, &mut mine, summary, &mut git)?;
+    let head = store.head_info()?;
+    let branch_ref = crate::store::branch_ref(head.branch.as_deref());
+    let branch_tip = store.tip(&branch_ref)?;
+    let memory_summary = format!("save: {}", FILE.name());
+    let added = sealed.len();
+    let title = session.body().title().to_owned();
+    let Some(commits) = store.append_at(&[
+        (MEMORY_REF, memory_summary.as_str(), memory_tip, sealed),
+        (branch_ref.as_str(), title.as_str(), branch_tip, vec![session]),
+    ])?
+    else {
+        return Ok(None);
+    };
+    sealer.absorb(mine);
+    let mut saved = Saved {
+        files: vec![FILE],
+        added,
+        summary: title.clone(),
+        ..Saved::default()
+    };
+    for ((name, summary), commit) in [
+        (MEMORY_REF.to_owned(), memory_summary),
+        (branch_ref, title),
+    ]
+    .into_iter()
+    .zip(commits)
+    {
+        if let Some(c) = commit {
+            saved.commits.push((name, c.id, summary));
+        }
+    }
+    let tail = SavedTail {
+        file: FILE,
+        prefix,
+        parsed: content_id(&data),
+    };
+    saved.kept = match view.checkout_saved_tail(guard, store, &tail)? {
+        Some(refresh) => refresh.kept,
+        None => {
+            // Edited again while we ran: kept as it is; otherwise rendered in full.
+            let force: Vec<ViewFile> = (view.blob_of(&path).as_deref() == Some(&tail.parsed))
+                .then_some(FILE)
+                .into_iter()
+                .collect();
+            view.checkout_locked(guard, store, &force)?.kept
+        }
+    };
+    Ok(Some(saved))
+}
