@@ -9,10 +9,13 @@
 
 use anyhow::Result;
 
-use super::save::{seal_session, Saved, SaveOptions, DEFAULT_SUMMARY};
+use super::save::{seal_session, SaveOptions, Saved, DEFAULT_SUMMARY};
 use super::seal::{SealError, Sealer};
-use super::view_dir::{content_id, FileState, Manifest, SavedTail, View, ViewLock, VIEW_DIR};
+use super::view_dir::{
+    content_id, id_names, FileState, Manifest, SavedTail, View, ViewLock, VIEW_DIR,
+};
 use crate::error::user_error;
+use crate::files::stat_of;
 use crate::model::{GitState, Kind};
 use crate::secrets;
 use crate::store::{ObjectId, Store, MEMORY_REF};
@@ -28,22 +31,22 @@ pub(super) fn save(
     guard: &ViewLock,
     manifest: &Manifest,
 ) -> Result<Option<Saved>> {
-    // Every other file as rendered, this one changed.
-    for (file, state) in view.states(manifest) {
-        let expected = if file == FILE {
-            matches!(state, FileState::Modified | FileState::Added)
-        } else {
-            state == FileState::Clean
-        };
-        if !expected {
-            return Ok(None);
-        }
+    // Every other file as rendered (this one is read below).
+    if ViewFile::ALL
+        .iter()
+        .any(|&f| f != FILE && view.file_state(manifest, f) != FileState::Clean)
+    {
+        return Ok(None);
     }
     let Some(entry) = manifest.files.get(FILE.name()) else {
         return Ok(None);
     };
     // The commit the file was rendered from is memory's tip: nobody added anything since.
-    let Some(base) = entry.base.as_deref().map(|b| ObjectId::from_hex(b.as_bytes())) else {
+    let Some(base) = entry
+        .base
+        .as_deref()
+        .map(|b| ObjectId::from_hex(b.as_bytes()))
+    else {
         return Ok(None);
     };
     let Ok(base) = base else { return Ok(None) };
@@ -52,6 +55,8 @@ pub(super) fn save(
         return Ok(None);
     }
     let path = view.path(FILE);
+    // Taken before the file is read: if it changes after, its stat will not match.
+    let stat = stat_of(&path);
     let Ok(data) = std::fs::read(&path) else {
         return Ok(None);
     };
@@ -62,7 +67,7 @@ pub(super) fn save(
     };
     if data.len() <= prefix
         || (prefix > 0 && data[prefix - 1] != b'\n')
-        || (prefix > 0 && content_id(&data[..prefix]) != entry.blob)
+        || (prefix > 0 && !id_names(&entry.blob, &data[..prefix]))
     {
         return Ok(None);
     }
@@ -117,7 +122,12 @@ pub(super) fn save(
     let title = session.body().title().to_owned();
     let Some(commits) = store.append_at(&[
         (MEMORY_REF, memory_summary.as_str(), memory_tip, sealed),
-        (branch_ref.as_str(), title.as_str(), branch_tip, vec![session]),
+        (
+            branch_ref.as_str(),
+            title.as_str(),
+            branch_tip,
+            vec![session],
+        ),
     ])?
     else {
         return Ok(None);
@@ -129,12 +139,9 @@ pub(super) fn save(
         summary: title.clone(),
         ..Saved::default()
     };
-    for ((name, summary), commit) in [
-        (MEMORY_REF.to_owned(), memory_summary),
-        (branch_ref, title),
-    ]
-    .into_iter()
-    .zip(commits)
+    for ((name, summary), commit) in [(MEMORY_REF.to_owned(), memory_summary), (branch_ref, title)]
+        .into_iter()
+        .zip(commits)
     {
         if let Some(c) = commit {
             saved.commits.push((name, c.id, summary));
@@ -143,13 +150,13 @@ pub(super) fn save(
     let tail = SavedTail {
         file: FILE,
         prefix,
-        parsed: content_id(&data),
+        stat,
     };
     saved.kept = match view.checkout_saved_tail(guard, store, &tail)? {
         Some(refresh) => refresh.kept,
         None => {
             // Edited again while we ran: kept as it is; otherwise rendered in full.
-            let force: Vec<ViewFile> = (view.blob_of(&path).as_deref() == Some(&tail.parsed))
+            let force: Vec<ViewFile> = (view.blob_of(&path) == Some(content_id(&data)))
                 .then_some(FILE)
                 .into_iter()
                 .collect();

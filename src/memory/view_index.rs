@@ -271,7 +271,10 @@ mod tests {
             // Same group as a learning shown: it replaces that one's line.
             (vec![learning(10, "k1", "newer")], false),
             // Two new ones in one group: only one is shown.
-            (vec![learning(10, "k5", "a"), learning(11, "k5", "b")], false),
+            (
+                vec![learning(10, "k5", "a"), learning(11, "k5", "b")],
+                false,
+            ),
             // Sorts before the last decision.
             (vec![decision(0, "d0", &[])], false),
             // An edit.

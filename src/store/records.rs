@@ -263,7 +263,11 @@ fn changes(
         None => {
             let mut names = std::collections::BTreeSet::new();
             for root in std::iter::once(&new_root).chain(old_root.as_ref()) {
-                for e in &root.decode().map_err(git_err("cannot decode tree"))?.entries {
+                for e in &root
+                    .decode()
+                    .map_err(git_err("cannot decode tree"))?
+                    .entries
+                {
                     if e.mode.is_tree() {
                         names.insert(e.filename.to_string());
                     }

@@ -656,7 +656,11 @@ mod tests {
                     Body::Convention {
                         title: format!("c{i}"),
                         pattern: "p".into(),
-                        example: if i % 2 == 0 { "e".into() } else { String::new() },
+                        example: if i % 2 == 0 {
+                            "e".into()
+                        } else {
+                            String::new()
+                        },
                         applies_to: String::new(),
                         extra: Vec::new(),
                     },

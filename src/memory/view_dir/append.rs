@@ -9,7 +9,7 @@
 use anyhow::Result;
 
 use super::{renderer, FileEntry, FileState, Manifest, Refresh, View, MANIFEST_VERSION};
-use crate::files::write_atomic;
+use crate::files::{append_atomic, stat_of, write_atomic};
 use crate::memory::view_index::ViewIndex;
 use crate::memory::{digest_cache, gate_cache, Snapshot};
 use crate::model::{Record, Scope, State};
@@ -23,8 +23,9 @@ use crate::view::{self, ViewFile};
 pub struct SavedTail {
     pub file: ViewFile,
     pub prefix: usize,
-    /// The content id of the whole text `save` parsed: a file changed since is kept.
-    pub parsed: String,
+    /// The file's stat when `save` read it: a file changed since is kept. `None` (a clock
+    /// without sub-second times) keeps it too.
+    pub stat: Option<(u64, i128)>,
 }
 
 /// The refresh by appending, or `None` when it does not apply (nothing is written then).
@@ -55,15 +56,16 @@ pub(crate) fn refresh(
         }
         bases[slot] = Some(e.base.as_ref());
     }
-    let old_tree = |name: &str, base: Option<Option<&String>>| -> Result<Option<Option<ObjectId>>> {
-        match base.flatten() {
-            None => Ok(Some(None)),
-            Some(hex) => match ObjectId::from_hex(hex.as_bytes()) {
-                Ok(id) if store.has_object(id) => Ok(Some(Some(store.tip_of(name, id)?.tree))),
-                _ => Ok(None),
-            },
-        }
-    };
+    let old_tree =
+        |name: &str, base: Option<Option<&String>>| -> Result<Option<Option<ObjectId>>> {
+            match base.flatten() {
+                None => Ok(Some(None)),
+                Some(hex) => match ObjectId::from_hex(hex.as_bytes()) {
+                    Ok(id) if store.has_object(id) => Ok(Some(Some(store.tip_of(name, id)?.tree))),
+                    _ => Ok(None),
+                },
+            }
+        };
     let (Some(old_memory), Some(old_branch)) = (
         old_tree(MEMORY_REF, bases[0])?,
         old_tree(branch_ref, bases[1])?,
@@ -109,7 +111,6 @@ pub(crate) fn refresh(
     // Decide every file before writing any: a file edited by hand whose list grows takes
     // the full render (which keeps it, unless it already says what memory says).
     let mut plan: Vec<(ViewFile, Vec<Record>)> = Vec::new();
-    let mut saved_text = None;
     for file in ViewFile::ALL {
         let mine: Vec<Record> = added
             .iter()
@@ -117,14 +118,10 @@ pub(crate) fn refresh(
             .cloned()
             .collect();
         if let Some(s) = saved.filter(|s| s.file == file) {
-            let path = view.path(file);
-            let mut data = std::fs::read(&path).map_err(super::io_err(&path))?;
-            if super::content_id(&data) != s.parsed || data.len() < s.prefix {
+            if s.stat.is_none() || stat_of(&view.path(file)) != s.stat {
                 // Edited again while the save ran: the full render keeps it.
                 return Ok(None);
             }
-            data.truncate(s.prefix);
-            saved_text = Some(data);
             plan.push((file, mine));
             continue;
         }
@@ -160,18 +157,29 @@ pub(crate) fn refresh(
             return Ok(None);
         };
         let path = view.path(file);
-        let mut data = if let Some(text) = saved_text.take().filter(|_| saved_here) {
-            text
-        } else if entry.blob.is_empty() {
+        let keep = saved.filter(|_| saved_here).map(|s| s.prefix as u64);
+        let (stat, blob) = if entry.blob.is_empty() && keep.is_none() {
             // Rendered empty: no file (a log with no learnings yet), or the header of one.
-            view::render(file, &State::default(), &withhold).into_bytes()
+            let mut data = view::render(file, &State::default(), &withhold).into_bytes();
+            data.extend_from_slice(tail.as_bytes());
+            let stat = write_atomic(&path, &data).map_err(super::io_err(&path))?;
+            (stat, super::content_id(&data))
         } else {
-            std::fs::read(&path).map_err(super::io_err(&path))?
+            let stat = append_atomic(&path, keep, tail.as_bytes()).map_err(super::io_err(&path))?;
+            // What the kept text's id names: the whole file's, or (after `save`) the
+            // rendered text's, which `save` checked the file began with.
+            let kept_id = match keep {
+                Some(0) => super::content_id(b""),
+                _ => entry.blob.clone(),
+            };
+            let blob = match super::appended_id(&kept_id, tail.as_bytes()) {
+                Some(id) => id,
+                None => super::content_id(&std::fs::read(&path).map_err(super::io_err(&path))?),
+            };
+            (stat, blob)
         };
-        data.extend_from_slice(tail.as_bytes());
-        let stat = write_atomic(&path, &data).map_err(super::io_err(&path))?;
         *entry = FileEntry {
-            blob: super::content_id(&data),
+            blob,
             refname: refname.to_owned(),
             base: tip.map(|t| t.commit.to_string()),
             stat,

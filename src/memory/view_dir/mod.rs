@@ -158,7 +158,7 @@ impl View {
     fn holds(&self, path: &Path, id: &str) -> Option<bool> {
         let data = std::fs::read(path).ok()?;
         Some(if id.starts_with(CONTENT_ID_PREFIX) {
-            content_id(&data) == id
+            id_names(id, &data)
         } else {
             store::blob_id(self.hash, &data).is_some_and(|b| b.to_string() == id)
         })
@@ -328,7 +328,15 @@ impl View {
         let head = store.head_info()?;
         let branch_ref = store::branch_ref(head.branch.as_deref());
         let tips = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
-        append::refresh(self, store, &manifest, &head, &branch_ref, tips, Some(saved))
+        append::refresh(
+            self,
+            store,
+            &manifest,
+            &head,
+            &branch_ref,
+            tips,
+            Some(saved),
+        )
     }
 
     /// [`View::checkout`] by a caller that holds the lock.
@@ -358,7 +366,9 @@ impl View {
             return Ok(Refresh::default());
         }
         if force.is_empty() && !switch {
-            if let Some(out) = append::refresh(self, store, &manifest, &head, &branch_ref, tips, None)? {
+            if let Some(out) =
+                append::refresh(self, store, &manifest, &head, &branch_ref, tips, None)?
+            {
                 return Ok(out);
             }
         }
@@ -596,16 +606,60 @@ fn branch_snapshot(
 /// What every content id starts with (a git blob id, which older manifests hold, never does).
 const CONTENT_ID_PREFIX: &str = "xxh3:";
 
+/// How many appended parts a content id names before the next append hashes the whole file.
+const MAX_PARTS: usize = 64;
+
+fn xxh3_hex(data: &[u8]) -> String {
+    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(data))
+}
+
 /// The id the manifest records for a view file's content: XXH3-128, which reads a 16 MB
 /// `learnings.jsonl` in about a millisecond where git's SHA-1 takes tens. The manifest only
 /// tells files a user or agent edited from files as rendered; nothing outside it compares
 /// these ids, so a non-cryptographic hash serves (anyone who can write the manifest can
 /// write the view itself).
 pub fn content_id(data: &[u8]) -> String {
-    format!(
-        "{CONTENT_ID_PREFIX}{:032x}",
-        xxhash_rust::xxh3::xxh3_128(data)
-    )
+    format!("{CONTENT_ID_PREFIX}{}", xxh3_hex(data))
+}
+
+/// The id of a file whose content had id `id` with `tail` appended, made without reading
+/// the content again: `id` plus `+<length>:<hash of the tail>` (the first hash covers what
+/// the parts after it leave). `None` past [`MAX_PARTS`] parts (or for an id of another
+/// form): hash the whole content instead.
+pub(crate) fn appended_id(id: &str, tail: &[u8]) -> Option<String> {
+    let parts = id.strip_prefix(CONTENT_ID_PREFIX)?;
+    (parts.split('+').count() < MAX_PARTS)
+        .then(|| format!("{id}+{}:{}", tail.len(), xxh3_hex(tail)))
+}
+
+/// Whether `data` is the content a content id names (either form).
+pub(crate) fn id_names(id: &str, data: &[u8]) -> bool {
+    let Some(parts) = id.strip_prefix(CONTENT_ID_PREFIX) else {
+        return false;
+    };
+    let mut parts = parts.split('+');
+    let first = parts.next().unwrap_or_default();
+    let mut end = data.len();
+    let mut tails = Vec::new();
+    for part in parts {
+        let Some((len, hash)) = part
+            .split_once(':')
+            .and_then(|(l, h)| Some((l.parse::<usize>().ok()?, h)))
+        else {
+            return false;
+        };
+        tails.push((len, hash));
+    }
+    for (len, hash) in tails.into_iter().rev() {
+        let Some(start) = end.checked_sub(len) else {
+            return false;
+        };
+        if xxh3_hex(&data[start..end]) != hash {
+            return false;
+        }
+        end = start;
+    }
+    xxh3_hex(&data[..end]) == first
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ViewError + '_ {
@@ -686,6 +740,28 @@ mod tests {
             );
             std::fs::write(view.path(ViewFile::Decisions), text).unwrap();
         }
+    }
+
+    #[test]
+    fn an_appended_id_names_the_grown_content_and_nothing_else() {
+        let mut data = b"one\n".to_vec();
+        let mut id = content_id(&data);
+        for i in 0..(MAX_PARTS + 3) {
+            let tail = format!("line {i}\n");
+            id = appended_id(&id, tail.as_bytes()).unwrap_or_else(|| {
+                assert_eq!(i, MAX_PARTS - 1, "hashed whole only past the cap");
+                content_id(&[data.as_slice(), tail.as_bytes()].concat())
+            });
+            data.extend_from_slice(tail.as_bytes());
+            assert!(id_names(&id, &data), "{i}");
+            assert!(!id_names(&id, &data[1..]));
+            let mut other = data.clone();
+            other[0] = b'O';
+            assert!(!id_names(&id, &other));
+            assert!(!id_names(&id, &[data.as_slice(), b"x"].concat()));
+        }
+        assert!(!id_names("xxh3:00+5:zz", b"ab"));
+        assert!(!id_names("0123abcd", b"ab"));
     }
 
     #[test]
