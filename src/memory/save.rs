@@ -240,7 +240,7 @@ pub(super) fn seal_session(
     summary: String,
     git: &mut Option<GitState>,
 ) -> Result<Sealed> {
-    Ok(sealer
+    sealer
         .seal(
             Draft::new(Body::Session {
                 summary,
@@ -254,7 +254,7 @@ pub(super) fn seal_session(
                 "pass a non-empty -m \"summary\"",
             ),
             other => other.into(),
-        })?)
+        })
 }
 
 /// Whether a view file's content is what the view renders from the refs now.

@@ -160,7 +160,7 @@ impl View {
         Some(if id.starts_with(CONTENT_ID_PREFIX) {
             id_names(id, &data)
         } else {
-            store::blob_id(self.hash, &data).is_some_and(|b| b.to_string() == id)
+            store::blob_id(self.hash, &data).is_some_and(|b| b == id)
         })
     }
 
