@@ -35,6 +35,7 @@ mod sync;
 mod tasks;
 mod terminal;
 mod time_travel;
+mod view_append;
 mod view_concurrency;
 mod view_fidelity;
 mod view_switch;

@@ -1,0 +1,153 @@
+//! Writes that only add records at the ends of the lists the view shows (issue 16): the view
+//! is brought up to date by appending, and load's digest grown from the last one. After each
+//! step the view must be byte for byte what rendering every file afresh writes, and `load`
+//! what the whole fold gives; the manifest shows which steps appended.
+
+use std::collections::BTreeMap;
+
+use crate::common::{assert_view_clean, TestRepo};
+
+fn view_files(repo: &TestRepo) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for e in std::fs::read_dir(repo.root.join(".rune")).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        out.insert(name.clone(), repo.read(&format!(".rune/{name}")));
+    }
+    out
+}
+
+/// Whether the last refresh appended to learnings.jsonl (its content id names parts).
+fn learnings_appended(repo: &TestRepo) -> bool {
+    let manifest: serde_json::Value =
+        serde_json::from_str(&repo.read(".git/rune/view.json")).unwrap();
+    manifest["files"]["learnings.jsonl"]["blob"]
+        .as_str()
+        .unwrap()
+        .contains('+')
+}
+
+/// The view and `load` as they are equal a full render and a load from the whole fold.
+fn compare(repo: &TestRepo, step: &str) {
+    assert_view_clean(repo);
+    let load = repo.rune(&["load"]).success().stdout;
+    let files = view_files(repo);
+    std::fs::remove_dir_all(repo.root.join(".git/rune/digest")).unwrap();
+    assert_eq!(
+        load,
+        repo.rune(&["load"]).success().stdout,
+        "load after {step}"
+    );
+    std::fs::remove_dir_all(repo.root.join(".rune")).unwrap();
+    repo.rune(&["-q", "restore"]).success();
+    assert_eq!(files, view_files(repo), "view after {step}");
+}
+
+#[test]
+fn writes_that_add_at_the_ends_append_and_leave_what_a_full_render_would() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.rs", "fn a() {}\n", "start");
+    repo.rune(&["-q", "init"]).success();
+    for i in 0..5 {
+        repo.learn(&format!("k{i}"), &format!("insight {i}"));
+    }
+    repo.decide("first", "d", &[]);
+    repo.rune(&["-q", "save", "-m", "base"]).success();
+    // The first render after the save is a full one: it leaves the index appends start from.
+    compare(&repo, "the base");
+
+    repo.learn("k-new", "a new key");
+    assert!(learnings_appended(&repo), "a new key appends");
+    compare(&repo, "learn, new key");
+
+    repo.learn("k-files", "names a file");
+    repo.rune(&[
+        "-q",
+        "learn",
+        "--type",
+        "error",
+        "--key",
+        "f",
+        "--insight",
+        "i",
+        "--files",
+        "a.rs",
+    ])
+    .success();
+    repo.decide("second", "d2", &["--files", "a.rs"]);
+    compare(&repo, "learn with files, decide");
+
+    // The same key again replaces a shown line: a full render.
+    repo.learn("k1", "a newer insight");
+    assert!(!learnings_appended(&repo), "a replaced key renders in full");
+    compare(&repo, "learn, same key");
+
+    // Lines an agent appends, stamped now or not stamped at all, then saved.
+    repo.learn("k-before", "so the next step appends");
+    repo.append(
+        ".rune/learnings.jsonl",
+        "{\"type\":\"insight\",\"key\":\"appended-1\",\"insight\":\"one\",\"confidence\":0.5}\n\
+         {\"ts\":\"2030-01-01T00:00:00Z\",\"type\":\"error\",\"key\":\"appended-2\",\"insight\":\"two\"}\n",
+    );
+    let out = repo.rune(&["save"]).success();
+    assert!(out.stdout.contains("2 added"), "{}", out.stdout);
+    assert!(
+        learnings_appended(&repo),
+        "an appended line is saved by appending"
+    );
+    compare(&repo, "append + save");
+
+    // A line dated before the newest one belongs further up: a full render places it.
+    repo.append(
+        ".rune/learnings.jsonl",
+        "{\"ts\":\"2020-01-01T00:00:00Z\",\"type\":\"insight\",\"key\":\"old\",\"insight\":\"x\"}\n",
+    );
+    repo.rune(&["-q", "save"]).success();
+    assert!(!learnings_appended(&repo));
+    let text = repo.read(".rune/learnings.jsonl");
+    assert!(
+        text.starts_with("{\"ts\":\"2020-01-01T00:00:00Z\""),
+        "{text}"
+    );
+    compare(&repo, "append of an older line + save");
+}
+
+#[test]
+fn an_appended_line_edited_while_or_after_a_write_is_never_lost() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.rs", "fn a() {}\n", "start");
+    repo.rune(&["-q", "init"]).success();
+    repo.learn("k0", "zero");
+    repo.rune(&["-q", "save", "-m", "base"]).success();
+    repo.learn("k1", "one");
+    // Unsaved lines at the end, then a write: the file is kept as the agent left it.
+    repo.append(
+        ".rune/learnings.jsonl",
+        "{\"type\":\"insight\",\"key\":\"mine\",\"insight\":\"not saved yet\"}\n",
+    );
+    repo.learn("k2", "two");
+    assert!(repo.read(".rune/learnings.jsonl").contains("not saved yet"));
+    repo.rune(&["-q", "save"]).success();
+    let text = repo.read(".rune/learnings.jsonl");
+    assert!(
+        text.contains("not saved yet") && text.contains("\"k2\""),
+        "{text}"
+    );
+    compare(&repo, "save after a write");
+    // An edit in the middle of the file is not an append: the whole save takes it.
+    let text = repo
+        .read(".rune/learnings.jsonl")
+        .replace("\"zero\"", "\"zero, edited\"");
+    repo.write(".rune/learnings.jsonl", &text);
+    repo.append(
+        ".rune/learnings.jsonl",
+        "{\"type\":\"insight\",\"key\":\"more\",\"insight\":\"and one more\"}\n",
+    );
+    let out = repo.rune(&["save"]).success();
+    assert!(
+        out.stdout.contains("1 added") && out.stdout.contains("1 changed"),
+        "{}",
+        out.stdout
+    );
+    compare(&repo, "edit + append + save");
+}
