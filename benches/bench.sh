@@ -5,7 +5,7 @@
 #   BIG_RUNS=5 bash benches/bench.sh   # rounds in the 100,000-learning repository (default 10)
 #   RUNE=/path/to/git-rune bash benches/bench.sh   # time that binary, build nothing
 #   RUNE_B=/path/to/other/git-rune bash benches/bench.sh
-#       # also time another build's hooks in the same commit rounds (before/after a change)
+#       # also time another build's hooks in the same rounds (before/after a change)
 # Prints the median and p90 wall time per case in milliseconds (docs/performance.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -169,6 +169,35 @@ for i in $(seq 1 "$BIG_RUNS"); do
   t0=${EPOCHREALTIME/./}000; "$RUNE" -q save -m "one more $i" >/dev/null; t1=${EPOCHREALTIME/./}000
   echo $((t1 - t0)) >>"$tmp/big.append"
 done
+
+# The first commit off an un-noted parent (issue 16): a new branch at the first commit (made
+# before memory existed, so it has no note) gets a commit made without hooks, then the
+# post-commit hook runs alone, timed; its note lists 100 of the 100,000 learnings and counts
+# the rest. Interleaved per round with `git rev-parse HEAD` and the naive hook's `git notes
+# add` (and RUNE_B's hook on a branch of its own, when given).
+start=$(git rev-list --max-parents=0 HEAD)
+mkdir -p "$tmp/hooks.empty"
+for f in unnoted unnoted-b unnoted-revparse unnoted-naive; do : >"$tmp/big.$f"; done
+unnoted_commit() { # BRANCH
+  git branch -q "$1" "$start"; git symbolic-ref HEAD "refs/heads/$1"
+  git -c core.hooksPath="$tmp/hooks.empty" commit -q --allow-empty -m "$1"
+}
+for i in $(seq 1 "$BIG_RUNS"); do
+  unnoted_commit "unnoted-$i"
+  t0=${EPOCHREALTIME/./}000; git rev-parse HEAD >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/big.unnoted-revparse"
+  t0=${EPOCHREALTIME/./}000; "$RUNE" hook post-commit </dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/big.unnoted"
+  t0=${EPOCHREALTIME/./}000; git notes --ref=naive add -f -m "naive note" HEAD; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/big.unnoted-naive"
+  git notes --ref=rune show HEAD | grep -q '^Rune-Omitted: ' || { echo "the un-noted note lists everything" >&2; exit 1; }
+  if [ -n "${RUNE_B:-}" ]; then
+    unnoted_commit "unnoted-b-$i"
+    t0=${EPOCHREALTIME/./}000; "$RUNE_B" hook post-commit </dev/null; t1=${EPOCHREALTIME/./}000
+    echo $((t1 - t0)) >>"$tmp/big.unnoted-b"
+  fi
+done
+git symbolic-ref HEAD refs/heads/main
 
 # The same briefing over MCP (`git rune mcp`), in the same repository: a memory_load call to a
 # running server (bash's coprocess is the client: one JSON-RPC line out, one line back), and
@@ -363,6 +392,10 @@ stats "git switch, true post-checkout (100k)" "$tmp/switch100k.true"
 stats "git switch, git-rune's post-checkout (100k)" "$tmp/switch100k.rune"
 stats "learn, one learning into 100,000" "$tmp/big.learn"
 stats "append one line + save, 100,000" "$tmp/big.append"
+stats "post-commit, un-noted parent, 100,000" "$tmp/big.unnoted"
+[ -z "${RUNE_B:-}" ] || stats "the same, RUNE_B" "$tmp/big.unnoted-b"
+stats "git notes add (same rounds)" "$tmp/big.unnoted-naive"
+stats "git rev-parse HEAD (same rounds)" "$tmp/big.unnoted-revparse"
 stats "memory_load call, running git rune mcp" "$tmp/mcp.call"
 stats "mcp session (start, init, memory_load)" "$tmp/mcp.session"
 stats "agent hook PostToolUse (git-rune agent hook)" "$tmp/ptu.rune"

@@ -3,6 +3,7 @@
 //! checkpoint. A commit with nothing new still gets a short note, so every commit maps to the
 //! memory of its time.
 
+use super::format::MAX_LISTED;
 use super::CommitNote;
 use crate::model::{fold, Body, Kind, Record};
 use crate::store::{self, branch_ref, ObjectId, Store, MEMORY_REF, NOTES_REF};
@@ -81,7 +82,7 @@ fn compose(
         Some(p) => notes.get(p)?.map(|t| CommitNote::parse(&t)),
         None => None,
     };
-    let records = new_records(store, parent, previous.as_ref(), memory)?;
+    let (records, unlisted) = new_records(store, parent, previous.as_ref(), memory)?;
     // The parent's note already names the open checkpoint of an unchanged session.
     let checkpoint = match (&previous, session) {
         (Some(prev), Some(s)) if prev.session.as_deref() == Some(s.to_string().as_str()) => {
@@ -98,6 +99,7 @@ fn compose(
         ..CommitNote::default()
     };
     note.list_records(&records);
+    note.omitted += unlisted;
     Ok(note)
 }
 
@@ -133,21 +135,24 @@ fn remember_pending(path: &std::path::Path, commit: ObjectId, branch: Option<&st
 }
 
 /// The decisions, learnings and conventions in `memory` that the parent commit's memory (its
-/// note's, or memory as of its time) did not hold.
+/// note's, or memory as of its time) did not hold, and how many more there are: past
+/// [`MAX_LISTED`] of them, only the ones the note lists are read (the first in the tree's
+/// order, [`CommitNote::list_records`]) and the rest are counted from the memory commits'
+/// `Rune-Records` trailers, when those say exactly; otherwise all of them are read.
 fn new_records(
     store: &Store,
     parent: Option<ObjectId>,
     previous: Option<&CommitNote>,
     memory: Option<ObjectId>,
-) -> store::Result<Vec<Record>> {
+) -> store::Result<(Vec<Record>, usize)> {
     let Some(memory) = memory else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), 0));
     };
     let noted = previous
         .and_then(|n| n.memory.as_deref())
         .and_then(|m| ObjectId::from_hex(m.as_bytes()).ok());
     if noted == Some(memory) {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), 0));
     }
     let base = match (noted, parent) {
         (Some(m), _) if store.has_object(m) => Some(store.tip_of(MEMORY_REF, m)?),
@@ -160,13 +165,22 @@ fn new_records(
             store.tip_before(MEMORY_REF, time - 1)?
         }
     };
-    store.records_added(
-        MEMORY_REF,
-        base,
-        store.tip_of(MEMORY_REF, memory)?,
-        &[Kind::Decision, Kind::Convention, Kind::Learning],
-    )
+    let tip = store.tip_of(MEMORY_REF, memory)?;
+    if let Some(n) = store.count_added(MEMORY_REF, base, tip, &LISTED_KINDS)? {
+        if n > MAX_LISTED {
+            let first = store.first_added(MEMORY_REF, base, tip, &LISTED_KINDS, MAX_LISTED)?;
+            // Fewer than asked for would mean the trailers overcount: read everything then.
+            if first.len() == MAX_LISTED {
+                return Ok((first, n - MAX_LISTED));
+            }
+        }
+    }
+    let all = store.records_added(MEMORY_REF, base, tip, &LISTED_KINDS)?;
+    Ok((all, 0))
 }
+
+/// The kinds a note lists, in the order it lists them.
+const LISTED_KINDS: [Kind; 3] = [Kind::Decision, Kind::Convention, Kind::Learning];
 
 /// The open checkpoint's resume line (or what it was doing) on a branch's session state.
 fn open_checkpoint(

@@ -71,18 +71,22 @@ fn rank(kind: &str) -> u8 {
 
 impl CommitNote {
     /// Lists `records` (kind, id, headline): decisions first, then conventions, then the
-    /// rest, oldest first within each; past [`MAX_LISTED`] they are only counted. Only the
-    /// listed ones are formatted, and the records are sorted by reference: after a bulk
-    /// import that is thousands of records of which a hundred are listed.
+    /// rest, oldest first within each; past [`MAX_LISTED`] they are only counted. Which ones
+    /// are listed when there are more: the first [`MAX_LISTED`] by kind (decisions, then
+    /// conventions, then the rest) and, within the kind the limit cuts into, in the order
+    /// they come, which for the hook is the order memory's tree stores them (by id), so it
+    /// can read just those after a bulk import (docs/storage.md, "Commit notes"). Only the
+    /// listed ones are formatted, and the records are sorted by reference.
     pub fn list_records(&mut self, records: &[Record]) {
         let mut order: Vec<&Record> = records.iter().collect();
+        order.sort_by_key(|r| rank(r.kind().as_str()));
+        self.omitted += order.len().saturating_sub(MAX_LISTED);
+        order.truncate(MAX_LISTED);
         order.sort_by(|a, b| {
             (rank(a.kind().as_str()), a.order_key()).cmp(&(rank(b.kind().as_str()), b.order_key()))
         });
-        self.omitted += order.len().saturating_sub(MAX_LISTED);
         self.records = order
             .into_iter()
-            .take(MAX_LISTED)
             .map(|r| (r.kind().as_str().to_owned(), r.id.clone(), headline(r)))
             .collect();
     }
@@ -267,7 +271,9 @@ mod tests {
     #[test]
     fn records_are_listed_by_rank_then_age_and_only_the_listed_formatted() {
         use crate::model::testing::{decision, learning};
-        // Newest first, and the one decision last: the order must come from the records.
+        // Newest first, and the one decision last: the listed order must come from the
+        // records, while which learnings are listed is the first 99 in the order given (the
+        // hook gives them in tree order, and reads no more blobs than those need).
         let mut records: Vec<Record> = (0..150u64)
             .rev()
             .map(|i| learning(i, &format!("key  {i}"), "i"))
@@ -279,9 +285,15 @@ mod tests {
         assert_eq!(note.omitted, 51);
         assert_eq!(note.records[0].0, "decision");
         assert_eq!(note.records[0].2, "Late decision");
-        assert_eq!(note.records[1].2, "key 0");
-        assert_eq!(note.records[99].2, "key 98");
-        assert_eq!(note.records[1].1, records[149].id);
+        assert_eq!(note.records[1].2, "key 51");
+        assert_eq!(note.records[99].2, "key 149");
+        assert_eq!(note.records[1].1, records[98].id);
+        // All of them fit: every one is listed, oldest first.
+        let mut note = CommitNote::default();
+        note.list_records(&records[..60]);
+        assert_eq!((note.records.len(), note.omitted), (60, 0));
+        assert_eq!(note.records[0].2, "key 90");
+        assert_eq!(note.records[59].2, "key 149");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! Opening the repository, memory refs, record trees, compare-and-swap commits, notes, history
 //! walks and the state of the work tree.
 
+mod added;
 mod ahead_behind;
 mod generations;
 mod git_cli;

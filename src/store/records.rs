@@ -43,7 +43,7 @@ pub(crate) fn layout_of(version: &[u8]) -> Option<u32> {
 
 /// The layout of memory tree `tree`: from its `VERSION` blob (1 for a tree without one). A
 /// newer layout than this build knows is refused: its records could be missed.
-fn tree_layout(repo: &gix::Repository, tree: &gix::Tree<'_>) -> Result<u32> {
+pub(super) fn tree_layout(repo: &gix::Repository, tree: &gix::Tree<'_>) -> Result<u32> {
     let Some(entry) = tree.find_entry("VERSION") else {
         return Ok(1);
     };
@@ -61,7 +61,12 @@ fn tree_layout(repo: &gix::Repository, tree: &gix::Tree<'_>) -> Result<u32> {
 }
 
 /// Parses the lines of one shard blob; `name` and `path` are for error messages.
-fn parse_tree_records(name: &str, path: &str, data: &[u8], out: &mut Vec<Record>) -> Result<()> {
+pub(super) fn parse_tree_records(
+    name: &str,
+    path: &str,
+    data: &[u8],
+    out: &mut Vec<Record>,
+) -> Result<()> {
     let text = std::str::from_utf8(data).map_err(|_| StoreError::BadRecord {
         name: name.into(),
         path: path.into(),
@@ -153,7 +158,7 @@ fn collect_blobs(
 /// The record blobs that differ between directories `old` and `new` (either may be absent),
 /// skipping subtrees both hold: (only in old, only in new), as (path, blob id).
 type BlobList = Vec<(String, ObjectId)>;
-fn diff_blobs(
+pub(super) fn diff_blobs(
     repo: &gix::Repository,
     name: &str,
     dir: &str,
