@@ -338,6 +338,7 @@ impl View {
                 let snap = Snapshot::at_tips(store, head, branch_ref, tips.0, tips.1)?;
                 // The fold is made: `load` and `status` after this write read its digest.
                 super::digest_cache::remember(store, &snap);
+                super::echo_cache::remember(store, &snap);
                 snap
             }
         };
