@@ -57,19 +57,44 @@ fn token_ids(tokenizer: &DefaultTokenizer, text: &str) -> Vec<u32> {
         .collect()
 }
 
+/// One document's statistics: its length in tokens, and (token id, count) by id.
+pub type Tokens = (u32, Vec<(u32, u32)>);
+
+/// The crate's English tokenizer, made once for many documents.
+pub struct DocTokenizer(DefaultTokenizer);
+
+impl Default for DocTokenizer {
+    fn default() -> Self {
+        DocTokenizer(DefaultTokenizer::new(Language::English))
+    }
+}
+
+impl DocTokenizer {
+    /// The statistics of one document.
+    pub fn tokens(&self, doc: &str) -> Tokens {
+        let ids = token_ids(&self.0, doc);
+        let mut counts: BTreeMap<u32, u32> = BTreeMap::new();
+        for &id in &ids {
+            *counts.entry(id).or_default() += 1;
+        }
+        (ids.len() as u32, counts.into_iter().collect())
+    }
+}
+
 impl Index {
     /// Tokenizes `docs` (document `i` is the `i`th).
+    #[cfg(test)]
     pub fn new<'a>(docs: impl IntoIterator<Item = &'a str>) -> Index {
-        let tokenizer = DefaultTokenizer::new(Language::English);
+        let tokenizer = DocTokenizer::default();
+        Index::of_tokens(docs.into_iter().map(|d| tokenizer.tokens(d)))
+    }
+
+    /// The index of documents already tokenized (document `i` is the `i`th).
+    pub fn of_tokens(docs: impl IntoIterator<Item = Tokens>) -> Index {
         let mut lens = Vec::new();
         let mut postings: HashMap<u32, Vec<(u32, u32)>> = HashMap::new();
-        for (i, doc) in docs.into_iter().enumerate() {
-            let ids = token_ids(&tokenizer, doc);
-            lens.push(ids.len() as u32);
-            let mut counts: BTreeMap<u32, u32> = BTreeMap::new();
-            for id in ids {
-                *counts.entry(id).or_default() += 1;
-            }
+        for (i, (len, counts)) in docs.into_iter().enumerate() {
+            lens.push(len);
             for (id, n) in counts {
                 postings.entry(id).or_default().push((i as u32, n));
             }
@@ -77,6 +102,19 @@ impl Index {
         let mut terms: Vec<(u32, Vec<(u32, u32)>)> = postings.into_iter().collect();
         terms.sort_unstable_by_key(|t| t.0);
         Index { lens, terms }
+    }
+
+    /// Each document's statistics, in order (what [`Index::of_tokens`] takes).
+    pub fn tokens(&self) -> Vec<Tokens> {
+        let mut out: Vec<Tokens> = self.lens.iter().map(|&l| (l, Vec::new())).collect();
+        for (id, docs) in &self.terms {
+            for &(d, n) in docs {
+                if let Some(doc) = out.get_mut(d as usize) {
+                    doc.1.push((*id, n));
+                }
+            }
+        }
+        out
     }
 
     /// The number of documents.
@@ -236,6 +274,7 @@ mod index_tests {
             let docs = corpus(seed, 1 + (seed as usize * 7) % 60);
             let index = Index::new(docs.iter().map(String::as_str));
             assert!(index.is_whole());
+            assert_eq!(Index::of_tokens(index.tokens()), index);
             assert_eq!(index.documents(), docs.len());
             for modulo in 1..4usize {
                 let keep = |i: usize| (i + seed as usize) % modulo != 1;

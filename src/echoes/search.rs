@@ -187,6 +187,36 @@ mod tests {
     }
 
     #[test]
+    fn an_index_made_from_an_earlier_one_is_the_one_made_afresh() {
+        let before = state();
+        let mut after = state();
+        after.echoes.truncate(250);
+        after.echoes.remove(3);
+        if let Body::Echo { text, archived, .. } = &mut after.echoes[10].body {
+            *text = "A new learning about retry storms.".into();
+            *archived = false;
+        }
+        if let Body::Echo { archived, .. } = &mut after.echoes[12].body {
+            *archived = true;
+        }
+        after.echoes.push(crate::model::Record::new(
+            meta(5000, &[]),
+            crate::model::testing::echo_body("team", "Pattern: retry storms", "2026-06-01", 0.7),
+        ));
+        after.echo_refs.truncate(7);
+        let fresh = EchoIndex::of(&after);
+        assert_eq!(
+            EchoIndex::reusing(&after, Some(&EchoIndex::of(&before))),
+            fresh
+        );
+        assert_eq!(EchoIndex::reusing(&after, Some(&fresh)), fresh);
+        assert_eq!(
+            EchoIndex::reusing(&after, Some(&EchoIndex::default())),
+            fresh
+        );
+    }
+
+    #[test]
     fn the_index_reads_back_and_refuses_damage() {
         let (_dir, store) = crate::store::scratch();
         let mut sealer = crate::memory::seal::Sealer::new(false);
@@ -206,13 +236,13 @@ mod tests {
         assert_eq!(files.len(), 1);
         let bytes = std::fs::read(&files[0]).unwrap();
         let key = files[0].file_name().unwrap().to_string_lossy().into_owned();
-        let index = EchoIndex::decode(&bytes, &key).unwrap();
+        let index = EchoIndex::decode(&bytes, Some(&key)).unwrap();
         assert_eq!(index.docs.len(), 1);
-        assert!(EchoIndex::decode(&bytes, "other").is_none());
-        assert!(EchoIndex::decode(&bytes[..bytes.len() - 3], &key).is_none());
+        assert!(EchoIndex::decode(&bytes, Some("other")).is_none());
+        assert!(EchoIndex::decode(&bytes[..bytes.len() - 3], Some(&key)).is_none());
         let mut longer = bytes.clone();
         longer.push(0);
-        assert!(EchoIndex::decode(&longer, &key).is_none());
+        assert!(EchoIndex::decode(&longer, Some(&key)).is_none());
         // A line that does not decode: made again from the fold.
         let mut broken = index.clone();
         broken.docs[0].line = "oops".into();

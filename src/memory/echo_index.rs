@@ -11,7 +11,8 @@
 //! exactly, so the file needs no invalidation; one that is missing, cut short, damaged or of
 //! another version is made again from the echoes (cached, or folded). Local, never committed.
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -71,10 +72,28 @@ pub fn document(r: &Record) -> String {
 }
 
 impl EchoIndex {
-    /// The index of a state's echoes and references.
+    /// The index of a state's echoes and references, every entry tokenized.
+    #[cfg(test)]
     pub fn of(state: &State) -> EchoIndex {
+        EchoIndex::reusing(state, None)
+    }
+
+    /// [`EchoIndex::of`], taking the token statistics of the entries whose record line is
+    /// the same from an index made before (a record line names its text exactly): a write
+    /// tokenizes only the entries it changed.
+    pub fn reusing(state: &State, previous: Option<&EchoIndex>) -> EchoIndex {
+        let mut known: HashMap<&str, rank::Tokens> = previous
+            .map(|p| {
+                p.docs
+                    .iter()
+                    .map(|d| d.line.as_str())
+                    .zip(p.text.tokens())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let tokenizer = rank::DocTokenizer::default();
         let mut docs = Vec::new();
-        let mut texts = Vec::new();
+        let mut tokens = Vec::new();
         for r in &state.echoes {
             if let Body::Echo {
                 uid,
@@ -85,14 +104,19 @@ impl EchoIndex {
                 ..
             } = &r.body
             {
+                let line = r.to_line();
+                tokens.push(
+                    known
+                        .remove(line.as_str())
+                        .unwrap_or_else(|| tokenizer.tokens(&document(r))),
+                );
                 docs.push(Doc {
                     uid: uid.clone(),
                     role: role.clone(),
                     layer: layer.clone(),
                     verified: verified.clone(),
-                    line: r.to_line(),
+                    line,
                 });
-                texts.push(document(r));
             }
         }
         let refs: Vec<Ref> = state
@@ -122,7 +146,7 @@ impl EchoIndex {
             docs,
             referenced,
             refs,
-            text: rank::Index::new(texts.iter().map(String::as_str)),
+            text: rank::Index::of_tokens(tokens),
         }
     }
 
@@ -132,10 +156,10 @@ impl EchoIndex {
         Some(out)
     }
 
-    /// The index in `bytes`, if it is whole, of this version and for `key`.
-    pub(crate) fn decode(bytes: &[u8], key: &str) -> Option<EchoIndex> {
+    /// The index in `bytes`, if it is whole, of this version and for `key` (any, `None`).
+    pub(crate) fn decode(bytes: &[u8], key: Option<&str>) -> Option<EchoIndex> {
         let ((version, stored), rest): ((u32, &str), _) = postcard::take_from_bytes(bytes).ok()?;
-        if version != VERSION || stored != key {
+        if version != VERSION || key.is_some_and(|k| k != stored) {
             return None;
         }
         let (index, rest): (EchoIndex, _) = postcard::take_from_bytes(rest).ok()?;
@@ -152,21 +176,33 @@ fn dir(store: &Store) -> PathBuf {
 pub fn read(store: &Store, memory: Option<Tip>, branch: Option<Tip>) -> Option<EchoIndex> {
     let key = key(memory, branch);
     let bytes = std::fs::read(dir(store).join(&key)).ok()?;
-    EchoIndex::decode(&bytes, &key)
+    EchoIndex::decode(&bytes, Some(&key))
 }
 
 /// Makes the index of `state` (the whole fold of the two trees, or its echoes) and stores
 /// it. A cache that cannot be written only costs the next search the index.
 pub fn store(store: &Store, memory: Option<Tip>, branch: Option<Tip>, state: &State) -> EchoIndex {
-    let index = EchoIndex::of(state);
     let key = key(memory, branch);
     let dir = dir(store);
+    let index = EchoIndex::reusing(state, newest(&dir).as_ref());
     if let Some(bytes) = index.encode(&key) {
         if std::fs::create_dir_all(&dir).is_ok() && write_atomic(&dir.join(&key), &bytes).is_ok() {
             prune(&dir);
         }
     }
     index
+}
+
+/// The most recently written index of any trees, if it reads back whole.
+fn newest(dir: &Path) -> Option<EchoIndex> {
+    let path = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max()?
+        .1;
+    EchoIndex::decode(&std::fs::read(path).ok()?, None)
 }
 
 /// Stores the index of a snapshot just folded, unless it is stored already.
