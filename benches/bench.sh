@@ -369,6 +369,17 @@ for i in $(seq 1 "$RUNS"); do
   t0=${EPOCHREALTIME/./}000; git ls-tree -r --object-only refs/rune/memory | git cat-file --batch >/dev/null; t1=${EPOCHREALTIME/./}000
   echo $((t1 - t0)) >>"$tmp/echo.git"
 done
+# Cold: no echo cache, search index or digest (what every call cost before they existed,
+# plus writing them back).
+: >"$tmp/echo.search.cold"; : >"$tmp/echo.load.cold"
+for i in $(seq 1 "$RUNS"); do
+  rm -rf .git/rune/echoes .git/rune/echo-index .git/rune/digest
+  t0=${EPOCHREALTIME/./}000; "$RUNE" echo search "query cache misses in module" >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/echo.search.cold"
+  rm -rf .git/rune/echoes .git/rune/echo-index .git/rune/digest
+  t0=${EPOCHREALTIME/./}000; "$RUNE" load --role reviewer >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/echo.load.cold"
+done
 unset GIT_RUNE_TIMESTAMP
 
 stats "save, 8 edited view files (git rune save)" "$tmp/save.rune"
@@ -432,7 +443,9 @@ if [ -n "${RUNE_B:-}" ]; then
   sort -n "$tmp/added.bpct" | awk '{a[NR]=$1} END {printf "%-44s median %7.2f %%\n", "RUNE minus RUNE_B, of git commit (paired)", a[int((NR+1)/2)]}'
 fi
 stats "echo consolidate, 10,000 findings (once)" "$tmp/echo.consolidate"
-stats "echo search (10,000 echoes)" "$tmp/echo.search"
-stats "load --role reviewer (10,000 echoes)" "$tmp/echo.load"
+stats "echo search (10,000 echoes, cached)" "$tmp/echo.search"
+stats "echo search (10,000 echoes, cold)" "$tmp/echo.search.cold"
+stats "load --role reviewer (10,000 echoes, cached)" "$tmp/echo.load"
+stats "load --role reviewer (10,000 echoes, cold)" "$tmp/echo.load.cold"
 stats "git reading the same objects" "$tmp/echo.git"
 # Issue 16, the git side (drift at 200,000 commits, 1,000 single writes): benches/git-scale.sh.

@@ -12,6 +12,7 @@ mod promote;
 pub mod remembrance;
 pub mod save;
 pub mod score;
+pub mod search;
 pub mod transfer;
 
 use anyhow::Result;
@@ -232,7 +233,8 @@ pub fn list<'a>(state: &'a State, filter: &Filter) -> Vec<(&'a Record, score::Sc
         .collect()
 }
 
-/// One search result.
+/// One search result of [`search`].
+#[cfg(test)]
 #[derive(Debug)]
 pub struct Found<'a> {
     pub record: &'a Record,
@@ -246,6 +248,9 @@ pub struct Found<'a> {
 
 /// Active entries (of `role`, when given) matching `query`, best first: BM25 over title,
 /// learning and evidence, weighted by the Echo Score; ties newest `verified` first, then uid.
+/// Over the whole fold: what `echo search` gives from the cached index ([`search::search`]),
+/// which the tests compare with this.
+#[cfg(test)]
 pub fn search<'a>(state: &'a State, query: &str, role: Option<&str>) -> Vec<Found<'a>> {
     let filter = Filter {
         role: role.map(str::to_owned),
@@ -254,15 +259,7 @@ pub fn search<'a>(state: &'a State, query: &str, role: Option<&str>) -> Vec<Foun
     let records: Vec<&Record> = state.echoes.iter().filter(|r| filter.keeps(r)).collect();
     let docs = records
         .iter()
-        .map(|r| match &r.body {
-            Body::Echo {
-                title,
-                text,
-                evidence,
-                ..
-            } => format!("{title}\n{title}\n{text}\n{evidence}"),
-            _ => String::new(),
-        })
+        .map(|r| crate::memory::echo_index::document(r))
         .collect();
     let scorer = Scorer::new(&state.echoes, &state.echo_refs, today());
     let mut found: Vec<Found<'a>> = crate::rank::bm25(docs, query)

@@ -37,13 +37,21 @@ fn day(s: &str) -> Option<NaiveDate> {
 impl Refs {
     /// Indexes `echo-ref` records (their day is their time's).
     pub fn new(refs: &[Record]) -> Refs {
+        Refs::of(refs.iter().filter_map(|r| match &r.body {
+            Body::EchoRef { uid, workflow } => Some((uid.as_str(), workflow.as_str(), &*r.meta.ts)),
+            _ => None,
+        }))
+    }
+
+    /// Indexes references given as (uid, workflow, time).
+    pub fn of<'r>(refs: impl IntoIterator<Item = (&'r str, &'r str, &'r str)>) -> Refs {
         let mut by_uid: HashMap<String, Vec<(String, NaiveDate)>> = HashMap::new();
-        for r in refs {
-            if let (Body::EchoRef { uid, workflow }, Some(d)) = (&r.body, day(&r.meta.ts)) {
+        for (uid, workflow, ts) in refs {
+            if let Some(d) = day(ts) {
                 by_uid
-                    .entry(uid.clone())
+                    .entry(uid.to_owned())
                     .or_default()
-                    .push((workflow.clone(), d));
+                    .push((workflow.to_owned(), d));
             }
         }
         Refs { by_uid }
@@ -97,13 +105,24 @@ pub struct Score {
 impl<'a> Scorer<'a> {
     /// A scorer for `echoes` (the fold's) with their `refs`, on `today` (`YYYY-MM-DD`).
     pub fn new(echoes: &'a [Record], refs: &[Record], today: NaiveDate) -> Scorer<'a> {
-        let refs = Refs::new(refs);
+        let entries = echoes.iter().filter_map(|r| match &r.body {
+            Body::Echo { role, uid, .. } => Some((role.as_str(), uid.as_str())),
+            _ => None,
+        });
+        Scorer::of(entries, Refs::new(refs), today)
+    }
+
+    /// A scorer for entries given as (role, uid) (those no reference names may be left out)
+    /// with their references, on `today`.
+    pub fn of<'u>(
+        entries: impl IntoIterator<Item = (&'a str, &'u str)>,
+        refs: Refs,
+        today: NaiveDate,
+    ) -> Scorer<'a> {
         let mut per_role: HashMap<&'a str, HashSet<String>> = HashMap::new();
-        for r in echoes {
-            if let Body::Echo { role, uid, .. } = &r.body {
-                let set = per_role.entry(role.as_str()).or_default();
-                set.extend(refs.recent(uid, today).into_iter().map(str::to_owned));
-            }
+        for (role, uid) in entries {
+            let set = per_role.entry(role).or_default();
+            set.extend(refs.recent(uid, today).into_iter().map(str::to_owned));
         }
         Scorer {
             refs,
@@ -135,8 +154,13 @@ impl<'a> Scorer<'a> {
                 references: 0,
             };
         };
+        self.score_of(role, uid, layer, verified)
+    }
+
+    /// The Echo Score of the entry `uid` of `role`, of `layer`, verified on `verified`.
+    pub fn score_of(&self, role: &str, uid: &str, layer: &str, verified: &str) -> Score {
         let importance = echo::importance(layer);
-        let total_wf = self.workflows.get(role.as_str()).copied().unwrap_or(0);
+        let total_wf = self.workflows.get(role).copied().unwrap_or(0);
         let relevance = if total_wf == 0 {
             0.0
         } else {

@@ -119,12 +119,14 @@ pub fn store(store: &Store, memory: Option<Tip>, branch: Option<Tip>, state: &St
     }
 }
 
-/// Stores the echoes of a snapshot just folded, unless they are stored already.
+/// Stores the echoes of a snapshot just folded, and `echo search`'s index of them
+/// (`echo_index`), unless they are stored already.
 pub fn remember(store: &Store, snap: &Snapshot) {
     let key = key(snap.memory_tip, snap.branch_tip);
     if !dir(store).join(key).exists() {
         self::store(store, snap.memory_tip, snap.branch_tip, &snap.state);
     }
+    super::echo_index::remember(store, snap);
 }
 
 fn only_echoes(state: State) -> State {
@@ -162,7 +164,10 @@ mod tests {
         assert!(decode(&text, "other-key").is_none());
         assert!(decode(&text[..text.len() - 8], &key).is_none());
         assert!(decode(&text.replace("echo ", "oops "), &key).is_none());
-        // Cached on first read, and read back from the file after.
+        // The write's view refresh stored it; without it, cached on first read, and read
+        // back from the file after.
+        assert!(read(&store, snap.memory_tip, snap.branch_tip).is_some());
+        std::fs::remove_dir_all(dir(&store)).unwrap();
         assert!(read(&store, snap.memory_tip, snap.branch_tip).is_none());
         let folded = current(&store).unwrap();
         assert_eq!(folded.echoes, snap.state.echoes);

@@ -5,6 +5,7 @@
 pub mod diff;
 pub mod digest_cache;
 pub mod echo_cache;
+pub mod echo_index;
 pub mod gate_cache;
 pub mod history;
 pub mod init;

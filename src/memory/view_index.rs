@@ -54,11 +54,6 @@ pub fn appendable(kind: Kind) -> bool {
         .any(|&f| f.kind() == kind && crate::view::appended(f, true, &[], &|_| false).is_some())
 }
 
-/// The kinds no `.rune/` file shows: records of them change none of its files.
-fn unseen(kind: Kind) -> bool {
-    matches!(kind, Kind::Echo | Kind::EchoRef)
-}
-
 fn group_hash(r: &Record) -> Option<u64> {
     match &r.body {
         Body::Learning { ltype, key, .. } => {
@@ -134,9 +129,8 @@ impl ViewIndex {
     /// Whether adding `added` (records of either tree pair's refs, none of them already
     /// there) to the state this index describes only appends them to the ends of the lists
     /// appendable files show, and changes no other file: every record is plain (no edit, no
-    /// tombstone, no resolution), not named by any record, of an appendable kind or one no
-    /// file shows, after the last record of its kind, and a learning opens a group of its
-    /// own. `added` must be sorted by order key.
+    /// tombstone, no resolution), not named by any record, of an appendable kind, after the
+    /// last record of its kind, and a learning opens a group of its own. `added` must be sorted by order key.
     pub fn admits(&self, added: &[Record]) -> bool {
         let mut new_groups = HashSet::new();
         let mut last = self.head.last.clone();
@@ -144,7 +138,9 @@ impl ViewIndex {
             let kind = r.kind();
             if !r.meta.supersedes.is_empty()
                 || self.head.dangling.binary_search(&r.id).is_ok()
-                || !(appendable(kind) || unseen(kind))
+                // Echoes, shown by no `.rune/` file, are not admitted either: a write of one
+                // must leave their own caches warm, which the full render stores.
+                || !appendable(kind)
             {
                 return false;
             }
@@ -152,9 +148,6 @@ impl ViewIndex {
                 if self.groups.binary_search(&g).is_ok() || !new_groups.insert(g) {
                     return false;
                 }
-            }
-            if unseen(kind) {
-                return true;
             }
             let key = order(r);
             let after = last

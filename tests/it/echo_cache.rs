@@ -1,7 +1,8 @@
 //! `echo search`, `echo show` and `load --role` read the echoes folded once per tree pair and
-//! cached under `<git-dir>/rune/echoes/`: the output is the same with the cache, without it
-//! and with a damaged one, also after new entries and references are written, and a missing
-//! or damaged cache is made again.
+//! cached under `<git-dir>/rune/echoes/` (and `echo search` its index, `<git-dir>/rune/
+//! echo-index/`): the output is the same with the caches, without them and with damaged ones,
+//! also after new entries and references are written; a missing or damaged cache is made
+//! again, and a write leaves the caches of the trees it made.
 
 use std::path::PathBuf;
 
@@ -11,8 +12,40 @@ fn cache_dir(repo: &TestRepo) -> PathBuf {
     repo.root.join(".git/rune/echoes")
 }
 
+fn index_dir(repo: &TestRepo) -> PathBuf {
+    repo.root.join(".git/rune/echo-index")
+}
+
+/// The cache key of memory now (the memory tree, the branch's session-state tree).
+fn key_now(repo: &TestRepo) -> String {
+    let tree = |r: &str| {
+        let out = repo.git_output(&["rev-parse", "-q", "--verify", &format!("{r}^{{tree}}")]);
+        let id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+        if id.is_empty() {
+            "-".to_owned()
+        } else {
+            id
+        }
+    };
+    format!(
+        "{}-{}",
+        tree("refs/rune/memory"),
+        tree("refs/rune/branches/main")
+    )
+}
+
+/// Whether both caches of memory now are stored (a reader will not fold).
+fn warm(repo: &TestRepo) -> bool {
+    let key = key_now(repo);
+    cache_dir(repo).join(&key).is_file() && index_dir(repo).join(&key).is_file()
+}
+
 fn cached(repo: &TestRepo) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(cache_dir(repo))
+    list(cache_dir(repo))
+}
+
+fn list(dir: PathBuf) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|d| d.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
     out.sort();
@@ -61,9 +94,14 @@ fn readings(repo: &TestRepo) -> Vec<String> {
 /// The readings with the cache as the writes left it, then with none, then with a damaged
 /// one; all the same, and the cache made again.
 fn same_with_and_without_cache(repo: &TestRepo) -> Vec<String> {
+    assert!(warm(repo), "the last write left no cache of its trees");
     let with = readings(repo);
-    assert!(!cached(repo).is_empty());
+    // Without the index (made again from the cached echoes), then without either.
+    std::fs::remove_dir_all(index_dir(repo)).unwrap();
+    assert_eq!(readings(repo), with);
+    assert!(warm(repo));
     std::fs::remove_dir_all(cache_dir(repo)).unwrap();
+    std::fs::remove_dir_all(index_dir(repo)).unwrap();
     assert_eq!(readings(repo), with);
     let made = cached(repo);
     assert!(!made.is_empty());
@@ -71,11 +109,16 @@ fn same_with_and_without_cache(repo: &TestRepo) -> Vec<String> {
         let text = std::fs::read_to_string(path).unwrap();
         std::fs::write(path, &text[..text.len() / 2]).unwrap();
     }
+    let indexes = list(index_dir(repo));
+    assert_eq!(indexes.len(), 1);
+    let index = std::fs::read(&indexes[0]).unwrap();
+    std::fs::write(&indexes[0], &index[..index.len() / 2]).unwrap();
     assert_eq!(readings(repo), with);
     for path in &made {
         let text = std::fs::read_to_string(path).unwrap();
         assert!(text.ends_with('\n') && text.lines().last().unwrap().starts_with("end "));
     }
+    assert_eq!(std::fs::read(&indexes[0]).unwrap(), index);
     with
 }
 
@@ -116,6 +159,8 @@ fn echo_readers_are_the_same_with_without_and_with_a_damaged_cache() {
         .success();
     repo.rune(&["-q", "echo", "ref", &uid, "--workflow", "review-8"])
         .success();
+    // `echo ref` renders no echoes file: the view refresh after its commit stored the caches.
+    assert!(warm(&repo));
     let second = same_with_and_without_cache(&repo);
     assert_ne!(second, first);
     assert!(

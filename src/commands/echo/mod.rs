@@ -360,20 +360,19 @@ fn show(ctx: &Context, a: EchoShowArgs) -> Result<ExitCode> {
 
 fn search(ctx: &Context, a: EchoSearchArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let echoes = crate::memory::echo_cache::current(&store)?;
-    let found = echoes::search(&echoes, &a.query, a.role.as_deref());
+    let found = echoes::search::search(&store, &a.query, a.role.as_deref(), a.limit.max(1))?;
     let mut out = String::new();
-    for f in found.iter().take(a.limit.max(1)) {
+    for f in &found {
         if ctx.ui.json {
             out.push_str(&json::line(&json::echo_listed(
-                f.record,
+                &f.record,
                 f.score.total,
                 f.score.references,
                 Some(f.relevance),
             )));
             out.push('\n');
         } else {
-            out.push_str(&entry_line(f.record, f.score.total));
+            out.push_str(&entry_line(&f.record, f.score.total));
             if let Body::Echo { text, .. } = &f.record.body {
                 out.push_str(&format!("    {}\n", sanitize(text).replace('\n', "\n    ")));
             }

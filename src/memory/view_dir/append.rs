@@ -4,7 +4,9 @@
 //! other file keeps its text, and load's digest for the new trees is grown from the old
 //! one. Byte for byte what a full render writes (tests/it/view_append.rs compares them);
 //! anything else — an edit, a tombstone, a file edited or deleted by hand, a kind shown any
-//! other way, a missing index or digest — takes the full render.
+//! other way or not at all (echoes keep caches only the full render stores), a missing
+//! index — takes the full render. Without the old trees' digest none is grown: `load`
+//! makes it on its first read.
 
 use anyhow::Result;
 

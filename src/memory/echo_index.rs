@@ -1,0 +1,230 @@
+//! What `echo search` needs of the folded echoes, cached per pair of memory trees in
+//! `<common-dir>/rune/echo-index/` beside the echo cache (`echo_cache`): the active entries'
+//! BM25 token statistics (`rank::Index`), the few fields that score and sort a hit (uid, role,
+//! layer, verified), each entry's stored record line (decoded only for the hits printed), and
+//! the references the Echo Score counts. A search reads this one compact file and tokenizes
+//! only the query, instead of decoding every echo and tokenizing all of them; its results are
+//! those of a search over the whole fold (`echoes::search`), which tests check.
+//!
+//! Binary (postcard) rather than text: the postings are a few hundred thousand small
+//! integers, which JSON took tens of milliseconds to read back. A tree id names its records
+//! exactly, so the file needs no invalidation; one that is missing, cut short, damaged or of
+//! another version is made again from the echoes (cached, or folded). Local, never committed.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::digest_cache::{key, prune};
+use super::Snapshot;
+use crate::files::write_atomic;
+use crate::model::{Body, Record, State};
+use crate::rank;
+use crate::store::{branch_ref, Store, Tip, MEMORY_REF};
+
+/// Bumped whenever what the file keeps, or its encoding, changes.
+const VERSION: u32 = 1;
+
+/// One active entry.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Doc {
+    pub uid: String,
+    pub role: String,
+    pub layer: String,
+    pub verified: String,
+    /// The record's stored line (`model::decode_line` reads it back).
+    pub line: String,
+}
+
+/// A reference (`echo-ref`) as the Echo Score counts it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ref {
+    pub uid: String,
+    pub workflow: String,
+    /// The record's time.
+    pub ts: String,
+}
+
+/// The search index of one fold's echoes.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EchoIndex {
+    /// The active (not archived) entries, in the fold's order; document `i` of `text`.
+    pub docs: Vec<Doc>,
+    /// (role, uid) of every entry, archived or not, that a reference names.
+    pub referenced: Vec<(String, String)>,
+    pub refs: Vec<Ref>,
+    /// BM25 statistics of [`document`] of each entry of `docs`.
+    pub text: rank::Index,
+}
+
+/// The text an entry is found by: its title (twice: it weighs more), learning and evidence.
+pub fn document(r: &Record) -> String {
+    match &r.body {
+        Body::Echo {
+            title,
+            text,
+            evidence,
+            ..
+        } => format!("{title}\n{title}\n{text}\n{evidence}"),
+        _ => String::new(),
+    }
+}
+
+impl EchoIndex {
+    /// The index of a state's echoes and references, every entry tokenized.
+    #[cfg(test)]
+    pub fn of(state: &State) -> EchoIndex {
+        EchoIndex::reusing(state, None)
+    }
+
+    /// [`EchoIndex::of`], taking the token statistics of the entries whose record line is
+    /// the same from an index made before (a record line names its text exactly): a write
+    /// tokenizes only the entries it changed.
+    pub fn reusing(state: &State, previous: Option<&EchoIndex>) -> EchoIndex {
+        let mut known: HashMap<&str, rank::Tokens> = previous
+            .map(|p| {
+                p.docs
+                    .iter()
+                    .map(|d| d.line.as_str())
+                    .zip(p.text.tokens())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let tokenizer = rank::DocTokenizer::default();
+        let mut docs = Vec::new();
+        let mut tokens = Vec::new();
+        for r in &state.echoes {
+            if let Body::Echo {
+                uid,
+                role,
+                layer,
+                verified,
+                archived: false,
+                ..
+            } = &r.body
+            {
+                let line = r.to_line();
+                tokens.push(
+                    known
+                        .remove(line.as_str())
+                        .unwrap_or_else(|| tokenizer.tokens(&document(r))),
+                );
+                docs.push(Doc {
+                    uid: uid.clone(),
+                    role: role.clone(),
+                    layer: layer.clone(),
+                    verified: verified.clone(),
+                    line,
+                });
+            }
+        }
+        let refs: Vec<Ref> = state
+            .echo_refs
+            .iter()
+            .filter_map(|r| match &r.body {
+                Body::EchoRef { uid, workflow } => Some(Ref {
+                    uid: uid.clone(),
+                    workflow: workflow.clone(),
+                    ts: r.meta.ts.clone(),
+                }),
+                _ => None,
+            })
+            .collect();
+        let named: std::collections::HashSet<&str> = refs.iter().map(|r| r.uid.as_str()).collect();
+        let referenced = state
+            .echoes
+            .iter()
+            .filter_map(|r| match &r.body {
+                Body::Echo { role, uid, .. } if named.contains(uid.as_str()) => {
+                    Some((role.clone(), uid.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        EchoIndex {
+            docs,
+            referenced,
+            refs,
+            text: rank::Index::of_tokens(tokens),
+        }
+    }
+
+    pub(crate) fn encode(&self, key: &str) -> Option<Vec<u8>> {
+        let mut out = postcard::to_stdvec(&(VERSION, key)).ok()?;
+        out.extend(postcard::to_stdvec(self).ok()?);
+        Some(out)
+    }
+
+    /// The index in `bytes`, if it is whole, of this version and for `key` (any, `None`).
+    pub(crate) fn decode(bytes: &[u8], key: Option<&str>) -> Option<EchoIndex> {
+        let ((version, stored), rest): ((u32, &str), _) = postcard::take_from_bytes(bytes).ok()?;
+        if version != VERSION || key.is_some_and(|k| k != stored) {
+            return None;
+        }
+        let (index, rest): (EchoIndex, _) = postcard::take_from_bytes(rest).ok()?;
+        (rest.is_empty() && index.text.documents() == index.docs.len() && index.text.is_whole())
+            .then_some(index)
+    }
+}
+
+fn dir(store: &Store) -> PathBuf {
+    store.common_dir().join("rune").join("echo-index")
+}
+
+/// The cached index of the two trees, if it was stored and reads back whole.
+pub fn read(store: &Store, memory: Option<Tip>, branch: Option<Tip>) -> Option<EchoIndex> {
+    let key = key(memory, branch);
+    let bytes = std::fs::read(dir(store).join(&key)).ok()?;
+    EchoIndex::decode(&bytes, Some(&key))
+}
+
+/// Makes the index of `state` (the whole fold of the two trees, or its echoes) and stores
+/// it. A cache that cannot be written only costs the next search the index.
+pub fn store(store: &Store, memory: Option<Tip>, branch: Option<Tip>, state: &State) -> EchoIndex {
+    let key = key(memory, branch);
+    let dir = dir(store);
+    let index = EchoIndex::reusing(state, newest(&dir).as_ref());
+    if let Some(bytes) = index.encode(&key) {
+        if std::fs::create_dir_all(&dir).is_ok() && write_atomic(&dir.join(&key), &bytes).is_ok() {
+            prune(&dir);
+        }
+    }
+    index
+}
+
+/// The most recently written index of any trees, if it reads back whole.
+fn newest(dir: &Path) -> Option<EchoIndex> {
+    let path = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max()?
+        .1;
+    EchoIndex::decode(&std::fs::read(path).ok()?, None)
+}
+
+/// Stores the index of a snapshot just folded, unless it is stored already.
+pub fn remember(store: &Store, snap: &Snapshot) {
+    let key = key(snap.memory_tip, snap.branch_tip);
+    if !dir(store).join(key).exists() {
+        self::store(store, snap.memory_tip, snap.branch_tip, &snap.state);
+    }
+}
+
+/// The index of memory now: cached, or made from the echoes (cached, or folded) and cached.
+/// `fresh` makes it again whatever is cached (a line of the cached one did not decode).
+pub fn current(store: &Store, fresh: bool) -> crate::store::Result<EchoIndex> {
+    let head = store.head_info()?;
+    let branch_ref = branch_ref(head.branch.as_deref());
+    let memory = store.tip(MEMORY_REF)?;
+    let branch = store.tip(&branch_ref)?;
+    if !fresh {
+        if let Some(index) = read(store, memory, branch) {
+            return Ok(index);
+        }
+    }
+    let state = super::echo_cache::echoes(store, &head, &branch_ref, memory, branch)?;
+    Ok(self::store(store, memory, branch, &state))
+}
