@@ -32,6 +32,17 @@ struct Scanned {
 
 /// The ids of the records in `snap` the view withholds.
 pub fn withheld(store: &Store, snap: &Snapshot) -> store::Result<HashSet<String>> {
+    withheld_known(store, snap, &[])
+}
+
+/// [`withheld`], told what some refs gained: `(ref, old tree, records)` says the ref's tree
+/// in `snap` is the old tree with exactly these records added (a caller that just wrote or
+/// diffed them), so a cache entry for the old tree needs no tree diff.
+pub fn withheld_known(
+    store: &Store,
+    snap: &Snapshot,
+    told: &[(&str, Option<ObjectId>, &[crate::model::Record])],
+) -> store::Result<HashSet<String>> {
     let path = store.git_dir().join("rune").join("gate.json");
     let mut cache: Cache = std::fs::read(&path)
         .ok()
@@ -52,7 +63,23 @@ pub fn withheld(store: &Store, snap: &Snapshot) -> store::Result<HashSet<String>
             .and_then(|s| ObjectId::from_hex(s.tree.as_bytes()).ok());
         let mut ids = known.map(|s| s.withheld).unwrap_or_default();
         if base != Some(tip.tree) {
-            let added = store.records_added_trees(name, base, tip.tree, &kinds)?;
+            let told = told
+                .iter()
+                .find(|(n, old, _)| *n == name && old.is_some() && *old == base)
+                .map(|(_, _, records)| *records);
+            let added: Vec<&crate::model::Record>;
+            let read;
+            let added: &[&crate::model::Record] = match told {
+                Some(records) => {
+                    added = records.iter().filter(|r| kinds.contains(&r.kind())).collect();
+                    &added
+                }
+                None => {
+                    read = store.records_added_trees(name, base, tip.tree, &kinds)?;
+                    added = read.iter().collect();
+                    &added
+                }
+            };
             ids.extend(
                 added
                     .iter()

@@ -139,18 +139,24 @@ pub(super) fn save(
         summary: title.clone(),
         ..Saved::default()
     };
-    for ((name, summary), commit) in [(MEMORY_REF.to_owned(), memory_summary), (branch_ref, title)]
-        .into_iter()
-        .zip(commits)
+    let mut wrote = Vec::new();
+    for ((name, summary, tip), commit) in [
+        (MEMORY_REF.to_owned(), memory_summary, memory_tip),
+        (branch_ref, title, branch_tip),
+    ]
+    .into_iter()
+    .zip(commits)
     {
         if let Some(c) = commit {
-            saved.commits.push((name, c.id, summary));
+            saved.commits.push((name.clone(), c.id, summary));
+            wrote.push((name, tip.map(|t| t.tree), c.records));
         }
     }
     let tail = SavedTail {
         file: FILE,
         prefix,
         stat,
+        wrote,
     };
     saved.kept = match view.checkout_saved_tail(guard, store, &tail)? {
         Some(refresh) => refresh.kept,

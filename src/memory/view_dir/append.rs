@@ -28,6 +28,9 @@ pub struct SavedTail {
     /// The file's stat when `save` read it: a file changed since is kept. `None` (a clock
     /// without sub-second times) keeps it too.
     pub stat: Option<(u64, i128)>,
+    /// What the save wrote: per ref, the tree it wrote on and the records it added (what the
+    /// refresh would otherwise diff the trees for).
+    pub wrote: Vec<(String, Option<ObjectId>, Vec<Record>)>,
 }
 
 /// The refresh by appending, or `None` when it does not apply (nothing is written then).
@@ -90,11 +93,21 @@ pub(crate) fn refresh(
         let Some(new) = new else {
             return Ok(None);
         };
-        let (gained, removed) = store.tree_changes(name, old, new)?;
-        if removed {
-            return Ok(None);
+        let told = saved.and_then(|s| {
+            s.wrote
+                .iter()
+                .find(|(n, o, _)| n == name && *o == old && o.is_some())
+        });
+        match told {
+            Some((_, _, records)) => added.extend(records.iter().cloned()),
+            None => {
+                let (gained, removed) = store.tree_changes(name, old, new)?;
+                if removed {
+                    return Ok(None);
+                }
+                added.extend(gained);
+            }
         }
-        added.extend(gained);
     }
     added.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
     if !index.admits(&added) {
@@ -107,7 +120,15 @@ pub(crate) fn refresh(
         branch_tip: tips.1,
         state: State::default(),
     };
-    let withheld = gate_cache::withheld(store, &lite)?;
+    let told: Vec<(&str, Option<ObjectId>, &[Record])> = saved
+        .map(|s| {
+            s.wrote
+                .iter()
+                .map(|(n, o, r)| (n.as_str(), *o, r.as_slice()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let withheld = gate_cache::withheld_known(store, &lite, &told)?;
     let withhold = |r: &Record| withheld.contains(&r.id);
 
     // Decide every file before writing any: a file edited by hand whose list grows takes
