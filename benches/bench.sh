@@ -34,6 +34,10 @@ export GIT_CONFIG_GLOBAL="$tmp/gitconfig" GIT_CONFIG_NOSYSTEM=1 TZ=UTC LC_ALL=C
 git config --global user.name bench
 git config --global user.email bench@example.com
 
+# pack: `git gc`, once the automatic maintenance a git-rune write started in the background
+# is done (git refuses a second gc meanwhile).
+pack() { local n; for n in $(seq 1 120); do git gc -q 2>/dev/null && return; sleep 0.5; done; git gc -q; }
+
 # Wall-clock stamps without forking a `date` process around what is measured (bash 5).
 [ -n "${EPOCHREALTIME:-}" ] || { echo "benches/bench.sh needs bash 5 (EPOCHREALTIME)" >&2; exit 1; }
 # stats NAME FILE: median and p90 of the numbers (ns) in FILE, printed in ms.
@@ -115,7 +119,7 @@ t0=${EPOCHREALTIME/./}000; "$RUNE" -q save -m "10k learnings" >/dev/null; t1=${E
 echo $((t1 - t0)) >"$tmp/save10k.rune"
 # Pack what the import wrote, as `git gc` would in a real repository, and keep git from
 # starting its automatic maintenance (a background gc) in the middle of the timed commits.
-git gc -q && git config gc.auto 0 && git config maintenance.auto false
+git config gc.auto 0 && git config maintenance.auto false && pack
 : >"$tmp/load.rune"; : >"$tmp/load.git"; : >"$tmp/status.rune"; : >"$tmp/load.revparse"; : >"$tmp/status.git"
 for i in $(seq 1 "$RUNS"); do
   t0=${EPOCHREALTIME/./}000; "$RUNE" load >/dev/null; t1=${EPOCHREALTIME/./}000
@@ -145,7 +149,7 @@ for i in $(seq 1 100000); do
 done >>.rune/learnings.jsonl
 t0=${EPOCHREALTIME/./}000; "$RUNE" -q save -m "100k learnings" >/dev/null; t1=${EPOCHREALTIME/./}000
 echo $((t1 - t0)) >"$tmp/save100k.rune"
-git gc -q && git config gc.auto 0 && git config maintenance.auto false
+git config gc.auto 0 && git config maintenance.auto false && pack
 sed -e "s#/home/user/project#$repo#g" -e 's#"session_id": "[^"]*"#"session_id": "bench-big"#' \
   "$ROOT/tests/fixtures/claude-code/SessionStart-startup.json" >"$tmp/ss-big.json"
 for f in revparse load ss status gitstatus learn append; do : >"$tmp/big.$f"; done
@@ -165,10 +169,17 @@ switch_bench switch100k "$BIG_RUNS"
 for i in $(seq 1 "$BIG_RUNS"); do
   t0=${EPOCHREALTIME/./}000; "$RUNE" -q learn --type insight --key "big-$i" --insight "one more" >/dev/null; t1=${EPOCHREALTIME/./}000
   echo $((t1 - t0)) >>"$tmp/big.learn"
-  printf '{"ts":"2026-01-02T00:00:00Z","type":"insight","key":"appended-%d","insight":"i","confidence":0.5}\n' "$i" >>.rune/learnings.jsonl
+  # A line as an agent appends it: stamped now (bash's own clock, no process).
+  printf '{"ts":"%(%Y-%m-%dT%H:%M:%SZ)T","type":"insight","key":"appended-%d","insight":"i","confidence":0.5}\n' -1 "$i" >>.rune/learnings.jsonl
   t0=${EPOCHREALTIME/./}000; "$RUNE" -q save -m "one more $i" >/dev/null; t1=${EPOCHREALTIME/./}000
   echo $((t1 - t0)) >>"$tmp/big.append"
 done
+# 10,000 lines appended at once (an imported log) + save, one run.
+for i in $(seq 1 10000); do
+  printf '{"type":"insight","key":"bulk-%d","insight":"bulk line %d","confidence":0.5}\n' "$i" "$i"
+done >>.rune/learnings.jsonl
+t0=${EPOCHREALTIME/./}000; "$RUNE" -q save -m "10k more" >/dev/null; t1=${EPOCHREALTIME/./}000
+echo $((t1 - t0)) >"$tmp/big.bulk"
 
 # The first commit off an un-noted parent (issue 16): a new branch at the first commit (made
 # before memory existed, so it has no note) gets a commit made without hooks, then the
@@ -301,7 +312,7 @@ make_side() { # DIR PREFIX
 }
 make_side "$tmp/sync-a" a; "$RUNE" -q sync >/dev/null
 make_side "$tmp/sync-b" b; "$RUNE" -q remote add origin >/dev/null; git fetch -q origin
-git gc -q && git config gc.auto 0 && git config maintenance.auto false
+git config gc.auto 0 && git config maintenance.auto false && pack
 ours=$(git rev-parse refs/rune/memory); theirs=$(git rev-parse refs/rune-remotes/origin/rune/memory)
 : >"$tmp/sync.rune"; : >"$tmp/sync.git"
 for i in $(seq 1 "$RUNS"); do
@@ -359,7 +370,7 @@ for r in planner workers reviewer auditor team; do
 done
 t0=${EPOCHREALTIME/./}000; "$RUNE" -q echo consolidate >/dev/null; t1=${EPOCHREALTIME/./}000
 echo $((t1 - t0)) >"$tmp/echo.consolidate"
-git gc -q && git config gc.auto 0 && git config maintenance.auto false
+git config gc.auto 0 && git config maintenance.auto false && pack
 : >"$tmp/echo.search"; : >"$tmp/echo.load"; : >"$tmp/echo.git"
 for i in $(seq 1 "$RUNS"); do
   t0=${EPOCHREALTIME/./}000; "$RUNE" echo search "query cache misses in module" >/dev/null; t1=${EPOCHREALTIME/./}000
@@ -403,6 +414,7 @@ stats "git switch, true post-checkout (100k)" "$tmp/switch100k.true"
 stats "git switch, git-rune's post-checkout (100k)" "$tmp/switch100k.rune"
 stats "learn, one learning into 100,000" "$tmp/big.learn"
 stats "append one line + save, 100,000" "$tmp/big.append"
+stats "append 10,000 lines + save, 100,000 (one run)" "$tmp/big.bulk"
 stats "post-commit, un-noted parent, 100,000" "$tmp/big.unnoted"
 [ -z "${RUNE_B:-}" ] || stats "the same, RUNE_B" "$tmp/big.unnoted-b"
 stats "git notes add (same rounds)" "$tmp/big.unnoted-naive"
