@@ -129,6 +129,17 @@ pub fn remember(store: &Store, snap: &Snapshot) {
     super::echo_index::remember(store, snap);
 }
 
+/// Stores the echoes of trees `old`, and their search index, as those of trees `new`, which
+/// differ from them only by records no echo's fold reads (plain records of other kinds: what
+/// the view's append path admits), so a write that appended to the view leaves the next
+/// `echo search` warm. Nothing when `old` has none cached.
+pub fn carry(store: &Store, old: (Option<Tip>, Option<Tip>), new: (Option<Tip>, Option<Tip>)) {
+    if let Some(state) = read(store, old.0, old.1) {
+        self::store(store, new.0, new.1, &state);
+    }
+    super::echo_index::carry(store, old, new);
+}
+
 fn only_echoes(state: State) -> State {
     State {
         echoes: state.echoes,

@@ -193,6 +193,20 @@ pub fn store(store: &Store, memory: Option<Tip>, branch: Option<Tip>, state: &St
     index
 }
 
+/// Stores the index of trees `old` as that of trees `new` (see `echo_cache::carry`).
+pub fn carry(store: &Store, old: (Option<Tip>, Option<Tip>), new: (Option<Tip>, Option<Tip>)) {
+    let Some(index) = read(store, old.0, old.1) else {
+        return;
+    };
+    let key = key(new.0, new.1);
+    if let Some(bytes) = index.encode(&key) {
+        let dir = dir(store);
+        if write_atomic(&dir.join(&key), &bytes).is_ok() {
+            prune(&dir);
+        }
+    }
+}
+
 /// The most recently written index of any trees, if it reads back whole.
 fn newest(dir: &Path) -> Option<EchoIndex> {
     let path = std::fs::read_dir(dir)

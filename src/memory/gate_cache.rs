@@ -71,7 +71,10 @@ pub fn withheld_known(
             let read;
             let added: &[&crate::model::Record] = match told {
                 Some(records) => {
-                    added = records.iter().filter(|r| kinds.contains(&r.kind())).collect();
+                    added = records
+                        .iter()
+                        .filter(|r| kinds.contains(&r.kind()))
+                        .collect();
                     &added
                 }
                 None => {

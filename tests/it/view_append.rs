@@ -58,6 +58,17 @@ fn writes_that_add_at_the_ends_append_and_leave_what_a_full_render_would() {
 
     repo.learn("k-new", "a new key");
     assert!(learnings_appended(&repo), "a new key appends");
+    // The echoes' caches of the new trees are there: the next `echo search` is warm.
+    let key = format!(
+        "{}-{}",
+        repo.git(&["rev-parse", "refs/rune/memory^{tree}"]).trim(),
+        repo.git(&["rev-parse", "refs/rune/branches/main^{tree}"])
+            .trim()
+    );
+    for dir in ["echoes", "echo-index"] {
+        let path = repo.root.join(".git/rune").join(dir).join(&key);
+        assert!(path.exists(), "{}", path.display());
+    }
     compare(&repo, "learn, new key");
 
     repo.learn("k-files", "names a file");

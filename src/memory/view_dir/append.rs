@@ -13,7 +13,7 @@ use anyhow::Result;
 use super::{renderer, FileEntry, FileState, Manifest, Refresh, View, MANIFEST_VERSION};
 use crate::files::{append_atomic, stat_of, write_atomic};
 use crate::memory::view_index::ViewIndex;
-use crate::memory::{digest_cache, gate_cache, Snapshot};
+use crate::memory::{digest_cache, echo_cache, gate_cache, Snapshot};
 use crate::model::{Record, Scope, State};
 use crate::store::{HeadInfo, ObjectId, Store, Tip, MEMORY_REF};
 use crate::view::{self, ViewFile};
@@ -221,5 +221,7 @@ pub(crate) fn refresh(
     if let Some(digest) = digest_cache::read(store, old_tips.0, old_tips.1) {
         digest_cache::put(store, tips.0, tips.1, &digest.appended(&added));
     }
+    // No echo was added: the echoes' caches of the old trees serve the new ones.
+    echo_cache::carry(store, old_tips, tips);
     Ok(Some(out))
 }
