@@ -71,7 +71,7 @@ pub fn put(store: &Store, memory: Option<Tip>, branch: Option<Tip>, digest: &Dig
     if std::fs::create_dir_all(&dir).is_ok()
         && write_atomic(&dir.join(&key), digest.encode(&key).as_bytes()).is_ok()
     {
-        prune(&dir);
+        prune(&dir, KEEP);
     }
 }
 
@@ -89,8 +89,9 @@ pub fn remember(store: &Store, snap: &Snapshot) {
     }
 }
 
-/// Removes all but the [`KEEP`] newest digests (and temporary files a killed writer left).
-pub(super) fn prune(dir: &std::path::Path) {
+/// Removes all but the `keep` newest files of a cache folder (and temporary files a killed
+/// writer left).
+pub(super) fn prune(dir: &std::path::Path, keep: usize) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -112,11 +113,11 @@ pub(super) fn prune(dir: &std::path::Path) {
         }
         files.push((modified, e.path()));
     }
-    if files.len() <= KEEP {
+    if files.len() <= keep {
         return;
     }
     files.sort_by_key(|f| std::cmp::Reverse(f.0));
-    for (_, path) in files.into_iter().skip(KEEP) {
+    for (_, path) in files.into_iter().skip(keep) {
         let _ = std::fs::remove_file(path);
     }
 }

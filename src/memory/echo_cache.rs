@@ -25,6 +25,10 @@ struct Header {
     key: String,
 }
 
+/// Echo caches (and search indexes) kept: fewer than digests, as each is megabytes at
+/// 10,000 echoes; the ones a reader needs are the current trees' and the last few.
+pub(super) const KEEP: usize = 4;
+
 fn dir(store: &Store) -> PathBuf {
     store.common_dir().join("rune").join("echoes")
 }
@@ -115,7 +119,7 @@ pub fn store(store: &Store, memory: Option<Tip>, branch: Option<Tip>, state: &St
     if std::fs::create_dir_all(&dir).is_ok()
         && write_atomic(&dir.join(&key), encode(state, &key).as_bytes()).is_ok()
     {
-        prune(&dir);
+        prune(&dir, KEEP);
     }
 }
 

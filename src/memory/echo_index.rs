@@ -187,7 +187,7 @@ pub fn store(store: &Store, memory: Option<Tip>, branch: Option<Tip>, state: &St
     let index = EchoIndex::reusing(state, newest(&dir).as_ref());
     if let Some(bytes) = index.encode(&key) {
         if std::fs::create_dir_all(&dir).is_ok() && write_atomic(&dir.join(&key), &bytes).is_ok() {
-            prune(&dir);
+            prune(&dir, super::echo_cache::KEEP);
         }
     }
     index
@@ -202,7 +202,7 @@ pub fn carry(store: &Store, old: (Option<Tip>, Option<Tip>), new: (Option<Tip>, 
     if let Some(bytes) = index.encode(&key) {
         let dir = dir(store);
         if write_atomic(&dir.join(&key), &bytes).is_ok() {
-            prune(&dir);
+            prune(&dir, super::echo_cache::KEEP);
         }
     }
 }
