@@ -188,6 +188,47 @@ impl ViewIndex {
         self
     }
 
+    /// This index of memory beside one session state (`old`'s records), made to describe the
+    /// same memory beside another (`branch`, whose records are `new`) after a switch that kept
+    /// the memory files: neither state holds a record of a memory kind (what the switch
+    /// checked), so the learning groups and the memory lists stand; the session lists are
+    /// taken from `state`, the fold of the new session state with memory's records of its
+    /// kinds. Every id the old state held, and every id the new one names, counts as named
+    /// by no record: more than the exact set, which only sends more writes to the full
+    /// render.
+    pub fn switched(
+        mut self,
+        branch: Option<ObjectId>,
+        state: &State,
+        old: &[Record],
+        new: &[Record],
+    ) -> ViewIndex {
+        for kind in Kind::ALL
+            .into_iter()
+            .filter(|&k| appendable(k) && k.scope() == Some(crate::model::Scope::Branch))
+        {
+            match state.of_kind(kind).last() {
+                Some(r) => self.head.last.insert(kind.as_str().to_owned(), order(r)),
+                None => self.head.last.remove(kind.as_str()),
+            };
+        }
+        let named = new.iter().flat_map(|r| {
+            let targets: Vec<&String> = match &r.body {
+                Body::Delete { targets } => targets.iter().collect(),
+                Body::Resolve { target } => vec![target],
+                _ => Vec::new(),
+            };
+            r.meta.supersedes.iter().chain(targets)
+        });
+        self.head
+            .dangling
+            .extend(old.iter().map(|r| &r.id).chain(named).cloned());
+        self.head.dangling.sort();
+        self.head.dangling.dedup();
+        self.head.branch = tree_hex(branch);
+        self
+    }
+
     /// The index stored for this work tree, if it reads back whole.
     pub fn read(store: &Store) -> Option<ViewIndex> {
         let data = std::fs::read(path(store)).ok()?;

@@ -19,9 +19,14 @@ fn view_files(repo: &TestRepo) -> BTreeMap<String, String> {
 
 /// Whether the last refresh appended to learnings.jsonl (its content id names parts).
 fn learnings_appended(repo: &TestRepo) -> bool {
+    appended(repo, "learnings.jsonl")
+}
+
+/// Whether a refresh appended to a view file since it was last rendered whole.
+fn appended(repo: &TestRepo, file: &str) -> bool {
     let manifest: serde_json::Value =
         serde_json::from_str(&repo.read(".git/rune/view.json")).unwrap();
-    manifest["files"]["learnings.jsonl"]["blob"]
+    manifest["files"][file]["blob"]
         .as_str()
         .unwrap()
         .contains('+')
@@ -161,4 +166,43 @@ fn an_appended_line_edited_while_or_after_a_write_is_never_lost() {
         out.stdout
     );
     compare(&repo, "edit + append + save");
+}
+
+#[test]
+fn the_first_writes_after_a_branch_switch_append_too() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.rs", "fn a() {}\n", "start");
+    repo.rune(&["-q", "init", "--hooks"]).success();
+    repo.learn("k0", "zero");
+    repo.rune(&["-q", "progress", "--next", "main's next"])
+        .success();
+    repo.rune(&["-q", "save", "-m", "on main"]).success();
+    repo.learn("k1", "one");
+    for (round, (args, branch)) in [
+        (&["checkout", "-q", "-b", "feature"][..], "feature"),
+        (&["checkout", "-q", "main"][..], "main"),
+        (&["checkout", "-q", "feature"][..], "feature"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        repo.git(args);
+        // Session state written on the branch: its own lists' ends move with the switch.
+        repo.rune(&["-q", "progress", "--next", &format!("{branch}'s next")])
+            .success();
+        assert!(
+            appended(&repo, "progress.md"),
+            "the first write after `git {}` appends",
+            args.join(" ")
+        );
+        repo.learn(&format!("after-{round}"), "written right after a switch");
+        assert!(
+            learnings_appended(&repo),
+            "the first learn after `git {}`",
+            args.join(" ")
+        );
+        repo.rune(&["-q", "save", "-m", &format!("on {branch}")])
+            .success();
+        compare(&repo, &format!("writes after `git {}`", args.join(" ")));
+    }
 }

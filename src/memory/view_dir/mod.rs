@@ -102,6 +102,9 @@ impl FileState {
     }
 }
 
+/// The session state the view's files were last rendered beside: its tree and records.
+type OldSession = (Option<ObjectId>, std::rc::Rc<Vec<Record>>);
+
 /// The view of one work tree.
 pub struct View {
     pub dir: PathBuf,
@@ -377,17 +380,26 @@ impl View {
             (true, None) => Some(Default::default()),
             (false, _) => None,
         };
-        let memory_kept = match &branch_records {
+        let old_session = match &branch_records {
             Some(records) => self.memory_current(store, &manifest, tips.0, records)?,
-            None => false,
+            None => None,
         };
-        let snap = match branch_records.filter(|_| memory_kept) {
-            Some(records) => {
-                // Made from part of the state: no index for the next write to append by.
-                ViewIndex::remove(store);
-                branch_snapshot(store, head, branch_ref, tips, &records)?
+        let memory_kept = old_session.is_some();
+        let snap = match (branch_records, old_session) {
+            (Some(records), Some((old_tree, old_records))) => {
+                let snap = branch_snapshot(store, head, branch_ref, tips, &records)?;
+                // The index of memory beside the old session state, moved to the new one.
+                match ViewIndex::read(store)
+                    .filter(|i| i.describes(tips.0.map(|t| t.tree), old_tree))
+                {
+                    Some(index) => index
+                        .switched(tips.1.map(|t| t.tree), &snap.state, &old_records, &records)
+                        .write(store),
+                    None => ViewIndex::remove(store),
+                }
+                snap
             }
-            None => {
+            _ => {
                 let snap = Snapshot::at_tips(store, head, branch_ref, tips.0, tips.1)?;
                 // The fold is made: `load` and `status` after this write read its digest,
                 // and the next write appends to what it renders.
@@ -483,22 +495,23 @@ impl View {
     /// Whether the memory files on disk are what a render at `memory` would write beside the
     /// session state `branch` (the new branch's records): rendered by this renderer from that
     /// memory commit, clean, and neither the session state they were rendered beside nor
-    /// `branch` reaches memory's records ([`reaches_memory`]).
+    /// `branch` reaches memory's records ([`reaches_memory`]). When they are: the tree of
+    /// that old session state and its records.
     fn memory_current(
         &self,
         store: &Store,
         manifest: &Manifest,
         memory: Option<Tip>,
         branch: &[Record],
-    ) -> Result<bool> {
+    ) -> Result<Option<OldSession>> {
         if manifest.version != MANIFEST_VERSION || manifest.renderer != renderer() {
-            return Ok(false);
+            return Ok(None);
         }
         let memory_base = memory.map(|t| t.commit.to_string());
         let mut branch_entries = Vec::new();
         for file in ViewFile::ALL {
             let Some(e) = manifest.files.get(file.name()) else {
-                return Ok(false);
+                return Ok(None);
             };
             match file.scope() {
                 Scope::Memory => {
@@ -506,7 +519,7 @@ impl View {
                         || e.base != memory_base
                         || self.file_state(manifest, file) != FileState::Clean
                     {
-                        return Ok(false);
+                        return Ok(None);
                     }
                 }
                 Scope::Branch => branch_entries.push((&e.refname, &e.base)),
@@ -515,19 +528,22 @@ impl View {
         // The session state the memory files were rendered beside: one for all branch files
         // (a file kept for its edits would name an older one).
         let Some(&(old_ref, old_base)) = branch_entries.first() else {
-            return Ok(false);
+            return Ok(None);
         };
         if branch_entries.iter().any(|e| *e != (old_ref, old_base)) {
-            return Ok(false);
+            return Ok(None);
         }
-        let old = match old_base {
-            None => Default::default(),
+        let (old_tree, old) = match old_base {
+            None => (None, Default::default()),
             Some(hex) => match ObjectId::from_hex(hex.as_bytes()) {
-                Ok(id) if store.has_object(id) => store.records_at(old_ref, id)?,
-                _ => return Ok(false),
+                Ok(id) if store.has_object(id) => {
+                    let tip = store.tip_of(old_ref, id)?;
+                    (Some(tip.tree), store.tip_records(old_ref, tip)?)
+                }
+                _ => return Ok(None),
             },
         };
-        Ok(!reaches_memory(&old) && !reaches_memory(branch))
+        Ok((!reaches_memory(&old) && !reaches_memory(branch)).then_some((old_tree, old)))
     }
 
     fn write_manifest(&self, manifest: &Manifest) -> Result<(), ViewError> {
