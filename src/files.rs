@@ -18,14 +18,20 @@ pub(crate) fn stat_of(path: &Path) -> Option<(u64, i128)> {
     Some((meta.len(), mtime.as_nanos() as i128))
 }
 
-/// Writes through a temporary file and a rename, so a reader never sees half a file.
-/// Returns the stat of what it wrote (taken before the rename, so a later change shows).
-pub(crate) fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<Option<(u64, i128)>> {
-    let tmp = path.with_file_name(format!(
+/// The temporary file a write of `path` goes through: `.<name>.tmp-<pid>` beside it (the
+/// view's lock holder removes ones a killed process left).
+fn temp_path(path: &Path) -> std::path::PathBuf {
+    path.with_file_name(format!(
         ".{}.tmp-{}",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("rune"),
         std::process::id()
-    ));
+    ))
+}
+
+/// Writes through a temporary file and a rename, so a reader never sees half a file.
+/// Returns the stat of what it wrote (taken before the rename, so a later change shows).
+pub(crate) fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<Option<(u64, i128)>> {
+    let tmp = temp_path(path);
     std::fs::write(&tmp, data)?;
     let stat = stat_of(&tmp);
     std::fs::rename(&tmp, path).inspect_err(|_| {
@@ -45,11 +51,7 @@ pub(crate) fn append_atomic(
     tail: &[u8],
 ) -> std::io::Result<Option<(u64, i128)>> {
     use std::io::{Read, Write};
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp-{}",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("rune"),
-        std::process::id()
-    ));
+    let tmp = temp_path(path);
     let result = (|| {
         let mut out = std::fs::File::create(&tmp)?;
         let old = std::fs::File::open(path)?;
