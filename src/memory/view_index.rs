@@ -9,7 +9,8 @@
 //!
 //! With it, a write that only adds records (no edit, no tombstone, nothing an existing record
 //! names) to the end of those lists, in groups no learning holds yet, changes the view by
-//! appending their entries: [`ViewIndex::admits`] says whether it does, exactly.
+//! appending their entries (a learning in a group shown already replacing that group's
+//! line): [`ViewIndex::admit`] says whether it does, exactly.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
@@ -129,12 +130,16 @@ impl ViewIndex {
     /// Whether adding `added` (records of either tree pair's refs, none of them already
     /// there) to the state this index describes only appends them to the ends of the lists
     /// appendable files show, and changes no other file: every record is plain (no edit, no
-    /// tombstone, no resolution), not named by any record, of an appendable kind, after the
-    /// last record of its kind, and a learning opens a group of its own. `added` must be sorted by order key.
-    pub fn admits(&self, added: &[Record]) -> bool {
+    /// tombstone, no resolution), not named by any record, of an appendable kind, and after
+    /// the last record of its kind; no two learnings share a group. A learning in a group
+    /// shown already replaces that group's line (sorting after every learning, it wins the
+    /// group): `Some` lists those, by position in `added`; `None` when the write is not
+    /// admitted. `added` must be sorted by order key.
+    pub fn admit(&self, added: &[Record]) -> Option<Vec<usize>> {
         let mut new_groups = HashSet::new();
         let mut last = self.head.last.clone();
-        added.iter().all(|r| {
+        let mut replacing = Vec::new();
+        for (i, r) in added.iter().enumerate() {
             let kind = r.kind();
             if !r.meta.supersedes.is_empty()
                 || self.head.dangling.binary_search(&r.id).is_ok()
@@ -142,20 +147,25 @@ impl ViewIndex {
                 // must leave their own caches warm, which the full render stores.
                 || !appendable(kind)
             {
-                return false;
+                return None;
             }
             if let Some(g) = group_hash(r) {
-                if self.groups.binary_search(&g).is_ok() || !new_groups.insert(g) {
-                    return false;
+                if !new_groups.insert(g) {
+                    return None;
+                }
+                if self.groups.binary_search(&g).is_ok() {
+                    replacing.push(i);
                 }
             }
-            let key = order(r);
             let after = last
                 .get(kind.as_str())
                 .is_none_or(|l| (l.0.as_str(), l.1, l.2.as_str()) < r.order_key());
-            last.insert(kind.as_str().to_owned(), key);
-            after
-        })
+            if !after {
+                return None;
+            }
+            last.insert(kind.as_str().to_owned(), order(r));
+        }
+        Some(replacing)
     }
 
     /// Whether the list of `kind` held records in the state described.
@@ -284,8 +294,9 @@ mod tests {
         ViewIndex::of(None, None, records.iter(), &fold(records))
     }
 
-    /// `admits` says yes exactly when the fold's lists grow only at their ends (and the
-    /// kinds no appendable file shows stay as they are).
+    /// `admit` says yes exactly when the fold's lists grow only at their ends, a learning
+    /// in a shown group taking its group's place (and the kinds no appendable file shows
+    /// stay as they are).
     #[test]
     fn admits_exactly_the_additions_that_append_to_the_lists() {
         let base = vec![
@@ -299,45 +310,57 @@ mod tests {
                 targets: vec!["not-yet-here".into()],
             },
         );
-        let cases: Vec<(Vec<Record>, bool)> = vec![
-            (vec![learning(10, "k3", "new")], true),
-            (vec![decision(10, "d2", &[]), learning(11, "k4", "x")], true),
-            // Same group as a learning shown: it replaces that one's line.
-            (vec![learning(10, "k1", "newer")], false),
-            // Two new ones in one group: only one is shown.
+        let cases: Vec<(Vec<Record>, Option<Vec<usize>>)> = vec![
+            (vec![learning(10, "k3", "new")], Some(vec![])),
             (
-                vec![learning(10, "k5", "a"), learning(11, "k5", "b")],
-                false,
+                vec![decision(10, "d2", &[]), learning(11, "k4", "x")],
+                Some(vec![]),
             ),
-            // Sorts before the last decision.
-            (vec![decision(0, "d0", &[])], false),
+            // Same group as a learning shown: it replaces that one's line.
+            (vec![learning(10, "k1", "newer")], Some(vec![0])),
+            (
+                vec![learning(10, "k5", "a"), learning(11, "k2", "b")],
+                Some(vec![1]),
+            ),
+            // Two new ones in one group: only one is shown.
+            (vec![learning(10, "k5", "a"), learning(11, "k5", "b")], None),
+            // Sorts before the last decision, or the last learning.
+            (vec![decision(0, "d0", &[])], None),
+            (vec![learning(0, "k1", "older")], None),
             // An edit.
-            (vec![decision(10, "d1b", &[&base[0].id])], false),
-            (vec![delete.clone()], false),
+            (vec![decision(10, "d1b", &[&base[0].id])], None),
+            (vec![delete.clone()], None),
         ];
         let index = index_of(&base);
         for (added, admitted) in cases {
-            assert_eq!(index.admits(&added), admitted, "{added:?}");
-            if admitted {
-                // The lists of base + added are the lists of base with added at their ends.
-                let all: Vec<Record> = base.iter().chain(&added).cloned().collect();
-                let (before, after) = (fold(&base), fold(&all));
-                for k in [Kind::Decision, Kind::Learning] {
-                    let extra: Vec<&Record> = added.iter().filter(|r| r.kind() == k).collect();
-                    let mut expect: Vec<&Record> = before.of_kind(k).iter().collect();
-                    expect.extend(extra);
-                    assert_eq!(after.of_kind(k).iter().collect::<Vec<_>>(), expect);
-                }
-                let grown = index_of(&base).appended(None, None, &added);
-                assert_eq!(grown, index_of(&all));
+            assert_eq!(index.admit(&added), admitted, "{added:?}");
+            let Some(replacing) = admitted else { continue };
+            // The lists of base + added are the lists of base without the replaced
+            // learnings, with added at their ends.
+            let all: Vec<Record> = base.iter().chain(&added).cloned().collect();
+            let (before, after) = (fold(&base), fold(&all));
+            let replaced: Vec<u64> = replacing
+                .iter()
+                .filter_map(|&i| group_hash(&added[i]))
+                .collect();
+            for k in [Kind::Decision, Kind::Learning] {
+                let mut expect: Vec<&Record> = before
+                    .of_kind(k)
+                    .iter()
+                    .filter(|r| group_hash(r).is_none_or(|g| !replaced.contains(&g)))
+                    .collect();
+                expect.extend(added.iter().filter(|r| r.kind() == k));
+                assert_eq!(after.of_kind(k).iter().collect::<Vec<_>>(), expect);
             }
+            let grown = index_of(&base).appended(None, None, &added);
+            assert_eq!(grown, index_of(&all));
         }
         // A record a tombstone already names is not plain news.
         let mut with_delete = base.clone();
         with_delete.push(delete);
         let mut named = learning(10, "k9", "x");
         named.id = "not-yet-here".into();
-        assert!(!index_of(&with_delete).admits(&[named]));
+        assert_eq!(index_of(&with_delete).admit(&[named]), None);
     }
 
     #[test]

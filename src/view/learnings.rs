@@ -77,6 +77,33 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     out
 }
 
+/// The byte range of the line of `text` (a rendered `learnings.jsonl`) that shows the
+/// learning of `r`'s group (type and key): found by the `"type":…,"key":…,"insight":` run
+/// [`render`] writes, which text inside a JSON string cannot contain (its quotes are escaped).
+/// `None` unless exactly one line holds it (a withheld winner shows no key).
+pub(crate) fn group_line(text: &[u8], r: &Record) -> Option<std::ops::Range<usize>> {
+    let Body::Learning { ltype, key, .. } = normal(&r.body) else {
+        return None;
+    };
+    let needle = format!(
+        ",\"type\":{},\"key\":{},\"insight\":",
+        serde_json::to_string(&ltype).ok()?,
+        serde_json::to_string(&key).ok()?
+    );
+    let finder = memchr::memmem::Finder::new(needle.as_bytes());
+    let mut found = finder.find_iter(text);
+    let at = found.next()?;
+    if found.next().is_some() {
+        return None;
+    }
+    let start = text[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let end = memchr::memchr(b'\n', &text[at..]).map_or(text.len(), |i| at + i + 1);
+    Some(start..end)
+}
+
 const EXAMPLE: &str = r#"{"ts":"2026-04-04T14:30:00Z","skill":"cook","type":"decision","key":"state-lib","insight":"Chose X because Y","confidence":0.8}"#;
 
 /// Reads one JSON object a line, as the seed writes them; an object may also be spread over
@@ -310,6 +337,30 @@ fn skip_value(b: &[u8], i: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    use crate::model::testing::learning as rec;
+
+    #[test]
+    fn a_groups_line_is_found_only_where_the_renderer_wrote_its_fields() {
+        let mut tricky = rec(
+            2,
+            "k",
+            "mentions ,\"type\":\"insight\",\"key\":\"k\",\"insight\": inside",
+        );
+        if let Body::Learning { key, .. } = &mut tricky.body {
+            *key = "other".into();
+        }
+        let records = vec![rec(1, "k", "first"), tricky, rec(3, "k2", "third")];
+        let text = render(&records, &|_| false);
+        let line = group_line(text.as_bytes(), &rec(9, "k", "new")).unwrap();
+        assert_eq!(&text[line], text.lines().next().unwrap().to_owned() + "\n");
+        let last = group_line(text.as_bytes(), &rec(9, "k2", "new")).unwrap();
+        assert_eq!(last.end, text.len());
+        assert_eq!(group_line(text.as_bytes(), &rec(9, "absent", "x")), None);
+        // Withheld: the line shows no key.
+        let withheld = render(&records[..1], &|_| true);
+        assert_eq!(group_line(withheld.as_bytes(), &records[0]), None);
+    }
+
     use super::*;
     use crate::model::{fold, Draft};
     use crate::view::{self, ViewFile};

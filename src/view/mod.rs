@@ -263,6 +263,12 @@ pub fn appended(
     text.strip_prefix(before_header).map(str::to_owned)
 }
 
+/// Where `text`, a rendered `learnings.jsonl`, shows the learning of `r`'s group (the byte
+/// range of its line), when exactly one line does.
+pub fn learning_line_at(text: &[u8], r: &Record) -> Option<std::ops::Range<usize>> {
+    learnings::group_line(text, r)
+}
+
 /// Nothing withheld (for tests).
 #[cfg(test)]
 pub fn show_all(_: &Record) -> bool {

@@ -93,9 +93,15 @@ fn writes_that_add_at_the_ends_append_and_leave_what_a_full_render_would() {
     repo.decide("second", "d2", &["--files", "a.rs"]);
     compare(&repo, "learn with files, decide");
 
-    // The same key again replaces a shown line: a full render.
+    // The same key again takes the place of the line shown (the file is written whole).
     repo.learn("k1", "a newer insight");
-    assert!(!learnings_appended(&repo), "a replaced key renders in full");
+    repo.learn("k-new", "newer again, and its line had been appended");
+    let text = repo.read(".rune/learnings.jsonl");
+    assert_eq!(text.matches("\"key\":\"k1\"").count(), 1, "{text}");
+    assert!(
+        text.ends_with("newer again, and its line had been appended\",\"confidence\":0.7}\n"),
+        "{text}"
+    );
     compare(&repo, "learn, same key");
 
     // Lines an agent appends, stamped now or not stamped at all, then saved.

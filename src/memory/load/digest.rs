@@ -121,12 +121,33 @@ impl Digest {
     /// each cut keeps a prefix of its list's order (newest first, or best first for
     /// learnings), and a record joining that order can only take places, never give any
     /// back, so the cut of the whole grown state is the cut of this digest's lists grown.
-    pub fn appended(&self, added: &[Record]) -> Digest {
+    ///
+    /// A learning of `added` at a position in `replacing` takes the place of its group's
+    /// winner (it wins the group, sorting after every learning). That is exact only when the
+    /// winner it replaces is not among the learnings this digest keeps (the cut, a prefix of
+    /// the best first, loses nothing it holds, so it needs nothing it lacks): `None`
+    /// otherwise.
+    pub fn appended(&self, added: &[Record], replacing: &[usize]) -> Option<Digest> {
+        let group = |r: &Record| match &r.body {
+            Body::Learning { ltype, key, .. } => Some((*ltype, key.clone())),
+            _ => None,
+        };
+        let replaced: Vec<_> = replacing.iter().filter_map(|&i| group(&added[i])).collect();
+        if self
+            .state
+            .learnings
+            .iter()
+            .any(|r| group(r).is_some_and(|g| replaced.contains(&g)))
+        {
+            return None;
+        }
         let mut state = self.state.clone();
         let mut totals = self.totals;
+        totals.learnings -= replaced.len();
         let (mut decisions, mut learnings): (Vec<Record>, Vec<Record>) = self
             .files
             .iter()
+            .filter(|r| group(r).is_none_or(|g| !replaced.contains(&g)))
             .cloned()
             .partition(|r| matches!(r.body, Body::Decision { .. }));
         for r in added {
@@ -155,7 +176,7 @@ impl Digest {
         digest.totals = totals;
         decisions.extend(learnings);
         digest.files = decisions;
-        digest
+        Some(digest)
     }
 
     /// What drift reads: the records naming files and the last session, as a state.
@@ -533,6 +554,33 @@ mod tests {
     }
 
     #[test]
+    fn a_digest_grown_by_a_learning_replacing_its_groups_winner_is_exact_or_none() {
+        let base: Vec<Record> = (1..=3000u64)
+            .map(|i| learning_with(i, &format!("k{i}"), (i * 7 % 10) as f64 / 10.0, i % 5 == 0))
+            .collect();
+        let digest = Digest::of(&fold(&base), MIN_CAP);
+        let kept: Vec<&Record> = digest.state.learnings.iter().collect();
+        let outside = base
+            .iter()
+            .find(|r| !kept.iter().any(|k| k.id == r.id) && names_files(r))
+            .expect("a learning the digest does not keep, naming files");
+        let inside = kept[0];
+        for (old, exact) in [(outside, true), (inside, false)] {
+            let Body::Learning { key, .. } = &old.body else {
+                unreachable!()
+            };
+            let added = vec![learning_with(5000, key, 0.1, false)];
+            let all: Vec<Record> = base.iter().chain(&added).cloned().collect();
+            let grown = digest.appended(&added, &[0]);
+            assert_eq!(grown.is_some(), exact, "{key}");
+            if let Some(grown) = grown {
+                let whole = Digest::of(&fold(&all), MIN_CAP);
+                assert_eq!(grown.encode("k"), whole.encode("k"));
+            }
+        }
+    }
+
+    #[test]
     fn a_digest_grown_by_appended_records_is_the_digest_of_the_grown_state() {
         let base: Vec<Record> = (1..=3000u64)
             .map(|i| match i % 3 {
@@ -553,7 +601,10 @@ mod tests {
         ] {
             let all: Vec<Record> = base.iter().chain(&added).cloned().collect();
             let whole = Digest::of(&fold(&all), MIN_CAP);
-            assert_eq!(digest.appended(&added).encode("k"), whole.encode("k"));
+            assert_eq!(
+                digest.appended(&added, &[]).unwrap().encode("k"),
+                whole.encode("k")
+            );
         }
     }
 

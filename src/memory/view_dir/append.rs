@@ -110,9 +110,10 @@ pub(crate) fn refresh(
         }
     }
     added.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
-    if !index.admits(&added) {
+    let Some(replacing) = index.admit(&added) else {
         return Ok(None);
-    }
+    };
+    let replaced: Vec<&Record> = replacing.iter().map(|&i| &added[i]).collect();
     let lite = Snapshot {
         head: head.clone(),
         branch_ref: branch_ref.to_owned(),
@@ -181,7 +182,28 @@ pub(crate) fn refresh(
         };
         let path = view.path(file);
         let keep = saved.filter(|_| saved_here).map(|s| s.prefix as u64);
-        let (stat, blob) = if entry.blob.is_empty() && keep.is_none() {
+        let replaces: Vec<&Record> = replaced
+            .iter()
+            .copied()
+            .filter(|r| r.kind() == file.kind())
+            .collect();
+        let (stat, blob) = if !replaces.is_empty() {
+            // Learnings taking their groups' places: the old winners' lines go, then the
+            // new entries are appended; the file is written whole.
+            let mut data = std::fs::read(&path).map_err(super::io_err(&path))?;
+            if let Some(k) = keep {
+                data.truncate(k as usize);
+            }
+            for r in &replaces {
+                let Some(line) = view::learning_line_at(&data, r) else {
+                    return Ok(None);
+                };
+                data.drain(line);
+            }
+            data.extend_from_slice(tail.as_bytes());
+            let stat = write_atomic(&path, &data).map_err(super::io_err(&path))?;
+            (stat, super::content_id(&data))
+        } else if entry.blob.is_empty() && keep.is_none() {
             // Rendered empty: no file (a log with no learnings yet), or the header of one.
             let mut data = view::render(file, &State::default(), &withhold).into_bytes();
             data.extend_from_slice(tail.as_bytes());
@@ -218,8 +240,10 @@ pub(crate) fn refresh(
         old_memory.map(|tree| Tip { commit: tree, tree }),
         old_branch.map(|tree| Tip { commit: tree, tree }),
     );
-    if let Some(digest) = digest_cache::read(store, old_tips.0, old_tips.1) {
-        digest_cache::put(store, tips.0, tips.1, &digest.appended(&added));
+    if let Some(digest) = digest_cache::read(store, old_tips.0, old_tips.1)
+        .and_then(|d| d.appended(&added, &replacing))
+    {
+        digest_cache::put(store, tips.0, tips.1, &digest);
     }
     // No echo was added: the echoes' caches of the old trees serve the new ones.
     echo_cache::carry(store, old_tips, tips);
