@@ -86,14 +86,7 @@ impl ViewIndex {
     ) -> ViewIndex {
         let ids: HashSet<&str> = records.clone().map(|r| r.id.as_str()).collect();
         let mut dangling: Vec<String> = records
-            .flat_map(|r| {
-                let named: Vec<&String> = match &r.body {
-                    Body::Delete { targets } => targets.iter().collect(),
-                    Body::Resolve { target } => vec![target],
-                    _ => Vec::new(),
-                };
-                r.meta.supersedes.iter().chain(named)
-            })
+            .flat_map(named)
             .filter(|id| !ids.contains(id.as_str()))
             .cloned()
             .collect();
@@ -222,17 +215,12 @@ impl ViewIndex {
                 None => self.head.last.remove(kind.as_str()),
             };
         }
-        let named = new.iter().flat_map(|r| {
-            let targets: Vec<&String> = match &r.body {
-                Body::Delete { targets } => targets.iter().collect(),
-                Body::Resolve { target } => vec![target],
-                _ => Vec::new(),
-            };
-            r.meta.supersedes.iter().chain(targets)
-        });
-        self.head
-            .dangling
-            .extend(old.iter().map(|r| &r.id).chain(named).cloned());
+        self.head.dangling.extend(
+            old.iter()
+                .map(|r| &r.id)
+                .chain(new.iter().flat_map(named))
+                .cloned(),
+        );
         self.head.dangling.sort();
         self.head.dangling.dedup();
         self.head.branch = tree_hex(branch);
@@ -277,6 +265,16 @@ impl ViewIndex {
     pub fn remove(store: &Store) {
         let _ = std::fs::remove_file(path(store));
     }
+}
+
+/// The ids a record names: those it edits, and a tombstone's or a resolution's targets.
+fn named(r: &Record) -> impl Iterator<Item = &String> {
+    let targets: &[String] = match &r.body {
+        Body::Delete { targets } => targets,
+        Body::Resolve { target } => std::slice::from_ref(target),
+        _ => &[],
+    };
+    r.meta.supersedes.iter().chain(targets)
 }
 
 fn order(r: &Record) -> Last {
