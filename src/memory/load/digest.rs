@@ -123,25 +123,25 @@ impl Digest {
     /// back, so the cut of the whole grown state is the cut of this digest's lists grown.
     ///
     /// A learning of `added` at a position in `replacing` takes the place of its group's
-    /// winner (it wins the group, sorting after every learning). That is exact only when the
+    /// winner (it wins the group, sorting after every learning). That is exact when the
     /// winner it replaces is not among the learnings this digest keeps (the cut, a prefix of
-    /// the best first, loses nothing it holds, so it needs nothing it lacks): `None`
-    /// otherwise.
+    /// the best first, loses nothing it holds, so it needs nothing it lacks), or when the
+    /// digest keeps every learning: `None` otherwise.
     pub fn appended(&self, added: &[Record], replacing: &[usize]) -> Option<Digest> {
         let group = |r: &Record| match &r.body {
             Body::Learning { ltype, key, .. } => Some((*ltype, key.clone())),
             _ => None,
         };
         let replaced: Vec<_> = replacing.iter().filter_map(|&i| group(&added[i])).collect();
-        if self
-            .state
-            .learnings
-            .iter()
-            .any(|r| group(r).is_some_and(|g| replaced.contains(&g)))
-        {
-            return None;
-        }
+        let is_replaced = |r: &Record| group(r).is_some_and(|g| replaced.contains(&g));
         let mut state = self.state.clone();
+        if state.learnings.iter().any(is_replaced) {
+            // Exact only when this digest keeps every learning (nothing was cut).
+            if state.learnings.len() != self.totals.learnings {
+                return None;
+            }
+            state.learnings.retain(|r| !is_replaced(r));
+        }
         let mut totals = self.totals;
         totals.learnings -= replaced.len();
         let (mut decisions, mut learnings): (Vec<Record>, Vec<Record>) = self

@@ -249,3 +249,105 @@ pub(crate) fn refresh(
     echo_cache::carry(store, old_tips, tips);
     Ok(Some(out))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::seal::Sealer;
+    use crate::memory::write;
+    use crate::model::testing::decision;
+    use crate::model::{Body, LearningType};
+
+    /// Every view file's bytes (`None`: no file).
+    fn files(view: &View) -> Vec<(ViewFile, Option<Vec<u8>>)> {
+        ViewFile::ALL
+            .into_iter()
+            .map(|f| (f, std::fs::read(view.path(f)).ok()))
+            .collect()
+    }
+
+    /// A mixed run of writes (new learning keys, keys already shown, decisions, progress,
+    /// sessions), each refreshed as the write path refreshes; after each, the view must be
+    /// byte for byte what a render from nothing writes.
+    #[test]
+    fn appending_refreshes_write_what_a_full_render_writes() {
+        let (_dir, store) = crate::store::scratch();
+        let view = View::open(&store).unwrap();
+        let mut sealer = Sealer::new(false);
+        let mut seed = 7u64;
+        let mut appended = 0;
+        let mut digests = 0;
+        for step in 0..60u64 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let pick = (seed >> 33) % 6;
+            let learning = |key: String| Body::Learning {
+                skill: String::new(),
+                ltype: LearningType::Insight,
+                key,
+                insight: format!("insight {step}"),
+                confidence: 0.5,
+                files: Vec::new(),
+                file_blobs: Default::default(),
+                extra: Vec::new(),
+            };
+            let body = match pick {
+                0 | 1 => learning(format!("k{step}")),
+                2 => learning(format!("k{}", (seed >> 40) % (step + 1))),
+                3 => decision(step, &format!("d{step}"), &[]).body,
+                4 => Body::Progress {
+                    completed: vec![format!("done {step}")],
+                    in_progress: Vec::new(),
+                    blocked: Vec::new(),
+                    next: Vec::new(),
+                    extra: Vec::new(),
+                },
+                _ => Body::Session {
+                    summary: format!("session {step}"),
+                    git: None,
+                },
+            };
+            let scope = body.kind().scope().unwrap();
+            let sealed = sealer.seal_body(body, Vec::new()).unwrap();
+            write::append(&store, scope, "step", vec![sealed]).unwrap();
+            let manifest = view.manifest();
+            appended += manifest
+                .files
+                .values()
+                .filter(|e| e.blob.contains('+'))
+                .count();
+            // What a render of the whole fold writes, beside what the refreshes left.
+            let snap = Snapshot::read(&store).unwrap();
+            let withheld = gate_cache::withheld(&store, &snap).unwrap();
+            let whole: Vec<(ViewFile, Option<Vec<u8>>)> = ViewFile::ALL
+                .into_iter()
+                .map(|f| {
+                    let text = view::render(f, &snap.state, &|r| withheld.contains(&r.id));
+                    (f, (!text.is_empty()).then(|| text.into_bytes()))
+                })
+                .collect();
+            assert_eq!(files(&view), whole, "step {step}");
+            // load's digest of these trees, when grown or made (not when a replaced learning
+            // was one it kept), is the whole fold's.
+            if let Some(digest) = digest_cache::read(&store, snap.memory_tip, snap.branch_tip) {
+                let made = crate::memory::load::digest::Digest::of(&snap.state, digest.cap);
+                assert_eq!(
+                    digest.encode("k"),
+                    made.encode("k"),
+                    "digest at step {step}"
+                );
+                digests += 1;
+            }
+            // And the manifest calls every file clean.
+            for f in ViewFile::ALL {
+                assert_eq!(view.file_state(&manifest, f), FileState::Clean, "{f:?}");
+            }
+        }
+        assert!(
+            appended > 20,
+            "the append path ran ({appended} file refreshes)"
+        );
+        assert!(digests > 30, "digests grown: {digests}");
+    }
+}
