@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::digest_cache::{key, prune};
 use super::Snapshot;
 use crate::files::write_atomic;
-use crate::model::{decode_line, State};
+use crate::model::{named_lines, State};
 use crate::store::{branch_ref, HeadInfo, Store, Tip, MEMORY_REF};
 
 /// Bumped whenever what the file keeps, or its text form, changes.
@@ -40,42 +40,32 @@ fn encode(state: &State, key: &str) -> String {
         version: VERSION,
         key: key.to_owned(),
     };
-    let mut out = serde_json::to_string(&header).unwrap_or_default();
-    out.push('\n');
-    let mut n = 0;
-    for (name, list) in [("echo", &state.echoes), ("ref", &state.echo_refs)] {
-        for r in list {
-            out.push_str(name);
-            out.push(' ');
-            out.push_str(&r.to_line());
-            out.push('\n');
-            n += 1;
-        }
-    }
-    out.push_str(&format!("end {n}\n"));
-    out
+    named_lines::encode(
+        &serde_json::to_string(&header).unwrap_or_default(),
+        [
+            ("echo", state.echoes.as_slice()),
+            ("ref", state.echo_refs.as_slice()),
+        ],
+    )
 }
 
 /// A state holding only the echoes and references of `text`, if it is whole and for `key`.
 fn decode(text: &str, key: &str) -> Option<State> {
-    let mut lines = text.lines();
-    let header: Header = serde_json::from_str(lines.next()?).ok()?;
-    if header.version != VERSION || header.key != key {
-        return None;
-    }
-    let mut state = State::default();
-    let mut lines = lines.enumerate();
-    while let Some((n, line)) = lines.next() {
-        let (name, record) = line.split_once(' ')?;
-        let list = match name {
-            "end" => return (record.parse() == Ok(n) && lines.next().is_none()).then_some(state),
-            "echo" => &mut state.echoes,
-            "ref" => &mut state.echo_refs,
-            _ => return None,
-        };
-        list.push(decode_line(record).ok()?);
-    }
-    None
+    named_lines::decode(
+        text,
+        |header| {
+            let header: Header = serde_json::from_str(header).ok()?;
+            (header.version == VERSION && header.key == key).then(State::default)
+        },
+        |state, name, record| {
+            match name {
+                "echo" => state.echoes.push(record),
+                "ref" => state.echo_refs.push(record),
+                _ => return None,
+            }
+            Some(())
+        },
+    )
 }
 
 /// The cached echoes of the two trees, if they were stored and read back whole.

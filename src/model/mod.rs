@@ -3,6 +3,7 @@
 pub mod echo;
 mod fields;
 pub mod fold;
+pub mod named_lines;
 pub mod oracle;
 pub mod record;
 pub mod task;

@@ -15,7 +15,7 @@ use super::sections::{
 };
 use super::Totals;
 use crate::integrity::gate;
-use crate::model::{decode_line, Body, Record, State};
+use crate::model::{named_lines, Body, Record, State};
 
 /// Bumped whenever what a digest keeps, or its text form, changes.
 pub const VERSION: u32 = 1;
@@ -208,48 +208,34 @@ impl Digest {
                 ids.into_iter().cloned().collect()
             },
         };
-        let mut out = serde_json::to_string(&header).unwrap_or_default();
-        out.push('\n');
-        let mut n = 0;
-        for (name, list) in self.lists() {
-            for r in list {
-                out.push_str(name);
-                out.push(' ');
-                out.push_str(&r.to_line());
-                out.push('\n');
-                n += 1;
-            }
-        }
-        out.push_str(&format!("end {n}\n"));
-        out
+        named_lines::encode(
+            &serde_json::to_string(&header).unwrap_or_default(),
+            self.lists().map(|(name, list)| (name, list.as_slice())),
+        )
     }
 
     /// Reads the text form back; `None` when it is not a digest of this version for `key`
     /// (another tree, an older program, a damaged file).
     pub fn decode(text: &str, key: &str) -> Option<Digest> {
-        let mut lines = text.lines();
-        let header: Header = serde_json::from_str(lines.next()?).ok()?;
-        if header.version != VERSION || header.key != key {
-            return None;
-        }
-        let mut d = Digest {
-            state: State {
-                renumbered: header.renumbered.into_iter().collect(),
-                ..State::default()
+        named_lines::decode(
+            text,
+            |header| {
+                let header: Header = serde_json::from_str(header).ok()?;
+                (header.version == VERSION && header.key == key).then(|| Digest {
+                    state: State {
+                        renumbered: header.renumbered.into_iter().collect(),
+                        ..State::default()
+                    },
+                    files: Vec::new(),
+                    totals: header.totals,
+                    cap: header.cap,
+                })
             },
-            files: Vec::new(),
-            totals: header.totals,
-            cap: header.cap,
-        };
-        let mut lines = lines.enumerate();
-        while let Some((n, line)) = lines.next() {
-            let (name, record) = line.split_once(' ')?;
-            if name == "end" {
-                return (record.parse() == Ok(n) && lines.next().is_none()).then_some(d);
-            }
-            d.list_mut(name)?.push(decode_line(record).ok()?);
-        }
-        None
+            |d, name, record| {
+                d.list_mut(name)?.push(record);
+                Some(())
+            },
+        )
     }
 
     fn lists(&self) -> [(&'static str, &Vec<Record>); 14] {
