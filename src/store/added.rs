@@ -8,6 +8,7 @@ use std::collections::HashSet;
 
 use gix::ObjectId;
 
+use super::objects::ReadObjects as _;
 use super::partial::find_blob;
 use super::records::{diff_blobs, parse_tree_records, tree_layout};
 use super::{git_err, Result, Store, Tip};
@@ -52,7 +53,7 @@ impl Store {
             }
             let commit = self
                 .repo
-                .find_commit(id)
+                .read_commit(id)
                 .map_err(git_err(format!("cannot read memory commit {id} on {name}")))?;
             let parents: Vec<ObjectId> = commit.parent_ids().map(|p| p.detach()).collect();
             let message = commit.message_raw_sloppy();
@@ -169,7 +170,7 @@ impl Store {
         let root = |id: ObjectId| -> Result<gix::objs::Tree> {
             let tree = self
                 .repo
-                .find_tree(id)
+                .read_tree(id)
                 .map_err(git_err(format!("cannot read the tree of {name}")))?;
             tree_layout(&self.repo, &tree)?;
             tree.decode()
@@ -223,7 +224,7 @@ fn first_in(
     out: &mut Vec<Record>,
 ) -> Result<()> {
     let t = repo
-        .find_tree(tree)
+        .read_tree(tree)
         .map_err(git_err(format!("cannot read {name}:{dir}")))?;
     let decoded = t.decode().map_err(git_err("cannot decode tree"))?;
     let mut entries: Vec<(String, bool, ObjectId)> = decoded

@@ -14,7 +14,6 @@ use std::collections::BinaryHeap;
 
 use gix::commitgraph::{Position, GENERATION_NUMBER_MAX};
 use gix::objs::commit::ref_iter::Token;
-use gix::objs::Find as _;
 use gix::ObjectId;
 
 use super::generations::{self, Cache};
@@ -358,16 +357,13 @@ impl<'a> Walk<'a> {
             if let Some(pos) = self.graph.and_then(|graph| graph.lookup(id)) {
                 return Ok(self.node(id, Some(pos)));
             }
-            let data = self
-                .repo
-                .objects
-                .try_find(&id, &mut self.buf)
+            let kind = super::objects::find_data(self.repo, &id, &mut self.buf)
                 .map_err(|error| AheadBehindError::Read { id, error })?
                 .ok_or(AheadBehindError::MissingCommit { id })?;
-            match data.kind {
+            match kind {
                 gix::objs::Kind::Commit => return Ok(self.node(id, None)),
                 gix::objs::Kind::Tag => {
-                    id = gix::objs::TagRefIter::from_bytes(data.data, data.object_hash)
+                    id = gix::objs::TagRefIter::from_bytes(&self.buf, self.repo.object_hash())
                         .target_id()
                         .map_err(|error| AheadBehindError::Decode { id, error })?;
                 }
@@ -443,20 +439,14 @@ impl<'a> Walk<'a> {
 
     /// Decodes the parent ids of commit `id` from the object database into `parent_ids`.
     fn read_parents(&mut self, id: ObjectId) -> Result<(), AheadBehindError> {
-        let data = self
-            .repo
-            .objects
-            .try_find(&id, &mut self.buf)
+        let kind = super::objects::find_data(self.repo, &id, &mut self.buf)
             .map_err(|error| AheadBehindError::Read { id, error })?
             .ok_or(AheadBehindError::MissingCommit { id })?;
-        if data.kind != gix::objs::Kind::Commit {
-            return Err(AheadBehindError::NotACommit {
-                id,
-                kind: data.kind,
-            });
+        if kind != gix::objs::Kind::Commit {
+            return Err(AheadBehindError::NotACommit { id, kind });
         }
         self.parent_ids.clear();
-        for token in gix::objs::CommitRefIter::from_bytes(data.data, data.object_hash) {
+        for token in gix::objs::CommitRefIter::from_bytes(&self.buf, self.repo.object_hash()) {
             match token.map_err(|error| AheadBehindError::Decode { id, error })? {
                 Token::Tree { .. } => {}
                 Token::Parent { id: parent } => self.parent_ids.push(parent),

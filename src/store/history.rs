@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use gix::ObjectId;
 
+use super::objects::{self, ReadObjects as _};
 use super::{git_err, Result, Store, StoreError};
 
 /// One commit as history listings need it.
@@ -43,12 +44,9 @@ impl Store {
                 let name = r.name().as_bstr().to_string();
                 // A symbolic ref (`origin/HEAD`) names a branch listed on its own.
                 let Some(id) = r.try_id() else { continue };
-                let holds = id
-                    .object()
+                let holds = objects::entry_in_commit(&self.repo, id.detach(), path)
                     .ok()
-                    .and_then(|o| o.peel_to_commit().ok())
-                    .and_then(|c| c.tree().ok())
-                    .and_then(|t| t.lookup_entry_by_path(path).ok().flatten())
+                    .flatten()
                     .is_some();
                 if holds {
                     out.push(name.strip_prefix(prefix).unwrap_or(&name).to_owned());
@@ -63,10 +61,10 @@ impl Store {
     /// False on an unborn branch.
     pub fn head_holds(&self, path: &str) -> bool {
         self.repo
-            .head_commit()
+            .head_id()
             .ok()
-            .and_then(|c| c.tree().ok())
-            .and_then(|t| t.lookup_entry_by_path(path).ok().flatten())
+            .and_then(|id| objects::entry_in_commit(&self.repo, id.detach(), path).ok())
+            .flatten()
             .is_some()
     }
 
@@ -74,12 +72,13 @@ impl Store {
     /// project, so it names the project (`None` on an unborn branch). Walks the whole
     /// first-parent chain: for commands a person runs, never for hooks.
     pub fn root_commit(&self) -> Option<ObjectId> {
-        let mut commit = self.repo.head_commit().ok()?;
+        let mut id = self.repo.head_id().ok()?.detach();
         loop {
+            let commit = self.repo.read_commit(id).ok()?;
             let Some(parent) = commit.parent_ids().next() else {
-                return Some(commit.id);
+                return Some(id);
             };
-            commit = parent.object().ok()?.try_into_commit().ok()?;
+            id = parent.detach();
         }
     }
 
@@ -89,8 +88,7 @@ impl Store {
         self.repo
             .rev_parse_single(rev)
             .ok()
-            .and_then(|id| id.object().ok())
-            .and_then(|o| o.peel_to_commit().ok())
+            .and_then(|id| objects::peel_to_commit(&self.repo, id.detach()).ok())
             .map(|c| c.id)
     }
 
@@ -98,7 +96,7 @@ impl Store {
     pub(crate) fn commit_info(&self, id: ObjectId) -> Result<CommitInfo> {
         let commit = self
             .repo
-            .find_commit(id)
+            .read_commit(id)
             .map_err(git_err(format!("cannot read commit {id}")))?;
         let first_parent = commit.parent_ids().next().map(|p| p.detach());
         Ok(CommitInfo {
@@ -132,13 +130,13 @@ impl Store {
     /// it holds). Unreadable commits count as not touching.
     pub(crate) fn touches(&self, commit: ObjectId, path: &str) -> bool {
         let entry = |id: ObjectId| -> Option<ObjectId> {
-            let c = self.repo.find_commit(id).ok()?;
-            let tree = c.tree().ok()?;
-            tree.lookup_entry_by_path(path).ok()?.map(|e| e.object_id())
+            objects::entry_in_commit(&self.repo, id, path)
+                .ok()?
+                .map(|(_, id)| id)
         };
         let parent = self
             .repo
-            .find_commit(commit)
+            .read_commit(commit)
             .ok()
             .and_then(|c| c.parent_ids().next().map(|p| p.detach()));
         entry(commit) != parent.and_then(entry)
@@ -146,24 +144,20 @@ impl Store {
 
     /// The blob id of `path` in `commit`'s tree (`None` when absent or unreadable).
     pub(crate) fn blob_in_commit(&self, commit: ObjectId, path: &str) -> Option<ObjectId> {
-        let c = self.repo.find_commit(commit).ok()?;
-        let tree = c.tree().ok()?;
-        tree.lookup_entry_by_path(path)
+        objects::entry_in_commit(&self.repo, commit, path)
             .ok()
             .flatten()
-            .filter(|e| e.mode().is_blob())
-            .map(|e| e.object_id())
+            .filter(|(mode, _)| mode.is_blob())
+            .map(|(_, id)| id)
     }
 
     /// Whether `id` is a memory commit: a commit whose tree holds git-rune's `VERSION` blob (of
     /// any layout).
     pub(crate) fn is_memory_commit(&self, id: ObjectId) -> bool {
-        self.repo
-            .find_commit(id)
+        objects::commit_tree(&self.repo, id)
             .ok()
-            .and_then(|c| c.tree().ok())
             .and_then(|t| t.find_entry("VERSION").map(|e| e.object_id()))
-            .and_then(|blob| self.repo.find_blob(blob).ok())
+            .and_then(|blob| self.repo.read_blob(blob).ok())
             .is_some_and(|b| super::records::layout_of(&b.data).is_some())
     }
 
@@ -210,7 +204,7 @@ impl Store {
                     continue;
                 }
             }
-            if let Ok(c) = self.repo.find_commit(id) {
+            if let Ok(c) = self.repo.read_commit(id) {
                 stack.extend(c.parent_ids().map(|p| p.detach()));
             }
         }

@@ -12,6 +12,7 @@ mod locate;
 mod loose;
 mod maintenance;
 mod notes;
+mod objects;
 mod owner;
 mod partial;
 mod records;

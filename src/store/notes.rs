@@ -4,6 +4,7 @@
 use gix::note::plumbing::State as NotesTree;
 use gix::ObjectId;
 
+use super::objects::ReadObjects as _;
 use super::update::{Retry, Update};
 use super::{git_err, Result, Store, StoreError};
 
@@ -24,9 +25,13 @@ impl Store {
     }
 
     fn notes_at(&self, tree: ObjectId) -> Result<Notes<'_>> {
-        let tree = NotesTree::new(tree, &self.repo).map_err(git_err(format!(
-            "cannot read the notes tree of {NOTES_REF}"
-        )))?;
+        // gix reads the notes trees itself: a failed read is looked at once more, as
+        // `objects.rs` does for every other read (a concurrent gc may have packed them).
+        let tree = NotesTree::new(tree, &self.repo)
+            .or_else(|_| NotesTree::new(tree, &self.repo))
+            .map_err(git_err(format!(
+                "cannot read the notes tree of {NOTES_REF}"
+            )))?;
         Ok(Notes { store: self, tree })
     }
 
@@ -144,7 +149,7 @@ impl Store {
         let read = |id: ObjectId| -> Result<Vec<(String, bool, ObjectId)>> {
             let tree = self
                 .repo
-                .find_tree(id)
+                .read_tree(id)
                 .map_err(git_err(format!("cannot read notes tree {id}")))?;
             let decoded = tree
                 .decode()
@@ -221,6 +226,7 @@ impl Notes<'_> {
         let Some(blob) = self
             .tree
             .get(&commit, repo)
+            .or_else(|_| self.tree.get(&commit, repo))
             .map_err(git_err(format!("cannot look up the note of {commit}")))?
         else {
             return Ok(None);

@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 
 use gix::ObjectId;
 
+use super::objects::ReadObjects as _;
 use super::{git_err, Result, StoreError};
 
 /// The remotes a partial clone may fetch missing objects from (`remote.<name>.promisor`).
@@ -59,7 +60,7 @@ pub(super) fn find_blob<'r>(
     if !repo.has_object(id) {
         prefetch(repo, &[id])?;
     }
-    repo.find_blob(id).map_err(git_err(what()))
+    repo.read_blob(id).map_err(git_err(what()))
 }
 
 /// `git fetch` of exactly `ids` from `remote`, as git asks a promisor remote for objects.

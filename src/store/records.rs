@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use gix::objs::tree::EntryKind;
 use gix::ObjectId;
 
+use super::objects::ReadObjects as _;
 use super::partial::find_blob;
 use super::{git_err, Result, StoreError};
 use crate::model::Record;
@@ -96,7 +97,7 @@ pub(crate) fn read_records(
     tree: ObjectId,
 ) -> Result<Vec<Record>> {
     let root = repo
-        .find_tree(tree)
+        .read_tree(tree)
         .map_err(git_err(format!("cannot read the tree of {name}")))?;
     tree_layout(repo, &root)?;
     let mut blobs = Vec::new();
@@ -141,7 +142,7 @@ fn collect_blobs(
     out: &mut Vec<(String, ObjectId)>,
 ) -> Result<()> {
     let sub = repo
-        .find_tree(tree)
+        .read_tree(tree)
         .map_err(git_err(format!("cannot read {name}:{dir}")))?;
     let decoded = sub.decode().map_err(git_err("cannot decode tree"))?;
     for e in &decoded.entries {
@@ -174,7 +175,7 @@ pub(super) fn diff_blobs(
             return Ok(BTreeMap::new());
         };
         let t = repo
-            .find_tree(tree)
+            .read_tree(tree)
             .map_err(git_err(format!("cannot read {name}:{dir}")))?;
         let decoded = t.decode().map_err(git_err("cannot decode tree"))?;
         Ok(decoded
@@ -244,13 +245,13 @@ fn changes(
     let mut out = Vec::new();
     let mut removed = false;
     let new_root = repo
-        .find_tree(new)
+        .read_tree(new)
         .map_err(git_err(format!("cannot read the tree of {name}")))?;
     tree_layout(repo, &new_root)?;
     let old_root = match old {
         Some(old) => {
             let t = repo
-                .find_tree(old)
+                .read_tree(old)
                 .map_err(git_err(format!("cannot read the tree of {name}")))?;
             tree_layout(repo, &t)?;
             Some(t)
@@ -330,7 +331,7 @@ pub(crate) fn kind_records(
     kinds: &[&str],
 ) -> Result<Vec<Record>> {
     let root = repo
-        .find_tree(tree)
+        .read_tree(tree)
         .map_err(git_err(format!("cannot read the tree of {name}")))?;
     tree_layout(repo, &root)?;
     let mut blobs = Vec::new();
@@ -357,7 +358,7 @@ pub(crate) fn write_records(
     let mut new = new;
     if base_tree != empty {
         let tree = repo
-            .find_tree(base_tree)
+            .read_tree(base_tree)
             .map_err(git_err("cannot read the memory tree"))?;
         if tree_layout(repo, &tree)? < LAYOUT {
             let mut all = read_records(repo, "the memory tree", base_tree)?;
@@ -375,7 +376,7 @@ pub(crate) fn write_records(
             .insert(r.id.clone(), r.to_line());
     }
     let base_tree_obj = repo
-        .find_tree(base_tree)
+        .read_tree(base_tree)
         .map_err(git_err("cannot read the memory tree"))?;
     let mut placer = Placer {
         repo,
@@ -388,7 +389,7 @@ pub(crate) fn write_records(
         {
             Some(dir) => {
                 let dir = repo
-                    .find_tree(dir.object_id())
+                    .read_tree(dir.object_id())
                     .map_err(git_err(format!("cannot read {kind}")))?;
                 match dir.find_entry("all.jsonl") {
                     Some(all) => Node::Leaf(all.object_id()),
@@ -459,7 +460,7 @@ impl Placer<'_> {
             Node::Dir(tree) => {
                 let tree = self
                     .repo
-                    .find_tree(tree)
+                    .read_tree(tree)
                     .map_err(git_err(format!("cannot read {dir}")))?;
                 for (digit, group) in split(depth, new) {
                     let blob_name = format!("{digit}.jsonl");
@@ -561,10 +562,15 @@ fn read_blob_lines(
 pub(crate) fn record_path(repo: &gix::Repository, tree: ObjectId, r: &Record) -> String {
     let kind = r.kind().as_str();
     let all = format!("{kind}/all.jsonl");
-    let Ok(root) = repo.find_tree(tree) else {
+    let Ok(root) = repo.read_tree(tree) else {
         return all;
     };
-    let has = |path: &str| root.lookup_entry_by_path(path).ok().flatten().is_some();
+    let has = |path: &str| {
+        super::objects::entry_at(repo, &root, path)
+            .ok()
+            .flatten()
+            .is_some()
+    };
     if has(&all) {
         return all;
     }
@@ -595,7 +601,7 @@ mod tests {
     /// Every blob path and its line count in `tree`.
     fn shape(store: &crate::store::Store, tree: ObjectId) -> Vec<(String, usize)> {
         let mut blobs = Vec::new();
-        let root = store.repo.find_tree(tree).unwrap();
+        let root = store.repo.read_tree(tree).unwrap();
         for e in root.decode().unwrap().entries {
             if e.mode.is_tree() {
                 let dir = e.filename.to_string();
@@ -605,7 +611,7 @@ mod tests {
         blobs
             .into_iter()
             .map(|(path, oid)| {
-                let blob = store.repo.find_blob(oid).unwrap();
+                let blob = store.repo.read_blob(oid).unwrap();
                 (path, blob.data.iter().filter(|&&b| b == b'\n').count())
             })
             .collect()

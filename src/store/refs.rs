@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use gix::ObjectId;
 
+use super::objects::ReadObjects as _;
 use super::records::{added_records, kind_records, read_records, write_records};
 use super::update::{Retry, Update};
 use super::{git_err, Result, Store, StoreError};
@@ -117,9 +118,7 @@ impl Store {
 
     /// Checks that `id` is a commit and returns it with its tree.
     pub(crate) fn tip_of(&self, name: &str, id: ObjectId) -> Result<Tip> {
-        let object = self
-            .repo
-            .try_find_object(id)
+        let object = super::objects::find(&self.repo, id)
             .map_err(git_err(format!("cannot read {name}")))?
             .ok_or_else(|| StoreError::MissingObject {
                 name: name.into(),
@@ -221,7 +220,7 @@ impl Store {
         while let Some(id) = next {
             let commit = self
                 .repo
-                .find_commit(id)
+                .read_commit(id)
                 .map_err(git_err(format!("cannot read memory commit {id} on {name}")))?;
             if commit.time().map(|t| t.seconds).unwrap_or(0) <= seconds {
                 return self.tip_of(name, id).map(Some);

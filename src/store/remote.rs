@@ -155,7 +155,10 @@ impl Store {
                 source: Box::new(e),
             })?;
             let name = r.name().as_bstr().to_string();
-            if let Ok(id) = r.peel_to_id() {
+            // A direct ref's id needs no object read; a symbolic one is followed.
+            if let Some(id) = r.target().try_id() {
+                out.push((name, id.to_owned()));
+            } else if let Ok(id) = r.peel_to_id() {
                 out.push((name, id.detach()));
             }
         }
