@@ -27,7 +27,8 @@ pub const STORED_MAX: usize = 16 * 1024;
 pub const STORED_BLOB_MAX: usize = 2 * 1024;
 
 /// Writes every object the repository holds in memory (see [`super::Store::open`]) to the
-/// object database, small ones directly and larger ones through gix's compressing writer.
+/// object database: as one pack when there are many ([`super::pack`]), otherwise small ones
+/// directly and larger ones through gix's compressing writer.
 /// Called right before a ref is moved to make them reachable.
 ///
 /// Each fanout directory is listed in the process's owner file before a temporary object is
@@ -40,6 +41,15 @@ pub(crate) fn flush(
     let Some(staged) = repo.objects.reset_object_memory() else {
         return Ok(0);
     };
+    if staged.len() >= super::pack::PACK_MIN {
+        super::pack::write_pack(
+            repo,
+            staged
+                .iter()
+                .map(|(id, (kind, data))| (*id, *kind, data.as_slice())),
+        )?;
+        return Ok(staged.len());
+    }
     let objects_dir = repo.objects.store_ref().path().to_owned();
     let disk = &*repo.objects;
     for (id, (kind, data)) in staged.iter() {

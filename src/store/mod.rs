@@ -14,6 +14,7 @@ mod maintenance;
 mod notes;
 mod objects;
 mod owner;
+mod pack;
 mod partial;
 mod records;
 mod refs;

@@ -63,3 +63,40 @@ fn a_write_starts_git_maintenance_which_honours_gc_auto() {
         "memory is intact after the gc"
     );
 }
+
+/// A write of many objects lands as one pack (as git keeps a large fetch), which git reads and
+/// checks whole; a small write stays loose.
+#[test]
+fn a_bulk_write_is_one_pack_and_a_small_one_stays_loose() {
+    let repo = TestRepo::new();
+    repo.rune(&["-q", "init"]).success();
+    let lines: String = (0..3000)
+        .map(|i| {
+            format!(
+                "{{\"ts\":\"2026-01-01T00:00:00Z\",\"type\":\"insight\",\"key\":\"bulk-{i}\",\"insight\":\"line {i}\",\"confidence\":0.5}}\n"
+            )
+        })
+        .collect();
+    let path = repo.root.join(".rune/learnings.jsonl");
+    let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+    text.push_str(&lines);
+    std::fs::write(&path, text).expect("append lines");
+    repo.rune(&["-q", "save", "-m", "bulk"]).success();
+    assert_eq!(packs(&repo), 1, "the bulk save wrote one pack");
+    let names: Vec<String> = std::fs::read_dir(repo.root.join(".git/objects/pack"))
+        .expect("pack dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!names.iter().any(|n| n.ends_with(".keep")), "{names:?}");
+    repo.git(&["fsck", "--strict", "--no-progress"]);
+    let count = |repo: &TestRepo| {
+        crate::common::json_lines(&repo.rune(&["--json", "show", "learnings"]).success().stdout)
+            .len()
+    };
+    assert_eq!(count(&repo), 3000);
+
+    repo.learn("one-more", "a small write");
+    assert_eq!(packs(&repo), 1, "a small write adds no pack");
+    assert_eq!(count(&repo), 3001);
+    repo.git(&["fsck", "--strict", "--no-progress"]);
+}
