@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::Snapshot;
+use super::{Snapshot, Wrote};
 use crate::files::write_atomic;
 use crate::integrity::gate;
 use crate::model::Kind;
@@ -35,13 +35,12 @@ pub fn withheld(store: &Store, snap: &Snapshot) -> store::Result<HashSet<String>
     withheld_known(store, snap, &[])
 }
 
-/// [`withheld`], told what some refs gained: `(ref, old tree, records)` says the ref's tree
-/// in `snap` is the old tree with exactly these records added (a caller that just wrote or
-/// diffed them), so a cache entry for the old tree needs no tree diff.
+/// [`withheld`], told what some refs gained ([`Wrote`]: a caller that just wrote or diffed
+/// them), so a cache entry for the tree a write started from needs no tree diff.
 pub fn withheld_known(
     store: &Store,
     snap: &Snapshot,
-    told: &[(&str, Option<ObjectId>, &[crate::model::Record])],
+    told: &[Wrote],
 ) -> store::Result<HashSet<String>> {
     let path = store.git_dir().join("rune").join("gate.json");
     let mut cache: Cache = std::fs::read(&path)
@@ -63,10 +62,7 @@ pub fn withheld_known(
             .and_then(|s| ObjectId::from_hex(s.tree.as_bytes()).ok());
         let mut ids = known.map(|s| s.withheld).unwrap_or_default();
         if base != Some(tip.tree) {
-            let told = told
-                .iter()
-                .find(|(n, old, _)| *n == name && old.is_some() && *old == base)
-                .map(|(_, _, records)| *records);
+            let told = Wrote::find(told, name, base, tip.tree);
             let added: Vec<&crate::model::Record>;
             let read;
             let added: &[&crate::model::Record] = match told {

@@ -23,3 +23,30 @@ pub mod view_index;
 pub mod write;
 
 pub use snapshot::Snapshot;
+
+/// What one write added to one memory ref: the ref's tree went from `from` to `to` by
+/// exactly `records`. A command that just wrote tells the view refresh and the load gate
+/// this, so they need not diff the trees for it; it applies only while the ref is still at
+/// `to` and the reader's own state is at `from`.
+#[derive(Debug, Clone)]
+pub struct Wrote {
+    pub refname: String,
+    pub from: Option<crate::store::ObjectId>,
+    pub to: crate::store::ObjectId,
+    pub records: Vec<crate::model::Record>,
+}
+
+impl Wrote {
+    /// What `wrote` says `name` gained between the trees `from` and `to`, if it says.
+    pub fn find<'a>(
+        wrote: &'a [Wrote],
+        name: &str,
+        from: Option<crate::store::ObjectId>,
+        to: crate::store::ObjectId,
+    ) -> Option<&'a [crate::model::Record]> {
+        wrote
+            .iter()
+            .find(|w| w.refname == name && from.is_some() && w.from == from && w.to == to)
+            .map(|w| w.records.as_slice())
+    }
+}

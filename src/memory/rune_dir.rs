@@ -94,7 +94,9 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
     // The plan for one ref, from the records it holds now.
     let mut plan = |g: usize, current: &[Record], reports: &mut Vec<FileReport>| {
         let mut seen = Seen::new(current);
-        let state = fold(current);
+        // Folded only if a checkpoint needs it (a learnings import never does).
+        let folded = std::cell::OnceCell::new();
+        let state = || folded.get_or_init(|| fold(current));
         let mut drafts: Vec<Sealed> = Vec::new();
         // A new open checkpoint resolves the one open now, as `git rune checkpoint` does.
         let mut open_resolved = false;
@@ -104,7 +106,7 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
                     reports[it.file].present += 1;
                     // An archive of a checkpoint memory holds open resolves it.
                     if it.resolved {
-                        for id in ids.iter().filter(|id| !state.resolved.contains(*id)) {
+                        for id in ids.iter().filter(|id| !state().resolved.contains(*id)) {
                             drafts.push(resolve(sealer, id)?);
                         }
                     }
@@ -114,6 +116,7 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
                     let checkpoint = it.sealed.body().kind() == Kind::Checkpoint;
                     if checkpoint && !it.resolved && !open_resolved {
                         open_resolved = true;
+                        let state = state();
                         for c in state
                             .checkpoints
                             .iter()
@@ -152,10 +155,12 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
         }
         plan(g, current, &mut last)
     })?;
+    let mut told = Vec::new();
     for (name, c) in refs.iter().zip(commits) {
         if let Some(c) = c {
             out.added += c.records.len();
             out.commits.push((name.clone(), c.id));
+            told.extend(super::write::wrote(store, name, &c)?);
         }
     }
     out.files = last;
@@ -172,7 +177,7 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
         out.in_tree = true;
         out.tracked = store.head_holds(VIEW_DIR);
     } else if out.added > 0 {
-        super::write::refresh_view(store)?;
+        super::write::refresh_view_told(store, &told)?;
     }
     Ok(out)
 }

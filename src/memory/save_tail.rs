@@ -14,6 +14,7 @@ use super::seal::{SealError, Sealer};
 use super::view_dir::{
     content_id, id_names, FileState, Manifest, SavedTail, View, ViewLock, VIEW_DIR,
 };
+use super::Wrote;
 use crate::error::user_error;
 use crate::files::stat_of;
 use crate::model::{GitState, Kind};
@@ -149,16 +150,20 @@ pub(super) fn save(
     {
         if let Some(c) = commit {
             saved.commits.push((name.clone(), c.id, summary));
-            wrote.push((name, tip.map(|t| t.tree), c.records));
+            wrote.push(Wrote {
+                to: store.tip_of(&name, c.id)?.tree,
+                refname: name,
+                from: tip.map(|t| t.tree),
+                records: c.records,
+            });
         }
     }
     let tail = SavedTail {
         file: FILE,
         prefix,
         stat,
-        wrote,
     };
-    saved.kept = match view.checkout_saved_tail(guard, store, &tail)? {
+    saved.kept = match view.checkout_saved_tail(guard, store, &tail, &wrote)? {
         Some(refresh) => refresh.kept,
         None => {
             // Edited again while we ran: kept as it is; otherwise rendered in full.

@@ -5,6 +5,7 @@ use anyhow::Result;
 
 use super::seal::Sealed;
 use super::view_dir::{Refresh, View};
+use super::Wrote;
 use crate::model::{fold, Record, Scope, State};
 use crate::store::{branch_ref, MemoryCommit, ObjectId, Store, StoreError, MEMORY_REF};
 
@@ -70,7 +71,8 @@ fn written(
     let Some(commit) = commit else {
         return Ok(None);
     };
-    let view = refresh_view(store)?;
+    let told = wrote(store, &refname, &commit)?;
+    let view = refresh_view_told(store, &told)?;
     Ok(Some(Written {
         refname,
         commit: commit.id,
@@ -83,8 +85,27 @@ fn written(
 /// Re-renders the view from the refs, keeping files with unsaved edits (listed in the
 /// result). `None` in a bare repository.
 pub fn refresh_view(store: &Store) -> Result<Option<Refresh>> {
+    refresh_view_told(store, &[])
+}
+
+/// [`refresh_view`] after writes that say what they added, which the refresh then need not
+/// diff the trees for.
+pub fn refresh_view_told(store: &Store, told: &[Wrote]) -> Result<Option<Refresh>> {
     let Some(view) = View::open(store) else {
         return Ok(None);
     };
-    Ok(Some(view.checkout(store, &[])?))
+    Ok(Some(view.checkout_told(store, told)?))
+}
+
+/// What `commit` on `refname` added, told as a [`Wrote`] (none for a ref's first commit).
+pub fn wrote(store: &Store, refname: &str, commit: &MemoryCommit) -> Result<Vec<Wrote>> {
+    let Some(parent) = commit.parent else {
+        return Ok(Vec::new());
+    };
+    Ok(vec![Wrote {
+        refname: refname.to_owned(),
+        from: Some(store.tip_of(refname, parent)?.tree),
+        to: store.tip_of(refname, commit.id)?.tree,
+        records: commit.records.clone(),
+    }])
 }

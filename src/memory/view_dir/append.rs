@@ -13,7 +13,7 @@ use anyhow::Result;
 use super::{renderer, FileEntry, FileState, Manifest, Refresh, View, MANIFEST_VERSION};
 use crate::files::{append_atomic, stat_of, write_atomic};
 use crate::memory::view_index::ViewIndex;
-use crate::memory::{digest_cache, echo_cache, gate_cache, Snapshot};
+use crate::memory::{digest_cache, echo_cache, gate_cache, Snapshot, Wrote};
 use crate::model::{Record, Scope, State};
 use crate::store::{HeadInfo, ObjectId, Store, Tip, MEMORY_REF};
 use crate::view::{self, ViewFile};
@@ -28,12 +28,12 @@ pub struct SavedTail {
     /// The file's stat when `save` read it: a file changed since is kept. `None` (a clock
     /// without sub-second times) keeps it too.
     pub stat: Option<(u64, i128)>,
-    /// What the save wrote: per ref, the tree it wrote on and the records it added (what the
-    /// refresh would otherwise diff the trees for).
-    pub wrote: Vec<(String, Option<ObjectId>, Vec<Record>)>,
 }
 
 /// The refresh by appending, or `None` when it does not apply (nothing is written then).
+/// `told` is what the caller just wrote (the trees are not diffed for it); `saved` the view
+/// file whose appended tail `save` committed.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn refresh(
     view: &View,
     store: &Store,
@@ -41,6 +41,7 @@ pub(crate) fn refresh(
     head: &HeadInfo,
     branch_ref: &str,
     tips: (Option<Tip>, Option<Tip>),
+    told: &[Wrote],
     saved: Option<&SavedTail>,
 ) -> Result<Option<Refresh>> {
     if manifest.version != MANIFEST_VERSION || manifest.renderer != renderer() {
@@ -93,13 +94,8 @@ pub(crate) fn refresh(
         let Some(new) = new else {
             return Ok(None);
         };
-        let told = saved.and_then(|s| {
-            s.wrote
-                .iter()
-                .find(|(n, o, _)| n == name && *o == old && o.is_some())
-        });
-        match told {
-            Some((_, _, records)) => added.extend(records.iter().cloned()),
+        match Wrote::find(told, name, old, new) {
+            Some(records) => added.extend(records.iter().cloned()),
             None => {
                 let (gained, removed) = store.tree_changes(name, old, new)?;
                 if removed {
@@ -121,15 +117,7 @@ pub(crate) fn refresh(
         branch_tip: tips.1,
         state: State::default(),
     };
-    let told: Vec<(&str, Option<ObjectId>, &[Record])> = saved
-        .map(|s| {
-            s.wrote
-                .iter()
-                .map(|(n, o, r)| (n.as_str(), *o, r.as_slice()))
-                .collect()
-        })
-        .unwrap_or_default();
-    let withheld = gate_cache::withheld_known(store, &lite, &told)?;
+    let withheld = gate_cache::withheld_known(store, &lite, told)?;
     let withhold = |r: &Record| withheld.contains(&r.id);
 
     // Decide every file before writing any: a file edited by hand whose list grows takes
@@ -349,5 +337,64 @@ mod tests {
             "the append path ran ({appended} file refreshes)"
         );
         assert!(digests > 30, "digests grown: {digests}");
+    }
+
+    /// A write's own account of what it added is used only while the ref is still where that
+    /// write left it: when another write landed after it, the refresh diffs the trees and the
+    /// view shows both.
+    #[test]
+    fn a_told_write_overtaken_by_another_still_shows_both() {
+        let (_dir, store) = crate::store::scratch();
+        let view = View::open(&store).unwrap();
+        let mut sealer = Sealer::new(false);
+        let mut learn = |key: &str| {
+            let body = Body::Learning {
+                skill: String::new(),
+                ltype: LearningType::Insight,
+                key: key.into(),
+                insight: format!("about {key}"),
+                confidence: 0.5,
+                files: Vec::new(),
+                file_blobs: Default::default(),
+                extra: Vec::new(),
+            };
+            sealer.seal_body(body, Vec::new()).unwrap()
+        };
+        write::append(&store, Scope::Memory, "first", vec![learn("first")]).unwrap();
+        // Two writes land; the view is refreshed only afterwards, told about the first.
+        let a = store
+            .append(MEMORY_REF, "a", vec![learn("told")])
+            .unwrap()
+            .unwrap();
+        store
+            .append(MEMORY_REF, "b", vec![learn("overtaking")])
+            .unwrap()
+            .unwrap();
+        let told = write::wrote(&store, MEMORY_REF, &a).unwrap();
+        assert_eq!(told.len(), 1);
+        view.checkout_told(&store, &told).unwrap();
+        let text = std::fs::read_to_string(view.path(ViewFile::Learnings)).unwrap();
+        for key in ["first", "told", "overtaking"] {
+            assert!(
+                text.contains(&format!("\"key\":\"{key}\"")),
+                "{key}: {text}"
+            );
+        }
+        // Told what it wrote and nothing landed since: the same as a render of everything.
+        let c = store
+            .append(MEMORY_REF, "c", vec![learn("last")])
+            .unwrap()
+            .unwrap();
+        view.checkout_told(&store, &write::wrote(&store, MEMORY_REF, &c).unwrap())
+            .unwrap();
+        let snap = Snapshot::read(&store).unwrap();
+        let whole = view::render(ViewFile::Learnings, &snap.state, &|_| false);
+        assert_eq!(
+            std::fs::read_to_string(view.path(ViewFile::Learnings)).unwrap(),
+            whole
+        );
+        assert!(view.manifest().files[ViewFile::Learnings.name()]
+            .blob
+            .contains('+'));
     }
 }

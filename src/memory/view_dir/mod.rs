@@ -13,7 +13,7 @@ mod append;
 pub use append::SavedTail;
 
 use super::view_index::ViewIndex;
-use super::Snapshot;
+use super::{Snapshot, Wrote};
 use crate::files::{stat_of, write_atomic};
 use crate::model::{fold, Body, Kind, Record, Scope};
 use crate::store::{self, HashKind, ObjectId, Store, Tip, MEMORY_REF};
@@ -302,7 +302,14 @@ impl View {
     /// refs). Takes the view's lock.
     pub fn checkout(&self, store: &Store, force: &[ViewFile]) -> Result<Refresh> {
         let guard = self.lock()?;
-        self.render(&guard, store, force, false)
+        self.render(&guard, store, force, false, &[])
+    }
+
+    /// [`View::checkout`] after a write that says what it added ([`Wrote`]): the refresh by
+    /// appending takes that instead of diffing the trees for it.
+    pub fn checkout_told(&self, store: &Store, told: &[Wrote]) -> Result<Refresh> {
+        let guard = self.lock()?;
+        self.render(&guard, store, &[], false, told)
     }
 
     /// [`View::checkout`] after a branch switch (post-checkout): when the memory files were
@@ -315,7 +322,7 @@ impl View {
     /// fold): `load` makes it on its first read, unless an earlier render of this branch did.
     pub fn switch(&self, store: &Store) -> Result<Refresh> {
         let guard = self.lock()?;
-        self.render(&guard, store, &[], true)
+        self.render(&guard, store, &[], true, &[])
     }
 
     /// After `save` committed the entries written after a file's rendered text: the view
@@ -326,6 +333,7 @@ impl View {
         _guard: &ViewLock,
         store: &Store,
         saved: &SavedTail,
+        wrote: &[Wrote],
     ) -> Result<Option<Refresh>> {
         let manifest = self.manifest();
         let head = store.head_info()?;
@@ -338,6 +346,7 @@ impl View {
             &head,
             &branch_ref,
             tips,
+            wrote,
             Some(saved),
         )
     }
@@ -349,7 +358,7 @@ impl View {
         store: &Store,
         force: &[ViewFile],
     ) -> Result<Refresh> {
-        self.render(guard, store, force, false)
+        self.render(guard, store, force, false, &[])
     }
 
     fn render(
@@ -358,6 +367,7 @@ impl View {
         store: &Store,
         force: &[ViewFile],
         switch: bool,
+        told: &[Wrote],
     ) -> Result<Refresh> {
         // Read under the lock: what another process rendered is never newer than this.
         let mut manifest = self.manifest();
@@ -370,7 +380,7 @@ impl View {
         }
         if force.is_empty() && !switch {
             if let Some(out) =
-                append::refresh(self, store, &manifest, &head, &branch_ref, tips, None)?
+                append::refresh(self, store, &manifest, &head, &branch_ref, tips, told, None)?
             {
                 return Ok(out);
             }
