@@ -180,6 +180,13 @@ for i in $(seq 1 10000); do
 done >>.rune/learnings.jsonl
 t0=${EPOCHREALTIME/./}000; "$RUNE" -q save -m "10k more" >/dev/null; t1=${EPOCHREALTIME/./}000
 echo $((t1 - t0)) >"$tmp/big.bulk"
+# A seed's 10,000-line learnings.jsonl imported into it (`import rune-dir`), one run.
+mkdir -p "$tmp/seed10k"
+for i in $(seq 1 10000); do
+  printf '{"ts":"2026-03-01T00:00:00Z","skill":"seed","type":"insight","key":"imp-%d","insight":"imported learning %d","confidence":0.5}\n' "$i" "$i"
+done >"$tmp/seed10k/learnings.jsonl"
+t0=${EPOCHREALTIME/./}000; "$RUNE" -q import rune-dir "$tmp/seed10k" >/dev/null; t1=${EPOCHREALTIME/./}000
+echo $((t1 - t0)) >"$tmp/big.import"
 
 # The first commit off an un-noted parent (issue 16): a new branch at the first commit (made
 # before memory existed, so it has no note) gets a commit made without hooks, then the
@@ -415,6 +422,7 @@ stats "git switch, git-rune's post-checkout (100k)" "$tmp/switch100k.rune"
 stats "learn, one learning into 100,000" "$tmp/big.learn"
 stats "append one line + save, 100,000" "$tmp/big.append"
 stats "append 10,000 lines + save, 100,000 (one run)" "$tmp/big.bulk"
+stats "import rune-dir of 10,000 lines into 100,000 (one run)" "$tmp/big.import"
 stats "post-commit, un-noted parent, 100,000" "$tmp/big.unnoted"
 [ -z "${RUNE_B:-}" ] || stats "the same, RUNE_B" "$tmp/big.unnoted-b"
 stats "git notes add (same rounds)" "$tmp/big.unnoted-naive"

@@ -419,7 +419,7 @@ impl View {
                 snap
             }
         };
-        let withheld = super::gate_cache::withheld(store, &snap)?;
+        let withheld = super::gate_cache::withheld_known(store, &snap, told)?;
         let withhold = |r: &crate::model::Record| withheld.contains(&r.id);
         manifest.version = MANIFEST_VERSION;
         manifest.renderer = renderer();
