@@ -93,7 +93,13 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
     let summary = format!("import rune-dir: {}", dir.display());
     // The plan for one ref, from the records it holds now.
     let mut plan = |g: usize, current: &[Record], reports: &mut Vec<FileReport>| {
-        let mut seen = Seen::new(current);
+        let mut seen = Seen::new(
+            current,
+            items
+                .iter()
+                .filter(|it| in_ref(it, g))
+                .map(|it| it.sealed.body()),
+        );
         // Folded only if a checkpoint needs it (a learnings import never does).
         let folded = std::cell::OnceCell::new();
         let state = || folded.get_or_init(|| fold(current));
@@ -649,12 +655,17 @@ struct Seen {
 type Known = (Body, Option<String>, String);
 
 impl Seen {
-    fn new(current: &[Record]) -> Seen {
+    /// The entries of `current` that share a kind and headline with one of `importing`
+    /// (no other can be one an imported entry duplicates).
+    fn new<'a>(current: &[Record], importing: impl Iterator<Item = &'a Body>) -> Seen {
+        let wanted: HashSet<(Kind, &str)> = importing.map(|b| (b.kind(), b.title())).collect();
         let mut s = Seen {
             by_title: HashMap::new(),
         };
         for r in current {
-            if matches!(r.kind(), Kind::Delete | Kind::Resolve) {
+            if matches!(r.kind(), Kind::Delete | Kind::Resolve)
+                || !wanted.contains(&(r.kind(), r.body.title()))
+            {
                 continue;
             }
             s.by_title

@@ -48,6 +48,23 @@ pub struct ViewIndex {
     groups: Vec<u64>,
 }
 
+/// What [`ViewIndex::admit`] found of a write it admits, by position in what was added.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Admitted {
+    /// Learnings in groups the log shows already: each takes its group's line, or is not
+    /// shown when that line's learning is newer.
+    pub shown: Vec<usize>,
+    /// Learnings sorting before the last learning the log shows.
+    pub earlier: Vec<usize>,
+}
+
+impl Admitted {
+    /// Whether the log only grows at its end, each learning in a new group.
+    pub fn appends_only(&self) -> bool {
+        self.shown.is_empty() && self.earlier.is_empty()
+    }
+}
+
 /// The kinds of the files whose text grows by appending ([`crate::view::appended`]).
 pub fn appendable(kind: Kind) -> bool {
     ViewFile::ALL
@@ -121,17 +138,16 @@ impl ViewIndex {
     }
 
     /// Whether adding `added` (records of either tree pair's refs, none of them already
-    /// there) to the state this index describes only appends them to the ends of the lists
-    /// appendable files show, and changes no other file: every record is plain (no edit, no
-    /// tombstone, no resolution), not named by any record, of an appendable kind, and after
-    /// the last record of its kind; no two learnings share a group. A learning in a group
-    /// shown already replaces that group's line (sorting after every learning, it wins the
-    /// group): `Some` lists those, by position in `added`; `None` when the write is not
-    /// admitted. `added` must be sorted by order key.
-    pub fn admit(&self, added: &[Record]) -> Option<Vec<usize>> {
+    /// there) to the state this index describes changes only the lists appendable files
+    /// show, by records joining them: every record is plain (no edit, no tombstone, no
+    /// resolution), not named by any record, of an appendable kind, and after the last record
+    /// of its kind, except learnings, which the log takes where their time puts them
+    /// ([`crate::view::log_merge`]); no two learnings share a group. `None` when the write is
+    /// not admitted. `added` must be sorted by order key.
+    pub fn admit(&self, added: &[Record]) -> Option<Admitted> {
         let mut new_groups = HashSet::new();
         let mut last = self.head.last.clone();
-        let mut replacing = Vec::new();
+        let mut admitted = Admitted::default();
         for (i, r) in added.iter().enumerate() {
             let kind = r.kind();
             if !r.meta.supersedes.is_empty()
@@ -147,18 +163,21 @@ impl ViewIndex {
                     return None;
                 }
                 if self.groups.binary_search(&g).is_ok() {
-                    replacing.push(i);
+                    admitted.shown.push(i);
                 }
             }
             let after = last
                 .get(kind.as_str())
                 .is_none_or(|l| (l.0.as_str(), l.1, l.2.as_str()) < r.order_key());
-            if !after {
+            if after {
+                last.insert(kind.as_str().to_owned(), order(r));
+            } else if kind == Kind::Learning {
+                admitted.earlier.push(i);
+            } else {
                 return None;
             }
-            last.insert(kind.as_str().to_owned(), order(r));
         }
-        Some(replacing)
+        Some(admitted)
     }
 
     /// Whether the list of `kind` held records in the state described.
@@ -166,7 +185,7 @@ impl ViewIndex {
         self.head.last.contains_key(kind.as_str())
     }
 
-    /// This index with `added` (which it [`admits`](Self::admits)) appended, describing the
+    /// This index with `added` (which it [admits](Self::admit)) joined, describing the
     /// trees `memory` and `branch`.
     pub fn appended(
         mut self,
@@ -175,16 +194,23 @@ impl ViewIndex {
         added: &[Record],
     ) -> ViewIndex {
         for r in added {
-            if appendable(r.kind()) {
-                self.head
+            let kind = r.kind().as_str();
+            if appendable(r.kind())
+                && self
+                    .head
                     .last
-                    .insert(r.kind().as_str().to_owned(), order(r));
+                    .get(kind)
+                    .is_none_or(|l| (l.0.as_str(), l.1, l.2.as_str()) < r.order_key())
+            {
+                self.head.last.insert(kind.to_owned(), order(r));
             }
-            if let Some(g) = group_hash(r) {
-                if let Err(at) = self.groups.binary_search(&g) {
-                    self.groups.insert(at, g);
-                }
-            }
+        }
+        // Joined and sorted once: inserting each in place moved the whole list per record.
+        let before = self.groups.len();
+        self.groups.extend(added.iter().filter_map(group_hash));
+        if self.groups.len() > before {
+            self.groups.sort_unstable();
+            self.groups.dedup();
         }
         self.head.memory = tree_hex(memory);
         self.head.branch = tree_hex(branch);
@@ -293,8 +319,8 @@ mod tests {
     }
 
     /// `admit` says yes exactly when the fold's lists grow only at their ends, a learning
-    /// in a shown group taking its group's place (and the kinds no appendable file shows
-    /// stay as they are).
+    /// in a shown group taking its group's place, or (learnings only) by records the log
+    /// takes where their time puts them; the kinds no appendable file shows stay as they are.
     #[test]
     fn admits_exactly_the_additions_that_append_to_the_lists() {
         let base = vec![
@@ -308,23 +334,28 @@ mod tests {
                 targets: vec!["not-yet-here".into()],
             },
         );
-        let cases: Vec<(Vec<Record>, Option<Vec<usize>>)> = vec![
-            (vec![learning(10, "k3", "new")], Some(vec![])),
+        let yes = |shown: Vec<usize>, earlier: Vec<usize>| Some(Admitted { shown, earlier });
+        let cases: Vec<(Vec<Record>, Option<Admitted>)> = vec![
+            (vec![learning(10, "k3", "new")], yes(vec![], vec![])),
             (
                 vec![decision(10, "d2", &[]), learning(11, "k4", "x")],
-                Some(vec![]),
+                yes(vec![], vec![]),
             ),
             // Same group as a learning shown: it replaces that one's line.
-            (vec![learning(10, "k1", "newer")], Some(vec![0])),
+            (vec![learning(10, "k1", "newer")], yes(vec![0], vec![])),
             (
                 vec![learning(10, "k5", "a"), learning(11, "k2", "b")],
-                Some(vec![1]),
+                yes(vec![1], vec![]),
             ),
             // Two new ones in one group: only one is shown.
             (vec![learning(10, "k5", "a"), learning(11, "k5", "b")], None),
-            // Sorts before the last decision, or the last learning.
+            // Sorts before the last decision: no; before the last learning: placed by time.
             (vec![decision(0, "d0", &[])], None),
-            (vec![learning(0, "k1", "older")], None),
+            (vec![learning(0, "k1", "older")], yes(vec![0], vec![0])),
+            (
+                vec![learning(0, "k7", "older"), learning(12, "k8", "newer")],
+                yes(vec![], vec![0]),
+            ),
             // An edit.
             (vec![decision(10, "d1b", &[&base[0].id])], None),
             (vec![delete.clone()], None),
@@ -332,12 +363,18 @@ mod tests {
         let index = index_of(&base);
         for (added, admitted) in cases {
             assert_eq!(index.admit(&added), admitted, "{added:?}");
-            let Some(replacing) = admitted else { continue };
+            let Some(admitted) = admitted else { continue };
+            let all: Vec<Record> = base.iter().chain(&added).cloned().collect();
+            let grown = index_of(&base).appended(None, None, &added);
+            assert_eq!(grown, index_of(&all));
+            if !admitted.earlier.is_empty() {
+                continue;
+            }
             // The lists of base + added are the lists of base without the replaced
             // learnings, with added at their ends.
-            let all: Vec<Record> = base.iter().chain(&added).cloned().collect();
             let (before, after) = (fold(&base), fold(&all));
-            let replaced: Vec<u64> = replacing
+            let replaced: Vec<u64> = admitted
+                .shown
                 .iter()
                 .filter_map(|&i| group_hash(&added[i]))
                 .collect();
@@ -350,8 +387,6 @@ mod tests {
                 expect.extend(added.iter().filter(|r| r.kind() == k));
                 assert_eq!(after.of_kind(k).iter().collect::<Vec<_>>(), expect);
             }
-            let grown = index_of(&base).appended(None, None, &added);
-            assert_eq!(grown, index_of(&all));
         }
         // A record a tombstone already names is not plain news.
         let mut with_delete = base.clone();

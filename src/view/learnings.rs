@@ -77,31 +77,53 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     out
 }
 
-/// The byte range of the line of `text` (a rendered `learnings.jsonl`) that shows the
-/// learning of `r`'s group (type and key): found by the `"type":…,"key":…,"insight":` run
-/// [`render`] writes, which text inside a JSON string cannot contain (its quotes are escaped).
-/// `None` unless exactly one line holds it (a withheld winner shows no key).
-pub(crate) fn group_line(text: &[u8], r: &Record) -> Option<std::ops::Range<usize>> {
+/// The run of a rendered line that names `r`'s group (type and key):
+/// `,"type":…,"key":…,"insight":`, which [`render`] writes once per line and text inside a
+/// JSON string cannot contain (its quotes are escaped). `None` for a record of another kind.
+pub(crate) fn group_run(r: &Record) -> Option<Vec<u8>> {
     let Body::Learning { ltype, key, .. } = normal(&r.body) else {
         return None;
     };
-    let needle = format!(
+    let run = format!(
         ",\"type\":{},\"key\":{},\"insight\":",
         serde_json::to_string(&ltype).ok()?,
         serde_json::to_string(&key).ok()?
     );
-    let finder = memchr::memmem::Finder::new(needle.as_bytes());
-    let mut found = finder.find_iter(text);
-    let at = found.next()?;
-    if found.next().is_some() {
-        return None;
+    Some(run.into_bytes())
+}
+
+/// Reads what one line of a rendered `learnings.jsonl` says of its place: its `ts` (as
+/// written, without quotes) and its group run ([`group_run`]). A withheld line gives
+/// neither; a line [`render`] did not write may give either or neither. Holds its searchers,
+/// made once for the lines of a whole log.
+pub(crate) struct LineReader {
+    ty: memchr::memmem::Finder<'static>,
+    insight: memchr::memmem::Finder<'static>,
+}
+
+impl LineReader {
+    const TS: &'static [u8] = b"{\"ts\":\"";
+
+    pub(crate) fn new() -> LineReader {
+        LineReader {
+            ty: memchr::memmem::Finder::new(b",\"type\":"),
+            insight: memchr::memmem::Finder::new(b",\"insight\":"),
+        }
     }
-    let start = text[..at]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let end = memchr::memchr(b'\n', &text[at..]).map_or(text.len(), |i| at + i + 1);
-    Some(start..end)
+
+    pub(crate) fn ts<'l>(&self, line: &'l [u8]) -> Option<&'l [u8]> {
+        let rest = line.strip_prefix(Self::TS)?;
+        let ts = &rest[..memchr::memchr(b'"', rest)?];
+        // A time with an escape in it is no time render wrote.
+        (!ts.contains(&b'\\')).then_some(ts)
+    }
+
+    pub(crate) fn group<'l>(&self, line: &'l [u8]) -> Option<&'l [u8]> {
+        let rest = line.strip_prefix(Self::TS)?;
+        let at = self.ty.find(rest)?;
+        let end = self.insight.find(&rest[at..])? + self.insight.needle().len();
+        Some(&rest[at..at + end])
+    }
 }
 
 const EXAMPLE: &str = r#"{"ts":"2026-04-04T14:30:00Z","skill":"cook","type":"decision","key":"state-lib","insight":"Chose X because Y","confidence":0.8}"#;
@@ -340,25 +362,37 @@ mod tests {
     use crate::model::testing::learning as rec;
 
     #[test]
-    fn a_groups_line_is_found_only_where_the_renderer_wrote_its_fields() {
+    fn a_lines_group_and_time_are_read_only_where_the_renderer_wrote_them() {
         let mut tricky = rec(
             2,
             "k",
             "mentions ,\"type\":\"insight\",\"key\":\"k\",\"insight\": inside",
         );
         if let Body::Learning { key, .. } = &mut tricky.body {
-            *key = "other".into();
+            *key = "other \"quoted\"".into();
         }
         let records = vec![rec(1, "k", "first"), tricky, rec(3, "k2", "third")];
         let text = render(&records, &|_| false);
-        let line = group_line(text.as_bytes(), &rec(9, "k", "new")).unwrap();
-        assert_eq!(&text[line], text.lines().next().unwrap().to_owned() + "\n");
-        let last = group_line(text.as_bytes(), &rec(9, "k2", "new")).unwrap();
-        assert_eq!(last.end, text.len());
-        assert_eq!(group_line(text.as_bytes(), &rec(9, "absent", "x")), None);
-        // Withheld: the line shows no key.
+        let reader = LineReader::new();
+        let facts: Vec<_> = text
+            .lines()
+            .map(|l| (reader.ts(l.as_bytes()), reader.group(l.as_bytes())))
+            .collect();
+        for (r, (ts, group)) in records.iter().zip(&facts) {
+            assert_eq!(*ts, Some(r.meta.ts.as_bytes()));
+            assert_eq!(group.map(<[u8]>::to_vec), group_run(r), "{r:?}");
+        }
+        // The group run of a new learning in a shown group is that line's.
+        assert_eq!(
+            facts[0].1.map(<[u8]>::to_vec),
+            group_run(&rec(9, "k", "new"))
+        );
+        assert_ne!(facts[1].1, facts[0].1);
+        // Withheld: the line shows neither time nor key.
         let withheld = render(&records[..1], &|_| true);
-        assert_eq!(group_line(withheld.as_bytes(), &records[0]), None);
+        for line in [withheld.as_bytes(), b"not json\n"] {
+            assert_eq!((reader.ts(line), reader.group(line)), (None, None));
+        }
     }
 
     use super::*;

@@ -15,6 +15,7 @@ mod entry;
 mod instincts;
 pub mod invariants;
 mod learnings;
+pub mod log_merge;
 mod notes;
 pub mod oracle_json;
 mod progress;
@@ -263,10 +264,10 @@ pub fn appended(
     text.strip_prefix(before_header).map(str::to_owned)
 }
 
-/// Where `text`, a rendered `learnings.jsonl`, shows the learning of `r`'s group (the byte
-/// range of its line), when exactly one line does.
-pub fn learning_line_at(text: &[u8], r: &Record) -> Option<std::ops::Range<usize>> {
-    learnings::group_line(text, r)
+/// The run of bytes that names `r`'s group in the one line of a rendered `learnings.jsonl`
+/// that shows that group (`None` for a record of another kind).
+pub fn learning_group_run(r: &Record) -> Option<Vec<u8>> {
+    learnings::group_run(r)
 }
 
 /// Nothing withheld (for tests).

@@ -114,19 +114,20 @@ impl Digest {
         }
     }
 
-    /// The digest of the state this one was made from with `added` joined to the ends of
-    /// their kinds' lists: plain records of the kinds a view file shows as a list, each
-    /// after every record of its kind, a learning in a group of its own (what
-    /// `memory::view_index::ViewIndex::admits` checks), or of a kind no digest keeps. Exact:
-    /// each cut keeps a prefix of its list's order (newest first, or best first for
-    /// learnings), and a record joining that order can only take places, never give any
-    /// back, so the cut of the whole grown state is the cut of this digest's lists grown.
+    /// The digest of the state this one was made from with `added` joined to their kinds'
+    /// lists: plain records of the kinds a view file shows as a list, each after every
+    /// record of its kind (learnings anywhere), a learning in a group of its own or taking
+    /// its group's place (what `memory::view_index::ViewIndex::admit` checks; a learning its
+    /// group's newer winner keeps out is not passed), or of a kind no digest keeps. Exact:
+    /// each cut keeps a prefix of its list's ranking (newest first, or best first for
+    /// learnings, a ranking that does not depend on place), and a record joining that ranking
+    /// can only take places, never give any back, so the cut of the whole grown state is the
+    /// cut of this digest's lists grown.
     ///
     /// A learning of `added` at a position in `replacing` takes the place of its group's
-    /// winner (it wins the group, sorting after every learning). That is exact when the
-    /// winner it replaces is not among the learnings this digest keeps (the cut, a prefix of
-    /// the best first, loses nothing it holds, so it needs nothing it lacks), or when the
-    /// digest keeps every learning: `None` otherwise.
+    /// winner. That is exact when the winner it replaces is not among the learnings this
+    /// digest keeps (the cut, a prefix of the best first, loses nothing it holds, so it needs
+    /// nothing it lacks), or when the digest keeps every learning: `None` otherwise.
     pub fn appended(&self, added: &[Record], replacing: &[usize]) -> Option<Digest> {
         let group = |r: &Record| match &r.body {
             Body::Learning { ltype, key, .. } => Some((*ltype, key.clone())),
@@ -171,6 +172,12 @@ impl Digest {
                 list.push(r.clone());
             }
         }
+        // A learning placed by time joins its list (and the files list) where its order
+        // key puts it; the lists were sorted, so these sorts find runs.
+        state
+            .learnings
+            .sort_by(|a, b| a.order_key().cmp(&b.order_key()));
+        learnings.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
         let mut digest = Digest::of(&state, self.cap);
         // Echoes are not kept (see `of`).
         digest.totals = totals;

@@ -640,6 +640,11 @@ fn xxh3_hex(data: &[u8]) -> String {
     format!("{:032x}", xxhash_rust::xxh3::xxh3_128(data))
 }
 
+/// [`content_id`] of content whose XXH3-128 is `hash` (taken while it was written).
+pub(crate) fn content_id_of_hash(hash: u128) -> String {
+    format!("{CONTENT_ID_PREFIX}{hash:032x}")
+}
+
 /// The id the manifest records for a view file's content: XXH3-128, which reads a 16 MB
 /// `learnings.jsonl` in about a millisecond where git's SHA-1 takes tens. The manifest only
 /// tells files a user or agent edited from files as rendered; nothing outside it compares
