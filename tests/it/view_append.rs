@@ -119,7 +119,7 @@ fn writes_that_add_at_the_ends_append_and_leave_what_a_full_render_would() {
     );
     compare(&repo, "append + save");
 
-    // A line dated before the newest one belongs further up: a full render places it.
+    // A line dated before the newest one belongs further up: the log takes it there.
     repo.append(
         ".rune/learnings.jsonl",
         "{\"ts\":\"2020-01-01T00:00:00Z\",\"type\":\"insight\",\"key\":\"old\",\"insight\":\"x\"}\n",
@@ -132,6 +132,29 @@ fn writes_that_add_at_the_ends_append_and_leave_what_a_full_render_would() {
         "{text}"
     );
     compare(&repo, "append of an older line + save");
+
+    // A seed's log imported: dated between lines shown, a key shown with a newer line (not
+    // shown), a key shown with an older line (takes its place), and one at the end.
+    let seed = tempfile::tempdir().unwrap();
+    std::fs::write(
+        seed.path().join("learnings.jsonl"),
+        "{\"ts\":\"2021-01-01T00:00:00Z\",\"type\":\"insight\",\"key\":\"seed-1\",\"insight\":\"a\"}\n\
+         {\"ts\":\"2021-06-01T00:00:00Z\",\"type\":\"insight\",\"key\":\"k2\",\"insight\":\"older than k2's\"}\n\
+         {\"ts\":\"2029-01-01T00:00:00Z\",\"type\":\"insight\",\"key\":\"old\",\"insight\":\"newer than old's\"}\n\
+         {\"ts\":\"2031-01-01T00:00:00Z\",\"type\":\"insight\",\"key\":\"seed-2\",\"insight\":\"b\"}\n",
+    )
+    .unwrap();
+    repo.rune(&["-q", "import", "rune-dir", seed.path().to_str().unwrap()])
+        .success();
+    let text = repo.read(".rune/learnings.jsonl");
+    assert!(!text.contains("older than k2's"), "{text}");
+    assert!(text.contains("newer than old's"), "{text}");
+    // The 2020 line of "old" gave its place up to the 2029 one.
+    assert!(
+        text.starts_with("{\"ts\":\"2021-01-01T00:00:00Z\"") && !text.contains("2020-01-01"),
+        "{text}"
+    );
+    compare(&repo, "import of a dated seed");
 }
 
 #[test]
