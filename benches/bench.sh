@@ -139,7 +139,7 @@ switch_bench switch10k "$RUNS"
 # --- 100,000 learnings: load, SessionStart and status against git, then the writes ----------
 # The same kind of repository ten times larger (BIG_RUNS rounds; the writes cost seconds each
 # before issue 16's work). Reads are interleaved with `git rev-parse HEAD` and `git status`;
-# then one `learn` per round, and one line appended to learnings.jsonl + `save` per round.
+# then one `learn` per round (a new key, then a key shown), and one line appended to learnings.jsonl + `save` per round.
 BIG_RUNS=${BIG_RUNS:-10}
 repo="$tmp/big"; git init -q -b main "$repo"; cd "$repo"
 git commit -q --allow-empty -m start
@@ -152,7 +152,7 @@ echo $((t1 - t0)) >"$tmp/save100k.rune"
 git config gc.auto 0 && git config maintenance.auto false && pack
 sed -e "s#/home/user/project#$repo#g" -e 's#"session_id": "[^"]*"#"session_id": "bench-big"#' \
   "$ROOT/tests/fixtures/claude-code/SessionStart-startup.json" >"$tmp/ss-big.json"
-for f in revparse load ss status gitstatus learn append; do : >"$tmp/big.$f"; done
+for f in revparse load ss status gitstatus learn relearn append; do : >"$tmp/big.$f"; done
 for i in $(seq 1 "$BIG_RUNS"); do
   t0=${EPOCHREALTIME/./}000; git rev-parse HEAD >/dev/null; t1=${EPOCHREALTIME/./}000
   echo $((t1 - t0)) >>"$tmp/big.revparse"
@@ -169,6 +169,9 @@ switch_bench switch100k "$BIG_RUNS"
 for i in $(seq 1 "$BIG_RUNS"); do
   t0=${EPOCHREALTIME/./}000; "$RUNE" -q learn --type insight --key "big-$i" --insight "one more" >/dev/null; t1=${EPOCHREALTIME/./}000
   echo $((t1 - t0)) >>"$tmp/big.learn"
+  # A key shown already (early in the log): its line goes, the new one is appended.
+  t0=${EPOCHREALTIME/./}000; "$RUNE" -q learn --type insight --key "key-$((i * 997))" --insight "revised" >/dev/null; t1=${EPOCHREALTIME/./}000
+  echo $((t1 - t0)) >>"$tmp/big.relearn"
   # A line as an agent appends it: stamped now (bash's own clock, no process).
   printf '{"ts":"%(%Y-%m-%dT%H:%M:%SZ)T","type":"insight","key":"appended-%d","insight":"i","confidence":0.5}\n' -1 "$i" >>.rune/learnings.jsonl
   t0=${EPOCHREALTIME/./}000; "$RUNE" -q save -m "one more $i" >/dev/null; t1=${EPOCHREALTIME/./}000
@@ -420,6 +423,7 @@ stats "git status (100k rounds)" "$tmp/big.gitstatus"
 stats "git switch, true post-checkout (100k)" "$tmp/switch100k.true"
 stats "git switch, git-rune's post-checkout (100k)" "$tmp/switch100k.rune"
 stats "learn, one learning into 100,000" "$tmp/big.learn"
+stats "learn of a key shown, 100,000" "$tmp/big.relearn"
 stats "append one line + save, 100,000" "$tmp/big.append"
 stats "append 10,000 lines + save, 100,000 (one run)" "$tmp/big.bulk"
 stats "import rune-dir of 10,000 lines into 100,000 (one run)" "$tmp/big.import"
