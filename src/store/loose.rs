@@ -44,6 +44,7 @@ pub(crate) fn flush(
     if staged.len() >= super::pack::PACK_MIN {
         super::pack::write_pack(
             repo,
+            owner,
             staged
                 .iter()
                 .map(|(id, (kind, data))| (*id, *kind, data.as_slice())),

@@ -6,10 +6,12 @@
 //! holds belongs to a dead process. Before it creates a ref lock the process appends
 //! `lock <path>` to its file, and `unlock <path>` once the ref transaction is over; before it
 //! writes a temporary object into a fanout directory it appends `objects <dir>` (once per
-//! directory), and names its temporary objects `tmp_obj_<owner>_<n>`.
+//! directory), and names its temporary objects `tmp_obj_<owner>_<n>`; before it makes a
+//! directory of its own (where a pack is written before it moves into `objects/pack/`) it
+//! appends `dir <path>`, the path ending in `.rune-<owner>`.
 //!
-//! The next process to register reads every owner file: a dead owner's temporary objects are
-//! removed, and so is each lock it held when it died, unless a live owner holds the same lock
+//! The next process to register reads every owner file: a dead owner's temporary objects and
+//! directories are removed, and so is each lock it held when it died, unless a live owner holds the same lock
 //! now or the lock file is newer than the dead owner's last word (then someone else, git
 //! itself perhaps, created it since). Then the dead owner's file goes. A write that finds its
 //! ref locked runs the same recovery before waiting (the owner may have died since).
@@ -93,6 +95,17 @@ impl Owner {
         Ok(())
     }
 
+    /// A directory of this process's own under `parent` (`.rune-<id>`), listed before it is
+    /// made: what a dead owner left in it is removed with it.
+    pub(crate) fn scratch_dir(&mut self, parent: &Path) -> std::io::Result<PathBuf> {
+        let dir = parent.join(format!(".rune-{}", self.id));
+        if self.listed.insert(dir.clone()) {
+            self.say(&format!("dir {}\n", dir.display()))?;
+        }
+        std::fs::create_dir_all(&dir)?;
+        Ok(dir)
+    }
+
     fn say(&mut self, line: &str) -> std::io::Result<()> {
         self.file.write_all(line.as_bytes())
     }
@@ -115,6 +128,8 @@ fn owners_dir(common: &Path) -> PathBuf {
 struct Said {
     locks: HashSet<PathBuf>,
     objects: Vec<PathBuf>,
+    /// Directories wholly the owner's ([`Owner::scratch_dir`]).
+    dirs: Vec<PathBuf>,
 }
 
 fn read_said(file: &File) -> Said {
@@ -128,6 +143,7 @@ fn read_said(file: &File) -> Said {
                 said.locks.remove(Path::new(p));
             }
             Some(("objects", p)) => said.objects.push(PathBuf::from(p)),
+            Some(("dir", p)) => said.dirs.push(PathBuf::from(p)),
             _ => {}
         }
     }
@@ -204,6 +220,17 @@ pub(crate) fn recover(common: &Path, me: Option<&Path>) -> Vec<PathBuf> {
                 }
             }
         }
+        // Only a directory named after this owner is ever its own.
+        let own = format!(".rune-{name}");
+        for dir in said
+            .dirs
+            .iter()
+            .filter(|d| d.file_name().and_then(|n| n.to_str()) == Some(own.as_str()))
+        {
+            if std::fs::remove_dir_all(dir).is_ok() {
+                removed.push(dir.clone());
+            }
+        }
         for lock in &said.locks {
             if live_locks.contains(lock) {
                 continue;
@@ -221,4 +248,43 @@ pub(crate) fn recover(common: &Path, me: Option<&Path>) -> Vec<PathBuf> {
         drop(file);
     }
     removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A dead owner's directories go with it (only one named after it), and a live owner's
+    /// stay.
+    #[test]
+    fn a_dead_owners_scratch_directory_is_removed_and_nothing_else() {
+        let common = tempfile::tempdir().unwrap();
+        let pack = common.path().join("objects/pack");
+        std::fs::create_dir_all(owners_dir(common.path())).unwrap();
+        // A dead owner: its file is there, nobody holds its lock.
+        let theirs = pack.join(".rune-99-dead");
+        let not_theirs = pack.join(".rune-98-other");
+        for dir in [&theirs, &not_theirs] {
+            std::fs::create_dir_all(dir).unwrap();
+            std::fs::write(dir.join(".tmpA1b2C3"), b"half a pack").unwrap();
+        }
+        std::fs::write(
+            owners_dir(common.path()).join("99-dead"),
+            format!("dir {}\ndir {}\n", theirs.display(), not_theirs.display()),
+        )
+        .unwrap();
+        // A live owner with a directory of its own.
+        let (mut live, _) = Owner::register(common.path()).unwrap();
+        let mine = live.scratch_dir(&pack).unwrap();
+        std::fs::write(mine.join("x"), b"in progress").unwrap();
+        assert!(!theirs.exists(), "the dead owner's directory went");
+        assert!(
+            not_theirs.exists(),
+            "a directory named after another owner stays"
+        );
+        assert!(!owners_dir(common.path()).join("99-dead").exists());
+        let removed = recover(common.path(), None);
+        assert!(removed.is_empty(), "{removed:?}");
+        assert!(mine.join("x").exists(), "a live owner's directory stays");
+    }
 }

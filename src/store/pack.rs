@@ -20,12 +20,15 @@ use gix::objs::Kind;
 use gix::ObjectId;
 use gix_pack::data::output as pack_out;
 
+use super::owner::Owner;
+
 /// Writes of at least this many objects become a pack (git's default `transfer.unpackLimit`).
 pub(crate) const PACK_MIN: usize = 100;
 
 /// Writes `objects` as one pack and index into the repository's `objects/pack/`.
 pub(crate) fn write_pack<'a>(
     repo: &gix::Repository,
+    owner: &mut Owner,
     objects: impl ExactSizeIterator<Item = (ObjectId, Kind, &'a [u8])>,
 ) -> Result<(), gix::Error> {
     let hash = repo.object_hash();
@@ -65,12 +68,28 @@ pub(crate) fn write_pack<'a>(
     }
     drop(writer);
     let directory = repo.objects.store_ref().path().join("pack");
-    if !directory.is_dir() {
-        std::fs::create_dir_all(&directory).map_err(gix::Error::from_error)?;
-    }
+    // Written in a directory of this process's own (gix's temporary files have random names,
+    // which nothing would know to remove after a `kill -9`), then moved into place.
+    let staging = owner
+        .scratch_dir(&directory)
+        .map_err(gix::Error::from_error)?;
+    let result = write_staged(repo, &pack, &staging, &directory);
+    let _ = std::fs::remove_dir_all(&staging);
+    result
+}
+
+/// Writes the pack's bytes and their index into `staging` and moves both into `directory`,
+/// the index last, so a reader sees the pack only once it is complete.
+fn write_staged(
+    repo: &gix::Repository,
+    pack: &[u8],
+    staging: &std::path::Path,
+    directory: &std::path::Path,
+) -> Result<(), gix::Error> {
+    let hash = repo.object_hash();
     let outcome = gix_pack::Bundle::write_to_directory(
-        &mut pack.as_slice(),
-        Some(&directory),
+        &mut &pack[..],
+        Some(staging),
         &mut gix::progress::Discard,
         &AtomicBool::new(false),
         None::<gix::objs::find::Never>,
@@ -84,11 +103,18 @@ pub(crate) fn write_pack<'a>(
             ..Default::default()
         },
     )?;
-    // gix leaves a `.keep` file, as a fetch does until its refs are updated. The objects are
-    // as safe without it as loose ones are (git's gc keeps unreachable objects younger than
-    // gc.pruneExpire), and a kept pack would never be repacked by gc.
-    if let Some(keep) = outcome.keep_path {
-        let _ = std::fs::remove_file(keep);
+    // gix leaves a `.keep` file, as a fetch does until its refs are updated; it stays behind
+    // in the staging directory. The objects are as safe without it as loose ones are (git's
+    // gc keeps unreachable objects younger than gc.pruneExpire), and a kept pack would never
+    // be repacked by gc.
+    for path in [outcome.data_path, outcome.index_path]
+        .into_iter()
+        .flatten()
+    {
+        let Some(name) = path.file_name() else {
+            continue;
+        };
+        std::fs::rename(&path, directory.join(name)).map_err(gix::Error::from_error)?;
     }
     Ok(())
 }
@@ -114,6 +140,7 @@ mod tests {
             .collect();
         write_pack(
             &store.repo,
+            &mut store.owner().unwrap(),
             ids.iter()
                 .zip(&blobs)
                 .map(|(id, b)| (*id, Kind::Blob, b.as_slice())),

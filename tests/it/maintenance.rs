@@ -87,7 +87,14 @@ fn a_bulk_write_is_one_pack_and_a_small_one_stays_loose() {
         .expect("pack dir")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
         .collect();
-    assert!(!names.iter().any(|n| n.ends_with(".keep")), "{names:?}");
+    // The pack, its index and nothing else: no `.keep`, no staging directory left.
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(
+        names
+            .iter()
+            .all(|n| n.ends_with(".pack") || n.ends_with(".idx")),
+        "{names:?}"
+    );
     repo.git(&["fsck", "--strict", "--no-progress"]);
     let count = |repo: &TestRepo| {
         crate::common::json_lines(&repo.rune(&["--json", "show", "learnings"]).success().stdout)
