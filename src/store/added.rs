@@ -8,16 +8,12 @@ use std::collections::HashSet;
 
 use gix::ObjectId;
 
+use super::chain::WALK_MAX;
 use super::objects::ReadObjects as _;
 use super::partial::find_blob;
 use super::records::{diff_blobs, parse_tree_records, tree_layout};
 use super::{git_err, Result, Store, Tip};
 use crate::model::{Kind, Record};
-
-/// The summary of the one writer whose `Rune-Records` does not count what its commit adds to
-/// its first parent: a sync that builds on the remote's tip after refusing some of its records
-/// (sync/merge.rs) writes our records plus the admitted ones on top of theirs.
-const REBUILT_MERGE: &str = "merge memory from ";
 
 impl Store {
     /// How many records of `kinds` commit `new` of ref `name` holds that `old` (an ancestor on
@@ -38,8 +34,9 @@ impl Store {
         kinds: &[Kind],
     ) -> Result<Option<usize>> {
         let stop = old.map(|t| t.commit);
-        let mut total: usize = 0;
+        let mut total: u64 = 0;
         let mut next = Some(new.commit);
+        let mut walked = 0;
         loop {
             let Some(id) = next else {
                 // Reached the root: exact only when everything was to be counted.
@@ -51,25 +48,50 @@ impl Store {
             if Some(id) == stop {
                 break;
             }
-            let commit = self
-                .repo
-                .read_commit(id)
-                .map_err(git_err(format!("cannot read memory commit {id} on {name}")))?;
-            let parents: Vec<ObjectId> = commit.parent_ids().map(|p| p.detach()).collect();
-            let message = commit.message_raw_sloppy();
-            let message = String::from_utf8_lossy(message.as_ref());
-            if parents.len() == 1 && message.starts_with(REBUILT_MERGE) {
-                return Ok(None);
+            if walked == WALK_MAX {
+                // Far from the tip: the cached chain says it without the walk.
+                match self.added_by_chain(name, new.commit, stop)? {
+                    Some(n) => {
+                        total = n;
+                        break;
+                    }
+                    None => return Ok(None),
+                }
             }
-            let Some(n) = records_trailer(&message) else {
+            let link = self.link(name, id)?;
+            let Some(n) = link.added else {
                 return Ok(None);
             };
             total = total.saturating_add(n);
-            next = parents.first().copied();
+            next = link.parent;
+            walked += 1;
         }
         let kinds: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
         let others = self.count_added_except(name, old.map(|t| t.tree), new.tree, &kinds)?;
-        Ok(total.checked_sub(others))
+        Ok(usize::try_from(total)
+            .ok()
+            .and_then(|t| t.checked_sub(others)))
+    }
+
+    /// What the commits of `name`'s chain after `stop` (or all of them) up to `tip` add, by
+    /// their trailers: `None` when `stop` is not on the chain or a trailer does not say.
+    fn added_by_chain(
+        &self,
+        name: &str,
+        tip: ObjectId,
+        stop: Option<ObjectId>,
+    ) -> Result<Option<u64>> {
+        let chain = self.chain(name, tip)?;
+        let from = match stop {
+            None => 0,
+            Some(stop) => match chain.iter().rposition(|l| l.id == stop) {
+                Some(at) => at + 1,
+                None => return Ok(None),
+            },
+        };
+        Ok(chain[from..]
+            .iter()
+            .try_fold(0u64, |sum, l| Some(sum.saturating_add(l.added?))))
     }
 
     /// The first `limit` records of `kinds` that commit `new` of ref `name` holds and `old`
@@ -265,15 +287,6 @@ fn ids_in<'a>(
         }
     }
     Ok(out)
-}
-
-/// The count in a memory commit's `Rune-Records: N records` trailer.
-fn records_trailer(message: &str) -> Option<usize> {
-    message
-        .lines()
-        .find_map(|l| l.strip_prefix("Rune-Records: "))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
 }
 
 #[cfg(test)]

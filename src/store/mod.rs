@@ -5,6 +5,7 @@
 
 mod added;
 mod ahead_behind;
+mod chain;
 mod generations;
 mod git_cli;
 mod history;

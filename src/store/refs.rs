@@ -5,7 +5,6 @@ use std::rc::Rc;
 
 use gix::ObjectId;
 
-use super::objects::ReadObjects as _;
 use super::records::{added_records, kind_records, read_records, write_records};
 use super::update::{Retry, Update};
 use super::{git_err, Result, Store, StoreError};
@@ -217,15 +216,22 @@ impl Store {
             return Ok(None);
         };
         let mut next = Some(tip.commit);
+        let mut walked = 0;
         while let Some(id) = next {
-            let commit = self
-                .repo
-                .read_commit(id)
-                .map_err(git_err(format!("cannot read memory commit {id} on {name}")))?;
-            if commit.time().map(|t| t.seconds).unwrap_or(0) <= seconds {
+            if walked == super::chain::WALK_MAX {
+                // Far from the tip: the cached chain, newest first, says it without the walk.
+                let chain = self.chain(name, tip.commit)?;
+                return match chain.iter().rev().find(|l| l.time <= seconds) {
+                    Some(l) => self.tip_of(name, l.id).map(Some),
+                    None => Ok(None),
+                };
+            }
+            let link = self.link(name, id)?;
+            if link.time <= seconds {
                 return self.tip_of(name, id).map(Some);
             }
-            next = commit.parent_ids().next().map(|p| p.detach());
+            next = link.parent;
+            walked += 1;
         }
         Ok(None)
     }

@@ -193,3 +193,55 @@ fn a_bulk_import_is_counted_and_the_next_note_lists_only_what_is_new() {
     );
     assert!(note.contains(" only-new"), "{note}");
 }
+
+/// The first commit off a parent made long before, with more memory commits since than a
+/// note's walk from the tip looks at: the note counts exactly what memory gained since the
+/// parent's time (read from the cached chain of memory commits), on the first such commit and
+/// on the next, whose chain is cached already.
+#[test]
+fn a_commit_off_an_old_unnoted_parent_counts_what_memory_gained_since() {
+    let repo = TestRepo::new();
+    let base = repo.commit_file("a", "1", "base");
+    repo.rune(&["-q", "init"]).success();
+    let learn = |i: usize| {
+        repo.rune(&[
+            "-q",
+            "learn",
+            "--type",
+            "insight",
+            "--key",
+            &format!("k{i}"),
+            "--insight",
+            "x",
+        ])
+        .success();
+    };
+    (0..10).for_each(learn);
+    // No hooks yet: this commit gets no note.
+    let mid = repo.commit_file("b", "2", "mid");
+    (10..120).for_each(learn);
+    repo.rune(&["-q", "hooks", "install"]).success();
+    for (n, (from, gained)) in [(&mid, 110), (&base, 120), (&mid, 110)]
+        .into_iter()
+        .enumerate()
+    {
+        repo.git(&["checkout", "-q", "-b", &format!("side-{n}"), from]);
+        repo.commit_file(&format!("side-{n}"), "x", "off an old parent");
+        let note = repo.git(&["notes", "--ref=rune", "show", "HEAD"]);
+        let head = format!(
+            "rune: 100 learnings recorded for this commit (and {} more)\n",
+            gained - 100
+        );
+        assert!(
+            note.starts_with(&head),
+            "{n}: {}",
+            &note[..note.len().min(200)]
+        );
+        assert!(
+            note.ends_with(&format!("\nRune-Omitted: {}", gained - 100)),
+            "{n}"
+        );
+        // The chain of memory commits was cached by the first such note.
+        assert!(repo.root.join(".git/rune/chain").is_dir(), "{n}");
+    }
+}
