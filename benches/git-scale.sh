@@ -53,32 +53,54 @@ BEGIN {
   }
 }' | git fast-import --quiet
 [ ! -e .git/objects/info/commit-graph ] || { echo "fast-import wrote a commit-graph" >&2; exit 1; }
-saved=$(git rev-parse main~10)
+# The save 10 commits back along a stretch without merges (what a fresh clone counts along
+# a straight line), then one 60 first-parent commits back, with merges between (what needs
+# generation numbers).
+back=10
+while [ "$(git rev-list --merges --count "main~$back..main")" != 0 ]; do back=$((back + 1)); done
+saved=$(git rev-parse "main~$back")
 git checkout -q --detach "$saved"
 "$RUNE" -q init >/dev/null
 "$RUNE" -q save -m saved >/dev/null
 git checkout -q main
-[ "$(git rev-list --left-right --count "$saved...main")" = "$(printf '0\t10')" ]
-"$RUNE" status | grep -q "HEAD is 10 commits ahead of and 0 behind" || { echo "status did not count the drift" >&2; exit 1; }
-# Cold: no generation cache, which is what every count cost before the cache existed.
-: >"$tmp/cold"
-for _ in 1 2 3; do
-  rm -f .git/rune/generations
-  us "$RUNE" status >>"$tmp/cold"
-done
-# Warm, interleaved with git's own count.
-: >"$tmp/revlist"; : >"$tmp/warm"
-for _ in $(seq 1 "$ROUNDS"); do
-  us git rev-list --left-right --count "$saved...HEAD" >>"$tmp/revlist"
-  us "$RUNE" status >>"$tmp/warm"
-done
+[ "$(git rev-list --left-right --count "$saved...main")" = "$(printf '0\t%d' "$back")" ]
+"$RUNE" status | grep -q "HEAD is $back commits ahead of and 0 behind" || { echo "status did not count the drift" >&2; exit 1; }
 ratio() { # A B: median(A) / median(B)
   paste <(sort -n "$1") <(sort -n "$2") | awk '{a[NR]=$1; b[NR]=$2} END {m=int((NR+1)/2); printf "%.2f", a[m]/b[m]}'
 }
-echo "drift at $COMMITS commits, HEAD 10 past the save, no commit-graph (medians):"
-echo "  git rev-list --left-right --count         $(median "$tmp/revlist")   ($ROUNDS runs)"
-echo "  git rune status, no generation cache      $(median "$tmp/cold")   (3 runs)"
-echo "  git rune status, cache warm               $(median "$tmp/warm")   ($ROUNDS runs, $(ratio "$tmp/warm" "$tmp/revlist")x git's count)"
+# counts NAME: a fresh clone's first count (no generation cache), 3 runs; then, interleaved
+# with git's own count, the counts that follow.
+counts() {
+  : >"$tmp/cold.$1"
+  for _ in 1 2 3; do
+    rm -f .git/rune/generations
+    us "$RUNE" status >>"$tmp/cold.$1"
+  done
+  : >"$tmp/revlist.$1"; : >"$tmp/warm.$1"
+  for _ in $(seq 1 "$ROUNDS"); do
+    us git rev-list --left-right --count "$saved...HEAD" >>"$tmp/revlist.$1"
+    us "$RUNE" status >>"$tmp/warm.$1"
+  done
+}
+counts line
+merged=$(git rev-parse main~60)
+[ "$(git rev-list --merges --count "$merged..main")" != 0 ]
+git checkout -q --detach "$merged"
+"$RUNE" -q save -m "saved before a merge" >/dev/null
+git checkout -q main
+saved=$merged
+ahead=$(git rev-list --count "$merged..main")
+"$RUNE" status | grep -q "HEAD is $ahead commits ahead of and 0 behind" || { echo "status did not count the drift past a merge" >&2; exit 1; }
+counts merge
+echo "drift at $COMMITS commits, no commit-graph (medians):"
+echo "  HEAD $back plain commits past the save:"
+echo "    git rev-list --left-right --count       $(median "$tmp/revlist.line")   ($ROUNDS runs)"
+echo "    git rune status, no generation cache    $(median "$tmp/cold.line")   (3 runs: a fresh clone; counted along the line)"
+echo "    git rune status, the counts after       $(median "$tmp/warm.line")   ($ROUNDS runs, $(ratio "$tmp/warm.line" "$tmp/revlist.line")x git's count)"
+echo "  HEAD $ahead commits past the save, merges between:"
+echo "    git rev-list --left-right --count       $(median "$tmp/revlist.merge")   ($ROUNDS runs)"
+echo "    git rune status, no generation cache    $(median "$tmp/cold.merge")   (3 runs: the walk that fills the cache)"
+echo "    git rune status, cache warm             $(median "$tmp/warm.merge")   ($ROUNDS runs, $(ratio "$tmp/warm.merge" "$tmp/revlist.merge")x git's count)"
 echo "  generation cache: $(stat -c %s .git/rune/generations) bytes"
 
 # --- the object store: $WRITES single `git rune learn` calls, before any gc ------------------

@@ -138,6 +138,32 @@ pub(super) fn ahead_behind(
         .then(|| generations::path(repo.common_dir()));
     let mut walk = Walk::new(repo, graph.as_ref(), &shallow);
     walk.cache = cache_path.as_deref().and_then(Cache::open);
+    // Where the cache would serve but holds nothing yet (a fresh clone: no commit-graph, not
+    // shallow, no replace refs), the common case first (HEAD a few plain commits past the
+    // save, or reset back before it): a straight line needs no generation numbers, so it
+    // costs the commits between, not the whole history.
+    if let Some(saved) = saved.filter(|_| cache_path.is_some() && walk.cache.is_none()) {
+        let (mut buf, mut parents) = (Vec::new(), Vec::new());
+        for (from, to, ahead) in [(now, saved, true), (saved, now, false)] {
+            if let Some(steps) = along_a_line(repo, &shallow, from, to, &mut buf, &mut parents)? {
+                let counts = match ahead {
+                    true => AheadBehind {
+                        ahead: steps,
+                        behind: 0,
+                    },
+                    false => AheadBehind {
+                        ahead: 0,
+                        behind: steps,
+                    },
+                };
+                let cost = WalkCost {
+                    commits_read: steps,
+                    uncached: false,
+                };
+                return Ok((counts, cost));
+            }
+        }
+    }
     let counts = walk.run(saved, now)?;
     let fresh: Vec<(ObjectId, u64)> = walk
         .nodes
@@ -158,6 +184,88 @@ pub(super) fn ahead_behind(
         }
     }
     Ok((counts, cost))
+}
+
+/// Decodes the parent ids of commit `id` from the object database into `out`.
+fn read_parents(
+    repo: &gix::Repository,
+    id: ObjectId,
+    buf: &mut Vec<u8>,
+    out: &mut Vec<ObjectId>,
+) -> Result<(), AheadBehindError> {
+    let kind = super::objects::find_data(repo, &id, buf)
+        .map_err(|error| AheadBehindError::Read { id, error })?
+        .ok_or(AheadBehindError::MissingCommit { id })?;
+    if kind != gix::objs::Kind::Commit {
+        return Err(AheadBehindError::NotACommit { id, kind });
+    }
+    out.clear();
+    for token in gix::objs::CommitRefIter::from_bytes(buf, repo.object_hash()) {
+        match token.map_err(|error| AheadBehindError::Decode { id, error })? {
+            Token::Tree { .. } => {}
+            Token::Parent { id: parent } => out.push(parent),
+            _ => break,
+        }
+    }
+    Ok(())
+}
+
+/// The commit `id` names: itself, or what the annotated tags it names point at.
+fn peel(
+    repo: &gix::Repository,
+    mut id: ObjectId,
+    buf: &mut Vec<u8>,
+) -> Result<ObjectId, AheadBehindError> {
+    loop {
+        let kind = super::objects::find_data(repo, &id, buf)
+            .map_err(|error| AheadBehindError::Read { id, error })?
+            .ok_or(AheadBehindError::MissingCommit { id })?;
+        match kind {
+            gix::objs::Kind::Commit => return Ok(id),
+            gix::objs::Kind::Tag => {
+                id = gix::objs::TagRefIter::from_bytes(buf, repo.object_hash())
+                    .target_id()
+                    .map_err(|error| AheadBehindError::Decode { id, error })?;
+            }
+            kind => return Err(AheadBehindError::NotACommit { id, kind }),
+        }
+    }
+}
+
+/// How many commits a straight line is followed before the walk with generation numbers
+/// takes over.
+const LINE_MAX: usize = 256;
+
+/// The counts when one commit is the other's ancestor along a straight line: following the
+/// only parent of each commit from `from`, `to` is reached in `steps` (at most [`LINE_MAX`];
+/// a merge, a root or a shallow boundary on the way ends the try). Exact without generation
+/// numbers: the commits passed are ancestors of `from` and descendants of `to`, so no
+/// ancestor of `to` (history has no cycles), and every other ancestor of `from` is one of
+/// `to`'s. `None` when the line does not reach `to`.
+fn along_a_line(
+    repo: &gix::Repository,
+    shallow: &[ObjectId],
+    from: ObjectId,
+    to: ObjectId,
+    buf: &mut Vec<u8>,
+    parents: &mut Vec<ObjectId>,
+) -> Result<Option<usize>, AheadBehindError> {
+    let mut at = peel(repo, from, buf)?;
+    let to = peel(repo, to, buf)?;
+    for steps in 0..=LINE_MAX {
+        if at == to {
+            return Ok(Some(steps));
+        }
+        if steps == LINE_MAX || shallow.contains(&at) {
+            break;
+        }
+        read_parents(repo, at, buf, parents)?;
+        match parents.as_slice() {
+            [only] => at = *only,
+            _ => break,
+        }
+    }
+    Ok(None)
 }
 
 /// Whether any ref under `refs/replace/` exists (then gix reads replaced objects, as git does).
@@ -439,21 +547,7 @@ impl<'a> Walk<'a> {
 
     /// Decodes the parent ids of commit `id` from the object database into `parent_ids`.
     fn read_parents(&mut self, id: ObjectId) -> Result<(), AheadBehindError> {
-        let kind = super::objects::find_data(self.repo, &id, &mut self.buf)
-            .map_err(|error| AheadBehindError::Read { id, error })?
-            .ok_or(AheadBehindError::MissingCommit { id })?;
-        if kind != gix::objs::Kind::Commit {
-            return Err(AheadBehindError::NotACommit { id, kind });
-        }
-        self.parent_ids.clear();
-        for token in gix::objs::CommitRefIter::from_bytes(&self.buf, self.repo.object_hash()) {
-            match token.map_err(|error| AheadBehindError::Decode { id, error })? {
-                Token::Tree { .. } => {}
-                Token::Parent { id: parent } => self.parent_ids.push(parent),
-                _ => break,
-            }
-        }
-        Ok(())
+        read_parents(self.repo, id, &mut self.buf, &mut self.parent_ids)
     }
 
     /// Gives `root` a generation number: one more than the largest among its parents, roots being 1.

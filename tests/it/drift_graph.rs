@@ -415,6 +415,37 @@ fn skewed_history_matches_oracle_and_git_with_and_without_commit_graph() {
         !repo.has_commit_graph(),
         "fast-import wrote no commit-graph"
     );
+    // With no generation numbers at hand (no commit-graph, no cache: a fresh clone), every
+    // count is exact too: commits on a straight line of single parents (counted along it)
+    // and all the others (the walk that fills the cache). The cache is removed before each.
+    let cache = repo.root.join(".git/rune/generations");
+    let mut lines = 0;
+    let fresh = store(&repo.root);
+    for i in 0..history.parents.len() {
+        let (mut j, mut steps) = (i, 0);
+        while let [only] = history.parents[j].as_slice() {
+            j = *only;
+            steps += 1;
+            if steps == 5 {
+                break;
+            }
+        }
+        if steps == 0 || i % 7 != 0 {
+            continue;
+        }
+        lines += 1;
+        for (saved, now) in [(j, i), (i, j)] {
+            let _ = std::fs::remove_file(&cache);
+            let got = ours(&fresh, &ids[saved], &ids[now]);
+            assert_eq!(got, oracle(&sets, saved, now), "line c{saved}..c{now}");
+        }
+    }
+    assert!(lines > 10, "straight lines checked: {lines}");
+    for &(saved, now) in sample.iter().take(20) {
+        let _ = std::fs::remove_file(&cache);
+        let got = ours(&fresh, &ids[saved], &ids[now]);
+        assert_eq!(got, oracle(&sets, saved, now), "cold c{saved}..c{now}");
+    }
     assert!(repo
         .open()
         .commit_graph_if_enabled()
