@@ -10,15 +10,13 @@
 
 use anyhow::Result;
 
+use super::log::{LogRewrite, Written};
 use super::{renderer, FileEntry, FileState, Manifest, Refresh, View, MANIFEST_VERSION};
-use crate::files::{
-    append_atomic, rewrite_atomic, rewrite_without_lines, stat_of, write_atomic, Edit,
-};
+use crate::files::{append_atomic, stat_of, write_atomic};
 use crate::memory::view_index::ViewIndex;
 use crate::memory::{digest_cache, echo_cache, gate_cache, Snapshot, Wrote};
-use crate::model::{Kind, Record, Scope, State};
+use crate::model::{Record, Scope, State};
 use crate::store::{HeadInfo, ObjectId, Store, Tip, MEMORY_REF};
-use crate::view::log_merge::{Joining, LogMerge, MergePlan};
 use crate::view::{self, ViewFile};
 
 /// A view file `save` read as its rendered text (the first `prefix` bytes, unchanged) with
@@ -31,26 +29,6 @@ pub struct SavedTail {
     /// The file's stat when `save` read it: a file changed since is kept. `None` (a clock
     /// without sub-second times) keeps it too.
     pub stat: Option<(u64, i128)>,
-}
-
-/// Up to how many learnings taking their groups' places the log is rewritten by searching
-/// for their groups in its text, in one pass ([`rewrite_without_lines`]); more are placed
-/// line by line ([`LogMerge`]).
-const DROP_MAX: usize = 32;
-
-/// How the log (`learnings.jsonl`) is rewritten when learnings do not only join its end in
-/// new groups.
-enum LogRewrite {
-    /// Every learning sorts last: the lines of these group runs go, the new lines are
-    /// appended.
-    Drop(Vec<Vec<u8>>),
-    /// Learnings placed by [`MergePlan`] (`at`: their positions among the records added;
-    /// `end`: the length of the text planned for).
-    Merge {
-        at: Vec<usize>,
-        end: u64,
-        plan: MergePlan,
-    },
 }
 
 /// The refresh by appending, or `None` when it does not apply (nothing is written then).
@@ -170,50 +148,17 @@ pub(crate) fn refresh(
     let keep_of = |file: ViewFile| saved.filter(|s| s.file == file).map(|s| s.prefix as u64);
     let log = if admitted.appends_only() {
         None
-    } else if admitted.earlier.is_empty() && admitted.shown.len() <= DROP_MAX {
-        // Every learning sorts last: their groups' lines go, their own are appended.
-        let runs: Option<Vec<Vec<u8>>> = admitted
-            .shown
-            .iter()
-            .map(|&i| view::learning_group_run(&added[i]))
-            .collect();
-        let Some(runs) = runs else {
-            return Ok(None);
-        };
-        Some(LogRewrite::Drop(runs))
     } else {
-        let joining: Vec<(usize, Joining<'_>)> = added
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.kind() == Kind::Learning)
-            .map(|(i, r)| {
-                let joining = Joining {
-                    record: r,
-                    last: admitted.earlier.binary_search(&i).is_err(),
-                    shown: admitted.shown.binary_search(&i).is_ok(),
-                };
-                (i, joining)
-            })
-            .collect();
-        let (at, joining): (Vec<usize>, Vec<Joining<'_>>) = joining.into_iter().unzip();
         let path = view.path(ViewFile::Learnings);
-        match plan_log(&path, keep_of(ViewFile::Learnings), &joining) {
-            Ok(Some((end, plan))) => Some(LogRewrite::Merge { at, end, plan }),
-            // Unreadable, or not placeable from its text: the full render.
-            _ => return Ok(None),
+        match LogRewrite::plan(&path, keep_of(ViewFile::Learnings), &added, &admitted) {
+            Some(log) => Some(log),
+            // Not placeable from its text (or unreadable): the full render.
+            None => return Ok(None),
         }
     };
     // The learnings shown after the write (a learning older than its group's line is not),
     // and the positions among them of those that took a group's line. Positions are sorted.
-    let lost: Vec<usize> = match &log {
-        Some(LogRewrite::Merge { at, plan, .. }) => at
-            .iter()
-            .zip(&plan.at)
-            .filter(|(_, place)| place.is_none())
-            .map(|(&i, _)| i)
-            .collect(),
-        _ => Vec::new(),
-    };
+    let lost = log.as_ref().map(LogRewrite::lost).unwrap_or_default();
     let shown_added: Vec<Record> = added
         .iter()
         .enumerate()
@@ -251,74 +196,24 @@ pub(crate) fn refresh(
         let path = view.path(file);
         let keep = keep_of(file);
         let log_here = log.as_ref().filter(|_| file == ViewFile::Learnings);
-        let (stat, blob) = if let Some(LogRewrite::Merge {
-            at,
-            end,
-            plan: log_plan,
-        }) = log_here
-        {
-            // Learnings taking their places in the log (and their groups' older lines
-            // going): the file is written whole, streamed.
-            let mut edits: std::collections::BTreeMap<u64, Edit> = Default::default();
-            for (&i, place) in at.iter().zip(&log_plan.at) {
-                let Some(place) = *place else { continue };
-                let Some(line) = view::appended(file, true, &added[i..=i], &withhold) else {
-                    return Ok(None);
-                };
-                let edit = edits.entry(place).or_insert_with(|| Edit {
-                    at: place,
-                    insert: Vec::new(),
-                    skip: 0,
-                });
-                edit.insert.extend_from_slice(line.as_bytes());
-            }
-            for cut in &log_plan.cuts {
-                let edit = edits.entry(cut.start).or_insert_with(|| Edit {
-                    at: cut.start,
-                    insert: Vec::new(),
-                    skip: 0,
-                });
-                edit.skip = cut.end - cut.start;
-            }
-            let edits: Vec<Edit> = edits.into_values().collect();
-            #[cfg(test)]
-            MERGES.with(|m| m.set(m.get() + 1));
-            let (stat, hash) = rewrite_atomic(&path, *end, &edits).map_err(super::io_err(&path))?;
-            (stat, super::content_id_of_hash(hash))
-        } else {
-            let Some(tail) = view::appended(file, index.holds(file.kind()), mine, &withhold) else {
-                return Ok(None);
-            };
-            if let Some(LogRewrite::Drop(runs)) = log_here {
-                // Learnings taking their groups' places at the end: the older lines go in
-                // the one pass that copies the rest.
-                match rewrite_without_lines(&path, keep, runs, tail.as_bytes())
-                    .map_err(super::io_err(&path))?
-                {
-                    Some((stat, hash)) => (stat, super::content_id_of_hash(hash)),
-                    None => return Ok(None),
-                }
-            } else if entry.blob.is_empty() && keep.is_none() {
-                // Rendered empty: no file (a log with no learnings yet), or the header of one.
-                let mut data = view::render(file, &State::default(), &withhold).into_bytes();
-                data.extend_from_slice(tail.as_bytes());
-                let stat = write_atomic(&path, &data).map_err(super::io_err(&path))?;
-                (stat, super::content_id(&data))
-            } else {
-                let stat =
-                    append_atomic(&path, keep, tail.as_bytes()).map_err(super::io_err(&path))?;
-                // What the kept text's id names: the whole file's, or (after `save`) the
-                // rendered text's, which `save` checked the file began with.
-                let kept_id = match keep {
-                    Some(0) => super::content_id(b""),
-                    _ => entry.blob.clone(),
-                };
-                let blob = match super::appended_id(&kept_id, tail.as_bytes()) {
-                    Some(id) => id,
-                    None => super::content_id(&std::fs::read(&path).map_err(super::io_err(&path))?),
-                };
-                (stat, blob)
-            }
+        let written = match log_here {
+            // Learnings taking their places in the log, or their groups' lines: the file is
+            // written whole, streamed.
+            Some(log) => log.write(&path, keep, &added, &withhold, || {
+                view::appended(file, index.holds(file.kind()), mine, &withhold)
+            })?,
+            None => append(
+                view,
+                file,
+                entry,
+                keep,
+                mine,
+                index.holds(file.kind()),
+                &withhold,
+            )?,
+        };
+        let Some((stat, blob)) = written else {
+            return Ok(None);
         };
         *entry = FileEntry {
             blob,
@@ -347,55 +242,40 @@ pub(crate) fn refresh(
     Ok(Some(out))
 }
 
-#[cfg(test)]
-thread_local! {
-    /// How many refreshes on this thread rewrote the log by a [`MergePlan`].
-    static MERGES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// Reads the log at `path` (its first `keep` bytes when given) a line at a time into a
-/// [`LogMerge`] of `joining`: the end of the text read, and where each learning goes.
-/// `Ok(None)` when the text does not say.
-fn plan_log(
-    path: &std::path::Path,
+/// Appends the entries of `mine` to `file` (after its first `keep` bytes, when `save` read
+/// it so far): its stat and content id, or `None` when they do not render as a tail.
+fn append(
+    view: &View,
+    file: ViewFile,
+    entry: &FileEntry,
     keep: Option<u64>,
-    joining: &[Joining<'_>],
-) -> std::io::Result<Option<(u64, MergePlan)>> {
-    use std::io::Read;
-    let file = std::fs::File::open(path)?;
-    let mut text = file.take(keep.unwrap_or(u64::MAX));
-    let mut merge = LogMerge::new(joining);
-    // Lines are cut from a buffer read a chunk at a time; a line longer than the buffer
-    // grows it.
-    let mut buf = vec![0u8; 1 << 18];
-    let (mut filled, mut base) = (0usize, 0u64);
-    let start = loop {
-        if filled == buf.len() {
-            buf.resize(buf.len() * 2, 0);
-        }
-        let n = text.read(&mut buf[filled..])?;
-        filled += n;
-        let mut at = 0;
-        while let Some(i) = memchr::memchr(b'\n', &buf[at..filled]) {
-            if !merge.line(base + at as u64, &buf[at..at + i + 1]) {
-                return Ok(None);
-            }
-            at += i + 1;
-        }
-        if n == 0 {
-            if at < filled && !merge.line(base + at as u64, &buf[at..filled]) {
-                return Ok(None);
-            }
-            break base + filled as u64;
-        }
-        buf.copy_within(at..filled, 0);
-        base += at as u64;
-        filled -= at;
-    };
-    if keep.is_some_and(|k| k != start) {
+    mine: &[Record],
+    holds: bool,
+    withhold: view::Withhold<'_>,
+) -> Result<Option<Written>> {
+    let path = view.path(file);
+    let Some(tail) = view::appended(file, holds, mine, withhold) else {
         return Ok(None);
+    };
+    if entry.blob.is_empty() && keep.is_none() {
+        // Rendered empty: no file (a log with no learnings yet), or the header of one.
+        let mut data = view::render(file, &State::default(), withhold).into_bytes();
+        data.extend_from_slice(tail.as_bytes());
+        let stat = write_atomic(&path, &data).map_err(super::io_err(&path))?;
+        return Ok(Some((stat, super::content_id(&data))));
     }
-    Ok(merge.finish(start).map(|plan| (start, plan)))
+    let stat = append_atomic(&path, keep, tail.as_bytes()).map_err(super::io_err(&path))?;
+    // What the kept text's id names: the whole file's, or (after `save`) the rendered
+    // text's, which `save` checked the file began with.
+    let kept_id = match keep {
+        Some(0) => super::content_id(b""),
+        _ => entry.blob.clone(),
+    };
+    let blob = match super::appended_id(&kept_id, tail.as_bytes()) {
+        Some(id) => id,
+        None => super::content_id(&std::fs::read(&path).map_err(super::io_err(&path))?),
+    };
+    Ok(Some((stat, blob)))
 }
 
 #[cfg(test)]
@@ -516,7 +396,7 @@ mod tests {
             appended > 20,
             "the append path ran ({appended} file refreshes)"
         );
-        let merged = MERGES.with(|m| m.get());
+        let merged = super::super::log::MERGES.with(|m| m.get());
         assert!(
             merged > 3,
             "learnings were placed by time ({merged} refreshes)"

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use anyhow::{Context, Result};
 
 mod append;
+mod log;
 pub use append::SavedTail;
 
 use super::view_index::ViewIndex;
