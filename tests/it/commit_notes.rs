@@ -203,19 +203,7 @@ fn a_commit_off_an_old_unnoted_parent_counts_what_memory_gained_since() {
     let repo = TestRepo::new();
     let base = repo.commit_file("a", "1", "base");
     repo.rune(&["-q", "init"]).success();
-    let learn = |i: usize| {
-        repo.rune(&[
-            "-q",
-            "learn",
-            "--type",
-            "insight",
-            "--key",
-            &format!("k{i}"),
-            "--insight",
-            "x",
-        ])
-        .success();
-    };
+    let learn = |i: usize| repo.learn(&format!("k{i}"), "x");
     (0..10).for_each(learn);
     // No hooks yet: this commit gets no note.
     let mid = repo.commit_file("b", "2", "mid");
