@@ -1,8 +1,9 @@
 //! The view refresh that costs what a write added: when the refs moved from the trees the
 //! view was rendered from only by records that join the ends of the lists the view shows
-//! ([`ViewIndex::admits`]), their entries are appended to the files that show them, every
-//! other file keeps its text, and load's digest for the new trees is grown from the old
-//! one. Byte for byte what a full render writes (tests/it/view_append.rs compares them);
+//! ([`ViewIndex::admit`]; learnings may also join the log where their time puts them, or
+//! take their groups' lines: `view_dir/log.rs`), their entries are appended to the files
+//! that show them, every other file keeps its text, and load's digest for the new trees is
+//! grown from the old one. Byte for byte what a full render writes (tests/it/view_append.rs compares them);
 //! anything else — an edit, a tombstone, a file edited or deleted by hand, a kind shown any
 //! other way or not at all (echoes keep caches only the full render stores), a missing
 //! index — takes the full render. Without the old trees' digest none is grown: `load`
