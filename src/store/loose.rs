@@ -8,12 +8,14 @@
 //! of at most [`STORED_BLOB_MAX`]) goes into
 //! a temporary file in its own fanout directory (as git does) as a zlib stream of stored blocks
 //! (what git writes with `core.looseCompression=0`; `git gc` compresses it into a pack), then
-//! is renamed into place. Larger objects go through gix's writer; reads are gix's throughout.
+//! is renamed into place. Larger objects are deflated the same way gix's writer would, into the
+//! same kind of temporary file, so that a killed process leaves nothing the next one does not
+//! find (gix's own writer names its temporary files at random); reads are gix's throughout.
 
 use std::io::Write as _;
 use std::path::Path;
 
-use gix::objs::{Kind, Write as _};
+use gix::objs::Kind;
 use gix::ObjectId;
 
 use super::owner::Owner;
@@ -23,7 +25,7 @@ pub const STORED_MAX: usize = 16 * 1024;
 
 /// Blobs past this size are compressed all the same: record blobs (JSON lines, which deflate
 /// to about a third) are what a memory write adds, and 1,000 single writes stay a few
-/// megabytes before any gc. Notes and trees stay on the fast path.
+/// megabytes before any gc. Trees, and notes that list a few records, stay on the fast path.
 pub const STORED_BLOB_MAX: usize = 2 * 1024;
 
 /// Writes every object the repository holds in memory (see [`super::Store::open`]) to the
@@ -52,23 +54,28 @@ pub(crate) fn flush(
         return Ok(staged.len());
     }
     let objects_dir = repo.objects.store_ref().path().to_owned();
-    let disk = &*repo.objects;
     for (id, (kind, data)) in staged.iter() {
         let stored_max = if *kind == Kind::Blob {
             STORED_BLOB_MAX
         } else {
             STORED_MAX
         };
-        if data.len() <= stored_max {
-            write_loose(&objects_dir, *kind, data, *id, owner).map_err(gix::Error::from_error)?;
-        } else {
-            disk.write_buf_with_known_id(*kind, data, *id)?;
-        }
+        write_loose(
+            &objects_dir,
+            *kind,
+            data,
+            *id,
+            data.len() > stored_max,
+            owner,
+        )
+        .map_err(gix::Error::from_error)?;
     }
     Ok(staged.len())
 }
 
-/// Writes `<objects>/<xx>/<rest>`: a temporary file beside it, then a rename.
+/// Writes `<objects>/<xx>/<rest>`: a temporary file beside it, then a rename; deflated
+/// (`compress`, at zlib's default level, what gix's own loose writer uses) or in stored
+/// blocks.
 ///
 /// gix staged the object only after finding it nowhere in the object database, so its path is
 /// not looked up again. Should another process have written the same object meanwhile, the
@@ -79,14 +86,27 @@ fn write_loose(
     kind: Kind,
     data: &[u8],
     id: ObjectId,
+    compress: bool,
     owner: &mut Owner,
 ) -> std::io::Result<()> {
     let hex = id.to_hex().to_string();
     let dir = objects.join(&hex[..2]);
     let path = dir.join(&hex[2..]);
-    let mut raw = gix::objs::encode::loose_header(kind, data.len() as u64).to_vec();
-    raw.extend_from_slice(data);
-    let stream = zlib_stored(&raw);
+    let header = gix::objs::encode::loose_header(kind, data.len() as u64);
+    let stream = if compress {
+        let mut out = gix::zlib::stream::deflate::Write::new(
+            Vec::with_capacity(data.len() / 2 + 64),
+            gix::zlib::Compression::DEFAULT,
+        );
+        out.write_all(&header)?;
+        out.write_all(data)?;
+        out.flush()?;
+        out.into_inner()
+    } else {
+        let mut raw = header.to_vec();
+        raw.extend_from_slice(data);
+        zlib_stored(&raw)
+    };
     owner.objects(&dir)?;
     // The fanout directory usually exists: create it only when the temporary file cannot be.
     let (mut file, tmp) = match create_temp(&dir, owner.id()) {
@@ -209,10 +229,21 @@ mod tests {
                 .unwrap()
                 .success()
         };
+        // A blob past the stored size is deflated, in a temporary file of this owner's.
+        let big_text: String = (0..400).map(|i| format!("{{\"line\":{i}}}\n")).collect();
+        let big = store.repo.write_blob(big_text.as_bytes()).unwrap().detach();
         assert!(store.has_object(staged), "readable in-process");
         assert!(!on_disk(staged), "not on disk before a ref moves");
         store.set_note(head, "hello", "note").unwrap();
         assert!(on_disk(staged), "written with the notes commit");
+        assert_eq!(
+            git(dir, &["cat-file", "-p", &big.to_string()]),
+            big_text.trim_end()
+        );
+        let hex = big.to_string();
+        let file = dir.join(".git/objects").join(&hex[..2]).join(&hex[2..]);
+        let size = std::fs::metadata(file).unwrap().len() as usize;
+        assert!(size < big_text.len() / 3, "deflated: {size} bytes");
         git(dir, &["fsck", "--strict", "--no-progress"]);
     }
 
