@@ -9,6 +9,7 @@
 //! it and a save of the view reads back the same record.
 
 use crate::context::session::Session;
+use crate::model::kinds::{Checkpoint, CumulativeNote, Decision, Learning, Progress};
 use crate::model::{Body, Record, State};
 use crate::text::one_line;
 use crate::view::{self, Parsed, ViewFile};
@@ -72,7 +73,7 @@ pub fn assemble(state: &State, session: &Session, artifacts: &[String]) -> Summa
         );
     }
     for r in state.learnings.iter().filter(ours) {
-        if let Body::Learning { key, insight, .. } = &r.body {
+        if let Body::Learning(Learning { key, insight, .. }) = &r.body {
             push_topic(
                 &mut topics,
                 format!("Learning {}: {}", one_line(key), one_line(insight)),
@@ -80,7 +81,8 @@ pub fn assemble(state: &State, session: &Session, artifacts: &[String]) -> Summa
         }
     }
     let progress = state.progress.last();
-    if let Some(Body::Progress { completed, .. }) = progress.filter(ours).map(|r| &r.body) {
+    if let Some(Body::Progress(Progress { completed, .. })) = progress.filter(ours).map(|r| &r.body)
+    {
         for c in completed {
             push_topic(&mut topics, format!("Done: {}", one_line(c)));
         }
@@ -107,13 +109,13 @@ pub fn assemble(state: &State, session: &Session, artifacts: &[String]) -> Summa
         .iter()
         .filter(ours)
         .filter_map(|r| match &r.body {
-            Body::Decision {
+            Body::Decision(Decision {
                 title,
                 rationale,
                 impact,
                 files,
                 ..
-            } => {
+            }) => {
                 let affects = if files.is_empty() {
                     one_line(impact)
                 } else {
@@ -130,23 +132,23 @@ pub fn assemble(state: &State, session: &Session, artifacts: &[String]) -> Summa
         .collect();
 
     let open = state.open_checkpoint().and_then(|r| match &r.body {
-        Body::Checkpoint {
+        Body::Checkpoint(Checkpoint {
             doing,
             left,
             resume,
             ..
-        } => Some((doing, left, resume)),
+        }) => Some((doing, left, resume)),
         _ => None,
     });
     // A checkpoint this engine wrote carries no news of its own: look through it.
     let open = open.filter(|(doing, _, _)| !doing.starts_with(DOING_PREFIX));
     let (in_progress, next, blocked) = match progress.map(|r| &r.body) {
-        Some(Body::Progress {
+        Some(Body::Progress(Progress {
             in_progress,
             next,
             blocked,
             ..
-        }) => (in_progress.as_slice(), next.as_slice(), blocked.as_slice()),
+        })) => (in_progress.as_slice(), next.as_slice(), blocked.as_slice()),
         _ => (&[][..], &[][..], &[][..]),
     };
 
@@ -177,7 +179,7 @@ pub fn assemble(state: &State, session: &Session, artifacts: &[String]) -> Summa
         .map(|b| format!("Blocked: {}", one_line(b)))
         .collect();
     for r in state.cumulative_notes.iter().filter(ours) {
-        if let Body::CumulativeNote { section, text } = &r.body {
+        if let Body::CumulativeNote(CumulativeNote { section, text }) = &r.body {
             if matches!(section.as_str(), "Attention Points" | "Follow-Up Items") {
                 priority.push(format!("{section}: {}", one_line(text)));
             }
@@ -258,7 +260,7 @@ impl Summary {
             Parsed::Entry(e) => Some(e.body),
             Parsed::Withheld(_) => None,
         })?;
-        if let Body::Checkpoint { git: g, .. } = &mut body {
+        if let Body::Checkpoint(Checkpoint { git: g, .. }) = &mut body {
             *g = git;
         }
         Some(body)
@@ -292,7 +294,7 @@ mod tests {
     fn sections_come_from_what_the_session_recorded() {
         let old = record_at(
             "2026-04-03T10:00:00Z",
-            Body::Decision {
+            Body::Decision(Decision {
                 title: "Old".into(),
                 context: "c".into(),
                 decision: "d".into(),
@@ -301,11 +303,11 @@ mod tests {
                 files: vec![],
                 file_blobs: Default::default(),
                 extra: vec![],
-            },
+            }),
         );
         let new = record_at(
             "2026-04-04T11:00:00Z",
-            Body::Decision {
+            Body::Decision(Decision {
                 title: "Use Zod".into(),
                 context: "c".into(),
                 decision: "d".into(),
@@ -314,17 +316,17 @@ mod tests {
                 files: vec!["src/auth/validate.ts".into()],
                 file_blobs: Default::default(),
                 extra: vec![],
-            },
+            }),
         );
         let progress = record_at(
             "2026-04-04T11:30:00Z",
-            Body::Progress {
+            Body::Progress(Progress {
                 completed: vec!["schema".into()],
                 in_progress: vec!["validation logic".into()],
                 blocked: vec!["waiting on the API spec".into()],
                 next: vec!["implement validate() in src/auth/validate.ts:47".into()],
                 extra: vec![],
-            },
+            }),
         );
         let state = crate::model::fold([&old, &new, &progress]);
         let s = assemble(

@@ -9,6 +9,7 @@ use clap::{Args, Subcommand};
 
 use super::Context;
 use crate::memory::load::{quoted, FRAME_CLOSE, FRAME_OPEN};
+use crate::model::kinds::Oracle;
 use crate::model::{Body, Record};
 use crate::oracle::{self, Dispatched, NewDispatch, Reattached, DEFAULT_TIMEOUT};
 use crate::output::json;
@@ -206,12 +207,12 @@ fn reattach_text(out: &Reattached) -> String {
             record, suspicious, ..
         } => {
             let (response_id, excerpt, model) = match &record.body {
-                Body::Oracle {
+                Body::Oracle(Oracle {
                     response_id,
                     response_excerpt,
                     target_model,
                     ..
-                } => (
+                }) => (
                     response_id.as_str(),
                     response_excerpt.as_str(),
                     target_model,
@@ -233,7 +234,7 @@ fn reattach_text(out: &Reattached) -> String {
         }
         Reattached::NotReady(r) => {
             let at = match &r.body {
-                Body::Oracle { timeout_at, .. } => timeout_at.as_str(),
+                Body::Oracle(Oracle { timeout_at, .. }) => timeout_at.as_str(),
                 _ => "",
             };
             format!("not_ready {} (times out at {at})\n", id(r))

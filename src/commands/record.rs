@@ -13,6 +13,7 @@ use crate::error::{user_error, user_error_plain};
 use crate::memory::record;
 use crate::memory::seal::{SealError, Sealed};
 use crate::memory::write::Written;
+use crate::model::kinds::{Checkpoint, CumulativeNote, Instinct, Progress, TaskNote};
 use crate::model::{
     canonical_section, Body, Draft, LearningType, CUMULATIVE_SECTIONS, TASK_SECTIONS,
 };
@@ -283,14 +284,14 @@ pub fn instinct(ctx: &Context, a: InstinctArgs) -> Result<ExitCode> {
     }
     let store = ctx.store()?;
     // clap requires every field when there is no subcommand.
-    let body = Body::Instinct {
+    let body = Body::Instinct(Instinct {
         name: a.name.unwrap_or_default(),
         trigger: a.trigger.unwrap_or_default(),
         action: a.action.unwrap_or_default(),
         confidence: a.confidence.unwrap_or_default(),
         evidence: a.evidence.unwrap_or_default(),
         extra: Vec::new(),
-    };
+    });
     let out = record::instinct(&store, sealed(ctx, "instinct", body)?)?;
     if let Some(name) = &out.evicted {
         ctx.ui.status(format_args!(
@@ -304,13 +305,13 @@ pub fn instinct(ctx: &Context, a: InstinctArgs) -> Result<ExitCode> {
 
 pub fn progress(ctx: &Context, a: ProgressArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let body = Body::Progress {
+    let body = Body::Progress(Progress {
         completed: a.completed,
         in_progress: a.in_progress,
         blocked: a.blocked,
         next: a.next,
         extra: Vec::new(),
-    };
+    });
     add(ctx, &store, "progress", body)
 }
 
@@ -348,12 +349,12 @@ pub fn resume(ctx: &Context, a: ResumeArgs) -> Result<ExitCode> {
         ctx.ui.print(&(json::line(&v) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
-    if let Body::Checkpoint {
+    if let Body::Checkpoint(Checkpoint {
         doing,
         resume,
         left,
         ..
-    } = &cp.body
+    }) = &cp.body
     {
         let mut out = String::new();
         let line = if resume.is_empty() { doing } else { resume };
@@ -375,16 +376,16 @@ pub fn remember(ctx: &Context, a: RememberArgs) -> Result<ExitCode> {
                 "--task applies to task-notes sections, not to {section:?}"
             )));
         }
-        Body::CumulativeNote {
+        Body::CumulativeNote(CumulativeNote {
             section: section.into(),
             text: a.text,
-        }
+        })
     } else if let Some(section) = canonical_section(&a.section, &TASK_SECTIONS) {
-        Body::TaskNote {
+        Body::TaskNote(TaskNote {
             task: a.task.unwrap_or_default(),
             section: section.into(),
             text: a.text,
-        }
+        })
     } else {
         return Err(user_error(
             format!("unknown section {:?}", a.section),
@@ -431,12 +432,12 @@ fn promote(ctx: &Context, a: PromoteArgs) -> Result<ExitCode> {
     ));
     let mut out = String::new();
     for c in &done.candidates {
-        if let Body::Instinct {
+        if let Body::Instinct(Instinct {
             name,
             trigger,
             action,
             ..
-        } = &c.record.body
+        }) = &c.record.body
         {
             out.push_str(&format!(
                 "{}  {} projects  {:.2}  {} -> {}\n",

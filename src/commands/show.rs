@@ -8,6 +8,7 @@ use clap::Args;
 
 use super::Context;
 use crate::integrity::gate::withheld;
+use crate::model::kinds::Checkpoint;
 use crate::model::{Body, Kind, Record, State};
 use crate::notes::at::snapshot;
 use crate::output::json;
@@ -125,7 +126,7 @@ fn invariants_stale(state: &State, now: &str) -> bool {
 /// A record as one JSON line (see `json::shown_record`); checkpoints say whether they are
 /// open, resolved or superseded.
 fn json_line(r: &Record, state: &State) -> String {
-    let status = matches!(r.body, Body::Checkpoint { .. }).then(|| {
+    let status = matches!(r.body, Body::Checkpoint(Checkpoint { .. })).then(|| {
         if state.open_checkpoint().is_some_and(|o| o.id == r.id) {
             "open"
         } else if state.resolved.contains(&r.id) {
@@ -144,12 +145,12 @@ fn checkpoints_text(state: &State) -> String {
         out.push_str("no checkpoints on this branch\n");
     }
     for r in &state.checkpoints {
-        if let Body::Checkpoint {
+        if let Body::Checkpoint(Checkpoint {
             doing,
             resume,
             left,
             ..
-        } = &r.body
+        }) = &r.body
         {
             let status = if open.as_deref() == Some(r.id.as_str()) {
                 "open"

@@ -8,6 +8,7 @@ use clap::{Args, Subcommand};
 
 use super::Context;
 use crate::memory::Snapshot;
+use crate::model::kinds::ContextBlock;
 use crate::model::task::{task_id, Summary, CATEGORIES, PRIORITIES};
 use crate::model::{Body, Record};
 use crate::output::json;
@@ -353,12 +354,12 @@ fn show_blocks(ctx: &Context, store: &Store, title: Option<&str>) -> Result<Exit
             out.push('\n');
             continue;
         }
-        if let Body::ContextBlock {
+        if let Body::ContextBlock(ContextBlock {
             title,
             content,
             updated,
             related_tasks,
-        } = &r.body
+        }) = &r.body
         {
             out.push_str(&format!("## {}\n", sanitize(title)));
             out.push_str(&format!("Updated: {updated}\n"));

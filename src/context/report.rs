@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use super::session::Session;
+use crate::model::kinds::Progress;
 use crate::model::{Body, State};
 use crate::text::one_line;
 
@@ -39,11 +40,15 @@ pub fn health(session: Option<&Session>, state: &State, density: &'static str) -
         .open_checkpoint()
         .map(|r| one_line(r.body.title()))
         .or_else(|| match progress {
-            Some(Body::Progress { in_progress, .. }) => in_progress.first().map(|t| one_line(t)),
+            Some(Body::Progress(Progress { in_progress, .. })) => {
+                in_progress.first().map(|t| one_line(t))
+            }
             _ => None,
         });
     let blockers = match progress {
-        Some(Body::Progress { blocked, .. }) => blocked.iter().map(|b| one_line(b)).collect(),
+        Some(Body::Progress(Progress { blocked, .. })) => {
+            blocked.iter().map(|b| one_line(b)).collect()
+        }
         _ => Vec::new(),
     };
     Health {

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use crate::model::kinds::{Decision, Learning, Session};
 use crate::model::{Body, Record, State};
 use crate::store::{self, HeadInfo, ObjectId, Store, BRANCHES_PREFIX, DETACHED_REF};
 use crate::text::sanitize;
@@ -163,7 +164,7 @@ pub fn drift(
     let Some(session) = session else {
         return Ok(d);
     };
-    let Body::Session { git: Some(git), .. } = &session.body else {
+    let Body::Session(Session { git: Some(git), .. }) = &session.body else {
         return Ok(d);
     };
     d.saved = true;
@@ -218,7 +219,7 @@ fn newest_session_elsewhere(store: &Store, current: &str) -> store::Result<Optio
         }
         let (_, records) = store.records(&name)?;
         for r in records.iter() {
-            if matches!(r.body, Body::Session { .. })
+            if matches!(r.body, Body::Session(Session { .. }))
                 && best.as_ref().is_none_or(|b| r.order_key() > b.order_key())
             {
                 best = Some(r.clone());
@@ -253,12 +254,12 @@ pub fn stale_records(
     let mut out: Vec<Stale> = Vec::new();
     for r in decisions.iter().chain(learnings) {
         let (title, file_blobs, kind) = match &r.body {
-            Body::Decision {
+            Body::Decision(Decision {
                 title, file_blobs, ..
-            } => (title, file_blobs, "decision"),
-            Body::Learning {
+            }) => (title, file_blobs, "decision"),
+            Body::Learning(Learning {
                 key, file_blobs, ..
-            } => (key, file_blobs, "learning"),
+            }) => (key, file_blobs, "learning"),
             _ => continue,
         };
         let changed: Vec<String> = file_blobs

@@ -7,6 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::echo::{self, ETCHED, INSCRIBED, TRACED};
+use crate::model::kinds::Echo;
 use crate::model::{Body, Record};
 use crate::view::echoes::render_entry;
 
@@ -72,7 +73,7 @@ pub fn plan(echoes: &[Record], role: &str, today: &str) -> Vec<Block> {
     let mut entries: Vec<&Record> = echoes
         .iter()
         .filter(|r| {
-            matches!(&r.body, Body::Echo { role: r2, layer, archived: false, members, .. }
+            matches!(&r.body, Body::Echo (Echo { role: r2, layer, archived: false, members, .. })
                 if r2 == role && layer != ETCHED && members.is_empty())
         })
         .collect();
@@ -81,9 +82,9 @@ pub fn plan(echoes: &[Record], role: &str, today: &str) -> Vec<Block> {
     let feats: Vec<(BTreeSet<String>, BTreeSet<String>)> = entries
         .iter()
         .map(|r| match &r.body {
-            Body::Echo {
+            Body::Echo(Echo {
                 title, evidence, ..
-            } => (words(title), paths(evidence)),
+            }) => (words(title), paths(evidence)),
             _ => Default::default(),
         })
         .collect();
@@ -124,12 +125,12 @@ fn block(role: &str, today: &str, mut members: Vec<&Record>) -> Block {
     // Most confident first, then newest verified, then uid: the order the summary follows.
     members.sort_by(|a, b| {
         let k = |r: &Record| match &r.body {
-            Body::Echo {
+            Body::Echo(Echo {
                 confidence,
                 verified,
                 uid,
                 ..
-            } => (*confidence, verified.clone(), uid.clone()),
+            }) => (*confidence, verified.clone(), uid.clone()),
             _ => (0.0, String::new(), String::new()),
         };
         let (ka, kb) = (k(a), k(b));
@@ -143,7 +144,7 @@ fn block(role: &str, today: &str, mut members: Vec<&Record>) -> Block {
     let mut sentences = Vec::new();
     let (mut conf, mut verified, mut any_inscribed) = (0.0f64, String::new(), false);
     for r in &members {
-        if let Body::Echo {
+        if let Body::Echo(Echo {
             title,
             evidence: e,
             confidence,
@@ -151,7 +152,7 @@ fn block(role: &str, today: &str, mut members: Vec<&Record>) -> Block {
             layer,
             text,
             ..
-        } = &r.body
+        }) = &r.body
         {
             for w in words(title) {
                 *topic_words.entry(w).or_default() += 1;
@@ -192,7 +193,7 @@ fn block(role: &str, today: &str, mut members: Vec<&Record>) -> Block {
         .map(|r| super::uid_of(r).to_owned())
         .collect();
     uids.sort();
-    let body = Body::Echo {
+    let body = Body::Echo(Echo {
         uid: echo::uid_for(role, &title, &uids.join(",")),
         role: role.to_owned(),
         layer: if any_inscribed { INSCRIBED } else { TRACED }.to_owned(),
@@ -211,7 +212,7 @@ fn block(role: &str, today: &str, mut members: Vec<&Record>) -> Block {
         archived: false,
         members: uids,
         extra: Vec::new(),
-    };
+    });
     let tokens_before = members.iter().map(|r| tokens(&render_entry(&r.body))).sum();
     let tokens_after = tokens(&render_entry(&body));
     Block {
@@ -228,7 +229,7 @@ mod tests {
     use crate::model::testing::meta;
 
     fn entry(clock: u64, title: &str, evidence: &str, text: &str) -> Record {
-        let body = Body::Echo {
+        let body = Body::Echo(Echo {
             uid: echo::uid_for("reviewer", title, evidence),
             role: "reviewer".into(),
             layer: "inscribed".into(),
@@ -243,7 +244,7 @@ mod tests {
             archived: false,
             members: vec![],
             extra: vec![],
-        };
+        });
         crate::model::validate(&body).unwrap();
         Record::new(meta(clock, &[]), body)
     }
@@ -280,18 +281,18 @@ mod tests {
         let blocks = plan(&all, "reviewer", "2026-03-01");
         assert_eq!(blocks.len(), 2, "{blocks:#?}");
         for b in &blocks {
-            let Body::Echo {
+            let Body::Echo(Echo {
                 evidence,
                 text,
                 members,
                 ..
-            } = &b.body
+            }) = &b.body
             else {
                 panic!()
             };
             crate::model::validate(&b.body).unwrap();
             for m in &b.members {
-                let Body::Echo { evidence: e, .. } = &m.body else {
+                let Body::Echo(Echo { evidence: e, .. }) = &m.body else {
                     panic!()
                 };
                 assert!(evidence.contains(e.as_str()), "{evidence} lacks {e}");

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::files::write_atomic;
 use crate::memory::Snapshot;
+use crate::model::kinds::Echo;
 use crate::model::{echo, Body, State};
 use crate::store::{self, Store};
 use crate::view::echoes::{self as format, EchoFile};
@@ -293,7 +294,7 @@ pub fn roles_of(state: &State) -> BTreeSet<String> {
         .echoes
         .iter()
         .filter_map(|r| match &r.body {
-            Body::Echo { role, .. } => Some(role.clone()),
+            Body::Echo(Echo { role, .. }) => Some(role.clone()),
             _ => None,
         })
         .collect()

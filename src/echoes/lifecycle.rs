@@ -9,6 +9,9 @@ use super::{compress as blocks, dir, score, seal_version, set_archived, today, u
 use crate::memory::seal::Sealer;
 use crate::memory::write::{write_records, Written};
 use crate::memory::Snapshot;
+use crate::model::kinds::Echo;
+#[cfg(test)]
+use crate::model::kinds::EchoRef;
 use crate::model::{Body, Record, Scope, State};
 use crate::store::Store;
 
@@ -75,7 +78,7 @@ pub fn prune_plan(state: &State, role: Option<&str>, today: NaiveDate) -> Vec<Ro
         let picked = state
             .echoes
             .iter()
-            .filter(|e| matches!(&e.body, Body::Echo { role, .. } if *role == r))
+            .filter(|e| matches!(&e.body, Body::Echo (Echo { role, .. }) if *role == r))
             .filter(|e| scorer.prunable(e))
             .map(|e| {
                 (
@@ -148,7 +151,7 @@ pub fn compress(
                 drafts.push(seal_version(&mut sealer, b.body.clone(), None)?);
                 for m in &b.members {
                     let mut body = m.body.clone();
-                    if let Body::Echo { archived, .. } = &mut body {
+                    if let Body::Echo(Echo { archived, .. }) = &mut body {
                         *archived = true;
                     }
                     drafts.push(seal_version(&mut sealer, body, Some(m))?);
@@ -179,7 +182,7 @@ mod tests {
                 .to_string();
             let title = format!("Pattern: generated entry {i}");
             let evidence = format!("`src/m{}.rs:{i}`", i % 13);
-            let body = Body::Echo {
+            let body = Body::Echo(Echo {
                 uid: echo::uid_for("reviewer", &title, &evidence),
                 role: "reviewer".into(),
                 layer: layer.into(),
@@ -194,10 +197,10 @@ mod tests {
                 archived: false,
                 members: vec![],
                 extra: vec![],
-            };
+            });
             crate::model::validate(&body).unwrap();
             let uid = match &body {
-                Body::Echo { uid, .. } => uid.clone(),
+                Body::Echo(Echo { uid, .. }) => uid.clone(),
                 _ => unreachable!(),
             };
             out.push(Record::new(meta(i + 1, &[]), body));
@@ -208,10 +211,10 @@ mod tests {
                 };
                 out.push(Record::new(
                     m,
-                    Body::EchoRef {
+                    Body::EchoRef(EchoRef {
                         uid,
                         workflow: format!("wf-{}", i % 11),
-                    },
+                    }),
                 ));
             }
         }
@@ -232,19 +235,19 @@ mod tests {
         let picked_uids: std::collections::HashSet<&str> =
             picked.iter().map(|(u, _, _)| u.as_str()).collect();
         for r in &state.echoes {
-            let Body::Echo {
+            let Body::Echo(Echo {
                 uid,
                 layer,
                 verified,
                 ..
-            } = &r.body
+            }) = &r.body
             else {
                 unreachable!()
             };
             let s = scorer.score(r);
             let age = scorer.days_since(verified);
             let referenced_lately = state.echo_refs.iter().any(|x| {
-                matches!(&x.body, Body::EchoRef { uid: u, .. } if u == uid)
+                matches!(&x.body, Body::EchoRef (EchoRef { uid: u, .. }) if u == uid)
                     && scorer.days_since(&x.meta.ts[..10]) <= 90
             });
             let want = match layer.as_str() {

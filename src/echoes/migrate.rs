@@ -7,6 +7,7 @@ use super::seal_version;
 use crate::memory::seal::Sealer;
 use crate::memory::write::{write_records, Written};
 use crate::memory::Snapshot;
+use crate::model::kinds::Echo;
 use crate::model::{Body, Record, Scope, State};
 use crate::store::Store;
 
@@ -35,14 +36,14 @@ pub fn migrate(
         for r in &state.echoes {
             let mut body = r.body.clone();
             let mut changed = false;
-            if let Body::Echo {
+            if let Body::Echo(Echo {
                 uid,
                 source,
                 evidence,
                 supersedes_title,
                 extra,
                 ..
-            } = &mut body
+            }) = &mut body
             {
                 let uid = uid.clone();
                 let mut fields: Vec<(&'static str, &mut String)> = vec![

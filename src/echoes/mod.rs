@@ -26,6 +26,7 @@ use crate::model::echo::{self, ETCHED};
 use crate::model::{Body, Draft, Record, Scope, State};
 use crate::store::Store;
 
+use crate::model::kinds::{Echo, EchoRef};
 pub use dir::EchoDir;
 pub use lifecycle::{compress, prune};
 pub use migrate::migrate;
@@ -68,7 +69,7 @@ pub enum Added {
 /// The uid of an echo body (empty for other kinds).
 pub fn uid_of(r: &Record) -> &str {
     match &r.body {
-        Body::Echo { uid, .. } => uid,
+        Body::Echo(Echo { uid, .. }) => uid,
         _ => "",
     }
 }
@@ -126,7 +127,7 @@ pub fn add(store: &Store, sealer: &mut Sealer, new: NewEcho, confirmed: bool) ->
         ));
     }
     let day = today().format("%Y-%m-%d").to_string();
-    let body = Body::Echo {
+    let body = Body::Echo(Echo {
         uid: echo::uid_for(&new.role, &new.title, &new.evidence),
         role: new.role,
         layer: new.layer,
@@ -141,11 +142,11 @@ pub fn add(store: &Store, sealer: &mut Sealer, new: NewEcho, confirmed: bool) ->
         archived: false,
         members: Vec::new(),
         extra: Vec::new(),
-    };
+    });
     // Sealed once up front, so a secret or an invalid field is refused before any write.
     let sealed = seal_version(sealer, body, None)?;
     let uid = match sealed.body() {
-        Body::Echo { uid, .. } => uid.clone(),
+        Body::Echo(Echo { uid, .. }) => uid.clone(),
         _ => String::new(),
     };
     let mut merged = false;
@@ -157,21 +158,21 @@ pub fn add(store: &Store, sealer: &mut Sealer, new: NewEcho, confirmed: bool) ->
             return Ok::<_, anyhow::Error>(vec![sealed.clone()]);
         };
         merged = true;
-        let Body::Echo {
+        let Body::Echo(Echo {
             confidence: new_c,
             verified: new_v,
             ..
-        } = sealed.body()
+        }) = sealed.body()
         else {
             return Ok(Vec::new());
         };
         let mut body = existing.body.clone();
-        if let Body::Echo {
+        if let Body::Echo(Echo {
             confidence,
             verified,
             archived,
             ..
-        } = &mut body
+        }) = &mut body
         {
             if *confidence >= *new_c && *verified >= *new_v && !*archived {
                 unchanged = true;
@@ -207,12 +208,12 @@ pub struct Filter {
 
 impl Filter {
     pub fn keeps(&self, r: &Record) -> bool {
-        let Body::Echo {
+        let Body::Echo(Echo {
             role,
             layer,
             archived,
             ..
-        } = &r.body
+        }) = &r.body
         else {
             return false;
         };
@@ -275,7 +276,7 @@ pub fn search<'a>(state: &'a State, query: &str, role: Option<&str>) -> Vec<Foun
         })
         .collect();
     let verified = |r: &Record| match &r.body {
-        Body::Echo { verified, .. } => verified.clone(),
+        Body::Echo(Echo { verified, .. }) => verified.clone(),
         _ => String::new(),
     };
     found.sort_by(|a, b| {
@@ -297,10 +298,10 @@ pub fn reference(
     let snap = Snapshot::read(store)?;
     let uid = uid_of(find(&snap.state, id)?).to_owned();
     let sealed = sealer.seal_body(
-        Body::EchoRef {
+        Body::EchoRef(EchoRef {
             uid: uid.clone(),
             workflow: workflow.to_owned(),
-        },
+        }),
         Vec::new(),
     )?;
     let w = crate::memory::write::append(store, Scope::Memory, "echo: ref", vec![sealed])?;
@@ -324,11 +325,11 @@ pub fn set_archived(
         let mut out = Vec::new();
         let mut sealer = Sealer::new(false);
         for r in &state.echoes {
-            let Body::Echo {
+            let Body::Echo(Echo {
                 layer,
                 archived: now,
                 ..
-            } = &r.body
+            }) = &r.body
             else {
                 continue;
             };
@@ -340,7 +341,7 @@ pub fn set_archived(
                 continue;
             }
             let mut body = r.body.clone();
-            if let Body::Echo { archived: a, .. } = &mut body {
+            if let Body::Echo(Echo { archived: a, .. }) = &mut body {
                 *a = archived;
             }
             titles.push(r.body.title().to_owned());
@@ -409,7 +410,7 @@ pub fn briefing_picker(
         };
         let mut listed = list(state, &filter);
         let verified = |r: &Record| match &r.body {
-            Body::Echo { verified, .. } => verified.clone(),
+            Body::Echo(Echo { verified, .. }) => verified.clone(),
             _ => String::new(),
         };
         listed.sort_by(|a, b| {

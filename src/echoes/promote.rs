@@ -7,6 +7,7 @@ use anyhow::Result;
 use super::{dir, find, remembrance, today, EchoDir, Scorer};
 use crate::error::user_error;
 use crate::memory::Snapshot;
+use crate::model::kinds::Echo;
 use crate::model::Body;
 use crate::store::Store;
 
@@ -58,7 +59,7 @@ pub fn promote(
             .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", parent.display()))?;
     }
     let learning = match &r.body {
-        Body::Echo { text, .. } => text.as_str(),
+        Body::Echo(Echo { text, .. }) => text.as_str(),
         _ => "",
     };
     crate::files::write_atomic(&path, remembrance::render(&doc, learning).as_bytes())

@@ -15,6 +15,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::user_error;
 use crate::model::echo::ETCHED;
+use crate::model::kinds::Echo;
 use crate::model::{Body, Record, State};
 use crate::view::echoes::render_entry;
 
@@ -65,7 +66,7 @@ pub fn content_hash(body: &Body) -> String {
 /// `<echoes dir>/<role>/MEMORY.md#<uid>@sha256:<hash>`.
 pub fn echo_ref(echoes_dir: &str, body: &Body) -> String {
     match body {
-        Body::Echo { role, uid, .. } => format!(
+        Body::Echo(Echo { role, uid, .. }) => format!(
             "{echoes_dir}/{role}/MEMORY.md#{uid}@sha256:{}",
             content_hash(body)
         ),
@@ -121,13 +122,13 @@ pub fn plan(
     today: &str,
     existing: &[Doc],
 ) -> Result<Doc> {
-    let Body::Echo {
+    let Body::Echo(Echo {
         layer,
         title,
         confidence,
         role,
         ..
-    } = &r.body
+    }) = &r.body
     else {
         return Err(user_error("not an echo", "give an echo's id"));
     };
@@ -394,7 +395,7 @@ mod tests {
         let evidence = "`app/users.rb:10`";
         Record::new(
             meta(1, &[]),
-            Body::Echo {
+            Body::Echo(Echo {
                 uid: crate::model::echo::uid_for("reviewer", title, evidence),
                 role: "reviewer".into(),
                 layer: "etched".into(),
@@ -416,7 +417,7 @@ mod tests {
                         text: (*t).into(),
                     })
                     .collect(),
-            },
+            }),
         )
     }
 
@@ -468,7 +469,7 @@ mod tests {
         };
         // Not etched.
         let mut inscribed = ok.clone();
-        if let Body::Echo { layer, .. } = &mut inscribed.body {
+        if let Body::Echo(Echo { layer, .. }) = &mut inscribed.body {
             *layer = "inscribed".into();
         }
         refuse(&inscribed, 5, &req("performance"), &[], "only etched");
@@ -568,7 +569,7 @@ mod tests {
         let doc = plan(&r, 0, &req("performance"), "d", "2026-03-01", &[]).unwrap();
         assert!(stale(std::slice::from_ref(&doc), &state).is_empty());
         let mut changed = r.clone();
-        if let Body::Echo { text, .. } = &mut changed.body {
+        if let Body::Echo(Echo { text, .. }) = &mut changed.body {
             *text = "Something else.".into();
         }
         let changed = Record::new(meta(2, &[&r.id]), changed.body);

@@ -15,6 +15,7 @@ use crate::error::user_error;
 use crate::memory::seal::{Sealed, Sealer};
 use crate::memory::write::{write_records, Written};
 use crate::model::echo::{ETCHED, INSCRIBED};
+use crate::model::kinds::Echo;
 use crate::model::{fold, Body, Draft, Record, Scope, State};
 use crate::store::{Store, MEMORY_REF};
 use crate::view::echoes::{self as format, EchoFile};
@@ -138,7 +139,7 @@ pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<E
         .echoes
         .iter()
         .filter(|r| match (&r.body, EchoFile::of(&r.body)) {
-            (Body::Echo { role, .. }, Some(f)) => edited_files.contains(&(role.clone(), f)),
+            (Body::Echo(Echo { role, .. }), Some(f)) => edited_files.contains(&(role.clone(), f)),
             _ => false,
         })
         .cloned()
@@ -238,18 +239,18 @@ fn plan(
             .to_lowercase()
     };
     let key = |b: &Body| match b {
-        Body::Echo {
+        Body::Echo(Echo {
             role,
             title,
             evidence,
             ..
-        } => (role.clone(), norm(title), norm(evidence)),
+        }) => (role.clone(), norm(title), norm(evidence)),
         _ => Default::default(),
     };
     let mut live_by_uid: HashMap<&str, &Record> = HashMap::new();
     let mut live_by_title: HashMap<(String, String), &Record> = HashMap::new();
     for r in &state.echoes {
-        if let Body::Echo { role, title, .. } = &r.body {
+        if let Body::Echo(Echo { role, title, .. }) = &r.body {
             live_by_uid.insert(uid_of(r), r);
             live_by_title
                 .entry((role.clone(), norm(title)))
@@ -284,14 +285,14 @@ fn plan(
                     keep_etched(&cur.body, &mut body, &mut notes);
                     body
                 };
-                if let Body::Echo { uid: u, .. } = &mut next {
+                if let Body::Echo(Echo { uid: u, .. }) = &mut next {
                     *u = uid.clone();
                 }
                 seen_uids.insert(uid);
                 planned.push((next, Some(cur), read.finding));
             }
             None => {
-                if let Body::Echo { layer, title, .. } = &mut body {
+                if let Body::Echo(Echo { layer, title, .. }) = &mut body {
                     if layer == ETCHED {
                         notes.push(format!(
                             "{title:?} was saved as inscribed: etched entries are added only with \
@@ -335,12 +336,12 @@ fn plan(
         let Some(cur) = live_by_uid.get(uid).copied() else {
             continue;
         };
-        let Body::Echo {
+        let Body::Echo(Echo {
             layer,
             archived: was,
             title,
             ..
-        } = &cur.body
+        }) = &cur.body
         else {
             continue;
         };
@@ -359,7 +360,7 @@ fn plan(
             continue;
         }
         let mut body = cur.body.clone();
-        if let Body::Echo { archived: a, .. } = &mut body {
+        if let Body::Echo(Echo { archived: a, .. }) = &mut body {
             *a = true;
         }
         archived += 1;
@@ -370,7 +371,7 @@ fn plan(
 
 fn uid_of_body(b: &Body) -> &str {
     match b {
-        Body::Echo { uid, .. } => uid,
+        Body::Echo(Echo { uid, .. }) => uid,
         _ => "",
     }
 }
@@ -379,17 +380,17 @@ fn uid_of_body(b: &Body) -> &str {
 /// win; an archived entry found again is active again.
 fn raise(into: &mut Body, found: &Body) {
     if let (
-        Body::Echo {
+        Body::Echo(Echo {
             verified,
             confidence,
             archived,
             ..
-        },
-        Body::Echo {
+        }),
+        Body::Echo(Echo {
             verified: v2,
             confidence: c2,
             ..
-        },
+        }),
     ) = (into, found)
     {
         if v2 > verified {
@@ -402,7 +403,9 @@ fn raise(into: &mut Body, found: &Body) {
 
 /// A hand edit cannot make an entry etched or un-etch one: the layer stays as it was.
 fn keep_etched(cur: &Body, edit: &mut Body, notes: &mut Vec<String>) {
-    if let (Body::Echo { layer: was, .. }, Body::Echo { layer, title, .. }) = (cur, edit) {
+    if let (Body::Echo(Echo { layer: was, .. }), Body::Echo(Echo { layer, title, .. })) =
+        (cur, edit)
+    {
         if (was == ETCHED) != (layer == ETCHED) {
             notes.push(format!(
                 "{title:?} keeps its layer {was}: etched entries are added or removed only with \

@@ -13,6 +13,7 @@ use std::collections::{HashMap, HashSet};
 use chrono::NaiveDate;
 
 use crate::model::echo::{self, ETCHED, INSCRIBED, TRACED};
+use crate::model::kinds::{Echo, EchoRef};
 use crate::model::{Body, Record};
 
 /// The window Relevance counts workflows in, in days.
@@ -38,7 +39,9 @@ impl Refs {
     /// Indexes `echo-ref` records (their day is their time's).
     pub fn new(refs: &[Record]) -> Refs {
         Refs::of(refs.iter().filter_map(|r| match &r.body {
-            Body::EchoRef { uid, workflow } => Some((uid.as_str(), workflow.as_str(), &*r.meta.ts)),
+            Body::EchoRef(EchoRef { uid, workflow }) => {
+                Some((uid.as_str(), workflow.as_str(), &*r.meta.ts))
+            }
             _ => None,
         }))
     }
@@ -106,7 +109,7 @@ impl<'a> Scorer<'a> {
     /// A scorer for `echoes` (the fold's) with their `refs`, on `today` (`YYYY-MM-DD`).
     pub fn new(echoes: &'a [Record], refs: &[Record], today: NaiveDate) -> Scorer<'a> {
         let entries = echoes.iter().filter_map(|r| match &r.body {
-            Body::Echo { role, uid, .. } => Some((role.as_str(), uid.as_str())),
+            Body::Echo(Echo { role, uid, .. }) => Some((role.as_str(), uid.as_str())),
             _ => None,
         });
         Scorer::of(entries, Refs::new(refs), today)
@@ -138,13 +141,13 @@ impl<'a> Scorer<'a> {
 
     /// The Echo Score of one entry.
     pub fn score(&self, r: &Record) -> Score {
-        let Body::Echo {
+        let Body::Echo(Echo {
             role,
             uid,
             layer,
             verified,
             ..
-        } = &r.body
+        }) = &r.body
         else {
             return Score {
                 importance: 0.0,
@@ -189,14 +192,14 @@ impl<'a> Scorer<'a> {
     /// or since `verified` when it has none); traced below 0.2 and verified more than 30 days
     /// ago.
     pub fn prunable(&self, r: &Record) -> bool {
-        let Body::Echo {
+        let Body::Echo(Echo {
             uid,
             layer,
             verified,
             archived: false,
             members,
             ..
-        } = &r.body
+        }) = &r.body
         else {
             return false;
         };
@@ -230,24 +233,24 @@ mod tests {
     }
 
     fn with_layer(mut r: Record, layer: &str) -> Record {
-        if let Body::Echo { layer: l, .. } = &mut r.body {
+        if let Body::Echo(Echo { layer: l, .. }) = &mut r.body {
             *l = layer.into();
         }
         Record::new(r.meta, r.body)
     }
 
     fn reference(clock: u64, r: &Record, workflow: &str, ts: &str) -> Record {
-        let Body::Echo { uid, .. } = &r.body else {
+        let Body::Echo(Echo { uid, .. }) = &r.body else {
             panic!()
         };
         let mut m = meta(clock, &[]);
         m.ts = ts.into();
         Record::new(
             m,
-            Body::EchoRef {
+            Body::EchoRef(EchoRef {
                 uid: uid.clone(),
                 workflow: workflow.into(),
-            },
+            }),
         )
     }
 

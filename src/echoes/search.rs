@@ -8,6 +8,8 @@ use chrono::NaiveDate;
 
 use super::score::{Refs, Score, Scorer};
 use crate::memory::echo_index::{self, EchoIndex};
+#[cfg(test)]
+use crate::model::kinds::{Echo, EchoRef};
 use crate::model::{decode_line, Record};
 use crate::store::Store;
 
@@ -115,7 +117,7 @@ mod tests {
             let verified = format!("2026-0{}-{:02}", 4 + i % 3, 1 + i % 28);
             let title = format!("Pattern: {} finding {}", topics[i as usize % 4], i % 40);
             let evidence = format!("`src/{}/m{}.rs:{i}`", topics[i as usize % 4], i % 9);
-            let body = Body::Echo {
+            let body = Body::Echo(Echo {
                 uid: echo::uid_for(role, &title, &evidence),
                 role: role.into(),
                 layer: layer.into(),
@@ -134,9 +136,9 @@ mod tests {
                 archived: i % 11 == 0,
                 members: vec![],
                 extra: vec![],
-            };
+            });
             let uid = match &body {
-                Body::Echo { uid, .. } => uid.clone(),
+                Body::Echo(Echo { uid, .. }) => uid.clone(),
                 _ => unreachable!(),
             };
             state
@@ -149,10 +151,10 @@ mod tests {
                 };
                 state.echo_refs.push(crate::model::Record::new(
                     m,
-                    Body::EchoRef {
+                    Body::EchoRef(EchoRef {
                         uid,
                         workflow: format!("wf-{}", i % 4),
-                    },
+                    }),
                 ));
             }
         }
@@ -192,11 +194,11 @@ mod tests {
         let mut after = state();
         after.echoes.truncate(250);
         after.echoes.remove(3);
-        if let Body::Echo { text, archived, .. } = &mut after.echoes[10].body {
+        if let Body::Echo(Echo { text, archived, .. }) = &mut after.echoes[10].body {
             *text = "A new learning about retry storms.".into();
             *archived = false;
         }
-        if let Body::Echo { archived, .. } = &mut after.echoes[12].body {
+        if let Body::Echo(Echo { archived, .. }) = &mut after.echoes[12].body {
             *archived = true;
         }
         after.echoes.push(crate::model::Record::new(

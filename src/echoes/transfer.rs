@@ -15,6 +15,7 @@ use anyhow::{Context, Result};
 use crate::memory::rune_dir::IMPORTED_SECTION;
 use crate::memory::seal::{Sealed, Sealer};
 use crate::memory::write::{write_records, Written};
+use crate::model::kinds::{CumulativeNote, Echo};
 use crate::model::{echo, Body, Draft, Record, Scope, State};
 use crate::store::Store;
 use crate::view::echoes::{self as format, EchoFile};
@@ -186,10 +187,10 @@ fn rel(p: &Path, base: &Path) -> String {
 
 /// Keeps text that does not read back as a note in the `Imported` section.
 fn keep(sealer: &mut Sealer, rel: &str, line: usize, raw: &str) -> Result<Sealed> {
-    let body = Body::CumulativeNote {
+    let body = Body::CumulativeNote(CumulativeNote {
         section: IMPORTED_SECTION.to_owned(),
         text: format!("echoes/{rel} (line {line}):\n{}", raw.trim()),
-    };
+    });
     Ok(sealer.seal(Draft::new(body), &|f, _| format!("{rel}:{line} ({f})"))?)
 }
 
@@ -202,7 +203,7 @@ fn plan(state: &State, bodies: &[Body], redact: bool) -> Result<Vec<Sealed>> {
     let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for b in bodies {
         let uid = match b {
-            Body::Echo { uid, .. } => uid.clone(),
+            Body::Echo(Echo { uid, .. }) => uid.clone(),
             _ => continue,
         };
         match at.get(&uid) {
@@ -217,7 +218,7 @@ fn plan(state: &State, bodies: &[Body], redact: bool) -> Result<Vec<Sealed>> {
         state.echoes.iter().map(|r| (super::uid_of(r), r)).collect();
     for b in planned {
         let uid = match &b {
-            Body::Echo { uid, .. } => uid.clone(),
+            Body::Echo(Echo { uid, .. }) => uid.clone(),
             _ => continue,
         };
         match live.get(uid.as_str()).copied() {
@@ -244,16 +245,16 @@ fn plan(state: &State, bodies: &[Body], redact: bool) -> Result<Vec<Sealed>> {
 /// The newer `verified` and the higher confidence win.
 fn raise(into: &mut Body, found: &Body) {
     if let (
-        Body::Echo {
+        Body::Echo(Echo {
             verified,
             confidence,
             ..
-        },
-        Body::Echo {
+        }),
+        Body::Echo(Echo {
             verified: v2,
             confidence: c2,
             ..
-        },
+        }),
     ) = (into, found)
     {
         if v2 > verified {

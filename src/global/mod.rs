@@ -14,6 +14,7 @@ use crate::error::user_error;
 use crate::memory::seal::{Sealed, Sealer};
 use crate::memory::user::{self, SIGHTINGS_PREFIX};
 use crate::memory::Snapshot;
+use crate::model::kinds::Instinct;
 use crate::model::{fold, Body, Draft};
 use crate::store::{Store, MEMORY_REF};
 use plan::Candidate;
@@ -194,12 +195,12 @@ fn select(mut out: Promotion, opts: &Options) -> Result<Promotion> {
 /// seed tags promoted instincts.
 fn global_body(c: &Candidate) -> Body {
     let mut body = c.record.body.clone();
-    if let Body::Instinct {
+    if let Body::Instinct(Instinct {
         confidence,
         evidence,
         extra,
         ..
-    } = &mut body
+    }) = &mut body
     {
         *confidence = c.confidence;
         *evidence = format!(

@@ -1,6 +1,7 @@
 //! Which instincts are offered for the user-level memory (seed 000's promotion to global): an
 //! instinct with the same trigger and action at confidence ≥ 0.8 in 2+ projects. Pure.
 
+use crate::model::kinds::Instinct;
 use crate::model::{Body, Record};
 
 /// The lowest confidence an instinct is sighted or promoted at.
@@ -11,9 +12,9 @@ pub const MIN_PROJECTS: usize = 2;
 /// What makes two instincts the same: their trigger and action, compared by words (case,
 /// spacing and punctuation do not matter; names may differ between projects).
 pub fn key(body: &Body) -> Option<String> {
-    let Body::Instinct {
+    let Body::Instinct(Instinct {
         trigger, action, ..
-    } = body
+    }) = body
     else {
         return None;
     };
@@ -30,7 +31,7 @@ pub fn key(body: &Body) -> Option<String> {
 /// An instinct's confidence (0 for other records).
 pub fn confidence(r: &Record) -> f64 {
     match &r.body {
-        Body::Instinct { confidence, .. } => *confidence,
+        Body::Instinct(Instinct { confidence, .. }) => *confidence,
         _ => 0.0,
     }
 }
@@ -96,14 +97,14 @@ mod tests {
     fn instinct(name: &str, trigger: &str, action: &str, confidence: f64) -> Record {
         record_at(
             "2026-04-04T10:00:00Z",
-            Body::Instinct {
+            Body::Instinct(Instinct {
                 name: name.into(),
                 trigger: trigger.into(),
                 action: action.into(),
                 confidence,
                 evidence: "seen".into(),
                 extra: Vec::new(),
-            },
+            }),
         )
     }
 

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use super::gate::scan_record;
 use super::*;
+use crate::model::kinds::Decision;
 use crate::model::{Body, Meta, Record};
 
 const PAYLOADS: &str = include_str!("../../tests/corpus/injections/payloads.txt");
@@ -52,7 +53,7 @@ fn judge(text: &str) -> (Verdict, Vec<&'static str>) {
     let issues: Vec<Issue> = if text.contains('\u{C}') {
         let mut fields = text.split('\u{C}').map(str::to_owned);
         let mut next = || fields.next().unwrap_or_default();
-        let body = Body::Decision {
+        let body = Body::Decision(Decision {
             title: next(),
             context: next(),
             decision: next(),
@@ -61,7 +62,7 @@ fn judge(text: &str) -> (Verdict, Vec<&'static str>) {
             files: Vec::new(),
             file_blobs: Default::default(),
             extra: Vec::new(),
-        };
+        });
         let meta = Meta {
             ts: "2026-04-04T14:30:00Z".into(),
             clock: 1,

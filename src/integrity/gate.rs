@@ -1,6 +1,9 @@
 //! The load gate for one record: everything memory hands to an agent passes here first.
 
 use super::{scan_text, verdict, Issue, Verdict};
+use crate::model::kinds::{Checkpoint, Delete, Resolve, Session};
+#[cfg(test)]
+use crate::model::kinds::{Convention, CumulativeNote, Decision, Invariant, Progress, TaskNote};
 use crate::model::{Body, Record};
 
 /// What the gate lets through.
@@ -45,7 +48,9 @@ pub fn gate(r: &Record) -> Gate {
 pub fn record_texts(r: &Record) -> Vec<(&'static str, String)> {
     let mut texts = r.body.texts();
     let git = match &r.body {
-        Body::Checkpoint { git, .. } | Body::Session { git, .. } => git.as_ref(),
+        Body::Checkpoint(Checkpoint { git, .. }) | Body::Session(Session { git, .. }) => {
+            git.as_ref()
+        }
         _ => None,
     };
     if let Some(g) = git {
@@ -62,8 +67,10 @@ pub fn record_texts(r: &Record) -> Vec<(&'static str, String)> {
         texts.extend(g.dirty.iter().map(|d| ("dirty", d.clone())));
     }
     match &r.body {
-        Body::Resolve { target } => texts.push(("target", target.clone())),
-        Body::Delete { targets } => texts.extend(targets.iter().map(|t| ("targets", t.clone()))),
+        Body::Resolve(Resolve { target }) => texts.push(("target", target.clone())),
+        Body::Delete(Delete { targets }) => {
+            texts.extend(targets.iter().map(|t| ("targets", t.clone())))
+        }
         _ => {}
     }
     texts.push(("author", r.meta.author.clone()));
@@ -113,7 +120,7 @@ mod tests {
     fn decision(title: &str, context: &str) -> Record {
         Record::new(
             meta(),
-            Body::Decision {
+            Body::Decision(Decision {
                 title: title.into(),
                 context: context.into(),
                 decision: "Use set union".into(),
@@ -122,7 +129,7 @@ mod tests {
                 files: Vec::new(),
                 file_blobs: Default::default(),
                 extra: Vec::new(),
-            },
+            }),
         )
     }
 
@@ -171,61 +178,61 @@ mod tests {
             text: bad.into(),
         }];
         let bodies = vec![
-            Body::Session {
+            Body::Session(Session {
                 summary: bad.into(),
                 git: None,
-            },
-            Body::Session {
+            }),
+            Body::Session(Session {
                 summary: "ok".into(),
                 git: Some(git("main", bad)),
-            },
-            Body::Progress {
+            }),
+            Body::Progress(Progress {
                 completed: vec!["ok".into()],
                 in_progress: vec![bad.into()],
                 blocked: Vec::new(),
                 next: Vec::new(),
                 extra: Vec::new(),
-            },
-            Body::Checkpoint {
+            }),
+            Body::Checkpoint(Checkpoint {
                 doing: "ok".into(),
                 left: vec!["ok".into(), bad.into()],
                 context: Vec::new(),
                 resume: String::new(),
                 git: None,
                 extra: Vec::new(),
-            },
-            Body::Checkpoint {
+            }),
+            Body::Checkpoint(Checkpoint {
                 doing: "ok".into(),
                 left: Vec::new(),
                 context: Vec::new(),
                 resume: String::new(),
                 git: Some(git(bad, "src/a.rs")),
                 extra: Vec::new(),
-            },
-            Body::TaskNote {
+            }),
+            Body::TaskNote(TaskNote {
                 task: "t".into(),
                 section: "Notes".into(),
                 text: bad.into(),
-            },
-            Body::CumulativeNote {
+            }),
+            Body::CumulativeNote(CumulativeNote {
                 section: "Gotchas".into(),
                 text: bad.into(),
-            },
-            Body::Invariant {
+            }),
+            Body::Invariant(Invariant {
                 section: "Critical".into(),
                 title: "t".into(),
                 what: String::new(),
                 r#where: Vec::new(),
                 why: bad.into(),
                 extra: Vec::new(),
-            },
-            Body::Convention {
+            }),
+            Body::Convention(Convention {
                 title: "t".into(),
                 pattern: "p".into(),
                 example: String::new(),
                 applies_to: String::new(),
                 extra,
-            },
+            }),
         ];
         for body in bodies {
             let r = Record::new(meta(), body);
@@ -235,10 +242,10 @@ mod tests {
         m.author = bad.into();
         let r = Record::new(
             m,
-            Body::Session {
+            Body::Session(Session {
                 summary: "ok".into(),
                 git: None,
-            },
+            }),
         );
         assert_eq!(gate(&r), Gate::Withheld);
     }

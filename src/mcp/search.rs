@@ -1,6 +1,7 @@
 //! memory_search's ranking, pure: BM25 (`crate::rank`, shared with `git rune echo search`)
 //! over the text of every live record of the searched kinds, ties broken newest first.
 
+use crate::model::kinds::Echo;
 use crate::model::{Body, Kind, Record, State};
 
 /// The kinds a search covers unless the caller names some; a kind's document is its
@@ -37,7 +38,7 @@ pub fn rank<'a>(state: &'a State, kinds: &[Kind], query: &str) -> Vec<Hit<'a>> {
     let records: Vec<&Record> = kinds
         .iter()
         .flat_map(|k| state.of_kind(*k).iter())
-        .filter(|r| !matches!(r.body, Body::Echo { archived: true, .. }))
+        .filter(|r| !matches!(r.body, Body::Echo(Echo { archived: true, .. })))
         .collect();
     let docs = records.iter().map(|r| document(r)).collect();
     let mut hits: Vec<Hit<'a>> = crate::rank::bm25(docs, query)

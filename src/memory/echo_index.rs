@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::digest_cache::{key, prune};
 use super::Snapshot;
 use crate::files::write_atomic;
+use crate::model::kinds::{Echo, EchoRef};
 use crate::model::{Body, Record, State};
 use crate::rank;
 use crate::store::{branch_ref, Store, Tip, MEMORY_REF};
@@ -61,12 +62,12 @@ pub struct EchoIndex {
 /// The text an entry is found by: its title (twice: it weighs more), learning and evidence.
 pub fn document(r: &Record) -> String {
     match &r.body {
-        Body::Echo {
+        Body::Echo(Echo {
             title,
             text,
             evidence,
             ..
-        } => format!("{title}\n{title}\n{text}\n{evidence}"),
+        }) => format!("{title}\n{title}\n{text}\n{evidence}"),
         _ => String::new(),
     }
 }
@@ -95,14 +96,14 @@ impl EchoIndex {
         let mut docs = Vec::new();
         let mut tokens = Vec::new();
         for r in &state.echoes {
-            if let Body::Echo {
+            if let Body::Echo(Echo {
                 uid,
                 role,
                 layer,
                 verified,
                 archived: false,
                 ..
-            } = &r.body
+            }) = &r.body
             {
                 let line = r.to_line();
                 tokens.push(
@@ -123,7 +124,7 @@ impl EchoIndex {
             .echo_refs
             .iter()
             .filter_map(|r| match &r.body {
-                Body::EchoRef { uid, workflow } => Some(Ref {
+                Body::EchoRef(EchoRef { uid, workflow }) => Some(Ref {
                     uid: uid.clone(),
                     workflow: workflow.clone(),
                     ts: r.meta.ts.clone(),
@@ -136,7 +137,7 @@ impl EchoIndex {
             .echoes
             .iter()
             .filter_map(|r| match &r.body {
-                Body::Echo { role, uid, .. } if named.contains(uid.as_str()) => {
+                Body::Echo(Echo { role, uid, .. }) if named.contains(uid.as_str()) => {
                     Some((role.clone(), uid.clone()))
                 }
                 _ => None,

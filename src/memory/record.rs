@@ -7,6 +7,9 @@ use super::seal::{Sealed, Sealer};
 use super::write::{append, write_records, Written};
 use crate::error::user_error;
 use crate::model::fold::{instinct_confidence, MAX_INSTINCTS};
+use crate::model::kinds::{
+    Checkpoint, Convention, Decision, Delete, Instinct, Learning, Progress, Resolve,
+};
 use crate::model::{Body, Draft, GitState, LearningType, Scope};
 use crate::store::Store;
 
@@ -24,7 +27,7 @@ pub struct NewDecision {
 
 impl NewDecision {
     pub fn body(self, store: &Store) -> Body {
-        Body::Decision {
+        Body::Decision(Decision {
             title: self.title,
             context: self.context,
             decision: self.decision,
@@ -33,7 +36,7 @@ impl NewDecision {
             file_blobs: store.file_blobs(&self.files),
             files: self.files,
             extra: Vec::new(),
-        }
+        })
     }
 }
 
@@ -48,13 +51,13 @@ pub struct NewConvention {
 
 impl NewConvention {
     pub fn body(self) -> Body {
-        Body::Convention {
+        Body::Convention(Convention {
             title: self.title,
             pattern: self.pattern,
             example: self.example,
             applies_to: self.applies_to,
             extra: Vec::new(),
-        }
+        })
     }
 }
 
@@ -71,7 +74,7 @@ pub struct NewLearning {
 
 impl NewLearning {
     pub fn body(self, store: &Store) -> Body {
-        Body::Learning {
+        Body::Learning(Learning {
             skill: self.skill,
             ltype: self.ltype,
             key: self.key,
@@ -80,7 +83,7 @@ impl NewLearning {
             file_blobs: store.file_blobs(&self.files),
             files: self.files,
             extra: Vec::new(),
-        }
+        })
     }
 }
 
@@ -95,14 +98,14 @@ pub struct NewCheckpoint {
 
 impl NewCheckpoint {
     pub fn body(self, store: &Store) -> Result<Body> {
-        Ok(Body::Checkpoint {
+        Ok(Body::Checkpoint(Checkpoint {
             doing: self.doing,
             left: self.left,
             context: self.context,
             resume: self.resume,
             git: Some(git_state(store)?),
             extra: Vec::new(),
-        })
+        }))
     }
 }
 
@@ -120,7 +123,7 @@ pub fn git_state(store: &Store) -> Result<GitState> {
 /// The commit summary of a record: `<verb>: <first line of its headline>`.
 fn summary(verb: &str, body: &Body) -> String {
     match body {
-        Body::Progress { .. } => verb.to_owned(),
+        Body::Progress(Progress { .. }) => verb.to_owned(),
         _ => format!("{verb}: {}", first_line(body.title())),
     }
 }
@@ -150,7 +153,7 @@ pub struct InstinctWritten {
 pub fn instinct(store: &Store, record: Sealed) -> Result<InstinctWritten> {
     let name = record.body().title().to_owned();
     let confidence = match record.body() {
-        Body::Instinct { confidence, .. } => *confidence,
+        Body::Instinct(Instinct { confidence, .. }) => *confidence,
         _ => 0.0,
     };
     let mut evicted = None;
@@ -224,10 +227,10 @@ pub fn prune_instincts(
         if targets.is_empty() {
             return Ok::<_, anyhow::Error>(Vec::new());
         }
-        Ok(vec![sealer
-            .seal(Draft::new(Body::Delete { targets }), &|f, _| {
-                f.into()
-            })?])
+        Ok(vec![sealer.seal(
+            Draft::new(Body::Delete(Delete { targets })),
+            &|f, _| f.into(),
+        )?])
     })?;
     Ok(written.map(|w| (w, pruned)))
 }
@@ -303,9 +306,9 @@ fn resolve_open(sealer: &mut Sealer, state: &crate::model::State) -> Result<Vec<
         .iter()
         .filter(|c| !state.resolved.contains(&c.id))
         .map(|c| {
-            let body = Body::Resolve {
+            let body = Body::Resolve(Resolve {
                 target: c.id.clone(),
-            };
+            });
             Ok(sealer.seal(Draft::new(body), &|f, _| f.into())?)
         })
         .collect()

@@ -20,6 +20,7 @@ use anyhow::Result;
 use super::seal::{SealError, Sealed, Sealer};
 use super::view_dir::{View, VIEW_DIR};
 use crate::error::user_error;
+use crate::model::kinds::{CumulativeNote, Oracle, Resolve, Task};
 use crate::model::{self, fold, Body, Draft, Kind, Record, Scope};
 use crate::secrets;
 use crate::store::{branch_ref, ObjectId, Store, MEMORY_REF};
@@ -478,7 +479,7 @@ fn seal_oracle(
         }
     };
     let mut draft = Draft::new(read.body);
-    if let Body::Oracle { dispatched_at, .. } = &draft.body {
+    if let Body::Oracle(Oracle { dispatched_at, .. }) = &draft.body {
         draft.at = Some(dispatched_at.clone());
     }
     let name = report.name.clone();
@@ -529,7 +530,7 @@ fn seal_entries(
         .iter()
         .filter_map(|p| match p {
             Parsed::Entry(view::Entry {
-                body: Body::Task { num, .. },
+                body: Body::Task(Task { num, .. }),
                 ..
             }) => Some(*num),
             _ => None,
@@ -587,10 +588,10 @@ fn raw_item(
     line: usize,
     text: &str,
 ) -> Result<()> {
-    let body = Body::CumulativeNote {
+    let body = Body::CumulativeNote(CumulativeNote {
         section: IMPORTED_SECTION.to_owned(),
         text: format!("{} (line {line}):\n{}", report.name, raw.trim()),
-    };
+    });
     let name = report.name.clone();
     let place = |field: &str, secret: &str| {
         let at = text.find(secret).unwrap_or(0);
@@ -636,9 +637,9 @@ fn chunk_at(text: &str, line: usize) -> String {
 
 fn resolve(sealer: &mut Sealer, target: &str) -> Result<Sealed> {
     Ok(sealer.seal(
-        Draft::new(Body::Resolve {
+        Draft::new(Body::Resolve(Resolve {
             target: target.to_owned(),
-        }),
+        })),
         &|f, _| f.into(),
     )?)
 }
@@ -713,14 +714,14 @@ impl Seen {
 /// The fields of a task a view line may leave out (filled at import time) taken from `from`.
 fn fill_from(mine: &mut Body, from: &Body) {
     if let (
-        Body::Task {
+        Body::Task(Task {
             created, completed, ..
-        },
-        Body::Task {
+        }),
+        Body::Task(Task {
             created: c,
             completed: d,
             ..
-        },
+        }),
     ) = (mine, from)
     {
         created.clone_from(c);

@@ -10,6 +10,9 @@ use super::seal::{SealError, Sealed, Sealer};
 use super::view_dir::{FileState, Manifest, View, VIEW_DIR};
 use super::Snapshot;
 use crate::error::user_error;
+use crate::model::kinds::{
+    Checkpoint, ContextBlock, Decision, Delete, Instinct, Learning, Resolve, Session, Task,
+};
 use crate::model::{self, fold, Body, Draft, GitState, Kind, Record};
 use crate::secrets;
 use crate::store::{ObjectId, Store, MEMORY_REF};
@@ -201,10 +204,10 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
             for r in &c.records {
                 match (&r.body, r.meta.supersedes.is_empty()) {
                     // The session this save records is reported on its own line.
-                    (Body::Session { .. }, _)
+                    (Body::Session(Session { .. }), _)
                         if with_session && r.id == c.records[c.records.len() - 1].id => {}
-                    (Body::Delete { targets }, _) => saved.removed += targets.len(),
-                    (Body::Resolve { .. }, _) => saved.removed += 1,
+                    (Body::Delete(Delete { targets }), _) => saved.removed += targets.len(),
+                    (Body::Resolve(Resolve { .. }), _) => saved.removed += 1,
                     (_, true) => saved.added += 1,
                     (_, false) => saved.changed += 1,
                 }
@@ -242,10 +245,10 @@ pub(super) fn seal_session(
 ) -> Result<Sealed> {
     sealer
         .seal(
-            Draft::new(Body::Session {
+            Draft::new(Body::Session(Session {
                 summary,
                 git: Some(git_state(store, git)?),
-            }),
+            })),
             &|_, _| "the -m summary".to_owned(),
         )
         .map_err(|e| match e {
@@ -397,20 +400,20 @@ fn parse_file(
             .iter()
             .any(|id| snap.state.renumbered.contains(id))
         {
-            if let Body::Task { claimed, .. } = &mut d.body {
+            if let Body::Task(Task { claimed, .. }) = &mut d.body {
                 claimed.clear();
             }
         }
         model::task::complete(&mut d.body, &mut next_task, &now, &salt);
         // A context block edited in the view is updated now, unless the edit changed its
         // `Updated` line itself; one written without that line is stamped now.
-        if let Body::ContextBlock { updated, .. } = &mut d.body {
+        if let Body::ContextBlock(ContextBlock { updated, .. }) = &mut d.body {
             let before = d
                 .supersedes
                 .iter()
                 .find_map(|id| base.iter().find(|r| &r.id == id))
                 .and_then(|r| match &r.body {
-                    Body::ContextBlock { updated, .. } => Some(updated.as_str()),
+                    Body::ContextBlock(ContextBlock { updated, .. }) => Some(updated.as_str()),
                     _ => None,
                 });
             if updated.is_empty() || before == Some(updated.as_str()) {
@@ -419,7 +422,7 @@ fn parse_file(
         }
         // A checkpoint written in the view records the git state it was saved in, as the
         // CLI's does.
-        if let Body::Checkpoint { git: g @ None, .. } = &mut d.body {
+        if let Body::Checkpoint(Checkpoint { git: g @ None, .. }) = &mut d.body {
             *g = Some(git_state(store, git)?);
         }
         let place = |field: &str, secret: &str| {
@@ -447,8 +450,8 @@ fn parse_file(
 /// edit or removal of it covers them all, or an older copy would reappear in its place.
 fn cover_groups(drafts: &mut [Draft], base: &[Record]) {
     let group = |b: &Body| match b {
-        Body::Learning { ltype, key, .. } => Some(format!("learning\0{ltype}\0{key}")),
-        Body::Instinct { name, .. } => Some(format!("instinct\0{name}")),
+        Body::Learning(Learning { ltype, key, .. }) => Some(format!("learning\0{ltype}\0{key}")),
+        Body::Instinct(Instinct { name, .. }) => Some(format!("instinct\0{name}")),
         _ => None,
     };
     let mut members: HashMap<String, Vec<&str>> = HashMap::new();
@@ -472,7 +475,7 @@ fn cover_groups(drafts: &mut [Draft], base: &[Record]) {
     };
     for d in drafts {
         widen(&mut d.supersedes);
-        if let Body::Delete { targets } = &mut d.body {
+        if let Body::Delete(Delete { targets }) = &mut d.body {
             widen(targets);
         }
     }
@@ -480,12 +483,12 @@ fn cover_groups(drafts: &mut [Draft], base: &[Record]) {
 
 /// Records naming files keep their blob ids, for staleness against the code.
 pub(super) fn fill_file_blobs(store: &Store, body: &mut Body) {
-    if let Body::Decision {
+    if let Body::Decision(Decision {
         files, file_blobs, ..
-    }
-    | Body::Learning {
+    })
+    | Body::Learning(Learning {
         files, file_blobs, ..
-    } = body
+    }) = body
     {
         if !files.is_empty() && file_blobs.len() != files.len() {
             *file_blobs = store.file_blobs(files);

@@ -2,6 +2,8 @@
 //! import): normalize → secret filter → validate. The store only commits [`Sealed`] drafts,
 //! and only [`Sealer::seal`] makes them, so no write path can skip a step.
 
+#[cfg(test)]
+use crate::model::kinds::Learning;
 use crate::model::{self, Body, Draft, Record, ValidationError};
 use crate::secrets;
 use crate::store::Stamp;
@@ -214,7 +216,7 @@ mod tests {
     use super::*;
 
     fn learning(insight: &str) -> Draft {
-        Draft::new(Body::Learning {
+        Draft::new(Body::Learning(Learning {
             skill: String::new(),
             ltype: model::LearningType::Insight,
             key: " k ".into(),
@@ -223,14 +225,14 @@ mod tests {
             files: vec![],
             file_blobs: Default::default(),
             extra: Vec::new(),
-        })
+        }))
     }
 
     #[test]
     fn seal_normalizes_filters_and_validates_in_that_order() {
         let mut sealer = Sealer::new(false);
         let sealed = sealer.seal(learning("plain"), &|f, _| f.into()).unwrap();
-        assert!(matches!(sealed.body(), Body::Learning { key, .. } if key == "k"));
+        assert!(matches!(sealed.body(), Body::Learning (Learning { key, .. }) if key == "k"));
         let secret = "ghp_0123456789abcdefABCDEF0123456789abcd";
         let err = sealer
             .seal(learning(&format!("token {secret}")), &|f, _| {
@@ -265,7 +267,7 @@ mod tests {
             )
             .unwrap();
         assert!(
-            matches!(sealed.body(), Body::Learning { insight, .. } if insight == "token ghp_***REDACTED***")
+            matches!(sealed.body(), Body::Learning (Learning { insight, .. }) if insight == "token ghp_***REDACTED***")
         );
         assert_eq!(
             sealer.take_redactions(),

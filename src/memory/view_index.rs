@@ -18,6 +18,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::files::write_atomic;
+use crate::model::kinds::{Delete, Learning, Resolve};
 use crate::model::{Body, Kind, Record, State};
 use crate::store::{ObjectId, Store};
 use crate::view::ViewFile;
@@ -74,7 +75,7 @@ pub fn appendable(kind: Kind) -> bool {
 
 fn group_hash(r: &Record) -> Option<u64> {
     match &r.body {
-        Body::Learning { ltype, key, .. } => {
+        Body::Learning(Learning { ltype, key, .. }) => {
             let mut data = ltype.as_str().as_bytes().to_vec();
             data.push(0);
             data.extend_from_slice(key.as_bytes());
@@ -296,8 +297,8 @@ impl ViewIndex {
 /// The ids a record names: those it edits, and a tombstone's or a resolution's targets.
 fn named(r: &Record) -> impl Iterator<Item = &String> {
     let targets: &[String] = match &r.body {
-        Body::Delete { targets } => targets,
-        Body::Resolve { target } => std::slice::from_ref(target),
+        Body::Delete(Delete { targets }) => targets,
+        Body::Resolve(Resolve { target }) => std::slice::from_ref(target),
         _ => &[],
     };
     r.meta.supersedes.iter().chain(targets)
@@ -330,9 +331,9 @@ mod tests {
         ];
         let delete = Record::new(
             meta(4, &[]),
-            Body::Delete {
+            Body::Delete(Delete {
                 targets: vec!["not-yet-here".into()],
-            },
+            }),
         );
         let yes = |shown: Vec<usize>, earlier: Vec<usize>| Some(Admitted { shown, earlier });
         let cases: Vec<(Vec<Record>, Option<Admitted>)> = vec![

@@ -6,6 +6,9 @@
 use sha2::{Digest, Sha256};
 
 use super::{Body, Record};
+use crate::model::kinds::Echo;
+#[cfg(test)]
+use crate::model::kinds::EchoRef;
 
 pub const ETCHED: &str = "etched";
 pub const INSCRIBED: &str = "inscribed";
@@ -128,12 +131,12 @@ pub fn about_email(title: &str, text: &str) -> bool {
 /// is not about e-mail handling strips the evidence and keeps the learning. True when it
 /// stripped (the caller says so).
 pub fn strip_email_evidence(body: &mut Body) -> bool {
-    if let Body::Echo {
+    if let Body::Echo(Echo {
         title,
         evidence,
         text,
         ..
-    } = body
+    }) = body
     {
         if has_email(evidence) && !about_email(title, text) {
             evidence.clear();
@@ -160,11 +163,11 @@ pub fn format_confidence(c: f64) -> String {
 pub fn echo_wins(a: &Record, b: &Record) -> bool {
     fn key(r: &Record) -> (&str, f64, u64, &str) {
         match &r.body {
-            Body::Echo {
+            Body::Echo(Echo {
                 verified,
                 confidence,
                 ..
-            } => (verified, *confidence, r.meta.clock, &r.id),
+            }) => (verified, *confidence, r.meta.clock, &r.id),
             _ => ("", 0.0, r.meta.clock, &r.id),
         }
     }
@@ -261,7 +264,7 @@ mod tests {
         }
         // An edit supersedes: its lower confidence stands.
         let mut body = c.body.clone();
-        if let Body::Echo { confidence, .. } = &mut body {
+        if let Body::Echo(Echo { confidence, .. }) = &mut body {
             *confidence = 0.2;
         }
         let edit = Record::new(meta(4, &[&c.id, &b.id, &a.id]), body);
@@ -271,10 +274,10 @@ mod tests {
         // References are a union.
         let r1 = Record::new(
             meta(5, &[]),
-            Body::EchoRef {
+            Body::EchoRef(EchoRef {
                 uid: "0123456789abcdef".into(),
                 workflow: "w1".into(),
-            },
+            }),
         );
         let st = fold([&a, &r1, &r1]);
         assert_eq!(st.echo_refs.len(), 1);

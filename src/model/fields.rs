@@ -3,6 +3,10 @@
 //! field cannot be missed by one of them.
 
 use super::record::{Body, Extra};
+use crate::model::kinds::{
+    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Echo, EchoRef,
+    Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
+};
 
 /// How a text field is written in the view, which decides its normal form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,7 +58,7 @@ impl Body {
             }
         }
         match self {
-            Body::Decision {
+            Body::Decision(Decision {
                 title,
                 context,
                 decision,
@@ -63,7 +67,7 @@ impl Body {
                 files,
                 extra,
                 ..
-            } => {
+            }) => {
                 f("title", Line, One(title));
                 f("context", block, One(context));
                 f("decision", block, One(decision));
@@ -72,27 +76,27 @@ impl Body {
                 f("files", Paths { split_commas: true }, Many(files));
                 extras(extra, block_own_line, f);
             }
-            Body::Convention {
+            Body::Convention(Convention {
                 title,
                 pattern,
                 example,
                 applies_to,
                 extra,
-            } => {
+            }) => {
                 f("title", Line, One(title));
                 f("pattern", block, One(pattern));
                 f("example", block, One(example));
                 f("applies_to", block, One(applies_to));
                 extras(extra, block_own_line, f);
             }
-            Body::Learning {
+            Body::Learning(Learning {
                 skill,
                 key,
                 insight,
                 files,
                 extra,
                 ..
-            } => {
+            }) => {
                 f("skill", Line, One(skill));
                 f("key", Line, One(key));
                 f("insight", Text, One(insight));
@@ -105,41 +109,41 @@ impl Body {
                 );
                 extras(extra, Text, f);
             }
-            Body::Instinct {
+            Body::Instinct(Instinct {
                 name,
                 trigger,
                 action,
                 evidence,
                 extra,
                 ..
-            } => {
+            }) => {
                 f("name", Line, One(name));
                 f("trigger", block, One(trigger));
                 f("action", block, One(action));
                 f("evidence", block, One(evidence));
                 extras(extra, block_own_line, f);
             }
-            Body::Progress {
+            Body::Progress(Progress {
                 completed,
                 in_progress,
                 blocked,
                 next,
                 extra,
-            } => {
+            }) => {
                 f("completed", Items, Many(completed));
                 f("in_progress", Items, Many(in_progress));
                 f("blocked", Items, Many(blocked));
                 f("next", Items, Many(next));
                 extras(extra, block_own_line, f);
             }
-            Body::Checkpoint {
+            Body::Checkpoint(Checkpoint {
                 doing,
                 left,
                 context,
                 resume,
                 extra,
                 ..
-            } => {
+            }) => {
                 let block = Block {
                     inline_first: false,
                 };
@@ -149,8 +153,8 @@ impl Body {
                 f("resume", block, One(resume));
                 extras(extra, block, f);
             }
-            Body::Session { summary, .. } => f("summary", Line, One(summary)),
-            Body::CumulativeNote { section, text } => {
+            Body::Session(Session { summary, .. }) => f("summary", Line, One(summary)),
+            Body::CumulativeNote(CumulativeNote { section, text }) => {
                 f(
                     "section",
                     Section(&super::CUMULATIVE_SECTIONS),
@@ -158,23 +162,23 @@ impl Body {
                 );
                 f("text", Item, One(text));
             }
-            Body::TaskNote {
+            Body::TaskNote(TaskNote {
                 task,
                 section,
                 text,
-            } => {
+            }) => {
                 f("task", Line, One(task));
                 f("section", Section(&super::TASK_SECTIONS), One(section));
                 f("text", Item, One(text));
             }
-            Body::Invariant {
+            Body::Invariant(Invariant {
                 section,
                 title,
                 what,
                 r#where,
                 why,
                 extra,
-            } => {
+            }) => {
                 f("section", Line, One(section));
                 f("title", Line, One(title));
                 f("what", Line, One(what));
@@ -188,39 +192,39 @@ impl Body {
                 f("why", Line, One(why));
                 extras(extra, block_own_line, f);
             }
-            Body::Task {
+            Body::Task(Task {
                 title,
                 context,
                 files,
                 extra,
                 ..
-            } => {
+            }) => {
                 f("title", Line, One(title));
                 f("context", Line, One(context));
                 f("files", Paths { split_commas: true }, Many(files));
                 extras(extra, Line, f);
             }
-            Body::ContextBlock {
+            Body::ContextBlock(ContextBlock {
                 title,
                 content,
                 related_tasks,
                 ..
-            } => {
+            }) => {
                 f("title", Line, One(title));
                 f("content", Text, One(content));
                 f("related_tasks", Items, Many(related_tasks));
             }
-            Body::Oracle {
+            Body::Oracle(Oracle {
                 target_model,
                 response_id,
                 response_excerpt,
                 ..
-            } => {
+            }) => {
                 f("target_model", Line, One(target_model));
                 f("response_id", Line, One(response_id));
                 f("response_excerpt", Text, One(response_excerpt));
             }
-            Body::Echo {
+            Body::Echo(Echo {
                 role,
                 layer,
                 date,
@@ -233,7 +237,7 @@ impl Body {
                 members,
                 extra,
                 ..
-            } => {
+            }) => {
                 f("role", Line, One(role));
                 f("layer", Line, One(layer));
                 f("date", Line, One(date));
@@ -246,8 +250,8 @@ impl Body {
                 f("members", Items, Many(members));
                 extras(extra, Line, f);
             }
-            Body::EchoRef { workflow, .. } => f("workflow", Line, One(workflow)),
-            Body::Resolve { .. } | Body::Delete { .. } => {}
+            Body::EchoRef(EchoRef { workflow, .. }) => f("workflow", Line, One(workflow)),
+            Body::Resolve(Resolve { .. }) | Body::Delete(Delete { .. }) => {}
         }
     }
 

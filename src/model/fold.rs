@@ -7,6 +7,9 @@
 use std::collections::{HashMap, HashSet};
 
 use super::record::{Body, Kind, Record};
+use crate::model::kinds::{
+    Checkpoint, ContextBlock, Delete, Echo, Instinct, Learning, Oracle, Resolve, Task,
+};
 
 /// Instincts kept in the state; the lowest-confidence ones beyond this are evicted.
 pub const MAX_INSTINCTS: usize = 20;
@@ -137,13 +140,13 @@ fn live<'a>(
     let mut deleted: HashMap<&str, u64> = HashMap::new();
     for r in by_id.values() {
         match &r.body {
-            Body::Delete { targets } => {
+            Body::Delete(Delete { targets }) => {
                 for t in targets {
                     let c = deleted.entry(t.as_str()).or_insert(0);
                     *c = (*c).max(r.meta.clock);
                 }
             }
-            Body::Resolve { target } => {
+            Body::Resolve(Resolve { target }) => {
                 resolved.insert(target.clone());
             }
             _ => {}
@@ -171,32 +174,32 @@ fn fold_live(live: Vec<&Record>, mut state: State) -> State {
     let mut echo_winner: HashMap<&str, &Record> = HashMap::new();
     for r in &live {
         match &r.body {
-            Body::Echo { uid, .. } => {
+            Body::Echo(Echo { uid, .. }) => {
                 let slot = echo_winner.entry(uid).or_insert(r);
                 if super::echo::echo_wins(r, slot) {
                     *slot = r;
                 }
             }
-            Body::Oracle { session_id, .. } => {
+            Body::Oracle(Oracle { session_id, .. }) => {
                 let slot = oracle_winner.entry(session_id).or_insert(r);
                 if oracle_wins(r, slot) {
                     *slot = r;
                 }
             }
             // Concurrent edits of one task (or block): the newest by clock, then time, then id.
-            Body::Task { uid, .. } => {
+            Body::Task(Task { uid, .. }) => {
                 let slot = task_winner.entry(uid).or_insert(r);
                 if (r.meta.clock, &r.meta.ts, &r.id) > (slot.meta.clock, &slot.meta.ts, &slot.id) {
                     *slot = r;
                 }
             }
-            Body::ContextBlock { title, .. } => {
+            Body::ContextBlock(ContextBlock { title, .. }) => {
                 let slot = block_winner.entry(title).or_insert(r);
                 if (r.meta.clock, &r.meta.ts, &r.id) > (slot.meta.clock, &slot.meta.ts, &slot.id) {
                     *slot = r;
                 }
             }
-            Body::Learning { ltype, key, .. } => {
+            Body::Learning(Learning { ltype, key, .. }) => {
                 let slot = learning_winner
                     .entry((ltype.as_str(), key.as_str()))
                     .or_insert(r);
@@ -206,7 +209,9 @@ fn fold_live(live: Vec<&Record>, mut state: State) -> State {
                     *slot = r;
                 }
             }
-            Body::Instinct { name, .. } => instinct_groups.entry(name).or_default().push(r),
+            Body::Instinct(Instinct { name, .. }) => {
+                instinct_groups.entry(name).or_default().push(r)
+            }
             _ => {}
         }
     }
@@ -250,7 +255,7 @@ fn fold_live(live: Vec<&Record>, mut state: State) -> State {
     let mut oracles: Vec<(&str, &str, &Record)> = oracle_winner
         .into_iter()
         .map(|(id, r)| match &r.body {
-            Body::Oracle { dispatched_at, .. } => (dispatched_at.as_str(), id, r),
+            Body::Oracle(Oracle { dispatched_at, .. }) => (dispatched_at.as_str(), id, r),
             _ => ("", id, r),
         })
         .collect();
@@ -267,14 +272,14 @@ fn fold_live(live: Vec<&Record>, mut state: State) -> State {
 /// inscribed, traced: the seed's own order), title, then uid.
 fn echo_order(r: &Record) -> (&str, &str, usize, &str, &str) {
     match &r.body {
-        Body::Echo {
+        Body::Echo(Echo {
             role,
             date,
             layer,
             title,
             uid,
             ..
-        } => {
+        }) => {
             let rank = super::echo::LAYERS
                 .iter()
                 .position(|l| l == layer)
@@ -292,7 +297,7 @@ fn echo_order(r: &Record) -> (&str, &str, usize, &str, &str) {
 pub fn oracle_wins(a: &Record, b: &Record) -> bool {
     let key = |r: &Record| {
         let p = match &r.body {
-            Body::Oracle { status, .. } => super::oracle::precedence(status),
+            Body::Oracle(Oracle { status, .. }) => super::oracle::precedence(status),
             _ => 0,
         };
         (p, r.meta.clock, r.id.clone())
@@ -306,9 +311,9 @@ pub fn oracle_wins(a: &Record, b: &Record) -> bool {
 /// kept, and their old number becomes an alias. Depends only on the set of tasks.
 pub fn number_tasks(mut tasks: Vec<&Record>) -> (Vec<Record>, HashSet<String>) {
     let claim = |r: &Record| match &r.body {
-        Body::Task {
+        Body::Task(Task {
             claimed, uid, num, ..
-        } => (claimed.clone(), uid.clone(), *num),
+        }) => (claimed.clone(), uid.clone(), *num),
         _ => (String::new(), String::new(), 0),
     };
     tasks.sort_by_key(|r| claim(r));
@@ -328,7 +333,7 @@ pub fn number_tasks(mut tasks: Vec<&Record>) -> (Vec<Record>, HashSet<String>) {
     for r in losers {
         next += 1;
         let mut moved = r.clone();
-        if let Body::Task { num, aliases, .. } = &mut moved.body {
+        if let Body::Task(Task { num, aliases, .. }) = &mut moved.body {
             if *num > 0 {
                 let old = super::task::task_id(*num);
                 if !aliases.contains(&old) {
@@ -341,7 +346,7 @@ pub fn number_tasks(mut tasks: Vec<&Record>) -> (Vec<Record>, HashSet<String>) {
         out.push(moved);
     }
     out.sort_by_key(|r| match r.body {
-        Body::Task { num, .. } => num,
+        Body::Task(Task { num, .. }) => num,
         _ => 0,
     });
     (out, renumbered)
@@ -416,7 +421,7 @@ pub fn kept(records: &[Record]) -> Vec<Record> {
     let kept_ids: HashSet<String> = keep.iter().map(|s| s.to_string()).collect();
     let instincts: HashSet<String> = live
         .iter()
-        .filter(|r| matches!(r.body, Body::Instinct { .. }))
+        .filter(|r| matches!(r.body, Body::Instinct(Instinct { .. })))
         .map(|r| r.id.clone())
         .collect();
     records
@@ -424,7 +429,7 @@ pub fn kept(records: &[Record]) -> Vec<Record> {
         .filter(|r| {
             kept_ids.contains(&r.id)
                 || instincts.contains(&r.id)
-                || matches!(r.body, Body::Delete { .. })
+                || matches!(r.body, Body::Delete(Delete { .. }))
         })
         .cloned()
         .collect()
@@ -466,20 +471,25 @@ pub fn statuses<'a>(records: &'a [Record], state: &State) -> Vec<(&'a Record, &'
     let open = state.open_checkpoint().map(|r| r.id.as_str());
     records
         .iter()
-        .filter(|r| !matches!(r.body, Body::Delete { .. } | Body::Resolve { .. }))
+        .filter(|r| {
+            !matches!(
+                r.body,
+                Body::Delete(Delete { .. }) | Body::Resolve(Resolve { .. })
+            )
+        })
         .map(|r| {
             let id = r.id.as_str();
             let status = match &r.body {
-                Body::Checkpoint { .. } if open == Some(id) => "open",
-                Body::Checkpoint { .. } if state.resolved.contains(id) => "resolved",
-                Body::Checkpoint { .. } => "superseded",
+                Body::Checkpoint(Checkpoint { .. }) if open == Some(id) => "open",
+                Body::Checkpoint(Checkpoint { .. }) if state.resolved.contains(id) => "resolved",
+                Body::Checkpoint(Checkpoint { .. }) => "superseded",
                 _ if shown.contains(id) => "live",
-                Body::Instinct { .. } if live.contains(id) => "merged",
-                Body::Learning { .. }
-                | Body::Task { .. }
-                | Body::ContextBlock { .. }
-                | Body::Oracle { .. }
-                | Body::Echo { .. }
+                Body::Instinct(Instinct { .. }) if live.contains(id) => "merged",
+                Body::Learning(Learning { .. })
+                | Body::Task(Task { .. })
+                | Body::ContextBlock(ContextBlock { .. })
+                | Body::Oracle(Oracle { .. })
+                | Body::Echo(Echo { .. })
                     if live.contains(id) =>
                 {
                     "outvoted"
@@ -504,12 +514,12 @@ fn merge_instincts(groups: HashMap<&str, Vec<&Record>>) -> Vec<Record> {
             let best = group
                 .iter()
                 .filter_map(|r| match r.body {
-                    Body::Instinct { confidence, .. } => Some(confidence),
+                    Body::Instinct(Instinct { confidence, .. }) => Some(confidence),
                     _ => None,
                 })
                 .fold(f64::MIN, f64::max);
             let mut out = (*newest).clone();
-            if let Body::Instinct { confidence, .. } = &mut out.body {
+            if let Body::Instinct(Instinct { confidence, .. }) = &mut out.body {
                 *confidence = best;
             }
             Some(out)
@@ -528,7 +538,7 @@ fn merge_instincts(groups: HashMap<&str, Vec<&Record>>) -> Vec<Record> {
 
 pub fn instinct_confidence(r: &Record) -> f64 {
     match r.body {
-        Body::Instinct { confidence, .. } => confidence,
+        Body::Instinct(Instinct { confidence, .. }) => confidence,
         _ => 0.0,
     }
 }
@@ -542,23 +552,23 @@ mod tests {
     fn delete(clock: u64, target: &str) -> Record {
         Record::new(
             meta(clock, &[]),
-            Body::Delete {
+            Body::Delete(Delete {
                 targets: vec![target.into()],
-            },
+            }),
         )
     }
 
     fn instinct(clock: u64, name: &str, confidence: f64) -> Record {
         Record::new(
             meta(clock, &[]),
-            Body::Instinct {
+            Body::Instinct(Instinct {
                 name: name.into(),
                 trigger: "t".into(),
                 action: format!("a{clock}"),
                 confidence,
                 evidence: "e".into(),
                 extra: Vec::new(),
-            },
+            }),
         )
     }
 
@@ -602,9 +612,9 @@ mod tests {
         let s = fold([&a, &b]);
         assert_eq!(s.instincts.len(), 1);
         match &s.instincts[0].body {
-            Body::Instinct {
+            Body::Instinct(Instinct {
                 action, confidence, ..
-            } => {
+            }) => {
                 assert_eq!(action, "a2");
                 assert_eq!(*confidence, 0.9);
             }
@@ -625,32 +635,32 @@ mod tests {
     fn newest_unresolved_checkpoint_is_open() {
         let c1 = Record::new(
             meta(1, &[]),
-            Body::Checkpoint {
+            Body::Checkpoint(Checkpoint {
                 doing: "one".into(),
                 left: vec![],
                 context: vec![],
                 resume: String::new(),
                 git: None,
                 extra: Vec::new(),
-            },
+            }),
         );
         let c2 = Record::new(
             meta(2, &[]),
-            Body::Checkpoint {
+            Body::Checkpoint(Checkpoint {
                 doing: "two".into(),
                 left: vec![],
                 context: vec![],
                 resume: String::new(),
                 git: None,
                 extra: Vec::new(),
-            },
+            }),
         );
         assert_eq!(fold([&c1, &c2]).open_checkpoint().unwrap().id, c2.id);
         let r = Record::new(
             meta(3, &[]),
-            Body::Resolve {
+            Body::Resolve(Resolve {
                 target: c2.id.clone(),
-            },
+            }),
         );
         let s = fold([&c1, &c2, &r]);
         assert_eq!(s.open_checkpoint().unwrap().id, c1.id);
@@ -683,14 +693,14 @@ mod tests {
     fn checkpoint(clock: u64, doing: &str) -> Record {
         Record::new(
             meta(clock, &[]),
-            Body::Checkpoint {
+            Body::Checkpoint(Checkpoint {
                 doing: doing.into(),
                 left: vec![],
                 context: vec![],
                 resume: String::new(),
                 git: None,
                 extra: Vec::new(),
-            },
+            }),
         )
     }
 
@@ -707,7 +717,9 @@ mod tests {
                         (1, Some(t)) => decision(clock, &format!("e{key}"), &[&t]),
                         (2, _) => instinct(clock, &format!("n{key}"), 0.3 + key as f64 / 10.0),
                         (3, _) => checkpoint(clock, &format!("c{key}")),
-                        (4, Some(t)) => Record::new(meta(clock, &[]), Body::Resolve { target: t }),
+                        (4, Some(t)) => {
+                            Record::new(meta(clock, &[]), Body::Resolve(Resolve { target: t }))
+                        }
                         (5, _) => decision(clock, &format!("d{key}"), &[]),
                         _ => learning(clock, &format!("k{key}"), &format!("v{clock}")),
                     };

@@ -3,6 +3,7 @@
 pub mod echo;
 mod fields;
 pub mod fold;
+pub mod kinds;
 pub mod named_lines;
 pub mod oracle;
 pub mod record;
@@ -11,6 +12,10 @@ pub mod task;
 pub mod testing;
 mod wire;
 
+use crate::model::kinds::{
+    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Echo, EchoRef,
+    Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
+};
 pub use fields::{Field, Shape};
 pub use fold::{fold, State};
 pub use record::{Body, Extra, GitState, Kind, LearningType, Meta, Record, Scope};
@@ -145,23 +150,23 @@ pub fn validate_time(ts: &str) -> Result<(), ValidationError> {
 /// Checks a record's content against the seed's schema.
 pub fn validate(body: &Body) -> Result<(), ValidationError> {
     match body {
-        Body::Decision {
+        Body::Decision(Decision {
             title, decision, ..
-        } => {
+        }) => {
             require("title", title)?;
             require("decision", decision)
         }
-        Body::Convention { title, pattern, .. } => {
+        Body::Convention(Convention { title, pattern, .. }) => {
             require("title", title)?;
             require("pattern", pattern)
         }
-        Body::Learning {
+        Body::Learning(Learning {
             key,
             insight,
             confidence,
             extra,
             ..
-        } => {
+        }) => {
             require("key", key)?;
             require("insight", insight)?;
             confidence_in("confidence", *confidence, 0.1, 1.0)?;
@@ -183,25 +188,25 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
             }
             Ok(())
         }
-        Body::Instinct {
+        Body::Instinct(Instinct {
             name,
             trigger,
             action,
             confidence,
             ..
-        } => {
+        }) => {
             require("name", name)?;
             require("trigger", trigger)?;
             require("action", action)?;
             confidence_in("confidence", *confidence, 0.3, 0.9)
         }
-        Body::Progress {
+        Body::Progress(Progress {
             completed,
             in_progress,
             blocked,
             next,
             extra,
-        } => {
+        }) => {
             if completed.is_empty()
                 && in_progress.is_empty()
                 && blocked.is_empty()
@@ -215,19 +220,20 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
             }
             Ok(())
         }
-        Body::Checkpoint { doing, .. } => require("doing", doing),
-        Body::Session { summary, .. } => require("summary", summary),
+        Body::Checkpoint(Checkpoint { doing, .. }) => require("doing", doing),
+        Body::Session(Session { summary, .. }) => require("summary", summary),
         // Sections beyond the seed's fixed ones are allowed: agents add their own (`## Open
         // Questions`), and the view keeps them. `remember` only offers the fixed ones.
-        Body::CumulativeNote { section, text } | Body::TaskNote { section, text, .. } => {
+        Body::CumulativeNote(CumulativeNote { section, text })
+        | Body::TaskNote(TaskNote { section, text, .. }) => {
             require("section", section)?;
             require("text", text)
         }
-        Body::Invariant { section, title, .. } => {
+        Body::Invariant(Invariant { section, title, .. }) => {
             require("section", section)?;
             require("title", title)
         }
-        Body::Task {
+        Body::Task(Task {
             uid,
             num,
             claimed,
@@ -241,7 +247,7 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
             consolidated_count,
             aliases,
             ..
-        } => {
+        }) => {
             if uid.is_empty() || !uid.bytes().all(|b| b.is_ascii_hexdigit()) {
                 return Err(invalid("uid", format!("{uid:?} is not hex")));
             }
@@ -284,12 +290,12 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
             }
             Ok(())
         }
-        Body::ContextBlock {
+        Body::ContextBlock(ContextBlock {
             title,
             content,
             updated,
             related_tasks,
-        } => {
+        }) => {
             require("title", title)?;
             require("content", content)?;
             validate_time(updated).map_err(|e| invalid("updated", e.problem))?;
@@ -304,7 +310,7 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
             }
             Ok(())
         }
-        Body::Oracle {
+        Body::Oracle(Oracle {
             session_id,
             dispatched_at,
             trigger_signal,
@@ -316,7 +322,7 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
             response_id,
             response_excerpt,
             reason,
-        } => {
+        }) => {
             if !oracle::valid_session_id(session_id) {
                 return Err(invalid(
                     "sessionId",
@@ -385,7 +391,7 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
             }
             Ok(())
         }
-        Body::Echo {
+        Body::Echo(Echo {
             uid,
             role,
             layer,
@@ -397,7 +403,7 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
             text,
             members,
             ..
-        } => {
+        }) => {
             let hex = |s: &str| {
                 s.len() == echo::UID_LEN
                     && s.bytes()
@@ -458,12 +464,12 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
             }
             Ok(())
         }
-        Body::EchoRef { uid, workflow } => {
+        Body::EchoRef(EchoRef { uid, workflow }) => {
             require("uid", uid)?;
             require("workflow", workflow)
         }
-        Body::Resolve { target } => require("target", target),
-        Body::Delete { targets } => {
+        Body::Resolve(Resolve { target }) => require("target", target),
+        Body::Delete(Delete { targets }) => {
             if targets.is_empty() {
                 return Err(invalid("targets", "must not be empty"));
             }
@@ -491,13 +497,15 @@ mod tests {
 
     #[test]
     fn confidence_ranges_follow_the_seed() {
-        let instinct = |c| Body::Instinct {
-            name: "n".into(),
-            trigger: "t".into(),
-            action: "a".into(),
-            confidence: c,
-            evidence: String::new(),
-            extra: Vec::new(),
+        let instinct = |c| {
+            Body::Instinct(Instinct {
+                name: "n".into(),
+                trigger: "t".into(),
+                action: "a".into(),
+                confidence: c,
+                evidence: String::new(),
+                extra: Vec::new(),
+            })
         };
         assert!(validate(&instinct(0.3)).is_ok());
         assert!(validate(&instinct(0.95)).is_err());

@@ -3,6 +3,7 @@
 //! status changes themselves and which dispatches are orphaned. Pure.
 
 use super::{Body, Record, State};
+use crate::model::kinds::Oracle;
 
 /// `triggerSignal` values.
 pub const TRIGGERS: [&str; 2] = ["agent.stuck", "manual"];
@@ -99,12 +100,12 @@ pub fn secs_between(earlier: &str, later: &str) -> i64 {
 /// The record's status, session id and bundle hash.
 pub fn status_of(r: &Record) -> (&str, &str, &str) {
     match &r.body {
-        Body::Oracle {
+        Body::Oracle(Oracle {
             status,
             session_id,
             bundle_hash,
             ..
-        } => (status, session_id, bundle_hash),
+        }) => (status, session_id, bundle_hash),
         _ => ("", "", ""),
     }
 }
@@ -112,13 +113,13 @@ pub fn status_of(r: &Record) -> (&str, &str, &str) {
 /// The record's body moved to `status` (with `reason`, and a response when complete).
 pub fn moved(r: &Record, to: &str, reason: &str, response: Option<(&str, &str)>) -> Option<Body> {
     let mut body = r.body.clone();
-    let Body::Oracle {
+    let Body::Oracle(Oracle {
         status,
         reason: why,
         response_id,
         response_excerpt,
         ..
-    } = &mut body
+    }) = &mut body
     else {
         return None;
     };
@@ -137,11 +138,11 @@ pub fn orphans<'a>(state: &'a State, now: &str) -> Vec<(&'a Record, Body)> {
         .oracles
         .iter()
         .filter_map(|r| match &r.body {
-            Body::Oracle {
+            Body::Oracle(Oracle {
                 status,
                 dispatched_at,
                 ..
-            } if status == PENDING && secs_between(dispatched_at, now) > ORPHAN_HOURS * 3600 => {
+            }) if status == PENDING && secs_between(dispatched_at, now) > ORPHAN_HOURS * 3600 => {
                 moved(r, ORPHANED, REASON_ORPHANED, None).map(|b| (r, b))
             }
             _ => None,

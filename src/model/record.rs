@@ -1,10 +1,12 @@
 //! Memory records: the immutable, content-addressed unit everything in git-rune is built from.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+
+use super::kinds::skip::{is_empty_str, is_empty_vec};
+pub use super::kinds::*;
 
 /// Which ref a record lives under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -56,267 +58,28 @@ impl fmt::Display for LearningType {
     }
 }
 
-fn is_empty_vec<T>(v: &[T]) -> bool {
-    v.is_empty()
-}
-
-fn is_empty_map<K, V>(m: &BTreeMap<K, V>) -> bool {
-    m.is_empty()
-}
-
-fn is_empty_str(s: &str) -> bool {
-    s.is_empty()
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
-
 /// The typed content of a record; the `kind` tag names the variant on disk. Stored lines are
 /// read back by the one decoder in `wire.rs`, not by serde's derive.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Body {
-    Decision {
-        title: String,
-        context: String,
-        decision: String,
-        rationale: String,
-        impact: String,
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        files: Vec<String>,
-        /// Blob id of each named file when the record was written (`""` when absent).
-        #[serde(default, skip_serializing_if = "is_empty_map")]
-        file_blobs: BTreeMap<String, String>,
-        /// What the view kept that the fields above do not hold (see [`Extra`]).
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        extra: Vec<Extra>,
-    },
-    Convention {
-        title: String,
-        pattern: String,
-        #[serde(default, skip_serializing_if = "is_empty_str")]
-        example: String,
-        #[serde(default, skip_serializing_if = "is_empty_str")]
-        applies_to: String,
-        /// What the view kept that the fields above do not hold (see [`Extra`]).
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        extra: Vec<Extra>,
-    },
-    Learning {
-        #[serde(default, skip_serializing_if = "is_empty_str")]
-        skill: String,
-        #[serde(rename = "type")]
-        ltype: LearningType,
-        key: String,
-        insight: String,
-        confidence: f64,
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        files: Vec<String>,
-        #[serde(default, skip_serializing_if = "is_empty_map")]
-        file_blobs: BTreeMap<String, String>,
-        /// What the view kept that the fields above do not hold (see [`Extra`]).
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        extra: Vec<Extra>,
-    },
-    Instinct {
-        name: String,
-        trigger: String,
-        action: String,
-        confidence: f64,
-        evidence: String,
-        /// What the view kept that the fields above do not hold (see [`Extra`]).
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        extra: Vec<Extra>,
-    },
-    Progress {
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        completed: Vec<String>,
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        in_progress: Vec<String>,
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        blocked: Vec<String>,
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        next: Vec<String>,
-        /// What the view kept that the fields above do not hold (see [`Extra`]).
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        extra: Vec<Extra>,
-    },
-    Checkpoint {
-        doing: String,
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        left: Vec<String>,
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        context: Vec<String>,
-        #[serde(default, skip_serializing_if = "is_empty_str")]
-        resume: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        git: Option<GitState>,
-        /// What the view kept that the fields above do not hold (see [`Extra`]).
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        extra: Vec<Extra>,
-    },
-    /// Marks a checkpoint resolved; the checkpoint itself stays in history.
-    Resolve { target: String },
-    Session {
-        summary: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        git: Option<GitState>,
-    },
-    /// An item in a fixed section of `cumulative-notes.md`.
-    CumulativeNote { section: String, text: String },
-    /// An item in a fixed section of `task-notes.md`.
-    TaskNote {
-        #[serde(default, skip_serializing_if = "is_empty_str")]
-        task: String,
-        section: String,
-        text: String,
-    },
-    Invariant {
-        section: String,
-        title: String,
-        #[serde(default, skip_serializing_if = "is_empty_str")]
-        what: String,
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        r#where: Vec<String>,
-        #[serde(default, skip_serializing_if = "is_empty_str")]
-        why: String,
-        /// What the view kept that the fields above do not hold (see [`Extra`]).
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        extra: Vec<Extra>,
-    },
-    /// A task of the branch's list (the seed's session protocol). Edits supersede; every
-    /// version of one task shares its `uid`. `num` is the `TASK_<num>` the writer claimed at
-    /// `claimed`; the fold settles two tasks claiming one number (docs/storage.md).
-    Task {
-        /// The task's identity across edits: hex, made when the task was created.
-        uid: String,
-        /// The number claimed (`TASK_007` is 7).
-        num: u32,
-        /// When `num` was claimed (RFC 3339 UTC): the earlier claim keeps a number.
-        claimed: String,
-        title: String,
-        /// `pending`, `in_progress` or `completed`.
-        status: String,
-        /// `P1`, `P2`, `P3` or empty.
-        #[serde(default, skip_serializing_if = "is_empty_str")]
-        priority: String,
-        /// `BUGFIX`, `FEATURE`, `CONFIG`, `DOCS`, `TEST`, `REFACTOR` or empty.
-        #[serde(default, skip_serializing_if = "is_empty_str")]
-        category: String,
-        created: String,
-        /// When it was completed; empty while it is not.
-        #[serde(default, skip_serializing_if = "is_empty_str")]
-        completed: String,
-        #[serde(default, skip_serializing_if = "is_false")]
-        consolidated: bool,
-        #[serde(default, skip_serializing_if = "is_zero")]
-        consolidated_count: u32,
-        #[serde(default, skip_serializing_if = "is_empty_str")]
-        context: String,
-        /// `path` or `path:line`.
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        files: Vec<String>,
-        /// Never consolidated (a unique pitfall or lesson).
-        #[serde(default, skip_serializing_if = "is_false")]
-        keep: bool,
-        /// Numbers the task was shown under before it was renumbered (`TASK_003`).
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        aliases: Vec<String>,
-        /// What the view kept that the fields above do not hold (see [`Extra`]).
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        extra: Vec<Extra>,
-    },
-    /// A context block of the session protocol: architecture decisions, error patterns,
-    /// pitfalls, with the tasks they concern. One per title (the newest wins).
-    ContextBlock {
-        title: String,
-        content: String,
-        updated: String,
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        related_tasks: Vec<String>,
-    },
-    /// An oracle dispatch of seed 000's detach mode: a slow model asked in the background,
-    /// its answer picked up later (`git rune oracle`). Every status change is a new record
-    /// superseding the previous one; one live state per `session_id` (docs/storage.md).
-    Oracle {
-        /// `oracle-<digits>-<lowercase alphanumerics>`, the caller's id.
-        session_id: String,
-        /// When it was dispatched (RFC 3339 UTC); kept by every status change.
-        dispatched_at: String,
-        /// `agent.stuck` or `manual`.
-        trigger_signal: String,
-        /// `debug`, `fix` or `manual`.
-        source_skill: String,
-        target_model: String,
-        /// `sha256:<8 to 64 hex digits>` of the bundled context: the idempotency key.
-        bundle_hash: String,
-        /// `pending`, `complete`, `consumed`, `failed` or `orphaned`.
-        status: String,
-        /// When a pending dispatch times out (RFC 3339 UTC).
-        timeout_at: String,
-        /// The answer's id; empty until complete.
-        #[serde(default, skip_serializing_if = "is_empty_str")]
-        response_id: String,
-        /// The answer, at most 500 characters; empty until complete.
-        #[serde(default, skip_serializing_if = "is_empty_str")]
-        response_excerpt: String,
-        /// Why it failed or was orphaned (`timeout`, `orphaned`); empty otherwise.
-        #[serde(default, skip_serializing_if = "is_empty_str")]
-        reason: String,
-    },
-    /// An echo (seed 002): one entry of a role's memory (`.claude/echoes/<role>/MEMORY.md`).
-    /// Edits, archiving and restoring are new versions superseding the previous one; every
-    /// version of one entry shares its `uid`, and the fold keeps one per uid (docs/storage.md).
-    Echo {
-        /// The entry's identity across versions: [`super::echo::uid_for`] when created.
-        uid: String,
-        /// `planner`, `workers`, `reviewer`, `auditor`, `team`, or any role name.
-        role: String,
-        /// `etched`, `inscribed` or `traced`.
-        layer: String,
-        /// The date in the entry's heading (`YYYY-MM-DD`).
-        date: String,
-        /// With its kind word: `Pattern: Unused imports in new files`.
-        title: String,
-        /// `manual`, `rune:review PR #42`, …
-        #[serde(default, skip_serializing_if = "is_empty_str")]
-        source: String,
-        confidence: f64,
-        /// `` `file:lines` — what was found ``; empty when stripped or not given.
-        #[serde(default, skip_serializing_if = "is_empty_str")]
-        evidence: String,
-        /// When it was last confirmed (`YYYY-MM-DD`).
-        verified: String,
-        /// The title of the entry it replaces (the seed's `supersedes`); empty for `none`.
-        #[serde(default, skip_serializing_if = "is_empty_str")]
-        supersedes_title: String,
-        /// The learning, in 1 to 3 sentences.
-        text: String,
-        /// Moved to the role's archive: kept, shown with `--archived`, never loaded.
-        #[serde(default, skip_serializing_if = "is_false")]
-        archived: bool,
-        /// A knowledge block (`knowledge.md`): the uids of the entries it compresses.
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        members: Vec<String>,
-        /// What the view kept that the fields above do not hold (see [`Extra`]).
-        #[serde(default, skip_serializing_if = "is_empty_vec")]
-        extra: Vec<Extra>,
-    },
-    /// A workflow used an echo (`git rune echo ref`): feeds the entry's Relevance. A union:
-    /// every clone counts the same references.
-    EchoRef {
-        /// The echo's `uid`.
-        uid: String,
-        /// The workflow (session) that used it.
-        workflow: String,
-    },
-    /// Removes the target records from the fold (they stay in history).
-    Delete { targets: Vec<String> },
+    Decision(Decision),
+    Convention(Convention),
+    Learning(Learning),
+    Instinct(Instinct),
+    Progress(Progress),
+    Checkpoint(Checkpoint),
+    Resolve(Resolve),
+    Session(Session),
+    CumulativeNote(CumulativeNote),
+    TaskNote(TaskNote),
+    Invariant(Invariant),
+    Task(Task),
+    ContextBlock(ContextBlock),
+    Oracle(Oracle),
+    Echo(Echo),
+    EchoRef(EchoRef),
+    Delete(Delete),
 }
 
 /// Something the view holds that a record's own fields do not: a labelled field or a section
@@ -446,23 +209,23 @@ impl Kind {
 impl Body {
     pub fn kind(&self) -> Kind {
         match self {
-            Body::Decision { .. } => Kind::Decision,
-            Body::Convention { .. } => Kind::Convention,
-            Body::Learning { .. } => Kind::Learning,
-            Body::Instinct { .. } => Kind::Instinct,
-            Body::Progress { .. } => Kind::Progress,
-            Body::Checkpoint { .. } => Kind::Checkpoint,
-            Body::Resolve { .. } => Kind::Resolve,
-            Body::Session { .. } => Kind::Session,
-            Body::CumulativeNote { .. } => Kind::CumulativeNote,
-            Body::TaskNote { .. } => Kind::TaskNote,
-            Body::Invariant { .. } => Kind::Invariant,
-            Body::Task { .. } => Kind::Task,
-            Body::ContextBlock { .. } => Kind::ContextBlock,
-            Body::Oracle { .. } => Kind::Oracle,
-            Body::Echo { .. } => Kind::Echo,
-            Body::EchoRef { .. } => Kind::EchoRef,
-            Body::Delete { .. } => Kind::Delete,
+            Body::Decision(Decision { .. }) => Kind::Decision,
+            Body::Convention(Convention { .. }) => Kind::Convention,
+            Body::Learning(Learning { .. }) => Kind::Learning,
+            Body::Instinct(Instinct { .. }) => Kind::Instinct,
+            Body::Progress(Progress { .. }) => Kind::Progress,
+            Body::Checkpoint(Checkpoint { .. }) => Kind::Checkpoint,
+            Body::Resolve(Resolve { .. }) => Kind::Resolve,
+            Body::Session(Session { .. }) => Kind::Session,
+            Body::CumulativeNote(CumulativeNote { .. }) => Kind::CumulativeNote,
+            Body::TaskNote(TaskNote { .. }) => Kind::TaskNote,
+            Body::Invariant(Invariant { .. }) => Kind::Invariant,
+            Body::Task(Task { .. }) => Kind::Task,
+            Body::ContextBlock(ContextBlock { .. }) => Kind::ContextBlock,
+            Body::Oracle(Oracle { .. }) => Kind::Oracle,
+            Body::Echo(Echo { .. }) => Kind::Echo,
+            Body::EchoRef(EchoRef { .. }) => Kind::EchoRef,
+            Body::Delete(Delete { .. }) => Kind::Delete,
         }
     }
 
@@ -470,37 +233,38 @@ impl Body {
     /// records without one (progress, resolve, delete).
     pub fn title(&self) -> &str {
         match self {
-            Body::Decision { title, .. }
-            | Body::Convention { title, .. }
-            | Body::Invariant { title, .. }
-            | Body::Task { title, .. }
-            | Body::ContextBlock { title, .. }
-            | Body::Echo { title, .. } => title,
-            Body::EchoRef { uid, .. } => uid,
-            Body::Learning { key, .. } => key,
-            Body::Instinct { name, .. } => name,
-            Body::Checkpoint { doing, .. } => doing,
-            Body::Session { summary, .. } => summary,
-            Body::CumulativeNote { text, .. } | Body::TaskNote { text, .. } => text,
-            Body::Oracle { session_id, .. } => session_id,
-            Body::Progress { .. } => "progress",
-            Body::Resolve { .. } => "resolve",
-            Body::Delete { .. } => "delete",
+            Body::Decision(Decision { title, .. })
+            | Body::Convention(Convention { title, .. })
+            | Body::Invariant(Invariant { title, .. })
+            | Body::Task(Task { title, .. })
+            | Body::ContextBlock(ContextBlock { title, .. })
+            | Body::Echo(Echo { title, .. }) => title,
+            Body::EchoRef(EchoRef { uid, .. }) => uid,
+            Body::Learning(Learning { key, .. }) => key,
+            Body::Instinct(Instinct { name, .. }) => name,
+            Body::Checkpoint(Checkpoint { doing, .. }) => doing,
+            Body::Session(Session { summary, .. }) => summary,
+            Body::CumulativeNote(CumulativeNote { text, .. })
+            | Body::TaskNote(TaskNote { text, .. }) => text,
+            Body::Oracle(Oracle { session_id, .. }) => session_id,
+            Body::Progress(Progress { .. }) => "progress",
+            Body::Resolve(Resolve { .. }) => "resolve",
+            Body::Delete(Delete { .. }) => "delete",
         }
     }
 
     /// [`Body::extra`], to change; `None` for kinds that cannot hold extras.
     pub fn extra_mut(&mut self) -> Option<&mut Vec<Extra>> {
         match self {
-            Body::Decision { extra, .. }
-            | Body::Convention { extra, .. }
-            | Body::Learning { extra, .. }
-            | Body::Instinct { extra, .. }
-            | Body::Progress { extra, .. }
-            | Body::Checkpoint { extra, .. }
-            | Body::Invariant { extra, .. }
-            | Body::Task { extra, .. }
-            | Body::Echo { extra, .. } => Some(extra),
+            Body::Decision(Decision { extra, .. })
+            | Body::Convention(Convention { extra, .. })
+            | Body::Learning(Learning { extra, .. })
+            | Body::Instinct(Instinct { extra, .. })
+            | Body::Progress(Progress { extra, .. })
+            | Body::Checkpoint(Checkpoint { extra, .. })
+            | Body::Invariant(Invariant { extra, .. })
+            | Body::Task(Task { extra, .. })
+            | Body::Echo(Echo { extra, .. }) => Some(extra),
             _ => None,
         }
     }
@@ -509,15 +273,15 @@ impl Body {
     /// that could hold more).
     pub fn extra(&self) -> &[Extra] {
         match self {
-            Body::Decision { extra, .. }
-            | Body::Convention { extra, .. }
-            | Body::Learning { extra, .. }
-            | Body::Instinct { extra, .. }
-            | Body::Progress { extra, .. }
-            | Body::Checkpoint { extra, .. }
-            | Body::Invariant { extra, .. }
-            | Body::Task { extra, .. }
-            | Body::Echo { extra, .. } => extra,
+            Body::Decision(Decision { extra, .. })
+            | Body::Convention(Convention { extra, .. })
+            | Body::Learning(Learning { extra, .. })
+            | Body::Instinct(Instinct { extra, .. })
+            | Body::Progress(Progress { extra, .. })
+            | Body::Checkpoint(Checkpoint { extra, .. })
+            | Body::Invariant(Invariant { extra, .. })
+            | Body::Task(Task { extra, .. })
+            | Body::Echo(Echo { extra, .. }) => extra,
             _ => &[],
         }
     }
@@ -525,8 +289,8 @@ impl Body {
     /// Ids this record removes from the fold (tombstones) or resolves.
     pub fn targets(&self) -> &[String] {
         match self {
-            Body::Delete { targets } => targets,
-            Body::Resolve { target } => std::slice::from_ref(target),
+            Body::Delete(Delete { targets }) => targets,
+            Body::Resolve(Resolve { target }) => std::slice::from_ref(target),
             _ => &[],
         }
     }
@@ -636,6 +400,8 @@ fn content_id(meta: &Meta, body: &Body) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
 
     fn meta() -> Meta {
@@ -651,7 +417,7 @@ mod tests {
     fn line_round_trip_keeps_id() {
         let r = Record::new(
             meta(),
-            Body::Learning {
+            Body::Learning(Learning {
                 skill: "cook".into(),
                 ltype: LearningType::Decision,
                 key: "state-lib".into(),
@@ -660,7 +426,7 @@ mod tests {
                 files: vec!["src/a.ts".into()],
                 file_blobs: BTreeMap::new(),
                 extra: Vec::new(),
-            },
+            }),
         );
         let line = r.to_line();
         assert!(line.starts_with("{\"id\":\""), "{line}");
@@ -674,15 +440,15 @@ mod tests {
     fn id_changes_with_content() {
         let a = Record::new(
             meta(),
-            Body::Delete {
+            Body::Delete(Delete {
                 targets: vec!["x".into()],
-            },
+            }),
         );
         let b = Record::new(
             meta(),
-            Body::Delete {
+            Body::Delete(Delete {
                 targets: vec!["y".into()],
-            },
+            }),
         );
         assert_ne!(a.id, b.id);
         assert_eq!(a.id.len(), 64);
@@ -692,9 +458,9 @@ mod tests {
     fn tampered_line_is_detected() {
         let r = Record::new(
             meta(),
-            Body::Delete {
+            Body::Delete(Delete {
                 targets: vec!["x".into()],
-            },
+            }),
         );
         let line = r.to_line().replace("\"x\"", "\"z\"");
         assert!(!crate::model::decode_line(&line).unwrap().id_matches());

@@ -1,6 +1,7 @@
 //! The vocabulary of task records (the seed's session protocol): statuses, priorities,
 //! categories, and the `TASK_001` ids. Pure.
 
+use crate::model::kinds::Task;
 use sha2::{Digest, Sha256};
 
 /// Task statuses, in the order the view lists them.
@@ -43,7 +44,7 @@ pub fn next_number(state: &super::State) -> u32 {
         .tasks
         .iter()
         .flat_map(|r| match &r.body {
-            super::Body::Task { num, aliases, .. } => std::iter::once(*num)
+            super::Body::Task(Task { num, aliases, .. }) => std::iter::once(*num)
                 .chain(aliases.iter().filter_map(|a| parse_task_id(a)))
                 .collect::<Vec<_>>(),
             _ => Vec::new(),
@@ -58,7 +59,7 @@ pub fn next_number(state: &super::State) -> u32 {
 /// counted up) claimed `now`, and `now` as its creation time; a task marked completed
 /// without a time is completed `now`; a task no longer completed loses its time.
 pub fn complete(body: &mut super::Body, next: &mut u32, now: &str, salt: &str) {
-    if let super::Body::Task {
+    if let super::Body::Task(Task {
         uid,
         num,
         claimed,
@@ -67,7 +68,7 @@ pub fn complete(body: &mut super::Body, next: &mut u32, now: &str, salt: &str) {
         created,
         completed,
         ..
-    } = body
+    }) = body
     {
         if uid.is_empty() {
             *uid = new_uid(&format!("{salt}\0{now}\0{title}\0{next}"));
@@ -122,7 +123,7 @@ impl Summary {
         let mut s = Summary::default();
         let mut next: Option<(u8, u8, u32, String)> = None;
         for r in tasks {
-            let super::Body::Task {
+            let super::Body::Task(Task {
                 num,
                 title,
                 status,
@@ -130,7 +131,7 @@ impl Summary {
                 consolidated,
                 consolidated_count,
                 ..
-            } = &r.body
+            }) = &r.body
             else {
                 continue;
             };

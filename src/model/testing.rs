@@ -2,6 +2,7 @@
 //! with it (one second per tick from 2026-01-01T00:00:00Z).
 
 use super::record::{Body, LearningType, Meta, Record};
+use crate::model::kinds::{Decision, Echo, Learning};
 
 pub fn meta(clock: u64, supersedes: &[&str]) -> Meta {
     Meta {
@@ -20,7 +21,7 @@ pub fn meta(clock: u64, supersedes: &[&str]) -> Meta {
 pub fn learning(clock: u64, key: &str, insight: &str) -> Record {
     Record::new(
         meta(clock, &[]),
-        Body::Learning {
+        Body::Learning(Learning {
             skill: String::new(),
             ltype: LearningType::Insight,
             key: key.into(),
@@ -29,14 +30,14 @@ pub fn learning(clock: u64, key: &str, insight: &str) -> Record {
             files: vec![],
             file_blobs: Default::default(),
             extra: Vec::new(),
-        },
+        }),
     )
 }
 
 pub fn decision(clock: u64, title: &str, supersedes: &[&str]) -> Record {
     Record::new(
         meta(clock, supersedes),
-        Body::Decision {
+        Body::Decision(Decision {
             title: title.into(),
             context: "c".into(),
             decision: "d".into(),
@@ -45,7 +46,7 @@ pub fn decision(clock: u64, title: &str, supersedes: &[&str]) -> Record {
             files: vec![],
             file_blobs: Default::default(),
             extra: Vec::new(),
-        },
+        }),
     )
 }
 
@@ -67,7 +68,7 @@ pub fn echo(clock: u64, role: &str, title: &str, verified: &str, confidence: f64
 /// The body of [`echo`]: inscribed, evidence `src/a.rs:1`, dated when verified.
 pub fn echo_body(role: &str, title: &str, verified: &str, confidence: f64) -> Body {
     let evidence = "`src/a.rs:1` — seen".to_owned();
-    Body::Echo {
+    Body::Echo(Echo {
         uid: super::echo::uid_for(role, title, &evidence),
         role: role.into(),
         layer: "inscribed".into(),
@@ -82,5 +83,5 @@ pub fn echo_body(role: &str, title: &str, verified: &str, confidence: f64) -> Bo
         archived: false,
         members: Vec::new(),
         extra: Vec::new(),
-    }
+    })
 }

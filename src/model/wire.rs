@@ -6,6 +6,10 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::record::{Body, Extra, GitState, LearningType, Meta, Record, RecordParseError};
+use crate::model::kinds::{
+    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Echo, EchoRef,
+    Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
+};
 
 /// `context` is a string for decisions and a list for checkpoints.
 #[derive(Deserialize)]
@@ -160,7 +164,7 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
         ))),
     };
     let body = match k {
-        "decision" => Body::Decision {
+        "decision" => Body::Decision(Decision {
             title: need(w.title, k, "title")?,
             context: context_str(w.context)?,
             decision: need(w.decision, k, "decision")?,
@@ -169,15 +173,15 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
             files: w.files,
             file_blobs: w.file_blobs,
             extra: std::mem::take(&mut extra),
-        },
-        "convention" => Body::Convention {
+        }),
+        "convention" => Body::Convention(Convention {
             title: need(w.title, k, "title")?,
             pattern: need(w.pattern, k, "pattern")?,
             example: w.example.unwrap_or_default(),
             applies_to: w.applies_to.unwrap_or_default(),
             extra: std::mem::take(&mut extra),
-        },
-        "learning" => Body::Learning {
+        }),
+        "learning" => Body::Learning(Learning {
             skill: w.skill.unwrap_or_default(),
             ltype: need(w.ltype, k, "type")?,
             key: need(w.key, k, "key")?,
@@ -186,16 +190,16 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
             files: w.files,
             file_blobs: w.file_blobs,
             extra: std::mem::take(&mut extra),
-        },
-        "instinct" => Body::Instinct {
+        }),
+        "instinct" => Body::Instinct(Instinct {
             name: need(w.name, k, "name")?,
             trigger: need(w.trigger, k, "trigger")?,
             action: need(w.action, k, "action")?,
             confidence: need(w.confidence, k, "confidence")?,
             evidence: need(w.evidence, k, "evidence")?,
             extra: std::mem::take(&mut extra),
-        },
-        "progress" => Body::Progress {
+        }),
+        "progress" => Body::Progress(Progress {
             completed: match w.completed {
                 Some(StrOrList::List(l)) => l,
                 None => Vec::new(),
@@ -209,8 +213,8 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
             blocked: w.blocked,
             next: w.next,
             extra: std::mem::take(&mut extra),
-        },
-        "checkpoint" => Body::Checkpoint {
+        }),
+        "checkpoint" => Body::Checkpoint(Checkpoint {
             doing: need(w.doing, k, "doing")?,
             left: w.left,
             context: match w.context {
@@ -225,32 +229,32 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
             resume: w.resume.unwrap_or_default(),
             git: w.git,
             extra: std::mem::take(&mut extra),
-        },
-        "resolve" => Body::Resolve {
+        }),
+        "resolve" => Body::Resolve(Resolve {
             target: need(w.target, k, "target")?,
-        },
-        "session" => Body::Session {
+        }),
+        "session" => Body::Session(Session {
             summary: need(w.summary, k, "summary")?,
             git: w.git,
-        },
-        "cumulative-note" => Body::CumulativeNote {
+        }),
+        "cumulative-note" => Body::CumulativeNote(CumulativeNote {
             section: need(w.section, k, "section")?,
             text: need(w.text, k, "text")?,
-        },
-        "task-note" => Body::TaskNote {
+        }),
+        "task-note" => Body::TaskNote(TaskNote {
             task: w.task.unwrap_or_default(),
             section: need(w.section, k, "section")?,
             text: need(w.text, k, "text")?,
-        },
-        "invariant" => Body::Invariant {
+        }),
+        "invariant" => Body::Invariant(Invariant {
             section: need(w.section, k, "section")?,
             title: need(w.title, k, "title")?,
             what: w.what.unwrap_or_default(),
             r#where: w.where_,
             why: w.why.unwrap_or_default(),
             extra: std::mem::take(&mut extra),
-        },
-        "task" => Body::Task {
+        }),
+        "task" => Body::Task(Task {
             uid: need(w.uid, k, "uid")?,
             num: need(w.num, k, "num")?,
             claimed: need(w.claimed, k, "claimed")?,
@@ -279,14 +283,14 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
             keep: w.keep,
             aliases: w.aliases,
             extra: std::mem::take(&mut extra),
-        },
-        "context-block" => Body::ContextBlock {
+        }),
+        "context-block" => Body::ContextBlock(ContextBlock {
             title: need(w.title, k, "title")?,
             content: need(w.content, k, "content")?,
             updated: need(w.updated, k, "updated")?,
             related_tasks: w.related_tasks,
-        },
-        "oracle" => Body::Oracle {
+        }),
+        "oracle" => Body::Oracle(Oracle {
             session_id: need(w.session_id, k, "session_id")?,
             dispatched_at: need(w.dispatched_at, k, "dispatched_at")?,
             trigger_signal: need(w.trigger_signal, k, "trigger_signal")?,
@@ -298,8 +302,8 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
             response_id: w.response_id.unwrap_or_default(),
             response_excerpt: w.response_excerpt.unwrap_or_default(),
             reason: w.reason.unwrap_or_default(),
-        },
-        "echo" => Body::Echo {
+        }),
+        "echo" => Body::Echo(Echo {
             uid: need(w.uid, k, "uid")?,
             role: need(w.role, k, "role")?,
             layer: need(w.layer, k, "layer")?,
@@ -314,12 +318,12 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
             archived: w.archived,
             members: w.members,
             extra: std::mem::take(&mut extra),
-        },
-        "echo-ref" => Body::EchoRef {
+        }),
+        "echo-ref" => Body::EchoRef(EchoRef {
             uid: need(w.uid, k, "uid")?,
             workflow: need(w.workflow, k, "workflow")?,
-        },
-        "delete" => Body::Delete { targets: w.targets },
+        }),
+        "delete" => Body::Delete(Delete { targets: w.targets }),
         other => {
             return Err(RecordParseError::new(format!(
                 "unknown record kind {other:?}"

@@ -5,6 +5,7 @@
 
 use super::format::MAX_LISTED;
 use super::CommitNote;
+use crate::model::kinds::Checkpoint;
 use crate::model::{fold, Body, Kind, Record};
 use crate::store::{self, branch_ref, ObjectId, Store, MEMORY_REF, NOTES_REF};
 
@@ -197,7 +198,7 @@ fn open_checkpoint(
     Ok(fold(records.iter())
         .open_checkpoint()
         .and_then(|c| match &c.body {
-            Body::Checkpoint { resume, doing, .. } => Some(if resume.is_empty() {
+            Body::Checkpoint(Checkpoint { resume, doing, .. }) => Some(if resume.is_empty() {
                 doing.clone()
             } else {
                 resume.clone()

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use super::CommitNote;
 use crate::memory::seal::Sealer;
+use crate::model::kinds::{Checkpoint, Session};
 use crate::model::{fold, Body, Draft, GitState, Record};
 use crate::store::{ObjectId, Result, Store, BRANCHES_PREFIX, DETACHED_REF};
 
@@ -173,7 +174,8 @@ pub fn remap_heads(
 fn remapped(r: &Record, map: &HashMap<String, String>) -> Option<Draft> {
     let mut body = r.body.clone();
     let git: &mut GitState = match &mut body {
-        Body::Session { git: Some(g), .. } | Body::Checkpoint { git: Some(g), .. } => g,
+        Body::Session(Session { git: Some(g), .. })
+        | Body::Checkpoint(Checkpoint { git: Some(g), .. }) => g,
         _ => return None,
     };
     let new = map.get(git.head.as_deref()?)?;

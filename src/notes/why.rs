@@ -5,6 +5,7 @@ use anyhow::Result;
 
 use super::CommitNote;
 use crate::error::user_error;
+use crate::model::kinds::Session;
 use crate::model::{Body, Record};
 use crate::store::{branch_ref, Blame, ObjectId, Store, MEMORY_REF};
 use crate::text::{pretty_time, short};
@@ -29,7 +30,7 @@ impl Why {
     pub fn session(&self) -> Option<&Record> {
         self.records
             .iter()
-            .filter(|r| matches!(r.body, Body::Session { .. }))
+            .filter(|r| matches!(r.body, Body::Session(Session { .. })))
             .max_by(|a, b| a.order_key().cmp(&b.order_key()))
     }
 
@@ -92,7 +93,7 @@ impl Why {
             out.push_str(&format!("\nopen checkpoint then: {}\n", c));
         }
         if let Some(s) = self.session().filter(|s| !withhold(s)) {
-            if let Body::Session { summary, .. } = &s.body {
+            if let Body::Session(Session { summary, .. }) = &s.body {
                 out.push_str(&format!(
                     "session: [{}] {}\n",
                     pretty_time(&s.meta.ts),

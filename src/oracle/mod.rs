@@ -12,6 +12,7 @@ use crate::error::user_error;
 use crate::memory::seal::{SealError, Sealer};
 use crate::memory::write::{write_records, Written};
 use crate::memory::Snapshot;
+use crate::model::kinds::Oracle;
 use crate::model::oracle::{
     add_secs, moved, parse_timeout, status_of, COMPLETE, CONSUMED, MAX_EXCERPT, PENDING,
 };
@@ -56,7 +57,7 @@ pub fn dispatch(store: &Store, sealer: &mut Sealer, d: NewDispatch) -> Result<Di
     })?;
     let now = store.now();
     let timeout_at = add_secs(&now, secs).expect("the store's time is RFC 3339");
-    let body = Body::Oracle {
+    let body = Body::Oracle(Oracle {
         session_id: d.session_id.clone(),
         dispatched_at: now,
         trigger_signal: d.trigger,
@@ -68,7 +69,7 @@ pub fn dispatch(store: &Store, sealer: &mut Sealer, d: NewDispatch) -> Result<Di
         response_id: String::new(),
         response_excerpt: String::new(),
         reason: String::new(),
-    };
+    });
     let sealed = sealer
         .seal(Draft::new(body), &|field, _| format!("field `{field}`"))
         .map_err(invalid)?;

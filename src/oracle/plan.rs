@@ -2,6 +2,7 @@
 //! reattach does with a record as of a time, the excerpt cap. No git. (Which dispatches are
 //! orphaned, and the time arithmetic, are in `model::oracle`: session start needs them.)
 
+use crate::model::kinds::Oracle;
 use crate::model::oracle::{
     moved, secs_between, status_of, COMPLETE, CONSUMED, FAILED, MAX_EXCERPT, PENDING,
     REASON_TIMEOUT,
@@ -63,12 +64,12 @@ pub enum Step {
 }
 
 pub fn reattach_step(r: &Record, now: &str) -> Step {
-    let Body::Oracle {
+    let Body::Oracle(Oracle {
         status,
         timeout_at,
         reason,
         ..
-    } = &r.body
+    }) = &r.body
     else {
         return Step::Failed("not an oracle dispatch".into());
     };
@@ -94,7 +95,7 @@ mod tests {
     use crate::model::{fold, Meta};
 
     pub fn oracle(session: &str, hash: &str, status: &str, at: &str) -> Body {
-        Body::Oracle {
+        Body::Oracle(Oracle {
             session_id: session.into(),
             dispatched_at: at.into(),
             trigger_signal: "manual".into(),
@@ -106,7 +107,7 @@ mod tests {
             response_id: String::new(),
             response_excerpt: String::new(),
             reason: String::new(),
-        }
+        })
     }
 
     fn rec(body: Body, clock: u64, supersedes: Vec<String>) -> Record {
@@ -201,8 +202,10 @@ mod tests {
         assert!(orphans(&state, "2026-04-28T12:34:56Z").is_empty());
         let due = orphans(&state, "2026-04-28T12:34:57Z");
         assert_eq!(due.len(), 1);
-        assert!(matches!(&due[0].1, Body::Oracle { status, reason, .. }
-            if status == ORPHANED && reason == REASON_ORPHANED));
+        assert!(
+            matches!(&due[0].1, Body::Oracle (Oracle { status, reason, .. })
+            if status == ORPHANED && reason == REASON_ORPHANED)
+        );
     }
 
     #[test]

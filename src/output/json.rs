@@ -9,6 +9,10 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::drift::Drift;
+use crate::model::kinds::{
+    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Echo, EchoRef,
+    Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
+};
 use crate::model::{Body, GitState, Record};
 
 /// The wire version every standalone object carries.
@@ -31,7 +35,7 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
         put("kind", text(body.kind().as_str()));
     }
     match body {
-        Body::Decision {
+        Body::Decision(Decision {
             title,
             context,
             decision,
@@ -40,7 +44,7 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
             files,
             file_blobs,
             ..
-        } => {
+        }) => {
             put("title", text(title));
             put("context", text(context));
             put("decision", text(decision));
@@ -53,13 +57,13 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
                 put("file_blobs", json!(file_blobs));
             }
         }
-        Body::Convention {
+        Body::Convention(Convention {
             title,
             pattern,
             example,
             applies_to,
             ..
-        } => {
+        }) => {
             put("title", text(title));
             put("pattern", text(pattern));
             if !example.is_empty() {
@@ -69,7 +73,7 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
                 put("applies_to", text(applies_to));
             }
         }
-        Body::Learning {
+        Body::Learning(Learning {
             skill,
             ltype,
             key,
@@ -78,7 +82,7 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
             files,
             file_blobs,
             ..
-        } => {
+        }) => {
             if !skill.is_empty() {
                 put("skill", text(skill));
             }
@@ -93,27 +97,27 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
                 put("file_blobs", json!(file_blobs));
             }
         }
-        Body::Instinct {
+        Body::Instinct(Instinct {
             name,
             trigger,
             action,
             confidence,
             evidence,
             ..
-        } => {
+        }) => {
             put("name", text(name));
             put("trigger", text(trigger));
             put("action", text(action));
             put("confidence", json!(confidence));
             put("evidence", text(evidence));
         }
-        Body::Progress {
+        Body::Progress(Progress {
             completed,
             in_progress,
             blocked,
             next,
             ..
-        } => {
+        }) => {
             for (k, l) in [
                 ("completed", completed),
                 ("in_progress", in_progress),
@@ -125,14 +129,14 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
                 }
             }
         }
-        Body::Checkpoint {
+        Body::Checkpoint(Checkpoint {
             doing,
             left,
             context,
             resume,
             git,
             ..
-        } => {
+        }) => {
             put("doing", text(doing));
             if !left.is_empty() {
                 put("left", list(left));
@@ -147,36 +151,36 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
                 put("git", git_state(g));
             }
         }
-        Body::Resolve { target } => put("target", text(target)),
-        Body::Session { summary, git } => {
+        Body::Resolve(Resolve { target }) => put("target", text(target)),
+        Body::Session(Session { summary, git }) => {
             put("summary", text(summary));
             if let Some(g) = git {
                 put("git", git_state(g));
             }
         }
-        Body::CumulativeNote { section, text: t } => {
+        Body::CumulativeNote(CumulativeNote { section, text: t }) => {
             put("section", text(section));
             put("text", text(t));
         }
-        Body::TaskNote {
+        Body::TaskNote(TaskNote {
             task,
             section,
             text: t,
-        } => {
+        }) => {
             if !task.is_empty() {
                 put("task", text(task));
             }
             put("section", text(section));
             put("text", text(t));
         }
-        Body::Invariant {
+        Body::Invariant(Invariant {
             section,
             title,
             what,
             r#where,
             why,
             ..
-        } => {
+        }) => {
             put("section", text(section));
             put("title", text(title));
             if !what.is_empty() {
@@ -189,7 +193,7 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
                 put("why", text(why));
             }
         }
-        Body::Task {
+        Body::Task(Task {
             uid,
             num,
             claimed,
@@ -206,7 +210,7 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
             keep,
             aliases,
             ..
-        } => {
+        }) => {
             put("task_id", text(&crate::model::task::task_id(*num)));
             put("uid", text(uid));
             if full {
@@ -244,12 +248,12 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
                 put("aliases", list(aliases));
             }
         }
-        Body::ContextBlock {
+        Body::ContextBlock(ContextBlock {
             title,
             content,
             updated,
             related_tasks,
-        } => {
+        }) => {
             put("title", text(title));
             put("content", text(content));
             put("updated", text(updated));
@@ -257,7 +261,7 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
                 put("related_tasks", list(related_tasks));
             }
         }
-        Body::Oracle { .. } => {
+        Body::Oracle(Oracle { .. }) => {
             // The seed's camelCase fields, as `.rune/oracle-pending/` files have them.
             let seed = crate::view::oracle_json::seed_file(body).map(serde_json::to_value);
             if let Some(Ok(Value::Object(fields))) = seed {
@@ -266,7 +270,7 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
                 }
             }
         }
-        Body::Echo {
+        Body::Echo(Echo {
             uid,
             role,
             layer,
@@ -281,7 +285,7 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
             archived,
             members,
             ..
-        } => {
+        }) => {
             let or_null = |s: &str| {
                 if s.is_empty() {
                     Value::Null
@@ -305,11 +309,11 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
                 put("members", list(members));
             }
         }
-        Body::EchoRef { uid, workflow } => {
+        Body::EchoRef(EchoRef { uid, workflow }) => {
             put("uid", text(uid));
             put("workflow", text(workflow));
         }
-        Body::Delete { targets } => put("targets", list(targets)),
+        Body::Delete(Delete { targets }) => put("targets", list(targets)),
     }
     let extra: Vec<Value> = body
         .extra()
@@ -632,14 +636,14 @@ pub fn invariants(
         .iter()
         .filter(|r| !withheld(r))
         .filter_map(|r| match &r.body {
-            Body::Invariant {
+            Body::Invariant(Invariant {
                 section,
                 title,
                 what,
                 r#where,
                 why,
                 ..
-            } => {
+            }) => {
                 shown += 1;
                 Some(json!({
                     "section": section,
@@ -1029,7 +1033,7 @@ pub fn echo_compressed(
     dry_run: bool,
 ) -> Value {
     let uid = |b: &Body| match b {
-        Body::Echo { uid, .. } => uid.clone(),
+        Body::Echo(Echo { uid, .. }) => uid.clone(),
         _ => String::new(),
     };
     json!({

@@ -1,12 +1,13 @@
 //! Oracle dispatches as text, one line each (`oracle list`, `show oracles`).
 
+use crate::model::kinds::Oracle;
 use crate::model::{Body, Record};
 use crate::text::sanitize;
 
 /// One dispatch as `oracle list` and `show oracles` print it: id, status, model, skill and
 /// trigger, the times that matter.
 pub fn line(r: &Record) -> String {
-    let Body::Oracle {
+    let Body::Oracle(Oracle {
         session_id,
         dispatched_at,
         trigger_signal,
@@ -16,7 +17,7 @@ pub fn line(r: &Record) -> String {
         timeout_at,
         reason,
         ..
-    } = &r.body
+    }) = &r.body
     else {
         return String::new();
     };

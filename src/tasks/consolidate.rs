@@ -19,6 +19,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::model::kinds::{ContextBlock, Task};
 use crate::model::task::{parse_task_id, task_id, COMPLETED};
 use crate::model::{Body, Record};
 
@@ -53,7 +54,7 @@ impl Group<'_> {
         let mut created = String::new();
         let mut completed = String::new();
         for m in &self.members {
-            if let Body::Task {
+            if let Body::Task(Task {
                 num,
                 title,
                 context,
@@ -61,7 +62,7 @@ impl Group<'_> {
                 created: c,
                 completed: d,
                 ..
-            } = &m.body
+            }) = &m.body
             {
                 titles.push(title.clone());
                 ids.push(task_id(*num));
@@ -92,7 +93,7 @@ impl Group<'_> {
                 files.iter().cloned().collect::<Vec<_>>().join(", ")
             ));
         }
-        Body::Task {
+        Body::Task(Task {
             uid: String::new(),
             num: 0,
             claimed: String::new(),
@@ -109,7 +110,7 @@ impl Group<'_> {
             keep: false,
             aliases: Vec::new(),
             extra: Vec::new(),
-        }
+        })
     }
 }
 
@@ -154,13 +155,13 @@ fn referenced(tasks: &[Record], blocks: &[Record]) -> BTreeSet<u32> {
     let mut out = BTreeSet::new();
     let mut open = BTreeSet::new();
     for r in tasks {
-        if let Body::Task {
+        if let Body::Task(Task {
             num,
             status,
             title,
             context,
             ..
-        } = &r.body
+        }) = &r.body
         {
             if status == COMPLETED {
                 continue;
@@ -176,7 +177,7 @@ fn referenced(tasks: &[Record], blocks: &[Record]) -> BTreeSet<u32> {
         }
     }
     for b in blocks {
-        if let Body::ContextBlock { related_tasks, .. } = &b.body {
+        if let Body::ContextBlock(ContextBlock { related_tasks, .. }) = &b.body {
             let nums: Vec<u32> = related_tasks
                 .iter()
                 .filter_map(|t| parse_task_id(t))
@@ -195,7 +196,7 @@ pub fn plan<'a>(tasks: &'a [Record], blocks: &[Record], now: &str) -> Vec<Group<
     let mut cands: Vec<Cand<'a>> = tasks
         .iter()
         .filter_map(|r| match &r.body {
-            Body::Task {
+            Body::Task(Task {
                 num,
                 title,
                 status,
@@ -206,7 +207,7 @@ pub fn plan<'a>(tasks: &'a [Record], blocks: &[Record], now: &str) -> Vec<Group<
                 files,
                 keep,
                 ..
-            } if status == COMPLETED => {
+            }) if status == COMPLETED => {
                 let critical = *keep || (category == "BUGFIX" && priority == "P1");
                 let recent = days_between(completed, now) < RECENT_DAYS;
                 Some(Cand {
@@ -382,7 +383,7 @@ mod tests {
     fn records(list: &[T]) -> Vec<Record> {
         list.iter()
             .map(|t| {
-                Draft::new(Body::Task {
+                Draft::new(Body::Task(Task {
                     uid: format!("{:04x}", t.num),
                     num: t.num,
                     claimed: "2026-04-01T00:00:00Z".into(),
@@ -403,7 +404,7 @@ mod tests {
                     keep: t.keep,
                     aliases: Vec::new(),
                     extra: Vec::new(),
-                })
+                }))
                 .stamp("2026-04-01T00:00:00Z", t.num as u64, "a")
             })
             .collect()
@@ -413,7 +414,7 @@ mod tests {
         g.members
             .iter()
             .map(|r| match r.body {
-                Body::Task { num, .. } => num,
+                Body::Task(Task { num, .. }) => num,
                 _ => 0,
             })
             .collect()
@@ -524,14 +525,14 @@ mod tests {
         v[2].files = &["docs/plan.md"];
         let records = records(&v);
         let groups = plan(&records, &[], NOW);
-        let Body::Task {
+        let Body::Task(Task {
             title,
             context,
             files,
             consolidated_count,
             completed,
             ..
-        } = groups[0].body()
+        }) = groups[0].body()
         else {
             panic!()
         };

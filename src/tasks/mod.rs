@@ -14,6 +14,7 @@ use crate::error::user_error;
 use crate::memory::seal::{SealError, Sealed, Sealer};
 use crate::memory::write::{write_records, Written};
 use crate::memory::Snapshot;
+use crate::model::kinds::{ContextBlock, Task};
 use crate::model::task::{self, parse_task_id, task_id, Summary, COMPLETED, IN_PROGRESS, PENDING};
 use crate::model::{Body, Draft, Record, Scope, State};
 use crate::store::Store;
@@ -50,11 +51,11 @@ pub fn find<'a>(state: &'a State, id: &str) -> Result<&'a Record> {
         ));
     };
     let num_of = |r: &Record| match &r.body {
-        Body::Task { num, .. } => *num,
+        Body::Task(Task { num, .. }) => *num,
         _ => 0,
     };
     let by_alias = |r: &&Record| match &r.body {
-        Body::Task { aliases, .. } => aliases.iter().any(|a| parse_task_id(a) == Some(n)),
+        Body::Task(Task { aliases, .. }) => aliases.iter().any(|a| parse_task_id(a) == Some(n)),
         _ => false,
     };
     state
@@ -98,7 +99,7 @@ pub(crate) fn pins(
             continue;
         }
         let mut body = r.body.clone();
-        if let Body::Task { claimed, .. } = &mut body {
+        if let Body::Task(Task { claimed, .. }) = &mut body {
             *claimed = now.to_owned();
         }
         out.push(seal(
@@ -115,7 +116,7 @@ pub(crate) fn pins(
 }
 
 fn apply(body: &mut Body, change: &Change, now: &str) {
-    let Body::Task {
+    let Body::Task(Task {
         title,
         status,
         priority,
@@ -125,7 +126,7 @@ fn apply(body: &mut Body, change: &Change, now: &str) {
         files,
         keep,
         ..
-    } = body
+    }) = body
     else {
         return;
     };
@@ -165,7 +166,7 @@ pub fn add(store: &Store, sealer: &mut Sealer, change: Change) -> Result<Outcome
     let mut uid = String::new();
     let written = write_records(store, Scope::Branch, &format!("task: {title}"), |state| {
         let now = store.now();
-        let mut body = Body::Task {
+        let mut body = Body::Task(Task {
             uid: String::new(),
             num: 0,
             claimed: String::new(),
@@ -182,11 +183,11 @@ pub fn add(store: &Store, sealer: &mut Sealer, change: Change) -> Result<Outcome
             keep: false,
             aliases: Vec::new(),
             extra: Vec::new(),
-        };
+        });
         apply(&mut body, &change, &now);
         let mut next = task::next_number(state);
         task::complete(&mut body, &mut next, &now, &salt);
-        if let Body::Task { uid: u, .. } = &body {
+        if let Body::Task(Task { uid: u, .. }) = &body {
             uid.clone_from(u);
         }
         let mut out = pins(sealer, state, &now, &[])?;
@@ -212,14 +213,14 @@ pub fn update(store: &Store, sealer: &mut Sealer, id: &str, change: Change) -> R
             let r = find(state, id)?;
             let mut body = r.body.clone();
             apply(&mut body, &change, &now);
-            if let Body::Task { uid: u, .. } = &body {
+            if let Body::Task(Task { uid: u, .. }) = &body {
                 uid.clone_from(u);
             }
             let renumbered = state.renumbered.contains(&r.id);
             if body == r.body && !renumbered {
                 return Ok(Vec::new());
             }
-            if let Body::Task { claimed, .. } = &mut body {
+            if let Body::Task(Task { claimed, .. }) = &mut body {
                 if renumbered {
                     *claimed = now.clone();
                 }
@@ -246,7 +247,7 @@ fn outcome(store: &Store, written: Option<Written>, uid: &str) -> Result<Outcome
         .state
         .tasks
         .iter()
-        .find(|r| matches!(&r.body, Body::Task { uid: u, .. } if u == uid))
+        .find(|r| matches!(&r.body, Body::Task (Task { uid: u, .. }) if u == uid))
         .cloned();
     Ok(Outcome {
         written,
@@ -257,7 +258,7 @@ fn outcome(store: &Store, written: Option<Written>, uid: &str) -> Result<Outcome
 
 /// `TASK_001 [ ] [P1] [BUGFIX] Fix auth (was TASK_003)`.
 pub fn line(r: &Record) -> String {
-    let Body::Task {
+    let Body::Task(Task {
         num,
         title,
         status,
@@ -268,7 +269,7 @@ pub fn line(r: &Record) -> String {
         aliases,
         keep,
         ..
-    } = &r.body
+    }) = &r.body
     else {
         return String::new();
     };
@@ -301,7 +302,9 @@ pub fn list(state: &State, all: bool) -> Vec<&Record> {
     state
         .tasks
         .iter()
-        .filter(|r| all || matches!(&r.body, Body::Task { status, .. } if status != COMPLETED))
+        .filter(|r| {
+            all || matches!(&r.body, Body::Task (Task { status, .. }) if status != COMPLETED)
+        })
         .collect()
 }
 
@@ -322,7 +325,7 @@ trait TaskNum {
 impl TaskNum for Record {
     fn body_num(&self) -> u32 {
         match &self.body {
-            Body::Task { num, .. } => *num,
+            Body::Task(Task { num, .. }) => *num,
             _ => 0,
         }
     }
@@ -376,21 +379,21 @@ pub fn context_block(
                 Some(Record {
                     id,
                     body:
-                        Body::ContextBlock {
+                        Body::ContextBlock(ContextBlock {
                             content,
                             related_tasks,
                             ..
-                        },
+                        }),
                     ..
                 }) => (content.clone(), related_tasks.clone(), vec![id.clone()]),
                 _ => (String::new(), Vec::new(), Vec::new()),
             };
-            let body = Body::ContextBlock {
+            let body = Body::ContextBlock(ContextBlock {
                 title: old.map_or(title, |r| r.body.title()).to_owned(),
                 content: content.clone().unwrap_or(old_content),
                 updated: now,
                 related_tasks: related.clone().unwrap_or(old_related),
-            };
+            });
             Ok::<_, anyhow::Error>(vec![seal(
                 sealer,
                 Draft {
@@ -489,7 +492,7 @@ pub fn consolidate(store: &Store, sealer: &mut Sealer, dry_run: bool) -> Result<
 
 fn body_num(body: &Body) -> u32 {
     match body {
-        Body::Task { num, .. } => *num,
+        Body::Task(Task { num, .. }) => *num,
         _ => 0,
     }
 }
@@ -517,7 +520,7 @@ pub fn follow_todos(store: &Store, todos: &[todo::Todo]) -> Result<Option<Writte
             let mut out = pins(&mut sealer, state, &now, &edited)?;
             for mut d in drafts {
                 if d.supersedes.iter().any(|id| state.renumbered.contains(id)) {
-                    if let Body::Task { claimed, .. } = &mut d.body {
+                    if let Body::Task(Task { claimed, .. }) = &mut d.body {
                         claimed.clear();
                     }
                 }
@@ -580,10 +583,10 @@ pub fn import_sp_json(
             match holder {
                 Some(r) if r.body.title() == body.title() => {
                     if let (
-                        Body::Task { uid, claimed, .. },
-                        Body::Task {
+                        Body::Task(Task { uid, claimed, .. }),
+                        Body::Task(Task {
                             uid: u, claimed: c, ..
-                        },
+                        }),
                     ) = (&mut body, &r.body)
                     {
                         uid.clone_from(u);
@@ -592,7 +595,7 @@ pub fn import_sp_json(
                     supersedes.push(r.id.clone());
                 }
                 Some(_) => {
-                    if let Body::Task { num, aliases, .. } = &mut body {
+                    if let Body::Task(Task { num, aliases, .. }) = &mut body {
                         aliases.push(task_id(*num));
                         *num = 0;
                     }

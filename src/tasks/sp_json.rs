@@ -6,6 +6,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::model::kinds::{ContextBlock, Task};
 use crate::model::task::{canonical_status, parse_task_id, task_id, COMPLETED};
 use crate::model::{Body, Record};
 
@@ -104,7 +105,7 @@ pub fn parse(text: &str, now: &str) -> Result<SpFile, SpError> {
         if created.is_empty() {
             created = now.to_owned();
         }
-        out_tasks.push(Body::Task {
+        out_tasks.push(Body::Task(Task {
             uid: String::new(),
             num,
             claimed: String::new(),
@@ -121,7 +122,7 @@ pub fn parse(text: &str, now: &str) -> Result<SpFile, SpError> {
             keep: false,
             aliases: Vec::new(),
             extra: Vec::new(),
-        });
+        }));
     }
     let mut out_blocks = Vec::new();
     for b in blocks {
@@ -129,12 +130,12 @@ pub fn parse(text: &str, now: &str) -> Result<SpFile, SpError> {
         if updated.is_empty() {
             updated = now.to_owned();
         }
-        out_blocks.push(Body::ContextBlock {
+        out_blocks.push(Body::ContextBlock(ContextBlock {
             title: b.title,
             content: b.content,
             updated,
             related_tasks: b.related_tasks,
-        });
+        }));
     }
     Ok(SpFile {
         tasks: out_tasks,
@@ -186,7 +187,7 @@ pub fn render(tasks: &[Record], blocks: &[Record], place: &Place) -> String {
         .collect();
     let mut individual: Vec<&Record> = tasks
         .iter()
-        .filter(|r| matches!(&r.body, Body::Task { status, consolidated: false, .. } if status == COMPLETED))
+        .filter(|r| matches!(&r.body, Body::Task (Task { status, consolidated: false, .. }) if status == COMPLETED))
         .filter(|r| !grouped.contains(&r.id.as_str()))
         .collect();
     individual.sort_by(|a, b| completed_of(b).cmp(&completed_of(a)));
@@ -210,7 +211,7 @@ pub fn render(tasks: &[Record], blocks: &[Record], place: &Place) -> String {
     for g in &groups {
         next += 1;
         let mut b = g.body();
-        if let Body::Task { num, .. } = &mut b {
+        if let Body::Task(Task { num, .. }) = &mut b {
             *num = next;
         }
         bodies.push(b);
@@ -219,7 +220,7 @@ pub fn render(tasks: &[Record], blocks: &[Record], place: &Place) -> String {
     let created = tasks
         .iter()
         .filter_map(|r| match &r.body {
-            Body::Task { created, .. } => Some(created.clone()),
+            Body::Task(Task { created, .. }) => Some(created.clone()),
             _ => None,
         })
         .min()
@@ -234,12 +235,12 @@ pub fn render(tasks: &[Record], blocks: &[Record], place: &Place) -> String {
     let blocks: Vec<String> = blocks
         .iter()
         .filter_map(|r| match &r.body {
-            Body::ContextBlock {
+            Body::ContextBlock(ContextBlock {
                 title,
                 content,
                 updated,
                 related_tasks,
-            } => {
+            }) => {
                 let mut m = Obj::default()
                     .put("title", json!(place.private(title)))
                     .put("content", json!(place.private(content)))
@@ -284,21 +285,21 @@ impl Obj {
 
 fn num_of(b: &Body) -> u32 {
     match b {
-        Body::Task { num, .. } => *num,
+        Body::Task(Task { num, .. }) => *num,
         _ => 0,
     }
 }
 
 fn completed_of(r: &Record) -> (&str, u32) {
     match &r.body {
-        Body::Task { completed, num, .. } => (completed, *num),
+        Body::Task(Task { completed, num, .. }) => (completed, *num),
         _ => ("", 0),
     }
 }
 
 /// One task in the seed's key order; optional fields left out when empty.
 fn task_json(b: &Body, place: &Place) -> Option<String> {
-    let Body::Task {
+    let Body::Task(Task {
         num,
         title,
         status,
@@ -311,7 +312,7 @@ fn task_json(b: &Body, place: &Place) -> Option<String> {
         context,
         files,
         ..
-    } = b
+    }) = b
     else {
         return None;
     };

@@ -5,6 +5,7 @@
 //! list is the agent's current work, not the whole history), so a list that did not change
 //! changes nothing.
 
+use crate::model::kinds::Task;
 use crate::model::task::{canonical_status, COMPLETED};
 use crate::model::{Body, Draft, Record};
 
@@ -39,7 +40,7 @@ pub fn changes(tasks: &[Record], todos: &[Todo]) -> Vec<Draft> {
         let matches = |open: bool| {
             (0..tasks.len()).find(|&i| {
                 !used[i]
-                    && matches!(&tasks[i].body, Body::Task { title, status: s, consolidated: false, .. }
+                    && matches!(&tasks[i].body, Body::Task (Task { title, status: s, consolidated: false, .. })
                         if key(title) == want && (s != COMPLETED) == open)
             })
         };
@@ -48,11 +49,11 @@ pub fn changes(tasks: &[Record], todos: &[Todo]) -> Vec<Draft> {
                 used[i] = true;
                 let r = &tasks[i];
                 let mut body = r.body.clone();
-                if let Body::Task {
+                if let Body::Task(Task {
                     status: s,
                     completed,
                     ..
-                } = &mut body
+                }) = &mut body
                 {
                     if s == status {
                         continue;
@@ -66,7 +67,7 @@ pub fn changes(tasks: &[Record], todos: &[Todo]) -> Vec<Draft> {
                     at: None,
                 });
             }
-            None => out.push(Draft::new(Body::Task {
+            None => out.push(Draft::new(Body::Task(Task {
                 uid: String::new(),
                 num: 0,
                 claimed: String::new(),
@@ -83,7 +84,7 @@ pub fn changes(tasks: &[Record], todos: &[Todo]) -> Vec<Draft> {
                 keep: false,
                 aliases: Vec::new(),
                 extra: Vec::new(),
-            })),
+            }))),
         }
     }
     out
@@ -102,7 +103,7 @@ mod tests {
     }
 
     fn task(num: u32, title: &str, status: &str) -> Record {
-        Draft::new(Body::Task {
+        Draft::new(Body::Task(Task {
             uid: format!("{num:04x}"),
             num,
             claimed: "2026-04-01T00:00:00Z".into(),
@@ -119,7 +120,7 @@ mod tests {
             keep: false,
             aliases: Vec::new(),
             extra: Vec::new(),
-        })
+        }))
         .stamp("2026-04-01T00:00:00Z", u64::from(num), "a")
     }
 
@@ -136,8 +137,12 @@ mod tests {
         let got = changes(&tasks, &todos);
         assert_eq!(got.len(), 2);
         assert_eq!(got[0].supersedes, vec![tasks[0].id.clone()]);
-        assert!(matches!(&got[0].body, Body::Task { status, .. } if status == "in_progress"));
-        assert!(matches!(&got[1].body, Body::Task { title, num: 0, .. } if title == "Write tests"));
+        assert!(
+            matches!(&got[0].body, Body::Task (Task { status, .. }) if status == "in_progress")
+        );
+        assert!(
+            matches!(&got[1].body, Body::Task (Task { title, num: 0, .. }) if title == "Write tests")
+        );
         // The same list again, once applied, changes nothing.
         let applied = vec![
             task(1, "Fix auth", "in_progress"),

@@ -11,6 +11,9 @@ use super::text::{
     push_item, read_items, strip_word, withheld_id, withheld_line, without_note, Src,
 };
 use super::{normal, normalize, ParseError, Parsed, Withhold};
+use crate::model::kinds::Checkpoint;
+#[cfg(test)]
+use crate::model::kinds::Resolve;
 use crate::model::{Body, Extra, Record};
 
 /// The sections the checkpoint knows, in the order it writes them (the names extras are
@@ -48,14 +51,14 @@ pub(crate) fn render(open: Option<&Record>, withhold: Withhold<'_>) -> String {
     if withhold(r) {
         return format!("# Checkpoint\n\n{}\n", withheld_line("checkpoint", &r.id));
     }
-    let Body::Checkpoint {
+    let Body::Checkpoint(Checkpoint {
         doing,
         left,
         context,
         resume,
         git,
         extra,
-    } = normal(&r.body)
+    }) = normal(&r.body)
     else {
         return String::new();
     };
@@ -255,14 +258,14 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
             "a checkpoint needs a \"## What I Was Doing\" section saying the exact task and sub-step",
         ));
     }
-    let mut body = Body::Checkpoint {
+    let mut body = Body::Checkpoint(Checkpoint {
         doing: block(&join(&gather(0)), false),
         left: list_of(2),
         context: list_of(3),
         resume: block(&join(&gather(4)), false),
         git: None,
         extra,
-    };
+    });
     normalize(&mut body);
     Ok(vec![Parsed::entry(body, at)])
 }
@@ -286,16 +289,16 @@ mod tests {
 
     #[test]
     fn renders_the_open_checkpoint_only() {
-        let old = Draft::new(Body::Checkpoint {
+        let old = Draft::new(Body::Checkpoint(Checkpoint {
             doing: "old".into(),
             left: vec![],
             context: vec![],
             resume: String::new(),
             git: None,
             extra: Vec::new(),
-        })
+        }))
         .stamp("2026-04-03T10:00:00Z", 1, "a");
-        let open = Draft::new(Body::Checkpoint {
+        let open = Draft::new(Body::Checkpoint(Checkpoint {
             doing: "Adding retry logic to the client".into(),
             left: strings(&["Handle 429 in src/api/client.ts", "Add tests"]),
             context: strings(&["The happy path is done"]),
@@ -307,7 +310,7 @@ mod tests {
                 dirty: strings(&["src/api/client.ts", "notes.txt"]),
             }),
             extra: Vec::new(),
-        })
+        }))
         .stamp("2026-04-04T14:30:00Z", 2, "a");
         assert_eq!(
             view::render_all(ViewFile::Checkpoint, &fold([&old, &open])),
@@ -332,13 +335,13 @@ Adding retry logic to the client
 Continue Phase 2 Task 3
 "
         );
-        let resolved = Draft::new(Body::Resolve {
+        let resolved = Draft::new(Body::Resolve(Resolve {
             target: open.id.clone(),
-        })
+        }))
         .stamp("2026-04-04T15:00:00Z", 3, "a");
-        let resolved_old = Draft::new(Body::Resolve {
+        let resolved_old = Draft::new(Body::Resolve(Resolve {
             target: old.id.clone(),
-        })
+        }))
         .stamp("2026-04-04T15:00:00Z", 4, "a");
         assert_eq!(
             view::render_all(
@@ -374,7 +377,7 @@ Continue Phase 2 Task 3
 ";
         assert_eq!(
             view::parse_bodies(ViewFile::Checkpoint, text).unwrap(),
-            vec![Body::Checkpoint {
+            vec![Body::Checkpoint(Checkpoint {
                 doing: "Implementing the retry logic,\nsecond sub-step.".into(),
                 left: strings(&["Next immediate step", "Step after that"]),
                 context: strings(&["Things tried and failed:", "Item 1", "Item 2"]),
@@ -393,7 +396,7 @@ Continue Phase 2 Task 3
                         text: "- Retry: exponential backoff".into(),
                     },
                 ],
-            }]
+            })]
         );
         // The date in the title is the checkpoint's time.
         match &view::parse(ViewFile::Checkpoint, text).unwrap()[0] {
@@ -420,7 +423,7 @@ Continue Phase 2 Task 3
         )
         .unwrap();
         assert!(
-            matches!(&got[0], Body::Checkpoint { doing, extra, .. }
+            matches!(&got[0], Body::Checkpoint (Checkpoint { doing, extra, .. })
                 if doing == "x" && extra[0].label == "# Again" && extra[0].text == "y"),
             "{got:?}"
         );

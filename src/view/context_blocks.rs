@@ -27,6 +27,7 @@ use super::text::{
     withheld_line,
 };
 use super::{normal, ParseError, Parsed, Withhold};
+use crate::model::kinds::ContextBlock;
 use crate::model::{Body, Record};
 
 /// The indent content is written with.
@@ -42,12 +43,12 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
             out.push_str(&format!("\n{}\n", withheld_line("context-block", &r.id)));
             continue;
         }
-        let Body::ContextBlock {
+        let Body::ContextBlock(ContextBlock {
             title,
             content,
             updated,
             related_tasks,
-        } = normal(&r.body)
+        }) = normal(&r.body)
         else {
             continue;
         };
@@ -106,12 +107,12 @@ impl Open {
             lines.pop();
         }
         Parsed::entry(
-            Body::ContextBlock {
+            Body::ContextBlock(ContextBlock {
                 title: self.title,
                 content: lines.join("\n"),
                 updated: self.updated,
                 related_tasks: self.related,
-            },
+            }),
             None,
         )
     }
@@ -208,12 +209,12 @@ mod tests {
     use crate::view::{self, ViewFile};
 
     fn block(title: &str, content: &str, related: &[&str]) -> Body {
-        Body::ContextBlock {
+        Body::ContextBlock(ContextBlock {
             title: title.into(),
             content: content.into(),
             updated: "2026-04-04T10:00:00Z".into(),
             related_tasks: related.iter().map(|s| s.to_string()).collect(),
-        }
+        })
     }
 
     #[test]
@@ -278,18 +279,18 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                Body::ContextBlock {
+                Body::ContextBlock(ContextBlock {
                     title: "Error patterns".into(),
                     content: "Timeouts come from the proxy.\nRetry with backoff.".into(),
                     updated: "2026-04-05T09:30:00Z".into(),
                     related_tasks: vec!["TASK_002".into(), "TASK_004".into()],
-                },
-                Body::ContextBlock {
+                }),
+                Body::ContextBlock(ContextBlock {
                     title: "New one".into(),
                     content: "No date yet.".into(),
                     updated: String::new(),
                     related_tasks: Vec::new(),
-                },
+                }),
             ]
         );
     }
@@ -307,7 +308,7 @@ mod tests {
         // Indented, a label-like line is content.
         let got = view::parse_bodies(ViewFile::ContextBlocks, "## A\n  Updated: soon\n").unwrap();
         assert!(
-            matches!(&got[0], Body::ContextBlock { content, .. } if content == "Updated: soon")
+            matches!(&got[0], Body::ContextBlock (ContextBlock { content, .. }) if content == "Updated: soon")
         );
     }
 }

@@ -3,6 +3,7 @@
 use super::entry::{self, push_extras, text, Form};
 use super::text::{day, push_field, withheld_line};
 use super::{normal, ParseError, Parsed, Withhold};
+use crate::model::kinds::Convention;
 use crate::model::{Body, Record};
 
 const FORM: Form = Form {
@@ -19,13 +20,13 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
             out.push_str(&format!("\n{}\n", withheld_line("convention", &r.id)));
             continue;
         }
-        if let Body::Convention {
+        if let Body::Convention(Convention {
             title,
             pattern,
             example,
             applies_to,
             extra,
-        } = normal(&r.body)
+        }) = normal(&r.body)
         {
             out.push_str(&format!("\n## [{}] Convention: {title}\n", day(&r.meta.ts)));
             push_extras(&mut out, &extra, "");
@@ -47,13 +48,13 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
 pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
     entry::parse_entries(text, &FORM, |e| {
         e.required(&FORM, 0)?;
-        Ok(Body::Convention {
+        Ok(Body::Convention(Convention {
             title: e.title.clone(),
             pattern: e.text(0),
             example: e.text(1),
             applies_to: e.text(2),
             extra: e.extras,
-        })
+        }))
     })
 }
 
@@ -65,21 +66,21 @@ mod tests {
 
     #[test]
     fn renders_the_seed_format_with_a_fenced_example() {
-        let a = Draft::new(Body::Convention {
+        let a = Draft::new(Body::Convention(Convention {
             title: "Async-First I/O".into(),
             pattern: "All I/O functions use `async def`".into(),
             example: "```python\n# fetch\nasync def fetch(): ...\n```".into(),
             applies_to: "All modules in `src/`".into(),
             extra: Vec::new(),
-        })
+        }))
         .stamp("2026-04-04T14:30:00Z", 1, "a");
-        let b = Draft::new(Body::Convention {
+        let b = Draft::new(Body::Convention(Convention {
             title: "Errors".into(),
             pattern: "thiserror in libraries".into(),
             example: String::new(),
             applies_to: String::new(),
             extra: Vec::new(),
-        })
+        }))
         .stamp("2026-04-06T08:00:00Z", 2, "a");
         let text = view::render_all(ViewFile::Conventions, &fold([&a, &b]));
         assert_eq!(
@@ -101,13 +102,13 @@ async def fetch(): ...
         );
         assert_eq!(
             view::parse_bodies(ViewFile::Conventions, &text).unwrap()[0],
-            Body::Convention {
+            Body::Convention(Convention {
                 title: "Async-First I/O".into(),
                 pattern: "All I/O functions use `async def`".into(),
                 example: "```python\n# fetch\nasync def fetch(): ...\n```".into(),
                 applies_to: "All modules in `src/`".into(),
                 extra: Vec::new(),
-            }
+            })
         );
     }
 
@@ -125,16 +126,16 @@ async def fetch(): ...
         assert_eq!(got.len(), 2);
         assert_eq!(
             got[1],
-            Body::Convention {
+            Body::Convention(Convention {
                 title: "Bare".into(),
                 pattern: "p".into(),
                 example: String::new(),
                 applies_to: String::new(),
                 extra: Vec::new(),
-            }
+            })
         );
         match &got[0] {
-            Body::Convention { applies_to, .. } => {
+            Body::Convention(Convention { applies_to, .. }) => {
                 assert_eq!(
                     applies_to,
                     "All modules in `src/` — sync wrappers only in CLI entry points"

@@ -3,6 +3,7 @@
 use super::entry::{self, line, push_extras, text, Form};
 use super::text::{minute, one_line, push_field, read_paths, withheld_line};
 use super::{normal, ParseError, Parsed, Withhold};
+use crate::model::kinds::Decision;
 use crate::model::{Body, Record};
 
 const FORM: Form = Form {
@@ -25,7 +26,7 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
             out.push_str(&format!("\n{}\n", withheld_line("decision", &r.id)));
             continue;
         }
-        if let Body::Decision {
+        if let Body::Decision(Decision {
             title,
             context,
             decision,
@@ -34,7 +35,7 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
             files,
             extra,
             ..
-        } = normal(&r.body)
+        }) = normal(&r.body)
         {
             out.push_str(&format!(
                 "\n## [{}] Decision: {title}\n",
@@ -62,7 +63,7 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
 pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
     entry::parse_entries(text, &FORM, |e| {
         e.required(&FORM, 1)?;
-        Ok(Body::Decision {
+        Ok(Body::Decision(Decision {
             title: e.title.clone(),
             context: e.text(0),
             decision: e.text(1),
@@ -71,7 +72,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
             files: read_paths(&one_line(&e.text(4))),
             file_blobs: Default::default(),
             extra: e.extras,
-        })
+        }))
     })
 }
 
@@ -82,7 +83,7 @@ mod tests {
     use crate::view::{self, ViewFile};
 
     fn decision(title: &str, decision: &str, files: &[&str]) -> Body {
-        Body::Decision {
+        Body::Decision(Decision {
             title: title.into(),
             context: "Dashboards re-render too often".into(),
             decision: decision.into(),
@@ -91,7 +92,7 @@ mod tests {
             files: files.iter().map(|s| s.to_string()).collect(),
             file_blobs: Default::default(),
             extra: Vec::new(),
-        }
+        })
     }
 
     #[test]
@@ -151,7 +152,7 @@ kept continuation
         assert_eq!(
             got,
             vec![
-                Body::Decision {
+                Body::Decision(Decision {
                     title: "Use Zustand".into(),
                     context: "Why this decision was needed".into(),
                     decision: "Zustand over Redux".into(),
@@ -164,8 +165,8 @@ kept continuation
                         label: "Reviewed by".into(),
                         text: "someone\nkept continuation".into(),
                     }],
-                },
-                Body::Decision {
+                }),
+                Body::Decision(Decision {
                     title: "Minimal".into(),
                     context: String::new(),
                     decision: "just this".into(),
@@ -174,7 +175,7 @@ kept continuation
                     files: vec![],
                     file_blobs: Default::default(),
                     extra: Vec::new(),
-                },
+                }),
             ]
         );
     }
@@ -183,8 +184,8 @@ kept continuation
     fn separators_between_entries_are_not_content() {
         let text = "# Decisions Log\n---\n## Decision: A\n**Decision:** a\n\n---\n\n## Decision: B\n---\n**Decision:** b\n";
         let got = view::parse_bodies(ViewFile::Decisions, text).unwrap();
-        assert!(matches!(&got[0], Body::Decision { decision, .. } if decision == "a"));
-        assert!(matches!(&got[1], Body::Decision { decision, .. } if decision == "b"));
+        assert!(matches!(&got[0], Body::Decision (Decision { decision, .. }) if decision == "a"));
+        assert!(matches!(&got[1], Body::Decision (Decision { decision, .. }) if decision == "b"));
     }
 
     #[test]

@@ -4,20 +4,28 @@
 use std::collections::HashMap;
 
 use super::{normal, visible, Entry, Parsed, ViewFile};
+#[cfg(test)]
+use crate::model::kinds::CumulativeNote;
+use crate::model::kinds::{
+    Checkpoint, ContextBlock, Convention, Decision, Delete, Instinct, Invariant, Learning, Resolve,
+    Task,
+};
 use crate::model::{Body, Draft, Kind, Record};
 
 /// What makes an entry "the same entry, edited" rather than a removal plus an addition.
 /// Notes, progress and sessions have no identity: a changed one is removed and added.
 fn identity(body: &Body) -> Option<(String, &str)> {
     match body {
-        Body::Decision { title, .. } | Body::Convention { title, .. } => Some((title.clone(), "")),
-        Body::Learning { ltype, key, .. } => Some((ltype.as_str().to_owned(), key)),
-        Body::Instinct { name, .. } => Some((name.clone(), "")),
-        Body::Invariant { section, title, .. } => Some((section.clone(), title)),
-        Body::Checkpoint { .. } => Some((String::new(), "")),
+        Body::Decision(Decision { title, .. }) | Body::Convention(Convention { title, .. }) => {
+            Some((title.clone(), ""))
+        }
+        Body::Learning(Learning { ltype, key, .. }) => Some((ltype.as_str().to_owned(), key)),
+        Body::Instinct(Instinct { name, .. }) => Some((name.clone(), "")),
+        Body::Invariant(Invariant { section, title, .. }) => Some((section.clone(), title)),
+        Body::Checkpoint(Checkpoint { .. }) => Some((String::new(), "")),
         // A task is its number (`TASK_007`); a line without one is a new task.
-        Body::Task { num, .. } if *num > 0 => Some((num.to_string(), "task")),
-        Body::ContextBlock { title, .. } => Some((title.clone(), "block")),
+        Body::Task(Task { num, .. }) if *num > 0 => Some((num.to_string(), "task")),
+        Body::ContextBlock(ContextBlock { title, .. }) => Some((title.clone(), "block")),
         _ => None,
     }
 }
@@ -27,7 +35,10 @@ fn identity(body: &Body) -> Option<(String, &str)> {
 /// old one is resolved and stays in history).
 fn is_edit(new: &Body, old: &Body) -> bool {
     match (new, old) {
-        (Body::Checkpoint { doing: a, .. }, Body::Checkpoint { doing: b, .. }) => a == b,
+        (
+            Body::Checkpoint(Checkpoint { doing: a, .. }),
+            Body::Checkpoint(Checkpoint { doing: b, .. }),
+        ) => a == b,
         _ => true,
     }
 }
@@ -145,10 +156,10 @@ pub fn diff(file: ViewFile, base: &[Record], parsed: Vec<Parsed>) -> Vec<Draft> 
         drafts.extend(
             removed
                 .into_iter()
-                .map(|target| Draft::new(Body::Resolve { target })),
+                .map(|target| Draft::new(Body::Resolve(Resolve { target }))),
         );
     } else if !removed.is_empty() {
-        drafts.push(Draft::new(Body::Delete { targets: removed }));
+        drafts.push(Draft::new(Body::Delete(Delete { targets: removed })));
     }
     drafts
 }
@@ -160,7 +171,7 @@ mod tests {
     use crate::view::{parse, render_all as render};
 
     fn decision(title: &str, decision: &str) -> Body {
-        Body::Decision {
+        Body::Decision(Decision {
             title: title.into(),
             context: "c".into(),
             decision: decision.into(),
@@ -171,7 +182,7 @@ mod tests {
                 .into_iter()
                 .collect(),
             extra: Vec::new(),
-        }
+        })
     }
 
     fn stamped(bodies: Vec<Body>) -> Vec<Record> {
@@ -208,7 +219,7 @@ mod tests {
     #[test]
     fn of_two_equal_base_records_the_first_is_kept() {
         let plain = |title: &str, d: &str| match decision(title, d) {
-            Body::Decision {
+            Body::Decision(Decision {
                 title,
                 context,
                 decision,
@@ -216,7 +227,7 @@ mod tests {
                 impact,
                 extra,
                 ..
-            } => Body::Decision {
+            }) => Body::Decision(Decision {
                 title,
                 context,
                 decision,
@@ -225,7 +236,7 @@ mod tests {
                 files: Vec::new(),
                 file_blobs: Default::default(),
                 extra,
-            },
+            }),
             other => other,
         };
         let records = stamped(vec![plain("A", "a"), plain("B", "b"), plain("A", "a")]);
@@ -246,7 +257,7 @@ mod tests {
             .collect();
         match &drafts[..] {
             [Draft {
-                body: Body::Delete { targets },
+                body: Body::Delete(Delete { targets }),
                 ..
             }] => assert_eq!(targets.iter().collect::<Vec<_>>(), removed),
             other => panic!("{other:?}"),
@@ -261,7 +272,9 @@ mod tests {
         let drafts = save(ViewFile::Decisions, &state, &text);
         assert_eq!(drafts.len(), 1);
         assert!(drafts[0].supersedes.is_empty());
-        assert!(matches!(&drafts[0].body, Body::Decision { title, .. } if title == "New"));
+        assert!(
+            matches!(&drafts[0].body, Body::Decision (Decision { title, .. }) if title == "New")
+        );
     }
 
     #[test]
@@ -274,11 +287,11 @@ mod tests {
         assert_eq!(drafts.len(), 1);
         assert_eq!(drafts[0].supersedes, vec![records[1].id.clone()]);
         match &drafts[0].body {
-            Body::Decision {
+            Body::Decision(Decision {
                 decision,
                 file_blobs,
                 ..
-            } => {
+            }) => {
                 assert_eq!(decision, "b2");
                 // Save takes the files' blob ids afresh: an edit renews the baseline.
                 assert!(file_blobs.is_empty());
@@ -303,7 +316,7 @@ mod tests {
         let drafts = save(ViewFile::Decisions, &state, &text);
         assert_eq!(drafts[0].supersedes, vec![records[0].id.clone()]);
         assert!(
-            matches!(&drafts[0].body, Body::Decision { file_blobs, .. } if file_blobs.is_empty())
+            matches!(&drafts[0].body, Body::Decision (Decision { file_blobs, .. }) if file_blobs.is_empty())
         );
     }
 
@@ -318,17 +331,19 @@ mod tests {
         let drafts = save(ViewFile::Decisions, &state, "# Decisions Log\n");
         assert_eq!(
             drafts,
-            vec![Draft::new(Body::Delete {
+            vec![Draft::new(Body::Delete(Delete {
                 targets: records.iter().map(|r| r.id.clone()).collect()
-            })]
+            }))]
         );
     }
 
     #[test]
     fn notes_have_no_identity() {
-        let note = |t: &str| Body::CumulativeNote {
-            section: "Active Topics".into(),
-            text: t.into(),
+        let note = |t: &str| {
+            Body::CumulativeNote(CumulativeNote {
+                section: "Active Topics".into(),
+                text: t.into(),
+            })
         };
         let records = stamped(vec![note("one"), note("two")]);
         let state = fold(&records);
@@ -338,9 +353,9 @@ mod tests {
             drafts,
             vec![
                 Draft::new(note("two!")),
-                Draft::new(Body::Delete {
+                Draft::new(Body::Delete(Delete {
                     targets: vec![records[1].id.clone()]
-                })
+                }))
             ]
         );
     }
@@ -351,14 +366,14 @@ mod tests {
             branch: Some("main".into()),
             ..GitState::default()
         };
-        let records = stamped(vec![Body::Checkpoint {
+        let records = stamped(vec![Body::Checkpoint(Checkpoint {
             doing: "x".into(),
             left: vec!["a".into()],
             context: vec![],
             resume: "go".into(),
             git: Some(git.clone()),
             extra: Vec::new(),
-        }]);
+        })]);
         let state = fold(&records);
         let text = render(ViewFile::Checkpoint, &state);
         assert_eq!(save(ViewFile::Checkpoint, &state, &text), vec![]);
@@ -368,7 +383,7 @@ mod tests {
         // The view does not carry the git state: save captures it afresh.
         assert!(matches!(
             &drafts[0].body,
-            Body::Checkpoint { git: None, .. }
+            Body::Checkpoint(Checkpoint { git: None, .. })
         ));
         let _ = git;
         // Overwriting the checkpoint with another task is a new checkpoint; the old one is
@@ -382,15 +397,15 @@ mod tests {
         assert!(drafts[0].supersedes.is_empty());
         assert_eq!(
             drafts[1],
-            Draft::new(Body::Resolve {
+            Draft::new(Body::Resolve(Resolve {
                 target: records[0].id.clone()
-            })
+            }))
         );
         assert_eq!(
             save(ViewFile::Checkpoint, &state, ""),
-            vec![Draft::new(Body::Resolve {
+            vec![Draft::new(Body::Resolve(Resolve {
                 target: records[0].id.clone()
-            })]
+            }))]
         );
     }
 }

@@ -10,6 +10,7 @@
 
 use super::{ParseError, Parsed, Withhold};
 use crate::model::echo::{self, format_confidence};
+use crate::model::kinds::Echo;
 use crate::model::{Body, Extra, Record};
 
 /// The header every echo file starts with.
@@ -57,9 +58,9 @@ impl EchoFile {
     /// The file an echo belongs in.
     pub fn of(body: &Body) -> Option<EchoFile> {
         match body {
-            Body::Echo { archived: true, .. } => Some(EchoFile::Archive),
-            Body::Echo { members, .. } if !members.is_empty() => Some(EchoFile::Knowledge),
-            Body::Echo { .. } => Some(EchoFile::Memory),
+            Body::Echo(Echo { archived: true, .. }) => Some(EchoFile::Archive),
+            Body::Echo(Echo { members, .. }) if !members.is_empty() => Some(EchoFile::Knowledge),
+            Body::Echo(Echo { .. }) => Some(EchoFile::Memory),
             _ => None,
         }
     }
@@ -93,7 +94,7 @@ pub fn title_line(role: &str, file: EchoFile) -> String {
 pub fn render(role: &str, file: EchoFile, echoes: &[Record], withhold: Withhold<'_>) -> String {
     let mine: Vec<&Record> = echoes
         .iter()
-        .filter(|r| matches!(&r.body, Body::Echo { role: r2, .. } if r2 == role))
+        .filter(|r| matches!(&r.body, Body::Echo (Echo { role: r2, .. }) if r2 == role))
         .filter(|r| EchoFile::of(&r.body) == Some(file))
         .collect();
     if mine.is_empty() {
@@ -104,7 +105,7 @@ pub fn render(role: &str, file: EchoFile, echoes: &[Record], withhold: Withhold<
         out.push('\n');
         if withhold(r) {
             let uid = match &r.body {
-                Body::Echo { uid, .. } => uid.as_str(),
+                Body::Echo(Echo { uid, .. }) => uid.as_str(),
                 _ => "",
             };
             out.push_str(&format!(
@@ -119,7 +120,7 @@ pub fn render(role: &str, file: EchoFile, echoes: &[Record], withhold: Withhold<
 
 /// One entry in the seed's format, ending with a newline.
 pub fn render_entry(body: &Body) -> String {
-    let Body::Echo {
+    let Body::Echo(Echo {
         date,
         title,
         layer,
@@ -132,7 +133,7 @@ pub fn render_entry(body: &Body) -> String {
         members,
         extra,
         ..
-    } = body
+    }) = body
     else {
         return String::new();
     };
@@ -502,7 +503,7 @@ fn finish(role: &str, file: EchoFile, b: Building) -> Result<Parsed, ParseError>
             b.title
         )));
     };
-    let body = Body::Echo {
+    let body = Body::Echo(Echo {
         uid: echo::uid_for(role, &b.title, &b.evidence),
         role: role.to_owned(),
         layer: b.layer.unwrap_or_else(|| echo::INSCRIBED.to_owned()),
@@ -517,7 +518,7 @@ fn finish(role: &str, file: EchoFile, b: Building) -> Result<Parsed, ParseError>
         archived: file == EchoFile::Archive,
         members: b.members,
         extra: b.extra,
-    };
+    });
     Ok(Parsed::entry(body, Some(format!("{date}T00:00:00Z"))))
 }
 
@@ -564,7 +565,7 @@ mod tests {
         let b = bodies("team", EchoFile::Memory, SEED_EXAMPLES);
         assert_eq!(b.len(), 3);
         assert!(
-            matches!(&b[1], Body::Echo { confidence, layer, .. } if *confidence == 0.85 && layer == "inscribed")
+            matches!(&b[1], Body::Echo (Echo { confidence, layer, .. }) if *confidence == 0.85 && layer == "inscribed")
         );
     }
 
@@ -600,7 +601,7 @@ a stray remark
 ";
         let b = bodies("reviewer", EchoFile::Memory, text);
         assert_eq!(b.len(), 1);
-        let Body::Echo { extra, text: t, .. } = &b[0] else {
+        let Body::Echo(Echo { extra, text: t, .. }) = &b[0] else {
             panic!()
         };
         assert_eq!(
@@ -619,13 +620,13 @@ a stray remark
             EchoFile::Archive,
             "## 2026-01-05 Gotcha: cargo needs --locked\n- use --locked in CI\n",
         );
-        let Body::Echo {
+        let Body::Echo(Echo {
             layer,
             verified,
             archived,
             confidence,
             ..
-        } = &b[0]
+        }) = &b[0]
         else {
             panic!()
         };

@@ -3,6 +3,7 @@
 use super::entry::{self, line, push_extras, text, Form};
 use super::text::{day, err, push_field, withheld_line};
 use super::{normal, ParseError, Parsed, Withhold};
+use crate::model::kinds::Instinct;
 use crate::model::{Body, Extra, Record};
 
 const FORM: Form = Form {
@@ -38,14 +39,14 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
             out.push_str(&format!("\n{}\n", withheld_line("instinct", &r.id)));
             continue;
         }
-        if let Body::Instinct {
+        if let Body::Instinct(Instinct {
             name,
             trigger,
             action,
             confidence,
             evidence,
             extra,
-        } = normal(&r.body)
+        }) = normal(&r.body)
         {
             out.push_str(&format!("\n## [{}] Instinct: {name}\n", day(&r.meta.ts)));
             push_extras(&mut out, &extra, "");
@@ -119,14 +120,14 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
                 },
             );
         }
-        Ok(Body::Instinct {
+        Ok(Body::Instinct(Instinct {
             name: e.title.clone(),
             trigger: e.text(0),
             action: e.text(1),
             confidence: value,
             evidence: e.text(3),
             extra: e.extras,
-        })
+        }))
     })
 }
 
@@ -138,14 +139,14 @@ mod tests {
 
     #[test]
     fn renders_the_seed_format() {
-        let a = Draft::new(Body::Instinct {
+        let a = Draft::new(Body::Instinct(Instinct {
             name: "Prefer httpx".into(),
             trigger: "Adding an HTTP call".into(),
             action: "Use httpx.AsyncClient".into(),
             confidence: 0.7,
             evidence: "User corrected requests → httpx twice".into(),
             extra: Vec::new(),
-        })
+        }))
         .stamp("2026-04-04T14:30:00Z", 1, "a");
         assert_eq!(
             view::render_all(ViewFile::Instincts, &fold([&a])),
@@ -173,14 +174,14 @@ before the test suite
 ";
         assert_eq!(
             view::parse_bodies(ViewFile::Instincts, text).unwrap(),
-            vec![Body::Instinct {
+            vec![Body::Instinct(Instinct {
                 name: "Run migrations first".into(),
                 trigger: "Tests fail with missing table".into(),
                 action: "Run `make migrate`\nbefore the test suite".into(),
                 confidence: 0.55,
                 evidence: "Two sessions lost time on this".into(),
                 extra: Vec::new(),
-            }]
+            })]
         );
     }
 
@@ -201,9 +202,9 @@ before the test suite
                 "## Instinct: X\n**Trigger:** t\n**Action:** a\n**Confidence:** {written}\n"
             );
             match &view::parse_bodies(ViewFile::Instincts, &text).unwrap()[0] {
-                Body::Instinct {
+                Body::Instinct(Instinct {
                     confidence, extra, ..
-                } => {
+                }) => {
                     assert_eq!(*confidence, value, "{written}");
                     let kept: Vec<&str> = extra.iter().map(|x| x.text.as_str()).collect();
                     let want: Vec<&str> =

@@ -26,6 +26,7 @@ use super::text::{
     withheld_line, Src,
 };
 use super::{normal, normalize, ParseError, Parsed, Withhold};
+use crate::model::kinds::Invariant;
 use crate::model::{Body, Extra, Record};
 
 /// What kind of rule a section holds, for the loader's stats and icons.
@@ -82,7 +83,7 @@ pub struct Loaded<'a> {
 pub fn load(records: &[Record]) -> Loaded<'_> {
     let mut out = Loaded::default();
     for r in records {
-        let Body::Invariant { section, .. } = &r.body else {
+        let Body::Invariant(Invariant { section, .. }) = &r.body else {
             continue;
         };
         if is_archived(section) {
@@ -127,7 +128,7 @@ fn rank(section: &str) -> (u8, String) {
 pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     let mut sections: Vec<String> = Vec::new();
     for r in records {
-        if let Body::Invariant { section, .. } = &r.body {
+        if let Body::Invariant(Invariant { section, .. }) = &r.body {
             let section = one_line(section);
             if !sections.contains(&section) {
                 sections.push(section);
@@ -139,14 +140,14 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     for s in sections {
         out.push_str(&format!("\n## {s}\n"));
         for r in records {
-            let Body::Invariant {
+            let Body::Invariant(Invariant {
                 section,
                 title,
                 what,
                 r#where,
                 why,
                 extra,
-            } = normal(&r.body)
+            }) = normal(&r.body)
             else {
                 continue;
             };
@@ -231,13 +232,13 @@ enum Slot {
 }
 
 fn add(body: &mut Body, slot: Slot, value: &str) {
-    if let Body::Invariant {
+    if let Body::Invariant(Invariant {
         what,
         r#where,
         why,
         extra,
         ..
-    } = body
+    }) = body
     {
         match slot {
             Slot::What => *what = one_line(&format!("{what} {value}")),
@@ -321,14 +322,14 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
                 }
                 let s = section.as_ref().map(|(_, s)| s.clone()).unwrap_or_default();
                 out.push(Parsed::entry(
-                    Body::Invariant {
+                    Body::Invariant(Invariant {
                         section: s,
                         title: one_line(h),
                         what: String::new(),
                         r#where: Vec::new(),
                         why: String::new(),
                         extra: Vec::new(),
-                    },
+                    }),
                     None,
                 ));
                 in_rule = true;
@@ -377,7 +378,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
                 "why" => Some(Slot::Why),
                 _ if bold => {
                     let after = last_known(&slots).to_owned();
-                    if let Body::Invariant { extra, .. } = rule {
+                    if let Body::Invariant(Invariant { extra, .. }) = rule {
                         extra.push(Extra {
                             after,
                             label: one_line(&label),
@@ -406,7 +407,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
             _ => {
                 // Prose of its own: kept after the last field, where it was.
                 let after = last_known(&slots).to_owned();
-                if let Body::Invariant { extra, .. } = rule {
+                if let Body::Invariant(Invariant { extra, .. }) = rule {
                     extra.push(Extra {
                         after,
                         label: String::new(),
@@ -433,18 +434,18 @@ mod tests {
     use crate::view::{self, ViewFile};
 
     fn rule(section: &str, title: &str, what: &str, r#where: &[&str], why: &str) -> Body {
-        Body::Invariant {
+        Body::Invariant(Invariant {
             section: section.into(),
             title: title.into(),
             what: what.into(),
             r#where: r#where.iter().map(|s| s.to_string()).collect(),
             why: why.into(),
             extra: Vec::new(),
-        }
+        })
     }
 
     fn with_extra(mut body: Body, x: Extra) -> Body {
-        if let Body::Invariant { extra, .. } = &mut body {
+        if let Body::Invariant(Invariant { extra, .. }) = &mut body {
             extra.push(x);
         }
         body
@@ -576,7 +577,7 @@ What: the IR schema is the adapter contract
         )
         .unwrap();
         assert!(
-            matches!(&got[0], Body::Invariant { extra, .. } if extra[0].text == "loose text" && extra[0].after == "What"),
+            matches!(&got[0], Body::Invariant (Invariant { extra, .. }) if extra[0].text == "loose text" && extra[0].after == "What"),
             "{got:?}"
         );
         let e = view::parse_bodies(ViewFile::Invariants, "text first\n").unwrap_err();

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::text::{err, parse_time};
 use super::{normal, normalize, ParseError, Parsed, Withhold};
+use crate::model::kinds::Learning;
 use crate::model::{Body, Extra, LearningType, Record, LEARNING_KEYS};
 
 /// One line, fields in the seed's order.
@@ -37,7 +38,7 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
             out.push('\n');
             continue;
         }
-        if let Body::Learning {
+        if let Body::Learning(Learning {
             skill,
             ltype,
             key,
@@ -46,7 +47,7 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
             files,
             extra,
             ..
-        } = normal(&r.body)
+        }) = normal(&r.body)
         {
             let line = Line {
                 ts: &r.meta.ts,
@@ -81,7 +82,7 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
 /// `,"type":…,"key":…,"insight":`, which [`render`] writes once per line and text inside a
 /// JSON string cannot contain (its quotes are escaped). `None` for a record of another kind.
 pub(crate) fn group_run(r: &Record) -> Option<Vec<u8>> {
-    let Body::Learning { ltype, key, .. } = normal(&r.body) else {
+    let Body::Learning(Learning { ltype, key, .. }) = normal(&r.body) else {
         return None;
     };
     let run = format!(
@@ -249,7 +250,7 @@ fn entry(obj: &Map<String, Value>, object_text: &str, line: usize) -> Result<Par
             text: v.to_string(),
         })
         .collect();
-    let mut body = Body::Learning {
+    let mut body = Body::Learning(Learning {
         skill: string("skill", false)?,
         ltype,
         key: string("key", true)?,
@@ -258,7 +259,7 @@ fn entry(obj: &Map<String, Value>, object_text: &str, line: usize) -> Result<Par
         files,
         file_blobs: Default::default(),
         extra,
-    };
+    });
     normalize(&mut body);
     Ok(Parsed::entry(body, at))
 }
@@ -368,7 +369,7 @@ mod tests {
             "k",
             "mentions ,\"type\":\"insight\",\"key\":\"k\",\"insight\": inside",
         );
-        if let Body::Learning { key, .. } = &mut tricky.body {
+        if let Body::Learning(Learning { key, .. }) = &mut tricky.body {
             *key = "other \"quoted\"".into();
         }
         let records = vec![rec(1, "k", "first"), tricky, rec(3, "k2", "third")];
@@ -400,7 +401,7 @@ mod tests {
     use crate::view::{self, ViewFile};
 
     fn learning(key: &str, files: &[&str]) -> Body {
-        Body::Learning {
+        Body::Learning(Learning {
             skill: "cook".into(),
             ltype: LearningType::Decision,
             key: key.into(),
@@ -409,7 +410,7 @@ mod tests {
             files: files.iter().map(|s| s.to_string()).collect(),
             file_blobs: Default::default(),
             extra: Vec::new(),
-        }
+        })
     }
 
     #[test]
@@ -419,7 +420,7 @@ mod tests {
             1,
             "a",
         );
-        let b = Draft::new(Body::Learning {
+        let b = Draft::new(Body::Learning(Learning {
             skill: String::new(),
             ltype: LearningType::Error,
             key: "k".into(),
@@ -428,7 +429,7 @@ mod tests {
             files: vec![],
             file_blobs: Default::default(),
             extra: Vec::new(),
-        })
+        }))
         .stamp("2026-04-05T00:00:00Z", 2, "a");
         assert_eq!(
             view::render_all(ViewFile::Learnings, &fold([&a, &b])),
@@ -446,7 +447,7 @@ mod tests {
 {"type":"decision","key":"bare","insight":"Chose Zustand over Redux — fewer re-renders","confidence":0.8,"extra":true}
 "#;
         let mut bare = learning("bare", &[]);
-        if let Body::Learning { skill, extra, .. } = &mut bare {
+        if let Body::Learning(Learning { skill, extra, .. }) = &mut bare {
             skill.clear();
             // A key the seed does not define is kept, with its JSON value.
             extra.push(Extra {
@@ -470,12 +471,12 @@ mod tests {
         };
         assert_eq!(first.at.as_deref(), Some("2026-04-05T08:15:00Z"));
         match &first.body {
-            Body::Learning {
+            Body::Learning(Learning {
                 ltype,
                 confidence,
                 extra,
                 ..
-            } => {
+            }) => {
                 assert_eq!(*ltype, LearningType::Error);
                 assert_eq!(*confidence, 0.7);
                 assert_eq!(extra[0].label, "tags");
@@ -503,7 +504,9 @@ mod tests {
             );
             assert_eq!(exact_confidence(&line), Some(c), "{line}");
             match &view::parse_bodies(ViewFile::Learnings, &line).unwrap()[0] {
-                Body::Learning { confidence, .. } => assert_eq!(confidence.to_bits(), c.to_bits()),
+                Body::Learning(Learning { confidence, .. }) => {
+                    assert_eq!(confidence.to_bits(), c.to_bits())
+                }
                 other => panic!("{other:?}"),
             }
         }

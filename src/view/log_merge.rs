@@ -17,6 +17,8 @@ use std::ops::Range;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::learnings::{group_run, LineReader};
+#[cfg(test)]
+use crate::model::kinds::Learning;
 use crate::model::Record;
 
 /// A learning joining the log.
@@ -223,7 +225,7 @@ mod tests {
 
     fn group(r: &Record) -> (LearningType, String) {
         match &r.body {
-            Body::Learning { ltype, key, .. } => (*ltype, key.clone()),
+            Body::Learning(Learning { ltype, key, .. }) => (*ltype, key.clone()),
             _ => unreachable!(),
         }
     }

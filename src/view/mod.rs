@@ -30,6 +30,11 @@ mod roundtrip_tests;
 
 pub use diff::diff;
 
+#[cfg(test)]
+use crate::model::kinds::CumulativeNote;
+use crate::model::kinds::{
+    Checkpoint, Convention, Decision, Echo, Instinct, Invariant, Learning, Progress, Session, Task,
+};
 use crate::model::{canonical_section, Body, Field, Kind, Record, Scope, Shape, State};
 use text::{block, item, items_normal, one_line, paths};
 
@@ -369,7 +374,7 @@ pub fn normalize(body: &mut Body) {
     // In checkpoint.md a section holds everything up to the next heading, so an extra's
     // unlabelled lines come before the sections placed after the same section; in the entry
     // formats, prose after a section reads back as part of it.
-    let sections_hold_prose = !matches!(body, Body::Checkpoint { .. });
+    let sections_hold_prose = !matches!(body, Body::Checkpoint(Checkpoint { .. }));
     let kind = body.kind();
     if let Some(extra) = body.extra_mut() {
         normalize_extras(extra, &shown, sections_hold_prose);
@@ -479,41 +484,41 @@ fn shown_rank(shown: &[(&str, bool)], after: &str) -> usize {
 /// written one before it, where it reads back.
 fn shown_slots(body: &Body) -> Vec<(&'static str, bool)> {
     match body {
-        Body::Decision { files, .. } => vec![
+        Body::Decision(Decision { files, .. }) => vec![
             ("Context", true),
             ("Decision", true),
             ("Rationale", true),
             ("Impact", true),
             ("Files", !files.is_empty()),
         ],
-        Body::Convention {
+        Body::Convention(Convention {
             example,
             applies_to,
             ..
-        } => vec![
+        }) => vec![
             ("Pattern", true),
             ("Example", !example.is_empty()),
             ("Applies to", !applies_to.is_empty()),
         ],
-        Body::Instinct { .. } => vec![
+        Body::Instinct(Instinct { .. }) => vec![
             ("Trigger", true),
             ("Action", true),
             ("Confidence", true),
             ("Evidence", true),
         ],
-        Body::Progress {
+        Body::Progress(Progress {
             completed,
             in_progress,
             blocked,
             next,
             ..
-        } => vec![
+        }) => vec![
             ("Completed", !completed.is_empty()),
             ("In Progress", !in_progress.is_empty()),
             ("Blocked", !blocked.is_empty()),
             ("Next Session Should", !next.is_empty()),
         ],
-        Body::Checkpoint { git, extra, .. } => checkpoint::SECTIONS
+        Body::Checkpoint(Checkpoint { git, extra, .. }) => checkpoint::SECTIONS
             .iter()
             .map(|s| {
                 let written = *s != checkpoint::GIT_STATE
@@ -522,14 +527,14 @@ fn shown_slots(body: &Body) -> Vec<(&'static str, bool)> {
                 (*s, written)
             })
             .collect(),
-        Body::Task { .. } => vec![(tasks::AFTER_TASK, true), (tasks::AFTER_END, true)],
-        Body::Echo { .. } => std::iter::once(echoes::BEFORE_HEADING)
+        Body::Task(Task { .. }) => vec![(tasks::AFTER_TASK, true), (tasks::AFTER_END, true)],
+        Body::Echo(Echo { .. }) => std::iter::once(echoes::BEFORE_HEADING)
             .chain(echoes::SLOTS)
             .map(|s| (s, true))
             .collect(),
-        Body::Invariant {
+        Body::Invariant(Invariant {
             what, r#where, why, ..
-        } => vec![
+        }) => vec![
             ("What", !what.is_empty()),
             ("Where", !r#where.is_empty()),
             ("Why", !why.is_empty()),
@@ -589,15 +594,18 @@ fn normalize_extras(
 pub fn visible(body: &Body) -> Body {
     let mut b = body.clone();
     match &mut b {
-        Body::Decision { file_blobs, .. } | Body::Learning { file_blobs, .. } => file_blobs.clear(),
-        Body::Checkpoint { git, .. } | Body::Session { git, .. } => *git = None,
+        Body::Decision(Decision { file_blobs, .. })
+        | Body::Learning(Learning { file_blobs, .. }) => file_blobs.clear(),
+        Body::Checkpoint(Checkpoint { git, .. }) | Body::Session(Session { git, .. }) => {
+            *git = None
+        }
         // The view shows a task's number, not its identity or claim.
-        Body::Task {
+        Body::Task(Task {
             uid,
             claimed,
             aliases,
             ..
-        } => {
+        }) => {
             uid.clear();
             claimed.clear();
             aliases.clear();
@@ -611,20 +619,20 @@ pub fn visible(body: &Body) -> Body {
 /// task's identity, claim and aliases).
 pub fn inherit(body: &mut Body, from: &Body) {
     if let (
-        Body::Task {
+        Body::Task(Task {
             uid,
             num,
             claimed,
             aliases,
             ..
-        },
-        Body::Task {
+        }),
+        Body::Task(Task {
             uid: u,
             num: n,
             claimed: c,
             aliases: a,
             ..
-        },
+        }),
     ) = (body, from)
     {
         if uid.is_empty() {
@@ -660,7 +668,7 @@ mod tests {
                 ViewFile::Learnings => learning(i, &format!("k{i}"), &format!("i{i}")),
                 ViewFile::Conventions => Record::new(
                     meta(i, &[]),
-                    Body::Convention {
+                    Body::Convention(Convention {
                         title: format!("c{i}"),
                         pattern: "p".into(),
                         example: if i % 2 == 0 {
@@ -670,24 +678,24 @@ mod tests {
                         },
                         applies_to: String::new(),
                         extra: Vec::new(),
-                    },
+                    }),
                 ),
                 ViewFile::Progress => Record::new(
                     meta(i, &[]),
-                    Body::Progress {
+                    Body::Progress(Progress {
                         completed: vec![format!("done {i}")],
                         in_progress: Vec::new(),
                         blocked: Vec::new(),
                         next: vec!["next".into()],
                         extra: Vec::new(),
-                    },
+                    }),
                 ),
                 ViewFile::SessionLog => Record::new(
                     meta(i, &[]),
-                    Body::Session {
+                    Body::Session(Session {
                         summary: format!("s{i}"),
                         git: None,
-                    },
+                    }),
                 ),
                 _ => unreachable!("{file:?} is not appendable"),
             })
@@ -735,22 +743,22 @@ mod tests {
 
     #[test]
     fn visible_hides_blobs_and_git_state() {
-        let s = Body::Session {
+        let s = Body::Session(Session {
             summary: "s".into(),
             git: Some(GitState::default()),
-        };
+        });
         assert_eq!(
             visible(&s),
-            Body::Session {
+            Body::Session(Session {
                 summary: "s".into(),
                 git: None
-            }
+            })
         );
     }
 
     #[test]
     fn normalize_is_idempotent_on_tricky_text() {
-        let mut b = Body::Decision {
+        let mut b = Body::Decision(Decision {
             title: " a\nb ".into(),
             context: "x\r\n## y\n**Z:** w  \n\n".into(),
             decision: "d".into(),
@@ -759,18 +767,18 @@ mod tests {
             files: vec!["`a`, b".into(), " ".into()],
             file_blobs: Default::default(),
             extra: Vec::new(),
-        };
+        });
         normalize(&mut b);
         let once = b.clone();
         normalize(&mut b);
         assert_eq!(b, once);
         match once {
-            Body::Decision {
+            Body::Decision(Decision {
                 title,
                 context,
                 files,
                 ..
-            } => {
+            }) => {
                 assert_eq!(title, "a b");
                 assert_eq!(context, "x\n ## y\n **Z:** w");
                 assert_eq!(files, vec!["a", "b"]);
@@ -781,17 +789,17 @@ mod tests {
 
     #[test]
     fn note_sections_get_canonical_names() {
-        let mut b = Body::CumulativeNote {
+        let mut b = Body::CumulativeNote(CumulativeNote {
             section: "attention-points".into(),
             text: "- [ ] x".into(),
-        };
+        });
         normalize(&mut b);
         assert_eq!(
             b,
-            Body::CumulativeNote {
+            Body::CumulativeNote(CumulativeNote {
                 section: "Attention Points".into(),
                 text: "x".into()
-            }
+            })
         );
     }
 }

@@ -6,6 +6,7 @@ use super::text::{
     strip_word, withheld_id, withheld_line, without_note, Src,
 };
 use super::{normal, ParseError, Parsed, Withhold};
+use crate::model::kinds::{CumulativeNote, TaskNote};
 use crate::model::{canonical_section, Body, Record, CUMULATIVE_SECTIONS, TASK_SECTIONS};
 
 const FOLLOW_UP: &str = "Follow-Up Items";
@@ -27,12 +28,12 @@ type Shown = (String, Result<String, String>);
 
 fn shown(r: &Record, withhold: Withhold<'_>) -> Option<(String, String, Result<String, String>)> {
     let (task, section, text) = match normal(&r.body) {
-        Body::CumulativeNote { section, text } => (String::new(), section, text),
-        Body::TaskNote {
+        Body::CumulativeNote(CumulativeNote { section, text }) => (String::new(), section, text),
+        Body::TaskNote(TaskNote {
             task,
             section,
             text,
-        } => (task, section, text),
+        }) => (task, section, text),
         _ => return None,
     };
     let kind = r.kind().as_str();
@@ -219,10 +220,10 @@ pub(crate) fn parse_cumulative(text: &str) -> Result<Vec<Parsed>, ParseError> {
                 section
             };
             out.push(Parsed::entry(
-                Body::CumulativeNote {
+                Body::CumulativeNote(CumulativeNote {
                     section: section.to_owned(),
                     text,
-                },
+                }),
                 None,
             ));
         }
@@ -277,11 +278,11 @@ pub(crate) fn parse_tasks(text: &str) -> Result<Vec<Parsed>, ParseError> {
         out.extend(withheld.into_iter().map(Parsed::Withheld));
         for (text, _) in section_items(&lines) {
             out.push(Parsed::entry(
-                Body::TaskNote {
+                Body::TaskNote(TaskNote {
                     task: task.clone(),
                     section: section.clone(),
                     text,
-                },
+                }),
                 None,
             ));
         }
@@ -296,18 +297,18 @@ mod tests {
     use crate::view::{self, ViewFile};
 
     fn note(section: &str, text: &str) -> Body {
-        Body::CumulativeNote {
+        Body::CumulativeNote(CumulativeNote {
             section: section.into(),
             text: text.into(),
-        }
+        })
     }
 
     fn task(task: &str, section: &str, text: &str) -> Body {
-        Body::TaskNote {
+        Body::TaskNote(TaskNote {
             task: task.into(),
             section: section.into(),
             text: text.into(),
-        }
+        })
     }
 
     fn state(bodies: Vec<Body>) -> crate::model::State {
@@ -394,7 +395,7 @@ mod tests {
         )
         .unwrap();
         assert!(
-            matches!(&got[1], Body::CumulativeNote { section, text } if section == "Open Questions" && text == "b?"),
+            matches!(&got[1], Body::CumulativeNote (CumulativeNote { section, text }) if section == "Open Questions" && text == "b?"),
             "{got:?}"
         );
     }
@@ -491,7 +492,7 @@ mod tests {
         assert_eq!(e.line, 4);
         let got = view::parse_bodies(ViewFile::TaskNotes, "## Ideas\n- try X\n").unwrap();
         assert!(
-            matches!(&got[0], Body::TaskNote { section, text, .. } if section == "Ideas" && text == "try X"),
+            matches!(&got[0], Body::TaskNote (TaskNote { section, text, .. }) if section == "Ideas" && text == "try X"),
             "{got:?}"
         );
     }

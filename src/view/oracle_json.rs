@@ -7,6 +7,7 @@
 use serde_json::{Map, Value};
 
 use super::text::parse_time;
+use crate::model::kinds::Oracle;
 use crate::model::oracle::{add_secs, FAILED, REASON_TIMEOUT};
 use crate::model::Body;
 
@@ -123,7 +124,7 @@ pub fn parse(text: &str, stem: &str) -> Result<OracleFile, OracleFileError> {
         // The seed's files carry no reason: the only way it fails a dispatch is a timeout.
         reason = REASON_TIMEOUT.to_owned();
     }
-    let body = Body::Oracle {
+    let body = Body::Oracle(Oracle {
         session_id,
         dispatched_at,
         trigger_signal: text_of("triggersignal")?,
@@ -135,7 +136,7 @@ pub fn parse(text: &str, stem: &str) -> Result<OracleFile, OracleFileError> {
         response_id: text_of("responseid")?,
         response_excerpt: text_of("responseexcerpt")?,
         reason,
-    };
+    });
     let extra = if extra.is_empty() {
         String::new()
     } else {
@@ -172,7 +173,7 @@ pub struct SeedFile<'a> {
 /// The file name a record is written to (`<sessionId>.json`); `None` for other bodies.
 pub fn file_name(body: &Body) -> Option<String> {
     match body {
-        Body::Oracle { session_id, .. } => Some(format!("{session_id}.json")),
+        Body::Oracle(Oracle { session_id, .. }) => Some(format!("{session_id}.json")),
         _ => None,
     }
 }
@@ -180,7 +181,7 @@ pub fn file_name(body: &Body) -> Option<String> {
 /// A record in the seed's schema (`None` for other bodies): what `render` writes, and the
 /// camelCase fields `--json` shows a dispatch with.
 pub fn seed_file<'a>(body: &'a Body) -> Option<SeedFile<'a>> {
-    let Body::Oracle {
+    let Body::Oracle(Oracle {
         session_id,
         dispatched_at,
         trigger_signal,
@@ -192,7 +193,7 @@ pub fn seed_file<'a>(body: &'a Body) -> Option<SeedFile<'a>> {
         response_id,
         response_excerpt,
         reason,
-    } = body
+    }) = body
     else {
         return None;
     };
@@ -242,9 +243,9 @@ mod tests {
     fn reads_the_seeds_example_and_writes_it_back() {
         let f = parse(SEED, "ignored").unwrap();
         assert_eq!(f.extra, "");
-        let Body::Oracle {
+        let Body::Oracle(Oracle {
             session_id, status, ..
-        } = &f.body
+        }) = &f.body
         else {
             panic!("{:?}", f.body)
         };
@@ -280,14 +281,14 @@ mod tests {
     fn sloppy_files_are_read() {
         let text = "\u{feff}{\r\n\"session_id\": \"oracle-1-x\",\r\n\"dispatched_at\": \"2026-04-27 12:34\",\r\n\"TriggerSignal\": \"manual\",\r\n\"source_skill\": \"FIX\",\r\n\"target_model\": \"m\",\r\n\"bundle_hash\": \"sha256:ABCDEF12\",\r\n\"status\": \"Pending\",\r\n\"note\": [1, 2]\r\n}\r\n";
         let f = parse(text, "oracle-1-x").unwrap();
-        let Body::Oracle {
+        let Body::Oracle(Oracle {
             dispatched_at,
             timeout_at,
             source_skill,
             bundle_hash,
             status,
             ..
-        } = &f.body
+        }) = &f.body
         else {
             panic!()
         };
@@ -298,7 +299,9 @@ mod tests {
         assert_eq!(status, "pending");
         assert_eq!(f.extra, r#"{"note":[1,2]}"#);
         let failed = parse(&SEED.replace("pending", "failed"), "s").unwrap();
-        assert!(matches!(failed.body, Body::Oracle { ref reason, .. } if reason == "timeout"));
+        assert!(
+            matches!(failed.body, Body::Oracle (Oracle { ref reason, .. }) if reason == "timeout")
+        );
     }
 
     #[test]
@@ -306,7 +309,7 @@ mod tests {
         let text = SEED.replace("\"sessionId\": \"oracle-1714234500-abc123\",\n", "");
         let f = parse(&text, "oracle-9-zz").unwrap();
         assert!(
-            matches!(f.body, Body::Oracle { ref session_id, .. } if session_id == "oracle-9-zz")
+            matches!(f.body, Body::Oracle (Oracle { ref session_id, .. }) if session_id == "oracle-9-zz")
         );
     }
 

@@ -3,6 +3,7 @@
 use super::entry::{self, heading_rest, push_extras, Form, RawEntry, Spec};
 use super::text::{item, minute, push_item, read_items, withheld_line};
 use super::{normal, ParseError, Parsed, Withhold};
+use crate::model::kinds::Progress;
 use crate::model::{Body, Extra, Record};
 
 const FORM: Form = Form {
@@ -47,13 +48,13 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
             out.push_str(&format!("\n{}\n", withheld_line("progress", &r.id)));
             continue;
         }
-        if let Body::Progress {
+        if let Body::Progress(Progress {
             completed,
             in_progress,
             blocked,
             next,
             extra,
-        } = normal(&r.body)
+        }) = normal(&r.body)
         {
             let rest = match heading_rest(&extra) {
                 Some(t) => format!(": {t}"),
@@ -102,13 +103,13 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
                 },
             );
         }
-        Ok(Body::Progress {
+        Ok(Body::Progress(Progress {
             completed: list(&e, 0),
             in_progress: list(&e, 1),
             blocked: list(&e, 2),
             next: list(&e, 3),
             extra: std::mem::take(&mut e.extras),
-        })
+        }))
     })
 }
 
@@ -124,13 +125,13 @@ mod tests {
 
     #[test]
     fn renders_only_non_empty_lists() {
-        let a = Draft::new(Body::Progress {
+        let a = Draft::new(Body::Progress(Progress {
             completed: strings(&["Parser", "Renderer"]),
             in_progress: strings(&["Save (step 2/3)"]),
             blocked: vec![],
             next: strings(&["Start with diff"]),
             extra: Vec::new(),
-        })
+        }))
         .stamp("2026-04-04T14:30:00Z", 1, "a");
         assert_eq!(
             view::render_all(ViewFile::Progress, &fold([&a])),
@@ -169,7 +170,7 @@ mod tests {
 ";
         assert_eq!(
             view::parse_bodies(ViewFile::Progress, text).unwrap(),
-            vec![Body::Progress {
+            vec![Body::Progress(Progress {
                 completed: strings(&["Task description"]),
                 in_progress: strings(&["Task description (step X/Y)\ncontinued here"]),
                 blocked: strings(&["Task description — reason"]),
@@ -179,7 +180,7 @@ mod tests {
                     label: "Python Context".into(),
                     text: "(if Python project):\n- Python: 3.12 (uv)\n- Coverage: 80%".into(),
                 }],
-            }]
+            })]
         );
     }
 
@@ -188,7 +189,7 @@ mod tests {
         let text = "## Progress update — sprint 3\n**Done:**\n- a\n**Next steps:**\n- b\n";
         assert_eq!(
             view::parse_bodies(ViewFile::Progress, text).unwrap(),
-            vec![Body::Progress {
+            vec![Body::Progress(Progress {
                 completed: strings(&["a"]),
                 in_progress: vec![],
                 blocked: vec![],
@@ -198,7 +199,7 @@ mod tests {
                     label: "#".into(),
                     text: "— sprint 3".into(),
                 }],
-            }]
+            })]
         );
     }
 
@@ -217,7 +218,7 @@ mod tests {
         )
         .unwrap();
         assert!(
-            matches!(&got[0], Body::Progress { extra, .. } if extra[0].text == "\\- [x] no field"),
+            matches!(&got[0], Body::Progress (Progress { extra, .. }) if extra[0].text == "\\- [x] no field"),
             "{got:?}"
         );
     }

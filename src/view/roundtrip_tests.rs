@@ -8,6 +8,10 @@ use proptest::sample::select;
 
 use super::text::{item, one_line};
 use super::{diff, normalize, parse, render_all as render, visible, Parsed, ViewFile};
+use crate::model::kinds::{
+    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Instinct, Invariant, Learning,
+    Progress, Session, Task, TaskNote,
+};
 use crate::model::{
     fold, Body, Draft, Extra, GitState, LearningType, Record, State, CUMULATIVE_SECTIONS,
     TASK_SECTIONS,
@@ -174,15 +178,17 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
             ),
         )
             .prop_map(
-                |(title, context, decision, rationale, impact, files, extra)| Body::Decision {
-                    title,
-                    context,
-                    decision,
-                    rationale,
-                    impact,
-                    files,
-                    file_blobs: Default::default(),
-                    extra,
+                |(title, context, decision, rationale, impact, files, extra)| {
+                    Body::Decision(Decision {
+                        title,
+                        context,
+                        decision,
+                        rationale,
+                        impact,
+                        files,
+                        file_blobs: Default::default(),
+                        extra,
+                    })
                 },
             )
             .boxed(),
@@ -196,15 +202,15 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
                 &["", "Status", "### Notes"],
             ),
         )
-            .prop_map(
-                |(title, pattern, example, applies_to, extra)| Body::Convention {
+            .prop_map(|(title, pattern, example, applies_to, extra)| {
+                Body::Convention(Convention {
                     title,
                     pattern,
                     example,
                     applies_to,
                     extra,
-                },
-            )
+                })
+            })
             .boxed(),
         ViewFile::Learnings => (
             text(),
@@ -215,8 +221,8 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
             list(),
             json_extras(),
         )
-            .prop_map(
-                |(skill, ltype, key, insight, confidence, files, extra)| Body::Learning {
+            .prop_map(|(skill, ltype, key, insight, confidence, files, extra)| {
+                Body::Learning(Learning {
                     skill,
                     ltype,
                     key,
@@ -225,8 +231,8 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
                     files,
                     file_blobs: Default::default(),
                     extra,
-                },
-            )
+                })
+            })
             .boxed(),
         ViewFile::Instincts => (
             required(),
@@ -239,16 +245,16 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
                 &["", "Confidence note", "## Seen in"],
             ),
         )
-            .prop_map(
-                |(name, trigger, action, confidence, evidence, extra)| Body::Instinct {
+            .prop_map(|(name, trigger, action, confidence, evidence, extra)| {
+                Body::Instinct(Instinct {
                     name,
                     trigger,
                     action,
                     confidence,
                     evidence,
                     extra,
-                },
-            )
+                })
+            })
             .boxed(),
         ViewFile::CumulativeNotes => {
             let sections: Vec<&str> = CUMULATIVE_SECTIONS
@@ -257,9 +263,11 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
                 .chain(["attention-points"])
                 .collect();
             (select(sections), required())
-                .prop_map(|(section, text)| Body::CumulativeNote {
-                    section: section.to_owned(),
-                    text,
+                .prop_map(|(section, text)| {
+                    Body::CumulativeNote(CumulativeNote {
+                        section: section.to_owned(),
+                        text,
+                    })
                 })
                 .boxed()
         }
@@ -283,16 +291,16 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
                 text(),
                 extras(&["", "What", "Where", "Why"], &["", "Owner", "Status"]),
             )
-                .prop_map(
-                    |(section, title, what, r#where, why, extra)| Body::Invariant {
+                .prop_map(|(section, title, what, r#where, why, extra)| {
+                    Body::Invariant(Invariant {
                         section,
                         title,
                         what,
                         r#where,
                         why,
                         extra,
-                    },
-                )
+                    })
+                })
                 .boxed()
         }
         ViewFile::Progress => (
@@ -311,18 +319,18 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
                 &["", "Python Context", "#"],
             ),
         )
-            .prop_map(
-                |(completed, in_progress, blocked, next, extra)| Body::Progress {
+            .prop_map(|(completed, in_progress, blocked, next, extra)| {
+                Body::Progress(Progress {
                     completed,
                     in_progress,
                     blocked,
                     next,
                     extra,
-                },
-            )
+                })
+            })
             .boxed(),
         ViewFile::SessionLog => text()
-            .prop_map(|summary| Body::Session { summary, git: None })
+            .prop_map(|summary| Body::Session(Session { summary, git: None }))
             .boxed(),
         ViewFile::Checkpoint => (
             text(),
@@ -346,26 +354,28 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
                 ],
             ),
         )
-            .prop_map(
-                |(doing, left, context, resume, git, extra)| Body::Checkpoint {
+            .prop_map(|(doing, left, context, resume, git, extra)| {
+                Body::Checkpoint(Checkpoint {
                     doing,
                     left,
                     context,
                     resume,
                     git,
                     extra,
-                },
-            )
+                })
+            })
             .boxed(),
         ViewFile::TaskNotes => (
             prop_oneof![Just(String::new()), text()],
             select(TASK_SECTIONS.to_vec()),
             required(),
         )
-            .prop_map(|(task, section, text)| Body::TaskNote {
-                task,
-                section: section.to_owned(),
-                text,
+            .prop_map(|(task, section, text)| {
+                Body::TaskNote(TaskNote {
+                    task,
+                    section: section.to_owned(),
+                    text,
+                })
             })
             .boxed(),
         ViewFile::Tasks => (
@@ -398,34 +408,36 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
                 |(
                     (uid, num, title, status, priority, category),
                     (count, context, files, keep, extra),
-                )| Body::Task {
-                    uid,
-                    num,
-                    claimed: TS.into(),
-                    title,
-                    completed: if status == "completed" {
-                        TS.into()
-                    } else {
-                        String::new()
-                    },
-                    status: status.into(),
-                    priority: priority.into(),
-                    category: category.into(),
-                    created: TS.into(),
-                    consolidated: count > 0,
-                    consolidated_count: count,
-                    context,
-                    files,
-                    keep,
-                    aliases: Vec::new(),
-                    extra: extra
-                        .into_iter()
-                        .map(|(after, text)| Extra {
-                            after: after.into(),
-                            label: String::new(),
-                            text,
-                        })
-                        .collect(),
+                )| {
+                    Body::Task(Task {
+                        uid,
+                        num,
+                        claimed: TS.into(),
+                        title,
+                        completed: if status == "completed" {
+                            TS.into()
+                        } else {
+                            String::new()
+                        },
+                        status: status.into(),
+                        priority: priority.into(),
+                        category: category.into(),
+                        created: TS.into(),
+                        consolidated: count > 0,
+                        consolidated_count: count,
+                        context,
+                        files,
+                        keep,
+                        aliases: Vec::new(),
+                        extra: extra
+                            .into_iter()
+                            .map(|(after, text)| Extra {
+                                after: after.into(),
+                                label: String::new(),
+                                text,
+                            })
+                            .collect(),
+                    })
                 },
             )
             .boxed(),
@@ -434,11 +446,13 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
             required(),
             vec(select(vec!["TASK_001", "TASK_002", "TASK_010"]), 0..3),
         )
-            .prop_map(|(title, content, related)| Body::ContextBlock {
-                title,
-                content,
-                updated: TS.into(),
-                related_tasks: related.into_iter().map(str::to_owned).collect(),
+            .prop_map(|(title, content, related)| {
+                Body::ContextBlock(ContextBlock {
+                    title,
+                    content,
+                    updated: TS.into(),
+                    related_tasks: related.into_iter().map(str::to_owned).collect(),
+                })
             })
             .boxed(),
     }
@@ -487,20 +501,22 @@ fn shown_order(file: ViewFile, state: &State) -> Vec<Body> {
     let pos = |list: &[&str], s: &str| list.iter().position(|x| *x == s).unwrap_or(list.len());
     match file {
         ViewFile::CumulativeNotes => bodies.sort_by_key(|b| match b {
-            Body::CumulativeNote { section, .. } => pos(&CUMULATIVE_SECTIONS, section),
+            Body::CumulativeNote(CumulativeNote { section, .. }) => {
+                pos(&CUMULATIVE_SECTIONS, section)
+            }
             _ => 0,
         }),
         ViewFile::TaskNotes => {
             let mut tasks: Vec<String> = Vec::new();
             for b in &bodies {
-                if let Body::TaskNote { task, .. } = b {
+                if let Body::TaskNote(TaskNote { task, .. }) = b {
                     if !tasks.contains(task) {
                         tasks.push(task.clone());
                     }
                 }
             }
             bodies.sort_by_key(|b| match b {
-                Body::TaskNote { task, section, .. } => (
+                Body::TaskNote(TaskNote { task, section, .. }) => (
                     tasks.iter().position(|t| t == task).unwrap_or(0),
                     pos(&TASK_SECTIONS, section),
                 ),
@@ -508,7 +524,7 @@ fn shown_order(file: ViewFile, state: &State) -> Vec<Body> {
             });
         }
         ViewFile::Tasks => bodies.sort_by_key(|b| match b {
-            Body::Task { status, num, .. } => (
+            Body::Task(Task { status, num, .. }) => (
                 ["in_progress", "pending", "completed"]
                     .iter()
                     .position(|s| s == status),
@@ -517,7 +533,7 @@ fn shown_order(file: ViewFile, state: &State) -> Vec<Body> {
             _ => (None, 0),
         }),
         ViewFile::Invariants => bodies.sort_by_key(|b| match b {
-            Body::Invariant { section, .. } => section_rank(section),
+            Body::Invariant(Invariant { section, .. }) => section_rank(section),
             _ => (0, String::new()),
         }),
         _ => {}
@@ -565,20 +581,22 @@ fn check(file: ViewFile, mut bodies: Vec<Body>) -> Result<(), TestCaseError> {
 
     // The git state is not part of the view; carry it over as a save would.
     let mut reparsed = entries;
-    if let (Some(Body::Checkpoint { git: old, .. }), Some(Body::Checkpoint { git, .. })) =
-        (base.first().map(|r| &r.body), reparsed.first_mut())
+    if let (
+        Some(Body::Checkpoint(Checkpoint { git: old, .. })),
+        Some(Body::Checkpoint(Checkpoint { git, .. })),
+    ) = (base.first().map(|r| &r.body), reparsed.first_mut())
     {
         *git = old.clone();
     }
     // A task's identity is not part of the view either; a save pairs it by number.
     for b in &mut reparsed {
         let num = match b {
-            Body::Task { num, .. } => *num,
+            Body::Task(Task { num, .. }) => *num,
             _ => continue,
         };
         if let Some(old) = base
             .iter()
-            .find(|r| matches!(r.body, Body::Task { num: n, .. } if n == num))
+            .find(|r| matches!(r.body, Body::Task (Task { num: n, .. }) if n == num))
         {
             super::inherit(b, &old.body);
         }

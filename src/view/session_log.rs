@@ -4,6 +4,7 @@ use super::text::{
     heading, is_blank, minute, numbered, one_line, parse_time, withheld_id, withheld_line,
 };
 use super::{normal, ParseError, Parsed, Withhold};
+use crate::model::kinds::Session;
 use crate::model::{Body, Record};
 
 pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
@@ -17,7 +18,7 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
             out.push('\n');
             continue;
         }
-        if let Body::Session { summary, .. } = normal(&r.body) {
+        if let Body::Session(Session { summary, .. }) = normal(&r.body) {
             out.push_str(&format!("[{}] — {summary}\n", minute(&r.meta.ts)));
         }
     }
@@ -50,10 +51,10 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
         };
         let (at, summary) = summary_of(line);
         out.push(Parsed::entry(
-            Body::Session {
+            Body::Session(Session {
                 summary: one_line(summary),
                 git: None,
-            },
+            }),
             at,
         ));
     }
@@ -89,10 +90,10 @@ mod tests {
     use crate::view::{self, ViewFile};
 
     fn session(s: &str) -> Body {
-        Body::Session {
+        Body::Session(Session {
             summary: s.into(),
             git: None,
-        }
+        })
     }
 
     #[test]

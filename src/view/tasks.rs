@@ -27,6 +27,7 @@
 
 use super::text::{err, numbered, parse_time, withheld_id, withheld_line};
 use super::{normal, ParseError, Parsed, Withhold};
+use crate::model::kinds::Task;
 use crate::model::task::{
     canonical_category, canonical_priority, canonical_status, parse_task_id, task_id, COMPLETED,
     IN_PROGRESS, PENDING,
@@ -55,7 +56,7 @@ const LABELS: [&str; 6] = [
 
 fn status_of(body: &Body) -> &str {
     match body {
-        Body::Task { status, .. } => status,
+        Body::Task(Task { status, .. }) => status,
         _ => "",
     }
 }
@@ -84,7 +85,7 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
 }
 
 fn render_task(out: &mut String, body: &Body) {
-    let Body::Task {
+    let Body::Task(Task {
         num,
         title,
         status,
@@ -99,7 +100,7 @@ fn render_task(out: &mut String, body: &Body) {
         keep,
         extra,
         ..
-    } = body
+    }) = body
     else {
         return;
     };
@@ -254,7 +255,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
             }
             let extra = Vec::new();
             out.push(Parsed::entry(
-                Body::Task {
+                Body::Task(Task {
                     uid: String::new(),
                     num,
                     claimed: String::new(),
@@ -271,7 +272,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
                     keep: false,
                     aliases: Vec::new(),
                     extra,
-                },
+                }),
                 None,
             ));
             current = Some(out.len() - 1);
@@ -287,7 +288,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
             (Some(body), Some((label, value))) if !is_set(body, label) => {
                 set(body, label, value, src.no)?
             }
-            (Some(Body::Task { extra, .. }), _) => extra.push(Extra {
+            (Some(Body::Task(Task { extra, .. })), _) => extra.push(Extra {
                 after: if indented && !ended {
                     AFTER_TASK
                 } else {
@@ -309,7 +310,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
             Parsed::Withheld(_) => None,
         });
         match last {
-            Some(Body::Task { extra, .. }) => {
+            Some(Body::Task (Task { extra, .. })) => {
                 let before = waiting.drain(..).map(|(_, text)| Extra {
                     after: String::new(),
                     label: String::new(),
@@ -338,7 +339,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
 /// Whether a task read from the view already has the attribute (a second `Context:` line is
 /// kept as an extra, not lost).
 fn is_set(body: &Body, label: &str) -> bool {
-    let Body::Task {
+    let Body::Task(Task {
         created,
         completed,
         consolidated,
@@ -346,7 +347,7 @@ fn is_set(body: &Body, label: &str) -> bool {
         context,
         files,
         ..
-    } = body
+    }) = body
     else {
         return true;
     };
@@ -363,7 +364,7 @@ fn is_set(body: &Body, label: &str) -> bool {
 
 /// Sets one attribute of a task read from the view.
 fn set(body: &mut Body, label: &str, value: &str, line: usize) -> Result<(), ParseError> {
-    let Body::Task {
+    let Body::Task(Task {
         created,
         completed,
         consolidated,
@@ -372,7 +373,7 @@ fn set(body: &mut Body, label: &str, value: &str, line: usize) -> Result<(), Par
         context,
         files,
         ..
-    } = body
+    }) = body
     else {
         return Ok(());
     };
@@ -429,7 +430,7 @@ mod tests {
     use crate::view::{self, ViewFile};
 
     fn task(num: u32, title: &str, status: &str) -> Body {
-        Body::Task {
+        Body::Task(Task {
             uid: format!("{num:04x}"),
             num,
             claimed: "2026-04-04T10:00:00Z".into(),
@@ -446,13 +447,13 @@ mod tests {
             keep: false,
             aliases: Vec::new(),
             extra: Vec::new(),
-        }
+        })
     }
 
     #[test]
     fn renders_a_checklist_and_reads_it_back() {
         let mut a = task(1, "Redesign homepage", COMPLETED);
-        if let Body::Task {
+        if let Body::Task(Task {
             priority,
             category,
             completed,
@@ -462,7 +463,7 @@ mod tests {
             context,
             files,
             ..
-        } = &mut a
+        }) = &mut a
         {
             *priority = "P2".into();
             *category = "FEATURE".into();
@@ -514,15 +515,15 @@ mod tests {
     fn unknown_lines_are_kept_where_they_were() {
         let text = "# Tasks\n\nA note before\n- [ ] TASK_001 One\n  an indented remark\n- [X] Two\ntrailing words\n";
         let parsed = view::parse_bodies(ViewFile::Tasks, text).unwrap();
-        let Body::Task { extra, .. } = &parsed[0] else {
+        let Body::Task(Task { extra, .. }) = &parsed[0] else {
             panic!()
         };
         assert_eq!(extra.len(), 2);
         assert_eq!(extra[0].text, "A note before");
         assert_eq!(extra[1].after, AFTER_TASK);
-        let Body::Task {
+        let Body::Task(Task {
             num, status, extra, ..
-        } = &parsed[1]
+        }) = &parsed[1]
         else {
             panic!()
         };
@@ -544,7 +545,7 @@ mod tests {
     fn lenient_forms_and_errors() {
         let text = "## In Progress\n* [ ] task_4 [p1] [bugfix] Fix it\n  - **Files:** `a.rs:3`, b.rs\n  Created: 2026-04-05\n";
         let got = view::parse_bodies(ViewFile::Tasks, text).unwrap();
-        let Body::Task {
+        let Body::Task(Task {
             num,
             status,
             priority,
@@ -552,7 +553,7 @@ mod tests {
             files,
             created,
             ..
-        } = &got[0]
+        }) = &got[0]
         else {
             panic!()
         };

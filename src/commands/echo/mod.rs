@@ -12,6 +12,7 @@ mod lifecycle;
 use super::Context;
 use crate::echoes::{self, Added, Filter, NewEcho};
 use crate::model::echo::{format_confidence, LAYERS};
+use crate::model::kinds::Echo;
 use crate::model::{Body, Record};
 use crate::output::json;
 use crate::text::sanitize;
@@ -305,7 +306,7 @@ fn add(ctx: &Context, a: EchoAddArgs) -> Result<ExitCode> {
 }
 
 fn entry_line(r: &Record, score: f64) -> String {
-    let Body::Echo {
+    let Body::Echo(Echo {
         uid,
         role,
         layer,
@@ -313,7 +314,7 @@ fn entry_line(r: &Record, score: f64) -> String {
         title,
         confidence,
         ..
-    } = &r.body
+    }) = &r.body
     else {
         return String::new();
     };
@@ -373,7 +374,7 @@ fn search(ctx: &Context, a: EchoSearchArgs) -> Result<ExitCode> {
             out.push('\n');
         } else {
             out.push_str(&entry_line(&f.record, f.score.total));
-            if let Body::Echo { text, .. } = &f.record.body {
+            if let Body::Echo(Echo { text, .. }) = &f.record.body {
                 out.push_str(&format!("    {}\n", sanitize(text).replace('\n', "\n    ")));
             }
         }

@@ -15,6 +15,9 @@ use super::sections::{
 };
 use super::Totals;
 use crate::integrity::gate;
+use crate::model::kinds::{Convention, Decision, Learning};
+#[cfg(test)]
+use crate::model::kinds::{CumulativeNote, Delete};
 use crate::model::{named_lines, Body, Record, State};
 
 /// Bumped whenever what a digest keeps, or its text form, changes.
@@ -130,7 +133,7 @@ impl Digest {
     /// nothing it lacks), or when the digest keeps every learning: `None` otherwise.
     pub fn appended(&self, added: &[Record], replacing: &[usize]) -> Option<Digest> {
         let group = |r: &Record| match &r.body {
-            Body::Learning { ltype, key, .. } => Some((*ltype, key.clone())),
+            Body::Learning(Learning { ltype, key, .. }) => Some((*ltype, key.clone())),
             _ => None,
         };
         let replaced: Vec<_> = replacing.iter().filter_map(|&i| group(&added[i])).collect();
@@ -150,22 +153,22 @@ impl Digest {
             .iter()
             .filter(|r| group(r).is_none_or(|g| !replaced.contains(&g)))
             .cloned()
-            .partition(|r| matches!(r.body, Body::Decision { .. }));
+            .partition(|r| matches!(r.body, Body::Decision(Decision { .. })));
         for r in added {
             match &r.body {
-                Body::Decision { .. } => {
+                Body::Decision(Decision { .. }) => {
                     totals.decisions += 1;
                     if names_files(r) {
                         decisions.push(r.clone());
                     }
                 }
-                Body::Learning { .. } => {
+                Body::Learning(Learning { .. }) => {
                     totals.learnings += 1;
                     if names_files(r) {
                         learnings.push(r.clone());
                     }
                 }
-                Body::Convention { .. } => totals.conventions += 1,
+                Body::Convention(Convention { .. }) => totals.conventions += 1,
                 _ => {}
             }
             if let Some(list) = state.of_kind_mut(r.kind()) {
@@ -192,7 +195,7 @@ impl Digest {
             .files
             .iter()
             .cloned()
-            .partition(|r| matches!(r.body, Body::Decision { .. }));
+            .partition(|r| matches!(r.body, Body::Decision(Decision { .. })));
         State {
             decisions,
             learnings,
@@ -353,9 +356,8 @@ const SELECT: usize = 2_000;
 
 fn names_files(r: &Record) -> bool {
     match &r.body {
-        Body::Decision { file_blobs, .. } | Body::Learning { file_blobs, .. } => {
-            !file_blobs.is_empty()
-        }
+        Body::Decision(Decision { file_blobs, .. })
+        | Body::Learning(Learning { file_blobs, .. }) => !file_blobs.is_empty(),
         _ => false,
     }
 }
@@ -386,7 +388,7 @@ mod tests {
         }
         Record::new(
             meta(clock, &[]),
-            Body::Learning {
+            Body::Learning(Learning {
                 skill: "s".into(),
                 ltype: LearningType::Insight,
                 key: key.into(),
@@ -395,17 +397,17 @@ mod tests {
                 files: Vec::new(),
                 file_blobs: blobs,
                 extra: Vec::new(),
-            },
+            }),
         )
     }
 
     fn note(clock: u64, section: &str) -> Record {
         let mut r = record_at(
             "2026-01-02T00:00:00Z",
-            Body::CumulativeNote {
+            Body::CumulativeNote(CumulativeNote {
                 section: section.into(),
                 text: format!("note {clock}"),
-            },
+            }),
         );
         r.meta.clock = clock;
         Record::new(r.meta, r.body)
@@ -444,9 +446,9 @@ mod tests {
                 let victim = out[out.len() / 2].id.clone();
                 out.push(Record::new(
                     meta(clock + 2, &[]),
-                    Body::Delete {
+                    Body::Delete(Delete {
                         targets: vec![victim],
-                    },
+                    }),
                 ));
             }
         }
@@ -559,7 +561,7 @@ mod tests {
             .expect("a learning the digest does not keep, naming files");
         let inside = kept[0];
         for (old, exact) in [(outside, true), (inside, false)] {
-            let Body::Learning { key, .. } = &old.body else {
+            let Body::Learning(Learning { key, .. }) = &old.body else {
                 unreachable!()
             };
             let added = vec![learning_with(5000, key, 0.1, false)];

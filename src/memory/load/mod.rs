@@ -15,6 +15,7 @@ use crate::text::{pretty_time, short};
 pub mod digest;
 mod sections;
 
+use crate::model::kinds::{Checkpoint, Session};
 use sections::{
     checkpoint_section, conventions_section, decisions_section, drift_section, instincts_section,
     invariants_section, learnings_section, notes_section, one_line, progress_section,
@@ -268,7 +269,7 @@ pub fn brief<'a>(
             ));
         }
         (Some(r), g) => {
-            if let Body::Session { summary, .. } = &r.body {
+            if let Body::Session(Session { summary, .. }) = &r.body {
                 let mut rules = match g {
                     Some(Gate::Suspicious(rules)) => rules.clone(),
                     _ => Vec::new(),
@@ -427,7 +428,7 @@ fn marked(text: &str, rules: &[&'static str], author: Option<&Record>) -> String
 /// The one line a budget too small for anything else gets: where to resume.
 fn minimal_line(state: &crate::model::State) -> String {
     match state.open_checkpoint().map(|r| &r.body) {
-        Some(Body::Checkpoint { resume, doing, .. }) => {
+        Some(Body::Checkpoint(Checkpoint { resume, doing, .. })) => {
             let line = if resume.is_empty() { doing } else { resume };
             format!("Resume: {}", one_line(line))
         }

@@ -8,6 +8,10 @@ use super::{fixed, gated, Item, Lazy, Section, Totals, STALE_INVARIANT_DAYS};
 use crate::drift::Drift;
 use crate::integrity::gate::{gate, Gate};
 use crate::model::fold::instinct_confidence;
+use crate::model::kinds::{
+    Checkpoint, Convention, CumulativeNote, Decision, Echo, Instinct, Invariant, Learning, Oracle,
+    Progress, Task, TaskNote,
+};
 use crate::model::{Body, Record, State};
 use crate::text::sanitize;
 use crate::text::{pretty_time, short};
@@ -42,14 +46,14 @@ pub(super) fn drift_section(drift: &Drift) -> Section<'_> {
 pub(super) fn checkpoint_section<'a>(state: &'a State) -> Section<'a> {
     let mut items = Vec::new();
     if let Some(r) = state.open_checkpoint() {
-        if let Body::Checkpoint {
+        if let Body::Checkpoint(Checkpoint {
             doing,
             left,
             context,
             resume,
             git,
             ..
-        } = &r.body
+        }) = &r.body
         {
             let mut t = format!("Since {}: {}", pretty_time(&r.meta.ts), one_line(doing));
             if !resume.is_empty() {
@@ -86,7 +90,7 @@ pub(super) fn invariants_section<'a>(state: &'a State, now: &str) -> Section<'a>
     let active: Vec<&Record> = state
         .invariants
         .iter()
-        .filter(|r| matches!(&r.body, Body::Invariant { section, .. } if !is_archived(section)))
+        .filter(|r| matches!(&r.body, Body::Invariant (Invariant { section, .. }) if !is_archived(section)))
         .collect();
     let newest = state.invariants.iter().map(|r| r.meta.ts.as_str()).max();
     let stale = newest.is_some_and(|ts| crate::text::days_between(ts, now) > STALE_INVARIANT_DAYS);
@@ -100,17 +104,17 @@ pub(super) fn invariants_section<'a>(state: &'a State, now: &str) -> Section<'a>
     // Danger first, then critical, state, cross, other.
     let mut sorted = active.clone();
     sorted.sort_by_key(|r| match &r.body {
-        Body::Invariant { section, .. } => category(section) as u8,
+        Body::Invariant(Invariant { section, .. }) => category(section) as u8,
         _ => u8::MAX,
     });
     for r in sorted {
-        if let Body::Invariant {
+        if let Body::Invariant(Invariant {
             section,
             title,
             what,
             r#where,
             ..
-        } = &r.body
+        }) = &r.body
         {
             let place = if r#where.is_empty() {
                 String::new()
@@ -154,13 +158,13 @@ pub(super) fn progress_section<'a>(state: &'a State) -> Section<'a> {
         };
         if let (
             Some(rules),
-            Body::Progress {
+            Body::Progress(Progress {
                 completed,
                 in_progress,
                 blocked,
                 next,
                 ..
-            },
+            }),
         ) = (rules, &r.body)
         {
             let lists: [(&'static str, &'static str, Vec<&'a String>); 4] = [
@@ -234,9 +238,9 @@ fn day(r: &Record) -> &str {
 
 pub(super) fn decision_line(r: &Record) -> String {
     match &r.body {
-        Body::Decision {
+        Body::Decision(Decision {
             title, decision, ..
-        } => format!(
+        }) => format!(
             "- [{}] {}: {}",
             pretty_time(&r.meta.ts),
             one_line(title),
@@ -248,7 +252,7 @@ pub(super) fn decision_line(r: &Record) -> String {
 
 pub(super) fn convention_line(r: &Record) -> String {
     match &r.body {
-        Body::Convention { title, pattern, .. } => {
+        Body::Convention(Convention { title, pattern, .. }) => {
             format!("- {}: {} ({})", one_line(title), one_line(pattern), day(r))
         }
         _ => String::new(),
@@ -257,13 +261,13 @@ pub(super) fn convention_line(r: &Record) -> String {
 
 pub(super) fn learning_line(r: &Record) -> String {
     match &r.body {
-        Body::Learning {
+        Body::Learning(Learning {
             ltype,
             key,
             insight,
             confidence,
             ..
-        } => {
+        }) => {
             format!(
                 "- [{ltype}] {}: {} ({confidence}, {})",
                 one_line(key),
@@ -277,13 +281,13 @@ pub(super) fn learning_line(r: &Record) -> String {
 
 fn instinct_line(r: &Record) -> String {
     match &r.body {
-        Body::Instinct {
+        Body::Instinct(Instinct {
             name,
             trigger,
             action,
             confidence,
             ..
-        } => format!(
+        }) => format!(
             "- {}: when {} → {} ({confidence}, {})",
             one_line(name),
             one_line(trigger),
@@ -296,19 +300,19 @@ fn instinct_line(r: &Record) -> String {
 
 pub(super) fn note_line(r: &Record) -> String {
     match &r.body {
-        Body::CumulativeNote { section, text } => {
+        Body::CumulativeNote(CumulativeNote { section, text }) => {
             format!("- {section}: {} ({})", one_line(text), day(r))
         }
-        Body::TaskNote {
+        Body::TaskNote(TaskNote {
             task,
             section,
             text,
-        } if task.is_empty() => format!("- {section}: {} ({})", one_line(text), day(r)),
-        Body::TaskNote {
+        }) if task.is_empty() => format!("- {section}: {} ({})", one_line(text), day(r)),
+        Body::TaskNote(TaskNote {
             task,
             section,
             text,
-        } => {
+        }) => {
             format!(
                 "- {} / {section}: {} ({})",
                 one_line(task),
@@ -350,7 +354,7 @@ pub(super) fn conventions_section<'a>(state: &'a State, totals: &Totals) -> Sect
 /// (what is best established leads); the id breaks ties, so the order is total.
 pub(super) fn learning_rank(a: &Record, b: &Record) -> std::cmp::Ordering {
     let confidence = |r: &Record| match r.body {
-        Body::Learning { confidence, .. } => confidence,
+        Body::Learning(Learning { confidence, .. }) => confidence,
         _ => 0.0,
     };
     confidence(b)
@@ -409,7 +413,7 @@ pub(super) fn global_instincts_section(state: &State) -> Section<'_> {
 /// Whether a note is shown by `load`: cumulative notes without the Resolved section, every
 /// task note.
 pub(super) fn shown_note(r: &Record) -> bool {
-    !matches!(&r.body, Body::CumulativeNote { section, .. } if section == "Resolved")
+    !matches!(&r.body, Body::CumulativeNote (CumulativeNote { section, .. }) if section == "Resolved")
 }
 
 /// Cumulative notes (without the Resolved section) or task notes, newest first; `total` is
@@ -461,7 +465,7 @@ pub(super) fn tasks_section<'a>(state: &'a State, drift: &Drift, now: &str) -> S
         items.push(fixed(git.clone(), Item::TaskSummary(git)));
     }
     for r in &state.tasks {
-        if let Body::Task {
+        if let Body::Task(Task {
             num,
             title,
             status,
@@ -469,7 +473,7 @@ pub(super) fn tasks_section<'a>(state: &'a State, drift: &Drift, now: &str) -> S
             category,
             context,
             ..
-        } = &r.body
+        }) = &r.body
         {
             if status == "completed" {
                 continue;
@@ -505,7 +509,7 @@ pub(super) fn oracle_section(state: &State) -> Section<'_> {
     use crate::model::oracle::{COMPLETE, PENDING};
     let mut items: Vec<Lazy<'_>> = Vec::new();
     for r in &state.oracles {
-        if let Body::Oracle {
+        if let Body::Oracle(Oracle {
             session_id,
             status,
             target_model,
@@ -513,7 +517,7 @@ pub(super) fn oracle_section(state: &State) -> Section<'_> {
             trigger_signal,
             timeout_at,
             ..
-        } = &r.body
+        }) = &r.body
         {
             let t = match status.as_str() {
                 PENDING => format!(
@@ -544,14 +548,14 @@ pub(super) fn oracle_section(state: &State) -> Section<'_> {
 
 fn echo_line(r: &Record) -> String {
     match &r.body {
-        Body::Echo {
+        Body::Echo(Echo {
             layer,
             title,
             text,
             evidence,
             confidence,
             ..
-        } => {
+        }) => {
             let mut line = format!(
                 "- [{layer} {}] {}: {}",
                 crate::model::echo::format_confidence(*confidence),
@@ -587,7 +591,7 @@ pub(super) fn echoes_section<'a>(
         .echoes
         .iter()
         .filter_map(|r| match &r.body {
-            Body::Echo { uid, .. } => Some((uid.as_str(), r)),
+            Body::Echo(Echo { uid, .. }) => Some((uid.as_str(), r)),
             _ => None,
         })
         .collect();

@@ -16,6 +16,8 @@ use super::{renderer, FileEntry, FileState, Manifest, Refresh, View, MANIFEST_VE
 use crate::files::{append_atomic, stat_of, write_atomic};
 use crate::memory::view_index::ViewIndex;
 use crate::memory::{digest_cache, echo_cache, gate_cache, Snapshot, Wrote};
+#[cfg(test)]
+use crate::model::kinds::{Learning, Progress, Session};
 use crate::model::{Record, Scope, State};
 use crate::store::{HeadInfo, ObjectId, Store, Tip, MEMORY_REF};
 use crate::view::{self, ViewFile};
@@ -311,15 +313,17 @@ mod tests {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             let pick = (seed >> 33) % 8;
-            let learning = |key: String| Body::Learning {
-                skill: String::new(),
-                ltype: LearningType::Insight,
-                key,
-                insight: format!("insight {step}"),
-                confidence: 0.5,
-                files: Vec::new(),
-                file_blobs: Default::default(),
-                extra: Vec::new(),
+            let learning = |key: String| {
+                Body::Learning(Learning {
+                    skill: String::new(),
+                    ltype: LearningType::Insight,
+                    key,
+                    insight: format!("insight {step}"),
+                    confidence: 0.5,
+                    files: Vec::new(),
+                    file_blobs: Default::default(),
+                    extra: Vec::new(),
+                })
             };
             // Learnings dated in the past (a seed's, an import's) join the log by time: new
             // keys, keys shown (older or newer than their lines), and times shared.
@@ -345,17 +349,17 @@ mod tests {
                 0 | 1 | 6 => learning(format!("k{step}")),
                 2 | 7 => learning(format!("k{}", (seed >> 40) % (step + 1))),
                 3 => decision(step, &format!("d{step}"), &[]).body,
-                4 => Body::Progress {
+                4 => Body::Progress(Progress {
                     completed: vec![format!("done {step}")],
                     in_progress: Vec::new(),
                     blocked: Vec::new(),
                     next: Vec::new(),
                     extra: Vec::new(),
-                },
-                _ => Body::Session {
+                }),
+                _ => Body::Session(Session {
                     summary: format!("session {step}"),
                     git: None,
-                },
+                }),
             };
             let scope = body.kind().scope().unwrap();
             let sealed = sealer.seal_body(body, Vec::new()).unwrap();
@@ -414,7 +418,7 @@ mod tests {
         let view = View::open(&store).unwrap();
         let mut sealer = Sealer::new(false);
         let mut learn = |key: &str| {
-            let body = Body::Learning {
+            let body = Body::Learning(Learning {
                 skill: String::new(),
                 ltype: LearningType::Insight,
                 key: key.into(),
@@ -423,7 +427,7 @@ mod tests {
                 files: Vec::new(),
                 file_blobs: Default::default(),
                 extra: Vec::new(),
-            };
+            });
             sealer.seal_body(body, Vec::new()).unwrap()
         };
         write::append(&store, Scope::Memory, "first", vec![learn("first")]).unwrap();

@@ -16,6 +16,9 @@ pub use append::SavedTail;
 use super::view_index::ViewIndex;
 use super::{Snapshot, Wrote};
 use crate::files::{stat_of, write_atomic};
+use crate::model::kinds::Delete;
+#[cfg(test)]
+use crate::model::kinds::Resolve;
 use crate::model::{fold, Body, Kind, Record, Scope};
 use crate::store::{self, HashKind, ObjectId, Store, Tip, MEMORY_REF};
 use crate::view::{self, ViewFile};
@@ -598,7 +601,7 @@ fn reaches_memory(records: &[Record]) -> bool {
     records.iter().any(|r| {
         r.kind().scope() == Some(Scope::Memory)
             || foreign(&r.meta.supersedes)
-            || matches!(&r.body, Body::Delete { targets } if foreign(targets))
+            || matches!(&r.body, Body::Delete (Delete { targets }) if foreign(targets))
     })
 }
 
@@ -801,30 +804,30 @@ mod tests {
     fn a_session_state_reaches_memory_only_by_memory_kinds_or_ids_it_does_not_hold() {
         let resolve = Record::new(
             meta(1, &[]),
-            Body::Resolve {
+            Body::Resolve(Resolve {
                 target: "cp".into(),
-            },
+            }),
         );
         let own = Record::new(
             meta(2, &[]),
-            Body::Delete {
+            Body::Delete(Delete {
                 targets: vec![resolve.id.clone()],
-            },
+            }),
         );
         assert!(!reaches_memory(&[resolve.clone(), own]));
         let foreign = Record::new(
             meta(3, &[]),
-            Body::Delete {
+            Body::Delete(Delete {
                 targets: vec!["elsewhere".into()],
-            },
+            }),
         );
         assert!(reaches_memory(&[resolve.clone(), foreign]));
         assert!(reaches_memory(&[learning(4, "k", "i")]));
         let edit = Record::new(
             meta(5, &["elsewhere"]),
-            Body::Resolve {
+            Body::Resolve(Resolve {
                 target: "cp".into(),
-            },
+            }),
         );
         assert!(reaches_memory(&[resolve, edit]));
     }
