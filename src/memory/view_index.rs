@@ -111,7 +111,8 @@ impl ViewIndex {
         dangling.sort();
         dangling.dedup();
         let last = Kind::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|&k| appendable(k))
             .filter_map(|k| {
                 let r = state.of_kind(k).last()?;
@@ -234,7 +235,8 @@ impl ViewIndex {
         new: &[Record],
     ) -> ViewIndex {
         for kind in Kind::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|&k| appendable(k) && k.scope() == Some(crate::model::Scope::Branch))
         {
             match state.of_kind(kind).last() {

@@ -3,10 +3,6 @@
 //! field cannot be missed by one of them.
 
 use super::record::{Body, Extra};
-use crate::model::kinds::{
-    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Echo, EchoRef,
-    Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
-};
 
 /// How a text field is written in the view, which decides its normal form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,227 +30,28 @@ pub enum Field<'a> {
     Many(&'a mut Vec<String>),
 }
 
-impl Body {
-    /// Visits every human-written field of the record once, with its name and [`Shape`]:
-    /// the one walk over the fields that the seal's normalizer and secret filter and the
-    /// integrity scan all use, so a new field cannot be missed by one of them.
-    pub fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
-        use Field::{Many, One};
-        use Shape::*;
-        let block = Block { inline_first: true };
-        let block_own_line = Block {
-            inline_first: false,
-        };
-        fn extras(
-            list: &mut [Extra],
-            shape: Shape,
-            f: &mut dyn FnMut(&'static str, Shape, Field<'_>),
-        ) {
-            for e in list {
-                f("extra", Line, One(&mut e.label));
-                // `#`: the rest of a heading line, which is one line.
-                let shape = if e.label == "#" { Line } else { shape };
-                f("extra", shape, One(&mut e.text));
-            }
-        }
-        match self {
-            Body::Decision(Decision {
-                title,
-                context,
-                decision,
-                rationale,
-                impact,
-                files,
-                extra,
-                ..
-            }) => {
-                f("title", Line, One(title));
-                f("context", block, One(context));
-                f("decision", block, One(decision));
-                f("rationale", block, One(rationale));
-                f("impact", block, One(impact));
-                f("files", Paths { split_commas: true }, Many(files));
-                extras(extra, block_own_line, f);
-            }
-            Body::Convention(Convention {
-                title,
-                pattern,
-                example,
-                applies_to,
-                extra,
-            }) => {
-                f("title", Line, One(title));
-                f("pattern", block, One(pattern));
-                f("example", block, One(example));
-                f("applies_to", block, One(applies_to));
-                extras(extra, block_own_line, f);
-            }
-            Body::Learning(Learning {
-                skill,
-                key,
-                insight,
-                files,
-                extra,
-                ..
-            }) => {
-                f("skill", Line, One(skill));
-                f("key", Line, One(key));
-                f("insight", Text, One(insight));
-                f(
-                    "files",
-                    Paths {
-                        split_commas: false,
-                    },
-                    Many(files),
-                );
-                extras(extra, Text, f);
-            }
-            Body::Instinct(Instinct {
-                name,
-                trigger,
-                action,
-                evidence,
-                extra,
-                ..
-            }) => {
-                f("name", Line, One(name));
-                f("trigger", block, One(trigger));
-                f("action", block, One(action));
-                f("evidence", block, One(evidence));
-                extras(extra, block_own_line, f);
-            }
-            Body::Progress(Progress {
-                completed,
-                in_progress,
-                blocked,
-                next,
-                extra,
-            }) => {
-                f("completed", Items, Many(completed));
-                f("in_progress", Items, Many(in_progress));
-                f("blocked", Items, Many(blocked));
-                f("next", Items, Many(next));
-                extras(extra, block_own_line, f);
-            }
-            Body::Checkpoint(Checkpoint {
-                doing,
-                left,
-                context,
-                resume,
-                extra,
-                ..
-            }) => {
-                let block = Block {
-                    inline_first: false,
-                };
-                f("doing", block, One(doing));
-                f("left", Items, Many(left));
-                f("context", Items, Many(context));
-                f("resume", block, One(resume));
-                extras(extra, block, f);
-            }
-            Body::Session(Session { summary, .. }) => f("summary", Line, One(summary)),
-            Body::CumulativeNote(CumulativeNote { section, text }) => {
-                f(
-                    "section",
-                    Section(&super::CUMULATIVE_SECTIONS),
-                    One(section),
-                );
-                f("text", Item, One(text));
-            }
-            Body::TaskNote(TaskNote {
-                task,
-                section,
-                text,
-            }) => {
-                f("task", Line, One(task));
-                f("section", Section(&super::TASK_SECTIONS), One(section));
-                f("text", Item, One(text));
-            }
-            Body::Invariant(Invariant {
-                section,
-                title,
-                what,
-                r#where,
-                why,
-                extra,
-            }) => {
-                f("section", Line, One(section));
-                f("title", Line, One(title));
-                f("what", Line, One(what));
-                f(
-                    "where",
-                    Paths {
-                        split_commas: false,
-                    },
-                    Many(r#where),
-                );
-                f("why", Line, One(why));
-                extras(extra, block_own_line, f);
-            }
-            Body::Task(Task {
-                title,
-                context,
-                files,
-                extra,
-                ..
-            }) => {
-                f("title", Line, One(title));
-                f("context", Line, One(context));
-                f("files", Paths { split_commas: true }, Many(files));
-                extras(extra, Line, f);
-            }
-            Body::ContextBlock(ContextBlock {
-                title,
-                content,
-                related_tasks,
-                ..
-            }) => {
-                f("title", Line, One(title));
-                f("content", Text, One(content));
-                f("related_tasks", Items, Many(related_tasks));
-            }
-            Body::Oracle(Oracle {
-                target_model,
-                response_id,
-                response_excerpt,
-                ..
-            }) => {
-                f("target_model", Line, One(target_model));
-                f("response_id", Line, One(response_id));
-                f("response_excerpt", Text, One(response_excerpt));
-            }
-            Body::Echo(Echo {
-                role,
-                layer,
-                date,
-                title,
-                source,
-                evidence,
-                verified,
-                supersedes_title,
-                text,
-                members,
-                extra,
-                ..
-            }) => {
-                f("role", Line, One(role));
-                f("layer", Line, One(layer));
-                f("date", Line, One(date));
-                f("title", Line, One(title));
-                f("source", Line, One(source));
-                f("evidence", Line, One(evidence));
-                f("verified", Line, One(verified));
-                f("supersedes", Line, One(supersedes_title));
-                f("text", Text, One(text));
-                f("members", Items, Many(members));
-                extras(extra, Line, f);
-            }
-            Body::EchoRef(EchoRef { workflow, .. }) => f("workflow", Line, One(workflow)),
-            Body::Resolve(Resolve { .. }) | Body::Delete(Delete { .. }) => {}
-        }
-    }
+/// A block whose first line follows its label (`**Context:** …`).
+pub(crate) const BLOCK: Shape = Shape::Block { inline_first: true };
+/// A block on lines of its own.
+pub(crate) const BLOCK_OWN_LINE: Shape = Shape::Block {
+    inline_first: false,
+};
 
+/// Visits what the view kept beside a record's fields: each label as a line, each text in
+/// `shape` (the rest of a heading line, label `#`, is one line).
+pub(crate) fn extras(
+    list: &mut [Extra],
+    shape: Shape,
+    f: &mut dyn FnMut(&'static str, Shape, Field<'_>),
+) {
+    for e in list {
+        f("extra", Shape::Line, Field::One(&mut e.label));
+        let shape = if e.label == "#" { Shape::Line } else { shape };
+        f("extra", shape, Field::One(&mut e.text));
+    }
+}
+
+impl Body {
     /// Visits every human-written string in the record (field name, value), so filters
     /// see all text and can rewrite it (redaction) before the record is sealed.
     pub fn texts_mut(&mut self, f: &mut dyn FnMut(&'static str, &mut String)) {

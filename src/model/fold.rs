@@ -7,12 +7,11 @@
 use std::collections::{HashMap, HashSet};
 
 use super::record::{Body, Kind, Record};
-use crate::model::kinds::{
-    Checkpoint, ContextBlock, Delete, Echo, Instinct, Learning, Oracle, Resolve, Task,
-};
+use crate::model::kinds::{Checkpoint, Delete, Instinct, Resolve};
 
-/// Instincts kept in the state; the lowest-confidence ones beyond this are evicted.
-pub const MAX_INSTINCTS: usize = 20;
+pub use super::kinds::instinct::{confidence as instinct_confidence, MAX_INSTINCTS};
+pub use super::kinds::oracle::oracle_wins;
+pub use super::kinds::task::number_tasks;
 
 /// The folded state: live records per kind, each list in chronological order.
 #[derive(Debug, Default, Clone)]
@@ -59,51 +58,6 @@ impl State {
             .iter()
             .filter(|r| !self.resolved.contains(&r.id))
             .max_by(|a, b| (a.meta.clock, &a.id).cmp(&(b.meta.clock, &b.id)))
-    }
-
-    /// The live records of one kind, chronological.
-    pub fn of_kind(&self, kind: Kind) -> &[Record] {
-        match kind {
-            Kind::Decision => &self.decisions,
-            Kind::Convention => &self.conventions,
-            Kind::Learning => &self.learnings,
-            Kind::Instinct => &self.instincts,
-            Kind::CumulativeNote => &self.cumulative_notes,
-            Kind::Invariant => &self.invariants,
-            Kind::Progress => &self.progress,
-            Kind::Checkpoint => &self.checkpoints,
-            Kind::Session => &self.sessions,
-            Kind::TaskNote => &self.task_notes,
-            Kind::Task => &self.tasks,
-            Kind::ContextBlock => &self.context_blocks,
-            Kind::Oracle => &self.oracles,
-            Kind::Echo => &self.echoes,
-            Kind::EchoRef => &self.echo_refs,
-            Kind::Resolve | Kind::Delete => &[],
-        }
-    }
-
-    /// The live records of one kind, to narrow down (a filtered view of memory); `None` for
-    /// `Resolve` and `Delete`, which fold into the others.
-    pub fn of_kind_mut(&mut self, kind: Kind) -> Option<&mut Vec<Record>> {
-        Some(match kind {
-            Kind::Decision => &mut self.decisions,
-            Kind::Convention => &mut self.conventions,
-            Kind::Learning => &mut self.learnings,
-            Kind::Instinct => &mut self.instincts,
-            Kind::CumulativeNote => &mut self.cumulative_notes,
-            Kind::Invariant => &mut self.invariants,
-            Kind::Progress => &mut self.progress,
-            Kind::Checkpoint => &mut self.checkpoints,
-            Kind::Session => &mut self.sessions,
-            Kind::TaskNote => &mut self.task_notes,
-            Kind::Task => &mut self.tasks,
-            Kind::ContextBlock => &mut self.context_blocks,
-            Kind::Oracle => &mut self.oracles,
-            Kind::Echo => &mut self.echoes,
-            Kind::EchoRef => &mut self.echo_refs,
-            Kind::Resolve | Kind::Delete => return None,
-        })
     }
 
     /// The newest session record (the last save).
@@ -164,192 +118,10 @@ fn live<'a>(
     live
 }
 
-/// Applies each kind's rule to the live records.
+/// Applies each kind's rule to the live records (the table in `kinds/mod.rs`).
 fn fold_live(live: Vec<&Record>, mut state: State) -> State {
-    let mut learning_winner: HashMap<(&str, &str), &Record> = HashMap::new();
-    let mut instinct_groups: HashMap<&str, Vec<&Record>> = HashMap::new();
-    let mut task_winner: HashMap<&str, &Record> = HashMap::new();
-    let mut block_winner: HashMap<&str, &Record> = HashMap::new();
-    let mut oracle_winner: HashMap<&str, &Record> = HashMap::new();
-    let mut echo_winner: HashMap<&str, &Record> = HashMap::new();
-    for r in &live {
-        match &r.body {
-            Body::Echo(Echo { uid, .. }) => {
-                let slot = echo_winner.entry(uid).or_insert(r);
-                if super::echo::echo_wins(r, slot) {
-                    *slot = r;
-                }
-            }
-            Body::Oracle(Oracle { session_id, .. }) => {
-                let slot = oracle_winner.entry(session_id).or_insert(r);
-                if oracle_wins(r, slot) {
-                    *slot = r;
-                }
-            }
-            // Concurrent edits of one task (or block): the newest by clock, then time, then id.
-            Body::Task(Task { uid, .. }) => {
-                let slot = task_winner.entry(uid).or_insert(r);
-                if (r.meta.clock, &r.meta.ts, &r.id) > (slot.meta.clock, &slot.meta.ts, &slot.id) {
-                    *slot = r;
-                }
-            }
-            Body::ContextBlock(ContextBlock { title, .. }) => {
-                let slot = block_winner.entry(title).or_insert(r);
-                if (r.meta.clock, &r.meta.ts, &r.id) > (slot.meta.clock, &slot.meta.ts, &slot.id) {
-                    *slot = r;
-                }
-            }
-            Body::Learning(Learning { ltype, key, .. }) => {
-                let slot = learning_winner
-                    .entry((ltype.as_str(), key.as_str()))
-                    .or_insert(r);
-                // The seed's rule: the newest `ts` wins; the Lamport clock, then the id, break
-                // ties (docs/storage.md says what a clock-skewed clone can do).
-                if (&r.meta.ts, r.meta.clock, &r.id) > (&slot.meta.ts, slot.meta.clock, &slot.id) {
-                    *slot = r;
-                }
-            }
-            Body::Instinct(Instinct { name, .. }) => {
-                instinct_groups.entry(name).or_default().push(r)
-            }
-            _ => {}
-        }
-    }
-
-    for r in &live {
-        let list = match r.kind() {
-            Kind::Decision => &mut state.decisions,
-            Kind::Convention => &mut state.conventions,
-            Kind::CumulativeNote => &mut state.cumulative_notes,
-            Kind::Invariant => &mut state.invariants,
-            Kind::Progress => &mut state.progress,
-            Kind::Checkpoint => &mut state.checkpoints,
-            Kind::Session => &mut state.sessions,
-            Kind::TaskNote => &mut state.task_notes,
-            Kind::EchoRef => &mut state.echo_refs,
-            Kind::Learning
-            | Kind::Instinct
-            | Kind::Task
-            | Kind::ContextBlock
-            | Kind::Oracle
-            | Kind::Echo
-            | Kind::Resolve
-            | Kind::Delete => continue,
-        };
-        list.push((*r).clone());
-    }
-
-    // Sorted as references, then copied: moving whole records is most of a sort's cost.
-    let mut learnings: Vec<&Record> = learning_winner.into_values().collect();
-    learnings.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
-    state.learnings = learnings.into_iter().cloned().collect();
-
-    state.instincts = merge_instincts(instinct_groups);
-    let (tasks, renumbered) = number_tasks(task_winner.into_values().collect());
-    state.tasks = tasks;
-    state.renumbered = renumbered;
-    let mut blocks: Vec<&Record> = block_winner.into_values().collect();
-    blocks.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
-    state.context_blocks = blocks.into_iter().cloned().collect();
-    // In dispatch order, which status changes do not move.
-    let mut oracles: Vec<(&str, &str, &Record)> = oracle_winner
-        .into_iter()
-        .map(|(id, r)| match &r.body {
-            Body::Oracle(Oracle { dispatched_at, .. }) => (dispatched_at.as_str(), id, r),
-            _ => ("", id, r),
-        })
-        .collect();
-    oracles.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-    let oracles: Vec<&Record> = oracles.into_iter().map(|(_, _, r)| r).collect();
-    state.oracles = oracles.into_iter().cloned().collect();
-    let mut echoes: Vec<&Record> = echo_winner.into_values().collect();
-    echoes.sort_by(|a, b| echo_order(a).cmp(&echo_order(b)));
-    state.echoes = echoes.into_iter().cloned().collect();
+    super::kinds::fold_lists(&live, &mut state);
     state
-}
-
-/// The order echoes are listed and rendered in: by role, heading date, layer (etched,
-/// inscribed, traced: the seed's own order), title, then uid.
-fn echo_order(r: &Record) -> (&str, &str, usize, &str, &str) {
-    match &r.body {
-        Body::Echo(Echo {
-            role,
-            date,
-            layer,
-            title,
-            uid,
-            ..
-        }) => {
-            let rank = super::echo::LAYERS
-                .iter()
-                .position(|l| l == layer)
-                .unwrap_or(3);
-            (role, date, rank, title, uid)
-        }
-        _ => ("", "", 0, "", &r.id),
-    }
-}
-
-/// Whether oracle record `a` beats `b` for one session id (two clones changed it
-/// concurrently, both superseding the same record): the status with the higher precedence
-/// (consumed > complete > failed > orphaned > pending), then the higher Lamport clock, then
-/// the greater id. Depends only on the two records, so every clone picks the same one.
-pub fn oracle_wins(a: &Record, b: &Record) -> bool {
-    let key = |r: &Record| {
-        let p = match &r.body {
-            Body::Oracle(Oracle { status, .. }) => super::oracle::precedence(status),
-            _ => 0,
-        };
-        (p, r.meta.clock, r.id.clone())
-    };
-    key(a) > key(b)
-}
-
-/// The numbers tasks show. Each task keeps the number it claimed unless an earlier claim
-/// (`claimed`, then `uid`) holds it: then (a number claimed twice, by two clones or two
-/// processes) the later claimants, in claim order, take the numbers after the highest one
-/// kept, and their old number becomes an alias. Depends only on the set of tasks.
-pub fn number_tasks(mut tasks: Vec<&Record>) -> (Vec<Record>, HashSet<String>) {
-    let claim = |r: &Record| match &r.body {
-        Body::Task(Task {
-            claimed, uid, num, ..
-        }) => (claimed.clone(), uid.clone(), *num),
-        _ => (String::new(), String::new(), 0),
-    };
-    tasks.sort_by_key(|r| claim(r));
-    let mut taken: HashSet<u32> = HashSet::new();
-    let mut losers = Vec::new();
-    let mut out: Vec<Record> = Vec::with_capacity(tasks.len());
-    for r in tasks {
-        let (_, _, num) = claim(r);
-        if num > 0 && taken.insert(num) {
-            out.push(r.clone());
-        } else {
-            losers.push(r);
-        }
-    }
-    let mut next = taken.iter().max().copied().unwrap_or(0);
-    let mut renumbered = HashSet::new();
-    for r in losers {
-        next += 1;
-        let mut moved = r.clone();
-        if let Body::Task(Task { num, aliases, .. }) = &mut moved.body {
-            if *num > 0 {
-                let old = super::task::task_id(*num);
-                if !aliases.contains(&old) {
-                    aliases.push(old);
-                }
-            }
-            *num = next;
-        }
-        renumbered.insert(moved.id.clone());
-        out.push(moved);
-    }
-    out.sort_by_key(|r| match r.body {
-        Body::Task(Task { num, .. }) => num,
-        _ => 0,
-    });
-    (out, renumbered)
 }
 
 /// A live record is killed by a tombstone naming it, or naming something it (transitively)
@@ -399,24 +171,13 @@ pub fn kept(records: &[Record]) -> Vec<Record> {
             ..State::default()
         },
     );
-    let mut keep: HashSet<&str> = [
-        &state.decisions,
-        &state.conventions,
-        &state.learnings,
-        &state.cumulative_notes,
-        &state.task_notes,
-        &state.invariants,
-        &state.progress,
-        &state.sessions,
-        &state.tasks,
-        &state.context_blocks,
-        &state.oracles,
-        &state.echoes,
-        &state.echo_refs,
-    ]
-    .iter()
-    .flat_map(|l| l.iter().map(|r| r.id.as_str()))
-    .collect();
+    // Every kind's list but the checkpoints, of which only the open one is kept.
+    let mut keep: HashSet<&str> = Kind::ALL
+        .iter()
+        .filter(|k| **k != Kind::Checkpoint)
+        .flat_map(|k| state.of_kind(*k))
+        .map(|r| r.id.as_str())
+        .collect();
     keep.extend(state.open_checkpoint().map(|r| r.id.as_str()));
     let kept_ids: HashSet<String> = keep.iter().map(|s| s.to_string()).collect();
     let instincts: HashSet<String> = live
@@ -441,25 +202,11 @@ pub fn kept(records: &[Record]) -> Vec<Record> {
 /// folded into another copy of its name, or evicted past the cap). Checkpoints, which stay in
 /// history, are `open`, `resolved` or `superseded`.
 pub fn statuses<'a>(records: &'a [Record], state: &State) -> Vec<(&'a Record, &'static str)> {
-    let shown: HashSet<&str> = [
-        &state.decisions,
-        &state.conventions,
-        &state.learnings,
-        &state.instincts,
-        &state.cumulative_notes,
-        &state.task_notes,
-        &state.invariants,
-        &state.progress,
-        &state.sessions,
-        &state.tasks,
-        &state.context_blocks,
-        &state.oracles,
-        &state.echoes,
-        &state.echo_refs,
-    ]
-    .iter()
-    .flat_map(|l| l.iter().map(|r| r.id.as_str()))
-    .collect();
+    let shown: HashSet<&str> = state
+        .lists()
+        .into_iter()
+        .flat_map(|l| l.iter().map(|r| r.id.as_str()))
+        .collect();
     let live: HashSet<&str> = live(records, &mut HashSet::new())
         .into_iter()
         .map(|r| r.id.as_str())
@@ -484,63 +231,16 @@ pub fn statuses<'a>(records: &'a [Record], state: &State) -> Vec<(&'a Record, &'
                 Body::Checkpoint(Checkpoint { .. }) if state.resolved.contains(id) => "resolved",
                 Body::Checkpoint(Checkpoint { .. }) => "superseded",
                 _ if shown.contains(id) => "live",
-                Body::Instinct(Instinct { .. }) if live.contains(id) => "merged",
-                Body::Learning(Learning { .. })
-                | Body::Task(Task { .. })
-                | Body::ContextBlock(ContextBlock { .. })
-                | Body::Oracle(Oracle { .. })
-                | Body::Echo(Echo { .. })
-                    if live.contains(id) =>
-                {
-                    "outvoted"
-                }
+                // Live but not shown: folded into another copy of its name (instincts), or
+                // outvoted by another version of its group (learnings, tasks, echoes, …).
+                Body::Instinct(_) if live.contains(id) => "merged",
+                _ if live.contains(id) => "outvoted",
                 _ if superseded.contains(id) => "edited",
                 _ => "deleted",
             };
             (r, status)
         })
         .collect()
-}
-
-/// Per instinct name: newest content wins, confidence is the highest any live copy has;
-/// then the [`MAX_INSTINCTS`] most confident survive.
-fn merge_instincts(groups: HashMap<&str, Vec<&Record>>) -> Vec<Record> {
-    let mut merged: Vec<Record> = groups
-        .into_values()
-        .filter_map(|group| {
-            let newest = group
-                .iter()
-                .max_by(|a, b| (a.meta.clock, &a.id).cmp(&(b.meta.clock, &b.id)))?;
-            let best = group
-                .iter()
-                .filter_map(|r| match r.body {
-                    Body::Instinct(Instinct { confidence, .. }) => Some(confidence),
-                    _ => None,
-                })
-                .fold(f64::MIN, f64::max);
-            let mut out = (*newest).clone();
-            if let Body::Instinct(Instinct { confidence, .. }) = &mut out.body {
-                *confidence = best;
-            }
-            Some(out)
-        })
-        .collect();
-    merged.sort_by(|a, b| {
-        instinct_confidence(b)
-            .total_cmp(&instinct_confidence(a))
-            .then_with(|| b.meta.clock.cmp(&a.meta.clock))
-            .then_with(|| a.id.cmp(&b.id))
-    });
-    merged.truncate(MAX_INSTINCTS);
-    merged.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
-    merged
-}
-
-pub fn instinct_confidence(r: &Record) -> f64 {
-    match r.body {
-        Body::Instinct(Instinct { confidence, .. }) => confidence,
-        _ => 0.0,
-    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::kinds::skip::{is_empty_str, is_empty_vec};
-pub use super::kinds::*;
+pub use super::kinds::{Body, Kind};
 
 /// Which ref a record lives under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -58,36 +58,13 @@ impl fmt::Display for LearningType {
     }
 }
 
-/// The typed content of a record; the `kind` tag names the variant on disk. Stored lines are
-/// read back by the one decoder in `wire.rs`, not by serde's derive.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Body {
-    Decision(Decision),
-    Convention(Convention),
-    Learning(Learning),
-    Instinct(Instinct),
-    Progress(Progress),
-    Checkpoint(Checkpoint),
-    Resolve(Resolve),
-    Session(Session),
-    CumulativeNote(CumulativeNote),
-    TaskNote(TaskNote),
-    Invariant(Invariant),
-    Task(Task),
-    ContextBlock(ContextBlock),
-    Oracle(Oracle),
-    Echo(Echo),
-    EchoRef(EchoRef),
-    Delete(Delete),
-}
 
 /// Something the view holds that a record's own fields do not: a labelled field or a section
 /// the parser does not know (`**Alternatives considered:** …`, `## Notes`), or prose it cannot
 /// attribute to a field, in the order written. Rendered back where it was: after the known
 /// field (or section) named by `after`. In `learnings.jsonl` it is an unknown JSON key, with
 /// its value as compact JSON.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Extra {
     /// The known field or section it came after; empty when it came before any.
     #[serde(default, skip_serializing_if = "is_empty_str")]
@@ -110,190 +87,6 @@ pub struct GitState {
     pub upstream: Option<String>,
     #[serde(default, skip_serializing_if = "is_empty_vec")]
     pub dirty: Vec<String>,
-}
-
-/// Record kinds, one per variant of [`Body`], with their on-disk directory names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    Decision,
-    Convention,
-    Learning,
-    Instinct,
-    Progress,
-    Checkpoint,
-    Resolve,
-    Session,
-    CumulativeNote,
-    TaskNote,
-    Invariant,
-    Task,
-    ContextBlock,
-    Oracle,
-    Echo,
-    EchoRef,
-    Delete,
-}
-
-impl Kind {
-    pub const ALL: [Kind; 17] = [
-        Kind::Decision,
-        Kind::Convention,
-        Kind::Learning,
-        Kind::Instinct,
-        Kind::Progress,
-        Kind::Checkpoint,
-        Kind::Resolve,
-        Kind::Session,
-        Kind::CumulativeNote,
-        Kind::TaskNote,
-        Kind::Invariant,
-        Kind::Task,
-        Kind::ContextBlock,
-        Kind::Oracle,
-        Kind::Echo,
-        Kind::EchoRef,
-        Kind::Delete,
-    ];
-
-    /// The `kind` tag and tree directory name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Decision => "decision",
-            Kind::Convention => "convention",
-            Kind::Learning => "learning",
-            Kind::Instinct => "instinct",
-            Kind::Progress => "progress",
-            Kind::Checkpoint => "checkpoint",
-            Kind::Resolve => "resolve",
-            Kind::Session => "session",
-            Kind::CumulativeNote => "cumulative-note",
-            Kind::TaskNote => "task-note",
-            Kind::Invariant => "invariant",
-            Kind::Task => "task",
-            Kind::ContextBlock => "context-block",
-            Kind::Oracle => "oracle",
-            Kind::Echo => "echo",
-            Kind::EchoRef => "echo-ref",
-            Kind::Delete => "delete",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-
-    /// The ref a record of this kind is stored under; `Delete` follows its targets.
-    pub fn scope(self) -> Option<Scope> {
-        match self {
-            Kind::Decision
-            | Kind::Convention
-            | Kind::Learning
-            | Kind::Instinct
-            | Kind::CumulativeNote
-            | Kind::Invariant
-            | Kind::Echo
-            | Kind::EchoRef => Some(Scope::Memory),
-            Kind::Progress
-            | Kind::Checkpoint
-            | Kind::Resolve
-            | Kind::Session
-            | Kind::TaskNote
-            | Kind::Task
-            | Kind::ContextBlock
-            | Kind::Oracle => Some(Scope::Branch),
-            Kind::Delete => None,
-        }
-    }
-}
-
-impl Body {
-    pub fn kind(&self) -> Kind {
-        match self {
-            Body::Decision(Decision { .. }) => Kind::Decision,
-            Body::Convention(Convention { .. }) => Kind::Convention,
-            Body::Learning(Learning { .. }) => Kind::Learning,
-            Body::Instinct(Instinct { .. }) => Kind::Instinct,
-            Body::Progress(Progress { .. }) => Kind::Progress,
-            Body::Checkpoint(Checkpoint { .. }) => Kind::Checkpoint,
-            Body::Resolve(Resolve { .. }) => Kind::Resolve,
-            Body::Session(Session { .. }) => Kind::Session,
-            Body::CumulativeNote(CumulativeNote { .. }) => Kind::CumulativeNote,
-            Body::TaskNote(TaskNote { .. }) => Kind::TaskNote,
-            Body::Invariant(Invariant { .. }) => Kind::Invariant,
-            Body::Task(Task { .. }) => Kind::Task,
-            Body::ContextBlock(ContextBlock { .. }) => Kind::ContextBlock,
-            Body::Oracle(Oracle { .. }) => Kind::Oracle,
-            Body::Echo(Echo { .. }) => Kind::Echo,
-            Body::EchoRef(EchoRef { .. }) => Kind::EchoRef,
-            Body::Delete(Delete { .. }) => Kind::Delete,
-        }
-    }
-
-    /// The headline of a record: its title, name, key or first text; the kind's name for
-    /// records without one (progress, resolve, delete).
-    pub fn title(&self) -> &str {
-        match self {
-            Body::Decision(Decision { title, .. })
-            | Body::Convention(Convention { title, .. })
-            | Body::Invariant(Invariant { title, .. })
-            | Body::Task(Task { title, .. })
-            | Body::ContextBlock(ContextBlock { title, .. })
-            | Body::Echo(Echo { title, .. }) => title,
-            Body::EchoRef(EchoRef { uid, .. }) => uid,
-            Body::Learning(Learning { key, .. }) => key,
-            Body::Instinct(Instinct { name, .. }) => name,
-            Body::Checkpoint(Checkpoint { doing, .. }) => doing,
-            Body::Session(Session { summary, .. }) => summary,
-            Body::CumulativeNote(CumulativeNote { text, .. })
-            | Body::TaskNote(TaskNote { text, .. }) => text,
-            Body::Oracle(Oracle { session_id, .. }) => session_id,
-            Body::Progress(Progress { .. }) => "progress",
-            Body::Resolve(Resolve { .. }) => "resolve",
-            Body::Delete(Delete { .. }) => "delete",
-        }
-    }
-
-    /// [`Body::extra`], to change; `None` for kinds that cannot hold extras.
-    pub fn extra_mut(&mut self) -> Option<&mut Vec<Extra>> {
-        match self {
-            Body::Decision(Decision { extra, .. })
-            | Body::Convention(Convention { extra, .. })
-            | Body::Learning(Learning { extra, .. })
-            | Body::Instinct(Instinct { extra, .. })
-            | Body::Progress(Progress { extra, .. })
-            | Body::Checkpoint(Checkpoint { extra, .. })
-            | Body::Invariant(Invariant { extra, .. })
-            | Body::Task(Task { extra, .. })
-            | Body::Echo(Echo { extra, .. }) => Some(extra),
-            _ => None,
-        }
-    }
-
-    /// What the view kept beside the record's own fields (empty for kinds without a view form
-    /// that could hold more).
-    pub fn extra(&self) -> &[Extra] {
-        match self {
-            Body::Decision(Decision { extra, .. })
-            | Body::Convention(Convention { extra, .. })
-            | Body::Learning(Learning { extra, .. })
-            | Body::Instinct(Instinct { extra, .. })
-            | Body::Progress(Progress { extra, .. })
-            | Body::Checkpoint(Checkpoint { extra, .. })
-            | Body::Invariant(Invariant { extra, .. })
-            | Body::Task(Task { extra, .. })
-            | Body::Echo(Echo { extra, .. }) => extra,
-            _ => &[],
-        }
-    }
-
-    /// Ids this record removes from the fold (tombstones) or resolves.
-    pub fn targets(&self) -> &[String] {
-        match self {
-            Body::Delete(Delete { targets }) => targets,
-            Body::Resolve(Resolve { target }) => std::slice::from_ref(target),
-            _ => &[],
-        }
-    }
 }
 
 /// Who wrote a record, when, and what it replaces.
@@ -403,6 +196,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
+    use crate::model::kinds::{Delete, Learning};
 
     fn meta() -> Meta {
         Meta {

@@ -1,137 +1,18 @@
-//! The one decoder of stored record lines: one flat struct instead of serde's flattened,
-//! internally tagged enum, which buffers every line and made loading 10,000 records slow.
+//! The one decoder of stored record lines. A line is read in one pass: the meta fields first
+//! (records serialize `id`, `ts`, `clock`, `author`, `supersedes`, then `kind`), then the rest
+//! of the same JSON object straight into the struct of the kind the tag names (the table in
+//! `kinds/mod.rs`). No intermediate tree and no buffering, which serde's flattened, internally
+//! tagged enum would do for every line. A line in another key order takes a slower path
+//! through a JSON tree and decodes to the same record.
 
-use std::collections::BTreeMap;
+use std::fmt;
 
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
+use serde_json::{Map, Value};
 
-use super::record::{Body, Extra, GitState, LearningType, Meta, Record, RecordParseError};
-use crate::model::kinds::{
-    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Echo, EchoRef,
-    Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
-};
-
-/// `context` is a string for decisions and a list for checkpoints.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum StrOrList {
-    Str(String),
-    List(Vec<String>),
-}
-
-/// An [`Extra`] as stored.
-#[derive(Deserialize)]
-struct WireExtra {
-    #[serde(default)]
-    after: String,
-    #[serde(default)]
-    label: String,
-    text: String,
-}
-
-/// Every field any kind may carry; which are required depends on `kind`.
-#[derive(Deserialize)]
-struct Wire {
-    id: String,
-    ts: String,
-    clock: u64,
-    author: String,
-    #[serde(default)]
-    supersedes: Vec<String>,
-    kind: String,
-    title: Option<String>,
-    context: Option<StrOrList>,
-    decision: Option<String>,
-    rationale: Option<String>,
-    impact: Option<String>,
-    #[serde(default)]
-    files: Vec<String>,
-    #[serde(default)]
-    file_blobs: BTreeMap<String, String>,
-    pattern: Option<String>,
-    example: Option<String>,
-    applies_to: Option<String>,
-    skill: Option<String>,
-    #[serde(rename = "type")]
-    ltype: Option<LearningType>,
-    key: Option<String>,
-    insight: Option<String>,
-    confidence: Option<f64>,
-    name: Option<String>,
-    trigger: Option<String>,
-    action: Option<String>,
-    evidence: Option<String>,
-    /// A list for progress, a time for tasks.
-    completed: Option<StrOrList>,
-    #[serde(default)]
-    in_progress: Vec<String>,
-    #[serde(default)]
-    blocked: Vec<String>,
-    #[serde(default)]
-    next: Vec<String>,
-    doing: Option<String>,
-    #[serde(default)]
-    left: Vec<String>,
-    resume: Option<String>,
-    git: Option<GitState>,
-    target: Option<String>,
-    summary: Option<String>,
-    section: Option<String>,
-    text: Option<String>,
-    task: Option<String>,
-    what: Option<String>,
-    #[serde(default, rename = "where")]
-    where_: Vec<String>,
-    why: Option<String>,
-    #[serde(default)]
-    targets: Vec<String>,
-    #[serde(default)]
-    extra: Vec<WireExtra>,
-    uid: Option<String>,
-    num: Option<u32>,
-    claimed: Option<String>,
-    status: Option<String>,
-    priority: Option<String>,
-    category: Option<String>,
-    created: Option<String>,
-    #[serde(default)]
-    consolidated: bool,
-    #[serde(default)]
-    consolidated_count: u32,
-    #[serde(default)]
-    keep: bool,
-    #[serde(default)]
-    aliases: Vec<String>,
-    content: Option<String>,
-    updated: Option<String>,
-    #[serde(default)]
-    related_tasks: Vec<String>,
-    session_id: Option<String>,
-    dispatched_at: Option<String>,
-    trigger_signal: Option<String>,
-    source_skill: Option<String>,
-    target_model: Option<String>,
-    bundle_hash: Option<String>,
-    timeout_at: Option<String>,
-    response_id: Option<String>,
-    response_excerpt: Option<String>,
-    reason: Option<String>,
-    role: Option<String>,
-    layer: Option<String>,
-    date: Option<String>,
-    source: Option<String>,
-    verified: Option<String>,
-    supersedes_title: Option<String>,
-    #[serde(default)]
-    archived: bool,
-    #[serde(default)]
-    members: Vec<String>,
-    workflow: Option<String>,
-}
-
-fn need<T>(v: Option<T>, kind: &str, field: &str) -> Result<T, RecordParseError> {
-    v.ok_or_else(|| RecordParseError::new(format!("{kind} record without `{field}`")))
-}
+use super::kinds::decode_body;
+use super::record::{Meta, Record, RecordParseError};
 
 /// The id of a stored line without decoding the rest: lines start `{"id":"<hex>"` (records
 /// serialize their id first).
@@ -141,203 +22,246 @@ pub fn line_id(line: &str) -> Option<&str> {
     Some(&rest[..end])
 }
 
-/// Decodes one stored line.
+/// Decodes one stored line. A line the one pass cannot read (keys in another order, or
+/// something wrong with it) is read again as a tree, which decodes the same record or says
+/// what is wrong.
 pub fn decode(line: &str) -> Result<Record, RecordParseError> {
-    let w: Wire = serde_json::from_str(line).map_err(|e| RecordParseError::new(e.to_string()))?;
-    let k = w.kind.as_str();
-    let mut extra: Vec<Extra> = w
-        .extra
-        .into_iter()
-        .map(|e| Extra {
-            after: e.after,
-            label: e.label,
-            text: e.text,
-        })
-        .collect();
-    let context_str = |c: Option<StrOrList>| match c {
-        Some(StrOrList::Str(s)) => Ok(s),
-        Some(StrOrList::List(_)) => Err(RecordParseError::new(format!(
-            "{k} record with a list `context`"
-        ))),
-        None => Err(RecordParseError::new(format!(
-            "{k} record without `context`"
-        ))),
-    };
-    let body = match k {
-        "decision" => Body::Decision(Decision {
-            title: need(w.title, k, "title")?,
-            context: context_str(w.context)?,
-            decision: need(w.decision, k, "decision")?,
-            rationale: need(w.rationale, k, "rationale")?,
-            impact: need(w.impact, k, "impact")?,
-            files: w.files,
-            file_blobs: w.file_blobs,
-            extra: std::mem::take(&mut extra),
-        }),
-        "convention" => Body::Convention(Convention {
-            title: need(w.title, k, "title")?,
-            pattern: need(w.pattern, k, "pattern")?,
-            example: w.example.unwrap_or_default(),
-            applies_to: w.applies_to.unwrap_or_default(),
-            extra: std::mem::take(&mut extra),
-        }),
-        "learning" => Body::Learning(Learning {
-            skill: w.skill.unwrap_or_default(),
-            ltype: need(w.ltype, k, "type")?,
-            key: need(w.key, k, "key")?,
-            insight: need(w.insight, k, "insight")?,
-            confidence: need(w.confidence, k, "confidence")?,
-            files: w.files,
-            file_blobs: w.file_blobs,
-            extra: std::mem::take(&mut extra),
-        }),
-        "instinct" => Body::Instinct(Instinct {
-            name: need(w.name, k, "name")?,
-            trigger: need(w.trigger, k, "trigger")?,
-            action: need(w.action, k, "action")?,
-            confidence: need(w.confidence, k, "confidence")?,
-            evidence: need(w.evidence, k, "evidence")?,
-            extra: std::mem::take(&mut extra),
-        }),
-        "progress" => Body::Progress(Progress {
-            completed: match w.completed {
-                Some(StrOrList::List(l)) => l,
-                None => Vec::new(),
-                Some(StrOrList::Str(_)) => {
-                    return Err(RecordParseError::new(
-                        "progress record with a string `completed`",
-                    ))
-                }
-            },
-            in_progress: w.in_progress,
-            blocked: w.blocked,
-            next: w.next,
-            extra: std::mem::take(&mut extra),
-        }),
-        "checkpoint" => Body::Checkpoint(Checkpoint {
-            doing: need(w.doing, k, "doing")?,
-            left: w.left,
-            context: match w.context {
-                Some(StrOrList::List(l)) => l,
-                None => Vec::new(),
-                Some(StrOrList::Str(_)) => {
-                    return Err(RecordParseError::new(
-                        "checkpoint record with a string `context`",
-                    ))
-                }
-            },
-            resume: w.resume.unwrap_or_default(),
-            git: w.git,
-            extra: std::mem::take(&mut extra),
-        }),
-        "resolve" => Body::Resolve(Resolve {
-            target: need(w.target, k, "target")?,
-        }),
-        "session" => Body::Session(Session {
-            summary: need(w.summary, k, "summary")?,
-            git: w.git,
-        }),
-        "cumulative-note" => Body::CumulativeNote(CumulativeNote {
-            section: need(w.section, k, "section")?,
-            text: need(w.text, k, "text")?,
-        }),
-        "task-note" => Body::TaskNote(TaskNote {
-            task: w.task.unwrap_or_default(),
-            section: need(w.section, k, "section")?,
-            text: need(w.text, k, "text")?,
-        }),
-        "invariant" => Body::Invariant(Invariant {
-            section: need(w.section, k, "section")?,
-            title: need(w.title, k, "title")?,
-            what: w.what.unwrap_or_default(),
-            r#where: w.where_,
-            why: w.why.unwrap_or_default(),
-            extra: std::mem::take(&mut extra),
-        }),
-        "task" => Body::Task(Task {
-            uid: need(w.uid, k, "uid")?,
-            num: need(w.num, k, "num")?,
-            claimed: need(w.claimed, k, "claimed")?,
-            title: need(w.title, k, "title")?,
-            status: need(w.status, k, "status")?,
-            priority: w.priority.unwrap_or_default(),
-            category: w.category.unwrap_or_default(),
-            created: need(w.created, k, "created")?,
-            completed: match w.completed {
-                Some(StrOrList::Str(s)) => s,
-                None => String::new(),
-                Some(StrOrList::List(_)) => {
-                    return Err(RecordParseError::new("task record with a list `completed`"))
-                }
-            },
-            consolidated: w.consolidated,
-            consolidated_count: w.consolidated_count,
-            context: match w.context {
-                Some(StrOrList::Str(s)) => s,
-                None => String::new(),
-                Some(StrOrList::List(_)) => {
-                    return Err(RecordParseError::new("task record with a list `context`"))
-                }
-            },
-            files: w.files,
-            keep: w.keep,
-            aliases: w.aliases,
-            extra: std::mem::take(&mut extra),
-        }),
-        "context-block" => Body::ContextBlock(ContextBlock {
-            title: need(w.title, k, "title")?,
-            content: need(w.content, k, "content")?,
-            updated: need(w.updated, k, "updated")?,
-            related_tasks: w.related_tasks,
-        }),
-        "oracle" => Body::Oracle(Oracle {
-            session_id: need(w.session_id, k, "session_id")?,
-            dispatched_at: need(w.dispatched_at, k, "dispatched_at")?,
-            trigger_signal: need(w.trigger_signal, k, "trigger_signal")?,
-            source_skill: need(w.source_skill, k, "source_skill")?,
-            target_model: need(w.target_model, k, "target_model")?,
-            bundle_hash: need(w.bundle_hash, k, "bundle_hash")?,
-            status: need(w.status, k, "status")?,
-            timeout_at: need(w.timeout_at, k, "timeout_at")?,
-            response_id: w.response_id.unwrap_or_default(),
-            response_excerpt: w.response_excerpt.unwrap_or_default(),
-            reason: w.reason.unwrap_or_default(),
-        }),
-        "echo" => Body::Echo(Echo {
-            uid: need(w.uid, k, "uid")?,
-            role: need(w.role, k, "role")?,
-            layer: need(w.layer, k, "layer")?,
-            date: need(w.date, k, "date")?,
-            title: need(w.title, k, "title")?,
-            source: w.source.unwrap_or_default(),
-            confidence: need(w.confidence, k, "confidence")?,
-            evidence: w.evidence.unwrap_or_default(),
-            verified: need(w.verified, k, "verified")?,
-            supersedes_title: w.supersedes_title.unwrap_or_default(),
-            text: need(w.text, k, "text")?,
-            archived: w.archived,
-            members: w.members,
-            extra: std::mem::take(&mut extra),
-        }),
-        "echo-ref" => Body::EchoRef(EchoRef {
-            uid: need(w.uid, k, "uid")?,
-            workflow: need(w.workflow, k, "workflow")?,
-        }),
-        "delete" => Body::Delete(Delete { targets: w.targets }),
-        other => {
-            return Err(RecordParseError::new(format!(
-                "unknown record kind {other:?}"
-            )))
+    let mut de = serde_json::Deserializer::from_str(line);
+    if let Ok(Some(r)) = de.deserialize_map(RecordVisitor) {
+        if de.end().is_ok() {
+            return Ok(r);
         }
+    }
+    decode_any_order(line)
+}
+
+/// The meta keys, which come before `kind` in a line git-rune wrote.
+const META: [&str; 5] = ["id", "ts", "clock", "author", "supersedes"];
+
+#[derive(Default)]
+struct MetaFields {
+    id: Option<String>,
+    ts: Option<String>,
+    clock: Option<u64>,
+    author: Option<String>,
+    supersedes: Vec<String>,
+}
+
+impl MetaFields {
+    fn finish(self, body: super::Body) -> Result<Record, String> {
+        let need = |v: Option<String>, f: &str| v.ok_or_else(|| format!("missing field `{f}`"));
+        Ok(Record {
+            id: need(self.id, "id")?,
+            meta: Meta {
+                ts: need(self.ts, "ts")?,
+                clock: self.clock.ok_or("missing field `clock`")?,
+                author: need(self.author, "author")?,
+                supersedes: self.supersedes,
+            },
+            body,
+        })
+    }
+}
+
+struct RecordVisitor;
+
+impl<'de> Visitor<'de> for RecordVisitor {
+    /// `None`: a body field came before `kind`, or a meta field after it.
+    type Value = Option<Record>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a record: a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<Record>, A::Error> {
+        let mut meta = MetaFields::default();
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            match key.0.as_ref() {
+                "id" => meta.id = Some(map.next_value()?),
+                "ts" => meta.ts = Some(map.next_value()?),
+                "clock" => meta.clock = Some(map.next_value()?),
+                "author" => meta.author = Some(map.next_value()?),
+                "supersedes" => meta.supersedes = map.next_value()?,
+                "kind" => {
+                    let tag: Key<'de> = map.next_value()?;
+                    let mut late_meta = false;
+                    let rest = RestOfLine {
+                        map,
+                        late_meta: &mut late_meta,
+                    };
+                    let body = decode_body(&tag.0, rest);
+                    if late_meta {
+                        return Ok(None);
+                    }
+                    let Some(body) = body? else {
+                        return Err(de::Error::custom(format_args!(
+                            "unknown record kind {:?}",
+                            tag.0
+                        )));
+                    };
+                    return meta
+                        .finish(body)
+                        .map(Some)
+                        .map_err(de::Error::custom);
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                    return Ok(None);
+                }
+            }
+        }
+        Err(de::Error::custom("missing field `kind`"))
+    }
+}
+
+/// A key or the kind tag: borrowed from the line when it has no escapes.
+struct Key<'de>(std::borrow::Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(v.into()))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(v.to_owned().into()))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// The rest of a line's object after `kind`, for the kind's struct to read its fields from;
+/// it notes a meta key there (a line in another order), which the struct would ignore.
+struct RestOfLine<'f, A> {
+    map: A,
+    late_meta: &'f mut bool,
+}
+
+impl<'de, A: MapAccess<'de>> Deserializer<'de> for RestOfLine<'_, A> {
+    type Error = A::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
+        visitor.visit_map(WatchedMap {
+            map: self.map,
+            late_meta: self.late_meta,
+        })
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+struct WatchedMap<'f, A> {
+    map: A,
+    late_meta: &'f mut bool,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for WatchedMap<'_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        self.map.next_key_seed(WatchedKey {
+            seed,
+            late_meta: self.late_meta,
+        })
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        self.map.next_value_seed(seed)
+    }
+}
+
+/// A key of the body's part of a line, looked at on its way to the struct's field visitor.
+struct WatchedKey<'f, K> {
+    seed: K,
+    late_meta: &'f mut bool,
+}
+
+impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for WatchedKey<'_, K> {
+    type Value = K::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<K::Value, D::Error> {
+        let key = Key::deserialize(d)?;
+        if META.contains(&key.0.as_ref()) || key.0 == "kind" {
+            *self.late_meta = true;
+        }
+        let d: de::value::CowStrDeserializer<'de, D::Error> =
+            de::IntoDeserializer::into_deserializer(key.0);
+        self.seed.deserialize(d)
+    }
+}
+
+/// A line whose keys are in another order: read as a tree, then split into meta and body.
+fn decode_any_order(line: &str) -> Result<Record, RecordParseError> {
+    let err = |e: String| RecordParseError::new(e);
+    let mut obj: Map<String, Value> = serde_json::from_str(line).map_err(|e| err(e.to_string()))?;
+    let mut meta = MetaFields::default();
+    let mut take = |k: &str| obj.remove(k);
+    let text = |v: Option<Value>, k: &str| -> Result<Option<String>, RecordParseError> {
+        v.map(|v| serde_json::from_value(v).map_err(|e| err(format!("{k}: {e}"))))
+            .transpose()
     };
-    Ok(Record {
-        id: w.id,
-        meta: Meta {
-            ts: w.ts,
-            clock: w.clock,
-            author: w.author,
-            supersedes: w.supersedes,
-        },
-        body,
-    })
+    meta.id = text(take("id"), "id")?;
+    meta.ts = text(take("ts"), "ts")?;
+    meta.author = text(take("author"), "author")?;
+    meta.clock = take("clock")
+        .map(|v| serde_json::from_value(v).map_err(|e| err(format!("clock: {e}"))))
+        .transpose()?;
+    if let Some(v) = take("supersedes") {
+        meta.supersedes = serde_json::from_value(v).map_err(|e| err(format!("supersedes: {e}")))?;
+    }
+    let tag = text(take("kind"), "kind")?.ok_or_else(|| err("missing field `kind`".into()))?;
+    let fields = de::value::MapDeserializer::<_, serde_json::Error>::new(obj.into_iter());
+    let body = decode_body(&tag, fields)
+        .map_err(|e| err(e.to_string()))?
+        .ok_or_else(|| err(format!("unknown record kind {tag:?}")))?;
+    meta.finish(body).map_err(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::testing::{decision, learning};
+
+    #[test]
+    fn a_line_in_any_key_order_decodes_to_the_same_record() {
+        for r in [learning(3, "k", "an insight"), decision(4, "Use Postgres", &["x"])] {
+            let line = r.to_line();
+            let tree: Map<String, Value> = serde_json::from_str(&line).unwrap();
+            // Keys reversed: body fields before `kind`, meta after it.
+            let reversed: Map<String, Value> = tree.into_iter().rev().collect();
+            let other = serde_json::to_string(&reversed).unwrap();
+            assert_ne!(other, line);
+            assert_eq!(decode(&other).unwrap(), r);
+            assert_eq!(decode(&line).unwrap(), r);
+        }
+    }
+
+    #[test]
+    fn broken_lines_say_what_is_wrong() {
+        let r = learning(3, "k", "an insight");
+        let line = r.to_line();
+        for (bad, says) in [
+            (line.replace("\"insight\":", "\"insightx\":"), "missing field `insight`"),
+            (line.replace("\"learning\"", "\"lesson\""), "unknown record kind"),
+            (line.replace("\"clock\":3,", ""), "missing field `clock`"),
+            (format!("{line}x"), "trailing"),
+            ("[1]".to_owned(), "invalid type"),
+        ] {
+            let e = decode(&bad).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
 }

@@ -112,7 +112,7 @@ fn merge_once(
     }
     // The records they have and we lack, each admitted by the seal's rules.
     let kinds = crate::model::Kind::ALL;
-    let new = store.records_added_trees(name, ours.map(|t| t.tree), their_tip.tree, &kinds)?;
+    let new = store.records_added_trees(name, ours.map(|t| t.tree), their_tip.tree, kinds)?;
     let mut admitted: Vec<Record> = Vec::with_capacity(new.len());
     for r in new {
         match sealer.admit(&r) {
@@ -232,7 +232,7 @@ fn still_used(store: &Store, name: &str, onto: Tip, from: Tip) -> anyhow::Result
             .collect();
     let kinds = crate::model::Kind::ALL;
     Ok(store
-        .records_added_trees(name, Some(onto.tree), from.tree, &kinds)?
+        .records_added_trees(name, Some(onto.tree), from.tree, kinds)?
         .into_iter()
         .filter(|r| used.contains(&r.id))
         .collect())

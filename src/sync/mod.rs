@@ -259,7 +259,7 @@ fn outgoing(store: &Store, remote: &str, report: &mut SyncReport) -> Result<Vec<
             report.notes_out += store.notes_differing(their_tree, ours.tree)?.len();
         } else {
             let kinds = crate::model::Kind::ALL;
-            for r in store.records_added_trees(&name, their_tree, ours.tree, &kinds)? {
+            for r in store.records_added_trees(&name, their_tree, ours.tree, kinds)? {
                 *report.outgoing.entry(r.kind().as_str()).or_default() += 1;
             }
         }

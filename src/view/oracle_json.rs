@@ -7,6 +7,7 @@
 use serde_json::{Map, Value};
 
 use super::text::parse_time;
+use crate::model::kinds::oracle::SeedFile;
 use crate::model::kinds::Oracle;
 use crate::model::oracle::{add_secs, FAILED, REASON_TIMEOUT};
 use crate::model::Body;
@@ -152,24 +153,6 @@ fn line_of_key(text: &str, key: &str) -> usize {
         .map_or(1, |i| i + 1)
 }
 
-/// The seed's schema, in its field order (serde writes a struct's fields in order).
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SeedFile<'a> {
-    session_id: &'a str,
-    dispatched_at: &'a str,
-    trigger_signal: &'a str,
-    source_skill: &'a str,
-    target_model: &'a str,
-    bundle_hash: &'a str,
-    status: &'a str,
-    timeout_at: &'a str,
-    response_id: Option<&'a str>,
-    response_excerpt: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<&'a str>,
-}
-
 /// The file name a record is written to (`<sessionId>.json`); `None` for other bodies.
 pub fn file_name(body: &Body) -> Option<String> {
     match body {
@@ -178,39 +161,12 @@ pub fn file_name(body: &Body) -> Option<String> {
     }
 }
 
-/// A record in the seed's schema (`None` for other bodies): what `render` writes, and the
-/// camelCase fields `--json` shows a dispatch with.
-pub fn seed_file<'a>(body: &'a Body) -> Option<SeedFile<'a>> {
-    let Body::Oracle(Oracle {
-        session_id,
-        dispatched_at,
-        trigger_signal,
-        source_skill,
-        target_model,
-        bundle_hash,
-        status,
-        timeout_at,
-        response_id,
-        response_excerpt,
-        reason,
-    }) = body
-    else {
-        return None;
-    };
-    let or_null = |s: &'a str| (!s.is_empty()).then_some(s);
-    Some(SeedFile {
-        session_id,
-        dispatched_at,
-        trigger_signal,
-        source_skill,
-        target_model,
-        bundle_hash,
-        status,
-        timeout_at,
-        response_id: or_null(response_id),
-        response_excerpt: or_null(response_excerpt),
-        reason: or_null(reason),
-    })
+/// A record in the seed's schema (`None` for other bodies): what `render` writes.
+pub fn seed_file(body: &Body) -> Option<SeedFile<'_>> {
+    match body {
+        Body::Oracle(o) => Some(o.seed_file()),
+        _ => None,
+    }
 }
 
 /// Writes a record in the seed's schema and field order (two-space indent, a final newline),

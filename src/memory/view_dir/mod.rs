@@ -618,7 +618,8 @@ fn branch_snapshot(
     branch: &[Record],
 ) -> store::Result<Snapshot> {
     let kinds: Vec<Kind> = Kind::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|k| k.scope() != Some(Scope::Memory))
         .collect();
     let memory = match memory_tip {

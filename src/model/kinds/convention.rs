@@ -1,11 +1,16 @@
-//! The `convention` record kind.
+//! The `convention` record kind: a pattern the code follows, as `conventions.md` holds it.
+
+use serde::{Deserialize, Serialize};
 
 use super::skip::{is_empty_str, is_empty_vec};
+use super::KindRules;
+use crate::model::fields::{extras, Field, Shape, BLOCK, BLOCK_OWN_LINE};
 use crate::model::record::Extra;
-use serde::Serialize;
+use crate::model::validate::require;
+use crate::model::ValidationError;
 
-/// A convention record.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// A convention: its pattern, an example, and where it applies.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Convention {
     pub title: String,
     pub pattern: String,
@@ -16,4 +21,31 @@ pub struct Convention {
     /// What the view kept that the fields above do not hold (see [`Extra`]).
     #[serde(default, skip_serializing_if = "is_empty_vec")]
     pub extra: Vec<Extra>,
+}
+
+impl KindRules for Convention {
+    fn title(&self) -> &str {
+        &self.title
+    }
+
+    fn extra(&self) -> &[Extra] {
+        &self.extra
+    }
+
+    fn extra_mut(&mut self) -> Option<&mut Vec<Extra>> {
+        Some(&mut self.extra)
+    }
+
+    fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
+        f("title", Shape::Line, Field::One(&mut self.title));
+        f("pattern", BLOCK, Field::One(&mut self.pattern));
+        f("example", BLOCK, Field::One(&mut self.example));
+        f("applies_to", BLOCK, Field::One(&mut self.applies_to));
+        extras(&mut self.extra, BLOCK_OWN_LINE, f);
+    }
+
+    fn validate(&self) -> Result<(), ValidationError> {
+        require("title", &self.title)?;
+        require("pattern", &self.pattern)
+    }
 }

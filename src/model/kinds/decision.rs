@@ -1,13 +1,18 @@
-//! The `decision` record kind.
+//! The `decision` record kind: an architecture decision as `decisions.md` holds it.
 
 use std::collections::BTreeMap;
 
-use super::skip::{is_empty_map, is_empty_vec};
-use crate::model::record::Extra;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-/// A decision record.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+use super::skip::{is_empty_map, is_empty_vec};
+use super::KindRules;
+use crate::model::fields::{extras, Field, Shape, BLOCK, BLOCK_OWN_LINE};
+use crate::model::record::Extra;
+use crate::model::validate::require;
+use crate::model::ValidationError;
+
+/// A decision: what was decided, in what context, why, and what it touches.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Decision {
     pub title: String,
     pub context: String,
@@ -22,4 +27,37 @@ pub struct Decision {
     /// What the view kept that the fields above do not hold (see [`Extra`]).
     #[serde(default, skip_serializing_if = "is_empty_vec")]
     pub extra: Vec<Extra>,
+}
+
+impl KindRules for Decision {
+    fn title(&self) -> &str {
+        &self.title
+    }
+
+    fn extra(&self) -> &[Extra] {
+        &self.extra
+    }
+
+    fn extra_mut(&mut self) -> Option<&mut Vec<Extra>> {
+        Some(&mut self.extra)
+    }
+
+    fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
+        f("title", Shape::Line, Field::One(&mut self.title));
+        f("context", BLOCK, Field::One(&mut self.context));
+        f("decision", BLOCK, Field::One(&mut self.decision));
+        f("rationale", BLOCK, Field::One(&mut self.rationale));
+        f("impact", BLOCK, Field::One(&mut self.impact));
+        f(
+            "files",
+            Shape::Paths { split_commas: true },
+            Field::Many(&mut self.files),
+        );
+        extras(&mut self.extra, BLOCK_OWN_LINE, f);
+    }
+
+    fn validate(&self) -> Result<(), ValidationError> {
+        require("title", &self.title)?;
+        require("decision", &self.decision)
+    }
 }

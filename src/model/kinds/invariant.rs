@@ -1,11 +1,16 @@
-//! The `invariant` record kind.
+//! The `invariant` record kind: a rule of `INVARIANTS.md` (what, where, why) in a section.
+
+use serde::{Deserialize, Serialize};
 
 use super::skip::{is_empty_str, is_empty_vec};
+use super::KindRules;
+use crate::model::fields::{extras, Field, Shape, BLOCK_OWN_LINE};
 use crate::model::record::Extra;
-use serde::Serialize;
+use crate::model::validate::require;
+use crate::model::ValidationError;
 
-/// A invariant record.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// An invariant: a rule the code must keep.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Invariant {
     pub section: String,
     pub title: String,
@@ -18,4 +23,38 @@ pub struct Invariant {
     /// What the view kept that the fields above do not hold (see [`Extra`]).
     #[serde(default, skip_serializing_if = "is_empty_vec")]
     pub extra: Vec<Extra>,
+}
+
+impl KindRules for Invariant {
+    fn title(&self) -> &str {
+        &self.title
+    }
+
+    fn extra(&self) -> &[Extra] {
+        &self.extra
+    }
+
+    fn extra_mut(&mut self) -> Option<&mut Vec<Extra>> {
+        Some(&mut self.extra)
+    }
+
+    fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
+        f("section", Shape::Line, Field::One(&mut self.section));
+        f("title", Shape::Line, Field::One(&mut self.title));
+        f("what", Shape::Line, Field::One(&mut self.what));
+        f(
+            "where",
+            Shape::Paths {
+                split_commas: false,
+            },
+            Field::Many(&mut self.r#where),
+        );
+        f("why", Shape::Line, Field::One(&mut self.why));
+        extras(&mut self.extra, BLOCK_OWN_LINE, f);
+    }
+
+    fn validate(&self) -> Result<(), ValidationError> {
+        require("section", &self.section)?;
+        require("title", &self.title)
+    }
 }
