@@ -20,7 +20,7 @@ use crate::memory::save::{save, SaveOptions};
 use crate::memory::seal::Sealer;
 use crate::memory::view_dir::{View, VIEW_DIR};
 use crate::model::Draft;
-use crate::notes::at::{snapshot, with_briefing};
+use crate::read::{snapshot, with_briefing};
 use crate::store::{Store, HOOK_PATIENCE};
 
 /// The token budget of the memory SessionStart hands over (`rune.agent.loadBudget`).
@@ -68,14 +68,11 @@ fn fresh(store: &Store, id: &str, decisions: Option<usize>) -> Session {
 pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
     let store = open(start)?;
     let git_dir = store.git_dir().to_path_buf();
-    // Memory a plain `git fetch` (or `git pull`) brought is merged first, as every command
-    // does: a teammate's records are in the new session's briefing.
-    if let Err(e) = crate::sync::merge_fetched(&store) {
-        super::answer::log(
-            &git_dir,
-            "SessionStart",
-            &format!("memory fetched from a remote not merged: {e:#}"),
-        );
+    // The session start's upkeep first (docs/storage.md, "Which commands write"): memory a
+    // plain `git fetch` brought is merged, so a teammate's records are in the briefing; stale
+    // instincts are pruned and stale oracle dispatches orphaned. What fails is logged.
+    for failure in crate::upkeep::session_start(&store).failures {
+        super::answer::log(&git_dir, "SessionStart", &failure);
     }
     session::clean(&git_dir);
     let id = payload.session();
@@ -88,31 +85,22 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
         .unwrap_or(LOAD_BUDGET);
     // The briefing `load` gives, the decisions a new session starts from, and after a
     // compaction the summary saved before it: one read of memory.
-    let briefed = with_briefing(&store, None, budget, false, |b, state| {
-        let summary = (source == "compact")
+    let (briefing, decisions, compacted) = with_briefing(
+        &store,
+        None,
+        budget,
+        false,
+        |b, state| {
+            let summary = (source == "compact")
             .then(|| state.open_checkpoint())
             .flatten()
             .and_then(|cp| match gate(cp) {
                 Gate::Withheld => Some("(summary withheld as TAINTED by the integrity check; inspect with `git rune verify`)\n".to_owned()),
                 _ => summary::shown(cp),
             });
-        (b.text(), b.totals.decisions, summary)
-    })?;
-    if let Some(e) = &briefed.prune_error {
-        super::answer::log(
-            &git_dir,
-            "SessionStart",
-            &format!("stale instincts not pruned: {e:#}"),
-        );
-    }
-    if let Some(e) = &briefed.orphan_error {
-        super::answer::log(
-            &git_dir,
-            "SessionStart",
-            &format!("stale oracle dispatches not marked orphaned: {e:#}"),
-        );
-    }
-    let (briefing, decisions, compacted) = briefed.out;
+            (b.text(), b.totals.decisions, summary)
+        },
+    )?;
     let mut s = match session::read(&git_dir, id) {
         // The same conversation goes on: keep what it touched, count tool calls afresh.
         Some(old) if matches!(source, "resume" | "compact") => old,

@@ -7,8 +7,8 @@ use clap::Args;
 
 use super::Context;
 use crate::memory::diff::diff;
-use crate::notes::at::diff_points;
 use crate::output::json::{self, DiffFileJson, DiffJson};
+use crate::read::diff_points;
 use crate::view::ViewFile;
 
 #[derive(Debug, Args)]

@@ -7,10 +7,8 @@ use clap::Args;
 
 use super::Context;
 use crate::error::user_error;
-use crate::memory::record::{PRUNE_CONFIDENCE, PRUNE_DAYS};
-use crate::model::oracle::ORPHAN_HOURS;
-use crate::notes::at::with_role_briefing;
 use crate::output::json;
+use crate::read::with_role_briefing;
 
 #[derive(Debug, Args)]
 pub struct LoadArgs {
@@ -27,6 +25,11 @@ pub struct LoadArgs {
     /// docs/solutions/ when a Remembrance document came from them.
     #[arg(long)]
     pub role: Option<String>,
+    /// Read only: skip the session start's upkeep (merging fetched memory, pruning stale
+    /// instincts, marking stale oracle dispatches orphaned), which `load` otherwise runs
+    /// first and reports.
+    #[arg(long)]
+    pub no_upkeep: bool,
 }
 
 pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
@@ -36,13 +39,22 @@ pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
             "pass e.g. --budget 2000",
         ));
     }
-    let store = ctx.store()?;
+    // A session starts here (agents without hooks run `load`): its upkeep first, reported
+    // below and in `--json`'s `wrote`. Memory as of a commit is history: nothing to keep up.
+    let store = ctx.open_store()?;
+    let up = if args.no_upkeep {
+        crate::upkeep::Upkeep::default()
+    } else if args.at.is_some() {
+        crate::upkeep::merge(&store)
+    } else {
+        crate::upkeep::session_start(&store)
+    };
     let pick = args
         .role
         .as_deref()
         .map(|role| crate::echoes::briefing_picker(&store, role))
         .transpose()?;
-    let briefed = with_role_briefing(
+    let out = with_role_briefing(
         &store,
         args.at.as_deref(),
         args.budget,
@@ -50,35 +62,15 @@ pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
         pick.as_ref().map(|p| p as &dyn Fn(&_) -> _),
         |briefing, _| {
             if ctx.ui.json {
-                json::line(&json::load(briefing)) + "\n"
+                let mut obj = json::load(briefing);
+                obj["wrote"] = json::upkeep(&up);
+                json::line(&obj) + "\n"
             } else {
                 briefing.text()
             }
         },
     )?;
-    if briefed.pruned > 0 {
-        let n = briefed.pruned;
-        ctx.ui.status(format_args!(
-            "git-rune: pruned {n} instinct{} older than {PRUNE_DAYS} days with confidence below {PRUNE_CONFIDENCE} (history keeps them)",
-            if n == 1 { "" } else { "s" }
-        ));
-    }
-    if let Some(e) = &briefed.prune_error {
-        ctx.ui
-            .warn(format_args!("stale instincts were not pruned: {e:#}"));
-    }
-    if briefed.orphaned > 0 {
-        let n = briefed.orphaned;
-        ctx.ui.status(format_args!(
-            "git-rune: marked {n} oracle dispatch{} pending for more than {ORPHAN_HOURS} hours orphaned (history keeps them)",
-            if n == 1 { "" } else { "es" }
-        ));
-    }
-    if let Some(e) = &briefed.orphan_error {
-        ctx.ui.warn(format_args!(
-            "stale oracle dispatches were not marked orphaned: {e:#}"
-        ));
-    }
-    ctx.ui.print(&briefed.out)?;
+    super::report_upkeep(ctx, &up);
+    ctx.ui.print(&out)?;
     Ok(ExitCode::SUCCESS)
 }

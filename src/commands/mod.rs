@@ -155,23 +155,7 @@ impl Context {
     /// comparison of ref ids when nothing came; a failed merge is a warning, never fatal).
     pub fn store(&self) -> Result<Store> {
         let store = self.open_store()?;
-        match crate::sync::merge_fetched(&store) {
-            Ok(reports) => {
-                for r in reports {
-                    let came = r.incoming().values().sum::<usize>()
-                        + r.notes.as_ref().map_or(0, |n| n.incoming);
-                    if came > 0 {
-                        self.ui.status(format_args!(
-                            "git-rune: merged memory fetched from {} ({came} new)",
-                            r.remote
-                        ));
-                    }
-                }
-            }
-            Err(e) => self.ui.warn(format_args!(
-                "could not merge memory fetched from a remote: {e:#} (run `git rune sync`)"
-            )),
-        }
+        report_upkeep(self, &crate::upkeep::merge(&store));
         Ok(store)
     }
 
@@ -364,5 +348,39 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
             crate::store::no_auto_maintenance();
             hooks::hook(&ctx, a)
         }
+    }
+}
+
+/// Says what the upkeep wrote (status lines, `-q` silences them) and what it could not do
+/// (warnings).
+pub(crate) fn report_upkeep(ctx: &Context, up: &crate::upkeep::Upkeep) {
+    use crate::memory::record::{PRUNE_CONFIDENCE, PRUNE_DAYS};
+    use crate::model::oracle::ORPHAN_HOURS;
+    for r in &up.merged {
+        let came =
+            r.incoming().values().sum::<usize>() + r.notes.as_ref().map_or(0, |n| n.incoming);
+        if came > 0 {
+            ctx.ui.status(format_args!(
+                "git-rune: merged memory fetched from {} ({came} new)",
+                r.remote
+            ));
+        }
+    }
+    if up.pruned > 0 {
+        let n = up.pruned;
+        ctx.ui.status(format_args!(
+            "git-rune: pruned {n} instinct{} older than {PRUNE_DAYS} days with confidence below {PRUNE_CONFIDENCE} (history keeps them)",
+            if n == 1 { "" } else { "s" }
+        ));
+    }
+    if up.orphaned > 0 {
+        let n = up.orphaned;
+        ctx.ui.status(format_args!(
+            "git-rune: marked {n} oracle dispatch{} pending for more than {ORPHAN_HOURS} hours orphaned (history keeps them)",
+            if n == 1 { "" } else { "es" }
+        ));
+    }
+    for f in &up.failures {
+        ctx.ui.warn(format_args!("{f}"));
     }
 }

@@ -10,8 +10,8 @@ use super::Context;
 use crate::integrity::gate::withheld;
 use crate::model::kinds::Checkpoint;
 use crate::model::{Body, Kind, Record, State};
-use crate::notes::at::snapshot;
 use crate::output::json;
+use crate::read::snapshot;
 use crate::text::pretty_time;
 use crate::view::{self, ViewFile};
 

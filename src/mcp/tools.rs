@@ -17,7 +17,7 @@ use crate::memory::record::{self, NewCheckpoint, NewConvention, NewDecision, New
 use crate::memory::seal::{SealError, Sealed, Sealer};
 use crate::memory::write::Written;
 use crate::model::{Body, Draft, Kind, LearningType, Record};
-use crate::notes::at::{snapshot, with_briefing};
+use crate::read::{snapshot, with_briefing};
 use crate::store::Store;
 use crate::text::{one_line, pretty_time, short};
 use crate::view::{self, ViewFile};
@@ -235,11 +235,17 @@ pub fn memory_load(store: &Store, p: LoadParams) -> Result<String> {
             "pass e.g. \"budget\": 2000",
         ));
     }
-    let mut out = with_briefing(store, p.at.as_deref(), p.budget, false, |b, _| b.text())?.out;
+    // A session's first read: the upkeep runs first (not for memory as of a commit), and
+    // what it wrote is said at the end.
+    let up = p.at.is_none().then(|| crate::upkeep::session_start(store));
+    let mut out = with_briefing(store, p.at.as_deref(), p.budget, false, |b, _| b.text())?;
     if p.role.is_some() {
         out.push_str(
             "(no role memories are recorded yet: this briefing is the same for every role)\n",
         );
+    }
+    if let Some(said) = up.as_ref().and_then(|u| u.summary()) {
+        out.push_str(&said);
     }
     Ok(out)
 }
@@ -564,7 +570,7 @@ pub fn view_file(store: &Store, name: &str) -> Result<Option<String>> {
 
 /// The `resume` prompt: what a new session needs, and how to keep memory as it works.
 pub fn resume_prompt(store: &Store, budget: usize) -> Result<String> {
-    let briefing = with_briefing(store, None, budget, false, |b, _| b.text())?.out;
+    let briefing = with_briefing(store, None, budget, false, |b, _| b.text())?;
     Ok(format!(
         "You are resuming work in this repository. Below is the project memory git-rune keeps \
          in git: decisions, conventions, learnings, progress and where the last session \

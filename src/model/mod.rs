@@ -11,8 +11,8 @@ mod validate;
 mod wire;
 
 pub use fields::{Field, Shape};
-pub use kinds::{echo, oracle, task};
 pub use fold::{fold, State};
+pub use kinds::{echo, oracle, task};
 pub use record::{Body, Extra, GitState, Kind, LearningType, Meta, Record, Scope};
 pub use validate::{validate, validate_time, ValidationError};
 pub use wire::{decode as decode_line, line_id};

@@ -58,7 +58,6 @@ impl fmt::Display for LearningType {
     }
 }
 
-
 /// Something the view holds that a record's own fields do not: a labelled field or a section
 /// the parser does not know (`**Alternatives considered:** …`, `## Notes`), or prose it cannot
 /// attribute to a field, in the order written. Rendered back where it was: after the known

@@ -99,10 +99,7 @@ impl<'de> Visitor<'de> for RecordVisitor {
                             tag.0
                         )));
                     };
-                    return meta
-                        .finish(body)
-                        .map(Some)
-                        .map_err(de::Error::custom);
+                    return meta.finish(body).map(Some).map_err(de::Error::custom);
                 }
                 _ => {
                     map.next_value::<IgnoredAny>()?;
@@ -237,7 +234,10 @@ mod tests {
 
     #[test]
     fn a_line_in_any_key_order_decodes_to_the_same_record() {
-        for r in [learning(3, "k", "an insight"), decision(4, "Use Postgres", &["x"])] {
+        for r in [
+            learning(3, "k", "an insight"),
+            decision(4, "Use Postgres", &["x"]),
+        ] {
             let line = r.to_line();
             let tree: Map<String, Value> = serde_json::from_str(&line).unwrap();
             // Keys reversed: body fields before `kind`, meta after it.
@@ -254,8 +254,14 @@ mod tests {
         let r = learning(3, "k", "an insight");
         let line = r.to_line();
         for (bad, says) in [
-            (line.replace("\"insight\":", "\"insightx\":"), "missing field `insight`"),
-            (line.replace("\"learning\"", "\"lesson\""), "unknown record kind"),
+            (
+                line.replace("\"insight\":", "\"insightx\":"),
+                "missing field `insight`",
+            ),
+            (
+                line.replace("\"learning\"", "\"lesson\""),
+                "unknown record kind",
+            ),
             (line.replace("\"clock\":3,", ""), "missing field `clock`"),
             (format!("{line}x"), "trailing"),
             ("[1]".to_owned(), "invalid type"),

@@ -3,7 +3,6 @@
 //! and rebase, joining two clones' notes (sync), and reading memory back through notes
 //! (`why`, `--at`).
 
-pub mod at;
 pub mod carriers;
 pub mod compose;
 mod format;

@@ -212,6 +212,43 @@ pub struct VerifyJson {
 }
 
 /// `git rune load --json`: a fixed envelope, plus one array per section of the briefing.
+/// What `load`'s upkeep wrote (`wrote` in `load --json`): memory commits, what each part did,
+/// and the parts that failed.
+#[derive(Serialize)]
+pub struct UpkeepJson<'a> {
+    pub commits: usize,
+    pub merged: Vec<MergedJson<'a>>,
+    pub pruned_instincts: usize,
+    pub orphaned_oracles: usize,
+    pub failures: &'a [String],
+}
+
+/// Memory merged from one remote: the records and notes that came in.
+#[derive(Serialize)]
+pub struct MergedJson<'a> {
+    pub remote: &'a str,
+    pub records: usize,
+    pub notes: usize,
+}
+
+pub fn upkeep(up: &crate::upkeep::Upkeep) -> Value {
+    json!(UpkeepJson {
+        commits: up.commits,
+        merged: up
+            .merged
+            .iter()
+            .map(|r| MergedJson {
+                remote: &r.remote,
+                records: r.incoming().values().sum(),
+                notes: r.notes.as_ref().map_or(0, |n| n.incoming),
+            })
+            .collect(),
+        pruned_instincts: up.pruned,
+        orphaned_oracles: up.orphaned,
+        failures: &up.failures,
+    })
+}
+
 pub fn load(b: &crate::memory::load::Briefing<'_>) -> Value {
     use crate::memory::load::Item;
     let mut obj = Map::new();

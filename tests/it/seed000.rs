@@ -63,6 +63,50 @@ fn stale_weak_instincts_are_pruned_when_a_session_starts() {
     assert_eq!(repo.git(&["for-each-ref", "refs/rune/"]), refs);
 }
 
+/// Reads are reads: `load --no-upkeep`, `load --at`, `show`, `status`, `log` and `why` write
+/// no memory commit even when upkeep is due; `load` runs it and says so, on stderr and in
+/// `--json`'s `wrote`.
+#[test]
+fn only_load_writes_and_it_says_what_it_wrote() {
+    let repo = TestRepo::new();
+    repo.commit_file("a", "a\n", "init");
+    repo.rune(&[
+        "instinct", "weak", "--trigger", "t", "--action", "a", "--confidence", "0.3",
+        "--evidence", "e", "-q",
+    ])
+    .success();
+    let refs = repo.git(&["for-each-ref", "refs/rune/", "refs/notes/"]);
+    let later = "2026-03-01T00:00:00Z";
+    for args in [
+        &["load", "--no-upkeep"][..],
+        &["load", "--at", "HEAD"],
+        &["load", "--no-upkeep", "--json"],
+        &["show", "instincts"],
+        &["status"],
+        &["log"],
+        &["why", "HEAD"],
+    ] {
+        let out = rune_at(&repo, later, args);
+        assert!(!out.stderr.contains("pruned"), "{args:?}: {}", out.snapshot());
+        assert_eq!(
+            repo.git(&["for-each-ref", "refs/rune/", "refs/notes/"]),
+            refs,
+            "{args:?} wrote"
+        );
+    }
+    let out = rune_at(&repo, later, &["load", "--json"]).success();
+    let v: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+    assert_eq!(v["wrote"]["commits"], 1, "{}", out.stdout);
+    assert_eq!(v["wrote"]["pruned_instincts"], 1, "{}", out.stdout);
+    assert_ne!(repo.git(&["for-each-ref", "refs/rune/"]), refs);
+    // Nothing due any more: `load` writes nothing and says so.
+    let refs = repo.git(&["for-each-ref", "refs/rune/", "refs/notes/"]);
+    let out = rune_at(&repo, later, &["load", "--json"]).success();
+    let v: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+    assert_eq!(v["wrote"]["commits"], 0, "{}", out.stdout);
+    assert_eq!(repo.git(&["for-each-ref", "refs/rune/", "refs/notes/"]), refs);
+}
+
 #[test]
 fn learnings_compact_in_the_view_and_history_keeps_every_entry() {
     let repo = TestRepo::new();

@@ -90,7 +90,11 @@ pub trait KindRules: Serialize {
 }
 
 /// The default `--json` fields: the stored ones (see [`KindRules::json`]).
-pub(crate) fn stored_json<T: Serialize + ?Sized>(kind: &T, full: bool, out: &mut Map<String, Value>) {
+pub(crate) fn stored_json<T: Serialize + ?Sized>(
+    kind: &T,
+    full: bool,
+    out: &mut Map<String, Value>,
+) {
     if let Ok(Value::Object(fields)) = serde_json::to_value(kind) {
         for (k, v) in fields {
             if k == "extra" || (k == "file_blobs" && !full) {

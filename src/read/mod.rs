@@ -1,35 +1,35 @@
-//! Memory as it was when a code commit was made: the memory commits its note names, or else
-//! the newest commit of each memory ref committed no later than it.
+//! The read path: memory now, or as it was when a code commit was made (the memory commits
+//! its note names, or else the newest commit of each memory ref committed no later than it),
+//! folded, with its drift from the code, and the `load` briefing of it. Every reader uses it
+//! (`git rune load`, `show`, `diff`, the SessionStart hook, the MCP server), and it writes
+//! nothing: the writes a session start makes are `upkeep`'s, which callers run first.
 
 use anyhow::Result;
 
-use super::CommitNote;
 use crate::error::user_error;
 use crate::memory::diff::Point;
 use crate::memory::load::digest::Digest;
 use crate::memory::load::{brief, Briefing, LoadPolicy, RoleEchoes, Totals};
-use crate::memory::record::{orphan_oracles, prune_instincts};
 use crate::memory::Snapshot;
 use crate::memory::{digest_cache, echo_cache};
 use crate::model::State;
+use crate::notes::carriers::drift_for;
+use crate::notes::CommitNote;
 use crate::store::{self, branch_ref, HeadInfo, ObjectId, Store, Tip, MEMORY_REF};
 
 /// The `load` briefing of memory now, or as of `at`, within `budget` tokens (every reader of
 /// it: `git rune load`, the SessionStart hook, the MCP server), handed to `f` with the folded
 /// state it was made from (the briefing borrows it): the digest of the memory trees
 /// (`memory::load::digest`, cached per tree pair), or the whole fold when the briefing needs
-/// more than the digest holds; the briefing is the same either way. Memory now is read as
-/// a session starts: stale weak instincts are pruned first (seed 000;
-/// `memory::record::prune_instincts`); `pruned` says how many, and a failed prune is reported,
-/// never fatal. Likewise oracle dispatches pending for more than a day are marked orphaned
-/// (`orphaned`, `orphan_error`).
+/// more than the digest holds; the briefing is the same either way. Nothing is written: a
+/// session start runs `upkeep::session_start` before reading.
 pub fn with_briefing<R>(
     store: &Store,
     at: Option<&str>,
     budget: usize,
     authors: bool,
     f: impl FnOnce(&Briefing<'_>, &State) -> R,
-) -> Result<Briefed<R>> {
+) -> Result<R> {
     with_role_briefing(store, at, budget, authors, None, f)
 }
 
@@ -43,33 +43,9 @@ pub fn with_role_briefing<R>(
     authors: bool,
     echoes: Option<&dyn Fn(&State) -> RoleEchoes>,
     f: impl FnOnce(&Briefing<'_>, &State) -> R,
-) -> Result<Briefed<R>> {
-    let mut tips = tips(store, at)?;
+) -> Result<R> {
+    let tips = tips(store, at)?;
     let mut digest = digested(store, &tips)?;
-    let mut pruned = 0;
-    let mut prune_error = None;
-    let mut orphaned = 0;
-    let mut orphan_error = None;
-    if at.is_none() {
-        match prune_instincts(store, &digest.state, &store.now()) {
-            Ok(Some((_, n))) => {
-                pruned = n;
-                tips = self::tips(store, None)?;
-                digest = digested(store, &tips)?;
-            }
-            Ok(None) => {}
-            Err(e) => prune_error = Some(e),
-        }
-        match orphan_oracles(store, &digest.state, &store.now()) {
-            Ok(Some((_, n))) => {
-                orphaned = n;
-                tips = self::tips(store, None)?;
-                digest = digested(store, &tips)?;
-            }
-            Ok(None) => {}
-            Err(e) => orphan_error = Some(e),
-        }
-    }
     // The user-level memory is today's, never as of a commit; it is not in the digest.
     let globals = if at.is_none() {
         crate::memory::user::global_instincts()
@@ -77,7 +53,7 @@ pub fn with_role_briefing<R>(
         Vec::new()
     };
     digest.state.global_instincts = globals.clone();
-    let drift = super::carriers::drift_for(
+    let drift = drift_for(
         store,
         &tips.head,
         &digest.drift_state(),
@@ -90,13 +66,6 @@ pub fn with_role_briefing<R>(
         echoes: None,
     };
     let now = store.now();
-    let briefed = |out| Briefed {
-        out,
-        pruned,
-        prune_error,
-        orphaned,
-        orphan_error,
-    };
     if let Some(pick) = echoes {
         // Echoes are not in the digest: the role's come from the echoes cached for the trees.
         let folded = echo_cache::echoes(
@@ -120,7 +89,7 @@ pub fn with_role_briefing<R>(
         &policy,
     );
     if briefing.complete() {
-        return Ok(briefed(f(&briefing, &digest.state)));
+        return Ok(f(&briefing, &digest.state));
     }
     drop(briefing);
     // A budget larger than the digest was made for: the whole fold, and a digest for it.
@@ -153,7 +122,14 @@ pub fn with_role_briefing<R>(
         budget,
         &policy,
     );
-    Ok(briefed(f(&briefing, &snap.state)))
+    Ok(f(&briefing, &snap.state))
+}
+
+/// Memory now as the briefing reads it: the digest's state (every list the briefing and the
+/// session start's upkeep need), cached per pair of memory trees.
+pub fn state_now(store: &Store) -> Result<State> {
+    let tips = tips(store, None)?;
+    Ok(digested(store, &tips)?.state)
 }
 
 /// Where memory is read from: the code commit, and the two memory commits.
@@ -188,16 +164,6 @@ fn digested(store: &Store, tips: &Tips) -> Result<Digest> {
         tips.memory,
         tips.branch,
     )?)
-}
-
-/// What [`with_briefing`] made, the instincts it pruned and the oracle dispatches it marked
-/// orphaned (or why it could not).
-pub struct Briefed<R> {
-    pub out: R,
-    pub pruned: usize,
-    pub prune_error: Option<anyhow::Error>,
-    pub orphaned: usize,
-    pub orphan_error: Option<anyhow::Error>,
 }
 
 /// Memory now, or as of the code commit `at` names (any revision).
