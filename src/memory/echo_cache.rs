@@ -113,25 +113,24 @@ pub fn store(store: &Store, memory: Option<Tip>, branch: Option<Tip>, state: &St
     }
 }
 
-/// Stores the echoes of a snapshot just folded, and `echo search`'s index of them
-/// (`echo_index`), unless they are stored already.
-pub fn remember(store: &Store, snap: &Snapshot) {
+/// Stores the echoes of a snapshot just folded, unless they are stored already (callers use
+/// `echo_index::remember`, which stores the search index of them too).
+pub(super) fn remember(store: &Store, snap: &Snapshot) {
     let key = key(snap.memory_tip, snap.branch_tip);
     if !dir(store).join(key).exists() {
         self::store(store, snap.memory_tip, snap.branch_tip, &snap.state);
     }
-    super::echo_index::remember(store, snap);
 }
 
-/// Stores the echoes of trees `old`, and their search index, as those of trees `new`, which
-/// differ from them only by records no echo's fold reads (plain records of other kinds: what
-/// the view's append path admits), so a write that appended to the view leaves the next
-/// `echo search` warm. Nothing when `old` has none cached.
-pub fn carry(store: &Store, old: (Option<Tip>, Option<Tip>), new: (Option<Tip>, Option<Tip>)) {
+/// Stores the echoes of trees `old` as those of trees `new` (see `echo_index::carry`).
+pub(super) fn carry(
+    store: &Store,
+    old: (Option<Tip>, Option<Tip>),
+    new: (Option<Tip>, Option<Tip>),
+) {
     if let Some(state) = read(store, old.0, old.1) {
         self::store(store, new.0, new.1, &state);
     }
-    super::echo_index::carry(store, old, new);
 }
 
 fn only_echoes(state: State) -> State {

@@ -194,8 +194,12 @@ pub fn store(store: &Store, memory: Option<Tip>, branch: Option<Tip>, state: &St
     index
 }
 
-/// Stores the index of trees `old` as that of trees `new` (see `echo_cache::carry`).
+/// Stores the echoes of trees `old`, and their search index, as those of trees `new`, which
+/// differ from them only by records no echo's fold reads (plain records of other kinds: what
+/// the view's append path admits), so a write that appended to the view leaves the next
+/// `echo search` warm. Nothing when `old` has none cached.
 pub fn carry(store: &Store, old: (Option<Tip>, Option<Tip>), new: (Option<Tip>, Option<Tip>)) {
+    super::echo_cache::carry(store, old, new);
     let Some(index) = read(store, old.0, old.1) else {
         return;
     };
@@ -220,8 +224,10 @@ fn newest(dir: &Path) -> Option<EchoIndex> {
     EchoIndex::decode(&std::fs::read(path).ok()?, None)
 }
 
-/// Stores the index of a snapshot just folded, unless it is stored already.
+/// Stores the echoes of a snapshot just folded (`echo_cache`) and `echo search`'s index of
+/// them, unless they are stored already.
 pub fn remember(store: &Store, snap: &Snapshot) {
+    super::echo_cache::remember(store, snap);
     let key = key(snap.memory_tip, snap.branch_tip);
     if !dir(store).join(key).exists() {
         self::store(store, snap.memory_tip, snap.branch_tip, &snap.state);

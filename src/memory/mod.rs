@@ -14,6 +14,7 @@ pub mod record;
 pub mod rune_dir;
 pub mod save;
 mod save_tail;
+mod saved;
 pub mod seal;
 mod snapshot;
 pub mod user;

@@ -9,7 +9,7 @@
 
 use anyhow::Result;
 
-use super::save::{seal_session, SaveOptions, Saved, DEFAULT_SUMMARY};
+use super::saved::{fill_file_blobs, seal_session, SaveOptions, Saved, DEFAULT_SUMMARY};
 use super::seal::{SealError, Sealer};
 use super::view_dir::{
     content_id, id_names, FileState, Manifest, SavedTail, View, ViewLock, VIEW_DIR,
@@ -94,7 +94,7 @@ pub(super) fn save(
     let mut mine = Sealer::new(sealer.redacts());
     let mut sealed = Vec::with_capacity(drafts.len());
     for mut d in drafts {
-        super::save::fill_file_blobs(store, &mut d.body);
+        fill_file_blobs(store, &mut d.body);
         let place = |field: &str, secret: &str| {
             let at = tail.find(secret).unwrap_or(0);
             let line = lines_before() + secrets::line_of(tail, at) - 1;

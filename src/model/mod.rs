@@ -5,6 +5,7 @@ pub mod fold;
 pub mod kinds;
 pub mod named_lines;
 pub mod record;
+mod state;
 #[cfg(test)]
 pub mod testing;
 mod validate;

@@ -71,8 +71,17 @@ fn only_load_writes_and_it_says_what_it_wrote() {
     let repo = TestRepo::new();
     repo.commit_file("a", "a\n", "init");
     repo.rune(&[
-        "instinct", "weak", "--trigger", "t", "--action", "a", "--confidence", "0.3",
-        "--evidence", "e", "-q",
+        "instinct",
+        "weak",
+        "--trigger",
+        "t",
+        "--action",
+        "a",
+        "--confidence",
+        "0.3",
+        "--evidence",
+        "e",
+        "-q",
     ])
     .success();
     let refs = repo.git(&["for-each-ref", "refs/rune/", "refs/notes/"]);
@@ -87,7 +96,11 @@ fn only_load_writes_and_it_says_what_it_wrote() {
         &["why", "HEAD"],
     ] {
         let out = rune_at(&repo, later, args);
-        assert!(!out.stderr.contains("pruned"), "{args:?}: {}", out.snapshot());
+        assert!(
+            !out.stderr.contains("pruned"),
+            "{args:?}: {}",
+            out.snapshot()
+        );
         assert_eq!(
             repo.git(&["for-each-ref", "refs/rune/", "refs/notes/"]),
             refs,
@@ -104,7 +117,10 @@ fn only_load_writes_and_it_says_what_it_wrote() {
     let out = rune_at(&repo, later, &["load", "--json"]).success();
     let v: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
     assert_eq!(v["wrote"]["commits"], 0, "{}", out.stdout);
-    assert_eq!(repo.git(&["for-each-ref", "refs/rune/", "refs/notes/"]), refs);
+    assert_eq!(
+        repo.git(&["for-each-ref", "refs/rune/", "refs/notes/"]),
+        refs
+    );
 }
 
 #[test]

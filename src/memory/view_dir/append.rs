@@ -15,7 +15,7 @@ use super::log::{LogRewrite, Written};
 use super::{renderer, FileEntry, FileState, Manifest, Refresh, View, MANIFEST_VERSION};
 use crate::files::{append_atomic, stat_of, write_atomic};
 use crate::memory::view_index::ViewIndex;
-use crate::memory::{digest_cache, echo_cache, gate_cache, Snapshot, Wrote};
+use crate::memory::{digest_cache, echo_index, gate_cache, Snapshot, Wrote};
 #[cfg(test)]
 use crate::model::kinds::{Learning, Progress, Session};
 use crate::model::{Record, Scope, State};
@@ -241,7 +241,7 @@ pub(crate) fn refresh(
         digest_cache::put(store, tips.0, tips.1, &digest);
     }
     // No echo was added: the echoes' caches of the old trees serve the new ones.
-    echo_cache::carry(store, old_tips, tips);
+    echo_index::carry(store, old_tips, tips);
     Ok(Some(out))
 }
 

@@ -418,7 +418,7 @@ impl View {
                 // The fold is made: `load` and `status` after this write read its digest,
                 // and the next write appends to what it renders.
                 super::digest_cache::remember(store, &snap);
-                super::echo_cache::remember(store, &snap);
+                super::echo_index::remember(store, &snap);
                 write_index(store, &snap)?;
                 snap
             }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::skip::is_empty_vec;
 use super::KindRules;
 use crate::model::fields::{Field, Shape};
-use crate::model::fold::State;
+use crate::model::State;
 use crate::model::record::Record;
 use crate::model::validate::{invalid, require, time_field};
 use crate::model::{Body, ValidationError};

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::skip::is_empty_vec;
 use super::KindRules;
 use crate::model::fields::{extras, Field, Shape, BLOCK, BLOCK_OWN_LINE};
-use crate::model::fold::State;
+use crate::model::State;
 use crate::model::record::{Extra, Record};
 use crate::model::validate::{confidence_in, require};
 use crate::model::{Body, ValidationError};

@@ -11,8 +11,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::fields::{Field, Shape};
-use super::fold::State;
 use super::record::{Extra, Record, Scope};
+use super::State;
 use super::ValidationError;
 
 #[macro_use]

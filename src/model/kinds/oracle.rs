@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::skip::is_empty_str;
 use super::KindRules;
 use crate::model::fields::{Field, Shape};
-use crate::model::fold::State;
+use crate::model::State;
 use crate::model::record::Record;
 use crate::model::validate::{invalid, require, time_field};
 use crate::model::{Body, ValidationError};

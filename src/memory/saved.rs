@@ -1,0 +1,93 @@
+//! What a save is asked and what it did, and what both of its paths (the whole save and
+//! the tail of `learnings.jsonl`) write the same way: the session record, the files' blobs.
+
+use anyhow::Result;
+
+use super::seal::{SealError, Sealed, Sealer};
+use crate::error::user_error;
+use crate::model::kinds::{Decision, Learning, Session};
+use crate::model::{Body, Draft, GitState};
+use crate::store::{ObjectId, Store};
+use crate::view::ViewFile;
+
+/// The summary a save records when none is given.
+pub const DEFAULT_SUMMARY: &str = "session saved";
+
+/// How to save.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SaveOptions<'a> {
+    /// The session summary (`-m`).
+    pub summary: Option<&'a str>,
+    /// Save a file that holds no entries although memory has some (deleting them all).
+    pub allow_delete: bool,
+}
+
+/// What a save did.
+#[derive(Debug, Default)]
+pub struct Saved {
+    /// Nothing was edited and no summary given: nothing was written.
+    pub nothing: bool,
+    /// checkpoint.md was deleted (or renamed to `checkpoint-*.resolved.md`): the open
+    /// checkpoint was resolved.
+    pub resolved_checkpoint: bool,
+    /// Files that were deleted from the view: restored from memory, not emptied.
+    pub restored: Vec<ViewFile>,
+    /// Edited files that were saved.
+    pub files: Vec<ViewFile>,
+    /// Commits written: (ref, commit, commit summary), memory first.
+    pub commits: Vec<(String, ObjectId, String)>,
+    pub added: usize,
+    pub changed: usize,
+    pub removed: usize,
+    /// The session summary as recorded (after the secret filter).
+    pub summary: String,
+    /// Saved files edited again while the save ran, left as they are.
+    pub kept: Vec<ViewFile>,
+}
+
+/// The session record a save writes, sealed.
+pub(super) fn seal_session(
+    store: &Store,
+    sealer: &mut Sealer,
+    summary: String,
+    git: &mut Option<GitState>,
+) -> Result<Sealed> {
+    sealer
+        .seal(
+            Draft::new(Body::Session(Session {
+                summary,
+                git: Some(git_state(store, git)?),
+            })),
+            &|_, _| "the -m summary".to_owned(),
+        )
+        .map_err(|e| match e {
+            SealError::Invalid { error, .. } => user_error(
+                format!("invalid session summary: {error}"),
+                "pass a non-empty -m \"summary\"",
+            ),
+            other => other.into(),
+        })
+}
+
+/// The code's state now, read once per save.
+pub(super) fn git_state(store: &Store, cache: &mut Option<GitState>) -> Result<GitState> {
+    if cache.is_none() {
+        *cache = Some(super::record::git_state(store)?);
+    }
+    Ok(cache.clone().unwrap_or_default())
+}
+
+/// Records naming files keep their blob ids, for staleness against the code.
+pub(super) fn fill_file_blobs(store: &Store, body: &mut Body) {
+    if let Body::Decision(Decision {
+        files, file_blobs, ..
+    })
+    | Body::Learning(Learning {
+        files, file_blobs, ..
+    }) = body
+    {
+        if !files.is_empty() && file_blobs.len() != files.len() {
+            *file_blobs = store.file_blobs(files);
+        }
+    }
+}
