@@ -372,6 +372,7 @@ fn status(ctx: &Context) -> Result<ExitCode> {
 fn hook_event(ctx: &Context, agent: &str, plugin: bool, event: &str) -> Result<ExitCode> {
     let mut input = Vec::new();
     let _ = std::io::stdin().lock().read_to_end(&mut input);
+    record_payload(agent, plugin, event, &input);
     let Some(mut agent) = event::Agent::parse(agent) else {
         ctx.ui.warn(format_args!(
             "git-rune: unknown agent {agent:?} (answers claude, codex, gemini, copilot, cursor, opencode)"
@@ -418,6 +419,29 @@ fn hook_event(ctx: &Context, agent: &str, plugin: bool, event: &str) -> Result<E
         let _ = std::io::stdout().lock().write_all(out.as_bytes());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// With `GIT_RUNE_HOOK_RECORD=<dir>`, keeps each payload an agent sent as
+/// `<dir>/<agent>-<event>-<n>.json`: how the recorded shapes in `tests/fixtures/<agent>/` are
+/// taken from the real clients.
+fn record_payload(agent: &str, plugin: bool, event: &str, input: &[u8]) {
+    let Some(dir) = std::env::var_os("GIT_RUNE_HOOK_RECORD").filter(|d| !d.is_empty()) else {
+        return;
+    };
+    let dir = PathBuf::from(dir);
+    let _ = std::fs::create_dir_all(&dir);
+    let via = if plugin { "-plugin" } else { "" };
+    for n in 1..1000 {
+        let path = dir.join(format!("{agent}{via}-{event}-{n}.json"));
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            let _ = f.write_all(input);
+            return;
+        }
+    }
 }
 
 /// Whether git-rune's Copilot CLI hooks are in the repository (or the user's Copilot home).

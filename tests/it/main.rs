@@ -3,6 +3,7 @@
 mod common;
 
 mod agent;
+mod agents_e2e;
 mod architecture;
 mod cli_docs;
 mod commit_notes;
