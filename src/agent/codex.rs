@@ -34,6 +34,7 @@ pub const SPEC: Spec = Spec {
     ],
     command_key: "command",
     timeout: Some(("timeout", TIMEOUT)),
+    event_timeouts: &[("SessionEnd", END_TIMEOUT)],
     typed: true,
     agent: "codex",
 };

@@ -24,6 +24,7 @@ pub const SPEC: Spec = Spec {
     ],
     command_key: "bash",
     timeout: Some(("timeoutSec", 60)),
+    event_timeouts: &[],
     typed: true,
     agent: "copilot",
 };

@@ -21,6 +21,7 @@ pub const SPEC: Spec = Spec {
     ],
     command_key: "command",
     timeout: None,
+    event_timeouts: &[],
     typed: false,
     agent: "cursor",
 };

@@ -21,6 +21,7 @@ pub const SPEC: Spec = Spec {
     ],
     command_key: "command",
     timeout: Some(("timeout", 60_000)),
+    event_timeouts: &[],
     typed: true,
     agent: "gemini",
 };

@@ -38,6 +38,8 @@ pub struct Spec {
     /// The timeout key and value written beside the command (`timeout` in seconds for
     /// Codex, in milliseconds for Gemini CLI; `timeoutSec` for Copilot CLI), if any.
     pub timeout: Option<(&'static str, u64)>,
+    /// Events whose timeout differs from `timeout`'s value (Codex clamps SessionEnd to 3 s).
+    pub event_timeouts: &'static [(&'static str, u64)],
     /// Whether the handler carries `"type": "command"`.
     pub typed: bool,
     /// The agent name the command passes (`git-rune agent hook --agent <name> <Event>`).
@@ -67,6 +69,11 @@ fn handler(spec: &Spec, event: &str) -> CstInputValue {
         CstInputValue::String(command(spec.agent, event)),
     ));
     if let Some((key, value)) = spec.timeout {
+        let value = spec
+            .event_timeouts
+            .iter()
+            .find(|(e, _)| *e == event)
+            .map_or(value, |(_, t)| *t);
         fields.push((key.to_owned(), CstInputValue::from(value)));
     }
     CstInputValue::Object(fields)
@@ -320,15 +327,13 @@ pub fn uninstall(
             p.remove();
         }
     }
-    let only_version = obj.properties().len() == 1
-        && obj.get("version").is_some()
-        && created.is_some_and(|c| c.iter().any(|x| x == "version"));
-    if obj.get("hooks").is_none() && created.is_some_and(|c| c.iter().any(|x| x == "version")) {
+    // The version line install added goes with it.
+    if created.is_some_and(|c| c.iter().any(|x| x == "version")) {
         if let Some(p) = obj.get("version") {
             p.remove();
         }
     }
-    if file_created && (obj.properties().is_empty() || only_version) {
+    if file_created && obj.properties().is_empty() {
         std::fs::remove_file(path).map_err(|source| SettingsError::Io {
             what: "remove",
             path: path.to_owned(),
@@ -351,6 +356,7 @@ mod tests {
         events: &[("SessionStart", None), ("PostToolUse", Some("*"))],
         command_key: "command",
         timeout: Some(("timeout", 60)),
+        event_timeouts: &[],
         typed: true,
         agent: "codex",
     };
@@ -360,6 +366,7 @@ mod tests {
         events: &[("sessionStart", None), ("postToolUse", None)],
         command_key: "bash",
         timeout: Some(("timeoutSec", 30)),
+        event_timeouts: &[],
         typed: true,
         agent: "copilot",
     };
@@ -438,7 +445,7 @@ mod tests {
 
     #[test]
     fn the_guard_does_nothing_without_git_rune() {
-        let out = std::process::Command::new("sh")
+        let out = std::process::Command::new("/bin/sh")
             .arg("-c")
             .arg(command("codex", "SessionStart"))
             .env("PATH", "/nonexistent")

@@ -69,6 +69,10 @@ pub fn run(repo: &TestRepo, program: &PathBuf, args: &[&str], env: &[(&str, Stri
     for (k, v) in env {
         cmd.env(k, v);
     }
+    // Every payload the hooks receive is kept; RUNE_E2E_RECORD_TO=<dir> copies them out (how
+    // tests/fixtures/<agent>/ were recorded).
+    let record = repo.home.join("payloads");
+    cmd.env("GIT_RUNE_HOOK_RECORD", &record);
     let mut child = cmd.spawn().expect("start the client");
     let start = Instant::now();
     loop {
@@ -81,7 +85,15 @@ pub fn run(repo: &TestRepo, program: &PathBuf, args: &[&str], env: &[(&str, Stri
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    Output::of(child.wait_with_output().expect("client output"))
+    let out = Output::of(child.wait_with_output().expect("client output"));
+    if let Some(to) = std::env::var_os("RUNE_E2E_RECORD_TO") {
+        let to = PathBuf::from(to);
+        let _ = std::fs::create_dir_all(&to);
+        for e in std::fs::read_dir(&record).into_iter().flatten().flatten() {
+            let _ = std::fs::copy(e.path(), to.join(e.file_name()));
+        }
+    }
+    out
 }
 
 /// The sessions git-rune counted in `repo` (`agent status --json`).
