@@ -35,6 +35,10 @@ const TOOLS: &[(&str, ToolKind)] = &[
     ("create", ToolKind::Write),
     ("edit", ToolKind::Edit),
     ("str_replace", ToolKind::Edit),
+    // The names it gives tools in Claude Code's payload shape (through .claude/settings.json).
+    ("Read", ToolKind::Read),
+    ("Write", ToolKind::Write),
+    ("Edit", ToolKind::Edit),
 ];
 const PATHS: &[&str] = &["path", "file_path", "filePath"];
 
@@ -58,9 +62,9 @@ pub fn map(name: &str, input: &[u8]) -> Mapped {
 }
 
 /// Whether a payload that came through Claude Code's wiring was sent by Copilot CLI: its
-/// payloads carry a `timestamp` (milliseconds, or an ISO string in the Claude-compatible
-/// shape), which Claude Code's never do, and never Claude Code's `permission_mode`.
+/// payloads carry a `timestamp` (an ISO string in the Claude-compatible shape, recorded in
+/// `tests/fixtures/copilot/claude-compat-*.json`), which Claude Code's never do, and never
+/// Claude Code's `permission_mode`.
 pub fn sent_this(raw: &event::Raw<'_>) -> bool {
-    raw.timestamp.is_some() && raw.permission_mode.is_none() && raw.transcript_path.is_none()
-        || std::env::var_os("COPILOT_CLI").is_some()
+    raw.timestamp.is_some() && raw.permission_mode.is_none()
 }

@@ -34,7 +34,7 @@ fn session(repo: &TestRepo, bin: &Path) -> (FakeModel, Output) {
     let out = claude(
         repo,
         bin,
-        &["-p", "write a note", "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5"],
+        &["-p", "write a note", "--allowedTools", "Write", "--permission-mode", "acceptEdits", "--model", "claude-sonnet-4-5"],
         &[
             ("ANTHROPIC_BASE_URL", model.url()),
             ("ANTHROPIC_API_KEY", "x".into()),

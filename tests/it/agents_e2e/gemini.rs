@@ -27,6 +27,11 @@ fn gemini_gets_the_briefing_counts_tools_and_records_the_session() {
         json!({ repo.root.display().to_string(): "TRUST_FOLDER" }).to_string(),
     )
     .unwrap();
+    std::fs::write(
+        dir.join("settings.json"),
+        json!({"security": {"auth": {"selectedType": "gemini-api-key"}}}).to_string(),
+    )
+    .unwrap();
     repo.rune(&["agent", "install", "gemini"]).success();
     let out = run(
         &repo,
