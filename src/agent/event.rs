@@ -289,12 +289,10 @@ pub fn parse(input: &[u8]) -> Option<Raw<'_>> {
 pub fn map(agent: Agent, event: &str, input: &[u8]) -> Mapped {
     match agent {
         Agent::Claude => match event {
-            "SessionStart" | "PostToolUse" | "PreCompact" | "Stop" | "SessionEnd" => {
-                Mapped::Run {
-                    event: claude_name(event),
-                    input: input.to_vec(),
-                }
-            }
+            "SessionStart" | "PostToolUse" | "PreCompact" | "Stop" | "SessionEnd" => Mapped::Run {
+                event: claude_name(event),
+                input: input.to_vec(),
+            },
             _ => Mapped::Skip,
         },
         Agent::Codex => codex::map(event, input),
@@ -350,7 +348,10 @@ mod tests {
         for (v, want) in [
             (json!("a\nb"), "a\nb"),
             (json!({"llmContent": "x\ny\nz"}), "x\ny\nz"),
-            (json!({"resultType": "success", "textResultForLlm": "t"}), "t"),
+            (
+                json!({"resultType": "success", "textResultForLlm": "t"}),
+                "t",
+            ),
             (json!({"output": "o"}), "o"),
             (json!([{"type": "text", "text": "ignored"}, "s"]), "s"),
         ] {
@@ -368,11 +369,17 @@ mod tests {
             v(Agent::Codex, "SessionStart")["hookSpecificOutput"]["additionalContext"],
             "brief"
         );
-        assert_eq!(v(Agent::Copilot, "sessionStart")["additionalContext"], "brief");
+        assert_eq!(
+            v(Agent::Copilot, "sessionStart")["additionalContext"],
+            "brief"
+        );
         assert!(v(Agent::Copilot, "sessionStart")
             .get("hookSpecificOutput")
             .is_none());
-        assert_eq!(v(Agent::Cursor, "sessionStart")["additional_context"], "brief");
+        assert_eq!(
+            v(Agent::Cursor, "sessionStart")["additional_context"],
+            "brief"
+        );
         assert_eq!(
             v(Agent::Gemini, "AfterTool")["hookSpecificOutput"]["hookEventName"],
             "AfterTool"

@@ -80,11 +80,7 @@ fn handler(spec: &Spec, event: &str) -> CstInputValue {
 }
 
 fn string_at(obj: &CstObject, key: &str) -> Option<String> {
-    obj.get(key)?
-        .value()?
-        .as_string_lit()?
-        .decoded_value()
-        .ok()
+    obj.get(key)?.value()?.as_string_lit()?.decoded_value().ok()
 }
 
 /// The commands of a handler object (`command`, `bash`, `powershell`).

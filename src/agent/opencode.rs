@@ -124,7 +124,13 @@ mod tests {
     #[test]
     fn the_plugin_names_the_hook_program() {
         assert!(PLUGIN.starts_with(MARKER));
-        for event in ["SessionStart", "PostToolUse", "PreCompact", "Stop", "SessionEnd"] {
+        for event in [
+            "SessionStart",
+            "PostToolUse",
+            "PreCompact",
+            "Stop",
+            "SessionEnd",
+        ] {
             assert!(PLUGIN.contains(&format!("\"{event}\"")), "{event}");
             assert!(matches!(map(event, b"{}"), Mapped::Run { .. }), "{event}");
         }

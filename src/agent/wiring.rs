@@ -96,9 +96,7 @@ pub fn hooks_path(store: &Store, agent: Agent, scope: HookScope) -> Result<PathB
         (Agent::Copilot, HookScope::User) => copilot_home()?.join("hooks").join("git-rune.json"),
         (Agent::Cursor, HookScope::Project) => project(".cursor/hooks.json")?,
         (Agent::Cursor, HookScope::User) => home()?.join(".cursor/hooks.json"),
-        (Agent::OpenCode, HookScope::Project) => {
-            project(".opencode/plugin")?.join(opencode::FILE)
-        }
+        (Agent::OpenCode, HookScope::Project) => project(".opencode/plugin")?.join(opencode::FILE),
         (Agent::OpenCode, HookScope::User) => opencode::user_dir()
             .ok_or_else(|| {
                 user_error(
@@ -270,7 +268,11 @@ pub fn install(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcome>
         Mcp::Json(file) => {
             let c = mcp_config::install_json(file)?;
             if !c.entries.is_empty() {
-                done.mcp_json = Some((file.display().to_string(), c.created.clone(), c.file_created));
+                done.mcp_json = Some((
+                    file.display().to_string(),
+                    c.created.clone(),
+                    c.file_created,
+                ));
             }
             out.steps.push(step(file, &c));
         }
@@ -388,30 +390,13 @@ pub fn uninstall(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcom
         if codex::untrust(&config, t)? {
             out.steps.push(Step {
                 path: config.clone(),
-                entries: t.keys.iter().map(|k| format!("hooks.state.\"{k}\"")).collect(),
+                entries: t
+                    .keys
+                    .iter()
+                    .map(|k| format!("hooks.state.\"{k}\""))
+                    .collect(),
                 file_created: false,
                 file_removed: !config.exists(),
-            });
-        }
-    }
-    match spec(agent) {
-        Some(_) => {
-            let created = done.as_ref().map(|d| d.created.as_slice());
-            let file_created = done.as_ref().is_some_and(|d| d.file_created);
-            let c = hook_file::uninstall(&path, created, file_created)?;
-            out.steps.push(step(&path, &c));
-        }
-        None => {
-            let removed = opencode::uninstall(&path)?;
-            out.steps.push(Step {
-                path: path.clone(),
-                entries: if removed {
-                    vec!["plugin".into()]
-                } else {
-                    Vec::new()
-                },
-                file_created: false,
-                file_removed: removed,
             });
         }
     }
@@ -434,6 +419,27 @@ pub fn uninstall(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcom
             out.steps.push(step(&file, &c));
         }
         Mcp::None => {}
+    }
+    match spec(agent) {
+        Some(_) => {
+            let created = done.as_ref().map(|d| d.created.as_slice());
+            let file_created = done.as_ref().is_some_and(|d| d.file_created);
+            let c = hook_file::uninstall(&path, created, file_created)?;
+            out.steps.push(step(&path, &c));
+        }
+        None => {
+            let removed = opencode::uninstall(&path)?;
+            out.steps.push(Step {
+                path: path.clone(),
+                entries: if removed {
+                    vec!["plugin".into()]
+                } else {
+                    Vec::new()
+                },
+                file_created: false,
+                file_removed: removed,
+            });
+        }
     }
     if needs_instructions(agent, scope) {
         let w = install::uninstall(store, &Target::AgentsMd(PathBuf::from("AGENTS.md")))?;
@@ -542,4 +548,53 @@ pub fn claude_wired(store: &Store) -> bool {
     .into_iter()
     .filter_map(|s| install::settings_path(store, s).ok())
     .any(|p| super::claude::installed(&p).is_ok_and(|e| !e.is_empty()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The events each agent's table in docs/agents.md names, in backticks.
+    fn documented(heading: &str) -> Vec<String> {
+        let doc =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/agents.md"))
+                .unwrap();
+        let at = doc
+            .find(&format!("\n### {heading}\n"))
+            .unwrap_or_else(|| panic!("docs/agents.md has no table for {heading}"));
+        let row = doc[at..]
+            .lines()
+            .find(|l| l.starts_with("| events wired |"))
+            .unwrap();
+        row.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// docs/agents.md's tables name exactly the events install wires.
+    #[test]
+    fn the_docs_tables_name_the_events_wired() {
+        for (agent, heading) in [
+            (Agent::Codex, "Codex CLI"),
+            (Agent::Gemini, "Gemini CLI"),
+            (Agent::Copilot, "GitHub Copilot CLI"),
+            (Agent::Cursor, "Cursor"),
+        ] {
+            let wired: Vec<String> = spec(agent)
+                .unwrap()
+                .events
+                .iter()
+                .map(|(e, _)| (*e).to_owned())
+                .collect();
+            assert_eq!(documented(heading), wired, "{heading}");
+        }
+        for event in documented("OpenCode") {
+            assert!(
+                opencode::PLUGIN.contains(&format!("\"{event}\"")),
+                "{event}"
+            );
+        }
+    }
 }

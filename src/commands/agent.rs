@@ -465,12 +465,7 @@ fn copilot_wired(work_tree: Option<&std::path::Path>) -> bool {
         .any(|p| crate::agent::hook_file::installed(p, spec).is_ok_and(|e| !e.is_empty()))
 }
 
-fn wire_native(
-    ctx: &Context,
-    agent: event::Agent,
-    scope: HookScope,
-    on: bool,
-) -> Result<ExitCode> {
+fn wire_native(ctx: &Context, agent: event::Agent, scope: HookScope, on: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let done = if on {
         wiring::install(&store, agent, scope)

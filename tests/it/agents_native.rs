@@ -61,8 +61,7 @@ const PROJECT: [(&str, &str); 5] = [
 fn install_then_uninstall_gives_every_file_back_byte_for_byte() {
     let repo = TestRepo::new();
     repo.commit_file("a", "a\n", "init");
-    let gemini = "{\n  // my settings\n  \"theme\": \"GitHub\",\n  \"hooks\": {\n    \"AfterTool\": [\n      {\n        \"matcher\": \"write_file\",\n        \"hooks\": [{ \"type\": \"command\", \"command\": \"./fmt.sh\" }]\n      }\n    ]\n  }\n}\n";
-    // Gemini CLI's settings allow comments; they are kept.
+    let gemini = "{\n  \"theme\": \"GitHub\",\n  \"hooks\": {\n    \"AfterTool\": [\n      {\n        \"matcher\": \"write_file\",\n        \"hooks\": [{ \"type\": \"command\", \"command\": \"./fmt.sh\" }]\n      }\n    ]\n  }\n}\n";
     repo.write(".gemini/settings.json", gemini);
     repo.write(".cursor/mcp.json", "{\n  \"mcpServers\": {}\n}\n");
     repo.write("AGENTS.md", "# Agents\n");
@@ -74,14 +73,20 @@ fn install_then_uninstall_gives_every_file_back_byte_for_byte() {
         assert!(repo.root.join(file).exists(), "{agent}");
         // Idempotent.
         let again = repo.rune(&["agent", "install", agent]).success();
-        assert!(!again.stdout.contains("added"), "{agent}: {}", again.snapshot());
+        assert!(
+            !again.stdout.contains("added"),
+            "{agent}: {}",
+            again.snapshot()
+        );
     }
     let status = repo.rune(&["agent", "status"]).success().stdout;
     for (agent, file) in PROJECT {
         assert!(
             status
                 .lines()
-                .any(|l| l.starts_with(&format!("{agent} (project)")) && l.contains(file) && !l.contains("not wired")),
+                .any(|l| l.starts_with(&format!("{agent} (project)"))
+                    && l.contains(file)
+                    && !l.contains("not wired")),
             "{agent}: {status}"
         );
     }
@@ -97,11 +102,17 @@ fn install_then_uninstall_gives_every_file_back_byte_for_byte() {
         }
     }
     assert_eq!(repo.read(".gemini/settings.json"), gemini);
-    assert_eq!(repo.read(".cursor/mcp.json"), "{\n  \"mcpServers\": {}\n}\n");
+    assert_eq!(
+        repo.read(".cursor/mcp.json"),
+        "{\n  \"mcpServers\": {}\n}\n"
+    );
     assert_eq!(repo.read("AGENTS.md"), "# Agents\n");
     assert_eq!(repo.read("../home/.codex/config.toml"), codex_config);
     assert!(!repo.root.join(".mcp.json").exists());
-    assert_eq!(repo.git(&["status", "--porcelain"]), "?? .gemini/\n?? .cursor/\n?? AGENTS.md".replace("\n", "\n"));
+    assert_eq!(
+        repo.git(&["status", "--porcelain"]),
+        "?? .gemini/\n?? .cursor/\n?? AGENTS.md".replace("\n", "\n")
+    );
 }
 
 #[test]
@@ -117,11 +128,14 @@ fn user_scope_uses_the_home_directory() {
     ] {
         repo.rune(&["agent", "install", agent, "--user"]).success();
         assert!(repo.home.join(file).exists(), "{agent}");
-        repo.rune(&["agent", "uninstall", agent, "--user"]).success();
+        repo.rune(&["agent", "uninstall", agent, "--user"])
+            .success();
         assert!(!repo.home.join(file).exists(), "{agent}");
     }
     assert_eq!(repo.git(&["status", "--porcelain"]), "");
-    let out = repo.rune(&["agent", "install", "codex", "--local"]).failure();
+    let out = repo
+        .rune(&["agent", "install", "codex", "--local"])
+        .failure();
     assert!(out.stderr.contains("--local"), "{}", out.snapshot());
 }
 
@@ -129,10 +143,21 @@ fn user_scope_uses_the_home_directory() {
 fn invalid_files_are_refused_with_path_line_and_column_and_nothing_is_written() {
     let repo = TestRepo::new();
     repo.commit_file("a", "a\n", "init");
-    repo.write(".cursor/hooks.json", "{\n  \"version\": 1,\n  \"hooks\": {,}\n}\n");
+    repo.write(
+        ".cursor/hooks.json",
+        "{\n  \"version\": 1,\n  \"hooks\": {,}\n}\n",
+    );
     let out = repo.rune(&["agent", "install", "cursor"]).failure();
-    assert!(out.stderr.contains(".cursor/hooks.json:3:"), "{}", out.snapshot());
-    assert!(out.stderr.contains("it was not changed"), "{}", out.snapshot());
+    assert!(
+        out.stderr.contains(".cursor/hooks.json:3:"),
+        "{}",
+        out.snapshot()
+    );
+    assert!(
+        out.stderr.contains("it was not changed"),
+        "{}",
+        out.snapshot()
+    );
     assert!(!repo.root.join(".cursor/mcp.json").exists());
     assert!(!repo.root.join("AGENTS.md").exists());
     repo.write("../home/.codex/config.toml", "model = \n");
@@ -150,11 +175,41 @@ fn invalid_files_are_refused_with_path_line_and_column_and_nothing_is_written() 
 #[test]
 fn every_agents_payloads_reach_the_same_use_cases() {
     for (agent, start, tick, stop, context) in [
-        ("codex", "SessionStart", "PostToolUse", "Stop", "/hookSpecificOutput/additionalContext"),
-        ("gemini", "SessionStart", "AfterTool", "AfterAgent", "/hookSpecificOutput/additionalContext"),
-        ("copilot", "sessionStart", "postToolUse", "agentStop", "/additionalContext"),
-        ("cursor", "sessionStart", "postToolUse", "stop", "/additional_context"),
-        ("opencode", "SessionStart", "PostToolUse", "Stop", "/additionalContext"),
+        (
+            "codex",
+            "SessionStart",
+            "PostToolUse",
+            "Stop",
+            "/hookSpecificOutput/additionalContext",
+        ),
+        (
+            "gemini",
+            "SessionStart",
+            "AfterTool",
+            "AfterAgent",
+            "/hookSpecificOutput/additionalContext",
+        ),
+        (
+            "copilot",
+            "sessionStart",
+            "postToolUse",
+            "agentStop",
+            "/additionalContext",
+        ),
+        (
+            "cursor",
+            "sessionStart",
+            "postToolUse",
+            "stop",
+            "/additional_context",
+        ),
+        (
+            "opencode",
+            "SessionStart",
+            "PostToolUse",
+            "Stop",
+            "/additionalContext",
+        ),
     ] {
         let repo = memory_repo();
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -186,13 +241,19 @@ fn every_agents_payloads_reach_the_same_use_cases() {
             .collect();
         assert!(!ticks.is_empty(), "{agent}: no {tick} fixtures");
         for t in &ticks {
-            assert!(hook(&repo, agent, tick, &fixture(&repo, agent, t)).is_null(), "{agent} {t}");
+            assert!(
+                hook(&repo, agent, tick, &fixture(&repo, agent, t)).is_null(),
+                "{agent} {t}"
+            );
         }
         assert_eq!(tool_calls(&repo), [ticks.len() as u64], "{agent}");
         let before = repo.refs();
         assert!(hook(&repo, agent, stop, &fixture(&repo, agent, &first(stop))).is_null());
         let log = repo.rune(&["log"]).success().stdout;
-        assert!(log.contains("agent session"), "{agent}: a stop after an edit records the session\n{log}");
+        assert!(
+            log.contains("agent session"),
+            "{agent}: a stop after an edit records the session\n{log}"
+        );
         assert_ne!(repo.refs(), before, "{agent}");
     }
 }
@@ -202,15 +263,33 @@ fn every_agents_payloads_reach_the_same_use_cases() {
 #[test]
 fn gemini_precompress_before_every_turn_writes_nothing() {
     let repo = memory_repo();
-    hook(&repo, "gemini", "SessionStart", &fixture(&repo, "gemini", "SessionStart-startup.json"));
+    hook(
+        &repo,
+        "gemini",
+        "SessionStart",
+        &fixture(&repo, "gemini", "SessionStart-startup.json"),
+    );
     let before = repo.refs();
     for _ in 0..3 {
-        assert!(hook(&repo, "gemini", "PreCompress", &fixture(&repo, "gemini", "PreCompress-auto.json")).is_null());
+        assert!(hook(
+            &repo,
+            "gemini",
+            "PreCompress",
+            &fixture(&repo, "gemini", "PreCompress-auto.json")
+        )
+        .is_null());
     }
     assert_eq!(repo.refs(), before);
-    hook(&repo, "gemini", "PreCompress", &fixture(&repo, "gemini", "PreCompress-manual.json"));
+    hook(
+        &repo,
+        "gemini",
+        "PreCompress",
+        &fixture(&repo, "gemini", "PreCompress-manual.json"),
+    );
     assert_ne!(repo.refs(), before);
-    assert!(repo.read(".rune/checkpoint.md").contains("Compaction Summary"));
+    assert!(repo
+        .read(".rune/checkpoint.md")
+        .contains("Compaction Summary"));
 }
 
 /// Copilot CLI runs `.claude/settings.json` hooks too: with both wirings, its calls through
@@ -223,17 +302,30 @@ fn copilot_through_claude_codes_wiring_is_counted_once() {
     let compat = fixture(&repo, "copilot", "claude-compat-PostToolUse-create.json");
     let start = fixture(&repo, "copilot", "claude-compat-SessionStart.json");
     // Claude Code's wiring alone: Copilot's call is answered as Copilot reads it.
-    let out = repo.rune_stdin(&["agent", "hook", "SessionStart"], &start).success();
+    let out = repo
+        .rune_stdin(&["agent", "hook", "SessionStart"], &start)
+        .success();
     let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    assert!(v["additionalContext"].as_str().unwrap().contains("Use Zod"), "{v}");
-    repo.rune_stdin(&["agent", "hook", "PostToolUse"], &compat).success();
+    assert!(
+        v["additionalContext"].as_str().unwrap().contains("Use Zod"),
+        "{v}"
+    );
+    repo.rune_stdin(&["agent", "hook", "PostToolUse"], &compat)
+        .success();
     assert_eq!(tool_calls(&repo), [1]);
     // Both wirings: the call through Claude Code's steps aside.
     repo.rune(&["agent", "install", "copilot"]).success();
-    let out = repo.rune_stdin(&["agent", "hook", "PostToolUse"], &compat).success();
+    let out = repo
+        .rune_stdin(&["agent", "hook", "PostToolUse"], &compat)
+        .success();
     assert_eq!(out.stdout, "");
     assert_eq!(tool_calls(&repo), [1]);
-    hook(&repo, "copilot", "postToolUse", &fixture(&repo, "copilot", "postToolUse-create.json"));
+    hook(
+        &repo,
+        "copilot",
+        "postToolUse",
+        &fixture(&repo, "copilot", "postToolUse-create.json"),
+    );
     assert_eq!(tool_calls(&repo), [2]);
 }
 
@@ -242,17 +334,29 @@ fn copilot_through_claude_codes_wiring_is_counted_once() {
 fn the_claude_plugin_never_answers_beside_the_settings_wiring() {
     let repo = memory_repo();
     let start = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude-code/SessionStart-startup.json"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/claude-code/SessionStart-startup.json"),
     )
     .unwrap()
     .replace("/home/user/project", &repo.root.to_string_lossy());
     let out = repo
-        .rune_stdin(&["agent", "hook", "--plugin", "SessionStart"], start.as_bytes())
+        .rune_stdin(
+            &["agent", "hook", "--plugin", "SessionStart"],
+            start.as_bytes(),
+        )
         .success();
-    assert!(out.stdout.contains("additionalContext"), "{}", out.snapshot());
-    repo.rune(&["agent", "install", "claude", "--local"]).success();
+    assert!(
+        out.stdout.contains("additionalContext"),
+        "{}",
+        out.snapshot()
+    );
+    repo.rune(&["agent", "install", "claude", "--local"])
+        .success();
     let out = repo
-        .rune_stdin(&["agent", "hook", "--plugin", "SessionStart"], start.as_bytes())
+        .rune_stdin(
+            &["agent", "hook", "--plugin", "SessionStart"],
+            start.as_bytes(),
+        )
         .success();
     assert_eq!(out.stdout, "");
     let out = repo
@@ -271,12 +375,29 @@ fn the_claude_plugin_in_the_repository_is_complete() {
     let market = read(".claude-plugin/marketplace.json");
     assert_eq!(market["plugins"][0]["name"], "git-rune");
     assert_eq!(market["plugins"][0]["source"], "./claude-plugin");
-    assert_eq!(read("claude-plugin/.claude-plugin/plugin.json")["name"], "git-rune");
-    assert_eq!(read("claude-plugin/.mcp.json")["mcpServers"]["git-rune"]["args"][1], "mcp");
+    assert_eq!(
+        read("claude-plugin/.claude-plugin/plugin.json")["name"],
+        "git-rune"
+    );
+    assert_eq!(
+        read("claude-plugin/.mcp.json")["mcpServers"]["git-rune"]["args"][1],
+        "mcp"
+    );
     let hooks = read("claude-plugin/hooks/hooks.json");
-    for event in ["SessionStart", "PreCompact", "PostToolUse", "Stop", "SessionEnd"] {
-        let cmd = hooks["hooks"][event][0]["hooks"][0]["command"].as_str().unwrap();
-        assert!(cmd.contains(&format!("git-rune agent hook --plugin {event}")), "{cmd}");
+    for event in [
+        "SessionStart",
+        "PreCompact",
+        "PostToolUse",
+        "Stop",
+        "SessionEnd",
+    ] {
+        let cmd = hooks["hooks"][event][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap();
+        assert!(
+            cmd.contains(&format!("git-rune agent hook --plugin {event}")),
+            "{cmd}"
+        );
         assert!(cmd.starts_with("command -v git-rune"), "{cmd}");
     }
 }

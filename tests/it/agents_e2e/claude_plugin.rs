@@ -13,13 +13,23 @@ use super::{assert_proof, client, repo_with_memory, run, sessions, FakeModel, Sc
 use crate::common::{Output, TestRepo};
 
 fn claude(repo: &TestRepo, bin: &Path, args: &[&str], env: &[(&str, String)]) -> Output {
-    run(repo, &bin.to_path_buf(), args, env, Duration::from_secs(120))
+    run(
+        repo,
+        &bin.to_path_buf(),
+        args,
+        env,
+        Duration::from_secs(120),
+    )
 }
 
 fn install_plugin(repo: &TestRepo, bin: &Path) {
     let root = env!("CARGO_MANIFEST_DIR");
     let out = claude(repo, bin, &["plugin", "validate", root], &[]);
-    assert!(out.code == 0 && out.stdout.contains("Validation passed"), "{}", out.snapshot());
+    assert!(
+        out.code == 0 && out.stdout.contains("Validation passed"),
+        "{}",
+        out.snapshot()
+    );
     let out = claude(repo, bin, &["plugin", "marketplace", "add", root], &[]);
     assert_eq!(out.code, 0, "{}", out.snapshot());
     let out = claude(repo, bin, &["plugin", "install", "git-rune@git-rune"], &[]);
@@ -29,12 +39,24 @@ fn install_plugin(repo: &TestRepo, bin: &Path) {
 fn session(repo: &TestRepo, bin: &Path) -> (FakeModel, Output) {
     let note = repo.root.join("notes.txt").display().to_string();
     let model = FakeModel::start(Script {
-        tools: vec![("Write".into(), json!({"file_path": note, "content": "hello\n"}))],
+        tools: vec![(
+            "Write".into(),
+            json!({"file_path": note, "content": "hello\n"}),
+        )],
     });
     let out = claude(
         repo,
         bin,
-        &["-p", "write a note", "--allowedTools", "Write", "--permission-mode", "acceptEdits", "--model", "claude-sonnet-4-5"],
+        &[
+            "-p",
+            "write a note",
+            "--allowedTools",
+            "Write",
+            "--permission-mode",
+            "acceptEdits",
+            "--model",
+            "claude-sonnet-4-5",
+        ],
         &[
             ("ANTHROPIC_BASE_URL", model.url()),
             ("ANTHROPIC_API_KEY", "x".into()),
@@ -52,7 +74,10 @@ fn the_plugin_alone_wires_claude_code() {
     let repo = repo_with_memory();
     install_plugin(&repo, &bin);
     let status = repo.rune(&["agent", "status"]).success().stdout;
-    assert!(status.contains("claude plugin git-rune: enabled"), "{status}");
+    assert!(
+        status.contains("claude plugin git-rune: enabled"),
+        "{status}"
+    );
     let (model, out) = session(&repo, &bin);
     assert_proof(&repo, &model, &out);
 }

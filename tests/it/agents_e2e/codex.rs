@@ -14,9 +14,18 @@ fn codex_gets_the_briefing_counts_tools_and_records_the_session() {
     let repo = repo_with_memory();
     let model = FakeModel::start(Script {
         tools: vec![
-            ("apply_patch".into(), json!({"input": "*** Begin Patch\n*** Add File: notes.txt\n+hello\n*** End Patch\n"})),
-            ("exec_command".into(), json!({"cmd": "echo hello > notes.txt"})),
-            ("shell".into(), json!({"command": ["bash", "-lc", "echo hello > notes.txt"]})),
+            (
+                "apply_patch".into(),
+                json!({"input": "*** Begin Patch\n*** Add File: notes.txt\n+hello\n*** End Patch\n"}),
+            ),
+            (
+                "exec_command".into(),
+                json!({"cmd": "echo hello > notes.txt"}),
+            ),
+            (
+                "shell".into(),
+                json!({"command": ["bash", "-lc", "echo hello > notes.txt"]}),
+            ),
         ],
     });
     let home = repo.home.join(".codex");
@@ -31,14 +40,24 @@ fn codex_gets_the_briefing_counts_tools_and_records_the_session() {
     )
     .unwrap();
     let installed = repo.rune(&["agent", "install", "codex"]).success();
-    assert!(installed.stdout.contains("hooks.state"), "{}", installed.snapshot());
+    assert!(
+        installed.stdout.contains("hooks.state"),
+        "{}",
+        installed.snapshot()
+    );
     let status = repo.rune(&["agent", "status"]).success().stdout;
-    assert!(status.contains("trusted in") && status.contains("project trusted"), "{status}");
+    assert!(
+        status.contains("trusted in") && status.contains("project trusted"),
+        "{status}"
+    );
     let out = run(
         &repo,
         &codex,
         &["exec", "--sandbox", "danger-full-access", "write a note"],
-        &[("FAKE_API_KEY", "x".into()), ("CODEX_HOME", home.display().to_string())],
+        &[
+            ("FAKE_API_KEY", "x".into()),
+            ("CODEX_HOME", home.display().to_string()),
+        ],
         Duration::from_secs(120),
     );
     eprintln!("{}", out.snapshot());

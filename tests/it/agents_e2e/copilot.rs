@@ -21,13 +21,21 @@ fn session(repo: &TestRepo, copilot: &std::path::PathBuf) -> (FakeModel, crate::
     let out = run(
         repo,
         copilot,
-        &["-p", "write a note", "--allow-all-tools", "--no-auto-update"],
+        &[
+            "-p",
+            "write a note",
+            "--allow-all-tools",
+            "--no-auto-update",
+        ],
         &[
             ("COPILOT_PROVIDER_BASE_URL", format!("{}/v1", model.url())),
             ("COPILOT_MODEL", "gpt-4.1".into()),
             ("COPILOT_OFFLINE", "true".into()),
             ("COPILOT_ALLOW_ALL", "true".into()),
-            ("COPILOT_HOME", repo.home.join(".copilot").display().to_string()),
+            (
+                "COPILOT_HOME",
+                repo.home.join(".copilot").display().to_string(),
+            ),
         ],
         Duration::from_secs(120),
     );
@@ -37,7 +45,9 @@ fn session(repo: &TestRepo, copilot: &std::path::PathBuf) -> (FakeModel, crate::
 
 #[test]
 fn copilot_gets_the_briefing_counts_tools_and_records_the_session() {
-    let Some(copilot) = client("copilot") else { return };
+    let Some(copilot) = client("copilot") else {
+        return;
+    };
     let repo = repo_with_memory();
     repo.rune(&["agent", "install", "copilot"]).success();
     let (model, out) = session(&repo, &copilot);
@@ -46,7 +56,9 @@ fn copilot_gets_the_briefing_counts_tools_and_records_the_session() {
 
 #[test]
 fn copilot_with_claude_codes_wiring_too_counts_a_tool_once() {
-    let Some(copilot) = client("copilot") else { return };
+    let Some(copilot) = client("copilot") else {
+        return;
+    };
     let repo = repo_with_memory();
     repo.rune(&["agent", "install", "copilot"]).success();
     repo.rune(&["agent", "install", "claude"]).success();

@@ -295,7 +295,10 @@ fn answer(req: &Request, s: &Shared) -> (&'static str, String) {
     }
     if path.contains("/messages") {
         return if stream {
-            ("text/event-stream", anthropic_stream(n, call.as_ref(), &text))
+            (
+                "text/event-stream",
+                anthropic_stream(n, call.as_ref(), &text),
+            )
         } else {
             ("application/json", anthropic_json(n, call.as_ref(), &text))
         };

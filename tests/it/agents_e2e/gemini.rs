@@ -10,7 +10,9 @@ use super::{assert_proof, client, repo_with_memory, run, FakeModel, Script};
 
 #[test]
 fn gemini_gets_the_briefing_counts_tools_and_records_the_session() {
-    let Some(gemini) = client("gemini") else { return };
+    let Some(gemini) = client("gemini") else {
+        return;
+    };
     let repo = repo_with_memory();
     let note = repo.root.join("notes.txt").display().to_string();
     let model = FakeModel::start(Script {
@@ -47,5 +49,9 @@ fn gemini_gets_the_briefing_counts_tools_and_records_the_session() {
     eprintln!("{}", out.snapshot());
     assert_proof(&repo, &model, &out);
     // PreCompress fired before the turns (trigger auto): no compaction checkpoint.
-    assert!(!repo.rune(&["log"]).success().stdout.contains("Compaction Summary"));
+    assert!(!repo
+        .rune(&["log"])
+        .success()
+        .stdout
+        .contains("Compaction Summary"));
 }

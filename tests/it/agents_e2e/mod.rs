@@ -59,7 +59,13 @@ pub const DECISION: &str = "Use Zod for validation";
 
 /// Runs `cmd` (the pinned environment of `repo` plus `env`) with a deadline; kills it after
 /// `limit`. Output as `Output`.
-pub fn run(repo: &TestRepo, program: &PathBuf, args: &[&str], env: &[(&str, String)], limit: Duration) -> Output {
+pub fn run(
+    repo: &TestRepo,
+    program: &PathBuf,
+    args: &[&str],
+    env: &[(&str, String)],
+    limit: Duration,
+) -> Output {
     let mut cmd = Command::new(program);
     repo.env(&mut cmd);
     cmd.args(args)

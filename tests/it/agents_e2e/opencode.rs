@@ -11,7 +11,9 @@ use super::{assert_proof, client, repo_with_memory, run, FakeModel, Script};
 
 #[test]
 fn opencode_gets_the_briefing_counts_tools_and_records_the_session() {
-    let Some(opencode) = client("opencode") else { return };
+    let Some(opencode) = client("opencode") else {
+        return;
+    };
     let repo = repo_with_memory();
     let note = repo.root.join("notes.txt").display().to_string();
     let model = FakeModel::start(Script {
