@@ -111,7 +111,7 @@ fn install_then_uninstall_gives_every_file_back_byte_for_byte() {
     assert!(!repo.root.join(".mcp.json").exists());
     assert_eq!(
         repo.git(&["status", "--porcelain"]),
-        "?? .gemini/\n?? .cursor/\n?? AGENTS.md".replace("\n", "\n")
+        "?? .cursor/\n?? .gemini/\n?? AGENTS.md"
     );
 }
 
