@@ -288,12 +288,10 @@ pub fn parse(input: &[u8]) -> Option<Raw<'_>> {
 /// Maps one hook call of `agent` (its event name and stdin) onto the Claude Code path.
 pub fn map(agent: Agent, event: &str, input: &[u8]) -> Mapped {
     match agent {
-        Agent::Claude => match event {
-            "SessionStart" | "PostToolUse" | "PreCompact" | "Stop" | "SessionEnd" => Mapped::Run {
-                event: claude_name(event),
-                input: input.to_vec(),
-            },
-            _ => Mapped::Skip,
+        // Claude Code's events go to the hook as they are (an unknown one is logged there).
+        Agent::Claude => Mapped::Run {
+            event: claude_name(event),
+            input: input.to_vec(),
         },
         Agent::Codex => codex::map(event, input),
         Agent::Gemini => gemini::map(event, input),
