@@ -110,7 +110,7 @@ pub fn uninstall_json(
 }
 
 /// Parses a TOML file, refusing it with its line and column when it is not valid.
-fn parse_toml(path: &Path, text: &str) -> Result<DocumentMut, SettingsError> {
+pub(super) fn parse_toml(path: &Path, text: &str) -> Result<DocumentMut, SettingsError> {
     text.parse::<DocumentMut>().map_err(|e| {
         let at = e.span().map_or(0, |s| s.start).min(text.len());
         let before = &text[..at];

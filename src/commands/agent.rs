@@ -1,5 +1,6 @@
 //! `git rune agent install|uninstall|status|hook`: wiring agents to memory, and answering
-//! Claude Code's hook events.
+//! their hook events (Claude Code's, and through the shared event model Codex's, Gemini CLI's,
+//! Copilot CLI's, Cursor's and git-rune's OpenCode plugin's).
 
 use std::io::{Read as _, Write as _};
 use std::path::PathBuf;
@@ -9,8 +10,10 @@ use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::Context;
+use crate::agent::event::{self, Mapped};
 use crate::agent::hook::{self, EVENTS};
 use crate::agent::install::{self, McpClient, Scope, Target};
+use crate::agent::wiring::{self, HookScope};
 use crate::error::user_error;
 use crate::output::json;
 
@@ -24,16 +27,22 @@ pub struct AgentArgs {
 pub enum Agent {
     /// Claude Code: hooks in its settings file.
     Claude,
-    /// Agents without hooks (Codex, Cursor, Aider, Gemini…): a marked block in AGENTS.md.
+    /// Agents without hooks (Aider, …): a marked block in AGENTS.md.
     AgentsMd,
     /// Claude Code's MCP servers: `git rune mcp` in .mcp.json (shared with the team).
     ClaudeMcp,
-    /// Cursor's MCP servers: `git rune mcp` in .cursor/mcp.json.
-    Cursor,
-    /// Codex CLI's MCP servers: `git rune mcp` in ~/.codex/config.toml ($CODEX_HOME).
+    /// Codex CLI: hooks in .codex/hooks.json, their trust and `git rune mcp` in
+    /// ~/.codex/config.toml ($CODEX_HOME).
     Codex,
-    /// Gemini CLI's MCP servers: `git rune mcp` in .gemini/settings.json.
+    /// Gemini CLI: hooks and `git rune mcp` in .gemini/settings.json.
     Gemini,
+    /// GitHub Copilot CLI: hooks in .github/hooks/git-rune.json, `git rune mcp` in .mcp.json.
+    Copilot,
+    /// Cursor: hooks in .cursor/hooks.json, `git rune mcp` in .cursor/mcp.json, the AGENTS.md
+    /// block.
+    Cursor,
+    /// OpenCode: git-rune's plugin module in .opencode/plugin/git-rune.js.
+    Opencode,
 }
 
 #[derive(Debug, Args)]
@@ -44,7 +53,9 @@ pub struct WireArgs {
     /// `.claude/settings.json`.
     #[arg(long, conflicts_with_all = ["user", "file"])]
     pub local: bool,
-    /// Claude Code: `~/.claude/settings.json` (every project of this user).
+    /// The user's files instead of the repository's (every project of this user):
+    /// `~/.claude/settings.json`, `~/.codex/hooks.json`, `~/.gemini/settings.json`,
+    /// `~/.copilot/hooks/`, `~/.cursor/hooks.json`, `~/.config/opencode/plugin/`.
     #[arg(long, conflicts_with = "file")]
     pub user: bool,
     /// agents-md: the file to hold the block, relative to the work tree (default AGENTS.md;
@@ -55,19 +66,29 @@ pub struct WireArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum AgentAction {
-    /// Wire an agent to memory: Claude Code's hooks (SessionStart, PreCompact, PostToolUse,
-    /// Stop, SessionEnd) merged into its settings, the AGENTS.md block, or `git rune mcp`
-    /// registered with an MCP client (claude-mcp, cursor, codex, gemini); idempotent.
+    /// Wire an agent to memory: its hooks (session start, tool calls, compaction, stop) merged
+    /// into its own files, `git rune mcp` registered, and whatever else it needs (Codex's
+    /// hook trust, the AGENTS.md block for Cursor); the AGENTS.md block alone (agents-md), or
+    /// Claude Code's MCP server alone (claude-mcp). Idempotent.
     Install(WireArgs),
     /// Remove only what install added (the settings file, MCP configuration or AGENTS.md is
     /// left as it was).
     Uninstall(WireArgs),
     /// Show where agents are wired, the sessions counted here, and recent hook failures.
     Status,
-    /// Answer one Claude Code hook event: its JSON on stdin, Claude Code's JSON on stdout.
+    /// Answer one agent hook event: its JSON on stdin, the agent's JSON on stdout.
     /// Never fails the agent: problems go to <git-dir>/rune/agent.log.
     Hook {
-        /// SessionStart, PreCompact, PostToolUse, Stop or SessionEnd.
+        /// The agent calling (its event names and payloads): claude (default), codex, gemini,
+        /// copilot, cursor, opencode.
+        #[arg(long, default_value = "claude")]
+        agent: String,
+        /// Called by git-rune's Claude Code plugin: does nothing when a settings file wires
+        /// git-rune's hook for the same event.
+        #[arg(long, hide = true)]
+        plugin: bool,
+        /// The event in the agent's spelling (Claude Code: SessionStart, PreCompact,
+        /// PostToolUse, Stop or SessionEnd).
         event: String,
     },
 }
@@ -84,9 +105,9 @@ fn target(a: &WireArgs) -> Result<Target> {
     };
     match a.agent {
         Agent::ClaudeMcp => mcp(McpClient::Claude),
-        Agent::Cursor => mcp(McpClient::Cursor),
-        Agent::Codex => mcp(McpClient::Codex),
-        Agent::Gemini => mcp(McpClient::Gemini),
+        Agent::Codex | Agent::Gemini | Agent::Copilot | Agent::Cursor | Agent::Opencode => {
+            Err(anyhow::anyhow!("{:?} is wired natively", a.agent))
+        }
         Agent::Claude => {
             if a.file.is_some() {
                 return Err(user_error(
@@ -116,6 +137,30 @@ fn target(a: &WireArgs) -> Result<Target> {
     }
 }
 
+/// The agent and scope of a natively wired agent, or `None` for the other targets.
+fn native(a: &WireArgs) -> Result<Option<(event::Agent, HookScope)>> {
+    let agent = match a.agent {
+        Agent::Codex => event::Agent::Codex,
+        Agent::Gemini => event::Agent::Gemini,
+        Agent::Copilot => event::Agent::Copilot,
+        Agent::Cursor => event::Agent::Cursor,
+        Agent::Opencode => event::Agent::OpenCode,
+        _ => return Ok(None),
+    };
+    if a.local || a.file.is_some() {
+        return Err(user_error(
+            format!("--local and --file are not for {}", agent.as_str()),
+            "use --user for your own files, or nothing for the repository's",
+        ));
+    }
+    let scope = if a.user {
+        HookScope::User
+    } else {
+        HookScope::Project
+    };
+    Ok(Some((agent, scope)))
+}
+
 fn wiring_error(e: anyhow::Error) -> anyhow::Error {
     match e.downcast_ref::<crate::agent::claude::SettingsError>() {
         Some(s) => user_error(
@@ -131,11 +176,18 @@ pub fn run(ctx: &Context, args: AgentArgs) -> Result<ExitCode> {
         AgentAction::Install(a) => wire(ctx, &a, true),
         AgentAction::Uninstall(a) => wire(ctx, &a, false),
         AgentAction::Status => status(ctx),
-        AgentAction::Hook { event } => hook_event(ctx, &event),
+        AgentAction::Hook {
+            agent,
+            plugin,
+            event,
+        } => hook_event(ctx, &agent, plugin, &event),
     }
 }
 
 fn wire(ctx: &Context, a: &WireArgs, on: bool) -> Result<ExitCode> {
+    if let Some((agent, scope)) = native(a)? {
+        return wire_native(ctx, agent, scope, on);
+    }
     let store = ctx.open_store()?;
     let t = target(a)?;
     let wired = if on {
@@ -178,7 +230,22 @@ fn wire(ctx: &Context, a: &WireArgs, on: bool) -> Result<ExitCode> {
 fn status(ctx: &Context) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let st = install::status(&store)?;
+    let agents = wiring::status(&store);
+    let plugin_in = crate::agent::plugin::enabled_in(store.workdir());
     if ctx.ui.json {
+        let agents_json: Vec<_> = agents
+            .iter()
+            .map(|a| {
+                serde_json::json!({
+                    "agent": a.agent.as_str(),
+                    "scope": a.scope.as_str(),
+                    "path": a.path.display().to_string(),
+                    "hooks": a.hooks.as_ref().ok(),
+                    "error": a.hooks.as_ref().err(),
+                    "notes": a.notes,
+                })
+            })
+            .collect();
         let claude: Vec<_> = st
             .claude
             .iter()
@@ -216,6 +283,8 @@ fn status(ctx: &Context) -> Result<ExitCode> {
         let v = serde_json::json!({
             "version": json::VERSION,
             "claude": claude,
+            "claude_plugin": plugin_in.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "agents": agents_json,
             "mcp": mcp,
             "agents_md": st.agents_md.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "sessions": sessions,
@@ -236,6 +305,28 @@ fn status(ctx: &Context) -> Result<ExitCode> {
             scope.as_str(),
             path.display()
         ));
+    }
+    for p in &plugin_in {
+        out.push_str(&format!(
+            "claude plugin git-rune: enabled in {} (its hooks step aside for events a settings file wires)\n",
+            p.display()
+        ));
+    }
+    for a in &agents {
+        let state = match &a.hooks {
+            Ok(e) if e.is_empty() => "not wired".to_owned(),
+            Ok(e) => format!("{} hooks ({})", e.len(), e.join(", ")),
+            Err(e) => format!("unreadable: {e}"),
+        };
+        out.push_str(&format!(
+            "{} ({}) {}: {state}\n",
+            a.agent.as_str(),
+            a.scope.as_str(),
+            a.path.display()
+        ));
+        for n in &a.notes {
+            out.push_str(&format!("  {n}\n"));
+        }
     }
     if st.agents_md.is_empty() {
         out.push_str("agents-md: no file holds the block\n");
@@ -277,20 +368,160 @@ fn status(ctx: &Context) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Never fails: reads stdin, answers, exits 0.
-fn hook_event(ctx: &Context, event: &str) -> Result<ExitCode> {
+/// Never fails: reads stdin, answers in the calling agent's shape, exits 0.
+fn hook_event(ctx: &Context, agent: &str, plugin: bool, event: &str) -> Result<ExitCode> {
     let mut input = Vec::new();
     let _ = std::io::stdin().lock().read_to_end(&mut input);
-    if !EVENTS.contains(&event) {
+    record_payload(agent, plugin, event, &input);
+    let Some(mut agent) = event::Agent::parse(agent) else {
+        ctx.ui.warn(format_args!(
+            "git-rune: unknown agent {agent:?} (answers claude, codex, gemini, copilot, cursor, opencode)"
+        ));
+        return Ok(ExitCode::SUCCESS);
+    };
+    if agent == event::Agent::Claude && !EVENTS.contains(&event) {
         ctx.ui.warn(format_args!(
             "git-rune: unknown agent hook event {event:?} (answers {})",
             EVENTS.join(", ")
         ));
     }
-    let answer = hook::run(event, &input, &ctx.dir);
-    let out = answer.to_stdout(event);
+    if agent == event::Agent::Claude {
+        let located = crate::store::locate(&ctx.dir);
+        let work_tree = located.as_ref().and_then(|l| l.work_tree.clone());
+        // The plugin and the settings files never both answer one event.
+        if plugin && crate::agent::plugin::settings_wire(work_tree.as_deref(), event) {
+            return Ok(ExitCode::SUCCESS);
+        }
+        // Copilot CLI runs Claude Code's hooks too: when git-rune is wired for Copilot
+        // itself, this call steps aside; otherwise it answers as Copilot's hook would.
+        if event::parse(&input).is_some_and(|raw| crate::agent::copilot::sent_this(&raw)) {
+            if copilot_wired(work_tree.as_deref()) {
+                return Ok(ExitCode::SUCCESS);
+            }
+            agent = event::Agent::Copilot;
+        }
+    }
+    let (claude_event, answer) = match event::map(agent, event, &input) {
+        Mapped::Skip => return Ok(ExitCode::SUCCESS),
+        Mapped::Run {
+            event: claude_event,
+            input,
+        } => {
+            if agent == event::Agent::Claude {
+                (claude_event, hook::run(event, &input, &ctx.dir))
+            } else {
+                (claude_event, hook::run(claude_event, &input, &ctx.dir))
+            }
+        }
+    };
+    let out = event::render(agent, event, claude_event, &answer);
     if !out.is_empty() {
         let _ = std::io::stdout().lock().write_all(out.as_bytes());
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// With `GIT_RUNE_HOOK_RECORD=<dir>`, keeps each payload an agent sent as
+/// `<dir>/<agent>-<event>-<n>.json`: how the recorded shapes in `tests/fixtures/<agent>/` are
+/// taken from the real clients.
+fn record_payload(agent: &str, plugin: bool, event: &str, input: &[u8]) {
+    let Some(dir) = std::env::var_os("GIT_RUNE_HOOK_RECORD").filter(|d| !d.is_empty()) else {
+        return;
+    };
+    let dir = PathBuf::from(dir);
+    let _ = std::fs::create_dir_all(&dir);
+    let via = if plugin { "-plugin" } else { "" };
+    for n in 1..1000 {
+        let path = dir.join(format!("{agent}{via}-{event}-{n}.json"));
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            let _ = f.write_all(input);
+            return;
+        }
+    }
+}
+
+/// Whether git-rune's Copilot CLI hooks are in the repository (or the user's Copilot home).
+fn copilot_wired(work_tree: Option<&std::path::Path>) -> bool {
+    let spec = &crate::agent::copilot::SPEC;
+    let mut files = Vec::new();
+    if let Some(w) = work_tree {
+        if let Ok(rd) = std::fs::read_dir(w.join(".github/hooks")) {
+            files.extend(rd.flatten().map(|e| e.path()));
+        }
+    }
+    let home = std::env::var_os("COPILOT_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".copilot")));
+    if let Some(h) = home {
+        files.push(h.join("hooks/git-rune.json"));
+    }
+    files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .any(|p| crate::agent::hook_file::installed(p, spec).is_ok_and(|e| !e.is_empty()))
+}
+
+fn wire_native(ctx: &Context, agent: event::Agent, scope: HookScope, on: bool) -> Result<ExitCode> {
+    let store = ctx.open_store()?;
+    let done = if on {
+        wiring::install(&store, agent, scope)
+    } else {
+        wiring::uninstall(&store, agent, scope)
+    }
+    .map_err(wiring_error)?;
+    if ctx.ui.json {
+        let steps: Vec<_> = done
+            .steps
+            .iter()
+            .map(|s| {
+                serde_json::json!({
+                    "path": s.path.display().to_string(),
+                    "changed": s.entries,
+                    "file_created": s.file_created,
+                    "file_removed": s.file_removed,
+                })
+            })
+            .collect();
+        let v = serde_json::json!({
+            "version": json::VERSION,
+            "agent": agent.as_str(),
+            "scope": scope.as_str(),
+            "installed": on,
+            "files": steps,
+            "notes": done.notes,
+        });
+        ctx.report(&(json::line(&v) + "\n"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = String::new();
+    for s in &done.steps {
+        let shown = s.path.display();
+        if s.entries.is_empty() {
+            if on {
+                out.push_str(&format!("{shown}: already wired\n"));
+            } else {
+                out.push_str(&format!("{shown}: nothing of git-rune's to remove\n"));
+            }
+            continue;
+        }
+        let verb = if on { "added" } else { "removed" };
+        out.push_str(&format!("{shown}: {verb} {}\n", s.entries.join(", ")));
+        if s.file_created {
+            out.push_str(&format!("{shown}: created\n"));
+        }
+        if s.file_removed {
+            out.push_str(&format!("{shown}: removed (install had created it)\n"));
+        }
+    }
+    if on {
+        for n in &done.notes {
+            out.push_str(&format!("note: {n}\n"));
+        }
+    }
+    ctx.report(&out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -3,6 +3,8 @@
 mod common;
 
 mod agent;
+mod agents_e2e;
+mod agents_native;
 mod architecture;
 mod cli_docs;
 mod commit_notes;

@@ -1,0 +1,453 @@
+//! One editor for every agent's JSON hook file (Codex's `.codex/hooks.json`, Gemini CLI's
+//! `.gemini/settings.json`, Copilot CLI's `.github/hooks/git-rune.json`, Cursor's
+//! `.cursor/hooks.json`): git-rune's entries merged in through a concrete syntax tree, so the
+//! rest of the file stays as written (other hooks, comments-free layout, key order, unknown
+//! keys), and uninstall takes out exactly what install added.
+//!
+//! Two layouts exist: Claude Code's, which the Codex and Gemini CLI files share
+//! (`hooks.<Event>` is a list of matcher groups, each with its own `hooks` list), and the flat
+//! one of Copilot CLI and Cursor (`hooks.<event>` is a list of handlers, beside a top-level
+//! `"version": 1`).
+
+use std::path::Path;
+
+use jsonc_parser::cst::{CstInputValue, CstObject};
+
+use super::claude::{object_at, parse, read, write, Change, SettingsError};
+
+/// How the file nests its handlers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// `hooks.<Event>: [{ "matcher"?: …, "hooks": [handler] }]`.
+    Grouped,
+    /// `hooks.<event>: [handler]`.
+    Flat,
+}
+
+/// One agent's hook file: its layout, the events git-rune wires (with a matcher or not), and
+/// how one handler is written.
+#[derive(Debug, Clone, Copy)]
+pub struct Spec {
+    pub layout: Layout,
+    /// Top-level keys the file must have (created when missing, e.g. `"version": 1`).
+    pub version: Option<u32>,
+    /// Events in the agent's spelling, with the matcher of their group (grouped layout).
+    pub events: &'static [(&'static str, Option<&'static str>)],
+    /// The handler's key holding the shell command (`command`, or `bash` for Copilot CLI).
+    pub command_key: &'static str,
+    /// The timeout key and value written beside the command (`timeout` in seconds for
+    /// Codex, in milliseconds for Gemini CLI; `timeoutSec` for Copilot CLI), if any.
+    pub timeout: Option<(&'static str, u64)>,
+    /// Events whose timeout differs from `timeout`'s value (Codex clamps SessionEnd to 3 s).
+    pub event_timeouts: &'static [(&'static str, u64)],
+    /// Whether the handler carries `"type": "command"`.
+    pub typed: bool,
+    /// The agent name the command passes (`git-rune agent hook --agent <name> <Event>`).
+    pub agent: &'static str,
+}
+
+/// The command a hook runs: git-rune's hook program, guarded so that a clone used on a
+/// machine without git-rune on PATH does nothing and exits 0 instead of failing every event.
+pub fn command(agent: &str, event: &str) -> String {
+    format!(
+        "command -v git-rune >/dev/null 2>&1 && git-rune agent hook --agent {agent} {event} || true"
+    )
+}
+
+/// Whether a command is git-rune's (any agent, any event, guarded or not, either spelling).
+pub fn is_ours(command: &str) -> bool {
+    command.contains("git-rune agent hook") || command.contains("git rune agent hook")
+}
+
+fn handler(spec: &Spec, event: &str) -> CstInputValue {
+    let mut fields = Vec::new();
+    if spec.typed {
+        fields.push(("type".to_owned(), CstInputValue::from("command")));
+    }
+    fields.push((
+        spec.command_key.to_owned(),
+        CstInputValue::String(command(spec.agent, event)),
+    ));
+    if let Some((key, value)) = spec.timeout {
+        let value = spec
+            .event_timeouts
+            .iter()
+            .find(|(e, _)| *e == event)
+            .map_or(value, |(_, t)| *t);
+        fields.push((key.to_owned(), CstInputValue::from(value)));
+    }
+    CstInputValue::Object(fields)
+}
+
+fn string_at(obj: &CstObject, key: &str) -> Option<String> {
+    obj.get(key)?.value()?.as_string_lit()?.decoded_value().ok()
+}
+
+/// The commands of a handler object (`command`, `bash`, `powershell`).
+fn handler_is_ours(obj: &CstObject) -> bool {
+    ["command", "bash"]
+        .iter()
+        .filter_map(|k| string_at(obj, k))
+        .any(|c| is_ours(&c))
+}
+
+fn label(event: &str, matcher: Option<&str>) -> String {
+    match matcher {
+        Some(m) => format!("{event} ({m})"),
+        None => event.to_owned(),
+    }
+}
+
+/// git-rune's entries in the file, as `Event` or `Event (matcher)`.
+pub fn installed(path: &Path, spec: &Spec) -> Result<Vec<String>, SettingsError> {
+    let Some(text) = read(path)? else {
+        return Ok(Vec::new());
+    };
+    let root = parse(path, &text)?;
+    let mut out = Vec::new();
+    let Some(hooks) = root.object_value().and_then(|o| o.object_value("hooks")) else {
+        return Ok(out);
+    };
+    for prop in hooks.properties() {
+        let event = prop.decoded_name().unwrap_or_default();
+        for item in prop.array_value().map(|a| a.elements()).unwrap_or_default() {
+            let Some(obj) = item.as_object() else {
+                continue;
+            };
+            let ours = match spec.layout {
+                Layout::Flat => handler_is_ours(&obj),
+                Layout::Grouped => obj
+                    .array_value("hooks")
+                    .map(|a| a.elements())
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|h| h.as_object())
+                    .any(|h| handler_is_ours(&h)),
+            };
+            if ours {
+                out.push(label(&event, string_at(&obj, "matcher").as_deref()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Where git-rune's handler of `event` sits: the index of its group in `hooks.<event>` and
+/// its own index in that group (grouped layout), as the agent counts them.
+pub fn positions(path: &Path, spec: &Spec) -> Result<Vec<(String, usize, usize)>, SettingsError> {
+    let Some(text) = read(path)? else {
+        return Ok(Vec::new());
+    };
+    let root = parse(path, &text)?;
+    let mut out = Vec::new();
+    let Some(hooks) = root.object_value().and_then(|o| o.object_value("hooks")) else {
+        return Ok(out);
+    };
+    for prop in hooks.properties() {
+        let event = prop.decoded_name().unwrap_or_default();
+        for (g, item) in prop
+            .array_value()
+            .map(|a| a.elements())
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let Some(obj) = item.as_object() else {
+                continue;
+            };
+            match spec.layout {
+                Layout::Flat => {
+                    if handler_is_ours(&obj) {
+                        out.push((event.clone(), g, 0));
+                    }
+                }
+                Layout::Grouped => {
+                    for (h, handler) in obj
+                        .array_value("hooks")
+                        .map(|a| a.elements())
+                        .unwrap_or_default()
+                        .iter()
+                        .enumerate()
+                    {
+                        if handler.as_object().is_some_and(|o| handler_is_ours(&o)) {
+                            out.push((event.clone(), g, h));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Merges git-rune's hooks into the file at `path` (created if missing); idempotent.
+pub fn install(path: &Path, spec: &Spec) -> Result<Change, SettingsError> {
+    let existing = read(path)?;
+    let file_created = existing.is_none();
+    let text = existing.unwrap_or_else(|| "{}\n".to_owned());
+    let root = parse(path, &text)?;
+    let obj = root
+        .object_value()
+        .ok_or_else(|| SettingsError::NotAnObject {
+            path: path.to_owned(),
+        })?;
+    let mut change = Change {
+        file_created,
+        ..Change::default()
+    };
+    if let Some(v) = spec.version {
+        if obj.get("version").is_none() {
+            obj.append("version", CstInputValue::from(u64::from(v)));
+            change.created.push("version".into());
+        }
+    }
+    if obj.get("hooks").is_none() {
+        change.created.push("hooks".into());
+    }
+    let hooks = object_at(&obj, "hooks", path)?;
+    for (event, matcher) in spec.events {
+        let arr = match hooks.get(event) {
+            Some(p) => p.array_value().ok_or_else(|| SettingsError::Shape {
+                path: path.to_owned(),
+                what: format!("hooks.{event}"),
+                expected: "an array",
+            })?,
+            None => {
+                change.created.push(format!("hooks.{event}"));
+                hooks.array_value_or_set(event)
+            }
+        };
+        let present = arr.elements().iter().any(|item| {
+            item.as_object().is_some_and(|o| match spec.layout {
+                Layout::Flat => handler_is_ours(&o),
+                Layout::Grouped => o
+                    .array_value("hooks")
+                    .map(|a| a.elements())
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|h| h.as_object())
+                    .any(|h| handler_is_ours(&h)),
+            })
+        });
+        if present {
+            continue;
+        }
+        let entry = match spec.layout {
+            Layout::Flat => handler(spec, event),
+            Layout::Grouped => {
+                let mut group = Vec::new();
+                if let Some(m) = matcher {
+                    group.push(("matcher".to_owned(), CstInputValue::from(*m)));
+                }
+                group.push((
+                    "hooks".to_owned(),
+                    CstInputValue::Array(vec![handler(spec, event)]),
+                ));
+                CstInputValue::Object(group)
+            }
+        };
+        arr.append(entry);
+        change.entries.push(label(event, *matcher));
+    }
+    if change.entries.is_empty() {
+        return Ok(Change::default());
+    }
+    write(path, &root.to_string())?;
+    Ok(change)
+}
+
+/// Removes git-rune's entries: a group left without handlers goes, and so does a container in
+/// `created` (what install made) left empty — or, when that is unknown, any container
+/// git-rune's removal left empty. A file that install created and that ends as `{}` (or
+/// holding only the `version` install wrote) is removed.
+pub fn uninstall(
+    path: &Path,
+    created: Option<&[String]>,
+    file_created: bool,
+) -> Result<Change, SettingsError> {
+    let Some(text) = read(path)? else {
+        return Ok(Change::default());
+    };
+    let root = parse(path, &text)?;
+    let mut change = Change::default();
+    let Some(obj) = root.object_value() else {
+        return Ok(change);
+    };
+    let Some(hooks) = obj.object_value("hooks") else {
+        return Ok(change);
+    };
+    let removable = |what: &str| created.is_none_or(|c| c.iter().any(|x| x == what));
+    for prop in hooks.properties() {
+        let event = prop.decoded_name().unwrap_or_default();
+        let Some(arr) = prop.array_value() else {
+            continue;
+        };
+        let mut touched = false;
+        for item in arr.elements() {
+            let Some(o) = item.as_object() else { continue };
+            if handler_is_ours(&o) {
+                change.entries.push(event.clone());
+                item.remove();
+                touched = true;
+                continue;
+            }
+            let Some(inner) = o.array_value("hooks") else {
+                continue;
+            };
+            let mut removed = false;
+            for h in inner.elements() {
+                if h.as_object().is_some_and(|h| handler_is_ours(&h)) {
+                    h.remove();
+                    removed = true;
+                }
+            }
+            if removed {
+                change
+                    .entries
+                    .push(label(&event, string_at(&o, "matcher").as_deref()));
+                touched = true;
+                if inner.elements().is_empty() {
+                    item.remove();
+                }
+            }
+        }
+        if touched && arr.elements().is_empty() && removable(&format!("hooks.{event}")) {
+            prop.remove();
+        }
+    }
+    if change.entries.is_empty() {
+        return Ok(change);
+    }
+    if hooks.properties().is_empty() && removable("hooks") {
+        if let Some(p) = obj.get("hooks") {
+            p.remove();
+        }
+    }
+    // The version line install added goes with it.
+    if created.is_some_and(|c| c.iter().any(|x| x == "version")) {
+        if let Some(p) = obj.get("version") {
+            p.remove();
+        }
+    }
+    if file_created && obj.properties().is_empty() {
+        std::fs::remove_file(path).map_err(|source| SettingsError::Io {
+            what: "remove",
+            path: path.to_owned(),
+            source,
+        })?;
+        change.file_removed = true;
+    } else {
+        write(path, &root.to_string())?;
+    }
+    Ok(change)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GROUPED: Spec = Spec {
+        layout: Layout::Grouped,
+        version: None,
+        events: &[("SessionStart", None), ("PostToolUse", Some("*"))],
+        command_key: "command",
+        timeout: Some(("timeout", 60)),
+        event_timeouts: &[],
+        typed: true,
+        agent: "codex",
+    };
+    const FLAT: Spec = Spec {
+        layout: Layout::Flat,
+        version: Some(1),
+        events: &[("sessionStart", None), ("postToolUse", None)],
+        command_key: "bash",
+        timeout: Some(("timeoutSec", 30)),
+        event_timeouts: &[],
+        typed: true,
+        agent: "copilot",
+    };
+
+    fn roundtrip(spec: &Spec, original: Option<&str>) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("hooks.json");
+        if let Some(o) = original {
+            std::fs::write(&path, o).unwrap();
+        }
+        let added = install(&path, spec).unwrap();
+        assert_eq!(added.entries.len(), 2, "{added:?}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert!(text.contains("git-rune agent hook --agent"), "{text}");
+        if spec.version.is_some() {
+            assert_eq!(v["version"], 1);
+        }
+        assert_eq!(installed(&path, spec).unwrap().len(), 2);
+        assert!(install(&path, spec).unwrap().entries.is_empty());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        let removed = uninstall(&path, Some(&added.created), added.file_created).unwrap();
+        assert_eq!(removed.entries.len(), 2);
+        match original {
+            Some(o) => assert_eq!(std::fs::read_to_string(&path).unwrap(), o),
+            None => assert!(!path.exists()),
+        }
+    }
+
+    #[test]
+    fn install_then_uninstall_gives_the_file_back_byte_for_byte() {
+        let user = "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"./lint.sh\"\n          }\n        ]\n      }\n    ]\n  },\n  \"zUnknown\": [1, 2]\n}\n";
+        for spec in [&GROUPED, &FLAT] {
+            roundtrip(spec, None);
+            roundtrip(spec, Some("{}\n"));
+            roundtrip(spec, Some("{\n  \"theme\": \"dark\"\n}\n"));
+            roundtrip(spec, Some(user));
+        }
+        roundtrip(
+            &FLAT,
+            Some("{\n  \"version\": 1,\n  \"hooks\": {\n    \"postToolUse\": [\n      {\n        \"type\": \"command\",\n        \"bash\": \"./audit.sh\"\n      }\n    ]\n  }\n}\n"),
+        );
+    }
+
+    #[test]
+    fn positions_follow_the_users_own_groups() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("hooks.json");
+        std::fs::write(&path, "{\"hooks\":{\"SessionStart\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"echo hi\"}]}]}}").unwrap();
+        install(&path, &GROUPED).unwrap();
+        let mut p = positions(&path, &GROUPED).unwrap();
+        p.sort();
+        assert_eq!(
+            p,
+            [
+                ("PostToolUse".to_owned(), 0, 0),
+                ("SessionStart".to_owned(), 1, 0)
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_files_are_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("hooks.json");
+        std::fs::write(&path, "{\n  \"hooks\": [\n").unwrap();
+        let e = install(&path, &FLAT).unwrap_err().to_string();
+        assert!(e.contains("hooks.json:3:"), "{e}");
+        std::fs::write(&path, "{\"hooks\": []}").unwrap();
+        assert!(matches!(
+            install(&path, &FLAT),
+            Err(SettingsError::Shape { .. })
+        ));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"hooks\": []}");
+    }
+
+    #[test]
+    fn the_guard_does_nothing_without_git_rune() {
+        let out = std::process::Command::new("/bin/sh")
+            .arg("-c")
+            .arg(command("codex", "SessionStart"))
+            .env("PATH", "/nonexistent")
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        assert!(out.stdout.is_empty() && out.stderr.is_empty());
+    }
+}
