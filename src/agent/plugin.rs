@@ -15,13 +15,20 @@ pub const NAME: &str = "git-rune";
 /// Claude Code's settings files for a project: the project's shared and local files, then
 /// the user's.
 pub fn settings_files(work_tree: Option<&Path>) -> Vec<PathBuf> {
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty());
+    files(work_tree, home.as_deref().map(Path::new))
+}
+
+/// [`settings_files`] with the user's home named (tests name none, so the machine's own
+/// settings never decide them).
+fn files(work_tree: Option<&Path>, home: Option<&Path>) -> Vec<PathBuf> {
     let mut out = Vec::new();
     if let Some(w) = work_tree {
         out.push(w.join(".claude/settings.json"));
         out.push(w.join(".claude/settings.local.json"));
     }
-    if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
-        out.push(PathBuf::from(home).join(".claude/settings.json"));
+    if let Some(home) = home {
+        out.push(home.join(".claude/settings.json"));
     }
     out
 }
@@ -29,7 +36,11 @@ pub fn settings_files(work_tree: Option<&Path>) -> Vec<PathBuf> {
 /// Whether a settings file of the project wires git-rune's hook for `event`: then the
 /// plugin's hook for it does nothing. A file that cannot be read counts as not wiring it.
 pub fn settings_wire(work_tree: Option<&Path>, event: &str) -> bool {
-    settings_files(work_tree).iter().any(|p| {
+    wired_in(&settings_files(work_tree), event)
+}
+
+fn wired_in(files: &[PathBuf], event: &str) -> bool {
+    files.iter().any(|p| {
         claude::installed(p).is_ok_and(|entries| {
             entries
                 .iter()
@@ -40,7 +51,11 @@ pub fn settings_wire(work_tree: Option<&Path>, event: &str) -> bool {
 
 /// The settings files that enable git-rune's plugin (`enabledPlugins["git-rune@…"]: true`).
 pub fn enabled_in(work_tree: Option<&Path>) -> Vec<PathBuf> {
-    settings_files(work_tree)
+    enabling(settings_files(work_tree))
+}
+
+fn enabling(files: Vec<PathBuf>) -> Vec<PathBuf> {
+    files
         .into_iter()
         .filter(|p| {
             std::fs::read(p)
@@ -65,16 +80,17 @@ mod tests {
     fn the_plugin_steps_aside_for_the_settings_wiring() {
         let dir = tempfile::tempdir().unwrap();
         let w = dir.path();
-        assert!(!settings_wire(Some(w), "PostToolUse"));
+        let settings_wire = |w, event| wired_in(&files(Some(w), None), event);
+        assert!(!settings_wire(w, "PostToolUse"));
         claude::install(&w.join(".claude/settings.local.json")).unwrap();
-        assert!(settings_wire(Some(w), "PostToolUse"));
-        assert!(settings_wire(Some(w), "SessionStart"));
-        assert!(!settings_wire(Some(w), "Post"));
+        assert!(settings_wire(w, "PostToolUse"));
+        assert!(settings_wire(w, "SessionStart"));
+        assert!(!settings_wire(w, "Post"));
         std::fs::write(
             w.join(".claude/settings.json"),
             r#"{"enabledPlugins": {"git-rune@git-rune": true, "other@x": true}}"#,
         )
         .unwrap();
-        assert_eq!(enabled_in(Some(w)).len(), 1);
+        assert_eq!(enabling(files(Some(w), None)).len(), 1);
     }
 }
