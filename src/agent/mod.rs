@@ -4,6 +4,7 @@
 
 pub mod agents_md;
 pub mod answer;
+mod briefing;
 pub mod claude;
 pub mod hook;
 pub mod install;
@@ -12,3 +13,4 @@ pub mod mcp_config;
 pub mod payload;
 pub mod summary;
 mod tick;
+mod transcript;

@@ -2,7 +2,7 @@
 //! out (or an error saying what to do). Each reuses the use case its command runs; every
 //! record shown passes the load gate, every record written passes the one seal.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use anyhow::Result;
 use schemars::JsonSchema;
@@ -10,13 +10,13 @@ use serde::Deserialize;
 
 use super::search::{rank, SEARCHED};
 use crate::error::user_error;
-use crate::integrity::escape_framing;
 use crate::integrity::gate::{gate, Gate};
-use crate::memory::load::{withheld_line, FRAME_CLOSE, FRAME_OPEN};
+use crate::integrity::{scan_text, verdict, Verdict};
+use crate::memory::load::{quoted, withheld_line, FRAME_CLOSE, FRAME_OPEN};
 use crate::memory::record::{self, NewCheckpoint, NewConvention, NewDecision, NewLearning};
 use crate::memory::seal::{SealError, Sealed, Sealer};
 use crate::memory::write::Written;
-use crate::model::{Body, Draft, Kind, LearningType, Record};
+use crate::model::{Body, Draft, Field, Kind, LearningType, Record, Shape};
 use crate::notes::at::{snapshot, with_briefing};
 use crate::store::Store;
 use crate::text::{one_line, pretty_time, short};
@@ -213,10 +213,11 @@ pub struct WhyParams {
 #[serde(deny_unknown_fields)]
 pub struct StatusParams {}
 
-/// Memory framed as quoted data, as `load` frames it, closing with the gate's count.
-fn framed(body: &str, withheld: usize) -> String {
+/// Memory framed as quoted data, as `load` frames it (links made inert, frame markers
+/// escaped), closing with the gate's count.
+pub fn framed(body: &str, withheld: usize) -> String {
     let mut out = String::from(FRAME_OPEN);
-    out.push_str(&escape_framing(body));
+    out.push_str(&quoted(body));
     if !out.ends_with('\n') {
         out.push('\n');
     }
@@ -226,6 +227,117 @@ fn framed(body: &str, withheld: usize) -> String {
     }
     out.push_str(FRAME_CLOSE);
     out
+}
+
+/// The gate's SUSPICIOUS mark for `rules`, as `load` writes it.
+fn mark(rules: &[&str]) -> String {
+    format!("[SUSPICIOUS: {}] ", rules.join(", "))
+}
+
+/// Fields that place a record (its section, task, role, date, files) rather than say what it
+/// is: the mark goes on the first field that says what it is.
+const PLACING: [&str; 13] = [
+    "section",
+    "task",
+    "role",
+    "layer",
+    "date",
+    "skill",
+    "files",
+    "extra",
+    "source",
+    "evidence",
+    "verified",
+    "supersedes",
+    "workflow",
+];
+
+/// A copy of `r` whose headline (its first field that says what it is) carries the SUSPICIOUS
+/// mark, so a view rendered from it shows the mark where the record is.
+fn marked_record(r: &Record, rules: &[&str]) -> Record {
+    let mut r = r.clone();
+    let m = mark(rules);
+    let mut done = false;
+    r.body.fields_mut(&mut |name, shape, field| {
+        if done
+            || PLACING.contains(&name)
+            || matches!(shape, Shape::Section(_) | Shape::Paths { .. })
+        {
+            return;
+        }
+        match field {
+            Field::One(s) if !s.trim().is_empty() => {
+                s.insert_str(0, &m);
+                done = true;
+            }
+            Field::Many(v) => {
+                if let Some(first) = v.iter_mut().find(|s| !s.trim().is_empty()) {
+                    first.insert_str(0, &m);
+                    done = true;
+                }
+            }
+            _ => {}
+        }
+    });
+    r
+}
+
+/// The gate's verdict on every record of `kind` in `state`: the ids it withholds, and each
+/// SUSPICIOUS record replaced by its marked copy ([`marked_record`]). `withheld` are the ids
+/// already known to be withheld (the cache of memory now), scanned here when `None`.
+fn gate_kind(
+    state: &mut crate::model::State,
+    kind: Kind,
+    withheld: Option<&HashSet<String>>,
+) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let mut rules: HashMap<String, Vec<&'static str>> = HashMap::new();
+    let list = state.of_kind(kind);
+    for r in list {
+        match gate(r) {
+            Gate::Withheld => {
+                out.insert(r.id.clone());
+            }
+            Gate::Suspicious(found) => {
+                rules.insert(r.id.clone(), found);
+            }
+            Gate::Clean => {}
+        }
+    }
+    if let Some(known) = withheld {
+        out.extend(
+            list.iter()
+                .filter(|r| known.contains(&r.id))
+                .map(|r| r.id.clone()),
+        );
+    }
+    if let Some(records) = state.of_kind_mut(kind) {
+        for r in records.iter_mut() {
+            if let Some(found) = rules.get(&r.id).filter(|_| !out.contains(&r.id)) {
+                let id = r.id.clone();
+                *r = marked_record(r, found);
+                // The view and the withholding look records up by id: keep it.
+                r.id = id;
+            }
+        }
+    }
+    out
+}
+
+/// Text that is not a record but came from memory (a commit note's line): through the same
+/// scan, `None` when TAINTED, marked when SUSPICIOUS.
+fn gated_text(text: &str) -> Option<String> {
+    let issues = scan_text(text);
+    match verdict(&issues) {
+        Verdict::Tainted => None,
+        _ if issues.is_empty() => Some(text.to_owned()),
+        _ => {
+            let mut rules: Vec<&str> = issues.iter().map(|i| i.rule).collect();
+            rules.sort_unstable();
+            rules.dedup();
+            Some(format!("{}{text}", mark(&rules)))
+        }
+    }
 }
 
 pub fn memory_load(store: &Store, p: LoadParams) -> Result<String> {
@@ -364,15 +476,9 @@ pub fn memory_show(store: &Store, p: ShowParams) -> Result<String> {
         None => Some(crate::memory::gate_cache::withheld(store, &snap)?),
         Some(_) => None,
     };
-    let withhold = |r: &Record| match &cached {
-        Some(ids) => ids.contains(&r.id),
-        None => gate(r) == Gate::Withheld,
-    };
-    let count = state
-        .of_kind(file.kind())
-        .iter()
-        .filter(|r| withhold(r))
-        .count();
+    let withheld = gate_kind(&mut state, file.kind(), cached.as_ref());
+    let withhold = |r: &Record| withheld.contains(&r.id);
+    let count = withheld.len();
     let mut body = view::render(file, &state, &withhold);
     if body.is_empty() || state.of_kind(file.kind()).is_empty() {
         body = format!("No {} records match.\n", file.label());
@@ -381,8 +487,35 @@ pub fn memory_show(store: &Store, p: ShowParams) -> Result<String> {
 }
 
 pub fn memory_why(store: &Store, p: WhyParams) -> Result<String> {
-    let w = crate::notes::why::why(store, &p.target)?;
-    let withhold = |r: &Record| gate(r) == Gate::Withheld;
+    let mut w = crate::notes::why::why(store, &p.target)?;
+    // Records through the gate; what the note itself says (its first line, the headlines of
+    // records no longer in memory, the checkpoint's resume line) through the same scan.
+    let mut withheld: HashSet<String> = HashSet::new();
+    for r in w.records.iter_mut() {
+        match gate(r) {
+            Gate::Withheld => {
+                withheld.insert(r.id.clone());
+            }
+            Gate::Suspicious(rules) => {
+                let id = r.id.clone();
+                *r = marked_record(r, &rules);
+                r.id = id;
+            }
+            Gate::Clean => {}
+        }
+    }
+    const NOTE_WITHHELD: &str = "(withheld as TAINTED by the integrity check)";
+    if let Some((_, text)) = w.noted.as_mut() {
+        let first = text.lines().next().unwrap_or("").to_owned();
+        *text = gated_text(&first).unwrap_or_else(|| NOTE_WITHHELD.to_owned());
+    }
+    for (_, _, title) in w.note.records.iter_mut() {
+        *title = gated_text(title).unwrap_or_else(|| NOTE_WITHHELD.to_owned());
+    }
+    if let Some(c) = w.note.checkpoint.as_mut() {
+        *c = gated_text(c).unwrap_or_else(|| NOTE_WITHHELD.to_owned());
+    }
+    let withhold = |r: &Record| withheld.contains(&r.id);
     let count = w
         .note
         .records
@@ -410,12 +543,38 @@ fn sealed(redact: bool, body: Body) -> Result<(Sealed, Vec<String>), SealError> 
 /// What a write did, in one or two lines.
 fn written(w: Option<Written>, redacted: Vec<String>) -> String {
     let mut out = match w {
-        Some(w) => format!(
-            "recorded: {} ({} {})\n",
-            w.summary,
-            w.refname,
-            short(&w.commit.to_string())
-        ),
+        Some(w) => {
+            // The headline is record text: through the gate like every reader's. A record
+            // the gate withholds is said to be, so its writer knows no one will read it.
+            let verdicts: Vec<Gate> = w.records.iter().map(gate).collect();
+            let what = if verdicts.contains(&Gate::Withheld) {
+                format!(
+                    "{} record (its text is withheld as TAINTED by the integrity check: every reader will be shown it withheld; inspect with `git rune verify`)",
+                    w.records.first().map_or("a", |r| r.kind().as_str())
+                )
+            } else {
+                let rules: Vec<&str> = verdicts
+                    .iter()
+                    .flat_map(|g| match g {
+                        Gate::Suspicious(r) => r.clone(),
+                        _ => Vec::new(),
+                    })
+                    .collect();
+                if rules.is_empty() {
+                    w.summary.clone()
+                } else {
+                    format!("{}{}", mark(&rules), w.summary)
+                }
+            };
+            framed(
+                &format!(
+                    "recorded: {what} ({} {})\n",
+                    w.refname,
+                    short(&w.commit.to_string())
+                ),
+                0,
+            )
+        }
         None => "nothing changed: memory already holds this\n".to_owned(),
     };
     for r in redacted {
@@ -487,19 +646,66 @@ pub fn set_checkpoint(store: &Store, redact: bool, p: CheckpointParams) -> Resul
 }
 
 /// What a task write did: the task's line and the seed's save report.
-fn task_outcome(o: crate::tasks::Outcome, redacted: Vec<String>) -> String {
-    let mut out = match (&o.written, &o.task) {
+/// What a task write did: the task's line and the seed's save report, through the gate (the
+/// task's text and the next task's title are record text).
+fn task_outcome(store: &Store, o: crate::tasks::Outcome, redacted: Vec<String>) -> Result<String> {
+    let line_of = |r: &Record| -> (String, usize) {
+        match gate(r) {
+            Gate::Withheld => (
+                format!(
+                    "{}: (withheld as TAINTED by the integrity check; inspect with `git rune verify`)",
+                    task_number(r).map_or_else(|| "task".to_owned(), crate::model::task::task_id)
+                ),
+                1,
+            ),
+            Gate::Suspicious(rules) => (
+                format!("{}{}", mark(&rules), crate::tasks::line(r)),
+                0,
+            ),
+            Gate::Clean => (crate::tasks::line(r), 0),
+        }
+    };
+    let mut withheld = 0;
+    let mut body = match (&o.written, &o.task) {
         (None, _) => "nothing changed\n".to_owned(),
-        (Some(_), Some(t)) => format!("{}\n", crate::tasks::line(t)),
+        (Some(_), Some(t)) => {
+            let (line, w) = line_of(t);
+            withheld += w;
+            format!("{line}\n")
+        }
         (Some(_), None) => String::new(),
     };
-    out.push_str(&o.summary.saved_line());
-    out.push('\n');
+    let mut saved = o.summary.saved_line();
+    if let Some((n, _)) = &o.summary.next {
+        let snap = snapshot(store, None)?;
+        if let Some(r) = snap.state.tasks.iter().find(|r| task_number(r) == Some(*n)) {
+            if gate(r) != Gate::Clean {
+                let mut summary = o.summary.clone();
+                summary.next = None;
+                let counts = summary.saved_line();
+                let counts = counts.strip_suffix("Next: none").unwrap_or(&counts);
+                let (line, w) = line_of(r);
+                withheld += w;
+                saved = format!("{counts}Next: {line}");
+            }
+        }
+    }
+    body.push_str(&saved);
+    body.push('\n');
+    let mut out = framed(&body, withheld);
     for r in redacted {
         out.push_str(&r);
         out.push('\n');
     }
-    out
+    Ok(out)
+}
+
+/// A task record's number.
+fn task_number(r: &Record) -> Option<u32> {
+    match &r.body {
+        Body::Task { num, .. } => Some(*num),
+        _ => None,
+    }
 }
 
 pub fn task_add(store: &Store, redact: bool, p: TaskAddParams) -> Result<String> {
@@ -514,7 +720,7 @@ pub fn task_add(store: &Store, redact: bool, p: TaskAddParams) -> Result<String>
     };
     let o = crate::tasks::add(store, &mut sealer, change)?;
     let redacted = redactions(&mut sealer);
-    Ok(task_outcome(o, redacted))
+    task_outcome(store, o, redacted)
 }
 
 pub fn task_update(store: &Store, redact: bool, p: TaskUpdateParams) -> Result<String> {
@@ -539,7 +745,7 @@ pub fn task_update(store: &Store, redact: bool, p: TaskUpdateParams) -> Result<S
     };
     let o = crate::tasks::update(store, &mut sealer, &p.id, change)?;
     let redacted = redactions(&mut sealer);
-    Ok(task_outcome(o, redacted))
+    task_outcome(store, o, redacted)
 }
 
 fn redactions(sealer: &mut Sealer) -> Vec<String> {
@@ -551,15 +757,23 @@ fn redactions(sealer: &mut Sealer) -> Vec<String> {
 }
 
 /// A view file as memory renders it, through the gate (`rune://view/<file>`).
+/// A view file as memory renders it, through the gate and framed as quoted data as `load`
+/// frames memory (`rune://view/<file>`): TAINTED records withheld, SUSPICIOUS ones marked.
 pub fn view_file(store: &Store, name: &str) -> Result<Option<String>> {
     let Some(file) = ViewFile::from_name(name) else {
         return Ok(None);
     };
     let snap = snapshot(store, None)?;
-    let withheld = crate::memory::gate_cache::withheld(store, &snap)?;
-    Ok(Some(view::render(file, &snap.state, &|r: &Record| {
-        withheld.contains(&r.id)
-    })))
+    let cached = crate::memory::gate_cache::withheld(store, &snap)?;
+    let mut state = snap.state.clone();
+    let withheld = gate_kind(&mut state, file.kind(), Some(&cached));
+    let body = view::render(file, &state, &|r: &Record| withheld.contains(&r.id));
+    let body = if body.is_empty() {
+        format!("(no {} records)\n", file.label())
+    } else {
+        body
+    };
+    Ok(Some(framed(&body, withheld.len())))
 }
 
 /// The `resume` prompt: what a new session needs, and how to keep memory as it works.

@@ -25,6 +25,10 @@ pub struct SaveOptions<'a> {
     pub summary: Option<&'a str>,
     /// Save a file that holds no entries although memory has some (deleting them all).
     pub allow_delete: bool,
+    /// The code's state the session record carries instead of now's: an agent's own saves
+    /// keep a drift the agent has not acted on (the save the code drifted from; see
+    /// docs/agents.md). `None`: now.
+    pub session_git: Option<&'a GitState>,
 }
 
 /// What a save did.
@@ -139,7 +143,8 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
         Some(s) => s.to_owned(),
         None => edited_summary(&edited),
     };
-    let session = seal_session(store, sealer, summary, &mut git)?;
+    let mut session_git = opts.session_git.cloned().or(git);
+    let session = seal_session(store, sealer, summary, &mut session_git)?;
     // The summary also becomes the commit message: use the filtered text.
     saved.summary = session.body().title().to_owned();
 
