@@ -526,8 +526,25 @@ pub fn memory_why(store: &Store, p: WhyParams) -> Result<String> {
     Ok(framed(&w.text(&withhold), count))
 }
 
+/// `git rune status`'s text, framed, each line through the scan: its drift lines name
+/// records (a stale decision's title), which the gate withholds or marks here too.
 pub fn memory_status(store: &Store, _: StatusParams) -> Result<String> {
-    Ok(crate::notes::status::status(store)?.text())
+    let text = crate::notes::status::status(store)?.text();
+    let mut body = String::new();
+    let mut withheld = 0;
+    for line in text.lines() {
+        match gated_text(line) {
+            Some(l) => body.push_str(&l),
+            None => {
+                withheld += 1;
+                body.push_str(
+                    "  (a line naming a record withheld as TAINTED by the integrity check)",
+                );
+            }
+        }
+        body.push('\n');
+    }
+    Ok(framed(&body, withheld))
 }
 
 /// Seals a body from a tool call; a secret is located by the argument it came in.
