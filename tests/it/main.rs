@@ -3,6 +3,7 @@
 mod common;
 
 mod agent;
+mod agent_loop;
 mod architecture;
 mod cli_docs;
 mod commit_notes;
