@@ -529,4 +529,85 @@ mod tests {
         let r = record_at("2026-04-04T12:00:00Z", s.checkpoint(None).unwrap());
         assert_eq!(shown(&r).unwrap(), s.text());
     }
+
+    /// A record written after the ones `record_at` makes (a higher logical clock).
+    fn later(ts: &str, body: Body) -> Record {
+        let mut m = crate::model::testing::meta(2, &[]);
+        m.ts = ts.to_owned();
+        Record::new(m, body)
+    }
+
+    fn checkpoint_body(doing: &str, left: &[&str], context: &[&str], resume: &str) -> Body {
+        Body::Checkpoint {
+            doing: doing.into(),
+            left: left.iter().map(|s| (*s).into()).collect(),
+            context: context.iter().map(|s| (*s).into()).collect(),
+            resume: resume.into(),
+            git: None,
+            extra: vec![crate::model::Extra {
+                after: "What I Was Doing".into(),
+                label: format!("## {LOAD_BEARING}"),
+                text: "- Zod over io-ts: one schema\n- 422 for schema errors".into(),
+            }],
+        }
+    }
+
+    /// Regression (issue 24): the summary replaced the open checkpoint and lost its context
+    /// items, load-bearing decisions and steps. They are carried forward, through a second
+    /// compaction too; steps progress shows done are dropped; a resume the engine made up is
+    /// made afresh while one the agent wrote is kept.
+    #[test]
+    fn the_summary_carries_the_checkpoint_forward() {
+        let agent = record_at(
+            "2026-04-04T09:00:00Z",
+            checkpoint_body(
+                "implementing validate()",
+                &["write the happy path", "handle errors"],
+                &["the spec says 422", "deny_unknown_fields breaks old clients"],
+                "implement validate() in src/a.rs:47",
+            ),
+        );
+        let progress = |completed: &[&str]| {
+            record_at(
+                "2026-04-04T11:30:00Z",
+                Body::Progress {
+                    completed: completed.iter().map(|s| (*s).into()).collect(),
+                    in_progress: vec![],
+                    blocked: vec![],
+                    next: vec!["wire it into the handler".into()],
+                    extra: vec![],
+                },
+            )
+        };
+        let p = progress(&[]);
+        let state = crate::model::fold([&agent, &p]);
+        let s1 = assemble(&state, &session(), &[]);
+        assert_eq!(s1.context, ["the spec says 422", "deny_unknown_fields breaks old clients"]);
+        assert_eq!(s1.left, ["write the happy path", "handle errors", "wire it into the handler"]);
+        assert_eq!(s1.resume, "implement validate() in src/a.rs:47");
+        assert_eq!(s1.load_bearing, ["Zod over io-ts: one schema", "422 for schema errors"]);
+        assert!(s1.text().contains("### Key Decisions Made\n- Zod over io-ts: one schema\n"));
+        assert!(s1.doing.ends_with("): implementing validate()"), "{}", s1.doing);
+        // Stored, it reads back with all of it; a second compaction carries it again.
+        let cp = later("2026-04-04T12:00:00Z", s1.checkpoint(None).unwrap());
+        let done = progress(&["write the happy path"]);
+        let state = crate::model::fold([&agent, &cp, &done]);
+        assert_eq!(state.open_checkpoint().unwrap().id, cp.id);
+        let s2 = assemble(&state, &session(), &[]);
+        assert_eq!(s2.context, s1.context);
+        assert_eq!(s2.load_bearing, s1.load_bearing);
+        assert_eq!(s2.left, ["handle errors", "wire it into the handler"]);
+        assert_eq!(s2.resume, s1.resume);
+        assert!(s2.doing.ends_with("): implementing validate()"), "{}", s2.doing);
+        // A summary whose resume the engine made up (the file last touched) makes it afresh.
+        let empty = record_at("2026-04-04T09:00:00Z", checkpoint_body("x", &[], &[], ""));
+        let mut s = session();
+        let state = crate::model::fold([&empty]);
+        let first = assemble(&state, &s, &[]);
+        assert_eq!(first.resume, "continue the work in src/auth/mod.ts");
+        let again = later("2026-04-04T12:00:00Z", first.checkpoint(None).unwrap());
+        s.files.push("src/new.rs".into());
+        let state = crate::model::fold([&empty, &again]);
+        assert_eq!(assemble(&state, &s, &[]).resume, "continue the work in src/new.rs");
+    }
 }

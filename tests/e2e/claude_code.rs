@@ -91,8 +91,13 @@ fn model() -> Box<Script> {
         let Some((made, (wanted, every, fill))) = progress(req) else {
             return (Reply::Text("done".into()), 1000);
         };
-        // A nearly full 200k window: Claude Code compacts before its next request.
-        let tokens = if fill { 190_000 } else { 1000 + 100 * u64::from(made) };
+        // A nearly full 200k window, reported with the turn's last reply: Claude Code compacts
+        // before its next request (reported mid-turn, it stops the turn at its blocking limit).
+        let tokens = if fill && made >= wanted {
+            190_000
+        } else {
+            1000 + 100 * u64::from(made)
+        };
         if made < wanted {
             let fails = every > 0 && (made + 1) % every == 0;
             let cmd = if fails { "false" } else { "true" };
@@ -202,6 +207,8 @@ impl Session {
             .env("DISABLE_TELEMETRY", "1")
             // Bypassing permissions as root needs a sandbox: this is one.
             .env("IS_SANDBOX", "1")
+            // A 200k window, so a reply reporting 190k input tokens makes it compact.
+            .env("CLAUDE_CODE_AUTO_COMPACT_WINDOW", "200000")
             .args(["-p", prompt, "--output-format", "json", "--model", "claude-sonnet-4-5"])
             .args(["--dangerously-skip-permissions"])
             .args(args);
@@ -381,4 +388,28 @@ fn claude_code_works_where_git_rune_is_not_installed() {
         status.contains("the agent's hooks ran without git-rune on PATH"),
         "{status}"
     );
+}
+
+/// 130 calls, every 5th failing: failures count, the advice reaches the model at 50, 55, …,
+/// 120, RED saves the state and tells the model at once; the request keeps one briefing.
+#[test]
+fn claude_code_gets_health_advice_across_130_calls_with_failures() {
+    let Some(s) = Session::new("claude_code_gets_health_advice_across_130_calls_with_failures")
+    else {
+        return;
+    };
+    let out = s.run("e2e: make 130 tool calls, every 5th failing", &[]);
+    let id = out["session_id"].as_str().expect("session id").to_owned();
+    assert_eq!(s.counted(&id), (130, 26));
+    let main = s.main_requests();
+    let last = main.last().unwrap();
+    let text = last.all_text();
+    for n in (50..=120).step_by(5) {
+        assert!(text.contains(&format!("{n} tool calls.")), "advice at {n}\n{text}");
+    }
+    assert!(text.contains("Context CRITICAL (121 tool calls"), "{text}");
+    let cp = s.repo.read(".rune/checkpoint.md");
+    assert!(cp.contains("## Compaction Summary (generated at 121 tool calls)"), "{cp}");
+    let wanted = startup_items(&main[0]);
+    assert_holds(last, &wanted, "after 130 calls");
 }
