@@ -563,7 +563,10 @@ mod tests {
             checkpoint_body(
                 "implementing validate()",
                 &["write the happy path", "handle errors"],
-                &["the spec says 422", "deny_unknown_fields breaks old clients"],
+                &[
+                    "the spec says 422",
+                    "deny_unknown_fields breaks old clients",
+                ],
                 "implement validate() in src/a.rs:47",
             ),
         );
@@ -582,12 +585,34 @@ mod tests {
         let p = progress(&[]);
         let state = crate::model::fold([&agent, &p]);
         let s1 = assemble(&state, &session(), &[]);
-        assert_eq!(s1.context, ["the spec says 422", "deny_unknown_fields breaks old clients"]);
-        assert_eq!(s1.left, ["write the happy path", "handle errors", "wire it into the handler"]);
+        assert_eq!(
+            s1.context,
+            [
+                "the spec says 422",
+                "deny_unknown_fields breaks old clients"
+            ]
+        );
+        assert_eq!(
+            s1.left,
+            [
+                "write the happy path",
+                "handle errors",
+                "wire it into the handler"
+            ]
+        );
         assert_eq!(s1.resume, "implement validate() in src/a.rs:47");
-        assert_eq!(s1.load_bearing, ["Zod over io-ts: one schema", "422 for schema errors"]);
-        assert!(s1.text().contains("### Key Decisions Made\n- Zod over io-ts: one schema\n"));
-        assert!(s1.doing.ends_with("): implementing validate()"), "{}", s1.doing);
+        assert_eq!(
+            s1.load_bearing,
+            ["Zod over io-ts: one schema", "422 for schema errors"]
+        );
+        assert!(s1
+            .text()
+            .contains("### Key Decisions Made\n- Zod over io-ts: one schema\n"));
+        assert!(
+            s1.doing.ends_with("): implementing validate()"),
+            "{}",
+            s1.doing
+        );
         // Stored, it reads back with all of it; a second compaction carries it again.
         let cp = later("2026-04-04T12:00:00Z", s1.checkpoint(None).unwrap());
         let done = progress(&["write the happy path"]);
@@ -598,7 +623,11 @@ mod tests {
         assert_eq!(s2.load_bearing, s1.load_bearing);
         assert_eq!(s2.left, ["handle errors", "wire it into the handler"]);
         assert_eq!(s2.resume, s1.resume);
-        assert!(s2.doing.ends_with("): implementing validate()"), "{}", s2.doing);
+        assert!(
+            s2.doing.ends_with("): implementing validate()"),
+            "{}",
+            s2.doing
+        );
         // A summary whose resume the engine made up (the file last touched) makes it afresh.
         let empty = record_at("2026-04-04T09:00:00Z", checkpoint_body("x", &[], &[], ""));
         let mut s = session();
@@ -608,6 +637,9 @@ mod tests {
         let again = later("2026-04-04T12:00:00Z", first.checkpoint(None).unwrap());
         s.files.push("src/new.rs".into());
         let state = crate::model::fold([&empty, &again]);
-        assert_eq!(assemble(&state, &s, &[]).resume, "continue the work in src/new.rs");
+        assert_eq!(
+            assemble(&state, &s, &[]).resume,
+            "continue the work in src/new.rs"
+        );
     }
 }

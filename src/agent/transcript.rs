@@ -40,8 +40,9 @@ pub fn calls(path: &Path) -> Option<Calls> {
     for line in std::io::BufReader::new(file).lines() {
         let Ok(line) = line else { break };
         // Most lines are neither: skip them without parsing.
-        if !(line.contains("tool_use") || line.contains("tool_result"))
-            && !line.contains("compact_boundary")
+        if !["tool_use", "tool_result", "compact_boundary"]
+            .iter()
+            .any(|w| line.contains(w))
         {
             continue;
         }

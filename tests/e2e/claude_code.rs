@@ -102,7 +102,10 @@ fn model() -> Box<Script> {
             let fails = every > 0 && (made + 1) % every == 0;
             let cmd = if fails { "false" } else { "true" };
             return (
-                Reply::tool("Bash", json!({"command": cmd, "description": format!("e2e call {}", made + 1)})),
+                Reply::tool(
+                    "Bash",
+                    json!({"command": cmd, "description": format!("e2e call {}", made + 1)}),
+                ),
                 tokens,
             );
         }
@@ -119,7 +122,10 @@ fn repo() -> TestRepo {
     repo.rune(&["init", "-q"]).success();
     for i in 0..6 {
         repo.decide(&format!("Decision {i}"), &format!("choice {i}"), &[]);
-        repo.learn(&format!("key-{i}"), &format!("Learning {i} holds because of {i}"));
+        repo.learn(
+            &format!("key-{i}"),
+            &format!("Learning {i} holds because of {i}"),
+        );
     }
     repo.rune(&[
         "-q",
@@ -160,7 +166,8 @@ fn repo() -> TestRepo {
         "\n## Decisions Made This Session (Load-Bearing)\n- Zod over io-ts: one schema for types and checks\n\n## What's Left",
     );
     repo.write(".rune/checkpoint.md", &cp);
-    repo.rune(&["-q", "save", "-m", "planned the validation"]).success();
+    repo.rune(&["-q", "save", "-m", "planned the validation"])
+        .success();
     repo.commit_file("src/other.rs", "pub fn g() {}\n", "a teammate's commit");
     repo.rune(&["agent", "install", "claude", "-q"]).success();
     repo
@@ -172,9 +179,8 @@ fn items(text: &str) -> Vec<String> {
         .filter(|l| {
             l.starts_with("- ")
                 || l.starts_with("Resume: ")
-                || l.split_once(". ").is_some_and(|(n, _)| {
-                    !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
-                })
+                || l.split_once(". ")
+                    .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
         })
         .map(str::to_owned)
         .collect()
@@ -209,7 +215,14 @@ impl Session {
             .env("IS_SANDBOX", "1")
             // A 200k window, so a reply reporting 190k input tokens makes it compact.
             .env("CLAUDE_CODE_AUTO_COMPACT_WINDOW", "200000")
-            .args(["-p", prompt, "--output-format", "json", "--model", "claude-sonnet-4-5"])
+            .args([
+                "-p",
+                prompt,
+                "--output-format",
+                "json",
+                "--model",
+                "claude-sonnet-4-5",
+            ])
             .args(["--dangerously-skip-permissions"])
             .args(args);
         let out = cmd.output().expect("run claude");
@@ -220,7 +233,10 @@ impl Session {
             String::from_utf8_lossy(&out.stderr)
         );
         let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-            panic!("claude's output: {e}: {}", String::from_utf8_lossy(&out.stdout))
+            panic!(
+                "claude's output: {e}: {}",
+                String::from_utf8_lossy(&out.stdout)
+            )
         });
         v
     }
@@ -230,15 +246,24 @@ impl Session {
         self.api
             .requests()
             .into_iter()
-            .filter(|r| r.has_tools() && !r.last_user_text().unwrap_or_default().contains("TEXT ONLY"))
+            .filter(|r| {
+                r.has_tools() && !r.last_user_text().unwrap_or_default().contains("TEXT ONLY")
+            })
             .collect()
     }
 
     /// The session's counters: (tool calls in the context, failures).
     fn counted(&self, id: &str) -> (u64, u64) {
-        let path = self.repo.root.join(".git/rune/context").join(format!("{id}.json"));
+        let path = self
+            .repo
+            .root
+            .join(".git/rune/context")
+            .join(format!("{id}.json"));
         let v: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        (v["tool_calls"].as_u64().unwrap(), v["failures"].as_u64().unwrap())
+        (
+            v["tool_calls"].as_u64().unwrap(),
+            v["failures"].as_u64().unwrap(),
+        )
     }
 }
 
@@ -261,11 +286,20 @@ fn git_rune_context(req: &Request) -> (usize, usize) {
 fn assert_holds(req: &Request, wanted: &[String], when: &str) {
     let text = req.all_text();
     for item in wanted {
-        assert!(text.contains(item.as_str()), "{when}: the model lost {item:?}\n{text}");
+        assert!(
+            text.contains(item.as_str()),
+            "{when}: the model lost {item:?}\n{text}"
+        );
     }
     let (briefings, chars) = git_rune_context(req);
-    assert_eq!(briefings, 1, "{when}: {briefings} full briefings in one request\n{text}");
-    assert!(chars <= BUDGET_CHARS, "{when}: {chars} characters of git-rune context");
+    assert_eq!(
+        briefings, 1,
+        "{when}: {briefings} full briefings in one request\n{text}"
+    );
+    assert!(
+        chars <= BUDGET_CHARS,
+        "{when}: {chars} characters of git-rune context"
+    );
 }
 
 /// The memory items of the startup briefing the model must keep: everything but the
@@ -274,7 +308,9 @@ fn assert_holds(req: &Request, wanted: &[String], when: &str) {
 fn startup_items(req: &Request) -> Vec<String> {
     let text = req.all_text();
     let start = text.find(BRIEFING).expect("a briefing at startup");
-    let end = text[start..].find("</rune-memory>").map_or(text.len(), |e| start + e);
+    let end = text[start..]
+        .find("</rune-memory>")
+        .map_or(text.len(), |e| start + e);
     items(&text[start..end])
 }
 
@@ -293,17 +329,28 @@ fn claude_code_keeps_count_and_memory_through_resume_and_compact() {
     let first = &main[0];
     let wanted = startup_items(first);
     assert!(
-        wanted.iter().any(|l| l.contains("the API spec says 422 for schema errors")),
+        wanted
+            .iter()
+            .any(|l| l.contains("the API spec says 422 for schema errors")),
         "{wanted:?}"
     );
-    assert!(wanted.iter().any(|l| l.contains("HEAD is 1 commit ahead")), "{wanted:?}");
+    assert!(
+        wanted.iter().any(|l| l.contains("HEAD is 1 commit ahead")),
+        "{wanted:?}"
+    );
     assert_holds(first, &wanted, "startup");
     assert_eq!(s.counted(&id), (60, 20), "failures count");
     let advice = main.last().unwrap().all_text();
-    assert!(advice.contains("60 tool calls. Load only essential files."), "{advice}");
+    assert!(
+        advice.contains("60 tool calls. Load only essential files."),
+        "{advice}"
+    );
 
     s.api.clear();
-    s.run("e2e: make 10 tool calls, every 2nd failing", &["--resume", &id]);
+    s.run(
+        "e2e: make 10 tool calls, every 2nd failing",
+        &["--resume", &id],
+    );
     assert_eq!(s.counted(&id), (70, 25), "resume continues the count");
     let main = s.main_requests();
     assert!(
@@ -317,14 +364,22 @@ fn claude_code_keeps_count_and_memory_through_resume_and_compact() {
     s.api.clear();
     s.run("/compact", &["--resume", &id]);
     let cp = s.repo.read(".rune/checkpoint.md");
-    assert!(cp.contains("## Compaction Summary (generated at 70 tool calls)"), "{cp}");
+    assert!(
+        cp.contains("## Compaction Summary (generated at 70 tool calls)"),
+        "{cp}"
+    );
     s.run("e2e: make 2 tool calls", &["--resume", &id]);
     let main = s.main_requests();
     assert!(!main.is_empty());
     for (i, r) in main.iter().enumerate() {
-        assert_holds(r, &wanted, &format!("after /compact and resume, request {i}"));
+        assert_holds(
+            r,
+            &wanted,
+            &format!("after /compact and resume, request {i}"),
+        );
         assert!(
-            r.all_text().contains("Compaction Summary (generated at 70 tool calls)"),
+            r.all_text()
+                .contains("Compaction Summary (generated at 70 tool calls)"),
             "the summary states the real count"
         );
     }
@@ -349,11 +404,18 @@ fn claude_code_keeps_memory_through_an_automatic_compaction() {
         .any(|r| r.last_user_text().unwrap_or_default().contains("TEXT ONLY"));
     assert!(compacted, "Claude Code compacted automatically");
     let cp = s.repo.read(".rune/checkpoint.md");
-    assert!(cp.contains("## Compaction Summary"), "PreCompact saved the summary: {cp}");
+    assert!(
+        cp.contains("## Compaction Summary"),
+        "PreCompact saved the summary: {cp}"
+    );
     let main = s.main_requests();
     assert!(!main.is_empty());
     for (i, r) in main.iter().enumerate() {
-        assert_holds(r, &wanted, &format!("after the automatic compaction, request {i}"));
+        assert_holds(
+            r,
+            &wanted,
+            &format!("after the automatic compaction, request {i}"),
+        );
     }
 }
 
@@ -375,14 +437,30 @@ fn claude_code_works_where_git_rune_is_not_installed() {
         .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
         .env("DISABLE_AUTOUPDATER", "1")
         .env("IS_SANDBOX", "1")
-        .args(["-p", "e2e: make 3 tool calls, every 2nd failing", "--output-format", "json"])
-        .args(["--model", "claude-sonnet-4-5", "--dangerously-skip-permissions"]);
+        .args([
+            "-p",
+            "e2e: make 3 tool calls, every 2nd failing",
+            "--output-format",
+            "json",
+        ])
+        .args([
+            "--model",
+            "claude-sonnet-4-5",
+            "--dangerously-skip-permissions",
+        ]);
     let out = cmd.output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["is_error"], false, "{v}");
     let text: String = s.main_requests().iter().map(Request::all_text).collect();
-    assert!(!text.contains("hook error") && !text.contains("git-rune: not found"), "{text}");
+    assert!(
+        !text.contains("hook error") && !text.contains("git-rune: not found"),
+        "{text}"
+    );
     let status = s.repo.rune(&["agent", "status"]).success().stdout;
     assert!(
         status.contains("the agent's hooks ran without git-rune on PATH"),
@@ -405,11 +483,17 @@ fn claude_code_gets_health_advice_across_130_calls_with_failures() {
     let last = main.last().unwrap();
     let text = last.all_text();
     for n in (50..=120).step_by(5) {
-        assert!(text.contains(&format!("{n} tool calls.")), "advice at {n}\n{text}");
+        assert!(
+            text.contains(&format!("{n} tool calls.")),
+            "advice at {n}\n{text}"
+        );
     }
     assert!(text.contains("Context CRITICAL (121 tool calls"), "{text}");
     let cp = s.repo.read(".rune/checkpoint.md");
-    assert!(cp.contains("## Compaction Summary (generated at 121 tool calls)"), "{cp}");
+    assert!(
+        cp.contains("## Compaction Summary (generated at 121 tool calls)"),
+        "{cp}"
+    );
     let wanted = startup_items(&main[0]);
     assert_holds(last, &wanted, "after 130 calls");
 }

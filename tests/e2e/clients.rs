@@ -8,9 +8,7 @@ pub fn dir() -> PathBuf {
     std::env::var_os("RUNE_E2E_CLIENTS")
         .filter(|d| !d.is_empty())
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/e2e/clients")
-        })
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/e2e/clients"))
 }
 
 /// An installed npm client's executable (`claude`, `codex`, `gemini`, `mcp-inspector-cli`).

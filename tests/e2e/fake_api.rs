@@ -120,9 +120,10 @@ fn collect_texts(v: &Value, out: &mut Vec<String>) {
         Value::Object(m) => {
             for (k, x) in m {
                 match (k.as_str(), x) {
-                    ("text" | "content" | "instructions" | "system" | "output", Value::String(s)) => {
-                        out.push(s.clone())
-                    }
+                    (
+                        "text" | "content" | "instructions" | "system" | "output",
+                        Value::String(s),
+                    ) => out.push(s.clone()),
                     ("tools" | "input_schema" | "parameters", _) => {}
                     _ => collect_texts(x, out),
                 }
@@ -295,17 +296,29 @@ fn serve(
     requests.lock().unwrap().push(req.clone());
     let mut out = conn;
     if path.contains("count_tokens") {
-        return respond(&mut out, "application/json", &json!({"input_tokens": 1000}).to_string());
+        return respond(
+            &mut out,
+            "application/json",
+            &json!({"input_tokens": 1000}).to_string(),
+        );
     }
     if dialect == Dialect::Other || method != "POST" {
         if path.contains("/models") {
-            return respond(&mut out, "application/json", &json!({"data": [], "models": []}).to_string());
+            return respond(
+                &mut out,
+                "application/json",
+                &json!({"data": [], "models": []}).to_string(),
+            );
         }
         return write_status(&mut out, 404, "{}");
     }
     let id = ids.fetch_add(1, Ordering::SeqCst);
     let (reply, tokens) = script(&req);
-    let stream = req.body.get("stream").and_then(Value::as_bool).unwrap_or(false);
+    let stream = req
+        .body
+        .get("stream")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     let model = req
         .body
         .get("model")
@@ -313,17 +326,21 @@ fn serve(
         .unwrap_or("fake-model")
         .to_owned();
     match (dialect, stream) {
-        (Dialect::Anthropic, true) => {
-            respond(&mut out, "text/event-stream", &anthropic_sse(id, &model, &reply, tokens))
-        }
+        (Dialect::Anthropic, true) => respond(
+            &mut out,
+            "text/event-stream",
+            &anthropic_sse(id, &model, &reply, tokens),
+        ),
         (Dialect::Anthropic, false) => respond(
             &mut out,
             "application/json",
             &anthropic_message(id, &model, &reply, tokens).to_string(),
         ),
-        (Dialect::Chat, true) => {
-            respond(&mut out, "text/event-stream", &chat_sse(id, &model, &reply, tokens))
-        }
+        (Dialect::Chat, true) => respond(
+            &mut out,
+            "text/event-stream",
+            &chat_sse(id, &model, &reply, tokens),
+        ),
         (Dialect::Chat, false) => respond(
             &mut out,
             "application/json",
@@ -398,13 +415,28 @@ fn anthropic_sse(id: u64, model: &str, reply: &Reply, tokens: u64) -> String {
     );
     for (i, b) in blocks(id, reply).into_iter().enumerate() {
         if b["type"] == "text" {
-            ev("content_block_start", json!({"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}}));
-            ev("content_block_delta", json!({"type": "content_block_delta", "index": i, "delta": {"type": "text_delta", "text": b["text"]}}));
+            ev(
+                "content_block_start",
+                json!({"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}}),
+            );
+            ev(
+                "content_block_delta",
+                json!({"type": "content_block_delta", "index": i, "delta": {"type": "text_delta", "text": b["text"]}}),
+            );
         } else {
-            ev("content_block_start", json!({"type": "content_block_start", "index": i, "content_block": {"type": "tool_use", "id": b["id"], "name": b["name"], "input": {}}}));
-            ev("content_block_delta", json!({"type": "content_block_delta", "index": i, "delta": {"type": "input_json_delta", "partial_json": b["input"].to_string()}}));
+            ev(
+                "content_block_start",
+                json!({"type": "content_block_start", "index": i, "content_block": {"type": "tool_use", "id": b["id"], "name": b["name"], "input": {}}}),
+            );
+            ev(
+                "content_block_delta",
+                json!({"type": "content_block_delta", "index": i, "delta": {"type": "input_json_delta", "partial_json": b["input"].to_string()}}),
+            );
         }
-        ev("content_block_stop", json!({"type": "content_block_stop", "index": i}));
+        ev(
+            "content_block_stop",
+            json!({"type": "content_block_stop", "index": i}),
+        );
     }
     ev(
         "message_delta",
@@ -417,9 +449,11 @@ fn anthropic_sse(id: u64, model: &str, reply: &Reply, tokens: u64) -> String {
 fn chat_message(id: u64, reply: &Reply) -> Value {
     match reply {
         Reply::Text(t) => json!({"role": "assistant", "content": t}),
-        Reply::Tools(calls) => json!({"role": "assistant", "content": null, "tool_calls": calls.iter().enumerate().map(|(i, c)| json!({
+        Reply::Tools(calls) => {
+            json!({"role": "assistant", "content": null, "tool_calls": calls.iter().enumerate().map(|(i, c)| json!({
             "id": format!("call_{id}_{i}"), "type": "function",
-            "function": {"name": c.name, "arguments": c.input.to_string()}})).collect::<Vec<_>>()}),
+            "function": {"name": c.name, "arguments": c.input.to_string()}})).collect::<Vec<_>>()})
+        }
     }
 }
 
@@ -445,7 +479,10 @@ fn chat_sse(id: u64, model: &str, reply: &Reply, tokens: u64) -> String {
     };
     let mut out = String::new();
     let mut push = |v: Value| out.push_str(&format!("data: {v}\n\n"));
-    push(chunk(json!({"role": "assistant", "content": ""}), Value::Null));
+    push(chunk(
+        json!({"role": "assistant", "content": ""}),
+        Value::Null,
+    ));
     match reply {
         Reply::Text(t) => push(chunk(json!({"content": t}), Value::Null)),
         Reply::Tools(calls) => {
@@ -459,7 +496,8 @@ fn chat_sse(id: u64, model: &str, reply: &Reply, tokens: u64) -> String {
         }
     }
     let mut last = chunk(json!({}), json!(finish(reply)));
-    last["usage"] = json!({"prompt_tokens": tokens, "completion_tokens": 10, "total_tokens": tokens + 10});
+    last["usage"] =
+        json!({"prompt_tokens": tokens, "completion_tokens": 10, "total_tokens": tokens + 10});
     push(last);
     out.push_str("data: [DONE]\n\n");
     out
@@ -490,14 +528,29 @@ fn responses_sse(id: u64, model: &str, reply: &Reply, tokens: u64) -> String {
         seq += 1;
         out.push_str(&format!("event: {name}\ndata: {data}\n\n"));
     };
-    ev("response.created", json!({"response": response("in_progress", &[])}));
+    ev(
+        "response.created",
+        json!({"response": response("in_progress", &[])}),
+    );
     for (i, item) in items.iter().enumerate() {
-        ev("response.output_item.added", json!({"output_index": i, "item": item}));
+        ev(
+            "response.output_item.added",
+            json!({"output_index": i, "item": item}),
+        );
         if let Some(t) = item["content"][0]["text"].as_str() {
-            ev("response.output_text.delta", json!({"output_index": i, "content_index": 0, "item_id": item["id"], "delta": t}));
+            ev(
+                "response.output_text.delta",
+                json!({"output_index": i, "content_index": 0, "item_id": item["id"], "delta": t}),
+            );
         }
-        ev("response.output_item.done", json!({"output_index": i, "item": item}));
+        ev(
+            "response.output_item.done",
+            json!({"output_index": i, "item": item}),
+        );
     }
-    ev("response.completed", json!({"response": response("completed", &items)}));
+    ev(
+        "response.completed",
+        json!({"response": response("completed", &items)}),
+    );
     out
 }

@@ -30,7 +30,8 @@ fn repo() -> TestRepo {
         "x",
         &["--files", "src/lib.rs"],
     );
-    repo.rune(&["-q", "task", "add", "Fix <!-- x --> eviction"]).success();
+    repo.rune(&["-q", "task", "add", "Fix <!-- x --> eviction"])
+        .success();
     repo.commit_file("src/lib.rs", "pub fn f() -> u8 { 1 }\n", "second");
     repo
 }
@@ -38,7 +39,10 @@ fn repo() -> TestRepo {
 /// Checks one answer: framed, the SUSPICIOUS record marked on its entry, the TAINTED one
 /// absent.
 fn check(what: &str, text: &str) {
-    assert!(!text.contains(TAINTED), "{what}: a TAINTED record is shown\n{text}");
+    assert!(
+        !text.contains(TAINTED),
+        "{what}: a TAINTED record is shown\n{text}"
+    );
     assert!(
         text.contains("<rune-memory source=\"git-rune\">"),
         "{what}: not framed\n{text}"
@@ -71,7 +75,8 @@ fn mcp_inspector_sees_memory_framed_and_gated() {
     let run = |args: &[&str]| -> Value {
         let mut cmd = Command::new(&inspector);
         repo.env(&mut cmd);
-        cmd.args(["--cli", env!("CARGO_BIN_EXE_git-rune"), "mcp"]).args(args);
+        cmd.args(["--cli", env!("CARGO_BIN_EXE_git-rune"), "mcp"])
+            .args(args);
         let out = cmd.output().expect("run the inspector");
         assert!(
             out.status.success(),
@@ -79,9 +84,8 @@ fn mcp_inspector_sees_memory_framed_and_gated() {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-            panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stdout))
-        })
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stdout)))
     };
     let tool_text = |v: &Value| -> String {
         v["content"]
