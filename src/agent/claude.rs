@@ -604,57 +604,6 @@ mod tests {
         }
     }
 
-    /// The guard: where git-rune is not on PATH the command does nothing, exits 0 and leaves
-    /// the mark `agent status` reads; where it is, it runs git-rune's hook.
-    #[cfg(unix)]
-    #[test]
-    fn the_command_does_nothing_without_git_rune_on_path() {
-        let dir = tempfile::tempdir().unwrap();
-        let repo = dir.path().join("repo");
-        let ok = std::process::Command::new("git")
-            .args(["init", "-q"])
-            .arg(&repo)
-            .status()
-            .unwrap();
-        assert!(ok.success());
-        let git = std::process::Command::new("sh")
-            .args(["-c", "command -v git"])
-            .output()
-            .unwrap();
-        let git = String::from_utf8(git.stdout).unwrap();
-        let git_dir = std::path::Path::new(git.trim())
-            .parent()
-            .unwrap()
-            .to_owned();
-        // PATH with git (and sh's own tools) but no git-rune.
-        let bin = dir.path().join("bin");
-        std::fs::create_dir_all(&bin).unwrap();
-        let run = |path: &str| {
-            std::process::Command::new("/bin/sh")
-                .args(["-c", &command("PostToolUse")])
-                .current_dir(&repo)
-                .env("PATH", path)
-                .stdin(std::process::Stdio::null())
-                .output()
-                .unwrap()
-        };
-        let path = format!("{}:{}:/usr/bin:/bin", bin.display(), git_dir.display());
-        let out = run(&path);
-        assert!(out.status.success(), "{out:?}");
-        assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
-        assert!(repo.join(".git/rune").join(MISSING_MARK).exists());
-        // With a git-rune on PATH, that one runs.
-        let fake = bin.join("git-rune");
-        std::fs::write(&fake, "#!/bin/sh\necho \"ran $*\"\n").unwrap();
-        use std::os::unix::fs::PermissionsExt as _;
-        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let out = run(&path);
-        assert_eq!(
-            String::from_utf8_lossy(&out.stdout),
-            "ran agent hook PostToolUse\n"
-        );
-    }
-
     #[test]
     fn bad_json_is_refused_with_its_line_and_left_alone() {
         let dir = tempfile::tempdir().unwrap();

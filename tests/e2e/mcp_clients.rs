@@ -185,3 +185,123 @@ asyncio.run(main())
         check(r["uri"].as_str().unwrap(), r["text"].as_str().unwrap());
     }
 }
+
+/// Codex CLI (from npm) as an MCP client, its model the fake Responses API: the model calls
+/// `memory_show` and `memory_search` through Codex, and what comes back to the model is framed
+/// and gated.
+#[test]
+fn codex_hands_the_model_memory_framed_and_gated() {
+    use crate::fake_api::{FakeApi, Reply, Request};
+    let Some(codex) = clients::require(
+        "codex_hands_the_model_memory_framed_and_gated",
+        "Codex CLI",
+        clients::npm_bin("codex"),
+    ) else {
+        return;
+    };
+    let repo = repo();
+    let api = FakeApi::start(Box::new(|req: &Request| {
+        let tools: Vec<String> = req
+            .body
+            .get("tools")
+            .and_then(Value::as_array)
+            .map(|t| {
+                t.iter()
+                    .filter_map(|x| {
+                        x.get("name")
+                            .or_else(|| x.pointer("/function/name"))
+                            .and_then(Value::as_str)
+                            .map(str::to_owned)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let called = req.all_text();
+        let pick = |suffix: &str| tools.iter().find(|t| t.ends_with(suffix)).cloned();
+        let outputs = req
+            .body
+            .get("input")
+            .and_then(Value::as_array)
+            .map(|i| {
+                i.iter()
+                    .filter(|x| {
+                        x.get("type").and_then(Value::as_str) == Some("function_call_output")
+                    })
+                    .count()
+            })
+            .unwrap_or(0);
+        let _ = called;
+        match (outputs, pick("memory_show"), pick("memory_search")) {
+            (0, Some(show), _) => (
+                Reply::tool(&show, serde_json::json!({"kind": "decisions"})),
+                1000,
+            ),
+            (1, _, Some(search)) => (
+                Reply::tool(
+                    &search,
+                    serde_json::json!({"query": "cache keys ignore eviction"}),
+                ),
+                1000,
+            ),
+            _ => (Reply::Text("done".into()), 1000),
+        }
+    }));
+    let home = repo.home.join("codex");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(
+        home.join("config.toml"),
+        format!(
+            "model = \"gpt-5\"\nmodel_provider = \"fake\"\n\n[model_providers.fake]\nname = \"fake\"\nbase_url = \"{}/v1\"\nenv_key = \"FAKE_API_KEY\"\nwire_api = \"responses\"\n\n[mcp_servers.git-rune]\ncommand = \"{}\"\nargs = [\"mcp\"]\n",
+            api.url(),
+            env!("CARGO_BIN_EXE_git-rune")
+        ),
+    )
+    .unwrap();
+    let mut cmd = Command::new(&codex);
+    repo.env(&mut cmd);
+    cmd.env("CODEX_HOME", &home)
+        .env("FAKE_API_KEY", "fake")
+        .args([
+            "exec",
+            "--skip-git-repo-check",
+            "--dangerously-bypass-approvals-and-sandbox",
+        ])
+        .arg("look up the cache decisions in memory");
+    let out = cmd.output().expect("run codex");
+    let requests = api.requests();
+    let model: Vec<&Request> = requests
+        .iter()
+        .filter(|r| r.path.contains("/responses"))
+        .collect();
+    assert!(
+        model.len() >= 3,
+        "codex: {}\n{}\n{} requests",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+        model.len()
+    );
+    let last = model.last().unwrap();
+    let outputs: Vec<String> = last.body["input"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| x["type"] == "function_call_output")
+        .map(|x| {
+            let o = &x["output"];
+            o.as_str()
+                .map(str::to_owned)
+                .unwrap_or_else(|| o.to_string())
+        })
+        .collect();
+    assert_eq!(outputs.len(), 2, "{:?}", last.body);
+    for o in &outputs {
+        // Codex hands the tool's content over as JSON text: unescape what the checks read.
+        let o = o.replace("\\n", "\n").replace("\\\"", "\"");
+        check("codex tool output", &o);
+    }
+    assert!(
+        outputs[0].contains("[SUSPICIOUS: html-comment] Cache keys"),
+        "{}",
+        outputs[0]
+    );
+}

@@ -514,3 +514,60 @@ fn hooks_that_ran_without_git_rune_are_reported() {
         "{status}"
     );
 }
+
+/// The installed command itself: run by `sh -c` as Claude Code runs it, with a PATH that holds
+/// git but no git-rune, it does nothing, exits 0 and leaves the mark; with git-rune on PATH it
+/// runs git-rune's hook.
+#[cfg(unix)]
+#[test]
+fn the_installed_command_does_nothing_without_git_rune_on_path() {
+    let repo = rich_repo();
+    let v: serde_json::Value = serde_json::from_str(&repo.read(".claude/settings.json")).unwrap();
+    let command = v["hooks"]["PostToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let git = std::process::Command::new("sh")
+        .args(["-c", "command -v git"])
+        .output()
+        .unwrap();
+    let git = String::from_utf8(git.stdout).unwrap();
+    let git_dir = std::path::Path::new(git.trim())
+        .parent()
+        .unwrap()
+        .to_owned();
+    let bin = repo.home.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let path = format!("{}:{}:/usr/bin:/bin", bin.display(), git_dir.display());
+    let run = |input: &[u8]| {
+        use std::io::Write as _;
+        let mut child = std::process::Command::new("/bin/sh")
+            .args(["-c", &command])
+            .current_dir(&repo.root)
+            .env_clear()
+            .env("PATH", &path)
+            .env("HOME", &repo.home)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The hook may exit before reading its input, as Claude Code allows.
+        let _ = child.stdin.take().unwrap().write_all(input);
+        child.wait_with_output().unwrap()
+    };
+    let out = run(&payload(&repo, "PostToolUse-Bash"));
+    assert!(out.status.success(), "{out:?}");
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    assert!(repo.root.join(".git/rune/agent-hook-missing").exists());
+    // With a git-rune on PATH, that one runs the hook.
+    let fake = bin.join("git-rune");
+    std::fs::write(&fake, "#!/bin/sh\necho \"ran $*\"\n").unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = run(b"{}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "ran agent hook PostToolUse\n"
+    );
+}
