@@ -139,6 +139,9 @@ fn collect_texts(v: &Value, out: &mut Vec<String>) {
 pub struct ToolCall {
     pub name: String,
     pub input: Value,
+    /// The Responses API's tool namespace the tool was offered in (Codex offers an MCP
+    /// server's tools under `mcp__<server>`).
+    pub namespace: Option<String>,
 }
 
 /// What the model answers.
@@ -153,6 +156,16 @@ impl Reply {
         Reply::Tools(vec![ToolCall {
             name: name.to_owned(),
             input,
+            namespace: None,
+        }])
+    }
+
+    /// A call of a tool offered in a Responses API namespace.
+    pub fn namespaced(namespace: &str, name: &str, input: Value) -> Reply {
+        Reply::Tools(vec![ToolCall {
+            name: name.to_owned(),
+            input,
+            namespace: Some(namespace.to_owned()),
         }])
     }
 }
@@ -511,8 +524,14 @@ fn responses_sse(id: u64, model: &str, reply: &Reply, tokens: u64) -> String {
         Reply::Tools(calls) => calls
             .iter()
             .enumerate()
-            .map(|(i, c)| json!({"type": "function_call", "id": format!("fc_{id}_{i}"), "call_id": format!("call_{id}_{i}"),
-                "name": c.name, "arguments": c.input.to_string(), "status": "completed"}))
+            .map(|(i, c)| {
+                let mut item = json!({"type": "function_call", "id": format!("fc_{id}_{i}"), "call_id": format!("call_{id}_{i}"),
+                    "name": c.name, "arguments": c.input.to_string(), "status": "completed"});
+                if let Some(ns) = &c.namespace {
+                    item["namespace"] = json!(ns);
+                }
+                item
+            })
             .collect(),
     };
     let response = |status: &str, output: &[Value]| {

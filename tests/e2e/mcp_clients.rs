@@ -201,44 +201,38 @@ fn codex_hands_the_model_memory_framed_and_gated() {
     };
     let repo = repo();
     let api = FakeApi::start(Box::new(|req: &Request| {
-        let tools: Vec<String> = req
+        // Codex offers an MCP server's tools in a namespace tool, `mcp__<server>`.
+        let namespace = req
             .body
             .get("tools")
             .and_then(Value::as_array)
-            .map(|t| {
-                t.iter()
-                    .filter_map(|x| {
-                        x.get("name")
-                            .or_else(|| x.pointer("/function/name"))
-                            .and_then(Value::as_str)
-                            .map(str::to_owned)
-                    })
-                    .collect()
+            .and_then(|t| {
+                t.iter().find(|x| {
+                    x["type"] == "namespace"
+                        && x["name"].as_str().is_some_and(|n| n.contains("git_rune"))
+                })
             })
-            .unwrap_or_default();
-        let called = req.all_text();
-        let pick = |suffix: &str| tools.iter().find(|t| t.ends_with(suffix)).cloned();
+            .and_then(|x| x["name"].as_str())
+            .map(str::to_owned);
         let outputs = req
             .body
             .get("input")
             .and_then(Value::as_array)
             .map(|i| {
                 i.iter()
-                    .filter(|x| {
-                        x.get("type").and_then(Value::as_str) == Some("function_call_output")
-                    })
+                    .filter(|x| x["type"] == "function_call_output")
                     .count()
             })
             .unwrap_or(0);
-        let _ = called;
-        match (outputs, pick("memory_show"), pick("memory_search")) {
-            (0, Some(show), _) => (
-                Reply::tool(&show, serde_json::json!({"kind": "decisions"})),
+        match (outputs, namespace) {
+            (0, Some(ns)) => (
+                Reply::namespaced(&ns, "memory_show", serde_json::json!({"kind": "decisions"})),
                 1000,
             ),
-            (1, _, Some(search)) => (
-                Reply::tool(
-                    &search,
+            (1, Some(ns)) => (
+                Reply::namespaced(
+                    &ns,
+                    "memory_search",
                     serde_json::json!({"query": "cache keys ignore eviction"}),
                 ),
                 1000,
@@ -275,10 +269,14 @@ fn codex_hands_the_model_memory_framed_and_gated() {
         .collect();
     assert!(
         model.len() >= 3,
-        "codex: {}\n{}\n{} requests",
+        "codex: {}\n{}\n{} requests; the first offered {}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr),
-        model.len()
+        model.len(),
+        model
+            .first()
+            .map(|r| r.body["tools"].to_string())
+            .unwrap_or_default()
     );
     let last = model.last().unwrap();
     let outputs: Vec<String> = last.body["input"]
