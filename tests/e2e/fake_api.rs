@@ -25,6 +25,8 @@ pub enum Dialect {
     Chat,
     /// OpenAI Responses (`/v1/responses`).
     Responses,
+    /// Google Gemini (`/v1beta/models/<model>:generateContent` and its stream).
+    Gemini,
     /// Anything else (`GET /`, a health check): answered 404 or `{}`.
     Other,
 }
@@ -297,6 +299,8 @@ fn serve(
         Dialect::Chat
     } else if path.contains("/responses") {
         Dialect::Responses
+    } else if path.contains(":generateContent") || path.contains(":streamGenerateContent") {
+        Dialect::Gemini
     } else {
         Dialect::Other
     };
@@ -308,6 +312,13 @@ fn serve(
     };
     requests.lock().unwrap().push(req.clone());
     let mut out = conn;
+    if path.contains(":countTokens") {
+        return respond(
+            &mut out,
+            "application/json",
+            &json!({"totalTokens": 1000}).to_string(),
+        );
+    }
     if path.contains("count_tokens") {
         return respond(
             &mut out,
@@ -358,6 +369,19 @@ fn serve(
             &mut out,
             "application/json",
             &chat_completion(id, &model, &reply, tokens).to_string(),
+        ),
+        (Dialect::Gemini, _) if path.contains(":streamGenerateContent") => respond(
+            &mut out,
+            "text/event-stream",
+            &format!(
+                "data: {}\r\n\r\n",
+                gemini_response(&model_of_path(&path), &reply, tokens)
+            ),
+        ),
+        (Dialect::Gemini, _) => respond(
+            &mut out,
+            "application/json",
+            &gemini_response(&model_of_path(&path), &reply, tokens).to_string(),
         ),
         (Dialect::Responses, _) => respond(
             &mut out,
@@ -572,4 +596,28 @@ fn responses_sse(id: u64, model: &str, reply: &Reply, tokens: u64) -> String {
         json!({"response": response("completed", &items)}),
     );
     out
+}
+
+/// The model a Gemini API path names (`/v1beta/models/<model>:<method>`).
+fn model_of_path(path: &str) -> String {
+    path.split("/models/")
+        .nth(1)
+        .and_then(|m| m.split(':').next())
+        .unwrap_or("gemini-fake")
+        .to_owned()
+}
+
+fn gemini_response(model: &str, reply: &Reply, tokens: u64) -> Value {
+    let parts: Vec<Value> = match reply {
+        Reply::Text(t) => vec![json!({"text": t})],
+        Reply::Tools(calls) => calls
+            .iter()
+            .map(|c| json!({"functionCall": {"name": c.name, "args": c.input}}))
+            .collect(),
+    };
+    json!({
+        "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": tokens, "candidatesTokenCount": 10, "totalTokenCount": tokens + 10},
+        "modelVersion": model
+    })
 }

@@ -1,6 +1,6 @@
-//! The end-to-end suite: real agent clients from the npm registry and PyPI (Claude Code, the
-//! MCP Inspector, the Python MCP SDK; Codex CLI and Gemini CLI are installed beside them for
-//! the suites of other agents) driven against the real `git-rune` in temporary repositories,
+//! The end-to-end suite: real agent clients from the npm registry and PyPI (Claude Code, Codex
+//! CLI, Gemini CLI, the MCP Inspector, the Python MCP SDK) driven against the real `git-rune`
+//! in temporary repositories,
 //! with a scripted fake model API on 127.0.0.1 that records every request, so the tests
 //! assert what the model received.
 //!
@@ -11,7 +11,8 @@
 //!
 //! Adding a client: install it in `scripts/e2e/package.json` (or the pip line of
 //! install.sh), find it with [`clients::require`], point it at [`fake_api::FakeApi`] (which
-//! speaks Anthropic Messages and OpenAI Chat Completions and Responses), and drive it in a
+//! speaks Anthropic Messages, OpenAI Chat Completions and Responses, and the Gemini API), and
+//! drive it in a
 //! temporary repository ([`common::TestRepo`]).
 
 #[path = "../it/common.rs"]

@@ -1,4 +1,5 @@
-//! `git rune mcp` read by real MCP clients — the MCP Inspector's CLI and the Python MCP SDK:
+//! `git rune mcp` read by real MCP clients — the MCP Inspector's CLI, the Python MCP SDK, and
+//! Codex CLI and Gemini CLI with the fake model calling the tools:
 //! every tool and resource that shows memory frames it as quoted data, marks a SUSPICIOUS
 //! record and never shows a TAINTED one, and each resource's MIME type is the one listed
 //! (issue 24).
@@ -302,4 +303,131 @@ fn codex_hands_the_model_memory_framed_and_gated() {
         "{}",
         outputs[0]
     );
+}
+
+/// Gemini CLI (from npm) as an MCP client, its model the fake Gemini API: the model calls
+/// `memory_show` through Gemini CLI, and what comes back to the model is framed and gated.
+#[test]
+fn gemini_cli_hands_the_model_memory_framed_and_gated() {
+    use crate::fake_api::{FakeApi, Reply, Request};
+    let Some(gemini) = clients::require(
+        "gemini_cli_hands_the_model_memory_framed_and_gated",
+        "Gemini CLI",
+        clients::npm_bin("gemini"),
+    ) else {
+        return;
+    };
+    let repo = repo();
+    let api = FakeApi::start(Box::new(|req: &Request| {
+        // Side requests that want JSON (the router's complexity score, the next-speaker
+        // check): an object filling the schema's required fields.
+        if let Some(schema) = req.body.pointer("/generationConfig/responseJsonSchema") {
+            return (Reply::Text(fill(schema).to_string()), 100);
+        }
+        let names: Vec<String> = req
+            .body
+            .get("tools")
+            .and_then(Value::as_array)
+            .map(|t| {
+                t.iter()
+                    .flat_map(|x| {
+                        x["functionDeclarations"]
+                            .as_array()
+                            .cloned()
+                            .unwrap_or_default()
+                    })
+                    .filter_map(|d| d["name"].as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let answered = req.all_text().contains("rune-memory");
+        match names.iter().find(|n| n.ends_with("memory_show")) {
+            Some(show) if !answered => (
+                Reply::tool(show, serde_json::json!({"kind": "decisions"})),
+                1000,
+            ),
+            _ => (Reply::Text("done".into()), 1000),
+        }
+    }));
+    // The user's settings choose the API key (Gemini CLI asks otherwise).
+    std::fs::create_dir_all(repo.home.join(".gemini")).unwrap();
+    std::fs::write(
+        repo.home.join(".gemini/settings.json"),
+        serde_json::json!({"security": {"auth": {"selectedType": "gemini-api-key"}},
+                           "selectedAuthType": "gemini-api-key",
+                           // Nothing to reach but the fake: no update checks, no statistics.
+                           "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+                           "privacy": {"usageStatisticsEnabled": false},
+                           "telemetry": {"enabled": false}})
+        .to_string(),
+    )
+    .unwrap();
+    std::fs::create_dir_all(repo.root.join(".gemini")).unwrap();
+    repo.write(
+        ".gemini/settings.json",
+        &serde_json::json!({"mcpServers": {"git-rune": {
+            "command": env!("CARGO_BIN_EXE_git-rune"), "args": ["mcp"], "trust": true}}})
+        .to_string(),
+    );
+    let mut cmd = Command::new(&gemini);
+    repo.env(&mut cmd);
+    cmd.env("GOOGLE_GEMINI_BASE_URL", api.url())
+        .env("GEMINI_API_KEY", "fake")
+        .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
+        .args(["-p", "look up the cache decisions in memory", "--yolo"]);
+    let out = cmd.output().expect("run gemini");
+    let requests = api.requests();
+    let answered: Vec<&Request> = requests
+        .iter()
+        .filter(|r| r.all_text().contains("rune-memory"))
+        .collect();
+    assert!(
+        !answered.is_empty(),
+        "gemini: {}\n{}\n{} requests: {:?}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+        requests.len(),
+        requests.iter().map(|r| r.path.clone()).collect::<Vec<_>>()
+    );
+    let text = answered[0].all_text();
+    let start = text.find("<rune-memory").unwrap();
+    let shown = text[start..].replace("\\n", "\n").replace("\\\"", "\"");
+    check("gemini tool output", &shown);
+    assert!(
+        shown.contains("[SUSPICIOUS: html-comment] Cache keys"),
+        "{shown}"
+    );
+}
+
+/// A JSON value of `schema`'s shape (Gemini's schema: OBJECT, STRING, INTEGER, …), its enums'
+/// first value: what a side request that wants JSON is answered with.
+fn fill(schema: &Value) -> Value {
+    if let Some(first) = schema["enum"].as_array().and_then(|e| e.first()) {
+        return first.clone();
+    }
+    match schema["type"]
+        .as_str()
+        .unwrap_or("")
+        .to_ascii_uppercase()
+        .as_str()
+    {
+        "OBJECT" => {
+            let mut out = serde_json::Map::new();
+            if let Some(props) = schema["properties"].as_object() {
+                for (k, v) in props {
+                    let value = if k == "next_speaker" {
+                        Value::from("user")
+                    } else {
+                        fill(v)
+                    };
+                    out.insert(k.clone(), value);
+                }
+            }
+            Value::Object(out)
+        }
+        "INTEGER" | "NUMBER" => Value::from(10),
+        "BOOLEAN" => Value::from(false),
+        "ARRAY" => Value::Array(Vec::new()),
+        _ => Value::from("simple"),
+    }
 }
