@@ -1,8 +1,7 @@
 //! The end-to-end suite: real agent clients from the npm registry and PyPI (Claude Code, Codex
 //! CLI, Gemini CLI, the MCP Inspector, the Python MCP SDK) driven against the real `git-rune`
-//! in temporary repositories,
-//! with a scripted fake model API on 127.0.0.1 that records every request, so the tests
-//! assert what the model received.
+//! in temporary repositories, with a scripted fake model API on 127.0.0.1 that records every
+//! request, so the tests assert what the model received.
 //!
 //! `scripts/e2e/install.sh` installs the clients into `target/e2e/clients` (or
 //! `$RUNE_E2E_CLIENTS`); `scripts/e2e/run.sh` installs them if needed and runs this suite. On a
@@ -12,8 +11,7 @@
 //! Adding a client: install it in `scripts/e2e/package.json` (or the pip line of
 //! install.sh), find it with [`clients::require`], point it at [`fake_api::FakeApi`] (which
 //! speaks Anthropic Messages, OpenAI Chat Completions and Responses, and the Gemini API), and
-//! drive it in a
-//! temporary repository ([`common::TestRepo`]).
+//! drive it in a temporary repository ([`common::TestRepo`]).
 
 #[path = "../it/common.rs"]
 #[allow(dead_code, unused_macros, unused_imports)]
