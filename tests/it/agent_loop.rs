@@ -264,6 +264,12 @@ fn the_health_count_follows_the_conversation_through_resume_and_failures() {
     );
     let status = repo.rune(&["context", "status"]).success().stdout;
     assert!(status.contains("- **Tool Calls**: 70\n"), "{status}");
+    assert!(
+        status.contains("- **Failed calls**: 25 this session"),
+        "{status}"
+    );
+    let json = repo.rune(&["context", "status", "--json"]).success().stdout;
+    assert!(json.contains("\"failed_calls\":25"), "{json}");
 }
 
 /// A failed call answers as PostToolUse does, but with context only: Claude Code takes no
