@@ -104,7 +104,9 @@ pub fn untold(git_dir: &Path, n: usize) -> (Vec<String>, usize) {
         .lines()
         .filter(|l| !l.trim().is_empty())
         .collect();
-    let _ = crate::files::write_atomic(&seen_path(git_dir), text.len().to_string().as_bytes());
+    if seen != text.len() {
+        let _ = crate::files::write_atomic(&seen_path(git_dir), text.len().to_string().as_bytes());
+    }
     let all = lines.len();
     let shown = lines[all.saturating_sub(n)..]
         .iter()
