@@ -109,11 +109,12 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
     }
 
     let date = &now[..now.len().min(10)];
+    let marker = format!(
+        "git-rune: session context of {date} (UTC). What follows was recorded earlier: anything dated before today is history, not the current state of the code.\n\n"
+    );
     let mut head = match &held {
         Some(_) => String::new(),
-        None => format!(
-            "git-rune: session context of {date} (UTC). What follows was recorded earlier: anything dated before today is history, not the current state of the code.\n\n"
-        ),
+        None => marker.clone(),
     };
     let (failures, all) = super::answer::untold(&git_dir, 3);
     if all > 0 {
@@ -128,10 +129,22 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
         head.push('\n');
     }
 
+    // The mode and the density, known before memory is read: the briefing gets the budget they
+    // leave, the same for a new context and for the comparison a resume makes.
+    let mode = view_dir.as_deref().and_then(|d| gated_mode(d, room / 4));
+    let auto_caveman = resumed && old.as_ref().is_some_and(|o| o.auto_caveman);
+    let caveman = mode::density(&git_dir, auto_caveman).0 == "caveman";
+    let fixed = marker.len()
+        + mode
+            .as_ref()
+            .map_or(0, |(name, text, _)| mode_text(name, text).len())
+        + if caveman { CAVEMAN.len() + 1 } else { 0 };
+    let tokens = (room.saturating_sub(fixed) / 4).max(1);
+
     // The briefing as a new context would get it; after a compaction, the summary saved before
     // it: one read of memory.
     let compacted_now = source == "compact";
-    let first = briefing_at(&store, budget, compacted_now)?;
+    let first = briefing_at(&store, tokens, compacted_now)?;
     let mut brief = first.0;
     let summary = first.1;
     let mut s = match old {
@@ -164,8 +177,6 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
     s.thresholds = Some(thresholds(&store));
     s.baseline = brief.baseline.clone();
 
-    let mode = view_dir.as_deref().and_then(|d| gated_mode(d, room / 4));
-    let caveman = mode::density(&git_dir, s.auto_caveman).0 == "caveman";
     let out = match held {
         Some(held) => {
             let mut out = head;
@@ -233,7 +244,8 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
                 tail.push('\n');
                 tail.push_str(CAVEMAN);
             }
-            // The budget covers all of it: the briefing gets what the rest leaves.
+            // The budget covers all of it: the briefing gets what the rest leaves (read again
+            // only when hook failures or a compaction summary take more than the marker).
             if head.len() + brief.text.len() + tail.len() > room {
                 let fits = room.saturating_sub(head.len() + tail.len()) / 4;
                 brief = briefing_at(&store, fits.max(1), false)?.0;
