@@ -199,9 +199,12 @@ pub fn install(store: &Store, target: &Target) -> Result<Wired> {
                 r.created.extend(change.created.iter().cloned());
                 r.file_created |= change.file_created;
             }
+            // Entries an older install wrote, brought up to date, are told as such.
+            let mut entries = change.entries;
+            entries.extend(change.upgraded.iter().map(|u| format!("updated {u}")));
             Wired {
                 path,
-                entries: change.entries,
+                entries,
                 file_created: change.file_created,
                 file_removed: false,
             }
@@ -316,6 +319,11 @@ pub struct Status {
     pub sessions: Vec<Session>,
     /// The last lines of the agent log.
     pub log: Vec<String>,
+    /// When git-rune's agent hooks last ran in this clone where git-rune was not on PATH
+    /// (they did nothing then), if they did.
+    pub ran_without: Option<String>,
+    /// Whether `git-rune` is on this process's PATH (the hooks run it by that name).
+    pub on_path: bool,
 }
 
 pub fn status(store: &Store) -> Result<Status> {
@@ -359,5 +367,28 @@ pub fn status(store: &Store) -> Result<Status> {
         mcp,
         sessions: session::all(store.git_dir()),
         log: super::answer::recent_log(store.git_dir(), 5),
+        ran_without: super::answer::ran_without(store.git_dir()),
+        on_path: on_path("git-rune"),
     })
+}
+
+/// Whether `program` is an executable file in a directory of PATH.
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|d| {
+            let p = d.join(program);
+            std::fs::metadata(&p).is_ok_and(|m| m.is_file() && is_executable(&m))
+        })
+    })
+}
+
+#[cfg(unix)]
+fn is_executable(m: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt as _;
+    m.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn is_executable(_: &std::fs::Metadata) -> bool {
+    true
 }

@@ -289,6 +289,8 @@ fn status(ctx: &Context) -> Result<ExitCode> {
             "agents_md": st.agents_md.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "sessions": sessions,
             "log": st.log,
+            "hooks_ran_without_git_rune": st.ran_without,
+            "git_rune_on_path": st.on_path,
         });
         ctx.ui.print(&(json::line(&v) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
@@ -355,6 +357,18 @@ fn status(ctx: &Context) -> Result<ExitCode> {
             s.level().label()
         )),
         None => out.push_str("sessions: none counted in this clone\n"),
+    }
+    let wired = st
+        .claude
+        .iter()
+        .any(|(_, _, e)| e.as_ref().is_ok_and(|e| !e.is_empty()));
+    if let Some(when) = &st.ran_without {
+        out.push_str(&format!(
+            "this clone: the agent's hooks ran without git-rune on PATH (last at {when}) and did nothing; install git-rune where the agent runs, or put it on the agent's PATH\n"
+        ));
+    }
+    if wired && !st.on_path {
+        out.push_str("this clone: git-rune is not on PATH here, so the hooks installed above do nothing in an agent started from this shell; put git-rune on PATH\n");
     }
     if st.log.is_empty() {
         out.push_str("agent hook failures: none logged\n");

@@ -37,6 +37,7 @@ pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
         SaveOptions {
             summary: args.message.as_deref(),
             allow_delete: args.allow_delete,
+            session_git: None,
         },
     )?;
     for file in &saved.restored {

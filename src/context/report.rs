@@ -15,6 +15,9 @@ pub struct Health {
     /// `None` when no session has been counted in this clone.
     pub session: Option<String>,
     pub tool_calls: u32,
+    /// Tool calls that failed (Claude Code's PostToolUseFailure), across compactions; each is
+    /// counted in `tool_calls` too.
+    pub failed_calls: u32,
     pub status: &'static str,
     pub recommendation: &'static str,
     /// The thresholds in force (YELLOW, ORANGE, RED start).
@@ -54,6 +57,7 @@ pub fn health(session: Option<&Session>, state: &State, density: &'static str) -
     Health {
         session: session.map(|s| s.id.clone()),
         tool_calls: s.tool_calls,
+        failed_calls: s.failures,
         status: level.label(),
         recommendation: level.recommendation(),
         thresholds: [y, o, r],
@@ -81,6 +85,12 @@ impl Health {
             self.large_reads
         ));
         out.push_str(&format!("- **Output density**: {}\n", self.density));
+        if self.failed_calls > 0 {
+            out.push_str(&format!(
+                "- **Failed calls**: {} this session (counted in the tool calls)\n",
+                self.failed_calls
+            ));
+        }
         out.push_str("- **Note**: Tool count is a directional proxy. Check CLI status bar for actual context usage.\n");
         if self.session.is_none() {
             out.push_str("- **Session**: none counted in this clone yet (wire Claude Code with `git rune agent install claude`)\n");

@@ -263,6 +263,17 @@ impl RuneServer {
 const LOAD_URI: &str = "rune://load";
 const VIEW_PREFIX: &str = "rune://view/";
 
+/// The MIME type of a resource, the same in `resources/list` and `resources/read`. Every
+/// resource is memory framed as quoted data (a `<rune-memory>` frame around the view's text),
+/// so a JSONL view framed is no longer JSON Lines: it is served as plain text.
+fn mime_of(uri: &str) -> &'static str {
+    if uri.ends_with(".jsonl") {
+        "text/plain"
+    } else {
+        "text/markdown"
+    }
+}
+
 impl ServerHandler for RuneServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
@@ -304,23 +315,19 @@ impl ServerHandler for RuneServer {
         let mut resources = vec![Resource::new(LOAD_URI, "load")
             .with_description(
                 "What a new session needs, within 2000 tokens (as memory_load with no \
-                 arguments).",
+                 arguments), framed as quoted data.",
             )
-            .with_mime_type("text/markdown")];
+            .with_mime_type(mime_of(LOAD_URI))];
         for f in ViewFile::LISTED {
-            let mime = if f.name().ends_with(".jsonl") {
-                "application/jsonl"
-            } else {
-                "text/markdown"
-            };
+            let uri = format!("{VIEW_PREFIX}{}", f.name());
             resources.push(
-                Resource::new(format!("{VIEW_PREFIX}{}", f.name()), f.name())
+                Resource::new(uri.as_str(), f.name())
                     .with_description(format!(
-                        "The .rune/{} view as memory renders it (read-only; TAINTED records \
-                         withheld).",
+                        "The .rune/{} view as memory renders it (read-only), framed as quoted \
+                         data: SUSPICIOUS records marked, TAINTED ones withheld.",
                         f.name()
                     ))
-                    .with_mime_type(mime),
+                    .with_mime_type(mime_of(&uri)),
             );
         }
         Ok(ListResourcesResult::with_all_items(resources))
@@ -353,7 +360,10 @@ impl ServerHandler for RuneServer {
             return Err(not_found(uri));
         };
         let text = text.map_err(|e| ErrorData::internal_error(format!("{e:#}"), None))?;
-        Ok(ReadResourceResult::new(vec![ResourceContents::text(text, uri)]).into())
+        Ok(ReadResourceResult::new(vec![
+            ResourceContents::text(text, uri).with_mime_type(mime_of(uri))
+        ])
+        .into())
     }
 
     async fn list_prompts(

@@ -109,7 +109,8 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
         Some(s) => s.to_owned(),
         None => edited_summary(&edited),
     };
-    let session = seal_session(store, sealer, summary, &mut git)?;
+    let mut session_git = opts.session_git.cloned().or(git);
+    let session = seal_session(store, sealer, summary, &mut session_git)?;
     // The summary also becomes the commit message: use the filtered text.
     saved.summary = session.body().title().to_owned();
 

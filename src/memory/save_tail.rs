@@ -113,7 +113,7 @@ pub(super) fn save(
         None if sealed.is_empty() => DEFAULT_SUMMARY.to_owned(),
         None => format!("edited {shown}"),
     };
-    let mut git: Option<GitState> = None;
+    let mut git: Option<GitState> = opts.session_git.cloned();
     let session = seal_session(store, &mut mine, summary, &mut git)?;
     let head = store.head_info()?;
     let branch_ref = crate::store::branch_ref(head.branch.as_deref());

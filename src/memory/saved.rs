@@ -20,6 +20,10 @@ pub struct SaveOptions<'a> {
     pub summary: Option<&'a str>,
     /// Save a file that holds no entries although memory has some (deleting them all).
     pub allow_delete: bool,
+    /// The code's state the session record carries instead of now's: an agent's own saves
+    /// keep a drift the agent has not acted on (the save the code drifted from; see
+    /// docs/agents.md). `None`: now.
+    pub session_git: Option<&'a GitState>,
 }
 
 /// What a save did.

@@ -232,7 +232,7 @@ mod tests {
     fn seal_normalizes_filters_and_validates_in_that_order() {
         let mut sealer = Sealer::new(false);
         let sealed = sealer.seal(learning("plain"), &|f, _| f.into()).unwrap();
-        assert!(matches!(sealed.body(), Body::Learning (Learning { key, .. }) if key == "k"));
+        assert!(matches!(sealed.body(), Body::Learning(Learning { key, .. }) if key == "k"));
         let secret = "ghp_0123456789abcdefABCDEF0123456789abcd";
         let err = sealer
             .seal(learning(&format!("token {secret}")), &|f, _| {
@@ -267,7 +267,7 @@ mod tests {
             )
             .unwrap();
         assert!(
-            matches!(sealed.body(), Body::Learning (Learning { insight, .. }) if insight == "token ghp_***REDACTED***")
+            matches!(sealed.body(), Body::Learning(Learning { insight, .. }) if insight == "token ghp_***REDACTED***")
         );
         assert_eq!(
             sealer.take_redactions(),

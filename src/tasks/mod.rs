@@ -247,7 +247,7 @@ fn outcome(store: &Store, written: Option<Written>, uid: &str) -> Result<Outcome
         .state
         .tasks
         .iter()
-        .find(|r| matches!(&r.body, Body::Task (Task { uid: u, .. }) if u == uid))
+        .find(|r| matches!(&r.body, Body::Task(Task { uid: u, .. }) if u == uid))
         .cloned();
     Ok(Outcome {
         written,
@@ -303,7 +303,7 @@ pub fn list(state: &State, all: bool) -> Vec<&Record> {
         .tasks
         .iter()
         .filter(|r| {
-            all || matches!(&r.body, Body::Task (Task { status, .. }) if status != COMPLETED)
+            all || matches!(&r.body, Body::Task(Task { status, .. }) if status != COMPLETED)
         })
         .collect()
 }

@@ -187,7 +187,7 @@ pub fn render(tasks: &[Record], blocks: &[Record], place: &Place) -> String {
         .collect();
     let mut individual: Vec<&Record> = tasks
         .iter()
-        .filter(|r| matches!(&r.body, Body::Task (Task { status, consolidated: false, .. }) if status == COMPLETED))
+        .filter(|r| matches!(&r.body, Body::Task(Task { status, consolidated: false, .. }) if status == COMPLETED))
         .filter(|r| !grouped.contains(&r.id.as_str()))
         .collect();
     individual.sort_by(|a, b| completed_of(b).cmp(&completed_of(a)));

@@ -40,7 +40,7 @@ pub fn changes(tasks: &[Record], todos: &[Todo]) -> Vec<Draft> {
         let matches = |open: bool| {
             (0..tasks.len()).find(|&i| {
                 !used[i]
-                    && matches!(&tasks[i].body, Body::Task (Task { title, status: s, consolidated: false, .. })
+                    && matches!(&tasks[i].body, Body::Task(Task { title, status: s, consolidated: false, .. })
                         if key(title) == want && (s != COMPLETED) == open)
             })
         };
@@ -137,11 +137,9 @@ mod tests {
         let got = changes(&tasks, &todos);
         assert_eq!(got.len(), 2);
         assert_eq!(got[0].supersedes, vec![tasks[0].id.clone()]);
+        assert!(matches!(&got[0].body, Body::Task(Task { status, .. }) if status == "in_progress"));
         assert!(
-            matches!(&got[0].body, Body::Task (Task { status, .. }) if status == "in_progress")
-        );
-        assert!(
-            matches!(&got[1].body, Body::Task (Task { title, num: 0, .. }) if title == "Write tests")
+            matches!(&got[1].body, Body::Task(Task { title, num: 0, .. }) if title == "Write tests")
         );
         // The same list again, once applied, changes nothing.
         let applied = vec![

@@ -423,7 +423,7 @@ Continue Phase 2 Task 3
         )
         .unwrap();
         assert!(
-            matches!(&got[0], Body::Checkpoint (Checkpoint { doing, extra, .. })
+            matches!(&got[0], Body::Checkpoint(Checkpoint { doing, extra, .. })
                 if doing == "x" && extra[0].label == "# Again" && extra[0].text == "y"),
             "{got:?}"
         );

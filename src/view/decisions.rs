@@ -184,8 +184,8 @@ kept continuation
     fn separators_between_entries_are_not_content() {
         let text = "# Decisions Log\n---\n## Decision: A\n**Decision:** a\n\n---\n\n## Decision: B\n---\n**Decision:** b\n";
         let got = view::parse_bodies(ViewFile::Decisions, text).unwrap();
-        assert!(matches!(&got[0], Body::Decision (Decision { decision, .. }) if decision == "a"));
-        assert!(matches!(&got[1], Body::Decision (Decision { decision, .. }) if decision == "b"));
+        assert!(matches!(&got[0], Body::Decision(Decision { decision, .. }) if decision == "a"));
+        assert!(matches!(&got[1], Body::Decision(Decision { decision, .. }) if decision == "b"));
     }
 
     #[test]

@@ -273,7 +273,7 @@ mod tests {
         assert_eq!(drafts.len(), 1);
         assert!(drafts[0].supersedes.is_empty());
         assert!(
-            matches!(&drafts[0].body, Body::Decision (Decision { title, .. }) if title == "New")
+            matches!(&drafts[0].body, Body::Decision(Decision { title, .. }) if title == "New")
         );
     }
 
@@ -316,7 +316,7 @@ mod tests {
         let drafts = save(ViewFile::Decisions, &state, &text);
         assert_eq!(drafts[0].supersedes, vec![records[0].id.clone()]);
         assert!(
-            matches!(&drafts[0].body, Body::Decision (Decision { file_blobs, .. }) if file_blobs.is_empty())
+            matches!(&drafts[0].body, Body::Decision(Decision { file_blobs, .. }) if file_blobs.is_empty())
         );
     }
 

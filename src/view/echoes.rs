@@ -94,7 +94,7 @@ pub fn title_line(role: &str, file: EchoFile) -> String {
 pub fn render(role: &str, file: EchoFile, echoes: &[Record], withhold: Withhold<'_>) -> String {
     let mine: Vec<&Record> = echoes
         .iter()
-        .filter(|r| matches!(&r.body, Body::Echo (Echo { role: r2, .. }) if r2 == role))
+        .filter(|r| matches!(&r.body, Body::Echo(Echo { role: r2, .. }) if r2 == role))
         .filter(|r| EchoFile::of(&r.body) == Some(file))
         .collect();
     if mine.is_empty() {
@@ -565,7 +565,7 @@ mod tests {
         let b = bodies("team", EchoFile::Memory, SEED_EXAMPLES);
         assert_eq!(b.len(), 3);
         assert!(
-            matches!(&b[1], Body::Echo (Echo { confidence, layer, .. }) if *confidence == 0.85 && layer == "inscribed")
+            matches!(&b[1], Body::Echo(Echo { confidence, layer, .. }) if *confidence == 0.85 && layer == "inscribed")
         );
     }
 

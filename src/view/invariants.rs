@@ -577,7 +577,7 @@ What: the IR schema is the adapter contract
         )
         .unwrap();
         assert!(
-            matches!(&got[0], Body::Invariant (Invariant { extra, .. }) if extra[0].text == "loose text" && extra[0].after == "What"),
+            matches!(&got[0], Body::Invariant(Invariant { extra, .. }) if extra[0].text == "loose text" && extra[0].after == "What"),
             "{got:?}"
         );
         let e = view::parse_bodies(ViewFile::Invariants, "text first\n").unwrap_err();

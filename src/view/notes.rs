@@ -395,7 +395,7 @@ mod tests {
         )
         .unwrap();
         assert!(
-            matches!(&got[1], Body::CumulativeNote (CumulativeNote { section, text }) if section == "Open Questions" && text == "b?"),
+            matches!(&got[1], Body::CumulativeNote(CumulativeNote { section, text }) if section == "Open Questions" && text == "b?"),
             "{got:?}"
         );
     }
@@ -492,7 +492,7 @@ mod tests {
         assert_eq!(e.line, 4);
         let got = view::parse_bodies(ViewFile::TaskNotes, "## Ideas\n- try X\n").unwrap();
         assert!(
-            matches!(&got[0], Body::TaskNote (TaskNote { section, text, .. }) if section == "Ideas" && text == "try X"),
+            matches!(&got[0], Body::TaskNote(TaskNote { section, text, .. }) if section == "Ideas" && text == "try X"),
             "{got:?}"
         );
     }

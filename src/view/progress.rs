@@ -218,7 +218,7 @@ mod tests {
         )
         .unwrap();
         assert!(
-            matches!(&got[0], Body::Progress (Progress { extra, .. }) if extra[0].text == "\\- [x] no field"),
+            matches!(&got[0], Body::Progress(Progress { extra, .. }) if extra[0].text == "\\- [x] no field"),
             "{got:?}"
         );
     }

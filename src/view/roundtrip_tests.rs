@@ -596,7 +596,7 @@ fn check(file: ViewFile, mut bodies: Vec<Body>) -> Result<(), TestCaseError> {
         };
         if let Some(old) = base
             .iter()
-            .find(|r| matches!(r.body, Body::Task (Task { num: n, .. }) if n == num))
+            .find(|r| matches!(r.body, Body::Task(Task { num: n, .. }) if n == num))
         {
             super::inherit(b, &old.body);
         }

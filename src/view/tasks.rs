@@ -310,7 +310,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
             Parsed::Withheld(_) => None,
         });
         match last {
-            Some(Body::Task (Task { extra, .. })) => {
+            Some(Body::Task(Task { extra, .. })) => {
                 let before = waiting.drain(..).map(|(_, text)| Extra {
                     after: String::new(),
                     label: String::new(),

@@ -3,6 +3,7 @@
 mod common;
 
 mod agent;
+mod agent_loop;
 mod agents_e2e;
 mod agents_native;
 mod architecture;

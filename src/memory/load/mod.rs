@@ -293,7 +293,7 @@ pub fn brief<'a>(
         checkpoint_section(state),
         sections::tasks_section(state, drift, now),
         sections::oracle_section(state),
-        drift_section(drift),
+        drift_section(drift, state),
         invariants_section(state, now),
         sections::echoes_section(state, policy.echoes.as_ref()),
         progress_section(state),

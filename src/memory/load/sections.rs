@@ -24,19 +24,51 @@ pub(super) fn one_line(s: &str) -> String {
     crate::text::one_line(s)
 }
 
-pub(super) fn drift_section(drift: &Drift) -> Section<'_> {
+/// The drift lines. A line naming a stale record passes the gate with that record: withheld
+/// (named by kind only) when TAINTED, marked when SUSPICIOUS, as the record's own line is.
+pub(super) fn drift_section<'a>(drift: &'a Drift, state: &'a State) -> Section<'a> {
+    let lines = if drift.any() {
+        drift.lines()
+    } else {
+        Vec::new()
+    };
+    let first_stale = lines.len().saturating_sub(drift.stale.len());
+    let items = lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let record = i
+                .checked_sub(first_stale)
+                .and_then(|k| drift.stale.get(k))
+                .and_then(|st| {
+                    state
+                        .decisions
+                        .iter()
+                        .chain(&state.learnings)
+                        .find(|r| r.id == st.id)
+                        .map(|r| (st, r))
+                });
+            match record.map(|(st, r)| (st, gate(r))) {
+                Some((st, Gate::Withheld)) => {
+                    let l = format!(
+                        "a stale {} (withheld as TAINTED by the integrity check): {} changed since it was recorded",
+                        st.kind,
+                        sanitize(&st.files.join(", "))
+                    );
+                    fixed(format!("- {l}"), Item::Drift(l))
+                }
+                Some((_, Gate::Suspicious(rules))) => fixed(
+                    format!("- [SUSPICIOUS: {}] {l}", rules.join(", ")),
+                    Item::Drift(l),
+                ),
+                _ => fixed(format!("- {l}"), Item::Drift(l)),
+            }
+        })
+        .collect();
     Section {
         key: "drift",
         heading: "## Drift".into(),
-        items: if drift.any() {
-            drift
-                .lines()
-                .into_iter()
-                .map(|l| fixed(format!("- {l}"), Item::Drift(l)))
-                .collect()
-        } else {
-            Vec::new()
-        },
+        items,
         total: 0,
         truncated: false,
         show: None,
@@ -90,7 +122,7 @@ pub(super) fn invariants_section<'a>(state: &'a State, now: &str) -> Section<'a>
     let active: Vec<&Record> = state
         .invariants
         .iter()
-        .filter(|r| matches!(&r.body, Body::Invariant (Invariant { section, .. }) if !is_archived(section)))
+        .filter(|r| matches!(&r.body, Body::Invariant(Invariant { section, .. }) if !is_archived(section)))
         .collect();
     let newest = state.invariants.iter().map(|r| r.meta.ts.as_str()).max();
     let stale = newest.is_some_and(|ts| crate::text::days_between(ts, now) > STALE_INVARIANT_DAYS);
@@ -413,7 +445,7 @@ pub(super) fn global_instincts_section(state: &State) -> Section<'_> {
 /// Whether a note is shown by `load`: cumulative notes without the Resolved section, every
 /// task note.
 pub(super) fn shown_note(r: &Record) -> bool {
-    !matches!(&r.body, Body::CumulativeNote (CumulativeNote { section, .. }) if section == "Resolved")
+    !matches!(&r.body, Body::CumulativeNote(CumulativeNote { section, .. }) if section == "Resolved")
 }
 
 /// Cumulative notes (without the Resolved section) or task notes, newest first; `total` is
@@ -450,7 +482,25 @@ pub(super) fn tasks_section<'a>(state: &'a State, drift: &Drift, now: &str) -> S
     if !state.tasks.is_empty() {
         let counts = summary.counts();
         items.push(fixed(counts.clone(), Item::TaskSummary(counts)));
-        let next = sanitize(&summary.next_line());
+        // The next task's title is record text: through the gate with its record.
+        let next_record = summary.next.as_ref().and_then(|(n, _)| {
+            state
+                .tasks
+                .iter()
+                .find(|r| matches!(&r.body, Body::Task(Task { num, .. }) if num == n))
+        });
+        let next = match (next_record.map(gate), &summary.next) {
+            (Some(Gate::Withheld), Some((n, _))) => format!(
+                "Next: {} (withheld as TAINTED by the integrity check)",
+                task_id(*n)
+            ),
+            (Some(Gate::Suspicious(rules)), _) => format!(
+                "[SUSPICIOUS: {}] {}",
+                rules.join(", "),
+                sanitize(&summary.next_line())
+            ),
+            _ => sanitize(&summary.next_line()),
+        };
         items.push(fixed(next.clone(), Item::TaskSummary(next)));
         let git = format!(
             "Git: {} @ {}{}",

@@ -601,7 +601,7 @@ fn reaches_memory(records: &[Record]) -> bool {
     records.iter().any(|r| {
         r.kind().scope() == Some(Scope::Memory)
             || foreign(&r.meta.supersedes)
-            || matches!(&r.body, Body::Delete (Delete { targets }) if foreign(targets))
+            || matches!(&r.body, Body::Delete(Delete { targets }) if foreign(targets))
     })
 }
 
