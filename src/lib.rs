@@ -26,6 +26,7 @@ mod oracle;
 mod output;
 mod rank;
 mod secrets;
+mod settings;
 pub mod store;
 mod sync;
 mod tasks;

@@ -81,10 +81,8 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
     let id = payload.session();
     let source = payload.source.as_deref().unwrap_or("startup");
     let now = store.now();
-    let budget = store
-        .config_string("rune.agent.loadBudget")
-        .and_then(|b| b.trim().parse().ok())
-        .filter(|b| *b > 0)
+    let budget = crate::settings::positive(store.config_string("rune.agent.loadBudget"))
+        .and_then(|b| usize::try_from(b).ok())
         .unwrap_or(LOAD_BUDGET);
     // The briefing `load` gives, the decisions a new session starts from, and after a
     // compaction the summary saved before it: one read of memory.
@@ -126,9 +124,7 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
 
     let view_dir = View::open(&store).map(|v| v.dir);
     if let Some(dir) = &view_dir {
-        let days = store
-            .config_string("rune.artifacts.maxAgeDays")
-            .and_then(|d| d.trim().parse().ok())
+        let days = crate::settings::positive(store.config_string("rune.artifacts.maxAgeDays"))
             .unwrap_or(artifacts::MAX_AGE_DAYS);
         artifacts::prune(dir, days);
     }

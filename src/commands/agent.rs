@@ -11,7 +11,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use super::Context;
 use crate::agent::hook::{self, EVENTS};
 use crate::agent::install::{self, McpClient, Scope, Target};
-use crate::error::user_error;
+use crate::error;
 use crate::output::json;
 
 #[derive(Debug, Args)]
@@ -75,7 +75,7 @@ pub enum AgentAction {
 fn target(a: &WireArgs) -> Result<Target> {
     let mcp = |client| {
         if a.local || a.user || a.file.is_some() {
-            return Err(user_error(
+            return Err(error::usage(
                 "--local, --user and --file are for claude and agents-md",
                 "an MCP client's file is fixed: run the command without them",
             ));
@@ -89,7 +89,7 @@ fn target(a: &WireArgs) -> Result<Target> {
         Agent::Gemini => mcp(McpClient::Gemini),
         Agent::Claude => {
             if a.file.is_some() {
-                return Err(user_error(
+                return Err(error::usage(
                     "--file is for agents-md",
                     "Claude Code's settings file is chosen with --local or --user",
                 ));
@@ -104,7 +104,7 @@ fn target(a: &WireArgs) -> Result<Target> {
         }
         Agent::AgentsMd => {
             if a.local || a.user {
-                return Err(user_error(
+                return Err(error::usage(
                     "--local and --user are for claude",
                     "choose the file with --file (default AGENTS.md)",
                 ));
@@ -118,7 +118,7 @@ fn target(a: &WireArgs) -> Result<Target> {
 
 fn wiring_error(e: anyhow::Error) -> anyhow::Error {
     match e.downcast_ref::<crate::agent::claude::SettingsError>() {
-        Some(s) => user_error(
+        Some(s) => error::data(
             s.to_string(),
             "fix the file (or move it aside) and run the command again; it was not changed",
         ),

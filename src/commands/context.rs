@@ -10,7 +10,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use super::Context;
 use crate::context::{artifacts, budget, mode, preview, report, session};
-use crate::error::user_error;
+use crate::error;
 use crate::memory::view_dir::{View, VIEW_DIR};
 use crate::memory::Snapshot;
 use crate::output::json;
@@ -73,7 +73,7 @@ fn status(ctx: &Context, id: Option<&str>) -> Result<ExitCode> {
     let git_dir = store.git_dir();
     let s = match id {
         Some(id) => Some(session::read(git_dir, id).ok_or_else(|| {
-            user_error(
+            error::input(
                 format!("no session {id:?} is counted in this clone"),
                 "list the sessions with `git rune agent status`, or leave out --session for the newest",
             )
@@ -109,9 +109,9 @@ fn preview_cmd(
         caller.to_uppercase()
     );
     let threshold = preview::thresholds(caller, env.as_deref(), configured.as_deref())
-        .map_err(|e| user_error(e.to_string(), hint))?;
+        .map_err(|e| error::input(e.to_string(), hint))?;
     let p = preview::preview(caller, threshold, prompt_chars, files, &ctx.dir)
-        .map_err(|e| user_error(e.to_string(), "name files that exist and can be read"))?;
+        .map_err(|e| error::input(e.to_string(), "name files that exist and can be read"))?;
     let out = if ctx.ui.json {
         let mut v = serde_json::to_value(&p)?;
         v["version"] = json::VERSION.into();
@@ -144,11 +144,12 @@ fn budget_cmd(ctx: &Context) -> Result<ExitCode> {
     let store = ctx.store()?;
     let root = store
         .workdir()
-        .ok_or_else(|| user_error("bare repository", "run this in a work tree"))?;
+        .ok_or_else(|| error::environment("bare repository", "run this in a work tree"))?;
     let b = budget::budget(root, |server| {
         store
             .config_string(&format!("rune.context.mcpTools.{server}"))
-            .and_then(|n| n.trim().parse().ok())
+            .and_then(|n| crate::settings::parse_int(&n))
+            .and_then(|n| n.try_into().ok())
     });
     for u in &b.unreadable {
         ctx.ui.warn(u);
@@ -207,7 +208,7 @@ fn budget_cmd(ctx: &Context) -> Result<ExitCode> {
 
 fn view_dir(store: &Store) -> Result<PathBuf> {
     View::open(store).map(|v| v.dir).ok_or_else(|| {
-        user_error(
+        error::environment(
             "bare repository: there is no .rune/ view",
             "run this in a work tree",
         )
@@ -251,7 +252,7 @@ pub struct FoldArgs {
 /// passed through; its stderr is not folded.
 pub fn fold(ctx: &Context, args: FoldArgs) -> Result<ExitCode> {
     if !args.stdin && args.command.is_empty() {
-        return Err(user_error(
+        return Err(error::usage(
             "nothing to fold",
             "give a command after `--` (git rune fold -- cargo test), or pipe output in with --stdin",
         ));
@@ -269,7 +270,7 @@ pub fn fold(ctx: &Context, args: FoldArgs) -> Result<ExitCode> {
             .stderr(std::process::Stdio::inherit())
             .output()
             .map_err(|e| {
-                user_error(
+                error::input(
                     format!("cannot run {}: {e}", args.command[0]),
                     "check the command's name and that it is on PATH",
                 )
@@ -304,7 +305,7 @@ pub fn fold(ctx: &Context, args: FoldArgs) -> Result<ExitCode> {
         &now,
     )
     .map_err(|e| {
-        user_error(
+        error::environment(
             format!("cannot save the artifact in {}: {e}", dir.display()),
             "check that .rune/ is writable; nothing was folded",
         )
@@ -370,7 +371,7 @@ pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => {
-                    return Err(user_error(
+                    return Err(error::environment(
                         format!("cannot remove {}: {e}", path.display()),
                         "check the file's permissions",
                     ))
@@ -382,7 +383,7 @@ pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
             let rules = mode::rules(&dir, name).unwrap_or_default();
             std::fs::create_dir_all(&dir)?;
             crate::files::write_atomic(&path, rules.as_bytes()).map_err(|e| {
-                user_error(
+                error::environment(
                     format!("cannot write {}: {e}", path.display()),
                     "check that .rune/ is writable",
                 )
@@ -396,7 +397,7 @@ pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
             Density::Normal => "normal",
         };
         mode::set_density(git_dir, d).map_err(|e| {
-            user_error(
+            error::environment(
                 format!("cannot set the density: {e}"),
                 "check that .git/rune/ is writable",
             )

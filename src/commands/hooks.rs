@@ -8,7 +8,7 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 
 use super::Context;
-use crate::error::user_error;
+use crate::error;
 use crate::hooks::install::{self, HookState, HOOKS};
 use crate::hooks::run::{recent_failures, run};
 use crate::output::json::{self, HooksJson};
@@ -42,7 +42,7 @@ pub struct HookArgs {
 pub fn hooks(ctx: &Context, args: HooksArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let dir = install::hooks_dir(&store)
-        .map_err(|e| user_error(e.to_string(), "run this in a work tree"))?;
+        .map_err(|e| error::environment(e.to_string(), "run this in a work tree"))?;
     let mut rows = Vec::new();
     for hook in HOOKS {
         let result = match args.action {
@@ -51,7 +51,7 @@ pub fn hooks(ctx: &Context, args: HooksArgs) -> Result<ExitCode> {
             HooksAction::Status => install::state(&dir, hook),
         };
         let state = result.map_err(|e| {
-            user_error(
+            error::environment(
                 e.to_string(),
                 "add `git rune hook <name> \"$@\" || true` to that hook yourself, or make it a shell script",
             )

@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Context;
-use crate::error::user_error;
+use crate::error;
 use crate::memory::record::{PRUNE_CONFIDENCE, PRUNE_DAYS};
 use crate::model::oracle::ORPHAN_HOURS;
 use crate::notes::at::with_role_briefing;
@@ -31,7 +31,7 @@ pub struct LoadArgs {
 
 pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
     if args.budget == 0 {
-        return Err(user_error(
+        return Err(error::input(
             "--budget must be at least 1 token",
             "pass e.g. --budget 2000",
         ));

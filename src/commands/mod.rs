@@ -31,7 +31,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 
-use crate::error::user_error;
+use crate::error;
 use crate::memory::seal::Sealer;
 use crate::memory::view_dir::{Refresh, VIEW_DIR};
 use crate::memory::write::Written;
@@ -132,6 +132,8 @@ pub enum Command {
     Mode(context::ModeArgs),
     /// Install the manual pages `git rune --help` shows.
     InstallMan(man::InstallManArgs),
+    /// Show a command's manual page, or its long help when no page is installed.
+    Help(man::HelpArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(man::CompletionsArgs),
     /// Run one git hook (called by the installed shims; set GIT_RUNE_SKIP_HOOKS=1 to skip).
@@ -177,13 +179,18 @@ impl Context {
 
     /// Opens the repository without merging fetched memory (sync does that itself).
     pub fn open_store(&self) -> Result<Store> {
-        Store::open(&self.dir).map_err(|e| match e {
-            StoreError::NotARepository(p) => user_error(
+        let store = Store::open(&self.dir).map_err(|e| match e {
+            StoreError::NotARepository(p) => error::environment(
                 format!("not a git repository: {}", p.display()),
                 "run git rune inside a git repository (create one with `git init`)",
             ),
-            other => other.into(),
-        })
+            other => anyhow::Error::from(other),
+        })?;
+        // A `rune.*` value of the wrong type is said once per command, naming the key.
+        for w in crate::settings::check(&store.config_entries("rune")) {
+            self.ui.warn(w);
+        }
+        Ok(store)
     }
 
     /// Prints what a command that changes things did (its report, not data a script asks
@@ -301,9 +308,23 @@ fn identity_hint(ctx: &Context, store: &Store) {
 /// Runs one command. `cli` is the command line's definition (`cli::command`).
 pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> Result<ExitCode> {
     let dir = match global.directory {
+        // git's words for a -C that goes nowhere, rather than "not a git repository".
+        Some(d) if !d.is_dir() => {
+            let why = match std::fs::metadata(&d) {
+                Ok(_) => "Not a directory".to_owned(),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    "No such file or directory".to_owned()
+                }
+                Err(e) => e.to_string(),
+            };
+            return Err(error::input(
+                format!("cannot change to '{}': {why}", d.display()),
+                "give -C a directory that exists",
+            ));
+        }
         Some(d) => d,
         None => std::env::current_dir().map_err(|e| {
-            user_error(
+            error::environment(
                 format!("cannot read the current directory: {e}"),
                 "cd into your repository and try again",
             )
@@ -358,6 +379,7 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
         Command::Why(a) => why::run(&ctx, a),
         Command::Hooks(a) => hooks::hooks(&ctx, a),
         Command::InstallMan(a) => man::install(&ctx, a),
+        Command::Help(a) => man::help(&ctx, a),
         Command::Completions(a) => man::completions(&ctx, a),
         Command::Hook(a) => {
             // Git starts its own maintenance after the command that ran the hook.

@@ -148,7 +148,7 @@ fn complete(ctx: &Context, a: CompleteArgs) -> Result<ExitCode> {
         s
     } else {
         std::fs::read_to_string(&a.excerpt_file).map_err(|e| {
-            crate::error::user_error(
+            crate::error::input(
                 format!("cannot read the excerpt file {}: {e}", a.excerpt_file),
                 "pass a readable UTF-8 text file, or - to read stdin",
             )

@@ -9,7 +9,7 @@ use clap::builder::PossibleValuesParser;
 use clap::{Args, Subcommand};
 
 use super::Context;
-use crate::error::{user_error, user_error_plain};
+use crate::error;
 use crate::memory::record;
 use crate::memory::seal::{SealError, Sealed};
 use crate::memory::write::Written;
@@ -184,7 +184,7 @@ fn sealed(ctx: &Context, command: &str, body: Body) -> Result<Sealed> {
     let out = sealer
         .seal(Draft::new(body), &|field, _| argument(&cli, command, field))
         .map_err(|e| match e {
-            SealError::Invalid { kind, error, .. } => user_error(
+            SealError::Invalid { kind, error, .. } => error::input(
                 format!("invalid {kind}: {error}"),
                 "fix the value and run the command again; nothing was recorded",
             ),
@@ -332,7 +332,7 @@ pub fn resume(ctx: &Context, a: ResumeArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let (resumed, written) = record::resume(&store, a.done)?;
     let Some(cp) = resumed else {
-        return Err(user_error(
+        return Err(error::input(
             "there is no open checkpoint on this branch",
             "set one with `git rune checkpoint --doing \"…\" --resume \"…\"`",
         ));
@@ -372,7 +372,7 @@ pub fn remember(ctx: &Context, a: RememberArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let body = if let Some(section) = canonical_section(&a.section, &CUMULATIVE_SECTIONS) {
         if a.task.is_some() {
-            return Err(user_error_plain(format!(
+            return Err(error::Error::plain(error::Kind::Usage, format!(
                 "--task applies to task-notes sections, not to {section:?}"
             )));
         }
@@ -387,7 +387,7 @@ pub fn remember(ctx: &Context, a: RememberArgs) -> Result<ExitCode> {
             text: a.text,
         })
     } else {
-        return Err(user_error(
+        return Err(error::input(
             format!("unknown section {:?}", a.section),
             format!(
                 "use a cumulative-notes section ({}) or a task-notes section ({})",

@@ -9,7 +9,7 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 
 use super::Context;
-use crate::error::user_error;
+use crate::error;
 use crate::output::json;
 use crate::sync::{sync, track_remote, SyncOptions, SyncReport};
 
@@ -54,7 +54,7 @@ pub fn run(ctx: &Context, args: SyncArgs) -> Result<ExitCode> {
         match args.remote.or_else(|| store.default_remote()) {
             Some(r) => {
                 if !store.remotes().contains(&r) {
-                    return Err(user_error(
+                    return Err(error::input(
                         format!("{r:?} is not a remote of this repository"),
                         "name one `git remote` lists, or add it with `git remote add`",
                     ));
@@ -113,7 +113,7 @@ pub fn remote(ctx: &Context, args: RemoteArgs) -> Result<ExitCode> {
     match args.action {
         RemoteAction::Add { remote } => {
             if !store.remotes().contains(&remote) {
-                return Err(user_error(
+                return Err(error::input(
                     format!("{remote:?} is not a remote of this repository"),
                     "add it with `git remote add` first",
                 ));
@@ -132,7 +132,7 @@ pub fn remote(ctx: &Context, args: RemoteArgs) -> Result<ExitCode> {
 }
 
 fn no_remote() -> anyhow::Error {
-    user_error(
+    error::environment(
         "this repository has no remote to share memory with",
         "add one with `git remote add origin <url>`, then run `git rune sync`",
     )

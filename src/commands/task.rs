@@ -340,7 +340,7 @@ fn show_blocks(ctx: &Context, store: &Store, title: Option<&str>) -> Result<Exit
     let snap = Snapshot::read(store)?;
     let blocks: Vec<&Record> = match title {
         Some(t) => vec![tasks::block(&snap.state, t).ok_or_else(|| {
-            crate::error::user_error(
+            crate::error::input(
                 format!("there is no context block titled {t:?}"),
                 "`git rune context-block show` lists them",
             )

@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::Result;
 
 use super::install::HOOKS;
-use crate::error::user_error;
+use crate::error;
 use crate::memory::save::{save, SaveOptions};
 use crate::memory::seal::Sealer;
 use crate::memory::view_dir::{View, VIEW_DIR};
@@ -87,7 +87,7 @@ fn dispatch(
             Ok(())
         }
         "pre-push" => pre_push(store, args, report),
-        other => Err(user_error(
+        other => Err(error::input(
             format!("unknown hook {other:?}"),
             format!("git-rune handles {}", HOOKS.join(", ")),
         )),
@@ -181,7 +181,7 @@ fn pre_push(store: &Store, args: &[String], report: &mut HookReport) -> Result<(
             ));
         }
         if let Some(why) = synced.gave_up {
-            return Err(user_error(
+            return Err(error::conflict(
                 format!("memory was not pushed: {why}"),
                 "run `git rune sync` later; memory is never force-pushed",
             ));

@@ -482,6 +482,14 @@ pub struct InitJson<'a> {
     pub version: u32,
 }
 
+/// `git rune install-man --json`: where the pages went and how many were written.
+#[derive(Serialize)]
+pub struct InstallManJson<'a> {
+    pub version: u32,
+    pub dir: &'a std::path::Path,
+    pub written: usize,
+}
+
 /// `git rune hooks … --json`: each hook's state (`installed`, `chained`, `absent`).
 #[derive(Serialize)]
 pub struct HooksJson<'a> {
