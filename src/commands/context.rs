@@ -264,17 +264,28 @@ pub fn fold(ctx: &Context, args: FoldArgs) -> Result<ExitCode> {
         std::io::stdin().lock().read_to_end(&mut buf)?;
         (buf, ExitCode::SUCCESS, "(stdin)".to_owned())
     } else {
-        let child = std::process::Command::new(&args.command[0])
+        let run = std::process::Command::new(&args.command[0])
             .args(&args.command[1..])
             .stdin(std::process::Stdio::inherit())
             .stderr(std::process::Stdio::inherit())
-            .output()
-            .map_err(|e| {
-                error::input(
-                    format!("cannot run {}: {e}", args.command[0]),
-                    "check the command's name and that it is on PATH",
-                )
-            })?;
+            .output();
+        let child = match run {
+            Ok(child) => child,
+            // As a shell says it: 127 for a command not found, 126 for one that cannot run,
+            // so a script running `git rune fold -- cmd` sees what it would without fold.
+            Err(e) => {
+                let (code, why) = match e.kind() {
+                    std::io::ErrorKind::NotFound => (127, "command not found".to_owned()),
+                    std::io::ErrorKind::PermissionDenied => (126, "permission denied".to_owned()),
+                    _ => (126, e.to_string()),
+                };
+                ctx.ui.notice(format_args!(
+                    "git-rune fold: {}: {why} (check the command's name and that it is on PATH)",
+                    args.command[0]
+                ));
+                return Ok(ExitCode::from(code));
+            }
+        };
         (
             child.stdout,
             exit_code(child.status),

@@ -18,7 +18,7 @@ pub struct LoadArgs {
     #[arg(long, value_name = "REV")]
     pub at: Option<String>,
     /// Token budget for the output (estimated as characters / 4).
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_name = "TOKENS", allow_negative_numbers = true, value_parser = tokens)]
     pub budget: usize,
     /// Say who wrote each record (records merged from other clones keep their authors).
     #[arg(long)]
@@ -27,6 +27,16 @@ pub struct LoadArgs {
     /// docs/solutions/ when a Remembrance document came from them.
     #[arg(long)]
     pub role: Option<String>,
+}
+
+/// A token budget: a whole number above 0 (so `--budget -5` is a clear error, not an
+/// "unexpected argument").
+fn tokens(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<i64>() {
+        Ok(n) if n >= 1 => usize::try_from(n).map_err(|e| e.to_string()),
+        Ok(_) => Err("the budget is a number of tokens, at least 1 (e.g. --budget 2000)".into()),
+        Err(_) => Err("the budget is a whole number of tokens (e.g. --budget 2000)".into()),
+    }
 }
 
 pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {

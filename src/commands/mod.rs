@@ -54,10 +54,47 @@ pub struct GlobalArgs {
     #[arg(short, long, global = true)]
     pub quiet: bool,
 
-    /// Keep records that contain a secret, with the secret replaced by its prefix and
-    /// ***REDACTED***, instead of refusing them.
+    /// When to colour output: auto (on a terminal, unless NO_COLOR is set or color.ui says
+    /// never), always or never.
+    #[arg(long, global = true, value_name = "WHEN", value_parser = ["auto", "always", "never"])]
+    pub color: Option<String>,
+
+    /// Do not pipe `log`, `diff` and `show` into a pager (as `git --no-pager`).
     #[arg(long, global = true)]
+    pub no_pager: bool,
+}
+
+/// `--redact`, on the commands that write records.
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct Redact {
+    /// Keep a record that contains a secret, with the secret replaced by its prefix and
+    /// ***REDACTED***, instead of refusing it.
+    #[arg(long)]
     pub redact: bool,
+}
+
+impl Command {
+    /// Whether the command was given `--redact` (only commands that write take it).
+    fn redact(&self) -> bool {
+        match self {
+            Command::Decide(a) => a.redact.redact,
+            Command::Convention(a) => a.redact.redact,
+            Command::Learn(a) => a.redact.redact,
+            Command::Instinct(a) => a.redact.redact,
+            Command::Progress(a) => a.redact.redact,
+            Command::Checkpoint(a) => a.redact.redact,
+            Command::Remember(a) => a.redact.redact,
+            Command::Save(a) => a.redact.redact,
+            Command::Import(a) => a.redact,
+            #[cfg(feature = "mcp")]
+            Command::Mcp(a) => a.redact.redact,
+            Command::Task(a) => task::redact(a),
+            Command::ContextBlock(a) => task::block_redact(a),
+            Command::Oracle(a) => oracle::redact(a),
+            Command::Echo(a) => echo::redact(a),
+            _ => false,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -149,6 +186,10 @@ pub struct Context {
     pub ui: Ui,
     /// Redact secrets instead of refusing the record.
     pub redact: bool,
+    /// `--color`, if given.
+    pub color: Option<String>,
+    /// `--no-pager`.
+    pub no_pager: bool,
 }
 
 impl Context {
@@ -200,6 +241,21 @@ impl Context {
             self.ui.print(out)?;
         }
         Ok(())
+    }
+
+    /// For the commands git pages and colours (`log`, `diff`, `show`): colour as `--color`,
+    /// `NO_COLOR` and `color.ui` say, and a pager on a terminal as git chooses one.
+    pub fn page(&self, store: &Store) {
+        self.ui.set_color(crate::output::pager::color(
+            self.color.as_deref(),
+            store.config_string("color.ui"),
+        ));
+        if !self.ui.json {
+            self.ui.start_pager(crate::output::pager::choose(
+                self.no_pager,
+                store.config_string("core.pager"),
+            ));
+        }
     }
 
     /// A sealer under this command's policy.
@@ -333,58 +389,65 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
     let ctx = Context {
         dir,
         cli,
-        redact: global.redact,
-        ui: Ui {
-            quiet: global.quiet,
-            json: global.json,
-        },
+        redact: command.redact(),
+        color: global.color,
+        no_pager: global.no_pager,
+        ui: Ui::new(global.quiet, global.json),
     };
+    let result = dispatch(&ctx, command);
+    ctx.ui.finish();
+    result
+}
+
+/// Runs `command` in `ctx`.
+pub fn dispatch(ctx: &Context, command: Command) -> Result<ExitCode> {
+    let ctx = ctx;
     match command {
-        Command::Init(a) => init::run(&ctx, a),
+        Command::Init(a) => init::run(ctx, a),
         Command::Agent(a) => {
             // An agent's hooks never pay for starting another process.
             crate::store::no_auto_maintenance();
-            agent::run(&ctx, a)
+            agent::run(ctx, a)
         }
         #[cfg(feature = "mcp")]
-        Command::Mcp(a) => mcp::run(&ctx, a),
-        Command::Context(a) => context::run(&ctx, a),
-        Command::Fold(a) => context::fold(&ctx, a),
-        Command::Mode(a) => context::mode_cmd(&ctx, a),
-        Command::Decide(a) => record::decide(&ctx, a),
-        Command::Convention(a) => record::convention(&ctx, a),
-        Command::Learn(a) => record::learn(&ctx, a),
-        Command::Instinct(a) => record::instinct(&ctx, a),
-        Command::Progress(a) => record::progress(&ctx, a),
-        Command::Checkpoint(a) => record::checkpoint(&ctx, a),
-        Command::Resume(a) => record::resume(&ctx, a),
-        Command::Remember(a) => record::remember(&ctx, a),
-        Command::Task(a) => task::run(&ctx, a),
-        Command::ContextBlock(a) => task::context_block(&ctx, a),
-        Command::Oracle(a) => oracle::run(&ctx, a),
-        Command::Echo(a) => echo::run(&ctx, a),
-        Command::Import(a) => transfer::import(&ctx, a),
-        Command::Export(a) => transfer::export(&ctx, a),
-        Command::Save(a) => save::run(&ctx, a),
-        Command::Restore(a) => restore::run(&ctx, a),
-        Command::Load(a) => load::run(&ctx, a),
-        Command::Status(a) => status::run(&ctx, a),
-        Command::Show(a) => show::run(&ctx, a),
-        Command::Log(a) => log::run(&ctx, a),
-        Command::Diff(a) => diff::run(&ctx, a),
-        Command::Sync(a) => sync::run(&ctx, a),
-        Command::Remote(a) => sync::remote(&ctx, a),
-        Command::Gc(a) => gc::run(&ctx, a),
-        Command::Verify(a) => verify::run(&ctx, a),
-        Command::Why(a) => why::run(&ctx, a),
-        Command::Hooks(a) => hooks::hooks(&ctx, a),
-        Command::InstallMan(a) => man::install(&ctx, a),
-        Command::Help(a) => man::help(&ctx, a),
-        Command::Completions(a) => man::completions(&ctx, a),
+        Command::Mcp(a) => mcp::run(ctx, a),
+        Command::Context(a) => context::run(ctx, a),
+        Command::Fold(a) => context::fold(ctx, a),
+        Command::Mode(a) => context::mode_cmd(ctx, a),
+        Command::Decide(a) => record::decide(ctx, a),
+        Command::Convention(a) => record::convention(ctx, a),
+        Command::Learn(a) => record::learn(ctx, a),
+        Command::Instinct(a) => record::instinct(ctx, a),
+        Command::Progress(a) => record::progress(ctx, a),
+        Command::Checkpoint(a) => record::checkpoint(ctx, a),
+        Command::Resume(a) => record::resume(ctx, a),
+        Command::Remember(a) => record::remember(ctx, a),
+        Command::Task(a) => task::run(ctx, a),
+        Command::ContextBlock(a) => task::context_block(ctx, a),
+        Command::Oracle(a) => oracle::run(ctx, a),
+        Command::Echo(a) => echo::run(ctx, a),
+        Command::Import(a) => transfer::import(ctx, a),
+        Command::Export(a) => transfer::export(ctx, a),
+        Command::Save(a) => save::run(ctx, a),
+        Command::Restore(a) => restore::run(ctx, a),
+        Command::Load(a) => load::run(ctx, a),
+        Command::Status(a) => status::run(ctx, a),
+        Command::Show(a) => show::run(ctx, a),
+        Command::Log(a) => log::run(ctx, a),
+        Command::Diff(a) => diff::run(ctx, a),
+        Command::Sync(a) => sync::run(ctx, a),
+        Command::Remote(a) => sync::remote(ctx, a),
+        Command::Gc(a) => gc::run(ctx, a),
+        Command::Verify(a) => verify::run(ctx, a),
+        Command::Why(a) => why::run(ctx, a),
+        Command::Hooks(a) => hooks::hooks(ctx, a),
+        Command::InstallMan(a) => man::install(ctx, a),
+        Command::Help(a) => man::help(ctx, a),
+        Command::Completions(a) => man::completions(ctx, a),
         Command::Hook(a) => {
             // Git starts its own maintenance after the command that ran the hook.
             crate::store::no_auto_maintenance();
-            hooks::hook(&ctx, a)
+            hooks::hook(ctx, a)
         }
     }
 }

@@ -23,6 +23,8 @@ use crate::text::{one_line, sanitize};
 
 #[derive(Debug, Args)]
 pub struct DecideArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// Short title of the decision.
     pub title: String,
     /// Why the decision was needed.
@@ -44,6 +46,8 @@ pub struct DecideArgs {
 
 #[derive(Debug, Args)]
 pub struct ConventionArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// Short title of the convention.
     pub title: String,
     /// Description of the convention.
@@ -59,6 +63,8 @@ pub struct ConventionArgs {
 
 #[derive(Debug, Args)]
 pub struct LearnArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// Kind of learning.
     #[arg(long = "type", value_parser = PossibleValuesParser::new(LearningType::ALL.map(|t| t.as_str())))]
     pub ltype: String,
@@ -82,6 +88,8 @@ pub struct LearnArgs {
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct InstinctArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     #[command(subcommand)]
     pub command: Option<InstinctCommand>,
     /// Short name; recording the same name again replaces the instinct.
@@ -125,6 +133,8 @@ pub struct PromoteArgs {
 
 #[derive(Debug, Args)]
 pub struct ProgressArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// A task completed (repeatable).
     #[arg(long)]
     pub completed: Vec<String>,
@@ -141,6 +151,8 @@ pub struct ProgressArgs {
 
 #[derive(Debug, Args)]
 pub struct CheckpointArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// The exact task and sub-step in progress.
     #[arg(long)]
     pub doing: String,
@@ -165,6 +177,8 @@ pub struct ResumeArgs {
 
 #[derive(Debug, Args)]
 pub struct RememberArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// The item to add.
     pub text: String,
     /// A section of cumulative-notes.md (e.g. "Attention Points") or of task-notes.md

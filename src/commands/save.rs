@@ -13,6 +13,8 @@ use crate::text::short;
 
 #[derive(Debug, Args)]
 pub struct SaveArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// One-line summary of the session, appended to the session log (without it, the
     /// summary names the edited files). Without it and without edits in .rune/, nothing is
     /// recorded.

@@ -61,6 +61,8 @@ pub struct TaskFields {
 
 #[derive(Debug, Args)]
 pub struct TaskAddArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// What to do.
     pub title: String,
     #[command(flatten)]
@@ -75,6 +77,8 @@ pub struct TaskIdArgs {
 
 #[derive(Debug, Args)]
 pub struct TaskEditArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// The task: TASK_001 (or 1).
     pub id: String,
     /// A new title.
@@ -119,6 +123,8 @@ pub enum ContextBlockCommand {
 
 #[derive(Debug, Args)]
 pub struct BlockArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// The block's title.
     pub title: String,
     /// What the block says.
@@ -371,4 +377,21 @@ fn show_blocks(ctx: &Context, store: &Store, title: Option<&str>) -> Result<Exit
     }
     ctx.ui.print(&out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether a task command that writes text was given `--redact`.
+pub(super) fn redact(a: &TaskArgs) -> bool {
+    match &a.command {
+        TaskCommand::Add(a) => a.redact.redact,
+        TaskCommand::Edit(a) => a.redact.redact,
+        _ => false,
+    }
+}
+
+/// Whether a context-block command that writes was given `--redact`.
+pub(super) fn block_redact(a: &ContextBlockArgs) -> bool {
+    match &a.command {
+        ContextBlockCommand::Add(a) | ContextBlockCommand::Edit(a) => a.redact.redact,
+        ContextBlockCommand::Show(_) => false,
+    }
 }

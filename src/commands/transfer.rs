@@ -18,6 +18,10 @@ use crate::text::sanitize;
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
+    /// Keep a record that contains a secret, with the secret replaced by its prefix and
+    /// ***REDACTED***, instead of refusing it.
+    #[arg(long, global = true)]
+    pub redact: bool,
     #[command(subcommand)]
     pub format: ImportFormat,
 }

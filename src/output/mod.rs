@@ -4,54 +4,198 @@
 pub mod json;
 pub mod manual;
 pub mod oracle;
+pub mod pager;
+pub mod paint;
 
+use std::cell::RefCell;
 use std::fmt;
 use std::io::Write;
+use std::rc::Rc;
 use std::process::ExitCode;
 
 use crate::error::Kind;
 use crate::text::sanitize;
 
-/// Where status lines go; `-q` silences them.
-#[derive(Debug, Clone, Copy, Default)]
+/// Where output goes: a shared writer (stdout, a pager's input, or a buffer in tests).
+pub type Sink = Rc<RefCell<Box<dyn Write>>>;
+
+/// A sink that writes to this process's stdout.
+fn stdout_sink() -> Sink {
+    Rc::new(RefCell::new(Box::new(std::io::stdout())))
+}
+
+/// A sink that writes to this process's stderr.
+fn stderr_sink() -> Sink {
+    Rc::new(RefCell::new(Box::new(std::io::stderr())))
+}
+
+/// How a command talks: data to `out` (stdout), status, warnings and notices to `err`
+/// (stderr; `-q` silences status), colour when the user's settings ask for it. Both
+/// writers can be replaced ([`Ui::capture`]) so commands run in process in tests.
+#[derive(Clone)]
 pub struct Ui {
     pub quiet: bool,
     pub json: bool,
+    /// Colour data on stdout (`--color`, `color.ui`, `NO_COLOR`, a terminal).
+    color: std::cell::Cell<bool>,
+    out: Sink,
+    err: Sink,
+    /// The pager `out` feeds, waited for by [`Ui::finish`].
+    pager: Rc<RefCell<Option<std::process::Child>>>,
+}
+
+impl Default for Ui {
+    fn default() -> Ui {
+        Ui {
+            quiet: false,
+            json: false,
+            color: Default::default(),
+            out: stdout_sink(),
+            err: stderr_sink(),
+            pager: Rc::default(),
+        }
+    }
+}
+
+impl fmt::Debug for Ui {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ui")
+            .field("quiet", &self.quiet)
+            .field("json", &self.json)
+            .field("color", &self.color.get())
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a captured [`Ui`] wrote.
+#[derive(Clone, Default)]
+pub struct Captured(Rc<RefCell<Vec<u8>>>);
+
+impl Captured {
+    /// The bytes written so far, as text.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.borrow()).into_owned()
+    }
+}
+
+impl Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 impl Ui {
+    /// A `Ui` on this process's stdout and stderr.
+    pub fn new(quiet: bool, json: bool) -> Ui {
+        Ui {
+            quiet,
+            json,
+            ..Ui::default()
+        }
+    }
+
+    /// A `Ui` whose stdout and stderr are buffers: for running commands in process.
+    pub fn capture(quiet: bool, json: bool) -> (Ui, Captured, Captured) {
+        let out = Captured::default();
+        let err = Captured::default();
+        let ui = Ui {
+            quiet,
+            json,
+            color: Default::default(),
+            out: Rc::new(RefCell::new(Box::new(out.clone()))),
+            err: Rc::new(RefCell::new(Box::new(err.clone()))),
+            pager: Rc::default(),
+        };
+        (ui, out, err)
+    }
+
+    /// A line on stderr.
+    fn err_line(&self, line: &str) {
+        let _ = writeln!(self.err.borrow_mut(), "{line}");
+    }
+
     /// A status line on stderr.
     pub fn status(&self, msg: impl fmt::Display) {
         if !self.quiet {
-            let _ = writeln!(std::io::stderr().lock(), "{}", sanitize(&msg.to_string()));
+            self.err_line(&sanitize(&msg.to_string()));
         }
     }
 
     /// A line on stderr as it is written (it names its own source), shown even with `-q`.
     pub fn notice(&self, msg: impl fmt::Display) {
-        let _ = writeln!(std::io::stderr().lock(), "{}", sanitize(&msg.to_string()));
+        self.err_line(&sanitize(&msg.to_string()));
     }
 
     /// A warning on stderr, shown even with `-q`.
     pub fn warn(&self, msg: impl fmt::Display) {
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "warning: {}",
-            sanitize(&msg.to_string())
-        );
+        self.err_line(&format!("warning: {}", sanitize(&msg.to_string())));
     }
-}
 
-impl Ui {
     /// Writes data to stdout: text through [`sanitize`] (the one sanitiser of everything
     /// printed: records hold what agents and other clones wrote), JSON as it is (JSON escapes
     /// control characters, and its text fields hold what was recorded: docs/json.md). A
     /// closed pipe is reported as `BrokenPipe` for main to exit quietly.
     pub fn print(&self, s: &str) -> std::io::Result<()> {
         if self.json {
-            write_stdout(s)
+            self.write_out(s)
         } else {
-            write_stdout(&sanitize(s))
+            self.write_out(&sanitize(s))
+        }
+    }
+
+    /// Writes text data as [`Ui::print`] does, each line coloured by `paint` when colour is
+    /// on (after sanitizing, so only git-rune's own escape sequences reach the terminal).
+    pub fn print_painted(&self, s: &str, paint: fn(&str) -> String) -> std::io::Result<()> {
+        if self.json || !self.color.get() {
+            return self.print(s);
+        }
+        let clean = sanitize(s);
+        let mut out = String::with_capacity(clean.len() + clean.len() / 8);
+        for line in clean.split_inclusive('\n') {
+            let (body, nl) = match line.strip_suffix('\n') {
+                Some(b) => (b, "\n"),
+                None => (line, ""),
+            };
+            out.push_str(&paint(body));
+            out.push_str(nl);
+        }
+        self.write_out(&out)
+    }
+
+    fn write_out(&self, s: &str) -> std::io::Result<()> {
+        let mut out = self.out.borrow_mut();
+        out.write_all(s.as_bytes())?;
+        out.flush()
+    }
+
+    /// Turns colour on or off for [`Ui::print_painted`].
+    pub fn set_color(&self, on: bool) {
+        self.color.set(on);
+    }
+
+    /// Sends data through `pager` (a shell command) from here on; `None` leaves it as is.
+    pub fn start_pager(&self, pager: Option<String>) {
+        let Some(cmd) = pager else { return };
+        match pager::spawn(&cmd) {
+            Ok(mut child) => {
+                if let Some(stdin) = child.stdin.take() {
+                    *self.out.borrow_mut() = Box::new(stdin);
+                    *self.pager.borrow_mut() = Some(child);
+                }
+            }
+            Err(e) => self.warn(format_args!("cannot run the pager {cmd:?}: {e}")),
+        }
+    }
+
+    /// Closes the pager's input and waits for the reader to quit it.
+    pub fn finish(&self) {
+        if let Some(mut child) = self.pager.borrow_mut().take() {
+            *self.out.borrow_mut() = Box::new(std::io::stdout());
+            let _ = child.wait();
         }
     }
 }
