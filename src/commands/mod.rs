@@ -8,6 +8,7 @@ mod echo;
 mod gc;
 mod hooks;
 mod init;
+mod input;
 mod load;
 mod log;
 mod man;
@@ -190,6 +191,8 @@ pub struct Context {
     pub color: Option<String>,
     /// `--no-pager`.
     pub no_pager: bool,
+    /// The flag that read standard input, if one did (it can be read once).
+    pub stdin_read_by: std::cell::Cell<Option<String>>,
 }
 
 impl Context {
@@ -392,6 +395,7 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
         redact: command.redact(),
         color: global.color,
         no_pager: global.no_pager,
+        stdin_read_by: Default::default(),
         ui: Ui::new(global.quiet, global.json),
     };
     let result = dispatch(&ctx, command);

@@ -2,6 +2,7 @@
 //! resume and remember. Each seals one record, commits it at once (one CAS ref update) and
 //! refreshes the view.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -27,19 +28,32 @@ pub struct DecideArgs {
     pub redact: super::Redact,
     /// Short title of the decision.
     pub title: String,
-    /// Why the decision was needed.
-    #[arg(long)]
-    pub context: String,
-    /// What was decided.
-    #[arg(long)]
-    pub decision: String,
-    /// Why this approach over the alternatives.
-    #[arg(long)]
-    pub rationale: String,
-    /// What files or modules are affected.
-    #[arg(long)]
-    pub impact: String,
-    /// Files the decision is about (comma-separated); load marks it stale when they change.
+    /// Why the decision was needed (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", required_unless_present = "context_file")]
+    pub context: Option<String>,
+    /// Read --context from FILE (`-` for standard input).
+    #[arg(long = "context-file", value_name = "FILE", conflicts_with = "context")]
+    pub context_file: Option<PathBuf>,
+    /// What was decided (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", required_unless_present = "decision_file")]
+    pub decision: Option<String>,
+    /// Read --decision from FILE (`-` for standard input), as `git commit -F`.
+    #[arg(short = 'F', long = "decision-file", value_name = "FILE", conflicts_with = "decision")]
+    pub decision_file: Option<PathBuf>,
+    /// Why this approach over the alternatives (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", required_unless_present = "rationale_file")]
+    pub rationale: Option<String>,
+    /// Read --rationale from FILE (`-` for standard input).
+    #[arg(long = "rationale-file", value_name = "FILE", conflicts_with = "rationale")]
+    pub rationale_file: Option<PathBuf>,
+    /// What files or modules are affected (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", required_unless_present = "impact_file")]
+    pub impact: Option<String>,
+    /// Read --impact from FILE (`-` for standard input).
+    #[arg(long = "impact-file", value_name = "FILE", conflicts_with = "impact")]
+    pub impact_file: Option<PathBuf>,
+    /// Files the decision is about (comma-separated, relative to the current directory); load
+    /// marks it stale when they change.
     #[arg(long, value_delimiter = ',')]
     pub files: Vec<String>,
 }
@@ -50,15 +64,24 @@ pub struct ConventionArgs {
     pub redact: super::Redact,
     /// Short title of the convention.
     pub title: String,
-    /// Description of the convention.
-    #[arg(long)]
-    pub pattern: String,
-    /// Code example showing the pattern.
-    #[arg(long)]
+    /// Description of the convention (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", required_unless_present = "pattern_file")]
+    pub pattern: Option<String>,
+    /// Read --pattern from FILE (`-` for standard input), as `git commit -F`.
+    #[arg(short = 'F', long = "pattern-file", value_name = "FILE", conflicts_with = "pattern")]
+    pub pattern_file: Option<PathBuf>,
+    /// Code example showing the pattern (`-` reads standard input).
+    #[arg(long, value_name = "TEXT")]
     pub example: Option<String>,
-    /// Where the convention applies.
-    #[arg(long)]
+    /// Read --example from FILE (`-` for standard input).
+    #[arg(long = "example-file", value_name = "FILE", conflicts_with = "example")]
+    pub example_file: Option<PathBuf>,
+    /// Where the convention applies (`-` reads standard input).
+    #[arg(long, value_name = "TEXT")]
     pub applies_to: Option<String>,
+    /// Read --applies-to from FILE (`-` for standard input).
+    #[arg(long = "applies-to-file", value_name = "FILE", conflicts_with = "applies_to")]
+    pub applies_to_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -71,16 +94,20 @@ pub struct LearnArgs {
     /// Dedup key: the latest learning per key and type wins.
     #[arg(long)]
     pub key: String,
-    /// One or two sentences, in causal language.
-    #[arg(long)]
-    pub insight: String,
+    /// One or two sentences, in causal language (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", required_unless_present = "insight_file")]
+    pub insight: Option<String>,
+    /// Read --insight from FILE (`-` for standard input), as `git commit -F`.
+    #[arg(short = 'F', long = "insight-file", value_name = "FILE", conflicts_with = "insight")]
+    pub insight_file: Option<PathBuf>,
     /// How certain the learning is, from 0.1 (hunch) to 1.0.
     #[arg(long, default_value_t = 0.7, allow_negative_numbers = true)]
     pub confidence: f64,
     /// Which skill or tool produced the learning.
     #[arg(long)]
     pub skill: Option<String>,
-    /// Affected files (comma-separated); load marks the learning stale when they change.
+    /// Affected files (comma-separated, relative to the current directory); load marks the
+    /// learning stale when they change.
     #[arg(long, value_delimiter = ',')]
     pub files: Vec<String>,
 }
@@ -95,18 +122,27 @@ pub struct InstinctArgs {
     /// Short name; recording the same name again replaces the instinct.
     #[arg(required = true)]
     pub name: Option<String>,
-    /// When the pattern applies.
-    #[arg(long, required = true)]
+    /// When the pattern applies (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", required_unless_present = "trigger_file")]
     pub trigger: Option<String>,
-    /// What to do.
-    #[arg(long, required = true)]
+    /// Read --trigger from FILE (`-` for standard input).
+    #[arg(long = "trigger-file", value_name = "FILE", conflicts_with = "trigger")]
+    pub trigger_file: Option<PathBuf>,
+    /// What to do (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", required_unless_present = "action_file")]
     pub action: Option<String>,
+    /// Read --action from FILE (`-` for standard input).
+    #[arg(long = "action-file", value_name = "FILE", conflicts_with = "action")]
+    pub action_file: Option<PathBuf>,
     /// From 0.3 (one-off preference) to 0.9 (repeated correction).
     #[arg(long, allow_negative_numbers = true, required = true)]
     pub confidence: Option<f64>,
-    /// What happened that taught this.
-    #[arg(long, required = true)]
+    /// What happened that taught this (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", required_unless_present = "evidence_file")]
     pub evidence: Option<String>,
+    /// Read --evidence from FILE (`-` for standard input).
+    #[arg(long = "evidence-file", value_name = "FILE", conflicts_with = "evidence")]
+    pub evidence_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -153,18 +189,24 @@ pub struct ProgressArgs {
 pub struct CheckpointArgs {
     #[command(flatten)]
     pub redact: super::Redact,
-    /// The exact task and sub-step in progress.
-    #[arg(long)]
-    pub doing: String,
+    /// The exact task and sub-step in progress (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", required_unless_present = "doing_file")]
+    pub doing: Option<String>,
+    /// Read --doing from FILE (`-` for standard input).
+    #[arg(long = "doing-file", value_name = "FILE", conflicts_with = "doing")]
+    pub doing_file: Option<PathBuf>,
     /// A remaining step, in order (repeatable).
     #[arg(long)]
     pub left: Vec<String>,
     /// Something the next session needs that is not in the code (repeatable).
     #[arg(long)]
     pub context: Vec<String>,
-    /// The instruction for the next session to pick up from.
-    #[arg(long)]
+    /// The instruction for the next session to pick up from (`-` reads standard input).
+    #[arg(long, value_name = "TEXT")]
     pub resume: Option<String>,
+    /// Read --resume from FILE (`-` for standard input).
+    #[arg(long = "resume-file", value_name = "FILE", conflicts_with = "resume")]
+    pub resume_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -179,8 +221,12 @@ pub struct ResumeArgs {
 pub struct RememberArgs {
     #[command(flatten)]
     pub redact: super::Redact,
-    /// The item to add.
-    pub text: String,
+    /// The item to add (`-` reads standard input).
+    #[arg(value_name = "TEXT", required_unless_present = "file")]
+    pub text: Option<String>,
+    /// Read the item from FILE (`-` for standard input), as `git commit -F`.
+    #[arg(short = 'F', long = "file", value_name = "FILE", conflicts_with = "text")]
+    pub file: Option<PathBuf>,
     /// A section of cumulative-notes.md (e.g. "Attention Points") or of task-notes.md
     /// (e.g. "What Failed").
     #[arg(long)]
@@ -253,40 +299,50 @@ fn add(ctx: &Context, store: &Store, verb: &str, body: Body) -> Result<ExitCode>
 }
 
 pub fn decide(ctx: &Context, a: DecideArgs) -> Result<ExitCode> {
+    let context = ctx.required_text("--context", a.context, a.context_file)?;
+    let decision = ctx.required_text("--decision", a.decision, a.decision_file)?;
+    let rationale = ctx.required_text("--rationale", a.rationale, a.rationale_file)?;
+    let impact = ctx.required_text("--impact", a.impact, a.impact_file)?;
     let store = ctx.store()?;
+    let files = ctx.repo_paths(&store, &a.files)?;
     let body = record::NewDecision {
         title: a.title,
-        context: a.context,
-        decision: a.decision,
-        rationale: a.rationale,
-        impact: a.impact,
-        files: a.files,
+        context,
+        decision,
+        rationale,
+        impact,
+        files,
     }
     .body(&store);
     add(ctx, &store, "decide", body)
 }
 
 pub fn convention(ctx: &Context, a: ConventionArgs) -> Result<ExitCode> {
+    let pattern = ctx.required_text("--pattern", a.pattern, a.pattern_file)?;
+    let example = ctx.text("--example", a.example, a.example_file)?;
+    let applies_to = ctx.text("--applies-to", a.applies_to, a.applies_to_file)?;
     let store = ctx.store()?;
     let body = record::NewConvention {
         title: a.title,
-        pattern: a.pattern,
-        example: a.example.unwrap_or_default(),
-        applies_to: a.applies_to.unwrap_or_default(),
+        pattern,
+        example: example.unwrap_or_default(),
+        applies_to: applies_to.unwrap_or_default(),
     }
     .body();
     add(ctx, &store, "convention", body)
 }
 
 pub fn learn(ctx: &Context, a: LearnArgs) -> Result<ExitCode> {
+    let insight = ctx.required_text("--insight", a.insight, a.insight_file)?;
     let store = ctx.store()?;
+    let files = ctx.repo_paths(&store, &a.files)?;
     let body = record::NewLearning {
         skill: a.skill.unwrap_or_default(),
         ltype: LearningType::parse(&a.ltype).unwrap_or(LearningType::Insight),
         key: a.key,
-        insight: a.insight,
+        insight,
         confidence: a.confidence,
-        files: a.files,
+        files,
     }
     .body(&store);
     add(ctx, &store, "learn", body)
@@ -296,14 +352,17 @@ pub fn instinct(ctx: &Context, a: InstinctArgs) -> Result<ExitCode> {
     if let Some(InstinctCommand::Promote(p)) = a.command {
         return promote(ctx, p);
     }
-    let store = ctx.store()?;
     // clap requires every field when there is no subcommand.
+    let trigger = ctx.required_text("--trigger", a.trigger, a.trigger_file)?;
+    let action = ctx.required_text("--action", a.action, a.action_file)?;
+    let evidence = ctx.required_text("--evidence", a.evidence, a.evidence_file)?;
+    let store = ctx.store()?;
     let body = Body::Instinct(Instinct {
         name: a.name.unwrap_or_default(),
-        trigger: a.trigger.unwrap_or_default(),
-        action: a.action.unwrap_or_default(),
+        trigger,
+        action,
         confidence: a.confidence.unwrap_or_default(),
-        evidence: a.evidence.unwrap_or_default(),
+        evidence,
         extra: Vec::new(),
     });
     let out = record::instinct(&store, sealed(ctx, "instinct", body)?)?;
@@ -318,24 +377,32 @@ pub fn instinct(ctx: &Context, a: InstinctArgs) -> Result<ExitCode> {
 }
 
 pub fn progress(ctx: &Context, a: ProgressArgs) -> Result<ExitCode> {
+    let completed = ctx.texts("--completed", a.completed)?;
+    let in_progress = ctx.texts("--in-progress", a.in_progress)?;
+    let blocked = ctx.texts("--blocked", a.blocked)?;
+    let next = ctx.texts("--next", a.next)?;
     let store = ctx.store()?;
     let body = Body::Progress(Progress {
-        completed: a.completed,
-        in_progress: a.in_progress,
-        blocked: a.blocked,
-        next: a.next,
+        completed,
+        in_progress,
+        blocked,
+        next,
         extra: Vec::new(),
     });
     add(ctx, &store, "progress", body)
 }
 
 pub fn checkpoint(ctx: &Context, a: CheckpointArgs) -> Result<ExitCode> {
+    let doing = ctx.required_text("--doing", a.doing, a.doing_file)?;
+    let resume = ctx.text("--resume", a.resume, a.resume_file)?;
+    let left = ctx.texts("--left", a.left)?;
+    let context = ctx.texts("--context", a.context)?;
     let store = ctx.store()?;
     let body = record::NewCheckpoint {
-        doing: a.doing,
-        left: a.left,
-        context: a.context,
-        resume: a.resume.unwrap_or_default(),
+        doing,
+        left,
+        context,
+        resume: resume.unwrap_or_default(),
     }
     .body(&store)?;
     let written = record::checkpoint(&store, sealed(ctx, "checkpoint", body)?)?;
@@ -383,6 +450,7 @@ pub fn resume(ctx: &Context, a: ResumeArgs) -> Result<ExitCode> {
 }
 
 pub fn remember(ctx: &Context, a: RememberArgs) -> Result<ExitCode> {
+    let text = ctx.required_text("<TEXT>", a.text, a.file)?;
     let store = ctx.store()?;
     let body = if let Some(section) = canonical_section(&a.section, &CUMULATIVE_SECTIONS) {
         if a.task.is_some() {
@@ -392,13 +460,13 @@ pub fn remember(ctx: &Context, a: RememberArgs) -> Result<ExitCode> {
         }
         Body::CumulativeNote(CumulativeNote {
             section: section.into(),
-            text: a.text,
+            text: text.clone(),
         })
     } else if let Some(section) = canonical_section(&a.section, &TASK_SECTIONS) {
         Body::TaskNote(TaskNote {
             task: a.task.unwrap_or_default(),
             section: section.into(),
-            text: a.text,
+            text,
         })
     } else {
         return Err(error::input(

@@ -138,7 +138,7 @@ pub fn why(store: &Store, target: &str) -> Result<Why> {
                 match file {
                     Some(f) => error::input(
                         format!("{f} does not exist in the work tree"),
-                        "name a file that exists (paths are relative to the repository root), or a commit",
+                        "name a file that exists (relative to the current directory), or a commit",
                     ),
                     None => error::input(
                         format!("{target:?} does not name a commit here"),
