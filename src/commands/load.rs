@@ -47,6 +47,7 @@ pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
         ));
     }
     let store = ctx.store()?;
+    ctx.hint_not_set_up(&store);
     let pick = args
         .role
         .as_deref()

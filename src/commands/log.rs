@@ -23,6 +23,7 @@ pub struct LogArgs {
 
 pub fn run(ctx: &Context, args: LogArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
+    ctx.hint_not_set_up(&store);
     ctx.page(&store);
     let mut entries = log(&store, args.all)?;
     // One history, newest first, as `git log --all` orders commits: by time across refs

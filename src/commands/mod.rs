@@ -274,10 +274,51 @@ impl Context {
         }
     }
 
+    /// Refuses to write when the view cannot be checked out afterwards (a file named `.rune`
+    /// where the folder goes): checked before anything is written, so a retry after fixing
+    /// it does not record the same thing twice.
+    pub fn check_view_writable(&self, store: &Store) -> Result<()> {
+        let Some(root) = store.workdir() else {
+            return Ok(());
+        };
+        let path = root.join(VIEW_DIR);
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if !m.is_dir() => Err(error::environment(
+                format!("{} is a file, where git-rune checks out its {VIEW_DIR}/ view; nothing was written", path.display()),
+                format!("rename or move that file (`git mv {VIEW_DIR} <other name>` if git tracks it), then run the command again"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Says, once, that this clone is not set up when its memory is empty: a clone does not
+    /// fetch a remote's memory, so an empty `load`, `status` or `log` here says nothing about
+    /// what the remote holds.
+    pub fn hint_not_set_up(&self, store: &Store) {
+        if self.ui.json || !store.memory_refs().is_ok_and(|r| r.is_empty()) {
+            return;
+        }
+        let Some(remote) = store.default_remote() else {
+            return;
+        };
+        let [spec, _] = crate::store::fetch_refspecs(&remote);
+        if store.config_has(&format!("remote.{remote}.fetch"), &spec) {
+            return;
+        }
+        self.ui.status(format_args!(
+            "hint: memory is empty in this clone, and git-rune is not set up here: a clone does not fetch the memory {remote} may hold; run `git rune init` to set up and bring it in"
+        ));
+    }
+
     /// Reports a write: the ref, commit and summary, the identity hint, and view files that
     /// kept unsaved edits.
     pub fn report_written(&self, store: &Store, written: &Written) {
         identity_hint(self, store);
+        if crate::memory::view_dir::View::open(store).is_some_and(|v| !v.checked_out()) {
+            self.ui.status(format_args!(
+                "hint: the record is in memory, but git-rune is not set up in this clone, so there is no {VIEW_DIR}/ view to show it: run `git rune init` to check it out"
+            ));
+        }
         self.ui.status(format_args!(
             "{} {} {}",
             written.refname,

@@ -83,7 +83,7 @@ pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
             version: json::VERSION,
         })
     } else if saved.nothing {
-        "nothing to save: .rune/ has no edits (pass -m \"summary\" to record the session)"
+        "nothing to save: .rune/ has no edits; to record the session anyway, run `git rune save -m \"summary\"`"
             .to_owned()
     } else if files.is_empty() {
         format!("saved session: {}", saved.summary)
