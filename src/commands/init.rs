@@ -63,11 +63,13 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
         };
         match crate::sync::sync(&store, &remote, opts, &|what| ctx.ui.status(what)) {
             Ok(report) => {
-                let came: usize = report.incoming().values().sum();
+                let incoming = report.incoming();
+                let came: usize = incoming.values().sum();
                 if came > 0 {
                     done.actions.push(format!(
-                        "brought in {came} memory record{} from {remote}",
-                        if came == 1 { "" } else { "s" }
+                        "brought in {came} memory record{} from {remote} ({})",
+                        if came == 1 { "" } else { "s" },
+                        crate::output::kind_counts(&incoming, 0)
                     ));
                 }
             }

@@ -204,11 +204,13 @@ impl Context {
         match crate::sync::merge_fetched(&store) {
             Ok(reports) => {
                 for r in reports {
-                    let came = r.incoming().values().sum::<usize>()
-                        + r.notes.as_ref().map_or(0, |n| n.incoming);
-                    if came > 0 {
+                    let what = crate::output::kind_counts(
+                        &r.incoming(),
+                        r.notes.as_ref().map_or(0, |n| n.incoming),
+                    );
+                    if !what.is_empty() {
                         self.ui.status(format_args!(
-                            "git-rune: merged memory fetched from {} ({came} new)",
+                            "git-rune: merged memory `git fetch` brought from {}: {what} new",
                             r.remote
                         ));
                     }

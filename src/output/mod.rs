@@ -206,6 +206,33 @@ fn write_stdout(s: &str) -> std::io::Result<()> {
     out.flush()
 }
 
+/// Record counts by kind as a phrase: `2 decisions, 1 learning, 1 removal, 3 commit notes`.
+pub fn kind_counts(by_kind: &std::collections::BTreeMap<&'static str, usize>, notes: usize) -> String {
+    let mut parts: Vec<String> = by_kind
+        .iter()
+        .filter(|(k, _)| **k != "resolve" && **k != "delete")
+        .map(|(k, n)| format!("{n} {k}{}", if *n == 1 { "" } else { "s" }))
+        .collect();
+    let edits: usize = by_kind
+        .iter()
+        .filter(|(k, _)| **k == "resolve" || **k == "delete")
+        .map(|(_, n)| n)
+        .sum();
+    if edits > 0 {
+        parts.push(format!(
+            "{edits} removal{}",
+            if edits == 1 { "" } else { "s" }
+        ));
+    }
+    if notes > 0 {
+        parts.push(format!(
+            "{notes} commit note{}",
+            if notes == 1 { "" } else { "s" }
+        ));
+    }
+    parts.join(", ")
+}
+
 /// The hint of the first error in the chain that has one: each typed error that can say
 /// what to do is asked here, and the hint is worded for the command line.
 pub fn hint_of(err: &anyhow::Error) -> Option<String> {
