@@ -29,9 +29,13 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
     prepare(&store, &mut done)?;
     if args.hooks {
         match install_all(&store) {
-            Ok(added) => done
-                .actions
-                .extend(added.iter().map(|h| format!("installed the {h} hook"))),
+            Ok(added) => {
+                done.actions
+                    .extend(added.iter().map(|h| format!("installed the {h} hook")));
+                if let Ok(dir) = crate::hooks::install::hooks_dir(&store) {
+                    super::report_hooks_in_work_tree(ctx, &store, &dir);
+                }
+            }
             // A bare repository has no hooks to install: memory refs only.
             Err(HookError::Bare) => {}
             Err(e) => {

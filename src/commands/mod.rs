@@ -396,6 +396,30 @@ impl Context {
     }
 }
 
+/// After installing hooks: when the hooks directory is inside the work tree (husky's
+/// `core.hooksPath`), the files git-rune created there are kept out of `git status`, and the
+/// user is told so, and which of their own (tracked) hooks now call git-rune.
+fn report_hooks_in_work_tree(ctx: &Context, store: &Store, dir: &std::path::Path) {
+    match crate::hooks::install::in_work_tree(store, dir) {
+        Ok(Some((rel, created, chained))) => {
+            if !created.is_empty() {
+                ctx.ui.status(format_args!(
+                    "the hooks directory {rel}/ (core.hooksPath) is inside the work tree: git-rune's new hook files there ({}) are kept out of `git status` through .git/info/exclude; to share them with your team, remove those lines and commit the files",
+                    created.join(", ")
+                ));
+            }
+            if !chained.is_empty() {
+                ctx.ui.status(format_args!(
+                    "git-rune added itself to your own {} in {rel}/: `git status` shows the change; commit it to share it, or `git rune hooks uninstall` takes it out",
+                    chained.join(", ")
+                ));
+            }
+        }
+        Ok(None) => {}
+        Err(e) => ctx.ui.warn(e),
+    }
+}
+
 /// Tells the user when records are attributed to the fallback identity.
 fn identity_hint(ctx: &Context, store: &Store) {
     if store.author.fallback {
