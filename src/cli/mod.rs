@@ -79,6 +79,17 @@ pub fn exit_statuses() -> Vec<(String, String)> {
     rows
 }
 
+/// The environment variables git-rune reads: `(name, what it does)` (docs/cli.md and the
+/// manual's ENVIRONMENT).
+pub fn environment() -> Vec<(&'static str, &'static str)> {
+    crate::output::manual::environment()
+}
+
+/// docs/config.md: every `rune.*` setting, from the one settings table.
+pub fn config_reference() -> String {
+    crate::settings::markdown()
+}
+
 /// The command line as clap sees it, with the grouped command list, examples and the exit
 /// status added to `--help` (and so to the manual pages and completions, which describe it,
 /// and the generated docs/cli.md).

@@ -146,14 +146,14 @@ fn wire(ctx: &Context, a: &WireArgs, on: bool) -> Result<ExitCode> {
     .map_err(wiring_error)?;
     let shown = wired.path.display().to_string();
     let out = if ctx.ui.json {
-        json::line(&serde_json::json!({
-            "version": json::VERSION,
-            "path": shown,
-            "installed": on,
-            "changed": wired.entries,
-            "file_created": wired.file_created,
-            "file_removed": wired.file_removed,
-        })) + "\n"
+        json::line(&json::AgentWiredJson {
+            changed: &wired.entries,
+            file_created: wired.file_created,
+            file_removed: wired.file_removed,
+            installed: on,
+            path: shown.clone(),
+            version: json::VERSION,
+        }) + "\n"
     } else if wired.entries.is_empty() {
         if on {
             format!("{shown}: already wired\n")
@@ -182,45 +182,45 @@ fn status(ctx: &Context) -> Result<ExitCode> {
         let claude: Vec<_> = st
             .claude
             .iter()
-            .map(|(scope, path, entries)| {
-                serde_json::json!({
-                    "scope": scope.as_str(),
-                    "path": path.display().to_string(),
-                    "hooks": entries.as_ref().ok(),
-                    "error": entries.as_ref().err(),
-                })
+            .map(|(scope, path, entries)| json::ClaudeScopeJson {
+                error: entries.as_ref().err(),
+                hooks: entries.as_ref().ok(),
+                path: path.display().to_string(),
+                scope: scope.as_str(),
             })
             .collect();
         let sessions: Vec<_> = st
             .sessions
             .iter()
-            .map(|s| {
-                serde_json::json!({
-                    "id": s.id, "started": s.started, "tool_calls": s.tool_calls,
-                    "status": s.level().label(),
-                })
+            .map(|s| json::AgentSessionJson {
+                id: &s.id,
+                started: &s.started,
+                status: s.level().label(),
+                tool_calls: s.tool_calls,
             })
             .collect();
         let mcp: Vec<_> = st
             .mcp
             .iter()
-            .map(|(client, path, there)| {
-                serde_json::json!({
-                    "client": client.as_str(),
-                    "path": path.display().to_string(),
-                    "registered": there.as_ref().ok(),
-                    "error": there.as_ref().err(),
-                })
+            .map(|(client, path, there)| json::McpClientJson {
+                client: client.as_str(),
+                error: there.as_ref().err(),
+                path: path.display().to_string(),
+                registered: there.as_ref().ok(),
             })
             .collect();
-        let v = serde_json::json!({
-            "version": json::VERSION,
-            "claude": claude,
-            "mcp": mcp,
-            "agents_md": st.agents_md.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-            "sessions": sessions,
-            "log": st.log,
-        });
+        let v = json::AgentStatusJson {
+            agents_md: st
+                .agents_md
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect(),
+            claude,
+            log: &st.log,
+            mcp,
+            sessions,
+            version: json::VERSION,
+        };
         ctx.ui.print(&(json::line(&v) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -84,7 +84,10 @@ fn status(ctx: &Context, id: Option<&str>) -> Result<ExitCode> {
     let density = mode::density(git_dir, s.as_ref().is_some_and(|s| s.auto_caveman)).0;
     let h = report::health(s.as_ref(), &snap.state, density);
     let out = if ctx.ui.json {
-        json::line(&serde_json::json!({ "version": json::VERSION, "health": h })) + "\n"
+        json::line(&json::HealthJson {
+            health: &h,
+            version: json::VERSION,
+        }) + "\n"
     } else {
         h.text()
     };
@@ -155,7 +158,10 @@ fn budget_cmd(ctx: &Context) -> Result<ExitCode> {
         ctx.ui.warn(u);
     }
     let out = if ctx.ui.json {
-        json::line(&serde_json::json!({ "version": json::VERSION, "budget": b })) + "\n"
+        json::line(&json::BudgetJson {
+            budget: &b,
+            version: json::VERSION,
+        }) + "\n"
     } else {
         let mut out = String::from("## Context Budget\n");
         out.push_str(&format!(
@@ -222,9 +228,15 @@ fn artifacts_cmd(ctx: &Context) -> Result<ExitCode> {
     let out = if ctx.ui.json {
         let items: Vec<_> = list
             .iter()
-            .map(|(name, size)| serde_json::json!({ "path": format!("{VIEW_DIR}/artifacts/{name}"), "bytes": size }))
+            .map(|(name, size)| json::ArtifactJson {
+                bytes: *size,
+                path: format!("{VIEW_DIR}/artifacts/{name}"),
+            })
             .collect();
-        json::line(&serde_json::json!({ "version": json::VERSION, "artifacts": items })) + "\n"
+        json::line(&json::ArtifactsJson {
+            artifacts: items,
+            version: json::VERSION,
+        }) + "\n"
     } else {
         list.iter()
             .map(|(name, size)| format!("{VIEW_DIR}/artifacts/{name}\t{size}\n"))
@@ -421,12 +433,12 @@ pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
         let newest = session::all(git_dir).into_iter().next();
         let (density, source) = mode::density(git_dir, newest.is_some_and(|s| s.auto_caveman));
         let out = if ctx.ui.json {
-            json::line(&serde_json::json!({
-                "version": json::VERSION,
-                "mode": current,
-                "density": density,
-                "density_source": source,
-            })) + "\n"
+            json::line(&json::ModeJson {
+                density,
+                density_source: source,
+                mode: current,
+                version: json::VERSION,
+            }) + "\n"
         } else {
             format!(
                 "mode: {}\ndensity: {density} ({source})\n",

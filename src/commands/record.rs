@@ -426,10 +426,10 @@ pub fn resume(ctx: &Context, a: ResumeArgs) -> Result<ExitCode> {
     }
     if ctx.ui.json {
         let status = if a.done { "resolved" } else { "open" };
-        let v = serde_json::json!({
-            "version": json::VERSION,
-            "checkpoint": json::shown_record(&cp, Some(status)),
-        });
+        let v = json::ResumeJson {
+            checkpoint: json::shown_record(&cp, Some(status)),
+            version: json::VERSION,
+        };
         ctx.ui.print(&(json::line(&v) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }

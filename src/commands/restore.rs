@@ -41,10 +41,10 @@ pub fn run(ctx: &Context, args: RestoreArgs) -> Result<ExitCode> {
     };
     view.checkout(&store, &files)?;
     if ctx.ui.json {
-        let v = serde_json::json!({
-            "version": json::VERSION,
-            "restored": files.iter().map(|f| f.name()).collect::<Vec<_>>(),
-        });
+        let v = json::RestoreJson {
+            restored: files.iter().map(|f| f.name()).collect(),
+            version: json::VERSION,
+        };
         ctx.ui.print(&(json::line(&v) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -253,25 +253,30 @@ fn consolidate(
         "older than 3 days",
     ];
     if ctx.ui.json {
-        let groups: Vec<serde_json::Value> = c
+        let groups = c
             .groups
             .iter()
-            .map(|(title, members, criteria, by_cap, num)| {
-                serde_json::json!({
-                    "title": title,
-                    "members": members,
-                    "criteria": names.iter().zip(criteria).filter(|(_, c)| **c).map(|(n, _)| *n).collect::<Vec<_>>(),
-                    "by_cap": by_cap,
-                    "task_id": num.map(task_id),
-                })
-            })
+            .map(
+                |(title, members, criteria, by_cap, num)| json::ConsolidateGroupJson {
+                    by_cap: *by_cap,
+                    criteria: names
+                        .iter()
+                        .zip(criteria)
+                        .filter(|(_, c)| **c)
+                        .map(|(n, _)| *n)
+                        .collect(),
+                    members: members.clone(),
+                    task_id: num.map(task_id),
+                    title: title.clone(),
+                },
+            )
             .collect();
-        let v = serde_json::json!({
-            "version": json::VERSION,
-            "dry_run": dry_run,
-            "groups": groups,
-            "summary": json::task_summary(&c.summary),
-        });
+        let v = json::ConsolidateJson {
+            dry_run,
+            groups,
+            summary: json::task_summary(&c.summary),
+            version: json::VERSION,
+        };
         ctx.ui.print(&(json::line(&v) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -300,9 +300,12 @@ pub fn kind_of(err: &anyhow::Error) -> Kind {
                 Kind::Environment
             };
         }
-        if e.downcast_ref::<crate::memory::view_dir::ViewError>().is_some()
-        {
-            return Kind::Environment;
+        if let Some(v) = e.downcast_ref::<crate::memory::view_dir::ViewError>() {
+            return if v.source.kind() == std::io::ErrorKind::WouldBlock {
+                Kind::Conflict
+            } else {
+                Kind::Environment
+            };
         }
     }
     Kind::Internal
@@ -355,4 +358,99 @@ pub fn report_usage(err: &clap::Error) -> ExitCode {
         write_stdout(&text)
     };
     ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One representative error of every kind, typed as the layers raise them, and the exit
+    /// code each maps to (docs/cli.md, "Exit status").
+    #[test]
+    fn every_kind_of_failure_maps_to_its_documented_exit_code() {
+        use crate::store::StoreError;
+        let cases: Vec<(anyhow::Error, Kind, u8)> = vec![
+            (crate::error::usage("x", "y"), Kind::Usage, 2),
+            (crate::error::input("no such task", "z"), Kind::Input, 1),
+            (
+                anyhow::Error::new(crate::memory::seal::SealError::Secret {
+                    rule: "aws",
+                    at: "--context".into(),
+                }),
+                Kind::Input,
+                1,
+            ),
+            (
+                anyhow::Error::new(StoreError::BadRecord {
+                    name: "refs/rune/memory".into(),
+                    path: "decision/all.jsonl".into(),
+                    line: 1,
+                    message: "bad".into(),
+                }),
+                Kind::Data,
+                65,
+            ),
+            (
+                anyhow::Error::new(crate::view::ParseError {
+                    line: 3,
+                    message: "bad".into(),
+                })
+                .context("cannot read .rune/decisions.md"),
+                Kind::Data,
+                65,
+            ),
+            (
+                anyhow::Error::new(StoreError::Contended {
+                    name: "refs/rune/memory".into(),
+                    attempts: 3,
+                }),
+                Kind::Conflict,
+                75,
+            ),
+            (
+                anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::WouldBlock))
+                    .context("the view is locked"),
+                Kind::Conflict,
+                75,
+            ),
+            (
+                anyhow::Error::new(StoreError::NotARepository("/tmp/x".into())),
+                Kind::Environment,
+                69,
+            ),
+            (
+                anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::PermissionDenied))
+                    .context("cannot write .rune/decisions.md"),
+                Kind::Environment,
+                69,
+            ),
+            (anyhow::anyhow!("an invariant broke"), Kind::Internal, 70),
+        ];
+        for (err, kind, code) in cases {
+            assert_eq!(kind_of(&err), kind, "{err:#}");
+            assert_eq!(kind.exit_code(), code, "{err:#}");
+        }
+        // A kind raised deep inside keeps its kind under the context added above it.
+        let deep = crate::error::conflict("locked", "retry").context("saving the view");
+        assert_eq!(kind_of(&deep), Kind::Conflict);
+        // Every exit code the table documents is one of the kinds' codes, or a result code.
+        let documented: Vec<String> = crate::cli::exit_statuses().into_iter().map(|(c, _)| c).collect();
+        for k in Kind::ALL {
+            assert!(documented.contains(&k.exit_code().to_string()), "{k:?}");
+        }
+    }
+
+    #[test]
+    fn the_report_gives_a_hint_worded_for_the_command_line() {
+        let err = crate::error::input("no content", crate::error::pass("content", "\"…\"", ""));
+        let mut out = Vec::new();
+        write_report(&mut out, &err).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "error: no content\nhint: pass --content \"…\"\n"
+        );
+        let mut out = Vec::new();
+        write_report(&mut out, &anyhow::anyhow!("boom")).unwrap();
+        assert!(String::from_utf8(out).unwrap().contains("a bug in git-rune"));
+    }
 }

@@ -5,6 +5,7 @@ mod common;
 mod agent;
 mod architecture;
 mod cli_docs;
+mod cli_edge;
 mod commit_notes;
 mod concurrency;
 mod crash;
