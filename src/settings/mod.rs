@@ -200,14 +200,28 @@ fn suggestion(key: &str) -> Option<&'static str> {
     all()
         .iter()
         .filter(|s| !s.key.contains('<'))
-        .find(|s| {
-            let w = s.key.to_ascii_lowercase();
-            w.len().abs_diff(k.len()) <= 1
-                && w.chars().zip(k.chars()).filter(|(a, b)| a != b).count()
-                    + w.len().abs_diff(k.len())
-                    <= 2
-        })
+        .find(|s| distance(&s.key.to_ascii_lowercase(), &k) <= 2)
         .map(|s| s.key)
+}
+
+/// Levenshtein distance between two short keys.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(row[j]).min(cur)
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 /// The reference as markdown (docs/config.md).

@@ -113,7 +113,8 @@ fn long_text_comes_from_files_and_standard_input() {
             .map(|l| l["insight"].as_str().unwrap().to_owned())
             .unwrap_or_else(|| panic!("no learning {key}: {shown}"))
     };
-    assert_eq!(insight("big").len(), long.len());
+    // The seal trims the text's ends; nothing else is lost.
+    assert_eq!(insight("big").len(), long.trim_end().len());
     assert_eq!(insight("file"), long.trim_end());
     assert_eq!(insight("dash"), "from stdin");
     let decisions = repo.rune(&["show", "decision", "--json"]).success().stdout;
@@ -133,7 +134,9 @@ fn paths_are_read_from_the_current_directory() {
     repo.git(&["commit", "-q", "-m", "parser"]);
     init(&repo);
     let sub = repo.root.join("compiler");
-    repo.rune_in(&sub, &["why", "parser.js:508"]).success();
+    // Found from the subdirectory (no note yet: exit 1, but the line was blamed).
+    let why = repo.rune_in(&sub, &["why", "parser.js:508"]);
+    assert!(why.stdout.contains("compiler/parser.js:508 was last changed"), "{}", why.snapshot());
     repo.rune_in(&sub, &["-q", "learn", "--type", "insight", "--key", "p", "--insight", "i", "--files", "parser.js"])
         .success();
     let shown = repo.rune(&["show", "learnings", "--json"]).success().stdout;
@@ -196,10 +199,9 @@ fn hints_lead_somewhere() {
         let out = bob.rune(&[cmd]).success();
         assert!(out.stderr.contains("run `git rune init`"), "{cmd}: {}", out.stderr);
     }
-    // learn before init says the view is missing.
-    let out = bob.rune(&learn_args("b", "from bob", &[]).split_first().unwrap().1.to_vec());
-    let out = out.success();
-    assert!(out.stderr.contains("not set up"), "{}", out.stderr);
+    // learn before init writes the view too.
+    bob.rune(&learn_args("b", "from bob", &[])).success();
+    assert!(bob.read(".rune/learnings.jsonl").contains("from bob"));
     // init says what arrived, by kind.
     let out = bob.rune(&["init", "--no-hooks"]).success();
     assert!(out.stdout.contains("(1 learning)"), "{}", out.stdout);
