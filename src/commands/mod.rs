@@ -433,7 +433,7 @@ fn identity_hint(ctx: &Context, store: &Store) {
 
 /// Runs one command. `cli` is the command line's definition (`cli::command`).
 pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> Result<ExitCode> {
-    let dir = match global.directory {
+    let dir = match global.directory.clone() {
         // git's words for a -C that goes nowhere, rather than "not a git repository".
         Some(d) if !d.is_dir() => {
             let why = match std::fs::metadata(&d) {
@@ -456,19 +456,36 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
             )
         })?,
     };
-    let ctx = Context {
-        dir,
-        cli,
-        redact: command.redact(),
-        color: global.color,
-        no_pager: global.no_pager,
-        stdin_read_by: Default::default(),
-        ui: Ui::new(global.quiet, global.json),
-    };
+    let ctx = Context::new(dir, cli, &global, &command, Ui::new(global.quiet, global.json));
     let result = dispatch(&ctx, command);
     ctx.ui.finish();
     result
 }
+
+impl Context {
+    /// The context a command runs in: `dir` (the current directory, or `-C`), talking
+    /// through `ui` (stdout and stderr, or buffers in tests).
+    pub fn new(
+        dir: PathBuf,
+        cli: fn() -> clap::Command,
+        global: &GlobalArgs,
+        command: &Command,
+        ui: Ui,
+    ) -> Context {
+        Context {
+            dir,
+            cli,
+            redact: command.redact(),
+            color: global.color.clone(),
+            no_pager: global.no_pager,
+            stdin_read_by: Default::default(),
+            ui,
+        }
+    }
+}
+
+#[cfg(test)]
+mod snapshots;
 
 /// Runs `command` in `ctx`.
 pub fn dispatch(ctx: &Context, command: Command) -> Result<ExitCode> {
