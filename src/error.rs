@@ -233,8 +233,14 @@ mod tests {
     #[test]
     fn hints_are_worded_for_their_interface() {
         let h = pass("content", "\"…\"", " to give the block its text");
-        assert_eq!(h.for_cli(), "pass --content \"…\" to give the block its text");
-        assert_eq!(h.for_tool(), "set the `content` argument to give the block its text");
+        assert_eq!(
+            h.for_cli(),
+            "pass --content \"…\" to give the block its text"
+        );
+        assert_eq!(
+            h.for_tool(),
+            "set the `content` argument to give the block its text"
+        );
         let h = pass("allow-delete", "", "");
         assert_eq!(h.for_tool(), "set the `allow_delete` argument");
         let r = run("init", " first");

@@ -74,6 +74,7 @@ pub fn run(ctx: &Context, args: DiffArgs) -> Result<ExitCode> {
             ));
         }
     }
-    ctx.ui.print_painted(&out, crate::output::paint::diff_line)?;
+    ctx.ui
+        .print_painted(&out, crate::output::paint::diff_line)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -169,14 +169,21 @@ fn git_was_quiet() -> bool {
 /// ran the hook, so keep looking: a shell, or `git rune hook` itself).
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 fn quiet_git(argv: &[String]) -> Option<bool> {
-    let program = std::path::Path::new(argv.first()?).file_name()?.to_string_lossy().into_owned();
+    let program = std::path::Path::new(argv.first()?)
+        .file_name()?
+        .to_string_lossy()
+        .into_owned();
     if program != "git" || argv.iter().any(|a| a == "rune") {
         return None;
     }
     let args = argv[1..].iter().take_while(|a| *a != "--");
     Some(args.into_iter().any(|a| {
         a == "--quiet"
-            || (a.starts_with('-') && !a.starts_with("--") && a.len() > 1 && a[1..].contains('q') && a[1..].bytes().all(|b| b.is_ascii_alphabetic()))
+            || (a.starts_with('-')
+                && !a.starts_with("--")
+                && a.len() > 1
+                && a[1..].contains('q')
+                && a[1..].bytes().all(|b| b.is_ascii_alphabetic()))
     }))
 }
 
@@ -201,7 +208,10 @@ mod tests {
     #[test]
     fn quiet_is_read_from_the_git_command() {
         assert_eq!(quiet_git(&argv("git switch -q topic")), Some(true));
-        assert_eq!(quiet_git(&argv("/usr/bin/git checkout --quiet main")), Some(true));
+        assert_eq!(
+            quiet_git(&argv("/usr/bin/git checkout --quiet main")),
+            Some(true)
+        );
         assert_eq!(quiet_git(&argv("git checkout -fq main")), Some(true));
         assert_eq!(quiet_git(&argv("git switch topic")), Some(false));
         assert_eq!(quiet_git(&argv("git switch -- -q")), Some(false));

@@ -83,9 +83,15 @@ impl Context {
             ));
         }
         let mut data = Vec::new();
-        std::io::stdin().lock().read_to_end(&mut data).map_err(|e| {
-            error::environment(format!("cannot read standard input for {flag}: {e}"), "pipe the text in, or name a file")
-        })?;
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut data)
+            .map_err(|e| {
+                error::environment(
+                    format!("cannot read standard input for {flag}: {e}"),
+                    "pipe the text in, or name a file",
+                )
+            })?;
         let text = String::from_utf8(data).map_err(|_| {
             error::input(
                 format!("standard input (for {flag}) is not UTF-8 text"),
@@ -185,7 +191,10 @@ mod tests {
 
     #[test]
     fn paths_are_normalized_lexically() {
-        assert_eq!(normalize(Path::new("/a/b/../c/./d")), PathBuf::from("/a/c/d"));
+        assert_eq!(
+            normalize(Path::new("/a/b/../c/./d")),
+            PathBuf::from("/a/c/d")
+        );
         assert_eq!(trim_end_newlines("text\n\r\n".into()), "text");
     }
 }

@@ -456,7 +456,13 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
             )
         })?,
     };
-    let ctx = Context::new(dir, cli, &global, &command, Ui::new(global.quiet, global.json));
+    let ctx = Context::new(
+        dir,
+        cli,
+        &global,
+        &command,
+        Ui::new(global.quiet, global.json),
+    );
     let result = dispatch(&ctx, command);
     ctx.ui.finish();
     result

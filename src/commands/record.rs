@@ -38,13 +38,22 @@ pub struct DecideArgs {
     #[arg(long, value_name = "TEXT", required_unless_present = "decision_file")]
     pub decision: Option<String>,
     /// Read --decision from FILE (`-` for standard input), as `git commit -F`.
-    #[arg(short = 'F', long = "decision-file", value_name = "FILE", conflicts_with = "decision")]
+    #[arg(
+        short = 'F',
+        long = "decision-file",
+        value_name = "FILE",
+        conflicts_with = "decision"
+    )]
     pub decision_file: Option<PathBuf>,
     /// Why this approach over the alternatives (`-` reads standard input).
     #[arg(long, value_name = "TEXT", required_unless_present = "rationale_file")]
     pub rationale: Option<String>,
     /// Read --rationale from FILE (`-` for standard input).
-    #[arg(long = "rationale-file", value_name = "FILE", conflicts_with = "rationale")]
+    #[arg(
+        long = "rationale-file",
+        value_name = "FILE",
+        conflicts_with = "rationale"
+    )]
     pub rationale_file: Option<PathBuf>,
     /// What files or modules are affected (`-` reads standard input).
     #[arg(long, value_name = "TEXT", required_unless_present = "impact_file")]
@@ -68,7 +77,12 @@ pub struct ConventionArgs {
     #[arg(long, value_name = "TEXT", required_unless_present = "pattern_file")]
     pub pattern: Option<String>,
     /// Read --pattern from FILE (`-` for standard input), as `git commit -F`.
-    #[arg(short = 'F', long = "pattern-file", value_name = "FILE", conflicts_with = "pattern")]
+    #[arg(
+        short = 'F',
+        long = "pattern-file",
+        value_name = "FILE",
+        conflicts_with = "pattern"
+    )]
     pub pattern_file: Option<PathBuf>,
     /// Code example showing the pattern (`-` reads standard input).
     #[arg(long, value_name = "TEXT")]
@@ -80,7 +94,11 @@ pub struct ConventionArgs {
     #[arg(long, value_name = "TEXT")]
     pub applies_to: Option<String>,
     /// Read --applies-to from FILE (`-` for standard input).
-    #[arg(long = "applies-to-file", value_name = "FILE", conflicts_with = "applies_to")]
+    #[arg(
+        long = "applies-to-file",
+        value_name = "FILE",
+        conflicts_with = "applies_to"
+    )]
     pub applies_to_file: Option<PathBuf>,
 }
 
@@ -98,7 +116,12 @@ pub struct LearnArgs {
     #[arg(long, value_name = "TEXT", required_unless_present = "insight_file")]
     pub insight: Option<String>,
     /// Read --insight from FILE (`-` for standard input), as `git commit -F`.
-    #[arg(short = 'F', long = "insight-file", value_name = "FILE", conflicts_with = "insight")]
+    #[arg(
+        short = 'F',
+        long = "insight-file",
+        value_name = "FILE",
+        conflicts_with = "insight"
+    )]
     pub insight_file: Option<PathBuf>,
     /// How certain the learning is, from 0.1 (hunch) to 1.0.
     #[arg(long, default_value_t = 0.7, allow_negative_numbers = true)]
@@ -141,7 +164,11 @@ pub struct InstinctArgs {
     #[arg(long, value_name = "TEXT", required_unless_present = "evidence_file")]
     pub evidence: Option<String>,
     /// Read --evidence from FILE (`-` for standard input).
-    #[arg(long = "evidence-file", value_name = "FILE", conflicts_with = "evidence")]
+    #[arg(
+        long = "evidence-file",
+        value_name = "FILE",
+        conflicts_with = "evidence"
+    )]
     pub evidence_file: Option<PathBuf>,
 }
 
@@ -225,7 +252,12 @@ pub struct RememberArgs {
     #[arg(value_name = "TEXT", required_unless_present = "file")]
     pub text: Option<String>,
     /// Read the item from FILE (`-` for standard input), as `git commit -F`.
-    #[arg(short = 'F', long = "file", value_name = "FILE", conflicts_with = "text")]
+    #[arg(
+        short = 'F',
+        long = "file",
+        value_name = "FILE",
+        conflicts_with = "text"
+    )]
     pub file: Option<PathBuf>,
     /// A section of cumulative-notes.md (e.g. "Attention Points") or of task-notes.md
     /// (e.g. "What Failed").
@@ -457,9 +489,10 @@ pub fn remember(ctx: &Context, a: RememberArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let body = if let Some(section) = canonical_section(&a.section, &CUMULATIVE_SECTIONS) {
         if a.task.is_some() {
-            return Err(error::Error::plain(error::Kind::Usage, format!(
-                "--task applies to task-notes sections, not to {section:?}"
-            )));
+            return Err(error::Error::plain(
+                error::Kind::Usage,
+                format!("--task applies to task-notes sections, not to {section:?}"),
+            ));
         }
         Body::CumulativeNote(CumulativeNote {
             section: section.into(),

@@ -132,7 +132,8 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
         };
         out = view::render(file, state, &withhold);
     }
-    ctx.ui.print_painted(&out, crate::output::paint::show_line)?;
+    ctx.ui
+        .print_painted(&out, crate::output::paint::show_line)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -36,7 +36,11 @@ fn git(dir: &Path, args: &[&str]) {
         .args(args)
         .output()
         .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Runs `git rune <args>` in process in `dir`: exit code, stdout and stderr.
@@ -46,9 +50,17 @@ fn rune(dir: &Path, args: &[&str]) -> (u8, String, String) {
         .unwrap_or_else(|e| panic!("{args:?}: {e}"));
     let cli = crate::cli::Cli::from_arg_matches(&matches).unwrap();
     let (ui, out, err) = Ui::capture(cli.global.quiet, cli.global.json);
-    let ctx = Context::new(dir.to_path_buf(), crate::cli::command, &cli.global, &cli.command, ui);
+    let ctx = Context::new(
+        dir.to_path_buf(),
+        crate::cli::command,
+        &cli.global,
+        &cli.command,
+        ui,
+    );
     let code = match dispatch(&ctx, cli.command) {
-        Ok(code) => (0..=255u8).find(|n| ExitCode::from(*n) == code).unwrap_or(255),
+        Ok(code) => (0..=255u8)
+            .find(|n| ExitCode::from(*n) == code)
+            .unwrap_or(255),
         Err(e) => {
             let mut buf = Vec::new();
             crate::output::write_report(&mut buf, &e).unwrap();
@@ -80,8 +92,15 @@ fn regex_lite(text: &str) -> String {
             && b[i + 7] == b'-'
         {
             let mut j = i + 10;
-            let digits = |from: usize| from + 2 <= b.len() && b[from..from + 2].iter().all(u8::is_ascii_digit);
-            if j + 6 <= b.len() && (b[j] == b'T' || b[j] == b' ') && digits(j + 1) && b[j + 3] == b':' && digits(j + 4) {
+            let digits = |from: usize| {
+                from + 2 <= b.len() && b[from..from + 2].iter().all(u8::is_ascii_digit)
+            };
+            if j + 6 <= b.len()
+                && (b[j] == b'T' || b[j] == b' ')
+                && digits(j + 1)
+                && b[j + 3] == b':'
+                && digits(j + 4)
+            {
                 j += 6;
                 if j + 3 <= b.len() && b[j] == b':' && digits(j + 1) {
                     j += 3;
@@ -125,26 +144,66 @@ fn core_commands_in_process() {
     let (code, _, err) = rune(
         d,
         &[
-            "-q", "decide", "Use Postgres", "--context", "We need transactions", "--decision",
-            "Postgres 16", "--rationale", "The team knows it", "--impact", "db/", "--files",
+            "-q",
+            "decide",
+            "Use Postgres",
+            "--context",
+            "We need transactions",
+            "--decision",
+            "Postgres 16",
+            "--rationale",
+            "The team knows it",
+            "--impact",
+            "db/",
+            "--files",
             "parser.js",
         ],
     );
     assert_eq!(code, 0, "{err}");
     assert_eq!(
-        rune(d, &["-q", "learn", "--type", "error", "--key", "flaky-ci", "--insight", "A shared temp dir"]).0,
+        rune(
+            d,
+            &[
+                "-q",
+                "learn",
+                "--type",
+                "error",
+                "--key",
+                "flaky-ci",
+                "--insight",
+                "A shared temp dir"
+            ]
+        )
+        .0,
         0
     );
     assert_eq!(
-        rune(d, &["-q", "checkpoint", "--doing", "Migrations, step 2", "--resume", "Write the rollback"]).0,
+        rune(
+            d,
+            &[
+                "-q",
+                "checkpoint",
+                "--doing",
+                "Migrations, step 2",
+                "--resume",
+                "Write the rollback"
+            ]
+        )
+        .0,
         0
     );
     insta::assert_snapshot!("load", shown(d, rune(d, &["load"])));
     insta::assert_snapshot!("status", shown(d, rune(d, &["status"])));
     insta::assert_snapshot!("show_decisions", shown(d, rune(d, &["show", "decision"])));
-    insta::assert_snapshot!("show_learnings_json", shown(d, rune(d, &["show", "learnings", "--json"])));
+    insta::assert_snapshot!(
+        "show_learnings_json",
+        shown(d, rune(d, &["show", "learnings", "--json"]))
+    );
     // Three writes may share a second: the lines' order is by time, so compare them sorted.
-    let mut log: Vec<String> = shown(d, rune(d, &["log"])).lines().map(str::to_owned).collect();
+    let mut log: Vec<String> = shown(d, rune(d, &["log"]))
+        .lines()
+        .map(str::to_owned)
+        .collect();
     log.sort();
     insta::assert_snapshot!("log", log.join("\n"));
     insta::assert_snapshot!("why_line", shown(d, rune(d, &["why", "parser.js:2"])));

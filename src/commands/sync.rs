@@ -9,8 +9,8 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 
 use super::Context;
-use crate::memory::view_dir::VIEW_DIR;
 use crate::error;
+use crate::memory::view_dir::VIEW_DIR;
 use crate::output::json;
 use crate::sync::{sync, track_remote, SyncOptions, SyncReport};
 
@@ -106,7 +106,10 @@ pub fn run(ctx: &Context, args: SyncArgs) -> Result<ExitCode> {
     // Two clones editing one record both keep their edit (the merge never drops one): say
     // so for edits that met in this sync, since the view now shows both.
     for (title, kind, label) in edited_twice(&store) {
-        if !edited_before.iter().any(|(t, k, _)| *t == title && *k == kind) {
+        if !edited_before
+            .iter()
+            .any(|(t, k, _)| *t == title && *k == kind)
+        {
             ctx.ui.warn(format_args!(
                 "{kind} {title:?} was edited in two clones: both edits are kept and shown; keep one by deleting the other in {VIEW_DIR}/ and running `git rune save` (`git rune show {label} --all` lists them)"
             ));
@@ -170,7 +173,6 @@ fn text(r: &SyncReport) -> String {
     }
     out
 }
-
 
 /// Records edited in two clones: an id that two live records both supersede, as
 /// `(title, kind, show label)` of the edited record.

@@ -133,7 +133,10 @@ impl EchoDir {
                 }
                 Err(std::fs::TryLockError::WouldBlock) => {
                     return Err(crate::error::conflict(
-                        format!("another git-rune process has held {} for 10 s", path.display()),
+                        format!(
+                            "another git-rune process has held {} for 10 s",
+                            path.display()
+                        ),
                         "wait for it, or, if none is running, remove that file",
                     ))
                 }

@@ -352,7 +352,11 @@ pub fn set_archived(
         if let Some(t) = refused {
             return Err(error::input(
                 format!("{t:?} is etched: removing it needs confirmation"),
-                error::pass("confirm", "", " (a person, not an agent, should), or answer yes on a terminal"),
+                error::pass(
+                    "confirm",
+                    "",
+                    " (a person, not an agent, should), or answer yes on a terminal",
+                ),
             ));
         }
     }

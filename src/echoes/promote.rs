@@ -55,8 +55,9 @@ pub fn promote(
         ));
     }
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| anyhow::Error::new(e).context(format!("cannot create {}", parent.display())))?;
+        std::fs::create_dir_all(parent).map_err(|e| {
+            anyhow::Error::new(e).context(format!("cannot create {}", parent.display()))
+        })?;
     }
     let learning = match &r.body {
         Body::Echo(Echo { text, .. }) => text.as_str(),

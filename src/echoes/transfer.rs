@@ -281,7 +281,11 @@ pub fn export(state: &State, dir: &Path, force: bool) -> Result<Vec<PathBuf>> {
         if let Some((p, _)) = files.iter().find(|(p, _)| p.exists()) {
             return Err(crate::error::input(
                 format!("{} already exists", p.display()),
-                crate::error::pass("force", "", " to overwrite, or export into an empty directory"),
+                crate::error::pass(
+                    "force",
+                    "",
+                    " to overwrite, or export into an empty directory",
+                ),
             ));
         }
     }

@@ -253,7 +253,11 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
         if !taken.is_empty() {
             return Err(error::input(
                 format!("{shown} already holds {}", taken.join(", ")),
-                error::pass("force", "", " to overwrite them, or name an empty folder; nothing was written"),
+                error::pass(
+                    "force",
+                    "",
+                    " to overwrite them, or name an empty folder; nothing was written",
+                ),
             ));
         }
     }
@@ -328,11 +332,13 @@ fn read_dir(dir: &Path) -> Result<Vec<DirFile>> {
     let mut out = Vec::new();
     let mut stack = vec![(dir.to_path_buf(), String::new())];
     while let Some((path, prefix)) = stack.pop() {
-        let entries = std::fs::read_dir(&path)
-            .map_err(|e| error::environment(format!("cannot read {}: {e}", path.display()), hint))?;
+        let entries = std::fs::read_dir(&path).map_err(|e| {
+            error::environment(format!("cannot read {}: {e}", path.display()), hint)
+        })?;
         for e in entries {
-            let e =
-                e.map_err(|e| error::environment(format!("cannot read {}: {e}", path.display()), hint))?;
+            let e = e.map_err(|e| {
+                error::environment(format!("cannot read {}: {e}", path.display()), hint)
+            })?;
             let name = e.file_name().to_string_lossy().into_owned();
             if name.starts_with('.') {
                 continue;
@@ -343,8 +349,9 @@ fn read_dir(dir: &Path) -> Result<Vec<DirFile>> {
                 stack.push((p, format!("{rel}/")));
                 continue;
             }
-            let data = std::fs::read(&p)
-                .map_err(|e| error::environment(format!("cannot read {}: {e}", p.display()), hint))?;
+            let data = std::fs::read(&p).map_err(|e| {
+                error::environment(format!("cannot read {}: {e}", p.display()), hint)
+            })?;
             let text = String::from_utf8(data)
                 .map_err(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
             out.push(DirFile { name: rel, text });

@@ -315,8 +315,9 @@ fn parse_file(
     let nothing_saved = format!("fix {shown} and run `git rune save` again; nothing was saved and the file is as you left it");
     let data = match text {
         Some(t) => t.into_bytes(),
-        None => std::fs::read(&path)
-            .map_err(|e| error::environment(format!("cannot read {shown}: {e}"), nothing_saved.clone()))?,
+        None => std::fs::read(&path).map_err(|e| {
+            error::environment(format!("cannot read {shown}: {e}"), nothing_saved.clone())
+        })?,
     };
     let blob = super::view_dir::content_id(&data);
     let text = String::from_utf8(data).map_err(|e| {

@@ -84,7 +84,7 @@ fn compose(
         None => None,
     };
     let (records, unlisted) = new_records(store, parent, previous.as_ref(), memory)?;
-    let (records, unlisted) = credited(store, branch, records, unlisted);
+    let (records, unlisted) = credited(store, branch, parent, records, unlisted);
     // The parent's note already names the open checkpoint of an unchanged session.
     let checkpoint = match (&previous, session) {
         (Some(prev), Some(s)) if prev.session.as_deref() == Some(s.to_string().as_str()) => {
@@ -182,14 +182,16 @@ fn new_records(
 }
 
 /// The records recorded on this commit's own line of history in this clone: written here
-/// (by this clone's identity) and while HEAD was on `branch`, as HEAD's reflog tells. A
-/// learning recorded on a feature branch is not credited to the next commit on master, and
-/// records another clone wrote (merged or fetched) to no commit here. Without a reflog the
-/// branch cannot be told and only the writer is checked. The unlisted count is dropped when
-/// records are filtered out (it would count the others' too).
+/// (by this clone's identity) while HEAD was on `branch`, or on a branch whose tip the new
+/// commit descends from, as HEAD's reflog tells. A learning recorded on a feature branch is
+/// not credited to the next commit on master, and records another clone wrote (merged or
+/// fetched) to no commit here. Without a reflog the branch cannot be told and only the writer
+/// is checked. The unlisted count is dropped when records are filtered out (it would count
+/// the others' too).
 fn credited(
     store: &Store,
     branch: Option<&str>,
+    parent: Option<ObjectId>,
     records: Vec<Record>,
     unlisted: usize,
 ) -> (Vec<Record>, usize) {
@@ -206,7 +208,7 @@ fn credited(
                 Some(me) => r.meta.author.is_empty() || r.meta.author == *me,
                 None => true,
             };
-            mine && timeline.on(branch, &r.meta.ts)
+            mine && timeline.on(store, branch, parent, &r.meta.ts)
         })
         .collect();
     let unlisted = if kept.len() == before { unlisted } else { 0 };
@@ -257,9 +259,11 @@ impl Timeline {
         }
     }
 
-    /// Whether a record written at `ts` (RFC 3339) was written while HEAD was on `branch`
-    /// in this clone. Without a reflog, or with a time that does not read, it counts.
-    fn on(&self, branch: Option<&str>, ts: &str) -> bool {
+    /// Whether a record written at `ts` (RFC 3339) belongs to a commit on `branch` whose
+    /// parent is `parent`: written while HEAD was on `branch`, or on a branch whose tip is
+    /// `parent` or one of its ancestors (a branch made from where the record was written).
+    /// Without a reflog, or with a time that does not read, it counts.
+    fn on(&self, store: &Store, branch: Option<&str>, parent: Option<ObjectId>, ts: &str) -> bool {
         if !self.logged {
             return true;
         }
@@ -280,7 +284,18 @@ impl Timeline {
             .rev()
             .find(|(when, _)| *when <= t)
             .map_or(self.first.as_deref(), |(_, b)| b.as_deref());
-        at == branch
+        if at == branch {
+            return true;
+        }
+        // Written on another branch: it belongs here only when that branch has not moved on
+        // past where this commit starts (its tip is the parent or behind it).
+        let (Some(other), Some(parent)) = (at, parent) else {
+            return false;
+        };
+        let Some(tip) = store.resolve_commit(&format!("refs/heads/{other}")) else {
+            return false;
+        };
+        tip == parent || store.ahead_behind(parent, tip).is_ok_and(|c| c.ahead == 0)
     }
 }
 

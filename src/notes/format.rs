@@ -249,10 +249,20 @@ mod tests {
             text.starts_with("rune: 1 decision, 1 cumulative-note recorded for this commit\n\n"),
             "{text}"
         );
-        assert!(text.contains("\nRune-Cumulative-Note: dddddddddddd\n"), "{text}");
-        assert!(text.contains("\nRune-Decision: cccccccccccc Use Postgres\n"), "{text}");
         assert!(
-            text.contains(&format!("\nRune-Ids: {} {}\n", "c".repeat(64), "d".repeat(64))),
+            text.contains("\nRune-Cumulative-Note: dddddddddddd\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nRune-Decision: cccccccccccc Use Postgres\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!(
+                "\nRune-Ids: {} {}\n",
+                "c".repeat(64),
+                "d".repeat(64)
+            )),
             "{text}"
         );
         assert_eq!(CommitNote::parse(&text), note);

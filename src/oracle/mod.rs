@@ -126,7 +126,11 @@ pub fn complete(
     if text.is_empty() {
         return Err(error::input(
             "the excerpt is empty",
-            error::pass("excerpt-file", "<file>", " with the answer's text (a file, or - for stdin)"),
+            error::pass(
+                "excerpt-file",
+                "<file>",
+                " with the answer's text (a file, or - for stdin)",
+            ),
         ));
     }
     loop {

@@ -10,8 +10,8 @@ pub mod paint;
 use std::cell::RefCell;
 use std::fmt;
 use std::io::Write;
-use std::rc::Rc;
 use std::process::ExitCode;
+use std::rc::Rc;
 
 use crate::error::Kind;
 use crate::text::sanitize;
@@ -207,7 +207,10 @@ fn write_stdout(s: &str) -> std::io::Result<()> {
 }
 
 /// Record counts by kind as a phrase: `2 decisions, 1 learning, 1 removal, 3 commit notes`.
-pub fn kind_counts(by_kind: &std::collections::BTreeMap<&'static str, usize>, notes: usize) -> String {
+pub fn kind_counts(
+    by_kind: &std::collections::BTreeMap<&'static str, usize>,
+    notes: usize,
+) -> String {
     let mut parts: Vec<String> = by_kind
         .iter()
         .filter(|(k, _)| **k != "resolve" && **k != "delete")
@@ -282,13 +285,17 @@ pub fn kind_of(err: &anyhow::Error) -> Kind {
         }
         if e.downcast_ref::<crate::model::ValidationError>().is_some()
             || e.downcast_ref::<crate::tasks::sp_json::SpError>().is_some()
-            || e.downcast_ref::<crate::agent::payload::PayloadError>().is_some()
-            || e.downcast_ref::<crate::context::preview::PreviewError>().is_some()
+            || e.downcast_ref::<crate::agent::payload::PayloadError>()
+                .is_some()
+            || e.downcast_ref::<crate::context::preview::PreviewError>()
+                .is_some()
         {
             return Kind::Input;
         }
-        if e.downcast_ref::<crate::agent::claude::SettingsError>().is_some()
-            || e.downcast_ref::<crate::hooks::install::HookError>().is_some()
+        if e.downcast_ref::<crate::agent::claude::SettingsError>()
+            .is_some()
+            || e.downcast_ref::<crate::hooks::install::HookError>()
+                .is_some()
         {
             return Kind::Environment;
         }
@@ -434,7 +441,10 @@ mod tests {
         let deep = crate::error::conflict("locked", "retry").context("saving the view");
         assert_eq!(kind_of(&deep), Kind::Conflict);
         // Every exit code the table documents is one of the kinds' codes, or a result code.
-        let documented: Vec<String> = crate::cli::exit_statuses().into_iter().map(|(c, _)| c).collect();
+        let documented: Vec<String> = crate::cli::exit_statuses()
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect();
         for k in Kind::ALL {
             assert!(documented.contains(&k.exit_code().to_string()), "{k:?}");
         }
@@ -451,6 +461,8 @@ mod tests {
         );
         let mut out = Vec::new();
         write_report(&mut out, &anyhow::anyhow!("boom")).unwrap();
-        assert!(String::from_utf8(out).unwrap().contains("a bug in git-rune"));
+        assert!(String::from_utf8(out)
+            .unwrap()
+            .contains("a bug in git-rune"));
     }
 }

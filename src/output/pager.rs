@@ -63,7 +63,12 @@ pub fn color(flag: Option<&str>, color_ui: Option<String>) -> bool {
     )
 }
 
-fn decide_color(flag: Option<&str>, no_color: bool, color_ui: Option<&str>, terminal: bool) -> bool {
+fn decide_color(
+    flag: Option<&str>,
+    no_color: bool,
+    color_ui: Option<&str>,
+    terminal: bool,
+) -> bool {
     match flag {
         Some("always") => return true,
         Some("never") => return false,

@@ -53,10 +53,16 @@ mod tests {
 
     #[test]
     fn lines_are_painted_as_git_paints_them() {
-        assert_eq!(log_line("abc123 2026 memory: x"), "\x1b[33mabc123\x1b[m 2026 memory: x");
+        assert_eq!(
+            log_line("abc123 2026 memory: x"),
+            "\x1b[33mabc123\x1b[m 2026 memory: x"
+        );
         assert_eq!(diff_line("+ added"), "\x1b[32m+ added\x1b[m");
         assert_eq!(diff_line("- gone"), "\x1b[31m- gone\x1b[m");
         assert_eq!(diff_line(" same"), " same");
-        assert_eq!(show_line("## [2026-01-01] Decision"), "\x1b[1m## [2026-01-01] Decision\x1b[m");
+        assert_eq!(
+            show_line("## [2026-01-01] Decision"),
+            "\x1b[1m## [2026-01-01] Decision\x1b[m"
+        );
     }
 }

@@ -285,7 +285,11 @@ mod tests {
             ("rune.stritPush".into(), Some("true".into())),
         ]);
         assert_eq!(w.len(), 3, "{w:#?}");
-        assert!(w[0].starts_with("rune.strictPush = \"maybe\" is not a boolean"), "{}", w[0]);
+        assert!(
+            w[0].starts_with("rune.strictPush = \"maybe\" is not a boolean"),
+            "{}",
+            w[0]
+        );
         assert!(w[1].contains("rune.agent.loadBudget") && w[1].contains("not an integer"));
         assert!(w[2].contains("did you mean rune.strictPush?"), "{}", w[2]);
     }

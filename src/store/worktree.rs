@@ -100,8 +100,8 @@ impl Store {
     /// since the epoch) and message (`checkout: moving from main to topic`). Empty when git
     /// keeps no reflog here.
     pub(crate) fn head_reflog(&self) -> Vec<(i64, String)> {
-        let text = std::fs::read_to_string(self.git_dir().join("logs").join("HEAD"))
-            .unwrap_or_default();
+        let text =
+            std::fs::read_to_string(self.git_dir().join("logs").join("HEAD")).unwrap_or_default();
         text.lines()
             .filter_map(|line| {
                 let (who, message) = line.split_once('\t')?;

@@ -47,7 +47,10 @@ pub fn find<'a>(state: &'a State, id: &str) -> Result<&'a Record> {
     let Some(n) = parse_task_id(id) else {
         return Err(error::input(
             format!("{id:?} is not a task id"),
-            error::run("task list --all", " to list them; a task is named TASK_001 (or 1)"),
+            error::run(
+                "task list --all",
+                " to list them; a task is named TASK_001 (or 1)",
+            ),
         ));
     };
     let num_of = |r: &Record| match &r.body {
@@ -346,13 +349,19 @@ pub fn context_block(
         (None, true, _) => {
             return Err(error::input(
                 format!("there is no context block titled {title:?}"),
-                error::run("context-block show", " to list them; `context-block add` makes one"),
+                error::run(
+                    "context-block show",
+                    " to list them; `context-block add` makes one",
+                ),
             ))
         }
         (Some(_), false, _) => {
             return Err(error::input(
                 format!("a context block titled {title:?} exists"),
-                error::run(format!("context-block edit {title:?} --content …"), " to change it"),
+                error::run(
+                    format!("context-block edit {title:?} --content …"),
+                    " to change it",
+                ),
             ))
         }
         (None, false, None) => {

@@ -18,13 +18,19 @@ fn every_kind_of_failure_exits_with_its_documented_code() {
     init(&repo);
     // usage (2): clap's, and flags that do not go together.
     assert_eq!(repo.rune(&["decide"]).failure().code, 2);
-    assert_eq!(repo.rune(&["completions", "bash", "--json"]).failure().code, 2);
+    assert_eq!(
+        repo.rune(&["completions", "bash", "--json"]).failure().code,
+        2
+    );
     assert_eq!(repo.rune(&["load", "--budget", "-5"]).failure().code, 2);
     // user input (1): what it names does not exist.
     let out = repo.rune(&["why", "nosuchrev"]).failure();
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert_eq!(repo.rune(&["task", "start", "99"]).failure().code, 1);
-    assert_eq!(repo.rune(&["-C", "no/such/dir", "status"]).failure().code, 1);
+    assert_eq!(
+        repo.rune(&["-C", "no/such/dir", "status"]).failure().code,
+        1
+    );
     // data (65): a view file that does not read back.
     repo.append(".rune/learnings.jsonl", "{not json\n");
     let out = repo.rune(&["save"]).failure();
@@ -61,16 +67,22 @@ fn bad_settings_are_warned_about_by_name() {
     repo.git(&["config", "rune.stritPush", "true"]);
     let out = repo.rune(&["status"]).success();
     assert!(
-        out.stderr.contains("warning: rune.strictPush = \"maybe\" is not a boolean"),
+        out.stderr
+            .contains("warning: rune.strictPush = \"maybe\" is not a boolean"),
         "{}",
         out.stderr
     );
     assert!(
-        out.stderr.contains("rune.agent.loadBudget = \"abc\" is not an integer"),
+        out.stderr
+            .contains("rune.agent.loadBudget = \"abc\" is not an integer"),
         "{}",
         out.stderr
     );
-    assert!(out.stderr.contains("did you mean rune.strictPush?"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("did you mean rune.strictPush?"),
+        "{}",
+        out.stderr
+    );
     // git's spellings are accepted.
     repo.git(&["config", "rune.strictPush", "yes"]);
     repo.git(&["config", "rune.agent.loadBudget", "4k"]);
@@ -81,7 +93,12 @@ fn bad_settings_are_warned_about_by_name() {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/config.md"),
     )
     .unwrap();
-    for key in ["rune.strictPush", "rune.trustedAuthors", "rune.agent.loadBudget", "rune.echoes.dir"] {
+    for key in [
+        "rune.strictPush",
+        "rune.trustedAuthors",
+        "rune.agent.loadBudget",
+        "rune.echoes.dir",
+    ] {
         assert!(config.contains(key), "docs/config.md lacks {key}");
     }
 }
@@ -92,15 +109,53 @@ fn long_text_comes_from_files_and_standard_input() {
     init(&repo);
     let long = "the cache key includes the toolchain version. ".repeat(23_000);
     assert!(long.len() > 1_000_000);
-    let out = repo.rune_stdin(&["-q", "learn", "--type", "insight", "--key", "big", "-F", "-"], long.as_bytes());
+    let out = repo.rune_stdin(
+        &[
+            "-q", "learn", "--type", "insight", "--key", "big", "-F", "-",
+        ],
+        long.as_bytes(),
+    );
     out.success();
     repo.write("insight.txt", &format!("{long}\n"));
-    repo.rune(&["-q", "learn", "--type", "error", "--key", "file", "--insight-file", "insight.txt"])
-        .success();
-    repo.rune_stdin(&["-q", "learn", "--type", "insight", "--key", "dash", "--insight", "-"], b"from stdin\n")
-        .success();
+    repo.rune(&[
+        "-q",
+        "learn",
+        "--type",
+        "error",
+        "--key",
+        "file",
+        "--insight-file",
+        "insight.txt",
+    ])
+    .success();
     repo.rune_stdin(
-        &["-q", "decide", "Long", "--context-file", "-", "--decision", "d", "--rationale", "r", "--impact", "i"],
+        &[
+            "-q",
+            "learn",
+            "--type",
+            "insight",
+            "--key",
+            "dash",
+            "--insight",
+            "-",
+        ],
+        b"from stdin\n",
+    )
+    .success();
+    repo.rune_stdin(
+        &[
+            "-q",
+            "decide",
+            "Long",
+            "--context-file",
+            "-",
+            "--decision",
+            "d",
+            "--rationale",
+            "r",
+            "--impact",
+            "i",
+        ],
         b"context from stdin\n",
     )
     .success();
@@ -121,7 +176,21 @@ fn long_text_comes_from_files_and_standard_input() {
     assert!(decisions.contains("context from stdin"), "{decisions}");
     // Two flags cannot both read standard input.
     let out = repo
-        .rune_stdin(&["decide", "Two", "--context", "-", "--decision", "-", "--rationale", "r", "--impact", "i"], b"x")
+        .rune_stdin(
+            &[
+                "decide",
+                "Two",
+                "--context",
+                "-",
+                "--decision",
+                "-",
+                "--rationale",
+                "r",
+                "--impact",
+                "i",
+            ],
+            b"x",
+        )
         .failure();
     assert_eq!(out.code, 2, "{}", out.stderr);
 }
@@ -136,23 +205,60 @@ fn paths_are_read_from_the_current_directory() {
     let sub = repo.root.join("compiler");
     // Found from the subdirectory (no note yet: exit 1, but the line was blamed).
     let why = repo.rune_in(&sub, &["why", "parser.js:508"]);
-    assert!(why.stdout.contains("compiler/parser.js:508 was last changed"), "{}", why.snapshot());
-    repo.rune_in(&sub, &["-q", "learn", "--type", "insight", "--key", "p", "--insight", "i", "--files", "parser.js"])
-        .success();
+    assert!(
+        why.stdout
+            .contains("compiler/parser.js:508 was last changed"),
+        "{}",
+        why.snapshot()
+    );
+    repo.rune_in(
+        &sub,
+        &[
+            "-q",
+            "learn",
+            "--type",
+            "insight",
+            "--key",
+            "p",
+            "--insight",
+            "i",
+            "--files",
+            "parser.js",
+        ],
+    )
+    .success();
     let shown = repo.rune(&["show", "learnings", "--json"]).success().stdout;
     assert!(shown.contains("\"compiler/parser.js\""), "{shown}");
     std::fs::write(repo.root.parent().unwrap().join("outside.txt"), "x").unwrap();
     let before = repo.refs();
     for outside in ["../outside.txt", "/etc/passwd"] {
         let out = repo
-            .rune(&["learn", "--type", "insight", "--key", "o", "--insight", "i", "--files", outside])
+            .rune(&[
+                "learn",
+                "--type",
+                "insight",
+                "--key",
+                "o",
+                "--insight",
+                "i",
+                "--files",
+                outside,
+            ])
             .failure();
-        assert!(out.stderr.contains("is outside the work tree"), "{}", out.stderr);
+        assert!(
+            out.stderr.contains("is outside the work tree"),
+            "{}",
+            out.stderr
+        );
     }
     assert_eq!(repo.refs(), before);
     // -C on a path that does not exist says so, as git does.
     let out = repo.rune(&["-C", "nowhere", "status"]).failure();
-    assert!(out.stderr.contains("cannot change to 'nowhere'"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("cannot change to 'nowhere'"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]
@@ -166,7 +272,11 @@ fn small_edges_of_the_command_line() {
     // load --budget -5: what a budget is, not "unexpected argument".
     let out = repo.rune(&["load", "--budget", "-5"]).failure();
     assert!(out.stderr.contains("at least 1"), "{}", out.stderr);
-    assert!(!out.stderr.contains("unexpected argument"), "{}", out.stderr);
+    assert!(
+        !out.stderr.contains("unexpected argument"),
+        "{}",
+        out.stderr
+    );
     // show takes singular kinds as JSON and MCP name them.
     repo.decide("One", "d", &[]);
     let plural = repo.rune(&["show", "decisions"]).success().stdout;
@@ -197,7 +307,11 @@ fn hints_lead_somewhere() {
     let bob = remote.clone("bob");
     for cmd in ["load", "status", "log"] {
         let out = bob.rune(&[cmd]).success();
-        assert!(out.stderr.contains("run `git rune init`"), "{cmd}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("run `git rune init`"),
+            "{cmd}: {}",
+            out.stderr
+        );
     }
     // learn before init writes the view too.
     bob.rune(&learn_args("b", "from bob", &[])).success();
@@ -226,7 +340,8 @@ fn log_is_ordered_by_time_across_refs() {
     repo.commit_file("a", "a\n", "a");
     init(&repo);
     repo.learn("first", "memory ref");
-    repo.rune(&["-q", "progress", "--completed", "second"]).success();
+    repo.rune(&["-q", "progress", "--completed", "second"])
+        .success();
     repo.learn("third", "memory ref again");
     let log = repo.rune(&["log"]).success().stdout;
     let lines: Vec<&str> = log.lines().collect();
@@ -236,7 +351,10 @@ fn log_is_ordered_by_time_across_refs() {
             .position(|l| l.contains(needle))
             .unwrap_or_else(|| panic!("{needle} not in {log}"))
     };
-    assert!(at("third") < at("progress") && at("progress") < at("first"), "{log}");
+    assert!(
+        at("third") < at("progress") && at("progress") < at("first"),
+        "{log}"
+    );
 }
 
 /// Runs `git-rune args` on a pseudo-terminal (`script`), so the pager and colour apply.
@@ -264,7 +382,10 @@ fn log_diff_and_show_page_and_colour_on_a_terminal() {
     let paged = on_terminal(&repo, "log", &[("GIT_PAGER", "sed s/^/PAGED:/")]);
     assert!(paged.contains("PAGED:"), "{paged}");
     let plain = on_terminal(&repo, "--no-pager log", &[("GIT_PAGER", "sed s/^/PAGED:/")]);
-    assert!(!plain.contains("PAGED:") && plain.contains("learn"), "{plain}");
+    assert!(
+        !plain.contains("PAGED:") && plain.contains("learn"),
+        "{plain}"
+    );
     let cat = on_terminal(&repo, "show learnings", &[("GIT_PAGER", "cat")]);
     assert!(cat.contains("paged"), "{cat}");
     // core.pager when GIT_PAGER is unset.
@@ -316,7 +437,11 @@ fn hooks_in_a_hooks_path_inside_the_work_tree_stay_out_of_git_status() {
     std::fs::create_dir_all(repo.root.join(".husky")).unwrap();
     repo.git(&["config", "core.hooksPath", ".husky"]);
     let out = repo.rune(&["init", "--hooks"]).success();
-    assert!(out.stderr.contains("inside the work tree"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("inside the work tree"),
+        "{}",
+        out.stderr
+    );
     assert!(repo.root.join(".husky/post-commit").is_file());
     let status = repo.git(&["status", "--porcelain"]);
     assert!(!status.contains(".husky"), "{status}");
@@ -334,14 +459,17 @@ fn sync_says_when_two_clones_both_kept_an_edit() {
     let bob = remote.clone("bob");
     init(&bob);
     for (clone, text) in [(&ada, "Postgres 17"), (&bob, "Postgres 15")] {
-        let view = clone.read(".rune/decisions.md").replace("Postgres 16", text);
+        let view = clone
+            .read(".rune/decisions.md")
+            .replace("Postgres 16", text);
         clone.write(".rune/decisions.md", &view);
         clone.rune(&["-q", "save"]).success();
     }
     ada.rune(&["-q", "sync"]).success();
     let out = bob.rune(&["sync"]).success();
     assert!(
-        out.stderr.contains("\"Use Postgres\" was edited in two clones"),
+        out.stderr
+            .contains("\"Use Postgres\" was edited in two clones"),
         "{}",
         out.stderr
     );
@@ -366,10 +494,19 @@ fn notes_credit_only_memory_recorded_on_the_commits_own_line() {
         .lines()
         .find(|l| l.starts_with("Rune-Learning: "))
         .unwrap();
-    let id = trailer["Rune-Learning: ".len()..].split(' ').next().unwrap();
+    let id = trailer["Rune-Learning: ".len()..]
+        .split(' ')
+        .next()
+        .unwrap();
     assert_eq!(id.len(), 12, "{feature_note}");
-    let ids = feature_note.lines().find(|l| l.starts_with("Rune-Ids: ")).unwrap();
-    assert!(ids.contains(id) && ids.split(' ').nth(1).unwrap().len() == 64, "{ids}");
+    let ids = feature_note
+        .lines()
+        .find(|l| l.starts_with("Rune-Ids: "))
+        .unwrap();
+    assert!(
+        ids.contains(id) && ids.split(' ').nth(1).unwrap().len() == 64,
+        "{ids}"
+    );
     // why still finds the record from the short id.
     repo.git(&["switch", "-q", "feature"]);
     let why = repo.rune(&["why", "HEAD"]).success().stdout;

@@ -24,7 +24,10 @@ fn git_rune_help_works_before_init_and_init_writes_no_pages() {
     let out = run(&["help"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("Record memory:") && text.contains("Exit status:"), "{text}");
+    assert!(
+        text.contains("Record memory:") && text.contains("Exit status:"),
+        "{text}"
+    );
     let out = run(&["help", "decide"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("--context-file"));
     assert!(!run(&["help", "nosuch"]).status.success());
@@ -36,7 +39,11 @@ fn git_rune_help_works_before_init_and_init_writes_no_pages() {
     assert!(stderr.contains("git rune install-man"), "{stderr}");
     // The binary's own command installs them beside it.
     let out = run(&["install-man"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(man1.join("git-rune.1").is_file());
     assert!(man1.join("git-rune-save.1").is_file());
     assert!(man1.join("git-rune-task-add.1").is_file());
@@ -55,7 +62,10 @@ fn git_rune_help_works_before_init_and_init_writes_no_pages() {
     ] {
         assert!(page.contains(section), "git-rune-decide.1 lacks {section}");
     }
-    assert!(page.contains("\\-\\-context <TEXT>"), "value names in the synopsis");
+    assert!(
+        page.contains("\\-\\-context <TEXT>"),
+        "value names in the synopsis"
+    );
     assert!(page.contains("GIT_RUNE_SKIP_HOOKS") && page.contains("GIT_RUNE_DATA_DIR"));
     assert!(page.contains("rune.strictPush"));
     // Installing again changes nothing.
@@ -127,7 +137,10 @@ fn top_level_help_is_grouped() {
     let load = help.find("\n  load").unwrap();
     assert!(record < decide && decide < read && read < load, "{help}");
     let long = repo.rune(&["--help"]).success().stdout;
-    assert!(long.contains("Exit status:") && long.contains("65"), "{long}");
+    assert!(
+        long.contains("Exit status:") && long.contains("65"),
+        "{long}"
+    );
 }
 
 /// Runs bash's completion for `line` (the way bash calls the function `complete` names for
@@ -176,7 +189,13 @@ fn bash_completes_past_the_first_word() {
     let repo = TestRepo::new();
     for prog in ["git rune", "git-rune"] {
         let got = complete(&repo, &format!("{prog} decide --"));
-        for want in ["--context", "--decision", "--files", "--decision-file", "--redact"] {
+        for want in [
+            "--context",
+            "--decision",
+            "--files",
+            "--decision-file",
+            "--redact",
+        ] {
             assert!(got.iter().any(|g| g == want), "{prog} decide --: {got:?}");
         }
         let got = complete(&repo, &format!("{prog} learn --type "));
@@ -187,7 +206,10 @@ fn bash_completes_past_the_first_word() {
         );
         let got = complete(&repo, &format!("{prog} agent install "));
         for want in ["claude", "agents-md", "cursor", "codex"] {
-            assert!(got.iter().any(|g| g == want), "{prog} agent install: {got:?}");
+            assert!(
+                got.iter().any(|g| g == want),
+                "{prog} agent install: {got:?}"
+            );
         }
         let got = complete(&repo, &format!("{prog} show "));
         for want in ["decisions", "learnings", "invariants"] {

@@ -260,7 +260,10 @@ fn page(cmd: &clap::Command, path: &[String], top: &clap::Command) -> (String, S
     for s in &subs {
         let mut p = path.to_vec();
         p.push(s.get_name().to_owned());
-        see.push(format!("\\fB{}\\fR(1)", esc(&format!("git-rune-{}", p.join("-")))));
+        see.push(format!(
+            "\\fB{}\\fR(1)",
+            esc(&format!("git-rune-{}", p.join("-")))
+        ));
     }
     see.push("\\fBgit\\fR(1)".into());
     see.push("\\fBgit\\-notes\\fR(1)".into());
@@ -367,10 +370,8 @@ pub fn completions_script(cli: clap::Command, shell: clap_complete::Shell) -> Ve
         // agree; only the `complete` line needs the real program name.
         let mut cmd = cli.bin_name("git__rune");
         clap_complete::generate(shell, &mut cmd, "git__rune", &mut out);
-        let script = String::from_utf8_lossy(&out).replace(
-            "-o default git__rune\n",
-            "-o default git-rune\n",
-        );
+        let script = String::from_utf8_lossy(&out)
+            .replace("-o default git__rune\n", "-o default git-rune\n");
         let mut script = script;
         script.push_str(
             "\n# `git rune <TAB>`: git's completion calls _git_rune; complete as for git-rune,\n\
