@@ -316,6 +316,24 @@ impl Context {
     /// kept unsaved edits.
     pub fn report_written(&self, store: &Store, written: &Written) {
         identity_hint(self, store);
+        // A record the load gate will withhold (or mark) is said to its writer now, not found
+        // missing from every later `load`.
+        for r in &written.records {
+            match crate::integrity::gate::gate(r) {
+                crate::integrity::gate::Gate::Withheld => self.ui.warn(format_args!(
+                    "{} {:?} is recorded, but the integrity gate rates it TAINTED: `load`, the view and agents will not show it; reword it (`git rune verify` says why)",
+                    r.kind().as_str(),
+                    crate::text::one_line(r.body.title())
+                )),
+                crate::integrity::gate::Gate::Suspicious(rules) => self.ui.status(format_args!(
+                    "note: {} {:?} will be shown marked SUSPICIOUS ({})",
+                    r.kind().as_str(),
+                    crate::text::one_line(r.body.title()),
+                    rules.join(", ")
+                )),
+                crate::integrity::gate::Gate::Clean => {}
+            }
+        }
         if crate::memory::view_dir::View::open(store).is_some_and(|v| !v.checked_out()) {
             self.ui.status(format_args!(
                 "hint: the record is in memory, but git-rune is not set up in this clone, so there is no {VIEW_DIR}/ view to show it: run `git rune init` to check it out"
