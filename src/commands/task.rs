@@ -127,9 +127,17 @@ pub struct BlockArgs {
     pub redact: super::Redact,
     /// The block's title.
     pub title: String,
-    /// What the block says.
-    #[arg(long)]
+    /// What the block says (`-` reads standard input).
+    #[arg(long, value_name = "TEXT")]
     pub content: Option<String>,
+    /// Read --content from FILE (`-` for standard input), as `git commit -F`.
+    #[arg(
+        short = 'F',
+        long = "content-file",
+        value_name = "FILE",
+        conflicts_with = "content"
+    )]
+    pub content_file: Option<std::path::PathBuf>,
     /// Tasks it concerns (comma-separated TASK_ ids).
     #[arg(long, value_delimiter = ',')]
     pub related: Option<Vec<String>>,
@@ -327,11 +335,12 @@ pub fn context_block(ctx: &Context, a: ContextBlockArgs) -> Result<ExitCode> {
         ContextBlockCommand::Add(a) => (a, false),
         ContextBlockCommand::Edit(a) => (a, true),
     };
+    let content = ctx.text("--content", args.content, args.content_file)?;
     let written = tasks::context_block(
         &store,
         &mut sealer,
         &args.title,
-        args.content,
+        content,
         args.related,
         must_exist,
     )?;

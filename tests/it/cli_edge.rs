@@ -578,6 +578,8 @@ fn a_learning_the_gate_will_withhold_is_said_to_its_writer() {
         ])
         .success();
     assert!(out.stderr.contains("TAINTED"), "{}", out.stderr);
-    let clean = repo.rune(&learn_args("fine", "a plain insight", &[])[1..]).success();
+    let clean = repo
+        .rune(&learn_args("fine", "a plain insight", &[])[1..])
+        .success();
     assert!(!clean.stderr.contains("TAINTED"), "{}", clean.stderr);
 }
