@@ -50,18 +50,6 @@ impl Kind {
         }
     }
 
-    /// The kind's name, as the exit-status table and `--json` errors name it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Usage => "usage",
-            Kind::Input => "input",
-            Kind::Data => "data",
-            Kind::Conflict => "conflict",
-            Kind::Environment => "environment",
-            Kind::Internal => "internal",
-        }
-    }
-
     /// One line for the exit-status table.
     pub fn meaning(self) -> &'static str {
         match self {
@@ -152,7 +140,7 @@ impl std::error::Error for Error {}
 
 impl Error {
     /// An error of `kind` with a hint.
-    pub fn new(kind: Kind, message: impl Into<String>, hint: impl Into<Hint>) -> anyhow::Error {
+    pub fn hinted(kind: Kind, message: impl Into<String>, hint: impl Into<Hint>) -> anyhow::Error {
         anyhow::Error::new(Error {
             kind,
             message: message.into(),
@@ -172,32 +160,27 @@ impl Error {
 
 /// A user-input error with a hint ([`Kind::Input`]).
 pub fn input(message: impl Into<String>, hint: impl Into<Hint>) -> anyhow::Error {
-    Error::new(Kind::Input, message, hint)
-}
-
-/// A user-input error without a hint.
-pub fn input_plain(message: impl Into<String>) -> anyhow::Error {
-    Error::plain(Kind::Input, message)
+    Error::hinted(Kind::Input, message, hint)
 }
 
 /// A command-line error ([`Kind::Usage`]): flags that do not go together, a malformed value.
 pub fn usage(message: impl Into<String>, hint: impl Into<Hint>) -> anyhow::Error {
-    Error::new(Kind::Usage, message, hint)
+    Error::hinted(Kind::Usage, message, hint)
 }
 
 /// Damaged or rule-breaking data ([`Kind::Data`]).
 pub fn data(message: impl Into<String>, hint: impl Into<Hint>) -> anyhow::Error {
-    Error::new(Kind::Data, message, hint)
+    Error::hinted(Kind::Data, message, hint)
 }
 
 /// Another writer got in the way ([`Kind::Conflict`]).
 pub fn conflict(message: impl Into<String>, hint: impl Into<Hint>) -> anyhow::Error {
-    Error::new(Kind::Conflict, message, hint)
+    Error::hinted(Kind::Conflict, message, hint)
 }
 
 /// The surroundings are not as needed ([`Kind::Environment`]).
 pub fn environment(message: impl Into<String>, hint: impl Into<Hint>) -> anyhow::Error {
-    Error::new(Kind::Environment, message, hint)
+    Error::hinted(Kind::Environment, message, hint)
 }
 
 /// A hint that asks for an argument (see [`Hint::Pass`]).

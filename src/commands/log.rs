@@ -28,7 +28,7 @@ pub fn run(ctx: &Context, args: LogArgs) -> Result<ExitCode> {
     let mut entries = log(&store, args.all)?;
     // One history, newest first, as `git log --all` orders commits: by time across refs
     // (ties keep each ref's own order).
-    entries.sort_by(|a, b| b.time.cmp(&a.time));
+    entries.sort_by_key(|e| std::cmp::Reverse(e.time));
     let none = entries.is_empty();
     if let Some(n) = args.max_count {
         entries.truncate(n);

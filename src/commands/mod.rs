@@ -419,7 +419,11 @@ impl Context {
 /// user is told so, and which of their own (tracked) hooks now call git-rune.
 fn report_hooks_in_work_tree(ctx: &Context, store: &Store, dir: &std::path::Path) {
     match crate::hooks::install::in_work_tree(store, dir) {
-        Ok(Some((rel, created, chained))) => {
+        Ok(Some(crate::hooks::install::InWorkTree {
+            dir: rel,
+            created,
+            chained,
+        })) => {
             if !created.is_empty() {
                 ctx.ui.status(format_args!(
                     "the hooks directory {rel}/ (core.hooksPath) is inside the work tree: git-rune's new hook files there ({}) are kept out of `git status` through .git/info/exclude; to share them with your team, remove those lines and commit the files",
@@ -513,7 +517,6 @@ mod snapshots;
 
 /// Runs `command` in `ctx`.
 pub fn dispatch(ctx: &Context, command: Command) -> Result<ExitCode> {
-    let ctx = ctx;
     match command {
         Command::Init(a) => init::run(ctx, a),
         Command::Agent(a) => {

@@ -75,8 +75,7 @@ fn rune(dir: &Path, args: &[&str]) -> (u8, String, String) {
 fn shown(dir: &Path, (code, out, err): (u8, String, String)) -> String {
     let text = format!("exit: {code}\n--- stdout\n{out}--- stderr\n{err}");
     let text = text.replace(&dir.display().to_string(), "[REPO]");
-    let times = regex_lite(&text);
-    times
+    regex_lite(&text)
 }
 
 /// Times and hex ids replaced by placeholders (no regex crate for one test: a scan).

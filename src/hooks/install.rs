@@ -104,10 +104,7 @@ pub fn none_installed(store: &Store) -> bool {
 /// `.git/info/exclude`, and returns the directory (relative to the work tree), the hooks
 /// so excluded, and the user's own hooks git-rune added itself to (changed, tracked files
 /// the user commits or not). `None` when the directory is git's own.
-pub fn in_work_tree(
-    store: &Store,
-    dir: &Path,
-) -> Result<Option<(String, Vec<&'static str>, Vec<&'static str>)>, HookError> {
+pub fn in_work_tree(store: &Store, dir: &Path) -> Result<Option<InWorkTree>, HookError> {
     let Some(workdir) = store.workdir() else {
         return Ok(None);
     };
@@ -143,7 +140,21 @@ pub fn in_work_tree(
         }
         std::fs::write(&exclude, text).map_err(io("write", &exclude))?;
     }
-    Ok(Some((rel, created, chained)))
+    Ok(Some(InWorkTree {
+        dir: rel,
+        created,
+        chained,
+    }))
+}
+
+/// Hooks in a directory inside the work tree ([`in_work_tree`]).
+pub struct InWorkTree {
+    /// The directory, relative to the work tree.
+    pub dir: String,
+    /// Hook files git-rune created there (kept out of `git status`).
+    pub created: Vec<&'static str>,
+    /// The user's own hooks git-rune added itself to.
+    pub chained: Vec<&'static str>,
 }
 
 /// The directory git runs hooks from: `core.hooksPath` (relative to the work tree) or
