@@ -69,8 +69,8 @@ pub fn exit_statuses() -> Vec<(String, String)> {
         rows.push((k.exit_code().to_string(), k.meaning().to_owned()));
     }
     rows.push((
-        "3, 4".into(),
-        "a result, not an error, of `oracle reattach` (3 not ready, 4 failed) and `context preview` (3 blocked); `verify` exits 1 when memory is not clean".into(),
+        "3, 4, 5".into(),
+        "a result, not an error: `oracle reattach` (3 not ready, 4 failed, 5 withheld as TAINTED), `context preview` (3 blocked); `verify` exits 1 when memory is not clean, `why` 1 when no note names the commit, `sync` 75 when the remote kept moving (what came in is merged, the push waits)".into(),
     ));
     rows.push((
         "126, 127".into(),

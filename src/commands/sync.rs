@@ -115,8 +115,9 @@ pub fn run(ctx: &Context, args: SyncArgs) -> Result<ExitCode> {
             ));
         }
     }
+    // The remote kept moving: what came in is merged, the push waits for a later sync.
     Ok(if gave_up {
-        ExitCode::from(1)
+        ExitCode::from(crate::error::Kind::Conflict.exit_code())
     } else {
         ExitCode::SUCCESS
     })
