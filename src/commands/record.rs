@@ -23,43 +23,43 @@ use crate::store::Store;
 use crate::text::{one_line, sanitize};
 
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("context_text").required(true))]
+#[command(group = clap::ArgGroup::new("decision_text").required(true))]
+#[command(group = clap::ArgGroup::new("rationale_text").required(true))]
+#[command(group = clap::ArgGroup::new("impact_text").required(true))]
 pub struct DecideArgs {
     #[command(flatten)]
     pub redact: super::Redact,
     /// Short title of the decision.
     pub title: String,
     /// Why the decision was needed (`-` reads standard input).
-    #[arg(long, value_name = "TEXT", required_unless_present = "context_file")]
+    #[arg(long, value_name = "TEXT", group = "context_text")]
     pub context: Option<String>,
     /// Read --context from FILE (`-` for standard input).
-    #[arg(long = "context-file", value_name = "FILE", conflicts_with = "context")]
+    #[arg(long = "context-file", value_name = "FILE", group = "context_text")]
     pub context_file: Option<PathBuf>,
     /// What was decided (`-` reads standard input).
-    #[arg(long, value_name = "TEXT", required_unless_present = "decision_file")]
+    #[arg(long, value_name = "TEXT", group = "decision_text")]
     pub decision: Option<String>,
     /// Read --decision from FILE (`-` for standard input), as `git commit -F`.
     #[arg(
         short = 'F',
         long = "decision-file",
         value_name = "FILE",
-        conflicts_with = "decision"
+        group = "decision_text"
     )]
     pub decision_file: Option<PathBuf>,
     /// Why this approach over the alternatives (`-` reads standard input).
-    #[arg(long, value_name = "TEXT", required_unless_present = "rationale_file")]
+    #[arg(long, value_name = "TEXT", group = "rationale_text")]
     pub rationale: Option<String>,
     /// Read --rationale from FILE (`-` for standard input).
-    #[arg(
-        long = "rationale-file",
-        value_name = "FILE",
-        conflicts_with = "rationale"
-    )]
+    #[arg(long = "rationale-file", value_name = "FILE", group = "rationale_text")]
     pub rationale_file: Option<PathBuf>,
     /// What files or modules are affected (`-` reads standard input).
-    #[arg(long, value_name = "TEXT", required_unless_present = "impact_file")]
+    #[arg(long, value_name = "TEXT", group = "impact_text")]
     pub impact: Option<String>,
     /// Read --impact from FILE (`-` for standard input).
-    #[arg(long = "impact-file", value_name = "FILE", conflicts_with = "impact")]
+    #[arg(long = "impact-file", value_name = "FILE", group = "impact_text")]
     pub impact_file: Option<PathBuf>,
     /// Files the decision is about (comma-separated, relative to the current directory); load
     /// marks it stale when they change.
@@ -68,20 +68,21 @@ pub struct DecideArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("pattern_text").required(true))]
 pub struct ConventionArgs {
     #[command(flatten)]
     pub redact: super::Redact,
     /// Short title of the convention.
     pub title: String,
     /// Description of the convention (`-` reads standard input).
-    #[arg(long, value_name = "TEXT", required_unless_present = "pattern_file")]
+    #[arg(long, value_name = "TEXT", group = "pattern_text")]
     pub pattern: Option<String>,
     /// Read --pattern from FILE (`-` for standard input), as `git commit -F`.
     #[arg(
         short = 'F',
         long = "pattern-file",
         value_name = "FILE",
-        conflicts_with = "pattern"
+        group = "pattern_text"
     )]
     pub pattern_file: Option<PathBuf>,
     /// Code example showing the pattern (`-` reads standard input).
@@ -103,6 +104,7 @@ pub struct ConventionArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("insight_text").required(true))]
 pub struct LearnArgs {
     #[command(flatten)]
     pub redact: super::Redact,
@@ -113,14 +115,14 @@ pub struct LearnArgs {
     #[arg(long)]
     pub key: String,
     /// One or two sentences, in causal language (`-` reads standard input).
-    #[arg(long, value_name = "TEXT", required_unless_present = "insight_file")]
+    #[arg(long, value_name = "TEXT", group = "insight_text")]
     pub insight: Option<String>,
     /// Read --insight from FILE (`-` for standard input), as `git commit -F`.
     #[arg(
         short = 'F',
         long = "insight-file",
         value_name = "FILE",
-        conflicts_with = "insight"
+        group = "insight_text"
     )]
     pub insight_file: Option<PathBuf>,
     /// How certain the learning is, from 0.1 (hunch) to 1.0.
@@ -137,6 +139,9 @@ pub struct LearnArgs {
 
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+#[command(group = clap::ArgGroup::new("trigger_text").required(true))]
+#[command(group = clap::ArgGroup::new("action_text").required(true))]
+#[command(group = clap::ArgGroup::new("evidence_text").required(true))]
 pub struct InstinctArgs {
     #[command(flatten)]
     pub redact: super::Redact,
@@ -146,29 +151,25 @@ pub struct InstinctArgs {
     #[arg(required = true)]
     pub name: Option<String>,
     /// When the pattern applies (`-` reads standard input).
-    #[arg(long, value_name = "TEXT", required_unless_present = "trigger_file")]
+    #[arg(long, value_name = "TEXT", group = "trigger_text")]
     pub trigger: Option<String>,
     /// Read --trigger from FILE (`-` for standard input).
-    #[arg(long = "trigger-file", value_name = "FILE", conflicts_with = "trigger")]
+    #[arg(long = "trigger-file", value_name = "FILE", group = "trigger_text")]
     pub trigger_file: Option<PathBuf>,
     /// What to do (`-` reads standard input).
-    #[arg(long, value_name = "TEXT", required_unless_present = "action_file")]
+    #[arg(long, value_name = "TEXT", group = "action_text")]
     pub action: Option<String>,
     /// Read --action from FILE (`-` for standard input).
-    #[arg(long = "action-file", value_name = "FILE", conflicts_with = "action")]
+    #[arg(long = "action-file", value_name = "FILE", group = "action_text")]
     pub action_file: Option<PathBuf>,
     /// From 0.3 (one-off preference) to 0.9 (repeated correction).
     #[arg(long, allow_negative_numbers = true, required = true)]
     pub confidence: Option<f64>,
     /// What happened that taught this (`-` reads standard input).
-    #[arg(long, value_name = "TEXT", required_unless_present = "evidence_file")]
+    #[arg(long, value_name = "TEXT", group = "evidence_text")]
     pub evidence: Option<String>,
     /// Read --evidence from FILE (`-` for standard input).
-    #[arg(
-        long = "evidence-file",
-        value_name = "FILE",
-        conflicts_with = "evidence"
-    )]
+    #[arg(long = "evidence-file", value_name = "FILE", group = "evidence_text")]
     pub evidence_file: Option<PathBuf>,
 }
 
@@ -213,14 +214,15 @@ pub struct ProgressArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("doing_text").required(true))]
 pub struct CheckpointArgs {
     #[command(flatten)]
     pub redact: super::Redact,
     /// The exact task and sub-step in progress (`-` reads standard input).
-    #[arg(long, value_name = "TEXT", required_unless_present = "doing_file")]
+    #[arg(long, value_name = "TEXT", group = "doing_text")]
     pub doing: Option<String>,
     /// Read --doing from FILE (`-` for standard input).
-    #[arg(long = "doing-file", value_name = "FILE", conflicts_with = "doing")]
+    #[arg(long = "doing-file", value_name = "FILE", group = "doing_text")]
     pub doing_file: Option<PathBuf>,
     /// A remaining step, in order (repeatable).
     #[arg(long)]
@@ -245,19 +247,15 @@ pub struct ResumeArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("text_text").required(true))]
 pub struct RememberArgs {
     #[command(flatten)]
     pub redact: super::Redact,
     /// The item to add (`-` reads standard input).
-    #[arg(value_name = "TEXT", required_unless_present = "file")]
+    #[arg(value_name = "TEXT", group = "text_text")]
     pub text: Option<String>,
     /// Read the item from FILE (`-` for standard input), as `git commit -F`.
-    #[arg(
-        short = 'F',
-        long = "file",
-        value_name = "FILE",
-        conflicts_with = "text"
-    )]
+    #[arg(short = 'F', long = "file", value_name = "FILE", group = "text_text")]
     pub file: Option<PathBuf>,
     /// A section of cumulative-notes.md (e.g. "Attention Points") or of task-notes.md
     /// (e.g. "What Failed").

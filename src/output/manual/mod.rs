@@ -124,10 +124,41 @@ fn page(cmd: &clap::Command, path: &[String], top: &clap::Command) -> (String, S
     out.push_str(&format!("{} \\- {}\n", esc(&name), esc(&about)));
 
     out.push_str(".SH SYNOPSIS\n.nf\n");
-    let args: Vec<String> = shown_args(cmd)
-        .filter(|a| !a.is_global_set() || path.is_empty())
-        .map(synopsis_of)
+    // Arguments of a group (`--context <TEXT>` or `--context-file <FILE>`) as one choice.
+    let groups: Vec<&clap::ArgGroup> = cmd
+        .get_groups()
+        .filter(|g| g.get_args().count() > 1)
         .collect();
+    let mut args: Vec<String> = Vec::new();
+    let mut done_groups: Vec<&str> = Vec::new();
+    for a in shown_args(cmd).filter(|a| !a.is_global_set() || path.is_empty()) {
+        match groups
+            .iter()
+            .find(|g| g.get_args().any(|id| id == a.get_id()))
+        {
+            Some(g) if done_groups.contains(&g.get_id().as_str()) => {}
+            Some(g) => {
+                done_groups.push(g.get_id().as_str());
+                let choices: Vec<String> = g
+                    .get_args()
+                    .filter_map(|id| cmd.get_arguments().find(|x| x.get_id() == id))
+                    .map(|x| {
+                        let s = synopsis_of(x);
+                        s.strip_prefix('[')
+                            .and_then(|s| s.strip_suffix(']'))
+                            .map(str::to_owned)
+                            .unwrap_or(s)
+                    })
+                    .collect();
+                args.push(if g.is_required_set() {
+                    format!("({})", choices.join(" | "))
+                } else {
+                    format!("[{}]", choices.join(" | "))
+                });
+            }
+            None => args.push(synopsis_of(a)),
+        }
+    }
     let sub = if cmd.has_subcommands() {
         if cmd.is_subcommand_required_set() {
             " <command> [<args>]"
