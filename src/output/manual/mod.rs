@@ -124,10 +124,12 @@ fn page(cmd: &clap::Command, path: &[String], top: &clap::Command) -> (String, S
     out.push_str(&format!("{} \\- {}\n", esc(&name), esc(&about)));
 
     out.push_str(".SH SYNOPSIS\n.nf\n");
-    // Arguments of a group (`--context <TEXT>` or `--context-file <FILE>`) as one choice.
+    // A text flag and its file form (the `<flag>_text` groups: `--context <TEXT>` or
+    // `--context-file <FILE>`) as one choice; clap's own groups (one per flattened struct)
+    // are not choices.
     let groups: Vec<&clap::ArgGroup> = cmd
         .get_groups()
-        .filter(|g| g.get_args().count() > 1)
+        .filter(|g| g.get_id().as_str().ends_with("_text") && g.get_args().count() > 1)
         .collect();
     let mut args: Vec<String> = Vec::new();
     let mut done_groups: Vec<&str> = Vec::new();
@@ -459,6 +461,10 @@ mod tests {
             "{decide}"
         );
         assert!(decide.contains(".SH EXAMPLES"), "{decide}");
+        assert!(
+            decide.contains("(\\-\\-context <TEXT> | \\-\\-context\\-file <FILE>)"),
+            "{decide}"
+        );
         assert!(pages.iter().any(|(n, _)| n == "git-rune-task-add.1"));
     }
 }
