@@ -12,7 +12,7 @@ use super::agents_md::{self, Added};
 use super::claude::{self, Change};
 use super::mcp_config;
 use crate::context::session::{self, Session};
-use crate::error::user_error;
+use crate::error;
 use crate::store::Store;
 
 /// Which Claude Code settings file.
@@ -136,7 +136,7 @@ fn write_record(store: &Store, r: &Record) -> Result<()> {
 
 fn workdir(store: &Store) -> Result<&Path> {
     store.workdir().ok_or_else(|| {
-        user_error(
+        error::environment(
             "bare repository: agents work in a work tree",
             "run this in a clone with a work tree",
         )
@@ -157,7 +157,7 @@ fn home() -> Result<PathBuf> {
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
         .ok_or_else(|| {
-            user_error(
+            error::environment(
                 "HOME is not set: cannot find the settings in your home directory",
                 "set HOME, or install for this repository only (without --user)",
             )

@@ -81,10 +81,8 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
     let id = payload.session();
     let source = payload.source.as_deref().unwrap_or("startup");
     let now = store.now();
-    let budget = store
-        .config_string("rune.agent.loadBudget")
-        .and_then(|b| b.trim().parse().ok())
-        .filter(|b| *b > 0)
+    let budget = crate::settings::positive(store.config_string("rune.agent.loadBudget"))
+        .and_then(|b| usize::try_from(b).ok())
         .unwrap_or(LOAD_BUDGET);
     let room = budget.saturating_mul(4);
 
@@ -98,9 +96,7 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
         .and_then(|o| o.briefed.clone());
     let view_dir = View::open(&store).map(|v| v.dir);
     if let Some(dir) = &view_dir {
-        let days = store
-            .config_string("rune.artifacts.maxAgeDays")
-            .and_then(|d| d.trim().parse().ok())
+        let days = crate::settings::positive(store.config_string("rune.artifacts.maxAgeDays"))
             .unwrap_or(artifacts::MAX_AGE_DAYS);
         artifacts::prune(dir, days);
     }

@@ -6,12 +6,12 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Context;
-use crate::error::user_error;
+use crate::error;
 use crate::hooks::install::{install_all, none_installed, HookError};
 use crate::memory::init::{checkout, prepare, SetUp};
 use crate::memory::view_dir::VIEW_DIR;
 use crate::output::json::{self, InitJson};
-use crate::output::manual::{default_man_dir, install_man_pages};
+use crate::output::manual::man_pages_installed;
 
 #[derive(Debug, Args)]
 pub struct InitArgs {
@@ -29,13 +29,17 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
     prepare(&store, &mut done)?;
     if args.hooks {
         match install_all(&store) {
-            Ok(added) => done
-                .actions
-                .extend(added.iter().map(|h| format!("installed the {h} hook"))),
+            Ok(added) => {
+                done.actions
+                    .extend(added.iter().map(|h| format!("installed the {h} hook")));
+                if let Ok(dir) = crate::hooks::install::hooks_dir(&store) {
+                    super::report_hooks_in_work_tree(ctx, &store, &dir);
+                }
+            }
             // A bare repository has no hooks to install: memory refs only.
             Err(HookError::Bare) => {}
             Err(e) => {
-                return Err(user_error(
+                return Err(error::environment(
                     e.to_string(),
                     "fix or move that hook, then run `git rune hooks install`",
                 ))
@@ -63,11 +67,13 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
         };
         match crate::sync::sync(&store, &remote, opts, &|what| ctx.ui.status(what)) {
             Ok(report) => {
-                let came: usize = report.incoming().values().sum();
+                let incoming = report.incoming();
+                let came: usize = incoming.values().sum();
                 if came > 0 {
                     done.actions.push(format!(
-                        "brought in {came} memory record{} from {remote}",
-                        if came == 1 { "" } else { "s" }
+                        "brought in {came} memory record{} from {remote} ({})",
+                        if came == 1 { "" } else { "s" },
+                        crate::output::kind_counts(&incoming, 0)
                     ));
                 }
             }
@@ -90,14 +96,12 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
             ));
         }
     }
-    // `git rune --help` is git's `man git-rune`: put the pages where man looks (best effort).
-    if let Some(dir) = default_man_dir() {
-        if let Ok(n) = install_man_pages((ctx.cli)(), &dir) {
-            if n > 0 {
-                done.actions
-                    .push(format!("installed manual pages in {}", dir.display()));
-            }
-        }
+    // `git rune --help` is git's `man git-rune`: installing pages is the binary's own step
+    // (`install-man`), never a side effect of setting up a repository; say how.
+    if !man_pages_installed() {
+        ctx.ui.status(
+            "hint: `git rune --help` opens git-rune's manual page: install the pages once with `git rune install-man` (`git rune help` and `git rune <command> -h` work without them)",
+        );
     }
     for file in &done.kept {
         ctx.ui.warn(format_args!(

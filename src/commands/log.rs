@@ -23,7 +23,12 @@ pub struct LogArgs {
 
 pub fn run(ctx: &Context, args: LogArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
+    ctx.hint_not_set_up(&store);
+    ctx.page(&store);
     let mut entries = log(&store, args.all)?;
+    // One history, newest first, as `git log --all` orders commits: by time across refs
+    // (ties keep each ref's own order).
+    entries.sort_by_key(|e| std::cmp::Reverse(e.time));
     let none = entries.is_empty();
     if let Some(n) = args.max_count {
         entries.truncate(n);
@@ -56,6 +61,6 @@ pub fn run(ctx: &Context, args: LogArgs) -> Result<ExitCode> {
     if none && !ctx.ui.json {
         ctx.ui.status("no memory yet: record something with `git rune decide`, `git rune learn` or `git rune save`");
     }
-    ctx.ui.print(&out)?;
+    ctx.ui.print_painted(&out, crate::output::paint::log_line)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Context;
-use crate::error::user_error;
+use crate::error;
 use crate::memory::view_dir::{View, VIEW_DIR};
 use crate::output::json;
 use crate::view::ViewFile;
@@ -23,7 +23,7 @@ pub struct RestoreArgs {
 pub fn run(ctx: &Context, args: RestoreArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let view = View::open(&store).ok_or_else(|| {
-        user_error(
+        error::environment(
             "a bare repository has no .rune/ view to restore",
             "run this in a work tree",
         )
@@ -41,10 +41,10 @@ pub fn run(ctx: &Context, args: RestoreArgs) -> Result<ExitCode> {
     };
     view.checkout(&store, &files)?;
     if ctx.ui.json {
-        let v = serde_json::json!({
-            "version": json::VERSION,
-            "restored": files.iter().map(|f| f.name()).collect::<Vec<_>>(),
-        });
+        let v = json::RestoreJson {
+            restored: files.iter().map(|f| f.name()).collect(),
+            version: json::VERSION,
+        };
         ctx.ui.print(&(json::line(&v) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -68,7 +68,7 @@ fn file_named(name: &str) -> Result<ViewFile> {
     ViewFile::from_name(bare)
         .or_else(|| ViewFile::from_label(bare))
         .ok_or_else(|| {
-            user_error(
+            error::input(
                 format!("{name:?} is not a view file"),
                 format!(
                     "name one of {}",

@@ -13,6 +13,8 @@ use crate::text::short;
 
 #[derive(Debug, Args)]
 pub struct SaveArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// One-line summary of the session, appended to the session log (without it, the
     /// summary names the edited files). Without it and without edits in .rune/, nothing is
     /// recorded.
@@ -82,7 +84,7 @@ pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
             version: json::VERSION,
         })
     } else if saved.nothing {
-        "nothing to save: .rune/ has no edits (pass -m \"summary\" to record the session)"
+        "nothing to save: .rune/ has no edits; to record the session anyway, run `git rune save -m \"summary\"`"
             .to_owned()
     } else if files.is_empty() {
         format!("saved session: {}", saved.summary)

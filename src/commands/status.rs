@@ -16,6 +16,7 @@ pub struct StatusArgs {}
 
 pub fn run(ctx: &Context, _args: StatusArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
+    ctx.hint_not_set_up(&store);
     let st = status(&store)?;
     let out = if ctx.ui.json {
         json::line(&StatusJson {

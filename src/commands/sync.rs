@@ -9,7 +9,8 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 
 use super::Context;
-use crate::error::user_error;
+use crate::error;
+use crate::memory::view_dir::VIEW_DIR;
 use crate::output::json;
 use crate::sync::{sync, track_remote, SyncOptions, SyncReport};
 
@@ -54,7 +55,7 @@ pub fn run(ctx: &Context, args: SyncArgs) -> Result<ExitCode> {
         match args.remote.or_else(|| store.default_remote()) {
             Some(r) => {
                 if !store.remotes().contains(&r) {
-                    return Err(user_error(
+                    return Err(error::input(
                         format!("{r:?} is not a remote of this repository"),
                         "name one `git remote` lists, or add it with `git remote add`",
                     ));
@@ -68,6 +69,7 @@ pub fn run(ctx: &Context, args: SyncArgs) -> Result<ExitCode> {
         no_push: args.no_push,
         ..SyncOptions::default()
     };
+    let edited_before = edited_twice(&store);
     let mut out = String::new();
     let mut gave_up = false;
     for remote in &remotes {
@@ -101,8 +103,21 @@ pub fn run(ctx: &Context, args: SyncArgs) -> Result<ExitCode> {
     }
     // A view on this branch shows what came in.
     ctx.refresh_view(&store);
+    // Two clones editing one record both keep their edit (the merge never drops one): say
+    // so for edits that met in this sync, since the view now shows both.
+    for (title, kind, label) in edited_twice(&store) {
+        if !edited_before
+            .iter()
+            .any(|(t, k, _)| *t == title && *k == kind)
+        {
+            ctx.ui.warn(format_args!(
+                "{kind} {title:?} was edited in two clones: both edits are kept and shown; keep one by deleting the other in {VIEW_DIR}/ and running `git rune save` (`git rune show {label} --all` lists them)"
+            ));
+        }
+    }
+    // The remote kept moving: what came in is merged, the push waits for a later sync.
     Ok(if gave_up {
-        ExitCode::from(1)
+        ExitCode::from(crate::error::Kind::Conflict.exit_code())
     } else {
         ExitCode::SUCCESS
     })
@@ -113,7 +128,7 @@ pub fn remote(ctx: &Context, args: RemoteArgs) -> Result<ExitCode> {
     match args.action {
         RemoteAction::Add { remote } => {
             if !store.remotes().contains(&remote) {
-                return Err(user_error(
+                return Err(error::input(
                     format!("{remote:?} is not a remote of this repository"),
                     "add it with `git remote add` first",
                 ));
@@ -132,7 +147,7 @@ pub fn remote(ctx: &Context, args: RemoteArgs) -> Result<ExitCode> {
 }
 
 fn no_remote() -> anyhow::Error {
-    user_error(
+    error::environment(
         "this repository has no remote to share memory with",
         "add one with `git remote add origin <url>`, then run `git rune sync`",
     )
@@ -144,8 +159,8 @@ fn text(r: &SyncReport) -> String {
     let remote = &r.remote;
     let incoming = r.incoming();
     let notes_in = r.notes.as_ref().map_or(0, |n| n.incoming);
-    let came = counts(&incoming, notes_in);
-    let went = counts(&r.outgoing, r.notes_out);
+    let came = crate::output::kind_counts(&incoming, notes_in);
+    let went = crate::output::kind_counts(&r.outgoing, r.notes_out);
     match (came.is_empty(), went.is_empty()) {
         (true, true) => out.push_str(&format!("{remote}: memory already in sync\n")),
         _ => {
@@ -160,28 +175,27 @@ fn text(r: &SyncReport) -> String {
     out
 }
 
-fn counts(by_kind: &BTreeMap<&'static str, usize>, notes: usize) -> String {
-    let mut parts: Vec<String> = by_kind
-        .iter()
-        .filter(|(k, _)| **k != "resolve" && **k != "delete")
-        .map(|(k, n)| format!("{n} {k}{}", if *n == 1 { "" } else { "s" }))
-        .collect();
-    let edits: usize = by_kind
-        .iter()
-        .filter(|(k, _)| **k == "resolve" || **k == "delete")
-        .map(|(_, n)| n)
-        .sum();
-    if edits > 0 {
-        parts.push(format!(
-            "{edits} removal{}",
-            if edits == 1 { "" } else { "s" }
-        ));
+/// Records edited in two clones: an id that two live records both supersede, as
+/// `(title, kind, show label)` of the edited record.
+fn edited_twice(store: &crate::store::Store) -> Vec<(String, &'static str, &'static str)> {
+    let Ok(snap) = crate::read::snapshot(store, None) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for file in crate::view::ViewFile::LISTED {
+        let mut by: BTreeMap<&str, Vec<&crate::model::Record>> = BTreeMap::new();
+        for r in snap.state.of_kind(file.kind()) {
+            for s in &r.meta.supersedes {
+                by.entry(s.as_str()).or_default().push(r);
+            }
+        }
+        for edits in by.values().filter(|e| e.len() > 1) {
+            out.push((
+                crate::text::one_line(edits[0].body.title()),
+                file.kind().as_str(),
+                file.label(),
+            ));
+        }
     }
-    if notes > 0 {
-        parts.push(format!(
-            "{notes} commit note{}",
-            if notes == 1 { "" } else { "s" }
-        ));
-    }
-    parts.join(", ")
+    out
 }

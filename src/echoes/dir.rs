@@ -131,10 +131,15 @@ impl EchoDir {
                     std::thread::sleep(step);
                     waited += step;
                 }
-                Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
-                    "another git-rune process has held {} for 10 s; if none is running, remove it",
-                    path.display()
-                ),
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(crate::error::conflict(
+                        format!(
+                            "another git-rune process has held {} for 10 s",
+                            path.display()
+                        ),
+                        "wait for it, or, if none is running, remove that file",
+                    ))
+                }
                 Err(std::fs::TryLockError::Error(e)) => {
                     return Err(e).with_context(|| format!("cannot lock {}", path.display()))
                 }

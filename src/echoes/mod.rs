@@ -18,7 +18,7 @@ pub mod transfer;
 use anyhow::Result;
 use chrono::NaiveDate;
 
-use crate::error::user_error;
+use crate::error;
 use crate::memory::seal::{Sealed, Sealer};
 use crate::memory::write::{write_records, Written};
 use crate::memory::Snapshot;
@@ -105,11 +105,11 @@ pub fn find<'a>(state: &'a State, id: &str) -> Result<&'a Record> {
         .collect();
     match matches.as_slice() {
         [one] => Ok(one),
-        [] => Err(user_error(
+        [] => Err(error::input(
             format!("no echo has the id {id:?}"),
-            "see the ids with `git rune echo show` (or `--archived`)",
+            error::run("echo show", " (or `echo show --archived`) to see the ids"),
         )),
-        _ => Err(user_error(
+        _ => Err(error::input(
             format!("{} echoes have an id starting with {id:?}", matches.len()),
             "give more digits of the id",
         )),
@@ -120,10 +120,9 @@ pub fn find<'a>(state: &'a State, id: &str) -> Result<&'a Record> {
 /// `confirmed`: an etched entry needs the user's confirmation, which the command obtained.
 pub fn add(store: &Store, sealer: &mut Sealer, new: NewEcho, confirmed: bool) -> Result<Added> {
     if new.layer == ETCHED && !confirmed {
-        return Err(user_error(
+        return Err(error::input(
             "etched entries are permanent project knowledge: adding one needs confirmation",
-            "pass --confirm (a person, not an agent, should), or run the command on a terminal \
-             and answer yes",
+            error::pass("confirm", "", " (a person, not an agent, should), or run the command on a terminal and answer yes"),
         ));
     }
     let day = today().format("%Y-%m-%d").to_string();
@@ -351,9 +350,13 @@ pub fn set_archived(
     })?;
     if written.is_none() {
         if let Some(t) = refused {
-            return Err(user_error(
+            return Err(error::input(
                 format!("{t:?} is etched: removing it needs confirmation"),
-                "pass --confirm (a person, not an agent, should), or answer yes on a terminal",
+                error::pass(
+                    "confirm",
+                    "",
+                    " (a person, not an agent, should), or answer yes on a terminal",
+                ),
             ));
         }
     }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use sha2::{Digest, Sha256};
 
-use crate::error::user_error;
+use crate::error;
 use crate::model::echo::ETCHED;
 use crate::model::kinds::Echo;
 use crate::model::{Body, Record, State};
@@ -130,16 +130,16 @@ pub fn plan(
         ..
     }) = &r.body
     else {
-        return Err(user_error("not an echo", "give an echo's id"));
+        return Err(error::input("not an echo", "give an echo's id"));
     };
     if !CATEGORIES.contains(&req.category.as_str()) {
-        return Err(user_error(
+        return Err(error::input(
             format!("{:?} is not a Remembrance category", req.category),
             format!("use one of {}", CATEGORIES.join(", ")),
         ));
     }
     if layer != ETCHED {
-        return Err(user_error(
+        return Err(error::input(
             format!("{title:?} is {layer}: only etched echoes become Remembrance documents"),
             "an entry becomes etched when a person confirms it (`git rune echo add --layer etched --confirm`)",
         ));
@@ -154,14 +154,14 @@ pub fn plan(
     let root_cause = pick(&req.root_cause, &["root_cause"]);
     let solution = pick(&req.solution, &["solution_summary", "solution"]);
     if symptom.is_empty() || root_cause.is_empty() || solution.is_empty() {
-        return Err(user_error(
+        return Err(error::input(
             format!("{title:?} has no clear problem-solution pair (symptom, root cause and solution)"),
             "add `- **symptom**: …`, `- **root_cause**: …` and `- **solution_summary**: …` lines to the entry \
              (or pass --symptom, --root-cause and --solution)",
         ));
     }
     if *confidence < HIGH && sessions < 2 {
-        return Err(user_error(
+        return Err(error::input(
             format!(
                 "{title:?} is not validated: confidence {confidence} is below {HIGH} and {sessions} sessions referenced it"
             ),
@@ -170,13 +170,13 @@ pub fn plan(
     }
     let audience = extra_field(&r.body, &["audience"]).to_lowercase();
     if audience.starts_with("agent") {
-        return Err(user_error(
+        return Err(error::input(
             format!("{title:?} is marked for agents only: it is not actionable for people"),
             "Remembrance is for people; remove the `audience` line if a person can act on it",
         ));
     }
     if req.category == "security" && !req.human {
-        return Err(user_error(
+        return Err(error::input(
             format!("{title:?}: security documents need verified_by: human (BLOCKED)"),
             "a person runs `git rune echo promote <id> --category security --verified-by-human` on a terminal and confirms",
         ));
@@ -220,7 +220,7 @@ pub fn plan(
             || d.path == doc.path
         {
             let _ = role;
-            return Err(user_error(
+            return Err(error::input(
                 format!("a Remembrance document already covers this: {}", d.path),
                 "edit that document instead, or change the entry's title, root cause or tags",
             ));

@@ -11,7 +11,7 @@ use anyhow::Result;
 
 use super::dir::{shown, EchoDir, Edited, Findings};
 use super::uid_of;
-use crate::error::user_error;
+use crate::error;
 use crate::memory::seal::{Sealed, Sealer};
 use crate::memory::write::{write_records, Written};
 use crate::model::echo::{ETCHED, INSCRIBED};
@@ -74,7 +74,7 @@ pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<E
     let mut edited_files: HashSet<(String, EchoFile)> = HashSet::new();
     for e in &edited {
         let parsed = format::parse(&e.role, e.file, &e.text).map_err(|err| {
-            user_error(
+            error::data(
                 format!(
                     "{}: line {}: {}",
                     shown(&e.path, &workdir),
@@ -166,7 +166,7 @@ pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<E
         match std::fs::read_to_string(&f.path) {
             Ok(now) if now == f.text => {
                 std::fs::remove_file(&f.path)
-                    .map_err(|e| anyhow::anyhow!("cannot remove {at}: {e}"))?;
+                    .map_err(|e| anyhow::Error::new(e).context(format!("cannot remove {at}")))?;
                 out.consolidated.push(at);
             }
             Ok(_) => out.kept.push(format!(

@@ -279,9 +279,13 @@ pub fn export(state: &State, dir: &Path, force: bool) -> Result<Vec<PathBuf>> {
     }
     if !force {
         if let Some((p, _)) = files.iter().find(|(p, _)| p.exists()) {
-            return Err(crate::error::user_error(
+            return Err(crate::error::input(
                 format!("{} already exists", p.display()),
-                "pass --force to overwrite, or export into an empty directory",
+                crate::error::pass(
+                    "force",
+                    "",
+                    " to overwrite, or export into an empty directory",
+                ),
             ));
         }
     }

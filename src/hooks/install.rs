@@ -99,6 +99,64 @@ pub fn none_installed(store: &Store) -> bool {
     })
 }
 
+/// When the hooks directory is inside the work tree (`core.hooksPath`, as husky sets it):
+/// keeps the hook files git-rune created there out of `git status` by listing them in
+/// `.git/info/exclude`, and returns the directory (relative to the work tree), the hooks
+/// so excluded, and the user's own hooks git-rune added itself to (changed, tracked files
+/// the user commits or not). `None` when the directory is git's own.
+pub fn in_work_tree(store: &Store, dir: &Path) -> Result<Option<InWorkTree>, HookError> {
+    let Some(workdir) = store.workdir() else {
+        return Ok(None);
+    };
+    let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let Ok(rel) = real(dir).strip_prefix(real(workdir)).map(Path::to_path_buf) else {
+        return Ok(None);
+    };
+    let rel = rel.to_string_lossy().replace('\\', "/");
+    let mut created = Vec::new();
+    let mut chained = Vec::new();
+    for hook in HOOKS {
+        match state(dir, hook)? {
+            HookState::Installed => created.push(hook),
+            HookState::Chained => chained.push(hook),
+            HookState::Absent => {}
+        }
+    }
+    let exclude = store.common_dir().join("info").join("exclude");
+    let existing = read(&exclude)?.unwrap_or_default();
+    let mut text = existing.clone();
+    for hook in &created {
+        let line = format!("/{rel}/{hook}");
+        if !existing.lines().any(|l| l.trim() == line) {
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(&format!("{line}\n"));
+        }
+    }
+    if text != existing {
+        if let Some(info) = exclude.parent() {
+            std::fs::create_dir_all(info).map_err(io("create", info))?;
+        }
+        std::fs::write(&exclude, text).map_err(io("write", &exclude))?;
+    }
+    Ok(Some(InWorkTree {
+        dir: rel,
+        created,
+        chained,
+    }))
+}
+
+/// Hooks in a directory inside the work tree ([`in_work_tree`]).
+pub struct InWorkTree {
+    /// The directory, relative to the work tree.
+    pub dir: String,
+    /// Hook files git-rune created there (kept out of `git status`).
+    pub created: Vec<&'static str>,
+    /// The user's own hooks git-rune added itself to.
+    pub chained: Vec<&'static str>,
+}
+
 /// The directory git runs hooks from: `core.hooksPath` (relative to the work tree) or
 /// `<common dir>/hooks`.
 pub fn hooks_dir(store: &Store) -> Result<PathBuf, HookError> {

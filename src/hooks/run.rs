@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::Result;
 
 use super::install::HOOKS;
-use crate::error::user_error;
+use crate::error;
 use crate::memory::save::{save, SaveOptions};
 use crate::memory::seal::Sealer;
 use crate::memory::view_dir::{View, VIEW_DIR};
@@ -43,14 +43,26 @@ pub fn run(dir: &Path, name: &str, args: &[String], input: Option<&str>) -> Hook
             dispatch(&store, name, args, input, &mut report)
         });
     if let Err(e) = result {
+        // With rune.strictPush a failed memory push blocks the push: say that, not that git
+        // went on.
+        let strict = name == "pre-push"
+            && Store::open(dir)
+                .ok()
+                .and_then(|s| s.config_bool("rune.strictPush"))
+                .unwrap_or(false);
+        let outcome = if strict {
+            "the push was stopped because rune.strictPush is set; run `git rune sync`, then push again, or push with GIT_RUNE_SKIP_HOOKS=1"
+        } else {
+            "git went on"
+        };
         report.warnings.push(format!(
-            "git-rune: {name} hook: {e:#} (git went on; see .git/rune/hooks.log)"
+            "git-rune: {name} hook: {e:#} ({outcome}; see .git/rune/hooks.log)"
         ));
         if let Ok(store) = Store::open(dir) {
             log(&store, name, &format!("{e:#}"));
-            if name == "pre-push" && store.config_bool("rune.strictPush").unwrap_or(false) {
-                report.exit_code = 1;
-            }
+        }
+        if strict {
+            report.exit_code = 1;
         }
     }
     report
@@ -87,7 +99,7 @@ fn dispatch(
             Ok(())
         }
         "pre-push" => pre_push(store, args, report),
-        other => Err(user_error(
+        other => Err(error::input(
             format!("unknown hook {other:?}"),
             format!("git-rune handles {}", HOOKS.join(", ")),
         )),
@@ -181,7 +193,7 @@ fn pre_push(store: &Store, args: &[String], report: &mut HookReport) -> Result<(
             ));
         }
         if let Some(why) = synced.gave_up {
-            return Err(user_error(
+            return Err(error::conflict(
                 format!("memory was not pushed: {why}"),
                 "run `git rune sync` later; memory is never force-pushed",
             ));

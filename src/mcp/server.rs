@@ -20,7 +20,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 
 use super::tools::{self, *};
-use crate::error::{user_error, UserError};
+use crate::error;
 use crate::memory::seal::SealError;
 use crate::store::{Store, StoreError};
 use crate::view::ViewFile;
@@ -45,7 +45,7 @@ impl RuneServer {
     /// fails is reported through `warn` and the request goes on.
     fn store(&self) -> Result<Store> {
         let store = Store::open(&self.dir).map_err(|e| match e {
-            StoreError::NotARepository(p) => user_error(
+            StoreError::NotARepository(p) => error::environment(
                 format!("not a git repository: {}", p.display()),
                 "start `git rune mcp` inside a git repository (or pass -C <path>)",
             ),
@@ -196,8 +196,8 @@ fn args<T: DeserializeOwned>(request: &CallToolRequestParams) -> Result<T, Error
 fn tool_error(e: anyhow::Error) -> CallToolResult {
     let mut text = format!("error: {e:#}");
     let hint = e.chain().find_map(|c| {
-        if let Some(u) = c.downcast_ref::<UserError>() {
-            return u.hint.clone();
+        if let Some(u) = c.downcast_ref::<error::Error>() {
+            return u.hint.as_ref().map(error::Hint::for_tool);
         }
         if let Some(s) = c.downcast_ref::<SealError>() {
             return Some(match s {

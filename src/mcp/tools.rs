@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use super::gated::{framed, gate_kind, gated_text, mark, marked_record};
 use super::search::{rank, SEARCHED};
-use crate::error::user_error;
+use crate::error;
 use crate::integrity::gate::{gate, Gate};
 use crate::memory::record::{self, NewCheckpoint, NewConvention, NewDecision, NewLearning};
 use crate::memory::seal::{SealError, Sealed, Sealer};
@@ -215,7 +215,7 @@ pub struct StatusParams {}
 
 pub fn memory_load(store: &Store, p: LoadParams) -> Result<String> {
     if p.budget == 0 {
-        return Err(user_error(
+        return Err(error::input(
             "budget must be at least 1 token",
             "pass e.g. \"budget\": 2000",
         ));
@@ -245,7 +245,7 @@ pub fn memory_search(store: &Store, p: SearchParams) -> Result<String> {
                 Kind::parse(k.trim_end_matches('s'))
                     .filter(|k| SEARCHED.contains(k))
                     .ok_or_else(|| {
-                        user_error(
+                        error::input(
                             format!("cannot search records of kind {k:?}"),
                             "search \"decision\", \"learning\", \"convention\", \"task\" or \"echo\" (or omit kinds)",
                         )
@@ -320,7 +320,7 @@ fn summary_line(r: &Record, rules: &[&'static str], score: Option<f32>) -> Strin
 
 pub fn memory_show(store: &Store, p: ShowParams) -> Result<String> {
     let file = ViewFile::from_label(&p.kind).ok_or_else(|| {
-        user_error(
+        error::input(
             format!("unknown kind {:?}", p.kind),
             format!(
                 "use one of {}",
@@ -496,7 +496,7 @@ pub fn record_decision(store: &Store, redact: bool, p: DecisionParams) -> Result
 
 pub fn record_learning(store: &Store, redact: bool, p: LearningParams) -> Result<String> {
     let ltype = LearningType::parse(&p.ltype).ok_or_else(|| {
-        user_error(
+        error::input(
             format!("unknown learning type {:?}", p.ltype),
             format!(
                 "use one of {}",
@@ -623,7 +623,7 @@ pub fn task_update(store: &Store, redact: bool, p: TaskUpdateParams) -> Result<S
     let status = match p.status.as_deref() {
         None => None,
         Some(s) => Some(crate::model::task::canonical_status(s).ok_or_else(|| {
-            crate::error::user_error(
+            crate::error::input(
                 format!("unknown status {s:?}"),
                 "use pending, in_progress or completed",
             )

@@ -19,7 +19,7 @@ use anyhow::Result;
 
 use super::seal::{SealError, Sealed, Sealer};
 use super::view_dir::{View, VIEW_DIR};
-use crate::error::user_error;
+use crate::error;
 use crate::model::kinds::{CumulativeNote, Oracle, Resolve, Task};
 use crate::model::{self, fold, Body, Draft, Kind, Record, Scope};
 use crate::secrets;
@@ -251,14 +251,18 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
             .map(|(n, _)| n.as_str())
             .collect();
         if !taken.is_empty() {
-            return Err(user_error(
+            return Err(error::input(
                 format!("{shown} already holds {}", taken.join(", ")),
-                "pass --force to overwrite them, or name an empty folder; nothing was written",
+                error::pass(
+                    "force",
+                    "",
+                    " to overwrite them, or name an empty folder; nothing was written",
+                ),
             ));
         }
     }
     std::fs::create_dir_all(dir).map_err(|e| {
-        user_error(
+        error::environment(
             format!("cannot create {shown}: {e}"),
             "name a folder you can write: `git rune export rune-dir DIR`",
         )
@@ -267,7 +271,7 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
     if texts.iter().any(|(n, _)| n.starts_with(ORACLE_DIR)) {
         let sub = dir.join(ORACLE_DIR);
         std::fs::create_dir_all(&sub).map_err(|e| {
-            user_error(
+            error::environment(
                 format!("cannot create {}: {e}", sub.display()),
                 "name a folder you can write: `git rune export rune-dir DIR`",
             )
@@ -275,7 +279,7 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
     }
     for (name, text) in texts {
         crate::files::write_atomic(&dir.join(&name), text.as_bytes()).map_err(|e| {
-            user_error(
+            error::environment(
                 format!("cannot write {shown}/{name}: {e}"),
                 "name a folder you can write: `git rune export rune-dir DIR`",
             )
@@ -300,7 +304,7 @@ fn refuse_live_view(store: &Store, dir: &Path) -> Result<bool> {
         return Ok(false);
     }
     if view.checked_out() && !store.head_holds(VIEW_DIR) {
-        return Err(user_error(
+        return Err(error::input(
             format!("{} is git-rune's view of memory, not a seed's folder", dir.display()),
             format!(
                 "edits there are saved with `git rune save`; to import a {VIEW_DIR}/ folder committed on a branch, copy it out first (`mkdir /tmp/seed && git archive BRANCH {VIEW_DIR} | tar -x -C /tmp/seed`) and run `git rune import rune-dir /tmp/seed/{VIEW_DIR}`"
@@ -320,7 +324,7 @@ struct DirFile {
 fn read_dir(dir: &Path) -> Result<Vec<DirFile>> {
     let hint = "name the seed's folder: `git rune import rune-dir DIR`; nothing was imported";
     if !dir.is_dir() {
-        return Err(user_error(
+        return Err(error::input(
             format!("{} is not a folder", dir.display()),
             hint,
         ));
@@ -328,11 +332,13 @@ fn read_dir(dir: &Path) -> Result<Vec<DirFile>> {
     let mut out = Vec::new();
     let mut stack = vec![(dir.to_path_buf(), String::new())];
     while let Some((path, prefix)) = stack.pop() {
-        let entries = std::fs::read_dir(&path)
-            .map_err(|e| user_error(format!("cannot read {}: {e}", path.display()), hint))?;
+        let entries = std::fs::read_dir(&path).map_err(|e| {
+            error::environment(format!("cannot read {}: {e}", path.display()), hint)
+        })?;
         for e in entries {
-            let e =
-                e.map_err(|e| user_error(format!("cannot read {}: {e}", path.display()), hint))?;
+            let e = e.map_err(|e| {
+                error::environment(format!("cannot read {}: {e}", path.display()), hint)
+            })?;
             let name = e.file_name().to_string_lossy().into_owned();
             if name.starts_with('.') {
                 continue;
@@ -343,8 +349,9 @@ fn read_dir(dir: &Path) -> Result<Vec<DirFile>> {
                 stack.push((p, format!("{rel}/")));
                 continue;
             }
-            let data = std::fs::read(&p)
-                .map_err(|e| user_error(format!("cannot read {}: {e}", p.display()), hint))?;
+            let data = std::fs::read(&p).map_err(|e| {
+                error::environment(format!("cannot read {}: {e}", p.display()), hint)
+            })?;
             let text = String::from_utf8(data)
                 .map_err(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
             out.push(DirFile { name: rel, text });

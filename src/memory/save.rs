@@ -11,7 +11,7 @@ pub use super::saved::{SaveOptions, Saved, DEFAULT_SUMMARY};
 use super::seal::{SealError, Sealed, Sealer};
 use super::view_dir::{FileState, Manifest, View, VIEW_DIR};
 use super::Snapshot;
-use crate::error::user_error;
+use crate::error;
 use crate::model::kinds::{
     Checkpoint, ContextBlock, Delete, Instinct, Learning, Resolve, Session, Task,
 };
@@ -251,8 +251,9 @@ fn parse_file(
     let nothing_saved = format!("fix {shown} and run `git rune save` again; nothing was saved and the file is as you left it");
     let data = match text {
         Some(t) => t.into_bytes(),
-        None => std::fs::read(&path)
-            .map_err(|e| user_error(format!("cannot read {shown}: {e}"), nothing_saved.clone()))?,
+        None => std::fs::read(&path).map_err(|e| {
+            error::environment(format!("cannot read {shown}: {e}"), nothing_saved.clone())
+        })?,
     };
     let blob = super::view_dir::content_id(&data);
     let text = String::from_utf8(data).map_err(|e| {
@@ -260,13 +261,13 @@ fn parse_file(
             .iter()
             .filter(|&&b| b == b'\n')
             .count();
-        user_error(
+        error::data(
             format!("{shown}:{line}: not valid UTF-8"),
             nothing_saved.clone(),
         )
     })?;
     let parsed = view::parse(file, &text).map_err(|e| {
-        user_error(
+        error::data(
             format!("{shown}:{}: {}", e.line, e.message),
             nothing_saved.clone(),
         )
@@ -278,9 +279,9 @@ fn parse_file(
             let base = match &e.base {
                 Some(id) => {
                     let oid = ObjectId::from_hex(id.as_bytes()).map_err(|_| {
-                        user_error(
+                        error::data(
                             format!("the view manifest names a bad commit id {id:?}"),
-                            "run `git rune init` to check the view out again",
+                            error::run("init", " to check the view out again"),
                         )
                     })?;
                     store.records_at(&e.refname, oid)?
@@ -310,7 +311,7 @@ fn parse_file(
         && !allow_delete
         && file != ViewFile::Checkpoint
     {
-        return Err(user_error(
+        return Err(error::input(
             format!(
                 "{shown} holds no entries, but memory has {}: saving it would delete them all",
                 base.len()
@@ -366,7 +367,7 @@ fn parse_file(
             format!("{shown}:{} (field `{field}`)", secrets::line_of(&text, at))
         };
         sealed.push(sealer.seal(d, &place).map_err(|err| match err {
-            SealError::Invalid { title, error, .. } => user_error(
+            SealError::Invalid { title, error, .. } => error::input(
                 format!("{shown}: entry {title:?}: {error}"),
                 nothing_saved.clone(),
             ),

@@ -15,7 +15,7 @@ use super::view_dir::{
     content_id, id_names, FileState, Manifest, SavedTail, View, ViewLock, VIEW_DIR,
 };
 use super::Wrote;
-use crate::error::user_error;
+use crate::error;
 use crate::files::stat_of;
 use crate::model::{GitState, Kind};
 use crate::secrets;
@@ -101,7 +101,7 @@ pub(super) fn save(
             format!("{shown}:{line} (field `{field}`)")
         };
         sealed.push(mine.seal(d, &place).map_err(|err| match err {
-            SealError::Invalid { title, error, .. } => user_error(
+            SealError::Invalid { title, error, .. } => error::input(
                 format!("{shown}: entry {title:?}: {error}"),
                 format!("fix {shown} and run `git rune save` again; nothing was saved and the file is as you left it"),
             ),

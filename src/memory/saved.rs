@@ -4,7 +4,7 @@
 use anyhow::Result;
 
 use super::seal::{SealError, Sealed, Sealer};
-use crate::error::user_error;
+use crate::error;
 use crate::model::kinds::{Decision, Learning, Session};
 use crate::model::{Body, Draft, GitState};
 use crate::store::{ObjectId, Store};
@@ -65,9 +65,9 @@ pub(super) fn seal_session(
             &|_, _| "the -m summary".to_owned(),
         )
         .map_err(|e| match e {
-            SealError::Invalid { error, .. } => user_error(
+            SealError::Invalid { error, .. } => error::input(
                 format!("invalid session summary: {error}"),
-                "pass a non-empty -m \"summary\"",
+                error::pass("message", "\"summary\"", " (not empty)"),
             ),
             other => other.into(),
         })

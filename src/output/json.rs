@@ -177,6 +177,155 @@ pub struct InitJson<'a> {
     pub version: u32,
 }
 
+// The shapes below were `json!` objects in the command files; their fields are declared in
+// the order those printed them (serde_json's maps sort keys), so the output is unchanged.
+
+/// `git rune resume --json`: the checkpoint as `show checkpoint --json` gives it.
+#[derive(Serialize)]
+pub struct ResumeJson {
+    pub checkpoint: Value,
+    pub version: u32,
+}
+
+/// `git rune restore --json`: the view files rendered again.
+#[derive(Serialize)]
+pub struct RestoreJson {
+    pub restored: Vec<&'static str>,
+    pub version: u32,
+}
+
+/// `git rune agent install|uninstall --json`: what changed in which file.
+#[derive(Serialize)]
+pub struct AgentWiredJson<'a> {
+    pub changed: &'a [String],
+    pub file_created: bool,
+    pub file_removed: bool,
+    pub installed: bool,
+    pub path: String,
+    pub version: u32,
+}
+
+/// `git rune agent status --json`.
+#[derive(Serialize)]
+pub struct AgentStatusJson<'a> {
+    /// The natively wired agents (Codex, Gemini CLI, Copilot CLI, Cursor, OpenCode).
+    pub agents: Vec<NativeAgentJson<'a>>,
+    pub agents_md: Vec<String>,
+    pub claude: Vec<ClaudeScopeJson<'a>>,
+    /// Settings files that enable git-rune's Claude Code plugin.
+    pub claude_plugin: Vec<String>,
+    pub git_rune_on_path: bool,
+    /// When the agent hooks last ran in this clone without git-rune on PATH.
+    pub hooks_ran_without_git_rune: Option<&'a str>,
+    pub log: &'a [String],
+    pub mcp: Vec<McpClientJson<'a>>,
+    pub sessions: Vec<AgentSessionJson<'a>>,
+    pub version: u32,
+}
+
+/// One natively wired agent's file in `agent status --json`: its hooks, or why it cannot be
+/// read, and what to know (a trust step, a feature flag).
+#[derive(Serialize)]
+pub struct NativeAgentJson<'a> {
+    pub agent: &'static str,
+    pub error: Option<&'a String>,
+    pub hooks: Option<&'a Vec<String>>,
+    pub notes: &'a [String],
+    pub path: String,
+    pub scope: &'static str,
+}
+
+/// One Claude Code settings file in `agent status --json`: its hooks, or why it cannot be read.
+#[derive(Serialize)]
+pub struct ClaudeScopeJson<'a> {
+    pub error: Option<&'a String>,
+    pub hooks: Option<&'a Vec<String>>,
+    pub path: String,
+    pub scope: &'static str,
+}
+
+/// One MCP client's config in `agent status --json`.
+#[derive(Serialize)]
+pub struct McpClientJson<'a> {
+    pub client: &'static str,
+    pub error: Option<&'a String>,
+    pub path: String,
+    pub registered: Option<&'a bool>,
+}
+
+/// One agent session in `agent status --json`.
+#[derive(Serialize)]
+pub struct AgentSessionJson<'a> {
+    pub id: &'a str,
+    pub started: &'a str,
+    pub status: &'static str,
+    pub tool_calls: u32,
+}
+
+/// `git rune context status --json`.
+#[derive(Serialize)]
+pub struct HealthJson<T: Serialize> {
+    pub health: T,
+    pub version: u32,
+}
+
+/// `git rune context budget --json`.
+#[derive(Serialize)]
+pub struct BudgetJson<T: Serialize> {
+    pub budget: T,
+    pub version: u32,
+}
+
+/// `git rune context artifacts --json`.
+#[derive(Serialize)]
+pub struct ArtifactsJson {
+    pub artifacts: Vec<ArtifactJson>,
+    pub version: u32,
+}
+
+/// One folded output.
+#[derive(Serialize)]
+pub struct ArtifactJson {
+    pub bytes: u64,
+    pub path: String,
+}
+
+/// `git rune mode --json`.
+#[derive(Serialize)]
+pub struct ModeJson {
+    pub density: &'static str,
+    pub density_source: &'static str,
+    pub mode: Option<String>,
+    pub version: u32,
+}
+
+/// `git rune task consolidate --json`.
+#[derive(Serialize)]
+pub struct ConsolidateJson {
+    pub dry_run: bool,
+    pub groups: Vec<ConsolidateGroupJson>,
+    pub summary: Value,
+    pub version: u32,
+}
+
+/// One group consolidation made (or would make).
+#[derive(Serialize)]
+pub struct ConsolidateGroupJson {
+    pub by_cap: bool,
+    pub criteria: Vec<&'static str>,
+    pub members: Vec<String>,
+    pub task_id: Option<String>,
+    pub title: String,
+}
+
+/// `git rune install-man --json`: where the pages went and how many were written.
+#[derive(Serialize)]
+pub struct InstallManJson<'a> {
+    pub version: u32,
+    pub dir: &'a std::path::Path,
+    pub written: usize,
+}
+
 /// `git rune hooks … --json`: each hook's state (`installed`, `chained`, `absent`).
 #[derive(Serialize)]
 pub struct HooksJson<'a> {

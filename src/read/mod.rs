@@ -6,7 +6,7 @@
 
 use anyhow::Result;
 
-use crate::error::user_error;
+use crate::error;
 use crate::memory::diff::Point;
 use crate::memory::load::digest::Digest;
 use crate::memory::load::{brief, Briefing, LoadPolicy, RoleEchoes, Totals};
@@ -177,7 +177,7 @@ pub fn snapshot(store: &Store, at: Option<&str>) -> Result<Snapshot> {
 /// The commit a revision names, or an error saying what to pass.
 fn resolve(store: &Store, rev: &str) -> Result<ObjectId> {
     store.resolve_commit(rev).ok_or_else(|| {
-        user_error(
+        error::input(
             format!("{rev:?} does not name a commit here"),
             "pass a revision such as HEAD~3, a branch, a tag or a commit id",
         )
@@ -206,7 +206,7 @@ pub fn diff_points(store: &Store, range: Option<&str>) -> Result<(Point, Point)>
 /// A revision as a diff point; for a memory commit, also the ref it is on.
 fn point(store: &Store, rev: &str) -> Result<(Point, Option<String>)> {
     let id = store.resolve_commit(rev).ok_or_else(|| {
-        user_error(
+        error::input(
             format!("{rev:?} does not name a commit here"),
             "pass a memory commit (see `git rune log`), a code commit (HEAD~2, a branch, an id) or A..B",
         )

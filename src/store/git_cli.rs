@@ -119,6 +119,33 @@ impl Store {
             .map(|v| v.to_string())
     }
 
+    /// Every key set in `section` (`rune`) as `section[.subsection].name` with its last value
+    /// (`None` for a key written without `=`), in file order, each key once.
+    pub(crate) fn config_entries(&self, section: &str) -> Vec<(String, Option<String>)> {
+        let snapshot = self.repo.config_snapshot();
+        let mut out: Vec<(String, Option<String>)> = Vec::new();
+        let Some(sections) = snapshot.plumbing().sections_by_name(section) else {
+            return out;
+        };
+        for s in sections {
+            let prefix = match s.header().subsection_name() {
+                Some(sub) => format!("{section}.{sub}"),
+                None => section.to_owned(),
+            };
+            let body = s.body();
+            for name in body.value_names() {
+                let key = format!("{prefix}.{name}");
+                let value = body
+                    .value_implicit(&name)
+                    .map(|v| v.map(|v| v.to_string()))
+                    .unwrap_or_default();
+                out.retain(|(k, _)| !k.eq_ignore_ascii_case(&key));
+                out.push((key, value));
+            }
+        }
+        out
+    }
+
     /// A boolean setting (`None` when unset or not a boolean).
     pub(crate) fn config_bool(&self, key: &str) -> Option<bool> {
         self.repo.config_snapshot().boolean(key)

@@ -96,6 +96,24 @@ impl Store {
         blob_id(self.repo.object_hash(), &data)
     }
 
+    /// HEAD's reflog in this clone (or work tree), oldest first: each entry's time (seconds
+    /// since the epoch) and message (`checkout: moving from main to topic`). Empty when git
+    /// keeps no reflog here.
+    pub(crate) fn head_reflog(&self) -> Vec<(i64, String)> {
+        let text =
+            std::fs::read_to_string(self.git_dir().join("logs").join("HEAD")).unwrap_or_default();
+        text.lines()
+            .filter_map(|line| {
+                let (who, message) = line.split_once('\t')?;
+                // `<old> <new> Name <email> <time> <tz>`
+                let mut fields = who.rsplitn(3, ' ');
+                let _tz = fields.next()?;
+                let time = fields.next()?.parse().ok()?;
+                Some((time, message.to_owned()))
+            })
+            .collect()
+    }
+
     /// Blob ids of work-tree files relative to the repository root (empty string when absent).
     pub(crate) fn file_blobs(
         &self,

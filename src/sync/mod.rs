@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::error::user_error;
+use crate::error;
 use crate::store::{PushOutcome, Store, TransferError, NOTES_REF};
 
 use merge::{merge_ref, RefMerge};
@@ -308,7 +308,7 @@ pub fn push_refused(
     } else {
         "the remote's own rules refused the memory refs: ask its administrator to allow refs/rune/* and refs/notes/rune"
     };
-    user_error(message, hint)
+    error::conflict(message, hint)
 }
 
 /// How long to wait before round `round + 1`: random within a window that doubles each
@@ -337,7 +337,7 @@ fn is_race(stderr: &str) -> bool {
 }
 
 fn unreachable(remote: &str, e: TransferError) -> anyhow::Error {
-    user_error(
+    error::environment(
         format!("cannot fetch memory from {remote}: {}", e.message),
         format!(
             "check that {remote} is reachable (`git fetch {remote}` says the same); nothing here was changed, and a later `git rune sync` picks up where this one stopped"
@@ -369,7 +369,7 @@ impl SyncLock {
                     waited += Duration::from_millis(20);
                 }
                 Err(std::fs::TryLockError::WouldBlock) => {
-                    return Err(user_error(
+                    return Err(error::conflict(
                         "another git rune sync has been running here for a minute",
                         format!(
                             "wait for it to finish; if none is running, remove {}",

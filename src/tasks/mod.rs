@@ -10,7 +10,7 @@ pub mod todo;
 
 use anyhow::Result;
 
-use crate::error::user_error;
+use crate::error;
 use crate::memory::seal::{SealError, Sealed, Sealer};
 use crate::memory::write::{write_records, Written};
 use crate::memory::Snapshot;
@@ -45,9 +45,12 @@ pub struct Outcome {
 /// before a renumbering.
 pub fn find<'a>(state: &'a State, id: &str) -> Result<&'a Record> {
     let Some(n) = parse_task_id(id) else {
-        return Err(user_error(
+        return Err(error::input(
             format!("{id:?} is not a task id"),
-            "name a task as TASK_001 (or 1); `git rune task list --all` lists them",
+            error::run(
+                "task list --all",
+                " to list them; a task is named TASK_001 (or 1)",
+            ),
         ));
     };
     let num_of = |r: &Record| match &r.body {
@@ -64,9 +67,9 @@ pub fn find<'a>(state: &'a State, id: &str) -> Result<&'a Record> {
         .find(|r| num_of(r) == n)
         .or_else(|| state.tasks.iter().find(by_alias))
         .ok_or_else(|| {
-            user_error(
+            error::input(
                 format!("there is no task {} on this branch", task_id(n)),
-                "`git rune task list --all` lists the tasks",
+                error::run("task list --all", " to list the tasks"),
             )
         })
 }
@@ -76,9 +79,9 @@ pub(crate) fn seal(sealer: &mut Sealer, draft: Draft, from: &str) -> Result<Seal
     sealer
         .seal(draft, &|field, _| format!("{from} (field `{field}`)"))
         .map_err(|e| match e {
-            SealError::Invalid { kind, error, .. } => user_error(
+            SealError::Invalid { kind, error, .. } => error::input(
                 format!("invalid {kind}: {error}"),
-                "fix the value and run the command again; nothing was recorded",
+                "fix the value and try again; nothing was recorded",
             ),
             other => other.into(),
         })
@@ -344,21 +347,27 @@ pub fn context_block(
     let existing = block(&snap.state, title);
     match (existing, must_exist, &content) {
         (None, true, _) => {
-            return Err(user_error(
+            return Err(error::input(
                 format!("there is no context block titled {title:?}"),
-                "`git rune context-block show` lists them; `context-block add` makes one",
+                error::run(
+                    "context-block show",
+                    " to list them; `context-block add` makes one",
+                ),
             ))
         }
         (Some(_), false, _) => {
-            return Err(user_error(
+            return Err(error::input(
                 format!("a context block titled {title:?} exists"),
-                format!("change it with `git rune context-block edit {title:?} --content …`"),
+                error::run(
+                    format!("context-block edit {title:?} --content …"),
+                    " to change it",
+                ),
             ))
         }
         (None, false, None) => {
-            return Err(user_error(
+            return Err(error::input(
                 "a new context block needs --content",
-                "pass --content \"…\"",
+                error::pass("content", "\"…\"", ""),
             ))
         }
         _ => {}
@@ -554,7 +563,7 @@ pub fn import_sp_json(
     shown: &str,
 ) -> Result<Imported> {
     let file = sp_json::parse(text, &store.now()).map_err(|e| {
-        user_error(
+        error::input(
             e.to_string(),
             match &e {
                 sp_json::SpError::InvalidJson(why) => {

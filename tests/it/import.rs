@@ -210,7 +210,7 @@ fn a_secret_refuses_the_whole_import_unless_redact() {
     assert!(!repo
         .git(&["for-each-ref", "refs/rune/"])
         .contains("refs/rune"));
-    let out = repo.rune(&["--redact", "import", "rune-dir", &d]).success();
+    let out = repo.rune(&["import", "rune-dir", &d, "--redact"]).success();
     assert!(out.stdout.contains("added 2 records"), "{}", out.stdout);
 }
 

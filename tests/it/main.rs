@@ -8,6 +8,7 @@ mod agents_e2e;
 mod agents_native;
 mod architecture;
 mod cli_docs;
+mod cli_edge;
 mod commit_notes;
 mod concurrency;
 mod crash;

@@ -101,8 +101,8 @@ fn redact_keeps_the_record_without_the_secret() {
     let key = aws_key();
     let out = repo
         .rune(&[
-            "--redact",
             "learn",
+            "--redact",
             "--type",
             "insight",
             "--key",
@@ -146,7 +146,7 @@ fn save_refuses_a_secret_in_a_view_edit_with_file_and_line() {
     assert_eq!(repo.refs(), refs);
     assert_eq!(repo.read(path), text, "the user's text is kept");
     // With --redact the record is kept, the view loses the secret, no object has it.
-    repo.rune(&["--redact", "save"]).success();
+    repo.rune(&["save", "--redact"]).success();
     assert!(!repo.read(path).contains(&token));
     assert!(
         repo.read(path).contains("ghp_***REDACTED***"),

@@ -239,7 +239,7 @@ pub(super) fn migrate(ctx: &Context, a: EchoMigrateArgs) -> Result<ExitCode> {
             Some((old, new)) if !old.trim().is_empty() => {
                 Ok((old.trim().to_owned(), new.trim().to_owned()))
             }
-            _ => Err(crate::error::user_error(
+            _ => Err(crate::error::usage(
                 format!("--rename {r:?} is not OLD=NEW"),
                 "write it as --rename tarnished=runebearer",
             )),

@@ -116,6 +116,8 @@ pub struct EchoCompressArgs {
 
 #[derive(Debug, Args)]
 pub struct EchoAddArgs {
+    #[command(flatten)]
+    pub redact: crate::commands::Redact,
     /// The entry's title with its kind word: "Pattern: Unused imports in new files".
     pub title: String,
     /// The role: planner, workers, reviewer, auditor, team, or your own.
@@ -258,6 +260,7 @@ pub(super) fn refresh(ctx: &Context, store: &crate::store::Store) {
 
 fn add(ctx: &Context, a: EchoAddArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
+    ctx.check_view_writable(&store)?;
     let mut sealer = ctx.sealer();
     let confirmed = a.confirm
         || (a.layer == "etched"
@@ -401,4 +404,12 @@ fn reference(ctx: &Context, a: EchoRefArgs) -> Result<ExitCode> {
         sanitize(&workflow)
     ))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether an echo command that writes text was given `--redact`.
+pub(in crate::commands) fn redact(a: &EchoArgs) -> bool {
+    match &a.command {
+        EchoCommand::Add(a) => a.redact.redact,
+        _ => false,
+    }
 }
