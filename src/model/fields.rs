@@ -4,7 +4,7 @@
 
 use super::record::{Body, Extra};
 use crate::model::kinds::{
-    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Echo, EchoRef,
+    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Document, Echo, EchoRef,
     Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
 };
 
@@ -26,6 +26,8 @@ pub enum Shape {
     Paths { split_commas: bool },
     /// One of a fixed list of section names.
     Section(&'static [&'static str]),
+    /// Kept byte for byte (a document's content): never rewritten.
+    Raw,
 }
 
 /// A text field: one string, or a list of them.
@@ -251,6 +253,10 @@ impl Body {
                 extras(extra, Line, f);
             }
             Body::EchoRef(EchoRef { workflow, .. }) => f("workflow", Line, One(workflow)),
+            Body::Document(Document { path, content }) => {
+                f("path", Line, One(path));
+                f("content", Raw, One(content));
+            }
             Body::Resolve(Resolve { .. }) | Body::Delete(Delete { .. }) => {}
         }
     }

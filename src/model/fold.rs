@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::record::{Body, Kind, Record};
 use crate::model::kinds::{
-    Checkpoint, ContextBlock, Delete, Echo, Instinct, Learning, Oracle, Resolve, Task,
+    Checkpoint, ContextBlock, Delete, Document, Echo, Instinct, Learning, Oracle, Resolve, Task,
 };
 
 /// Instincts kept in the state; the lowest-confidence ones beyond this are evicted.
@@ -47,6 +47,8 @@ pub struct State {
     pub echoes: Vec<Record>,
     /// Every reference to an echo (a union), chronological.
     pub echo_refs: Vec<Record>,
+    /// Documents: one per `path` (the newest by clock, then time, then id), by path.
+    pub documents: Vec<Record>,
     /// Not folded from this repository: the user-level memory's promoted instincts, which
     /// `load` reads in (`memory::user`) to show as their own section. Empty otherwise.
     pub global_instincts: Vec<Record>,
@@ -79,6 +81,7 @@ impl State {
             Kind::Oracle => &self.oracles,
             Kind::Echo => &self.echoes,
             Kind::EchoRef => &self.echo_refs,
+            Kind::Document => &self.documents,
             Kind::Resolve | Kind::Delete => &[],
         }
     }
@@ -102,6 +105,7 @@ impl State {
             Kind::Oracle => &mut self.oracles,
             Kind::Echo => &mut self.echoes,
             Kind::EchoRef => &mut self.echo_refs,
+            Kind::Document => &mut self.documents,
             Kind::Resolve | Kind::Delete => return None,
         })
     }
@@ -172,8 +176,16 @@ fn fold_live(live: Vec<&Record>, mut state: State) -> State {
     let mut block_winner: HashMap<&str, &Record> = HashMap::new();
     let mut oracle_winner: HashMap<&str, &Record> = HashMap::new();
     let mut echo_winner: HashMap<&str, &Record> = HashMap::new();
+    let mut document_winner: HashMap<&str, &Record> = HashMap::new();
     for r in &live {
         match &r.body {
+            // The latest writer per path.
+            Body::Document(Document { path, .. }) => {
+                let slot = document_winner.entry(path).or_insert(r);
+                if (r.meta.clock, &r.meta.ts, &r.id) > (slot.meta.clock, &slot.meta.ts, &slot.id) {
+                    *slot = r;
+                }
+            }
             Body::Echo(Echo { uid, .. }) => {
                 let slot = echo_winner.entry(uid).or_insert(r);
                 if super::echo::echo_wins(r, slot) {
@@ -233,6 +245,7 @@ fn fold_live(live: Vec<&Record>, mut state: State) -> State {
             | Kind::ContextBlock
             | Kind::Oracle
             | Kind::Echo
+            | Kind::Document
             | Kind::Resolve
             | Kind::Delete => continue,
         };
@@ -245,6 +258,9 @@ fn fold_live(live: Vec<&Record>, mut state: State) -> State {
     state.learnings = learnings.into_iter().cloned().collect();
 
     state.instincts = merge_instincts(instinct_groups);
+    let mut documents: Vec<&Record> = document_winner.into_values().collect();
+    documents.sort_by(|a, b| a.body.title().cmp(b.body.title()));
+    state.documents = documents.into_iter().cloned().collect();
     let (tasks, renumbered) = number_tasks(task_winner.into_values().collect());
     state.tasks = tasks;
     state.renumbered = renumbered;

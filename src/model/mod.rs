@@ -13,7 +13,7 @@ pub mod testing;
 mod wire;
 
 use crate::model::kinds::{
-    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Echo, EchoRef,
+    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Document, Echo, EchoRef,
     Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
 };
 pub use fields::{Field, Shape};
@@ -469,6 +469,15 @@ pub fn validate(body: &Body) -> Result<(), ValidationError> {
             require("workflow", workflow)
         }
         Body::Resolve(Resolve { target }) => require("target", target),
+        Body::Document(Document { path, content }) => {
+            if let Some(problem) = kinds::document::path_problem(path) {
+                return Err(invalid("path", problem));
+            }
+            match kinds::document::content_problem(content.as_bytes()) {
+                Some(problem) => Err(invalid("content", problem)),
+                None => Ok(()),
+            }
+        }
         Body::Delete(Delete { targets }) => {
             if targets.is_empty() {
                 return Err(invalid("targets", "must not be empty"));

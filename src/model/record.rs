@@ -79,6 +79,7 @@ pub enum Body {
     Oracle(Oracle),
     Echo(Echo),
     EchoRef(EchoRef),
+    Document(Document),
     Delete(Delete),
 }
 
@@ -131,11 +132,12 @@ pub enum Kind {
     Oracle,
     Echo,
     EchoRef,
+    Document,
     Delete,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 17] = [
+    pub const ALL: [Kind; 18] = [
         Kind::Decision,
         Kind::Convention,
         Kind::Learning,
@@ -152,6 +154,7 @@ impl Kind {
         Kind::Oracle,
         Kind::Echo,
         Kind::EchoRef,
+        Kind::Document,
         Kind::Delete,
     ];
 
@@ -174,6 +177,7 @@ impl Kind {
             Kind::Oracle => "oracle",
             Kind::Echo => "echo",
             Kind::EchoRef => "echo-ref",
+            Kind::Document => "document",
             Kind::Delete => "delete",
         }
     }
@@ -192,7 +196,8 @@ impl Kind {
             | Kind::CumulativeNote
             | Kind::Invariant
             | Kind::Echo
-            | Kind::EchoRef => Some(Scope::Memory),
+            | Kind::EchoRef
+            | Kind::Document => Some(Scope::Memory),
             Kind::Progress
             | Kind::Checkpoint
             | Kind::Resolve
@@ -225,6 +230,7 @@ impl Body {
             Body::Oracle(Oracle { .. }) => Kind::Oracle,
             Body::Echo(Echo { .. }) => Kind::Echo,
             Body::EchoRef(EchoRef { .. }) => Kind::EchoRef,
+            Body::Document(Document { .. }) => Kind::Document,
             Body::Delete(Delete { .. }) => Kind::Delete,
         }
     }
@@ -247,6 +253,7 @@ impl Body {
             Body::CumulativeNote(CumulativeNote { text, .. })
             | Body::TaskNote(TaskNote { text, .. }) => text,
             Body::Oracle(Oracle { session_id, .. }) => session_id,
+            Body::Document(Document { path, .. }) => path,
             Body::Progress(Progress { .. }) => "progress",
             Body::Resolve(Resolve { .. }) => "resolve",
             Body::Delete(Delete { .. }) => "delete",

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::record::{Body, Extra, GitState, LearningType, Meta, Record, RecordParseError};
 use crate::model::kinds::{
-    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Echo, EchoRef,
+    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Document, Echo, EchoRef,
     Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
 };
 
@@ -127,6 +127,7 @@ struct Wire {
     #[serde(default)]
     members: Vec<String>,
     workflow: Option<String>,
+    path: Option<String>,
 }
 
 fn need<T>(v: Option<T>, kind: &str, field: &str) -> Result<T, RecordParseError> {
@@ -322,6 +323,10 @@ pub fn decode(line: &str) -> Result<Record, RecordParseError> {
         "echo-ref" => Body::EchoRef(EchoRef {
             uid: need(w.uid, k, "uid")?,
             workflow: need(w.workflow, k, "workflow")?,
+        }),
+        "document" => Body::Document(Document {
+            path: need(w.path, k, "path")?,
+            content: need(w.content, k, "content")?,
         }),
         "delete" => Body::Delete(Delete { targets: w.targets }),
         other => {

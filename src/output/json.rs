@@ -10,7 +10,7 @@ use serde_json::{json, Map, Value};
 
 use crate::drift::Drift;
 use crate::model::kinds::{
-    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Echo, EchoRef,
+    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Document, Echo, EchoRef,
     Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
 };
 use crate::model::{Body, GitState, Record};
@@ -312,6 +312,10 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
         Body::EchoRef(EchoRef { uid, workflow }) => {
             put("uid", text(uid));
             put("workflow", text(workflow));
+        }
+        Body::Document(Document { path, content }) => {
+            put("path", text(path));
+            put("content", text(content));
         }
         Body::Delete(Delete { targets }) => put("targets", list(targets)),
     }

@@ -358,6 +358,7 @@ pub fn normalize(body: &mut Body) {
                 .to_owned()
         }
         (Shape::Item, Field::One(s)) => *s = item(s),
+        (Shape::Raw, _) => {}
         (Shape::Section(names), Field::One(s)) => {
             *s = one_line(s);
             if let Some(canon) = canonical_section(s, names) {
