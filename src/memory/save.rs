@@ -61,6 +61,8 @@ struct Edited {
     blob: String,
     base_ids: HashSet<String>,
     drafts: Vec<Sealed>,
+    /// The file's frame document (or its tombstone), which goes to memory.
+    frame: Vec<Sealed>,
 }
 
 /// The session summary of a save without `-m`: which view files were edited.
@@ -128,6 +130,7 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
         }
     }
 
+    split_frames(&mut edited);
     let summary = opts.summary.map(str::trim).filter(|m| !m.is_empty());
     if summary.is_none() && edited.iter().all(|e| e.drafts.is_empty()) {
         saved.nothing = true;
@@ -221,6 +224,7 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
         );
     }
     saved.files = edited.iter().map(|e| e.file).collect();
+    saved.files.dedup();
 
     if let Some(view) = &view {
         // Re-render saved files, unless they were edited again while we ran.
@@ -234,6 +238,31 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
         }
     }
     Ok(saved)
+}
+
+/// Frames are documents, which live in memory: a memory file's go with its entries, a branch
+/// file's in a group of their own for the memory ref.
+fn split_frames(edited: &mut Vec<Edited>) {
+    let mut more = Vec::new();
+    for e in edited.iter_mut() {
+        let frame = std::mem::take(&mut e.frame);
+        if frame.is_empty() {
+            continue;
+        }
+        if e.refname == MEMORY_REF {
+            e.drafts.extend(frame);
+        } else {
+            more.push(Edited {
+                file: e.file,
+                refname: MEMORY_REF.to_owned(),
+                blob: e.blob.clone(),
+                base_ids: HashSet::new(),
+                drafts: frame,
+                frame: Vec::new(),
+            });
+        }
+    }
+    edited.extend(more);
 }
 
 /// The session record a save writes, sealed.
@@ -329,7 +358,10 @@ fn parse_file(
             nothing_saved.clone(),
         )
     })?;
-    let parsed = view::parse(file, &text).map_err(|e| {
+    let view::Framed {
+        items: parsed,
+        frame,
+    } = view::parse_framed(file, &text).map_err(|e| {
         user_error(
             format!("{shown}:{}: {}", e.line, e.message),
             nothing_saved.clone(),
@@ -387,6 +419,18 @@ fn parse_file(
     }
     let mut drafts = view::diff(file, &base, parsed);
     cover_groups(&mut drafts, &base_records);
+    // The file's frame (its text outside the entries) is a document in memory.
+    let base_frame = match file.scope() {
+        model::Scope::Memory => view::frame_of(&base_state, file),
+        // The memory it was rendered beside is not at hand: memory's frame now stands for it.
+        model::Scope::Branch => view::frame_of(&snap.state, file),
+    };
+    let frame_drafts = view::frame_drafts(
+        file,
+        frame.as_deref(),
+        view::frame_of(&snap.state, file),
+        base_frame,
+    );
     let mut sealed = Vec::with_capacity(drafts.len());
     // New tasks take the numbers after the highest this clone knows; two writers taking the
     // same one is settled by the fold (docs/storage.md).
@@ -437,12 +481,29 @@ fn parse_file(
             other => other.into(),
         })?);
     }
+    let mut frame_sealed = Vec::with_capacity(frame_drafts.len());
+    for d in frame_drafts {
+        frame_sealed.push(
+            sealer
+                .seal(d, &|field, _| {
+                    format!("{shown} (its {field} outside the entries)")
+                })
+                .map_err(|err| match err {
+                    SealError::Invalid { error, .. } => user_error(
+                        format!("{shown}: the text outside its entries: {error}"),
+                        nothing_saved.clone(),
+                    ),
+                    other => other.into(),
+                })?,
+        );
+    }
     Ok(Edited {
         file,
         refname,
         blob,
         base_ids,
         drafts: sealed,
+        frame: frame_sealed,
     })
 }
 

@@ -4,8 +4,8 @@
 
 use super::record::{Body, Extra};
 use crate::model::kinds::{
-    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Document, Echo, EchoRef,
-    Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
+    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Document, Echo,
+    EchoRef, Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
 };
 
 /// How a text field is written in the view, which decides its normal form.
@@ -192,7 +192,8 @@ impl Body {
                     Many(r#where),
                 );
                 f("why", Line, One(why));
-                extras(extra, block_own_line, f);
+                // Every line of a rule is kept as written (view::invariants::normalize_extras).
+                extras(extra, Raw, f);
             }
             Body::Task(Task {
                 title,

@@ -13,8 +13,8 @@ pub mod testing;
 mod wire;
 
 use crate::model::kinds::{
-    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Document, Echo, EchoRef,
-    Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
+    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Document, Echo,
+    EchoRef, Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
 };
 pub use fields::{Field, Shape};
 pub use fold::{fold, State};

@@ -7,8 +7,8 @@ use serde::Deserialize;
 
 use super::record::{Body, Extra, GitState, LearningType, Meta, Record, RecordParseError};
 use crate::model::kinds::{
-    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Document, Echo, EchoRef,
-    Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
+    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Document, Echo,
+    EchoRef, Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
 };
 
 /// `context` is a string for decisions and a list for checkpoints.

@@ -10,8 +10,8 @@ use serde_json::{json, Map, Value};
 
 use crate::drift::Drift;
 use crate::model::kinds::{
-    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Document, Echo, EchoRef,
-    Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
+    Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Delete, Document, Echo,
+    EchoRef, Instinct, Invariant, Learning, Oracle, Progress, Resolve, Session, Task, TaskNote,
 };
 use crate::model::{Body, GitState, Record};
 

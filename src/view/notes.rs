@@ -186,11 +186,16 @@ fn before_section(line: usize, example: &str) -> ParseError {
 }
 
 /// Checking an item off under Follow-Up Items moves it to Resolved, as the seed asks.
-pub(crate) fn parse_cumulative(text: &str) -> Result<Vec<Parsed>, ParseError> {
+pub(crate) fn parse_cumulative(text: &str) -> Result<super::Framed, ParseError> {
     let mut sections: Vec<(String, Vec<Src<'_>>)> = Vec::new();
+    // Before the first section: the file's frame (its title, an intro).
+    let mut frame: Vec<&str> = Vec::new();
     for src in numbered(text) {
         match heading(src.text) {
-            Some((1, _)) if sections.is_empty() => continue,
+            Some((1, _)) if sections.is_empty() => {
+                frame.push(src.text);
+                continue;
+            }
             Some((1, _)) => {
                 return Err(err(
                     src.no,
@@ -205,8 +210,7 @@ pub(crate) fn parse_cumulative(text: &str) -> Result<Vec<Parsed>, ParseError> {
         }
         match sections.last_mut() {
             Some((_, lines)) => lines.push(src),
-            None if is_blank(src.text) => {}
-            None => return Err(before_section(src.no, CUMULATIVE_SECTIONS[0])),
+            None => frame.push(src.text),
         }
     }
     let mut out = Vec::new();
@@ -228,7 +232,10 @@ pub(crate) fn parse_cumulative(text: &str) -> Result<Vec<Parsed>, ParseError> {
             ));
         }
     }
-    Ok(out)
+    Ok(super::Framed {
+        items: out,
+        frame: super::entry::frame_text(&frame).filter(|f| f != "# Cumulative Project Notes\n"),
+    })
 }
 
 /// The task a `# Task Notes[: <task>]` heading names.
@@ -382,12 +389,16 @@ mod tests {
 
     #[test]
     fn cumulative_errors_name_the_line() {
-        let e = view::parse_bodies(
+        let f = view::parse_framed(
             ViewFile::CumulativeNotes,
             "# Cumulative Project Notes\n- stray\n",
         )
-        .unwrap_err();
-        assert_eq!(e.line, 2);
+        .unwrap();
+        assert!(f.items.is_empty());
+        assert_eq!(
+            f.frame.as_deref(),
+            Some("# Cumulative Project Notes\n- stray\n")
+        );
         // A section of one's own is kept, by its name.
         let got = view::parse_bodies(
             ViewFile::CumulativeNotes,

@@ -617,9 +617,10 @@ fn branch_snapshot(
     (memory_tip, branch_tip): (Option<Tip>, Option<Tip>),
     branch: &[Record],
 ) -> store::Result<Snapshot> {
+    // Documents hold the branch files' frames.
     let kinds: Vec<Kind> = Kind::ALL
         .into_iter()
-        .filter(|k| k.scope() != Some(Scope::Memory))
+        .filter(|k| k.scope() != Some(Scope::Memory) || *k == Kind::Document)
         .collect();
     let memory = match memory_tip {
         Some(t) => store.records_of(MEMORY_REF, t, &kinds)?,

@@ -67,8 +67,18 @@ mod tests {
     fn paths_are_relative_files_under_the_two_directories() {
         assert_eq!(path_problem(".rune/plan-auth.md"), None);
         assert_eq!(path_problem(".rune/adr/001-db.md"), None);
-        assert_eq!(path_problem(".claude/echoes/reviewer/archive/MEMORY-2026-01-01.md"), None);
-        for bad in ["plan.md", ".rune/../x", ".rune//x", ".rune/a/", "/etc/passwd", ".rune/a\\b"] {
+        assert_eq!(
+            path_problem(".claude/echoes/reviewer/archive/MEMORY-2026-01-01.md"),
+            None
+        );
+        for bad in [
+            "plan.md",
+            ".rune/../x",
+            ".rune//x",
+            ".rune/a/",
+            "/etc/passwd",
+            ".rune/a\\b",
+        ] {
             assert!(path_problem(bad).is_some(), "{bad}");
         }
     }
