@@ -284,7 +284,12 @@ fn fill(layout: &[String], rules: &[Shown<'_>]) -> String {
                 out.push(line.clone());
             }
         }
-        if !out.last().is_none_or(|l| is_separator(l)) {
+        // A rule added to the region goes after its last line of text (a comment such as the
+        // template's "entries are added below" included), before blank lines and breaks.
+        if !out
+            .last()
+            .is_none_or(|l| l.trim().is_empty() || (is_separator(l) && !l.starts_with("<!--")))
+        {
             if let Some(r) = regions.last_mut() {
                 r.3 = out.len();
             }

@@ -27,6 +27,8 @@ mod text;
 #[cfg(test)]
 mod corpus_tests;
 #[cfg(test)]
+mod invariants_loader_tests;
+#[cfg(test)]
 mod lenient_tests;
 #[cfg(test)]
 mod roundtrip_tests;
