@@ -7,11 +7,14 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use anyhow::Result;
 
 use super::seal::{SealError, Sealed, Sealer};
+use super::view_dir::documents::{Place, Scan};
 use super::view_dir::{FileState, Manifest, View, VIEW_DIR};
 use super::Snapshot;
 use crate::error::user_error;
+use crate::model::kinds::document::RUNE_PREFIX;
 use crate::model::kinds::{
-    Checkpoint, ContextBlock, Decision, Delete, Instinct, Learning, Resolve, Session, Task,
+    Checkpoint, ContextBlock, Decision, Delete, Document, Instinct, Learning, Resolve, Session,
+    Task,
 };
 use crate::model::{self, fold, Body, Draft, GitState, Kind, Record};
 use crate::secrets;
@@ -51,6 +54,14 @@ pub struct Saved {
     pub summary: String,
     /// Saved files edited again while the save ran, left as they are.
     pub kept: Vec<ViewFile>,
+    /// Documents saved (paths under `.rune/`), and those deleted from memory.
+    pub documents: Vec<String>,
+    pub documents_removed: Vec<String>,
+    /// The seed's record files (resolved checkpoints, oracle dispatches) imported.
+    pub record_files: Vec<String>,
+    /// Files under `.rune/` memory does not store: local by design, or refused (binary, too
+    /// large), with why.
+    pub unstored: Vec<super::view_dir::documents::Unstored>,
 }
 
 /// The sealed drafts parsed from one edited file.
@@ -66,12 +77,14 @@ struct Edited {
 }
 
 /// The session summary of a save without `-m`: which view files were edited.
-fn edited_summary(edited: &[Edited]) -> String {
-    let files: Vec<String> = edited
+fn edited_summary(edited: &[Edited], documents: &[SavedDocument]) -> String {
+    let mut files: Vec<String> = edited
         .iter()
         .filter(|e| !e.drafts.is_empty())
         .map(|e| format!("{VIEW_DIR}/{}", e.file.name()))
         .collect();
+    files.dedup();
+    files.extend(documents.iter().map(|d| format!("{VIEW_DIR}/{}", d.rel)));
     if files.is_empty() {
         DEFAULT_SUMMARY.to_owned()
     } else {
@@ -93,10 +106,39 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
             return Ok(saved);
         }
     }
+    let mut saved = Saved::default();
+    let manifest = view.as_ref().map(View::manifest).unwrap_or_default();
+    // The other files under .rune/: the seed's record files are imported first (as `import
+    // rune-dir` reads them), documents are saved with the rest below.
+    let scan = view
+        .as_ref()
+        .map(|v| v.scan_documents(&manifest))
+        .unwrap_or_default();
+    if let Some(view) = &view {
+        let inputs: Vec<(String, Vec<u8>)> = scan
+            .files
+            .iter()
+            .filter(|(_, p, s)| {
+                *p == Place::Records && matches!(s, FileState::Modified | FileState::Added)
+            })
+            .filter_map(|(rel, _, _)| Some((rel.clone(), std::fs::read(view.dir.join(rel)).ok()?)))
+            .collect();
+        if !inputs.is_empty() {
+            saved.record_files = inputs.iter().map(|(n, _)| n.clone()).collect();
+            let imported = super::rune_dir::import_view_files(store, sealer, inputs)?;
+            saved.added += imported.added;
+            saved.commits.extend(
+                imported
+                    .commits
+                    .into_iter()
+                    .map(|(r, c)| (r, c, "save: the seed's record files".to_owned())),
+            );
+        }
+    }
+    saved.unstored = scan.unstored.clone();
+    let documents = seal_documents(view.as_ref(), &scan, sealer)?;
     let snap = Snapshot::read(store)?;
     let withheld = super::gate_cache::withheld(store, &snap)?;
-    let manifest = view.as_ref().map(View::manifest).unwrap_or_default();
-    let mut saved = Saved::default();
     let mut git = None;
 
     let mut edited = Vec::new();
@@ -132,7 +174,7 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
 
     split_frames(&mut edited);
     let summary = opts.summary.map(str::trim).filter(|m| !m.is_empty());
-    if summary.is_none() && edited.iter().all(|e| e.drafts.is_empty()) {
+    if summary.is_none() && edited.iter().all(|e| e.drafts.is_empty()) && documents.is_empty() {
         saved.nothing = true;
         if let (Some(view), Some(guard)) = (&view, &guard) {
             saved.kept = view.checkout_locked(guard, store, &[])?.kept;
@@ -143,7 +185,7 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
     // real summaries in the session log.
     let summary = match summary {
         Some(s) => s.to_owned(),
-        None => edited_summary(&edited),
+        None => edited_summary(&edited, &documents),
     };
     let session = seal_session(store, sealer, summary, &mut git)?;
     // The summary also becomes the commit message: use the filtered text.
@@ -159,6 +201,9 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
             .push(i);
     }
     by_ref.entry((1, snap.branch_ref.clone())).or_default();
+    if !documents.is_empty() {
+        by_ref.entry((0, MEMORY_REF.to_owned())).or_default();
+    }
 
     // Every ref moves in one ref transaction: a crash or a lost race never leaves the memory
     // saved without the session (or the reverse).
@@ -195,6 +240,9 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
                 }
             }
         }
+        if *refname == MEMORY_REF {
+            out.extend(document_drafts(&state, &documents)?);
+        }
         if with_session {
             out.push(session.clone());
         }
@@ -225,6 +273,12 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
     }
     saved.files = edited.iter().map(|e| e.file).collect();
     saved.files.dedup();
+    for d in &documents {
+        match d.sealed {
+            Some(_) => saved.documents.push(d.rel.clone()),
+            None => saved.documents_removed.push(d.rel.clone()),
+        }
+    }
 
     if let Some(view) = &view {
         // Re-render saved files, unless they were edited again while we ran.
@@ -238,6 +292,89 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
         }
     }
     Ok(saved)
+}
+
+/// A document of the view to save: its path inside `.rune/`, and its sealed content (`None`:
+/// deleted by hand, so deleted from memory).
+struct SavedDocument {
+    rel: String,
+    sealed: Option<Sealed>,
+}
+
+/// Reads and seals the documents edited, added or deleted in the view.
+fn seal_documents(
+    view: Option<&View>,
+    scan: &Scan,
+    sealer: &mut Sealer,
+) -> Result<Vec<SavedDocument>> {
+    let Some(view) = view else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for (rel, place, state) in &scan.files {
+        if *place != Place::Document || *state == FileState::Clean {
+            continue;
+        }
+        let shown = format!("{VIEW_DIR}/{rel}");
+        if *state == FileState::Missing {
+            out.push(SavedDocument {
+                rel: rel.clone(),
+                sealed: None,
+            });
+            continue;
+        }
+        let Ok(data) = std::fs::read(view.dir.join(rel)) else {
+            continue;
+        };
+        let Ok(text) = String::from_utf8(data) else {
+            continue;
+        };
+        let body = Body::Document(Document {
+            path: format!("{RUNE_PREFIX}{rel}"),
+            content: text.clone(),
+        });
+        let place = |field: &str, secret: &str| {
+            let at = text.find(secret).unwrap_or(0);
+            format!("{shown}:{} (field `{field}`)", secrets::line_of(&text, at))
+        };
+        let sealed = sealer.seal(Draft::new(body), &place).map_err(|err| match err {
+            SealError::Invalid { error, .. } => user_error(
+                format!("{shown}: {error}"),
+                format!("fix {shown} (or move it out of {VIEW_DIR}/) and run `git rune save` again; nothing was saved"),
+            ),
+            other => other.into(),
+        })?;
+        out.push(SavedDocument {
+            rel: rel.clone(),
+            sealed: Some(sealed),
+        });
+    }
+    Ok(out)
+}
+
+/// The records that make memory hold the documents as the view has them, against the state
+/// at commit time: each replaces the live document of its path (none when it says the same),
+/// and a deleted one is tombstoned.
+fn document_drafts(state: &model::State, documents: &[SavedDocument]) -> Result<Vec<Sealed>> {
+    let mut out = Vec::new();
+    for d in documents {
+        let path = format!("{RUNE_PREFIX}{}", d.rel);
+        let live: Vec<&Record> = state
+            .documents
+            .iter()
+            .filter(|r| r.body.title() == path)
+            .collect();
+        let ids: Vec<String> = live.iter().map(|r| r.id.clone()).collect();
+        match &d.sealed {
+            Some(s) if live.iter().any(|r| r.body == *s.body()) => {}
+            Some(s) => out.push(s.clone().superseding(ids)),
+            None if ids.is_empty() => {}
+            None => out.push(
+                Sealer::new(false).seal_body(Body::Delete(Delete { targets: ids }), Vec::new())?,
+            ),
+        }
+    }
+    Ok(out)
 }
 
 /// Frames are documents, which live in memory: a memory file's go with its entries, a branch

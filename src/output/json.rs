@@ -445,12 +445,25 @@ pub struct StatusJson<'a> {
     pub head: Option<String>,
     pub version: u32,
     pub view: Vec<ViewFileJson>,
+    /// The other files under `.rune/` that memory stores (documents, the seed's record
+    /// files), when not clean.
+    pub documents: Vec<ViewFileJson>,
+    /// Files under `.rune/` memory does not store.
+    pub unstored: Vec<UnstoredJson>,
 }
 
 /// One view file and its state (`clean`, `modified`, `added`, `missing`).
 #[derive(Serialize)]
 pub struct ViewFileJson {
-    pub file: &'static str,
+    pub file: String,
+    pub state: &'static str,
+}
+
+/// A file memory does not store: `local` by design, or `refused` (binary, too large).
+#[derive(Serialize)]
+pub struct UnstoredJson {
+    pub file: String,
+    pub reason: String,
     pub state: &'static str,
 }
 
@@ -461,7 +474,7 @@ pub struct SaveJson<'a> {
     pub changed: usize,
     /// Ref → the commit written on it.
     pub commits: BTreeMap<&'a str, String>,
-    pub files: Vec<&'static str>,
+    pub files: Vec<&'a str>,
     pub removed: usize,
     pub summary: &'a str,
     pub version: u32,

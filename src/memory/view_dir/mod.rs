@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use anyhow::{Context, Result};
 
 mod append;
+pub mod documents;
 mod log;
 pub use append::SavedTail;
 
@@ -79,6 +80,10 @@ pub struct Manifest {
     #[serde(default)]
     pub renderer: String,
     pub files: BTreeMap<String, FileEntry>,
+    /// The other files checked out under `.rune/`: documents and the seed's record files
+    /// (`view_dir::documents`), by path inside it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub documents: BTreeMap<String, FileEntry>,
 }
 
 /// How a view file compares with what was checked out.
@@ -122,6 +127,8 @@ pub struct Refresh {
     pub written: Vec<ViewFile>,
     /// Files left alone because they hold edits not yet saved.
     pub kept: Vec<ViewFile>,
+    /// Documents and record files (paths inside `.rune/`) left alone for the same reason.
+    pub kept_documents: Vec<String>,
 }
 
 impl View {
@@ -480,6 +487,26 @@ impl View {
                     stat,
                 },
             );
+        }
+        {
+            // Documents are folded by the branch's snapshot too.
+            let records = super::rune_dir::record_files(&snap.state, &withhold);
+            let (memory, branch) = (snap.scope_ref(Scope::Memory), snap.scope_ref(Scope::Branch));
+            let refname_of = |p: documents::Place| {
+                let (refname, tip) = match p {
+                    documents::Place::Records => branch,
+                    _ => memory,
+                };
+                (refname.to_owned(), tip.map(|t| t.commit.to_string()))
+            };
+            let kept = self.render_documents(
+                &mut manifest,
+                &snap.state,
+                &records,
+                &refname_of,
+                !force.is_empty(),
+            )?;
+            out.kept_documents = kept;
         }
         self.write_manifest(&manifest)?;
         Ok(out)
