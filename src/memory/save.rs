@@ -175,9 +175,11 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
     split_frames(&mut edited);
     let summary = opts.summary.map(str::trim).filter(|m| !m.is_empty());
     if summary.is_none() && edited.iter().all(|e| e.drafts.is_empty()) && documents.is_empty() {
-        saved.nothing = true;
+        saved.nothing = saved.record_files.is_empty();
         if let (Some(view), Some(guard)) = (&view, &guard) {
-            saved.kept = view.checkout_locked(guard, store, &[])?.kept;
+            saved.kept = view
+                .checkout_saved(guard, store, &[], &saved.record_files)?
+                .kept;
         }
         return Ok(saved);
     }
@@ -288,7 +290,9 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
             .map(|(f, _)| *f)
             .collect();
         if let Some(guard) = &guard {
-            saved.kept = view.checkout_locked(guard, store, &force)?.kept;
+            let mut documents = saved.record_files.clone();
+            documents.extend(saved.documents.iter().cloned());
+            saved.kept = view.checkout_saved(guard, store, &force, &documents)?.kept;
         }
     }
     Ok(saved)

@@ -14,6 +14,7 @@ mod drift_graph;
 mod echo_cache;
 mod echoes;
 mod edge_cases;
+mod faithful;
 mod hooks;
 mod import;
 mod integrity;

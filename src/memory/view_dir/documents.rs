@@ -207,7 +207,7 @@ impl View {
         state: &State,
         records: &[(String, String)],
         refname_of: &dyn Fn(Place) -> (String, Option<String>),
-        force: bool,
+        force: &[String],
     ) -> Result<Vec<String>, ViewError> {
         let mut want: BTreeMap<String, (Place, &str)> = BTreeMap::new();
         for r in &state.documents {
@@ -232,7 +232,7 @@ impl View {
                 continue;
             }
             let state = self.document_state(manifest, &rel);
-            if matches!(state, FileState::Modified) && !force {
+            if matches!(state, FileState::Modified) && !force.contains(&rel) {
                 kept.push(rel);
                 continue;
             }
@@ -251,7 +251,7 @@ impl View {
                 Place::Document => state != FileState::Clean,
                 _ => matches!(state, FileState::Modified | FileState::Added),
             };
-            if edited && !current && !force {
+            if edited && !current && !force.contains(&rel) {
                 kept.push(rel);
                 continue;
             }

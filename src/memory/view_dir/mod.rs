@@ -119,6 +119,8 @@ pub struct View {
     pub dir: PathBuf,
     manifest_path: PathBuf,
     hash: HashKind,
+    /// Documents a render writes even over edits: the ones a save just saved.
+    force_documents: std::cell::RefCell<Vec<String>>,
 }
 
 /// The outcome of a checkout.
@@ -139,6 +141,7 @@ impl View {
             dir: workdir.join(VIEW_DIR),
             manifest_path: store.git_dir().join("rune").join("view.json"),
             hash: store.hash_kind(),
+            force_documents: Default::default(),
         })
     }
 
@@ -372,6 +375,34 @@ impl View {
         self.render(guard, store, force, false, &[])
     }
 
+    /// [`View::checkout`], also discarding the edits of these documents and record files
+    /// (`restore`).
+    pub fn checkout_documents(
+        &self,
+        store: &Store,
+        force: &[ViewFile],
+        documents: &[String],
+    ) -> Result<Refresh> {
+        let guard = self.lock()?;
+        self.checkout_saved(&guard, store, force, documents)
+    }
+
+    /// [`View::checkout_locked`] after a save that also saved these documents and record files
+    /// (paths inside `.rune/`): they are rendered from memory now, even if the file says
+    /// otherwise (a record file reads back in another form).
+    pub fn checkout_saved(
+        &self,
+        guard: &ViewLock,
+        store: &Store,
+        force: &[ViewFile],
+        documents: &[String],
+    ) -> Result<Refresh> {
+        self.force_documents.replace(documents.to_vec());
+        let out = self.render(guard, store, force, false, &[]);
+        self.force_documents.replace(Vec::new());
+        out
+    }
+
     fn render(
         &self,
         _guard: &ViewLock,
@@ -385,11 +416,12 @@ impl View {
         let head = store.head_info()?;
         let branch_ref = store::branch_ref(head.branch.as_deref());
         let tips = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
-        if force.is_empty() && self.is_current(&manifest, &branch_ref, tips) {
+        let forced_documents = !self.force_documents.borrow().is_empty();
+        if force.is_empty() && !forced_documents && self.is_current(&manifest, &branch_ref, tips) {
             // Another process (or an earlier command) already rendered these very refs.
             return Ok(Refresh::default());
         }
-        if force.is_empty() && !switch {
+        if force.is_empty() && !forced_documents && !switch {
             if let Some(out) =
                 append::refresh(self, store, &manifest, &head, &branch_ref, tips, told, None)?
             {
@@ -499,13 +531,9 @@ impl View {
                 };
                 (refname.to_owned(), tip.map(|t| t.commit.to_string()))
             };
-            let kept = self.render_documents(
-                &mut manifest,
-                &snap.state,
-                &records,
-                &refname_of,
-                !force.is_empty(),
-            )?;
+            let forced = self.force_documents.borrow().clone();
+            let kept =
+                self.render_documents(&mut manifest, &snap.state, &records, &refname_of, &forced)?;
             out.kept_documents = kept;
         }
         self.write_manifest(&manifest)?;

@@ -1,0 +1,219 @@
+//! Memory never silently lies (issue 23): what agents write under `.rune/` reaches a fresh
+//! clone line for line, or is named as local; a save that fails says so at the next session.
+
+use crate::common::{Remote, TestRepo};
+
+/// A repository with one commit and memory initialised.
+fn repo() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    repo.rune(&["init"]).success();
+    repo
+}
+
+const PLAN: &str = "# Plan: auth refactor\n\n## Phase 1\n- [x] extract the token service\n- [ ] move sessions\n\n```rust\nfn main() {}\n```\n";
+const CONTINUE: &str = "Resume at phase 2, step 3: the session store.\n";
+const ADR: &str = "# ADR 001: Postgres\n\nStatus: accepted\n";
+
+#[test]
+fn documents_reach_a_fresh_clone_and_local_files_are_named() {
+    let remote = Remote::new();
+    let a = remote.clone("alice");
+    a.commit_file("a.txt", "a\n", "first");
+    a.git(&["push", "-q", "origin", "main"]);
+    a.rune(&["init"]).success();
+    a.write(".rune/plan-auth.md", PLAN);
+    a.write(".rune/.continue-here.md", CONTINUE);
+    a.write(".rune/adr/001-postgres.md", ADR);
+    a.write(
+        ".rune/artifacts/artifact-20260101T000000Z-Grep.md",
+        "# Artifact\n",
+    );
+    std::fs::write(a.root.join(".rune/diagram.png"), b"\x89PNG\r\n\x1a\n\0\0").unwrap();
+
+    let st = a.rune(&["status"]).success().stdout;
+    assert!(!st.contains("is clean"), "{st}");
+    assert!(st.contains("added:    .rune/plan-auth.md"), "{st}");
+    assert!(st.contains("added:    .rune/.continue-here.md"), "{st}");
+    assert!(st.contains("added:    .rune/adr/001-postgres.md"), "{st}");
+    assert!(st.contains("local:    .rune/artifacts/"), "{st}");
+    assert!(
+        st.contains("refused:  .rune/diagram.png: it is binary"),
+        "{st}"
+    );
+    let json = a.rune(&["status", "--json"]).success().stdout;
+    assert!(
+        json.contains("\"file\":\"plan-auth.md\",\"state\":\"added\""),
+        "{json}"
+    );
+
+    let saved = a.rune(&["save"]).success();
+    assert!(
+        saved
+            .stderr
+            .contains(".rune/diagram.png is not kept in memory"),
+        "{}",
+        saved.stderr
+    );
+    let st = a.rune(&["status"]).success().stdout;
+    assert!(
+        st.contains(".rune/: everything memory stores is saved"),
+        "{st}"
+    );
+    assert!(!st.contains("added:"), "{st}");
+    a.rune(&["sync"]).success();
+
+    let b = remote.clone("bob");
+    b.rune(&["init"]).success();
+    b.rune(&["sync"]).success();
+    assert_eq!(b.read(".rune/plan-auth.md"), PLAN);
+    assert_eq!(b.read(".rune/.continue-here.md"), CONTINUE);
+    assert_eq!(b.read(".rune/adr/001-postgres.md"), ADR);
+    assert!(!b.root.join(".rune/artifacts").exists());
+    assert!(!b.root.join(".rune/diagram.png").exists());
+    let st = b.rune(&["status"]).success().stdout;
+    assert!(st.contains(".rune/ is clean"), "{st}");
+
+    // An edit in one clone, a deletion in another: latest writer per path.
+    b.write(".rune/plan-auth.md", &format!("{PLAN}- [ ] phase 3\n"));
+    std::fs::remove_file(b.root.join(".rune/.continue-here.md")).unwrap();
+    let st = b.rune(&["status"]).success().stdout;
+    assert!(st.contains("modified: .rune/plan-auth.md"), "{st}");
+    assert!(st.contains("deleted:  .rune/.continue-here.md"), "{st}");
+    let saved = b.rune(&["save"]).success();
+    assert!(
+        saved
+            .stderr
+            .contains(".rune/.continue-here.md was deleted: it is deleted from memory"),
+        "{}",
+        saved.stderr
+    );
+    b.rune(&["sync"]).success();
+    a.rune(&["sync"]).success();
+    assert!(a.read(".rune/plan-auth.md").ends_with("- [ ] phase 3\n"));
+    assert!(!a.root.join(".rune/.continue-here.md").exists());
+}
+
+#[test]
+fn a_document_deleted_by_hand_is_not_brought_back_before_save() {
+    let repo = repo();
+    repo.write(".rune/notes.md", "scratch\n");
+    repo.rune(&["save"]).success();
+    std::fs::remove_file(repo.root.join(".rune/notes.md")).unwrap();
+    // Another write re-renders the view: the deletion stands until it is saved.
+    repo.learn("k", "an insight");
+    assert!(!repo.root.join(".rune/notes.md").exists());
+    repo.rune(&["restore", ".rune/notes.md"]).success();
+    assert_eq!(repo.read(".rune/notes.md"), "scratch\n");
+}
+
+#[test]
+fn record_files_written_into_the_view_take_effect() {
+    let repo = repo();
+    repo.write(
+        ".rune/checkpoint.md",
+        "# Checkpoint — 2026-01-02 10:00\n\n## What I Was Doing\nWiring the parser\n",
+    );
+    repo.rune(&["save"]).success();
+    // The seed's way to resolve a checkpoint: rename it to its archive.
+    std::fs::rename(
+        repo.root.join(".rune/checkpoint.md"),
+        repo.root.join(".rune/checkpoint-2026-01-02.resolved.md"),
+    )
+    .unwrap();
+    repo.write(
+        ".rune/oracle-pending/oracle-1714234500-abc123.json",
+        r#"{"sessionId":"oracle-1714234500-abc123","dispatchedAt":"2026-01-02T12:34:56Z","triggerSignal":"agent.stuck","sourceSkill":"debug","targetModel":"claude-opus-4-7","bundleHash":"sha256:9f3a0000","status":"pending","timeoutAt":"2026-01-02T12:44:56Z","responseId":null,"responseExcerpt":null}"#,
+    );
+    let saved = repo.rune(&["save"]).success();
+    assert!(saved.stderr.contains("imported"), "{}", saved.stderr);
+    let list = repo.rune(&["oracle", "list"]).success().stdout;
+    assert!(list.contains("oracle-1714234500-abc123"), "{list}");
+    let all = repo.rune(&["show", "checkpoint", "--all"]).success().stdout;
+    assert!(all.contains("resolved"), "{all}");
+    assert!(!repo.root.join(".rune/checkpoint.md").exists());
+    // Both files are now rendered from memory: the view is clean.
+    let st = repo.rune(&["status"]).success().stdout;
+    assert!(st.contains(".rune/ is clean"), "{st}");
+    assert!(repo
+        .read(".rune/checkpoint-2026-01-02.resolved.md")
+        .contains("Wiring the parser"));
+    assert!(repo
+        .read(".rune/oracle-pending/oracle-1714234500-abc123.json")
+        .contains("\"status\": \"pending\""));
+}
+
+#[test]
+fn prose_before_the_first_entry_saves_and_comes_back() {
+    let repo = repo();
+    let text = "# Decisions Log\n\nArchitecture choices for billing. Newest last.\n\n> Write one entry per decision.\n<!-- kept by the session bridge -->\n\n## [2026-01-02 09:00] Decision: Postgres\n**Context:** c\n**Decision:** Postgres 16\n**Rationale:** r\n**Impact:** db/\n";
+    repo.write(".rune/decisions.md", text);
+    repo.rune(&["save"]).success();
+    assert_eq!(repo.read(".rune/decisions.md"), text);
+    // A new decision recorded elsewhere keeps the frame.
+    repo.decide("Redis", "Redis 7", &[]);
+    let now = repo.read(".rune/decisions.md");
+    assert!(
+        now.starts_with("# Decisions Log\n\nArchitecture choices for billing."),
+        "{now}"
+    );
+    assert!(now.contains("Decision: Redis"), "{now}");
+}
+
+#[test]
+fn an_odd_heading_never_joins_the_entry_above() {
+    let repo = repo();
+    repo.write(
+        ".rune/decisions.md",
+        "# Decisions Log\n\n## [2026-01-02 09:00] Decision: Use Postgres\n**Context:** c\n**Decision:** Postgres 16\n\n## 2026-11-25 — Decision: Use Redis\n**Context:** c\n**Decision:** Redis 7\n",
+    );
+    let out = repo.rune(&["save"]).success();
+    assert!(out.stdout.contains("2 added"), "{}", out.stdout);
+    let shown = repo.rune(&["show", "decisions", "--json"]).success().stdout;
+    assert!(shown.contains("\"decision\":\"Postgres 16\""), "{shown}");
+    assert!(shown.contains("\"decision\":\"Redis 7\""), "{shown}");
+    repo.write(
+        ".rune/decisions.md",
+        &format!(
+            "{}\n## [2026-13-45] Decision: Bad date\n**Decision:** x\n",
+            repo.read(".rune/decisions.md")
+        ),
+    );
+    let out = repo.rune(&["save"]).failure();
+    assert!(
+        out.stderr.contains(".rune/decisions.md:")
+            && out.stderr.contains("\"2026-13-45\" is not a date")
+            && out
+                .stderr
+                .contains("## [YYYY-MM-DD HH:MM] Decision: <title>"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn the_onboard_template_saves_and_comes_back_byte_for_byte() {
+    let repo = repo();
+    let template = include_str!("../fixtures/invariants/onboard-template.md");
+    repo.write(".rune/INVARIANTS.md", template);
+    repo.rune(&["save"]).success();
+    assert_eq!(repo.read(".rune/INVARIANTS.md"), template);
+    let filled = include_str!("../fixtures/invariants/loader-sample.md");
+    repo.write(".rune/INVARIANTS.md", filled);
+    repo.rune(&["save"]).success();
+    assert_eq!(repo.read(".rune/INVARIANTS.md"), filled);
+    let json = repo
+        .rune(&["show", "invariants", "--json"])
+        .success()
+        .stdout;
+    assert!(json.contains("\"count\":5"), "{json}");
+    assert!(!json.contains("legacy-cron"), "{json}");
+    // export rune-dir writes the same file.
+    let out = repo.root.join("../export");
+    repo.rune(&["export", "rune-dir", out.to_str().unwrap()])
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(out.join("INVARIANTS.md")).unwrap(),
+        filled
+    );
+}
