@@ -172,6 +172,16 @@ impl Context {
                 "could not merge memory fetched from a remote: {e:#} (run `git rune sync`)"
             )),
         }
+        // The view shows memory as it is and the branch HEAD is on, whatever moved them
+        // (a switch without hooks, another worktree's write).
+        match crate::memory::write::sync_view(&store) {
+            Ok(refresh) => self.report_kept(refresh.as_ref()),
+            // A ref memory cannot be read from is the command's to report, with its hint.
+            Err(e) if e.chain().any(|c| c.is::<StoreError>()) => {}
+            Err(e) => self
+                .ui
+                .warn(format_args!("the .rune/ view was not refreshed: {e:#}")),
+        }
         Ok(store)
     }
 

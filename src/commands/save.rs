@@ -73,6 +73,15 @@ pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
             ));
         }
     }
+    for (file, refname) in &saved.elsewhere {
+        let branch = refname
+            .strip_prefix("refs/rune/branches/")
+            .unwrap_or(refname);
+        ctx.ui.warn(format_args!(
+            "{VIEW_DIR}/{} was rendered for branch {branch}, not the branch HEAD is on: its edits were saved to {branch}'s session state ({refname})",
+            file.name()
+        ));
+    }
     for rel in &saved.documents_removed {
         ctx.ui.status(format_args!(
             "{VIEW_DIR}/{rel} was deleted: it is deleted from memory (it stays in history)"

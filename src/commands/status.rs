@@ -50,6 +50,7 @@ pub fn run(ctx: &Context, _args: StatusArgs) -> Result<ExitCode> {
                     state: if u.by_design { "local" } else { "refused" },
                 })
                 .collect(),
+            save_failure: st.save_failure.as_ref().map(|f| f.line()),
         }) + "\n"
     } else {
         st.text()

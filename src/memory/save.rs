@@ -62,6 +62,9 @@ pub struct Saved {
     /// Files under `.rune/` memory does not store: local by design, or refused (binary, too
     /// large), with why.
     pub unstored: Vec<super::view_dir::documents::Unstored>,
+    /// Branch files rendered for another branch than HEAD's (edited, then the branch was
+    /// switched): their edits went to the session state they were rendered from, named here.
+    pub elsewhere: Vec<(ViewFile, String)>,
 }
 
 /// The sealed drafts parsed from one edited file.
@@ -95,7 +98,18 @@ fn edited_summary(edited: &[Edited], documents: &[SavedDocument]) -> String {
 /// Saves the view's edits and records the session as the summary (or which files were
 /// edited).
 /// With no edits and no summary nothing is written (the view is still refreshed).
+/// A failure is remembered (`save_failure`) for the next session start, `status` and `load`
+/// to report until a save succeeds.
 pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result<Saved> {
+    let result = save_view(store, sealer, opts);
+    match &result {
+        Ok(_) => super::save_failure::clear(store.git_dir()),
+        Err(e) => super::save_failure::record(store.git_dir(), &store.now(), e),
+    }
+    result
+}
+
+fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result<Saved> {
     let view = View::open(store);
     // Held from reading the view to re-rendering it: no other process renders in between, so
     // each file is diffed against the base it was rendered from.
@@ -172,6 +186,14 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
         }
     }
 
+    for e in &edited {
+        if e.file.scope() == model::Scope::Branch
+            && e.refname != snap.branch_ref
+            && !e.drafts.is_empty()
+        {
+            saved.elsewhere.push((e.file, e.refname.clone()));
+        }
+    }
     split_frames(&mut edited);
     let summary = opts.summary.map(str::trim).filter(|m| !m.is_empty());
     if summary.is_none() && edited.iter().all(|e| e.drafts.is_empty()) && documents.is_empty() {

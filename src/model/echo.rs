@@ -13,9 +13,13 @@ use crate::model::kinds::EchoRef;
 pub const ETCHED: &str = "etched";
 pub const INSCRIBED: &str = "inscribed";
 pub const TRACED: &str = "traced";
+/// The Rune Echoes plugin's user-explicit memories (`/rune:echoes remember`): never pruned.
+pub const NOTES: &str = "notes";
+/// The plugin's agent-observed patterns: pruned 60 days after they were last confirmed.
+pub const OBSERVATIONS: &str = "observations";
 
-/// The layers, most permanent first.
-pub const LAYERS: [&str; 3] = [ETCHED, INSCRIBED, TRACED];
+/// The layers, most permanent first: the seed's three and the plugin's two more.
+pub const LAYERS: [&str; 5] = [ETCHED, NOTES, INSCRIBED, OBSERVATIONS, TRACED];
 
 /// The roles the seed names; any other role name is allowed too.
 pub const KNOWN_ROLES: [&str; 5] = ["planner", "workers", "reviewer", "auditor", "team"];
@@ -23,20 +27,24 @@ pub const KNOWN_ROLES: [&str; 5] = ["planner", "workers", "reviewer", "auditor",
 /// Length of an echo's `uid` in hex digits.
 pub const UID_LEN: usize = 16;
 
-/// The Importance of a layer in the Echo Score (etched 1.0, inscribed 0.7, traced 0.3).
+/// The Importance of a layer in the Echo Score (etched 1.0, notes 0.9, inscribed 0.7,
+/// observations 0.5, traced 0.3: the seed's and the plugin's weights).
 pub fn importance(layer: &str) -> f64 {
     match layer {
         ETCHED => 1.0,
+        NOTES => 0.9,
         INSCRIBED => 0.7,
+        OBSERVATIONS => 0.5,
         _ => 0.3,
     }
 }
 
-/// The seed's max age of a layer in days (`None`: etched never expires).
+/// The max age of a layer in days (`None`: etched and notes never expire).
 pub fn max_age_days(layer: &str) -> Option<i64> {
     match layer {
-        ETCHED => None,
+        ETCHED | NOTES => None,
         INSCRIBED => Some(90),
+        OBSERVATIONS => Some(60),
         _ => Some(30),
     }
 }

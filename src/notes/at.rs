@@ -110,7 +110,12 @@ pub fn with_role_briefing<R>(
         digest.state.echo_refs = folded.echo_refs;
         policy.echoes = Some(pick(&digest.state));
     }
-    let briefing = brief(
+    let notices = if at.is_none() {
+        notices(store)
+    } else {
+        Vec::new()
+    };
+    let mut briefing = brief(
         &tips.head,
         &digest.state,
         &digest.totals,
@@ -119,6 +124,7 @@ pub fn with_role_briefing<R>(
         budget,
         &policy,
     );
+    briefing.notices = notices.clone();
     if briefing.complete() {
         return Ok(briefed(f(&briefing, &digest.state)));
     }
@@ -144,7 +150,7 @@ pub fn with_role_briefing<R>(
     }
     policy.echoes = echoes.map(|pick| pick(&snap.state));
     let totals = Totals::of(&snap.state);
-    let briefing = brief(
+    let mut briefing = brief(
         &tips.head,
         &snap.state,
         &totals,
@@ -153,7 +159,17 @@ pub fn with_role_briefing<R>(
         budget,
         &policy,
     );
+    briefing.notices = notices;
     Ok(briefed(f(&briefing, &snap.state)))
+}
+
+/// What a briefing of memory now says before the memory: that the last save failed (with
+/// where and what to do), until a save succeeds.
+pub fn notices(store: &Store) -> Vec<String> {
+    crate::memory::save_failure::read(store.git_dir())
+        .map(|f| f.line())
+        .into_iter()
+        .collect()
 }
 
 /// Where memory is read from: the code commit, and the two memory commits.

@@ -22,6 +22,11 @@ pub struct Status {
     pub documents: Vec<(String, FileState)>,
     /// Files under `.rune/` memory does not store.
     pub unstored: Vec<Unstored>,
+    /// Branch files with unsaved edits rendered for another branch than HEAD's: (file, the
+    /// session-state ref they were rendered from).
+    pub elsewhere: Vec<(ViewFile, String)>,
+    /// The last save failed (and none succeeded since).
+    pub save_failure: Option<crate::memory::save_failure::SaveFailure>,
     pub drift: Drift,
 }
 
@@ -42,6 +47,15 @@ pub fn status(store: &Store) -> Result<Status> {
         .map(|v| v.scan_documents(&manifest))
         .unwrap_or_default();
     let drift = drift_for(store, &head, &digest.drift_state(), &branch_ref, false)?;
+    let elsewhere: Vec<(ViewFile, String)> = ViewFile::ALL
+        .into_iter()
+        .filter(|f| f.scope() == crate::model::Scope::Branch)
+        .filter_map(|f| {
+            let e = manifest.files.get(f.name())?;
+            (e.refname != branch_ref).then(|| (f, e.refname.clone()))
+        })
+        .filter(|(f, _)| states.iter().any(|(g, s)| g == f && *s != FileState::Clean))
+        .collect();
     Ok(Status {
         head,
         bare: view.is_none(),
@@ -52,6 +66,8 @@ pub fn status(store: &Store) -> Result<Status> {
             .map(|(rel, _, state)| (rel, state))
             .collect(),
         unstored: scan.unstored,
+        save_failure: crate::memory::save_failure::read(store.git_dir()),
+        elsewhere,
         drift,
     })
 }
@@ -64,20 +80,26 @@ impl Status {
             Some(b) => out.push_str(&format!("On branch {}\n", b)),
             None => out.push_str("HEAD detached\n"),
         }
+        if let Some(f) = &self.save_failure {
+            out.push_str(&f.line());
+            out.push('\n');
+        }
         if self.bare {
             out.push_str("bare repository: no .rune/ view\n");
         } else {
-            let mut changed: Vec<(String, FileState)> = self
+            // A view file deleted is restored by the next checkout; a document deleted is
+            // deleted from memory by the next save.
+            let mut changed: Vec<(String, FileState, bool)> = self
                 .view
                 .iter()
                 .filter(|(_, s)| *s != FileState::Clean)
-                .map(|(f, s)| (f.name().to_owned(), *s))
+                .map(|(f, s)| (f.name().to_owned(), *s, false))
                 .collect();
             changed.extend(
                 self.documents
                     .iter()
                     .filter(|(_, s)| *s != FileState::Clean)
-                    .cloned(),
+                    .map(|(f, s)| (f.clone(), *s, true)),
             );
             if changed.is_empty() && self.unstored.is_empty() {
                 out.push_str(&format!("{VIEW_DIR}/ is clean\n"));
@@ -87,14 +109,24 @@ impl Status {
                 out.push_str(&format!(
                     "{VIEW_DIR}/ has changes not saved to memory (use `git rune save`):\n"
                 ));
-                for (name, s) in changed {
+                for (name, s, document) in changed {
                     let label = match s {
                         FileState::Modified => "modified:",
                         FileState::Added => "added:   ",
-                        FileState::Missing => "deleted: ",
+                        FileState::Missing if document => "deleted: ",
+                        FileState::Missing => "missing: ",
                         FileState::Clean => "clean:   ",
                     };
-                    out.push_str(&format!("  {label} {VIEW_DIR}/{name}\n"));
+                    let other = self
+                        .elsewhere
+                        .iter()
+                        .find(|(f, _)| f.name() == name)
+                        .map(|(_, r)| {
+                            let b = r.strip_prefix("refs/rune/branches/").unwrap_or(r);
+                            format!(" (rendered for branch {b}: `git rune save` saves it there)")
+                        })
+                        .unwrap_or_default();
+                    out.push_str(&format!("  {label} {VIEW_DIR}/{name}{other}\n"));
                 }
             }
             if !self.unstored.is_empty() {

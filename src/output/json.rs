@@ -450,6 +450,10 @@ pub struct StatusJson<'a> {
     pub documents: Vec<ViewFileJson>,
     /// Files under `.rune/` memory does not store.
     pub unstored: Vec<UnstoredJson>,
+    /// The last save failed, and none succeeded since: the one line saying where and what
+    /// to do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub save_failure: Option<String>,
 }
 
 /// One view file and its state (`clean`, `modified`, `added`, `missing`).
@@ -552,6 +556,9 @@ pub fn load(b: &crate::memory::load::Briefing<'_>) -> Value {
             .unwrap_or(Value::Null),
     );
     obj.insert("drift".into(), json!(DriftJson::from(b.drift)));
+    if !b.notices.is_empty() {
+        obj.insert("notices".into(), json!(b.notices));
+    }
     for s in &b.sections {
         if s.key == "drift" {
             continue;

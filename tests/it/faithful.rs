@@ -217,3 +217,149 @@ fn the_onboard_template_saves_and_comes_back_byte_for_byte() {
         filled
     );
 }
+
+/// Runs an agent hook: it always exits 0, and prints nothing on stderr.
+fn hook(repo: &TestRepo, event: &str, input: &str) -> String {
+    let out = repo
+        .rune_stdin(&["agent", "hook", event], input.as_bytes())
+        .success();
+    assert_eq!(out.stderr, "", "{event}: {}", out.snapshot());
+    out.stdout
+}
+
+#[test]
+fn a_failed_hook_save_is_reported_until_a_save_succeeds() {
+    let repo = repo();
+    let cwd = repo.root.display().to_string();
+    let input = |event: &str| {
+        format!(
+            r#"{{"session_id":"s1","hook_event_name":"{event}","cwd":"{cwd}","stop_hook_active":false}}"#
+        )
+    };
+    hook(&repo, "SessionStart", &input("SessionStart"));
+    repo.write(
+        ".rune/decisions.md",
+        "# Decisions Log\n\n## [2026-13-45] Decision: Bad date\n**Decision:** x\n",
+    );
+    // The Stop hook cannot save: it still exits 0 and says nothing.
+    hook(&repo, "Stop", &input("Stop"));
+    hook(&repo, "SessionEnd", &input("SessionEnd"));
+    let want = ".rune/decisions.md:3: \"2026-13-45\" is not a date";
+    let st = repo.rune(&["status"]).success().stdout;
+    assert!(st.contains("the last save") && st.contains(want), "{st}");
+    assert!(st.contains("run `git rune save`"), "{st}");
+    let load = repo.rune(&["load"]).success().stdout;
+    assert!(load.starts_with("git-rune: the last save"), "{load}");
+    assert!(load.lines().next().unwrap().contains(want), "{load}");
+    let json = repo.rune(&["load", "--json"]).success().stdout;
+    assert!(
+        json.contains("\"notices\":[\"git-rune: the last save"),
+        "{json}"
+    );
+    let start = hook(&repo, "SessionStart", &input("SessionStart"));
+    assert!(
+        start.contains("the last save") && start.contains("is not a date"),
+        "{start}"
+    );
+
+    // Fixed and saved: the notice is gone.
+    repo.write(
+        ".rune/decisions.md",
+        "# Decisions Log\n\n## [2026-12-25] Decision: Good date\n**Decision:** x\n",
+    );
+    repo.rune(&["save"]).success();
+    let st = repo.rune(&["status"]).success().stdout;
+    assert!(!st.contains("failed"), "{st}");
+    assert!(!repo
+        .rune(&["load"])
+        .success()
+        .stdout
+        .contains("the last save ("));
+}
+
+const PROGRESS_MAIN: &str =
+    "# Progress\n\n## [2026-01-02 10:00] Session Summary\n**Completed:**\n- [x] main's parser\n";
+
+#[test]
+fn the_view_follows_head_without_hooks() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    repo.rune(&["init", "--no-hooks"]).success();
+    repo.write(".rune/progress.md", PROGRESS_MAIN);
+    repo.rune(&["save"]).success();
+
+    // A switch without hooks: the next command renders the branch's own (empty) progress.
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    let st = repo.rune(&["status"]).success().stdout;
+    assert!(st.contains("On branch feature"), "{st}");
+    assert!(st.contains(".rune/ is clean"), "{st}");
+    assert!(!repo.read(".rune/progress.md").contains("main's parser"));
+
+    // An edit made on feature, then a switch back without hooks: never saved to main.
+    repo.write(
+        ".rune/progress.md",
+        "# Progress\n\n## [2026-01-03 10:00] Session Summary\n**In Progress:**\n- [ ] feature's renderer\n",
+    );
+    repo.git(&["switch", "-q", "main"]);
+    let st = repo.rune(&["status"]).success().stdout;
+    assert!(
+        st.contains("modified: .rune/progress.md (rendered for branch feature"),
+        "{st}"
+    );
+    let saved = repo.rune(&["save"]).success();
+    assert!(
+        saved
+            .stderr
+            .contains(".rune/progress.md was rendered for branch feature"),
+        "{}",
+        saved.stderr
+    );
+    let main = repo.rune(&["show", "progress"]).success().stdout;
+    assert!(
+        main.contains("main's parser") && !main.contains("feature's renderer"),
+        "{main}"
+    );
+    assert!(repo.read(".rune/progress.md").contains("main's parser"));
+    repo.git(&["switch", "-q", "feature"]);
+    let feature = repo.rune(&["show", "progress"]).success().stdout;
+    assert!(feature.contains("feature's renderer"), "{feature}");
+    assert!(repo
+        .read(".rune/progress.md")
+        .contains("feature's renderer"));
+}
+
+#[test]
+fn skipped_hooks_and_linked_worktrees_still_see_the_right_view() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    repo.rune(&["init", "--hooks"]).success();
+    repo.write(".rune/progress.md", PROGRESS_MAIN);
+    repo.rune(&["save"]).success();
+    let mut cmd = std::process::Command::new("git");
+    repo.env(&mut cmd);
+    let out = cmd
+        .env("GIT_RUNE_SKIP_HOOKS", "1")
+        .args(["switch", "-q", "-c", "other"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let st = repo.rune(&["status"]).success().stdout;
+    assert!(st.contains(".rune/ is clean"), "{st}");
+    assert!(!repo.read(".rune/progress.md").contains("main's parser"));
+
+    // A linked worktree sees another worktree's write at its next command.
+    let wt = repo.root.join("../linked");
+    repo.git(&[
+        "worktree",
+        "add",
+        "-q",
+        wt.to_str().unwrap(),
+        "-b",
+        "linked",
+    ]);
+    repo.rune_in(&wt, &["status"]).success();
+    repo.decide("Shared cache", "Redis", &[]);
+    repo.rune_in(&wt, &["status"]).success();
+    let there = std::fs::read_to_string(wt.join(".rune/decisions.md")).unwrap();
+    assert!(there.contains("Decision: Shared cache"), "{there}");
+}

@@ -139,6 +139,9 @@ pub struct Briefing<'a> {
     /// A section made from a digest ran out of items before the budget did: the briefing
     /// may differ from the full one, and must be made again from the full state.
     incomplete: bool,
+    /// What the reader must know before the memory itself, one line each, outside the frame
+    /// (the last save failed; the view shows another branch).
+    pub notices: Vec<String>,
 }
 
 /// How many records memory holds of the kinds a [`digest::Digest`] keeps only the first
@@ -390,8 +393,9 @@ pub fn brief<'a>(
         minimal: None,
         totals: *totals,
         incomplete,
+        notices: Vec::new(),
     };
-    while briefing.text().len() > budget_chars {
+    while briefing.memory_text().len() > budget_chars {
         let Some(s) = briefing
             .sections
             .iter_mut()
@@ -463,6 +467,16 @@ impl Briefing<'_> {
     /// The text form: memory framed as quoted data, the closing line saying what was left
     /// out and how many records the gate withheld; never longer than the budget.
     pub fn text(&self) -> String {
+        let mut notices = String::new();
+        for n in &self.notices {
+            notices.push_str(n);
+            notices.push('\n');
+        }
+        notices + &self.memory_text()
+    }
+
+    /// [`Briefing::text`] without the notices.
+    fn memory_text(&self) -> String {
         if let Some(line) = &self.minimal {
             let mut out = format!(
                 "{MINIMAL_OPEN}{}\n(memory left out to fit the budget; run `git rune load`)\n{FRAME_CLOSE}",

@@ -151,6 +151,23 @@ impl View {
         self.manifest_path.exists()
     }
 
+    /// The session-state ref the view's branch files were rendered from (`None` before any
+    /// checkout): the branch the view shows. A file kept for its edits may name another.
+    pub fn rendered_for(&self, manifest: &Manifest) -> Option<String> {
+        ViewFile::ALL
+            .iter()
+            .filter(|f| f.scope() == Scope::Branch)
+            .filter_map(|f| manifest.files.get(f.name()))
+            .map(|e| e.refname.clone())
+            .max_by_key(|r| {
+                ViewFile::ALL
+                    .iter()
+                    .filter_map(|f| manifest.files.get(f.name()))
+                    .filter(|e| e.refname == *r)
+                    .count()
+            })
+    }
+
     pub fn path(&self, file: ViewFile) -> PathBuf {
         self.dir.join(file.name())
     }
@@ -538,6 +555,29 @@ impl View {
         }
         self.write_manifest(&manifest)?;
         Ok(out)
+    }
+
+    /// Whether the view shows memory at these tips and the branch `branch_ref`: every file was
+    /// rendered from them by this renderer, except files holding unsaved edits (a render
+    /// keeps those as they are). Reads no file unless its entry is stale.
+    pub fn shows(&self, store: &Store) -> Result<bool> {
+        let manifest = self.manifest();
+        if manifest.version != MANIFEST_VERSION || manifest.renderer != renderer() {
+            return Ok(false);
+        }
+        let head = store.head_info()?;
+        let branch_ref = store::branch_ref(head.branch.as_deref());
+        let tips = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
+        Ok(ViewFile::ALL.iter().all(|&file| {
+            let (refname, tip) = match file.scope() {
+                Scope::Memory => (MEMORY_REF, tips.0),
+                Scope::Branch => (branch_ref.as_str(), tips.1),
+            };
+            let current = manifest.files.get(file.name()).is_some_and(|e| {
+                e.refname == refname && e.base == tip.map(|t| t.commit.to_string())
+            });
+            current || self.file_state(&manifest, file) != FileState::Clean
+        }))
     }
 
     /// Whether every file was rendered from the refs at these tips (memory, then the branch's
