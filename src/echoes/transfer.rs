@@ -72,9 +72,17 @@ fn role_files(dir: &Path) -> Vec<(PathBuf, EchoFile)> {
 /// The text of a file split at entry headings: (first line number, chunk).
 fn chunks(text: &str) -> Vec<(usize, String)> {
     let mut out: Vec<(usize, String)> = Vec::new();
-    for (i, line) in text.replace("\r\n", "\n").lines().enumerate() {
-        let heading = line.starts_with("##") && !line.starts_with("#####");
-        if heading || out.is_empty() {
+    let text = text.replace("\r\n", "\n");
+    let lines: Vec<&str> = text.lines().collect();
+    // Inside an entry of the plugin's format, its sub-headings are its text.
+    let mut plugin = false;
+    for (i, line) in lines.iter().enumerate() {
+        let after_blank = i == 0 || lines[i - 1].trim().is_empty();
+        let start = format::entry_start(line, after_blank, plugin);
+        if let Some(p) = start {
+            plugin = p;
+        }
+        if start.is_some() || out.is_empty() {
             out.push((i + 1, String::new()));
         }
         let last = out.last_mut().expect("pushed");

@@ -363,3 +363,54 @@ fn skipped_hooks_and_linked_worktrees_still_see_the_right_view() {
     let there = std::fs::read_to_string(wt.join(".rune/decisions.md")).unwrap();
     assert!(there.contains("Decision: Shared cache"), "{there}");
 }
+
+#[test]
+fn a_tree_the_echoes_plugin_wrote_imports_entry_for_entry() {
+    let repo = repo();
+    let dir = format!(
+        "{}/tests/fixtures/echoes-plugin",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = repo.rune(&["import", "echoes", &dir]).success();
+    assert!(!out.stderr.contains("kept raw"), "{}", out.stderr);
+    let shown = crate::common::json_lines(&repo.rune(&["--json", "echo", "show"]).success().stdout);
+    let archived = crate::common::json_lines(
+        &repo
+            .rune(&["--json", "echo", "show", "--archived"])
+            .success()
+            .stdout,
+    );
+    // 11 entries in the role files, 1 in the archive backup.
+    assert_eq!(shown.len(), 11, "{shown:#?}");
+    assert_eq!(archived.len(), 1, "{archived:#?}");
+    let layers: Vec<&str> = shown.iter().filter_map(|e| e["layer"].as_str()).collect();
+    for l in ["etched", "notes", "inscribed", "observations", "traced"] {
+        assert!(layers.contains(&l), "{l}: {layers:?}");
+    }
+    let token = shown
+        .iter()
+        .find(|e| e["title"] == "Session Token Handling Review")
+        .unwrap();
+    assert_eq!(token["confidence"], 0.9);
+    assert!(token["text"]
+        .as_str()
+        .unwrap()
+        .contains("### Key Learnings"));
+    // Importing again adds nothing; the view writes the seed's format.
+    let again = repo.rune(&["import", "echoes", &dir]).success();
+    assert!(
+        again.stdout.contains("0 new") || again.stdout.contains("added 0"),
+        "{}",
+        again.stdout
+    );
+    let reviewer = repo.read(".claude/echoes/reviewer/MEMORY.md");
+    assert!(
+        reviewer
+            .contains("### [2026-01-14] Session Token Handling Review\n- **layer**: inscribed\n"),
+        "{reviewer}"
+    );
+    assert!(
+        reviewer.contains("- **confidence as written**: HIGH (3 Ashes, all completed)"),
+        "{reviewer}"
+    );
+}

@@ -17,7 +17,8 @@ pub struct Echo {
     pub layer: String,
     /// The date in the entry's heading (`YYYY-MM-DD`).
     pub date: String,
-    /// With its kind word: `Pattern: Unused imports in new files`.
+    /// Usually with its kind word (`Pattern: Unused imports in new files`, the seed's form);
+    /// the Rune Echoes plugin's titles have none.
     pub title: String,
     /// `manual`, `rune:review PR #42`, …
     #[serde(default, skip_serializing_if = "is_empty_str")]
