@@ -224,12 +224,31 @@ fn plan(state: &State, bodies: &[Body], redact: bool) -> Result<Vec<Sealed>> {
     }
     let live: std::collections::HashMap<&str, &Record> =
         state.echoes.iter().map(|r| (super::uid_of(r), r)).collect();
+    let triple = |b: &Body| match b {
+        Body::Echo(Echo {
+            role,
+            title,
+            evidence,
+            ..
+        }) => Some((role.clone(), title.clone(), evidence.clone())),
+        _ => None,
+    };
     for b in planned {
         let uid = match &b {
             Body::Echo(Echo { uid, .. }) => uid.clone(),
             _ => continue,
         };
-        match live.get(uid.as_str()).copied() {
+        // By uid, or (an entry made before uids hashed the evidence's location) by the
+        // seed's duplicate rule.
+        let same = |r: &&Record| match (triple(&r.body), triple(&b)) {
+            (Some(x), Some(y)) => echo::same_entry((&x.0, &x.1, &x.2), (&y.0, &y.1, &y.2)),
+            _ => false,
+        };
+        let found = live
+            .get(uid.as_str())
+            .copied()
+            .or_else(|| state.echoes.iter().find(same));
+        match found {
             Some(cur) => {
                 let mut next = cur.body.clone();
                 raise(&mut next, &b);

@@ -83,13 +83,31 @@ fn norm(s: &str) -> String {
         .join(" ")
 }
 
+/// Where evidence points, which is what makes two findings one (the seed's duplicate rule:
+/// same pattern and evidence): the `` `file:lines` `` it quotes, else the text before the
+/// description (` — …`), else all of it; compared without case and spacing. The description
+/// after the location may differ between two findings of one entry.
+pub fn evidence_location(evidence: &str) -> String {
+    let quoted = evidence.split('`').nth(1).filter(|q| !q.trim().is_empty());
+    let place = match quoted {
+        Some(q) if evidence.matches('`').count() >= 2 => q,
+        _ => [" — ", " – ", " - "]
+            .iter()
+            .find_map(|sep| evidence.split_once(sep).map(|(l, _)| l))
+            .unwrap_or(evidence),
+    };
+    norm(place)
+}
+
 /// The identity of an entry: 16 hex digits of the sha256 of its role, title (the pattern)
-/// and evidence, compared without case and spacing. Two clones (or two agents) recording the
-/// same pattern on the same evidence make the same entry, which the fold then merges (the
-/// seed's duplicate rule); an edit keeps the uid it was created with.
+/// and where its evidence points ([`evidence_location`]), compared without case and spacing.
+/// Two clones (or two agents) recording the same pattern on the same evidence make the same
+/// entry, which the fold then merges (the seed's duplicate rule); an edit keeps the uid it was
+/// created with. (Entries created before 0.x hashed the whole evidence: they are matched by
+/// [`same_entry`] too.)
 pub fn uid_for(role: &str, title: &str, evidence: &str) -> String {
     let mut h = Sha256::new();
-    for part in [role, &norm(title), &norm(evidence)] {
+    for part in [role, &norm(title), &evidence_location(evidence)] {
         h.update(part.as_bytes());
         h.update([0]);
     }
@@ -100,9 +118,10 @@ pub fn uid_for(role: &str, title: &str, evidence: &str) -> String {
         .collect()
 }
 
-/// Whether two entries are duplicates in the seed's sense (same evidence and pattern).
+/// Whether two entries (role, title, evidence) are duplicates in the seed's sense: same
+/// role, same pattern, evidence pointing at the same place.
 pub fn same_entry(a: (&str, &str, &str), b: (&str, &str, &str)) -> bool {
-    a.0 == b.0 && norm(a.1) == norm(b.1) && norm(a.2) == norm(b.2)
+    a.0 == b.0 && norm(a.1) == norm(b.1) && evidence_location(a.2) == evidence_location(b.2)
 }
 
 /// Whether `s` holds an e-mail address (`local@domain.tld`).
@@ -190,6 +209,35 @@ pub fn echo_wins(a: &Record, b: &Record) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn evidence_points_at_its_location_whatever_the_description() {
+        assert_eq!(
+            evidence_location("`src/auth.py:1-5` — 3 unused imports found"),
+            "src/auth.py:1-5"
+        );
+        assert_eq!(
+            evidence_location("`src/auth.py:1-5` — two of them now"),
+            "src/auth.py:1-5"
+        );
+        assert_eq!(
+            evidence_location("CI logs — test suite took 8min"),
+            "ci logs"
+        );
+        assert_eq!(evidence_location("package.json"), "package.json");
+        assert_eq!(
+            uid_for("reviewer", "Pattern: x", "`a.rs:1` — one"),
+            uid_for("reviewer", "pattern:  X", "`a.rs:1` — another description")
+        );
+        assert_ne!(
+            uid_for("reviewer", "Pattern: x", "`a.rs:1`"),
+            uid_for("reviewer", "Pattern: x", "`a.rs:2`")
+        );
+        assert!(same_entry(
+            ("r", "P: x", "`a.rs:1` — a"),
+            ("r", "p: x", "`a.rs:1` — b")
+        ));
+    }
 
     #[test]
     fn roles_titles_and_dates() {
