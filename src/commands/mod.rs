@@ -254,6 +254,14 @@ impl Context {
         for n in &saved.notes {
             self.ui.status(format_args!("note: {n}"));
         }
+        for d in &saved.documents {
+            self.ui.status(format_args!("saved {d}"));
+        }
+        for (f, why) in &saved.refused {
+            self.ui.warn(format_args!(
+                "{f} is not kept in memory: {why}; keep it outside the echoes directory"
+            ));
+        }
         if saved.archived > 0 || saved.pruned > 0 {
             self.ui.status(format_args!(
                 "archived {} entries (memory's history keeps them)",

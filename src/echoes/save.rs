@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use super::dir::{shown, EchoDir, Edited, Findings};
 use super::uid_of;
@@ -40,6 +40,10 @@ pub struct EchoSaved {
     pub written: Option<Written>,
     /// What pruning archived afterwards.
     pub pruned: usize,
+    /// Documents of the directory saved or deleted (shown paths).
+    pub documents: Vec<String>,
+    /// Files of the directory memory does not keep (binary, too large): (shown path, why).
+    pub refused: Vec<(String, String)>,
 }
 
 /// One entry read from a file, with where it came from.
@@ -65,8 +69,44 @@ pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<E
         dir.edited(&manifest)?
     };
     let findings: Vec<Findings> = dir.findings()?;
-    if edited.is_empty() && findings.is_empty() {
+    let (doc_changes, refused) = if only_findings {
+        Default::default()
+    } else {
+        dir.documents(&manifest)
+    };
+    out.refused = refused
+        .into_iter()
+        .map(|(rel, why)| (shown(&dir.root.join(rel), &workdir), why))
+        .collect();
+    if edited.is_empty() && findings.is_empty() && doc_changes.is_empty() {
         return Ok(out);
+    }
+    // Documents (backups, notes): kept whole, the latest writer per path; deleted by hand,
+    // deleted from memory.
+    let mut documents: Vec<(String, Option<Sealed>)> = Vec::new();
+    for (rel, state) in &doc_changes {
+        let at = shown(&dir.root.join(rel), &workdir);
+        let sealed = match state {
+            super::dir::DocState::Deleted => None,
+            _ => {
+                let text = std::fs::read_to_string(dir.root.join(rel))
+                    .with_context(|| format!("cannot read {at}"))?;
+                let body = Body::Document(crate::model::kinds::Document {
+                    path: super::dir::document_path(rel),
+                    content: text.clone(),
+                });
+                let place = |field: &str, secret: &str| {
+                    let i = text.find(secret).unwrap_or(0);
+                    format!(
+                        "{at}:{} (field `{field}`)",
+                        crate::secrets::line_of(&text, i)
+                    )
+                };
+                Some(sealer.seal(Draft::new(body), &place)?)
+            }
+        };
+        out.documents.push(at);
+        documents.push((super::dir::document_path(rel), sealed));
     }
 
     // Role files: every one must read back, or nothing is saved.
@@ -157,9 +197,26 @@ pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<E
     let written = write_records(store, Scope::Memory, "echo: save", |state| {
         notes.clear();
         counts = (0, 0, 0, 0);
-        let (drafts, n, c) = plan(state, &reads, &shown_before, sealer)?;
+        let (mut drafts, n, c) = plan(state, &reads, &shown_before, sealer)?;
         notes = n;
         counts = c;
+        for (path, sealed) in &documents {
+            let live: Vec<&Record> = state
+                .documents
+                .iter()
+                .filter(|r| r.body.title() == path)
+                .collect();
+            let ids: Vec<String> = live.iter().map(|r| r.id.clone()).collect();
+            match sealed {
+                Some(s) if live.iter().any(|r| r.body == *s.body()) => {}
+                Some(s) => drafts.push(s.clone().superseding(ids)),
+                None if ids.is_empty() => {}
+                None => drafts.push(Sealer::new(false).seal_body(
+                    Body::Delete(crate::model::kinds::Delete { targets: ids }),
+                    Vec::new(),
+                )?),
+            }
+        }
         Ok::<_, anyhow::Error>(drafts)
     })?;
     (out.added, out.changed, out.merged, out.archived) = counts;

@@ -25,6 +25,10 @@ pub struct Status {
     /// Branch files with unsaved edits rendered for another branch than HEAD's: (file, the
     /// session-state ref they were rendered from).
     pub elsewhere: Vec<(ViewFile, String)>,
+    /// The echoes directory's files not as checked out: (path shown from the work tree, what:
+    /// `modified`, `added`, `deleted`, `findings`), and those memory does not keep.
+    pub echoes: Vec<(String, &'static str)>,
+    pub echoes_refused: Vec<(String, String)>,
     /// The last save failed (and none succeeded since).
     pub save_failure: Option<crate::memory::save_failure::SaveFailure>,
     pub drift: Drift,
@@ -47,6 +51,7 @@ pub fn status(store: &Store) -> Result<Status> {
         .map(|v| v.scan_documents(&manifest))
         .unwrap_or_default();
     let drift = drift_for(store, &head, &digest.drift_state(), &branch_ref, false)?;
+    let echo_states = echo_states(store)?;
     let elsewhere: Vec<(ViewFile, String)> = ViewFile::ALL
         .into_iter()
         .filter(|f| f.scope() == crate::model::Scope::Branch)
@@ -67,9 +72,50 @@ pub fn status(store: &Store) -> Result<Status> {
             .collect(),
         unstored: scan.unstored,
         save_failure: crate::memory::save_failure::read(store.git_dir()),
+        echoes: echo_states.0,
+        echoes_refused: echo_states.1,
         elsewhere,
         drift,
     })
+}
+
+/// The echoes directory's files that hold something not saved (role files edited, findings
+/// waiting to be consolidated, documents), and those memory does not keep.
+fn echo_states(store: &Store) -> Result<(Vec<(String, &'static str)>, Vec<(String, String)>)> {
+    use crate::echoes::dir::{shown, DocState, EchoDir};
+    let Some(dir) = EchoDir::open(store) else {
+        return Ok(Default::default());
+    };
+    let base = store.workdir().map(|p| p.to_path_buf()).unwrap_or_default();
+    let manifest = dir.manifest();
+    let mut out: Vec<(String, &'static str)> = Vec::new();
+    for e in dir.edited(&manifest).unwrap_or_default() {
+        let key = format!("{}/{}", e.role, e.file.rel_path());
+        let what = if manifest.files.contains_key(&key) {
+            "modified"
+        } else {
+            "added"
+        };
+        out.push((shown(&e.path, &base), what));
+    }
+    for f in dir.findings().unwrap_or_default() {
+        out.push((shown(&f.path, &base), "findings"));
+    }
+    let (docs, refused) = dir.documents(&manifest);
+    for (rel, state) in docs {
+        let what = match state {
+            DocState::Modified => "modified",
+            DocState::Added => "added",
+            DocState::Deleted => "deleted",
+        };
+        out.push((shown(&dir.root.join(rel), &base), what));
+    }
+    out.sort();
+    let refused = refused
+        .into_iter()
+        .map(|(rel, why)| (shown(&dir.root.join(rel), &base), why))
+        .collect();
+    Ok((out, refused))
 }
 
 impl Status {
@@ -140,6 +186,15 @@ impl Status {
                     out.push_str(&format!("  {label} {VIEW_DIR}/{}: {}\n", u.path, u.why));
                 }
             }
+        }
+        if !self.echoes.is_empty() {
+            out.push_str("echoes with changes not saved to memory (use `git rune save`):\n");
+            for (path, what) in &self.echoes {
+                out.push_str(&format!("  {:<9} {path}\n", format!("{what}:")));
+            }
+        }
+        for (path, why) in &self.echoes_refused {
+            out.push_str(&format!("  refused:  {path}: {why}\n"));
         }
         out.push_str(&self.drift.text());
         out

@@ -30,6 +30,26 @@ fn documents_reach_a_fresh_clone_and_local_files_are_named() {
         "# Artifact\n",
     );
     std::fs::write(a.root.join(".rune/diagram.png"), b"\x89PNG\r\n\x1a\n\0\0").unwrap();
+    a.rune(&[
+        "echo",
+        "add",
+        "Pattern: Retry storms",
+        "--role",
+        "reviewer",
+        "--layer",
+        "inscribed",
+        "--confidence",
+        "0.7",
+        "--evidence",
+        "`net.rs:3`",
+        "--text",
+        "Cap retries.",
+    ])
+    .success();
+    a.write(
+        ".claude/echoes/reviewer/archive/MEMORY-2026-01-01.md",
+        "backup\n",
+    );
 
     let st = a.rune(&["status"]).success().stdout;
     assert!(!st.contains("is clean"), "{st}");
@@ -65,6 +85,14 @@ fn documents_reach_a_fresh_clone_and_local_files_are_named() {
 
     let b = remote.clone("bob");
     b.rune(&["init"]).success();
+    // init brings memory in and renders both directories.
+    assert!(b
+        .read(".claude/echoes/reviewer/MEMORY.md")
+        .contains("Pattern: Retry storms"));
+    assert_eq!(
+        b.read(".claude/echoes/reviewer/archive/MEMORY-2026-01-01.md"),
+        "backup\n"
+    );
     b.rune(&["sync"]).success();
     assert_eq!(b.read(".rune/plan-auth.md"), PLAN);
     assert_eq!(b.read(".rune/.continue-here.md"), CONTINUE);
@@ -413,4 +441,109 @@ fn a_tree_the_echoes_plugin_wrote_imports_entry_for_entry() {
         reviewer.contains("- **confidence as written**: HIGH (3 Ashes, all completed)"),
         "{reviewer}"
     );
+}
+
+const FINDING_WITH_SECRET: &str = "### [2026-02-01] Pattern: Tokens in logs\n- **layer**: inscribed\n- **source**: rune:review PR #9\n- **confidence**: 0.8\n- **evidence**: `src/log.ts:4` — logged ghp_0123456789abcdefABCDEF0123456789abcd\n- **verified**: 2026-02-01\n- **supersedes**: none\n- Request headers are logged at debug level; redact them first.\n";
+
+#[test]
+fn echo_files_findings_and_documents_are_saved_and_reported() {
+    let repo = repo();
+    let dir = repo.root.join(".claude/echoes/reviewer");
+    std::fs::create_dir_all(dir.join("archive")).unwrap();
+    std::fs::write(dir.join("ward-findings.md"), FINDING_WITH_SECRET).unwrap();
+    std::fs::write(
+        dir.join("archive/MEMORY-2026-01-01.md"),
+        "# Reviewer Memory (backup before pruning)\n\nold entries\n",
+    )
+    .unwrap();
+    let st = repo.rune(&["status"]).success().stdout;
+    assert!(
+        st.contains("findings: .claude/echoes/reviewer/ward-findings.md"),
+        "{st}"
+    );
+    assert!(
+        st.contains("added:    .claude/echoes/reviewer/archive/MEMORY-2026-01-01.md"),
+        "{st}"
+    );
+    let saved = repo.rune(&["save"]).success();
+    assert!(
+        saved.stderr.contains("evidence held a secret") && !saved.stderr.contains("ghp_"),
+        "{}",
+        saved.stderr
+    );
+    let shown = crate::common::json_lines(&repo.rune(&["--json", "echo", "show"]).success().stdout);
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert_eq!(
+        shown[0]["text"],
+        "Request headers are logged at debug level; redact them first."
+    );
+    assert!(shown[0]["evidence"].is_null(), "{:?}", shown[0]);
+    assert!(!repo
+        .git(&["log", "-p", "refs/rune/memory"])
+        .contains("ghp_0123"));
+    let st = repo.rune(&["status"]).success().stdout;
+    assert!(!st.contains("echoes with changes"), "{st}");
+
+    // The same pattern on the same evidence location, another description: the same entry.
+    std::fs::write(
+        dir.join("quill-findings.md"),
+        "### [2026-02-05] Pattern: Tokens in logs\n- **confidence**: 0.9\n- **evidence**: `src/log.ts:4` — still there\n- **verified**: 2026-02-05\n- Still logged.\n",
+    )
+    .unwrap();
+    repo.rune(&["echo", "consolidate"]).success();
+    let shown = crate::common::json_lines(&repo.rune(&["--json", "echo", "show"]).success().stdout);
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert_eq!(shown[0]["confidence"], 0.9);
+    assert_eq!(shown[0]["verified"], "2026-02-05");
+
+    // A document deleted by hand stays deleted until saved; restore brings the directory back.
+    std::fs::remove_dir_all(repo.root.join(".claude/echoes")).unwrap();
+    let st = repo.rune(&["status"]).success().stdout;
+    assert!(
+        st.contains("deleted:  .claude/echoes/reviewer/archive/MEMORY-2026-01-01.md"),
+        "{st}"
+    );
+    repo.rune(&["restore"]).success();
+    assert!(repo.root.join(".claude/echoes/reviewer/MEMORY.md").exists());
+    assert_eq!(
+        repo.read(".claude/echoes/reviewer/archive/MEMORY-2026-01-01.md"),
+        "# Reviewer Memory (backup before pruning)\n\nold entries\n"
+    );
+}
+
+#[test]
+fn supersedes_retires_the_entry_it_names() {
+    let repo = repo();
+    let add = |title: &str, evidence: &str, supersedes: &str| {
+        let mut args = vec![
+            "echo",
+            "add",
+            title,
+            "--role",
+            "reviewer",
+            "--layer",
+            "inscribed",
+            "--confidence",
+            "0.7",
+            "--evidence",
+            evidence,
+            "--text",
+            "a learning",
+        ];
+        if !supersedes.is_empty() {
+            args.extend(["--supersedes", supersedes]);
+        }
+        repo.rune(&args).success();
+    };
+    add("Pattern: Use moment.js", "`a.ts:1`", "");
+    add(
+        "Pattern: Use date-fns",
+        "`a.ts:1`",
+        "Pattern: Use moment.js",
+    );
+    let shown = crate::common::json_lines(&repo.rune(&["--json", "echo", "show"]).success().stdout);
+    let titles: Vec<&str> = shown.iter().filter_map(|e| e["title"].as_str()).collect();
+    assert_eq!(titles, vec!["Pattern: Use date-fns"], "{shown:?}");
+    let archived = repo.rune(&["echo", "show", "--archived"]).success().stdout;
+    assert!(archived.contains("Use moment.js"), "{archived}");
 }
