@@ -88,6 +88,12 @@ pub fn with_role_briefing<R>(
         trusted: store.config_list("rune.trustedAuthors"),
         authors,
         echoes: None,
+        // No checkpoint open here: the one open on the branch HEAD came from is offered.
+        other_checkpoint: if at.is_none() && digest.state.open_checkpoint().is_none() {
+            came_from_checkpoint(store, &tips.head)
+        } else {
+            None
+        },
     };
     let now = store.now();
     let briefed = |out| Briefed {
@@ -161,6 +167,17 @@ pub fn with_role_briefing<R>(
     );
     briefing.notices = notices;
     Ok(briefed(f(&briefing, &snap.state)))
+}
+
+/// The checkpoint open on the branch HEAD was on before (the HEAD log's last switch to this
+/// branch), if there is one: (that branch, the checkpoint).
+fn came_from_checkpoint(store: &Store, head: &HeadInfo) -> Option<(String, crate::model::Record)> {
+    let here = head.branch.as_deref()?;
+    let from = store.previous_branch(here)?;
+    let (_, records) = store.records(&branch_ref(Some(&from))).ok()?;
+    let state = crate::model::fold(records.iter());
+    let open = state.open_checkpoint()?.clone();
+    Some((from, open))
 }
 
 /// What a briefing of memory now says before the memory: that the last save failed (with

@@ -390,6 +390,13 @@ pub fn appended(
     text.strip_prefix(before_header).map(str::to_owned)
 }
 
+/// The branch and last commit an agent wrote in a checkpoint's "Current Git State" section.
+pub fn checkpoint_git_state(
+    extra: &[crate::model::Extra],
+) -> Option<(Option<String>, Option<String>)> {
+    checkpoint::written_git_state(extra)
+}
+
 /// The run of bytes that names `r`'s group in the one line of a rendered `learnings.jsonl`
 /// that shows that group (`None` for a record of another kind).
 pub fn learning_group_run(r: &Record) -> Option<Vec<u8>> {

@@ -561,7 +561,20 @@ fn check(file: ViewFile, mut bodies: Vec<Body>) -> Result<(), TestCaseError> {
         "the view's own rendering has no frame of its own\n---\n{}",
         text
     );
-    let parsed = framed.items;
+    let mut parsed = framed.items;
+    // The git state lines the view shows for a checkpoint are git-rune's own (the save's
+    // diff takes them out, as here).
+    if file == ViewFile::Checkpoint {
+        let captured = state.open_checkpoint().and_then(|r| match &r.body {
+            Body::Checkpoint(Checkpoint { git, .. }) => git.clone(),
+            _ => None,
+        });
+        for p in parsed.iter_mut() {
+            if let Parsed::Entry(e) = p {
+                super::checkpoint::without_rendered_git(&mut e.body, captured.as_ref());
+            }
+        }
+    }
     let entries: Vec<Body> = parsed
         .iter()
         .filter_map(|p| match p {

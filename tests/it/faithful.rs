@@ -547,3 +547,35 @@ fn supersedes_retires_the_entry_it_names() {
     let archived = repo.rune(&["echo", "show", "--archived"]).success().stdout;
     assert!(archived.contains("Use moment.js"), "{archived}");
 }
+
+const CHECKPOINT: &str = "# Checkpoint — [2026-01-02 10:00]\n\n## What I Was Doing\nWiring the retry loop\n\n## Current Git State\n- Branch: main\n- Last commit: 0000000 add the retry client\n- Uncommitted changes: src/api/client.ts\n- Stashed: no\n\n## What's Left (Ordered)\n1. Handle 429\n\n## Context the Next Session Needs\n- The happy path passes\n\n## Resume Command\nContinue with the 429 branch\n";
+
+#[test]
+fn a_checkpoint_keeps_the_agents_git_state_and_warns_when_it_moved() {
+    let repo = repo();
+    repo.write(".rune/checkpoint.md", CHECKPOINT);
+    repo.rune(&["save"]).success();
+    // Kept as written, beside the state git-rune captured.
+    assert_eq!(repo.read(".rune/checkpoint.md"), CHECKPOINT);
+    let shown = repo
+        .rune(&["show", "checkpoint", "--json"])
+        .success()
+        .stdout;
+    assert!(shown.contains("0000000 add the retry client"), "{shown}");
+    assert!(shown.contains("\"git\":{\"branch\":\"main\""), "{shown}");
+    let load = repo.rune(&["load"]).success().stdout;
+    assert!(
+        load.contains("checkpoint may be outdated: it was written on main @ 0000000"),
+        "{load}"
+    );
+
+    // On another branch, the open checkpoint of the branch it came from is offered.
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    let load = repo.rune(&["load"]).success().stdout;
+    assert!(
+        load.contains("## Checkpoint (open on branch main, not this one)"),
+        "{load}"
+    );
+    assert!(load.contains("branch mismatch"), "{load}");
+    assert!(load.contains("Wiring the retry loop"), "{load}");
+}

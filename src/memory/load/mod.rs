@@ -185,6 +185,9 @@ pub struct LoadPolicy {
     /// `load --role R`: that role's echoes to show, best first (uids, ranked by the caller by
     /// Echo Score), and the line pointing to a matching Remembrance document, if any.
     pub echoes: Option<RoleEchoes>,
+    /// No checkpoint is open on this branch: the one open on the branch HEAD came from (its
+    /// name, the record), offered with a branch-mismatch warning.
+    pub other_checkpoint: Option<(String, Record)>,
 }
 
 /// A role's echoes for the briefing (`load --role`).
@@ -240,7 +243,7 @@ pub fn brief<'a>(
     drift: &'a Drift,
     now: &str,
     budget: usize,
-    policy: &LoadPolicy,
+    policy: &'a LoadPolicy,
 ) -> Briefing<'a> {
     let stale: Rc<HashMap<&str, &[String]>> = Rc::new(
         drift
@@ -293,7 +296,7 @@ pub fn brief<'a>(
     }
 
     let sections = vec![
-        checkpoint_section(state),
+        checkpoint_section(state, head, policy.other_checkpoint.as_ref()),
         sections::tasks_section(state, drift, now),
         sections::oracle_section(state),
         drift_section(drift),
