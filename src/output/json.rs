@@ -943,6 +943,7 @@ pub fn import_sp_json(imported: &crate::tasks::Imported) -> Value {
         .map(|(from, to)| json!({ "from": from, "to": to }))
         .collect();
     v["summary"] = task_summary(&imported.summary);
+    v["drift"] = json!(imported.drift);
     v
 }
 

@@ -647,7 +647,12 @@ fn shown_slots(body: &Body) -> Vec<(&'static str, bool)> {
                 (*s, written)
             })
             .collect(),
-        Body::Task(Task { .. }) => vec![(tasks::AFTER_TASK, true), (tasks::AFTER_END, true)],
+        // Keys an sp.json task had that the seed does not define: kept, not shown.
+        Body::Task(Task { .. }) => vec![
+            (tasks::AFTER_TASK, true),
+            (tasks::AFTER_END, true),
+            (tasks::SP_JSON_KEY, true),
+        ],
         Body::Echo(Echo { .. }) => std::iter::once(echoes::BEFORE_HEADING)
             .chain(echoes::SLOTS)
             .map(|s| (s, true))
@@ -719,16 +724,19 @@ pub fn visible(body: &Body) -> Body {
         Body::Checkpoint(Checkpoint { git, .. }) | Body::Session(Session { git, .. }) => {
             *git = None
         }
-        // The view shows a task's number, not its identity or claim.
+        // The view shows a task's number, not its identity or claim (nor the keys of its
+        // sp.json object the seed does not define).
         Body::Task(Task {
             uid,
             claimed,
             aliases,
+            extra,
             ..
         }) => {
             uid.clear();
             claimed.clear();
             aliases.clear();
+            extra.retain(|x| x.after != tasks::SP_JSON_KEY);
         }
         _ => {}
     }
@@ -753,7 +761,7 @@ pub fn inherit(body: &mut Body, from: &Body) {
             aliases: a,
             ..
         }),
-    ) = (body, from)
+    ) = (&mut *body, from)
     {
         if uid.is_empty() {
             uid.clone_from(u);
@@ -763,6 +771,12 @@ pub fn inherit(body: &mut Body, from: &Body) {
         }
         if aliases.is_empty() {
             aliases.clone_from(a);
+        }
+    }
+    // ... and the keys of its sp.json object the view does not show.
+    if let (Body::Task(Task { extra, .. }), Body::Task(Task { extra: e, .. })) = (body, from) {
+        if !extra.iter().any(|x| x.after == tasks::SP_JSON_KEY) {
+            extra.extend(e.iter().filter(|x| x.after == tasks::SP_JSON_KEY).cloned());
         }
     }
 }

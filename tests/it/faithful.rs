@@ -579,3 +579,40 @@ fn a_checkpoint_keeps_the_agents_git_state_and_warns_when_it_moved() {
     assert!(load.contains("branch mismatch"), "{load}");
     assert!(load.contains("Wiring the retry loop"), "{load}");
 }
+
+#[test]
+fn sp_json_keeps_unknown_fields_reads_a_bom_and_warns_of_drift() {
+    let repo = repo();
+    let head = repo.git(&["rev-parse", "HEAD"]);
+    let file = "\u{feff}{\"metadata\":{\"version\":\"2.0\",\"created\":\"2026-01-01T00:00:00Z\",\"updated\":\"2026-01-02T00:00:00Z\",\"git_branch\":\"feature/auth\",\"git_commit\":\"abc123f5d2e8\",\"tool\":\"other\"},\"tasks\":[{\"id\":\"TASK_001\",\"title\":\"Fix auth\",\"status\":\"pending\",\"priority\":\"P1\",\"created\":\"2026-01-01T00:00:00Z\",\"completed\":null,\"consolidated\":false,\"consolidated_count\":0,\"estimate_hours\":3,\"owner\":{\"name\":\"ada\"}}]}";
+    repo.write("sp.json", file);
+    let out = repo.rune(&["import", "sp-json", "sp.json"]).success();
+    assert!(
+        out.stderr
+            .contains("Git state changed: the file was saved at abc123f")
+            && out.stderr.contains("Branch: feature/auth → main"),
+        "{}",
+        out.stderr
+    );
+    // Edited through tasks.md, the unknown keys stay.
+    let md = repo
+        .read(".rune/tasks.md")
+        .replace("Fix auth", "Fix auth middleware");
+    assert!(!md.contains("estimate_hours"), "{md}");
+    repo.write(".rune/tasks.md", &md);
+    repo.rune(&["save"]).success();
+    let exported = repo.rune(&["export", "sp-json", "-"]).success().stdout;
+    assert!(
+        exported.contains("\"title\":\"Fix auth middleware\"")
+            && exported.contains("\"estimate_hours\":3,\"owner\":{\"name\":\"ada\"}"),
+        "{exported}"
+    );
+    // Saved here, exported with HEAD's state: importing it warns of nothing.
+    assert!(
+        exported.contains(&format!("\"git_commit\":\"{head}\"")),
+        "{exported}"
+    );
+    repo.write("again.json", &exported);
+    let out = repo.rune(&["import", "sp-json", "again.json"]).success();
+    assert!(!out.stderr.contains("Git state changed"), "{}", out.stderr);
+}
