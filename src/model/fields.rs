@@ -28,6 +28,9 @@ pub enum Shape {
     Section(&'static [&'static str]),
     /// Kept byte for byte (a document's content): never rewritten.
     Raw,
+    /// Prose that starts a line of its own, its indentation kept: otherwise as
+    /// `Block { inline_first: false }`.
+    Prose,
 }
 
 /// A text field: one string, or a list of them.
@@ -54,8 +57,19 @@ impl Body {
         ) {
             for e in list {
                 f("extra", Line, One(&mut e.label));
-                // `#`: the rest of a heading line, which is one line.
-                let shape = if e.label == "#" { Line } else { shape };
+                // `#`: the rest of a heading line, which is one line. A labelled line's value
+                // starts after its label (`**Owner:** x`); prose and a section's text start a
+                // line of their own, and keep their indentation.
+                let shape = match shape {
+                    _ if e.label == "#" => Line,
+                    Block { .. } if !e.label.is_empty() && !e.label.starts_with('#') => {
+                        Block { inline_first: true }
+                    }
+                    Prose if !e.label.is_empty() && !e.label.starts_with('#') => {
+                        Block { inline_first: true }
+                    }
+                    other => other,
+                };
                 f("extra", shape, One(&mut e.text));
             }
         }
@@ -76,7 +90,7 @@ impl Body {
                 f("rationale", block, One(rationale));
                 f("impact", block, One(impact));
                 f("files", Paths { split_commas: true }, Many(files));
-                extras(extra, block_own_line, f);
+                extras(extra, Prose, f);
             }
             Body::Convention(Convention {
                 title,
@@ -89,7 +103,7 @@ impl Body {
                 f("pattern", block, One(pattern));
                 f("example", block, One(example));
                 f("applies_to", block, One(applies_to));
-                extras(extra, block_own_line, f);
+                extras(extra, Prose, f);
             }
             Body::Learning(Learning {
                 skill,
@@ -123,7 +137,7 @@ impl Body {
                 f("trigger", block, One(trigger));
                 f("action", block, One(action));
                 f("evidence", block, One(evidence));
-                extras(extra, block_own_line, f);
+                extras(extra, Prose, f);
             }
             Body::Progress(Progress {
                 completed,

@@ -492,6 +492,7 @@ pub fn normalize(body: &mut Body) {
         }
         (Shape::Item, Field::One(s)) => *s = item(s),
         (Shape::Raw, _) => {}
+        (Shape::Prose, Field::One(s)) => *s = text::block_indented(s),
         (Shape::Section(names), Field::One(s)) => {
             *s = one_line(s);
             if let Some(canon) = canonical_section(s, names) {

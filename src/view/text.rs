@@ -181,6 +181,16 @@ pub(crate) fn is_blank(line: &str) -> bool {
 /// structure gets a leading space (a backslash on a first line of its own). Inside a fence
 /// every line is kept as it is, and a fence left open is closed.
 pub(crate) fn block(s: &str, inline_first: bool) -> String {
+    block_with(s, inline_first, false)
+}
+
+/// [`block`] of text that starts a line of its own and keeps the indentation of its first
+/// line (prose an agent indented).
+pub(crate) fn block_indented(s: &str) -> String {
+    block_with(s, false, true)
+}
+
+fn block_with(s: &str, inline_first: bool, keep_indent: bool) -> String {
     let unified = unify_newlines(s);
     let mut out = String::with_capacity(unified.len());
     let mut open: Option<&str> = None;
@@ -198,7 +208,13 @@ pub(crate) fn block(s: &str, inline_first: bool) -> String {
         if is_blank(line) {
             continue;
         }
-        let line = if first { line.trim_start() } else { line };
+        // A value's first line written after its label loses the spaces before it; one that
+        // starts a line of its own (prose, a section's text) keeps its indentation.
+        let line = if first && !keep_indent {
+            line.trim_start()
+        } else {
+            line
+        };
         if !first {
             out.push('\n');
             if is_structural(line) {

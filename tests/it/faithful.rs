@@ -616,3 +616,63 @@ fn sp_json_keeps_unknown_fields_reads_a_bom_and_warns_of_drift() {
     let out = repo.rune(&["import", "sp-json", "again.json"]).success();
     assert!(!out.stderr.contains("Git state changed"), "{}", out.stderr);
 }
+
+#[test]
+fn load_skips_an_oversized_learning_and_fold_caps_its_preview() {
+    let repo = repo();
+    repo.learn("small-old", "Run migrations before tests.");
+    repo.learn("small-mid", "Pin the base image digest.");
+    let huge = "x".repeat(3000);
+    repo.rune(&[
+        "-q",
+        "learn",
+        "--type",
+        "insight",
+        "--key",
+        "huge-new",
+        "--insight",
+        &huge,
+        "--confidence",
+        "0.9",
+    ])
+    .success();
+    let load = repo.rune(&["load", "--budget", "500"]).success().stdout;
+    assert!(!load.contains(&huge), "{load}");
+    assert!(
+        load.contains("Run migrations before tests.")
+            && load.contains("Pin the base image digest."),
+        "{load}"
+    );
+
+    // A one-line output of 160,000 characters: a preview of at most a few hundred.
+    let big = format!("{{\"data\":[{}]}}", vec!["1234567890"; 16_000].join(","));
+    repo.write("big.json", &big);
+    let out = repo
+        .rune(&["fold", "--tool", "Bash", "--", "cat", "big.json"])
+        .success();
+    assert!(out.stdout.len() < 1500, "{}", out.stdout.len());
+    assert!(
+        out.stdout.contains("[FOLDED: Bash output — 1 lines"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn multi_line_values_keep_their_blank_lines_and_indentation() {
+    let repo = repo();
+    let text = "# Decisions Log\n\n## [2026-01-02 09:00] Decision: Layers\n**Context:** Two teams share the core.\n**Decision:** Split the core:\n\n```text\ncore/\n  domain/\n\n  adapters/\n```\n**Rationale:** r\n**Impact:** i\n";
+    repo.write(".rune/decisions.md", text);
+    repo.rune(&["save"]).success();
+    let shown = repo.rune(&["show", "decisions", "--json"]).success().stdout;
+    assert!(
+        shown.contains("core/\\n  domain/\\n\\n  adapters/"),
+        "{shown}"
+    );
+    assert_eq!(repo.read(".rune/decisions.md"), text);
+    // Prose after a blank line keeps its indentation.
+    let text = "# Decisions Log\n\n## [2026-01-03 09:00] Decision: B\n**Context:** line one\n    indented two\n\n  indented after a blank line\nmore\n**Decision:** d\n**Rationale:** r\n**Impact:** i\n";
+    repo.write(".rune/decisions.md", text);
+    repo.rune(&["save"]).success();
+    assert_eq!(repo.read(".rune/decisions.md"), text);
+}

@@ -120,6 +120,14 @@ pub struct Chosen<'a> {
     show: Option<&'static str>,
 }
 
+/// An item longer than the budget divided by this is oversized: skipped when it does not fit,
+/// so that one huge learning does not hide the smaller ones after it.
+const OVERSIZED_SHARE: usize = 4;
+/// ... and at least this many characters.
+const OVERSIZED_MIN: usize = 400;
+/// Room (characters) a short item needs: with less left, nothing after an oversized item fits.
+const ROOM_FOR_ONE: usize = 64;
+
 /// What `load` hands over.
 pub struct Briefing<'a> {
     pub head: &'a HeadInfo,
@@ -358,12 +366,21 @@ pub fn brief<'a>(
             let text = quoted(&text);
             let c = text.len() + 1;
             if cost + c > left {
+                // An oversized item (a quarter of the budget or more) is skipped: the items
+                // after it may fit. Any other that does not fit ends the section, which keeps
+                // a briefing made from the digest (the first items of each list) exact.
+                let oversized = c > (budget_chars / OVERSIZED_SHARE).max(OVERSIZED_MIN);
+                if oversized && left.saturating_sub(cost) >= ROOM_FOR_ONE {
+                    continue;
+                }
                 full = true;
                 break;
             }
             cost += c;
             taken.push((text, item));
         }
+        // A section of a digest holds only its first items: when the budget outlasted them,
+        // the briefing must be made from the whole state.
         incomplete |= s.truncated && !full;
         if !taken.is_empty() {
             left -= cost;
