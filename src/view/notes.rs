@@ -50,7 +50,13 @@ fn shown(r: &Record, withhold: Withhold<'_>) -> Option<(String, String, Result<S
 
 /// Writes `## <section>` and its items (`(section, text)` pairs, in order).
 fn push_section(out: &mut String, section: &str, items: &[Shown]) {
-    out.push_str(&format!("\n## {section}\n"));
+    // The seed's own heading carries a note (`## What Worked (with evidence)`).
+    let heading = if section == "What Worked" {
+        "What Worked (with evidence)"
+    } else {
+        section
+    };
+    out.push_str(&format!("\n## {heading}\n"));
     for (s, text) in items {
         if s == section {
             match text {
@@ -417,7 +423,7 @@ mod tests {
             view::render_all(ViewFile::TaskNotes, &state(vec![])),
             "# Task Notes
 
-## What Worked
+## What Worked (with evidence)
 
 ## What Failed
 
@@ -435,7 +441,7 @@ mod tests {
             view::render_all(ViewFile::TaskNotes, &s),
             "# Task Notes: retry
 
-## What Worked
+## What Worked (with evidence)
 
 ## What Failed
 - Fixed sleep: flaky
@@ -447,7 +453,7 @@ mod tests {
 
 # Task Notes
 
-## What Worked
+## What Worked (with evidence)
 - cargo test
 
 ## What Failed

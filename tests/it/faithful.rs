@@ -676,3 +676,70 @@ fn multi_line_values_keep_their_blank_lines_and_indentation() {
     repo.rune(&["save"]).success();
     assert_eq!(repo.read(".rune/decisions.md"), text);
 }
+
+/// What an agent following the seeds writes in a session, with a model's usual variations.
+const SESSION: &[(&str, &str)] = &[
+    ("decisions.md", "# Decisions Log\n\nArchitecture decisions for the dashboard.\n\n## [2026-04-04 14:30] Decision: Zustand for client state\n**Context:** The dashboard re-renders 50+ widgets on every tick\n**Decision:** Use Zustand instead of Redux\n**Rationale:** Fewer re-renders, less boilerplate\n**Impact:** src/store/, src/widgets/\n\n## 2026-04-05 — Decision: Retry with jitter\n**Context:** The API throttles bursts\n**Decision:** Exponential backoff with full jitter\n**Rationale:** Avoids synchronized retries\n**Impact:** src/api/client.ts\n**Alternatives considered:** fixed delay (rejected)\n"),
+    ("conventions.md", "# Conventions\n\n## [2026-04-04] Convention: Async-First I/O\n**Pattern:** All I/O functions use `async def`\n**Example:** `async def fetch_data(): ...`\n**Applies to:** All modules in `src/`\n"),
+    ("progress.md", "# Progress\n\n## [2026-04-05 18:00] Session Summary\n**Completed:**\n- [x] Move the store to Zustand\n**In Progress:**\n- [ ] Retry logic (step 2/3)\n**Blocked:**\n- [ ] Load test — staging is down\n**Next Session Should:**\n- Start with the 429 branch\n"),
+    ("session-log.md", "# Session Log\n\n[2026-04-04 17:00] — Moved the dashboard to Zustand\n[2026-04-05 18:00] — Retry logic half done\n"),
+    ("instincts.md", "# Instincts\n\n## [2026-04-05] Instinct: run migrations before tests\n**Trigger:** a test fails with \"relation does not exist\"\n**Action:** run `make migrate` first\n**Confidence:** 0.7\n**Evidence:** three failed CI runs on 2026-04-05\n"),
+    ("cumulative-notes.md", "# Cumulative Project Notes\n\n## Project Profile\n- A real-time dashboard in TypeScript\n\n## Active Topics\n- Retry logic for the API client\n\n## Follow-Up Items\n- [ ] Document the store layout\n"),
+    ("learnings.jsonl", "{\"ts\":\"2026-04-04T14:30:00Z\",\"skill\":\"cook\",\"type\":\"decision\",\"key\":\"state-lib\",\"insight\":\"Chose Zustand over Redux — fewer re-renders\",\"confidence\":0.8,\"files\":[\"src/store/index.ts\"]}\n"),
+    ("checkpoint.md", "# Checkpoint — 2026-04-05 18:05\n\n## What I Was Doing\nAdding error handling to the retry loop in src/api/client.ts\n\n## Current Git State\n- Branch: main\n- Last commit: 1a2b3c4 retry: backoff\n- Uncommitted changes: src/api/client.ts\n- Stashed: no\n\n## Decisions Made This Session (Load-Bearing)\n- Backoff: exponential, because the upstream throttles\n\n## What's Left (Ordered)\n1. Handle 429 in src/api/client.ts\n2. Add tests\n\n## Context the Next Session Needs\n- The happy path passes\n\n## Resume Command\nContinue with the 429 branch in src/api/client.ts\n"),
+    ("task-notes.md", "# Task Notes: retry logic\n\n## What Worked (with evidence)\n- Full jitter: the reconnect storm test passes\n\n## What Failed\n- Fixed delay: synchronized retries\n\n## What's Left\n- [ ] Handle 429\n\n## Key Context for Next Iteration\n- The API sends Retry-After in seconds\n"),
+    ("plan-retry.md", "# Plan: retry logic\n\n## Phase 1\n- [x] backoff\n- [ ] jitter\n"),
+    (".continue-here.md", "Paused at phase 1, step 2: add jitter to src/api/client.ts.\n"),
+    ("adr/001-state.md", "# ADR 001: client state\n\nStatus: accepted\n"),
+];
+
+#[test]
+fn a_seed_session_reaches_a_fresh_clone_line_for_line() {
+    let remote = Remote::new();
+    let a = remote.clone("alice");
+    a.commit_file("a.txt", "a\n", "first");
+    a.git(&["push", "-q", "origin", "main"]);
+    a.rune(&["init"]).success();
+    for (name, text) in SESSION {
+        a.write(&format!(".rune/{name}"), text);
+    }
+    a.write(".rune/artifacts/artifact-20260405T180000Z-Grep.md", "# Artifact: Grep output\n");
+    a.write(
+        ".rune/INVARIANTS.md",
+        include_str!("../fixtures/invariants/template-filled.md"),
+    );
+    a.rune(&["save", "-m", "session"]).success();
+    a.rune(&["sync"]).success();
+
+    let b = remote.clone("bob");
+    b.rune(&["init"]).success();
+    let mut lost = Vec::new();
+    let mut check = |name: &str, text: &str| {
+        let there = std::fs::read_to_string(b.root.join(".rune").join(name)).unwrap_or_default();
+        let words = |s: &str| -> Vec<String> {
+            s.split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(str::to_lowercase)
+                .collect()
+        };
+        let there_words = words(&there);
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            // The line as written, or (a field or heading in the view's spelling) its words.
+            let kept = there.contains(line.trim())
+                || words(line).iter().all(|w| there_words.contains(w));
+            if !kept {
+                lost.push(format!("{name}: {line}"));
+            }
+        }
+    };
+    for (name, text) in SESSION {
+        check(name, text);
+    }
+    check(
+        "INVARIANTS.md",
+        include_str!("../fixtures/invariants/template-filled.md"),
+    );
+    assert!(lost.is_empty(), "lost on the way to a fresh clone:\n{}", lost.join("\n"));
+    // Named as local, and not there.
+    assert!(!b.root.join(".rune/artifacts").exists());
+}
