@@ -40,6 +40,9 @@ pub struct Manifest {
     pub documents: BTreeMap<String, String>,
 }
 
+/// A file memory does not keep: (its path inside the directory, why).
+pub type Refused = (String, String);
+
 /// How a document of the echoes directory stands against what was checked out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DocState {
@@ -215,7 +218,7 @@ impl EchoDir {
     pub fn documents(
         &self,
         manifest: &Manifest,
-    ) -> (Vec<(String, DocState)>, Vec<(String, String)>) {
+    ) -> (Vec<(String, DocState)>, Vec<Refused>) {
         let mut changed = Vec::new();
         let mut refused = Vec::new();
         let on_disk = crate::memory::view_dir::documents::walk(&self.root);

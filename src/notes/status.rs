@@ -79,9 +79,13 @@ pub fn status(store: &Store) -> Result<Status> {
     })
 }
 
+/// The echoes directory's files not as saved (path, what), and those memory does not keep
+/// (path, why).
+type EchoStates = (Vec<(String, &'static str)>, Vec<(String, String)>);
+
 /// The echoes directory's files that hold something not saved (role files edited, findings
 /// waiting to be consolidated, documents), and those memory does not keep.
-fn echo_states(store: &Store) -> Result<(Vec<(String, &'static str)>, Vec<(String, String)>)> {
+fn echo_states(store: &Store) -> Result<EchoStates> {
     use crate::echoes::dir::{shown, DocState, EchoDir};
     let Some(dir) = EchoDir::open(store) else {
         return Ok(Default::default());

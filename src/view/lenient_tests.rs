@@ -12,12 +12,15 @@ use crate::model::{fold, Body, Draft, Record};
 /// When an entry that gives no time was saved, in these tests.
 const SAVED: &str = "2026-06-01T12:00:00Z";
 
+/// The entries read (with their times) and the file rendered from them.
+type Saved = (Vec<(Option<String>, Body)>, String);
+
 /// The records a save of `text` writes (entries at their own time, else [`SAVED`]; the frame
 /// as its document), and the file rendered from them.
 fn save_and_render(
     file: ViewFile,
     text: &str,
-) -> Result<(Vec<(Option<String>, Body)>, String), ParseError> {
+) -> Result<Saved, ParseError> {
     let framed = parse_framed(file, text)?;
     let mut entries = Vec::new();
     let mut records: Vec<Record> = Vec::new();
