@@ -215,10 +215,7 @@ impl EchoDir {
 
     /// The documents of the directory not as checked out: (path inside it, state), and the
     /// files memory cannot keep (binary, too large) with why.
-    pub fn documents(
-        &self,
-        manifest: &Manifest,
-    ) -> (Vec<(String, DocState)>, Vec<Refused>) {
+    pub fn documents(&self, manifest: &Manifest) -> (Vec<(String, DocState)>, Vec<Refused>) {
         let mut changed = Vec::new();
         let mut refused = Vec::new();
         let on_disk = crate::memory::view_dir::documents::walk(&self.root);

@@ -17,10 +17,7 @@ type Saved = (Vec<(Option<String>, Body)>, String);
 
 /// The records a save of `text` writes (entries at their own time, else [`SAVED`]; the frame
 /// as its document), and the file rendered from them.
-fn save_and_render(
-    file: ViewFile,
-    text: &str,
-) -> Result<Saved, ParseError> {
+fn save_and_render(file: ViewFile, text: &str) -> Result<Saved, ParseError> {
     let framed = parse_framed(file, text)?;
     let mut entries = Vec::new();
     let mut records: Vec<Record> = Vec::new();

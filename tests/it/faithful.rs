@@ -703,7 +703,10 @@ fn a_seed_session_reaches_a_fresh_clone_line_for_line() {
     for (name, text) in SESSION {
         a.write(&format!(".rune/{name}"), text);
     }
-    a.write(".rune/artifacts/artifact-20260405T180000Z-Grep.md", "# Artifact: Grep output\n");
+    a.write(
+        ".rune/artifacts/artifact-20260405T180000Z-Grep.md",
+        "# Artifact: Grep output\n",
+    );
     a.write(
         ".rune/INVARIANTS.md",
         include_str!("../fixtures/invariants/template-filled.md"),
@@ -725,8 +728,8 @@ fn a_seed_session_reaches_a_fresh_clone_line_for_line() {
         let there_words = words(&there);
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             // The line as written, or (a field or heading in the view's spelling) its words.
-            let kept = there.contains(line.trim())
-                || words(line).iter().all(|w| there_words.contains(w));
+            let kept =
+                there.contains(line.trim()) || words(line).iter().all(|w| there_words.contains(w));
             if !kept {
                 lost.push(format!("{name}: {line}"));
             }
@@ -739,7 +742,11 @@ fn a_seed_session_reaches_a_fresh_clone_line_for_line() {
         "INVARIANTS.md",
         include_str!("../fixtures/invariants/template-filled.md"),
     );
-    assert!(lost.is_empty(), "lost on the way to a fresh clone:\n{}", lost.join("\n"));
+    assert!(
+        lost.is_empty(),
+        "lost on the way to a fresh clone:\n{}",
+        lost.join("\n")
+    );
     // Named as local, and not there.
     assert!(!b.root.join(".rune/artifacts").exists());
 }
