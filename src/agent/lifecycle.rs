@@ -78,6 +78,14 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
         super::answer::log(&git_dir, "SessionStart", &failure);
     }
     session::clean(&git_dir);
+    // The view the agent reads shows memory now and HEAD's branch (issue 23).
+    if let Err(e) = crate::memory::write::sync_view(&store) {
+        super::answer::log(
+            &git_dir,
+            "SessionStart",
+            &format!("view not refreshed: {e:#}"),
+        );
+    }
     let id = payload.session();
     let source = payload.source.as_deref().unwrap_or("startup");
     let now = store.now();

@@ -202,6 +202,16 @@ impl Context {
     pub fn store(&self) -> Result<Store> {
         let store = self.open_store()?;
         report_upkeep(self, &crate::upkeep::merge(&store));
+        // The view shows memory as it is and the branch HEAD is on, whatever moved them
+        // (a switch without hooks, another worktree's write).
+        match crate::memory::write::sync_view(&store) {
+            Ok(refresh) => self.report_kept(refresh.as_ref()),
+            // A ref memory cannot be read from is the command's to report, with its hint.
+            Err(e) if e.chain().any(|c| c.is::<StoreError>()) => {}
+            Err(e) => self
+                .ui
+                .warn(format_args!("the .rune/ view was not refreshed: {e:#}")),
+        }
         Ok(store)
     }
 
@@ -352,6 +362,14 @@ impl Context {
         }
         for n in &saved.notes {
             self.ui.status(format_args!("note: {n}"));
+        }
+        for d in &saved.documents {
+            self.ui.status(format_args!("saved {d}"));
+        }
+        for (f, why) in &saved.refused {
+            self.ui.warn(format_args!(
+                "{f} is not kept in memory: {why}; keep it outside the echoes directory"
+            ));
         }
         if saved.archived > 0 || saved.pruned > 0 {
             self.ui.status(format_args!(

@@ -68,7 +68,42 @@ pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
         ));
     }
 
-    let files: Vec<&'static str> = saved.files.iter().map(|f| f.name()).collect();
+    for u in &saved.unstored {
+        if !u.by_design {
+            ctx.ui.warn(format_args!(
+                "{VIEW_DIR}/{} is not kept in memory: {}",
+                u.path, u.why
+            ));
+        }
+    }
+    for (file, refname) in &saved.elsewhere {
+        let branch = refname
+            .strip_prefix("refs/rune/branches/")
+            .unwrap_or(refname);
+        ctx.ui.warn(format_args!(
+            "{VIEW_DIR}/{} was rendered for branch {branch}, not the branch HEAD is on: its edits were saved to {branch}'s session state ({refname})",
+            file.name()
+        ));
+    }
+    for rel in &saved.documents_removed {
+        ctx.ui.status(format_args!(
+            "{VIEW_DIR}/{rel} was deleted: it is deleted from memory (it stays in history)"
+        ));
+    }
+    if !saved.record_files.is_empty() {
+        ctx.ui.status(format_args!(
+            "imported {} as records (as `import rune-dir` reads them)",
+            saved
+                .record_files
+                .iter()
+                .map(|f| format!("{VIEW_DIR}/{f}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let mut files: Vec<String> = saved.files.iter().map(|f| f.name().to_owned()).collect();
+    files.extend(saved.documents.iter().cloned());
+    let files: Vec<&str> = files.iter().map(String::as_str).collect();
     let mut out = if ctx.ui.json {
         json::line(&SaveJson {
             added: saved.added,

@@ -29,10 +29,29 @@ pub fn run(ctx: &Context, _args: StatusArgs) -> Result<ExitCode> {
                 .view
                 .iter()
                 .map(|(f, s)| ViewFileJson {
-                    file: f.name(),
+                    file: f.name().to_owned(),
                     state: s.as_str(),
                 })
                 .collect(),
+            documents: st
+                .documents
+                .iter()
+                .filter(|(_, s)| *s != crate::memory::view_dir::FileState::Clean)
+                .map(|(f, s)| ViewFileJson {
+                    file: f.clone(),
+                    state: s.as_str(),
+                })
+                .collect(),
+            unstored: st
+                .unstored
+                .iter()
+                .map(|u| json::UnstoredJson {
+                    file: u.path.clone(),
+                    reason: u.why.clone(),
+                    state: if u.by_design { "local" } else { "refused" },
+                })
+                .collect(),
+            save_failure: st.save_failure.as_ref().map(|f| f.line()),
         }) + "\n"
     } else {
         st.text()

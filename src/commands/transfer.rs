@@ -138,6 +138,9 @@ pub fn import(ctx: &Context, a: ImportArgs) -> Result<ExitCode> {
     if let Some(w) = &imported.written {
         ctx.report_written(&store, w);
     }
+    for d in &imported.drift {
+        ctx.ui.warn(format_args!("{}", sanitize(d)));
+    }
     for (from, to) in &imported.renumbered {
         ctx.ui.warn(format_args!(
             "{from} is taken by another task here: imported as {to} (was {from})"

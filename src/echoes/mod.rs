@@ -116,6 +116,44 @@ pub fn find<'a>(state: &'a State, id: &str) -> Result<&'a Record> {
     }
 }
 
+/// The live entry an entry's `supersedes` names (same role, same title, not the entry itself,
+/// not archived): the seed's `supersedes` retires it, so contradictory entries do not both
+/// load.
+pub fn superseded_by<'a>(state: &'a State, body: &Body) -> Option<&'a Record> {
+    let Body::Echo(Echo {
+        role,
+        uid,
+        supersedes_title,
+        ..
+    }) = body
+    else {
+        return None;
+    };
+    let want = crate::text::one_line(supersedes_title).to_lowercase();
+    if want.is_empty() || want == "none" {
+        return None;
+    }
+    state.echoes.iter().find(|r| match &r.body {
+        Body::Echo(Echo {
+            role: r_role,
+            uid: r_uid,
+            title,
+            archived: false,
+            ..
+        }) => r_role == role && r_uid != uid && crate::text::one_line(title).to_lowercase() == want,
+        _ => false,
+    })
+}
+
+/// The version that retires `old` (archived), sealed.
+pub fn retire(old: &Record) -> Result<Sealed> {
+    let mut body = old.body.clone();
+    if let Body::Echo(Echo { archived, .. }) = &mut body {
+        *archived = true;
+    }
+    Ok(seal_version(&mut Sealer::new(false), body, Some(old))?)
+}
+
 /// Adds an entry (`echo add`), or merges it into the one with the same pattern and evidence.
 /// `confirmed`: an etched entry needs the user's confirmation, which the command obtained.
 pub fn add(store: &Store, sealer: &mut Sealer, new: NewEcho, confirmed: bool) -> Result<Added> {
@@ -154,7 +192,12 @@ pub fn add(store: &Store, sealer: &mut Sealer, new: NewEcho, confirmed: bool) ->
         merged = false;
         unchanged = false;
         let Some(existing) = by_uid(state, &uid) else {
-            return Ok::<_, anyhow::Error>(vec![sealed.clone()]);
+            // A new entry that supersedes another retires it.
+            let mut out = vec![sealed.clone()];
+            if let Some(old) = superseded_by(state, sealed.body()) {
+                out.push(retire(old)?);
+            }
+            return Ok::<_, anyhow::Error>(out);
         };
         merged = true;
         let Body::Echo(Echo {

@@ -93,6 +93,58 @@ fn extra_field(body: &Body, names: &[&str]) -> String {
         .unwrap_or_default()
 }
 
+/// The labels of a problem-solution pair written as prose in the learning
+/// (`Symptom: … Root cause: … Solution: …`), each with the field it fills.
+const PROSE_LABELS: [(&str, &str); 5] = [
+    ("symptom", "symptom"),
+    ("root cause", "root_cause"),
+    ("root-cause", "root_cause"),
+    ("solution summary", "solution_summary"),
+    ("solution", "solution_summary"),
+];
+
+/// A field of the pair written as prose in `text`: what follows its label (`Root cause:`,
+/// any case, at a sentence or line start) up to the next label or the end.
+fn prose_field(text: &str, field: &str) -> String {
+    let lower = text.to_lowercase();
+    // Every label's place: (start of label, end of label incl. its colon, field).
+    let mut marks: Vec<(usize, usize, &str)> = Vec::new();
+    for (label, f) in PROSE_LABELS {
+        let mut from = 0;
+        while let Some(i) = lower[from..].find(label) {
+            let at = from + i;
+            from = at + label.len();
+            // The label, its bold or italics closing, then a colon (`**Root cause**:`).
+            let after = lower[from..].trim_start_matches(['*', '_']);
+            let Some(rest) = after.strip_prefix(':') else {
+                continue;
+            };
+            let end = lower.len() - rest.len();
+            let before = lower[..at].trim_end_matches([' ', '*', '_', '-']);
+            let starts = before.is_empty() || before.ends_with(['.', '\n', ';', '(', '!', '?']);
+            // `solution:` inside `solution summary:` is the longer label's.
+            let inside = marks.iter().any(|(s, e, _)| at >= *s && at < *e);
+            if starts && !inside {
+                marks.push((at, end, f));
+            }
+        }
+    }
+    marks.sort();
+    marks
+        .iter()
+        .enumerate()
+        .find(|(_, (_, _, f))| *f == field)
+        .map(|(i, (_, end, _))| {
+            let stop = marks.get(i + 1).map_or(text.len(), |m| m.0);
+            text[*end..stop]
+                .trim()
+                .trim_matches(['*', '_'])
+                .trim()
+                .to_owned()
+        })
+        .unwrap_or_default()
+}
+
 /// What a promotion writes, from the entry and what the caller adds.
 #[derive(Debug, Clone, Default)]
 pub struct Request {
@@ -144,11 +196,17 @@ pub fn plan(
             "an entry becomes etched when a person confirms it (`git rune echo add --layer etched --confirm`)",
         ));
     }
+    let learning = match &r.body {
+        Body::Echo(Echo { text, .. }) => text.as_str(),
+        _ => "",
+    };
+    // Given, else a labelled line of the entry, else written as prose in its learning.
     let pick = |given: &Option<String>, names: &[&str]| {
         given
             .clone()
             .filter(|s| !s.trim().is_empty())
-            .unwrap_or_else(|| extra_field(&r.body, names))
+            .or_else(|| Some(extra_field(&r.body, names)).filter(|s| !s.is_empty()))
+            .unwrap_or_else(|| prose_field(learning, names[0]))
     };
     let symptom = pick(&req.symptom, &["symptom"]);
     let root_cause = pick(&req.root_cause, &["root_cause"]);
@@ -577,5 +635,21 @@ mod tests {
         assert_eq!(stale(std::slice::from_ref(&doc), &state)[0].why, "changed");
         let empty = crate::model::fold(std::iter::empty::<&Record>());
         assert_eq!(stale(&[doc], &empty)[0].why, "missing");
+    }
+
+    #[test]
+    fn a_problem_solution_pair_written_as_prose_is_read() {
+        let text = "Symptom: the user list takes 5 s. Root cause: an N+1 query on posts. Solution: eager-load posts with includes(:posts).";
+        assert_eq!(prose_field(text, "symptom"), "the user list takes 5 s.");
+        assert_eq!(prose_field(text, "root_cause"), "an N+1 query on posts.");
+        assert_eq!(
+            prose_field(text, "solution_summary"),
+            "eager-load posts with includes(:posts)."
+        );
+        let lines = "**Symptom**: builds hang\n**Root cause**: a stale lock\n**Solution summary**: remove it on start";
+        assert_eq!(prose_field(lines, "symptom"), "builds hang");
+        assert_eq!(prose_field(lines, "root_cause"), "a stale lock");
+        assert_eq!(prose_field(lines, "solution_summary"), "remove it on start");
+        assert_eq!(prose_field("no pair here", "symptom"), "");
     }
 }

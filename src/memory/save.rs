@@ -9,11 +9,13 @@ use anyhow::Result;
 use super::saved::{fill_file_blobs, git_state, seal_session};
 pub use super::saved::{SaveOptions, Saved, DEFAULT_SUMMARY};
 use super::seal::{SealError, Sealed, Sealer};
+use super::view_dir::documents::{Place, Scan};
 use super::view_dir::{FileState, Manifest, View, VIEW_DIR};
 use super::Snapshot;
 use crate::error;
+use crate::model::kinds::document::RUNE_PREFIX;
 use crate::model::kinds::{
-    Checkpoint, ContextBlock, Delete, Instinct, Learning, Resolve, Session, Task,
+    Checkpoint, ContextBlock, Delete, Document, Instinct, Learning, Resolve, Session, Task,
 };
 use crate::model::{self, fold, Body, Draft, GitState, Kind, Record};
 use crate::secrets;
@@ -28,15 +30,19 @@ struct Edited {
     blob: String,
     base_ids: HashSet<String>,
     drafts: Vec<Sealed>,
+    /// The file's frame document (or its tombstone), which goes to memory.
+    frame: Vec<Sealed>,
 }
 
 /// The session summary of a save without `-m`: which view files were edited.
-fn edited_summary(edited: &[Edited]) -> String {
-    let files: Vec<String> = edited
+fn edited_summary(edited: &[Edited], documents: &[SavedDocument]) -> String {
+    let mut files: Vec<String> = edited
         .iter()
         .filter(|e| !e.drafts.is_empty())
         .map(|e| format!("{VIEW_DIR}/{}", e.file.name()))
         .collect();
+    files.dedup();
+    files.extend(documents.iter().map(|d| format!("{VIEW_DIR}/{}", d.rel)));
     if files.is_empty() {
         DEFAULT_SUMMARY.to_owned()
     } else {
@@ -47,7 +53,18 @@ fn edited_summary(edited: &[Edited]) -> String {
 /// Saves the view's edits and records the session as the summary (or which files were
 /// edited).
 /// With no edits and no summary nothing is written (the view is still refreshed).
+/// A failure is remembered (`save_failure`) for the next session start, `status` and `load`
+/// to report until a save succeeds.
 pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result<Saved> {
+    let result = save_view(store, sealer, opts);
+    match &result {
+        Ok(_) => super::save_failure::clear(store.git_dir()),
+        Err(e) => super::save_failure::record(store.git_dir(), &store.now(), e),
+    }
+    result
+}
+
+fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result<Saved> {
     let view = View::open(store);
     // Held from reading the view to re-rendering it: no other process renders in between, so
     // each file is diffed against the base it was rendered from.
@@ -58,10 +75,39 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
             return Ok(saved);
         }
     }
+    let mut saved = Saved::default();
+    let manifest = view.as_ref().map(View::manifest).unwrap_or_default();
+    // The other files under .rune/: the seed's record files are imported first (as `import
+    // rune-dir` reads them), documents are saved with the rest below.
+    let scan = view
+        .as_ref()
+        .map(|v| v.scan_documents(&manifest))
+        .unwrap_or_default();
+    if let Some(view) = &view {
+        let inputs: Vec<(String, Vec<u8>)> = scan
+            .files
+            .iter()
+            .filter(|(_, p, s)| {
+                *p == Place::Records && matches!(s, FileState::Modified | FileState::Added)
+            })
+            .filter_map(|(rel, _, _)| Some((rel.clone(), std::fs::read(view.dir.join(rel)).ok()?)))
+            .collect();
+        if !inputs.is_empty() {
+            saved.record_files = inputs.iter().map(|(n, _)| n.clone()).collect();
+            let imported = super::rune_dir::import_view_files(store, sealer, inputs)?;
+            saved.added += imported.added;
+            saved.commits.extend(
+                imported
+                    .commits
+                    .into_iter()
+                    .map(|(r, c)| (r, c, "save: the seed's record files".to_owned())),
+            );
+        }
+    }
+    saved.unstored = scan.unstored.clone();
+    let documents = seal_documents(view.as_ref(), &scan, sealer)?;
     let snap = Snapshot::read(store)?;
     let withheld = super::gate_cache::withheld(store, &snap)?;
-    let manifest = view.as_ref().map(View::manifest).unwrap_or_default();
-    let mut saved = Saved::default();
     let mut git = None;
 
     let mut edited = Vec::new();
@@ -95,11 +141,22 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
         }
     }
 
+    for e in &edited {
+        if e.file.scope() == model::Scope::Branch
+            && e.refname != snap.branch_ref
+            && !e.drafts.is_empty()
+        {
+            saved.elsewhere.push((e.file, e.refname.clone()));
+        }
+    }
+    split_frames(&mut edited);
     let summary = opts.summary.map(str::trim).filter(|m| !m.is_empty());
-    if summary.is_none() && edited.iter().all(|e| e.drafts.is_empty()) {
-        saved.nothing = true;
+    if summary.is_none() && edited.iter().all(|e| e.drafts.is_empty()) && documents.is_empty() {
+        saved.nothing = saved.record_files.is_empty();
         if let (Some(view), Some(guard)) = (&view, &guard) {
-            saved.kept = view.checkout_locked(guard, store, &[])?.kept;
+            saved.kept = view
+                .checkout_saved(guard, store, &[], &saved.record_files)?
+                .kept;
         }
         return Ok(saved);
     }
@@ -107,7 +164,7 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
     // real summaries in the session log.
     let summary = match summary {
         Some(s) => s.to_owned(),
-        None => edited_summary(&edited),
+        None => edited_summary(&edited, &documents),
     };
     let mut session_git = opts.session_git.cloned().or(git);
     let session = seal_session(store, sealer, summary, &mut session_git)?;
@@ -124,6 +181,9 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
             .push(i);
     }
     by_ref.entry((1, snap.branch_ref.clone())).or_default();
+    if !documents.is_empty() {
+        by_ref.entry((0, MEMORY_REF.to_owned())).or_default();
+    }
 
     // Every ref moves in one ref transaction: a crash or a lost race never leaves the memory
     // saved without the session (or the reverse).
@@ -160,6 +220,9 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
                 }
             }
         }
+        if *refname == MEMORY_REF {
+            out.extend(document_drafts(&state, &documents)?);
+        }
         if with_session {
             out.push(session.clone());
         }
@@ -189,6 +252,13 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
         );
     }
     saved.files = edited.iter().map(|e| e.file).collect();
+    saved.files.dedup();
+    for d in &documents {
+        match d.sealed {
+            Some(_) => saved.documents.push(d.rel.clone()),
+            None => saved.documents_removed.push(d.rel.clone()),
+        }
+    }
 
     if let Some(view) = &view {
         // Re-render saved files, unless they were edited again while we ran.
@@ -198,10 +268,120 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
             .map(|(f, _)| *f)
             .collect();
         if let Some(guard) = &guard {
-            saved.kept = view.checkout_locked(guard, store, &force)?.kept;
+            let mut documents = saved.record_files.clone();
+            documents.extend(saved.documents.iter().cloned());
+            saved.kept = view.checkout_saved(guard, store, &force, &documents)?.kept;
         }
     }
     Ok(saved)
+}
+
+/// A document of the view to save: its path inside `.rune/`, and its sealed content (`None`:
+/// deleted by hand, so deleted from memory).
+struct SavedDocument {
+    rel: String,
+    sealed: Option<Sealed>,
+}
+
+/// Reads and seals the documents edited, added or deleted in the view.
+fn seal_documents(
+    view: Option<&View>,
+    scan: &Scan,
+    sealer: &mut Sealer,
+) -> Result<Vec<SavedDocument>> {
+    let Some(view) = view else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for (rel, place, state) in &scan.files {
+        if *place != Place::Document || *state == FileState::Clean {
+            continue;
+        }
+        let shown = format!("{VIEW_DIR}/{rel}");
+        if *state == FileState::Missing {
+            out.push(SavedDocument {
+                rel: rel.clone(),
+                sealed: None,
+            });
+            continue;
+        }
+        let Ok(data) = std::fs::read(view.dir.join(rel)) else {
+            continue;
+        };
+        let Ok(text) = String::from_utf8(data) else {
+            continue;
+        };
+        let body = Body::Document(Document {
+            path: format!("{RUNE_PREFIX}{rel}"),
+            content: text.clone(),
+        });
+        let place = |field: &str, secret: &str| {
+            let at = text.find(secret).unwrap_or(0);
+            format!("{shown}:{} (field `{field}`)", secrets::line_of(&text, at))
+        };
+        let sealed = sealer.seal(Draft::new(body), &place).map_err(|err| match err {
+            SealError::Invalid { error, .. } => error::data(
+                format!("{shown}: {error}"),
+                format!("fix {shown} (or move it out of {VIEW_DIR}/) and run `git rune save` again; nothing was saved"),
+            ),
+            other => other.into(),
+        })?;
+        out.push(SavedDocument {
+            rel: rel.clone(),
+            sealed: Some(sealed),
+        });
+    }
+    Ok(out)
+}
+
+/// The records that make memory hold the documents as the view has them, against the state
+/// at commit time: each replaces the live document of its path (none when it says the same),
+/// and a deleted one is tombstoned.
+fn document_drafts(state: &model::State, documents: &[SavedDocument]) -> Result<Vec<Sealed>> {
+    let mut out = Vec::new();
+    for d in documents {
+        let path = format!("{RUNE_PREFIX}{}", d.rel);
+        let live: Vec<&Record> = state
+            .documents
+            .iter()
+            .filter(|r| r.body.title() == path)
+            .collect();
+        let ids: Vec<String> = live.iter().map(|r| r.id.clone()).collect();
+        match &d.sealed {
+            Some(s) if live.iter().any(|r| r.body == *s.body()) => {}
+            Some(s) => out.push(s.clone().superseding(ids)),
+            None if ids.is_empty() => {}
+            None => out.push(
+                Sealer::new(false).seal_body(Body::Delete(Delete { targets: ids }), Vec::new())?,
+            ),
+        }
+    }
+    Ok(out)
+}
+
+/// Frames are documents, which live in memory: a memory file's go with its entries, a branch
+/// file's in a group of their own for the memory ref.
+fn split_frames(edited: &mut Vec<Edited>) {
+    let mut more = Vec::new();
+    for e in edited.iter_mut() {
+        let frame = std::mem::take(&mut e.frame);
+        if frame.is_empty() {
+            continue;
+        }
+        if e.refname == MEMORY_REF {
+            e.drafts.extend(frame);
+        } else {
+            more.push(Edited {
+                file: e.file,
+                refname: MEMORY_REF.to_owned(),
+                blob: e.blob.clone(),
+                base_ids: HashSet::new(),
+                drafts: frame,
+                frame: Vec::new(),
+            });
+        }
+    }
+    edited.extend(more);
 }
 
 /// Whether a view file's content is what the view renders from the refs now.
@@ -266,7 +446,10 @@ fn parse_file(
             nothing_saved.clone(),
         )
     })?;
-    let parsed = view::parse(file, &text).map_err(|e| {
+    let view::Framed {
+        items: parsed,
+        frame,
+    } = view::parse_framed(file, &text).map_err(|e| {
         error::data(
             format!("{shown}:{}: {}", e.line, e.message),
             nothing_saved.clone(),
@@ -324,6 +507,18 @@ fn parse_file(
     }
     let mut drafts = view::diff(file, &base, parsed);
     cover_groups(&mut drafts, &base_records);
+    // The file's frame (its text outside the entries) is a document in memory.
+    let base_frame = match file.scope() {
+        model::Scope::Memory => view::frame_of(&base_state, file),
+        // The memory it was rendered beside is not at hand: memory's frame now stands for it.
+        model::Scope::Branch => view::frame_of(&snap.state, file),
+    };
+    let frame_drafts = view::frame_drafts(
+        file,
+        frame.as_deref(),
+        view::frame_of(&snap.state, file),
+        base_frame,
+    );
     let mut sealed = Vec::with_capacity(drafts.len());
     // New tasks take the numbers after the highest this clone knows; two writers taking the
     // same one is settled by the fold (docs/storage.md).
@@ -374,12 +569,29 @@ fn parse_file(
             other => other.into(),
         })?);
     }
+    let mut frame_sealed = Vec::with_capacity(frame_drafts.len());
+    for d in frame_drafts {
+        frame_sealed.push(
+            sealer
+                .seal(d, &|field, _| {
+                    format!("{shown} (its {field} outside the entries)")
+                })
+                .map_err(|err| match err {
+                    SealError::Invalid { error, .. } => error::data(
+                        format!("{shown}: the text outside its entries: {error}"),
+                        nothing_saved.clone(),
+                    ),
+                    other => other.into(),
+                })?,
+        );
+    }
     Ok(Edited {
         file,
         refname,
         blob,
         base_ids,
         drafts: sealed,
+        frame: frame_sealed,
     })
 }
 

@@ -39,6 +39,15 @@ pub(super) fn save(
     {
         return Ok(None);
     }
+    // Nor any other file under .rune/ (documents, the seed's record files).
+    if view
+        .scan_documents(manifest)
+        .files
+        .iter()
+        .any(|(_, _, s)| *s != FileState::Clean)
+    {
+        return Ok(None);
+    }
     let Some(entry) = manifest.files.get(FILE.name()) else {
         return Ok(None);
     };

@@ -47,6 +47,17 @@ pub struct Saved {
     pub summary: String,
     /// Saved files edited again while the save ran, left as they are.
     pub kept: Vec<ViewFile>,
+    /// Documents saved (paths under `.rune/`), and those deleted from memory.
+    pub documents: Vec<String>,
+    pub documents_removed: Vec<String>,
+    /// The seed's record files (resolved checkpoints, oracle dispatches) imported.
+    pub record_files: Vec<String>,
+    /// Files under `.rune/` memory does not store: local by design, or refused (binary, too
+    /// large), with why.
+    pub unstored: Vec<super::view_dir::documents::Unstored>,
+    /// Branch files rendered for another branch than HEAD's (edited, then the branch was
+    /// switched): their edits went to the session state they were rendered from, named here.
+    pub elsewhere: Vec<(ViewFile, String)>,
 }
 
 /// The session record a save writes, sealed.

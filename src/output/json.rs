@@ -136,12 +136,29 @@ pub struct StatusJson<'a> {
     pub head: Option<String>,
     pub version: u32,
     pub view: Vec<ViewFileJson>,
+    /// The other files under `.rune/` that memory stores (documents, the seed's record
+    /// files), when not clean.
+    pub documents: Vec<ViewFileJson>,
+    /// Files under `.rune/` memory does not store.
+    pub unstored: Vec<UnstoredJson>,
+    /// The last save failed, and none succeeded since: the one line saying where and what
+    /// to do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub save_failure: Option<String>,
 }
 
 /// One view file and its state (`clean`, `modified`, `added`, `missing`).
 #[derive(Serialize)]
 pub struct ViewFileJson {
-    pub file: &'static str,
+    pub file: String,
+    pub state: &'static str,
+}
+
+/// A file memory does not store: `local` by design, or `refused` (binary, too large).
+#[derive(Serialize)]
+pub struct UnstoredJson {
+    pub file: String,
+    pub reason: String,
     pub state: &'static str,
 }
 
@@ -152,7 +169,7 @@ pub struct SaveJson<'a> {
     pub changed: usize,
     /// Ref → the commit written on it.
     pub commits: BTreeMap<&'a str, String>,
-    pub files: Vec<&'static str>,
+    pub files: Vec<&'a str>,
     pub removed: usize,
     pub summary: &'a str,
     pub version: u32,
@@ -190,7 +207,7 @@ pub struct ResumeJson {
 /// `git rune restore --json`: the view files rendered again.
 #[derive(Serialize)]
 pub struct RestoreJson {
-    pub restored: Vec<&'static str>,
+    pub restored: Vec<String>,
     pub version: u32,
 }
 
@@ -416,6 +433,9 @@ pub fn load(b: &crate::memory::load::Briefing<'_>) -> Value {
             .unwrap_or(Value::Null),
     );
     obj.insert("drift".into(), json!(DriftJson::from(b.drift)));
+    if !b.notices.is_empty() {
+        obj.insert("notices".into(), json!(b.notices));
+    }
     for s in &b.sections {
         if s.key == "drift" {
             continue;
@@ -800,6 +820,7 @@ pub fn import_sp_json(imported: &crate::tasks::Imported) -> Value {
         .map(|(from, to)| json!({ "from": from, "to": to }))
         .collect();
     v["summary"] = task_summary(&imported.summary);
+    v["drift"] = json!(imported.drift);
     v
 }
 

@@ -42,6 +42,20 @@ impl Store {
         })
     }
 
+    /// The branch HEAD was on before it last moved to `branch` (`git checkout`/`switch`, as the
+    /// HEAD log records it): `None` without such a move, or when it came from `branch` itself or
+    /// from a detached HEAD.
+    pub fn previous_branch(&self, branch: &str) -> Option<String> {
+        let log = std::fs::read_to_string(self.git_dir().join("logs").join("HEAD")).ok()?;
+        log.lines().rev().find_map(|line| {
+            let (_, message) = line.split_once('\t')?;
+            let moves = message.strip_prefix("checkout: moving from ")?;
+            let (from, to) = moves.rsplit_once(" to ")?;
+            (to == branch && from != branch && !from.chars().all(|c| c.is_ascii_hexdigit()))
+                .then(|| from.to_owned())
+        })
+    }
+
     /// Tracked files whose work-tree content differs from the index (modified or deleted),
     /// sorted. Untracked files are not listed: that needs a directory walk, which costs more
     /// than a save should.

@@ -550,6 +550,36 @@ pub struct Imported {
     pub renumbered: Vec<(String, String)>,
     pub written: Option<Written>,
     pub summary: Summary,
+    /// How the code moved since the file was saved (the seed's WF2: its metadata's
+    /// `git_branch` and `git_commit` against HEAD), one warning per line.
+    pub drift: Vec<String>,
+}
+
+/// The seed's WF2 check: the file's saved branch and commit against HEAD now.
+fn sp_drift(store: &Store, branch: Option<&str>, commit: Option<&str>) -> Result<Vec<String>> {
+    let head = store.head_info()?;
+    let mut out = Vec::new();
+    if let Some(saved) = commit {
+        let now = head.head.map(|h| h.to_string());
+        let same = now
+            .as_deref()
+            .is_some_and(|n| n.starts_with(&saved.to_lowercase()) && saved.len() >= 4);
+        if !same {
+            out.push(format!(
+                "Git state changed: the file was saved at {}, HEAD is {}",
+                crate::text::short(saved),
+                now.as_deref()
+                    .map(crate::text::short)
+                    .unwrap_or("(no commits)")
+            ));
+        }
+    }
+    if let (Some(saved), Some(now)) = (branch, head.branch.as_deref()) {
+        if saved != now {
+            out.push(format!("Branch: {saved} → {now}"));
+        }
+    }
+    Ok(out)
 }
 
 /// Brings an `sp.json` in: each task keeps its number unless another task with another title
@@ -576,6 +606,11 @@ pub fn import_sp_json(
             },
         )
     })?;
+    let drift = sp_drift(
+        store,
+        file.git_branch.as_deref(),
+        file.git_commit.as_deref(),
+    )?;
     let salt = task::salt();
     let mut renumbered = Vec::new();
     let written = write_records(store, Scope::Branch, &format!("import {shown}"), |state| {
@@ -654,6 +689,7 @@ pub fn import_sp_json(
         renumbered,
         written,
         summary: Summary::of(&snap.state.tasks),
+        drift,
     })
 }
 

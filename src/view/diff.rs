@@ -84,7 +84,15 @@ pub fn diff(file: ViewFile, base: &[Record], parsed: Vec<Parsed>) -> Vec<Draft> 
                 }
             }
             Parsed::Entry(e) => {
-                let body = normal(&e.body);
+                let mut body = normal(&e.body);
+                // The git state lines the view showed for the checkpoint are git-rune's own.
+                if file == ViewFile::Checkpoint {
+                    let captured = base.first().and_then(|r| match &r.body {
+                        Body::Checkpoint(Checkpoint { git, .. }) => git.as_ref(),
+                        _ => None,
+                    });
+                    super::checkpoint::without_rendered_git(&mut body, captured);
+                }
                 let shown = visible(&body);
                 let time = e.at.as_deref().map(|at| file.shown_time(at));
                 let same = |j: usize| {

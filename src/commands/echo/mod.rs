@@ -118,12 +118,13 @@ pub struct EchoCompressArgs {
 pub struct EchoAddArgs {
     #[command(flatten)]
     pub redact: crate::commands::Redact,
-    /// The entry's title with its kind word: "Pattern: Unused imports in new files".
+    /// The entry's title, usually with its kind word: "Pattern: Unused imports in new files".
     pub title: String,
     /// The role: planner, workers, reviewer, auditor, team, or your own.
     #[arg(long)]
     pub role: String,
-    /// etched (permanent), inscribed (tactical) or traced (session).
+    /// etched (permanent), notes (the user's, never pruned), inscribed (tactical),
+    /// observations (agent-observed, 60 days) or traced (session).
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(LAYERS))]
     pub layer: String,
     /// `file:lines` — what was found.

@@ -75,27 +75,82 @@ pub(super) fn drift_section<'a>(drift: &'a Drift, state: &'a State) -> Section<'
     }
 }
 
-pub(super) fn checkpoint_section<'a>(state: &'a State) -> Section<'a> {
+/// The open checkpoint (or, with none open here, the one open on the branch HEAD came from,
+/// `other`), and whether the code it was written against is still the code here: the git state
+/// the agent wrote in it (else the one git-rune captured) against HEAD now.
+pub(super) fn checkpoint_section<'a>(
+    state: &'a State,
+    head: &crate::store::HeadInfo,
+    other: Option<&'a (String, Record)>,
+) -> Section<'a> {
     let mut items = Vec::new();
-    if let Some(r) = state.open_checkpoint() {
+    let (open, elsewhere) = match (state.open_checkpoint(), other) {
+        (Some(r), _) => (Some(r), None),
+        (None, Some((branch, r))) => (Some(r), Some(branch.as_str())),
+        (None, None) => (None, None),
+    };
+    let here = head.branch.as_deref().unwrap_or("(detached HEAD)");
+    let now_commit = head.head.map(|h| h.to_string());
+    if let Some(r) = open {
         if let Body::Checkpoint(Checkpoint {
             doing,
             left,
             context,
             resume,
             git,
-            ..
+            extra,
         }) = &r.body
         {
-            let mut t = format!("Since {}: {}", pretty_time(&r.meta.ts), one_line(doing));
+            let mut t = String::new();
+            if let Some(b) = elsewhere {
+                t.push_str(&format!(
+                    "⚠ branch mismatch: this checkpoint is open on {}, and HEAD is on {}; it may not apply here\n",
+                    sanitize(b),
+                    sanitize(here)
+                ));
+            }
+            t.push_str(&format!(
+                "Since {}: {}",
+                pretty_time(&r.meta.ts),
+                one_line(doing)
+            ));
             if !resume.is_empty() {
                 t.push_str(&format!("\nResume: {}", one_line(resume)));
             }
+            // The state written in the checkpoint, else the one captured with it.
+            let written = crate::view::checkpoint_git_state(extra);
+            let (branch, commit) = match (&written, git) {
+                (Some((b, c)), _) => (b.clone(), c.clone()),
+                (None, Some(g)) => (g.branch.clone(), g.head.clone()),
+                (None, None) => (None, None),
+            };
             if let Some(g) = git {
                 t.push_str(&format!(
                     "\nGit state then: {} @ {}",
                     sanitize(g.branch.as_deref().unwrap_or("(detached)")),
                     g.head.as_deref().map(short).unwrap_or("(no commits)")
+                ));
+            }
+            if let Some((b, c)) = &written {
+                t.push_str(&format!(
+                    "\nGit state as written: {} @ {}",
+                    sanitize(b.as_deref().unwrap_or("?")),
+                    sanitize(c.as_deref().unwrap_or("?"))
+                ));
+            }
+            let moved_branch = elsewhere.is_none() && branch.as_deref().is_some_and(|b| b != here);
+            let moved_commit = commit.as_deref().is_some_and(|c| {
+                now_commit
+                    .as_deref()
+                    .is_none_or(|now| !now.starts_with(&c.to_lowercase()))
+            });
+            if moved_branch || moved_commit {
+                t.push_str(&format!(
+                    "\n⚠ checkpoint may be outdated: it was written on {} @ {}; now {} @ {}",
+                    sanitize(branch.as_deref().unwrap_or("?")),
+                    sanitize(commit.as_deref().map(short).unwrap_or("?")),
+                    sanitize(here),
+                    now_commit.as_deref().map(short).unwrap_or("(no commits)")
                 ));
             }
             for (i, step) in left.iter().enumerate() {
@@ -108,9 +163,16 @@ pub(super) fn checkpoint_section<'a>(state: &'a State) -> Section<'a> {
             items.push(item);
         }
     }
+    let heading = match elsewhere {
+        Some(b) => format!(
+            "## Checkpoint (open on branch {}, not this one)",
+            sanitize(b)
+        ),
+        None => "## Checkpoint (open)".into(),
+    };
     Section {
         key: "checkpoint",
-        heading: "## Checkpoint (open)".into(),
+        heading,
         items,
         total: 0,
         truncated: false,

@@ -38,6 +38,7 @@ kinds! {
     Oracle         in oracle         = "oracle",          Some(Scope::Branch) => oracles;
     Echo           in echo           = "echo",            Some(Scope::Memory) => echoes;
     EchoRef        in echo_ref       = "echo-ref",        Some(Scope::Memory) => echo_refs;
+    Document       in document       = "document",        Some(Scope::Memory) => documents;
     Delete         in delete         = "delete",          None                => _;
     #[cfg(test)]
     Probe          in probe          = "probe",           Some(Scope::Memory) => _;
