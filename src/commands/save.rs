@@ -29,10 +29,12 @@ pub struct SaveArgs {
 pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let mut sealer = ctx.sealer();
-    // The echoes directory first: its edits and findings read back before anything is written,
-    // so a file that does not parse stops the save with nothing recorded.
-    let echoes = crate::echoes::save::save(&store, &mut sealer, false)?;
-    ctx.report_echoes_saved(&store, &mut sealer, &echoes);
+    // One save: the echoes directory is read, parsed and sealed first, `.rune/` is saved, and
+    // only then are the echoes written, so a file of either directory that does not read back
+    // stops the save with nothing recorded.
+    let echoes = crate::echoes::save::prepare(&store, &mut sealer, false).inspect_err(|e| {
+        crate::memory::save_failure::record(store.git_dir(), &store.now(), e);
+    })?;
     let saved = save(
         &store,
         &mut sealer,
@@ -42,6 +44,11 @@ pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
             session_git: None,
         },
     )?;
+    let echoes = echoes.commit(&store, &mut sealer)?;
+    ctx.report_echoes_saved(&store, &mut sealer, &echoes);
+    let echoes_saved = !echoes.files.is_empty()
+        || !echoes.consolidated.is_empty()
+        || !echoes.documents.is_empty();
     for file in &saved.restored {
         ctx.ui.status(format_args!(
             "{VIEW_DIR}/{} was deleted; it is restored from memory (to remove entries, delete them inside the file)",
@@ -118,6 +125,8 @@ pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
             summary: &saved.summary,
             version: json::VERSION,
         })
+    } else if saved.nothing && echoes_saved {
+        "nothing to save in .rune/ (the echoes directory was saved)".to_owned()
     } else if saved.nothing {
         "nothing to save: .rune/ has no edits; to record the session anyway, run `git rune save -m \"summary\"`"
             .to_owned()

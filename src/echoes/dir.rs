@@ -196,6 +196,13 @@ impl EchoDir {
                 }
                 let text = String::from_utf8(data)
                     .with_context(|| format!("{} is not UTF-8 text", path.display()))?;
+                // A file memory never rendered that holds no entry (the Rune Echoes plugin's
+                // `*No echoes yet.*`) has nothing to save: it is not an edit.
+                if !manifest.files.contains_key(&key)
+                    && crate::view::echoes::parse(&role, file, &text).is_ok_and(|p| p.is_empty())
+                {
+                    continue;
+                }
                 out.push(Edited {
                     role: role.clone(),
                     file,

@@ -56,9 +56,36 @@ struct Read {
 /// Saves the echoes directory. `only_findings`: consolidate findings files only (`echo
 /// consolidate`), leaving role files alone.
 pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<EchoSaved> {
+    prepare(store, sealer, only_findings)?.commit(store, sealer)
+}
+
+/// An echoes save read, parsed and sealed, with nothing written yet: `git rune save` prepares
+/// it before it saves `.rune/`, so that a file of either directory that does not read back
+/// stops the whole save with nothing recorded (docs/storage.md, "One save").
+pub struct Prepared {
+    out: EchoSaved,
+    work: Option<Work>,
+}
+
+/// What a prepared save has to write.
+struct Work {
+    dir: EchoDir,
+    workdir: std::path::PathBuf,
+    lock: super::dir::DirLock,
+    reads: Vec<Read>,
+    shown_before: Vec<Record>,
+    documents: Vec<(String, Option<Sealed>)>,
+    findings: Vec<Findings>,
+    /// Indexes into `findings` of those read back.
+    processed: Vec<usize>,
+}
+
+/// Reads, parses and seals what the echoes directory holds to save, holding its lock; writes
+/// nothing.
+pub fn prepare(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<Prepared> {
     let mut out = EchoSaved::default();
     let Some(dir) = EchoDir::open(store) else {
-        return Ok(out);
+        return Ok(Prepared { out, work: None });
     };
     let workdir = store.workdir().map(|p| p.to_path_buf()).unwrap_or_default();
     let lock = dir.lock()?;
@@ -79,7 +106,7 @@ pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<E
         .map(|(rel, why)| (shown(&dir.root.join(rel), &workdir), why))
         .collect();
     if edited.is_empty() && findings.is_empty() && doc_changes.is_empty() {
-        return Ok(out);
+        return Ok(Prepared { out, work: None });
     }
     // Documents (backups, notes): kept whole, the latest writer per path; deleted by hand,
     // deleted from memory.
@@ -137,8 +164,8 @@ pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<E
         out.files.push(shown(&e.path, &workdir));
     }
     // Findings: one that does not read back or seal is kept and reported; the rest go on.
-    let mut processed: Vec<&Findings> = Vec::new();
-    for f in &findings {
+    let mut processed: Vec<usize> = Vec::new();
+    for (fi, f) in findings.iter().enumerate() {
         let at = shown(&f.path, &workdir);
         let parsed = match format::parse(&f.role, EchoFile::Memory, &f.text) {
             Ok(p) => p,
@@ -173,7 +200,7 @@ pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<E
             body,
             finding: true,
         }));
-        processed.push(f);
+        processed.push(fi);
     }
 
     // The entries the edited files showed when they were checked out: those gone from them
@@ -192,68 +219,102 @@ pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<E
         .cloned()
         .collect();
 
-    let mut notes = Vec::new();
-    let mut counts = (0, 0, 0, 0);
-    let written = write_records(store, Scope::Memory, "echo: save", |state| {
-        notes.clear();
-        counts = (0, 0, 0, 0);
-        let (mut drafts, n, c) = plan(state, &reads, &shown_before, sealer)?;
-        notes = n;
-        counts = c;
-        for (path, sealed) in &documents {
-            let live: Vec<&Record> = state
-                .documents
-                .iter()
-                .filter(|r| r.body.title() == path)
-                .collect();
-            let ids: Vec<String> = live.iter().map(|r| r.id.clone()).collect();
-            match sealed {
-                Some(s) if live.iter().any(|r| r.body == *s.body()) => {}
-                Some(s) => drafts.push(s.clone().superseding(ids)),
-                None if ids.is_empty() => {}
-                None => drafts.push(Sealer::new(false).seal_body(
-                    Body::Delete(crate::model::kinds::Delete { targets: ids }),
-                    Vec::new(),
-                )?),
-            }
-        }
-        Ok::<_, anyhow::Error>(drafts)
-    })?;
-    (out.added, out.changed, out.merged, out.archived) = counts;
-    let finding_notes = std::mem::take(&mut out.notes);
-    out.notes = finding_notes;
-    out.notes.extend(notes);
-    out.written = written;
+    Ok(Prepared {
+        out,
+        work: Some(Work {
+            dir,
+            workdir,
+            lock,
+            reads,
+            shown_before,
+            documents,
+            findings,
+            processed,
+        }),
+    })
+}
 
-    // The commit landed (or there was nothing to write): the processed findings files go,
-    // unless someone wrote to them since they were read.
-    for f in processed {
-        let at = shown(&f.path, &workdir);
-        match std::fs::read_to_string(&f.path) {
-            Ok(now) if now == f.text => {
-                std::fs::remove_file(&f.path)
-                    .map_err(|e| anyhow::Error::new(e).context(format!("cannot remove {at}")))?;
-                out.consolidated.push(at);
+impl Prepared {
+    /// Writes the prepared save (one commit), then removes the consolidated findings files,
+    /// prunes the roles that received findings, and checks the directory out again.
+    pub fn commit(self, store: &Store, sealer: &mut Sealer) -> Result<EchoSaved> {
+        let Prepared { mut out, work } = self;
+        let Some(Work {
+            dir,
+            workdir,
+            lock,
+            reads,
+            shown_before,
+            documents,
+            findings,
+            processed,
+        }) = work
+        else {
+            return Ok(out);
+        };
+        let mut notes = Vec::new();
+        let mut counts = (0, 0, 0, 0);
+        let written = write_records(store, Scope::Memory, "echo: save", |state| {
+            notes.clear();
+            counts = (0, 0, 0, 0);
+            let (mut drafts, n, c) = plan(state, &reads, &shown_before, sealer)?;
+            notes = n;
+            counts = c;
+            for (path, sealed) in &documents {
+                let live: Vec<&Record> = state
+                    .documents
+                    .iter()
+                    .filter(|r| r.body.title() == path)
+                    .collect();
+                let ids: Vec<String> = live.iter().map(|r| r.id.clone()).collect();
+                match sealed {
+                    Some(s) if live.iter().any(|r| r.body == *s.body()) => {}
+                    Some(s) => drafts.push(s.clone().superseding(ids)),
+                    None if ids.is_empty() => {}
+                    None => drafts.push(Sealer::new(false).seal_body(
+                        Body::Delete(crate::model::kinds::Delete { targets: ids }),
+                        Vec::new(),
+                    )?),
+                }
             }
-            Ok(_) => out.kept.push(format!(
-                "{at}: changed while it was consolidated; kept for the next save"
-            )),
-            Err(_) => {}
+            Ok::<_, anyhow::Error>(drafts)
+        })?;
+        (out.added, out.changed, out.merged, out.archived) = counts;
+        let finding_notes = std::mem::take(&mut out.notes);
+        out.notes = finding_notes;
+        out.notes.extend(notes);
+        out.written = written;
+
+        // The commit landed (or there was nothing to write): the processed findings files go,
+        // unless someone wrote to them since they were read.
+        for f in processed.iter().map(|&i| &findings[i]) {
+            let at = shown(&f.path, &workdir);
+            match std::fs::read_to_string(&f.path) {
+                Ok(now) if now == f.text => {
+                    std::fs::remove_file(&f.path)
+                        .map_err(|e| anyhow::Error::new(e).context(format!("cannot remove {at}")))?;
+                    out.consolidated.push(at);
+                }
+                Ok(_) => out.kept.push(format!(
+                    "{at}: changed while it was consolidated; kept for the next save"
+                )),
+                Err(_) => {}
+            }
         }
+        // Roles that received findings are pruned when over the limit (the seed's protocol).
+        let roles: BTreeSet<String> = findings.iter().map(|f| f.role.clone()).collect();
+        drop(lock);
+        for role in roles {
+            out.pruned += super::prune(store, Some(&role), false)?
+                .roles
+                .iter()
+                .map(|(_, _, e)| e.len())
+                .sum::<usize>();
+        }
+        let lock = dir.lock()?;
+        dir.checkout(store, &lock, true)?;
+        Ok(out)
     }
-    // Roles that received findings are pruned when over the limit (the seed's protocol).
-    let roles: BTreeSet<String> = findings.iter().map(|f| f.role.clone()).collect();
-    drop(lock);
-    for role in roles {
-        out.pruned += super::prune(store, Some(&role), false)?
-            .roles
-            .iter()
-            .map(|(_, _, e)| e.len())
-            .sum::<usize>();
-    }
-    let lock = dir.lock()?;
-    dir.checkout(store, &lock, true)?;
-    Ok(out)
 }
 
 /// A finding as it may be kept: as written, or (when it holds a secret) with its evidence

@@ -582,15 +582,9 @@ pub fn parse(role: &str, file: EchoFile, text: &str) -> Result<Vec<Parsed>, Pars
     if let Some(b) = cur.take() {
         out.push(finish(role, file, b)?);
     }
-    if !pending.is_empty() && out.is_empty() {
-        let first = lines.iter().position(|l| !l.trim().is_empty()).unwrap_or(0);
-        return Err(ParseError {
-            line: first + 1,
-            message: "text but no entry: start each entry with `### [YYYY-MM-DD] Pattern: \
-                      short description`"
-                .into(),
-        });
-    }
+    // Text but no entry (the Rune Echoes plugin's `*No echoes yet.*` placeholder, a note):
+    // no entries, and nothing refused; the text stays in the file until entries come, when
+    // it is kept with the first one.
     Ok(out)
 }
 
@@ -825,7 +819,8 @@ a stray remark
         .unwrap_err();
         assert_eq!(e.line, 2);
         assert!(parse("w", EchoFile::Memory, "<!-- echo-schema: v2 -->\n").is_err());
-        assert!(parse("w", EchoFile::Memory, "just prose\n").is_err());
+        // Text but no entry is no entry, never a refusal (the plugin's placeholder).
+        assert!(parse("w", EchoFile::Memory, "just prose\n").unwrap().is_empty());
         assert!(parse("w", EchoFile::Memory, "").unwrap().is_empty());
     }
 

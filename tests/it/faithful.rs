@@ -750,3 +750,54 @@ fn a_seed_session_reaches_a_fresh_clone_line_for_line() {
     // Named as local, and not there.
     assert!(!b.root.join(".rune/artifacts").exists());
 }
+
+/// `/rune:echoes init` writes a role file with a placeholder and no entry: it blocks no save,
+/// is no edit, and the placeholder stays in place when entries come.
+#[test]
+fn the_echoes_plugins_placeholder_blocks_nothing() {
+    let repo = repo();
+    let placeholder = "<!-- echo-schema: v1 -->\n# Reviewer Memory\n\n*No echoes yet. Run workflows to start building memory.*\n";
+    repo.write(".claude/echoes/reviewer/MEMORY.md", placeholder);
+    repo.write(".rune/plan.md", "# Plan\n");
+    let out = repo.rune(&["save"]).success();
+    assert!(out.stdout.contains("plan.md"), "{}", out.stdout);
+    let st = repo.rune(&["status"]).success().stdout;
+    assert!(!st.contains("MEMORY.md"), "{st}");
+    assert_eq!(repo.read(".claude/echoes/reviewer/MEMORY.md"), placeholder);
+
+    repo.write(
+        ".claude/echoes/reviewer/MEMORY.md",
+        &format!("{placeholder}\n## Inscribed — Use Redis for cache (2026-01-15)\n\n**Source**: rune:review\n**Confidence**: HIGH (verified)\n\nRedis is used.\n"),
+    );
+    repo.rune(&["save"]).success();
+    let text = repo.read(".claude/echoes/reviewer/MEMORY.md");
+    assert!(text.contains("*No echoes yet."), "{text}");
+    assert!(text.contains("Use Redis for cache"), "{text}");
+}
+
+/// One save: a `.rune/` file that does not read back stops the save before the echoes
+/// directory is written, so nothing is half saved; fixed, both land.
+#[test]
+fn a_parse_error_in_rune_leaves_the_echoes_unsaved_too() {
+    let repo = repo();
+    let before = repo.git(&["for-each-ref", "refs/rune/"]);
+    repo.write(
+        ".claude/echoes/reviewer/MEMORY.md",
+        "<!-- echo-schema: v1 -->\n# Reviewer Memory\n\n### [2026-01-15] Pattern: Retry storms\n- **layer**: inscribed\n- **confidence**: 0.7\n- Cap retries.\n",
+    );
+    let decisions = repo.read(".rune/decisions.md");
+    repo.write(
+        ".rune/decisions.md",
+        &format!("{decisions}\n## [2026-13-45] Decision: Bad date\n\n**Decision:** x\n"),
+    );
+    let err = repo.rune(&["save"]).failure();
+    assert!(err.stderr.contains("decisions.md"), "{}", err.stderr);
+    assert_eq!(repo.git(&["for-each-ref", "refs/rune/"]), before);
+    let st = repo.rune(&["status"]).success().stdout;
+    assert!(st.contains("MEMORY.md"), "{st}");
+
+    repo.write(".rune/decisions.md", &decisions);
+    repo.rune(&["save"]).success();
+    let show = repo.rune(&["echo", "show", "--role", "reviewer"]).success().stdout;
+    assert!(show.contains("Retry storms"), "{show}");
+}
