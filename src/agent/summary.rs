@@ -64,7 +64,11 @@ fn cut(mut v: Vec<String>) -> Vec<String> {
 /// Assembles the summary. `artifacts` are the folded outputs' paths, `calls` the tool calls
 /// counted when it is made.
 pub fn assemble(state: &State, session: &Session, artifacts: &[String]) -> Summary {
-    let ours = |r: &&Record| this_session(r, session);
+    // Only what the gate shows: a withheld record is not carried into the summary.
+    let ours = |r: &&Record| {
+        this_session(r, session)
+            && crate::integrity::gate::text_gate(r) != crate::integrity::gate::Gate::Withheld
+    };
     let mut topics: Vec<String> = Vec::new();
     let push_topic = |topics: &mut Vec<String>, t: String| {
         if !t.is_empty() && !topics.contains(&t) {

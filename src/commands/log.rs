@@ -35,13 +35,15 @@ pub fn run(ctx: &Context, args: LogArgs) -> Result<ExitCode> {
     }
     let mut out = String::new();
     for e in &entries {
+        // Summaries name records: through the gate (commits written before it gated them).
+        let summary = crate::integrity::gate::gated_summary(&e.summary);
         let time = chrono::DateTime::from_timestamp(e.time, 0);
         if ctx.ui.json {
             out.push_str(&json::line(&LogJson {
                 commit: e.id.to_string(),
                 records: e.records,
                 refname: &e.refname,
-                summary: &e.summary,
+                summary: &summary,
                 time: time.map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string()),
                 version: json::VERSION,
             }));
@@ -53,7 +55,7 @@ pub fn run(ctx: &Context, args: LogArgs) -> Result<ExitCode> {
             out.push_str(&format!(
                 "{} {when} {refname}: {}",
                 short(&e.id.to_string()),
-                &e.summary
+                summary
             ));
         }
         out.push('\n');

@@ -304,28 +304,34 @@ impl Context {
         ));
     }
 
-    /// Reports a write: the ref, commit and summary, the identity hint, and view files that
-    /// kept unsaved edits.
-    pub fn report_written(&self, store: &Store, written: &Written) {
-        identity_hint(self, store);
-        // A record the load gate will withhold (or mark) is said to its writer now, not found
-        // missing from every later `load`.
-        for r in &written.records {
-            match crate::integrity::gate::gate(r) {
-                crate::integrity::gate::Gate::Withheld => self.ui.warn(format_args!(
-                    "{} {:?} is recorded, but the integrity gate rates it TAINTED: `load`, the view and agents will not show it; reword it (`git rune verify` says why)",
+    /// Tells the writer at once about each record the load gate will withhold or mark, so it
+    /// is not found missing from every later `load`. A withheld record is named by kind and
+    /// id only: its text is what the gate keeps from agents.
+    pub fn report_gate(&self, records: &[crate::model::Record]) {
+        use crate::integrity::gate::{gate, Gate};
+        for r in records {
+            match gate(r) {
+                Gate::Withheld => self.ui.warn(format_args!(
+                    "{} {} is recorded, but the integrity gate rates it TAINTED: `load`, the views and agents will not show it; reword it (`git rune verify` says why)",
                     r.kind().as_str(),
-                    crate::text::one_line(r.body.title())
+                    crate::text::short(&r.id)
                 )),
-                crate::integrity::gate::Gate::Suspicious(rules) => self.ui.status(format_args!(
+                Gate::Suspicious(rules) => self.ui.status(format_args!(
                     "note: {} {:?} will be shown marked SUSPICIOUS ({})",
                     r.kind().as_str(),
                     crate::text::one_line(r.body.title()),
                     rules.join(", ")
                 )),
-                crate::integrity::gate::Gate::Clean => {}
+                Gate::Clean => {}
             }
         }
+    }
+
+    /// Reports a write: the ref, commit and summary, the identity hint, and view files that
+    /// kept unsaved edits.
+    pub fn report_written(&self, store: &Store, written: &Written) {
+        identity_hint(self, store);
+        self.report_gate(&written.records);
         if crate::memory::view_dir::View::open(store).is_some_and(|v| !v.checked_out()) {
             self.ui.status(format_args!(
                 "hint: the record is in memory, but git-rune is not set up in this clone, so there is no {VIEW_DIR}/ view to show it: run `git rune init` to check it out"

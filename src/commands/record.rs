@@ -463,6 +463,12 @@ pub fn resume(ctx: &Context, a: ResumeArgs) -> Result<ExitCode> {
         ctx.ui.print(&(json::line(&v) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
+    // Through the gate: a withheld checkpoint is its placeholder, a SUSPICIOUS one marked.
+    let Some(cp) = crate::integrity::gate::shown(&cp) else {
+        ctx.ui
+            .print(&format!("{}\n", crate::integrity::gate::placeholder(&cp)))?;
+        return Ok(ExitCode::SUCCESS);
+    };
     if let Body::Checkpoint(Checkpoint {
         doing,
         resume,

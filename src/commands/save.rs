@@ -46,9 +46,8 @@ pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
     )?;
     let echoes = echoes.commit(&store, &mut sealer)?;
     ctx.report_echoes_saved(&store, &mut sealer, &echoes);
-    let echoes_saved = !echoes.files.is_empty()
-        || !echoes.consolidated.is_empty()
-        || !echoes.documents.is_empty();
+    let echoes_saved =
+        !echoes.files.is_empty() || !echoes.consolidated.is_empty() || !echoes.documents.is_empty();
     for file in &saved.restored {
         ctx.ui.status(format_args!(
             "{VIEW_DIR}/{} was deleted; it is restored from memory (to remove entries, delete them inside the file)",
@@ -61,6 +60,12 @@ pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
         ));
     }
     ctx.report_redactions(&mut sealer);
+    ctx.report_gate(&saved.records);
+    for r in &saved.refused {
+        ctx.ui.warn(format_args!(
+            "{r}; fix it in the file and run `git rune save` again (the file's other entries were saved)"
+        ));
+    }
     for (refname, commit, summary) in &saved.commits {
         ctx.ui.status(format_args!(
             "{refname} {} {summary}",

@@ -91,7 +91,7 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
                     "{status:<10} {} {} {}",
                     crate::text::short(&r.id),
                     pretty_time(&r.meta.ts),
-                    crate::text::one_line(r.body.title())
+                    crate::text::one_line(&crate::integrity::gate::shown_title(r))
                 ));
             }
             out.push('\n');
@@ -169,6 +169,20 @@ fn checkpoints_text(state: &State) -> String {
         out.push_str("no checkpoints on this branch\n");
     }
     for r in &state.checkpoints {
+        let status = if open.as_deref() == Some(r.id.as_str()) {
+            "open"
+        } else {
+            "resolved"
+        };
+        // Through the gate: a withheld checkpoint is its placeholder, a SUSPICIOUS one marked.
+        let Some(r) = crate::integrity::gate::shown(r) else {
+            out.push_str(&format!(
+                "[{}] {status}: {}\n",
+                pretty_time(&r.meta.ts),
+                crate::integrity::gate::placeholder(r)
+            ));
+            continue;
+        };
         if let Body::Checkpoint(Checkpoint {
             doing,
             resume,
@@ -176,11 +190,6 @@ fn checkpoints_text(state: &State) -> String {
             ..
         }) = &r.body
         {
-            let status = if open.as_deref() == Some(r.id.as_str()) {
-                "open"
-            } else {
-                "resolved"
-            };
             out.push_str(&format!(
                 "[{}] {status}: {}\n",
                 pretty_time(&r.meta.ts),

@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use super::Context;
 use crate::memory::Snapshot;
 use crate::model::kinds::ContextBlock;
-use crate::model::task::{task_id, Summary, CATEGORIES, PRIORITIES};
+use crate::model::task::{task_id, CATEGORIES, PRIORITIES};
 use crate::model::{Body, Record};
 use crate::output::json;
 use crate::store::Store;
@@ -237,7 +237,7 @@ fn list(ctx: &Context, store: &Store, all: bool) -> Result<ExitCode> {
             out.push_str(&tasks::line(r));
             out.push('\n');
         }
-        let s = Summary::of(&snap.state.tasks);
+        let s = tasks::summary(&snap.state.tasks);
         out.push_str(&format!("{}\n{}\n", s.counts(), sanitize(&s.next_line())));
     }
     ctx.ui.print(&out)?;

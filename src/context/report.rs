@@ -38,17 +38,21 @@ pub fn health(session: Option<&Session>, state: &State, density: &'static str) -
     let s = session.unwrap_or(&fallback);
     let level = s.level();
     let (y, o, r) = s.thresholds().effective(s.large_reads);
-    let progress = state.progress.last().map(|r| &r.body);
+    // Record text through the gate: a withheld record is its placeholder.
+    let progress = state.progress.last();
+    let progress_shown = progress.and_then(crate::integrity::gate::shown);
     let task = state
         .open_checkpoint()
-        .map(|r| one_line(r.body.title()))
-        .or_else(|| match progress {
+        .map(|r| one_line(&crate::integrity::gate::shown_title(r)))
+        .or_else(|| match progress_shown.as_deref().map(|r| &r.body) {
             Some(Body::Progress(Progress { in_progress, .. })) => {
                 in_progress.first().map(|t| one_line(t))
             }
-            _ => None,
+            _ => progress
+                .filter(|_| progress_shown.is_none())
+                .map(crate::integrity::gate::placeholder),
         });
-    let blockers = match progress {
+    let blockers = match progress_shown.as_deref().map(|r| &r.body) {
         Some(Body::Progress(Progress { blocked, .. })) => {
             blocked.iter().map(|b| one_line(b)).collect()
         }

@@ -356,7 +356,7 @@ impl EchoDir {
             }
         }
         manifest.files = files;
-        self.checkout_documents(&snap.state, &mut manifest, force, &mut kept)?;
+        self.checkout_documents(&snap.state, &mut manifest, force, &mut kept, &withhold)?;
         manifest.dir = self.rel.clone();
         manifest.base = snap.memory_tip.map(|t| t.commit.to_string());
         if let Some(parent) = self.manifest_path.parent() {
@@ -380,15 +380,25 @@ impl EchoDir {
         manifest: &mut Manifest,
         force: bool,
         kept: &mut Vec<PathBuf>,
+        withhold: &dyn Fn(&crate::model::Record) -> bool,
     ) -> Result<()> {
         let prefix = crate::model::kinds::document::ECHOES_PREFIX;
-        let want: BTreeMap<String, &str> = state
+        let want: BTreeMap<String, std::borrow::Cow<'_, str>> = state
             .documents
             .iter()
             .filter_map(|r| match &r.body {
-                Body::Document(crate::model::kinds::Document { path, content }) => {
-                    Some((path.strip_prefix(prefix)?.to_owned(), content.as_str()))
-                }
+                // A document the gate withholds is written as the placeholder.
+                Body::Document(crate::model::kinds::Document { path, content }) => Some((
+                    path.strip_prefix(prefix)?.to_owned(),
+                    if withhold(r) {
+                        std::borrow::Cow::Owned(format!(
+                            "> {}\n",
+                            crate::integrity::gate::placeholder(r)
+                        ))
+                    } else {
+                        std::borrow::Cow::Borrowed(content.as_str())
+                    },
+                )),
                 _ => None,
             })
             .collect();

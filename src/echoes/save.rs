@@ -291,8 +291,9 @@ impl Prepared {
             let at = shown(&f.path, &workdir);
             match std::fs::read_to_string(&f.path) {
                 Ok(now) if now == f.text => {
-                    std::fs::remove_file(&f.path)
-                        .map_err(|e| anyhow::Error::new(e).context(format!("cannot remove {at}")))?;
+                    std::fs::remove_file(&f.path).map_err(|e| {
+                        anyhow::Error::new(e).context(format!("cannot remove {at}"))
+                    })?;
                     out.consolidated.push(at);
                 }
                 Ok(_) => out.kept.push(format!(

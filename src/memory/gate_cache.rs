@@ -1,4 +1,4 @@
-//! Which records the view withholds (the load gate's TAINTED ones), remembered per memory
+//! Which records the readers (the views, `show`, …) withhold (the load gate's TAINTED ones), remembered per memory
 //! tree in `<git dir>/rune/gate.json`: a later render scans only the records added since, so
 //! a write costs what it added, not what memory holds. The cache is local, never committed;
 //! a scanner whose rules change bumps [`VERSION`] and the next render scans everything again.
@@ -12,10 +12,9 @@ use crate::files::write_atomic;
 use crate::integrity::gate;
 use crate::model::Kind;
 use crate::store::{self, ObjectId, Store, MEMORY_REF};
-use crate::view::ViewFile;
 
 /// Bumped whenever the integrity scanner's rules change.
-pub(crate) const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 2;
 
 #[derive(Default, Serialize, Deserialize)]
 struct Cache {
@@ -48,7 +47,8 @@ pub fn withheld_known(
         .and_then(|d| serde_json::from_slice(&d).ok())
         .filter(|c: &Cache| c.version == VERSION)
         .unwrap_or_default();
-    let kinds: Vec<Kind> = ViewFile::ALL.iter().map(|f| f.kind()).collect();
+    // Every kind a reader shows: the view's, the echoes' and documents.
+    let kinds: Vec<Kind> = Kind::ALL.to_vec();
     let mut out = HashSet::new();
     let mut changed = false;
     for (name, tip) in [

@@ -124,6 +124,10 @@ pub fn git_state(store: &Store) -> Result<GitState> {
 fn summary(verb: &str, body: &Body) -> String {
     match body {
         Body::Progress(Progress { .. }) => verb.to_owned(),
+        // A record the gate will withhold is not named in its commit's summary.
+        _ if crate::integrity::gate::body_withheld(body) => {
+            format!("{verb}: {}", crate::integrity::gate::WITHHELD_SUMMARY)
+        }
         _ => format!("{verb}: {}", first_line(body.title())),
     }
 }

@@ -32,6 +32,9 @@ struct Edited {
     drafts: Vec<Sealed>,
     /// The file's frame document (or its tombstone), which goes to memory.
     frame: Vec<Sealed>,
+    /// Entries refused (a secret, a broken field): `file:line: why`. The others are saved,
+    /// and the file is left as written so the refused ones are not lost.
+    refused: Vec<String>,
 }
 
 /// The session summary of a save without `-m`: which view files were edited.
@@ -58,6 +61,9 @@ fn edited_summary(edited: &[Edited], documents: &[SavedDocument]) -> String {
 pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result<Saved> {
     let result = save_view(store, sealer, opts);
     match &result {
+        Ok(s) if !s.refused.is_empty() => {
+            super::save_failure::record_partial(store.git_dir(), &store.now(), &s.refused)
+        }
         Ok(_) => super::save_failure::clear(store.git_dir()),
         Err(e) => super::save_failure::record(store.git_dir(), &store.now(), e),
     }
@@ -149,6 +155,7 @@ fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Resul
             saved.elsewhere.push((e.file, e.refname.clone()));
         }
     }
+    saved.refused = edited.iter().flat_map(|e| e.refused.clone()).collect();
     split_frames(&mut edited);
     let summary = opts.summary.map(str::trim).filter(|m| !m.is_empty());
     if summary.is_none() && edited.iter().all(|e| e.drafts.is_empty()) && documents.is_empty() {
@@ -232,6 +239,7 @@ fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Resul
     for (((refname, members), summary), commit) in groups.iter().zip(summaries).zip(commits) {
         let with_session = **refname == snap.branch_ref;
         if let Some(c) = commit {
+            saved.records.extend(c.records.iter().cloned());
             for r in &c.records {
                 match (&r.body, r.meta.supersedes.is_empty()) {
                     // The session this save records is reported on its own line.
@@ -245,9 +253,11 @@ fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Resul
             }
             saved.commits.push(((*refname).clone(), c.id, summary));
         }
+        // A file with a refused entry is left as written (not rendered over).
         saved_files.extend(
             members
                 .iter()
+                .filter(|&&i| edited[i].refused.is_empty())
                 .map(|&i| (edited[i].file, edited[i].blob.clone())),
         );
     }
@@ -271,6 +281,13 @@ fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Resul
             let mut documents = saved.record_files.clone();
             documents.extend(saved.documents.iter().cloned());
             saved.kept = view.checkout_saved(guard, store, &force, &documents)?.kept;
+            // Left as written on purpose (a refused entry), not edited while saving.
+            let refused: Vec<ViewFile> = edited
+                .iter()
+                .filter(|e| !e.refused.is_empty())
+                .map(|e| e.file)
+                .collect();
+            saved.kept.retain(|f| !refused.contains(f));
         }
     }
     Ok(saved)
@@ -378,6 +395,7 @@ fn split_frames(edited: &mut Vec<Edited>) {
                 base_ids: HashSet::new(),
                 drafts: frame,
                 frame: Vec::new(),
+                refused: Vec::new(),
             });
         }
     }
@@ -520,6 +538,7 @@ fn parse_file(
         base_frame,
     );
     let mut sealed = Vec::with_capacity(drafts.len());
+    let mut refused = Vec::new();
     // New tasks take the numbers after the highest this clone knows; two writers taking the
     // same one is settled by the fold (docs/storage.md).
     let mut next_task =
@@ -561,13 +580,30 @@ fn parse_file(
             let at = text.find(secret).unwrap_or(0);
             format!("{shown}:{} (field `{field}`)", secrets::line_of(&text, at))
         };
-        sealed.push(sealer.seal(d, &place).map_err(|err| match err {
-            SealError::Invalid { title, error, .. } => error::input(
-                format!("{shown}: entry {title:?}: {error}"),
-                nothing_saved.clone(),
-            ),
-            other => other.into(),
-        })?);
+        // A refused entry is reported with its line and left in the file; it never blocks
+        // the file's other entries (nor, as a failed save would, every later save).
+        let title_line = |title: &str| {
+            let first = title.lines().next().unwrap_or_default();
+            let at = if first.is_empty() {
+                None
+            } else {
+                text.find(first)
+            };
+            at.map_or(String::new(), |at| {
+                format!(":{}", secrets::line_of(&text, at))
+            })
+        };
+        match sealer.seal(d, &place) {
+            Ok(s) => sealed.push(s),
+            Err(SealError::Invalid { title, error, .. }) => refused.push(format!(
+                "{shown}{}: entry {title:?} was not saved: {error}",
+                title_line(&title)
+            )),
+            Err(e @ SealError::Secret { .. }) => {
+                refused.push(format!("{e}: the entry was not saved"))
+            }
+            Err(other) => return Err(other.into()),
+        }
     }
     let mut frame_sealed = Vec::with_capacity(frame_drafts.len());
     for d in frame_drafts {
@@ -592,6 +628,7 @@ fn parse_file(
         base_ids,
         drafts: sealed,
         frame: frame_sealed,
+        refused,
     })
 }
 

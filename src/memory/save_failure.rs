@@ -17,6 +17,9 @@ pub struct SaveFailure {
     /// What to do, when the error says (`fix … and run git rune save again`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// The save went through but left entries unsaved (refused: a secret, a broken field).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
 }
 
 impl SaveFailure {
@@ -26,6 +29,12 @@ impl SaveFailure {
             .hint
             .clone()
             .unwrap_or_else(|| "fix it and run `git rune save`".into());
+        if self.partial {
+            return format!(
+                "git-rune: the last save ({}) left entries unsaved: {}; {hint}",
+                self.at, self.error
+            );
+        }
         format!(
             "git-rune: the last save ({}) failed, and nothing since was saved: {}; {hint}",
             self.at, self.error
@@ -57,12 +66,34 @@ pub fn record(git_dir: &Path, at: &str, err: &anyhow::Error) {
         at: at.to_owned(),
         error: crate::text::one_line(&error),
         hint: hint.map(|h| crate::text::one_line(&h)),
+        partial: false,
     };
     let p = path(git_dir);
     if let Some(d) = p.parent() {
         let _ = std::fs::create_dir_all(d);
     }
     let data = serde_json::to_vec(&failure).expect("serializes");
+    let _ = crate::files::write_atomic(&p, &data);
+}
+
+/// Remembers that a save left view entries unsaved (`file:line: why` each), so the next
+/// `status`, `load` and session start say so until a save saves them.
+pub fn record_partial(git_dir: &Path, at: &str, refused: &[String]) {
+    let failure = SaveFailure {
+        at: at.to_owned(),
+        error: crate::text::one_line(&refused.join("; ")),
+        hint: Some("fix them in their files and run `git rune save` again".into()),
+        partial: true,
+    };
+    write(git_dir, &failure);
+}
+
+fn write(git_dir: &Path, failure: &SaveFailure) {
+    let p = path(git_dir);
+    if let Some(d) = p.parent() {
+        let _ = std::fs::create_dir_all(d);
+    }
+    let data = serde_json::to_vec(failure).expect("serializes");
     let _ = crate::files::write_atomic(&p, &data);
 }
 

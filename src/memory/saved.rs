@@ -58,6 +58,10 @@ pub struct Saved {
     /// Branch files rendered for another branch than HEAD's (edited, then the branch was
     /// switched): their edits went to the session state they were rendered from, named here.
     pub elsewhere: Vec<(ViewFile, String)>,
+    /// View entries refused (`file:line: why`): not saved, left in their file.
+    pub refused: Vec<String>,
+    /// Every record the save wrote (the writer is told which the load gate withholds).
+    pub records: Vec<crate::model::Record>,
 }
 
 /// The session record a save writes, sealed.

@@ -19,6 +19,9 @@ pub struct Finding {
     pub path: Option<String>,
     pub rule: String,
     pub detail: String,
+    /// The text the rule matched, which may be the very payload the gate withholds: shown
+    /// only when asked (`verify --show-text`).
+    pub excerpt: Option<String>,
 }
 
 /// Everything `verify` found.
@@ -79,6 +82,7 @@ pub fn verify(store: &Store) -> crate::store::Result<Verification> {
                 detail:
                     "changed outside git-rune and not saved (its blob id differs from the checkout)"
                         .into(),
+                excerpt: None,
             });
         }
     }
@@ -98,11 +102,12 @@ fn broken(name: &str, e: &StoreError) -> Finding {
         path: None,
         rule: "unreadable".into(),
         detail: e.to_string(),
+        excerpt: None,
     }
 }
 
 fn check_record(name: &str, path: Option<String>, r: &Record, out: &mut Vec<Finding>) {
-    let mut push = |verdict, rule: &str, detail: String| {
+    let mut push_text = |verdict, rule: &str, detail: String, excerpt: Option<String>| {
         out.push(Finding {
             verdict,
             refname: name.into(),
@@ -111,25 +116,29 @@ fn check_record(name: &str, path: Option<String>, r: &Record, out: &mut Vec<Find
             path: path.clone(),
             rule: rule.into(),
             detail,
+            excerpt,
         })
     };
     if !r.id_matches() {
-        push(
+        push_text(
             Verdict::Tainted,
             "id-mismatch",
             "the record's id is not the sha256 of its content: it was changed after it was written"
                 .into(),
+            None,
         );
     }
     if let Err(e) = model::validate(&r.body) {
-        push(Verdict::Suspicious, "schema", e.to_string());
+        push_text(Verdict::Suspicious, "schema", e.to_string(), None);
     }
     for (field, text) in r.body.texts() {
         for issue in scan_text(&text) {
-            push(
+            let at = text[..issue.offset.min(text.len())].chars().count();
+            push_text(
                 issue.verdict,
                 issue.rule,
-                format!("field `{field}`: {}", issue.detail),
+                format!("field `{field}` at character {at}"),
+                Some(issue.detail),
             );
         }
     }

@@ -41,6 +41,7 @@ where
     E: From<StoreError> + Into<anyhow::Error>,
 {
     let refname = scope_ref(store, scope)?;
+    let summary = &crate::integrity::gate::gated_summary(summary);
     let commit = store
         .commit(&refname, summary, |current: &[Record]| make(&fold(current)))
         .map_err(Into::into)?;
@@ -57,6 +58,7 @@ pub fn append(
     records: Vec<Sealed>,
 ) -> Result<Option<Written>> {
     let refname = scope_ref(store, scope)?;
+    let summary = &crate::integrity::gate::gated_summary(summary);
     let commit = store.append(&refname, summary, records)?;
     written(store, refname, summary, commit)
 }

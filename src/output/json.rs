@@ -51,6 +51,9 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
 /// others), `kind` and every field; checkpoints add `status` (`open`, `resolved`,
 /// `superseded`).
 pub fn shown_record(r: &Record, status: Option<&str>) -> Value {
+    if crate::integrity::gate::text_gate(r) == crate::integrity::gate::Gate::Withheld {
+        return withheld_record(r);
+    }
     let mut m = Map::new();
     m.insert("id".into(), json!(r.id));
     m.insert("ts".into(), json!(r.meta.ts));
@@ -65,9 +68,27 @@ pub fn shown_record(r: &Record, status: Option<&str>) -> Value {
     Value::Object(m)
 }
 
+/// A record the integrity gate withholds, as every `--json` output gives it: `id`, `ts`,
+/// `kind`, `withheld: true` and the placeholder's `note`; none of its text.
+pub fn withheld_record(r: &Record) -> Value {
+    json!({
+        "id": r.id,
+        "ts": r.meta.ts,
+        "kind": r.kind().as_str(),
+        "withheld": true,
+        "note": crate::integrity::gate::placeholder(r),
+    })
+}
+
 /// A record as `load --json` gives it: `id`, `ts`, `author` and its fields without `kind`
 /// and `file_blobs`.
 pub fn loaded_record(r: &Record) -> Map<String, Value> {
+    if crate::integrity::gate::text_gate(r) == crate::integrity::gate::Gate::Withheld {
+        return match withheld_record(r) {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        };
+    }
     let mut m = Map::new();
     m.insert("id".into(), json!(r.id));
     m.insert("ts".into(), json!(r.meta.ts));
@@ -365,6 +386,9 @@ pub struct FindingJson<'a> {
     pub path: Option<&'a str>,
     pub rule: &'a str,
     pub detail: &'a str,
+    /// The text the rule matched, with `--show-text` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub excerpt: Option<&'a str>,
 }
 
 /// The closing line of `git rune verify --json`.

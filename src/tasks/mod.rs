@@ -167,7 +167,13 @@ pub fn add(store: &Store, sealer: &mut Sealer, change: Change) -> Result<Outcome
     let title = change.title.clone().unwrap_or_default();
     let salt = task::salt();
     let mut uid = String::new();
-    let written = write_records(store, Scope::Branch, &format!("task: {title}"), |state| {
+    // A task the gate will withhold is not named in its commit's summary.
+    let texts = format!("{title}\n{}", change.context.as_deref().unwrap_or_default());
+    let summary = match crate::integrity::gated_text_allowed(&texts) {
+        true => format!("task: {title}"),
+        false => format!("task: {}", crate::integrity::gate::WITHHELD_SUMMARY),
+    };
+    let written = write_records(store, Scope::Branch, &summary, |state| {
         let now = store.now();
         let mut body = Body::Task(Task {
             uid: String::new(),
@@ -255,7 +261,7 @@ fn outcome(store: &Store, written: Option<Written>, uid: &str) -> Result<Outcome
     Ok(Outcome {
         written,
         task,
-        summary: Summary::of(&snap.state.tasks),
+        summary: summary(&snap.state.tasks),
     })
 }
 
@@ -287,6 +293,12 @@ pub fn line(r: &Record) -> String {
             t.push_str(&format!(" [{tag}]"));
         }
     }
+    let shown = crate::integrity::gate::shown_title(r);
+    let title = if shown == *title {
+        title.as_str()
+    } else {
+        shown.as_str()
+    };
     t.push_str(&format!(" {}", crate::text::sanitize(title)));
     if *consolidated {
         t.push_str(&format!(" (consolidated from {consolidated_count})"));
@@ -298,6 +310,22 @@ pub fn line(r: &Record) -> String {
         t.push_str(&format!(" (was {})", aliases.join(", ")));
     }
     t
+}
+
+/// The seed's summary of a task list as every reader shows it: the next task's title through
+/// the integrity gate (the placeholder when the gate withholds that task, marked when it is
+/// SUSPICIOUS), never as written.
+pub fn summary(tasks: &[Record]) -> Summary {
+    let mut s = Summary::of(tasks);
+    if let Some((num, title)) = s.next.as_mut() {
+        let record = tasks
+            .iter()
+            .find(|r| matches!(&r.body, Body::Task(Task { num: n, .. }) if n == num));
+        if let Some(r) = record {
+            *title = crate::integrity::gate::shown_title(r);
+        }
+    }
+    s
 }
 
 /// The tasks of this branch: open ones, or all with `all`, in number order.
@@ -459,7 +487,7 @@ pub fn consolidate(store: &Store, sealer: &mut Sealer, dry_run: bool) -> Result<
         return Ok(Consolidated {
             groups,
             written: None,
-            summary: Summary::of(&snap.state.tasks),
+            summary: summary(&snap.state.tasks),
         });
     }
     let written = write_records(store, Scope::Branch, "task: consolidate", |state| {
@@ -495,7 +523,7 @@ pub fn consolidate(store: &Store, sealer: &mut Sealer, dry_run: bool) -> Result<
     Ok(Consolidated {
         groups,
         written,
-        summary: Summary::of(&snap.state.tasks),
+        summary: summary(&snap.state.tasks),
     })
 }
 
@@ -688,7 +716,7 @@ pub fn import_sp_json(
         blocks: file.blocks.len(),
         renumbered,
         written,
-        summary: Summary::of(&snap.state.tasks),
+        summary: summary(&snap.state.tasks),
         drift,
     })
 }

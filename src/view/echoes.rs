@@ -820,7 +820,9 @@ a stray remark
         assert_eq!(e.line, 2);
         assert!(parse("w", EchoFile::Memory, "<!-- echo-schema: v2 -->\n").is_err());
         // Text but no entry is no entry, never a refusal (the plugin's placeholder).
-        assert!(parse("w", EchoFile::Memory, "just prose\n").unwrap().is_empty());
+        assert!(parse("w", EchoFile::Memory, "just prose\n")
+            .unwrap()
+            .is_empty());
         assert!(parse("w", EchoFile::Memory, "").unwrap().is_empty());
     }
 

@@ -297,8 +297,9 @@ fn title_line(file: ViewFile) -> Option<&'static str> {
 }
 
 /// `text` (a default rendering of `file`) with the file's frame in place of its title line.
-fn with_frame(file: ViewFile, text: String, state: &State) -> String {
-    let (Some(frame), Some(title)) = (frame_of(state, file), title_line(file)) else {
+fn with_frame(file: ViewFile, text: String, state: &State, withhold: Withhold<'_>) -> String {
+    let frame = frame_of(state, file).filter(|r| !withhold(r));
+    let (Some(frame), Some(title)) = (frame, title_line(file)) else {
         return text;
     };
     let Body::Document(crate::model::kinds::Document { content, .. }) = &frame.body else {
@@ -333,12 +334,15 @@ pub fn render(file: ViewFile, state: &State, withhold: Withhold<'_>) -> String {
         ViewFile::CumulativeNotes => notes::render_cumulative(records, withhold),
         ViewFile::Invariants => invariants::render(
             records,
-            frame_of(state, file).and_then(|r| match &r.body {
-                Body::Document(crate::model::kinds::Document { content, .. }) => {
-                    Some(content.as_str())
-                }
-                _ => None,
-            }),
+            // A frame the gate withholds is not shown: the view's own layout stands.
+            frame_of(state, file)
+                .filter(|r| !withhold(r))
+                .and_then(|r| match &r.body {
+                    Body::Document(crate::model::kinds::Document { content, .. }) => {
+                        Some(content.as_str())
+                    }
+                    _ => None,
+                }),
             withhold,
         ),
         ViewFile::Progress => progress::render(records, withhold),
@@ -351,7 +355,7 @@ pub fn render(file: ViewFile, state: &State, withhold: Withhold<'_>) -> String {
     if file == ViewFile::Invariants {
         return text;
     }
-    with_frame(file, text, state)
+    with_frame(file, text, state, withhold)
 }
 
 /// The header a file whose text is "a header, then one entry per record of its kind's list,

@@ -798,6 +798,9 @@ fn a_parse_error_in_rune_leaves_the_echoes_unsaved_too() {
 
     repo.write(".rune/decisions.md", &decisions);
     repo.rune(&["save"]).success();
-    let show = repo.rune(&["echo", "show", "--role", "reviewer"]).success().stdout;
+    let show = repo
+        .rune(&["echo", "show", "--role", "reviewer"])
+        .success()
+        .stdout;
     assert!(show.contains("Retry storms"), "{show}");
 }

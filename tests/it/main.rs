@@ -19,6 +19,7 @@ mod echo_cache;
 mod echoes;
 mod edge_cases;
 mod faithful;
+mod gate_everywhere;
 mod hooks;
 mod import;
 mod integrity;

@@ -322,6 +322,9 @@ fn entry_line(r: &Record, score: f64) -> String {
     else {
         return String::new();
     };
+    // The title through the gate: the placeholder when the entry is withheld.
+    let shown = crate::integrity::gate::shown_title(r);
+    let title = if shown == *title { title } else { &shown };
     format!(
         "{uid}  {role}  {layer:<9}  score {score:.2}  conf {}  [{date}] {}\n",
         format_confidence(*confidence),
@@ -378,7 +381,8 @@ fn search(ctx: &Context, a: EchoSearchArgs) -> Result<ExitCode> {
             out.push('\n');
         } else {
             out.push_str(&entry_line(&f.record, f.score.total));
-            if let Body::Echo(Echo { text, .. }) = &f.record.body {
+            let shown = crate::integrity::gate::shown(&f.record);
+            if let Some(Body::Echo(Echo { text, .. })) = shown.as_deref().map(|r| &r.body) {
                 out.push_str(&format!("    {}\n", sanitize(text).replace('\n', "\n    ")));
             }
         }

@@ -534,8 +534,8 @@ pub(super) fn notes_section<'a>(
 /// The seed's task summary (`Tasks (2d old)`: counts with the consolidated count, the next
 /// task, the git state against the last save), then the open tasks.
 pub(super) fn tasks_section<'a>(state: &'a State, drift: &Drift, now: &str) -> Section<'a> {
-    use crate::model::task::{age, task_id, Summary};
-    let summary = Summary::of(&state.tasks);
+    use crate::model::task::{age, task_id};
+    let summary = crate::tasks::summary(&state.tasks);
     let mut items: Vec<Lazy<'a>> = Vec::new();
     let heading = match &summary.updated {
         Some(u) => format!("## Tasks ({} old)", age(u, now)),

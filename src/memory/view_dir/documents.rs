@@ -208,10 +208,25 @@ impl View {
         records: &[(String, String)],
         refname_of: &dyn Fn(Place) -> (String, Option<String>),
         force: &[String],
+        withhold: view::Withhold<'_>,
     ) -> Result<Vec<String>, ViewError> {
         let mut want: BTreeMap<String, (Place, &str)> = BTreeMap::new();
+        // A document the gate withholds is written as the placeholder, which holds none of
+        // its text; saving the file unchanged changes nothing.
+        let placeholders: BTreeMap<&str, String> = state
+            .documents
+            .iter()
+            .filter(|r| withhold(r))
+            .map(|r| {
+                (
+                    r.id.as_str(),
+                    format!("> {}\n", crate::integrity::gate::placeholder(r)),
+                )
+            })
+            .collect();
         for r in &state.documents {
             if let Body::Document(Document { path, content }) = &r.body {
+                let content = placeholders.get(r.id.as_str()).unwrap_or(content);
                 if view::is_frame_path(path) {
                     continue;
                 }

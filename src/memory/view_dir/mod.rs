@@ -549,8 +549,14 @@ impl View {
                 (refname.to_owned(), tip.map(|t| t.commit.to_string()))
             };
             let forced = self.force_documents.borrow().clone();
-            let kept =
-                self.render_documents(&mut manifest, &snap.state, &records, &refname_of, &forced)?;
+            let kept = self.render_documents(
+                &mut manifest,
+                &snap.state,
+                &records,
+                &refname_of,
+                &forced,
+                &withhold,
+            )?;
             out.kept_documents = kept;
         }
         self.write_manifest(&manifest)?;
