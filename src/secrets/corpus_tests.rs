@@ -183,3 +183,17 @@ fn templates_expand_to_the_asked_shape() {
     assert_eq!(words[5], "{x}");
     assert_eq!(expand("no templates", 2), "no templates");
 }
+
+/// Scratch: prints what the scanner finds in each line of $PROBE.
+#[test]
+#[ignore]
+fn probe() {
+    let Ok(path) = std::env::var("PROBE") else { return };
+    let text = std::fs::read_to_string(path).unwrap();
+    for line in text.lines() {
+        let line = line.replace("\\n", "\n");
+        let f = scan(&line);
+        let what: Vec<_> = f.iter().map(|x| format!("{}[{}]", x.rule, &line[x.start..x.end])).collect();
+        println!("{} | {}", if f.is_empty() { "MISS" } else { "HIT " }, if f.is_empty() { line.clone() } else { format!("{line}  => {what:?}") });
+    }
+}

@@ -319,7 +319,7 @@ fn dirty() -> Vec<(&'static str, String, String)> {
     );
     add(
         "high-entropy-string",
-        "cache signing key ",
+        "cache salt ",
         mixed(35, 44, BASE64),
         " (rotated)",
     );
@@ -784,7 +784,7 @@ fn secrets_stated_in_prose() {
         ),
         (
             "root password was changed to Winter2024! yesterday",
-            "Winter2024",
+            "Winter2024!",
         ),
         ("the wifi password is now 'opensesame'", "opensesame"),
         ("Password: hunter2x, user: admin", "hunter2x"),
