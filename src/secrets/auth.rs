@@ -7,7 +7,7 @@
 //! `user:password` is refused, however short.
 
 use super::commands::{is_example_credential, is_stop_word};
-use super::data;
+use super::data::{self, List};
 use super::rules::*;
 
 /// Every rule that starts at a word of `b[s..e]` here. `unquoted` is `value_after`'s memory of
@@ -173,7 +173,7 @@ fn authorization_at(b: &[u8], e: usize) -> Option<Cand> {
 fn header_argument_at(b: &[u8], s: usize, e: usize) -> Option<Cand> {
     let name = &b[s..e];
     let q = b[s - 1];
-    if b.get(e) != Some(&q) || !name.contains(&b'-') || !data::words().ends_with("credential-headers", name) {
+    if b.get(e) != Some(&q) || !name.contains(&b'-') || !data::words().ends_with(List::CredentialHeaders, name) {
         return None;
     }
     let mut i = skip_blanks(b, e + 1);

@@ -7,7 +7,7 @@
 //! and at every other known command (`docker exec db mysql -p…`), so each option is read for
 //! the command it belongs to and the pass stays linear.
 
-use super::data::{self, CliOption, Field};
+use super::data::{self, CliOption, Field, List};
 use super::rules::*;
 
 /// The end of the shell command starting at `from`: the end of its line, continued over
@@ -118,7 +118,7 @@ pub(super) fn scan_command_at(b: &[u8], s: usize, e: usize, out: &mut Vec<Cand>)
     if s > 0 && matches!(b[s - 1], b'.' | b'@' | b':') {
         return None;
     }
-    if !matches!(b.get(e), Some(b' ' | b'\t')) {
+    if !matches!(b.get(e), Some(b' ' | b'\t')) || !data::commands().first_bytes[b[s] as usize] {
         return None;
     }
     command_name(b, (s, e))?;
@@ -310,7 +310,7 @@ pub(super) fn is_stop_word(v: &[u8]) -> bool {
     while e > 0 && matches!(v[e - 1], b'.' | b',' | b';' | b':' | b')' | b'!' | b'?') {
         e -= 1;
     }
-    e == 0 || data::words().has("stop-words", &v[..e])
+    e == 0 || data::words().has(List::Stop, &v[..e])
 }
 
 /// `user<sep>password`: the password, unless it is empty, a placeholder or equals the user (a
@@ -340,7 +340,7 @@ pub(super) fn is_example_credential(user: &[u8], pass: &[u8]) -> bool {
     pair.extend_from_slice(user);
     pair.push(b':');
     pair.extend_from_slice(pass);
-    data::words().has("example-credentials", &pair)
+    data::words().has(List::ExampleCredentials, &pair)
 }
 
 /// `Authorization: Basic|Token <value>` and `X-Api-Key:`-like headers. `Bearer` tokens are
@@ -360,7 +360,7 @@ fn header(b: &[u8], s: usize, e: usize, rule: &'static str) -> Option<Cand> {
             None => (vs, 16),
         }
     } else {
-        if !data::words().ends_with("credential-headers", name) {
+        if !data::words().ends_with(List::CredentialHeaders, name) {
             return None;
         }
         (vs, 8)

@@ -197,3 +197,59 @@ fn probe() {
         println!("{} | {}", if f.is_empty() { "MISS" } else { "HIT " }, if f.is_empty() { line.clone() } else { format!("{line}  => {what:?}") });
     }
 }
+
+#[test]
+#[ignore]
+fn probe_timing() {
+    use super::tests::cat;
+    let inputs = [
+        "AKIA".repeat(250_000),
+        "password=".repeat(111_000),
+        "password: x ".repeat(80_000),
+        "token=\"".repeat(140_000),
+        "Bearer ".repeat(150_000),
+        noise(75, 1_000_000, BASE64),
+        "é€😀".repeat(110_000),
+        "the quick brown fox jumps over the lazy dog ".repeat(25_000),
+        cat(&["-----BEGIN ", "RSA PRIVATE", " KEY-----\n"]).repeat(32_000),
+    ];
+    for (k, text) in inputs.iter().enumerate() {
+        let t = std::time::Instant::now();
+        let _ = scan(text);
+        let total = t.elapsed();
+        let t = std::time::Instant::now();
+        let mut c = Vec::new();
+        prose::scan_prose(text, &mut c);
+        let p = t.elapsed();
+        let t = std::time::Instant::now();
+        let mut c = Vec::new();
+        scan_words(text.as_bytes(), &mut c);
+        let w = t.elapsed();
+        println!("{k}: total {total:?} prose {p:?} words {w:?}");
+    }
+}
+
+#[test]
+#[ignore]
+fn probe_timing2() {
+    let text = "AKIA".repeat(250_000);
+    let lex = data::lexicon();
+    let b = text.as_bytes();
+    let t = std::time::Instant::now();
+    let mut n = 0;
+    for i in 0..b.len() {
+        let ascii_miss = b[i].is_ascii() && !lex.may_start(b[i], b.get(i + 1).copied().unwrap_or(0));
+        if !lex.first_bytes[b[i] as usize] || ascii_miss {
+            n += 1;
+        }
+    }
+    println!("filter {n} in {:?}", t.elapsed());
+    let t = std::time::Instant::now();
+    let mut c = Vec::new();
+    prose::scan_prose(&text, &mut c);
+    println!("prose {:?} {}", t.elapsed(), c.len());
+    let t = std::time::Instant::now();
+    let mut c = Vec::new();
+    prose::scan_prose(&text, &mut c);
+    println!("prose again {:?} {}", t.elapsed(), c.len());
+}

@@ -93,6 +93,8 @@ pub(super) fn parse_providers(text: &'static str) -> Result<ProviderTable, Strin
         not_covered: Vec::new(),
     };
     let mut defines: Vec<(&str, &str)> = Vec::new();
+    // Which rules have said what of gitleaks' they cover (`-`: nothing).
+    let mut said_gitleaks: Vec<bool> = Vec::new();
     for (n, raw) in text.lines().enumerate() {
         let err = |msg: &str| format!("src/secrets/data/providers.txt:{}: {msg}", n + 1);
         let line = raw.trim();
@@ -109,6 +111,7 @@ pub(super) fn parse_providers(text: &'static str) -> Result<ProviderTable, Strin
                 allow: Vec::new(),
                 gitleaks: Vec::new(),
             });
+            said_gitleaks.push(false);
             continue;
         }
         let (name, value) = field(line);
@@ -136,6 +139,11 @@ pub(super) fn parse_providers(text: &'static str) -> Result<ProviderTable, Strin
         let Some(p) = table.providers.last_mut() else {
             return Err(err("a field before the first [rule]"));
         };
+        if name == "gitleaks" {
+            if let Some(said) = said_gitleaks.last_mut() {
+                *said = true;
+            }
+        }
         match name {
             "keywords" => p.keywords.extend(value.split_whitespace()),
             "keyword" => p.keywords.push(value),
@@ -161,7 +169,13 @@ pub(super) fn parse_providers(text: &'static str) -> Result<ProviderTable, Strin
             _ => return Err(err(&format!("unknown field `{name}`"))),
         }
     }
-    for p in &table.providers {
+    for (p, said) in table.providers.iter().zip(&said_gitleaks) {
+        if !said {
+            return Err(format!(
+                "src/secrets/data/providers.txt: [{}] needs a gitleaks line (`-` for none)",
+                p.id
+            ));
+        }
         if p.keywords.is_empty() || p.shapes.is_empty() {
             return Err(format!(
                 "src/secrets/data/providers.txt: [{}] needs keywords and a shape",
@@ -214,9 +228,39 @@ fn parse_lists(file: &str, text: &'static str) -> Result<Vec<(&'static str, Vec<
     Ok(lists)
 }
 
+/// The lists of `words.txt` other than the assignment keys.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub(super) enum List {
+    /// Values people write in place of a secret.
+    Dummy,
+    /// Words with digits that describe how a password is kept.
+    Tech,
+    /// Last parts of hyphenated words that describe a secret.
+    Descriptions,
+    /// Header names whose value is a credential.
+    CredentialHeaders,
+    /// The documentation's example `user:password` pairs.
+    ExampleCredentials,
+    /// Words of prose that follow an option or a login.
+    Stop,
+}
+
+/// Each list's name in `words.txt`.
+const LISTS: &[(&str, List)] = &[
+    ("dummy-values", List::Dummy),
+    ("tech-words", List::Tech),
+    ("description-suffixes", List::Descriptions),
+    ("credential-headers", List::CredentialHeaders),
+    ("example-credentials", List::ExampleCredentials),
+    ("stop-words", List::Stop),
+];
+
 /// The word lists of `words.txt`, lower-cased.
 pub(super) struct Words {
-    lists: HashMap<&'static str, Vec<String>>,
+    /// Indexed like [`KEY_LISTS`].
+    keys: Vec<Vec<String>>,
+    /// Indexed like [`LISTS`].
+    lists: Vec<Vec<String>>,
     /// The last bytes of every assignment key, for a one-probe first test.
     key_last: [bool; 256],
 }
@@ -243,21 +287,27 @@ pub(super) const KEY_LISTS: &[(&str, Field)] = &[
 ];
 
 impl Words {
-    /// The entries of list `name` (empty if there is none).
-    pub(super) fn list(&self, name: &str) -> &[String] {
-        self.lists.get(name).map_or(&[], Vec::as_slice)
+    fn list(&self, list: List) -> &[String] {
+        &self.lists[list as usize]
     }
 
-    /// Whether `word` is an entry of list `name`, ASCII-case-insensitively.
-    pub(super) fn has(&self, name: &str, word: &[u8]) -> bool {
-        self.list(name)
+    /// Whether `word` is an entry of `list`, ASCII-case-insensitively.
+    pub(super) fn has(&self, list: List, word: &[u8]) -> bool {
+        self.list(list)
             .iter()
             .any(|e| word.eq_ignore_ascii_case(e.as_bytes()))
     }
 
-    /// Whether `word` ends with an entry of list `name`, ASCII-case-insensitively.
-    pub(super) fn ends_with(&self, name: &str, word: &[u8]) -> bool {
-        self.list(name)
+    /// Whether `word` ends with an entry of `list`, ASCII-case-insensitively.
+    pub(super) fn ends_with(&self, list: List, word: &[u8]) -> bool {
+        self.list(list)
+            .iter()
+            .any(|e| super::rules::ends_with_ci(word, e.as_bytes()))
+    }
+
+    /// Whether `word` ends with a key of the `i`-th of [`KEY_LISTS`].
+    pub(super) fn ends_with_key(&self, i: usize, word: &[u8]) -> bool {
+        self.keys[i]
             .iter()
             .any(|e| super::rules::ends_with_ci(word, e.as_bytes()))
     }
@@ -276,35 +326,36 @@ pub(super) fn words() -> &'static Words {
 
 pub(super) fn parse_words(text: &'static str) -> Result<Words, String> {
     let file = "src/secrets/data/words.txt";
-    let mut lists = HashMap::new();
+    let mut by_name: HashMap<&str, Vec<String>> = HashMap::new();
     for (name, entries) in parse_lists(file, text)? {
         let lower: Vec<String> = entries.iter().map(|e| e.to_lowercase()).collect();
-        if lists.insert(name, lower).is_some() {
+        if by_name.insert(name, lower).is_some() {
             return Err(format!("{file}: [{name}] twice"));
         }
     }
+    let mut take = |name: &str| by_name.remove(name).ok_or_else(|| format!("{file}: no [{name}]"));
+    let keys = KEY_LISTS
+        .iter()
+        .map(|(name, _)| take(name))
+        .collect::<Result<Vec<_>, _>>()?;
+    let lists = LISTS
+        .iter()
+        .map(|(name, _)| take(name))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(name) = by_name.keys().next() {
+        return Err(format!("{file}: [{name}] is no list the filter reads"));
+    }
     let mut key_last = [false; 256];
-    for (name, _) in KEY_LISTS {
-        let Some(keys) = lists.get(name) else {
-            return Err(format!("{file}: no [{name}]"));
-        };
-        for k in keys {
-            key_last[*k.as_bytes().last().unwrap_or(&0) as usize] = true;
+    for k in keys.iter().flatten() {
+        if let Some(&last) = k.as_bytes().last() {
+            key_last[last as usize] = true;
         }
     }
-    for name in [
-        "dummy-values",
-        "tech-words",
-        "description-suffixes",
-        "credential-headers",
-        "example-credentials",
-        "stop-words",
-    ] {
-        if !lists.contains_key(name) {
-            return Err(format!("{file}: no [{name}]"));
-        }
-    }
-    Ok(Words { lists, key_last })
+    Ok(Words {
+        keys,
+        lists,
+        key_last,
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -337,8 +388,17 @@ pub(super) struct Lang {
 #[derive(Debug)]
 pub(super) struct Noun {
     pub(super) text: String,
-    pub(super) lang: usize,
+    /// The languages that have it ("token" is in several), in file order.
+    pub(super) langs: Vec<usize>,
     pub(super) said: Said,
+}
+
+/// Which nouns may start at a position: at a word's start, or also inside a word (the nouns of
+/// languages that build compounds or glue words).
+#[derive(Debug, Default, Clone)]
+pub(super) struct Starts {
+    pub(super) at_word: Vec<usize>,
+    pub(super) in_word: Vec<usize>,
 }
 
 /// The parsed `prose.txt`, with an index by the nouns' first character.
@@ -346,18 +406,37 @@ pub(super) struct Noun {
 pub(super) struct Lexicon {
     pub(super) langs: Vec<Lang>,
     pub(super) nouns: Vec<Noun>,
-    /// Nouns by their first (lower-case) character, longest first.
-    by_first: HashMap<char, Vec<usize>>,
+    /// Nouns by their first ASCII byte (lower case), longest first.
+    ascii: Vec<Starts>,
+    /// Nouns by their first non-ASCII character (lower case), longest first.
+    other: HashMap<char, Starts>,
     /// Which bytes can start a noun (either case): most text positions are rejected by one
     /// probe.
     pub(super) first_bytes: [bool; 256],
+    /// Which (lower-case) first two bytes start a noun that starts with an ASCII letter: a
+    /// second probe for the positions the first let through.
+    pairs: Box<[u64; 1024]>,
+}
+
+/// The bit of two bytes in [`Lexicon`]'s `pairs`.
+fn pair_bit(b0: u8, b1: u8) -> usize {
+    usize::from(b0.to_ascii_lowercase()) << 8 | usize::from(b1.to_ascii_lowercase())
 }
 
 impl Lexicon {
+    /// Whether a noun may start with ASCII byte `b0` followed by byte `b1`.
+    pub(super) fn may_start(&self, b0: u8, b1: u8) -> bool {
+        let k = pair_bit(b0, b1);
+        self.pairs[k >> 6] >> (k & 63) & 1 == 1
+    }
+
     /// The nouns that may start with `c`, longest first.
-    pub(super) fn starting_with(&self, c: char) -> &[usize] {
+    pub(super) fn starting_with(&self, c: char) -> Option<&Starts> {
+        if c.is_ascii() {
+            return self.ascii.get(c.to_ascii_lowercase() as usize);
+        }
         let lower = c.to_lowercase().next().unwrap_or(c);
-        self.by_first.get(&lower).map_or(&[], Vec::as_slice)
+        self.other.get(&lower)
     }
 }
 
@@ -425,30 +504,65 @@ pub(super) fn parse_lexicon(text: &'static str) -> Result<Lexicon, String> {
         if let Some(said) = said {
             let lower: Vec<String> = entries.iter().map(|e| e.to_lowercase()).collect();
             for text in lower {
-                nouns.push(Noun { text, lang, said });
+                match nouns
+                    .iter_mut()
+                    .find(|n: &&mut Noun| n.text == text && n.said == said)
+                {
+                    Some(n) => n.langs.push(lang),
+                    None => nouns.push(Noun {
+                        text,
+                        langs: vec![lang],
+                        said,
+                    }),
+                }
             }
         }
     }
-    let mut by_first: HashMap<char, Vec<usize>> = HashMap::new();
+    let mut ascii = vec![Starts::default(); 128];
+    let mut other: HashMap<char, Starts> = HashMap::new();
     let mut first_bytes = [false; 256];
+    let mut pairs = Box::new([0u64; 1024]);
     for (i, n) in nouns.iter().enumerate() {
+        if let [b0, b1, ..] = n.text.as_bytes() {
+            if b0.is_ascii() {
+                let k = pair_bit(*b0, *b1);
+                pairs[k >> 6] |= 1 << (k & 63);
+            }
+        }
         let Some(c) = n.text.chars().next() else {
             return Err(format!("{file}: an empty noun"));
         };
-        by_first.entry(c).or_default().push(i);
+        let starts = if c.is_ascii() {
+            &mut ascii[c as usize]
+        } else {
+            other.entry(c).or_default()
+        };
+        starts.at_word.push(i);
+        if n.langs.iter().any(|&l| langs[l].glued || langs[l].compounds) {
+            starts.in_word.push(i);
+        }
+        if n.text.len() < 2 {
+            return Err(format!("{file}: noun {:?} is shorter than two bytes", n.text));
+        }
         let mut buf = [0u8; 4];
         for variant in c.to_lowercase().chain(c.to_uppercase()).chain([c]) {
             first_bytes[variant.encode_utf8(&mut buf).as_bytes()[0] as usize] = true;
         }
     }
-    for list in by_first.values_mut() {
+    let longest_first = |list: &mut Vec<usize>| {
         list.sort_by_key(|&i| std::cmp::Reverse(nouns[i].text.len()));
+    };
+    for s in ascii.iter_mut().chain(other.values_mut()) {
+        longest_first(&mut s.at_word);
+        longest_first(&mut s.in_word);
     }
     Ok(Lexicon {
         langs,
         nouns,
-        by_first,
+        ascii,
+        other,
         first_bytes,
+        pairs,
     })
 }
 
@@ -483,6 +597,8 @@ pub(super) struct CliOption {
 #[derive(Debug)]
 pub(super) struct Commands {
     pub(super) by_name: HashMap<&'static str, Vec<CliOption>>,
+    /// Which bytes start a command's name: most words are rejected by one probe.
+    pub(super) first_bytes: [bool; 256],
 }
 
 /// The command table, parsed on first use.
@@ -553,7 +669,14 @@ pub(super) fn parse_commands(text: &'static str) -> Result<Commands, String> {
             forms,
         });
     }
-    Ok(Commands { by_name })
+    let mut first_bytes = [false; 256];
+    for name in by_name.keys() {
+        first_bytes[name.as_bytes()[0] as usize] = true;
+    }
+    Ok(Commands {
+        by_name,
+        first_bytes,
+    })
 }
 
 #[cfg(test)]
@@ -569,8 +692,8 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(ids, sorted, "providers.txt is alphabetical by id");
         let w = parse_words(WORDS).unwrap();
-        assert!(w.has("dummy-values", b"ChangeMe"));
-        assert!(w.ends_with("password-keys", b"DB_PASSWORD"));
+        assert!(w.has(List::Dummy, b"ChangeMe"));
+        assert!(w.ends_with_key(1, b"DB_PASSWORD"));
         let l = parse_lexicon(PROSE).unwrap();
         assert!(l.langs.len() >= 13, "{}", l.langs.len());
         for tag in [
@@ -579,7 +702,7 @@ mod tests {
             let i = l.langs.iter().position(|x| x.tag == tag).unwrap();
             for said in [Said::Password, Said::Token, Said::Login] {
                 assert!(
-                    l.nouns.iter().any(|n| n.lang == i && n.said == said),
+                    l.nouns.iter().any(|n| n.langs.contains(&i) && n.said == said),
                     "{tag} has no {said:?} nouns"
                 );
             }
@@ -588,36 +711,6 @@ mod tests {
         for name in ["sshpass", "mysql", "redis-cli", "htpasswd", "curl", "docker"] {
             assert!(c.by_name.contains_key(name), "{name}");
         }
-    }
-
-    /// Scratch: the data file says what the Rust table said.
-    #[test]
-    fn same_as_the_old_table() {
-        use super::super::providers as old;
-        let t = parse_providers(PROVIDERS).unwrap();
-        assert_eq!(t.providers.len(), old::PROVIDERS.len());
-        for (n, o) in t.providers.iter().zip(old::PROVIDERS) {
-            assert_eq!(n.id, o.id);
-            assert_eq!(n.keywords, o.keywords.to_vec(), "{}", n.id);
-            assert_eq!(n.keep, o.keep.to_vec(), "{}", n.id);
-            assert_eq!(n.entropy, o.entropy, "{}", n.id);
-            assert_eq!(n.gitleaks, o.gitleaks.to_vec(), "{}", n.id);
-            let allow: Vec<String> = o.allow.iter().map(|a| a.to_string()).collect();
-            assert_eq!(n.allow, allow, "{}", n.id);
-            let shapes: Vec<Shape> = o
-                .shapes
-                .iter()
-                .map(|s| match s {
-                    old::Shape::Token(p) => Shape::Token(p.to_string()),
-                    old::Shape::Keyed(a, b) => Shape::Keyed(a.to_string(), b.to_string()),
-                    old::Shape::Pattern(p) => Shape::Pattern(p.to_string()),
-                })
-                .collect();
-            assert_eq!(n.shapes, shapes, "{}", n.id);
-        }
-        let hw: Vec<(&str, Vec<&str>)> = old::HANDWRITTEN.iter().map(|(a, b)| (*a, b.to_vec())).collect();
-        assert_eq!(t.covered_by, hw);
-        assert_eq!(t.not_covered, old::NOT_COVERED.to_vec());
     }
 
     #[test]

@@ -231,9 +231,6 @@ pub fn line_of(text: &str, offset: usize) -> usize {
 }
 
 mod anchored;
-#[cfg(test)]
-#[allow(dead_code)]
-mod providers;
 mod auth;
 mod commands;
 mod data;

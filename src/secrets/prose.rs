@@ -13,7 +13,7 @@
 //! Cost: one pass over the text; a byte that cannot start a noun is rejected with one probe,
 //! and the rest of the shape is read only after a noun.
 
-use super::data::{self, Lang, Lexicon, Noun, Said};
+use super::data::{self, Lang, Lexicon, List, Noun, Said};
 use super::rules::*;
 
 /// The longest value a sentence states (bytes).
@@ -27,33 +27,61 @@ pub(super) fn scan_prose(text: &str, out: &mut Vec<Cand>) {
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        if !lex.first_bytes[b[i] as usize] || !text.is_char_boundary(i) {
+        let ascii_miss = b[i].is_ascii() && !lex.may_start(b[i], b.get(i + 1).copied().unwrap_or(0));
+        if !lex.first_bytes[b[i] as usize] || ascii_miss || !text.is_char_boundary(i) {
             i += 1;
             continue;
         }
         let c = text[i..].chars().next().unwrap_or(' ');
-        // Not inside an identifier, a path or a URL (`client_secret=`, `x-access-token:`).
-        let at_word_start = text[..i]
-            .chars()
-            .next_back()
-            .is_none_or(|p| !p.is_alphanumeric() && !matches!(p, '_' | '-' | '.' | '/' | ':' | '@' | '\\'));
+        // Not inside an identifier, a path or a URL (`client_secret=`, `x-access-token:`); inside
+        // a word only where the language builds compounds (`Datenbankpasswort`) or glues (`数据库密码`).
+        let prev = text[..i].chars().next_back();
+        let at_word_start = prev.is_none_or(|p| {
+            !p.is_alphanumeric() && !matches!(p, '_' | '-' | '.' | '/' | ':' | '@' | '\\')
+        });
+        let in_word = prev.is_some_and(char::is_alphanumeric);
         let mut next = i + c.len_utf8();
-        for &n in lex.starting_with(c) {
+        let Some(starts) = lex.starting_with(c) else {
+            i = next;
+            continue;
+        };
+        let candidates = if at_word_start {
+            &starts.at_word
+        } else if in_word {
+            &starts.in_word
+        } else {
+            i = next;
+            continue;
+        };
+        let second = b.get(i + 1).map(u8::to_ascii_lowercase);
+        'nouns: for &n in candidates {
             let noun = &lex.nouns[n];
-            let lang = &lex.langs[noun.lang];
-            if !at_word_start && !(lang.glued || lang.compounds) {
+            // The second byte rejects most candidates before any comparison.
+            let p1 = noun.text.as_bytes()[1];
+            if p1.is_ascii_alphanumeric() && second != Some(p1) {
                 continue;
             }
             let Some(end) = match_ci(text, i, &noun.text) else {
                 continue;
             };
-            let Some(end) = noun_end(text, end, lang) else {
-                continue;
-            };
-            if let Some(found) = after_noun(text, end, noun, lang) {
-                next = next.max(found.end);
-                out.push(found);
-                break;
+            for &l in &noun.langs {
+                let lang = &lex.langs[l];
+                if !at_word_start && !(lang.glued || lang.compounds) {
+                    continue;
+                }
+                let Some(end) = noun_end(text, end, lang) else {
+                    continue;
+                };
+                match after_noun(text, end, noun, lang) {
+                    After::Found(found) => {
+                        next = next.max(found.end);
+                        out.push(found);
+                        break 'nouns;
+                    }
+                    // A colon or an equals sign reads the same in every language.
+                    After::Decided => break,
+                    After::Nothing => {}
+                }
             }
         }
         i = next;
@@ -63,19 +91,34 @@ pub(super) fn scan_prose(text: &str, out: &mut Vec<Cand>) {
 /// Where `phrase` (lower case) ends if it starts at `i`, compared case-insensitively; a blank
 /// in the phrase matches one blank or line break.
 fn match_ci(text: &str, i: usize, phrase: &str) -> Option<usize> {
-    let mut t = text[i..].char_indices();
-    for p in phrase.chars() {
-        let (_, c) = t.next()?;
-        let same = if p == ' ' {
-            c.is_whitespace()
+    // The phrase's ASCII start is compared byte by byte: most candidates fail there.
+    let (t, p) = (text.as_bytes(), phrase.as_bytes());
+    let ascii = p.iter().position(|b| !b.is_ascii()).unwrap_or(p.len());
+    for (k, &pb) in p[..ascii].iter().enumerate() {
+        let tb = *t.get(i + k)?;
+        let same = if pb == b' ' {
+            tb.is_ascii_whitespace()
         } else {
-            c == p || c.to_lowercase().eq(std::iter::once(p))
+            tb.to_ascii_lowercase() == pb
         };
         if !same {
             return None;
         }
     }
-    Some(t.next().map_or(text.len(), |(k, _)| i + k))
+    let start = i + ascii;
+    let mut chars = text[start..].char_indices();
+    for pc in phrase[ascii..].chars() {
+        let (_, c) = chars.next()?;
+        let same = if pc == ' ' {
+            c.is_whitespace()
+        } else {
+            c == pc || c.to_lowercase().eq(std::iter::once(pc))
+        };
+        if !same {
+            return None;
+        }
+    }
+    Some(chars.next().map_or(text.len(), |(k, _)| start + k))
 }
 
 /// The end of a noun that ended at `end`: past an inflection where the language has them;
@@ -166,20 +209,33 @@ fn adverbs(text: &str, mut e: usize, lang: &Lang) -> usize {
 }
 
 /// The shape after a noun that ends at `end`.
-fn after_noun(text: &str, end: usize, noun: &Noun, lang: &Lang) -> Option<Cand> {
+/// What follows a noun, read in one language.
+enum After {
+    Found(Cand),
+    /// A colon or an equals sign introduced no value: no other language reads it otherwise
+    /// (only glued languages end a value differently, and none of them shares a noun).
+    Decided,
+    Nothing,
+}
+
+fn after_noun(text: &str, end: usize, noun: &Noun, lang: &Lang) -> After {
+    let found = |c: Option<Cand>| c.map_or(After::Nothing, After::Found);
     let p = skip(text, end);
     if let Some(v) = separator(text, p, lang) {
-        return value_at(text, adverbs(text, v, lang), noun, lang, true);
+        return value_at(text, adverbs(text, v, lang), noun, lang, true).map_or(After::Decided, After::Found);
     }
     if let Some(v) = copula(text, p, lang) {
-        return value_at(text, v, noun, lang, true);
+        return found(value_at(text, v, noun, lang, true));
     }
     if let Some(v) = qualified(text, p, lang) {
-        return value_at(text, v, noun, lang, true);
+        return found(value_at(text, v, noun, lang, true));
     }
     // Nothing introduces it: a value right after the noun, after a blank (or glued on, in a
     // language that glues: 密码Abc@12345).
-    (p > end || lang.glued).then(|| value_at(text, p, noun, lang, false))?
+    if p > end || lang.glued {
+        return found(value_at(text, p, noun, lang, false));
+    }
+    After::Nothing
 }
 
 /// A qualifier between the noun and what introduces the value: a preposition and up to three
@@ -261,12 +317,21 @@ fn is_trailing(c: char) -> bool {
 /// without the punctuation that ends the sentence and without a suffix after an apostrophe
 /// (Turkish `Gizli123'dür`).
 fn unquoted_at(text: &str, i: usize, ascii_only: bool) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
     let mut e = i;
-    for (k, c) in text[i..].char_indices() {
-        if c.is_whitespace() || (ascii_only && !c.is_ascii()) {
-            break;
+    while e < b.len() {
+        if b[e].is_ascii() {
+            if b[e].is_ascii_whitespace() {
+                break;
+            }
+            e += 1;
+        } else {
+            let c = text[e..].chars().next()?;
+            if c.is_whitespace() || ascii_only {
+                break;
+            }
+            e += c.len_utf8();
         }
-        e = i + k + c.len_utf8();
         if e - i > STATED {
             return None;
         }
@@ -325,7 +390,7 @@ pub(super) fn password_value(v: &str) -> bool {
         || is_placeholder(b)
         || looks_like_code(b)
         || contains(b, b"://")
-        || data::words().has("tech-words", b)
+        || data::words().has(List::Tech, b)
     {
         return false;
     }
@@ -351,7 +416,7 @@ fn is_description(v: &str) -> bool {
     let words = data::words();
     v.split('-').skip(1).any(|part| {
         let lower = part.to_ascii_lowercase();
-        words.has("description-suffixes", lower.as_bytes())
+        words.has(List::Descriptions, lower.as_bytes())
             || (lower.len() >= 4
                 && lower.bytes().all(|c| c.is_ascii_lowercase())
                 && ["ed", "ive", "able", "ible", "ing", "ful", "ous"]
@@ -422,7 +487,7 @@ fn login_pair(text: &str, i: usize, stated: bool) -> Option<Cand> {
         && !is_placeholder(b)
         && !pw.eq_ignore_ascii_case(user)
         && !super::commands::is_stop_word(b)
-        && !data::words().has("tech-words", b)
+        && !data::words().has(List::Tech, b)
         && !looks_like_code(b)
         && !contains(b, b"://")
         && !pw.chars().all(|c| c.is_ascii_digit())

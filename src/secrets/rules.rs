@@ -319,8 +319,8 @@ pub(super) fn key_kind(w: &[u8]) -> Option<Field> {
     if !(words.key_may_end_with(last) || matches!(last | 0x20, b's' | b'd' | b'w')) {
         return None;
     }
-    for &(list, field) in data::KEY_LISTS {
-        if words.ends_with(list, w) {
+    for (i, &(_, field)) in data::KEY_LISTS.iter().enumerate() {
+        if words.ends_with_key(i, w) {
             return Some(field);
         }
         // The short `.env` spellings rank after passwords, before secrets.
@@ -585,7 +585,7 @@ pub(super) fn is_placeholder(v: &[u8]) -> bool {
 
 /// `v` is one of the `dummy-values` of `data/words.txt`, ASCII-case-insensitively.
 pub(super) fn is_dummy_word(v: &[u8]) -> bool {
-    v.len() <= 16 && data::words().has("dummy-values", v)
+    v.len() <= 16 && data::words().has(data::List::Dummy, v)
 }
 
 /// Placeholders by their shape (`<…>`, `${…}`, `xxxx`, `…_here`), not by being a word.
