@@ -43,7 +43,9 @@ pub(super) fn scan_url_credentials(text: &str, out: &mut Vec<Cand>) {
         if let (Some(c), Some(at)) = (colon, at) {
             // `postgres:postgres@`, `guest:guest@`: a password equal to the user is a default.
             let (user, pass) = (&b[a..c], &b[c + 1..at]);
-            if !pass.is_empty() && !is_placeholder(pass) && user != pass {
+            // `[user[:password]@]`: the syntax of a URL in documentation.
+            let syntax = pass.iter().any(|c| b"[]{}<>".contains(c));
+            if !pass.is_empty() && !is_placeholder(pass) && user != pass && !syntax {
                 out.push(cand(c + 1, at, "url-credentials", P_CONTEXT));
             }
         }

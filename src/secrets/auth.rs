@@ -158,6 +158,9 @@ fn authorization_at(b: &[u8], e: usize) -> Option<Cand> {
     while ve < b.len() && (is(b[ve], BEARER) || b[ve] == b':') && Some(b[ve]) != quote {
         ve += 1;
     }
+    if b.get(ve) == Some(&b'(') {
+        return None; // `new AuthenticationHeaderValue(…)`: code building the value
+    }
     if quote.is_some_and(|q| b.get(ve) != Some(&q)) && ve < b.len() && !b[ve].is_ascii_whitespace() {
         // `"Basic " + encode(…)`: the value is built, not written.
         return None;
@@ -258,7 +261,11 @@ fn netrc_at(b: &[u8], s: usize, e: usize) -> Option<Cand> {
         }
         i = ve;
     }
-    let (user, (vs, ve)) = (login?, password?);
+    let (user, (vs, mut ve)) = (login?, password?);
+    // Prose quoting an entry: "`machine <host> login <user> password <password>`;".
+    while ve > vs && matches!(b[ve - 1], b'`' | b';' | b',' | b'.' | b')' | b'"' | b'\'') {
+        ve -= 1;
+    }
     let v = &b[vs..ve];
     let ok = !is_placeholder(v) && v != user && !is_stop_word(v) && !contains(v, b"$");
     ok.then(|| cand(vs, ve, "netrc-password", P_CONTEXT))

@@ -202,6 +202,18 @@ fn options_of(
             }
             present = true;
             out.extend(value(b, opt, (s + o.len(), e), user));
+        } else if f.next
+            && o.len() == 2
+            && w.len() > 2
+            && w[0] == b'-'
+            && w[1..].iter().all(u8::is_ascii_alphabetic)
+            && w.ends_with(&o[1..])
+        {
+            // `curl -sSfu user:…`: a cluster of short options whose last takes the next word.
+            present = true;
+            if let Some(&next) = args.get(k + 1) {
+                out.extend(value(b, opt, next, user));
+            }
         } else if f.cluster
             && o.len() == 2
             && w.len() > 2
@@ -298,10 +310,19 @@ fn value(
 pub(super) fn plain_password(v: &[u8]) -> bool {
     v.len() >= 3
         && !v.starts_with(b"-")
+        && !is_reference(v)
         && !is_placeholder(v)
         && !contains(v, b"$")
         && !looks_like_code(v)
         && !is_stop_word(v)
+}
+
+/// `env:VAR`, `file:path`, `fd:3`, `stdin`: where a tool is told to read the secret from.
+pub(super) fn is_reference(v: &[u8]) -> bool {
+    data::words()
+        .list_entries(List::References)
+        .iter()
+        .any(|p| starts_with_ci(v, p.as_bytes()))
 }
 
 /// A word of prose that follows an option or a login instead of a value (`data/words.txt`).

@@ -243,6 +243,8 @@ pub(super) enum List {
     ExampleCredentials,
     /// Words of prose that follow an option or a login.
     Stop,
+    /// How tools are told where to read a secret from (`env:`, `file:`).
+    References,
 }
 
 /// Each list's name in `words.txt`.
@@ -253,6 +255,7 @@ const LISTS: &[(&str, List)] = &[
     ("credential-headers", List::CredentialHeaders),
     ("example-credentials", List::ExampleCredentials),
     ("stop-words", List::Stop),
+    ("references", List::References),
 ];
 
 /// The word lists of `words.txt`, lower-cased.
@@ -289,6 +292,11 @@ pub(super) const KEY_LISTS: &[(&str, Field)] = &[
 impl Words {
     fn list(&self, list: List) -> &[String] {
         &self.lists[list as usize]
+    }
+
+    /// The entries of `list`.
+    pub(super) fn list_entries(&self, list: List) -> &[String] {
+        self.list(list)
     }
 
     /// Whether `word` is an entry of `list`, ASCII-case-insensitively.
@@ -377,6 +385,8 @@ pub(super) struct Lang {
     pub(super) qualifiers: Vec<String>,
     pub(super) copulas: Vec<String>,
     pub(super) adverbs: Vec<String>,
+    /// Words between a login noun and its pair ("log in *with* admin / …").
+    pub(super) through: Vec<String>,
     pub(super) glued: bool,
     pub(super) inflects: usize,
     pub(super) compounds: bool,
@@ -480,6 +490,10 @@ pub(super) fn parse_lexicon(text: &'static str) -> Result<Lexicon, String> {
             }
             "adverb" => {
                 l.adverbs.extend(lower());
+                None
+            }
+            "through" => {
+                l.through.extend(lower());
                 None
             }
             "flags" => {

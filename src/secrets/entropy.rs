@@ -123,6 +123,12 @@ pub(super) fn looks_random(run: &[u8]) -> bool {
     if run.starts_with(b"pk_live_") || run.starts_with(b"pk_test_") {
         return false; // Stripe publishable keys ship in web pages
     }
+    if [&b"sha256-"[..], b"sha384-", b"sha512-"]
+        .iter()
+        .any(|p| run.starts_with(p))
+    {
+        return false; // Subresource Integrity hashes ship in web pages too
+    }
     if run.len() < 32 || run.iter().all(|&c| is(c, HEX) || c == b'-') {
         return false; // object ids, sha256 ids, UUIDs and other hex digests
     }

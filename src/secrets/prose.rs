@@ -40,6 +40,8 @@ pub(super) fn scan_prose(text: &str, out: &mut Vec<Cand>) {
             !p.is_alphanumeric() && !matches!(p, '_' | '-' | '.' | '/' | ':' | '@' | '\\')
         });
         let in_word = prev.is_some_and(char::is_alphanumeric);
+        // `WLAN-Passwort`, `Root-Kennwort`: a compound joined by a hyphen.
+        let after_hyphen = prev == Some('-');
         let mut next = i + c.len_utf8();
         let Some(starts) = lex.starting_with(c) else {
             i = next;
@@ -47,7 +49,7 @@ pub(super) fn scan_prose(text: &str, out: &mut Vec<Cand>) {
         };
         let candidates = if at_word_start {
             &starts.at_word
-        } else if in_word {
+        } else if in_word || after_hyphen {
             &starts.in_word
         } else {
             i = next;
@@ -66,7 +68,11 @@ pub(super) fn scan_prose(text: &str, out: &mut Vec<Cand>) {
             };
             for &l in &noun.langs {
                 let lang = &lex.langs[l];
-                if !at_word_start && !(lang.glued || lang.compounds) {
+                // After a hyphen only passwords: `x-access-token:` is a URL's user.
+                let allowed = at_word_start
+                    || (in_word && (lang.glued || lang.compounds))
+                    || (after_hyphen && lang.compounds && noun.said == Said::Password);
+                if !allowed {
                     continue;
                 }
                 let Some(end) = noun_end(text, end, lang) else {
@@ -224,11 +230,19 @@ fn after_noun(text: &str, end: usize, noun: &Noun, lang: &Lang) -> After {
     if let Some(v) = separator(text, p, lang) {
         return value_at(text, adverbs(text, v, lang), noun, lang, true).map_or(After::Decided, After::Found);
     }
-    if let Some(v) = copula(text, p, lang) {
-        return found(value_at(text, v, noun, lang, true));
+    // A verb ("is", "to" after "set … passphrase"), then a qualifier ("to the staging db
+    // is"): the first that leads to a value.
+    if let Some(c) = copula(text, p, lang).and_then(|v| value_at(text, v, noun, lang, true)) {
+        return After::Found(c);
     }
-    if let Some(v) = qualified(text, p, lang) {
-        return found(value_at(text, v, noun, lang, true));
+    if let Some(c) = qualified(text, p, lang).and_then(|v| value_at(text, v, noun, lang, true)) {
+        return After::Found(c);
+    }
+    // "log in with admin / S3cret!": a login pair after a word of glue.
+    if noun.said == Said::Login {
+        if let Some(e) = one_of(text, p, &lang.through, lang.glued) {
+            return found(value_at(text, e, noun, lang, false));
+        }
     }
     // Nothing introduces it: a value right after the noun, after a blank (or glued on, in a
     // language that glues: 密码Abc@12345).
@@ -238,8 +252,8 @@ fn after_noun(text: &str, end: usize, noun: &Noun, lang: &Lang) -> After {
     After::Nothing
 }
 
-/// A qualifier between the noun and what introduces the value: a preposition and up to three
-/// more words ("for the staging db is", "des Servers ist", "for prod:"), or one bare word
+/// A qualifier between the noun and what introduces the value: a preposition and up to five
+/// more words ("for the staging db is", "de la base de datos es", "for prod:"), or one bare word
 /// where the language puts the owner after the noun ("Пароль администратора —"). Where the
 /// value starts.
 fn qualified(text: &str, p: usize, lang: &Lang) -> Option<usize> {
@@ -247,7 +261,7 @@ fn qualified(text: &str, p: usize, lang: &Lang) -> Option<usize> {
     let first = text[s..e].trim_end_matches([':', '：']);
     let prep = one_of(first, 0, &lang.qualifiers, false).is_some_and(|k| k == first.len());
     let words = if prep {
-        4
+        6
     } else if lang.genitive {
         1
     } else {
@@ -308,7 +322,7 @@ fn quoted_at(text: &str, i: usize) -> Option<(usize, usize)> {
 fn is_trailing(c: char) -> bool {
     matches!(
         c,
-        '.' | ',' | ';' | ':' | ')' | ']' | '}' | '"' | '\'' | '。' | '、' | '，' | '；' | '：'
+        '.' | ',' | ';' | ':' | ')' | ']' | '}' | '"' | '\'' | '`' | '。' | '、' | '，' | '；' | '：'
             | '）' | '」' | '』' | '»' | '”' | '’' | '…'
     )
 }
@@ -396,7 +410,9 @@ pub(super) fn password_value(v: &str) -> bool {
     }
     let letter = v.chars().any(char::is_alphabetic);
     let digit = v.chars().any(|c| c.is_ascii_digit());
-    let symbol = v.chars().any(|c| !c.is_alphanumeric() && c != '-');
+    // A closing `!` or `?` ends a sentence as often as a password (GraphQL's `String!`).
+    let core = v.trim_end_matches(['!', '?']);
+    let symbol = core.chars().any(|c| !c.is_alphanumeric() && c != '-');
     letter && (digit || symbol || is_diceware(v)) && !is_description(v)
 }
 

@@ -413,6 +413,11 @@ pub(super) fn scan_words(b: &[u8], out: &mut Vec<Cand>) {
         if is_placeholder(val) || (!v.quoted && looks_like_code(val)) {
             continue;
         }
+        // `existingSecret: redis-auth`, `--secret=db-password`: a secret's name (a lower-case
+        // resource name), not its value.
+        if key == Field::Secret && !v.quoted && is_resource_name(val) {
+            continue;
+        }
         if value_ok(key, val, v.quoted) {
             i = v.resume.max(e);
             out.push(cand(v.start, v.end, assignment_rule(key), assignment_prio(key)));
@@ -496,7 +501,8 @@ pub(super) fn value_after(
     unquoted: &mut Option<(usize, usize)>,
 ) -> Option<Value> {
     let mut i = e;
-    if i < b.len() && (b[i] == b'"' || b[i] == b'\'') {
+    let key_quoted = i < b.len() && (b[i] == b'"' || b[i] == b'\'');
+    if key_quoted {
         i += 1; // closing quote of a quoted key: "password": "…"
     }
     i = skip_blanks(b, i);
@@ -511,6 +517,8 @@ pub(super) fn value_after(
             i += 2;
             false
         }
+        // psql's `:'variable'` after an unquoted key: a variable, not a value.
+        b':' if !key_quoted && matches!(b.get(i + 1), Some(b'\'' | b'"')) => return None,
         b':' => {
             i += 1;
             true
@@ -603,6 +611,15 @@ pub(super) fn is_placeholder_shape(v: &[u8]) -> bool {
     if first == b'$' {
         return true; // $VAR, ${VAR}, $(cmd): expanded at run time, not stored
     }
+    // `{DB_PASSWORD` (a template whose closing brace ended the value), `myPassword` (the
+    // documentation's `myServer;User Id=myUser;Password=myPassword`).
+    let ident = |s: &[u8]| !s.is_empty() && s.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_');
+    if first == b'{' && ident(&v[1..]) {
+        return true;
+    }
+    if v.len() > 3 && v.starts_with(b"my") && v[2].is_ascii_uppercase() && v[3..].iter().all(u8::is_ascii_alphabetic) {
+        return true;
+    }
     if v.iter()
         .all(|c| matches!(c, b'x' | b'X' | b'*' | b'.' | b'#' | b'-' | b'_' | b'?'))
     {
@@ -635,6 +652,11 @@ pub(super) fn looks_like_code(v: &[u8]) -> bool {
         return true;
     }
     is_variable_name(v)
+}
+
+/// `redis-auth`, `db-password`: a lower-case name of letters joined by hyphens.
+pub(super) fn is_resource_name(v: &[u8]) -> bool {
+    v.contains(&b'-') && v.iter().all(|&c| c.is_ascii_lowercase() || c == b'-')
 }
 
 /// A variable: DB_PASSWORD from the environment, pw_hash in code.
