@@ -47,9 +47,32 @@ pub fn log(git_dir: &Path, event: &str, msg: &str) {
         .append(true)
         .open(&path)
     {
-        let line = crate::text::one_line(msg);
+        let line = crate::text::one_line(&crate::secrets::redact(msg));
         let _ = writeln!(f, "{} {event}: {line}", crate::store::now_rfc3339());
     }
+}
+
+/// The log lines written since the last call (the last session start): the newest `n` of
+/// them and how many there were. Where it stopped is kept in `<git-dir>/rune/agent.log.seen`;
+/// a log that shrank (removed, rotated) is read from its start.
+pub fn unseen_log(git_dir: &Path, n: usize) -> (Vec<String>, usize) {
+    let text = std::fs::read_to_string(log_path(git_dir)).unwrap_or_default();
+    let seen_path = git_dir.join("rune").join("agent.log.seen");
+    let seen = std::fs::read_to_string(&seen_path)
+        .ok()
+        .and_then(|s| s.trim().parse::<usize>().ok())
+        .filter(|&s| s <= text.len() && text.is_char_boundary(s))
+        .unwrap_or(0);
+    if seen < text.len() {
+        let _ = std::fs::write(&seen_path, text.len().to_string());
+    }
+    let lines: Vec<&str> = text[seen..].lines().filter(|l| !l.is_empty()).collect();
+    let total = lines.len();
+    let newest = lines[total.saturating_sub(n)..]
+        .iter()
+        .map(|l| crate::text::sanitize(l).chars().take(240).collect())
+        .collect();
+    (newest, total)
 }
 
 /// The last `n` lines of the agent log.

@@ -159,6 +159,17 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
         out.push('\n');
         out.push_str(CAVEMAN);
     }
+    // A hook that failed since the last session (a view edit refused for a secret, a save that
+    // could not run) is never silent: the new session hears of it.
+    let (failures, count) = super::answer::unseen_log(&git_dir, 5);
+    if count > 0 {
+        out.push_str(&format!(
+            "\ngit-rune: {count} agent hook failure(s) since the last session start (`git rune agent status` shows the log); what they were trying to record was not saved:\n"
+        ));
+        for line in failures {
+            out.push_str(&format!("- {line}\n"));
+        }
+    }
     session::write(&git_dir, &s)?;
     Ok(Answer::Context(out))
 }

@@ -9,6 +9,7 @@ use std::fmt;
 use std::io::Write;
 use std::process::ExitCode;
 
+use crate::secrets;
 use crate::text::sanitize;
 
 /// Where status lines go; `-q` silences them.
@@ -36,7 +37,7 @@ impl Ui {
         let _ = writeln!(
             std::io::stderr().lock(),
             "warning: {}",
-            sanitize(&msg.to_string())
+            sanitize(&secrets::redact(&msg.to_string()))
         );
     }
 }
@@ -89,22 +90,38 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
     if is_broken_pipe(err) {
         return ExitCode::SUCCESS;
     }
+    // Messages may quote what was typed (a path, an id, a value): none may print a secret.
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let clean = |s: &str| sanitize(&secrets::redact_message(s, args.iter().map(String::as_str)));
     let mut stderr = std::io::stderr().lock();
-    let _ = writeln!(stderr, "error: {}", sanitize(&err.to_string()));
+    let _ = writeln!(stderr, "error: {}", clean(&err.to_string()));
     for cause in err.chain().skip(1) {
-        let _ = writeln!(stderr, "  caused by: {}", sanitize(&cause.to_string()));
+        let _ = writeln!(stderr, "  caused by: {}", clean(&cause.to_string()));
     }
     if let Some(hint) = hint_of(err) {
-        let _ = writeln!(stderr, "hint: {}", sanitize(&hint));
+        let _ = writeln!(stderr, "hint: {}", clean(&hint));
     }
     ExitCode::from(1)
 }
 
 /// Prints what clap has to say about the command line (a usage error, `--help`,
 /// `--version`) through the sanitiser, since an error quotes what was typed, and returns its
-/// exit code. Plain text: clap's colours would be escape sequences too.
+/// exit code. An error quotes arguments back (an unexpected one, a value it rejects): each
+/// that holds a secret is redacted first (`learn --insight "$(cat id_ed25519)" --bogus` must
+/// not print the key). Plain text: clap's colours would be escape sequences too.
 pub fn report_usage(err: &clap::Error) -> ExitCode {
-    let text = sanitize(&err.render().to_string());
+    let rendered = err.render().to_string();
+    let text = if err.use_stderr() {
+        // Arguments are read lossily: clap quotes what it could decode.
+        let args: Vec<String> = std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        sanitize(&secrets::redact_message(&rendered, args.iter().map(String::as_str)))
+    } else {
+        sanitize(&rendered)
+    };
     let _ = if err.use_stderr() {
         std::io::stderr().lock().write_all(text.as_bytes())
     } else {

@@ -345,3 +345,14 @@ fn probe() {
     }
 }
 
+
+#[test]
+#[ignore]
+fn probe_message() {
+    let Ok(path) = std::env::var("PROBE_KEY") else { return };
+    let key = std::fs::read_to_string(path).unwrap().trim_end().to_owned();
+    let msg = format!("error: unexpected argument '{key}' found\n\nUsage: git rune learn --type <LTYPE> --key <KEY> --insight <INSIGHT>\n\nFor more information, try '--help'.\n");
+    let args = ["git-rune", "learn", "--type", "error", "--key", "k", "--insight", key.as_str(), "--bogus"];
+    println!("REDACT(arg) = {:?}", redact(&key));
+    println!("OUT = {:?}", redact_message(&msg, args));
+}

@@ -221,6 +221,39 @@ fn redact_once(text: &str) -> String {
     out
 }
 
+/// `text` (an error message) with every secret taken out: first each of `args` (the command
+/// line, or an input) that holds one, wherever the message quotes it whole or in part, then
+/// whatever the scanner finds in the message itself. A tool that quotes an argument back
+/// (clap's "unexpected argument '-----BEGIN OPENSSH PRIVATE KEY-----…'", serde's "invalid
+/// type: string \"…\"") never prints the secret.
+pub fn redact_message<'a>(text: &str, args: impl IntoIterator<Item = &'a str>) -> String {
+    let mut out = text.to_owned();
+    for arg in args {
+        let findings = scan(arg);
+        if findings.is_empty() {
+            continue;
+        }
+        // The message may quote the argument whole, or the part before its first `=` (clap
+        // reads `-----BEGIN …` as an option and quotes its name), or the value after it.
+        let mut quoted = vec![arg];
+        if let Some((name, value)) = arg.split_once('=') {
+            quoted.extend([name, value]);
+        }
+        for q in quoted {
+            if q.len() >= 4 && out.contains(q) && !scan(q).is_empty() {
+                out = out.replace(q, &redact(q));
+            }
+        }
+        for f in &findings {
+            let secret = &arg[f.start..f.end];
+            if secret.len() >= 4 {
+                out = out.replace(secret, REDACTED);
+            }
+        }
+    }
+    redact(&out)
+}
+
 /// The line number (1-based) of a byte offset, for error messages.
 pub fn line_of(text: &str, offset: usize) -> usize {
     let end = offset.min(text.len());

@@ -990,3 +990,34 @@ fn redaction_regressions() {
         check_findings(text);
     }
 }
+
+/// Issue 29: an error message that quotes an argument holding a secret keeps everything but
+/// the secret (clap's "unexpected argument '<private key>' found", then its usage lines).
+#[test]
+fn redact_message_takes_out_quoted_arguments_only() {
+    let key = private_key_block("OPENSSH", 80, true);
+    let msg = format!(
+        "error: unexpected argument '{key}' found\n\n  tip: to pass '{key}' as a value, use '-- {key}'\n\nUsage: git rune learn --insight <INSIGHT>\n"
+    );
+    let args = ["git-rune", "learn", "--insight", key.as_str(), "--bogus"];
+    let out = redact_message(&msg, args);
+    assert!(!out.contains(&key[40..80]), "{out}");
+    assert!(out.contains("' found"), "{out}");
+    assert!(out.contains("Usage: git rune learn --insight <INSIGHT>"), "{out}");
+    assert_eq!(out.matches(REDACTED).count(), 3, "{out}");
+    // A value after `=`, and a message that quotes only part of the argument.
+    let aws = cat(&["AK", "IA", &noise(81, 16, UPPER_DIGITS)]);
+    let arg = format!("--insight=the key {aws}");
+    let out = redact_message(&format!("invalid value '{aws}'"), [arg.as_str()]);
+    assert_eq!(out, format!("invalid value '{REDACTED}'"));
+    // clap reads a private key as an option and quotes the part before its first `=`.
+    let (name, _) = key.split_once('=').unwrap_or((&key, ""));
+    let key_eq = format!("{key}=\n-----END");
+    let (name, _) = key_eq.split_once('=').map_or((name, ""), |x| x);
+    let msg = format!("error: unexpected argument '{name}' found\n\nUsage: git rune learn\n");
+    let out = redact_message(&msg, [key_eq.as_str()]);
+    assert!(out.ends_with("' found\n\nUsage: git rune learn\n"), "{out}");
+    assert!(!out.contains(&key[40..80]), "{out}");
+    // Nothing to take out: the message is unchanged.
+    assert_eq!(redact_message("unexpected argument '--bogus'", ["--bogus"]), "unexpected argument '--bogus'");
+}
