@@ -118,7 +118,10 @@ pub fn report_usage(err: &clap::Error) -> ExitCode {
         let args: Vec<String> = std::env::args_os()
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
-        sanitize(&secrets::redact_message(&rendered, args.iter().map(String::as_str)))
+        sanitize(&secrets::redact_message(
+            &rendered,
+            args.iter().map(String::as_str),
+        ))
     } else {
         sanitize(&rendered)
     };

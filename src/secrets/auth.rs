@@ -40,7 +40,10 @@ pub(super) fn scan_word(
 /// Decodes base64 (standard or URL-safe alphabet, padding optional); `None` when `s` is not
 /// base64.
 fn decode_base64(s: &[u8]) -> Option<Vec<u8>> {
-    let s = s.strip_suffix(b"==").or_else(|| s.strip_suffix(b"=")).unwrap_or(s);
+    let s = s
+        .strip_suffix(b"==")
+        .or_else(|| s.strip_suffix(b"="))
+        .unwrap_or(s);
     if s.len() % 4 == 1 {
         return None;
     }
@@ -105,7 +108,8 @@ fn basic_at(b: &[u8], e: usize) -> Option<Cand> {
     if ve - vs < 8 || (ve < b.len() && is(b[ve], WORD)) {
         return None;
     }
-    (decoded_credential(&b[vs..ve]) == Some(true)).then(|| cand(vs, ve, "basic-auth", P_CONTEXT + 1))
+    (decoded_credential(&b[vs..ve]) == Some(true))
+        .then(|| cand(vs, ve, "basic-auth", P_CONTEXT + 1))
 }
 
 /// Schemes whose value is a handshake or a signature computed per request, not a reusable
@@ -142,11 +146,16 @@ fn authorization_at(b: &[u8], e: usize) -> Option<Cand> {
     let word_end = run_end(b, i, WORD);
     let (vs, min) = if word_end > i && b.get(word_end) == Some(&b' ') && word_end - i <= 32 {
         let scheme = &b[i..word_end];
-        if NOT_CREDENTIALS.iter().any(|n| scheme.eq_ignore_ascii_case(n)) {
+        if NOT_CREDENTIALS
+            .iter()
+            .any(|n| scheme.eq_ignore_ascii_case(n))
+        {
             return None;
         }
         let vs = skip_blanks(b, word_end);
-        if scheme.eq_ignore_ascii_case(b"basic") && decoded_credential(&b[vs..base64_end(b, vs)]).is_some() {
+        if scheme.eq_ignore_ascii_case(b"basic")
+            && decoded_credential(&b[vs..base64_end(b, vs)]).is_some()
+        {
             // A decodable credential is `basic_at`'s to judge (examples stay allowed).
             return None;
         }
@@ -161,7 +170,8 @@ fn authorization_at(b: &[u8], e: usize) -> Option<Cand> {
     if b.get(ve) == Some(&b'(') {
         return None; // `new AuthenticationHeaderValue(…)`: code building the value
     }
-    if quote.is_some_and(|q| b.get(ve) != Some(&q)) && ve < b.len() && !b[ve].is_ascii_whitespace() {
+    if quote.is_some_and(|q| b.get(ve) != Some(&q)) && ve < b.len() && !b[ve].is_ascii_whitespace()
+    {
         // `"Basic " + encode(…)`: the value is built, not written.
         return None;
     }
@@ -176,7 +186,10 @@ fn authorization_at(b: &[u8], e: usize) -> Option<Cand> {
 fn header_argument_at(b: &[u8], s: usize, e: usize) -> Option<Cand> {
     let name = &b[s..e];
     let q = b[s - 1];
-    if b.get(e) != Some(&q) || !name.contains(&b'-') || !data::words().ends_with(List::CredentialHeaders, name) {
+    if b.get(e) != Some(&q)
+        || !name.contains(&b'-')
+        || !data::words().ends_with(List::CredentialHeaders, name)
+    {
         return None;
     }
     let mut i = skip_blanks(b, e + 1);
@@ -189,7 +202,11 @@ fn header_argument_at(b: &[u8], s: usize, e: usize) -> Option<Cand> {
         return None;
     }
     let vs = i + 1;
-    let ve = vs + b[vs..].iter().take(512).position(|&c| c == vq || c == b'\n')?;
+    let ve = vs
+        + b[vs..]
+            .iter()
+            .take(512)
+            .position(|&c| c == vq || c == b'\n')?;
     let v = &b[vs..ve];
     (b[ve] == vq && v.len() >= 8 && kind_count(v) >= 2 && !is_placeholder(v) && !contains(v, b"$"))
         .then(|| cand(vs, ve, "auth-header", P_CONTEXT))

@@ -152,10 +152,7 @@ fn apply(b: &[u8], cmd: &str, args: &[(usize, usize)], out: &mut Vec<Cand>) {
     let user = user_of(b, args);
     for opt in options {
         let args = match opt.sub {
-            Some(sub) => match args
-                .iter()
-                .position(|&(s, e)| &b[s..e] == sub.as_bytes())
-            {
+            Some(sub) => match args.iter().position(|&(s, e)| &b[s..e] == sub.as_bytes()) {
                 Some(at) => &args[at + 1..],
                 None => continue,
             },
@@ -274,12 +271,7 @@ fn user_of<'a>(b: &'a [u8], args: &[(usize, usize)]) -> Option<&'a [u8]> {
 }
 
 /// The secret in a word that holds an option's value (quotes included), if it is one.
-fn value(
-    b: &[u8],
-    opt: &CliOption,
-    word: (usize, usize),
-    user: Option<&[u8]>,
-) -> Option<Cand> {
+fn value(b: &[u8], opt: &CliOption, word: (usize, usize), user: Option<&[u8]>) -> Option<Cand> {
     let quoted = is_quoted(b, word);
     let (mut vs, ve) = unquote(b, word.0, word.1);
     let f = &opt.forms;
@@ -399,7 +391,12 @@ pub(super) fn flag_value(b: &[u8], s: usize, e: usize, key: Field) -> Option<Can
     if w.len() < 3 || w[0] != b'-' {
         return None;
     }
-    if s > 0 && !matches!(b[s - 1], b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'\'' | b'(' | b'`') {
+    if s > 0
+        && !matches!(
+            b[s - 1],
+            b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'\'' | b'(' | b'`'
+        )
+    {
         return None;
     }
     if !matches!(b.get(e), Some(b' ' | b'\t')) {

@@ -73,7 +73,14 @@ fn expand(line: &str, seed: u64) -> String {
             "bech32" => noise(s, n, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"),
             "b32" => noise(s, n, "abcdefghijklmnopqrstuvwxyz234567"),
             // The base64 of `<user>:<password>`, as HTTP Basic and registry auths carry it.
-            "basic" => base64(format!("{}:{}", spec.split_once(':').map_or("", |x| x.1), mixed(s, 14, ALNUM_CHARS)).as_bytes()),
+            "basic" => base64(
+                format!(
+                    "{}:{}",
+                    spec.split_once(':').map_or("", |x| x.1),
+                    mixed(s, 14, ALNUM_CHARS)
+                )
+                .as_bytes(),
+            ),
             "uuid" => {
                 let h = noise(s, 32, HEX_CHARS);
                 format!(
@@ -241,13 +248,22 @@ fn clean_corpus_is_never_refused() {
             refused.push(format!("clean.txt:{line}: {what:?} in {text:?}"));
         }
     }
-    println!("tests/corpus/secrets/clean.txt: {tried} texts, {} refused", refused.len());
+    println!(
+        "tests/corpus/secrets/clean.txt: {tried} texts, {} refused",
+        refused.len()
+    );
     assert!(tried >= 500, "{tried}");
     assert!(refused.is_empty(), "false refusals: {refused:#?}");
 }
 
 /// Scans one shape corpus: (entries per family, misses).
-fn shapes(name: &str, file: &str) -> (std::collections::BTreeMap<String, (usize, usize)>, Vec<String>) {
+fn shapes(
+    name: &str,
+    file: &str,
+) -> (
+    std::collections::BTreeMap<String, (usize, usize)>,
+    Vec<String>,
+) {
     let mut families = std::collections::BTreeMap::<String, (usize, usize)>::new();
     let mut missed = Vec::new();
     for (line, entry) in entries(file) {
@@ -329,30 +345,4 @@ fn templates_expand_to_the_asked_shape() {
     assert_eq!(words[4].len(), 36);
     assert_eq!(words[5], "{x}");
     assert_eq!(expand("no templates", 2), "no templates");
-}
-
-/// Scratch: prints what the scanner finds in each line of $PROBE.
-#[test]
-#[ignore]
-fn probe() {
-    let Ok(path) = std::env::var("PROBE") else { return };
-    let text = std::fs::read_to_string(path).unwrap();
-    for line in text.lines() {
-        let line = line.replace("\\n", "\n");
-        let f = scan(&line);
-        let what: Vec<_> = f.iter().map(|x| format!("{}[{}]", x.rule, &line[x.start..x.end])).collect();
-        println!("{} | {}", if f.is_empty() { "MISS" } else { "HIT " }, if f.is_empty() { line.clone() } else { format!("{line}  => {what:?}") });
-    }
-}
-
-
-#[test]
-#[ignore]
-fn probe_message() {
-    let Ok(path) = std::env::var("PROBE_KEY") else { return };
-    let key = std::fs::read_to_string(path).unwrap().trim_end().to_owned();
-    let msg = format!("error: unexpected argument '{key}' found\n\nUsage: git rune learn --type <LTYPE> --key <KEY> --insight <INSIGHT>\n\nFor more information, try '--help'.\n");
-    let args = ["git-rune", "learn", "--type", "error", "--key", "k", "--insight", key.as_str(), "--bogus"];
-    println!("REDACT(arg) = {:?}", redact(&key));
-    println!("OUT = {:?}", redact_message(&msg, args));
 }

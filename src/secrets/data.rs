@@ -208,7 +208,10 @@ fn parse_lists(file: &str, text: &'static str) -> Result<Vec<(&'static str, Vec<
             continue;
         }
         let Some((_, entries)) = lists.last_mut() else {
-            return Err(format!("{file}:{}: an entry before the first [list]", n + 1));
+            return Err(format!(
+                "{file}:{}: an entry before the first [list]",
+                n + 1
+            ));
         };
         let mut rest = line;
         while !rest.is_empty() {
@@ -341,7 +344,11 @@ pub(super) fn parse_words(text: &'static str) -> Result<Words, String> {
             return Err(format!("{file}: [{name}] twice"));
         }
     }
-    let mut take = |name: &str| by_name.remove(name).ok_or_else(|| format!("{file}: no [{name}]"));
+    let mut take = |name: &str| {
+        by_name
+            .remove(name)
+            .ok_or_else(|| format!("{file}: no [{name}]"))
+    };
     let keys = KEY_LISTS
         .iter()
         .map(|(name, _)| take(name))
@@ -552,11 +559,17 @@ pub(super) fn parse_lexicon(text: &'static str) -> Result<Lexicon, String> {
             other.entry(c).or_default()
         };
         starts.at_word.push(i);
-        if n.langs.iter().any(|&l| langs[l].glued || langs[l].compounds) {
+        if n.langs
+            .iter()
+            .any(|&l| langs[l].glued || langs[l].compounds)
+        {
             starts.in_word.push(i);
         }
         if n.text.len() < 2 {
-            return Err(format!("{file}: noun {:?} is shorter than two bytes", n.text));
+            return Err(format!(
+                "{file}: noun {:?} is shorter than two bytes",
+                n.text
+            ));
         }
         let mut buf = [0u8; 4];
         for variant in c.to_lowercase().chain(c.to_uppercase()).chain([c]) {
@@ -716,13 +729,22 @@ mod tests {
             let i = l.langs.iter().position(|x| x.tag == tag).unwrap();
             for said in [Said::Password, Said::Token, Said::Login] {
                 assert!(
-                    l.nouns.iter().any(|n| n.langs.contains(&i) && n.said == said),
+                    l.nouns
+                        .iter()
+                        .any(|n| n.langs.contains(&i) && n.said == said),
                     "{tag} has no {said:?} nouns"
                 );
             }
         }
         let c = parse_commands(COMMANDS).unwrap();
-        for name in ["sshpass", "mysql", "redis-cli", "htpasswd", "curl", "docker"] {
+        for name in [
+            "sshpass",
+            "mysql",
+            "redis-cli",
+            "htpasswd",
+            "curl",
+            "docker",
+        ] {
             assert!(c.by_name.contains_key(name), "{name}");
         }
     }

@@ -279,6 +279,8 @@ use rules::*;
 #[cfg(test)]
 mod corpus_tests;
 #[cfg(test)]
+mod cost_tests;
+#[cfg(test)]
 mod provider_tests;
 #[cfg(test)]
 mod tests;

@@ -27,7 +27,8 @@ pub(super) fn scan_prose(text: &str, out: &mut Vec<Cand>) {
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        let ascii_miss = b[i].is_ascii() && !lex.may_start(b[i], b.get(i + 1).copied().unwrap_or(0));
+        let ascii_miss =
+            b[i].is_ascii() && !lex.may_start(b[i], b.get(i + 1).copied().unwrap_or(0));
         if !lex.first_bytes[b[i] as usize] || ascii_miss || !text.is_char_boundary(i) {
             i += 1;
             continue;
@@ -187,8 +188,7 @@ fn one_of(text: &str, i: usize, list: &[String], glued: bool) -> Option<usize> {
     list.iter()
         .filter_map(|w| {
             let e = match_ci(text, i, w)?;
-            let bounded = glued
-                || !text[e..].chars().next().is_some_and(char::is_alphanumeric);
+            let bounded = glued || !text[e..].chars().next().is_some_and(char::is_alphanumeric);
             bounded.then_some(e)
         })
         .max()
@@ -228,7 +228,8 @@ fn after_noun(text: &str, end: usize, noun: &Noun, lang: &Lang) -> After {
     let found = |c: Option<Cand>| c.map_or(After::Nothing, After::Found);
     let p = skip(text, end);
     if let Some(v) = separator(text, p, lang) {
-        return value_at(text, adverbs(text, v, lang), noun, lang, true).map_or(After::Decided, After::Found);
+        return value_at(text, adverbs(text, v, lang), noun, lang, true)
+            .map_or(After::Decided, After::Found);
     }
     // A verb ("is", "to" after "set … passphrase"), then a qualifier ("to the staging db
     // is"): the first that leads to a value.
@@ -322,8 +323,27 @@ fn quoted_at(text: &str, i: usize) -> Option<(usize, usize)> {
 fn is_trailing(c: char) -> bool {
     matches!(
         c,
-        '.' | ',' | ';' | ':' | ')' | ']' | '}' | '"' | '\'' | '`' | '。' | '、' | '，' | '；' | '：'
-            | '）' | '」' | '』' | '»' | '”' | '’' | '…'
+        '.' | ','
+            | ';'
+            | ':'
+            | ')'
+            | ']'
+            | '}'
+            | '"'
+            | '\''
+            | '`'
+            | '。'
+            | '、'
+            | '，'
+            | '；'
+            | '：'
+            | '）'
+            | '」'
+            | '』'
+            | '»'
+            | '”'
+            | '’'
+            | '…'
     )
 }
 

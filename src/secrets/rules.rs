@@ -420,7 +420,12 @@ pub(super) fn scan_words(b: &[u8], out: &mut Vec<Cand>) {
         }
         if value_ok(key, val, v.quoted) {
             i = v.resume.max(e);
-            out.push(cand(v.start, v.end, assignment_rule(key), assignment_prio(key)));
+            out.push(cand(
+                v.start,
+                v.end,
+                assignment_rule(key),
+                assignment_prio(key),
+            ));
         }
     }
 }
@@ -613,11 +618,16 @@ pub(super) fn is_placeholder_shape(v: &[u8]) -> bool {
     }
     // `{DB_PASSWORD` (a template whose closing brace ended the value), `myPassword` (the
     // documentation's `myServer;User Id=myUser;Password=myPassword`).
-    let ident = |s: &[u8]| !s.is_empty() && s.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_');
+    let ident =
+        |s: &[u8]| !s.is_empty() && s.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_');
     if first == b'{' && ident(&v[1..]) {
         return true;
     }
-    if v.len() > 3 && v.starts_with(b"my") && v[2].is_ascii_uppercase() && v[3..].iter().all(u8::is_ascii_alphabetic) {
+    if v.len() > 3
+        && v.starts_with(b"my")
+        && v[2].is_ascii_uppercase()
+        && v[3..].iter().all(u8::is_ascii_alphabetic)
+    {
         return true;
     }
     if v.iter()

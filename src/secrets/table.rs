@@ -1,8 +1,8 @@
-//! Runs the provider table (`providers.rs`) the way gitleaks runs its config: one pass finds
-//! the rules' keywords, and only the rules whose keyword occurs run their regexes, on windows
-//! around the keyword, compiled the first time they are needed.
+//! Runs the provider table (`data/providers.txt`) the way gitleaks runs its config: one pass
+//! finds the rules' keywords, and only the rules whose keyword occurs run their regexes, on
+//! windows around the keyword, compiled the first time they are needed.
 //!
-//! Cost: the keyword pass is one probe of a bitmap per byte (built at compile time); a text
+//! Cost: the keyword pass is one probe of a bitmap per byte (built on first use); a text
 //! without keywords compiles and runs no regex. Per rule, the windows around its hits
 //! are merged before its regexes run, so each rule reads each byte at most once per regex,
 //! and the regexes (finite automata) are linear in what they read. Windows reach
@@ -91,7 +91,9 @@ fn table() -> &'static Table {
         for (i, p) in providers.iter().enumerate() {
             for w in &p.keywords {
                 let w = w.as_bytes();
-                let h = u32::from(lower(w[0])) << 16 | u32::from(lower(w[1])) << 8 | u32::from(lower(w[2]));
+                let h = u32::from(lower(w[0])) << 16
+                    | u32::from(lower(w[1])) << 8
+                    | u32::from(lower(w[2]));
                 keywords.push(Keyword {
                     hash: hash3(h),
                     rule: i as u16,

@@ -367,9 +367,24 @@ fn dirty() -> Vec<(&'static str, String, String)> {
         "ZGVwbG95OmhRN3pLMnBMOW1Y".into(),
         "\"}}}",
     );
-    add("password-flag", "sshpass -p ", "Hq7zK2pL9".into(), " ssh deploy@host");
-    add("password-flag", "mysql -u app -p", "Hq7zK2pL9".into(), " shop");
-    add("login-credentials", "login: admin / ", "Hq7zK2pL9".into(), "");
+    add(
+        "password-flag",
+        "sshpass -p ",
+        "Hq7zK2pL9".into(),
+        " ssh deploy@host",
+    );
+    add(
+        "password-flag",
+        "mysql -u app -p",
+        "Hq7zK2pL9".into(),
+        " shop",
+    );
+    add(
+        "login-credentials",
+        "login: admin / ",
+        "Hq7zK2pL9".into(),
+        "",
+    );
     add(
         "secret-in-prose",
         "the passphrase is ",
@@ -1003,7 +1018,10 @@ fn redact_message_takes_out_quoted_arguments_only() {
     let out = redact_message(&msg, args);
     assert!(!out.contains(&key[40..80]), "{out}");
     assert!(out.contains("' found"), "{out}");
-    assert!(out.contains("Usage: git rune learn --insight <INSIGHT>"), "{out}");
+    assert!(
+        out.contains("Usage: git rune learn --insight <INSIGHT>"),
+        "{out}"
+    );
     assert_eq!(out.matches(REDACTED).count(), 3, "{out}");
     // A value after `=`, and a message that quotes only part of the argument.
     let aws = cat(&["AK", "IA", &noise(81, 16, UPPER_DIGITS)]);
@@ -1019,5 +1037,8 @@ fn redact_message_takes_out_quoted_arguments_only() {
     assert!(out.ends_with("' found\n\nUsage: git rune learn\n"), "{out}");
     assert!(!out.contains(&key[40..80]), "{out}");
     // Nothing to take out: the message is unchanged.
-    assert_eq!(redact_message("unexpected argument '--bogus'", ["--bogus"]), "unexpected argument '--bogus'");
+    assert_eq!(
+        redact_message("unexpected argument '--bogus'", ["--bogus"]),
+        "unexpected argument '--bogus'"
+    );
 }

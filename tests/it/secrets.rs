@@ -235,17 +235,17 @@ fn families() -> Vec<(&'static str, String, String)> {
             format!("La contraseña del servidor es {pw}!"),
             pw.clone(),
         ),
-        (
-            "secret-in-prose",
-            format!("数据库密码是 {pw}"),
-            pw.clone(),
-        ),
+        ("secret-in-prose", format!("数据库密码是 {pw}"), pw.clone()),
         (
             "netrc-password",
             format!("machine git.acme.dev login ci password {pw}"),
             pw.clone(),
         ),
-        ("braintree-access-token", format!("BT token {braintree}"), braintree),
+        (
+            "braintree-access-token",
+            format!("BT token {braintree}"),
+            braintree,
+        ),
     ]
 }
 
@@ -258,9 +258,21 @@ fn assert_refused(out: &crate::common::Output, rule: &str, place: &str, secret: 
         "{what}: {}",
         out.stderr
     );
-    assert!(out.stderr.contains(place), "{what}: no {place}: {}", out.stderr);
-    assert!(!out.stderr.contains(secret), "{what}: echoed: {}", out.stderr);
-    assert!(!out.stdout.contains(secret), "{what}: echoed: {}", out.stdout);
+    assert!(
+        out.stderr.contains(place),
+        "{what}: no {place}: {}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.contains(secret),
+        "{what}: echoed: {}",
+        out.stderr
+    );
+    assert!(
+        !out.stdout.contains(secret),
+        "{what}: echoed: {}",
+        out.stdout
+    );
 }
 
 /// Issue 29: a secret of every new family is refused on every write path — the record
@@ -275,20 +287,55 @@ fn every_new_family_is_refused_on_every_write_path() {
     for (rule, text, secret) in families() {
         let t = text.as_str();
         let commands: Vec<(Vec<&str>, &str)> = vec![
-            (vec!["learn", "--type", "insight", "--key", "k", "--insight", t], "--insight"),
             (
-                vec!["decide", "t", "--context", t, "--decision", "d", "--rationale", "r", "--impact", "i"],
-                "--context",
+                vec!["learn", "--type", "insight", "--key", "k", "--insight", t],
+                "--insight",
             ),
-            (vec!["convention", "t", "--pattern", "p", "--example", t], "--example"),
-            (vec!["remember", "--section", "Attention Points", t], "<TEXT>"),
-            (vec!["checkpoint", "--doing", "x", "--resume", t], "--resume"),
-            (vec!["progress", "--blocked", t], "--blocked"),
-            (vec!["task", "add", "deploy", "--context", t], "field `context`"),
             (
                 vec![
-                    "echo", "add", "Gotcha: deploys", "--role", "workers", "--layer", "inscribed",
-                    "--confidence", "0.8", "--text", t,
+                    "decide",
+                    "t",
+                    "--context",
+                    t,
+                    "--decision",
+                    "d",
+                    "--rationale",
+                    "r",
+                    "--impact",
+                    "i",
+                ],
+                "--context",
+            ),
+            (
+                vec!["convention", "t", "--pattern", "p", "--example", t],
+                "--example",
+            ),
+            (
+                vec!["remember", "--section", "Attention Points", t],
+                "<TEXT>",
+            ),
+            (
+                vec!["checkpoint", "--doing", "x", "--resume", t],
+                "--resume",
+            ),
+            (vec!["progress", "--blocked", t], "--blocked"),
+            (
+                vec!["task", "add", "deploy", "--context", t],
+                "field `context`",
+            ),
+            (
+                vec![
+                    "echo",
+                    "add",
+                    "Gotcha: deploys",
+                    "--role",
+                    "workers",
+                    "--layer",
+                    "inscribed",
+                    "--confidence",
+                    "0.8",
+                    "--text",
+                    t,
                 ],
                 "the echo's text",
             ),
@@ -301,7 +348,10 @@ fn every_new_family_is_refused_on_every_write_path() {
     assert_eq!(repo.refs(), refs, "a refused write changed a ref");
     let objects = all_objects(&repo);
     for (rule, _, secret) in families() {
-        assert!(!objects.contains(&secret), "{rule}: an object holds the secret");
+        assert!(
+            !objects.contains(&secret),
+            "{rule}: an object holds the secret"
+        );
     }
 }
 
@@ -317,9 +367,8 @@ fn every_new_family_is_refused_in_view_edits_and_imports() {
         // A view edit on save: refused with file and line; the edit stays on disk.
         let path = ".rune/decisions.md";
         let before = repo.read(path);
-        let edited = format!(
-            "{before}\n## Decision: deploys\n**Context:** {text}\n**Decision:** ship\n"
-        );
+        let edited =
+            format!("{before}\n## Decision: deploys\n**Context:** {text}\n**Decision:** ship\n");
         repo.write(path, &edited);
         let out = repo.rune(&["save"]);
         assert_refused(&out, rule, ".rune/decisions.md:", &secret, "save");
@@ -361,7 +410,10 @@ fn every_new_family_is_refused_in_view_edits_and_imports() {
     }
     let objects = all_objects(&repo);
     for (rule, _, secret) in families() {
-        assert!(!objects.contains(&secret), "{rule}: an object holds the secret");
+        assert!(
+            !objects.contains(&secret),
+            "{rule}: an object holds the secret"
+        );
     }
 }
 
@@ -390,7 +442,12 @@ fn the_agent_hook_refuses_new_families_and_says_so() {
             &format!("{before}\n## Decision: deploys\n**Context:** {text}\n**Decision:** ship\n"),
         );
         let out = repo.rune_stdin(&["agent", "hook", "Stop"], payload("Stop").as_bytes());
-        assert_eq!(out.code, 0, "a hook never fails the agent: {}", out.snapshot());
+        assert_eq!(
+            out.code,
+            0,
+            "a hook never fails the agent: {}",
+            out.snapshot()
+        );
         let log = repo.read(".git/rune/agent.log");
         assert!(log.contains(&format!("({rule})")), "{log}");
         assert!(log.contains(".rune/decisions.md"), "{log}");
@@ -398,11 +455,27 @@ fn the_agent_hook_refuses_new_families_and_says_so() {
         assert!(!out.stdout.contains(secret.as_str()) && !out.stderr.contains(secret.as_str()));
         repo.write(path, &before);
     }
-    let start = repo.rune_stdin(&["agent", "hook", "SessionStart"], payload("SessionStart").as_bytes());
-    assert!(start.stdout.contains("4 agent hook failure(s)"), "{}", start.stdout);
-    assert!(start.stdout.contains("refusing to record a secret (basic-auth)"), "{}", start.stdout);
+    let start = repo.rune_stdin(
+        &["agent", "hook", "SessionStart"],
+        payload("SessionStart").as_bytes(),
+    );
+    assert!(
+        start.stdout.contains("4 agent hook failure(s)"),
+        "{}",
+        start.stdout
+    );
+    assert!(
+        start
+            .stdout
+            .contains("refusing to record a secret (basic-auth)"),
+        "{}",
+        start.stdout
+    );
     // Said once: the next session start has nothing new to report.
-    let again = repo.rune_stdin(&["agent", "hook", "SessionStart"], payload("SessionStart").as_bytes());
+    let again = repo.rune_stdin(
+        &["agent", "hook", "SessionStart"],
+        payload("SessionStart").as_bytes(),
+    );
     assert!(!again.stdout.contains("hook failure"), "{}", again.stdout);
     for (_, _, secret) in &families {
         assert!(!start.stdout.contains(secret.as_str()));
@@ -419,9 +492,7 @@ fn block_on<F: std::future::Future>(f: F) -> F::Output {
 }
 
 /// `git rune mcp` in `repo`, connected with the SDK's client.
-async fn mcp(
-    repo: &TestRepo,
-) -> rmcp::service::RunningService<rmcp::service::RoleClient, ()> {
+async fn mcp(repo: &TestRepo) -> rmcp::service::RunningService<rmcp::service::RoleClient, ()> {
     use rmcp::ServiceExt;
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_git-rune"));
     repo.env(&mut cmd);
@@ -477,7 +548,10 @@ fn mcp_tools_refuse_new_families_without_echoing_them() {
             ] {
                 let (error, t) = tool(&client, name, args).await;
                 assert!(error, "{name} accepted {rule}: {t}");
-                assert!(t.contains(&format!("refusing to record a secret ({rule})")), "{t}");
+                assert!(
+                    t.contains(&format!("refusing to record a secret ({rule})")),
+                    "{t}"
+                );
                 assert!(t.contains(place), "{t}");
                 assert!(!t.contains(&secret), "{name} echoed the secret: {t}");
             }
@@ -508,7 +582,9 @@ fn no_error_message_prints_a_secret_from_the_command_line() {
     repo.commit_file("a.txt", "a\n", "first");
     repo.rune(&["-q", "init"]).success();
     let body: Vec<String> = (0..5)
-        .map(|i| format!("b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB{i}AAAAMwAAAAtzc2gtZW"))
+        .map(|i| {
+            format!("b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB{i}AAAAMwAAAAtzc2gtZW")
+        })
         .collect();
     let key = format!(
         "{}{}\n{}\nAAAAB3Jvb3RAdm0BAgMEBQY=\n{}{}",
@@ -521,10 +597,38 @@ fn no_error_message_prints_a_secret_from_the_command_line() {
     let aws = aws_key();
     let cases: Vec<Vec<&str>> = vec![
         // clap reads the key as an option (it starts with dashes) and quotes it.
-        vec!["learn", "--type", "error", "--key", "k", "--insight", &key, "--bogus"],
-        vec!["learn", "--type", "error", "--key", "k", "--bogus", "--insight", &key],
+        vec![
+            "learn",
+            "--type",
+            "error",
+            "--key",
+            "k",
+            "--insight",
+            &key,
+            "--bogus",
+        ],
+        vec![
+            "learn",
+            "--type",
+            "error",
+            "--key",
+            "k",
+            "--bogus",
+            "--insight",
+            &key,
+        ],
         // A value clap rejects.
-        vec!["learn", "--type", "error", "--key", "k", "--insight", "x", "--confidence", &aws],
+        vec![
+            "learn",
+            "--type",
+            "error",
+            "--key",
+            "k",
+            "--insight",
+            "x",
+            "--confidence",
+            &aws,
+        ],
         vec!["learn", "--type", &aws, "--key", "k", "--insight", "x"],
         vec!["show", &aws],
         // An argument clap does not expect.
@@ -536,17 +640,42 @@ fn no_error_message_prints_a_secret_from_the_command_line() {
     for args in cases {
         let out = repo.rune(&args);
         assert_ne!(out.code, 0, "{args:?}");
-        assert!(out.stderr.starts_with("error: "), "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.starts_with("error: "),
+            "{args:?}: {}",
+            out.stderr
+        );
         // Where the message quotes the secret, the quote is redacted.
         let quoted = !out.stderr.contains("'--bogus' found");
-        assert!(!quoted || out.stderr.contains("***REDACTED***"), "{args:?}: {}", out.stderr);
+        assert!(
+            !quoted || out.stderr.contains("***REDACTED***"),
+            "{args:?}: {}",
+            out.stderr
+        );
         for leak in [&key[40..80], &aws[4..], "AAAAB3Jvb3RAdm0BAgMEBQY"] {
-            assert!(!out.stderr.contains(leak), "{args:?} printed a secret: {}", out.stderr);
-            assert!(!out.stdout.contains(leak), "{args:?} printed a secret: {}", out.stdout);
+            assert!(
+                !out.stderr.contains(leak),
+                "{args:?} printed a secret: {}",
+                out.stderr
+            );
+            assert!(
+                !out.stdout.contains(leak),
+                "{args:?} printed a secret: {}",
+                out.stdout
+            );
         }
     }
     // The rest of clap's message survives: what was wrong and how to get help.
-    let out = repo.rune(&["learn", "--type", "error", "--key", "k", "--insight", &key, "--bogus"]);
+    let out = repo.rune(&[
+        "learn",
+        "--type",
+        "error",
+        "--key",
+        "k",
+        "--insight",
+        &key,
+        "--bogus",
+    ]);
     assert!(out.stderr.contains("' found"), "{}", out.stderr);
     assert!(out.stderr.contains("--help"), "{}", out.stderr);
     assert_eq!(out.code, 2);
