@@ -44,7 +44,7 @@ fn first_scan_cost() {
         let _ = data::parse_words(include_str!("data/words.txt"));
     });
     let prose = median(51, || {
-        let _ = data::parse_lexicon(include_str!("data/prose.txt"));
+        let _ = lexicon::parse_lexicon(include_str!("data/prose.txt"));
     });
     let commands = median(51, || {
         let _ = data::parse_commands(include_str!("data/commands.txt"));

@@ -268,13 +268,16 @@ mod auth;
 mod commands;
 mod data;
 mod entropy;
+mod lexicon;
 mod prose;
 mod rules;
 mod table;
+mod tokens;
 
 use anchored::*;
 use entropy::*;
 use rules::*;
+use tokens::*;
 
 #[cfg(test)]
 mod corpus_tests;

@@ -13,7 +13,8 @@
 //! Cost: one pass over the text; a byte that cannot start a noun is rejected with one probe,
 //! and the rest of the shape is read only after a noun.
 
-use super::data::{self, Lang, Lexicon, List, Noun, Said};
+use super::data::{self, List};
+use super::lexicon::{self, Lang, Lexicon, Noun, Said};
 use super::rules::*;
 
 /// The longest value a sentence states (bytes).
@@ -23,7 +24,7 @@ const GLUE: usize = 48;
 
 /// Finds secrets stated in prose.
 pub(super) fn scan_prose(text: &str, out: &mut Vec<Cand>) {
-    let lex = data::lexicon();
+    let lex = lexicon::lexicon();
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -392,7 +393,7 @@ fn value_at(text: &str, i: usize, noun: &Noun, lang: &Lang, stated: bool) -> Opt
         return login_pair(text, i, stated);
     }
     if let Some((vs, ve)) = quoted_at(text, i) {
-        let v = text[vs..ve].as_bytes();
+        let v = &text.as_bytes()[vs..ve];
         let min = if said == Said::Password { 4 } else { 8 };
         let plain_word = v.iter().all(u8::is_ascii_lowercase) && v.len() < 8;
         let ok = v.len() >= min && !plain_word && !is_placeholder(v) && !looks_like_code(v);
@@ -518,7 +519,7 @@ fn login_pair(text: &str, i: usize, stated: bool) -> Option<Cand> {
         return None; // a path or a URL, not a pair
     }
     let letters_only = pw.chars().all(char::is_alphabetic);
-    let lex = data::lexicon();
+    let lex = lexicon::lexicon();
     let ok = pw.chars().count() >= 4
         && !is_placeholder(b)
         && !pw.eq_ignore_ascii_case(user)

@@ -1,4 +1,7 @@
-//! The secrets corpus and property tests.
+//! The secrets corpus and property tests: one positive and one negative test per hand-written
+//! rule, the in-code corpus, redaction, linearity and the property tests. Long because every
+//! rule has its cases here, built from the same noise helpers (which the other test files
+//! import); the shape corpora live in `corpus_tests.rs`.
 
 use super::*;
 use proptest::prelude::*;
