@@ -118,7 +118,8 @@ pub(super) fn scan_command_at(b: &[u8], s: usize, e: usize, out: &mut Vec<Cand>)
     if s > 0 && matches!(b[s - 1], b'.' | b'@' | b':') {
         return None;
     }
-    if !matches!(b.get(e), Some(b' ' | b'\t')) || !data::commands().first_bytes[b[s] as usize] {
+    let second = if e > s + 1 { b[s + 1] } else { 0 };
+    if !matches!(b.get(e), Some(b' ' | b'\t')) || !data::commands().may_start(b[s], second) {
         return None;
     }
     command_name(b, (s, e))?;

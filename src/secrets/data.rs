@@ -79,6 +79,9 @@ fn field(line: &str) -> (&str, &str) {
 /// Replaces `{name}` with the pattern `@define name` gave it.
 fn expand(pattern: &str, defines: &[(&str, &str)]) -> String {
     let mut out = pattern.to_owned();
+    if !pattern.contains('{') {
+        return out;
+    }
     for (name, value) in defines {
         out = out.replace(&format!("{{{name}}}"), value);
     }
@@ -406,8 +409,16 @@ pub(super) struct CliOption {
 #[derive(Debug)]
 pub(super) struct Commands {
     pub(super) by_name: HashMap<&'static str, Vec<CliOption>>,
-    /// Which bytes start a command's name: most words are rejected by one probe.
-    pub(super) first_bytes: [bool; 256],
+    /// Which first two bytes start a command's name: most words are rejected by one probe.
+    pairs: Box<[u64; 1024]>,
+}
+
+impl Commands {
+    /// Whether a command's name may start with bytes `b0`, `b1`.
+    pub(super) fn may_start(&self, b0: u8, b1: u8) -> bool {
+        let k = usize::from(b0) << 8 | usize::from(b1);
+        self.pairs[k >> 6] >> (k & 63) & 1 == 1
+    }
 }
 
 /// The command table, parsed on first use.
@@ -478,14 +489,13 @@ pub(super) fn parse_commands(text: &'static str) -> Result<Commands, String> {
             forms,
         });
     }
-    let mut first_bytes = [false; 256];
+    let mut pairs = Box::new([0u64; 1024]);
     for name in by_name.keys() {
-        first_bytes[name.as_bytes()[0] as usize] = true;
+        let b = name.as_bytes();
+        let k = usize::from(b[0]) << 8 | usize::from(*b.get(1).unwrap_or(&0));
+        pairs[k >> 6] |= 1 << (k & 63);
     }
-    Ok(Commands {
-        by_name,
-        first_bytes,
-    })
+    Ok(Commands { by_name, pairs })
 }
 
 #[cfg(test)]

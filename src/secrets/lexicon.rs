@@ -66,6 +66,9 @@ pub(super) struct Lexicon {
     /// Which (lower-case) first two bytes start a noun that starts with an ASCII letter: a
     /// second probe for the positions the first let through.
     pairs: Box<[u64; 1024]>,
+    /// The same for the nouns that may start inside a word (compounds): most positions of a
+    /// text are inside a word, and few nouns can start there.
+    in_word_pairs: Box<[u64; 1024]>,
 }
 
 /// The bit of two bytes in [`Lexicon`]'s `pairs`.
@@ -74,10 +77,16 @@ fn pair_bit(b0: u8, b1: u8) -> usize {
 }
 
 impl Lexicon {
-    /// Whether a noun may start with ASCII byte `b0` followed by byte `b1`.
-    pub(super) fn may_start(&self, b0: u8, b1: u8) -> bool {
+    /// Whether a noun may start with ASCII byte `b0` followed by byte `b1`, at a word's start
+    /// or (`in_word`) inside one.
+    pub(super) fn may_start(&self, b0: u8, b1: u8, in_word: bool) -> bool {
         let k = pair_bit(b0, b1);
-        self.pairs[k >> 6] >> (k & 63) & 1 == 1
+        let bits = if in_word {
+            &self.in_word_pairs
+        } else {
+            &self.pairs
+        };
+        bits[k >> 6] >> (k & 63) & 1 == 1
     }
 
     /// The nouns that may start with `c`, longest first.
@@ -99,7 +108,9 @@ pub(super) fn lexicon() -> &'static Lexicon {
 pub(super) fn parse_lexicon(text: &'static str) -> Result<Lexicon, String> {
     let file = "src/secrets/data/prose.txt";
     let mut langs: Vec<Lang> = Vec::new();
-    let mut nouns = Vec::new();
+    let mut nouns: Vec<Noun> = Vec::new();
+    // (text, kind) → index in `nouns`: a noun several languages share is one entry.
+    let mut seen: HashMap<(String, u8), usize> = HashMap::new();
     for (name, entries) in parse_lists(file, text)? {
         let Some((tag, list)) = name.split_once('.') else {
             return Err(format!("{file}: [{name}] is not [<lang>.<list>]"));
@@ -158,16 +169,18 @@ pub(super) fn parse_lexicon(text: &'static str) -> Result<Lexicon, String> {
         if let Some(said) = said {
             let lower: Vec<String> = entries.iter().map(|e| e.to_lowercase()).collect();
             for text in lower {
-                match nouns
-                    .iter_mut()
-                    .find(|n: &&mut Noun| n.text == text && n.said == said)
-                {
-                    Some(n) => n.langs.push(lang),
-                    None => nouns.push(Noun {
-                        text,
-                        langs: vec![lang],
-                        said,
-                    }),
+                match seen.entry((text.clone(), said as u8)) {
+                    std::collections::hash_map::Entry::Occupied(at) => {
+                        nouns[*at.get()].langs.push(lang);
+                    }
+                    std::collections::hash_map::Entry::Vacant(at) => {
+                        at.insert(nouns.len());
+                        nouns.push(Noun {
+                            text,
+                            langs: vec![lang],
+                            said,
+                        });
+                    }
                 }
             }
         }
@@ -176,11 +189,18 @@ pub(super) fn parse_lexicon(text: &'static str) -> Result<Lexicon, String> {
     let mut other: HashMap<char, Starts> = HashMap::new();
     let mut first_bytes = [false; 256];
     let mut pairs = Box::new([0u64; 1024]);
+    let mut in_word_pairs = Box::new([0u64; 1024]);
     for (i, n) in nouns.iter().enumerate() {
         if let [b0, b1, ..] = n.text.as_bytes() {
             if b0.is_ascii() {
                 let k = pair_bit(*b0, *b1);
                 pairs[k >> 6] |= 1 << (k & 63);
+                if n.langs
+                    .iter()
+                    .any(|&l| langs[l].glued || langs[l].compounds)
+                {
+                    in_word_pairs[k >> 6] |= 1 << (k & 63);
+                }
             }
         }
         let Some(c) = n.text.chars().next() else {
@@ -223,5 +243,6 @@ pub(super) fn parse_lexicon(text: &'static str) -> Result<Lexicon, String> {
         other,
         first_bytes,
         pairs,
+        in_word_pairs,
     })
 }

@@ -28,8 +28,10 @@ pub(super) fn scan_prose(text: &str, out: &mut Vec<Cand>) {
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
+        // Inside a word of ASCII letters only compounds can start: a stricter probe.
+        let inside = i > 0 && b[i - 1].is_ascii_alphanumeric();
         let ascii_miss =
-            b[i].is_ascii() && !lex.may_start(b[i], b.get(i + 1).copied().unwrap_or(0));
+            b[i].is_ascii() && !lex.may_start(b[i], b.get(i + 1).copied().unwrap_or(0), inside);
         if !lex.first_bytes[b[i] as usize] || ascii_miss || !text.is_char_boundary(i) {
             i += 1;
             continue;
