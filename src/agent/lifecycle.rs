@@ -70,12 +70,18 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
     let git_dir = store.git_dir().to_path_buf();
     // Memory a plain `git fetch` (or `git pull`) brought is merged first, as every command
     // does: a teammate's records are in the new session's briefing.
-    if let Err(e) = crate::sync::merge_fetched(&store) {
-        super::answer::log(
+    // What it refused (a teammate's record holding a secret) is logged like a hook failure.
+    match crate::sync::merge_fetched(&store) {
+        Ok(reports) => {
+            for w in reports.iter().flat_map(crate::sync::SyncReport::warnings) {
+                super::answer::log(&git_dir, "SessionStart", &w);
+            }
+        }
+        Err(e) => super::answer::log(
             &git_dir,
             "SessionStart",
             &format!("memory fetched from a remote not merged: {e:#}"),
-        );
+        ),
     }
     session::clean(&git_dir);
     let id = payload.session();

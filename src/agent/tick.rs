@@ -30,23 +30,41 @@ pub fn post_tool_use(at: &Located, payload: &Payload<'_>, start: &Path) -> Resul
         .map(|f| relative(f, at.work_tree.as_deref()));
     s.count(payload.tool(), payload.read_lines(), touched.as_deref());
     // A TodoWrite (and only that) opens the repository: the tasks follow the agent's list.
+    // An item left out for a secret is logged like a hook failure and told to the agent now.
+    let mut refusal = None;
     if payload.tool() == "TodoWrite" {
         if let Some(todos) = payload.tool_input.as_ref().and_then(|t| t.todos.as_deref()) {
             let followed = crate::store::Store::open(start)
                 .map_err(anyhow::Error::from)
                 .and_then(|store| crate::tasks::follow_todos(&store, todos));
-            if let Err(e) = followed {
-                super::answer::log(
+            match followed {
+                Ok(f) => refusal = f.refusal(),
+                Err(e) => super::answer::log(
                     git_dir,
                     "PostToolUse",
                     &format!("TodoWrite not followed: {e:#}"),
-                );
+                ),
+            }
+            if let Some(r) = &refusal {
+                super::answer::log(git_dir, "PostToolUse", r);
             }
         }
     }
     let answer = advise(&mut s, git_dir, start);
     session::write(git_dir, &s)?;
-    Ok(answer)
+    Ok(match refusal {
+        None => answer,
+        Some(r) => with_note(answer, &format!("git-rune: {r}")),
+    })
+}
+
+/// `answer` with `note` added (the agent hears both).
+fn with_note(answer: Answer, note: &str) -> Answer {
+    match answer {
+        Answer::Silent => Answer::Context(note.to_owned()),
+        Answer::Context(t) => Answer::Context(format!("{note}\n\n{t}")),
+        Answer::Block(t) => Answer::Block(format!("{t}\n\n{note}")),
+    }
 }
 
 /// A path as the repository names it (relative to its top), when it is inside.

@@ -63,6 +63,9 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
         };
         match crate::sync::sync(&store, &remote, opts, &|what| ctx.ui.status(what)) {
             Ok(report) => {
+                for w in report.warnings() {
+                    ctx.ui.warn(w);
+                }
                 let came: usize = report.incoming().values().sum();
                 if came > 0 {
                     done.actions.push(format!(

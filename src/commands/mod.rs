@@ -158,6 +158,9 @@ impl Context {
         match crate::sync::merge_fetched(&store) {
             Ok(reports) => {
                 for r in reports {
+                    for w in r.warnings() {
+                        self.ui.warn(w);
+                    }
                     let came = r.incoming().values().sum::<usize>()
                         + r.notes.as_ref().map_or(0, |n| n.incoming);
                     if came > 0 {

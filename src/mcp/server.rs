@@ -51,10 +51,15 @@ impl RuneServer {
             ),
             other => anyhow::Error::from(other),
         })?;
-        if let Err(e) = crate::sync::merge_fetched(&store) {
-            (self.warn)(&format!(
+        match crate::sync::merge_fetched(&store) {
+            Ok(reports) => {
+                for w in reports.iter().flat_map(crate::sync::SyncReport::warnings) {
+                    (self.warn)(&w);
+                }
+            }
+            Err(e) => (self.warn)(&format!(
                 "could not merge memory fetched from a remote: {e:#} (run `git rune sync`)"
-            ));
+            )),
         }
         Ok(store)
     }
