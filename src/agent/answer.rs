@@ -47,7 +47,7 @@ pub fn log(git_dir: &Path, event: &str, msg: &str) {
         .append(true)
         .open(&path)
     {
-        let line = crate::text::one_line(msg);
+        let line = crate::text::one_line(&crate::secrets::redact(msg));
         let _ = writeln!(f, "{} {event}: {line}", crate::store::now_rfc3339());
     }
 }

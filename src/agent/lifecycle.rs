@@ -74,8 +74,10 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
     // The session start's upkeep first (docs/storage.md, "Which commands write"): memory a
     // plain `git fetch` brought is merged, so a teammate's records are in the briefing; stale
     // instincts are pruned and stale oracle dispatches orphaned. What fails is logged.
-    for failure in crate::upkeep::session_start(&store).failures {
-        super::answer::log(&git_dir, "SessionStart", &failure);
+    // What it refused (a teammate's record holding a secret) is logged like a hook failure.
+    let up = crate::upkeep::session_start(&store);
+    for line in up.failures.iter().chain(&up.warnings) {
+        super::answer::log(&git_dir, "SessionStart", line);
     }
     session::clean(&git_dir);
     // The view the agent reads shows memory now and HEAD's branch (issue 23).
@@ -373,7 +375,7 @@ fn save_edits(store: &Store, summary: Option<&str>, s: &Session) -> Result<bool>
         return Ok(false);
     }
     let baseline = unacted(store, s)?;
-    save(
+    let saved = save(
         store,
         &mut Sealer::default(),
         SaveOptions {
@@ -382,6 +384,11 @@ fn save_edits(store: &Store, summary: Option<&str>, s: &Session) -> Result<bool>
             session_git: baseline.as_ref(),
         },
     )?;
+    // An entry refused (a secret, a broken field) is a hook failure the next session hears of;
+    // the rest was saved.
+    for r in &saved.refused {
+        super::answer::log(store.git_dir(), "save", r);
+    }
     Ok(true)
 }
 

@@ -39,21 +39,30 @@ pub fn post_tool_use(
         s.count(payload.tool(), payload.read_lines(), touched.as_deref());
     }
     // A TodoWrite (and only that) opens the repository: the tasks follow the agent's list.
-    // One the tasks cannot follow (an item holding a secret, which the seal refuses) is told
-    // to the agent at once, logged, and told again at the next session start.
+    // An item the tasks cannot follow (it holds a secret, which the seal refuses) is left
+    // out, logged like a hook failure, told to the agent at once and again at the next session
+    // start; the list's other items are followed.
     let mut refused = None;
     if payload.tool() == "TodoWrite" && !failed {
         if let Some(todos) = payload.tool_input.as_ref().and_then(|t| t.todos.as_deref()) {
             let followed = crate::store::Store::open(start)
                 .map_err(anyhow::Error::from)
                 .and_then(|store| crate::tasks::follow_todos(&store, todos));
-            if let Err(e) = followed {
-                let msg = format!("TodoWrite not followed: {e:#}");
-                super::answer::log(git_dir, "PostToolUse", &msg);
-                refused = Some(format!(
-                    "git-rune: the todo list was not recorded as tasks ({}). Rewrite the item without the secret (name it instead, e.g. \"the key in $API_KEY\"); nothing of this list was saved.",
-                    crate::text::one_line(&format!("{e:#}"))
-                ));
+            match followed {
+                Ok(f) => {
+                    if let Some(r) = f.refusal() {
+                        super::answer::log(git_dir, "PostToolUse", &r);
+                        refused = Some(format!("git-rune: {r}"));
+                    }
+                }
+                Err(e) => {
+                    let msg = format!("TodoWrite not followed: {e:#}");
+                    super::answer::log(git_dir, "PostToolUse", &msg);
+                    refused = Some(format!(
+                        "git-rune: the todo list was not recorded as tasks ({}). Rewrite the item without the secret (name it instead, e.g. \"the key in $API_KEY\"); nothing of this list was saved.",
+                        crate::text::one_line(&format!("{e:#}"))
+                    ));
+                }
             }
         }
     }

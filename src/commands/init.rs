@@ -67,6 +67,9 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
         };
         match crate::sync::sync(&store, &remote, opts, &|what| ctx.ui.status(what)) {
             Ok(report) => {
+                for w in report.warnings() {
+                    ctx.ui.warn(w);
+                }
                 let incoming = report.incoming();
                 let came: usize = incoming.values().sum();
                 if came > 0 {

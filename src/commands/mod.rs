@@ -602,7 +602,7 @@ pub(crate) fn report_upkeep(ctx: &Context, up: &crate::upkeep::Upkeep) {
             if n == 1 { "" } else { "es" }
         ));
     }
-    for f in &up.failures {
+    for f in up.failures.iter().chain(&up.warnings) {
         ctx.ui.warn(format_args!("{f}"));
     }
 }

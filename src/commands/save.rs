@@ -130,6 +130,8 @@ pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
             summary: &saved.summary,
             version: json::VERSION,
         })
+    } else if saved.nothing && !saved.refused.is_empty() {
+        "nothing saved: the entries above were refused".to_owned()
     } else if saved.nothing && echoes_saved {
         "nothing to save in .rune/ (the echoes directory was saved)".to_owned()
     } else if saved.nothing {
@@ -149,5 +151,10 @@ pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
     };
     out.push('\n');
     ctx.report(&out)?;
+    // Entries refused: the rest is saved, and the exit status says not everything was (as
+    // rsync's partial transfer does); the next `status`, `load` and session start say so too.
+    if !saved.refused.is_empty() {
+        return Ok(ExitCode::from(crate::error::Kind::Data.exit_code()));
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -83,11 +83,8 @@ pub fn run(ctx: &Context, args: SyncArgs) -> Result<ExitCode> {
         if let Some(why) = &report.gave_up {
             ctx.ui.warn(why);
         }
-        for (id, why) in report.refused() {
-            ctx.ui.warn(format_args!(
-                "refused a record from {remote} ({}): {why}",
-                crate::text::short(id)
-            ));
+        for w in report.warnings() {
+            ctx.ui.warn(w);
         }
         if ctx.ui.json {
             out.push_str(&json::line(&json::sync(&report)));

@@ -242,6 +242,7 @@ fn log(store: &Store, hook: &str, msg: &str) {
         .append(true)
         .open(dir.join("hooks.log"))
     {
+        let msg = crate::secrets::redact(msg);
         let _ = writeln!(f, "{} {hook}: {}", store.now(), msg.replace('\n', " "));
     }
 }

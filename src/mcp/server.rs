@@ -51,10 +51,15 @@ impl RuneServer {
             ),
             other => anyhow::Error::from(other),
         })?;
-        if let Err(e) = crate::sync::merge_fetched(&store) {
-            (self.warn)(&format!(
+        match crate::sync::merge_fetched(&store) {
+            Ok(reports) => {
+                for w in reports.iter().flat_map(crate::sync::SyncReport::warnings) {
+                    (self.warn)(&w);
+                }
+            }
+            Err(e) => (self.warn)(&format!(
                 "could not merge memory fetched from a remote: {e:#} (run `git rune sync`)"
-            ));
+            )),
         }
         Ok(store)
     }
@@ -187,7 +192,9 @@ fn tool_list() -> Vec<Tool> {
 fn args<T: DeserializeOwned>(request: &CallToolRequestParams) -> Result<T, ErrorData> {
     let value = serde_json::Value::Object(request.arguments.clone().unwrap_or_default());
     serde_json::from_value(value).map_err(|e| {
-        ErrorData::invalid_params(format!("invalid arguments for {}: {e}", request.name), None)
+        // serde quotes the value it rejected, which may be a secret.
+        let msg = format!("invalid arguments for {}: {e}", request.name);
+        ErrorData::invalid_params(crate::secrets::redact(&msg), None)
     })
 }
 
@@ -212,7 +219,8 @@ fn tool_error(e: anyhow::Error) -> CallToolResult {
     if let Some(h) = hint {
         text.push_str(&format!("\nhint: {h}"));
     }
-    CallToolResult::error(vec![ContentBlock::text(text)])
+    // An error may quote an argument; none may hand a secret back to the model.
+    CallToolResult::error(vec![ContentBlock::text(crate::secrets::redact(&text))])
 }
 
 impl RuneServer {

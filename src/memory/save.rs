@@ -156,6 +156,12 @@ fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Resul
         }
     }
     saved.refused = edited.iter().flat_map(|e| e.refused.clone()).collect();
+    // Files left as written on purpose (a refused entry), not edited while saving.
+    let refused_files: Vec<ViewFile> = edited
+        .iter()
+        .filter(|e| !e.refused.is_empty())
+        .map(|e| e.file)
+        .collect();
     split_frames(&mut edited);
     let summary = opts.summary.map(str::trim).filter(|m| !m.is_empty());
     if summary.is_none() && edited.iter().all(|e| e.drafts.is_empty()) && documents.is_empty() {
@@ -164,6 +170,7 @@ fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Resul
             saved.kept = view
                 .checkout_saved(guard, store, &[], &saved.record_files)?
                 .kept;
+            saved.kept.retain(|f| !refused_files.contains(f));
         }
         return Ok(saved);
     }
@@ -281,13 +288,7 @@ fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Resul
             let mut documents = saved.record_files.clone();
             documents.extend(saved.documents.iter().cloned());
             saved.kept = view.checkout_saved(guard, store, &force, &documents)?.kept;
-            // Left as written on purpose (a refused entry), not edited while saving.
-            let refused: Vec<ViewFile> = edited
-                .iter()
-                .filter(|e| !e.refused.is_empty())
-                .map(|e| e.file)
-                .collect();
-            saved.kept.retain(|f| !refused.contains(f));
+            saved.kept.retain(|f| !refused_files.contains(f));
         }
     }
     Ok(saved)

@@ -14,6 +14,7 @@ use std::process::ExitCode;
 use std::rc::Rc;
 
 use crate::error::Kind;
+use crate::secrets;
 use crate::text::sanitize;
 
 /// Where output goes: a shared writer (stdout, a pager's input, or a buffer in tests).
@@ -132,7 +133,10 @@ impl Ui {
 
     /// A warning on stderr, shown even with `-q`.
     pub fn warn(&self, msg: impl fmt::Display) {
-        self.err_line(&format!("warning: {}", sanitize(&msg.to_string())));
+        self.err_line(&format!(
+            "warning: {}",
+            sanitize(&secrets::redact(&msg.to_string()))
+        ));
     }
 
     /// Writes data to stdout: text through [`sanitize`] (the one sanitiser of everything
@@ -331,20 +335,37 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
     if is_broken_pipe(err) {
         return ExitCode::SUCCESS;
     }
+    // Messages may quote what was typed (a path, an id, a value): none may print a secret.
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let clean = |s: &str| sanitize(&secrets::redact_message(s, args.iter().map(String::as_str)));
     let mut stderr = std::io::stderr().lock();
-    let _ = write_report(&mut stderr, err);
+    let _ = write_report_cleaned(&mut stderr, err, &clean);
     ExitCode::from(kind_of(err).exit_code())
 }
 
-/// The report [`report`] prints, into any writer.
+/// The report [`report`] prints, into any writer (the in-process command tests).
+#[cfg(test)]
 pub fn write_report(w: &mut dyn Write, err: &anyhow::Error) -> std::io::Result<()> {
-    writeln!(w, "error: {}", sanitize(&err.to_string()))?;
+    write_report_cleaned(w, err, &|s| {
+        sanitize(&secrets::redact_message(s, std::iter::empty()))
+    })
+}
+
+/// The report, each line through `clean` (the sanitiser, and no secret from the arguments).
+fn write_report_cleaned(
+    w: &mut dyn Write,
+    err: &anyhow::Error,
+    clean: &dyn Fn(&str) -> String,
+) -> std::io::Result<()> {
+    writeln!(w, "error: {}", clean(&err.to_string()))?;
     for cause in err.chain().skip(1) {
-        writeln!(w, "  caused by: {}", sanitize(&cause.to_string()))?;
+        writeln!(w, "  caused by: {}", clean(&cause.to_string()))?;
     }
     let kind = kind_of(err);
     match hint_of(err) {
-        Some(hint) => writeln!(w, "hint: {}", sanitize(&hint))?,
+        Some(hint) => writeln!(w, "hint: {}", clean(&hint))?,
         None if kind == Kind::Internal => writeln!(
             w,
             "hint: this is a bug in git-rune; please report it with the command you ran"
@@ -356,9 +377,23 @@ pub fn write_report(w: &mut dyn Write, err: &anyhow::Error) -> std::io::Result<(
 
 /// Prints what clap has to say about the command line (a usage error, `--help`,
 /// `--version`) through the sanitiser, since an error quotes what was typed, and returns its
-/// exit code. Plain text: clap's colours would be escape sequences too.
+/// exit code. An error quotes arguments back (an unexpected one, a value it rejects): each
+/// that holds a secret is redacted first (`learn --insight "$(cat id_ed25519)" --bogus` must
+/// not print the key). Plain text: clap's colours would be escape sequences too.
 pub fn report_usage(err: &clap::Error) -> ExitCode {
-    let text = sanitize(&err.render().to_string());
+    let rendered = err.render().to_string();
+    let text = if err.use_stderr() {
+        // Arguments are read lossily: clap quotes what it could decode.
+        let args: Vec<String> = std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        sanitize(&secrets::redact_message(
+            &rendered,
+            args.iter().map(String::as_str),
+        ))
+    } else {
+        sanitize(&rendered)
+    };
     let _ = if err.use_stderr() {
         std::io::stderr().lock().write_all(text.as_bytes())
     } else {

@@ -182,6 +182,43 @@ impl Store {
         }])
     }
 
+    /// Forgets what `remote`'s `local` ref was fetched as, if it still names `expected`: that
+    /// history holds a record refused as a secret, and no ref of this clone keeps it
+    /// reachable (git's own gc then removes its objects). The next fetch brings the ref back,
+    /// and the next merge refuses and reports the record again.
+    pub(crate) fn drop_tracking(
+        &self,
+        remote: &str,
+        local: &str,
+        expected: ObjectId,
+    ) -> Result<()> {
+        use gix::refs::transaction::{Change, PreviousValue, RefEdit, RefLog};
+        let name = tracking_ref(remote, local);
+        let edit = RefEdit {
+            change: Change::Delete {
+                expected: PreviousValue::MustExistAndMatch(gix::refs::Target::Object(expected)),
+                log: RefLog::AndReference,
+            },
+            name: name.as_str().try_into().map_err(git_err::<
+                gix::validate::reference::name::Error,
+            >(format!(
+                "invalid ref name {name}"
+            )))?,
+            deref: false,
+        };
+        self.repo
+            .refs
+            .transaction()
+            .prepare(
+                [edit],
+                gix::lock::acquire::Fail::Immediately,
+                gix::lock::acquire::Fail::Immediately,
+            )
+            .and_then(|t| t.commit(None))
+            .map(|_| ())
+            .map_err(git_err(format!("cannot delete {name}")))
+    }
+
     /// Moves `name` from `expected` to `to`, a commit already in the object database (a
     /// fast-forward to what a remote has). Fails if `name` moved meanwhile.
     pub(crate) fn fast_forward(

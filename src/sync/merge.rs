@@ -2,12 +2,15 @@
 //! merged tree is a pure function of the union (the tree layout is), so clones that hold the
 //! same records hold the same tree, whatever order they synced in. Records written elsewhere
 //! are admitted by the seal's rules first; a refused one is reported and left out, the rest
-//! merges.
+//! merges. A history that holds a record refused as a secret never becomes a parent of a
+//! local commit: its records come in as a commit on this clone's own history, so no local ref
+//! keeps the secret reachable (and nothing is pushed to that ref until the remote's history
+//! is clean: a push would have to build on it).
 
 use std::collections::BTreeMap;
 
 use super::gc::compacted_from;
-use crate::memory::seal::Sealer;
+use crate::memory::seal::{SealError, Sealer};
 use crate::model::Record;
 use crate::store::{commit_message, ObjectId, Store, StoreError, Tip};
 
@@ -38,9 +41,20 @@ pub struct RefMerge {
     pub incoming: BTreeMap<&'static str, usize>,
     /// Records the remote had that were refused, with why.
     pub refused: Vec<(String, String)>,
+    /// Whether one of them was refused as a secret: the remote's history was not merged (only
+    /// its admitted records were), and this ref is not pushed to the remote.
+    pub secret: bool,
     /// The remote value the push may replace (`--force-with-lease`): set only when this
     /// clone's compacted history replaces the history it compacted.
     pub lease: Option<ObjectId>,
+}
+
+impl RefMerge {
+    /// Whether this ref must not be pushed: the remote's history holds a secret, which a push
+    /// would have to build on (a compacted history of ours replaces it instead).
+    pub fn push_held(&self) -> bool {
+        self.secret && self.outcome != Outcome::Replaces
+    }
 }
 
 /// Merges `theirs` (a commit the remote's ref points at, fetched) into the local ref `name`,
@@ -79,6 +93,7 @@ fn merge_once(
         outcome: Outcome::UpToDate,
         incoming: BTreeMap::new(),
         refused: Vec::new(),
+        secret: false,
         lease: None,
     };
     let ours = store.tip(name)?;
@@ -113,15 +128,9 @@ fn merge_once(
     // The records they have and we lack, each admitted by the seal's rules.
     let kinds = crate::model::Kind::ALL;
     let new = store.records_added_trees(name, ours.map(|t| t.tree), their_tip.tree, kinds)?;
-    let mut admitted: Vec<Record> = Vec::with_capacity(new.len());
-    for r in new {
-        match sealer.admit(&r) {
-            Ok(()) => {
-                *out.incoming.entry(r.kind().as_str()).or_default() += 1;
-                admitted.push(r);
-            }
-            Err(e) => out.refused.push((r.id.clone(), e.to_string())),
-        }
+    let admitted = admit(sealer, new, &mut out);
+    if out.secret {
+        return without_their_history(store, name, ours, their_tip, admitted, remote, out);
     }
     let clean = out.refused.is_empty();
     if only_ours == 0 && clean {
@@ -153,17 +162,71 @@ fn merge_once(
     Ok(out)
 }
 
+/// The records of `new` the seal admits, counted in `out`; the others are reported there.
+fn admit(sealer: &Sealer, new: Vec<Record>, out: &mut RefMerge) -> Vec<Record> {
+    let mut admitted = Vec::with_capacity(new.len());
+    for r in new {
+        match sealer.admit(&r) {
+            Ok(()) => {
+                *out.incoming.entry(r.kind().as_str()).or_default() += 1;
+                admitted.push(r);
+            }
+            Err(e) => {
+                out.secret |= matches!(e, SealError::Secret { .. });
+                out.refused.push((r.id.clone(), e.to_string()));
+            }
+        }
+    }
+    admitted
+}
+
+/// Their history holds a secret: the records admitted from it are added on top of ours (a
+/// root commit when this clone had none), with no parent from their side; nothing is written
+/// when ours already holds them all.
+fn without_their_history(
+    store: &Store,
+    name: &str,
+    ours: Option<Tip>,
+    theirs: Tip,
+    admitted: Vec<Record>,
+    remote: &str,
+    mut out: RefMerge,
+) -> anyhow::Result<RefMerge> {
+    let tree = store.tree_with(ours.map(|t| t.tree), &admitted)?;
+    if ours.is_some_and(|t| t.tree == tree) {
+        out.incoming.clear();
+        return Ok(out);
+    }
+    let clock = clock_of(store, name, ours)?.max(clock_of(store, name, Some(theirs))?);
+    let message = commit_message(
+        &format!("merge memory from {remote} (its records only: its history holds a secret)"),
+        admitted.len(),
+        clock,
+    );
+    let parents: Vec<ObjectId> = ours.map(|t| t.commit).into_iter().collect();
+    store.land_commit(name, ours.map(|t| t.commit), tree, &parents, &message)?;
+    out.outcome = Outcome::Merged;
+    Ok(out)
+}
+
 /// They compacted: our records they lack (those our fold still uses, and tombstones) go onto
-/// their history; ours is left behind.
+/// their history; ours is left behind. Their records we lack are admitted first: a secret
+/// among them keeps their history out (see [`without_their_history`]).
 fn onto_compacted(
     store: &Store,
-    _sealer: &Sealer,
+    sealer: &Sealer,
     name: &str,
     ours: Tip,
     theirs: Tip,
     remote: &str,
     mut out: RefMerge,
 ) -> anyhow::Result<RefMerge> {
+    let kinds = crate::model::Kind::ALL;
+    let new = store.records_added_trees(name, Some(ours.tree), theirs.tree, kinds)?;
+    let admitted = admit(sealer, new, &mut out);
+    if out.secret {
+        return without_their_history(store, name, Some(ours), theirs, admitted, remote, out);
+    }
     let extras = still_used(store, name, theirs, ours)?;
     if extras.is_empty() {
         store.fast_forward(
@@ -197,16 +260,7 @@ fn keep_compacted(
     remote: &str,
     mut out: RefMerge,
 ) -> anyhow::Result<RefMerge> {
-    let mut admitted = Vec::new();
-    for r in still_used(store, name, ours, theirs)? {
-        match sealer.admit(&r) {
-            Ok(()) => {
-                *out.incoming.entry(r.kind().as_str()).or_default() += 1;
-                admitted.push(r);
-            }
-            Err(e) => out.refused.push((r.id.clone(), e.to_string())),
-        }
-    }
+    let admitted = admit(sealer, still_used(store, name, ours, theirs)?, &mut out);
     if !admitted.is_empty() {
         let tree = store.tree_with(Some(ours.tree), &admitted)?;
         let clock = clock_of(store, name, Some(ours))?.max(clock_of(store, name, Some(theirs))?);

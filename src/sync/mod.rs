@@ -58,6 +58,37 @@ impl SyncReport {
     pub fn refused(&self) -> Vec<&(String, String)> {
         self.refs.iter().flat_map(|r| &r.refused).collect()
     }
+
+    /// The refs not pushed because the remote's history of them holds a secret.
+    pub fn held(&self) -> Vec<&str> {
+        self.refs
+            .iter()
+            .filter(|r| r.push_held())
+            .map(|r| r.name.as_str())
+            .collect()
+    }
+
+    /// What a command says about the records refused and the refs held back, one warning
+    /// each (never the secret: a refusal names the rule and the record).
+    pub fn warnings(&self) -> Vec<String> {
+        let remote = &self.remote;
+        let mut out: Vec<String> = self
+            .refused()
+            .iter()
+            .map(|(id, why)| {
+                format!(
+                    "refused a record from {remote} ({}): {why}",
+                    crate::text::short(id)
+                )
+            })
+            .collect();
+        for name in self.held() {
+            out.push(format!(
+                "{name} was not pushed to {remote}: its history there holds a secret, so only its other records were merged here and no ref of this clone keeps that history; `git rune gc {remote}` here replaces {remote}'s history with this clone's compacted one, which never held the secret"
+            ));
+        }
+        out
+    }
 }
 
 /// Options of one sync.
@@ -156,7 +187,8 @@ pub fn sync(
 }
 
 /// Merges every tracking ref of `remote` into the local refs (what a plain `git fetch` with
-/// git-rune's refspecs brought in, too).
+/// git-rune's refspecs brought in, too). A tracking ref whose history holds a record refused
+/// as a secret is deleted once its other records are merged.
 pub fn merge_tracking(store: &Store, remote: &str, report: &mut SyncReport) -> Result<()> {
     report.refs.clear();
     report.notes = None;
@@ -164,7 +196,12 @@ pub fn merge_tracking(store: &Store, remote: &str, report: &mut SyncReport) -> R
         if local == NOTES_REF {
             report.notes = Some(merge_notes(store, theirs, remote)?);
         } else {
-            report.refs.push(merge_ref(store, &local, theirs, remote)?);
+            let merged = merge_ref(store, &local, theirs, remote)?;
+            // A history holding a secret is kept by no ref here, the tracking ref included.
+            if merged.secret {
+                store.drop_tracking(remote, &local, theirs)?;
+            }
+            report.refs.push(merged);
         }
     }
     Ok(())
@@ -236,7 +273,8 @@ fn record_merged(store: &Store) -> Result<()> {
     Ok(())
 }
 
-/// The local refs the remote lacks something of, with what goes out counted./// The local refs the remote lacks something of, with what goes out counted.
+/// The local refs the remote lacks something of, with what goes out counted; not those whose
+/// remote history holds a secret ([`RefMerge::push_held`]).
 fn outgoing(store: &Store, remote: &str, report: &mut SyncReport) -> Result<Vec<String>> {
     let mut out = Vec::new();
     let mut names = store.memory_refs()?;
@@ -244,6 +282,9 @@ fn outgoing(store: &Store, remote: &str, report: &mut SyncReport) -> Result<Vec<
         names.push(NOTES_REF.to_owned());
     }
     for name in names {
+        if report.refs.iter().any(|m| m.name == name && m.push_held()) {
+            continue;
+        }
         let Some(ours) = store.tip(&name)? else {
             continue;
         };

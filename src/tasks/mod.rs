@@ -5,8 +5,11 @@
 //! sit in their own files and test in process.
 
 pub mod consolidate;
+mod follow;
 pub mod sp_json;
 pub mod todo;
+
+pub use follow::follow_todos;
 
 use anyhow::Result;
 
@@ -532,41 +535,6 @@ fn body_num(body: &Body) -> u32 {
         Body::Task(Task { num, .. }) => *num,
         _ => 0,
     }
-}
-
-/// Makes the branch's tasks follow an agent's todo list ([`todo::changes`]); writes nothing
-/// when the list changes nothing.
-pub fn follow_todos(store: &Store, todos: &[todo::Todo]) -> Result<Option<Written>> {
-    let salt = task::salt();
-    let mut sealer = Sealer::default();
-    write_records(
-        store,
-        Scope::Branch,
-        "task: follow the agent's todo list",
-        |state| {
-            let drafts = todo::changes(&state.tasks, todos);
-            if drafts.is_empty() {
-                return Ok(Vec::new());
-            }
-            let now = store.now();
-            let mut next = task::next_number(state);
-            let edited: Vec<&str> = drafts
-                .iter()
-                .flat_map(|d| d.supersedes.iter().map(String::as_str))
-                .collect();
-            let mut out = pins(&mut sealer, state, &now, &edited)?;
-            for mut d in drafts {
-                if d.supersedes.iter().any(|id| state.renumbered.contains(id)) {
-                    if let Body::Task(Task { claimed, .. }) = &mut d.body {
-                        claimed.clear();
-                    }
-                }
-                task::complete(&mut d.body, &mut next, &now, &salt);
-                out.push(seal(&mut sealer, d, "the agent's todo list")?);
-            }
-            Ok::<_, anyhow::Error>(out)
-        },
-    )
 }
 
 /// What an import brought in.

@@ -471,20 +471,23 @@ fn a_todo_the_seal_refuses_is_told_not_dropped() {
     v["tool_input"]["todos"][0]["content"] = "rotate the key AKIAIOSFODNN7EXAMPLQ in prod".into();
     let out = hook(&repo, "PostToolUse", &serde_json::to_vec(&v).unwrap());
     let told = context_of(&out);
-    assert!(told.contains("todo list was not recorded"), "{out}");
+    assert!(
+        told.contains("of the todo list not recorded as a task"),
+        "{out}"
+    );
     assert!(!told.contains("AKIAIOSFODNN7EXAMPLQ"), "{told}");
     let s = start(&repo, "startup");
     assert!(
         s.contains("1 hook failure since the last session start"),
         "{s}"
     );
-    assert!(s.contains("TodoWrite not followed"), "{s}");
+    assert!(s.contains("TodoWrite: item 1 (aws-access-key)"), "{s}");
     assert!(!s.contains("AKIAIOSFODNN7EXAMPLQ"), "{s}");
     // Told once.
     let s = start(&repo, "startup");
     assert!(!s.contains("hook failure"), "{s}");
     let status = repo.rune(&["agent", "status"]).success().stdout;
-    assert!(status.contains("TodoWrite not followed"), "{status}");
+    assert!(status.contains("TodoWrite: item 1"), "{status}");
 }
 
 /// Regression (issue 24): committed hook entries broke teammates without git-rune. The guard

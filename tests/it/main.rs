@@ -36,6 +36,8 @@ mod record_commands;
 mod rewrite;
 mod save_load;
 mod secrets;
+mod secrets_errors;
+mod secrets_sync;
 mod seed000;
 mod sync;
 mod tasks;
