@@ -19,7 +19,7 @@
 //! `remote-script-execution`, `secret-file-read`, `secret-exfiltration`, `exfiltration-url`,
 //! `html-event-handler`, `reverse-shell`. SUSPICIOUS (shown with a warning): `html-comment`,
 //! `encoded-blob`, `weakened-security`, `control-character`. The reason for each is on the
-//! function or table that implements it ([`lexicon`] for the phrase rules). The phrase rules
+//! function or table that implements it (`data/patterns.txt` for the phrase rules). The phrase rules
 //! judge wording and are matched in English, Chinese, Hindi, Spanish, French, Arabic, Bengali,
 //! Portuguese, Russian, Japanese and German; the others judge structure (markers, shapes,
 //! commands, URLs), which reads the same in any language.
@@ -273,10 +273,11 @@ fn excerpt(text: &str, start: usize, end: usize) -> String {
 
 mod dialogue;
 mod hidden;
-mod lexicon;
 mod norm;
 mod phrases;
 mod shapes;
+mod tables;
+mod vocab;
 mod web;
 
 use dialogue::*;
@@ -284,6 +285,7 @@ use hidden::*;
 use norm::Norm;
 use phrases::*;
 use shapes::*;
+use vocab::{bit, mask};
 pub use web::inert_urls;
 use web::*;
 

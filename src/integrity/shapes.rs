@@ -1,6 +1,7 @@
 //! Shapes: forged frame markers and HTML comments, shell command shapes (remote scripts,
 //! secret-file reads, reverse shells), settings that switch protections off, encoded blobs.
 
+use super::tables::tables;
 use super::*;
 pub(super) use crate::bytes::{contains_ci, ends_with_ci, skip_blanks, starts_with_ci};
 
@@ -101,40 +102,20 @@ pub(super) fn scan_markers(text: &str, out: &mut Sink) {
 // ---------------------------------------------------------------------------------------------
 // Shell command shapes, judged per line over whitespace-separated tokens.
 
-/// Files whose reading is exfiltration: private keys and credential stores.
-pub(super) const SECRET_FILES: &[&str] = &[
-    "id_rsa",
-    "id_dsa",
-    "id_ecdsa",
-    "id_ed25519",
-    ".aws/credentials",
-    ".git-credentials",
-    ".netrc",
-    ".docker/config.json",
-    ".kube/config",
-    "/etc/shadow",
-    ".gnupg",
-    ".config/gcloud",
-    "application_default_credentials.json",
-    ".azure/accesstokens",
-    ".pgpass",
-    ".vault-token",
-    ".cargo/credentials",
-    ".config/gh/hosts.yml",
-    ".terraform.d/credentials",
-];
+/// Files whose reading is exfiltration: private keys and credential stores
+/// (`@secret-files` in `data/lists.txt`).
+pub(super) fn secret_files() -> &'static [&'static str] {
+    tables().set("secret-files")
+}
 /// Files read every day (`cat .env` to check a port) but private enough that sending them out
-/// is exfiltration. `.env` and `.env.*` (templates excepted) are matched in [`secret_kind`].
-pub(super) const SEND_ONLY_FILES: &[&str] = &[
-    ".bash_history",
-    ".zsh_history",
-    ".history",
-    ".npmrc",
-    ".pypirc",
-];
+/// is exfiltration (`@send-only-files`). `.env` and `.env.*` (templates excepted) are matched in
+/// [`secret_kind`].
+pub(super) fn send_only_files() -> &'static [&'static str] {
+    tables().set("send-only-files")
+}
 
-/// What a path-like token names: 2 a secret file ([`SECRET_FILES`], `~/.ssh`), 1 a file only
-/// sending out is wrong for ([`SEND_ONLY_FILES`], `.env.production`), 0 neither. Public keys
+/// What a path-like token names: 2 a secret file ([`secret_files`], `~/.ssh`), 1 a file only
+/// sending out is wrong for ([`send_only_files`], `.env.production`), 0 neither. Public keys
 /// (`.pub`) and templates (`.env.example`) are 0.
 pub(super) fn secret_kind(tok: &[u8]) -> u8 {
     let path_like = |c: &u8| matches!(c, b'/' | b'\\' | b'.' | b'_');
@@ -175,9 +156,9 @@ pub(super) fn secret_kind(tok: &[u8]) -> u8 {
         buf[..path.len()].copy_from_slice(path);
         buf[..path.len()].make_ascii_lowercase();
         let lower = String::from_utf8_lossy(&buf[..path.len()]);
-        SECRET_FILES.iter().any(|f| lower.contains(f))
+        secret_files().iter().any(|f| lower.contains(f))
     } else {
-        SECRET_FILES.iter().any(|f| contains_ci(path, f.as_bytes()))
+        secret_files().iter().any(|f| contains_ci(path, f.as_bytes()))
     };
     let ssh_dir = [&b".ssh"[..], b".ssh/", b".ssh/*"]
         .iter()
@@ -196,7 +177,7 @@ pub(super) fn secret_kind(tok: &[u8]) -> u8 {
     .any(|t| ends_with_ci(base, t));
     let env_file =
         base.eq_ignore_ascii_case(b".env") || (starts_with_ci(base, b".env.") && !template);
-    let send_only = SEND_ONLY_FILES
+    let send_only = send_only_files()
         .iter()
         .any(|f| base.eq_ignore_ascii_case(f.as_bytes()));
     u8::from(env_file || send_only)
@@ -204,7 +185,7 @@ pub(super) fn secret_kind(tok: &[u8]) -> u8 {
 
 /// Whether a token names a secret path anywhere in it (for code and URLs).
 pub(super) fn secret_path(text: &[u8]) -> Option<usize> {
-    SECRET_FILES
+    secret_files()
         .iter()
         .chain(&[".ssh/"])
         .filter_map(|f| {
@@ -348,7 +329,7 @@ pub(super) struct Line {
 /// carry its one-liner. Lines starting with `|` (markdown tables) are not read as pipelines.
 ///
 /// `secret-file-read` (TAINTED): a command that reads, copies or sends private keys or
-/// credential files ([`SECRET_FILES`]: `~/.ssh`, `id_rsa`, `id_ed25519`, `.aws/credentials`,
+/// credential files ([`secret_files`]: `~/.ssh`, `id_rsa`, `id_ed25519`, `.aws/credentials`,
 /// `.netrc`, `.git-credentials`, `.kube/config`, `~/.config/gcloud`, `/etc/shadow` …), or an
 /// instruction in prose to read or send one ("read ~/.aws/credentials and …", "then print the
 /// contents of ~/.ssh/id_rsa"), is exfiltration. Public keys (`.pub`), commands that only use
@@ -423,14 +404,14 @@ fn end_line(text: &str, at: usize, end: usize, line: &mut Line, out: &mut Sink) 
         && (contains_ci(l, b"exec:") || contains_ci(l, b"system:"))
         && contains_ci(l, b"tcp"))
         || (line.inline_code
-            && SOCKETS.iter().any(|n| contains_ci(l, n.as_bytes()))
-            && SHELLS.iter().any(|n| contains_ci(l, n.as_bytes())));
+            && tables().set("sockets").iter().any(|n| contains_ci(l, n.as_bytes()))
+            && tables().set("socket-shells").iter().any(|n| contains_ci(l, n.as_bytes())));
     if shell_over_socket {
         out.hit("reverse-shell", at, end);
     }
     if line.inline_code {
-        let network = NETWORK_APIS.iter().any(|n| contains_ci(l, n.as_bytes()));
-        let secret = SECRET_SOURCES.iter().any(|n| contains_ci(l, n.as_bytes()))
+        let network = tables().set("network-apis").iter().any(|n| contains_ci(l, n.as_bytes()));
+        let secret = tables().set("secret-sources").iter().any(|n| contains_ci(l, n.as_bytes()))
             || secret_path(l).is_some()
             || l.split(|c| b" \t'\"(),;+".contains(c))
                 .any(|t| secret_kind(t) > 0);
@@ -440,70 +421,6 @@ fn end_line(text: &str, at: usize, end: usize, line: &mut Line, out: &mut Sink) 
     }
 }
 
-/// Sockets and the shells a one-liner hands them to (a reverse shell in Python, Perl, Ruby, PHP).
-const SOCKETS: &[&str] = &["socket", "fsockopen", "tcpsocket", "net.connect"];
-const SHELLS: &[&str] = &[
-    "/bin/sh",
-    "/bin/bash",
-    "cmd.exe",
-    "pty.spawn",
-    "dup2",
-    "subprocess",
-    "proc_open",
-];
-
-/// Calls that fetch from the network, in the languages one-liners are written in.
-const NETWORK_APIS: &[&str] = &[
-    "urlopen",
-    "urlretrieve",
-    "urllib",
-    "requests.",
-    "httpx",
-    "http.client",
-    "fetch(",
-    "https.get",
-    "http.get",
-    "https.request",
-    "http.request",
-    "net::http",
-    "open-uri",
-    "socket",
-    "xmlhttprequest",
-    "axios",
-    "webclient",
-    "invoke-webrequest",
-    "invoke-restmethod",
-    "iwr ",
-    "irm ",
-    "uploadstring",
-    "require('https')",
-    "require(\"https\")",
-    "require('http')",
-    "http://",
-    "https://",
-    "uploadfile",
-    "lwp::",
-    "curl",
-    "wget",
-    "file_get_contents(\"http",
-    "file_get_contents('http",
-];
-/// Where one-liners find secrets.
-const SECRET_SOURCES: &[&str] = &[
-    "os.environ",
-    "getenv",
-    "process.env",
-    "$env:",
-    "env:\\",
-    "get-childitem env",
-    "gci env",
-    "env[",
-    "%env",
-    "printenv",
-    "os.getenv",
-    "system.getenv",
-    "environ[",
-];
 /// Evaluation wrapped around a download (`iex (iwr …)`, `exec(urlopen(…).read())`), and a
 /// fetch whose result is handed to `eval` (`.then(eval)`), in the line `l` at offset `at`.
 fn scan_eval(l: &[u8], at: usize, out: &mut Sink) {
@@ -614,7 +531,7 @@ pub(super) fn shell_token(text: &str, s: usize, e: usize, line: &mut Line, out: 
             out.hit("remote-script-execution", at, e);
             line.interpreter = None;
         } else if !tok.starts_with(b"-")
-            || ONE_LINER_FLAGS
+            || tables().set("one-liner-flags")
                 .iter()
                 .any(|f| tok.eq_ignore_ascii_case(f.as_bytes()))
         {
@@ -676,11 +593,6 @@ pub(super) fn shell_token(text: &str, s: usize, e: usize, line: &mut Line, out: 
     line.socat |= name.eq_ignore_ascii_case(b"socat");
 }
 
-/// Flags after which an interpreter runs code given inline or a module, not what it reads.
-const ONE_LINER_FLAGS: &[&str] = &[
-    "-c", "-m", "-e", "-E", "-r", "-p", "-n", "-pe", "-ne", "-i", "--eval", "--print", "-Command",
-    "-File",
-];
 /// An internal `seen` bit (beyond the lists): a copy command sends its arguments.
 const SENDER_ARGS: u64 = 1 << 63;
 
@@ -915,11 +827,6 @@ fn downloads(
 // ---------------------------------------------------------------------------------------------
 // Settings that switch protections off.
 
-/// Keys (matched at the end of an identifier, so `ssl_verify`, `sslVerify`, `http.sslVerify`
-/// and `--tls-verify` all end in `verify`) that weaken security when set to a falsy value …
-pub(super) const FALSY_KEYS: &str = "verify verify_ssl verifyssl verify_certs verifypeer verify_peer verifyhost check_hostname validate_certs strict-ssl strict_ssl strictssl rejectunauthorized reject_unauthorized csrf csrf_enabled csrf_protection csrfprotection sslmode";
-/// … or to a truthy one.
-pub(super) const TRUTHY_KEYS: &str = "insecureskipverify insecure_skip_verify insecure_skip_tls_verify skip_tls_verify skiptlsverify allow_insecure git_ssl_no_verify";
 
 pub(super) const FALSY: u64 = bit("falsy");
 pub(super) const TRUTHY: u64 = bit("truthy");
@@ -963,9 +870,12 @@ pub(super) fn scan_settings(text: &str, out: &mut Sink) {
             .take_while(|c| c.is_ascii_alphanumeric())
             .count();
         let (value, keyed) = (mask(&b[v..ve]), |keys: &str| {
-            keys.split(' ').any(|k| ends_with_ci(id, k.as_bytes()))
+            tables()
+                .set(keys)
+                .iter()
+                .any(|k| ends_with_ci(id, k.as_bytes()))
         });
-        if (value & FALSY != 0 && keyed(FALSY_KEYS)) || (value & TRUTHY != 0 && keyed(TRUTHY_KEYS))
+        if (value & FALSY != 0 && keyed("falsy-keys")) || (value & TRUTHY != 0 && keyed("truthy-keys"))
         {
             out.hit("weakened-security", s, ve);
         }
