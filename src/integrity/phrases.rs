@@ -35,6 +35,7 @@
 //! The word reader runs on the normal form ([`super::norm`]) and looks every word up once in
 //! the vocabulary ([`super::vocab`]).
 
+use super::intent::{cited_or_quoted, QuoteCache};
 use super::norm::{is_cjk, is_word_char};
 use super::tables::Tables;
 use super::vocab::{fnv, vocabulary, Entry, Vocabulary, FNV};
@@ -180,9 +181,13 @@ pub(super) struct Word {
     pub(super) brk: bool,
     /// The word opens its line (after optional markdown markers such as `#`, `>`, `-`).
     pub(super) line_start: bool,
-    /// The gap to the next word ends a sentence (`.!?;`, their CJK, Arabic and Indic forms, or
-    /// a blank line), or there is none.
+    /// The gap to the next word ends a clause for the cue scanner (see `Gap::cbrk`), or there
+    /// is none.
+    pub(super) cbrk: bool,
+    /// The gap to the next word ends a sentence (see `Gap::stop`), or there is none.
     pub(super) stop: bool,
+    /// The gap to the next word holds a blank line, or there is none.
+    pub(super) blank: bool,
     /// The first byte after the word that is not a space or tab (0 at the end of the text).
     pub(super) next: u8,
     /// The word lists the word belongs to (see [`super::vocab::mask`]).
@@ -202,8 +207,20 @@ pub(super) struct Words<'a> {
 struct Gap {
     soft: bool,
     brk: bool,
-    /// The gap ends a sentence.
+    /// The gap ends a clause for the cue scanner ([`super::intent`]): punctuation followed
+    /// by a blank or by text of another script (a dot in `.env` or `x.example` is not one), a
+    /// blank line, or a line break before a list item, a heading or a line that does not open
+    /// in lower case (a line wrapped inside a sentence does).
+    cbrk: bool,
+    /// The gap ends a sentence: `.!?` followed likewise, their CJK, Arabic and Indic forms, or a
+    /// blank line.
     stop: bool,
+    /// The gap holds a blank line.
+    blank: bool,
+    /// Punctuation waiting to learn what follows it: `,` for a clause, `.` for a sentence.
+    pending: u8,
+    /// A line break, until the next line shows whether it opens a list item.
+    pending_line: bool,
     line_start: bool,
     next: u8,
     len: usize,
@@ -221,7 +238,11 @@ impl Gap {
         Gap {
             soft: true,
             brk: false,
+            cbrk: false,
             stop: false,
+            blank: false,
+            pending: 0,
+            pending_line: false,
             line_start,
             next: 0,
             len: 0,
@@ -232,17 +253,60 @@ impl Gap {
         }
     }
 
+    /// The pending punctuation is followed by a blank, a closing quote or other script.
+    fn confirm(&mut self) {
+        match self.pending {
+            b'.' => (self.cbrk, self.stop) = (true, true),
+            b',' => self.cbrk = true,
+            _ => {}
+        }
+        self.pending = 0;
+    }
+
+    /// A word starts after the gap, with `first`.
+    fn word_starts(&mut self, first: char) {
+        if !first.is_ascii() {
+            self.confirm();
+        }
+        if self.pending_line {
+            self.cbrk |= !first.is_lowercase();
+        }
+        self.pending = 0;
+        self.pending_line = false;
+    }
+
     fn byte(&mut self, c: u8) {
         if self.next == 0 && c != b' ' && c != b'\t' {
             self.next = c;
+        }
+        if self.pending != 0 {
+            if c.is_ascii_whitespace() || b"\"'`)]*_>".contains(&c) {
+                self.confirm();
+            } else if !b".,;:!?".contains(&c) {
+                self.pending = 0;
+            }
+        }
+        if self.pending_line && !matches!(c, b' ' | b'\t' | b'\r' | b'\n') {
+            self.cbrk |= !c.is_ascii_lowercase();
+            self.pending_line = false;
+        }
+        match c {
+            b',' | b';' | b':' if self.pending != b'.' => self.pending = b',',
+            b'.' | b'!' | b'?' => self.pending = b'.',
+            b'\n' => {
+                self.pending_line = true;
+                if self.newlines >= 1 {
+                    (self.cbrk, self.stop, self.blank) = (true, true, true);
+                }
+            }
+            _ => {}
         }
         self.line_start = c == b'\n' || (self.line_start && b" \t\r#>*-+".contains(&c));
         match c {
             b' ' | b'\t' | b'\r' | b'*' | b'_' | b'~' | b'`' | b'\'' | b'"' | b'-' => {}
             b',' => self.brk = true,
             b'\n' => self.brk = true,
-            b'.' | b';' | b'!' | b'?' => (self.brk, self.soft, self.stop) = (true, false, true),
-            b':' => (self.brk, self.soft) = (true, false),
+            b'.' | b';' | b':' | b'!' | b'?' => (self.brk, self.soft) = (true, false),
             _ => self.soft = false,
         }
         self.emphasis &= matches!(c, b'*' | b'_' | b'~');
@@ -258,6 +322,11 @@ impl Gap {
     fn char(&mut self, c: char) {
         if self.next == 0 {
             self.next = c.len_utf8() as u8 | 0x80; // some byte ≥ 0x80: not punctuation we test
+        }
+        self.confirm();
+        if self.pending_line {
+            self.cbrk |= !c.is_lowercase();
+            self.pending_line = false;
         }
         self.line_start = false;
         self.joinable = false;
@@ -285,9 +354,9 @@ impl Gap {
             | '】'
             | '\u{2010}'..='\u{2015}'
             | '・' => {}
-            '、' | '،' | '､' => self.brk = true,
+            '、' | '،' | '､' => (self.brk, self.cbrk) = (true, true),
             '。' | '।' | '॥' | '؟' | '؛' | '۔' | '｡' => {
-                (self.brk, self.soft, self.stop) = (true, false, true)
+                (self.brk, self.soft, self.cbrk, self.stop) = (true, false, true, true)
             }
             _ => self.soft = false,
         }
@@ -385,6 +454,11 @@ impl<'a> Words<'a> {
     }
 
     fn push(&mut self, v: &Vocabulary, s: usize, e: usize, entry: Entry, gap: &mut Gap) {
+        let first = std::str::from_utf8(&self.text[s..e])
+            .ok()
+            .and_then(|w| w.chars().next())
+            .unwrap_or('a');
+        gap.word_starts(first);
         if let Some(prev) = self.list.last_mut() {
             if gap.mergeable() {
                 let joined = v.lookup2(&self.text[prev.start..prev.end], &self.text[s..e]);
@@ -396,14 +470,16 @@ impl<'a> Words<'a> {
                 }
             }
             (prev.soft, prev.brk, prev.next) = (gap.soft, gap.brk, gap.next);
-            prev.stop = gap.stop || gap.newlines >= 2;
+            (prev.cbrk, prev.stop, prev.blank) = (gap.cbrk, gap.stop, gap.blank);
         }
         self.list.push(Word {
             start: s,
             end: e,
             soft: false,
             brk: true,
+            cbrk: true,
             stop: true,
+            blank: true,
             line_start: gap.line_start,
             next: 0,
             mask: entry.mask,
@@ -411,6 +487,32 @@ impl<'a> Words<'a> {
             cues: entry.cues,
         });
         *gap = Gap::new(false);
+    }
+
+    /// The normal form the words were read from.
+    pub(super) fn text(&self) -> &[u8] {
+        self.text
+    }
+
+    /// The bytes of word `i`.
+    pub(super) fn text_of(&self, i: usize) -> &[u8] {
+        self.list
+            .get(i)
+            .map_or(&[][..], |w| &self.text[w.start..w.end])
+    }
+
+    /// The gap before word `i` ends with an opening bracket (`[`, `【`).
+    pub(super) fn bracket_before(&self, i: usize) -> bool {
+        let before = &self.text[..self.list[i].start];
+        let t = before.trim_ascii_end();
+        t.ends_with(b"[") || t.ends_with("【".as_bytes())
+    }
+
+    /// The gap after word `i` opens with a closing bracket (`]`, `】`, `)`).
+    pub(super) fn bracket_after(&self, i: usize) -> bool {
+        let after = &self.text[self.list[i].end..];
+        let t = after.trim_ascii_start();
+        t.starts_with(b"]") || t.starts_with("】".as_bytes()) || t.starts_with(b")")
     }
 
     /// Word `i` belongs to one of the lists in `bits`.
@@ -557,8 +659,14 @@ pub(super) fn weakened_security_at(w: &Words, i: usize) -> Option<usize> {
     None
 }
 
-pub(super) fn scan_phrases(w: &Words, out: &mut Sink) {
+/// Reports the phrase rules' matches, and returns them (first and last word). A match quoted
+/// inside prose or cited ("told the model to …") is `quoted-instruction` instead
+/// ([`super::intent::cited_or_quoted`]).
+pub(super) fn scan_phrases(w: &Words, out: &mut Sink) -> Vec<(usize, usize)> {
     let v = vocabulary();
+    let mut hits = Vec::new();
+    let mut cues: Option<Vec<u64>> = None;
+    let mut quotes = QuoteCache::default();
     let mut covered = 0; // words up to here are part of a phrase already reported
     for i in 0..w.list.len() {
         let id = w.list[i].id as usize;
@@ -566,7 +674,14 @@ pub(super) fn scan_phrases(w: &Words, out: &mut Sink) {
             for &p in &v.by_first[id] {
                 let pattern = &v.patterns[p as usize];
                 if let Some((first, end)) = phrase_at(w, i, pattern) {
-                    out.hit(pattern.rule, w.list[first].start, w.list[end].end);
+                    let cues = cues.get_or_insert_with(|| w.list.iter().map(|x| x.cues).collect());
+                    let rule = if cited_or_quoted(w, cues, first, end, &mut quotes) {
+                        "quoted-instruction"
+                    } else {
+                        pattern.rule
+                    };
+                    out.hit(rule, w.list[first].start, w.list[end].end);
+                    hits.push((first, end));
                     covered = end + 1;
                     break;
                 }
@@ -576,4 +691,5 @@ pub(super) fn scan_phrases(w: &Words, out: &mut Sink) {
             out.hit("weakened-security", w.list[i].start, w.list[end].end);
         }
     }
+    hits
 }

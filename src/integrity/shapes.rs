@@ -1,103 +1,9 @@
-//! Shapes: forged frame markers and HTML comments, shell command shapes (remote scripts,
-//! secret-file reads, reverse shells), settings that switch protections off, encoded blobs.
+//! Shapes: shell command shapes (remote scripts, secret-file reads, reverse shells), settings
+//! that switch protections off, encoded blobs.
 
 use super::tables::tables;
 use super::*;
 pub(super) use crate::bytes::{contains_ci, ends_with_ci, skip_blanks, starts_with_ci};
-
-// ---------------------------------------------------------------------------------------------
-// Markers: forged frames, HTML comments, /dev/tcp.
-
-pub(super) const FRAME: u64 = bit("frame");
-pub(super) const CLOSING: u64 = bit("closing");
-
-/// The end of a framing tag starting at `b[i] == '<'`.
-pub(super) fn frame_tag(b: &[u8], i: usize) -> Option<usize> {
-    let mut j = i + 1;
-    if b.get(j) == Some(&b'<') {
-        // Llama-2 <<SYS>> and <</SYS>>
-        j += 1 + usize::from(b.get(j + 1) == Some(&b'/'));
-        let name = b.get(j..j + 5)?;
-        return (name[..3].eq_ignore_ascii_case(b"sys") && &name[3..] == b">>").then_some(j + 5);
-    }
-    j = skip_blanks(b, j);
-    let closing = b.get(j) == Some(&b'/');
-    j = skip_blanks(b, j + usize::from(closing));
-    let ns = j;
-    while j < b.len() && j - ns <= 40 && (b[j].is_ascii_alphanumeric() || b"_-|:".contains(&b[j])) {
-        j += 1;
-    }
-    let name = &b[ns..j];
-    // <|im_start|>, <|endoftext|>, <|eot_id|>: any special-token shape.
-    let special = name.len() >= 3 && name[0] == b'|' && name[name.len() - 1] == b'|';
-    // A namespaced tag (`<ns:function_calls>`) is judged by its local name.
-    let local = name.rsplit(|&c| c == b':').next().unwrap_or(name);
-    let m = mask(local);
-    if !(special || m & FRAME != 0 || (closing && m & CLOSING != 0)) {
-        return None;
-    }
-    let after = skip_blanks(b, j);
-    match b.get(after)? {
-        b'>' => Some(after + 1),
-        b'/' if b.get(after + 1) == Some(&b'>') => Some(after + 2),
-        _ if after > j => {
-            // Attributes (<rune-memory source="x">). Stopping at `<` and line breaks keeps the
-            // look-ahead of consecutive tags from overlapping, so the pass stays linear.
-            let k = after
-                + b[after..]
-                    .iter()
-                    .take_while(|c| !b"><\n".contains(c))
-                    .count();
-            (b.get(k) == Some(&b'>')).then_some(k + 1)
-        }
-        _ => None,
-    }
-}
-
-/// The end of an `[INST]` or `[/INST]` marker starting at `b[i] == '['`.
-pub(super) fn inst_tag(b: &[u8], i: usize) -> Option<usize> {
-    let mut j = skip_blanks(b, i + 1);
-    j = skip_blanks(b, j + usize::from(b.get(j) == Some(&b'/')));
-    let k = skip_blanks(b, j + 4);
-    (b.get(j..j + 4)?.eq_ignore_ascii_case(b"inst") && b.get(k) == Some(&b']')).then_some(k + 1)
-}
-
-/// `forged-frame-marker` (TAINTED): the load output wraps memory in `<rune-memory>`, and models
-/// are trained on role markers (`<system>`, `<|im_start|>`, `[INST]`, `<<SYS>>`, `</user>`);
-/// memory holding them can end its quoted frame early and speak as the operator. Any case,
-/// optional spaces, attributes. [`escape_framing`] defuses them for display, but
-/// they are still withheld: quoting a frame marker has no honest use in memory.
-///
-/// `html-comment` (SUSPICIOUS): `<!-- … -->` is invisible in rendered markdown, so a reviewer
-/// reading the view never sees what the agent reads.
-///
-/// `reverse-shell` (TAINTED), device form: bash's `/dev/tcp/host/port` (and `/dev/udp/`) opens a
-/// raw connection from a shell, the core of a reverse shell.
-pub(super) fn scan_markers(text: &str, out: &mut Sink) {
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let found = match b[i] {
-            b'<' if b[i..].starts_with(b"<!--") => Some(("html-comment", b.len(), i + 4)),
-            b'<' => frame_tag(b, i).map(|e| ("forged-frame-marker", e, e)),
-            b'[' => inst_tag(b, i).map(|e| ("forged-frame-marker", e, e)),
-            b'/' if [&b"/dev/tcp/"[..], b"/dev/udp/"]
-                .iter()
-                .any(|d| b.get(i..i + 9).is_some_and(|s| s.eq_ignore_ascii_case(d))) =>
-            {
-                Some(("reverse-shell", i + 9, i + 9))
-            }
-            _ => None,
-        };
-        match found {
-            Some((rule, end, resume)) => {
-                out.hit(rule, i, end);
-                i = resume;
-            }
-            None => i += 1,
-        }
-    }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Shell command shapes, judged per line over whitespace-separated tokens.
@@ -158,7 +64,9 @@ pub(super) fn secret_kind(tok: &[u8]) -> u8 {
         let lower = String::from_utf8_lossy(&buf[..path.len()]);
         secret_files().iter().any(|f| lower.contains(f))
     } else {
-        secret_files().iter().any(|f| contains_ci(path, f.as_bytes()))
+        secret_files()
+            .iter()
+            .any(|f| contains_ci(path, f.as_bytes()))
     };
     let ssh_dir = [&b".ssh"[..], b".ssh/", b".ssh/*"]
         .iter()
@@ -404,14 +312,26 @@ fn end_line(text: &str, at: usize, end: usize, line: &mut Line, out: &mut Sink) 
         && (contains_ci(l, b"exec:") || contains_ci(l, b"system:"))
         && contains_ci(l, b"tcp"))
         || (line.inline_code
-            && tables().set("sockets").iter().any(|n| contains_ci(l, n.as_bytes()))
-            && tables().set("socket-shells").iter().any(|n| contains_ci(l, n.as_bytes())));
+            && tables()
+                .set("sockets")
+                .iter()
+                .any(|n| contains_ci(l, n.as_bytes()))
+            && tables()
+                .set("socket-shells")
+                .iter()
+                .any(|n| contains_ci(l, n.as_bytes())));
     if shell_over_socket {
         out.hit("reverse-shell", at, end);
     }
     if line.inline_code {
-        let network = tables().set("network-apis").iter().any(|n| contains_ci(l, n.as_bytes()));
-        let secret = tables().set("secret-sources").iter().any(|n| contains_ci(l, n.as_bytes()))
+        let network = tables()
+            .set("network-apis")
+            .iter()
+            .any(|n| contains_ci(l, n.as_bytes()));
+        let secret = tables()
+            .set("secret-sources")
+            .iter()
+            .any(|n| contains_ci(l, n.as_bytes()))
             || secret_path(l).is_some()
             || l.split(|c| b" \t'\"(),;+".contains(c))
                 .any(|t| secret_kind(t) > 0);
@@ -531,7 +451,8 @@ pub(super) fn shell_token(text: &str, s: usize, e: usize, line: &mut Line, out: 
             out.hit("remote-script-execution", at, e);
             line.interpreter = None;
         } else if !tok.starts_with(b"-")
-            || tables().set("one-liner-flags")
+            || tables()
+                .set("one-liner-flags")
                 .iter()
                 .any(|f| tok.eq_ignore_ascii_case(f.as_bytes()))
         {
@@ -827,7 +748,6 @@ fn downloads(
 // ---------------------------------------------------------------------------------------------
 // Settings that switch protections off.
 
-
 pub(super) const FALSY: u64 = bit("falsy");
 pub(super) const TRUTHY: u64 = bit("truthy");
 pub(super) const WEAK_FLAG: u64 = bit("weak-flag");
@@ -875,7 +795,8 @@ pub(super) fn scan_settings(text: &str, out: &mut Sink) {
                 .iter()
                 .any(|k| ends_with_ci(id, k.as_bytes()))
         });
-        if (value & FALSY != 0 && keyed("falsy-keys")) || (value & TRUTHY != 0 && keyed("truthy-keys"))
+        if (value & FALSY != 0 && keyed("falsy-keys"))
+            || (value & TRUTHY != 0 && keyed("truthy-keys"))
         {
             out.hit("weakened-security", s, ve);
         }

@@ -60,6 +60,17 @@ const FILES: &[(&str, &str)] = &[
     ("lang/hi.txt", include_str!("data/lang/hi.txt")),
     ("lang/ar.txt", include_str!("data/lang/ar.txt")),
     ("lang/bn.txt", include_str!("data/lang/bn.txt")),
+    ("lang/ko.txt", include_str!("data/lang/ko.txt")),
+    ("lang/it.txt", include_str!("data/lang/it.txt")),
+    ("lang/tr.txt", include_str!("data/lang/tr.txt")),
+    ("lang/pl.txt", include_str!("data/lang/pl.txt")),
+    ("lang/nl.txt", include_str!("data/lang/nl.txt")),
+    ("lang/vi.txt", include_str!("data/lang/vi.txt")),
+    ("lang/id.txt", include_str!("data/lang/id.txt")),
+    ("lang/uk.txt", include_str!("data/lang/uk.txt")),
+    ("lang/fa.txt", include_str!("data/lang/fa.txt")),
+    ("lang/cs.txt", include_str!("data/lang/cs.txt")),
+    ("lang/common.txt", include_str!("data/lang/common.txt")),
 ];
 
 /// One entry of a cue class.
@@ -157,7 +168,10 @@ pub(super) fn parse(files: &[(&'static str, &'static str)]) -> Result<Tables, St
             } else if rest.starts_with(' ') && !head.contains(' ') {
                 t.patterns.push((head, rest.trim(), at()));
             } else {
-                return Err(format!("{}: expected `rule: pattern`, found {line:?}", at()));
+                return Err(format!(
+                    "{}: expected `rule: pattern`, found {line:?}",
+                    at()
+                ));
             }
         }
     }

@@ -55,6 +55,63 @@ pub(super) const LISTS: &[&str] = &[
 pub(super) const CUES: &[&str] = &[
     // Set by the loader on every cue word of a language whose verbs come last.
     "final",
+    // Verbs, in the forms an order takes.
+    "override",
+    "obey",
+    "reveal",
+    "send",
+    "put",
+    "tell",
+    "hide",
+    "pretend",
+    "shape",
+    "act",
+    // What makes a verb an order, or not.
+    "modal",
+    "modal2",
+    "neg",
+    "lead",
+    "and",
+    "cite",
+    // Who is addressed.
+    "you",
+    "your",
+    "me",
+    "ai",
+    // What an order acts on.
+    "rules",
+    "told",
+    "user",
+    "out",
+    "secret",
+    "compound",
+    "priv",
+    "end",
+    "self",
+    // Qualifiers.
+    "prior",
+    "sysq",
+    "void",
+    "only",
+    "real",
+    "every",
+    "everything",
+    "persona",
+    "without",
+    // Set-ups and markers.
+    "game",
+    "auth-src",
+    "auth-noun",
+    "urgent",
+    "permit",
+    "hail",
+    "reading",
+    "if",
+    "now",
+    // Chinese 把/将: the object comes before the verb, which makes the clause an order.
+    "front",
+    // Negations that may follow the verb they negate ("Stuur wachtwoorden nooit …").
+    "never",
 ];
 
 /// The bit of `name` in `names` (a compile-time error in constants if there is none).
@@ -185,7 +242,17 @@ impl Vocabulary {
                 .position(|n| *n == c.class)
                 .map(|i| 1u64 << i)
                 .unwrap_or_else(|| panic!("no cue class {:?} in vocab::CUES", c.class));
-            let bits = bits | if c.verb_final { cue("final") } else { 0 };
+            // Only a verb is read by its position.
+            let verb = [
+                "override", "obey", "reveal", "send", "put", "tell", "hide", "pretend", "shape",
+                "act",
+            ];
+            let bits = bits
+                | if c.verb_final && verb.contains(&c.class) {
+                    cue("final")
+                } else {
+                    0
+                };
             if c.words.len() == 1 {
                 let at = v.intern_slot(c.words[0]);
                 if c.stem {

@@ -8,7 +8,6 @@ use crate::bytes::starts_with_ci;
 // ---------------------------------------------------------------------------------------------
 // Exfiltration URLs.
 
-
 /// How private the name starting at `b[i]` sounds (identifier characters, split at `_ - . :`
 /// and where lower case turns upper): 2 a `@private-names` (`data/lists.txt`) part, 1 a `@private-in-query` part, 0
 /// neither.
@@ -40,7 +39,6 @@ fn private_name(b: &[u8], i: usize) -> u8 {
     }
     level
 }
-
 
 /// Where a URL was written, which decides what it is allowed to hold.
 #[derive(Clone, Copy, PartialEq)]
@@ -159,6 +157,7 @@ const MAX_URL: usize = 4096;
 /// here). Documentation of an API whose key goes in the query (`?key={API_KEY}`) is reported:
 /// say where the key goes instead of writing the template.
 pub(super) fn scan_urls(b: &[u8], out: &mut Sink) {
+    let mut quotes = super::intent::QuoteCache::default();
     let mut i = 0;
     while i + 8 <= b.len() {
         if b[i] | 0x20 != b'h' {
@@ -180,7 +179,14 @@ pub(super) fn scan_urls(b: &[u8], out: &mut Sink) {
         let end = url_end(b, i);
         let place = url_place(b, i);
         if let Some(at) = exfiltrating(b, i + scheme, end, place) {
-            out.hit("exfiltration-url", i, at.max(end).min(b.len()));
+            let end = at.max(end).min(b.len());
+            // In a code span inside prose it is shown, not rendered: an example in a write-up.
+            let rule = if quotes.quoted_in_prose(b, i, end, true) {
+                "quoted-instruction"
+            } else {
+                "exfiltration-url"
+            };
+            out.hit(rule, i, end);
         }
         i = end.max(i + scheme);
     }

@@ -1,7 +1,8 @@
 //! Which records the view withholds (the load gate's TAINTED ones), remembered per memory
 //! tree in `<git dir>/rune/gate.json`: a later render scans only the records added since, so
 //! a write costs what it added, not what memory holds. The cache is local, never committed;
-//! a scanner whose rules change bumps [`VERSION`] and the next render scans everything again.
+//! a scanner whose rules change bumps `integrity::RULES_VERSION` and the next render scans
+//! everything again.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -14,8 +15,8 @@ use crate::model::Kind;
 use crate::store::{self, ObjectId, Store, MEMORY_REF};
 use crate::view::ViewFile;
 
-/// Bumped whenever the integrity scanner's rules change.
-pub(crate) const VERSION: u32 = 1;
+/// The integrity scanner's rules version: a cache written under other rules is scanned again.
+pub(crate) const VERSION: u32 = crate::integrity::RULES_VERSION;
 
 #[derive(Default, Serialize, Deserialize)]
 struct Cache {
