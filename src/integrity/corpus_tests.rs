@@ -177,7 +177,10 @@ fn score_half(sub: &str) -> (usize, usize, usize, Vec<String>) {
     let (mut tried, mut withheld, mut marked, mut missed) = (0, 0, 0, Vec::new());
     let mut by_class: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut lines_out = Vec::new();
-    for (lang, text) in corpus_files(sub) {
+    let mut per_lang: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for (file, text) in corpus_files(sub) {
+        // `en.txt`, `en.r1.txt` (an earlier held-out round, now tuning material): one language.
+        let lang = file.split('.').next().unwrap_or(&file).to_owned();
         let (mut n, mut caught) = (0, 0);
         for line in lines(&text) {
             let (class, payload) = line
@@ -199,6 +202,10 @@ fn score_half(sub: &str) -> (usize, usize, usize, Vec<String>) {
             entry.1 += 1;
         }
         tried += n;
+        let e = per_lang.entry(lang).or_default();
+        (e.0, e.1) = (e.0 + n, e.1 + caught);
+    }
+    for (lang, (n, caught)) in &per_lang {
         lines_out.push(format!("    {lang}: {caught}/{n}"));
     }
     println!(

@@ -30,7 +30,11 @@ pub(super) fn frame_tag(b: &[u8], i: usize) -> Option<usize> {
     // A namespaced tag (`<ns:function_calls>`) is judged by its local name.
     let local = name.rsplit(|&c| c == b':').next().unwrap_or(name);
     let m = mask(local);
-    if !(special || m & FRAME != 0 || (closing && m & CLOSING != 0)) {
+    // `<system-prompt>`, `<system_message>`: any tag named after the system turn.
+    let system_kind = local.len() > 7
+        && local[..6].eq_ignore_ascii_case(b"system")
+        && matches!(local[6], b'-' | b'_');
+    if !(special || system_kind || m & FRAME != 0 || (closing && m & CLOSING != 0)) {
         return None;
     }
     let after = skip_blanks(b, j);

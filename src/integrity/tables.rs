@@ -17,9 +17,10 @@
 //!   joins the words of a several-word alternative (`por+favor`).
 //! * `%class: item item …` adds words to a cue class ([`super::vocab::CUES`]): `+` joins
 //!   several words (`no+longer`), a trailing `*` takes every word that starts so (`instrukc*`
-//!   is `instrukcje`, `instrukcji`, `instrukcjami` …). Stems are matched only when the word
-//!   itself is not listed, so a listed word (a negative imperative spelled like its verb's
-//!   stem) wins.
+//!   is `instrukcje`, `instrukcji`, `instrukcjami` …; on the last of several words,
+//!   `환경+변수*` is `환경 변수를`), a leading `*` every word that ends so (`*passwort` is
+//!   `Datenbankpasswort`: compounds). Stems are matched only when the word itself is not
+//!   listed, so a listed word (a negative imperative spelled like its verb's stem) wins.
 //! * `!order: final` in a language file: its verbs come at the end of their clause (Japanese,
 //!   Korean, Turkish, Hindi, Bengali, Persian), so the cue scanner looks back from a verb
 //!   for what it acts on, rather than ahead.
@@ -79,8 +80,10 @@ pub(super) struct CueWord {
     pub(super) class: &'static str,
     /// The words, as written (`+` already split).
     pub(super) words: Vec<&'static str>,
-    /// `*`: any word starting with the (single) word.
+    /// `word*`: any word starting with the (last) word.
     pub(super) stem: bool,
+    /// `*word`: any word ending with the (single) word.
+    pub(super) suffix: bool,
     /// From a language whose verbs come last (`!order: final`).
     pub(super) verb_final: bool,
 }
@@ -154,14 +157,21 @@ pub(super) fn parse(files: &[(&'static str, &'static str)]) -> Result<Tables, St
                         Some(s) => (s, true),
                         None => (item, false),
                     };
+                    let (item, suffix) = match item.strip_prefix('*') {
+                        Some(s) => (s, true),
+                        None => (item, false),
+                    };
                     let words: Vec<&str> = item.split('+').collect();
-                    if words.iter().any(|w| w.is_empty()) || (stem && words.len() > 1) {
+                    let bad =
+                        words.iter().any(|w| w.is_empty()) || (suffix && (stem || words.len() > 1));
+                    if bad {
                         return Err(format!("{}: bad cue word {item:?}", at()));
                     }
                     t.cues.push(CueWord {
                         class: class.trim(),
                         words,
                         stem,
+                        suffix,
                         verb_final,
                     });
                 }
@@ -258,5 +268,9 @@ mod tests {
         assert_eq!(t.set("a"), &["iwr ", "b+c"]);
         assert!(t.cues[0].stem && t.cues[0].verb_final && t.cues[1].words == ["y", "z"]);
         assert_eq!(t.patterns[0].0, "rule-name");
+        let t = parse(&[("v.txt", "%final: *wort a+b*\n")]).unwrap();
+        assert!(t.cues[0].suffix && !t.cues[0].stem && t.cues[0].words == ["wort"]);
+        assert!(t.cues[1].stem && t.cues[1].words == ["a", "b"]);
+        assert!(parse(&[("v.txt", "%final: *a+b\n")]).is_err());
     }
 }

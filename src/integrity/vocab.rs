@@ -112,6 +112,18 @@ pub(super) const CUES: &[&str] = &[
     "front",
     // Negations that may follow the verb they negate ("Stuur wachtwoorden nooit …").
     "never",
+    // "The user must not learn …", "don't tell the user about …", "never refuses".
+    "know",
+    "about",
+    "refuse",
+    // "Silently", "secretly": an order meant to be hidden.
+    "stealth",
+    // "Treat this note as …".
+    "treat",
+    // "The user must not learn …", "don't tell the user about …", "never refuses".
+    "know",
+    "about",
+    "refuse",
 ];
 
 /// The bit of `name` in `names` (a compile-time error in constants if there is none).
@@ -169,8 +181,10 @@ pub(super) struct Slot {
     pub(super) id: u32,
     /// The cue classes of the word itself.
     pub(super) cues: u64,
-    /// The cue classes of every word that starts with it (a `*` stem).
+    /// The cue classes of every word that starts with it (a `word*` stem).
     stem_cues: u64,
+    /// The cue classes of every word that ends with it (a `*word` stem).
+    suffix_cues: u64,
 }
 
 /// What the vocabulary knows about one word.
@@ -181,9 +195,12 @@ pub(super) struct Entry {
     pub(super) cues: u64,
 }
 
-/// A cue of several words (`no+longer`), by word id.
+/// A cue of several words (`no+longer`), by word id; with a stem last (`환경+변수*`), its
+/// last word is matched by its beginning.
 pub(super) struct CueSeq {
     pub(super) ids: Vec<u32>,
+    /// The last word's beginning (normalised, lower case), for a stem.
+    pub(super) last_prefix: Option<Vec<u8>>,
     pub(super) cues: u64,
 }
 
@@ -199,6 +216,8 @@ pub(super) struct Vocabulary {
     ids: u32,
     /// Some cue word is a stem (`*`), so words not found are tried by their prefixes.
     stems: bool,
+    /// Some cue word is a suffix stem (`*word`), so words not found are tried by their ends.
+    suffixes: bool,
     /// The first characters of the vocabulary's words in unspaced scripts, sorted.
     pub(super) cjk_initials: Vec<char>,
     /// The longest such word, in characters.
@@ -224,6 +243,7 @@ impl Vocabulary {
             keys: Vec::new(),
             ids: 0,
             stems: false,
+            suffixes: false,
             cjk_initials: Vec::new(),
             cjk_longest: 0,
             patterns: Vec::new(),
@@ -245,7 +265,7 @@ impl Vocabulary {
             // Only a verb is read by its position.
             let verb = [
                 "override", "obey", "reveal", "send", "put", "tell", "hide", "pretend", "shape",
-                "act",
+                "act", "treat",
             ];
             let bits = bits
                 | if c.verb_final && verb.contains(&c.class) {
@@ -255,7 +275,10 @@ impl Vocabulary {
                 };
             if c.words.len() == 1 {
                 let at = v.intern_slot(c.words[0]);
-                if c.stem {
+                if c.suffix {
+                    v.slots[at].suffix_cues |= bits;
+                    v.suffixes = true;
+                } else if c.stem {
                     v.slots[at].stem_cues |= bits;
                     v.stems = true;
                 } else {
@@ -263,7 +286,15 @@ impl Vocabulary {
                 }
             } else {
                 let ids = c.words.iter().map(|w| v.intern(w)).collect();
-                seqs.push(CueSeq { ids, cues: bits });
+                let last_prefix = c.stem.then(|| {
+                    let last = c.words[c.words.len() - 1];
+                    Norm::new(last).text.to_ascii_lowercase().into_bytes()
+                });
+                seqs.push(CueSeq {
+                    ids,
+                    last_prefix,
+                    cues: bits,
+                });
             }
         }
         compile_patterns(&mut v, t);
@@ -271,7 +302,10 @@ impl Vocabulary {
         seqs.sort_by_key(|s| std::cmp::Reverse(s.ids.len()));
         for s in seqs {
             let first = s.ids[0] as usize;
-            match v.cue_seqs[first].iter_mut().find(|o| o.ids == s.ids) {
+            match v.cue_seqs[first]
+                .iter_mut()
+                .find(|o| o.ids == s.ids && o.last_prefix == s.last_prefix)
+            {
                 Some(o) => o.cues |= s.cues,
                 None => v.cue_seqs[first].push(s),
             }
@@ -335,6 +369,22 @@ impl Vocabulary {
                 if let Some(s) = self.probe(hashes[k - 1], &word[..k]) {
                     if s.stem_cues != 0 {
                         e.cues = s.stem_cues;
+                        break;
+                    }
+                }
+            }
+        }
+        if e.cues == 0 && self.suffixes && (6..=40).contains(&word.len()) {
+            // The longest ending of a compound (`Datenbankpasswort`), of at least four bytes.
+            for k in 1..word.len() - 3 {
+                if (word[k] & 0xC0) == 0x80 {
+                    continue;
+                }
+                let tail = &word[k..];
+                let h = tail.iter().fold(FNV, |h, &c| fnv(h, c));
+                if let Some(s) = self.probe(h, tail) {
+                    if s.suffix_cues != 0 {
+                        e.cues = s.suffix_cues;
                         break;
                     }
                 }

@@ -1,0 +1,173 @@
+//! Staging that poses as the system: marker words (`IMPORTANT SYSTEM NOTICE:`, `[SYSTEM]`),
+//! the agent hailed by name (`Assistant: …`), chat messages as data (`{"role": "system"}`).
+
+use super::*;
+
+/// Fake system markers made of words: `IMPORTANT SYSTEM NOTICE:`, `Message from the
+/// developers:`, `[SYSTEM]`, `SYSTEM:` followed by "you".
+pub(super) fn markers(c: &Cues, out: &Sink, found: &mut Vec<Finding>) {
+    let w = c.w;
+    let n = w.list.len();
+    let mut i = 0;
+    while i < n {
+        // A run of marker words (with at most two small words between them).
+        if !c.has(i, AUTH_SRC | AUTH_NOUN | URGENT) {
+            i += 1;
+            continue;
+        }
+        let (mut src, mut noun, mut k, mut gaps) = (false, false, i, 0);
+        let mut last = i;
+        while k < n && k - i < 8 {
+            if c.has(k, AUTH_SRC | AUTH_NOUN) {
+                src |= c.has(k, AUTH_SRC);
+                noun |= c.has(k, AUTH_NOUN);
+                last = c.cover[k];
+            } else if c.has(k, URGENT) {
+                last = c.cover[k];
+            } else if gaps < 2 && w.text_of(k).len() <= 4 && k > i {
+                gaps += 1;
+            } else {
+                break;
+            }
+            k = k.max(last);
+            if w.list[k].cbrk || w.bracket_after(k) {
+                break;
+            }
+            k += 1;
+        }
+        // A marker opens its line (a sentence that begins "System message about …" is prose).
+        let opens_line = w.list[i].line_start || i == 0;
+        let ends = w.list[last].cbrk
+            || w.list[last].next == b':'
+            || w.bracket_after(last)
+            || c.clause_end(last) - last <= 4
+                && c.clause_end(last) < n
+                && w.list[c.clause_end(last) - 1].next == b':';
+        let caps = (i..=last).all(|k| {
+            let (s, e) = (out.norm.orig(w.list[k].start), out.norm.orig(w.list[k].end));
+            let word = &out.text[s..e];
+            word.chars().any(char::is_alphabetic) && !word.chars().any(char::is_lowercase)
+        });
+        let bracketed = w.bracket_before(i)
+            && w.bracket_after(last)
+            && (w.list[i].line_start || i == 0)
+            && !w.list[last].blank
+            && last + 1 < n
+            && !w.text()[w.list[last].end..w.list[last + 1].start].contains(&b'\n');
+        let label = src
+            && !noun
+            && opens_line
+            && w.list[last].next == b':'
+            && i == last
+            && (last + 1..(last + 9).min(n))
+                .any(|k| c.sentence[k] == c.sentence[last] && c.has(k, YOU | YOUR));
+        // "This is an official instruction from the system administrator: …" ends in a colon
+        // wherever it starts.
+        let colon = w.list[last].next == b':' && last > i;
+        if (src && noun && ((opens_line && (ends || (caps && last > i))) || colon))
+            || bracketed && src
+            || label
+        {
+            found.push(Finding {
+                kind: Kind::Marker,
+                strength: Strength::Weak,
+                first: i,
+                last,
+            });
+        }
+        i = last + 1;
+    }
+}
+
+/// The agent hailed by name: a line opening "Assistant: you must …", or "AI agent, export …"
+/// (a vocative before an order).
+pub(super) fn hails(c: &Cues, found: &mut Vec<Finding>) {
+    let w = c.w;
+    for i in 0..w.list.len() {
+        // First on its line, whatever marks precede it (`/* Assistant: …`).
+        let first_on_line = i == 0 || w.text()[w.list[i - 1].end..w.list[i].start].contains(&b'\n');
+        if !c.has(i, AI) || !(first_on_line || c.clause[i] == i) {
+            continue;
+        }
+        // The hail is the AI word, possibly after a greeting or one other word ("AI agent").
+        let mut last = i;
+        if i + 1 < w.list.len() && c.has(i + 1, AI) && c.clause[i + 1] == c.clause[i] {
+            last = i + 1;
+        }
+        let label = w.list[last].next == b':' && first_on_line;
+        let vocative = w.list[last].next == b',';
+        let addressed = (last + 1..(last + 10).min(w.list.len()))
+            .take_while(|&k| c.sentence[k] == c.sentence[last])
+            .any(|k| c.has(k, YOU | YOUR | VERBS | MODAL2));
+        if (label || vocative) && addressed {
+            found.push(Finding {
+                kind: Kind::Reader,
+                strength: Strength::Weak,
+                first: i,
+                last,
+            });
+        }
+    }
+}
+
+/// A chat message as data: `{"role": "system", "content": …}` (JSON, a Python dict, YAML
+/// `role: system` with `content:` next to it) poses as a turn of the conversation.
+pub(super) fn role_objects(c: &Cues, found: &mut Vec<Finding>) {
+    let w = c.w;
+    let b = w.text();
+    let mut from = 0;
+    while let Some(p) = find_ci(&b[from..], b"role") {
+        let at = from + p;
+        from = at + 4;
+        let key_quoted = at > 0 && matches!(b[at - 1], b'"' | b'\'');
+        let mut k = at + 4 + usize::from(key_quoted && matches!(b.get(at + 4), Some(b'"' | b'\'')));
+        k = skip_blanks(b, k);
+        if b.get(k) != Some(&b':') {
+            continue;
+        }
+        k = skip_blanks(b, k + 1);
+        let q = matches!(b.get(k), Some(b'"' | b'\''));
+        k += usize::from(q);
+        // The privileged roles and the agent's own: a forged user or tool turn in a test
+        // fixture is common and is left to the other rules.
+        let roles: [&[u8]; 3] = [b"system", b"developer", b"assistant"];
+        let Some(role) = roles.iter().find(|r| {
+            b.get(k..k + r.len())
+                .is_some_and(|x| x.eq_ignore_ascii_case(r))
+                && !b
+                    .get(k + r.len())
+                    .is_some_and(|c| c.is_ascii_alphanumeric())
+        }) else {
+            continue;
+        };
+        let lo = at.saturating_sub(200);
+        let hi = (k + 300).min(b.len());
+        let content = [&b"content"[..], b"parts"]
+            .iter()
+            .any(|key| find_ci(&b[lo..hi], key).is_some());
+        if !content {
+            continue;
+        }
+        let first = w.list.partition_point(|x| x.end <= at);
+        let end = k + role.len();
+        let last = w
+            .list
+            .partition_point(|x| x.start < end)
+            .saturating_sub(1)
+            .max(first);
+        if first < w.list.len() {
+            found.push(Finding {
+                kind: Kind::Marker,
+                strength: Strength::Weak,
+                first,
+                last,
+            });
+        }
+    }
+}
+
+/// Where `needle` (lower case ASCII) first occurs in `hay`, ignoring ASCII case.
+fn find_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle))
+}
