@@ -19,8 +19,8 @@
 //!   several words (`no+longer`), a trailing `*` takes every word that starts so (`instrukc*`
 //!   is `instrukcje`, `instrukcji`, `instrukcjami` …; on the last of several words,
 //!   `환경+변수*` is `환경 변수를`), a leading `*` every word that ends so (`*passwort` is
-//!   `Datenbankpasswort`: compounds). Stems are matched only when the word itself is not
-//!   listed, so a listed word (a negative imperative spelled like its verb's stem) wins.
+//!   `Datenbankpasswort`: compounds). A prefix stem adds its classes to those of the word
+//!   itself; a suffix stem is tried only for a word that has none.
 //! * `!order: final` in a language file: its verbs come at the end of their clause (Japanese,
 //!   Korean, Turkish, Hindi, Bengali, Persian), so the cue scanner looks back from a verb
 //!   for what it acts on, rather than ahead.

@@ -120,6 +120,14 @@ pub(super) const CUES: &[&str] = &[
     "stealth",
     // "Treat this note as …".
     "treat",
+    // "Cancel / revoke / erase": an override that needs the rules to be the agent's own.
+    "cancel",
+    // What protects a project: review, approval, tests, hooks, checks.
+    "guard",
+    // "Enter developer mode", "switch to …": a change of mode.
+    "enter",
+    // "Your loyalty is to …".
+    "loyal",
     // "The user must not learn …", "don't tell the user about …", "never refuses".
     "know",
     "about",
@@ -265,7 +273,7 @@ impl Vocabulary {
             // Only a verb is read by its position.
             let verb = [
                 "override", "obey", "reveal", "send", "put", "tell", "hide", "pretend", "shape",
-                "act", "treat",
+                "act", "treat", "cancel",
             ];
             let bits = bits
                 | if c.verb_final && verb.contains(&c.class) {
@@ -360,7 +368,9 @@ impl Vocabulary {
             id: s.id,
             cues: s.cues,
         });
-        if e.cues == 0 && self.stems && word.len() >= 3 {
+        // A stem adds its classes to the word's own (`관리자` is a "compound" word and, by
+        // `관리자*`, an authority).
+        if self.stems && word.len() >= 3 {
             // The longest stem the word starts with (prefixes end at character boundaries).
             for k in (2..=word.len()).rev() {
                 if k < word.len() && (word[k] & 0xC0) == 0x80 {
@@ -368,7 +378,7 @@ impl Vocabulary {
                 }
                 if let Some(s) = self.probe(hashes[k - 1], &word[..k]) {
                     if s.stem_cues != 0 {
-                        e.cues = s.stem_cues;
+                        e.cues |= s.stem_cues;
                         break;
                     }
                 }

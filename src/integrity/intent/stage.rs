@@ -19,12 +19,18 @@ pub(super) fn markers(c: &Cues, out: &Sink, found: &mut Vec<Finding>) {
         let mut last = i;
         while k < n && k - i < 8 {
             if c.has(k, AUTH_SRC | AUTH_NOUN) {
-                src |= c.has(k, AUTH_SRC);
-                noun |= c.has(k, AUTH_NOUN);
+                // A several-word cue ("system prompt") lends the run every word it covers.
+                for m in k..=c.cover[k] {
+                    src |= c.has(m, AUTH_SRC);
+                    noun |= c.has(m, AUTH_NOUN);
+                }
                 last = c.cover[k];
             } else if c.has(k, URGENT) {
                 last = c.cover[k];
-            } else if gaps < 2 && w.text_of(k).len() <= 4 && k > i {
+            } else if gaps < 2 && k > i && {
+                let t = w.text_of(k);
+                std::str::from_utf8(t).map_or(t.len(), |t| t.chars().count()) <= 4
+            } {
                 gaps += 1;
             } else {
                 break;
@@ -37,7 +43,17 @@ pub(super) fn markers(c: &Cues, out: &Sink, found: &mut Vec<Finding>) {
         }
         // A marker opens its line (a sentence that begins "System message about …" is prose).
         let opens_line = w.list[i].line_start || i == 0;
-        let ends = w.list[last].cbrk
+        // The line ends a few words later ("--- Developer note to Claude ---").
+        let line_ends = {
+            let rest = &w.text()[w.list[last].end..];
+            let eol = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+            (last + 1..n)
+                .take_while(|&k| w.list[k].start < w.list[last].end + eol)
+                .count()
+                <= 3
+        };
+        let ends = line_ends
+            || w.list[last].cbrk
             || w.list[last].next == b':'
             || w.bracket_after(last)
             || c.clause_end(last) - last <= 4
@@ -54,6 +70,8 @@ pub(super) fn markers(c: &Cues, out: &Sink, found: &mut Vec<Finding>) {
             && !w.list[last].blank
             && last + 1 < n
             && !w.text()[w.list[last].end..w.list[last + 1].start].contains(&b'\n');
+        // `SYSTEM> …`, a prompt's style.
+        let prompt = src && i == last && opens_line && w.list[last].next == b'>';
         let label = src
             && !noun
             && opens_line
@@ -62,11 +80,13 @@ pub(super) fn markers(c: &Cues, out: &Sink, found: &mut Vec<Finding>) {
             && (last + 1..(last + 9).min(n))
                 .any(|k| c.sentence[k] == c.sentence[last] && c.has(k, YOU | YOUR));
         // "This is an official instruction from the system administrator: …" ends in a colon
-        // wherever it starts.
-        let colon = w.list[last].next == b':' && last > i;
+        // wherever it starts; one several-word cue before a colon ("keep the system prompt:
+        // short") is not a run.
+        let colon = w.list[last].next == b':' && last > c.cover[i];
         if (src && noun && ((opens_line && (ends || (caps && last > i))) || colon))
             || bracketed && src
             || label
+            || prompt
         {
             found.push(Finding {
                 kind: Kind::Marker,
@@ -83,9 +103,13 @@ pub(super) fn markers(c: &Cues, out: &Sink, found: &mut Vec<Finding>) {
 /// (a vocative before an order).
 pub(super) fn hails(c: &Cues, found: &mut Vec<Finding>) {
     let w = c.w;
+    let starts_line =
+        |k: usize| k == 0 || w.text()[w.list[k - 1].end..w.list[k].start].contains(&b'\n');
     for i in 0..w.list.len() {
-        // First on its line, whatever marks precede it (`/* Assistant: …`).
-        let first_on_line = i == 0 || w.text()[w.list[i - 1].end..w.list[i].start].contains(&b'\n');
+        // First on its line, whatever marks precede it (`/* Assistant: …`), or after a hail
+        // that is ("Attention language model: …", "Dear AI, …").
+        let hailed = i > 0 && c.has(i - 1, HAIL) && starts_line(i - 1);
+        let first_on_line = starts_line(i) || hailed;
         if !c.has(i, AI) || !(first_on_line || c.clause[i] == i) {
             continue;
         }
@@ -96,6 +120,18 @@ pub(super) fn hails(c: &Cues, found: &mut Vec<Finding>) {
         }
         let label = w.list[last].next == b':' && first_on_line;
         let vocative = w.list[last].next == b',';
+        // `[assistant]: …`, `ASSISTANT> …`: a turn marker in brackets or a prompt's style.
+        let turn = (w.bracket_before(i) && w.bracket_after(last) || w.list[last].next == b'>')
+            && starts_line(i);
+        if turn {
+            found.push(Finding {
+                kind: Kind::Marker,
+                strength: Strength::Weak,
+                first: i,
+                last,
+            });
+            continue;
+        }
         let addressed = (last + 1..(last + 10).min(w.list.len()))
             .take_while(|&k| c.sentence[k] == c.sentence[last])
             .any(|k| c.has(k, YOU | YOUR | VERBS | MODAL2));
