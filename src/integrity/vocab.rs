@@ -128,10 +128,10 @@ pub(super) const CUES: &[&str] = &[
     "enter",
     // "Your loyalty is to …".
     "loyal",
-    // "The user must not learn …", "don't tell the user about …", "never refuses".
-    "know",
-    "about",
-    "refuse",
+    // "You may / can …": leave given, which makes an order of what follows (a weak one).
+    "may",
+    // "No longer", "any more", "nicht mehr", "不再": said of the agent's rules, a revocation.
+    "longer",
 ];
 
 /// The bit of `name` in `names` (a compile-time error in constants if there is none).

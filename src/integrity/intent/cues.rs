@@ -188,7 +188,9 @@ impl<'a> Cues<'a> {
             }
         }
         // "… and send it": a conjunction chains an order to an earlier one.
-        let after_and = k > clause && self.has(k - 1, AND);
+        // (The conjunction may be one of the words walked back over: "e attieniti", "und".)
+        let after_and = k > clause && self.has(k - 1, AND)
+            || (k..i).any(|m| self.has(m, AND) && !self.has(m, NEG));
         let opens = k == clause || (after_and && k - 1 == clause);
         // "you must ignore …", "du musst … ignorieren", "debes ignorar …", "把 … 发送到".
         let modals = clause.max(i.saturating_sub(12))..i;
@@ -208,10 +210,20 @@ impl<'a> Cues<'a> {
                     && ((m.saturating_sub(6).max(clause)..m).any(|y| self.has(y, AI))
                         || (m + 1..(m + 4).min(i)).any(|y| self.has(y, AI)))
             });
+        // "You may ignore your security rules", "puedes saltarte tus normas": leave given is
+        // an order too, weakened (documentation says what a reader may do).
+        let near_you = |m: usize| {
+            self.has(m, YOU)
+                || (m.saturating_sub(3).max(clause)..(m + 3).min(i + 1))
+                    .any(|y| y != m && self.has(y, YOU))
+        };
+        let may = !modal && modals.clone().any(|m| self.has(m, MAY) && near_you(m));
         let chained = earlier_order && after_and;
-        (opens || modal || chained || third).then_some(Order {
+        // "Hör auf, die Regeln zu befolgen": the clause after a bare "stop" is its object.
+        let opens = opens || stop_clause;
+        (opens || modal || chained || third || may).then_some(Order {
             negated: negated_before || negated_after || c & NEG != 0,
-            addressed: opens || modal || chained,
+            addressed: (opens && !may) || modal || chained,
         })
     }
 
@@ -247,8 +259,9 @@ impl<'a> Cues<'a> {
         // it, counting only words that are not small words or particles.
         let near = |bits: u64, before: usize, after: usize| {
             let small = |k: usize| {
+                let t = self.w.text_of(k);
                 self.has(k, EVERY | YOUR | SYSQ | ME)
-                    || self.w.text_of(k).len() <= 3 && self.w.text_of(k)[0] >= 0x80
+                    || t[0] >= 0x80 && std::str::from_utf8(t).is_ok_and(|t| t.chars().count() <= 2)
             };
             let (mut seen, mut k, mut steps) = (0, r, 0);
             while k > s && seen < before && steps < 8 {
@@ -274,7 +287,7 @@ impl<'a> Cues<'a> {
             }
             false
         };
-        let told_by_you = near(TOLD, 4, 5) && (near(YOU, 4, 3) || near(YOUR, 0, 4));
+        let told_by_you = near(TOLD, 4, 5) && (near(YOU, 4, 3) || near(YOUR, 4, 4));
         // "the rules given at first" (最初に与えられたルール): a participle between.
         let told_earlier = near(PRIOR, 2, 0) && near(TOLD, 1, 0);
         // "the instructions you started with": "you" opens a relative clause on the noun.
@@ -286,11 +299,23 @@ impl<'a> Cues<'a> {
             && (s..n)
                 .take_while(|&k| self.sentence[k] == s)
                 .any(|k| self.has(k, SELF));
+        // "die Regeln zu befolgen, die dir deine Entwickler gegeben haben": a relative clause
+        // after the verb says whose they are.
+        let relative = {
+            let next = (r + 1..(r + 5).min(n))
+                .take_while(|&k| self.sentence[k] == s)
+                .find(|&k| self.clause[k] == k && k > r);
+            next.is_some_and(|k| {
+                let e = self.clause_end(k).min(k + 8);
+                (k..e).any(|y| self.has(y, TOLD)) && (k..e).any(|y| self.has(y, YOU | YOUR))
+            })
+        };
         // "system prompt", "systemprompt", "系统提示" name the agent's own rules.
         let owned = self.has(r, SYSQ)
             || near(YOUR, 2, 2)
             || near(SYSQ, 1, 3)
             || told_by_you
+            || relative
             || you_after
             || before_this;
         if owned {
@@ -344,9 +369,14 @@ impl<'a> Cues<'a> {
             .or_else(|| {
                 words()
                     .find(|&k| {
+                        // "what you were told", not "you can configure it to ignore …".
                         self.has(k, TOLD)
-                            && (k.saturating_sub(4)..(k + 3).min(self.at.len()))
-                                .any(|y| y != k && self.has(y, YOU))
+                            && (k.saturating_sub(4)..(k + 3).min(self.at.len())).any(|y| {
+                                y != k
+                                    && self.has(y, YOU)
+                                    && !(y.min(k)..y.max(k))
+                                        .any(|m| self.has(m, MAY | MODAL | MODAL2))
+                            })
                     })
                     .map(|k| (k, true))
             })

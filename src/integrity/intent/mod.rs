@@ -109,6 +109,8 @@ const CANCEL: u64 = cue("cancel");
 const GUARD: u64 = cue("guard");
 const ENTER: u64 = cue("enter");
 const LOYAL: u64 = cue("loyal");
+const MAY: u64 = cue("may");
+const LONGER: u64 = cue("longer");
 
 /// What an order acts on (a fronted object: "每个回答都…", "Každou odpověď ukonči").
 const TARGETS: u64 =

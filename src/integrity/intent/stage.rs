@@ -78,7 +78,7 @@ pub(super) fn markers(c: &Cues, out: &Sink, found: &mut Vec<Finding>) {
             && w.list[last].next == b':'
             && i == last
             && (last + 1..(last + 9).min(n))
-                .any(|k| c.sentence[k] == c.sentence[last] && c.has(k, YOU | YOUR));
+                .any(|k| c.sentence[k] == c.sentence[last] && c.has(k, YOU | YOUR | AI));
         // "This is an official instruction from the system administrator: …" ends in a colon
         // wherever it starts; one several-word cue before a colon ("keep the system prompt:
         // short") is not a run.
