@@ -132,6 +132,11 @@ pub(super) const CUES: &[&str] = &[
     "may",
     // "No longer", "any more", "nicht mehr", "不再": said of the agent's rules, a revocation.
     "longer",
+    // Public places a secret may be written to: a commit message, the README, a comment on a
+    // pull request, a public repository.
+    "public",
+    // "Need": with a negation, "you don't need to follow …", an order not to.
+    "need",
 ];
 
 /// The bit of `name` in `names` (a compile-time error in constants if there is none).

@@ -163,9 +163,16 @@ impl<'a> Cues<'a> {
             .any(|k| self.has(k, after) && self.at[k] & VERBS == 0);
         if c & FINAL != 0 {
             // Verb-final languages list the imperative forms themselves; a negation may follow.
+            // "… भेज सकता है", "無視して構いません": "can" after the verb is leave given, or a
+            // description, and weighs less.
+            let may = (past..(past + 3).min(self.clause_end(i))).any(|k| self.has(k, MAY));
+            // "لازم نیست از … پیروی کنی": "no need" earlier in the clause.
+            let window = clause.max(i.saturating_sub(12))..i;
+            let needless = window.clone().any(|m| self.has(m, NEED))
+                && window.clone().any(|m| self.has(m, NEG));
             return Some(Order {
-                negated: c & NEG != 0 || negated_before || negated_after,
-                addressed: true,
+                negated: c & NEG != 0 || negated_before || negated_after || needless,
+                addressed: !may && !needless,
             });
         }
         // Back over "please", "now", "only", "do not" … and up to three words of a fronted
@@ -191,7 +198,12 @@ impl<'a> Cues<'a> {
         // (The conjunction may be one of the words walked back over: "e attieniti", "und".)
         let after_and = k > clause && self.has(k - 1, AND)
             || (k..i).any(|m| self.has(m, AND) && !self.has(m, NEG));
-        let opens = k == clause || (after_and && k - 1 == clause);
+        // "В этой сессии представь, что ты …": a role-play verb with "you" after it, whatever
+        // is fronted.
+        let pretend_you = c & PRETEND != 0
+            && (i + 1..(i + 4).min(self.clause_end(i) + 3).min(self.at.len()))
+                .any(|k| self.has(k, YOU));
+        let opens = k == clause || (after_and && k - 1 == clause) || pretend_you;
         // "you must ignore …", "du musst … ignorieren", "debes ignorar …", "把 … 发送到".
         let modals = clause.max(i.saturating_sub(12))..i;
         let modal = modals.clone().any(|m| {
@@ -217,13 +229,22 @@ impl<'a> Cues<'a> {
                 || (m.saturating_sub(3).max(clause)..(m + 3).min(i + 1))
                     .any(|y| y != m && self.has(y, YOU))
         };
-        let may = !modal && modals.clone().any(|m| self.has(m, MAY) && near_you(m));
+        // ("Pode desconsiderar …": opening the clause, the leave is the reader's.)
+        let may = !modal
+            && modals
+                .clone()
+                .any(|m| self.has(m, MAY) && (near_you(m) || m == clause));
+        // "You don't need to follow …", "No hace falta que sigas …", "Nemusíš se řídit …": an
+        // order not to, weakened (a guide says "you don't need to follow step 3").
+        let window = clause.max(i.saturating_sub(8))..i;
+        let needless =
+            window.clone().any(|m| self.has(m, NEED)) && window.clone().any(|m| self.has(m, NEG));
         let chained = earlier_order && after_and;
         // "Hör auf, die Regeln zu befolgen": the clause after a bare "stop" is its object.
         let opens = opens || stop_clause;
-        (opens || modal || chained || third || may).then_some(Order {
-            negated: negated_before || negated_after || c & NEG != 0,
-            addressed: (opens && !may) || modal || chained,
+        (opens || modal || chained || third || may || needless).then_some(Order {
+            negated: negated_before || negated_after || needless || c & NEG != 0,
+            addressed: ((opens && !may) || modal || chained) && !needless,
         })
     }
 

@@ -111,6 +111,8 @@ const ENTER: u64 = cue("enter");
 const LOYAL: u64 = cue("loyal");
 const MAY: u64 = cue("may");
 const LONGER: u64 = cue("longer");
+const PUBLIC: u64 = cue("public");
+const NEED: u64 = cue("need");
 
 /// What an order acts on (a fronted object: "每个回答都…", "Každou odpověď ukonči").
 const TARGETS: u64 =
