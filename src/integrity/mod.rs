@@ -297,11 +297,13 @@ fn excerpt(text: &str, start: usize, end: usize) -> String {
 }
 
 mod dialogue;
+mod downloads;
 mod hidden;
 mod intent;
 mod markers;
 mod norm;
 mod phrases;
+mod settings;
 mod shapes;
 mod tables;
 mod vocab;
@@ -313,6 +315,7 @@ use intent::scan_intent;
 use markers::*;
 use norm::Norm;
 use phrases::*;
+use settings::*;
 use shapes::*;
 use vocab::{bit, mask};
 pub use web::inert_urls;
@@ -322,3 +325,5 @@ use web::*;
 mod corpus_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod web_tests;
