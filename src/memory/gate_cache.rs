@@ -1,7 +1,8 @@
 //! Which records the readers (the views, `show`, …) withhold (the load gate's TAINTED ones), remembered per memory
 //! tree in `<git dir>/rune/gate.json`: a later render scans only the records added since, so
 //! a write costs what it added, not what memory holds. The cache is local, never committed;
-//! a scanner whose rules change bumps [`VERSION`] and the next render scans everything again.
+//! a scanner whose rules change bumps `integrity::RULES_VERSION` and the next render scans
+//! everything again.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -13,12 +14,20 @@ use crate::integrity::gate;
 use crate::model::Kind;
 use crate::store::{self, ObjectId, Store, MEMORY_REF};
 
-/// Bumped whenever the integrity scanner's rules change.
-pub(crate) const VERSION: u32 = 2;
+/// The cache's own layout (2: every kind is gated, echoes and documents included).
+const LAYOUT: u64 = 2;
+
+/// What a cache is valid for: this layout, the scanner's rules version and a fingerprint of
+/// its data files. A cache written under other rules is scanned again.
+pub(crate) fn version() -> u64 {
+    crate::integrity::tables::fingerprint()
+        ^ (u64::from(crate::integrity::RULES_VERSION) << 8)
+        ^ LAYOUT
+}
 
 #[derive(Default, Serialize, Deserialize)]
 struct Cache {
-    version: u32,
+    version: u64,
     /// Per memory ref: the tree last scanned and the ids withheld in it.
     refs: BTreeMap<String, Scanned>,
 }
@@ -45,7 +54,7 @@ pub fn withheld_known(
     let mut cache: Cache = std::fs::read(&path)
         .ok()
         .and_then(|d| serde_json::from_slice(&d).ok())
-        .filter(|c: &Cache| c.version == VERSION)
+        .filter(|c: &Cache| c.version == version())
         .unwrap_or_default();
     // Every kind a reader shows: the view's, the echoes' and documents.
     let kinds: Vec<Kind> = Kind::ALL.to_vec();
@@ -99,7 +108,7 @@ pub fn withheld_known(
         out.extend(ids);
     }
     if changed {
-        cache.version = VERSION;
+        cache.version = version();
         if let Ok(data) = serde_json::to_vec(&cache) {
             // A cache that cannot be written only costs the next render a full scan.
             let _ = write_atomic(&path, &data);

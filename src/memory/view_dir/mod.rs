@@ -27,9 +27,9 @@ use crate::view::{self, ViewFile};
 /// The renderer this build is: the view is rendered again when it changes.
 fn renderer() -> String {
     format!(
-        "git-rune {} gate {}",
+        "git-rune {} gate {:x}",
         env!("CARGO_PKG_VERSION"),
-        super::gate_cache::VERSION
+        super::gate_cache::version()
     )
 }
 
