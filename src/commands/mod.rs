@@ -15,6 +15,7 @@ mod man;
 mod mcp;
 mod oracle;
 mod record;
+mod repair;
 mod restore;
 mod save;
 mod show;
@@ -109,8 +110,10 @@ pub enum Command {
     Diff(diff::DiffArgs),
     /// Share memory with a git remote: fetch, merge by set union, push (never forced).
     Sync(sync::SyncArgs),
-    /// Let `git fetch` bring a remote's memory (adds fetch refspecs to the remote).
+    /// Choose the remotes memory goes to (opt in, opt out, list).
     Remote(sync::RemoteArgs),
+    /// Replace what a remote holds that this clone refuses with clean tips, and share them.
+    Repair(repair::RepairArgs),
     /// Compact memory history (every live record kept) and share it with the remote.
     Gc(gc::GcArgs),
     /// Check memory against git's object hashes, the record rules and the view.
@@ -337,6 +340,7 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
         Command::Diff(a) => diff::run(&ctx, a),
         Command::Sync(a) => sync::run(&ctx, a),
         Command::Remote(a) => sync::remote(&ctx, a),
+        Command::Repair(a) => repair::run(&ctx, a),
         Command::Gc(a) => gc::run(&ctx, a),
         Command::Verify(a) => verify::run(&ctx, a),
         Command::Why(a) => why::run(&ctx, a),

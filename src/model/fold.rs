@@ -139,6 +139,9 @@ pub fn kept(records: &[Record]) -> Vec<Record> {
             kept_ids.contains(&r.id)
                 || instincts.contains(&r.id)
                 || matches!(r.body, Body::Delete(Delete { .. }))
+                // A record this build cannot read: whether its kind still needs it is for
+                // the build that wrote it to say; it is kept.
+                || matches!(r.body, Body::Future(_))
         })
         .cloned()
         .collect()
@@ -178,6 +181,8 @@ pub fn statuses<'a>(records: &'a [Record], state: &State) -> Vec<(&'a Record, &'
                 Body::Checkpoint(Checkpoint { .. }) if open == Some(id) => "open",
                 Body::Checkpoint(Checkpoint { .. }) if state.resolved.contains(id) => "resolved",
                 Body::Checkpoint(Checkpoint { .. }) => "superseded",
+                // Kept as stored; this build shows it but cannot fold it.
+                Body::Future(_) => "from a newer git-rune",
                 _ if shown.contains(id) => "live",
                 // Live but not shown: folded into another copy of its name (instincts), or
                 // outvoted by another version of its group (learnings, tasks, echoes, …).

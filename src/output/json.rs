@@ -134,8 +134,19 @@ pub struct StatusJson<'a> {
     pub branch: &'a Option<String>,
     pub drift: DriftJson<'a>,
     pub head: Option<String>,
+    /// Where memory goes: each remote, whether memory is pushed there, and why.
+    pub remotes: Vec<RemoteJson>,
     pub version: u32,
     pub view: Vec<ViewFileJson>,
+}
+
+/// One remote in `status --json`: `memory` is whether memory goes there, `why` one of
+/// `opted-in`, `set-up-before`, `opted-out`, `not-opted-in`, `upstream`.
+#[derive(Serialize)]
+pub struct RemoteJson {
+    pub remote: String,
+    pub memory: bool,
+    pub why: &'static str,
 }
 
 /// One view file and its state (`clean`, `modified`, `added`, `missing`).

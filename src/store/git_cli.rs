@@ -129,6 +129,28 @@ impl Store {
         self.repo.config_snapshot().trusted_path(key).ok().flatten()
     }
 
+    /// Sets `key=value` in the repository's own config file (replacing its value), with `git
+    /// config`; `None` removes every value of `key`, or (`Some(value)` with `only`) removes
+    /// the values equal to `value`.
+    pub(crate) fn set_config(&self, key: &str, value: Option<&str>, only: bool) -> Result<()> {
+        let mut cmd = git("--git-dir", self.common_dir());
+        cmd.args(["config", "--local"]);
+        match (value, only) {
+            (Some(v), false) => cmd.args([key, v]),
+            (Some(v), true) => cmd.args(["--fixed-value", "--unset-all", key, v]),
+            (None, _) => cmd.args(["--unset-all", key]),
+        };
+        let status = cmd.status().map_err(run_failed("config"))?;
+        // 5: asked to unset a value that is not there; nothing to do.
+        if !status.success() && status.code() != Some(5) {
+            return Err(StoreError::Io {
+                context: format!("git config failed to change {key}"),
+                source: std::io::Error::other(format!("git config exited with {status}")),
+            });
+        }
+        Ok(())
+    }
+
     /// Adds `key=value` to the repository's own config file with `git config --add`: gix has
     /// no writer that keeps the user's file as it is.
     pub(crate) fn add_config(&self, key: &str, value: &str) -> Result<()> {
@@ -180,17 +202,6 @@ impl Store {
                 _ => Blame::Uncommitted,
             },
         )
-    }
-
-    /// Pushes `refspecs` to `remote`, never forced, without running the push hooks again.
-    pub(crate) fn push(&self, remote: &str, refspecs: &[String]) -> Result<PushOutcome> {
-        let out = git("--git-dir", self.git_dir())
-            .args(["push", "--no-verify", "--porcelain", remote])
-            .args(refspecs)
-            .env("GIT_RUNE_SKIP_HOOKS", "1")
-            .output()
-            .map_err(run_failed("push"))?;
-        Ok(push_outcome(&out))
     }
 }
 

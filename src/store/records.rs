@@ -26,7 +26,7 @@ pub const LAYOUT_VERSION: &str = "git-rune records 2\n";
 const VERSION_PREFIX: &str = "git-rune records ";
 
 /// The newest layout this build reads (and the one it writes).
-const LAYOUT: u32 = 2;
+pub(crate) const LAYOUT: u32 = 2;
 
 /// At most this many records share a blob; a group with more is split by the next id digit.
 /// 1,000 single writes then add about 4 MB to `.git` before any gc (docs/performance.md).
@@ -113,6 +113,53 @@ pub(crate) fn read_records(
         }
     }
     read_blobs(repo, name, &blobs)
+}
+
+/// One stored line as `verify` reads it: the blob it is in, its line number, and the record
+/// or why it does not decode.
+pub(crate) type ReadLine = (String, usize, std::result::Result<Record, String>);
+
+/// Every line of every record blob in `tree`, each with its path, decoded one at a time: a
+/// line that does not decode is reported, not fatal. One pass over the blobs, so it is linear
+/// in the records however they are laid out.
+pub(crate) fn read_lines(
+    repo: &gix::Repository,
+    name: &str,
+    tree: ObjectId,
+) -> Result<Vec<ReadLine>> {
+    let root = repo
+        .read_tree(tree)
+        .map_err(git_err(format!("cannot read the tree of {name}")))?;
+    tree_layout(repo, &root)?;
+    let mut blobs = Vec::new();
+    for dir in root
+        .decode()
+        .map_err(git_err("cannot decode tree"))?
+        .entries
+        .iter()
+    {
+        if dir.mode.is_tree() {
+            let dir_name = dir.filename.to_string();
+            collect_blobs(repo, name, dir.oid.to_owned(), &dir_name, &mut blobs)?;
+        }
+    }
+    let ids: Vec<ObjectId> = blobs.iter().map(|(_, oid)| *oid).collect();
+    super::partial::prefetch(repo, &ids)?;
+    let mut out = Vec::new();
+    for (path, oid) in &blobs {
+        let blob = find_blob(repo, *oid, &|| format!("cannot read {name}:{path}"))?;
+        for (i, line) in blob.data.split(|&b| b == b'\n').enumerate() {
+            if line.is_empty() {
+                continue;
+            }
+            let r = match std::str::from_utf8(line) {
+                Ok(text) => crate::model::decode_line(text).map_err(|e| e.to_string()),
+                Err(_) => Err("not valid UTF-8".to_owned()),
+            };
+            out.push((path.clone(), i + 1, r));
+        }
+    }
+    Ok(out)
 }
 
 /// Parses the record blobs `blobs` ((path, id) pairs), fetching those a partial clone lacks
@@ -371,7 +418,7 @@ pub(crate) fn write_records(
     let mut by_kind: BTreeMap<&str, BTreeMap<String, String>> = BTreeMap::new();
     for r in new {
         by_kind
-            .entry(r.kind().as_str())
+            .entry(r.tag())
             .or_default()
             .insert(r.id.clone(), r.to_line());
     }
@@ -559,8 +606,9 @@ fn read_blob_lines(
 
 /// Where record `r` sits in memory tree `tree` (either layout): its kind's single blob, or the
 /// blob of its id prefix.
+#[cfg(test)]
 pub(crate) fn record_path(repo: &gix::Repository, tree: ObjectId, r: &Record) -> String {
-    let kind = r.kind().as_str();
+    let kind = r.tag();
     let all = format!("{kind}/all.jsonl");
     let Ok(root) = repo.read_tree(tree) else {
         return all;

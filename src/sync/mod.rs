@@ -1,45 +1,74 @@
 //! Sharing memory through git remotes (`git rune sync`): fetch the remote's memory into a
 //! tracking namespace, merge every ref by set union (records admitted by the seal's rules,
-//! notes joined per commit), push the result never forced and atomic where the remote can,
-//! and on a rejected push start over, a bounded number of times. No clap, no printing: the
-//! command reports what [`sync`] returns.
+//! notes joined per commit), push the result never forced, and on a rejected push start over,
+//! a bounded number of times. Each clone publishes its own refs (`refs/rune-clones/<clone>/…`),
+//! so concurrent writers never contend on one ref; the shared refs older versions read
+//! (`refs/rune/…`, `refs/notes/rune`) are brought up to date in the same push when nobody
+//! raced it. Memory goes only to remotes that opted in (`share`), and a remote ref that cannot
+//! be read is skipped while the rest syncs (docs/storage.md, "Sharing memory"). No clap, no
+//! printing: the command reports what [`sync`] returns.
 
 pub mod gc;
 pub mod merge;
 pub mod notes;
+pub mod repair;
+pub mod share;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
 use anyhow::Result;
 
 use crate::error::user_error;
-use crate::store::{PushOutcome, Store, TransferError, NOTES_REF};
+use crate::store::{
+    published_ref, tracking_ref, ObjectId, PushOutcome, Source, Store, TransferError, Unreadable,
+    MEMORY_REF, NOTES_REF, TRACKING_PREFIX,
+};
 
-use merge::{merge_ref, RefMerge};
-use notes::{merge_notes, NotesMerge};
+use merge::{absorb, merge_ref, RefMerge};
+use notes::{absorb_notes, merge_notes, NotesMerge};
+use share::Sharing;
 
 /// How many times a sync fetches, merges and pushes before it gives up on a remote that keeps
 /// moving.
 pub const MAX_ROUNDS: usize = 10;
 
+/// A remote ref that was not merged at all, and what to do about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// Its name on the remote.
+    pub remote_ref: String,
+    pub why: String,
+    pub hint: String,
+}
+
 /// What one sync with one remote did.
 #[derive(Debug, Clone, Default)]
 pub struct SyncReport {
     pub remote: String,
-    /// Each memory ref that the remote has, as merged.
+    /// Each local memory ref the remote has something for, as merged.
     pub refs: Vec<RefMerge>,
     pub notes: Option<NotesMerge>,
     /// Records that went out, by kind, and notes that went out.
     pub outgoing: BTreeMap<&'static str, usize>,
     pub notes_out: usize,
-    /// The refs pushed (empty when the remote already had everything).
+    /// The remote refs pushed (empty when the remote already had everything).
     pub pushed: Vec<String>,
     /// Fetch-merge-push rounds it took.
     pub rounds: usize,
     /// Set when the remote kept moving for [`MAX_ROUNDS`] rounds: what came in is merged, the
     /// push is left for a later sync.
     pub gave_up: Option<String>,
+    /// Remote refs that were not read (not a commit, a newer layout, past the limits).
+    pub skipped: Vec<Skipped>,
+    /// Remote refs holding refused records or notes, or unreadable: merged without what was
+    /// refused, never pushed to plainly (`git rune repair` replaces them).
+    pub quarantined: Vec<Source>,
+    /// Why nothing was pushed: the remote is not one memory goes to.
+    pub not_shared: Option<Sharing>,
+    /// Shared refs (those older versions read) another clone moved first: this clone's own
+    /// refs carry its memory; a later sync brings these up to date.
+    pub shared_behind: Vec<String>,
 }
 
 impl SyncReport {
@@ -54,19 +83,56 @@ impl SyncReport {
         out
     }
 
-    /// Records from the remote that were refused, with why.
+    /// Records (and notes) from the remote that were refused, with why.
     pub fn refused(&self) -> Vec<&(String, String)> {
-        self.refs.iter().flat_map(|r| &r.refused).collect()
+        self.refs
+            .iter()
+            .flat_map(|r| &r.refused)
+            .chain(self.notes.iter().flat_map(|n| &n.refused))
+            .collect()
+    }
+
+    fn skip(&mut self, src: &Source, why: &Unreadable) {
+        let hint = if why.repairable() {
+            format!(
+                "the other refs synced; `git rune repair {}` replaces it with a clean tip",
+                self.remote
+            )
+        } else {
+            "the other refs synced; upgrade git-rune here to read it".to_owned()
+        };
+        self.skipped.push(Skipped {
+            remote_ref: src.remote_ref.clone(),
+            why: why.why(),
+            hint,
+        });
+        if why.repairable() {
+            self.quarantine(src);
+        }
+    }
+
+    fn quarantine(&mut self, src: &Source) {
+        if !self.is_quarantined(&src.remote_ref) {
+            self.quarantined.push(src.clone());
+        }
+    }
+
+    /// Whether remote ref `name` was quarantined by this sync.
+    pub fn is_quarantined(&self, name: &str) -> bool {
+        self.quarantined.iter().any(|s| s.remote_ref == name)
     }
 }
 
 /// Options of one sync.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct SyncOptions {
     /// Fetch and merge only (init in a fresh clone).
     pub no_push: bool,
     /// Fetch-merge-push rounds before giving up on a remote that keeps moving.
     pub rounds: usize,
+    /// Branches being pushed to the remote now (the pre-push hook): their session state may
+    /// go along, beside that of branches the remote already has.
+    pub pushing: Vec<String>,
 }
 
 impl Default for SyncOptions {
@@ -74,12 +140,14 @@ impl Default for SyncOptions {
         SyncOptions {
             no_push: false,
             rounds: MAX_ROUNDS,
+            pushing: Vec::new(),
         }
     }
 }
 
 /// Syncs memory with `remote`; `slow(what)` is called when a transfer takes more than a
-/// moment. Nothing local changes if the remote cannot be reached.
+/// moment. Nothing local changes if the remote cannot be reached. Memory is pushed only to a
+/// remote that opted in (`share::sharing`); for any other, the sync only merges.
 pub fn sync(
     store: &Store,
     remote: &str,
@@ -91,6 +159,12 @@ pub fn sync(
         remote: remote.to_owned(),
         ..SyncReport::default()
     };
+    let sharing = share::sharing(store, remote);
+    let push = !opts.no_push && sharing.pushes();
+    if !opts.no_push && !sharing.pushes() {
+        report.not_shared = Some(sharing);
+    }
+    let me = share::clone_id(store)?;
     for round in 0..opts.rounds.max(1) {
         report.rounds = round + 1;
         store
@@ -98,55 +172,68 @@ pub fn sync(
             .map_err(|e| unreachable(remote, e))?;
         merge_tracking(store, remote, &mut report)?;
         record_merged(store)?;
-        if opts.no_push {
+        if !push {
             return Ok(report);
         }
-        let to_push = outgoing(store, remote, &mut report)?;
-        if to_push.is_empty() {
+        let plan = outgoing(store, remote, &me, &opts.pushing, &mut report)?;
+        if plan.refs.is_empty() {
             return Ok(report);
         }
-        let with_leases: Vec<(String, Option<crate::store::ObjectId>)> = to_push
-            .iter()
-            .map(|name| {
-                let lease = report
-                    .refs
-                    .iter()
-                    .find(|m| m.name == *name)
-                    .and_then(|m| m.lease);
-                (name.clone(), lease)
-            })
-            .collect();
-        match store.push_memory(remote, &with_leases, &|| {
+        let outcome = store.push_refs(remote, &plan.refs, &|| {
             slow(&format!("pushing memory to {remote}…"))
-        })? {
-            PushOutcome::Pushed => {
-                for name in &to_push {
-                    if let Some(id) = store.ref_id(name)? {
-                        store.set_tracking(remote, name, id)?;
-                    }
-                }
-                record_merged(store)?;
-                report.pushed = to_push;
-                return Ok(report);
-            }
+        })?;
+        let rejected = match outcome {
+            PushOutcome::Pushed => Vec::new(),
             PushOutcome::Rejected {
                 refs,
                 remote: said,
                 stderr,
             } => {
-                let raced = refs.iter().all(|r| r.is_race() || r.is_collateral())
-                    && (refs.iter().any(|r| r.is_race())
-                        || is_race(&stderr)
-                        || said.iter().any(|l| is_race(l)));
-                if !raced {
+                if refs.is_empty() {
+                    // The push as a whole failed (git said why): nothing landed.
+                    if is_race(&stderr) {
+                        report.outgoing.clear();
+                        report.notes_out = 0;
+                        std::thread::sleep(backoff(round));
+                        continue;
+                    }
                     return Err(push_refused(remote, &refs, &said, &stderr));
                 }
-                // Someone pushed in between: fetch, merge and try again.
-                report.outgoing.clear();
-                report.notes_out = 0;
-                std::thread::sleep(backoff(round));
+                let own: Vec<crate::store::RefusedRef> =
+                    refs.iter().filter(|r| plan.is_own(&r.name)).cloned().collect();
+                if !own.is_empty() && !own.iter().all(|r| r.is_race()) {
+                    return Err(push_refused(remote, &own, &said, &stderr));
+                }
+                refs
             }
+        };
+        // What landed is on the remote now: its tracking refs follow.
+        let mut landed = Vec::new();
+        for (local, to, _) in &plan.refs {
+            if rejected.iter().any(|r| r.name == *to) {
+                continue;
+            }
+            if let Some(id) = store.ref_id(local)? {
+                store.set_tracking_ref(&remote_tracking(remote, to), id, remote)?;
+            }
+            landed.push(to.clone());
         }
+        record_merged(store)?;
+        report.pushed = landed;
+        report.shared_behind = rejected
+            .iter()
+            .filter(|r| !plan.is_own(&r.name))
+            .map(|r| r.name.clone())
+            .collect();
+        if rejected.iter().any(|r| plan.is_own(&r.name)) {
+            // Another process published under this clone's name (a copy of this
+            // repository): fetch, merge and try again.
+            report.outgoing.clear();
+            report.notes_out = 0;
+            std::thread::sleep(backoff(round));
+            continue;
+        }
+        return Ok(report);
     }
     report.gave_up = Some(format!(
         "{remote} kept moving during {} rounds; what came in is merged here, and a later `git rune sync {remote}` will finish the push",
@@ -155,17 +242,61 @@ pub fn sync(
     Ok(report)
 }
 
+/// The tracking ref of remote ref `remote_ref` (a shared ref or a clone's published one).
+fn remote_tracking(remote: &str, remote_ref: &str) -> String {
+    match remote_ref.strip_prefix(crate::store::CLONES_PREFIX) {
+        Some(rest) => format!("{TRACKING_PREFIX}{remote}/clones/{rest}"),
+        None => tracking_ref(remote, remote_ref),
+    }
+}
+
 /// Merges every tracking ref of `remote` into the local refs (what a plain `git fetch` with
-/// git-rune's refspecs brought in, too).
+/// git-rune's refspecs brought in, too): per local ref, the shared ref older versions write
+/// first, then every clone's published ref that moved since it was last merged, in one
+/// commit. A remote ref that cannot be read, or that holds refused records, is quarantined:
+/// reported, merged without what was refused, and its tracking ref dropped, so nothing here
+/// keeps its objects reachable.
 pub fn merge_tracking(store: &Store, remote: &str, report: &mut SyncReport) -> Result<()> {
     report.refs.clear();
     report.notes = None;
-    for (local, theirs) in store.tracking(remote)? {
+    report.skipped.clear();
+    report.quarantined.clear();
+    let before = merged_before(store);
+    let mut groups: BTreeMap<String, Vec<Source>> = BTreeMap::new();
+    for src in store.tracking(remote)? {
+        groups.entry(src.local.clone()).or_default().push(src);
+    }
+    let mut dropped = Vec::new();
+    for (local, sources) in groups {
+        let (shared, clones): (Vec<Source>, Vec<Source>) =
+            sources.into_iter().partition(|s| s.clone.is_none());
+        let moved: Vec<Source> = clones
+            .into_iter()
+            .filter(|s| before.get(&s.tracking) != Some(&s.id))
+            .collect();
         if local == NOTES_REF {
-            report.notes = Some(merge_notes(store, theirs, remote)?);
+            let mut m = NotesMerge::default();
+            for src in &shared {
+                merge_notes(store, src, remote, &mut m, report)?;
+            }
+            absorb_notes(store, &moved, remote, &mut m, report)?;
+            report.notes = Some(m);
         } else {
-            report.refs.push(merge_ref(store, &local, theirs, remote)?);
+            let mut m = RefMerge::new(&local);
+            for src in &shared {
+                merge_ref(store, src, remote, &mut m, report)?;
+            }
+            absorb(store, &local, &moved, remote, &mut m, report)?;
+            report.refs.push(m);
         }
+        for src in shared.iter().chain(&moved) {
+            if report.is_quarantined(&src.remote_ref) {
+                dropped.push(src.tracking.clone());
+            }
+        }
+    }
+    for name in dropped {
+        store.drop_tracking(&name)?;
     }
     Ok(())
 }
@@ -188,11 +319,23 @@ pub fn track_remote(store: &Store, remote: &str) -> Result<bool> {
 /// Where the tracking refs stood when they were last merged: `<ref> <id>` lines.
 const MERGED: &str = "merged-tracking";
 
+fn merged_before(store: &Store) -> HashMap<String, ObjectId> {
+    let path = store.common_dir().join("rune").join(MERGED);
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| {
+            let (name, id) = l.rsplit_once(' ')?;
+            Some((name.to_owned(), ObjectId::from_hex(id.as_bytes()).ok()?))
+        })
+        .collect()
+}
+
 /// Merges what moved in the tracking namespace since the last merge (a plain `git fetch`
 /// with git-rune's refspecs): one listing of `refs/rune-remotes/` compared with the ids last
 /// merged, and nothing more when they match.
 pub fn merge_fetched(store: &Store) -> Result<Vec<SyncReport>> {
-    let now = store.refs_under(crate::store::TRACKING_PREFIX)?;
+    let now = store.refs_under(TRACKING_PREFIX)?;
     if now.is_empty() {
         return Ok(Vec::new());
     }
@@ -206,7 +349,7 @@ pub fn merge_fetched(store: &Store) -> Result<Vec<SyncReport>> {
         .iter()
         .filter(|(name, id)| !before.contains(&format!("{name} {id}\n")))
         .filter_map(|(name, _)| {
-            name.strip_prefix(crate::store::TRACKING_PREFIX)
+            name.strip_prefix(TRACKING_PREFIX)
                 .and_then(|r| r.split('/').next())
         })
         .collect();
@@ -223,23 +366,52 @@ pub fn merge_fetched(store: &Store) -> Result<Vec<SyncReport>> {
     Ok(reports)
 }
 
-fn tracking_listing(refs: &[(String, crate::store::ObjectId)]) -> String {
+fn tracking_listing(refs: &[(String, ObjectId)]) -> String {
     refs.iter().map(|(n, id)| format!("{n} {id}\n")).collect()
 }
 
 /// Remembers the tracking refs as merged now.
 fn record_merged(store: &Store) -> Result<()> {
-    let now = store.refs_under(crate::store::TRACKING_PREFIX)?;
+    let now = store.refs_under(TRACKING_PREFIX)?;
     let dir = store.common_dir().join("rune");
     std::fs::create_dir_all(&dir)?;
-    std::fs::write(dir.join(MERGED), tracking_listing(&now))?;
+    crate::files::write_atomic(&dir.join(MERGED), tracking_listing(&now).as_bytes())?;
     Ok(())
 }
 
-/// The local refs the remote lacks something of, with what goes out counted./// The local refs the remote lacks something of, with what goes out counted.
-fn outgoing(store: &Store, remote: &str, report: &mut SyncReport) -> Result<Vec<String>> {
-    let mut out = Vec::new();
-    let mut names = store.memory_refs()?;
+/// What a sync pushes: (local ref, remote ref, lease), and which remote refs are this
+/// clone's own.
+struct Plan {
+    refs: Vec<(String, String, Option<ObjectId>)>,
+    own: Vec<String>,
+}
+
+impl Plan {
+    fn is_own(&self, remote_ref: &str) -> bool {
+        self.own.iter().any(|o| o == remote_ref)
+    }
+}
+
+/// The refs the remote lacks something of, with what goes out counted: this clone's own
+/// published refs (memory, the branches the remote has or is being sent, notes), each with a
+/// lease on what this clone last saw there (only it writes them), and the shared refs older
+/// versions read, pushed plainly (never over another clone's push) unless quarantined.
+fn outgoing(
+    store: &Store,
+    remote: &str,
+    me: &str,
+    pushing: &[String],
+    report: &mut SyncReport,
+) -> Result<Plan> {
+    let mut plan = Plan {
+        refs: Vec::new(),
+        own: Vec::new(),
+    };
+    let mut names: Vec<String> = Vec::new();
+    if store.ref_id(MEMORY_REF)?.is_some() {
+        names.push(MEMORY_REF.to_owned());
+    }
+    names.extend(share::shared_branches(store, remote, pushing)?);
     if store.ref_id(NOTES_REF)?.is_some() {
         names.push(NOTES_REF.to_owned());
     }
@@ -247,25 +419,40 @@ fn outgoing(store: &Store, remote: &str, report: &mut SyncReport) -> Result<Vec<
         let Some(ours) = store.tip(&name)? else {
             continue;
         };
-        let theirs = store.ref_id(&crate::store::tracking_ref(remote, &name))?;
-        if theirs == Some(ours.commit) {
+        let shared_tracking = tracking_ref(remote, &name);
+        let shared = store.ref_id(&shared_tracking)?;
+        let own_ref = published_ref(me, &name).expect("memory, branch and notes refs publish");
+        let own = store.ref_id(&remote_tracking(remote, &own_ref))?;
+        if own == Some(ours.commit) && shared == Some(ours.commit) {
             continue;
         }
-        let their_tree = match theirs {
-            Some(t) => Some(store.tip_of(&name, t)?.tree),
+        // What goes out: what this clone has that the remote's copy lacks.
+        let base = match shared.or(own) {
+            Some(t) => store.tip_of(&shared_tracking, t).ok().map(|t| t.tree),
             None => None,
         };
         if name == NOTES_REF {
-            report.notes_out += store.notes_differing(their_tree, ours.tree)?.len();
-        } else {
-            let kinds = crate::model::Kind::ALL;
-            for r in store.records_added_trees(&name, their_tree, ours.tree, kinds)? {
+            report.notes_out += store.notes_differing(base, ours.tree)?.len();
+        } else if let Ok((added, _)) = store.tree_changes(&name, base, ours.tree) {
+            for r in added {
                 *report.outgoing.entry(r.kind().as_str()).or_default() += 1;
             }
         }
-        out.push(name);
+        if own != Some(ours.commit) {
+            let lease = Some(own.unwrap_or_else(|| ObjectId::null(store.hash_kind())));
+            plan.refs.push((name.clone(), own_ref.clone(), lease));
+            plan.own.push(own_ref);
+        }
+        if shared != Some(ours.commit) && !report.is_quarantined(&name) {
+            let lease = report
+                .refs
+                .iter()
+                .find(|m| m.name == name)
+                .and_then(|m| m.lease);
+            plan.refs.push((name.clone(), name.clone(), lease));
+        }
     }
-    Ok(out)
+    Ok(plan)
 }
 
 /// The error for a memory push `remote` did not take: the refs it refused and why, in the
@@ -306,7 +493,7 @@ pub fn push_refused(
     let hint = if refused.is_empty() {
         "run `git rune sync` to merge the remote's memory and push again; memory is never force-pushed"
     } else {
-        "the remote's own rules refused the memory refs: ask its administrator to allow refs/rune/* and refs/notes/rune"
+        "the remote's own rules refused the memory refs: ask its administrator to allow refs/rune/*, refs/rune-clones/* and refs/notes/rune"
     };
     user_error(message, hint)
 }
