@@ -156,6 +156,11 @@ pub fn warn_about(ctx: &Context, report: &SyncReport) {
             "hint: the rest of {remote}'s memory merged; `git rune repair {remote}` publishes tips without what was refused"
         ));
     }
+    for name in report.shared_behind.iter().filter(|n| n.contains(" (")) {
+        ctx.ui.warn(format_args!(
+            "{remote} refused {name}: this clone's memory went to its own refs there, but clones of older git-rune versions read only that one"
+        ));
+    }
     if let Some(why) = report.not_shared {
         ctx.ui.status(format_args!(
             "memory was not pushed to {remote}: it is {}; `git rune remote add {remote}` shares it",

@@ -429,4 +429,68 @@ mod tests {
             assert!(e.contains(says), "{bad}: {e}");
         }
     }
+
+    /// A stored line a newer build would write: `rest` is the content after the id, without
+    /// its opening brace; the id is the sha256 of `{` + rest, as every build computes it.
+    fn newer(rest: &str) -> String {
+        use sha2::{Digest, Sha256};
+        let id: String = Sha256::digest(format!("{{{rest}").as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        format!("{{\"id\":\"{id}\",{rest}")
+    }
+
+    const META: &str = r#""ts":"2026-01-01T00:00:00Z","clock":3,"author":"Ada <ada@example.com>""#;
+
+    #[test]
+    fn a_field_this_build_does_not_know_keeps_the_line_byte_for_byte() {
+        let line = newer(&format!(
+            r#"{META},"kind":"learning","type":"insight","key":"k","insight":"x","confidence":0.8,"mood":{{"a":[1,2]}}}}"#
+        ));
+        let r = decode(&line).unwrap();
+        assert!(matches!(r.body, Body::Learning(_)), "{r:?}");
+        assert_eq!(r.body.title(), "k");
+        assert!(r.is_from_newer_version());
+        assert_eq!(r.to_line(), line);
+        assert!(r.id_matches());
+        // A field inside a nested value, and a new meta field before `kind`, too.
+        for rest in [
+            format!(
+                r#"{META},"kind":"session","summary":"s","git":{{"branch":"main","worktree":"w"}}}}"#
+            ),
+            format!(r#"{META},"signature":"abc","kind":"learning","type":"insight","key":"k","insight":"x","confidence":0.8}}"#),
+        ] {
+            let line = newer(&rest);
+            let r = decode(&line).unwrap();
+            assert!(r.is_from_newer_version(), "{line}");
+            assert_eq!(r.to_line(), line);
+            assert!(r.id_matches());
+        }
+        // What this build writes itself is not marked.
+        let plain = learning(3, "k", "x");
+        assert!(!decode(&plain.to_line()).unwrap().is_from_newer_version());
+    }
+
+    #[test]
+    fn a_kind_this_build_does_not_know_is_kept_with_its_tag() {
+        let line = newer(&format!(r#"{META},"kind":"widget","size":3}}"#));
+        let r = decode(&line).unwrap();
+        assert_eq!(r.tag(), "widget");
+        assert!(matches!(&r.body, Body::Future(f) if f.tag == "widget" && f.unreadable.is_none()));
+        assert_eq!(r.to_line(), line);
+        assert!(r.id_matches());
+        assert_eq!(r.canonical_content()[0], b'{');
+        // A known kind whose fields this build cannot read (a new learning type).
+        let line = newer(&format!(
+            r#"{META},"kind":"learning","type":"pattern","key":"k","insight":"x","confidence":0.8}}"#
+        ));
+        let r = decode(&line).unwrap();
+        assert!(matches!(&r.body, Body::Future(f) if f.tag == "learning" && f.unreadable.is_some()));
+        assert_eq!(r.to_line(), line);
+        // Without a matching id it is damaged, not news; nor may a tag name a path.
+        let forged = line.replace("\"k\"", "\"j\"");
+        assert!(decode(&forged).is_err());
+        assert!(decode(&newer(&format!(r#"{META},"kind":"../x"}}"#))).is_err());
+    }
 }

@@ -396,8 +396,10 @@ fn keep_compacted(
     for bad in &incoming.bad {
         out.refused.push(refused_line(src, bad));
     }
-    // What their fold no longer uses stays behind, as compaction left it.
-    let used: std::collections::HashSet<String> = crate::model::fold::kept(&incoming.records)
+    // What the fold of both no longer uses stays behind, as compaction left it.
+    let mut all: Vec<Record> = store.tip_records(name, ours)?.as_ref().clone();
+    all.extend(incoming.records.iter().cloned());
+    let used: std::collections::HashSet<String> = crate::model::fold::kept(&all)
         .into_iter()
         .map(|r| r.id)
         .collect();

@@ -66,8 +66,9 @@ pub struct SyncReport {
     pub quarantined: Vec<Source>,
     /// Why nothing was pushed: the remote is not one memory goes to.
     pub not_shared: Option<Sharing>,
-    /// Shared refs (those older versions read) another clone moved first: this clone's own
-    /// refs carry its memory; a later sync brings these up to date.
+    /// Shared refs (those older versions read) another clone moved first (or the remote's
+    /// rules refused: then with the reason): this clone's own refs carry its memory; a later
+    /// sync brings these up to date.
     pub shared_behind: Vec<String>,
 }
 
@@ -199,10 +200,12 @@ pub fn sync(
                     }
                     return Err(push_refused(remote, &refs, &said, &stderr));
                 }
-                let own: Vec<crate::store::RefusedRef> =
-                    refs.iter().filter(|r| plan.is_own(&r.name)).cloned().collect();
-                if !own.is_empty() && !own.iter().all(|r| r.is_race()) {
-                    return Err(push_refused(remote, &own, &said, &stderr));
+                let own_refused = refs.iter().any(|r| plan.is_own(&r.name) && !r.is_race());
+                if own_refused {
+                    // The remote's rules: every ref it refused, the shared ones first.
+                    let mut all = refs.clone();
+                    all.sort_by_key(|r| r.name.starts_with(crate::store::CLONES_PREFIX));
+                    return Err(push_refused(remote, &all, &said, &stderr));
                 }
                 refs
             }
@@ -223,7 +226,13 @@ pub fn sync(
         report.shared_behind = rejected
             .iter()
             .filter(|r| !plan.is_own(&r.name))
-            .map(|r| r.name.clone())
+            .map(|r| {
+                if r.is_race() {
+                    r.name.clone()
+                } else {
+                    format!("{} ({})", r.name, r.reason)
+                }
+            })
             .collect();
         if rejected.iter().any(|r| plan.is_own(&r.name)) {
             // Another process published under this clone's name (a copy of this

@@ -41,3 +41,6 @@ mod view_append;
 mod view_concurrency;
 mod view_fidelity;
 mod view_switch;
+mod sharing_privacy;
+mod sharing_future;
+mod sharing_quarantine;
