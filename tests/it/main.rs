@@ -44,3 +44,4 @@ mod view_switch;
 mod sharing_privacy;
 mod sharing_future;
 mod sharing_quarantine;
+mod sharing_layout;

@@ -96,6 +96,8 @@ fn records_from_a_newer_build_survive_an_older_clone_in_both_directions() {
     old.learn("after", "written after the merge");
     let shown = old.rune(&["show", "decisions"]).success().stdout;
     assert!(shown.contains("Use Postgres"), "{shown}");
+    let all = old.rune(&["show", "decisions", "--all"]).success().stdout;
+    assert!(all.contains("(from a newer git-rune)"), "{all}");
     let verify = old.rune(&["verify"]).success().stdout;
     assert!(verify.contains("newer-version"), "{verify}");
     assert!(verify.contains("from a newer git-rune"), "{verify}");
