@@ -1,6 +1,7 @@
 //! A burst of writers sharing one remote over `git daemon` on 127.0.0.1: N clones, each
-//! recording a learning, committing (the post-commit hook writes a note) and running `git rune
-//! sync`, ROUNDS times back to back, all at once. Reports the syncs that gave up, the median
+//! recording a learning, committing (the post-commit hook writes a note) and pushing its
+//! branch (the pre-push hook syncs memory, `rune.strictPush` set so a memory push that gives
+//! up fails it), ROUNDS times back to back, all at once. Reports the syncs that gave up, the median
 //! and p90 sync time, and whether every note and record is on the remote right after the
 //! burst; then the same burst against N separate remotes (one clone each: nobody to contend
 //! with), the floor the machine itself sets.
@@ -128,19 +129,18 @@ fn burst(clones: &[PathBuf], home: &Path, rounds: usize) -> Burst {
                     std::fs::write(dir.join(format!("f{i}-{r}")), "x\n").unwrap();
                     ok(git(&dir, &home, &["add", "."]), "add");
                     ok(git(&dir, &home, &["commit", "-q", "-m", &key]), "commit");
+                    // The code push: the pre-push hook syncs memory with it (strict, so
+                    // memory that gave up fails the push and is counted).
                     let t = Instant::now();
-                    let out = cmd(rune_bin().to_str().unwrap(), &dir, &home)
-                        .args(["-q", "sync"])
-                        .output()
-                        .unwrap();
+                    let out = git(&dir, &home, &["push", "-q", "origin", &format!("HEAD:refs/heads/w{i}")]);
                     times.push(t.elapsed());
                     if !out.status.success() {
                         let err = String::from_utf8_lossy(&out.stderr);
-                        if err.contains("kept moving") {
+                        if err.contains("kept moving") || err.contains("memory was not pushed") {
                             gave_up += 1;
                         } else {
                             failed += 1;
-                            eprintln!("sync failed: {err}");
+                            eprintln!("push failed: {err}");
                         }
                     }
                 }
@@ -198,6 +198,7 @@ fn member(root: &Path, home: &Path, url: &str, i: usize) -> PathBuf {
             .unwrap(),
         "init",
     );
+    ok(git(&dir, home, &["config", "rune.strictPush", "true"]), "cfg");
     dir
 }
 
@@ -272,7 +273,7 @@ fn main() {
         }
     }
     let syncs = n * rounds;
-    println!("burst: {n} clones x {rounds} rounds of learn + commit + sync over git daemon");
+    println!("burst: {n} clones x {rounds} rounds of learn + commit + push (pre-push syncs memory) over git daemon");
     for (name, b) in [("one shared remote", &shared), (&*format!("{n} separate remotes"), &solo)] {
         println!(
             "  {name:<20} syncs {syncs}, gave up {}, failed {}, median {:.0} ms, p90 {:.0} ms, max {:.0} ms, wall {:.1} s",

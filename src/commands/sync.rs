@@ -12,7 +12,7 @@ use clap::{Args, Subcommand};
 use super::Context;
 use crate::error::user_error;
 use crate::output::json;
-use crate::sync::share::{self, Sharing};
+use crate::sync::share;
 use crate::sync::{sync, SyncOptions, SyncReport};
 
 #[derive(Debug, Args)]
@@ -55,8 +55,7 @@ pub enum RemoteAction {
 }
 
 pub fn run(ctx: &Context, args: SyncArgs) -> Result<ExitCode> {
-    let mut store = ctx.open_store()?;
-    let mut opted = false;
+    let store = ctx.open_store()?;
     let remotes = if args.all {
         let all = store.remotes();
         if all.is_empty() {
@@ -83,32 +82,27 @@ pub fn run(ctx: &Context, args: SyncArgs) -> Result<ExitCode> {
                         "name one `git remote` lists, or add it with `git remote add`",
                     ));
                 }
-                // Asking to sync with a remote nobody decided about is the decision: it is
-                // opted in (a fork's upstream never is; a remote opted out stays out).
-                if !args.no_push && share::sharing(&store, &r) == Sharing::NotOptedIn {
-                    share::opt_in(&store, &r)?;
-                    ctx.ui.status(format_args!(
-                        "memory now goes to {r} (`git rune remote remove {r}` stops it)"
-                    ));
-                    opted = true;
-                }
                 vec![r]
             }
             None => return Err(no_remote()),
         }
     };
-    if opted {
-        // The setting was just written: read the configuration afresh.
-        store = ctx.open_store()?;
-    }
+    // Asking to sync with a remote nobody decided about, by name or as the default, is the
+    // decision: it is opted in (a fork's upstream never is; a remote opted out stays out).
     let opts = SyncOptions {
         no_push: args.no_push,
+        opt_in: !args.all,
         ..SyncOptions::default()
     };
     let mut out = String::new();
     let mut gave_up = false;
     for remote in &remotes {
         let report = sync(&store, remote, opts.clone(), &|what| ctx.ui.status(what))?;
+        if report.opted_in {
+            ctx.ui.status(format_args!(
+                "memory now goes to {remote} (`git rune remote remove {remote}` stops it)"
+            ));
+        }
         gave_up |= report.gave_up.is_some();
         if let Some(why) = &report.gave_up {
             ctx.ui.warn(why);

@@ -196,6 +196,7 @@ fn pre_push(
         no_push: false,
         rounds: HOOK_SYNC_ROUNDS,
         pushing: pushed_branches(input.unwrap_or_default()),
+        opt_in: false,
     };
     let synced = sync(store, remote, opts, &|_| {})?;
     let came: usize = synced.incoming().values().sum();

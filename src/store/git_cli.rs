@@ -133,22 +133,42 @@ impl Store {
     /// config`; `None` removes every value of `key`, or (`Some(value)` with `only`) removes
     /// the values equal to `value`.
     pub(crate) fn set_config(&self, key: &str, value: Option<&str>, only: bool) -> Result<()> {
-        let mut cmd = git("--git-dir", self.common_dir());
-        cmd.args(["config", "--local"]);
         match (value, only) {
-            (Some(v), false) => cmd.args([key, v]),
-            (Some(v), true) => cmd.args(["--fixed-value", "--unset-all", key, v]),
-            (None, _) => cmd.args(["--unset-all", key]),
-        };
-        let status = cmd.status().map_err(run_failed("config"))?;
-        // 5: asked to unset a value that is not there; nothing to do.
-        if !status.success() && status.code() != Some(5) {
+            (Some(v), false) => self.git_config(&[key, v], key),
+            (Some(v), true) => self.git_config(&["--fixed-value", "--unset-all", key, v], key),
+            (None, _) => self.git_config(&["--unset-all", key], key),
+        }
+    }
+
+    /// Makes `value` one of the values of `key` (once, however often it runs, and whatever
+    /// another process does meanwhile: git replaces the equal values, or adds it).
+    pub(crate) fn ensure_config(&self, key: &str, value: &str) -> Result<()> {
+        self.git_config(&["--fixed-value", "--replace-all", key, value, value], key)
+    }
+
+    /// Runs `git config --local` with `args`, waiting out another process's lock on the file.
+    fn git_config(&self, args: &[&str], key: &str) -> Result<()> {
+        for attempt in 0.. {
+            let out = git("--git-dir", self.common_dir())
+                .args(["config", "--local"])
+                .args(args)
+                .output()
+                .map_err(run_failed("config"))?;
+            // 5: asked to unset a value that is not there; nothing to do.
+            if out.status.success() || out.status.code() == Some(5) {
+                return Ok(());
+            }
+            let err = String::from_utf8_lossy(&out.stderr).trim().to_owned();
+            if err.contains("could not lock config file") && attempt < 100 {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                continue;
+            }
             return Err(StoreError::Io {
                 context: format!("git config failed to change {key}"),
-                source: std::io::Error::other(format!("git config exited with {status}")),
+                source: std::io::Error::other(err),
             });
         }
-        Ok(())
+        unreachable!("the loop returns")
     }
 
     /// Adds `key=value` to the repository's own config file with `git config --add`: gix has

@@ -311,6 +311,51 @@ impl Store {
         Ok(())
     }
 
+    /// Writes (without moving any ref) a notes commit of `base` (a notes tree, or none) with
+    /// `notes` set, with `parents`: the notes a sync publishes when some stay here.
+    pub(crate) fn write_notes_commit(
+        &self,
+        base: Option<ObjectId>,
+        parents: &[ObjectId],
+        notes: &[(ObjectId, String)],
+        summary: &str,
+    ) -> Result<ObjectId> {
+        let root = base.unwrap_or_else(|| ObjectId::empty_tree(self.repo.object_hash()));
+        let mut tree = self.notes_at(root)?.tree;
+        for (commit, text) in notes {
+            let mut text = text.clone();
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            let blob = self
+                .repo
+                .write_blob(text.as_bytes())
+                .map_err(git_err("cannot write a note"))?
+                .detach();
+            tree.edit(*commit, Some(blob), &self.repo)
+                .map_err(git_err(format!("cannot write the note of {commit}")))?;
+        }
+        let tree = tree.write(&self.repo).map_err(git_err(format!(
+            "cannot write the notes tree of {NOTES_REF}"
+        )))?;
+        let sig = self.signature();
+        let mut buf = gix::date::parse::TimeBuf::default();
+        let sig_ref = sig.to_ref(&mut buf);
+        let id = self
+            .repo
+            .new_commit_as(
+                sig_ref,
+                sig_ref,
+                notes_message(summary).as_str(),
+                tree,
+                parents.iter().copied(),
+            )
+            .map_err(git_err("cannot write a notes commit"))?
+            .id;
+        self.flush_objects()?;
+        Ok(id)
+    }
+
     /// Commits the notes of `base` (a notes tree, or none) with `notes` set, as a commit with
     /// `parents`, and moves refs/notes/rune from `expected` to it (a notes merge). Fails if
     /// the notes ref moved meanwhile (the caller merges again).

@@ -11,6 +11,7 @@
 pub mod gc;
 pub mod merge;
 pub mod notes;
+mod publish;
 pub mod repair;
 pub mod share;
 
@@ -66,6 +67,8 @@ pub struct SyncReport {
     pub quarantined: Vec<Source>,
     /// Why nothing was pushed: the remote is not one memory goes to.
     pub not_shared: Option<Sharing>,
+    /// This sync opted the remote in (`SyncOptions::opt_in`).
+    pub opted_in: bool,
     /// Shared refs (those older versions read) another clone moved first (or the remote's
     /// rules refused: then with the reason): this clone's own refs carry its memory; a later
     /// sync brings these up to date.
@@ -134,6 +137,9 @@ pub struct SyncOptions {
     /// Branches being pushed to the remote now (the pre-push hook): their session state may
     /// go along, beside that of branches the remote already has.
     pub pushing: Vec<String>,
+    /// Opt the remote in if nobody decided about it yet (`git rune sync <remote>` asked by
+    /// name: that is the decision; never a fork's upstream, never a remote opted out).
+    pub opt_in: bool,
 }
 
 impl Default for SyncOptions {
@@ -142,6 +148,7 @@ impl Default for SyncOptions {
             no_push: false,
             rounds: MAX_ROUNDS,
             pushing: Vec::new(),
+            opt_in: false,
         }
     }
 }
@@ -160,7 +167,12 @@ pub fn sync(
         remote: remote.to_owned(),
         ..SyncReport::default()
     };
-    let sharing = share::sharing(store, remote);
+    let mut sharing = share::sharing(store, remote);
+    if opts.opt_in && !opts.no_push && sharing == Sharing::NotOptedIn {
+        share::opt_in(store, remote)?;
+        sharing = Sharing::OptedIn;
+        report.opted_in = true;
+    }
     let push = !opts.no_push && sharing.pushes();
     if !opts.no_push && !sharing.pushes() {
         report.not_shared = Some(sharing);
@@ -212,13 +224,11 @@ pub fn sync(
         };
         // What landed is on the remote now: its tracking refs follow.
         let mut landed = Vec::new();
-        for (local, to, _) in &plan.refs {
+        for ((_, to, _), id) in plan.refs.iter().zip(&plan.ids) {
             if rejected.iter().any(|r| r.name == *to) {
                 continue;
             }
-            if let Some(id) = store.ref_id(local)? {
-                store.set_tracking_ref(&remote_tracking(remote, to), id, remote)?;
-            }
+            store.set_tracking_ref(&remote_tracking(remote, to), *id, remote)?;
             landed.push(to.clone());
         }
         record_merged(store)?;
@@ -318,7 +328,7 @@ pub fn track_remote(store: &Store, remote: &str) -> Result<bool> {
     let mut added = false;
     for spec in crate::store::fetch_refspecs(remote) {
         if !store.config_has(&key, &spec) {
-            store.add_config(&key, &spec)?;
+            store.ensure_config(&key, &spec)?;
             added = true;
         }
     }
@@ -388,10 +398,11 @@ fn record_merged(store: &Store) -> Result<()> {
     Ok(())
 }
 
-/// What a sync pushes: (local ref, remote ref, lease), and which remote refs are this
-/// clone's own.
+/// What a sync pushes: (what: a local ref or a commit, remote ref, lease), the commit each
+/// one sends, and which remote refs are this clone's own.
 struct Plan {
     refs: Vec<(String, String, Option<ObjectId>)>,
+    ids: Vec<ObjectId>,
     own: Vec<String>,
 }
 
@@ -414,6 +425,7 @@ fn outgoing(
 ) -> Result<Plan> {
     let mut plan = Plan {
         refs: Vec::new(),
+        ids: Vec::new(),
         own: Vec::new(),
     };
     let mut names: Vec<String> = Vec::new();
@@ -435,30 +447,45 @@ fn outgoing(
         if own == Some(ours.commit) && shared == Some(ours.commit) {
             continue;
         }
-        // What goes out: what this clone has that the remote's copy lacks.
-        let base = match shared.or(own) {
-            Some(t) => store.tip_of(&shared_tracking, t).ok().map(|t| t.tree),
-            None => None,
-        };
+        // What goes out: what this clone has that the remote's copy lacks. Notes travel with
+        // their commits: those of commits that never left this clone stay here.
+        let mut send = (name.clone(), ours.commit);
         if name == NOTES_REF {
-            report.notes_out += store.notes_differing(base, ours.tree)?.len();
-        } else if let Ok((added, _)) = store.tree_changes(&name, base, ours.tree) {
-            for r in added {
-                *report.outgoing.entry(r.kind().as_str()).or_default() += 1;
+            let base = publish::remote_notes(store, remote, own);
+            let (publish, going) =
+                publish::notes_to_publish(store, remote, ours, base, own, pushing)?;
+            report.notes_out += going;
+            if let Some(id) = publish {
+                if going == 0 || Some(id) == own {
+                    continue;
+                }
+                send = (id.to_string(), id);
+            }
+        } else {
+            let base = match shared.or(own) {
+                Some(t) => store.tip_of(&shared_tracking, t).ok().map(|t| t.tree),
+                None => None,
+            };
+            if let Ok((added, _)) = store.tree_changes(&name, base, ours.tree) {
+                for r in added {
+                    *report.outgoing.entry(r.kind().as_str()).or_default() += 1;
+                }
             }
         }
-        if own != Some(ours.commit) {
+        if own != Some(send.1) {
             let lease = Some(own.unwrap_or_else(|| ObjectId::null(store.hash_kind())));
-            plan.refs.push((name.clone(), own_ref.clone(), lease));
+            plan.refs.push((send.0.clone(), own_ref.clone(), lease));
+            plan.ids.push(send.1);
             plan.own.push(own_ref);
         }
-        if shared != Some(ours.commit) && !report.is_quarantined(&name) {
+        if shared != Some(send.1) && !report.is_quarantined(&name) {
             let lease = report
                 .refs
                 .iter()
                 .find(|m| m.name == name)
                 .and_then(|m| m.lease);
-            plan.refs.push((name.clone(), name.clone(), lease));
+            plan.refs.push((send.0.clone(), name.clone(), lease));
+            plan.ids.push(send.1);
         }
     }
     Ok(plan)
