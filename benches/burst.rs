@@ -132,7 +132,11 @@ fn burst(clones: &[PathBuf], home: &Path, rounds: usize) -> Burst {
                     // The code push: the pre-push hook syncs memory with it (strict, so
                     // memory that gave up fails the push and is counted).
                     let t = Instant::now();
-                    let out = git(&dir, &home, &["push", "-q", "origin", &format!("HEAD:refs/heads/w{i}")]);
+                    let out = git(
+                        &dir,
+                        &home,
+                        &["push", "-q", "origin", &format!("HEAD:refs/heads/w{i}")],
+                    );
                     times.push(t.elapsed());
                     if !out.status.success() {
                         let err = String::from_utf8_lossy(&out.stderr);
@@ -174,7 +178,11 @@ fn pct(sorted: &[Duration], p: f64) -> f64 {
 fn bare(base: &Path, home: &Path, name: &str) {
     let path = base.join(name);
     ok(
-        git(base, home, &["init", "-q", "--bare", "-b", "main", path.to_str().unwrap()]),
+        git(
+            base,
+            home,
+            &["init", "-q", "--bare", "-b", "main", path.to_str().unwrap()],
+        ),
         "init",
     );
 }
@@ -186,9 +194,16 @@ fn member(root: &Path, home: &Path, url: &str, i: usize) -> PathBuf {
         git(root, home, &["clone", "-q", url, dir.to_str().unwrap()]),
         "clone",
     );
-    ok(git(&dir, home, &["config", "user.name", &format!("w{i}")]), "cfg");
     ok(
-        git(&dir, home, &["config", "user.email", &format!("w{i}@example.com")]),
+        git(&dir, home, &["config", "user.name", &format!("w{i}")]),
+        "cfg",
+    );
+    ok(
+        git(
+            &dir,
+            home,
+            &["config", "user.email", &format!("w{i}@example.com")],
+        ),
         "cfg",
     );
     ok(
@@ -198,7 +213,10 @@ fn member(root: &Path, home: &Path, url: &str, i: usize) -> PathBuf {
             .unwrap(),
         "init",
     );
-    ok(git(&dir, home, &["config", "rune.strictPush", "true"]), "cfg");
+    ok(
+        git(&dir, home, &["config", "rune.strictPush", "true"]),
+        "cfg",
+    );
     dir
 }
 
@@ -225,11 +243,31 @@ fn main() {
     // One shared remote, seeded with a first commit.
     bare(&base, &home, "shared.git");
     let seed = work.join("seed");
-    ok(git(&work, &home, &["init", "-q", "-b", "main", seed.to_str().unwrap()]), "init");
+    ok(
+        git(
+            &work,
+            &home,
+            &["init", "-q", "-b", "main", seed.to_str().unwrap()],
+        ),
+        "init",
+    );
     ok(git(&seed, &home, &["config", "user.name", "seed"]), "cfg");
-    ok(git(&seed, &home, &["config", "user.email", "seed@example.com"]), "cfg");
-    ok(git(&seed, &home, &["commit", "-q", "--allow-empty", "-m", "start"]), "commit");
-    ok(git(&seed, &home, &["push", "-q", &url("shared.git"), "main"]), "push");
+    ok(
+        git(&seed, &home, &["config", "user.email", "seed@example.com"]),
+        "cfg",
+    );
+    ok(
+        git(
+            &seed,
+            &home,
+            &["commit", "-q", "--allow-empty", "-m", "start"],
+        ),
+        "commit",
+    );
+    ok(
+        git(&seed, &home, &["push", "-q", &url("shared.git"), "main"]),
+        "push",
+    );
     let team: Vec<PathBuf> = (0..n)
         .map(|i| member(&work.join("team"), &home, &url("shared.git"), i))
         .collect();
@@ -238,7 +276,10 @@ fn main() {
     for i in 0..n {
         let name = format!("solo{i}.git");
         bare(&base, &home, &name);
-        ok(git(&seed, &home, &["push", "-q", &url(&name), "main"]), "push");
+        ok(
+            git(&seed, &home, &["push", "-q", &url(&name), "main"]),
+            "push",
+        );
         alone.push(member(&work.join("solo"), &home, &url(&name), i));
     }
 
@@ -258,10 +299,13 @@ fn main() {
     let records = keys.lines().count();
     // Notes by annotated commit: every one a team member wrote, found on the remote.
     let listed = |dir: &Path| -> std::collections::BTreeSet<String> {
-        ok(git(dir, &home, &["notes", "--ref=rune", "list"]), "notes list")
-            .lines()
-            .filter_map(|l| l.split_whitespace().nth(1).map(str::to_owned))
-            .collect()
+        ok(
+            git(dir, &home, &["notes", "--ref=rune", "list"]),
+            "notes list",
+        )
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(1).map(str::to_owned))
+        .collect()
     };
     let on_remote = listed(&check);
     let mut expected_notes = 0;
@@ -274,7 +318,10 @@ fn main() {
     }
     let syncs = n * rounds;
     println!("burst: {n} clones x {rounds} rounds of learn + commit + push (pre-push syncs memory) over git daemon");
-    for (name, b) in [("one shared remote", &shared), (&*format!("{n} separate remotes"), &solo)] {
+    for (name, b) in [
+        ("one shared remote", &shared),
+        (&*format!("{n} separate remotes"), &solo),
+    ] {
         println!(
             "  {name:<20} syncs {syncs}, gave up {}, failed {}, median {:.0} ms, p90 {:.0} ms, max {:.0} ms, wall {:.1} s",
             b.gave_up,

@@ -118,7 +118,8 @@ pub fn hook(ctx: &Context, args: HookArgs) -> Result<ExitCode> {
     if reads && !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
         if let Err(e) = std::io::stdin().read_to_string(&mut input) {
             ctx.ui.notice(format_args!(
-                "git-rune: {} hook: cannot read what git passed it: {e}", args.name
+                "git-rune: {} hook: cannot read what git passed it: {e}",
+                args.name
             ));
             return Ok(ExitCode::SUCCESS);
         }

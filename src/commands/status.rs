@@ -48,11 +48,15 @@ pub fn run(ctx: &Context, _args: StatusArgs) -> Result<ExitCode> {
         // Where memory goes: the remotes opted in, and those it stays away from.
         let (goes, stays): (Vec<_>, Vec<_>) = remotes.iter().partition(|(_, s)| s.pushes());
         let names = |l: &[&(String, crate::sync::share::Sharing)]| {
-            l.iter().map(|(r, _)| r.as_str()).collect::<Vec<_>>().join(", ")
+            l.iter()
+                .map(|(r, _)| r.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         if !remotes.is_empty() {
             text.push_str(&match goes.is_empty() {
-                true => "memory goes to no remote (`git rune remote add <remote>` shares it)\n".to_owned(),
+                true => "memory goes to no remote (`git rune remote add <remote>` shares it)\n"
+                    .to_owned(),
                 false => format!("memory goes to {}\n", names(&goes)),
             });
             if !stays.is_empty() {

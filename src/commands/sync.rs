@@ -207,7 +207,11 @@ pub fn remote(ctx: &Context, args: RemoteArgs) -> Result<ExitCode> {
                     })));
                     out.push('\n');
                 } else {
-                    let goes = if s.pushes() { "memory goes there" } else { "memory stays here" };
+                    let goes = if s.pushes() {
+                        "memory goes there"
+                    } else {
+                        "memory stays here"
+                    };
                     out.push_str(&format!("{remote}: {goes} ({})\n", s.why()));
                 }
             }

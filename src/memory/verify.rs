@@ -120,7 +120,10 @@ fn check_record(name: &str, path: Option<String>, r: &Record, out: &mut Vec<Find
         let what = match &r.body {
             model::Body::Future(f) => match &f.unreadable {
                 Some(why) => format!("a {} record this build cannot read ({why})", f.tag),
-                None => format!("a record of kind {:?}, which this build does not know", f.tag),
+                None => format!(
+                    "a record of kind {:?}, which this build does not know",
+                    f.tag
+                ),
             },
             _ => "fields this build does not know".to_owned(),
         };

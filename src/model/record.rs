@@ -206,7 +206,10 @@ impl Record {
         let mut out = Vec::new();
         if let Ok(serde_json::Value::Object(map)) = serde_json::from_str(line) {
             for (k, v) in map {
-                if !matches!(k.as_str(), "id" | "ts" | "clock" | "author" | "supersedes" | "kind") {
+                if !matches!(
+                    k.as_str(),
+                    "id" | "ts" | "clock" | "author" | "supersedes" | "kind"
+                ) {
                     strings(&v, &mut out);
                 }
             }

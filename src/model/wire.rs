@@ -238,11 +238,29 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Watched<'_, D> {
     type Error = D::Error;
 
     pass_through!(
-        deserialize_any, deserialize_bool, deserialize_i8, deserialize_i16, deserialize_i32,
-        deserialize_i64, deserialize_i128, deserialize_u8, deserialize_u16, deserialize_u32,
-        deserialize_u64, deserialize_u128, deserialize_f32, deserialize_f64, deserialize_char,
-        deserialize_str, deserialize_string, deserialize_bytes, deserialize_byte_buf,
-        deserialize_option, deserialize_unit, deserialize_seq, deserialize_map,
+        deserialize_any,
+        deserialize_bool,
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_option,
+        deserialize_unit,
+        deserialize_seq,
+        deserialize_map,
         deserialize_identifier
     );
 
@@ -357,12 +375,16 @@ fn decode_any_order(line: &str) -> Result<Record, RecordParseError> {
     // What this build cannot read is a newer build's record when the id is its bytes' hash.
     let future = |why: String, unreadable: Option<String>| {
         if !raw_id_matches(line) {
-            return Err(err(format!("{why} (and its id is not the hash of its bytes)")));
+            return Err(err(format!(
+                "{why} (and its id is not the hash of its bytes)"
+            )));
         }
         // The tag names the record's directory in the tree: a plain name, nothing else.
         let plain = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
         if tag.is_empty() || tag.len() > 64 || !tag.chars().all(plain) || tag.starts_with('-') {
-            return Err(err(format!("{why} (and its kind {tag:?} is not a plain name)")));
+            return Err(err(format!(
+                "{why} (and its kind {tag:?} is not a plain name)"
+            )));
         }
         let body = Body::Future(Future {
             tag: tag.clone(),
@@ -459,7 +481,9 @@ mod tests {
             format!(
                 r#"{META},"kind":"session","summary":"s","git":{{"branch":"main","worktree":"w"}}}}"#
             ),
-            format!(r#"{META},"signature":"abc","kind":"learning","type":"insight","key":"k","insight":"x","confidence":0.8}}"#),
+            format!(
+                r#"{META},"signature":"abc","kind":"learning","type":"insight","key":"k","insight":"x","confidence":0.8}}"#
+            ),
         ] {
             let line = newer(&rest);
             let r = decode(&line).unwrap();
@@ -486,7 +510,9 @@ mod tests {
             r#"{META},"kind":"learning","type":"pattern","key":"k","insight":"x","confidence":0.8}}"#
         ));
         let r = decode(&line).unwrap();
-        assert!(matches!(&r.body, Body::Future(f) if f.tag == "learning" && f.unreadable.is_some()));
+        assert!(
+            matches!(&r.body, Body::Future(f) if f.tag == "learning" && f.unreadable.is_some())
+        );
         assert_eq!(r.to_line(), line);
         // Without a matching id it is damaged, not news; nor may a tag name a path.
         let forged = line.replace("\"k\"", "\"j\"");

@@ -222,7 +222,8 @@ fn read_lines(
             why,
         };
         let Ok(text) = std::str::from_utf8(line) else {
-            out.bad.push(bad(None, "the line is not valid UTF-8".into()));
+            out.bad
+                .push(bad(None, "the line is not valid UTF-8".into()));
             continue;
         };
         let id = crate::model::line_id(text).filter(|id| id.len() <= 128);

@@ -147,7 +147,10 @@ impl Store {
         theirs: ObjectId,
     ) -> Result<
         std::result::Result<
-            (Vec<(ObjectId, String, Option<String>)>, Vec<(ObjectId, String)>),
+            (
+                Vec<(ObjectId, String, Option<String>)>,
+                Vec<(ObjectId, String)>,
+            ),
             super::Unreadable,
         >,
     > {

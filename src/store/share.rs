@@ -127,7 +127,13 @@ impl Store {
         Command::new("git")
             .arg("--git-dir")
             .arg(self.git_dir())
-            .args(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", remote])
+            .args([
+                "fetch",
+                "--quiet",
+                "--no-tags",
+                "--no-write-fetch-head",
+                remote,
+            ])
             .env("GIT_RUNE_SKIP_HOOKS", "1")
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())

@@ -308,7 +308,12 @@ pub fn absorb(
         if ours.is_none() && parents.len() == 1 && out.refused.is_empty() {
             let tree = store.tree_with(None, &records)?;
             if tree == parents[0].tree {
-                match store.fast_forward(name, None, parents[0].commit, &format!("sync from {remote}")) {
+                match store.fast_forward(
+                    name,
+                    None,
+                    parents[0].commit,
+                    &format!("sync from {remote}"),
+                ) {
                     Ok(()) => break,
                     Err(StoreError::Contended { attempts: 1, .. }) => continue,
                     Err(e) => return Err(e.into()),
@@ -322,11 +327,7 @@ pub fn absorb(
         let clock = clock_of(store, name, ours)?.max(max_clock(&records));
         let mut ids: Vec<ObjectId> = ours.map(|t| t.commit).into_iter().collect();
         ids.extend(parents.iter().map(|t| t.commit));
-        let message = commit_message(
-            &format!("merge memory from {remote}"),
-            records.len(),
-            clock,
-        );
+        let message = commit_message(&format!("merge memory from {remote}"), records.len(), clock);
         match store.land_commit(name, ours.map(|t| t.commit), tree, &ids, &message) {
             Ok(_) => break,
             Err(StoreError::Contended { attempts: 1, .. }) => continue,
@@ -433,10 +434,7 @@ fn still_used(store: &Store, name: &str, onto: Tip, from: Tip) -> anyhow::Result
             .map(|r| r.id)
             .collect();
     let (added, _) = store.tree_changes(name, Some(onto.tree), from.tree)?;
-    Ok(added
-        .into_iter()
-        .filter(|r| used.contains(&r.id))
-        .collect())
+    Ok(added.into_iter().filter(|r| used.contains(&r.id)).collect())
 }
 
 fn max_clock(records: &[Record]) -> u64 {

@@ -98,7 +98,10 @@ pub(super) fn notes_to_publish(
 
 /// The remote's notes as last seen: its shared notes ref, else this clone's own published one.
 pub(super) fn remote_notes(store: &Store, remote: &str, own: Option<ObjectId>) -> Option<Tip> {
-    let shared = store.ref_id(&tracking_ref(remote, NOTES_REF)).ok().flatten();
+    let shared = store
+        .ref_id(&tracking_ref(remote, NOTES_REF))
+        .ok()
+        .flatten();
     shared
         .or(own)
         .and_then(|id| store.tip_of(NOTES_REF, id).ok())

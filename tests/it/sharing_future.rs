@@ -20,7 +20,8 @@ fn line(rest: &str) -> String {
     format!("{{\"id\":\"{id}\",{rest}")
 }
 
-const META: &str = r#""ts":"2026-01-01T00:00:00Z","clock":90,"author":"Future <future@example.com>""#;
+const META: &str =
+    r#""ts":"2026-01-01T00:00:00Z","clock":90,"author":"Future <future@example.com>""#;
 
 /// Commits onto `refs/rune/memory` of `repo` (and pushes to its origin) a tree holding what it
 /// had plus `files` (path, text), as a newer build would write them.
@@ -34,13 +35,22 @@ fn write_as_newer_build(repo: &TestRepo, files: &[(&str, String)]) {
             .args(args)
             .output()
             .expect("git");
-        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8_lossy(&out.stdout).trim().to_owned()
     };
     git(&["read-tree", "refs/rune/memory"]);
     for (path, text) in files {
         let blob = repo.git_stdin(&["hash-object", "-w", "--stdin"], &format!("{text}\n"));
-        git(&["update-index", "--add", "--cacheinfo", &format!("100644,{blob},{path}")]);
+        git(&[
+            "update-index",
+            "--add",
+            "--cacheinfo",
+            &format!("100644,{blob},{path}"),
+        ]);
     }
     let tree = git(&["write-tree"]);
     let commit = repo.git(&[

@@ -57,7 +57,11 @@ fn a_burst_of_clones_loses_nothing_and_never_gives_up() {
     }
     for w in workers {
         let out = w.wait_with_output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     // Right after the burst, a fresh clone finds every record and every note.
     let check = remote.clone("check");

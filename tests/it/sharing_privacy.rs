@@ -36,7 +36,8 @@ fn set_up(origin: &Remote) -> TestRepo {
     a.commit_file("incident.txt", "x\n", "incident work");
     a.git(&["switch", "-q", "main"]);
     a.git(&["switch", "-q", "-c", "feature"]);
-    a.rune(&["progress", "--in-progress", "the feature"]).success();
+    a.rune(&["progress", "--in-progress", "the feature"])
+        .success();
     a.commit_file("feature.txt", "f\n", "feature work");
     a
 }
@@ -121,18 +122,17 @@ fn a_branch_state_travels_only_with_its_branch() {
         "{refs:?}"
     );
     let all = origin.git(&["log", "--all", "-p", "--format=%B"]);
-    assert!(!all.contains("ACME"), "the incident's state reached the remote");
+    assert!(
+        !all.contains("ACME"),
+        "the incident's state reached the remote"
+    );
     // Another clone sees the feature's state and project memory, not the incident.
     let b = origin.clone("bob");
     b.rune(&["-q", "init"]).success();
     let refs = b.git(&["for-each-ref", "--format=%(refname)", "refs/rune/"]);
     assert!(refs.contains("refs/rune/branches/feature"), "{refs}");
     assert!(!refs.contains("internal-incident"), "{refs}");
-    assert!(b
-        .rune(&["load"])
-        .success()
-        .stdout
-        .contains("client Globex"));
+    assert!(b.rune(&["load"]).success().stdout.contains("client Globex"));
     // Once the branch itself is pushed, its state goes with it.
     a.git(&["push", "-q", "origin", "internal-incident"]);
     assert!(memory_on(&origin)
@@ -161,7 +161,11 @@ fn a_forks_upstream_never_gets_memory_unless_asked() {
     let out = c.git_output(&["push", "-q", "upstream", "fix"]);
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("carries no memory"));
-    assert!(memory_on(&upstream).is_empty(), "{:?}", memory_on(&upstream));
+    assert!(
+        memory_on(&upstream).is_empty(),
+        "{:?}",
+        memory_on(&upstream)
+    );
     // `sync` with no remote named defaults to main's upstream remote: it merges, never
     // pushes there.
     c.git(&["switch", "-q", "main"]);
@@ -218,6 +222,9 @@ fn a_clone_set_up_by_an_older_version_keeps_sharing_with_origin() {
     a.git(&["push", "-q", "mirror", "main"]);
     assert!(memory_on(&other).is_empty());
     let st = a.rune(&["remote", "list"]).success().stdout;
-    assert!(st.contains("origin: memory goes there (set up by an earlier"), "{st}");
+    assert!(
+        st.contains("origin: memory goes there (set up by an earlier"),
+        "{st}"
+    );
     assert!(st.contains("mirror: memory stays here"), "{st}");
 }

@@ -63,19 +63,34 @@ fn a_damaged_record_line_is_refused_alone_and_repair_removes_it() {
     // Bob's sync merges the rest, says which remote ref held it, and pushes his own.
     b.learn("bob", "his own");
     let out = b.rune(&["sync"]).success();
-    assert!(out.stderr.contains("refused a record from origin"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("refused a record from origin"),
+        "{}",
+        out.stderr
+    );
     assert!(out.stderr.contains("refs/rune/memory"), "{}", out.stderr);
-    assert!(out.stderr.contains("git rune repair origin"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("git rune repair origin"),
+        "{}",
+        out.stderr
+    );
     assert!(!out.stderr.contains("update-ref -d"), "{}", out.stderr);
     assert!(keys(&b).contains(&"\"good\"".to_owned()));
     // Nothing here keeps the bad objects reachable.
-    assert!(!reachable(&b, &bad_blob), "a ref still reaches the refused blob");
+    assert!(
+        !reachable(&b, &bad_blob),
+        "a ref still reaches the refused blob"
+    );
     // Ada still gets Bob's record, through his own ref.
     a.rune(&["-q", "sync"]).success();
     assert!(keys(&a).contains(&"\"bob\"".to_owned()), "{:?}", keys(&a));
     // Repair replaces the damaged tip and shares it; then nothing is refused.
     let out = b.rune(&["repair"]).success();
-    assert!(out.stdout.contains("replaced refs/rune/memory"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("replaced refs/rune/memory"),
+        "{}",
+        out.stdout
+    );
     let listing = remote.git(&["ls-tree", "-r", "refs/rune/memory"]);
     assert!(!listing.contains(&bad_blob), "{listing}");
     let out = a.rune(&["sync"]).success();
@@ -95,7 +110,12 @@ fn refs_that_are_not_memory_commits_are_skipped_and_the_rest_syncs() {
     m.git(&["tag", "-a", "-m", "t", "atag", "HEAD"]);
     let tag = m.git(&["rev-parse", "atag"]);
     m.git(&["push", "-q", "origin", &format!("+{blob}:refs/rune/memory")]);
-    m.git(&["push", "-q", "origin", &format!("+{tree}:refs/rune/branches/evil")]);
+    m.git(&[
+        "push",
+        "-q",
+        "origin",
+        &format!("+{tree}:refs/rune/branches/evil"),
+    ]);
     m.git(&["push", "-q", "origin", &format!("+{tag}:refs/notes/rune")]);
     b.learn("b", "from bob");
     let out = b.rune(&["sync"]).success();
@@ -120,7 +140,11 @@ fn refs_that_are_not_memory_commits_are_skipped_and_the_rest_syncs() {
     let c = remote.clone("cy");
     let out = c.rune(&["init"]).success();
     assert!(out.stdout.contains("brought in"), "{}", out.stdout);
-    assert!(out.stderr.contains("skipped origin's refs/rune/memory"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("skipped origin's refs/rune/memory"),
+        "{}",
+        out.stderr
+    );
     // Repair puts memory commits back.
     b.rune(&["repair"]).success();
     let kind = |r: &str| remote.git(&["cat-file", "-t", r]);
@@ -128,7 +152,11 @@ fn refs_that_are_not_memory_commits_are_skipped_and_the_rest_syncs() {
     // Bob has no notes: the clean tip of a notes ref that was a tag is no ref at all.
     assert_ne!(kind("refs/notes/rune"), "tag");
     assert!(remote
-        .git(&["for-each-ref", "--format=%(refname)", "refs/rune/branches/evil"])
+        .git(&[
+            "for-each-ref",
+            "--format=%(refname)",
+            "refs/rune/branches/evil"
+        ])
         .is_empty());
     let out = a.rune(&["sync"]).success();
     assert!(!out.stderr.contains("skipped"), "{}", out.stderr);
@@ -143,7 +171,14 @@ fn a_newer_layout_is_skipped_with_advice_to_upgrade_and_repair_leaves_it() {
     let m = mallory(&remote);
     let version = m.git_stdin(&["hash-object", "-w", "--stdin"], "git-rune records 3\n");
     let tree = m.git_stdin(&["mktree"], &format!("100644 blob {version}\tVERSION\n"));
-    let newer = m.git(&["commit-tree", "-p", "refs/rune/memory", "-m", "layout 3", &tree]);
+    let newer = m.git(&[
+        "commit-tree",
+        "-p",
+        "refs/rune/memory",
+        "-m",
+        "layout 3",
+        &tree,
+    ]);
     m.git(&["push", "-q", "origin", &format!("{newer}:refs/rune/memory")]);
     b.learn("b", "from bob");
     let out = b.rune(&["sync"]).success();
@@ -163,15 +198,34 @@ fn records_and_notes_past_the_limits_are_refused() {
     a.learn("large", &"x".repeat(3000));
     a.commit_file("f", "f\n", "noted");
     let head = a.git(&["rev-parse", "HEAD"]);
-    a.git(&["notes", "--ref=rune", "add", "-f", "-m", &"n".repeat(5000), &head]);
+    a.git(&[
+        "notes",
+        "--ref=rune",
+        "add",
+        "-f",
+        "-m",
+        &"n".repeat(5000),
+        &head,
+    ]);
     a.git(&["push", "-q", "origin", "main"]);
     a.rune(&["-q", "sync"]).success();
     b.git(&["fetch", "-q", "origin", "main"]);
     b.git(&["config", "rune.maxRecordBytes", "2k"]);
     b.git(&["config", "rune.maxNoteBytes", "4k"]);
     let out = b.rune(&["sync"]).success();
-    assert!(out.stderr.contains("more than rune.maxRecordBytes"), "{}", out.stderr);
-    assert!(out.stderr.contains("more than rune.maxNoteBytes"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("more than rune.maxRecordBytes"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("more than rune.maxNoteBytes"),
+        "{}",
+        out.stderr
+    );
     assert_eq!(keys(&b), vec!["\"small\"".to_owned()]);
-    assert!(b.git_output(&["notes", "--ref=rune", "show", &head]).stdout.is_empty());
+    assert!(b
+        .git_output(&["notes", "--ref=rune", "show", &head])
+        .stdout
+        .is_empty());
 }
