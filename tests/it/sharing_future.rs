@@ -79,11 +79,16 @@ fn records_from_a_newer_build_survive_an_older_clone_in_both_directions() {
     let decision = line(&format!(
         r#"{META},"kind":"decision","title":"Use Postgres","context":"c","decision":"Postgres 16","rationale":"r","impact":"i","status":"accepted"}}"#
     ));
+    // A known kind whose fields no longer decode here (a learning type added later).
+    let pattern = line(&format!(
+        r#"{META},"kind":"learning","type":"pattern","key":"retry","insight":"back off","confidence":0.7}}"#
+    ));
     write_as_newer_build(
         &newer,
         &[
             ("widget/all.jsonl", widget.clone()),
             ("decision/all.jsonl", decision.clone()),
+            ("learning/f.jsonl", pattern.clone()),
         ],
     );
 
@@ -104,6 +109,18 @@ fn records_from_a_newer_build_survive_an_older_clone_in_both_directions() {
         old.rune(&args).success();
     }
     old.learn("after", "written after the merge");
+    // An agent's session starts with that memory.
+    let payload = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/claude-code/SessionStart-startup.json"),
+    )
+    .unwrap()
+    .replace("/home/user/project", &old.root.to_string_lossy());
+    let start = old
+        .rune_stdin(&["agent", "hook", "SessionStart"], payload.as_bytes())
+        .success()
+        .stdout;
+    assert!(start.contains("Use Postgres"), "{start}");
     let shown = old.rune(&["show", "decisions"]).success().stdout;
     assert!(shown.contains("Use Postgres"), "{shown}");
     let all = old.rune(&["show", "decisions", "--all"]).success().stdout;
@@ -140,14 +157,76 @@ fn records_from_a_newer_build_survive_an_older_clone_in_both_directions() {
             show("decision/all.jsonl").lines().any(|l| l == decision),
             "{who} {rev} lost the decision's new field"
         );
+        // Wherever a write put it, the learning of a newer type is there as it was.
+        let grep = ["grep", "-h", "-F", "-e", &pattern, &rev];
+        let found = match who {
+            "old" => old.git(&grep),
+            _ => remote.git(&grep),
+        };
+        assert_eq!(
+            found, pattern,
+            "{who} {rev} lost the learning of a newer type"
+        );
     }
 
     // The newer clone gets everything back, its own records unchanged.
     newer.git(&["fetch", "-q", "origin", "+refs/rune/*:refs/rune/*"]);
     let text = newer.git(&["show", "refs/rune/memory:widget/all.jsonl"]);
     assert!(text.lines().any(|l| l == widget));
+    let found = newer.git(&["grep", "-h", "-F", "-e", &pattern, "refs/rune/memory"]);
+    assert_eq!(found, pattern);
     let learnings = newer.git(&["ls-tree", "-r", "--name-only", "refs/rune/memory"]);
     assert!(learnings.contains("learning/"), "{learnings}");
     let all = newer.git(&["log", "-p", "refs/rune/memory"]);
     assert!(all.contains("an older clone's own"));
+}
+
+/// `verify` reads each line once, with the blob it is in: 16,000 records in one blob (what a
+/// remote or an old layout may hold) took 85 s when it looked each record's blob up again.
+#[test]
+fn verify_is_linear_in_the_records_of_one_tree() {
+    let repo = TestRepo::new();
+    repo.commit_file("README", "hi\n", "start");
+    let lines = |n: usize| -> String {
+        (0..n)
+            .map(|i| {
+                line(&format!(
+                    r#""ts":"2026-01-01T00:00:00Z","clock":{i},"author":"A <a@example.com>","kind":"learning","type":"insight","key":"k{i}","insight":"learned {i}","confidence":0.8}}"#
+                ))
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n"
+    };
+    let mut took = Vec::new();
+    for n in [2_000, 16_000] {
+        let blob = repo.git_stdin(&["hash-object", "-w", "--stdin"], &lines(n));
+        let version = repo.git_stdin(&["hash-object", "-w", "--stdin"], "git-rune records 2\n");
+        let sub = repo.git_stdin(&["mktree"], &format!("100644 blob {blob}\tall.jsonl\n"));
+        let tree = repo.git_stdin(
+            &["mktree"],
+            &format!("100644 blob {version}\tVERSION\n040000 tree {sub}\tlearning\n"),
+        );
+        let commit = repo.git(&["commit-tree", "-m", &format!("{n} records"), &tree]);
+        repo.git(&["update-ref", "refs/rune/memory", &commit]);
+        let start = std::time::Instant::now();
+        let out = repo.rune(&["verify"]);
+        took.push(start.elapsed().as_secs_f64());
+        assert!(
+            out.stdout.contains(&format!("{n} records")),
+            "{}",
+            out.stdout
+        );
+    }
+    eprintln!(
+        "verify: 2,000 records {:.2} s, 16,000 {:.2} s",
+        took[0], took[1]
+    );
+    // Linear is 8 times the smaller run (plus a fixed start); quadratic would be 64 times.
+    assert!(
+        took[1] < 24.0 * took[0] + 2.0,
+        "verify took {:.2} s for 2,000 records and {:.2} s for 16,000",
+        took[0],
+        took[1]
+    );
 }

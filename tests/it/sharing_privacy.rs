@@ -140,6 +140,44 @@ fn a_branch_state_travels_only_with_its_branch() {
         .any(|r| r.ends_with("/branches/internal-incident")));
 }
 
+/// `remote.<name>.push` decides which branches a plain `git push` sends, and so whose session
+/// state goes with it; `rune.strictPush` never sends memory where it may not go.
+#[test]
+fn push_settings_are_respected() {
+    let origin = Remote::new();
+    let public = Remote::new();
+    let a = set_up(&origin);
+    a.git(&[
+        "config",
+        "remote.origin.push",
+        "refs/heads/feature:refs/heads/feature",
+    ]);
+    a.git(&["config", "rune.strictPush", "true"]);
+    a.git(&["switch", "-q", "internal-incident"]);
+    let out = a.git_output(&["push", "-q", "origin"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let refs = memory_on(&origin);
+    assert!(
+        refs.iter().any(|r| r.ends_with("/branches/feature")),
+        "{refs:?}"
+    );
+    assert!(
+        !remote_refs(&origin).contains("internal-incident"),
+        "{}",
+        remote_refs(&origin)
+    );
+    // Strict or not, a remote that did not opt in gets no memory.
+    a.git(&["remote", "add", "public", &public.url()]);
+    let out = a.git_output(&["push", "-q", "public", "feature"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("carries no memory"));
+    assert!(memory_on(&public).is_empty(), "{:?}", memory_on(&public));
+}
+
 #[test]
 fn a_forks_upstream_never_gets_memory_unless_asked() {
     let upstream = Remote::new();

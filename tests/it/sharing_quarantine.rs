@@ -229,3 +229,50 @@ fn records_and_notes_past_the_limits_are_refused() {
         .stdout
         .is_empty());
 }
+
+#[test]
+fn a_tree_past_the_entry_limit_is_skipped_and_repair_replaces_it() {
+    let remote = Remote::new();
+    let (a, b) = two_clones(&remote);
+    a.learn("a", "from ada");
+    a.rune(&["-q", "sync"]).success();
+    // One record blob of 40 lines: past a limit of 16 entries.
+    let m = mallory(&remote);
+    let lines: String = (0..40).map(|i| format!("{{\"id\":\"{i}\"}}\n")).collect();
+    let blob = m.git_stdin(&["hash-object", "-w", "--stdin"], &lines);
+    let version = m.git(&["rev-parse", "refs/rune/memory:VERSION"]);
+    let sub = m.git_stdin(&["mktree"], &format!("100644 blob {blob}\tall.jsonl\n"));
+    let tree = m.git_stdin(
+        &["mktree"],
+        &format!("100644 blob {version}\tVERSION\n040000 tree {sub}\tlearning\n"),
+    );
+    let big = m.git(&["commit-tree", "-p", "refs/rune/memory", "-m", "big", &tree]);
+    m.git(&["push", "-q", "origin", &format!("{big}:refs/rune/memory")]);
+    b.git(&["config", "rune.maxTreeEntries", "16"]);
+    b.learn("b", "from bob");
+    let out = b.rune(&["sync"]).success();
+    assert!(
+        out.stderr.contains("skipped origin's refs/rune/memory"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("more than rune.maxTreeEntries"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("update-ref -d"), "{}", out.stderr);
+    // Bob's record still left, through his own published ref; Ada gets it.
+    a.rune(&["-q", "sync"]).success();
+    assert!(keys(&a).contains(&"\"b\"".to_owned()), "{:?}", keys(&a));
+    // Repair puts a clean tip in its place.
+    let out = b.rune(&["repair"]).success();
+    assert!(
+        out.stdout.contains("replaced refs/rune/memory"),
+        "{}",
+        out.stdout
+    );
+    assert_ne!(remote.git(&["rev-parse", "refs/rune/memory"]), big);
+    let out = b.rune(&["sync"]).success();
+    assert!(!out.stderr.contains("skipped"), "{}", out.stderr);
+}
