@@ -10,7 +10,12 @@
 //!     BURST_N=32 BURST_ROUNDS=3 cargo bench --locked --bench burst
 //!     RUNE=target/debug/git-rune cargo bench --locked --bench burst   # another binary
 //!
-//! docs/performance.md has the figures and the model for larger teams.
+//! docs/performance.md has the figures and the model for larger teams, whose measured part is
+//!
+//!     BURST_MODEL=32,64,128,256 cargo bench --locked --bench burst
+//!
+//! (one sync against a remote holding N clones' published refs, all of them moved since that
+//! clone last synced, then again with nothing moved).
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -229,6 +234,14 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(3);
+    if let Ok(ns) = std::env::var("BURST_MODEL") {
+        let ns: Vec<usize> = ns
+            .split(',')
+            .filter_map(|n| n.trim().parse().ok())
+            .collect();
+        model(&ns);
+        return;
+    }
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
     let base = tmp.path().join("srv");
@@ -339,4 +352,102 @@ fn main() {
     println!(
         "  on the remote right after the burst: {records} of {syncs} records, {notes} of {expected_notes} notes"
     );
+}
+
+/// What one sync costs as the team grows: a remote holding the published refs of N clones, each
+/// of which moved (one record this clone lacks) since this clone last synced (the worst a sync
+/// meets inside a burst of N writers), then the same sync again with nothing moved. One process
+/// publishes under N clone ids in turn (its `clone-id` rewritten), so the set-up costs a learn
+/// and a sync per ref rather than N clones. `ns` grow: the ids of a smaller N are reused.
+fn model(ns: &[usize]) {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let base = tmp.path().join("srv");
+    let work = tmp.path().join("work");
+    for d in [&home, &base, &work] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::write(home.join(".gitconfig"), "").unwrap();
+    let (_daemon, port) = daemon(&base);
+    let url = format!("git://127.0.0.1:{port}/shared.git");
+    bare(&base, &home, "shared.git");
+    let seed = work.join("seed");
+    ok(
+        git(
+            &work,
+            &home,
+            &["init", "-q", "-b", "main", seed.to_str().unwrap()],
+        ),
+        "init",
+    );
+    ok(git(&seed, &home, &["config", "user.name", "seed"]), "cfg");
+    ok(
+        git(&seed, &home, &["config", "user.email", "s@example.com"]),
+        "cfg",
+    );
+    ok(
+        git(
+            &seed,
+            &home,
+            &["commit", "-q", "--allow-empty", "-m", "start"],
+        ),
+        "commit",
+    );
+    ok(git(&seed, &home, &["push", "-q", &url, "main"]), "push");
+    let x = member(&work, &home, &url, 0);
+    let publisher = member(&work, &home, &url, 1);
+    let rune = |dir: &Path, args: &[&str]| {
+        ok(
+            cmd(rune_bin().to_str().unwrap(), dir, &home)
+                .args(args)
+                .output()
+                .unwrap(),
+            "git rune",
+        )
+    };
+    rune(&x, &["-q", "sync"]);
+    println!("model: one sync of one clone against a remote holding N clones' published refs, over git daemon");
+    for &n in ns {
+        for j in 0..n {
+            std::fs::write(
+                publisher.join(".git/rune/clone-id"),
+                format!("{:016x}\n", j + 1),
+            )
+            .unwrap();
+            let key = format!("n{n}-{j}");
+            rune(
+                &publisher,
+                &[
+                    "-q",
+                    "learn",
+                    "--type",
+                    "insight",
+                    "--key",
+                    &key,
+                    "--insight",
+                    "x",
+                ],
+            );
+            rune(&publisher, &["-q", "sync"]);
+        }
+        let refs = ok(
+            git(
+                &base.join("shared.git"),
+                &home,
+                &["for-each-ref", "--format=%(refname)"],
+            ),
+            "refs",
+        )
+        .lines()
+        .count();
+        let t = Instant::now();
+        rune(&x, &["-q", "sync"]);
+        let moved = t.elapsed().as_secs_f64() * 1000.0;
+        let t = Instant::now();
+        rune(&x, &["-q", "sync"]);
+        let idle = t.elapsed().as_secs_f64() * 1000.0;
+        println!(
+            "  N={n:<4} refs on the remote {refs:>4}: sync after all N moved {moved:>6.0} ms, with nothing moved {idle:>5.0} ms"
+        );
+    }
 }
