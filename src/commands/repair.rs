@@ -33,22 +33,45 @@ pub fn run(ctx: &Context, args: RepairArgs) -> Result<ExitCode> {
     }
     let done = repair(&store, &remote, &|what| ctx.ui.status(what))?;
     let mut out = String::new();
-    for name in &done.replaced {
-        out.push_str(&format!("{remote}: replaced {name} with a clean tip\n"));
-    }
-    for name in &done.removed {
-        out.push_str(&format!(
-            "{remote}: removed {name} (what it held that was sound is in this clone's memory)\n"
-        ));
-    }
-    for s in &done.report.skipped {
-        out.push_str(&format!(
-            "{remote}: left {} as it is: {}\n",
-            s.remote_ref, s.why
-        ));
-    }
-    if done.replaced.is_empty() && done.removed.is_empty() && done.failed.is_empty() {
-        out.push_str(&format!("{remote}: nothing to repair\n"));
+    if ctx.ui.json {
+        let pairs = |l: &[(String, String)]| -> Vec<serde_json::Value> {
+            l.iter()
+                .map(|(r, why)| serde_json::json!({ "ref": r, "reason": why }))
+                .collect()
+        };
+        let left: Vec<(String, String)> = done
+            .report
+            .skipped
+            .iter()
+            .map(|s| (s.remote_ref.clone(), s.why.clone()))
+            .collect();
+        out.push_str(&crate::output::json::line(&serde_json::json!({
+            "version": crate::output::json::VERSION,
+            "remote": remote,
+            "replaced": done.replaced,
+            "removed": done.removed,
+            "left": pairs(&left),
+            "failed": pairs(&done.failed),
+        })));
+        out.push('\n');
+    } else {
+        for name in &done.replaced {
+            out.push_str(&format!("{remote}: replaced {name} with a clean tip\n"));
+        }
+        for name in &done.removed {
+            out.push_str(&format!(
+                "{remote}: removed {name} (what it held that was sound is in this clone's memory)\n"
+            ));
+        }
+        for s in &done.report.skipped {
+            out.push_str(&format!(
+                "{remote}: left {} as it is: {}\n",
+                s.remote_ref, s.why
+            ));
+        }
+        if done.replaced.is_empty() && done.removed.is_empty() && done.failed.is_empty() {
+            out.push_str(&format!("{remote}: nothing to repair\n"));
+        }
     }
     ctx.report(&out)?;
     for (name, why) in &done.failed {

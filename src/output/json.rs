@@ -494,6 +494,10 @@ pub fn sync(r: &crate::sync::SyncReport) -> Value {
         "pushed": r.pushed,
         "rounds": r.rounds,
         "gave_up": r.gave_up,
+        "skipped": r.skipped.iter().map(|s| json!({ "ref": s.remote_ref, "reason": s.why, "hint": s.hint })).collect::<Vec<_>>(),
+        "quarantined": r.quarantined.iter().map(|s| &s.remote_ref).collect::<Vec<_>>(),
+        "not_shared": r.not_shared.map(|s| s.as_str()),
+        "shared_behind": r.shared_behind,
     })
 }
 

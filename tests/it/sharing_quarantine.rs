@@ -265,13 +265,14 @@ fn a_tree_past_the_entry_limit_is_skipped_and_repair_replaces_it() {
     // Bob's record still left, through his own published ref; Ada gets it.
     a.rune(&["-q", "sync"]).success();
     assert!(keys(&a).contains(&"\"b\"".to_owned()), "{:?}", keys(&a));
+    let json = b.rune(&["sync", "--json"]).success().stdout;
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(v["skipped"][0]["ref"], "refs/rune/memory", "{v}");
+    assert_eq!(v["quarantined"][0], "refs/rune/memory", "{v}");
     // Repair puts a clean tip in its place.
-    let out = b.rune(&["repair"]).success();
-    assert!(
-        out.stdout.contains("replaced refs/rune/memory"),
-        "{}",
-        out.stdout
-    );
+    let json = b.rune(&["repair", "--json"]).success().stdout;
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(v["replaced"][0], "refs/rune/memory", "{v}");
     assert_ne!(remote.git(&["rev-parse", "refs/rune/memory"]), big);
     let out = b.rune(&["sync"]).success();
     assert!(!out.stderr.contains("skipped"), "{}", out.stderr);
