@@ -192,10 +192,12 @@ fn pre_push(
         }
         return Ok(());
     }
+    let (pushing, sending) = pushed(input.unwrap_or_default());
     let opts = SyncOptions {
         no_push: false,
         rounds: HOOK_SYNC_ROUNDS,
-        pushing: pushed_branches(input.unwrap_or_default()),
+        pushing,
+        sending,
         opt_in: false,
     };
     let synced = sync(store, remote, opts, &|_| {})?;
@@ -232,21 +234,29 @@ fn pre_push(
     Ok(())
 }
 
-/// The local branches a push sends, from git's pre-push list (`<local ref> <local id>
-/// <remote ref> <remote id>` per line; a deletion sends nothing).
-fn pushed_branches(input: &str) -> Vec<String> {
-    input
-        .lines()
-        .filter_map(|l| {
-            let mut parts = l.split_whitespace();
-            let local = parts.next()?;
-            let id = parts.next()?;
-            if id.bytes().all(|b| b == b'0') {
-                return None;
-            }
-            local.strip_prefix("refs/heads/").map(str::to_owned)
-        })
-        .collect()
+/// The local branches a push sends and the commits it sends, from git's pre-push list
+/// (`<local ref> <local id> <remote ref> <remote id>` per line; a deletion sends nothing). A
+/// local ref that is not a branch (`HEAD:refs/heads/x`, a commit id) sends its commit, not any
+/// branch's session state.
+fn pushed(input: &str) -> (Vec<String>, Vec<crate::store::ObjectId>) {
+    let mut branches = Vec::new();
+    let mut commits = Vec::new();
+    for l in input.lines() {
+        let mut parts = l.split_whitespace();
+        let (Some(local), Some(id)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        if id.bytes().all(|b| b == b'0') {
+            continue;
+        }
+        if let Ok(oid) = crate::store::ObjectId::from_hex(id.as_bytes()) {
+            commits.push(oid);
+        }
+        if let Some(b) = local.strip_prefix("refs/heads/") {
+            branches.push(b.to_owned());
+        }
+    }
+    (branches, commits)
 }
 
 /// Appends one line to `<git dir>/rune/hooks.log`.

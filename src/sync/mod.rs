@@ -140,6 +140,9 @@ pub struct SyncOptions {
     /// Branches being pushed to the remote now (the pre-push hook): their session state may
     /// go along, beside that of branches the remote already has.
     pub pushing: Vec<String>,
+    /// Commits the push being made sends (the pre-push list's local ids, whatever the local
+    /// ref was called: `git push origin HEAD:refs/heads/x` too): their notes may go along.
+    pub sending: Vec<ObjectId>,
     /// Opt the remote in if nobody decided about it yet (`git rune sync <remote>` asked by
     /// name: that is the decision; never a fork's upstream, never a remote opted out).
     pub opt_in: bool,
@@ -151,6 +154,7 @@ impl Default for SyncOptions {
             no_push: false,
             rounds: MAX_ROUNDS,
             pushing: Vec::new(),
+            sending: Vec::new(),
             opt_in: false,
         }
     }
@@ -191,7 +195,7 @@ pub fn sync(
         if !push {
             return Ok(report);
         }
-        let plan = outgoing(store, remote, &me, &opts.pushing, &mut report)?;
+        let plan = outgoing(store, remote, &me, &opts, &mut report)?;
         if plan.refs.is_empty() {
             return Ok(report);
         }
@@ -294,9 +298,10 @@ fn outgoing(
     store: &Store,
     remote: &str,
     me: &str,
-    pushing: &[String],
+    opts: &SyncOptions,
     report: &mut SyncReport,
 ) -> Result<Plan> {
+    let pushing = &opts.pushing;
     let mut plan = Plan {
         refs: Vec::new(),
         ids: Vec::new(),
@@ -327,7 +332,7 @@ fn outgoing(
         if name == NOTES_REF {
             let base = publish::remote_notes(store, remote, own);
             let (publish, going) =
-                publish::notes_to_publish(store, remote, ours, base, own, pushing)?;
+                publish::notes_to_publish(store, remote, ours, base, own, pushing, &opts.sending)?;
             report.notes_out += going;
             if let Some(id) = publish {
                 if going == 0 || Some(id) == own {

@@ -20,6 +20,7 @@ pub(super) fn notes_to_publish(
     base: Option<Tip>,
     own: Option<ObjectId>,
     pushing: &[String],
+    sending: &[ObjectId],
 ) -> Result<(Option<ObjectId>, usize)> {
     let candidates = store.notes_differing(base.map(|t| t.tree), ours.tree)?;
     if candidates.is_empty() {
@@ -36,6 +37,7 @@ pub(super) fn notes_to_publish(
             tips.push(id);
         }
     }
+    tips.extend_from_slice(sending);
     // Notes some clone already published there (its own notes ref): public already.
     let published: Vec<ObjectId> = store
         .refs_under(&format!("{TRACKING_PREFIX}{remote}/clones/"))?
