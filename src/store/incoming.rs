@@ -265,13 +265,16 @@ struct Reader<'s> {
     new: Vec<(String, ObjectId)>,
 }
 
+/// A tree's entries by name: (whether it is a tree, its id).
+type Entries = BTreeMap<String, (bool, ObjectId)>;
+
 impl Reader<'_> {
     fn entries(
         &self,
         tree: Option<ObjectId>,
         remote: bool,
         dir: &str,
-    ) -> Result<std::result::Result<BTreeMap<String, (bool, ObjectId)>, Unreadable>> {
+    ) -> Result<std::result::Result<Entries, Unreadable>> {
         let Some(tree) = tree else {
             return Ok(Ok(BTreeMap::new()));
         };

@@ -288,9 +288,7 @@ pub fn absorb(
         dirty |= refused;
         if dirty {
             report.quarantine(src);
-        } else if !admitted.is_empty() && start.is_some() {
-            parents.push(tip);
-        } else if start.is_none() && !admitted.is_empty() {
+        } else if !admitted.is_empty() {
             parents.push(tip);
         }
         for r in admitted {
