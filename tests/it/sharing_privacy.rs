@@ -266,3 +266,40 @@ fn a_clone_set_up_by_an_older_version_keeps_sharing_with_origin() {
     );
     assert!(st.contains("mirror: memory stays here"), "{st}");
 }
+
+/// Inside a pre-push hook of the user's own, git-rune reads git's ref list (so the pushed
+/// branch's state goes) and puts it back for the user's part, which still sees it.
+#[test]
+fn a_chained_pre_push_hook_still_gets_the_ref_list() {
+    let origin = Remote::new();
+    let a = origin.clone("ada");
+    a.commit_file("README", "hi\n", "start");
+    a.git(&["push", "-q", "origin", "main"]);
+    let hook = a.root.join(".git/hooks/pre-push");
+    std::fs::create_dir_all(hook.parent().unwrap()).unwrap();
+    std::fs::write(&hook, "#!/bin/sh\ncat > .git/seen-by-user-hook\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    a.rune(&["-q", "init", "--hooks"]).success();
+    a.git(&["switch", "-q", "-c", "feature"]);
+    a.rune(&["progress", "--in-progress", "the feature"])
+        .success();
+    a.commit_file("feature.txt", "f\n", "feature work");
+    let head = a.git(&["rev-parse", "HEAD"]);
+    a.git(&["push", "-q", "origin", "feature"]);
+    let seen = a.read(".git/seen-by-user-hook");
+    assert!(
+        seen.starts_with(&format!("refs/heads/feature {head} refs/heads/feature ")),
+        "{seen:?}"
+    );
+    assert!(memory_on(&origin)
+        .iter()
+        .any(|r| r.ends_with("/branches/feature")));
+    // The note of the pushed commit went with it.
+    let notes = origin.git(&["for-each-ref", "--format=%(refname)", "refs/rune-clones/"]);
+    let own = notes.lines().find(|r| r.ends_with("/notes")).unwrap();
+    let noted = origin
+        .git(&["ls-tree", "-r", "--name-only", own])
+        .replace('/', "");
+    assert!(noted.contains(&head), "{noted}");
+}
