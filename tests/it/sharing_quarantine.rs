@@ -277,3 +277,40 @@ fn a_tree_past_the_entry_limit_is_skipped_and_repair_replaces_it() {
     let out = b.rune(&["sync"]).success();
     assert!(!out.stderr.contains("skipped"), "{}", out.stderr);
 }
+
+/// Beside a remote holding a damaged record, a fresh clone's `init` brings the rest, and `gc`
+/// (which merges the remote first) compacts and shares without taking the damage in.
+#[test]
+fn init_and_gc_work_beside_a_damaged_remote() {
+    let remote = Remote::new();
+    let (a, _b) = two_clones(&remote);
+    a.learn("good", "fine");
+    a.rune(&["-q", "sync"]).success();
+    let m = mallory(&remote);
+    let blob = m.git(&["rev-parse", "refs/rune/memory:learning/all.jsonl"]);
+    let text = m.git(&["cat-file", "-p", &blob]);
+    let bad_blob = m.git_stdin(
+        &["hash-object", "-w", "--stdin"],
+        &format!("{text}\n{{\"id\":\"zz\",\"kind\":\n"),
+    );
+    let version = m.git(&["rev-parse", "refs/rune/memory:VERSION"]);
+    let sub = m.git_stdin(&["mktree"], &format!("100644 blob {bad_blob}\tall.jsonl\n"));
+    let tree = m.git_stdin(
+        &["mktree"],
+        &format!("100644 blob {version}\tVERSION\n040000 tree {sub}\tlearning\n"),
+    );
+    let bad = m.git(&["commit-tree", "-p", "refs/rune/memory", "-m", "bad", &tree]);
+    m.git(&["push", "-q", "origin", &format!("{bad}:refs/rune/memory")]);
+    let c = remote.clone("cy");
+    let out = c.rune(&["init"]).success();
+    assert!(out.stderr.contains("refused a record"), "{}", out.stderr);
+    assert_eq!(keys(&c), vec!["\"good\"".to_owned()]);
+    c.learn("cy", "from cy");
+    let out = c.rune(&["gc"]).success();
+    assert!(!out.stderr.contains("update-ref -d"), "{}", out.stderr);
+    assert!(!reachable(&c, &bad_blob));
+    a.rune(&["-q", "sync"]).success();
+    assert!(keys(&a).contains(&"\"cy\"".to_owned()), "{:?}", keys(&a));
+    c.rune(&["load"]).success();
+    c.rune(&["verify"]).success();
+}
