@@ -114,12 +114,15 @@ pub fn hook(ctx: &Context, args: HookArgs) -> Result<ExitCode> {
     if std::env::var_os("GIT_RUNE_SKIP_HOOKS").is_some_and(|v| !v.is_empty()) {
         return Ok(ExitCode::SUCCESS);
     }
-    // post-rewrite gets git's `<old> <new>` list on stdin; other hooks read nothing.
+    // post-rewrite gets git's `<old> <new>` list on stdin, pre-push the refs it sends;
+    // other hooks read nothing (nor does a hook run by hand at a terminal).
     let mut input = String::new();
-    if args.name == "post-rewrite" {
+    let reads = matches!(args.name.as_str(), "post-rewrite" | "pre-push");
+    if reads && !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
         if let Err(e) = std::io::stdin().read_to_string(&mut input) {
             ctx.ui.notice(format_args!(
-                "git-rune: post-rewrite hook: cannot read the rewritten commits: {e}"
+                "git-rune: {} hook: cannot read what git passed it: {e}",
+                args.name
             ));
             return Ok(ExitCode::SUCCESS);
         }

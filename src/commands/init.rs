@@ -48,19 +48,22 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
     } else if !args.no_hooks && none_installed(&store) {
         ctx.ui.status("hint: `git rune init --hooks` (or `git rune hooks install`) keeps memory in step with commits, checkouts and pushes");
     }
-    // Every remote's memory comes with a plain `git fetch`; a fresh clone brings it in now.
-    for remote in store.remotes() {
-        match crate::sync::track_remote(&store, &remote) {
-            Ok(true) => done.actions.push(format!(
-                "`git fetch {remote}` now brings its memory (refs/rune-remotes/{remote}/)"
-            )),
-            Ok(false) => {}
-            Err(e) => ctx.ui.warn(format_args!(
-                "could not add memory fetch refspecs to {remote}: {e:#}"
-            )),
+    // The remote this clone came from (origin, or the only one; never a fork's upstream) is
+    // opted in: memory goes there and comes from it with a plain `git fetch`. A fresh clone
+    // brings its memory in now. Other remotes stay private until `git rune remote add`.
+    if let Some(remote) = crate::sync::share::init_remote(&store) {
+        let sharing = crate::sync::share::sharing(&store, &remote);
+        if sharing == crate::sync::share::Sharing::NotOptedIn {
+            match crate::sync::share::opt_in(&store, &remote) {
+                Ok(_) => done.actions.push(format!(
+                    "memory goes to {remote}; `git fetch {remote}` brings its memory (refs/rune-remotes/{remote}/)"
+                )),
+                Err(e) => ctx.ui.warn(format_args!("could not opt {remote} in: {e:#}")),
+            }
+        } else if sharing == crate::sync::share::Sharing::SetUpBefore {
+            // An older version's refspecs: add the one for the refs each clone publishes.
+            let _ = crate::sync::track_remote(&store, &remote);
         }
-    }
-    if let Some(remote) = store.default_remote() {
         let opts = crate::sync::SyncOptions {
             no_push: true,
             ..Default::default()
@@ -79,11 +82,23 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
                         crate::output::kind_counts(&incoming, 0)
                     ));
                 }
+                super::sync::warn_about(ctx, &report);
             }
             Err(e) => ctx.ui.warn(format_args!(
                 "could not bring in memory from {remote}: {e:#} (`git rune sync` tries again)"
             )),
         }
+    }
+    let private: Vec<String> = crate::sync::share::where_memory_goes(&store)
+        .into_iter()
+        .filter(|(_, s)| !s.pushes())
+        .map(|(r, _)| r)
+        .collect();
+    if !private.is_empty() {
+        ctx.ui.status(format_args!(
+            "memory stays private to {} (`git rune remote add <remote>` shares it)",
+            private.join(", ")
+        ));
     }
     checkout(&store, &mut done)?;
     // The echoes directory too: a fresh clone sees its role memories without a write first.

@@ -16,6 +16,7 @@ mod man;
 mod mcp;
 mod oracle;
 mod record;
+mod repair;
 mod restore;
 mod save;
 mod show;
@@ -147,8 +148,10 @@ pub enum Command {
     Diff(diff::DiffArgs),
     /// Share memory with a git remote: fetch, merge by set union, push (never forced).
     Sync(sync::SyncArgs),
-    /// Let `git fetch` bring a remote's memory (adds fetch refspecs to the remote).
+    /// Choose the remotes memory goes to (opt in, opt out, list).
     Remote(sync::RemoteArgs),
+    /// Replace what a remote holds that this clone refuses with clean tips, and share them.
+    Repair(repair::RepairArgs),
     /// Compact memory history (every live record kept) and share it with the remote.
     Gc(gc::GcArgs),
     /// Check memory against git's object hashes, the record rules and the view.
@@ -295,7 +298,7 @@ impl Context {
         let Some(remote) = store.default_remote() else {
             return;
         };
-        let [spec, _] = crate::store::fetch_refspecs(&remote);
+        let [spec, ..] = crate::store::fetch_refspecs(&remote);
         if store.config_has(&format!("remote.{remote}.fetch"), &spec) {
             return;
         }
@@ -558,6 +561,7 @@ pub fn dispatch(ctx: &Context, command: Command) -> Result<ExitCode> {
         Command::Diff(a) => diff::run(ctx, a),
         Command::Sync(a) => sync::run(ctx, a),
         Command::Remote(a) => sync::remote(ctx, a),
+        Command::Repair(a) => repair::run(ctx, a),
         Command::Gc(a) => gc::run(ctx, a),
         Command::Verify(a) => verify::run(ctx, a),
         Command::Why(a) => why::run(ctx, a),

@@ -83,15 +83,22 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
         let mut every: Vec<Record> = all.iter().cloned().collect();
         every.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
         let statuses = crate::model::fold::statuses(&every, state);
-        for (r, status) in statuses.into_iter().filter(|(r, _)| r.kind() == kind) {
+        // Records of this kind a newer git-rune wrote are listed too, as such.
+        let of_kind = |r: &Record| r.kind() == kind || r.tag() == kind.as_str();
+        for (r, status) in statuses.into_iter().filter(|(r, _)| of_kind(r)) {
             if ctx.ui.json {
                 out.push_str(&json::line(&json::shown_record(r, Some(status))));
             } else {
                 out.push_str(&format!(
-                    "{status:<10} {} {} {}",
+                    "{status:<10} {} {} {}{}",
                     crate::text::short(&r.id),
                     pretty_time(&r.meta.ts),
-                    crate::text::one_line(&crate::integrity::gate::shown_title(r))
+                    crate::text::one_line(&crate::integrity::gate::shown_title(r)),
+                    if r.is_from_newer_version() {
+                        " (from a newer git-rune)"
+                    } else {
+                        ""
+                    }
                 ));
             }
             out.push('\n');

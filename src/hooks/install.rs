@@ -55,18 +55,22 @@ impl HookState {
 /// The block a hook file gets: skipped with `GIT_RUNE_SKIP_HOOKS=1` or when git-rune is not
 /// on PATH. `alone` when nothing else is in the hook: then the shell hands over to git-rune
 /// (`exec`, one process fewer on every commit). Otherwise the user's own hook below keeps its
-/// stdin: pre-push's ref list is not read at all; post-rewrite's `<old> <new>` list is read,
-/// passed to git-rune and put back. `git rune hook` exits non-zero only for pre-push with
+/// stdin: pre-push's ref list (which branches go: their session state goes with them) and
+/// post-rewrite's `<old> <new>` list are read, passed to git-rune and put back. `git rune hook` exits non-zero only for pre-push with
 /// `rune.strictPush` set, so only then does the block stop the git command.
 pub fn block(hook: &str, alone: bool) -> String {
     let run = match (hook, alone) {
         ("post-rewrite", true) => "  exec git-rune hook post-rewrite \"$@\"\n".to_owned(),
+        ("pre-push", true) => "  exec git-rune hook pre-push \"$@\"\n".to_owned(),
         (_, true) => format!("  exec git-rune hook {hook} \"$@\" </dev/null\n"),
         ("post-rewrite", false) => "  rune_rewritten=$(cat)\n  \
              printf '%s\\n' \"$rune_rewritten\" | git-rune hook post-rewrite \"$@\" || true\n  \
              exec <<RUNE_REWRITTEN\n$rune_rewritten\nRUNE_REWRITTEN\n"
             .to_owned(),
-        ("pre-push", false) => "  git-rune hook pre-push \"$@\" </dev/null || exit 1\n".to_owned(),
+        ("pre-push", false) => "  rune_pushed=$(cat)\n  \
+             printf '%s\\n' \"$rune_pushed\" | git-rune hook pre-push \"$@\" || exit 1\n  \
+             exec <<RUNE_PUSHED\n$rune_pushed\nRUNE_PUSHED\n"
+            .to_owned(),
         (_, false) => format!("  git-rune hook {hook} \"$@\" </dev/null || true\n"),
     };
     format!(

@@ -188,7 +188,12 @@ impl Sealer {
                 id: r.id.clone(),
             });
         }
-        for (field, text) in r.body.texts() {
+        // A record from a newer git-rune: its unknown fields are read as the stored strings.
+        let raw = r
+            .raw_texts()
+            .into_iter()
+            .map(|t| ("a field this build does not know", t));
+        for (field, text) in r.body.texts().into_iter().chain(raw) {
             if let Some(first) = secrets::scan(&text).first() {
                 return Err(SealError::Secret {
                     rule: first.rule,

@@ -155,6 +155,8 @@ pub struct StatusJson<'a> {
     pub branch: &'a Option<String>,
     pub drift: DriftJson<'a>,
     pub head: Option<String>,
+    /// Where memory goes: each remote, whether memory is pushed there, and why.
+    pub remotes: Vec<RemoteJson>,
     pub version: u32,
     pub view: Vec<ViewFileJson>,
     /// The other files under `.rune/` that memory stores (documents, the seed's record
@@ -166,6 +168,15 @@ pub struct StatusJson<'a> {
     /// to do.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub save_failure: Option<String>,
+}
+
+/// One remote in `status --json`: `memory` is whether memory goes there, `why` one of
+/// `opted-in`, `set-up-before`, `opted-out`, `not-opted-in`, `upstream`.
+#[derive(Serialize)]
+pub struct RemoteJson {
+    pub remote: String,
+    pub memory: bool,
+    pub why: &'static str,
 }
 
 /// One view file and its state (`clean`, `modified`, `added`, `missing`).
@@ -676,6 +687,10 @@ pub fn sync(r: &crate::sync::SyncReport) -> Value {
         "pushed": r.pushed,
         "rounds": r.rounds,
         "gave_up": r.gave_up,
+        "skipped": r.skipped.iter().map(|s| json!({ "ref": s.remote_ref, "reason": s.why, "hint": s.hint })).collect::<Vec<_>>(),
+        "quarantined": r.quarantined.iter().map(|s| &s.remote_ref).collect::<Vec<_>>(),
+        "not_shared": r.not_shared.map(|s| s.as_str()),
+        "shared_behind": r.shared_behind,
     })
 }
 

@@ -217,9 +217,15 @@ pub fn kind_counts(
 ) -> String {
     let mut parts: Vec<String> = by_kind
         .iter()
-        .filter(|(k, _)| **k != "resolve" && **k != "delete")
+        .filter(|(k, _)| **k != "resolve" && **k != "delete" && **k != "future")
         .map(|(k, n)| format!("{n} {k}{}", if *n == 1 { "" } else { "s" }))
         .collect();
+    if let Some(n) = by_kind.get("future") {
+        parts.push(format!(
+            "{n} record{} from a newer git-rune",
+            if *n == 1 { "" } else { "s" }
+        ));
+    }
     let edits: usize = by_kind
         .iter()
         .filter(|(k, _)| **k == "resolve" || **k == "delete")

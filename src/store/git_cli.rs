@@ -156,6 +156,48 @@ impl Store {
         self.repo.config_snapshot().trusted_path(key).ok().flatten()
     }
 
+    /// Sets `key=value` in the repository's own config file (replacing its value), with `git
+    /// config`; `None` removes every value of `key`, or (`Some(value)` with `only`) removes
+    /// the values equal to `value`.
+    pub(crate) fn set_config(&self, key: &str, value: Option<&str>, only: bool) -> Result<()> {
+        match (value, only) {
+            (Some(v), false) => self.git_config(&[key, v], key),
+            (Some(v), true) => self.git_config(&["--fixed-value", "--unset-all", key, v], key),
+            (None, _) => self.git_config(&["--unset-all", key], key),
+        }
+    }
+
+    /// Makes `value` one of the values of `key` (once, however often it runs, and whatever
+    /// another process does meanwhile: git replaces the equal values, or adds it).
+    pub(crate) fn ensure_config(&self, key: &str, value: &str) -> Result<()> {
+        self.git_config(&["--fixed-value", "--replace-all", key, value, value], key)
+    }
+
+    /// Runs `git config --local` with `args`, waiting out another process's lock on the file.
+    fn git_config(&self, args: &[&str], key: &str) -> Result<()> {
+        for attempt in 0.. {
+            let out = git("--git-dir", self.common_dir())
+                .args(["config", "--local"])
+                .args(args)
+                .output()
+                .map_err(run_failed("config"))?;
+            // 5: asked to unset a value that is not there; nothing to do.
+            if out.status.success() || out.status.code() == Some(5) {
+                return Ok(());
+            }
+            let err = String::from_utf8_lossy(&out.stderr).trim().to_owned();
+            if err.contains("could not lock config file") && attempt < 100 {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                continue;
+            }
+            return Err(StoreError::Io {
+                context: format!("git config failed to change {key}"),
+                source: std::io::Error::other(err),
+            });
+        }
+        unreachable!("the loop returns")
+    }
+
     /// Adds `key=value` to the repository's own config file with `git config --add`: gix has
     /// no writer that keeps the user's file as it is.
     pub(crate) fn add_config(&self, key: &str, value: &str) -> Result<()> {
@@ -207,17 +249,6 @@ impl Store {
                 _ => Blame::Uncommitted,
             },
         )
-    }
-
-    /// Pushes `refspecs` to `remote`, never forced, without running the push hooks again.
-    pub(crate) fn push(&self, remote: &str, refspecs: &[String]) -> Result<PushOutcome> {
-        let out = git("--git-dir", self.git_dir())
-            .args(["push", "--no-verify", "--porcelain", remote])
-            .args(refspecs)
-            .env("GIT_RUNE_SKIP_HOOKS", "1")
-            .output()
-            .map_err(run_failed("push"))?;
-        Ok(push_outcome(&out))
     }
 }
 

@@ -172,6 +172,7 @@ const READERS: &[&[&str]] = &[
 /// Commands that print no record text (they write, or print settings, help, scripts).
 const NOT_READERS: &[&str] = &[
     "init",
+    "repair",
     "sync",
     "remote",
     "gc",

@@ -20,6 +20,9 @@ mod table;
 
 pub(crate) mod skip;
 
+pub mod future;
+pub use future::Future;
+
 kinds! {
     // variant       module           tag                scope                 fold list
     Decision       in decision       = "decision",        Some(Scope::Memory) => decisions;
