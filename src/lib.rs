@@ -22,6 +22,7 @@ mod mcp;
 mod memory;
 pub mod model;
 mod notes;
+mod open;
 mod oracle;
 mod output;
 mod rank;

@@ -21,16 +21,14 @@ use crate::memory::seal::Sealer;
 use crate::memory::view_dir::{View, VIEW_DIR};
 use crate::model::{Body, Draft, GitState};
 use crate::read::{snapshot, with_briefing};
-use crate::store::{Store, HOOK_PATIENCE};
+use crate::store::Store;
 
 /// The token budget of the memory SessionStart hands over (`rune.agent.loadBudget`).
 pub const LOAD_BUDGET: usize = 2000;
 
+/// The repository, as a hook opens it: a lock another process holds must not stall the agent.
 fn open(start: &Path) -> Result<Store> {
-    let store = Store::open(start)?;
-    // A lock another process holds must not stall the agent.
-    store.set_lock_patience(HOOK_PATIENCE);
-    Ok(store)
+    Ok(crate::open::open(start, crate::open::Opener::Hook)?.store)
 }
 
 /// The context thresholds set in git config (`rune.context.*`), over the defaults; a bad
@@ -44,7 +42,7 @@ fn thresholds(store: &Store) -> Thresholds {
 
 /// A new session's counters: thresholds from config, the decisions already in memory.
 pub fn new_session(start: &Path, id: &str) -> Result<Session> {
-    let store = Store::open(start)?;
+    let store = open(start)?;
     Ok(fresh(&store, id, None))
 }
 

@@ -45,9 +45,8 @@ pub fn post_tool_use(
     let mut refused = None;
     if payload.tool() == "TodoWrite" && !failed {
         if let Some(todos) = payload.tool_input.as_ref().and_then(|t| t.todos.as_deref()) {
-            let followed = crate::store::Store::open(start)
-                .map_err(anyhow::Error::from)
-                .and_then(|store| crate::tasks::follow_todos(&store, todos));
+            let followed = crate::open::open(start, crate::open::Opener::Hook)
+                .and_then(|o| crate::tasks::follow_todos(&o.store, todos));
             match followed {
                 Ok(f) => {
                     if let Some(r) = f.refusal() {

@@ -38,7 +38,7 @@ use crate::memory::seal::Sealer;
 use crate::memory::view_dir::{Refresh, VIEW_DIR};
 use crate::memory::write::Written;
 use crate::output::Ui;
-use crate::store::{Store, StoreError};
+use crate::store::Store;
 use crate::text::short;
 
 /// Flags every command takes.
@@ -203,35 +203,30 @@ impl Context {
     /// plain `git fetch` brought into the tracking namespace since the last merge (a cheap
     /// comparison of ref ids when nothing came; a failed merge is a warning, never fatal).
     pub fn store(&self) -> Result<Store> {
-        let store = self.open_store()?;
-        report_upkeep(self, &crate::upkeep::merge(&store));
+        let opened = crate::open::open(&self.dir, crate::open::Opener::Reader)?;
+        self.check_settings(&opened.store);
+        report_upkeep(self, &opened.upkeep);
         // The view shows memory as it is and the branch HEAD is on, whatever moved them
         // (a switch without hooks, another worktree's write).
-        match crate::memory::write::sync_view(&store) {
+        match &opened.view {
             Ok(refresh) => self.report_kept(refresh.as_ref()),
-            // A ref memory cannot be read from is the command's to report, with its hint.
-            Err(e) if e.chain().any(|c| c.is::<StoreError>()) => {}
-            Err(e) => self
-                .ui
-                .warn(format_args!("the .rune/ view was not refreshed: {e:#}")),
+            Err(e) => self.ui.warn(e),
         }
-        Ok(store)
+        Ok(opened.store)
     }
 
     /// Opens the repository without merging fetched memory (sync does that itself).
     pub fn open_store(&self) -> Result<Store> {
-        let store = Store::open(&self.dir).map_err(|e| match e {
-            StoreError::NotARepository(p) => error::environment(
-                format!("not a git repository: {}", p.display()),
-                "run git rune inside a git repository (create one with `git init`)",
-            ),
-            other => anyhow::Error::from(other),
-        })?;
-        // A `rune.*` value of the wrong type is said once per command, naming the key.
+        let store = crate::open::open(&self.dir, crate::open::Opener::Plain)?.store;
+        self.check_settings(&store);
+        Ok(store)
+    }
+
+    /// A `rune.*` value of the wrong type is said once per command, naming the key.
+    fn check_settings(&self, store: &Store) {
         for w in crate::settings::check(&store.config_entries("rune")) {
             self.ui.warn(w);
         }
-        Ok(store)
     }
 
     /// Prints what a command that changes things did (its report, not data a script asks

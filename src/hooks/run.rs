@@ -13,7 +13,7 @@ use crate::memory::save::{save, SaveOptions};
 use crate::memory::seal::Sealer;
 use crate::memory::view_dir::{View, VIEW_DIR};
 use crate::notes::{compose, rewrite};
-use crate::store::{Store, HOOK_PATIENCE, NOTES_REF};
+use crate::store::{Store, NOTES_REF};
 use crate::sync::share;
 use crate::sync::{sync, SyncOptions};
 
@@ -35,14 +35,10 @@ pub struct HookReport {
 /// passed on stdin (post-rewrite's list). Never fails: see the module docs.
 pub fn run(dir: &Path, name: &str, args: &[String], input: Option<&str>) -> HookReport {
     let mut report = HookReport::default();
-    let result = Store::open(dir)
-        .map_err(anyhow::Error::from)
-        .and_then(|store| {
-            // A lock another process holds must not stall the user's git command: give up
-            // soon (post-commit then leaves the note for its next run).
-            store.set_lock_patience(HOOK_PATIENCE);
-            dispatch(&store, name, args, input, &mut report)
-        });
+    // A lock another process holds must not stall the user's git command: the hook gives up
+    // soon (post-commit then leaves the note for its next run).
+    let result = crate::open::open(dir, crate::open::Opener::Hook)
+        .and_then(|o| dispatch(&o.store, name, args, input, &mut report));
     if let Err(e) = result {
         // With rune.strictPush a failed memory push blocks the push: say that, not that git
         // went on.

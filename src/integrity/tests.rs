@@ -509,3 +509,18 @@ proptest! {
 
 /// Fragments that build near-misses of every form `inert_urls` rewrites.
 const URL_FRAGMENTS: &str = "(https://|HTTP://|ftp://|hxxps://|www\\.|//|a|x|\\.|example|/|\\?|=|#|\\(|\\)|\\[|\\]|!|<|>|\"|'|`|``|~~~|```|\n|[ \t]|_|\\*|\\[\\.\\]|é|例え|\u{200B})*";
+
+/// Regression: `www.<https://…>` lost the autolink's brackets in the first pass, and a second
+/// pass then read `www.` and the scheme as one host.
+#[test]
+fn a_www_prefix_before_an_autolink_is_inert_in_one_pass() {
+    for t in [
+        "www.<https://>",
+        "www.<HTTP://>",
+        "WWW.<ftp://>",
+        "x www.<https://a.b/c> y",
+    ] {
+        let once = inert_urls(t);
+        assert_eq!(inert_urls(&once), once, "{t:?}");
+    }
+}

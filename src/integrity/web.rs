@@ -527,6 +527,17 @@ pub fn inert_urls(text: &str) -> String {
         }
         .or_else(|| bare_url(text, i, prev));
         if let Some((n, rewritten)) = found {
+            // `www.<https://…>`: the autolink's brackets go, and a second pass would read
+            // `www.` + what follows as a host. Bracket its dot now, so a second pass finds
+            // nothing to change.
+            let o = out.as_bytes();
+            if rewritten.starts_with(|ch: char| ch.is_ascii_alphanumeric())
+                && o.len() >= 4
+                && o[o.len() - 4..].eq_ignore_ascii_case(b"www.")
+            {
+                out.truncate(out.len() - 1);
+                out.push_str("[.]");
+            }
             out.push_str(&rewritten);
             i += n;
             continue;

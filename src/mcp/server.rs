@@ -44,24 +44,14 @@ impl RuneServer {
     /// command does): a teammate's decisions are there without `git rune sync`. A merge that
     /// fails is reported through `warn` and the request goes on.
     fn store(&self) -> Result<Store> {
-        let store = Store::open(&self.dir).map_err(|e| match e {
-            StoreError::NotARepository(p) => error::environment(
-                format!("not a git repository: {}", p.display()),
-                "start `git rune mcp` inside a git repository (or pass -C <path>)",
-            ),
-            other => anyhow::Error::from(other),
-        })?;
-        match crate::sync::merge_fetched(&store) {
-            Ok(reports) => {
-                for w in reports.iter().flat_map(crate::sync::SyncReport::warnings) {
-                    (self.warn)(&w);
-                }
-            }
-            Err(e) => (self.warn)(&format!(
-                "could not merge memory fetched from a remote: {e:#} (run `git rune sync`)"
-            )),
+        let opened = crate::open::open(&self.dir, crate::open::Opener::Reader)?;
+        for w in opened.upkeep.failures.iter().chain(&opened.upkeep.warnings) {
+            (self.warn)(w);
         }
-        Ok(store)
+        if let Err(e) = &opened.view {
+            (self.warn)(e);
+        }
+        Ok(opened.store)
     }
 }
 
