@@ -113,6 +113,7 @@ const MAY: u64 = cue("may");
 const LONGER: u64 = cue("longer");
 const PUBLIC: u64 = cue("public");
 const NEED: u64 = cue("need");
+const STALE: u64 = cue("stale");
 
 /// What an order acts on (a fronted object: "每个回答都…", "Každou odpověď ukonči").
 const TARGETS: u64 =
@@ -288,4 +289,30 @@ fn report(c: &Cues, phrases: &[(usize, usize)], mut found: Vec<Finding>, out: &m
             out.hit(f.rule(), s, e);
         }
     }
+}
+
+/// Each word of `text` with its cue classes (a debugging aid for table edits:
+/// `RUNE_DEBUG_TEXT='…' cargo test --lib debug_cues -- --ignored --nocapture`).
+#[cfg(test)]
+pub(super) fn debug_cues(text: &str) -> String {
+    let norm = Norm::new(text);
+    let w = Words::new(&norm.text);
+    let c = Cues::new(&w);
+    let mut out = String::new();
+    for i in 0..w.list.len() {
+        let names: Vec<&str> = super::vocab::CUES
+            .iter()
+            .enumerate()
+            .filter(|(b, _)| c.at[i] & (1u64 << b) != 0)
+            .map(|(_, n)| *n)
+            .collect();
+        let t = String::from_utf8_lossy(w.text_of(i));
+        out.push_str(&format!(
+            "{i} {t} c{} s{} {}\n",
+            c.clause[i],
+            c.sentence[i],
+            names.join(",")
+        ));
+    }
+    out
 }
