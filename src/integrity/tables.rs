@@ -262,6 +262,7 @@ mod tests {
         "private-names",
         "private-in-query",
         "substituted",
+        "infinitive-to",
     ];
 
     #[test]
