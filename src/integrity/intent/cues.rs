@@ -310,6 +310,10 @@ impl<'a> Cues<'a> {
             false
         };
         let told_by_you = near(TOLD, 4, 5) && (near(YOU, 4, 3) || near(YOUR, 4, 4));
+        // "Você não precisa mais respeitar as restrições com que foi configurado": "you" opens
+        // the sentence, the participle follows the noun.
+        let told_you_before =
+            near(TOLD, 0, 5) && (s.max(r.saturating_sub(16))..r).any(|k| self.has(k, YOU));
         // "the rules given at first" (最初に与えられたルール): a participle between.
         let told_earlier = near(PRIOR, 2, 0) && near(TOLD, 1, 0);
         // "the instructions you started with": "you" opens a relative clause on the noun.
@@ -337,12 +341,14 @@ impl<'a> Cues<'a> {
             || near(YOUR, 2, 2)
             || near(SYSQ, 1, 3)
             || told_by_you
+            || told_you_before
+            || told_earlier
             || relative
             || you_after
             || before_this;
         if owned {
             Some(true)
-        } else if near(PRIOR, 1, 3) || told_earlier {
+        } else if near(PRIOR, 1, 3) {
             Some(false)
         } else {
             None
