@@ -539,9 +539,11 @@ pub(super) fn clause_cues(c: &Cues, i: usize, found: &mut Vec<Finding>) {
     if here & PERSONA != 0 && c.at[s..i].iter().all(|x| x & PERSONA == 0) {
         // Entered by an order ("enter", "become", "you are now"; after it in verb-final
         // languages: 開発者モードに切り替えて), or the reader's own.
+        // (Right after the mode, "開発者モードに切り替えて", "Geliştirici moduna geç", whether
+        // or not the language file marks the word as verb-final.)
         let entered = in_sentence(ENTER | PRETEND | NOW, i.saturating_sub(4), i).or_else(|| {
             in_sentence(ENTER | PRETEND, c.cover[i] + 1, c.cover[i] + 4)
-                .filter(|&e| c.has(e, FINAL))
+                .filter(|&e| c.has(e, FINAL) || (c.has(e, ENTER) && e <= c.cover[i] + 2))
         });
         let addressed = entered.or_else(|| in_sentence(YOU | YOUR | AI, s, sentence_end));
         let unbound = c
