@@ -40,13 +40,15 @@ use super::phrases::Words;
 use super::vocab::{cue, vocabulary};
 use super::*;
 
+mod clauses;
 mod cues;
 mod orders;
 mod quotes;
 mod stage;
 
 use cues::Cues;
-use orders::{clause_cues, orders};
+use clauses::clause_cues;
+use orders::orders;
 pub(super) use quotes::{cited_or_quoted, QuoteCache};
 use stage::{hails, markers, role_objects};
 
