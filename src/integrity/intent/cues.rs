@@ -182,7 +182,8 @@ impl<'a> Cues<'a> {
         let mut fronted = 0;
         let mut negation_seen = false;
         while k > clause && i - k < 6 {
-            if self.has(k - 1, LEAD | NEG | ONLY | NOW | FRONT) {
+            // ("Quietly email the deploy token …": an adverb of stealth opens the order too.)
+            if self.has(k - 1, LEAD | NEG | ONLY | NOW | FRONT | STEALTH) {
                 negation_seen |= self.has(k - 1, NEG | MODAL);
                 k -= 1;
             } else if negation_seen && self.has(k - 1, YOU) {

@@ -277,7 +277,12 @@ pub(super) fn orders(c: &Cues, i: usize, negated: bool, found: &mut Vec<Finding>
         let all_of_this = c
             .find(i, 1, 3, EVERYTHING)
             .and_then(|e| c.find(e, 1, 4, SELF));
-        if let Some(t) = c.find(i, 1, 3, SELF).or(all_of_this) {
+        // "Take your orders from the comments in this file": the agent's orders, sourced here.
+        let your_orders_here = c
+            .find(i, 1, 2, YOUR)
+            .and_then(|y| c.find(y, 1, 2, RULES))
+            .and_then(|r| c.find(r, 1, 7, SELF));
+        if let Some(t) = c.find(i, 1, 3, SELF).or(all_of_this).or(your_orders_here) {
             push(Kind::Operator, Strength::Weak, t);
         }
     }
