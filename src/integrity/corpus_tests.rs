@@ -238,15 +238,16 @@ fn score_half(sub: &str) -> (usize, usize, usize, Vec<String>) {
 
 /// The tuning half: the rules were developed against it, so it must stay caught (a rule
 /// change that loses payloads here is a regression). The floor is the rate measured when
-/// the fourth held-out round joined it (92.1% of 1975); it is a regression guard, not a
-/// claim about text the rules have not seen (that is the held-out half's job).
+/// the fifth held-out round joined it and the rules were tuned on it (RULES_VERSION 5: 2131
+/// of 2255, 94.5%); it is a regression guard, not a claim about text the rules have not seen
+/// (that is the held-out half's job).
 #[test]
 fn tuning_half_is_withheld_or_marked() {
     let (tried, withheld, marked, missed) = score_half("tuning");
-    assert!(tried >= 1900, "the tuning half shrank to {tried}");
+    assert!(tried >= 2200, "the tuning half shrank to {tried}");
     let rate = (withheld + marked) as f64 / tried as f64;
     assert!(
-        rate >= 0.92,
+        rate >= 0.945,
         "tuning half: {rate:.3} withheld or marked; missed {missed:#?}"
     );
 }
