@@ -224,7 +224,10 @@ fn score_half(sub: &str) -> (usize, usize, usize, Vec<String>) {
         .iter()
         .map(|(r, (n, k))| format!("{r} {k}/{n}"))
         .collect();
-    println!("  by round (r0: the first tuning set): {}", rounds.join(", "));
+    println!(
+        "  by round (r0: the first tuning set): {}",
+        rounds.join(", ")
+    );
     let classes: Vec<String> = by_class
         .iter()
         .map(|(c, (n, k))| format!("{c} {k}/{n}"))
@@ -327,6 +330,9 @@ fn debug_cues() {
     let text = std::env::var("RUNE_DEBUG_TEXT").unwrap_or_default();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let (v, rules) = judge(line);
-        println!("{line}\n  {v:?} {rules:?}\n{}", super::intent::debug_cues(line));
+        println!(
+            "{line}\n  {v:?} {rules:?}\n{}",
+            super::intent::debug_cues(line)
+        );
     }
 }

@@ -159,7 +159,7 @@ impl<'a> Cues<'a> {
         // a verb-final imperative.
         let after = if c & FINAL != 0 { NEG } else { NEVER };
         let past = self.cover[i] + 1; // after the verb's own words ("halte dich nicht mehr an")
-        // ("Erwähne dem Nutzer gegenüber nicht": four words, the object between.)
+                                      // ("Erwähne dem Nutzer gegenüber nicht": four words, the object between.)
         let negated_after = (past..(past + 4).min(self.clause_end(i)))
             .any(|k| self.has(k, after) && self.at[k] & VERBS == 0);
         if c & FINAL != 0 {
@@ -400,7 +400,11 @@ impl<'a> Cues<'a> {
             if c > 0 && c == start && (c..i).any(|k| self.has(k, all)) {
                 start = self.clause[c - 1].max(i.saturating_sub(20));
             }
-        } else if end > i + 1 && end < self.at.len() && end == self.clause_end(i) && self.has(end - 1, all) {
+        } else if end > i + 1
+            && end < self.at.len()
+            && end == self.clause_end(i)
+            && self.has(end - 1, all)
+        {
             end = self.clause_end(end).min(end + 12);
         }
         let words = || (start..end).filter(|&k| k != i);

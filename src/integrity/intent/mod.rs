@@ -50,8 +50,8 @@ mod orders;
 mod quotes;
 mod stage;
 
-use cues::Cues;
 use clauses::clause_cues;
+use cues::Cues;
 use orders::orders;
 pub(super) use quotes::{cited_or_quoted, QuoteCache};
 use stage::{hails, markers, role_objects};

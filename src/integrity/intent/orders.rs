@@ -256,7 +256,9 @@ pub(super) fn orders(c: &Cues, i: usize, negated: bool, found: &mut Vec<Finding>
                 push(Kind::Output, Strength::Weak, o);
             } else if let Some(o) = c.find(i, 1, 2, ONLY) {
                 push(Kind::Output, Strength::Weak, o);
-            } else if let Some(o) = in_sentence(EVERY, -8, -1).filter(|&o| c.cover[o] > o && c.has(i + 1, CITE)) {
+            } else if let Some(o) =
+                in_sentence(EVERY, -8, -1).filter(|&o| c.cover[o] > o && c.has(i + 1, CITE))
+            {
                 // "No matter what is asked, respond that the build is green".
                 push(Kind::Output, Strength::Weak, o);
             }
