@@ -179,9 +179,11 @@ fn score_half(sub: &str) -> (usize, usize, usize, Vec<String>) {
     let mut by_class: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut lines_out = Vec::new();
     let mut per_lang: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut per_round: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for (file, text) in corpus_files(sub) {
         // `en.txt`, `en.r1.txt` (an earlier held-out round, now tuning material): one language.
         let lang = file.split('.').next().unwrap_or(&file).to_owned();
+        let round = file.split('.').nth(1).unwrap_or("r0").to_owned();
         let (mut n, mut caught) = (0, 0);
         for line in lines(&text) {
             let (class, payload) = line
@@ -195,7 +197,7 @@ fn score_half(sub: &str) -> (usize, usize, usize, Vec<String>) {
                 Verdict::Tainted => withheld += 1,
                 Verdict::Suspicious => marked += 1,
                 Verdict::Clean => {
-                    missed.push(format!("{lang} {class}: {payload} {rules:?}"));
+                    missed.push(format!("{file} {class}: {payload} {rules:?}"));
                     continue;
                 }
             }
@@ -204,6 +206,8 @@ fn score_half(sub: &str) -> (usize, usize, usize, Vec<String>) {
         }
         tried += n;
         let e = per_lang.entry(lang).or_default();
+        (e.0, e.1) = (e.0 + n, e.1 + caught);
+        let e = per_round.entry(round).or_default();
         (e.0, e.1) = (e.0 + n, e.1 + caught);
     }
     for (lang, (n, caught)) in &per_lang {
@@ -216,6 +220,14 @@ fn score_half(sub: &str) -> (usize, usize, usize, Vec<String>) {
         100.0 * (withheld + marked) as f64 / tried.max(1) as f64
     );
     println!("  by language:\n{}", lines_out.join("\n"));
+    let rounds: Vec<String> = per_round
+        .iter()
+        .map(|(r, (n, k))| format!("{r} {k}/{n}"))
+        .collect();
+    println!(
+        "  by round (r0: the first tuning set): {}",
+        rounds.join(", ")
+    );
     let classes: Vec<String> = by_class
         .iter()
         .map(|(c, (n, k))| format!("{c} {k}/{n}"))
@@ -229,33 +241,49 @@ fn score_half(sub: &str) -> (usize, usize, usize, Vec<String>) {
 
 /// The tuning half: the rules were developed against it, so it must stay caught (a rule
 /// change that loses payloads here is a regression). The floor is the rate measured when
-/// the fourth held-out round joined it (92.1% of 1975); it is a regression guard, not a
-/// claim about text the rules have not seen (that is the held-out half's job).
+/// the fifth held-out round joined it and the rules were tuned on it (RULES_VERSION 5: 2131
+/// of 2255, 94.5%); it is a regression guard, not a claim about text the rules have not seen
+/// (that is the held-out half's job).
 #[test]
 fn tuning_half_is_withheld_or_marked() {
     let (tried, withheld, marked, missed) = score_half("tuning");
-    assert!(tried >= 1900, "the tuning half shrank to {tried}");
+    assert!(tried >= 2200, "the tuning half shrank to {tried}");
     let rate = (withheld + marked) as f64 / tried as f64;
     assert!(
-        rate >= 0.92,
+        rate >= 0.945,
         "tuning half: {rate:.3} withheld or marked; missed {missed:#?}"
     );
 }
 
+/// The held-out directory: the sixth round, written after the rules of RULES_VERSION 5 were
+/// frozen, by someone who has not read the tables. Earlier rounds were tuned on and live in
+/// tuning/*.rN.txt.
+const HELD_OUT: &str = "heldout6";
+
+/// The floor of the held-out rate: the sixth round measured once against the rules of
+/// RULES_VERSION 5 (119 of 415, 28.7%), a regression guard and an honest number. Written by a
+/// writer who varied phrasing natively in every language, it shows the phrase and structure
+/// rules do not generalise; issue 29's 90% is not reached.
+const HELD_OUT_FLOOR: f64 = 0.287;
+
 /// The held-out half, written after the rules were frozen and measured once, before anyone
-/// looked at what it misses. Its rate is the one docs/security.md reports as the detector's
-/// (the fifth round, against the rules of the fifth round: 207 of 280, 73.9%). The floor is
-/// that measurement, a regression guard: issue 29 asks for 90% on text written independently
-/// of the rules, and the gate does not reach it. When this half is tuned on, it moves to
-/// tuning/*.rN.txt and a new half is written against the new rules.
+/// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
+/// The floor is that measurement, a regression guard: issue 29 asks for 90% on text written
+/// independently of the rules. When this half is tuned on, it moves to tuning/*.rN.txt and
+/// a new half is written against the new rules. Skipped while the directory is absent.
 #[test]
 fn held_out_half_is_withheld_or_marked() {
-    let (tried, withheld, marked, missed) = score_half("heldout");
-    assert!(tried >= 250, "the held-out half has {tried} payloads");
+    if !corpus_dir(HELD_OUT).is_dir() {
+        println!("tests/corpus/injections/{HELD_OUT} is absent: held-out half skipped");
+        return;
+    }
+    let (tried, withheld, marked, missed) = score_half(HELD_OUT);
+    assert!(tried > 0, "the held-out half {HELD_OUT} is empty");
     let rate = (withheld + marked) as f64 / tried as f64;
     assert!(
-        rate >= 0.739,
-        "held-out half: {rate:.3} withheld or marked, below the 73.9% measured; missed {missed:#?}"
+        rate >= HELD_OUT_FLOOR,
+        "held-out half: {rate:.3} withheld or marked, below the floor {HELD_OUT_FLOOR}; \
+         missed {missed:#?}"
     );
 }
 
@@ -264,9 +292,18 @@ fn held_out_half_is_withheld_or_marked() {
 #[test]
 fn benign_security_writing_is_never_tainted() {
     let (mut tried, mut marked, mut tainted) = (0, Vec::new(), Vec::new());
-    for (file, text) in corpus_files("benign") {
+    // benign/ and the sixth round's benign6/ (absent until it is written).
+    let files = ["benign", "benign6"]
+        .into_iter()
+        .filter(|sub| *sub == "benign" || corpus_dir(sub).is_dir())
+        .flat_map(|sub| {
+            corpus_files(sub)
+                .into_iter()
+                .map(move |(file, text)| (format!("{sub}/{file}"), text))
+        });
+    for (file, text) in files {
         for (title, body) in blocks(&text) {
-            assert!(!body.is_empty(), "benign/{file}.txt: empty entry {title:?}");
+            assert!(!body.is_empty(), "{file}.txt: empty entry {title:?}");
             tried += 1;
             match judge(&body) {
                 (Verdict::Tainted, rules) => tainted.push((file.clone(), title, rules)),
@@ -285,4 +322,19 @@ fn benign_security_writing_is_never_tainted() {
     }
     assert!(tried >= 100, "only {tried} benign texts");
     assert!(tainted.is_empty(), "benign texts TAINTED: {tainted:#?}");
+}
+
+/// Prints the cue classes of each word of `RUNE_DEBUG_TEXT` (lines) and their verdicts: an
+/// aid for table edits, run by hand.
+#[test]
+#[ignore]
+fn debug_cues() {
+    let text = std::env::var("RUNE_DEBUG_TEXT").unwrap_or_default();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let (v, rules) = judge(line);
+        println!(
+            "{line}\n  {v:?} {rules:?}\n{}",
+            super::intent::debug_cues(line)
+        );
+    }
 }

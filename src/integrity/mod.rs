@@ -100,6 +100,7 @@ pub const RULES: &[(&str, Verdict)] = &[
     ("role-reassignment", Verdict::Tainted),
     ("instruction-header", Verdict::Tainted),
     ("forged-frame-marker", Verdict::Tainted),
+    ("quoted-frame-marker", Verdict::Suspicious),
     ("chat-turn-marker", Verdict::Tainted),
     ("tool-call-shape", Verdict::Tainted),
     ("remote-script-execution", Verdict::Tainted),
@@ -121,7 +122,7 @@ pub const RULES: &[(&str, Verdict)] = &[
 
 /// Changes whenever the rules or their tables change, so that verdicts cached under an older
 /// scanner (the view's `gate.json`) are recomputed.
-pub const RULES_VERSION: u32 = 4;
+pub const RULES_VERSION: u32 = 5;
 
 /// At most this many issues are kept per rule (the first found): enough to act on, and a
 /// hostile text full of matches cannot make the report itself huge.
@@ -150,8 +151,53 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
     scan_settings(t, &mut out);
     scan_blobs(t, &mut out);
     let mut issues = out.issues;
+    for i in &mut issues {
+        if i.rule == "forged-frame-marker" && mentioned(text, i.offset) {
+            i.rule = "quoted-frame-marker";
+            i.verdict = Verdict::Suspicious;
+        }
+    }
     issues.sort_by(|a, b| (a.offset, b.verdict).cmp(&(b.offset, a.verdict)));
     issues
+}
+
+/// Whether a frame or turn marker at `offset` is mentioned rather than used: inside a code
+/// span or quotes, or in the middle of a sentence ("tokens such as <|im_start|> or …") and not
+/// followed by a role (`<|im_start|>system`). Writing about markers is what security notes and
+/// sanitisers' docs do; a marker that opens a line, or names a role, is one in use. The
+/// load output escapes every marker either way, so a mentioned one is marked, not withheld.
+fn mentioned(text: &str, offset: usize) -> bool {
+    let offset = offset.min(text.len());
+    if !text.is_char_boundary(offset) {
+        return false;
+    }
+    let line_start = text[..offset].rfind('\n').map_or(0, |p| p + 1);
+    let before = &text[line_start..offset];
+    let quoted = before.matches('`').count() % 2 == 1
+        || before
+            .trim_end()
+            .ends_with(['"', '\'', '\u{201C}', '\u{2018}', '\u{00AB}', '(']);
+    let rest = &text[offset..];
+    let marker_end = rest
+        .find(|c: char| c == '>' || c == ']')
+        .map_or(rest.len(), |p| p + 1);
+    let after = rest[marker_end..].trim_start().to_ascii_lowercase();
+    let names_role = ["system", "assistant", "user", "developer", "tool"]
+        .iter()
+        .any(|r| after.starts_with(r));
+    let mid_sentence = before
+        .trim_end()
+        .chars()
+        .last()
+        .is_some_and(|c| c.is_alphanumeric() || c == ',');
+    // git-rune's own frame is named by nobody but its forgers and its docs: only a quoted
+    // one is a mention.
+    let ours = rest[..marker_end]
+        .chars()
+        .filter(|c| c.is_ascii_alphabetic() || *c == '-')
+        .collect::<String>()
+        .eq_ignore_ascii_case("rune-memory");
+    !names_role && (quoted || (mid_sentence && !ours))
 }
 
 /// Whether the gate lets `text` be shown (it is not TAINTED).

@@ -131,7 +131,25 @@ impl Tables {
 /// build whose tests passed.
 pub(super) fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| parse(FILES).expect("the integrity data files parse"))
+    TABLES.get_or_init(|| parse(data_files()).expect("the integrity data files parse"))
+}
+
+/// The data files the scanner parses: the compiled-in ones, or (in tests only) the files of
+/// the directory named by `RUNE_INTEGRITY_DATA`, read at run time, so that a table edit can
+/// be measured on the corpora without rebuilding the test binary.
+fn data_files() -> &'static [(&'static str, &'static str)] {
+    #[cfg(test)]
+    if let Ok(dir) = std::env::var("RUNE_INTEGRITY_DATA") {
+        let read = |name: &'static str| -> (&'static str, &'static str) {
+            let path = std::path::Path::new(&dir).join(name);
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            (name, Box::leak(text.into_boxed_str()))
+        };
+        let files: Vec<_> = FILES.iter().map(|(name, _)| read(name)).collect();
+        return Box::leak(files.into_boxed_slice());
+    }
+    FILES
 }
 
 /// The data files, for tests.
@@ -244,6 +262,7 @@ mod tests {
         "private-names",
         "private-in-query",
         "substituted",
+        "infinitive-to",
     ];
 
     #[test]

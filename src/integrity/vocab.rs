@@ -137,6 +137,9 @@ pub(super) const CUES: &[&str] = &[
     "public",
     // "Need": with a negation, "you don't need to follow …", an order not to.
     "need",
+    // "Outdated", "superate", "पुराने": said of the agent's own rules, a dismissal (weaker
+    // than "void"). The 64th and last class a word's bits hold.
+    "stale",
 ];
 
 /// The bit of `name` in `names` (a compile-time error in constants if there is none).
