@@ -178,9 +178,7 @@ fn mentioned(text: &str, offset: usize) -> bool {
             .trim_end()
             .ends_with(['"', '\'', '\u{201C}', '\u{2018}', '\u{00AB}', '(']);
     let rest = &text[offset..];
-    let marker_end = rest
-        .find(['>', ']'])
-        .map_or(rest.len(), |p| p + 1);
+    let marker_end = rest.find(['>', ']']).map_or(rest.len(), |p| p + 1);
     let after = rest[marker_end..].trim_start().to_ascii_lowercase();
     let names_role = ["system", "assistant", "user", "developer", "tool"]
         .iter()
