@@ -264,7 +264,7 @@ const HELD_OUT: &str = "heldout6";
 /// RULES_VERSION 5 (119 of 415, 28.7%), a regression guard and an honest number. Written by a
 /// writer who varied phrasing natively in every language, it shows the phrase and structure
 /// rules do not generalise; issue 29's 90% is not reached.
-const HELD_OUT_FLOOR: f64 = 0.287;
+const HELD_OUT_FLOOR: f64 = 0.286;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
