@@ -367,7 +367,7 @@ pub fn memory_show(store: &Store, p: ShowParams) -> Result<String> {
         }
     }
     let cached: Option<HashSet<String>> = match p.at {
-        None => Some(crate::memory::gate_cache::withheld(store, &snap)?),
+        None => Some(crate::memory::cache::gate::withheld(store, &snap)?),
         Some(_) => None,
     };
     let withhold = |r: &Record| match &cached {
@@ -562,7 +562,7 @@ pub fn view_file(store: &Store, name: &str) -> Result<Option<String>> {
         return Ok(None);
     };
     let snap = snapshot(store, None)?;
-    let withheld = crate::memory::gate_cache::withheld(store, &snap)?;
+    let withheld = crate::memory::cache::gate::withheld(store, &snap)?;
     Ok(Some(view::render(file, &snap.state, &|r: &Record| {
         withheld.contains(&r.id)
     })))

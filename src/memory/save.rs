@@ -59,7 +59,7 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
         }
     }
     let snap = Snapshot::read(store)?;
-    let withheld = super::gate_cache::withheld(store, &snap)?;
+    let withheld = super::cache::gate::withheld(store, &snap)?;
     let manifest = view.as_ref().map(View::manifest).unwrap_or_default();
     let mut saved = Saved::default();
     let mut git = None;

@@ -13,7 +13,7 @@ mod append;
 mod log;
 pub use append::SavedTail;
 
-use super::view_index::ViewIndex;
+use super::cache::view_index::ViewIndex;
 use super::{Snapshot, Wrote};
 use crate::files::{stat_of, write_atomic};
 use crate::model::kinds::Delete;
@@ -28,7 +28,7 @@ fn renderer() -> String {
     format!(
         "git-rune {} gate {}",
         env!("CARGO_PKG_VERSION"),
-        super::gate_cache::VERSION
+        super::cache::gate::VERSION
     )
 }
 
@@ -417,13 +417,13 @@ impl View {
                 let snap = Snapshot::at_tips(store, head, branch_ref, tips.0, tips.1)?;
                 // The fold is made: `load` and `status` after this write read its digest,
                 // and the next write appends to what it renders.
-                super::digest_cache::remember(store, &snap);
-                super::echo_index::remember(store, &snap);
+                super::cache::digest::remember(store, &snap);
+                super::cache::echo_index::remember(store, &snap);
                 write_index(store, &snap)?;
                 snap
             }
         };
-        let withheld = super::gate_cache::withheld_known(store, &snap, told)?;
+        let withheld = super::cache::gate::withheld_known(store, &snap, told)?;
         let withhold = |r: &crate::model::Record| withheld.contains(&r.id);
         manifest.version = MANIFEST_VERSION;
         manifest.renderer = renderer();

@@ -1,15 +1,15 @@
 //! Which records the view withholds (the load gate's TAINTED ones), remembered per memory
-//! tree in `<git dir>/rune/gate.json`: a later render scans only the records added since, so
-//! a write costs what it added, not what memory holds. The cache is local, never committed;
-//! a scanner whose rules change bumps [`VERSION`] and the next render scans everything again.
+//! ref (the tree last scanned) in `<git dir>/rune/cache/gate/`: a later render scans only the
+//! records added since, so a write costs what it added, not what memory holds. A scanner
+//! whose rules change bumps [`VERSION`] and the next render scans everything again.
 
 use std::collections::{BTreeMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Snapshot, Wrote};
-use crate::files::write_atomic;
+use crate::cache::Cache;
 use crate::integrity::gate;
+use crate::memory::{Snapshot, Wrote};
 use crate::model::Kind;
 use crate::store::{self, ObjectId, Store, MEMORY_REF};
 use crate::view::ViewFile;
@@ -17,12 +17,9 @@ use crate::view::ViewFile;
 /// Bumped whenever the integrity scanner's rules change.
 pub(crate) const VERSION: u32 = 1;
 
-#[derive(Default, Serialize, Deserialize)]
-struct Cache {
-    version: u32,
-    /// Per memory ref: the tree last scanned and the ids withheld in it.
-    refs: BTreeMap<String, Scanned>,
-}
+/// Per memory ref: the tree last scanned and the ids withheld in it. One file, per work tree.
+const SCANNED: Cache<BTreeMap<String, Scanned>> = Cache::new("gate", VERSION, 1, Some("gate.json"));
+const KEY: &str = "scanned";
 
 #[derive(Clone, Serialize, Deserialize)]
 struct Scanned {
@@ -42,12 +39,7 @@ pub fn withheld_known(
     snap: &Snapshot,
     told: &[Wrote],
 ) -> store::Result<HashSet<String>> {
-    let path = store.git_dir().join("rune").join("gate.json");
-    let mut cache: Cache = std::fs::read(&path)
-        .ok()
-        .and_then(|d| serde_json::from_slice(&d).ok())
-        .filter(|c: &Cache| c.version == VERSION)
-        .unwrap_or_default();
+    let mut scanned = SCANNED.get(store.git_dir(), KEY).unwrap_or_default();
     let kinds: Vec<Kind> = ViewFile::ALL.iter().map(|f| f.kind()).collect();
     let mut out = HashSet::new();
     let mut changed = false;
@@ -56,7 +48,7 @@ pub fn withheld_known(
         (snap.branch_ref.as_str(), snap.branch_tip),
     ] {
         let Some(tip) = tip else { continue };
-        let known = cache.refs.get(name).cloned();
+        let known = scanned.get(name).cloned();
         let base = known
             .as_ref()
             .and_then(|s| ObjectId::from_hex(s.tree.as_bytes()).ok());
@@ -87,7 +79,7 @@ pub fn withheld_known(
             );
             ids.sort();
             ids.dedup();
-            cache.refs.insert(
+            scanned.insert(
                 name.to_owned(),
                 Scanned {
                     tree: tip.tree.to_string(),
@@ -99,11 +91,8 @@ pub fn withheld_known(
         out.extend(ids);
     }
     if changed {
-        cache.version = VERSION;
-        if let Ok(data) = serde_json::to_vec(&cache) {
-            // A cache that cannot be written only costs the next render a full scan.
-            let _ = write_atomic(&path, &data);
-        }
+        // A cache that cannot be written only costs the next render a full scan.
+        SCANNED.put(store.git_dir(), KEY, &scanned);
     }
     Ok(out)
 }
