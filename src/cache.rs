@@ -1,6 +1,8 @@
 //! The one form every local cache takes (memory's, in `memory/cache/`, and the store's chain
 //! of memory commits): a folder `<dir>/rune/cache/<name>/` holding one file per key, each a
-//! header (the cache's name, its version, the key) and the value, both postcard through serde.
+//! header (the cache's name, its version, the fingerprint of the data its values derive from
+//! where they derive from more than the code, the key) and the value, both postcard through
+//! serde.
 //! A file is written whole through a rename, so a reader never sees half of one; a write keeps
 //! the newest files and clears temporary files a killed writer left. A file that is missing,
 //! cut short, damaged, of another version or for another key reads as nothing: a cache only
@@ -25,6 +27,10 @@ const STALE: Duration = Duration::from_secs(600);
 pub struct Cache<T> {
     name: &'static str,
     version: u32,
+    /// The fingerprint of what the values are made from besides the code (the gate's: the
+    /// integrity rules' data files and their version); a file written under another reads
+    /// as nothing, as one of another version does.
+    data: Option<fn() -> u64>,
     keep: usize,
     /// Where the layout before this one kept the cache (relative to `<dir>/rune/`), removed
     /// when the folder is made.
@@ -42,10 +48,25 @@ impl<T: DeserializeOwned> Cache<T> {
         Cache {
             name,
             version,
+            data: None,
             keep,
             legacy,
             value: PhantomData,
         }
+    }
+
+    /// This cache, its files valid only under the fingerprint `data` gives (written into
+    /// each header beside the version).
+    pub const fn valid_for(self, data: fn() -> u64) -> Cache<T> {
+        Cache {
+            data: Some(data),
+            ..self
+        }
+    }
+
+    /// The header's fingerprint: 0 for a cache made from the code alone.
+    fn data(&self) -> u64 {
+        self.data.map_or(0, |f| f())
     }
 
     /// The folder of this cache under `dir` (a git directory: the common one for caches every
@@ -74,7 +95,7 @@ impl<T: DeserializeOwned> Cache<T> {
     /// removes all but the newest files. A cache that cannot be written only costs the next
     /// reader the work: false then.
     pub fn put(&self, dir: &Path, key: &str, value: &(impl Serialize + ?Sized)) -> bool {
-        let Some(data) = postcard::to_stdvec(&(self.name, self.version, key))
+        let Some(data) = postcard::to_stdvec(&(self.name, self.version, self.data(), key))
             .ok()
             .and_then(|mut data| {
                 data.extend(postcard::to_stdvec(value).ok()?);
@@ -106,12 +127,16 @@ impl<T: DeserializeOwned> Cache<T> {
         let _ = std::fs::remove_file(self.dir(dir).join(key));
     }
 
-    /// The value in `bytes`, if they are whole, of this cache and version, and for `key`
-    /// (any, `None`).
+    /// The value in `bytes`, if they are whole, of this cache, version and data fingerprint,
+    /// and for `key` (any, `None`).
     fn decode(&self, bytes: &[u8], key: Option<&str>) -> Option<T> {
-        let ((name, version, stored), rest): ((&str, u32, &str), _) =
+        let ((name, version, data, stored), rest): ((&str, u32, u64, &str), _) =
             postcard::take_from_bytes(bytes).ok()?;
-        if name != self.name || version != self.version || key.is_some_and(|k| k != stored) {
+        if name != self.name
+            || version != self.version
+            || data != self.data()
+            || key.is_some_and(|k| k != stored)
+        {
             return None;
         }
         let (value, rest) = postcard::take_from_bytes(rest).ok()?;
@@ -183,6 +208,14 @@ mod tests {
         assert_eq!(newer.get(at, "k1"), None);
         let other: Cache<Vec<String>> = Cache::new("other", 1, 2, None);
         assert_eq!(other.decode(&bytes, None), None);
+        // Made from other data (a fingerprint in the header that differs): nothing.
+        let fingerprinted = Cache::<Vec<String>>::new("test", 1, 2, None).valid_for(|| 7);
+        assert_eq!(fingerprinted.decode(&bytes, None), None);
+        assert!(fingerprinted.put(at, "k4", &["e"][..]));
+        assert_eq!(fingerprinted.get(at, "k4"), Some(vec!["e".to_owned()]));
+        assert_eq!(TEST.get(at, "k4"), None);
+        let refingerprinted = Cache::<Vec<String>>::new("test", 1, 2, None).valid_for(|| 8);
+        assert_eq!(refingerprinted.get(at, "k4"), None);
         std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
         assert_eq!(TEST.get(at, "k1"), None);
         std::fs::write(&path, [&bytes[..], &[0]].concat()).unwrap();

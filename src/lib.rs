@@ -28,6 +28,7 @@ mod output;
 mod rank;
 mod read;
 mod secrets;
+mod settings;
 pub mod store;
 mod sync;
 mod tasks;

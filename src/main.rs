@@ -2,10 +2,15 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::FromArgMatches;
 
 fn main() -> ExitCode {
-    let cli = match git_rune::cli::Cli::try_parse() {
+    // The command line as `--help` shows it (grouped commands, examples, exit status), not
+    // the bare derive.
+    let cli = match git_rune::cli::command()
+        .try_get_matches()
+        .and_then(|m| git_rune::cli::Cli::from_arg_matches(&m))
+    {
         Ok(cli) => cli,
         Err(err) => return git_rune::report_usage(&err),
     };

@@ -22,6 +22,9 @@ pub struct Upkeep {
     pub commits: usize,
     /// Parts that failed, each as one line that says what was not done and why.
     pub failures: Vec<String>,
+    /// What the merge refused or held back (a teammate's record holding a secret), one line
+    /// each, naming the record, never its text.
+    pub warnings: Vec<String>,
 }
 
 impl Upkeep {
@@ -52,7 +55,7 @@ impl Upkeep {
                 self.commits
             ));
         }
-        for f in &self.failures {
+        for f in self.failures.iter().chain(&self.warnings) {
             out.push_str(&format!("(session-start upkeep: {f})\n"));
         }
         (!out.is_empty()).then_some(out)
@@ -110,6 +113,7 @@ pub fn merge(store: &Store) -> Upkeep {
                     )
                 })
                 .count();
+            up.warnings = reports.iter().flat_map(SyncReport::warnings).collect();
             up.merged = reports;
         }
         Err(e) => up.failures.push(format!(

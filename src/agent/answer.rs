@@ -47,7 +47,7 @@ pub fn log(git_dir: &Path, event: &str, msg: &str) {
         .append(true)
         .open(&path)
     {
-        let line = crate::text::one_line(msg);
+        let line = crate::text::one_line(&crate::secrets::redact(msg));
         let _ = writeln!(f, "{} {event}: {line}", crate::store::now_rfc3339());
     }
 }
@@ -60,4 +60,78 @@ pub fn recent_log(git_dir: &Path, n: usize) -> Vec<String> {
         .iter()
         .map(|l| (*l).to_owned())
         .collect()
+}
+
+/// Where SessionStart keeps how much of the agent log it has told a session about.
+fn seen_path(git_dir: &Path) -> PathBuf {
+    git_dir.join("rune").join("agent.seen")
+}
+
+/// Hook failures logged since the last session start was told, oldest first (at most `n`,
+/// and how many there were in all), after turning a mark the hooks' guard left (they ran
+/// where git-rune was not on PATH) into a log line. Marks them told.
+pub fn untold(git_dir: &Path, n: usize) -> (Vec<String>, usize) {
+    let mark = git_dir.join("rune").join(super::claude::MISSING_MARK);
+    if let Ok(meta) = std::fs::metadata(&mark) {
+        let when = meta
+            .modified()
+            .ok()
+            .map(|t| {
+                chrono::DateTime::<chrono::Utc>::from(t)
+                    .format("%Y-%m-%dT%H:%M:%SZ")
+                    .to_string()
+            })
+            .unwrap_or_else(|| "some time".into());
+        log(
+            git_dir,
+            "hooks",
+            &format!("agent hooks ran without git-rune on PATH (last at {when}) and did nothing: install git-rune where the agent runs, or put it on the agent's PATH"),
+        );
+        let _ = std::fs::remove_file(&mark);
+    }
+    let text = std::fs::read_to_string(log_path(git_dir)).unwrap_or_default();
+    let seen: usize = std::fs::read_to_string(seen_path(git_dir))
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0);
+    // A log shorter than what was told was replaced: all of it is new.
+    let from = if seen <= text.len() && text.is_char_boundary(seen) {
+        seen
+    } else {
+        0
+    };
+    let lines: Vec<&str> = text[from..]
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    if seen != text.len() {
+        let _ = crate::files::write_atomic(&seen_path(git_dir), text.len().to_string().as_bytes());
+    }
+    let all = lines.len();
+    let shown = lines[all.saturating_sub(n)..]
+        .iter()
+        .map(|l| {
+            let l = crate::text::one_line(l);
+            match l.char_indices().nth(300) {
+                Some((i, _)) => format!("{}…", &l[..i]),
+                None => l,
+            }
+        })
+        .collect();
+    (shown, all)
+}
+
+/// Whether git-rune's hooks ran where git-rune was not on PATH (the time of the last run).
+pub fn ran_without(git_dir: &Path) -> Option<String> {
+    let meta = std::fs::metadata(git_dir.join("rune").join(super::claude::MISSING_MARK)).ok()?;
+    Some(
+        meta.modified()
+            .ok()
+            .map(|t| {
+                chrono::DateTime::<chrono::Utc>::from(t)
+                    .format("%Y-%m-%dT%H:%M:%SZ")
+                    .to_string()
+            })
+            .unwrap_or_else(|| "an unknown time".into()),
+    )
 }

@@ -9,7 +9,8 @@ use jsonc_parser::cst::{CstObject, CstRootNode};
 use jsonc_parser::{json, ParseOptions};
 
 /// The events git-rune handles, with the matchers it registers for each (`None`: no matcher).
-pub const EVENTS: [(&str, &[Option<&str>]); 5] = [
+/// `PostToolUseFailure` is where Claude Code sends a tool call that failed: it counts too.
+pub const EVENTS: [(&str, &[Option<&str>]); 6] = [
     (
         "SessionStart",
         &[
@@ -21,6 +22,7 @@ pub const EVENTS: [(&str, &[Option<&str>]); 5] = [
     ),
     ("PreCompact", &[None]),
     ("PostToolUse", &[Some("*")]),
+    ("PostToolUseFailure", &[Some("*")]),
     ("Stop", &[None]),
     ("SessionEnd", &[None]),
 ];
@@ -30,16 +32,40 @@ pub const EVENTS: [(&str, &[Option<&str>]); 5] = [
 /// call, and that process (git reading its config and finding the repository before it
 /// starts git-rune) costs as much as the hook itself: measured, `git rune …` is 2.2–2.9× and
 /// `git-rune …` 1.4× `git rev-parse HEAD` (docs/performance.md).
+///
+/// It is guarded as the git hooks are: where git-rune is not on PATH (a teammate who opens a
+/// repository whose settings are committed, an agent started with another PATH) the command
+/// does nothing and exits 0, leaving `<git-dir>/rune/agent-hook-missing` behind, so `git rune
+/// agent status` there can say the hooks ran without it.
 pub fn command(event: &str) -> String {
-    format!("git-rune agent hook {event}")
+    format!("{GUARD} exec git-rune agent hook {event}")
 }
 
-/// The event a git-rune hook command runs (either spelling), or `None` for other commands.
+/// What a hook command runs before git-rune: nothing at all, and exit 0, when git-rune is not
+/// on PATH (the shell builtins `command -v` and `:`, plus git and mkdir only in that case).
+pub const GUARD: &str = "command -v git-rune >/dev/null 2>&1 || { d=$(git rev-parse --git-dir 2>/dev/null) && mkdir -p \"$d/rune\" && : > \"$d/rune/agent-hook-missing\"; exit 0; };";
+
+/// The file the guard leaves in `<git-dir>/rune/` when a hook ran without git-rune.
+pub const MISSING_MARK: &str = "agent-hook-missing";
+
+/// The event a git-rune hook command runs (either spelling, guarded or not), or `None` for
+/// other commands. A command that does more than run git-rune's hook (after a guard of its
+/// own that names git-rune) is the user's.
 fn event_of(command: &str) -> Option<&str> {
     let c = command.trim();
-    c.strip_prefix("git-rune agent hook ")
-        .or_else(|| c.strip_prefix("git rune agent hook "))
-        .map(str::trim)
+    let (before, event) = ["git-rune agent hook ", "git rune agent hook "]
+        .iter()
+        .filter_map(|p| c.rfind(p).map(|i| (&c[..i], &c[i + p.len()..])))
+        .max_by_key(|(before, _)| before.len())?;
+    let event = event.trim();
+    if event.is_empty() || event.contains(char::is_whitespace) {
+        return None;
+    }
+    let before = before.trim_end();
+    let before = before.strip_suffix("exec").unwrap_or(before).trim_end();
+    let guarded = before.is_empty()
+        || (before.contains("command -v git-rune") && before.ends_with([';', '&', '|']));
+    guarded.then_some(event)
 }
 
 /// Whether a hook command is git-rune's (whatever the event, either spelling).
@@ -83,6 +109,8 @@ pub struct Change {
     pub created: Vec<String>,
     pub file_created: bool,
     pub file_removed: bool,
+    /// Entries an older install wrote, brought up to date (guarded, new spelling).
+    pub upgraded: Vec<String>,
 }
 
 /// The hook entries of git-rune a settings file holds, as `Event` or `Event (matcher)`.
@@ -142,14 +170,33 @@ pub fn install(path: &Path) -> Result<Change, SettingsError> {
         };
         let cmd = command(event);
         for matcher in matchers.iter() {
-            let present = arr.elements().iter().any(|g| {
-                g.as_object().is_some_and(|g| {
-                    matcher_of(&g).as_deref() == *matcher
-                        && group_commands(&g)
-                            .iter()
-                            .any(|c| event_of(c) == Some(event))
-                })
-            });
+            let mut present = false;
+            for g in arr.elements() {
+                let Some(g) = g.as_object() else { continue };
+                if matcher_of(&g).as_deref() != *matcher {
+                    continue;
+                }
+                for h in g
+                    .array_value("hooks")
+                    .map(|a| a.elements())
+                    .unwrap_or_default()
+                {
+                    let Some(prop) = h.as_object().and_then(|o| o.get("command")) else {
+                        continue;
+                    };
+                    let Some(c) = string_of(&prop) else { continue };
+                    if event_of(&c) != Some(event) {
+                        continue;
+                    }
+                    present = true;
+                    // An entry an older install wrote (unguarded, or `git rune …`) is
+                    // brought up to date in place.
+                    if c != cmd {
+                        prop.set_value(json!(cmd.as_str()));
+                        change.upgraded.push(label(event, *matcher));
+                    }
+                }
+            }
             if present {
                 continue;
             }
@@ -171,6 +218,8 @@ pub fn install(path: &Path) -> Result<Change, SettingsError> {
     }
     if change.entries.is_empty() {
         change.created.clear();
+    }
+    if change.entries.is_empty() && change.upgraded.is_empty() {
         return Ok(change);
     }
     write(path, &root.to_string())?;
@@ -272,6 +321,10 @@ fn matcher_of(group: &CstObject) -> Option<String> {
         .and_then(|m| m.value())
         .and_then(|v| v.as_string_lit())
         .and_then(|s| s.decoded_value().ok())
+}
+
+fn string_of(prop: &jsonc_parser::cst::CstObjectProp) -> Option<String> {
+    prop.value()?.as_string_lit()?.decoded_value().ok()
 }
 
 fn group_commands(group: &CstObject) -> Vec<String> {
@@ -391,7 +444,7 @@ mod tests {
             std::fs::write(&path, text).unwrap();
         }
         let added = install(&path).unwrap();
-        assert_eq!(added.entries.len(), 8, "{added:?}");
+        assert_eq!(added.entries.len(), 9, "{added:?}");
         let text = std::fs::read_to_string(&path).unwrap();
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["hooks"]["SessionStart"].as_array().unwrap().len(), 4);
@@ -399,14 +452,19 @@ mod tests {
             .as_array()
             .unwrap()
             .iter()
+            .any(|g| g["matcher"] == "*" && g["hooks"][0]["command"] == command("PostToolUse")));
+        assert!(v["hooks"]["PostToolUseFailure"]
+            .as_array()
+            .unwrap()
+            .iter()
             .any(|g| g["matcher"] == "*"
-                && g["hooks"][0]["command"] == "git-rune agent hook PostToolUse"));
-        assert_eq!(installed(&path).unwrap().len(), 8);
+                && g["hooks"][0]["command"] == command("PostToolUseFailure")));
+        assert_eq!(installed(&path).unwrap().len(), 9);
         // Idempotent.
         assert!(install(&path).unwrap().entries.is_empty());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
         let removed = uninstall(&path, Some(&added.created), added.file_created).unwrap();
-        assert_eq!(removed.entries.len(), 8);
+        assert_eq!(removed.entries.len(), 9);
         match original {
             Some(o) => assert_eq!(std::fs::read_to_string(&path).unwrap(), o),
             None => assert!(!path.exists()),
@@ -429,13 +487,121 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("settings.json");
         install(&path).unwrap();
-        let text = std::fs::read_to_string(&path)
-            .unwrap()
-            .replace("git-rune agent hook", "git rune agent hook");
-        std::fs::write(&path, &text).unwrap();
-        assert_eq!(installed(&path).unwrap().len(), 8);
-        assert!(install(&path).unwrap().entries.is_empty());
-        assert_eq!(uninstall(&path, None, true).unwrap().entries.len(), 8);
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        for groups in v["hooks"].as_object_mut().unwrap().values_mut() {
+            for g in groups.as_array_mut().unwrap() {
+                let c = &mut g["hooks"][0]["command"];
+                let event = c.as_str().unwrap().rsplit(' ').next().unwrap().to_owned();
+                *c = format!("git rune agent hook {event}").into();
+            }
+        }
+        std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+        assert_eq!(installed(&path).unwrap().len(), 9);
+        // Install brings them up to date (guarded), adding nothing.
+        let up = install(&path).unwrap();
+        assert!(up.entries.is_empty(), "{up:?}");
+        assert_eq!(up.upgraded.len(), 9, "{up:?}");
+        assert!(install(&path).unwrap().upgraded.is_empty());
+        assert_eq!(uninstall(&path, None, true).unwrap().entries.len(), 9);
+    }
+
+    /// An install by an older git-rune: the eight unguarded entries, without
+    /// PostToolUseFailure, over the user's own settings.
+    fn old_install(original: &str) -> (String, Vec<String>) {
+        let v: serde_json::Value = serde_json::from_str(original).unwrap();
+        let had_hooks = v.get("hooks").is_some();
+        let had_post = v["hooks"].get("PostToolUse").is_some();
+        let root = CstRootNode::parse(original, &ParseOptions::default()).unwrap();
+        let obj = root.object_value().unwrap();
+        let hooks = obj.object_value_or_set("hooks");
+        let mut created = Vec::new();
+        if !had_hooks {
+            created.push("hooks".to_owned());
+        }
+        for (event, matchers) in EVENTS {
+            if event == "PostToolUseFailure" {
+                continue;
+            }
+            if !(event == "PostToolUse" && had_post) {
+                created.push(format!("hooks.{event}"));
+            }
+            let arr = hooks.array_value_or_set(event);
+            for m in matchers.iter() {
+                let owned = format!("git-rune agent hook {event}");
+                let c = owned.as_str();
+                match m {
+                    Some(m) => {
+                        let m = *m;
+                        arr.append(json!({
+                            "matcher": m,
+                            "hooks": [{ "type": "command", "command": c }]
+                        }))
+                    }
+                    None => arr.append(json!({
+                        "hooks": [{ "type": "command", "command": c }]
+                    })),
+                };
+            }
+        }
+        (root.to_string(), created)
+    }
+
+    /// Regression (issue 24): an install made before PostToolUseFailure was wired and before
+    /// the commands were guarded is brought up to date by `install`, idempotently, and
+    /// uninstall still gives the user's file back byte for byte.
+    #[test]
+    fn an_older_install_is_upgraded_and_still_uninstalls_byte_for_byte() {
+        for original in [SETTINGS, "{}\n", "{\n  \"model\": \"opus\"\n}\n"] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("settings.json");
+            let (old, mut created) = old_install(original);
+            std::fs::write(&path, &old).unwrap();
+            assert_eq!(installed(&path).unwrap().len(), 8);
+            let up = install(&path).unwrap();
+            assert_eq!(up.entries, vec!["PostToolUseFailure (*)"], "{up:?}");
+            assert_eq!(up.upgraded.len(), 8, "{up:?}");
+            assert_eq!(up.created, vec!["hooks.PostToolUseFailure"]);
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(!text.contains("\"git-rune agent hook"), "{text}");
+            // Idempotent.
+            let again = install(&path).unwrap();
+            assert!(
+                again.entries.is_empty() && again.upgraded.is_empty(),
+                "{again:?}"
+            );
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+            created.extend(up.created);
+            let removed = uninstall(&path, Some(&created), false).unwrap();
+            assert_eq!(removed.entries.len(), 9);
+            let back = std::fs::read_to_string(&path).unwrap();
+            let want: serde_json::Value = serde_json::from_str(original).unwrap();
+            let got: serde_json::Value = serde_json::from_str(&back).unwrap();
+            assert_eq!(got, want);
+            if original.contains("\n  ") || original == "{}\n" {
+                assert_eq!(back, original);
+            }
+        }
+    }
+
+    #[test]
+    fn only_commands_that_run_the_hook_are_ours() {
+        for c in [
+            "git-rune agent hook Stop",
+            "git rune agent hook Stop",
+            &command("Stop"),
+            "command -v git-rune >/dev/null || exit 0; git-rune agent hook Stop",
+        ] {
+            assert_eq!(event_of(c), Some("Stop"), "{c}");
+        }
+        for c in [
+            "echo git-rune agent hook Stop",
+            "git-rune agent hook Stop && rm -rf x",
+            "npx prettier --write",
+            "git-rune agent hook",
+        ] {
+            assert_eq!(event_of(c), None, "{c}");
+        }
     }
 
     #[test]

@@ -301,17 +301,14 @@ pub fn map(agent: Agent, event: &str, input: &[u8]) -> Mapped {
     }
 }
 
+/// Claude Code's name for one of the events git-rune answers (`Stop` for any other, which
+/// the hook logs as unknown).
 fn claude_name(event: &str) -> &'static str {
-    [
-        "SessionStart",
-        "PostToolUse",
-        "PreCompact",
-        "Stop",
-        "SessionEnd",
-    ]
-    .into_iter()
-    .find(|e| *e == event)
-    .unwrap_or("Stop")
+    super::hook::EVENTS
+        .iter()
+        .copied()
+        .find(|e| *e == event)
+        .unwrap_or("Stop")
 }
 
 /// The answer in the calling agent's output shape (empty for silence).

@@ -6,7 +6,8 @@
 //! Answers are Claude Code's hook output: `hookSpecificOutput` with `hookEventName` and
 //! `additionalContext` (SessionStart, and PostToolUse when there is advice), or
 //! `decision: "block"` with a `reason` (PostToolUse at RED: Claude Code hands the reason to
-//! the model). PreCompact, Stop and SessionEnd print nothing.
+//! the model). PostToolUseFailure (a tool call that failed) counts like PostToolUse and
+//! answers with context only. PreCompact, Stop and SessionEnd print nothing.
 
 use std::path::{Path, PathBuf};
 
@@ -16,10 +17,11 @@ use super::{lifecycle, tick};
 use crate::store::locate;
 
 /// The events `agent hook` answers.
-pub const EVENTS: [&str; 5] = [
+pub const EVENTS: [&str; 6] = [
     "SessionStart",
     "PreCompact",
     "PostToolUse",
+    "PostToolUseFailure",
     "Stop",
     "SessionEnd",
 ];
@@ -45,7 +47,13 @@ pub fn run(event: &str, input: &[u8], dir: &Path) -> Answer {
         return Answer::Silent;
     };
     let result = match event {
-        "PostToolUse" => tick::post_tool_use(&at, &payload, &start),
+        "PostToolUse" => tick::post_tool_use(&at, &payload, &start, false),
+        // A failed call counts as one; Claude Code takes only added context from this
+        // event, so RED's block is handed over as context.
+        "PostToolUseFailure" => tick::post_tool_use(&at, &payload, &start, true).map(|a| match a {
+            Answer::Block(reason) => Answer::Context(reason),
+            other => other,
+        }),
         "SessionStart" => lifecycle::session_start(&start, &payload),
         "PreCompact" => lifecycle::pre_compact(&start, &payload),
         "Stop" | "SessionEnd" => lifecycle::stop(&start, &payload, event == "SessionEnd"),

@@ -12,7 +12,7 @@ use super::agents_md::{self, Added};
 use super::claude::{self, Change};
 use super::mcp_config;
 use crate::context::session::{self, Session};
-use crate::error::user_error;
+use crate::error;
 use crate::store::Store;
 
 /// Which Claude Code settings file.
@@ -136,7 +136,7 @@ fn write_record(store: &Store, r: &Record) -> Result<()> {
 
 fn workdir(store: &Store) -> Result<&Path> {
     store.workdir().ok_or_else(|| {
-        user_error(
+        error::environment(
             "bare repository: agents work in a work tree",
             "run this in a clone with a work tree",
         )
@@ -157,7 +157,7 @@ fn home() -> Result<PathBuf> {
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
         .ok_or_else(|| {
-            user_error(
+            error::environment(
                 "HOME is not set: cannot find the settings in your home directory",
                 "set HOME, or install for this repository only (without --user)",
             )
@@ -199,9 +199,12 @@ pub fn install(store: &Store, target: &Target) -> Result<Wired> {
                 r.created.extend(change.created.iter().cloned());
                 r.file_created |= change.file_created;
             }
+            // Entries an older install wrote, brought up to date, are told as such.
+            let mut entries = change.entries;
+            entries.extend(change.upgraded.iter().map(|u| format!("updated {u}")));
             Wired {
                 path,
-                entries: change.entries,
+                entries,
                 file_created: change.file_created,
                 file_removed: false,
             }
@@ -316,6 +319,11 @@ pub struct Status {
     pub sessions: Vec<Session>,
     /// The last lines of the agent log.
     pub log: Vec<String>,
+    /// When git-rune's agent hooks last ran in this clone where git-rune was not on PATH
+    /// (they did nothing then), if they did.
+    pub ran_without: Option<String>,
+    /// Whether `git-rune` is on this process's PATH (the hooks run it by that name).
+    pub on_path: bool,
 }
 
 pub fn status(store: &Store) -> Result<Status> {
@@ -359,5 +367,28 @@ pub fn status(store: &Store) -> Result<Status> {
         mcp,
         sessions: session::all(store.git_dir()),
         log: super::answer::recent_log(store.git_dir(), 5),
+        ran_without: super::answer::ran_without(store.git_dir()),
+        on_path: on_path("git-rune"),
     })
+}
+
+/// Whether `program` is an executable file in a directory of PATH.
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|d| {
+            let p = d.join(program);
+            std::fs::metadata(&p).is_ok_and(|m| m.is_file() && is_executable(&m))
+        })
+    })
+}
+
+#[cfg(unix)]
+fn is_executable(m: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt as _;
+    m.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn is_executable(_: &std::fs::Metadata) -> bool {
+    true
 }

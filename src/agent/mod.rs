@@ -5,6 +5,7 @@
 
 pub mod agents_md;
 pub mod answer;
+mod briefing;
 pub mod claude;
 pub mod codex;
 pub mod copilot;
@@ -21,4 +22,5 @@ pub mod payload;
 pub mod plugin;
 pub mod summary;
 mod tick;
+mod transcript;
 pub mod wiring;

@@ -16,6 +16,8 @@ use serde_json::value::RawValue;
 #[serde(default)]
 pub struct Payload<'a> {
     pub session_id: Option<String>,
+    /// Claude Code's transcript of the conversation (JSON Lines).
+    pub transcript_path: Option<PathBuf>,
     pub cwd: Option<PathBuf>,
     pub hook_event_name: Option<String>,
     /// SessionStart: `startup`, `resume`, `clear` or `compact`.

@@ -76,6 +76,33 @@ fn enabling(files: Vec<PathBuf>) -> Vec<PathBuf> {
 mod tests {
     use super::*;
 
+    /// The plugin wires every event `agent install claude` wires, with the same matchers.
+    #[test]
+    fn the_plugin_wires_what_the_settings_install_wires() {
+        let hooks: serde_json::Value =
+            serde_json::from_str(include_str!("../../claude-plugin/hooks/hooks.json")).unwrap();
+        let hooks = hooks["hooks"].as_object().unwrap();
+        let mut events: Vec<&str> = claude::EVENTS.iter().map(|(e, _)| *e).collect();
+        events.sort_unstable();
+        assert_eq!(hooks.keys().map(String::as_str).collect::<Vec<_>>(), events);
+        for (event, matchers) in claude::EVENTS {
+            let got: Vec<Option<&str>> = hooks[event]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g["matcher"].as_str())
+                .collect();
+            assert_eq!(got, matchers.to_vec(), "{event}");
+            for g in hooks[event].as_array().unwrap() {
+                let cmd = g["hooks"][0]["command"].as_str().unwrap();
+                assert!(
+                    cmd.contains(&format!("agent hook --plugin {event} ")),
+                    "{cmd}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn the_plugin_steps_aside_for_the_settings_wiring() {
         let dir = tempfile::tempdir().unwrap();

@@ -7,6 +7,13 @@
 //! It is stored as the branch's checkpoint: the summary's sections are the checkpoint's own
 //! extra sections, made by parsing the text the view would show, so `checkpoint.md` renders
 //! it and a save of the view reads back the same record.
+//!
+//! It carries the checkpoint it replaces forward, never drops it: that checkpoint's "Context
+//! the Next Session Needs" items, its load-bearing decisions ("Decisions Made This Session
+//! (Load-Bearing)") and its remaining steps are merged into the summary's checkpoint (steps
+//! progress shows completed are dropped), and its resume line is kept. A summary replacing a
+//! summary carries what that one carried, so nothing an agent wrote is lost however often the
+//! context is compacted.
 
 use crate::context::session::Session;
 use crate::model::kinds::{Checkpoint, CumulativeNote, Decision, Learning, Progress};
@@ -32,6 +39,10 @@ pub struct Summary {
     pub doing: String,
     /// The steps left, in order.
     pub left: Vec<String>,
+    /// The previous checkpoint's "Context the Next Session Needs", carried forward.
+    pub context: Vec<String>,
+    /// The previous checkpoint's load-bearing decisions, carried forward.
+    pub load_bearing: Vec<String>,
     /// The exact next action.
     pub resume: String,
 }
@@ -53,7 +64,11 @@ fn cut(mut v: Vec<String>) -> Vec<String> {
 /// Assembles the summary. `artifacts` are the folded outputs' paths, `calls` the tool calls
 /// counted when it is made.
 pub fn assemble(state: &State, session: &Session, artifacts: &[String]) -> Summary {
-    let ours = |r: &&Record| this_session(r, session);
+    // Only what the gate shows: a withheld record is not carried into the summary.
+    let ours = |r: &&Record| {
+        this_session(r, session)
+            && crate::integrity::gate::text_gate(r) != crate::integrity::gate::Gate::Withheld
+    };
     let mut topics: Vec<String> = Vec::new();
     let push_topic = |topics: &mut Vec<String>, t: String| {
         if !t.is_empty() && !topics.contains(&t) {
@@ -104,7 +119,7 @@ pub fn assemble(state: &State, session: &Session, artifacts: &[String]) -> Summa
         }
     }
 
-    let decisions = state
+    let decisions: Vec<String> = state
         .decisions
         .iter()
         .filter(ours)
@@ -131,32 +146,35 @@ pub fn assemble(state: &State, session: &Session, artifacts: &[String]) -> Summa
         })
         .collect();
 
-    let open = state.open_checkpoint().and_then(|r| match &r.body {
-        Body::Checkpoint(Checkpoint {
-            doing,
-            left,
-            resume,
-            ..
-        }) => Some((doing, left, resume)),
-        _ => None,
-    });
-    // A checkpoint this engine wrote carries no news of its own: look through it.
-    let open = open.filter(|(doing, _, _)| !doing.starts_with(DOING_PREFIX));
-    let (in_progress, next, blocked) = match progress.map(|r| &r.body) {
+    let (in_progress, next, blocked, completed) = match progress.map(|r| &r.body) {
         Some(Body::Progress(Progress {
             in_progress,
             next,
             blocked,
+            completed,
             ..
-        })) => (in_progress.as_slice(), next.as_slice(), blocked.as_slice()),
-        _ => (&[][..], &[][..], &[][..]),
+        })) => (
+            in_progress.as_slice(),
+            next.as_slice(),
+            blocked.as_slice(),
+            completed.as_slice(),
+        ),
+        _ => (&[][..], &[][..], &[][..], &[][..]),
     };
+    let carried = state
+        .open_checkpoint()
+        .map(|r| Carried::of(r, in_progress, next, completed))
+        .unwrap_or_default();
 
     let mut threads: Vec<String> = Vec::new();
-    if let Some((doing, _, _)) = open {
-        threads.push(one_line(doing));
+    if let Some(doing) = &carried.doing {
+        threads.push(doing.clone());
     }
-    threads.extend(in_progress.iter().map(|t| one_line(t)));
+    for t in in_progress.iter().map(|t| one_line(t)) {
+        if !threads.contains(&t) {
+            threads.push(t);
+        }
+    }
     if let Some(f) = session.files.last() {
         threads.push(format!("Current file: {f}"));
     }
@@ -186,39 +204,172 @@ pub fn assemble(state: &State, session: &Session, artifacts: &[String]) -> Summa
         }
     }
 
-    let left: Vec<String> = match open {
-        Some((_, left, _)) if !left.is_empty() => left.iter().map(|l| one_line(l)).collect(),
-        _ => next.iter().map(|n| one_line(n)).collect(),
-    };
-    let resume = open
-        .map(|(_, _, resume)| one_line(resume))
-        .filter(|r| !r.is_empty())
+    // The steps the checkpoint left, then progress's next items it does not hold yet.
+    let mut left = carried.left.clone();
+    for n in next.iter().map(|n| one_line(n)) {
+        if !left.contains(&n) {
+            left.push(n);
+        }
+    }
+    // Load-bearing decisions first: they were the checkpoint's, and shape what is left.
+    let mut key_decisions = carried.load_bearing.clone();
+    for d in decisions {
+        if !key_decisions.contains(&d) {
+            key_decisions.push(d);
+        }
+    }
+    let resume = carried
+        .resume
+        .clone()
         .or_else(|| next.first().map(|n| one_line(n)))
-        .or_else(|| {
-            session
-                .files
-                .last()
-                .map(|f| format!("continue the work in {f}"))
-        })
-        .unwrap_or_else(|| "run `git rune load` and pick the next item of progress".to_owned());
+        .or_else(|| session.files.last().map(|f| format!("{CONTINUE_IN}{f}")))
+        .unwrap_or_else(|| NO_RESUME.to_owned());
     let doing = format!(
         "{DOING_PREFIX} {} tool calls): {}",
         session.tool_calls,
-        threads
-            .first()
-            .cloned()
-            .unwrap_or_else(|| "no recorded thread".into())
+        threads.first().cloned().unwrap_or_else(|| NO_THREAD.into())
     );
     Summary {
         calls: session.tool_calls,
         topics: cut(topics),
-        decisions: cut(decisions),
+        // Carried items are never cut: they are what the next context needs.
+        decisions: cut_after(key_decisions, carried.load_bearing.len()),
         threads: cut(threads),
         priority: cut(priority),
         doing,
-        left: cut(left),
+        left: cut_after(left, carried.left.len()),
+        context: carried.context,
+        load_bearing: carried.load_bearing,
         resume,
     }
+}
+
+/// [`cut`], keeping at least the first `keep` lines.
+fn cut_after(mut v: Vec<String>, keep: usize) -> Vec<String> {
+    let limit = MAX_LINES.max(keep);
+    if v.len() > limit {
+        let more = v.len() - limit;
+        v.truncate(limit);
+        v.push(format!("…and {more} more"));
+    }
+    v
+}
+
+/// How a computed resume line begins (a resume of the engine's own, not the agent's).
+const CONTINUE_IN: &str = "continue the work in ";
+/// The resume line when memory holds nothing to resume from.
+const NO_RESUME: &str = "run `git rune load` and pick the next item of progress";
+/// What the engine writes when it has no thread.
+const NO_THREAD: &str = "no recorded thread";
+
+/// What the checkpoint a summary replaces hands on to it.
+#[derive(Debug, Default)]
+struct Carried {
+    /// Its "What I Was Doing", when an agent or person wrote it.
+    doing: Option<String>,
+    left: Vec<String>,
+    context: Vec<String>,
+    load_bearing: Vec<String>,
+    /// Its resume line, when an agent or person wrote it.
+    resume: Option<String>,
+}
+
+impl Carried {
+    /// What `open` carries, given progress now: a summary the engine wrote carries what it
+    /// carried, not what it computed (the thread it took from progress or the files, a resume
+    /// it made up), which is computed afresh.
+    fn of(open: &Record, in_progress: &[String], next: &[String], completed: &[String]) -> Carried {
+        let Body::Checkpoint(Checkpoint {
+            doing,
+            left,
+            context,
+            resume,
+            extra,
+            ..
+        }) = &open.body
+        else {
+            return Carried::default();
+        };
+        let from_progress = |t: &str| {
+            in_progress
+                .iter()
+                .chain(next)
+                .chain(completed)
+                .any(|p| one_line(p) == t)
+        };
+        let ours = doing.starts_with(DOING_PREFIX);
+        let doing = if ours {
+            // "Context compacted (at N tool calls): <thread>"
+            doing
+                .split_once("): ")
+                .map(|(_, t)| one_line(t))
+                .filter(|t| {
+                    t != NO_THREAD
+                        && !t.starts_with("Current file: ")
+                        && !t.starts_with("Files touched: ")
+                        && !t.starts_with("Partial progress: ")
+                        && !t.starts_with("Folded output: ")
+                        && !from_progress(t)
+                })
+        } else {
+            Some(one_line(doing)).filter(|d| !d.is_empty())
+        };
+        let resume = Some(one_line(resume)).filter(|r| {
+            !r.is_empty()
+                && !(ours && (r.starts_with(CONTINUE_IN) || r == NO_RESUME || from_progress(r)))
+        });
+        let done = |s: &String| completed.iter().any(|c| one_line(c) == *s);
+        let mut steps: Vec<String> = Vec::new();
+        for l in left.iter().map(|l| one_line(l)) {
+            // A summary's own steps from progress are taken afresh from progress.
+            if l.is_empty() || done(&l) || steps.contains(&l) || (ours && l.starts_with("…and "))
+            {
+                continue;
+            }
+            steps.push(l);
+        }
+        let mut items: Vec<String> = Vec::new();
+        for c in context.iter().map(|c| one_line(c)) {
+            if !c.is_empty() && !items.contains(&c) {
+                items.push(c);
+            }
+        }
+        let mut load_bearing: Vec<String> = Vec::new();
+        for x in extra.iter().filter(|x| is_load_bearing(&x.label)) {
+            for line in x.text.lines() {
+                let l = line.trim();
+                let l = l
+                    .strip_prefix("- ")
+                    .or_else(|| l.strip_prefix("* "))
+                    .unwrap_or(l);
+                let l = one_line(l);
+                if !l.is_empty() && !load_bearing.contains(&l) {
+                    load_bearing.push(l);
+                }
+            }
+        }
+        Carried {
+            doing,
+            left: steps,
+            context: items,
+            load_bearing,
+            resume,
+        }
+    }
+}
+
+/// The heading of the checkpoint's load-bearing decisions (the seed's).
+pub const LOAD_BEARING: &str = "Decisions Made This Session (Load-Bearing)";
+
+/// Whether a checkpoint section's heading is the seed's load-bearing decisions (at any
+/// heading level, in any spelling of case and punctuation).
+pub fn is_load_bearing(label: &str) -> bool {
+    let l: String = label
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    l.contains("loadbearing")
 }
 
 /// How the checkpoints this engine writes begin ("What I Was Doing").
@@ -250,9 +401,19 @@ impl Summary {
     pub fn checkpoint(&self, git: Option<crate::model::GitState>) -> Option<Body> {
         let mut text = format!("# Checkpoint\n\n## What I Was Doing\n{}\n", self.doing);
         text.push_str(&self.text());
+        if !self.load_bearing.is_empty() {
+            text.push_str(&format!("\n## {LOAD_BEARING}\n"));
+            for d in &self.load_bearing {
+                text.push_str(&format!("- {d}\n"));
+            }
+        }
         text.push_str("\n## What's Left (Ordered)\n");
         for (i, l) in self.left.iter().enumerate() {
             text.push_str(&format!("{}. {l}\n", i + 1));
+        }
+        text.push_str("\n## Context the Next Session Needs\n");
+        for c in &self.context {
+            text.push_str(&format!("- {c}\n"));
         }
         text.push_str(&format!("\n## Resume Command\n{}\n", self.resume));
         let parsed = view::parse(ViewFile::Checkpoint, &text).ok()?;
@@ -373,5 +534,118 @@ mod tests {
         assert!(s.text().contains("### Emotional/Priority Context\n\n### Continuation Point\n> Resume: run `git rune load`"));
         let r = record_at("2026-04-04T12:00:00Z", s.checkpoint(None).unwrap());
         assert_eq!(shown(&r).unwrap(), s.text());
+    }
+
+    /// A record written after the ones `record_at` makes (a higher logical clock).
+    fn later(ts: &str, body: Body) -> Record {
+        let mut m = crate::model::testing::meta(2, &[]);
+        m.ts = ts.to_owned();
+        Record::new(m, body)
+    }
+
+    fn checkpoint_body(doing: &str, left: &[&str], context: &[&str], resume: &str) -> Body {
+        Body::Checkpoint(Checkpoint {
+            doing: doing.into(),
+            left: left.iter().map(|s| (*s).into()).collect(),
+            context: context.iter().map(|s| (*s).into()).collect(),
+            resume: resume.into(),
+            git: None,
+            extra: vec![crate::model::Extra {
+                after: "What I Was Doing".into(),
+                label: format!("## {LOAD_BEARING}"),
+                text: "- Zod over io-ts: one schema\n- 422 for schema errors".into(),
+            }],
+        })
+    }
+
+    /// Regression (issue 24): the summary replaced the open checkpoint and lost its context
+    /// items, load-bearing decisions and steps. They are carried forward, through a second
+    /// compaction too; steps progress shows done are dropped; a resume the engine made up is
+    /// made afresh while one the agent wrote is kept.
+    #[test]
+    fn the_summary_carries_the_checkpoint_forward() {
+        let agent = record_at(
+            "2026-04-04T09:00:00Z",
+            checkpoint_body(
+                "implementing validate()",
+                &["write the happy path", "handle errors"],
+                &[
+                    "the spec says 422",
+                    "deny_unknown_fields breaks old clients",
+                ],
+                "implement validate() in src/a.rs:47",
+            ),
+        );
+        let progress = |completed: &[&str]| {
+            record_at(
+                "2026-04-04T11:30:00Z",
+                Body::Progress(Progress {
+                    completed: completed.iter().map(|s| (*s).into()).collect(),
+                    in_progress: vec![],
+                    blocked: vec![],
+                    next: vec!["wire it into the handler".into()],
+                    extra: vec![],
+                }),
+            )
+        };
+        let p = progress(&[]);
+        let state = crate::model::fold([&agent, &p]);
+        let s1 = assemble(&state, &session(), &[]);
+        assert_eq!(
+            s1.context,
+            [
+                "the spec says 422",
+                "deny_unknown_fields breaks old clients"
+            ]
+        );
+        assert_eq!(
+            s1.left,
+            [
+                "write the happy path",
+                "handle errors",
+                "wire it into the handler"
+            ]
+        );
+        assert_eq!(s1.resume, "implement validate() in src/a.rs:47");
+        assert_eq!(
+            s1.load_bearing,
+            ["Zod over io-ts: one schema", "422 for schema errors"]
+        );
+        assert!(s1
+            .text()
+            .contains("### Key Decisions Made\n- Zod over io-ts: one schema\n"));
+        assert!(
+            s1.doing.ends_with("): implementing validate()"),
+            "{}",
+            s1.doing
+        );
+        // Stored, it reads back with all of it; a second compaction carries it again.
+        let cp = later("2026-04-04T12:00:00Z", s1.checkpoint(None).unwrap());
+        let done = progress(&["write the happy path"]);
+        let state = crate::model::fold([&agent, &cp, &done]);
+        assert_eq!(state.open_checkpoint().unwrap().id, cp.id);
+        let s2 = assemble(&state, &session(), &[]);
+        assert_eq!(s2.context, s1.context);
+        assert_eq!(s2.load_bearing, s1.load_bearing);
+        assert_eq!(s2.left, ["handle errors", "wire it into the handler"]);
+        assert_eq!(s2.resume, s1.resume);
+        assert!(
+            s2.doing.ends_with("): implementing validate()"),
+            "{}",
+            s2.doing
+        );
+        // A summary whose resume the engine made up (the file last touched) makes it afresh.
+        let empty = record_at("2026-04-04T09:00:00Z", checkpoint_body("x", &[], &[], ""));
+        let mut s = session();
+        let state = crate::model::fold([&empty]);
+        let first = assemble(&state, &s, &[]);
+        assert_eq!(first.resume, "continue the work in src/auth/mod.ts");
+        let again = later("2026-04-04T12:00:00Z", first.checkpoint(None).unwrap());
+        s.files.push("src/new.rs".into());
+        let state = crate::model::fold([&empty, &again]);
+        assert_eq!(
+            assemble(&state, &s, &[]).resume,
+            "continue the work in src/new.rs"
+        );
     }
 }

@@ -15,9 +15,14 @@ use crate::context::mode::{self, CAVEMAN};
 use crate::context::session::{self, Session};
 use crate::store::Located;
 
-/// Counts one tool call and answers with advice when the level calls for it (at most once
-/// per [`DEBOUNCE`] calls).
-pub fn post_tool_use(at: &Located, payload: &Payload<'_>, start: &Path) -> Result<Answer> {
+/// Counts one tool call (`failed`: Claude Code's PostToolUseFailure) and answers with advice
+/// when the level calls for it (at most once per [`DEBOUNCE`] calls).
+pub fn post_tool_use(
+    at: &Located,
+    payload: &Payload<'_>,
+    start: &Path,
+    failed: bool,
+) -> Result<Answer> {
     let git_dir = &at.git_dir;
     let id = payload.session();
     let mut s = match session::read(git_dir, id) {
@@ -25,26 +30,54 @@ pub fn post_tool_use(at: &Located, payload: &Payload<'_>, start: &Path) -> Resul
         // Hooks installed mid-session, or counters cleaned up: start counting now.
         None => lifecycle::new_session(start, id)?,
     };
-    let touched = payload
-        .touched()
-        .map(|f| relative(f, at.work_tree.as_deref()));
-    s.count(payload.tool(), payload.read_lines(), touched.as_deref());
+    if failed {
+        s.count_failure(payload.tool());
+    } else {
+        let touched = payload
+            .touched()
+            .map(|f| relative(f, at.work_tree.as_deref()));
+        s.count(payload.tool(), payload.read_lines(), touched.as_deref());
+    }
     // A TodoWrite (and only that) opens the repository: the tasks follow the agent's list.
-    if payload.tool() == "TodoWrite" {
+    // An item the tasks cannot follow (it holds a secret, which the seal refuses) is left
+    // out, logged like a hook failure, told to the agent at once and again at the next session
+    // start; the list's other items are followed.
+    let mut refused = None;
+    if payload.tool() == "TodoWrite" && !failed {
         if let Some(todos) = payload.tool_input.as_ref().and_then(|t| t.todos.as_deref()) {
             let followed = crate::store::Store::open(start)
                 .map_err(anyhow::Error::from)
                 .and_then(|store| crate::tasks::follow_todos(&store, todos));
-            if let Err(e) = followed {
-                super::answer::log(
-                    git_dir,
-                    "PostToolUse",
-                    &format!("TodoWrite not followed: {e:#}"),
-                );
+            match followed {
+                Ok(f) => {
+                    if let Some(r) = f.refusal() {
+                        super::answer::log(git_dir, "PostToolUse", &r);
+                        refused = Some(format!("git-rune: {r}"));
+                    }
+                }
+                Err(e) => {
+                    let msg = format!("TodoWrite not followed: {e:#}");
+                    super::answer::log(git_dir, "PostToolUse", &msg);
+                    refused = Some(format!(
+                        "git-rune: the todo list was not recorded as tasks ({}). Rewrite the item without the secret (name it instead, e.g. \"the key in $API_KEY\"); nothing of this list was saved.",
+                        crate::text::one_line(&format!("{e:#}"))
+                    ));
+                }
             }
         }
     }
-    let answer = advise(&mut s, git_dir, start);
+    let mut answer = advise(&mut s, git_dir, start);
+    if let Some(text) = refused {
+        answer = match answer {
+            Answer::Silent => Answer::Context(text),
+            Answer::Context(advice) => Answer::Context(format!("{text}\n\n{advice}")),
+            Answer::Block(reason) => Answer::Block(format!("{text}\n\n{reason}")),
+        };
+    }
+    // What the context now holds of git-rune's (a resumed session's budget counts it).
+    if let (Answer::Context(t) | Answer::Block(t), Some(b)) = (&answer, s.briefed.as_mut()) {
+        b.chars += t.len();
+    }
     session::write(git_dir, &s)?;
     Ok(answer)
 }

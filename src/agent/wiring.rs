@@ -15,7 +15,7 @@ use super::event::Agent;
 use super::hook_file::{self, Spec};
 use super::install::{self, McpClient, Target};
 use super::{codex, copilot, cursor, gemini, mcp_config, opencode};
-use crate::error::user_error;
+use crate::error;
 use crate::store::Store;
 
 /// Where an agent's hooks go.
@@ -61,7 +61,7 @@ fn home() -> Result<PathBuf> {
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
         .ok_or_else(|| {
-            user_error(
+            error::environment(
                 "HOME is not set: cannot find the agent's files in your home directory",
                 "set HOME, or install for this repository only (without --user)",
             )
@@ -70,7 +70,7 @@ fn home() -> Result<PathBuf> {
 
 fn workdir(store: &Store) -> Result<&Path> {
     store.workdir().ok_or_else(|| {
-        user_error(
+        error::environment(
             "bare repository: agents work in a work tree",
             "run this in a clone with a work tree",
         )
@@ -84,7 +84,7 @@ pub fn hooks_path(store: &Store, agent: Agent, scope: HookScope) -> Result<PathB
         (Agent::Codex, HookScope::Project) => project(".codex/hooks.json")?,
         (Agent::Codex, HookScope::User) => codex::home_dir()
             .ok_or_else(|| {
-                user_error(
+                error::environment(
                     "neither CODEX_HOME nor HOME is set",
                     "set one of them, or install for this repository only",
                 )
@@ -99,7 +99,7 @@ pub fn hooks_path(store: &Store, agent: Agent, scope: HookScope) -> Result<PathB
         (Agent::OpenCode, HookScope::Project) => project(".opencode/plugin")?.join(opencode::FILE),
         (Agent::OpenCode, HookScope::User) => opencode::user_dir()
             .ok_or_else(|| {
-                user_error(
+                error::environment(
                     "neither XDG_CONFIG_HOME nor HOME is set",
                     "set one of them, or install for this repository only",
                 )
@@ -371,7 +371,7 @@ fn preflight(store: &Store, agent: Agent, scope: HookScope, path: &Path, mcp: &M
 fn codex_config() -> Result<PathBuf> {
     Ok(codex::home_dir()
         .ok_or_else(|| {
-            user_error(
+            error::environment(
                 "neither CODEX_HOME nor HOME is set",
                 "set one of them so git-rune can find codex's config.toml",
             )

@@ -14,7 +14,7 @@ use crate::agent::event::{self, Mapped};
 use crate::agent::hook::{self, EVENTS};
 use crate::agent::install::{self, McpClient, Scope, Target};
 use crate::agent::wiring::{self, HookScope};
-use crate::error::user_error;
+use crate::error;
 use crate::output::json;
 
 #[derive(Debug, Args)]
@@ -96,7 +96,7 @@ pub enum AgentAction {
 fn target(a: &WireArgs) -> Result<Target> {
     let mcp = |client| {
         if a.local || a.user || a.file.is_some() {
-            return Err(user_error(
+            return Err(error::usage(
                 "--local, --user and --file are for claude and agents-md",
                 "an MCP client's file is fixed: run the command without them",
             ));
@@ -110,7 +110,7 @@ fn target(a: &WireArgs) -> Result<Target> {
         }
         Agent::Claude => {
             if a.file.is_some() {
-                return Err(user_error(
+                return Err(error::usage(
                     "--file is for agents-md",
                     "Claude Code's settings file is chosen with --local or --user",
                 ));
@@ -125,7 +125,7 @@ fn target(a: &WireArgs) -> Result<Target> {
         }
         Agent::AgentsMd => {
             if a.local || a.user {
-                return Err(user_error(
+                return Err(error::usage(
                     "--local and --user are for claude",
                     "choose the file with --file (default AGENTS.md)",
                 ));
@@ -148,7 +148,7 @@ fn native(a: &WireArgs) -> Result<Option<(event::Agent, HookScope)>> {
         _ => return Ok(None),
     };
     if a.local || a.file.is_some() {
-        return Err(user_error(
+        return Err(error::usage(
             format!("--local and --file are not for {}", agent.as_str()),
             "use --user for your own files, or nothing for the repository's",
         ));
@@ -163,7 +163,7 @@ fn native(a: &WireArgs) -> Result<Option<(event::Agent, HookScope)>> {
 
 fn wiring_error(e: anyhow::Error) -> anyhow::Error {
     match e.downcast_ref::<crate::agent::claude::SettingsError>() {
-        Some(s) => user_error(
+        Some(s) => error::data(
             s.to_string(),
             "fix the file (or move it aside) and run the command again; it was not changed",
         ),
@@ -198,14 +198,14 @@ fn wire(ctx: &Context, a: &WireArgs, on: bool) -> Result<ExitCode> {
     .map_err(wiring_error)?;
     let shown = wired.path.display().to_string();
     let out = if ctx.ui.json {
-        json::line(&serde_json::json!({
-            "version": json::VERSION,
-            "path": shown,
-            "installed": on,
-            "changed": wired.entries,
-            "file_created": wired.file_created,
-            "file_removed": wired.file_removed,
-        })) + "\n"
+        json::line(&json::AgentWiredJson {
+            changed: &wired.entries,
+            file_created: wired.file_created,
+            file_removed: wired.file_removed,
+            installed: on,
+            path: shown.clone(),
+            version: json::VERSION,
+        }) + "\n"
     } else if wired.entries.is_empty() {
         if on {
             format!("{shown}: already wired\n")
@@ -235,61 +235,61 @@ fn status(ctx: &Context) -> Result<ExitCode> {
     if ctx.ui.json {
         let agents_json: Vec<_> = agents
             .iter()
-            .map(|a| {
-                serde_json::json!({
-                    "agent": a.agent.as_str(),
-                    "scope": a.scope.as_str(),
-                    "path": a.path.display().to_string(),
-                    "hooks": a.hooks.as_ref().ok(),
-                    "error": a.hooks.as_ref().err(),
-                    "notes": a.notes,
-                })
+            .map(|a| json::NativeAgentJson {
+                agent: a.agent.as_str(),
+                error: a.hooks.as_ref().err(),
+                hooks: a.hooks.as_ref().ok(),
+                notes: &a.notes,
+                path: a.path.display().to_string(),
+                scope: a.scope.as_str(),
             })
             .collect();
         let claude: Vec<_> = st
             .claude
             .iter()
-            .map(|(scope, path, entries)| {
-                serde_json::json!({
-                    "scope": scope.as_str(),
-                    "path": path.display().to_string(),
-                    "hooks": entries.as_ref().ok(),
-                    "error": entries.as_ref().err(),
-                })
+            .map(|(scope, path, entries)| json::ClaudeScopeJson {
+                error: entries.as_ref().err(),
+                hooks: entries.as_ref().ok(),
+                path: path.display().to_string(),
+                scope: scope.as_str(),
             })
             .collect();
         let sessions: Vec<_> = st
             .sessions
             .iter()
-            .map(|s| {
-                serde_json::json!({
-                    "id": s.id, "started": s.started, "tool_calls": s.tool_calls,
-                    "status": s.level().label(),
-                })
+            .map(|s| json::AgentSessionJson {
+                id: &s.id,
+                started: &s.started,
+                status: s.level().label(),
+                tool_calls: s.tool_calls,
             })
             .collect();
         let mcp: Vec<_> = st
             .mcp
             .iter()
-            .map(|(client, path, there)| {
-                serde_json::json!({
-                    "client": client.as_str(),
-                    "path": path.display().to_string(),
-                    "registered": there.as_ref().ok(),
-                    "error": there.as_ref().err(),
-                })
+            .map(|(client, path, there)| json::McpClientJson {
+                client: client.as_str(),
+                error: there.as_ref().err(),
+                path: path.display().to_string(),
+                registered: there.as_ref().ok(),
             })
             .collect();
-        let v = serde_json::json!({
-            "version": json::VERSION,
-            "claude": claude,
-            "claude_plugin": plugin_in.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-            "agents": agents_json,
-            "mcp": mcp,
-            "agents_md": st.agents_md.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-            "sessions": sessions,
-            "log": st.log,
-        });
+        let v = json::AgentStatusJson {
+            agents: agents_json,
+            agents_md: st
+                .agents_md
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect(),
+            claude,
+            claude_plugin: plugin_in.iter().map(|p| p.display().to_string()).collect(),
+            git_rune_on_path: st.on_path,
+            hooks_ran_without_git_rune: st.ran_without.as_deref(),
+            log: &st.log,
+            mcp,
+            sessions,
+            version: json::VERSION,
+        };
         ctx.ui.print(&(json::line(&v) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -355,6 +355,18 @@ fn status(ctx: &Context) -> Result<ExitCode> {
             s.level().label()
         )),
         None => out.push_str("sessions: none counted in this clone\n"),
+    }
+    let wired = st
+        .claude
+        .iter()
+        .any(|(_, _, e)| e.as_ref().is_ok_and(|e| !e.is_empty()));
+    if let Some(when) = &st.ran_without {
+        out.push_str(&format!(
+            "this clone: the agent's hooks ran without git-rune on PATH (last at {when}) and did nothing; install git-rune where the agent runs, or put it on the agent's PATH\n"
+        ));
+    }
+    if wired && !st.on_path {
+        out.push_str("this clone: git-rune is not on PATH here, so the hooks installed above do nothing in an agent started from this shell; put git-rune on PATH\n");
     }
     if st.log.is_empty() {
         out.push_str("agent hook failures: none logged\n");

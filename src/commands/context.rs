@@ -10,7 +10,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use super::Context;
 use crate::context::{artifacts, budget, mode, preview, report, session};
-use crate::error::user_error;
+use crate::error;
 use crate::memory::view_dir::{View, VIEW_DIR};
 use crate::memory::Snapshot;
 use crate::output::json;
@@ -73,7 +73,7 @@ fn status(ctx: &Context, id: Option<&str>) -> Result<ExitCode> {
     let git_dir = store.git_dir();
     let s = match id {
         Some(id) => Some(session::read(git_dir, id).ok_or_else(|| {
-            user_error(
+            error::input(
                 format!("no session {id:?} is counted in this clone"),
                 "list the sessions with `git rune agent status`, or leave out --session for the newest",
             )
@@ -84,7 +84,10 @@ fn status(ctx: &Context, id: Option<&str>) -> Result<ExitCode> {
     let density = mode::density(git_dir, s.as_ref().is_some_and(|s| s.auto_caveman)).0;
     let h = report::health(s.as_ref(), &snap.state, density);
     let out = if ctx.ui.json {
-        json::line(&serde_json::json!({ "version": json::VERSION, "health": h })) + "\n"
+        json::line(&json::HealthJson {
+            health: &h,
+            version: json::VERSION,
+        }) + "\n"
     } else {
         h.text()
     };
@@ -109,9 +112,9 @@ fn preview_cmd(
         caller.to_uppercase()
     );
     let threshold = preview::thresholds(caller, env.as_deref(), configured.as_deref())
-        .map_err(|e| user_error(e.to_string(), hint))?;
+        .map_err(|e| error::input(e.to_string(), hint))?;
     let p = preview::preview(caller, threshold, prompt_chars, files, &ctx.dir)
-        .map_err(|e| user_error(e.to_string(), "name files that exist and can be read"))?;
+        .map_err(|e| error::input(e.to_string(), "name files that exist and can be read"))?;
     let out = if ctx.ui.json {
         let mut v = serde_json::to_value(&p)?;
         v["version"] = json::VERSION.into();
@@ -144,17 +147,21 @@ fn budget_cmd(ctx: &Context) -> Result<ExitCode> {
     let store = ctx.store()?;
     let root = store
         .workdir()
-        .ok_or_else(|| user_error("bare repository", "run this in a work tree"))?;
+        .ok_or_else(|| error::environment("bare repository", "run this in a work tree"))?;
     let b = budget::budget(root, |server| {
         store
             .config_string(&format!("rune.context.mcpTools.{server}"))
-            .and_then(|n| n.trim().parse().ok())
+            .and_then(|n| crate::settings::parse_int(&n))
+            .and_then(|n| n.try_into().ok())
     });
     for u in &b.unreadable {
         ctx.ui.warn(u);
     }
     let out = if ctx.ui.json {
-        json::line(&serde_json::json!({ "version": json::VERSION, "budget": b })) + "\n"
+        json::line(&json::BudgetJson {
+            budget: &b,
+            version: json::VERSION,
+        }) + "\n"
     } else {
         let mut out = String::from("## Context Budget\n");
         out.push_str(&format!(
@@ -207,7 +214,7 @@ fn budget_cmd(ctx: &Context) -> Result<ExitCode> {
 
 fn view_dir(store: &Store) -> Result<PathBuf> {
     View::open(store).map(|v| v.dir).ok_or_else(|| {
-        user_error(
+        error::environment(
             "bare repository: there is no .rune/ view",
             "run this in a work tree",
         )
@@ -221,9 +228,15 @@ fn artifacts_cmd(ctx: &Context) -> Result<ExitCode> {
     let out = if ctx.ui.json {
         let items: Vec<_> = list
             .iter()
-            .map(|(name, size)| serde_json::json!({ "path": format!("{VIEW_DIR}/artifacts/{name}"), "bytes": size }))
+            .map(|(name, size)| json::ArtifactJson {
+                bytes: *size,
+                path: format!("{VIEW_DIR}/artifacts/{name}"),
+            })
             .collect();
-        json::line(&serde_json::json!({ "version": json::VERSION, "artifacts": items })) + "\n"
+        json::line(&json::ArtifactsJson {
+            artifacts: items,
+            version: json::VERSION,
+        }) + "\n"
     } else {
         list.iter()
             .map(|(name, size)| format!("{VIEW_DIR}/artifacts/{name}\t{size}\n"))
@@ -251,7 +264,7 @@ pub struct FoldArgs {
 /// passed through; its stderr is not folded.
 pub fn fold(ctx: &Context, args: FoldArgs) -> Result<ExitCode> {
     if !args.stdin && args.command.is_empty() {
-        return Err(user_error(
+        return Err(error::usage(
             "nothing to fold",
             "give a command after `--` (git rune fold -- cargo test), or pipe output in with --stdin",
         ));
@@ -263,17 +276,28 @@ pub fn fold(ctx: &Context, args: FoldArgs) -> Result<ExitCode> {
         std::io::stdin().lock().read_to_end(&mut buf)?;
         (buf, ExitCode::SUCCESS, "(stdin)".to_owned())
     } else {
-        let child = std::process::Command::new(&args.command[0])
+        let run = std::process::Command::new(&args.command[0])
             .args(&args.command[1..])
             .stdin(std::process::Stdio::inherit())
             .stderr(std::process::Stdio::inherit())
-            .output()
-            .map_err(|e| {
-                user_error(
-                    format!("cannot run {}: {e}", args.command[0]),
-                    "check the command's name and that it is on PATH",
-                )
-            })?;
+            .output();
+        let child = match run {
+            Ok(child) => child,
+            // As a shell says it: 127 for a command not found, 126 for one that cannot run,
+            // so a script running `git rune fold -- cmd` sees what it would without fold.
+            Err(e) => {
+                let (code, why) = match e.kind() {
+                    std::io::ErrorKind::NotFound => (127, "command not found".to_owned()),
+                    std::io::ErrorKind::PermissionDenied => (126, "permission denied".to_owned()),
+                    _ => (126, e.to_string()),
+                };
+                ctx.ui.notice(format_args!(
+                    "git-rune fold: {}: {why} (check the command's name and that it is on PATH)",
+                    args.command[0]
+                ));
+                return Ok(ExitCode::from(code));
+            }
+        };
         (
             child.stdout,
             exit_code(child.status),
@@ -304,7 +328,7 @@ pub fn fold(ctx: &Context, args: FoldArgs) -> Result<ExitCode> {
         &now,
     )
     .map_err(|e| {
-        user_error(
+        error::environment(
             format!("cannot save the artifact in {}: {e}", dir.display()),
             "check that .rune/ is writable; nothing was folded",
         )
@@ -370,7 +394,7 @@ pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => {
-                    return Err(user_error(
+                    return Err(error::environment(
                         format!("cannot remove {}: {e}", path.display()),
                         "check the file's permissions",
                     ))
@@ -382,7 +406,7 @@ pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
             let rules = mode::rules(&dir, name).unwrap_or_default();
             std::fs::create_dir_all(&dir)?;
             crate::files::write_atomic(&path, rules.as_bytes()).map_err(|e| {
-                user_error(
+                error::environment(
                     format!("cannot write {}: {e}", path.display()),
                     "check that .rune/ is writable",
                 )
@@ -396,7 +420,7 @@ pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
             Density::Normal => "normal",
         };
         mode::set_density(git_dir, d).map_err(|e| {
-            user_error(
+            error::environment(
                 format!("cannot set the density: {e}"),
                 "check that .git/rune/ is writable",
             )
@@ -409,12 +433,12 @@ pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
         let newest = session::all(git_dir).into_iter().next();
         let (density, source) = mode::density(git_dir, newest.is_some_and(|s| s.auto_caveman));
         let out = if ctx.ui.json {
-            json::line(&serde_json::json!({
-                "version": json::VERSION,
-                "mode": current,
-                "density": density,
-                "density_source": source,
-            })) + "\n"
+            json::line(&json::ModeJson {
+                density,
+                density_source: source,
+                mode: current,
+                version: json::VERSION,
+            }) + "\n"
         } else {
             format!(
                 "mode: {}\ndensity: {density} ({source})\n",

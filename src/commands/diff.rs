@@ -25,6 +25,7 @@ pub struct DiffArgs {
 
 pub fn run(ctx: &Context, args: DiffArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
+    ctx.page(&store);
     let only = args.kind.as_deref().and_then(ViewFile::from_label);
     let (from, to) = diff_points(&store, args.range.as_deref())?;
     let d = diff(&from, &to, only);
@@ -73,6 +74,7 @@ pub fn run(ctx: &Context, args: DiffArgs) -> Result<ExitCode> {
             ));
         }
     }
-    ctx.ui.print(&out)?;
+    ctx.ui
+        .print_painted(&out, crate::output::paint::diff_line)?;
     Ok(ExitCode::SUCCESS)
 }

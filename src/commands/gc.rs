@@ -1,5 +1,6 @@
-//! `git rune gc`: compact memory history (every live record and tombstone kept), and share
-//! the compacted history with the remote.
+//! `git rune gc`: compact memory history (every live record and tombstone kept), expire the
+//! notes of commits no branch reaches, and share the result with the remote, if memory goes
+//! there.
 
 use std::process::ExitCode;
 
@@ -7,14 +8,15 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Context;
-use crate::sync::gc::compact;
+use crate::sync::gc::{compact, expire_notes};
+use crate::sync::share::sharing;
 use crate::sync::{sync, SyncOptions};
 
 #[derive(Debug, Args)]
 pub struct GcArgs {
     /// The remote to share the compacted history with (default: the current branch's
     /// upstream remote, else origin). Its memory is merged in first, so nothing it has is
-    /// dropped.
+    /// dropped; the result is published there only if memory goes there (`git rune remote`).
     pub remote: Option<String>,
     /// Compact this clone only; the next `git rune sync` publishes it.
     #[arg(long)]
@@ -30,12 +32,15 @@ pub fn run(ctx: &Context, args: GcArgs) -> Result<ExitCode> {
     };
     let slow = |what: &str| ctx.ui.status(what);
     if let Some(remote) = &remote {
-        // Everything the remote has first: what is compacted is a superset of it.
+        // Everything the remote has first: what is compacted is a superset of it. Its
+        // branches too, so notes are judged against what they reach now.
+        store.fetch_branches(remote);
         let opts = SyncOptions {
             no_push: true,
             ..SyncOptions::default()
         };
-        sync(&store, remote, opts, &slow)?;
+        let report = sync(&store, remote, opts, &slow)?;
+        super::sync::warn_about(ctx, &report);
     }
     let mut out = String::new();
     for name in store.memory_refs()? {
@@ -46,15 +51,30 @@ pub fn run(ctx: &Context, args: GcArgs) -> Result<ExitCode> {
             ));
         }
     }
+    let expired = expire_notes(&store)?;
+    if expired > 0 {
+        out.push_str(&format!(
+            "refs/notes/rune: expired {expired} note{} of commits no branch, tag or remote branch reaches\n",
+            if expired == 1 { "" } else { "s" }
+        ));
+    }
     if out.is_empty() {
         out.push_str("memory history is already compact\n");
     }
     if let Some(remote) = &remote {
-        let report = sync(&store, remote, SyncOptions::default(), &slow)?;
-        if let Some(why) = &report.gave_up {
-            ctx.ui.warn(why);
-        } else if !report.pushed.is_empty() {
-            out.push_str(&format!("published the compacted history to {remote}\n"));
+        let share = sharing(&store, remote);
+        if share.pushes() {
+            let report = sync(&store, remote, SyncOptions::default(), &slow)?;
+            if let Some(why) = &report.gave_up {
+                ctx.ui.warn(why);
+            } else if !report.pushed.is_empty() {
+                out.push_str(&format!("published the compacted history to {remote}\n"));
+            }
+        } else {
+            ctx.ui.status(format_args!(
+                "memory was not published to {remote}: it is {}; `git rune remote add {remote}` shares it",
+                share.why()
+            ));
         }
     }
     ctx.report(&out)?;

@@ -8,7 +8,7 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 
 use super::Context;
-use crate::error::user_error;
+use crate::error;
 use crate::hooks::install::{self, HookState, HOOKS};
 use crate::hooks::run::{recent_failures, run};
 use crate::output::json::{self, HooksJson};
@@ -42,7 +42,7 @@ pub struct HookArgs {
 pub fn hooks(ctx: &Context, args: HooksArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let dir = install::hooks_dir(&store)
-        .map_err(|e| user_error(e.to_string(), "run this in a work tree"))?;
+        .map_err(|e| error::environment(e.to_string(), "run this in a work tree"))?;
     let mut rows = Vec::new();
     for hook in HOOKS {
         let result = match args.action {
@@ -51,7 +51,7 @@ pub fn hooks(ctx: &Context, args: HooksArgs) -> Result<ExitCode> {
             HooksAction::Status => install::state(&dir, hook),
         };
         let state = result.map_err(|e| {
-            user_error(
+            error::environment(
                 e.to_string(),
                 "add `git rune hook <name> \"$@\" || true` to that hook yourself, or make it a shell script",
             )
@@ -96,6 +96,9 @@ pub fn hooks(ctx: &Context, args: HooksArgs) -> Result<ExitCode> {
             }
         }
     }
+    if matches!(args.action, HooksAction::Install) {
+        super::report_hooks_in_work_tree(ctx, &store, &dir);
+    }
     // What install and uninstall did is a report (`-q` silences it); status is data.
     if matches!(args.action, HooksAction::Status) {
         ctx.ui.print(&out)?;
@@ -111,22 +114,111 @@ pub fn hook(ctx: &Context, args: HookArgs) -> Result<ExitCode> {
     if std::env::var_os("GIT_RUNE_SKIP_HOOKS").is_some_and(|v| !v.is_empty()) {
         return Ok(ExitCode::SUCCESS);
     }
-    // post-rewrite gets git's `<old> <new>` list on stdin; other hooks read nothing.
+    // post-rewrite gets git's `<old> <new>` list on stdin, pre-push the refs it sends;
+    // other hooks read nothing (nor does a hook run by hand at a terminal).
     let mut input = String::new();
-    if args.name == "post-rewrite" {
+    let reads = matches!(args.name.as_str(), "post-rewrite" | "pre-push");
+    if reads && !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
         if let Err(e) = std::io::stdin().read_to_string(&mut input) {
             ctx.ui.notice(format_args!(
-                "git-rune: post-rewrite hook: cannot read the rewritten commits: {e}"
+                "git-rune: {} hook: cannot read what git passed it: {e}",
+                args.name
             ));
             return Ok(ExitCode::SUCCESS);
         }
     }
     let report = run(&ctx.dir, &args.name, &args.args, Some(&input));
-    for line in &report.status {
+    // `git switch -q` and friends: git tells its hooks nothing of -q, so ask the command
+    // that ran the hook; its status lines go quiet with it (warnings still show).
+    let quiet = !report.status.is_empty() && git_was_quiet();
+    for line in report.status.iter().filter(|_| !quiet) {
         ctx.ui.status(line);
     }
     for line in &report.warnings {
         ctx.ui.notice(line);
     }
     Ok(ExitCode::from(report.exit_code))
+}
+
+/// Whether the git command that ran this hook was given `-q`/`--quiet`: the nearest git
+/// ancestor process other than the `git rune hook` that started us, read from /proc (Linux;
+/// elsewhere the answer is no).
+fn git_was_quiet() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let mut pid = std::os::unix::process::parent_id();
+        for _ in 0..8 {
+            let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+                return false;
+            };
+            let argv: Vec<String> = cmdline
+                .split(|b| *b == 0)
+                .filter(|a| !a.is_empty())
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect();
+            if let Some(quiet) = quiet_git(&argv) {
+                return quiet;
+            }
+            let Some(parent) = parent_of(pid) else {
+                return false;
+            };
+            pid = parent;
+        }
+    }
+    false
+}
+
+/// For a git command line: whether it asked for quiet (`None`: not the git command that
+/// ran the hook, so keep looking: a shell, or `git rune hook` itself).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn quiet_git(argv: &[String]) -> Option<bool> {
+    let program = std::path::Path::new(argv.first()?)
+        .file_name()?
+        .to_string_lossy()
+        .into_owned();
+    if program != "git" || argv.iter().any(|a| a == "rune") {
+        return None;
+    }
+    let args = argv[1..].iter().take_while(|a| *a != "--");
+    Some(args.into_iter().any(|a| {
+        a == "--quiet"
+            || (a.starts_with('-')
+                && !a.starts_with("--")
+                && a.len() > 1
+                && a[1..].contains('q')
+                && a[1..].bytes().all(|b| b.is_ascii_alphabetic()))
+    }))
+}
+
+/// The parent of a process, from /proc/<pid>/stat.
+#[cfg(target_os = "linux")]
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) state ppid …`: comm may hold spaces and parentheses; take what follows
+    // the last `)`.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quiet_git;
+
+    fn argv(s: &str) -> Vec<String> {
+        s.split(' ').map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn quiet_is_read_from_the_git_command() {
+        assert_eq!(quiet_git(&argv("git switch -q topic")), Some(true));
+        assert_eq!(
+            quiet_git(&argv("/usr/bin/git checkout --quiet main")),
+            Some(true)
+        );
+        assert_eq!(quiet_git(&argv("git checkout -fq main")), Some(true));
+        assert_eq!(quiet_git(&argv("git switch topic")), Some(false));
+        assert_eq!(quiet_git(&argv("git switch -- -q")), Some(false));
+        assert_eq!(quiet_git(&argv("git rune hook post-checkout a b 1")), None);
+        assert_eq!(quiet_git(&argv("/bin/sh .git/hooks/post-checkout")), None);
+    }
 }

@@ -6,12 +6,12 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Context;
-use crate::error::user_error;
+use crate::error;
 use crate::hooks::install::{install_all, none_installed, HookError};
 use crate::memory::init::{checkout, prepare, SetUp};
 use crate::memory::view_dir::VIEW_DIR;
 use crate::output::json::{self, InitJson};
-use crate::output::manual::{default_man_dir, install_man_pages};
+use crate::output::manual::man_pages_installed;
 
 #[derive(Debug, Args)]
 pub struct InitArgs {
@@ -29,13 +29,17 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
     prepare(&store, &mut done)?;
     if args.hooks {
         match install_all(&store) {
-            Ok(added) => done
-                .actions
-                .extend(added.iter().map(|h| format!("installed the {h} hook"))),
+            Ok(added) => {
+                done.actions
+                    .extend(added.iter().map(|h| format!("installed the {h} hook")));
+                if let Ok(dir) = crate::hooks::install::hooks_dir(&store) {
+                    super::report_hooks_in_work_tree(ctx, &store, &dir);
+                }
+            }
             // A bare repository has no hooks to install: memory refs only.
             Err(HookError::Bare) => {}
             Err(e) => {
-                return Err(user_error(
+                return Err(error::environment(
                     e.to_string(),
                     "fix or move that hook, then run `git rune hooks install`",
                 ))
@@ -44,39 +48,73 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
     } else if !args.no_hooks && none_installed(&store) {
         ctx.ui.status("hint: `git rune init --hooks` (or `git rune hooks install`) keeps memory in step with commits, checkouts and pushes");
     }
-    // Every remote's memory comes with a plain `git fetch`; a fresh clone brings it in now.
-    for remote in store.remotes() {
-        match crate::sync::track_remote(&store, &remote) {
-            Ok(true) => done.actions.push(format!(
-                "`git fetch {remote}` now brings its memory (refs/rune-remotes/{remote}/)"
-            )),
-            Ok(false) => {}
-            Err(e) => ctx.ui.warn(format_args!(
-                "could not add memory fetch refspecs to {remote}: {e:#}"
-            )),
+    // The remote this clone came from (origin, or the only one; never a fork's upstream) is
+    // opted in: memory goes there and comes from it with a plain `git fetch`. A fresh clone
+    // brings its memory in now. Other remotes stay private until `git rune remote add`.
+    if let Some(remote) = crate::sync::share::init_remote(&store) {
+        let sharing = crate::sync::share::sharing(&store, &remote);
+        if sharing == crate::sync::share::Sharing::NotOptedIn {
+            match crate::sync::share::opt_in(&store, &remote) {
+                Ok(_) => done.actions.push(format!(
+                    "memory goes to {remote}; `git fetch {remote}` brings its memory (refs/rune-remotes/{remote}/)"
+                )),
+                Err(e) => ctx.ui.warn(format_args!("could not opt {remote} in: {e:#}")),
+            }
+        } else if sharing == crate::sync::share::Sharing::SetUpBefore {
+            // An older version's refspecs: add the one for the refs each clone publishes.
+            let _ = crate::sync::track_remote(&store, &remote);
         }
-    }
-    if let Some(remote) = store.default_remote() {
         let opts = crate::sync::SyncOptions {
             no_push: true,
             ..Default::default()
         };
         match crate::sync::sync(&store, &remote, opts, &|what| ctx.ui.status(what)) {
             Ok(report) => {
-                let came: usize = report.incoming().values().sum();
+                for w in report.warnings() {
+                    ctx.ui.warn(w);
+                }
+                let incoming = report.incoming();
+                let came: usize = incoming.values().sum();
                 if came > 0 {
                     done.actions.push(format!(
-                        "brought in {came} memory record{} from {remote}",
-                        if came == 1 { "" } else { "s" }
+                        "brought in {came} memory record{} from {remote} ({})",
+                        if came == 1 { "" } else { "s" },
+                        crate::output::kind_counts(&incoming, 0)
                     ));
                 }
+                super::sync::warn_about(ctx, &report);
             }
             Err(e) => ctx.ui.warn(format_args!(
                 "could not bring in memory from {remote}: {e:#} (`git rune sync` tries again)"
             )),
         }
     }
+    let private: Vec<String> = crate::sync::share::where_memory_goes(&store)
+        .into_iter()
+        .filter(|(_, s)| !s.pushes())
+        .map(|(r, _)| r)
+        .collect();
+    if !private.is_empty() {
+        ctx.ui.status(format_args!(
+            "memory stays private to {} (`git rune remote add <remote>` shares it)",
+            private.join(", ")
+        ));
+    }
     checkout(&store, &mut done)?;
+    // The echoes directory too: a fresh clone sees its role memories without a write first.
+    match crate::echoes::refresh(&store) {
+        Ok(kept) => {
+            for p in kept {
+                ctx.ui.warn(format_args!(
+                    "{} has unsaved edits and was not refreshed; run `git rune save` to keep them",
+                    p.display()
+                ));
+            }
+        }
+        Err(e) => ctx.ui.warn(format_args!(
+            "the echoes directory was not checked out: {e:#}"
+        )),
+    }
     // A seed user's memory committed on a branch: say how to bring it in.
     if done.seed_folder {
         ctx.ui.status(format_args!(
@@ -90,14 +128,12 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
             ));
         }
     }
-    // `git rune --help` is git's `man git-rune`: put the pages where man looks (best effort).
-    if let Some(dir) = default_man_dir() {
-        if let Ok(n) = install_man_pages((ctx.cli)(), &dir) {
-            if n > 0 {
-                done.actions
-                    .push(format!("installed manual pages in {}", dir.display()));
-            }
-        }
+    // `git rune --help` is git's `man git-rune`: installing pages is the binary's own step
+    // (`install-man`), never a side effect of setting up a repository; say how.
+    if !man_pages_installed() {
+        ctx.ui.status(
+            "hint: `git rune --help` opens git-rune's manual page: install the pages once with `git rune install-man` (`git rune help` and `git rune <command> -h` work without them)",
+        );
     }
     for file in &done.kept {
         ctx.ui.warn(format_args!(

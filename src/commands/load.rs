@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Context;
-use crate::error::user_error;
+use crate::error;
 use crate::output::json;
 use crate::read::with_role_briefing;
 
@@ -16,7 +16,7 @@ pub struct LoadArgs {
     #[arg(long, value_name = "REV")]
     pub at: Option<String>,
     /// Token budget for the output (estimated as characters / 4).
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_name = "TOKENS", allow_negative_numbers = true, value_parser = tokens)]
     pub budget: usize,
     /// Say who wrote each record (records merged from other clones keep their authors).
     #[arg(long)]
@@ -32,9 +32,19 @@ pub struct LoadArgs {
     pub no_upkeep: bool,
 }
 
+/// A token budget: a whole number above 0 (so `--budget -5` is a clear error, not an
+/// "unexpected argument").
+fn tokens(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<i64>() {
+        Ok(n) if n >= 1 => usize::try_from(n).map_err(|e| e.to_string()),
+        Ok(_) => Err("the budget is a number of tokens, at least 1 (e.g. --budget 2000)".into()),
+        Err(_) => Err("the budget is a whole number of tokens (e.g. --budget 2000)".into()),
+    }
+}
+
 pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
     if args.budget == 0 {
-        return Err(user_error(
+        return Err(error::input(
             "--budget must be at least 1 token",
             "pass e.g. --budget 2000",
         ));
@@ -49,6 +59,7 @@ pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
     } else {
         crate::upkeep::session_start(&store)
     };
+    ctx.hint_not_set_up(&store);
     let pick = args
         .role
         .as_deref()

@@ -23,20 +23,27 @@ pub struct LogArgs {
 
 pub fn run(ctx: &Context, args: LogArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
+    ctx.hint_not_set_up(&store);
+    ctx.page(&store);
     let mut entries = log(&store, args.all)?;
+    // One history, newest first, as `git log --all` orders commits: by time across refs
+    // (ties keep each ref's own order).
+    entries.sort_by_key(|e| std::cmp::Reverse(e.time));
     let none = entries.is_empty();
     if let Some(n) = args.max_count {
         entries.truncate(n);
     }
     let mut out = String::new();
     for e in &entries {
+        // Summaries name records: through the gate (commits written before it gated them).
+        let summary = crate::integrity::gate::gated_summary(&e.summary);
         let time = chrono::DateTime::from_timestamp(e.time, 0);
         if ctx.ui.json {
             out.push_str(&json::line(&LogJson {
                 commit: e.id.to_string(),
                 records: e.records,
                 refname: &e.refname,
-                summary: &e.summary,
+                summary: &summary,
                 time: time.map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string()),
                 version: json::VERSION,
             }));
@@ -48,7 +55,7 @@ pub fn run(ctx: &Context, args: LogArgs) -> Result<ExitCode> {
             out.push_str(&format!(
                 "{} {when} {refname}: {}",
                 short(&e.id.to_string()),
-                &e.summary
+                summary
             ));
         }
         out.push('\n');
@@ -56,6 +63,6 @@ pub fn run(ctx: &Context, args: LogArgs) -> Result<ExitCode> {
     if none && !ctx.ui.json {
         ctx.ui.status("no memory yet: record something with `git rune decide`, `git rune learn` or `git rune save`");
     }
-    ctx.ui.print(&out)?;
+    ctx.ui.print_painted(&out, crate::output::paint::log_line)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -7,9 +7,12 @@ use clap::Args;
 
 use super::Context;
 
-/// `mcp` takes only the global flags (`-C`, `--redact`).
+/// `mcp` takes `-C` and how the tools that write treat secrets.
 #[derive(Debug, Args)]
-pub struct McpArgs {}
+pub struct McpArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
+}
 
 pub fn run(ctx: &Context, _args: McpArgs) -> Result<ExitCode> {
     crate::mcp::serve(ctx.dir.clone(), ctx.redact, |m| {

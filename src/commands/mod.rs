@@ -8,6 +8,7 @@ mod echo;
 mod gc;
 mod hooks;
 mod init;
+mod input;
 mod load;
 mod log;
 mod man;
@@ -15,6 +16,7 @@ mod man;
 mod mcp;
 mod oracle;
 mod record;
+mod repair;
 mod restore;
 mod save;
 mod show;
@@ -31,7 +33,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 
-use crate::error::user_error;
+use crate::error;
 use crate::memory::seal::Sealer;
 use crate::memory::view_dir::{Refresh, VIEW_DIR};
 use crate::memory::write::Written;
@@ -54,10 +56,47 @@ pub struct GlobalArgs {
     #[arg(short, long, global = true)]
     pub quiet: bool,
 
-    /// Keep records that contain a secret, with the secret replaced by its prefix and
-    /// ***REDACTED***, instead of refusing them.
+    /// When to colour output: auto (on a terminal, unless NO_COLOR is set or color.ui says
+    /// never), always or never.
+    #[arg(long, global = true, value_name = "WHEN", value_parser = ["auto", "always", "never"])]
+    pub color: Option<String>,
+
+    /// Do not pipe `log`, `diff` and `show` into a pager (as `git --no-pager`).
     #[arg(long, global = true)]
+    pub no_pager: bool,
+}
+
+/// `--redact`, on the commands that write records.
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct Redact {
+    /// Keep a record that contains a secret, with the secret replaced by its prefix and
+    /// ***REDACTED***, instead of refusing it.
+    #[arg(long)]
     pub redact: bool,
+}
+
+impl Command {
+    /// Whether the command was given `--redact` (only commands that write take it).
+    fn redact(&self) -> bool {
+        match self {
+            Command::Decide(a) => a.redact.redact,
+            Command::Convention(a) => a.redact.redact,
+            Command::Learn(a) => a.redact.redact,
+            Command::Instinct(a) => a.redact.redact,
+            Command::Progress(a) => a.redact.redact,
+            Command::Checkpoint(a) => a.redact.redact,
+            Command::Remember(a) => a.redact.redact,
+            Command::Save(a) => a.redact.redact,
+            Command::Import(a) => a.redact,
+            #[cfg(feature = "mcp")]
+            Command::Mcp(a) => a.redact.redact,
+            Command::Task(a) => task::redact(a),
+            Command::ContextBlock(a) => task::block_redact(a),
+            Command::Oracle(a) => oracle::redact(a),
+            Command::Echo(a) => echo::redact(a),
+            _ => false,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -109,8 +148,10 @@ pub enum Command {
     Diff(diff::DiffArgs),
     /// Share memory with a git remote: fetch, merge by set union, push (never forced).
     Sync(sync::SyncArgs),
-    /// Let `git fetch` bring a remote's memory (adds fetch refspecs to the remote).
+    /// Choose the remotes memory goes to (opt in, opt out, list).
     Remote(sync::RemoteArgs),
+    /// Replace what a remote holds that this clone refuses with clean tips, and share them.
+    Repair(repair::RepairArgs),
     /// Compact memory history (every live record kept) and share it with the remote.
     Gc(gc::GcArgs),
     /// Check memory against git's object hashes, the record rules and the view.
@@ -132,6 +173,8 @@ pub enum Command {
     Mode(context::ModeArgs),
     /// Install the manual pages `git rune --help` shows.
     InstallMan(man::InstallManArgs),
+    /// Show a command's manual page, or its long help when no page is installed.
+    Help(man::HelpArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(man::CompletionsArgs),
     /// Run one git hook (called by the installed shims; set GIT_RUNE_SKIP_HOOKS=1 to skip).
@@ -147,6 +190,12 @@ pub struct Context {
     pub ui: Ui,
     /// Redact secrets instead of refusing the record.
     pub redact: bool,
+    /// `--color`, if given.
+    pub color: Option<String>,
+    /// `--no-pager`.
+    pub no_pager: bool,
+    /// The flag that read standard input, if one did (it can be read once).
+    pub stdin_read_by: std::cell::Cell<Option<String>>,
 }
 
 impl Context {
@@ -156,18 +205,33 @@ impl Context {
     pub fn store(&self) -> Result<Store> {
         let store = self.open_store()?;
         report_upkeep(self, &crate::upkeep::merge(&store));
+        // The view shows memory as it is and the branch HEAD is on, whatever moved them
+        // (a switch without hooks, another worktree's write).
+        match crate::memory::write::sync_view(&store) {
+            Ok(refresh) => self.report_kept(refresh.as_ref()),
+            // A ref memory cannot be read from is the command's to report, with its hint.
+            Err(e) if e.chain().any(|c| c.is::<StoreError>()) => {}
+            Err(e) => self
+                .ui
+                .warn(format_args!("the .rune/ view was not refreshed: {e:#}")),
+        }
         Ok(store)
     }
 
     /// Opens the repository without merging fetched memory (sync does that itself).
     pub fn open_store(&self) -> Result<Store> {
-        Store::open(&self.dir).map_err(|e| match e {
-            StoreError::NotARepository(p) => user_error(
+        let store = Store::open(&self.dir).map_err(|e| match e {
+            StoreError::NotARepository(p) => error::environment(
                 format!("not a git repository: {}", p.display()),
                 "run git rune inside a git repository (create one with `git init`)",
             ),
-            other => other.into(),
-        })
+            other => anyhow::Error::from(other),
+        })?;
+        // A `rune.*` value of the wrong type is said once per command, naming the key.
+        for w in crate::settings::check(&store.config_entries("rune")) {
+            self.ui.warn(w);
+        }
+        Ok(store)
     }
 
     /// Prints what a command that changes things did (its report, not data a script asks
@@ -177,6 +241,21 @@ impl Context {
             self.ui.print(out)?;
         }
         Ok(())
+    }
+
+    /// For the commands git pages and colours (`log`, `diff`, `show`): colour as `--color`,
+    /// `NO_COLOR` and `color.ui` say, and a pager on a terminal as git chooses one.
+    pub fn page(&self, store: &Store) {
+        self.ui.set_color(crate::output::pager::color(
+            self.color.as_deref(),
+            store.config_string("color.ui"),
+        ));
+        if !self.ui.json {
+            self.ui.start_pager(crate::output::pager::choose(
+                self.no_pager,
+                store.config_string("core.pager"),
+            ));
+        }
     }
 
     /// A sealer under this command's policy.
@@ -192,10 +271,75 @@ impl Context {
         }
     }
 
+    /// Refuses to write when the view cannot be checked out afterwards (a file named `.rune`
+    /// where the folder goes): checked before anything is written, so a retry after fixing
+    /// it does not record the same thing twice.
+    pub fn check_view_writable(&self, store: &Store) -> Result<()> {
+        let Some(root) = store.workdir() else {
+            return Ok(());
+        };
+        let path = root.join(VIEW_DIR);
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if !m.is_dir() => Err(error::environment(
+                format!("{} is a file, where git-rune checks out its {VIEW_DIR}/ view; nothing was written", path.display()),
+                format!("rename or move that file (`git mv {VIEW_DIR} <other name>` if git tracks it), then run the command again"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Says, once, that this clone is not set up when its memory is empty: a clone does not
+    /// fetch a remote's memory, so an empty `load`, `status` or `log` here says nothing about
+    /// what the remote holds.
+    pub fn hint_not_set_up(&self, store: &Store) {
+        if self.ui.json || !store.memory_refs().is_ok_and(|r| r.is_empty()) {
+            return;
+        }
+        let Some(remote) = store.default_remote() else {
+            return;
+        };
+        let [spec, ..] = crate::store::fetch_refspecs(&remote);
+        if store.config_has(&format!("remote.{remote}.fetch"), &spec) {
+            return;
+        }
+        self.ui.status(format_args!(
+            "hint: memory is empty in this clone, and git-rune is not set up here: a clone does not fetch the memory {remote} may hold; run `git rune init` to set up and bring it in"
+        ));
+    }
+
+    /// Tells the writer at once about each record the load gate will withhold or mark, so it
+    /// is not found missing from every later `load`. A withheld record is named by kind and
+    /// id only: its text is what the gate keeps from agents.
+    pub fn report_gate(&self, records: &[crate::model::Record]) {
+        use crate::integrity::gate::{gate, Gate};
+        for r in records {
+            match gate(r) {
+                Gate::Withheld => self.ui.warn(format_args!(
+                    "{} {} is recorded, but the integrity gate rates it TAINTED: `load`, the views and agents will not show it; reword it (`git rune verify` says why)",
+                    r.kind().as_str(),
+                    crate::text::short(&r.id)
+                )),
+                Gate::Suspicious(rules) => self.ui.status(format_args!(
+                    "note: {} {:?} will be shown marked SUSPICIOUS ({})",
+                    r.kind().as_str(),
+                    crate::text::one_line(r.body.title()),
+                    rules.join(", ")
+                )),
+                Gate::Clean => {}
+            }
+        }
+    }
+
     /// Reports a write: the ref, commit and summary, the identity hint, and view files that
     /// kept unsaved edits.
     pub fn report_written(&self, store: &Store, written: &Written) {
         identity_hint(self, store);
+        self.report_gate(&written.records);
+        if crate::memory::view_dir::View::open(store).is_some_and(|v| !v.checked_out()) {
+            self.ui.status(format_args!(
+                "hint: the record is in memory, but git-rune is not set up in this clone, so there is no {VIEW_DIR}/ view to show it: run `git rune init` to check it out"
+            ));
+        }
         self.ui.status(format_args!(
             "{} {} {}",
             written.refname,
@@ -227,6 +371,14 @@ impl Context {
         }
         for n in &saved.notes {
             self.ui.status(format_args!("note: {n}"));
+        }
+        for d in &saved.documents {
+            self.ui.status(format_args!("saved {d}"));
+        }
+        for (f, why) in &saved.refused {
+            self.ui.warn(format_args!(
+                "{f} is not kept in memory: {why}; keep it outside the echoes directory"
+            ));
         }
         if saved.archived > 0 || saved.pruned > 0 {
             self.ui.status(format_args!(
@@ -271,6 +423,34 @@ impl Context {
     }
 }
 
+/// After installing hooks: when the hooks directory is inside the work tree (husky's
+/// `core.hooksPath`), the files git-rune created there are kept out of `git status`, and the
+/// user is told so, and which of their own (tracked) hooks now call git-rune.
+fn report_hooks_in_work_tree(ctx: &Context, store: &Store, dir: &std::path::Path) {
+    match crate::hooks::install::in_work_tree(store, dir) {
+        Ok(Some(crate::hooks::install::InWorkTree {
+            dir: rel,
+            created,
+            chained,
+        })) => {
+            if !created.is_empty() {
+                ctx.ui.status(format_args!(
+                    "the hooks directory {rel}/ (core.hooksPath) is inside the work tree: git-rune's new hook files there ({}) are kept out of `git status` through .git/info/exclude; to share them with your team, remove those lines and commit the files",
+                    created.join(", ")
+                ));
+            }
+            if !chained.is_empty() {
+                ctx.ui.status(format_args!(
+                    "git-rune added itself to your own {} in {rel}/: `git status` shows the change; commit it to share it, or `git rune hooks uninstall` takes it out",
+                    chained.join(", ")
+                ));
+            }
+        }
+        Ok(None) => {}
+        Err(e) => ctx.ui.warn(e),
+    }
+}
+
 /// Tells the user when records are attributed to the fallback identity.
 fn identity_hint(ctx: &Context, store: &Store) {
     if store.author.fallback {
@@ -284,69 +464,115 @@ fn identity_hint(ctx: &Context, store: &Store) {
 
 /// Runs one command. `cli` is the command line's definition (`cli::command`).
 pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> Result<ExitCode> {
-    let dir = match global.directory {
+    let dir = match global.directory.clone() {
+        // git's words for a -C that goes nowhere, rather than "not a git repository".
+        Some(d) if !d.is_dir() => {
+            let why = match std::fs::metadata(&d) {
+                Ok(_) => "Not a directory".to_owned(),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    "No such file or directory".to_owned()
+                }
+                Err(e) => e.to_string(),
+            };
+            return Err(error::input(
+                format!("cannot change to '{}': {why}", d.display()),
+                "give -C a directory that exists",
+            ));
+        }
         Some(d) => d,
         None => std::env::current_dir().map_err(|e| {
-            user_error(
+            error::environment(
                 format!("cannot read the current directory: {e}"),
                 "cd into your repository and try again",
             )
         })?,
     };
-    let ctx = Context {
+    let ctx = Context::new(
         dir,
         cli,
-        redact: global.redact,
-        ui: Ui {
-            quiet: global.quiet,
-            json: global.json,
-        },
-    };
+        &global,
+        &command,
+        Ui::new(global.quiet, global.json),
+    );
+    let result = dispatch(&ctx, command);
+    ctx.ui.finish();
+    result
+}
+
+impl Context {
+    /// The context a command runs in: `dir` (the current directory, or `-C`), talking
+    /// through `ui` (stdout and stderr, or buffers in tests).
+    pub fn new(
+        dir: PathBuf,
+        cli: fn() -> clap::Command,
+        global: &GlobalArgs,
+        command: &Command,
+        ui: Ui,
+    ) -> Context {
+        Context {
+            dir,
+            cli,
+            redact: command.redact(),
+            color: global.color.clone(),
+            no_pager: global.no_pager,
+            stdin_read_by: Default::default(),
+            ui,
+        }
+    }
+}
+
+#[cfg(test)]
+mod snapshots;
+
+/// Runs `command` in `ctx`.
+pub fn dispatch(ctx: &Context, command: Command) -> Result<ExitCode> {
     match command {
-        Command::Init(a) => init::run(&ctx, a),
+        Command::Init(a) => init::run(ctx, a),
         Command::Agent(a) => {
             // An agent's hooks never pay for starting another process.
             crate::store::no_auto_maintenance();
-            agent::run(&ctx, a)
+            agent::run(ctx, a)
         }
         #[cfg(feature = "mcp")]
-        Command::Mcp(a) => mcp::run(&ctx, a),
-        Command::Context(a) => context::run(&ctx, a),
-        Command::Fold(a) => context::fold(&ctx, a),
-        Command::Mode(a) => context::mode_cmd(&ctx, a),
-        Command::Decide(a) => record::decide(&ctx, a),
-        Command::Convention(a) => record::convention(&ctx, a),
-        Command::Learn(a) => record::learn(&ctx, a),
-        Command::Instinct(a) => record::instinct(&ctx, a),
-        Command::Progress(a) => record::progress(&ctx, a),
-        Command::Checkpoint(a) => record::checkpoint(&ctx, a),
-        Command::Resume(a) => record::resume(&ctx, a),
-        Command::Remember(a) => record::remember(&ctx, a),
-        Command::Task(a) => task::run(&ctx, a),
-        Command::ContextBlock(a) => task::context_block(&ctx, a),
-        Command::Oracle(a) => oracle::run(&ctx, a),
-        Command::Echo(a) => echo::run(&ctx, a),
-        Command::Import(a) => transfer::import(&ctx, a),
-        Command::Export(a) => transfer::export(&ctx, a),
-        Command::Save(a) => save::run(&ctx, a),
-        Command::Restore(a) => restore::run(&ctx, a),
-        Command::Load(a) => load::run(&ctx, a),
-        Command::Status(a) => status::run(&ctx, a),
-        Command::Show(a) => show::run(&ctx, a),
-        Command::Log(a) => log::run(&ctx, a),
-        Command::Diff(a) => diff::run(&ctx, a),
-        Command::Sync(a) => sync::run(&ctx, a),
-        Command::Remote(a) => sync::remote(&ctx, a),
-        Command::Gc(a) => gc::run(&ctx, a),
-        Command::Verify(a) => verify::run(&ctx, a),
-        Command::Why(a) => why::run(&ctx, a),
-        Command::Hooks(a) => hooks::hooks(&ctx, a),
-        Command::InstallMan(a) => man::install(&ctx, a),
-        Command::Completions(a) => man::completions(&ctx, a),
+        Command::Mcp(a) => mcp::run(ctx, a),
+        Command::Context(a) => context::run(ctx, a),
+        Command::Fold(a) => context::fold(ctx, a),
+        Command::Mode(a) => context::mode_cmd(ctx, a),
+        Command::Decide(a) => record::decide(ctx, a),
+        Command::Convention(a) => record::convention(ctx, a),
+        Command::Learn(a) => record::learn(ctx, a),
+        Command::Instinct(a) => record::instinct(ctx, a),
+        Command::Progress(a) => record::progress(ctx, a),
+        Command::Checkpoint(a) => record::checkpoint(ctx, a),
+        Command::Resume(a) => record::resume(ctx, a),
+        Command::Remember(a) => record::remember(ctx, a),
+        Command::Task(a) => task::run(ctx, a),
+        Command::ContextBlock(a) => task::context_block(ctx, a),
+        Command::Oracle(a) => oracle::run(ctx, a),
+        Command::Echo(a) => echo::run(ctx, a),
+        Command::Import(a) => transfer::import(ctx, a),
+        Command::Export(a) => transfer::export(ctx, a),
+        Command::Save(a) => save::run(ctx, a),
+        Command::Restore(a) => restore::run(ctx, a),
+        Command::Load(a) => load::run(ctx, a),
+        Command::Status(a) => status::run(ctx, a),
+        Command::Show(a) => show::run(ctx, a),
+        Command::Log(a) => log::run(ctx, a),
+        Command::Diff(a) => diff::run(ctx, a),
+        Command::Sync(a) => sync::run(ctx, a),
+        Command::Remote(a) => sync::remote(ctx, a),
+        Command::Repair(a) => repair::run(ctx, a),
+        Command::Gc(a) => gc::run(ctx, a),
+        Command::Verify(a) => verify::run(ctx, a),
+        Command::Why(a) => why::run(ctx, a),
+        Command::Hooks(a) => hooks::hooks(ctx, a),
+        Command::InstallMan(a) => man::install(ctx, a),
+        Command::Help(a) => man::help(ctx, a),
+        Command::Completions(a) => man::completions(ctx, a),
         Command::Hook(a) => {
             // Git starts its own maintenance after the command that ran the hook.
             crate::store::no_auto_maintenance();
-            hooks::hook(&ctx, a)
+            hooks::hook(ctx, a)
         }
     }
 }
@@ -357,11 +583,11 @@ pub(crate) fn report_upkeep(ctx: &Context, up: &crate::upkeep::Upkeep) {
     use crate::memory::record::{PRUNE_CONFIDENCE, PRUNE_DAYS};
     use crate::model::oracle::ORPHAN_HOURS;
     for r in &up.merged {
-        let came =
-            r.incoming().values().sum::<usize>() + r.notes.as_ref().map_or(0, |n| n.incoming);
-        if came > 0 {
+        let what =
+            crate::output::kind_counts(&r.incoming(), r.notes.as_ref().map_or(0, |n| n.incoming));
+        if !what.is_empty() {
             ctx.ui.status(format_args!(
-                "git-rune: merged memory fetched from {} ({came} new)",
+                "git-rune: merged memory `git fetch` brought from {}: {what} new",
                 r.remote
             ));
         }
@@ -380,7 +606,7 @@ pub(crate) fn report_upkeep(ctx: &Context, up: &crate::upkeep::Upkeep) {
             if n == 1 { "" } else { "es" }
         ));
     }
-    for f in &up.failures {
+    for f in up.failures.iter().chain(&up.warnings) {
         ctx.ui.warn(format_args!("{f}"));
     }
 }

@@ -46,6 +46,8 @@ pub enum OracleCommand {
 
 #[derive(Debug, Args)]
 pub struct DispatchArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// The caller's id: oracle-<digits>-<lowercase letters and digits>.
     #[arg(long)]
     pub session_id: String,
@@ -68,6 +70,8 @@ pub struct DispatchArgs {
 
 #[derive(Debug, Args)]
 pub struct CompleteArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// The dispatch's session id.
     pub session_id: String,
     /// The answer's id.
@@ -148,7 +152,7 @@ fn complete(ctx: &Context, a: CompleteArgs) -> Result<ExitCode> {
         s
     } else {
         std::fs::read_to_string(&a.excerpt_file).map_err(|e| {
-            crate::error::user_error(
+            crate::error::input(
                 format!("cannot read the excerpt file {}: {e}", a.excerpt_file),
                 "pass a readable UTF-8 text file, or - to read stdin",
             )
@@ -270,4 +274,13 @@ fn list(ctx: &Context) -> Result<ExitCode> {
     }
     ctx.ui.print(&out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether an oracle command that writes was given `--redact`.
+pub(super) fn redact(a: &OracleArgs) -> bool {
+    match &a.command {
+        OracleCommand::Dispatch(a) => a.redact.redact,
+        OracleCommand::Complete(a) => a.redact.redact,
+        _ => false,
+    }
 }

@@ -2,6 +2,7 @@
 //! resume and remember. Each seals one record, commits it at once (one CAS ref update) and
 //! refreshes the view.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -9,7 +10,7 @@ use clap::builder::PossibleValuesParser;
 use clap::{Args, Subcommand};
 
 use super::Context;
-use crate::error::{user_error, user_error_plain};
+use crate::error;
 use crate::memory::record;
 use crate::memory::seal::{SealError, Sealed};
 use crate::memory::write::Written;
@@ -22,83 +23,154 @@ use crate::store::Store;
 use crate::text::{one_line, sanitize};
 
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("context_text").required(true))]
+#[command(group = clap::ArgGroup::new("decision_text").required(true))]
+#[command(group = clap::ArgGroup::new("rationale_text").required(true))]
+#[command(group = clap::ArgGroup::new("impact_text").required(true))]
 pub struct DecideArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// Short title of the decision.
     pub title: String,
-    /// Why the decision was needed.
-    #[arg(long)]
-    pub context: String,
-    /// What was decided.
-    #[arg(long)]
-    pub decision: String,
-    /// Why this approach over the alternatives.
-    #[arg(long)]
-    pub rationale: String,
-    /// What files or modules are affected.
-    #[arg(long)]
-    pub impact: String,
-    /// Files the decision is about (comma-separated); load marks it stale when they change.
+    /// Why the decision was needed (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", group = "context_text")]
+    pub context: Option<String>,
+    /// Read --context from FILE (`-` for standard input).
+    #[arg(long = "context-file", value_name = "FILE", group = "context_text")]
+    pub context_file: Option<PathBuf>,
+    /// What was decided (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", group = "decision_text")]
+    pub decision: Option<String>,
+    /// Read --decision from FILE (`-` for standard input), as `git commit -F`.
+    #[arg(
+        short = 'F',
+        long = "decision-file",
+        value_name = "FILE",
+        group = "decision_text"
+    )]
+    pub decision_file: Option<PathBuf>,
+    /// Why this approach over the alternatives (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", group = "rationale_text")]
+    pub rationale: Option<String>,
+    /// Read --rationale from FILE (`-` for standard input).
+    #[arg(long = "rationale-file", value_name = "FILE", group = "rationale_text")]
+    pub rationale_file: Option<PathBuf>,
+    /// What files or modules are affected (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", group = "impact_text")]
+    pub impact: Option<String>,
+    /// Read --impact from FILE (`-` for standard input).
+    #[arg(long = "impact-file", value_name = "FILE", group = "impact_text")]
+    pub impact_file: Option<PathBuf>,
+    /// Files the decision is about (comma-separated, relative to the current directory); load
+    /// marks it stale when they change.
     #[arg(long, value_delimiter = ',')]
     pub files: Vec<String>,
 }
 
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("pattern_text").required(true))]
 pub struct ConventionArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// Short title of the convention.
     pub title: String,
-    /// Description of the convention.
-    #[arg(long)]
-    pub pattern: String,
-    /// Code example showing the pattern.
-    #[arg(long)]
+    /// Description of the convention (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", group = "pattern_text")]
+    pub pattern: Option<String>,
+    /// Read --pattern from FILE (`-` for standard input), as `git commit -F`.
+    #[arg(
+        short = 'F',
+        long = "pattern-file",
+        value_name = "FILE",
+        group = "pattern_text"
+    )]
+    pub pattern_file: Option<PathBuf>,
+    /// Code example showing the pattern (`-` reads standard input).
+    #[arg(long, value_name = "TEXT")]
     pub example: Option<String>,
-    /// Where the convention applies.
-    #[arg(long)]
+    /// Read --example from FILE (`-` for standard input).
+    #[arg(long = "example-file", value_name = "FILE", conflicts_with = "example")]
+    pub example_file: Option<PathBuf>,
+    /// Where the convention applies (`-` reads standard input).
+    #[arg(long, value_name = "TEXT")]
     pub applies_to: Option<String>,
+    /// Read --applies-to from FILE (`-` for standard input).
+    #[arg(
+        long = "applies-to-file",
+        value_name = "FILE",
+        conflicts_with = "applies_to"
+    )]
+    pub applies_to_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("insight_text").required(true))]
 pub struct LearnArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// Kind of learning.
     #[arg(long = "type", value_parser = PossibleValuesParser::new(LearningType::ALL.map(|t| t.as_str())))]
     pub ltype: String,
     /// Dedup key: the latest learning per key and type wins.
     #[arg(long)]
     pub key: String,
-    /// One or two sentences, in causal language.
-    #[arg(long)]
-    pub insight: String,
+    /// One or two sentences, in causal language (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", group = "insight_text")]
+    pub insight: Option<String>,
+    /// Read --insight from FILE (`-` for standard input), as `git commit -F`.
+    #[arg(
+        short = 'F',
+        long = "insight-file",
+        value_name = "FILE",
+        group = "insight_text"
+    )]
+    pub insight_file: Option<PathBuf>,
     /// How certain the learning is, from 0.1 (hunch) to 1.0.
     #[arg(long, default_value_t = 0.7, allow_negative_numbers = true)]
     pub confidence: f64,
     /// Which skill or tool produced the learning.
     #[arg(long)]
     pub skill: Option<String>,
-    /// Affected files (comma-separated); load marks the learning stale when they change.
+    /// Affected files (comma-separated, relative to the current directory); load marks the
+    /// learning stale when they change.
     #[arg(long, value_delimiter = ',')]
     pub files: Vec<String>,
 }
 
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+#[command(group = clap::ArgGroup::new("trigger_text").required(true))]
+#[command(group = clap::ArgGroup::new("action_text").required(true))]
+#[command(group = clap::ArgGroup::new("evidence_text").required(true))]
 pub struct InstinctArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     #[command(subcommand)]
     pub command: Option<InstinctCommand>,
     /// Short name; recording the same name again replaces the instinct.
     #[arg(required = true)]
     pub name: Option<String>,
-    /// When the pattern applies.
-    #[arg(long, required = true)]
+    /// When the pattern applies (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", group = "trigger_text")]
     pub trigger: Option<String>,
-    /// What to do.
-    #[arg(long, required = true)]
+    /// Read --trigger from FILE (`-` for standard input).
+    #[arg(long = "trigger-file", value_name = "FILE", group = "trigger_text")]
+    pub trigger_file: Option<PathBuf>,
+    /// What to do (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", group = "action_text")]
     pub action: Option<String>,
+    /// Read --action from FILE (`-` for standard input).
+    #[arg(long = "action-file", value_name = "FILE", group = "action_text")]
+    pub action_file: Option<PathBuf>,
     /// From 0.3 (one-off preference) to 0.9 (repeated correction).
     #[arg(long, allow_negative_numbers = true, required = true)]
     pub confidence: Option<f64>,
-    /// What happened that taught this.
-    #[arg(long, required = true)]
+    /// What happened that taught this (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", group = "evidence_text")]
     pub evidence: Option<String>,
+    /// Read --evidence from FILE (`-` for standard input).
+    #[arg(long = "evidence-file", value_name = "FILE", group = "evidence_text")]
+    pub evidence_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -125,6 +197,8 @@ pub struct PromoteArgs {
 
 #[derive(Debug, Args)]
 pub struct ProgressArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// A task completed (repeatable).
     #[arg(long)]
     pub completed: Vec<String>,
@@ -140,19 +214,28 @@ pub struct ProgressArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("doing_text").required(true))]
 pub struct CheckpointArgs {
-    /// The exact task and sub-step in progress.
-    #[arg(long)]
-    pub doing: String,
+    #[command(flatten)]
+    pub redact: super::Redact,
+    /// The exact task and sub-step in progress (`-` reads standard input).
+    #[arg(long, value_name = "TEXT", group = "doing_text")]
+    pub doing: Option<String>,
+    /// Read --doing from FILE (`-` for standard input).
+    #[arg(long = "doing-file", value_name = "FILE", group = "doing_text")]
+    pub doing_file: Option<PathBuf>,
     /// A remaining step, in order (repeatable).
     #[arg(long)]
     pub left: Vec<String>,
     /// Something the next session needs that is not in the code (repeatable).
     #[arg(long)]
     pub context: Vec<String>,
-    /// The instruction for the next session to pick up from.
-    #[arg(long)]
+    /// The instruction for the next session to pick up from (`-` reads standard input).
+    #[arg(long, value_name = "TEXT")]
     pub resume: Option<String>,
+    /// Read --resume from FILE (`-` for standard input).
+    #[arg(long = "resume-file", value_name = "FILE", conflicts_with = "resume")]
+    pub resume_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -164,9 +247,16 @@ pub struct ResumeArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("text_text").required(true))]
 pub struct RememberArgs {
-    /// The item to add.
-    pub text: String,
+    #[command(flatten)]
+    pub redact: super::Redact,
+    /// The item to add (`-` reads standard input).
+    #[arg(value_name = "TEXT", group = "text_text")]
+    pub text: Option<String>,
+    /// Read the item from FILE (`-` for standard input), as `git commit -F`.
+    #[arg(short = 'F', long = "file", value_name = "FILE", group = "text_text")]
+    pub file: Option<PathBuf>,
     /// A section of cumulative-notes.md (e.g. "Attention Points") or of task-notes.md
     /// (e.g. "What Failed").
     #[arg(long)]
@@ -184,7 +274,7 @@ fn sealed(ctx: &Context, command: &str, body: Body) -> Result<Sealed> {
     let out = sealer
         .seal(Draft::new(body), &|field, _| argument(&cli, command, field))
         .map_err(|e| match e {
-            SealError::Invalid { kind, error, .. } => user_error(
+            SealError::Invalid { kind, error, .. } => error::input(
                 format!("invalid {kind}: {error}"),
                 "fix the value and run the command again; nothing was recorded",
             ),
@@ -234,45 +324,56 @@ fn done(ctx: &Context, store: &Store, written: Option<Written>) -> Result<ExitCo
 
 /// Seals one record from the command line, commits it as `<verb>: <title>`, reports it.
 fn add(ctx: &Context, store: &Store, verb: &str, body: Body) -> Result<ExitCode> {
+    ctx.check_view_writable(store)?;
     let written = record::add(store, verb, sealed(ctx, verb, body)?)?;
     done(ctx, store, written)
 }
 
 pub fn decide(ctx: &Context, a: DecideArgs) -> Result<ExitCode> {
+    let context = ctx.required_text("--context", a.context, a.context_file)?;
+    let decision = ctx.required_text("--decision", a.decision, a.decision_file)?;
+    let rationale = ctx.required_text("--rationale", a.rationale, a.rationale_file)?;
+    let impact = ctx.required_text("--impact", a.impact, a.impact_file)?;
     let store = ctx.store()?;
+    let files = ctx.repo_paths(&store, &a.files)?;
     let body = record::NewDecision {
         title: a.title,
-        context: a.context,
-        decision: a.decision,
-        rationale: a.rationale,
-        impact: a.impact,
-        files: a.files,
+        context,
+        decision,
+        rationale,
+        impact,
+        files,
     }
     .body(&store);
     add(ctx, &store, "decide", body)
 }
 
 pub fn convention(ctx: &Context, a: ConventionArgs) -> Result<ExitCode> {
+    let pattern = ctx.required_text("--pattern", a.pattern, a.pattern_file)?;
+    let example = ctx.text("--example", a.example, a.example_file)?;
+    let applies_to = ctx.text("--applies-to", a.applies_to, a.applies_to_file)?;
     let store = ctx.store()?;
     let body = record::NewConvention {
         title: a.title,
-        pattern: a.pattern,
-        example: a.example.unwrap_or_default(),
-        applies_to: a.applies_to.unwrap_or_default(),
+        pattern,
+        example: example.unwrap_or_default(),
+        applies_to: applies_to.unwrap_or_default(),
     }
     .body();
     add(ctx, &store, "convention", body)
 }
 
 pub fn learn(ctx: &Context, a: LearnArgs) -> Result<ExitCode> {
+    let insight = ctx.required_text("--insight", a.insight, a.insight_file)?;
     let store = ctx.store()?;
+    let files = ctx.repo_paths(&store, &a.files)?;
     let body = record::NewLearning {
         skill: a.skill.unwrap_or_default(),
         ltype: LearningType::parse(&a.ltype).unwrap_or(LearningType::Insight),
         key: a.key,
-        insight: a.insight,
+        insight,
         confidence: a.confidence,
-        files: a.files,
+        files,
     }
     .body(&store);
     add(ctx, &store, "learn", body)
@@ -282,16 +383,20 @@ pub fn instinct(ctx: &Context, a: InstinctArgs) -> Result<ExitCode> {
     if let Some(InstinctCommand::Promote(p)) = a.command {
         return promote(ctx, p);
     }
-    let store = ctx.store()?;
     // clap requires every field when there is no subcommand.
+    let trigger = ctx.required_text("--trigger", a.trigger, a.trigger_file)?;
+    let action = ctx.required_text("--action", a.action, a.action_file)?;
+    let evidence = ctx.required_text("--evidence", a.evidence, a.evidence_file)?;
+    let store = ctx.store()?;
     let body = Body::Instinct(Instinct {
         name: a.name.unwrap_or_default(),
-        trigger: a.trigger.unwrap_or_default(),
-        action: a.action.unwrap_or_default(),
+        trigger,
+        action,
         confidence: a.confidence.unwrap_or_default(),
-        evidence: a.evidence.unwrap_or_default(),
+        evidence,
         extra: Vec::new(),
     });
+    ctx.check_view_writable(&store)?;
     let out = record::instinct(&store, sealed(ctx, "instinct", body)?)?;
     if let Some(name) = &out.evicted {
         ctx.ui.status(format_args!(
@@ -304,26 +409,35 @@ pub fn instinct(ctx: &Context, a: InstinctArgs) -> Result<ExitCode> {
 }
 
 pub fn progress(ctx: &Context, a: ProgressArgs) -> Result<ExitCode> {
+    let completed = ctx.texts("--completed", a.completed)?;
+    let in_progress = ctx.texts("--in-progress", a.in_progress)?;
+    let blocked = ctx.texts("--blocked", a.blocked)?;
+    let next = ctx.texts("--next", a.next)?;
     let store = ctx.store()?;
     let body = Body::Progress(Progress {
-        completed: a.completed,
-        in_progress: a.in_progress,
-        blocked: a.blocked,
-        next: a.next,
+        completed,
+        in_progress,
+        blocked,
+        next,
         extra: Vec::new(),
     });
     add(ctx, &store, "progress", body)
 }
 
 pub fn checkpoint(ctx: &Context, a: CheckpointArgs) -> Result<ExitCode> {
+    let doing = ctx.required_text("--doing", a.doing, a.doing_file)?;
+    let resume = ctx.text("--resume", a.resume, a.resume_file)?;
+    let left = ctx.texts("--left", a.left)?;
+    let context = ctx.texts("--context", a.context)?;
     let store = ctx.store()?;
     let body = record::NewCheckpoint {
-        doing: a.doing,
-        left: a.left,
-        context: a.context,
-        resume: a.resume.unwrap_or_default(),
+        doing,
+        left,
+        context,
+        resume: resume.unwrap_or_default(),
     }
     .body(&store)?;
+    ctx.check_view_writable(&store)?;
     let written = record::checkpoint(&store, sealed(ctx, "checkpoint", body)?)?;
     done(ctx, &store, written)
 }
@@ -332,7 +446,7 @@ pub fn resume(ctx: &Context, a: ResumeArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let (resumed, written) = record::resume(&store, a.done)?;
     let Some(cp) = resumed else {
-        return Err(user_error(
+        return Err(error::input(
             "there is no open checkpoint on this branch",
             "set one with `git rune checkpoint --doing \"…\" --resume \"…\"`",
         ));
@@ -342,13 +456,19 @@ pub fn resume(ctx: &Context, a: ResumeArgs) -> Result<ExitCode> {
     }
     if ctx.ui.json {
         let status = if a.done { "resolved" } else { "open" };
-        let v = serde_json::json!({
-            "version": json::VERSION,
-            "checkpoint": json::shown_record(&cp, Some(status)),
-        });
+        let v = json::ResumeJson {
+            checkpoint: json::shown_record(&cp, Some(status)),
+            version: json::VERSION,
+        };
         ctx.ui.print(&(json::line(&v) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
+    // Through the gate: a withheld checkpoint is its placeholder, a SUSPICIOUS one marked.
+    let Some(cp) = crate::integrity::gate::shown(&cp) else {
+        ctx.ui
+            .print(&format!("{}\n", crate::integrity::gate::placeholder(&cp)))?;
+        return Ok(ExitCode::SUCCESS);
+    };
     if let Body::Checkpoint(Checkpoint {
         doing,
         resume,
@@ -369,25 +489,27 @@ pub fn resume(ctx: &Context, a: ResumeArgs) -> Result<ExitCode> {
 }
 
 pub fn remember(ctx: &Context, a: RememberArgs) -> Result<ExitCode> {
+    let text = ctx.required_text("<TEXT>", a.text, a.file)?;
     let store = ctx.store()?;
     let body = if let Some(section) = canonical_section(&a.section, &CUMULATIVE_SECTIONS) {
         if a.task.is_some() {
-            return Err(user_error_plain(format!(
-                "--task applies to task-notes sections, not to {section:?}"
-            )));
+            return Err(error::Error::plain(
+                error::Kind::Usage,
+                format!("--task applies to task-notes sections, not to {section:?}"),
+            ));
         }
         Body::CumulativeNote(CumulativeNote {
             section: section.into(),
-            text: a.text,
+            text: text.clone(),
         })
     } else if let Some(section) = canonical_section(&a.section, &TASK_SECTIONS) {
         Body::TaskNote(TaskNote {
             task: a.task.unwrap_or_default(),
             section: section.into(),
-            text: a.text,
+            text,
         })
     } else {
-        return Err(user_error(
+        return Err(error::input(
             format!("unknown section {:?}", a.section),
             format!(
                 "use a cumulative-notes section ({}) or a task-notes section ({})",

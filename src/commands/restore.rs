@@ -7,8 +7,8 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Context;
-use crate::error::user_error;
-use crate::memory::view_dir::{View, VIEW_DIR};
+use crate::error;
+use crate::memory::view_dir::{FileState, View, VIEW_DIR};
 use crate::output::json;
 use crate::view::ViewFile;
 
@@ -23,28 +23,59 @@ pub struct RestoreArgs {
 pub fn run(ctx: &Context, args: RestoreArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let view = View::open(&store).ok_or_else(|| {
-        user_error(
+        error::environment(
             "a bare repository has no .rune/ view to restore",
             "run this in a work tree",
         )
     })?;
-    let files = if args.files.is_empty() {
-        view.unsaved()
+    let manifest = view.manifest();
+    let scan = view.scan_documents(&manifest);
+    let (files, documents) = if args.files.is_empty() {
+        let files = view
+            .unsaved()
             .into_iter()
             .chain(view.missing())
-            .collect::<Vec<_>>()
-    } else {
-        args.files
+            .collect::<Vec<_>>();
+        let documents: Vec<String> = scan
+            .files
             .iter()
-            .map(|name| file_named(name))
-            .collect::<Result<Vec<_>>>()?
+            .filter(|(_, _, s)| *s != FileState::Clean)
+            .map(|(rel, _, _)| rel.clone())
+            .collect();
+        (files, documents)
+    } else {
+        let mut files = Vec::new();
+        let mut documents = Vec::new();
+        for name in &args.files {
+            match file_named(name) {
+                Ok(f) => files.push(f),
+                // A document or record file memory holds (or the view checked out).
+                Err(e) => {
+                    let rel = bare(name);
+                    if manifest.documents.contains_key(rel) {
+                        documents.push(rel.to_owned());
+                    } else {
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        (files, documents)
     };
-    view.checkout(&store, &files)?;
+    view.checkout_documents(&store, &files, &documents)?;
+    // The echoes directory too, when nothing is named.
+    if args.files.is_empty() {
+        crate::echoes::refresh_forced(&store)?;
+    }
     if ctx.ui.json {
-        let v = serde_json::json!({
-            "version": json::VERSION,
-            "restored": files.iter().map(|f| f.name()).collect::<Vec<_>>(),
-        });
+        let v = json::RestoreJson {
+            restored: files
+                .iter()
+                .map(|f| f.name().to_owned())
+                .chain(documents.iter().cloned())
+                .collect(),
+            version: json::VERSION,
+        };
         ctx.ui.print(&(json::line(&v) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -52,7 +83,10 @@ pub fn run(ctx: &Context, args: RestoreArgs) -> Result<ExitCode> {
     for f in &files {
         out.push_str(&format!("restored {VIEW_DIR}/{}\n", f.name()));
     }
-    if files.is_empty() {
+    for d in &documents {
+        out.push_str(&format!("restored {VIEW_DIR}/{d}\n"));
+    }
+    if files.is_empty() && documents.is_empty() {
         ctx.ui
             .status(format_args!("{VIEW_DIR}/ has no edits to discard"));
     }
@@ -60,15 +94,21 @@ pub fn run(ctx: &Context, args: RestoreArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A path inside `.rune/`, from a name as given.
+fn bare(name: &str) -> &str {
+    let name = name.trim_start_matches("./");
+    name.strip_prefix(VIEW_DIR)
+        .and_then(|r| r.strip_prefix('/'))
+        .unwrap_or(name)
+}
+
 /// A view file by its name, its path or its kind.
 fn file_named(name: &str) -> Result<ViewFile> {
-    let bare = name
-        .trim_start_matches("./")
-        .trim_start_matches(&format!("{VIEW_DIR}/"));
+    let bare = bare(name);
     ViewFile::from_name(bare)
         .or_else(|| ViewFile::from_label(bare))
         .ok_or_else(|| {
-            user_error(
+            error::input(
                 format!("{name:?} is not a view file"),
                 format!(
                     "name one of {}",

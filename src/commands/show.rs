@@ -24,26 +24,49 @@ pub struct ShowArgs {
     /// deleted, or outvoted by another clone's edit too, each with its status.
     #[arg(long)]
     pub all: bool,
-    /// Which records to show (`oracles`: this branch's oracle dispatches, which have no view
-    /// file).
+    /// Which records to show, plural or singular as JSON names them (`decisions` or
+    /// `decision`; `oracles`: this branch's oracle dispatches, which have no view file).
     #[arg(value_parser = clap::builder::PossibleValuesParser::new(kinds()))]
     pub kind: String,
+}
+
+/// The label `show` works with for what was typed: the plural label, or the singular kind
+/// name records carry in JSON and MCP.
+fn label_of(typed: &str) -> &str {
+    ViewFile::LISTED
+        .into_iter()
+        .find(|f| f.kind().as_str() == typed)
+        .map(ViewFile::label)
+        .or_else(|| (typed == Kind::Oracle.as_str()).then_some(ORACLES))
+        .unwrap_or(typed)
 }
 
 /// The kind `show` names oracle dispatches by.
 const ORACLES: &str = "oracles";
 
-/// Every kind `show` takes: each view file's, then the oracle dispatches'.
-fn kinds() -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = ViewFile::LISTED.map(ViewFile::label).to_vec();
-    out.push(ORACLES);
+/// Every kind `show` takes: each view file's, then the oracle dispatches', each also by
+/// its singular name (an alias, so `--help` lists the plurals).
+fn kinds() -> Vec<clap::builder::PossibleValue> {
+    let mut out: Vec<clap::builder::PossibleValue> = ViewFile::LISTED
+        .into_iter()
+        .map(|f| {
+            let v = clap::builder::PossibleValue::new(f.label());
+            if f.kind().as_str() == f.label() {
+                v
+            } else {
+                v.alias(f.kind().as_str())
+            }
+        })
+        .collect();
+    out.push(clap::builder::PossibleValue::new(ORACLES).alias(Kind::Oracle.as_str()));
     out
 }
 
 pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
+    ctx.page(&store);
     let snap = snapshot(&store, args.at.as_deref())?;
-    let file = ViewFile::from_label(&args.kind);
+    let file = ViewFile::from_label(label_of(&args.kind));
     let kind = file.map_or(Kind::Oracle, ViewFile::kind);
     let file = file.unwrap_or(ViewFile::Decisions);
     let state = &snap.state;
@@ -60,15 +83,22 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
         let mut every: Vec<Record> = all.iter().cloned().collect();
         every.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
         let statuses = crate::model::fold::statuses(&every, state);
-        for (r, status) in statuses.into_iter().filter(|(r, _)| r.kind() == kind) {
+        // Records of this kind a newer git-rune wrote are listed too, as such.
+        let of_kind = |r: &Record| r.kind() == kind || r.tag() == kind.as_str();
+        for (r, status) in statuses.into_iter().filter(|(r, _)| of_kind(r)) {
             if ctx.ui.json {
                 out.push_str(&json::line(&json::shown_record(r, Some(status))));
             } else {
                 out.push_str(&format!(
-                    "{status:<10} {} {} {}",
+                    "{status:<10} {} {} {}{}",
                     crate::text::short(&r.id),
                     pretty_time(&r.meta.ts),
-                    crate::text::one_line(r.body.title())
+                    crate::text::one_line(&crate::integrity::gate::shown_title(r)),
+                    if r.is_from_newer_version() {
+                        " (from a newer git-rune)"
+                    } else {
+                        ""
+                    }
                 ));
             }
             out.push('\n');
@@ -109,7 +139,8 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
         };
         out = view::render(file, state, &withhold);
     }
-    ctx.ui.print(&out)?;
+    ctx.ui
+        .print_painted(&out, crate::output::paint::show_line)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -145,6 +176,20 @@ fn checkpoints_text(state: &State) -> String {
         out.push_str("no checkpoints on this branch\n");
     }
     for r in &state.checkpoints {
+        let status = if open.as_deref() == Some(r.id.as_str()) {
+            "open"
+        } else {
+            "resolved"
+        };
+        // Through the gate: a withheld checkpoint is its placeholder, a SUSPICIOUS one marked.
+        let Some(r) = crate::integrity::gate::shown(r) else {
+            out.push_str(&format!(
+                "[{}] {status}: {}\n",
+                pretty_time(&r.meta.ts),
+                crate::integrity::gate::placeholder(r)
+            ));
+            continue;
+        };
         if let Body::Checkpoint(Checkpoint {
             doing,
             resume,
@@ -152,11 +197,6 @@ fn checkpoints_text(state: &State) -> String {
             ..
         }) = &r.body
         {
-            let status = if open.as_deref() == Some(r.id.as_str()) {
-                "open"
-            } else {
-                "resolved"
-            };
             out.push_str(&format!(
                 "[{}] {status}: {}\n",
                 pretty_time(&r.meta.ts),

@@ -1,6 +1,7 @@
 //! `git rune sync [<remote>] [--all]`: share memory with a git remote (fetch, merge by set
-//! union, push never forced), and `git rune remote add <remote>`: let a plain `git fetch`
-//! bring a remote's memory too.
+//! union, push never forced), and `git rune remote add|remove <remote>`: opt a remote in to
+//! (or out of) receiving memory; an opted-in remote's memory also comes with a plain `git
+//! fetch`.
 
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -9,16 +10,19 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 
 use super::Context;
-use crate::error::user_error;
+use crate::error;
+use crate::memory::view_dir::VIEW_DIR;
 use crate::output::json;
-use crate::sync::{sync, track_remote, SyncOptions, SyncReport};
+use crate::sync::share;
+use crate::sync::{sync, SyncOptions, SyncReport};
 
 #[derive(Debug, Args)]
 pub struct SyncArgs {
     /// The remote to sync with (default: the current branch's upstream remote, else origin).
+    /// Naming a remote that has no setting yet opts it in (not a fork's upstream).
     #[arg(conflicts_with = "all")]
     pub remote: Option<String>,
-    /// Sync with every remote that has memory.
+    /// Sync with every remote memory goes to (those opted in).
     #[arg(long)]
     pub all: bool,
     /// Fetch and merge only; push nothing.
@@ -34,12 +38,21 @@ pub struct RemoteArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum RemoteAction {
-    /// Add git-rune's fetch refspecs to <remote>, so `git fetch` and `git pull` bring its
-    /// memory into refs/rune-remotes/<remote>/ (the next git-rune command merges it).
+    /// Share memory with <remote>: the pre-push hook, `sync`, `sync --all` and `gc` push it
+    /// there (remote.<remote>.runeShare=true), and `git fetch` brings its memory into
+    /// refs/rune-remotes/<remote>/ (the next git-rune command merges it).
     Add {
         /// The remote (as `git remote` lists it).
         remote: String,
     },
+    /// Stop sharing memory with <remote> (remote.<remote>.runeShare=false): nothing is pushed
+    /// there, and its memory is no longer fetched. What it has stays there.
+    Remove {
+        /// The remote (as `git remote` lists it).
+        remote: String,
+    },
+    /// List the remotes and whether memory goes to each.
+    List,
 }
 
 pub fn run(ctx: &Context, args: SyncArgs) -> Result<ExitCode> {
@@ -49,12 +62,23 @@ pub fn run(ctx: &Context, args: SyncArgs) -> Result<ExitCode> {
         if all.is_empty() {
             return Err(no_remote());
         }
-        all
+        // Only the remotes memory goes to: --all never sends it anywhere new.
+        let shared: Vec<String> = all
+            .into_iter()
+            .filter(|r| share::sharing(&store, r).pushes())
+            .collect();
+        if shared.is_empty() {
+            return Err(error::input(
+                "no remote is opted in to receive memory",
+                "opt one in with `git rune remote add <remote>` (`git rune status` shows where memory goes)",
+            ));
+        }
+        shared
     } else {
-        match args.remote.or_else(|| store.default_remote()) {
+        match args.remote.clone().or_else(|| store.default_remote()) {
             Some(r) => {
                 if !store.remotes().contains(&r) {
-                    return Err(user_error(
+                    return Err(error::input(
                         format!("{r:?} is not a remote of this repository"),
                         "name one `git remote` lists, or add it with `git remote add`",
                     ));
@@ -64,29 +88,28 @@ pub fn run(ctx: &Context, args: SyncArgs) -> Result<ExitCode> {
             None => return Err(no_remote()),
         }
     };
+    // Asking to sync with a remote nobody decided about, by name or as the default, is the
+    // decision: it is opted in (a fork's upstream never is; a remote opted out stays out).
     let opts = SyncOptions {
         no_push: args.no_push,
+        opt_in: !args.all,
         ..SyncOptions::default()
     };
+    let edited_before = edited_twice(&store);
     let mut out = String::new();
     let mut gave_up = false;
     for remote in &remotes {
-        let report = sync(&store, remote, opts, &|what| ctx.ui.status(what))?;
-        if args.all && report.refs.is_empty() && report.notes.is_none() && report.pushed.is_empty()
-        {
-            // --all: a remote without memory is not one to push memory to.
-            continue;
+        let report = sync(&store, remote, opts.clone(), &|what| ctx.ui.status(what))?;
+        if report.opted_in {
+            ctx.ui.status(format_args!(
+                "memory now goes to {remote} (`git rune remote remove {remote}` stops it)"
+            ));
         }
         gave_up |= report.gave_up.is_some();
         if let Some(why) = &report.gave_up {
             ctx.ui.warn(why);
         }
-        for (id, why) in report.refused() {
-            ctx.ui.warn(format_args!(
-                "refused a record from {remote} ({}): {why}",
-                crate::text::short(id)
-            ));
-        }
+        warn_about(ctx, &report);
         if ctx.ui.json {
             out.push_str(&json::line(&json::sync(&report)));
             out.push('\n');
@@ -101,38 +124,106 @@ pub fn run(ctx: &Context, args: SyncArgs) -> Result<ExitCode> {
     }
     // A view on this branch shows what came in.
     ctx.refresh_view(&store);
+    // Two clones editing one record both keep their edit (the merge never drops one): say
+    // so for edits that met in this sync, since the view now shows both.
+    for (title, kind, label) in edited_twice(&store) {
+        if !edited_before
+            .iter()
+            .any(|(t, k, _)| *t == title && *k == kind)
+        {
+            ctx.ui.warn(format_args!(
+                "{kind} {title:?} was edited in two clones: both edits are kept and shown; keep one by deleting the other in {VIEW_DIR}/ and running `git rune save` (`git rune show {label} --all` lists them)"
+            ));
+        }
+    }
+    // The remote kept moving: what came in is merged, the push waits for a later sync.
     Ok(if gave_up {
-        ExitCode::from(1)
+        ExitCode::from(crate::error::Kind::Conflict.exit_code())
     } else {
         ExitCode::SUCCESS
     })
 }
 
+/// The warnings a sync's report carries: records refused, remote refs skipped or left for
+/// `repair`, memory not pushed because the remote is not opted in.
+pub fn warn_about(ctx: &Context, report: &SyncReport) {
+    let remote = &report.remote;
+    for w in report.warnings() {
+        ctx.ui.warn(w);
+    }
+    if !report.refused().is_empty() {
+        ctx.ui.status(format_args!(
+            "hint: the rest of {remote}'s memory merged; `git rune repair {remote}` publishes tips without what was refused"
+        ));
+    }
+    if let Some(why) = report.not_shared {
+        ctx.ui.status(format_args!(
+            "memory was not pushed to {remote}: it is {}; `git rune remote add {remote}` shares it",
+            why.why()
+        ));
+    }
+}
+
 pub fn remote(ctx: &Context, args: RemoteArgs) -> Result<ExitCode> {
     let store = ctx.open_store()?;
+    let known = |remote: &str| -> Result<()> {
+        if store.remotes().iter().any(|r| r == remote) {
+            Ok(())
+        } else {
+            Err(error::input(
+                format!("{remote:?} is not a remote of this repository"),
+                "add it with `git remote add` first",
+            ))
+        }
+    };
     match args.action {
         RemoteAction::Add { remote } => {
-            if !store.remotes().contains(&remote) {
-                return Err(user_error(
-                    format!("{remote:?} is not a remote of this repository"),
-                    "add it with `git remote add` first",
-                ));
-            }
-            let added = track_remote(&store, &remote)?;
-            ctx.report(&if added {
+            known(&remote)?;
+            let changed = share::opt_in(&store, &remote)?;
+            ctx.report(&if changed {
                 format!(
-                    "`git fetch {remote}` now brings its memory into refs/rune-remotes/{remote}/\n"
+                    "memory now goes to {remote}: the pre-push hook, `git rune sync` and `gc` push it there, and `git fetch {remote}` brings its memory into refs/rune-remotes/{remote}/\n"
                 )
             } else {
-                format!("{remote} already brings its memory with `git fetch`; nothing to do\n")
+                format!("memory already goes to {remote}; nothing to do\n")
             })?;
+        }
+        RemoteAction::Remove { remote } => {
+            known(&remote)?;
+            let was = share::opt_out(&store, &remote)?;
+            ctx.report(&if was {
+                format!("memory no longer goes to {remote}; what it has stays there\n")
+            } else {
+                format!("memory does not go to {remote}; nothing to do\n")
+            })?;
+        }
+        RemoteAction::List => {
+            let mut out = String::new();
+            for (remote, s) in share::where_memory_goes(&store) {
+                if ctx.ui.json {
+                    out.push_str(&json::line(&serde_json::json!({
+                        "remote": remote,
+                        "memory": s.pushes(),
+                        "why": s.as_str(),
+                    })));
+                    out.push('\n');
+                } else {
+                    let goes = if s.pushes() {
+                        "memory goes there"
+                    } else {
+                        "memory stays here"
+                    };
+                    out.push_str(&format!("{remote}: {goes} ({})\n", s.why()));
+                }
+            }
+            ctx.ui.print(&out)?;
         }
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn no_remote() -> anyhow::Error {
-    user_error(
+    error::input(
         "this repository has no remote to share memory with",
         "add one with `git remote add origin <url>`, then run `git rune sync`",
     )
@@ -144,15 +235,19 @@ fn text(r: &SyncReport) -> String {
     let remote = &r.remote;
     let incoming = r.incoming();
     let notes_in = r.notes.as_ref().map_or(0, |n| n.incoming);
-    let came = counts(&incoming, notes_in);
-    let went = counts(&r.outgoing, r.notes_out);
+    let came = crate::output::kind_counts(&incoming, notes_in);
+    let went = crate::output::kind_counts(&r.outgoing, r.notes_out);
+    let pushed_nothing = r.not_shared.is_some();
     match (came.is_empty(), went.is_empty()) {
+        (true, true) if pushed_nothing => {
+            out.push_str(&format!("{remote}: nothing came in (memory stays here)\n"))
+        }
         (true, true) => out.push_str(&format!("{remote}: memory already in sync\n")),
         _ => {
             if !came.is_empty() {
                 out.push_str(&format!("{remote}: came in: {came}\n"));
             }
-            if !went.is_empty() {
+            if !went.is_empty() && !pushed_nothing {
                 out.push_str(&format!("{remote}: went out: {went}\n"));
             }
         }
@@ -160,28 +255,27 @@ fn text(r: &SyncReport) -> String {
     out
 }
 
-fn counts(by_kind: &BTreeMap<&'static str, usize>, notes: usize) -> String {
-    let mut parts: Vec<String> = by_kind
-        .iter()
-        .filter(|(k, _)| **k != "resolve" && **k != "delete")
-        .map(|(k, n)| format!("{n} {k}{}", if *n == 1 { "" } else { "s" }))
-        .collect();
-    let edits: usize = by_kind
-        .iter()
-        .filter(|(k, _)| **k == "resolve" || **k == "delete")
-        .map(|(_, n)| n)
-        .sum();
-    if edits > 0 {
-        parts.push(format!(
-            "{edits} removal{}",
-            if edits == 1 { "" } else { "s" }
-        ));
+/// Records edited in two clones: an id that two live records both supersede, as
+/// `(title, kind, show label)` of the edited record (its title through the gate).
+fn edited_twice(store: &crate::store::Store) -> Vec<(String, &'static str, &'static str)> {
+    let Ok(snap) = crate::read::snapshot(store, None) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for file in crate::view::ViewFile::LISTED {
+        let mut by: BTreeMap<&str, Vec<&crate::model::Record>> = BTreeMap::new();
+        for r in snap.state.of_kind(file.kind()) {
+            for s in &r.meta.supersedes {
+                by.entry(s.as_str()).or_default().push(r);
+            }
+        }
+        for edits in by.values().filter(|e| e.len() > 1) {
+            out.push((
+                crate::text::one_line(&crate::integrity::gate::shown_title(edits[0])),
+                file.kind().as_str(),
+                file.label(),
+            ));
+        }
     }
-    if notes > 0 {
-        parts.push(format!(
-            "{notes} commit note{}",
-            if notes == 1 { "" } else { "s" }
-        ));
-    }
-    parts.join(", ")
+    out
 }

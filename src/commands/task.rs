@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use super::Context;
 use crate::memory::Snapshot;
 use crate::model::kinds::ContextBlock;
-use crate::model::task::{task_id, Summary, CATEGORIES, PRIORITIES};
+use crate::model::task::{task_id, CATEGORIES, PRIORITIES};
 use crate::model::{Body, Record};
 use crate::output::json;
 use crate::store::Store;
@@ -61,6 +61,8 @@ pub struct TaskFields {
 
 #[derive(Debug, Args)]
 pub struct TaskAddArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// What to do.
     pub title: String,
     #[command(flatten)]
@@ -75,6 +77,8 @@ pub struct TaskIdArgs {
 
 #[derive(Debug, Args)]
 pub struct TaskEditArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// The task: TASK_001 (or 1).
     pub id: String,
     /// A new title.
@@ -119,11 +123,21 @@ pub enum ContextBlockCommand {
 
 #[derive(Debug, Args)]
 pub struct BlockArgs {
+    #[command(flatten)]
+    pub redact: super::Redact,
     /// The block's title.
     pub title: String,
-    /// What the block says.
-    #[arg(long)]
+    /// What the block says (`-` reads standard input).
+    #[arg(long, value_name = "TEXT")]
     pub content: Option<String>,
+    /// Read --content from FILE (`-` for standard input), as `git commit -F`.
+    #[arg(
+        short = 'F',
+        long = "content-file",
+        value_name = "FILE",
+        conflicts_with = "content"
+    )]
+    pub content_file: Option<std::path::PathBuf>,
     /// Tasks it concerns (comma-separated TASK_ ids).
     #[arg(long, value_delimiter = ',')]
     pub related: Option<Vec<String>>,
@@ -223,7 +237,7 @@ fn list(ctx: &Context, store: &Store, all: bool) -> Result<ExitCode> {
             out.push_str(&tasks::line(r));
             out.push('\n');
         }
-        let s = Summary::of(&snap.state.tasks);
+        let s = tasks::summary(&snap.state.tasks);
         out.push_str(&format!("{}\n{}\n", s.counts(), sanitize(&s.next_line())));
     }
     ctx.ui.print(&out)?;
@@ -247,25 +261,30 @@ fn consolidate(
         "older than 3 days",
     ];
     if ctx.ui.json {
-        let groups: Vec<serde_json::Value> = c
+        let groups = c
             .groups
             .iter()
-            .map(|(title, members, criteria, by_cap, num)| {
-                serde_json::json!({
-                    "title": title,
-                    "members": members,
-                    "criteria": names.iter().zip(criteria).filter(|(_, c)| **c).map(|(n, _)| *n).collect::<Vec<_>>(),
-                    "by_cap": by_cap,
-                    "task_id": num.map(task_id),
-                })
-            })
+            .map(
+                |(title, members, criteria, by_cap, num)| json::ConsolidateGroupJson {
+                    by_cap: *by_cap,
+                    criteria: names
+                        .iter()
+                        .zip(criteria)
+                        .filter(|(_, c)| **c)
+                        .map(|(n, _)| *n)
+                        .collect(),
+                    members: members.clone(),
+                    task_id: num.map(task_id),
+                    title: title.clone(),
+                },
+            )
             .collect();
-        let v = serde_json::json!({
-            "version": json::VERSION,
-            "dry_run": dry_run,
-            "groups": groups,
-            "summary": json::task_summary(&c.summary),
-        });
+        let v = json::ConsolidateJson {
+            dry_run,
+            groups,
+            summary: json::task_summary(&c.summary),
+            version: json::VERSION,
+        };
         ctx.ui.print(&(json::line(&v) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -316,11 +335,12 @@ pub fn context_block(ctx: &Context, a: ContextBlockArgs) -> Result<ExitCode> {
         ContextBlockCommand::Add(a) => (a, false),
         ContextBlockCommand::Edit(a) => (a, true),
     };
+    let content = ctx.text("--content", args.content, args.content_file)?;
     let written = tasks::context_block(
         &store,
         &mut sealer,
         &args.title,
-        args.content,
+        content,
         args.related,
         must_exist,
     )?;
@@ -340,7 +360,7 @@ fn show_blocks(ctx: &Context, store: &Store, title: Option<&str>) -> Result<Exit
     let snap = Snapshot::read(store)?;
     let blocks: Vec<&Record> = match title {
         Some(t) => vec![tasks::block(&snap.state, t).ok_or_else(|| {
-            crate::error::user_error(
+            crate::error::input(
                 format!("there is no context block titled {t:?}"),
                 "`git rune context-block show` lists them",
             )
@@ -371,4 +391,21 @@ fn show_blocks(ctx: &Context, store: &Store, title: Option<&str>) -> Result<Exit
     }
     ctx.ui.print(&out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether a task command that writes text was given `--redact`.
+pub(super) fn redact(a: &TaskArgs) -> bool {
+    match &a.command {
+        TaskCommand::Add(a) => a.redact.redact,
+        TaskCommand::Edit(a) => a.redact.redact,
+        _ => false,
+    }
+}
+
+/// Whether a context-block command that writes was given `--redact`.
+pub(super) fn block_redact(a: &ContextBlockArgs) -> bool {
+    match &a.command {
+        ContextBlockCommand::Add(a) | ContextBlockCommand::Edit(a) => a.redact.redact,
+        ContextBlockCommand::Show(_) => false,
+    }
 }

@@ -9,7 +9,7 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 
 use super::Context;
-use crate::error::user_error;
+use crate::error;
 use crate::memory::rune_dir;
 use crate::memory::view_dir::VIEW_DIR;
 use crate::output::json;
@@ -18,6 +18,10 @@ use crate::text::sanitize;
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
+    /// Keep a record that contains a secret, with the secret replaced by its prefix and
+    /// ***REDACTED***, instead of refusing it.
+    #[arg(long, global = true)]
+    pub redact: bool,
     #[command(subcommand)]
     pub format: ImportFormat,
 }
@@ -119,7 +123,7 @@ pub fn import(ctx: &Context, a: ImportArgs) -> Result<ExitCode> {
     };
     let shown = path.display().to_string();
     let text = std::fs::read_to_string(&path).map_err(|e| {
-        user_error(
+        error::input(
             format!("cannot read {shown}: {e}"),
             "name the file: `git rune import sp-json FILE`; nothing was imported",
         )
@@ -133,6 +137,9 @@ pub fn import(ctx: &Context, a: ImportArgs) -> Result<ExitCode> {
     ctx.report_redactions(&mut sealer);
     if let Some(w) = &imported.written {
         ctx.report_written(&store, w);
+    }
+    for d in &imported.drift {
+        ctx.ui.warn(format_args!("{}", sanitize(d)));
     }
     for (from, to) in &imported.renumbered {
         ctx.ui.warn(format_args!(
@@ -241,7 +248,7 @@ pub fn export(ctx: &Context, a: ExportArgs) -> Result<ExitCode> {
         None => top(ctx, &store).join("sp.json"),
     };
     crate::files::write_atomic(&path, text.as_bytes()).map_err(|e| {
-        user_error(
+        error::environment(
             format!("cannot write {}: {e}", path.display()),
             "name a file you can write: `git rune export sp-json FILE` (or `-` to print it)",
         )
@@ -275,7 +282,7 @@ fn import_echoes(ctx: &Context, a: EchoesImportArgs) -> Result<ExitCode> {
         .is_some_and(|o| std::fs::canonicalize(&dir).ok() == std::fs::canonicalize(&o.root).ok());
     if let Some(own) = &own {
         if same && !own.manifest().files.is_empty() {
-            return Err(user_error(
+            return Err(error::input(
                 format!("{} is git-rune's own echoes view", dir.display()),
                 "edits there are saved with `git rune save`; import another folder",
             ));

@@ -13,9 +13,14 @@ use crate::output::json::{self, FindingJson, VerifyJson};
 use crate::text::short;
 
 #[derive(Debug, Args)]
-pub struct VerifyArgs {}
+pub struct VerifyArgs {
+    /// Also print the text each integrity rule matched. It may be the very instruction the
+    /// gate withholds from agents: use it in a terminal, not in an agent's session.
+    #[arg(long)]
+    pub show_text: bool,
+}
 
-pub fn run(ctx: &Context, _args: VerifyArgs) -> Result<ExitCode> {
+pub fn run(ctx: &Context, args: VerifyArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let mut v = verify(&store)?;
     // Remembrance documents whose echo_ref no longer matches the entry in memory.
@@ -31,6 +36,7 @@ pub fn run(ctx: &Context, _args: VerifyArgs) -> Result<ExitCode> {
                 "echo_ref {} is {} in memory; promote the entry again or update the document",
                 st.echo_ref, st.why
             ),
+            excerpt: None,
         });
     }
     let overall = v.verdict();
@@ -45,6 +51,7 @@ pub fn run(ctx: &Context, _args: VerifyArgs) -> Result<ExitCode> {
                 path: f.path.as_deref(),
                 rule: &f.rule,
                 detail: &f.detail,
+                excerpt: f.excerpt.as_deref().filter(|_| args.show_text),
             }));
             out.push('\n');
         }
@@ -63,8 +70,12 @@ pub fn run(ctx: &Context, _args: VerifyArgs) -> Result<ExitCode> {
                 (Some(id), Some(kind), None) => format!(" {kind} {}", short(id)),
                 _ => String::new(),
             };
+            let excerpt = match f.excerpt.as_deref().filter(|_| args.show_text) {
+                Some(x) => format!(": {}", crate::text::sanitize(x)),
+                None => String::new(),
+            };
             out.push_str(&format!(
-                "{} {}{what}: {} ({})\n",
+                "{} {}{what}: {} ({}{excerpt})\n",
                 f.verdict.label(),
                 f.refname,
                 f.rule,

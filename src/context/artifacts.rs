@@ -10,6 +10,9 @@ pub const MAX_CHARS: usize = 4000;
 pub const MAX_LINES: usize = 120;
 /// Lines the preview shows.
 pub const PREVIEW_LINES: usize = 10;
+/// Characters the preview shows at most, whatever its lines hold (minified JSON, a lockfile
+/// or a bundle is one line): a fifth of what is folded.
+pub const PREVIEW_CHARS: usize = MAX_CHARS / 5;
 /// Days an artifact is kept by default.
 pub const MAX_AGE_DAYS: u64 = 7;
 
@@ -75,14 +78,33 @@ pub fn fold(
         lines.len(),
         output.chars().count()
     );
-    for l in lines.iter().take(PREVIEW_LINES) {
-        preview.push_str(l);
-        preview.push('\n');
-    }
+    preview.push_str(&preview_of(&lines));
     preview.push_str(&format!(
         "...\nFull output: {rel_dir}/{name}\nUse Read to access the full artifact if needed.\n"
     ));
     Ok((path, preview))
+}
+
+/// The first lines of an output, at most [`PREVIEW_LINES`] and [`PREVIEW_CHARS`] characters;
+/// a line cut short ends with `…`.
+fn preview_of(lines: &[&str]) -> String {
+    let mut out = String::new();
+    let mut left = PREVIEW_CHARS;
+    for l in lines.iter().take(PREVIEW_LINES) {
+        let n = l.chars().count();
+        if n > left {
+            out.extend(l.chars().take(left));
+            out.push_str("…\n");
+            break;
+        }
+        out.push_str(l);
+        out.push('\n');
+        left -= n;
+        if left == 0 {
+            break;
+        }
+    }
+    out
 }
 
 /// The artifacts kept, newest first: (file name, size in bytes).
@@ -172,5 +194,28 @@ mod tests {
         .unwrap();
         assert!(second.ends_with("artifact-20260101T000000Z-Grep-2.md"));
         assert_eq!(list(dir.path()).len(), 2);
+    }
+
+    #[test]
+    fn a_one_line_output_gives_a_short_preview() {
+        let dir = tempfile::tempdir().unwrap();
+        let json = format!("{{\"data\":[{}]}}", vec!["1234567890"; 16_000].join(","));
+        assert!(json.len() > 160_000);
+        let (_, preview) = fold(
+            dir.path(),
+            ".rune/artifacts",
+            "Bash",
+            "cat big.json",
+            &json,
+            "20260101T000000Z",
+            "2026-01-01T00:00:00Z",
+        )
+        .unwrap();
+        assert!(
+            preview.chars().count() < PREVIEW_CHARS + 300,
+            "{}",
+            preview.len()
+        );
+        assert!(preview.contains("…\n...\nFull output:"), "{preview}");
     }
 }

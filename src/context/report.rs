@@ -15,6 +15,9 @@ pub struct Health {
     /// `None` when no session has been counted in this clone.
     pub session: Option<String>,
     pub tool_calls: u32,
+    /// Tool calls that failed (Claude Code's PostToolUseFailure), across compactions; each is
+    /// counted in `tool_calls` too.
+    pub failed_calls: u32,
     pub status: &'static str,
     pub recommendation: &'static str,
     /// The thresholds in force (YELLOW, ORANGE, RED start).
@@ -35,17 +38,21 @@ pub fn health(session: Option<&Session>, state: &State, density: &'static str) -
     let s = session.unwrap_or(&fallback);
     let level = s.level();
     let (y, o, r) = s.thresholds().effective(s.large_reads);
-    let progress = state.progress.last().map(|r| &r.body);
+    // Record text through the gate: a withheld record is its placeholder.
+    let progress = state.progress.last();
+    let progress_shown = progress.and_then(crate::integrity::gate::shown);
     let task = state
         .open_checkpoint()
-        .map(|r| one_line(r.body.title()))
-        .or_else(|| match progress {
+        .map(|r| one_line(&crate::integrity::gate::shown_title(r)))
+        .or_else(|| match progress_shown.as_deref().map(|r| &r.body) {
             Some(Body::Progress(Progress { in_progress, .. })) => {
                 in_progress.first().map(|t| one_line(t))
             }
-            _ => None,
+            _ => progress
+                .filter(|_| progress_shown.is_none())
+                .map(crate::integrity::gate::placeholder),
         });
-    let blockers = match progress {
+    let blockers = match progress_shown.as_deref().map(|r| &r.body) {
         Some(Body::Progress(Progress { blocked, .. })) => {
             blocked.iter().map(|b| one_line(b)).collect()
         }
@@ -54,6 +61,7 @@ pub fn health(session: Option<&Session>, state: &State, density: &'static str) -
     Health {
         session: session.map(|s| s.id.clone()),
         tool_calls: s.tool_calls,
+        failed_calls: s.failures,
         status: level.label(),
         recommendation: level.recommendation(),
         thresholds: [y, o, r],
@@ -81,6 +89,12 @@ impl Health {
             self.large_reads
         ));
         out.push_str(&format!("- **Output density**: {}\n", self.density));
+        if self.failed_calls > 0 {
+            out.push_str(&format!(
+                "- **Failed calls**: {} this session (counted in the tool calls)\n",
+                self.failed_calls
+            ));
+        }
         out.push_str("- **Note**: Tool count is a directional proxy. Check CLI status bar for actual context usage.\n");
         if self.session.is_none() {
             out.push_str("- **Session**: none counted in this clone yet (wire Claude Code with `git rune agent install claude`)\n");

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::health::{Level, Thresholds};
+use crate::model::GitState;
 
 /// Touched files kept per session (the compaction summary lists them).
 const MAX_FILES: usize = 50;
@@ -45,6 +46,34 @@ pub struct Session {
     /// recorded in memory.
     pub recorded_calls: u32,
     pub recorded_files: usize,
+    /// Tool calls that failed (Claude Code's PostToolUseFailure), across compactions; each
+    /// is counted in `tool_calls` too.
+    pub failures: u32,
+    /// The save the code drifted from when the session started, while that drift is not
+    /// acted on: the session's own saves (Stop, PreCompact, RED) record the code as it was
+    /// then, so the next context still sees the drift (docs/agents.md).
+    pub baseline: Option<GitState>,
+    /// What git-rune put into the conversation's current context (since its start or its last
+    /// compaction), so a resumed session is told only what it does not hold.
+    pub briefed: Option<Briefed>,
+}
+
+/// What the conversation's current context holds of git-rune's.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Briefed {
+    /// When the last full briefing was given, RFC 3339.
+    pub at: String,
+    /// The briefing's items the context holds (hashes of section and text).
+    pub items: Vec<u64>,
+    /// The checkpoint item among them (0: none).
+    pub checkpoint: u64,
+    /// Characters of git-rune text in the context: briefings, summaries, advice.
+    pub chars: usize,
+    /// A hash of the mode rules handed over (0: none).
+    pub mode: u64,
+    /// The caveman rules are in the context.
+    pub caveman: bool,
 }
 
 impl Session {
@@ -109,6 +138,12 @@ impl Session {
     pub fn mark_recorded(&mut self) {
         self.recorded_calls = self.total_calls();
         self.recorded_files = self.files.len();
+    }
+
+    /// Counts one tool call that failed (its name only: a failed edit touched nothing).
+    pub fn count_failure(&mut self, tool: &str) {
+        self.failures += 1;
+        self.count(tool, None, None);
     }
 
     /// Counts one tool call: its name, the lines a Read returned, the file an edit touched.

@@ -46,7 +46,7 @@ impl Drift {
     pub fn text(&self) -> String {
         let mut out = String::new();
         if !self.saved {
-            out.push_str("no save yet: run `git rune save` to record the session\n");
+            out.push_str("no save yet: run `git rune save -m \"summary\"` to record the session\n");
         } else {
             let at = self
                 .saved_at

@@ -73,7 +73,7 @@ pub fn plan(echoes: &[Record], role: &str, today: &str) -> Vec<Block> {
     let mut entries: Vec<&Record> = echoes
         .iter()
         .filter(|r| {
-            matches!(&r.body, Body::Echo (Echo { role: r2, layer, archived: false, members, .. })
+            matches!(&r.body, Body::Echo(Echo { role: r2, layer, archived: false, members, .. })
                 if r2 == role && layer != ETCHED && members.is_empty())
         })
         .collect();

@@ -34,6 +34,27 @@ pub struct Manifest {
     pub base: Option<String>,
     /// `<role>/<file>` → blob id as written.
     pub files: BTreeMap<String, String>,
+    /// The other files checked out there (documents: `<role>/archive/MEMORY-<date>.md`
+    /// backups, notes): path inside the directory → blob id as written.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub documents: BTreeMap<String, String>,
+}
+
+/// A file memory does not keep: (its path inside the directory, why).
+pub type Refused = (String, String);
+
+/// How a document of the echoes directory stands against what was checked out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocState {
+    Modified,
+    Added,
+    Deleted,
+}
+
+/// The memory path of a document of the echoes directory (`reviewer/notes.md` →
+/// `.claude/echoes/reviewer/notes.md`, whatever `rune.echoes.dir` names).
+pub fn document_path(rel: &str) -> String {
+    format!("{}{rel}", crate::model::kinds::document::ECHOES_PREFIX)
 }
 
 /// The echoes directory of one work tree.
@@ -131,10 +152,15 @@ impl EchoDir {
                     std::thread::sleep(step);
                     waited += step;
                 }
-                Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
-                    "another git-rune process has held {} for 10 s; if none is running, remove it",
-                    path.display()
-                ),
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(crate::error::conflict(
+                        format!(
+                            "another git-rune process has held {} for 10 s",
+                            path.display()
+                        ),
+                        "wait for it, or, if none is running, remove that file",
+                    ))
+                }
                 Err(std::fs::TryLockError::Error(e)) => {
                     return Err(e).with_context(|| format!("cannot lock {}", path.display()))
                 }
@@ -170,6 +196,13 @@ impl EchoDir {
                 }
                 let text = String::from_utf8(data)
                     .with_context(|| format!("{} is not UTF-8 text", path.display()))?;
+                // A file memory never rendered that holds no entry (the Rune Echoes plugin's
+                // `*No echoes yet.*`) has nothing to save: it is not an edit.
+                if !manifest.files.contains_key(&key)
+                    && crate::view::echoes::parse(&role, file, &text).is_ok_and(|p| p.is_empty())
+                {
+                    continue;
+                }
                 out.push(Edited {
                     role: role.clone(),
                     file,
@@ -179,6 +212,49 @@ impl EchoDir {
             }
         }
         Ok(out)
+    }
+
+    /// Whether `rel` (inside the directory) is a file the echo view renders or reads as
+    /// findings, rather than a document.
+    fn is_echo_file(rel: &str) -> bool {
+        let Some((role, file)) = rel.split_once('/') else {
+            return false;
+        };
+        echo::valid_role(role)
+            && (EchoFile::ALL.iter().any(|f| f.rel_path() == file)
+                || (file.ends_with(FINDINGS_SUFFIX) && !file.contains('/')))
+    }
+
+    /// The documents of the directory not as checked out: (path inside it, state), and the
+    /// files memory cannot keep (binary, too large) with why.
+    pub fn documents(&self, manifest: &Manifest) -> (Vec<(String, DocState)>, Vec<Refused>) {
+        let mut changed = Vec::new();
+        let mut refused = Vec::new();
+        let on_disk = crate::memory::view_dir::documents::walk(&self.root);
+        for rel in &on_disk {
+            let name = rel.rsplit('/').next().unwrap_or(rel);
+            if Self::is_echo_file(rel) || (name.starts_with('.') && name.contains(".tmp-")) {
+                continue;
+            }
+            let Ok(data) = std::fs::read(self.root.join(rel)) else {
+                continue;
+            };
+            if let Some(why) = crate::model::kinds::document::content_problem(&data) {
+                refused.push((rel.clone(), why));
+                continue;
+            }
+            match manifest.documents.get(rel) {
+                Some(b) if *b == self.blob_of(&data) => {}
+                Some(_) => changed.push((rel.clone(), DocState::Modified)),
+                None => changed.push((rel.clone(), DocState::Added)),
+            }
+        }
+        for rel in manifest.documents.keys() {
+            if !on_disk.contains(rel) {
+                changed.push((rel.clone(), DocState::Deleted));
+            }
+        }
+        (changed, refused)
     }
 
     /// Every `<role>/<agent>-findings.md`, by role then agent.
@@ -217,7 +293,12 @@ impl EchoDir {
     pub fn checkout(&self, store: &Store, _lock: &DirLock, force: bool) -> Result<Vec<PathBuf>> {
         let snap = Snapshot::read(store)?;
         let mut manifest = self.manifest();
-        if snap.state.echoes.is_empty() && manifest.files.is_empty() {
+        let documents = snap.state.documents.iter().any(|r| {
+            r.body
+                .title()
+                .starts_with(crate::model::kinds::document::ECHOES_PREFIX)
+        });
+        if snap.state.echoes.is_empty() && manifest.files.is_empty() && !documents {
             return Ok(Vec::new());
         }
         // The fold is made: `echo search` and `load --role` after this write read it cached.
@@ -275,6 +356,7 @@ impl EchoDir {
             }
         }
         manifest.files = files;
+        self.checkout_documents(&snap.state, &mut manifest, force, &mut kept, &withhold)?;
         manifest.dir = self.rel.clone();
         manifest.base = snap.memory_tip.map(|t| t.commit.to_string());
         if let Some(parent) = self.manifest_path.parent() {
@@ -285,6 +367,78 @@ impl EchoDir {
         write_atomic(&self.manifest_path, &data)
             .with_context(|| format!("cannot write {}", self.manifest_path.display()))?;
         Ok(kept)
+    }
+}
+
+impl EchoDir {
+    /// Writes the directory's documents memory holds, removes those it no longer holds, and
+    /// records them in the manifest; a document edited, added or deleted by hand since is left
+    /// as it is (until `save`), unless `force`.
+    fn checkout_documents(
+        &self,
+        state: &State,
+        manifest: &mut Manifest,
+        force: bool,
+        kept: &mut Vec<PathBuf>,
+        withhold: &dyn Fn(&crate::model::Record) -> bool,
+    ) -> Result<()> {
+        let prefix = crate::model::kinds::document::ECHOES_PREFIX;
+        let want: BTreeMap<String, std::borrow::Cow<'_, str>> = state
+            .documents
+            .iter()
+            .filter_map(|r| match &r.body {
+                // A document the gate withholds is written as the placeholder.
+                Body::Document(crate::model::kinds::Document { path, content }) => Some((
+                    path.strip_prefix(prefix)?.to_owned(),
+                    if withhold(r) {
+                        std::borrow::Cow::Owned(format!(
+                            "> {}\n",
+                            crate::integrity::gate::placeholder(r)
+                        ))
+                    } else {
+                        std::borrow::Cow::Borrowed(content.as_str())
+                    },
+                )),
+                _ => None,
+            })
+            .collect();
+        let (changed, _) = self.documents(manifest);
+        let edited = |rel: &str| !force && changed.iter().any(|(r, _)| r == rel);
+        let old: Vec<String> = manifest.documents.keys().cloned().collect();
+        for rel in old {
+            if want.contains_key(&rel) {
+                continue;
+            }
+            let path = self.root.join(&rel);
+            if edited(&rel) {
+                kept.push(path);
+                continue;
+            }
+            if path.exists() {
+                std::fs::remove_file(&path)
+                    .with_context(|| format!("cannot remove {}", path.display()))?;
+            }
+            manifest.documents.remove(&rel);
+        }
+        for (rel, text) in want {
+            let path = self.root.join(&rel);
+            let blob = self.blob_of(text.as_bytes());
+            let on_disk = std::fs::read(&path).ok().map(|d| self.blob_of(&d));
+            if on_disk.as_ref() != Some(&blob) {
+                if edited(&rel) {
+                    kept.push(path);
+                    continue;
+                }
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)
+                        .with_context(|| format!("cannot create {}", parent.display()))?;
+                }
+                write_atomic(&path, text.as_bytes())
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+            }
+            manifest.documents.insert(rel, blob);
+        }
+        Ok(())
     }
 }
 

@@ -78,7 +78,7 @@ pub fn prune_plan(state: &State, role: Option<&str>, today: NaiveDate) -> Vec<Ro
         let picked = state
             .echoes
             .iter()
-            .filter(|e| matches!(&e.body, Body::Echo (Echo { role, .. }) if *role == r))
+            .filter(|e| matches!(&e.body, Body::Echo(Echo { role, .. }) if *role == r))
             .filter(|e| scorer.prunable(e))
             .map(|e| {
                 (
@@ -247,7 +247,7 @@ mod tests {
             let s = scorer.score(r);
             let age = scorer.days_since(verified);
             let referenced_lately = state.echo_refs.iter().any(|x| {
-                matches!(&x.body, Body::EchoRef (EchoRef { uid: u, .. }) if u == uid)
+                matches!(&x.body, Body::EchoRef(EchoRef { uid: u, .. }) if u == uid)
                     && scorer.days_since(&x.meta.ts[..10]) <= 90
             });
             let want = match layer.as_str() {

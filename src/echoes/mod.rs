@@ -18,7 +18,7 @@ pub mod transfer;
 use anyhow::Result;
 use chrono::NaiveDate;
 
-use crate::error::user_error;
+use crate::error;
 use crate::memory::seal::{Sealed, Sealer};
 use crate::memory::write::{write_records, Written};
 use crate::memory::Snapshot;
@@ -105,25 +105,62 @@ pub fn find<'a>(state: &'a State, id: &str) -> Result<&'a Record> {
         .collect();
     match matches.as_slice() {
         [one] => Ok(one),
-        [] => Err(user_error(
+        [] => Err(error::input(
             format!("no echo has the id {id:?}"),
-            "see the ids with `git rune echo show` (or `--archived`)",
+            error::run("echo show", " (or `echo show --archived`) to see the ids"),
         )),
-        _ => Err(user_error(
+        _ => Err(error::input(
             format!("{} echoes have an id starting with {id:?}", matches.len()),
             "give more digits of the id",
         )),
     }
 }
 
+/// The live entry an entry's `supersedes` names (same role, same title, not the entry itself,
+/// not archived): the seed's `supersedes` retires it, so contradictory entries do not both
+/// load.
+pub fn superseded_by<'a>(state: &'a State, body: &Body) -> Option<&'a Record> {
+    let Body::Echo(Echo {
+        role,
+        uid,
+        supersedes_title,
+        ..
+    }) = body
+    else {
+        return None;
+    };
+    let want = crate::text::one_line(supersedes_title).to_lowercase();
+    if want.is_empty() || want == "none" {
+        return None;
+    }
+    state.echoes.iter().find(|r| match &r.body {
+        Body::Echo(Echo {
+            role: r_role,
+            uid: r_uid,
+            title,
+            archived: false,
+            ..
+        }) => r_role == role && r_uid != uid && crate::text::one_line(title).to_lowercase() == want,
+        _ => false,
+    })
+}
+
+/// The version that retires `old` (archived), sealed.
+pub fn retire(old: &Record) -> Result<Sealed> {
+    let mut body = old.body.clone();
+    if let Body::Echo(Echo { archived, .. }) = &mut body {
+        *archived = true;
+    }
+    Ok(seal_version(&mut Sealer::new(false), body, Some(old))?)
+}
+
 /// Adds an entry (`echo add`), or merges it into the one with the same pattern and evidence.
 /// `confirmed`: an etched entry needs the user's confirmation, which the command obtained.
 pub fn add(store: &Store, sealer: &mut Sealer, new: NewEcho, confirmed: bool) -> Result<Added> {
     if new.layer == ETCHED && !confirmed {
-        return Err(user_error(
+        return Err(error::input(
             "etched entries are permanent project knowledge: adding one needs confirmation",
-            "pass --confirm (a person, not an agent, should), or run the command on a terminal \
-             and answer yes",
+            error::pass("confirm", "", " (a person, not an agent, should), or run the command on a terminal and answer yes"),
         ));
     }
     let day = today().format("%Y-%m-%d").to_string();
@@ -155,7 +192,12 @@ pub fn add(store: &Store, sealer: &mut Sealer, new: NewEcho, confirmed: bool) ->
         merged = false;
         unchanged = false;
         let Some(existing) = by_uid(state, &uid) else {
-            return Ok::<_, anyhow::Error>(vec![sealed.clone()]);
+            // A new entry that supersedes another retires it.
+            let mut out = vec![sealed.clone()];
+            if let Some(old) = superseded_by(state, sealed.body()) {
+                out.push(retire(old)?);
+            }
+            return Ok::<_, anyhow::Error>(out);
         };
         merged = true;
         let Body::Echo(Echo {
@@ -351,9 +393,13 @@ pub fn set_archived(
     })?;
     if written.is_none() {
         if let Some(t) = refused {
-            return Err(user_error(
+            return Err(error::input(
                 format!("{t:?} is etched: removing it needs confirmation"),
-                "pass --confirm (a person, not an agent, should), or answer yes on a terminal",
+                error::pass(
+                    "confirm",
+                    "",
+                    " (a person, not an agent, should), or answer yes on a terminal",
+                ),
             ));
         }
     }

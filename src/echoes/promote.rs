@@ -5,7 +5,7 @@
 use anyhow::Result;
 
 use super::{dir, find, remembrance, today, EchoDir, Scorer};
-use crate::error::user_error;
+use crate::error;
 use crate::memory::Snapshot;
 use crate::model::kinds::Echo;
 use crate::model::Body;
@@ -27,7 +27,7 @@ pub fn promote(
     dry_run: bool,
 ) -> Result<Promoted> {
     let Some(workdir) = store.workdir() else {
-        return Err(user_error(
+        return Err(error::environment(
             "Remembrance documents are files of a work tree; this repository has none",
             "run the command in a clone with a work tree",
         ));
@@ -49,21 +49,22 @@ pub fn promote(
     }
     let path = workdir.join(&doc.path);
     if path.exists() {
-        return Err(user_error(
+        return Err(error::input(
             format!("{} already exists", doc.path),
             "edit that document, or change the entry's title",
         ));
     }
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", parent.display()))?;
+        std::fs::create_dir_all(parent).map_err(|e| {
+            anyhow::Error::new(e).context(format!("cannot create {}", parent.display()))
+        })?;
     }
     let learning = match &r.body {
         Body::Echo(Echo { text, .. }) => text.as_str(),
         _ => "",
     };
     crate::files::write_atomic(&path, remembrance::render(&doc, learning).as_bytes())
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", doc.path))?;
+        .map_err(|e| anyhow::Error::new(e).context(format!("cannot write {}", doc.path)))?;
     Ok(Promoted { doc, written: true })
 }
 

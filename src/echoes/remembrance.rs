@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use sha2::{Digest, Sha256};
 
-use crate::error::user_error;
+use crate::error;
 use crate::model::echo::ETCHED;
 use crate::model::kinds::Echo;
 use crate::model::{Body, Record, State};
@@ -93,6 +93,58 @@ fn extra_field(body: &Body, names: &[&str]) -> String {
         .unwrap_or_default()
 }
 
+/// The labels of a problem-solution pair written as prose in the learning
+/// (`Symptom: … Root cause: … Solution: …`), each with the field it fills.
+const PROSE_LABELS: [(&str, &str); 5] = [
+    ("symptom", "symptom"),
+    ("root cause", "root_cause"),
+    ("root-cause", "root_cause"),
+    ("solution summary", "solution_summary"),
+    ("solution", "solution_summary"),
+];
+
+/// A field of the pair written as prose in `text`: what follows its label (`Root cause:`,
+/// any case, at a sentence or line start) up to the next label or the end.
+fn prose_field(text: &str, field: &str) -> String {
+    let lower = text.to_lowercase();
+    // Every label's place: (start of label, end of label incl. its colon, field).
+    let mut marks: Vec<(usize, usize, &str)> = Vec::new();
+    for (label, f) in PROSE_LABELS {
+        let mut from = 0;
+        while let Some(i) = lower[from..].find(label) {
+            let at = from + i;
+            from = at + label.len();
+            // The label, its bold or italics closing, then a colon (`**Root cause**:`).
+            let after = lower[from..].trim_start_matches(['*', '_']);
+            let Some(rest) = after.strip_prefix(':') else {
+                continue;
+            };
+            let end = lower.len() - rest.len();
+            let before = lower[..at].trim_end_matches([' ', '*', '_', '-']);
+            let starts = before.is_empty() || before.ends_with(['.', '\n', ';', '(', '!', '?']);
+            // `solution:` inside `solution summary:` is the longer label's.
+            let inside = marks.iter().any(|(s, e, _)| at >= *s && at < *e);
+            if starts && !inside {
+                marks.push((at, end, f));
+            }
+        }
+    }
+    marks.sort();
+    marks
+        .iter()
+        .enumerate()
+        .find(|(_, (_, _, f))| *f == field)
+        .map(|(i, (_, end, _))| {
+            let stop = marks.get(i + 1).map_or(text.len(), |m| m.0);
+            text[*end..stop]
+                .trim()
+                .trim_matches(['*', '_'])
+                .trim()
+                .to_owned()
+        })
+        .unwrap_or_default()
+}
+
 /// What a promotion writes, from the entry and what the caller adds.
 #[derive(Debug, Clone, Default)]
 pub struct Request {
@@ -130,38 +182,44 @@ pub fn plan(
         ..
     }) = &r.body
     else {
-        return Err(user_error("not an echo", "give an echo's id"));
+        return Err(error::input("not an echo", "give an echo's id"));
     };
     if !CATEGORIES.contains(&req.category.as_str()) {
-        return Err(user_error(
+        return Err(error::input(
             format!("{:?} is not a Remembrance category", req.category),
             format!("use one of {}", CATEGORIES.join(", ")),
         ));
     }
     if layer != ETCHED {
-        return Err(user_error(
+        return Err(error::input(
             format!("{title:?} is {layer}: only etched echoes become Remembrance documents"),
             "an entry becomes etched when a person confirms it (`git rune echo add --layer etched --confirm`)",
         ));
     }
+    let learning = match &r.body {
+        Body::Echo(Echo { text, .. }) => text.as_str(),
+        _ => "",
+    };
+    // Given, else a labelled line of the entry, else written as prose in its learning.
     let pick = |given: &Option<String>, names: &[&str]| {
         given
             .clone()
             .filter(|s| !s.trim().is_empty())
-            .unwrap_or_else(|| extra_field(&r.body, names))
+            .or_else(|| Some(extra_field(&r.body, names)).filter(|s| !s.is_empty()))
+            .unwrap_or_else(|| prose_field(learning, names[0]))
     };
     let symptom = pick(&req.symptom, &["symptom"]);
     let root_cause = pick(&req.root_cause, &["root_cause"]);
     let solution = pick(&req.solution, &["solution_summary", "solution"]);
     if symptom.is_empty() || root_cause.is_empty() || solution.is_empty() {
-        return Err(user_error(
+        return Err(error::input(
             format!("{title:?} has no clear problem-solution pair (symptom, root cause and solution)"),
             "add `- **symptom**: …`, `- **root_cause**: …` and `- **solution_summary**: …` lines to the entry \
              (or pass --symptom, --root-cause and --solution)",
         ));
     }
     if *confidence < HIGH && sessions < 2 {
-        return Err(user_error(
+        return Err(error::input(
             format!(
                 "{title:?} is not validated: confidence {confidence} is below {HIGH} and {sessions} sessions referenced it"
             ),
@@ -170,13 +228,13 @@ pub fn plan(
     }
     let audience = extra_field(&r.body, &["audience"]).to_lowercase();
     if audience.starts_with("agent") {
-        return Err(user_error(
+        return Err(error::input(
             format!("{title:?} is marked for agents only: it is not actionable for people"),
             "Remembrance is for people; remove the `audience` line if a person can act on it",
         ));
     }
     if req.category == "security" && !req.human {
-        return Err(user_error(
+        return Err(error::input(
             format!("{title:?}: security documents need verified_by: human (BLOCKED)"),
             "a person runs `git rune echo promote <id> --category security --verified-by-human` on a terminal and confirms",
         ));
@@ -220,7 +278,7 @@ pub fn plan(
             || d.path == doc.path
         {
             let _ = role;
-            return Err(user_error(
+            return Err(error::input(
                 format!("a Remembrance document already covers this: {}", d.path),
                 "edit that document instead, or change the entry's title, root cause or tags",
             ));
@@ -577,5 +635,21 @@ mod tests {
         assert_eq!(stale(std::slice::from_ref(&doc), &state)[0].why, "changed");
         let empty = crate::model::fold(std::iter::empty::<&Record>());
         assert_eq!(stale(&[doc], &empty)[0].why, "missing");
+    }
+
+    #[test]
+    fn a_problem_solution_pair_written_as_prose_is_read() {
+        let text = "Symptom: the user list takes 5 s. Root cause: an N+1 query on posts. Solution: eager-load posts with includes(:posts).";
+        assert_eq!(prose_field(text, "symptom"), "the user list takes 5 s.");
+        assert_eq!(prose_field(text, "root_cause"), "an N+1 query on posts.");
+        assert_eq!(
+            prose_field(text, "solution_summary"),
+            "eager-load posts with includes(:posts)."
+        );
+        let lines = "**Symptom**: builds hang\n**Root cause**: a stale lock\n**Solution summary**: remove it on start";
+        assert_eq!(prose_field(lines, "symptom"), "builds hang");
+        assert_eq!(prose_field(lines, "root_cause"), "a stale lock");
+        assert_eq!(prose_field(lines, "solution_summary"), "remove it on start");
+        assert_eq!(prose_field("no pair here", "symptom"), "");
     }
 }

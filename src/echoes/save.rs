@@ -7,12 +7,12 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use super::dir::{shown, EchoDir, Edited, Findings};
 use super::uid_of;
-use crate::error::user_error;
-use crate::memory::seal::{Sealed, Sealer};
+use crate::error;
+use crate::memory::seal::{SealError, Sealed, Sealer};
 use crate::memory::write::{write_records, Written};
 use crate::model::echo::{ETCHED, INSCRIBED};
 use crate::model::kinds::Echo;
@@ -40,6 +40,10 @@ pub struct EchoSaved {
     pub written: Option<Written>,
     /// What pruning archived afterwards.
     pub pruned: usize,
+    /// Documents of the directory saved or deleted (shown paths).
+    pub documents: Vec<String>,
+    /// Files of the directory memory does not keep (binary, too large): (shown path, why).
+    pub refused: Vec<(String, String)>,
 }
 
 /// One entry read from a file, with where it came from.
@@ -52,9 +56,36 @@ struct Read {
 /// Saves the echoes directory. `only_findings`: consolidate findings files only (`echo
 /// consolidate`), leaving role files alone.
 pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<EchoSaved> {
+    prepare(store, sealer, only_findings)?.commit(store, sealer)
+}
+
+/// An echoes save read, parsed and sealed, with nothing written yet: `git rune save` prepares
+/// it before it saves `.rune/`, so that a file of either directory that does not read back
+/// stops the whole save with nothing recorded (docs/storage.md, "One save").
+pub struct Prepared {
+    out: EchoSaved,
+    work: Option<Work>,
+}
+
+/// What a prepared save has to write.
+struct Work {
+    dir: EchoDir,
+    workdir: std::path::PathBuf,
+    lock: super::dir::DirLock,
+    reads: Vec<Read>,
+    shown_before: Vec<Record>,
+    documents: Vec<(String, Option<Sealed>)>,
+    findings: Vec<Findings>,
+    /// Indexes into `findings` of those read back.
+    processed: Vec<usize>,
+}
+
+/// Reads, parses and seals what the echoes directory holds to save, holding its lock; writes
+/// nothing.
+pub fn prepare(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<Prepared> {
     let mut out = EchoSaved::default();
     let Some(dir) = EchoDir::open(store) else {
-        return Ok(out);
+        return Ok(Prepared { out, work: None });
     };
     let workdir = store.workdir().map(|p| p.to_path_buf()).unwrap_or_default();
     let lock = dir.lock()?;
@@ -65,8 +96,44 @@ pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<E
         dir.edited(&manifest)?
     };
     let findings: Vec<Findings> = dir.findings()?;
-    if edited.is_empty() && findings.is_empty() {
-        return Ok(out);
+    let (doc_changes, refused) = if only_findings {
+        Default::default()
+    } else {
+        dir.documents(&manifest)
+    };
+    out.refused = refused
+        .into_iter()
+        .map(|(rel, why)| (shown(&dir.root.join(rel), &workdir), why))
+        .collect();
+    if edited.is_empty() && findings.is_empty() && doc_changes.is_empty() {
+        return Ok(Prepared { out, work: None });
+    }
+    // Documents (backups, notes): kept whole, the latest writer per path; deleted by hand,
+    // deleted from memory.
+    let mut documents: Vec<(String, Option<Sealed>)> = Vec::new();
+    for (rel, state) in &doc_changes {
+        let at = shown(&dir.root.join(rel), &workdir);
+        let sealed = match state {
+            super::dir::DocState::Deleted => None,
+            _ => {
+                let text = std::fs::read_to_string(dir.root.join(rel))
+                    .with_context(|| format!("cannot read {at}"))?;
+                let body = Body::Document(crate::model::kinds::Document {
+                    path: super::dir::document_path(rel),
+                    content: text.clone(),
+                });
+                let place = |field: &str, secret: &str| {
+                    let i = text.find(secret).unwrap_or(0);
+                    format!(
+                        "{at}:{} (field `{field}`)",
+                        crate::secrets::line_of(&text, i)
+                    )
+                };
+                Some(sealer.seal(Draft::new(body), &place)?)
+            }
+        };
+        out.documents.push(at);
+        documents.push((super::dir::document_path(rel), sealed));
     }
 
     // Role files: every one must read back, or nothing is saved.
@@ -74,7 +141,7 @@ pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<E
     let mut edited_files: HashSet<(String, EchoFile)> = HashSet::new();
     for e in &edited {
         let parsed = format::parse(&e.role, e.file, &e.text).map_err(|err| {
-            user_error(
+            error::data(
                 format!(
                     "{}: line {}: {}",
                     shown(&e.path, &workdir),
@@ -97,8 +164,8 @@ pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<E
         out.files.push(shown(&e.path, &workdir));
     }
     // Findings: one that does not read back or seal is kept and reported; the rest go on.
-    let mut processed: Vec<&Findings> = Vec::new();
-    for f in &findings {
+    let mut processed: Vec<usize> = Vec::new();
+    for (fi, f) in findings.iter().enumerate() {
         let at = shown(&f.path, &workdir);
         let parsed = match format::parse(&f.role, EchoFile::Memory, &f.text) {
             Ok(p) => p,
@@ -111,11 +178,18 @@ pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<E
         let mut bad = None;
         for p in parsed {
             if let Parsed::Entry(entry) = p {
-                if let Err(e) = check(sealer, &entry.body, &at) {
-                    bad = Some(format!("{at}: {e:#}"));
-                    break;
+                // The seed's filter: a finding with a secret keeps its learning, without the
+                // evidence that held it.
+                match keep_learning(sealer, entry.body, &at) {
+                    Ok((body, note)) => {
+                        out.notes.extend(note);
+                        bodies.push(body);
+                    }
+                    Err(e) => {
+                        bad = Some(format!("{at}: {e:#}"));
+                        break;
+                    }
                 }
-                bodies.push(entry.body);
             }
         }
         if let Some(b) = bad {
@@ -126,7 +200,7 @@ pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<E
             body,
             finding: true,
         }));
-        processed.push(f);
+        processed.push(fi);
     }
 
     // The entries the edited files showed when they were checked out: those gone from them
@@ -145,49 +219,151 @@ pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<E
         .cloned()
         .collect();
 
-    let mut notes = Vec::new();
-    let mut counts = (0, 0, 0, 0);
-    let written = write_records(store, Scope::Memory, "echo: save", |state| {
-        notes.clear();
-        counts = (0, 0, 0, 0);
-        let (drafts, n, c) = plan(state, &reads, &shown_before, sealer)?;
-        notes = n;
-        counts = c;
-        Ok::<_, anyhow::Error>(drafts)
-    })?;
-    (out.added, out.changed, out.merged, out.archived) = counts;
-    out.notes = notes;
-    out.written = written;
+    Ok(Prepared {
+        out,
+        work: Some(Work {
+            dir,
+            workdir,
+            lock,
+            reads,
+            shown_before,
+            documents,
+            findings,
+            processed,
+        }),
+    })
+}
 
-    // The commit landed (or there was nothing to write): the processed findings files go,
-    // unless someone wrote to them since they were read.
-    for f in processed {
-        let at = shown(&f.path, &workdir);
-        match std::fs::read_to_string(&f.path) {
-            Ok(now) if now == f.text => {
-                std::fs::remove_file(&f.path)
-                    .map_err(|e| anyhow::anyhow!("cannot remove {at}: {e}"))?;
-                out.consolidated.push(at);
+impl Prepared {
+    /// Writes the prepared save (one commit), then removes the consolidated findings files,
+    /// prunes the roles that received findings, and checks the directory out again.
+    pub fn commit(self, store: &Store, sealer: &mut Sealer) -> Result<EchoSaved> {
+        let Prepared { mut out, work } = self;
+        let Some(Work {
+            dir,
+            workdir,
+            lock,
+            reads,
+            shown_before,
+            documents,
+            findings,
+            processed,
+        }) = work
+        else {
+            return Ok(out);
+        };
+        let mut notes = Vec::new();
+        let mut counts = (0, 0, 0, 0);
+        let written = write_records(store, Scope::Memory, "echo: save", |state| {
+            notes.clear();
+            counts = (0, 0, 0, 0);
+            let (mut drafts, n, c) = plan(state, &reads, &shown_before, sealer)?;
+            notes = n;
+            counts = c;
+            for (path, sealed) in &documents {
+                let live: Vec<&Record> = state
+                    .documents
+                    .iter()
+                    .filter(|r| r.body.title() == path)
+                    .collect();
+                let ids: Vec<String> = live.iter().map(|r| r.id.clone()).collect();
+                match sealed {
+                    Some(s) if live.iter().any(|r| r.body == *s.body()) => {}
+                    Some(s) => drafts.push(s.clone().superseding(ids)),
+                    None if ids.is_empty() => {}
+                    None => drafts.push(Sealer::new(false).seal_body(
+                        Body::Delete(crate::model::kinds::Delete { targets: ids }),
+                        Vec::new(),
+                    )?),
+                }
             }
-            Ok(_) => out.kept.push(format!(
-                "{at}: changed while it was consolidated; kept for the next save"
-            )),
-            Err(_) => {}
+            Ok::<_, anyhow::Error>(drafts)
+        })?;
+        (out.added, out.changed, out.merged, out.archived) = counts;
+        let finding_notes = std::mem::take(&mut out.notes);
+        out.notes = finding_notes;
+        out.notes.extend(notes);
+        out.written = written;
+
+        // The commit landed (or there was nothing to write): the processed findings files go,
+        // unless someone wrote to them since they were read.
+        for f in processed.iter().map(|&i| &findings[i]) {
+            let at = shown(&f.path, &workdir);
+            match std::fs::read_to_string(&f.path) {
+                Ok(now) if now == f.text => {
+                    std::fs::remove_file(&f.path).map_err(|e| {
+                        anyhow::Error::new(e).context(format!("cannot remove {at}"))
+                    })?;
+                    out.consolidated.push(at);
+                }
+                Ok(_) => out.kept.push(format!(
+                    "{at}: changed while it was consolidated; kept for the next save"
+                )),
+                Err(_) => {}
+            }
         }
+        // Roles that received findings are pruned when over the limit (the seed's protocol).
+        let roles: BTreeSet<String> = findings.iter().map(|f| f.role.clone()).collect();
+        drop(lock);
+        for role in roles {
+            out.pruned += super::prune(store, Some(&role), false)?
+                .roles
+                .iter()
+                .map(|(_, _, e)| e.len())
+                .sum::<usize>();
+        }
+        let lock = dir.lock()?;
+        dir.checkout(store, &lock, true)?;
+        Ok(out)
     }
-    // Roles that received findings are pruned when over the limit (the seed's protocol).
-    let roles: BTreeSet<String> = findings.iter().map(|f| f.role.clone()).collect();
-    drop(lock);
-    for role in roles {
-        out.pruned += super::prune(store, Some(&role), false)?
-            .roles
-            .iter()
-            .map(|(_, _, e)| e.len())
-            .sum::<usize>();
+}
+
+/// A finding as it may be kept: as written, or (when it holds a secret) with its evidence
+/// stripped, or with the secret redacted where it is not in the evidence; the note says
+/// which. Secrets are never written; the learning is (seed 002's sensitive-data filter).
+fn keep_learning(sealer: &Sealer, body: Body, at: &str) -> Result<(Body, Option<String>)> {
+    let probe = |b: &Body| {
+        Sealer::new(sealer.redacts())
+            .seal(Draft::new(b.clone()), &|field, _| {
+                format!("{at} ({:?}, {field})", b.title())
+            })
+            .map(|_| ())
+    };
+    let rule = match probe(&body) {
+        Ok(()) => return Ok((body, None)),
+        Err(SealError::Secret { rule, .. }) => rule,
+        Err(e) => return Err(anyhow::Error::new(e).context(format!("cannot save {at}"))),
+    };
+    let title = body.title().to_owned();
+    let mut stripped = body.clone();
+    if let Body::Echo(Echo {
+        evidence, extra, ..
+    }) = &mut stripped
+    {
+        evidence.clear();
+        extra.retain(|x| crate::secrets::scan(&x.text).is_empty());
     }
-    let lock = dir.lock()?;
-    dir.checkout(store, &lock, true)?;
-    Ok(out)
+    if probe(&stripped).is_ok() {
+        return Ok((
+            stripped,
+            Some(format!(
+                "{at}: {title:?}: its evidence held a secret ({rule}): the evidence was stripped, the learning kept"
+            )),
+        ));
+    }
+    // The secret is in the learning itself: kept, with the secret redacted.
+    stripped.texts_mut(&mut |_, v| {
+        if !crate::secrets::scan(v).is_empty() {
+            *v = crate::secrets::redact(v);
+        }
+    });
+    probe(&stripped).map_err(|e| anyhow::Error::new(e).context(format!("cannot save {at}")))?;
+    Ok((
+        stripped,
+        Some(format!(
+            "{at}: {title:?} held a secret ({rule}): the evidence was stripped and the secret redacted, the learning kept"
+        )),
+    ))
 }
 
 /// Seals an entry read back as if new, so a secret or an invalid field is refused (naming the
@@ -238,13 +414,18 @@ fn plan(
             .join(" ")
             .to_lowercase()
     };
+    // The seed's duplicate rule: the same pattern on evidence pointing at the same place.
     let key = |b: &Body| match b {
         Body::Echo(Echo {
             role,
             title,
             evidence,
             ..
-        }) => (role.clone(), norm(title), norm(evidence)),
+        }) => (
+            role.clone(),
+            norm(title),
+            crate::model::echo::evidence_location(evidence),
+        ),
         _ => Default::default(),
     };
     let mut live_by_uid: HashMap<&str, &Record> = HashMap::new();
@@ -327,10 +508,27 @@ fn plan(
             }
         }
     }
+    // An entry that supersedes another retires it (the seed's `supersedes`).
+    let mut retired: HashSet<String> = HashSet::new();
+    for d in drafts.clone() {
+        if let Some(old) = super::superseded_by(state, d.body()) {
+            let uid = uid_of(old).to_owned();
+            if seen_uids.contains(&uid) || !retired.insert(uid) {
+                continue;
+            }
+            notes.push(format!(
+                "{:?} is retired: {:?} supersedes it (archived; history keeps it)",
+                old.body.title(),
+                d.body().title()
+            ));
+            archived += 1;
+            drafts.push(super::retire(old)?);
+        }
+    }
     // Entries gone from the files they were shown in: archived (history keeps them).
     for gone in shown_before {
         let uid = uid_of(gone);
-        if seen_uids.contains(uid) {
+        if seen_uids.contains(uid) || retired.contains(uid) {
             continue;
         }
         let Some(cur) = live_by_uid.get(uid).copied() else {

@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::NaiveDate;
 
-use crate::model::echo::{self, ETCHED, INSCRIBED, TRACED};
+use crate::model::echo::{self, ETCHED, INSCRIBED, OBSERVATIONS, TRACED};
 use crate::model::kinds::{Echo, EchoRef};
 use crate::model::{Body, Record};
 
@@ -217,6 +217,17 @@ impl<'a> Scorer<'a> {
                 s < INSCRIBED_FLOOR && since_ref > 90 && self.days_since(verified) > 90
             }
             TRACED => s < TRACED_FLOOR && self.days_since(verified) > 30,
+            // The plugin's rule: observations not accessed (referenced or confirmed) for 60
+            // days go; notes are the user's and never go by themselves.
+            OBSERVATIONS => {
+                let since = self
+                    .refs
+                    .last(uid)
+                    .map(|d| (self.today - d).num_days())
+                    .unwrap_or_else(|| self.days_since(verified))
+                    .min(self.days_since(verified));
+                since > 60
+            }
             _ => false,
         }
     }

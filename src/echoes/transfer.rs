@@ -72,9 +72,17 @@ fn role_files(dir: &Path) -> Vec<(PathBuf, EchoFile)> {
 /// The text of a file split at entry headings: (first line number, chunk).
 fn chunks(text: &str) -> Vec<(usize, String)> {
     let mut out: Vec<(usize, String)> = Vec::new();
-    for (i, line) in text.replace("\r\n", "\n").lines().enumerate() {
-        let heading = line.starts_with("##") && !line.starts_with("#####");
-        if heading || out.is_empty() {
+    let text = text.replace("\r\n", "\n");
+    let lines: Vec<&str> = text.lines().collect();
+    // Inside an entry of the plugin's format, its sub-headings are its text.
+    let mut plugin = false;
+    for (i, line) in lines.iter().enumerate() {
+        let after_blank = i == 0 || lines[i - 1].trim().is_empty();
+        let start = format::entry_start(line, after_blank, plugin);
+        if let Some(p) = start {
+            plugin = p;
+        }
+        if start.is_some() || out.is_empty() {
             out.push((i + 1, String::new()));
         }
         let last = out.last_mut().expect("pushed");
@@ -216,12 +224,31 @@ fn plan(state: &State, bodies: &[Body], redact: bool) -> Result<Vec<Sealed>> {
     }
     let live: std::collections::HashMap<&str, &Record> =
         state.echoes.iter().map(|r| (super::uid_of(r), r)).collect();
+    let triple = |b: &Body| match b {
+        Body::Echo(Echo {
+            role,
+            title,
+            evidence,
+            ..
+        }) => Some((role.clone(), title.clone(), evidence.clone())),
+        _ => None,
+    };
     for b in planned {
         let uid = match &b {
             Body::Echo(Echo { uid, .. }) => uid.clone(),
             _ => continue,
         };
-        match live.get(uid.as_str()).copied() {
+        // By uid, or (an entry made before uids hashed the evidence's location) by the
+        // seed's duplicate rule.
+        let same = |r: &&Record| match (triple(&r.body), triple(&b)) {
+            (Some(x), Some(y)) => echo::same_entry((&x.0, &x.1, &x.2), (&y.0, &y.1, &y.2)),
+            _ => false,
+        };
+        let found = live
+            .get(uid.as_str())
+            .copied()
+            .or_else(|| state.echoes.iter().find(same));
+        match found {
             Some(cur) => {
                 let mut next = cur.body.clone();
                 raise(&mut next, &b);
@@ -279,9 +306,13 @@ pub fn export(state: &State, dir: &Path, force: bool) -> Result<Vec<PathBuf>> {
     }
     if !force {
         if let Some((p, _)) = files.iter().find(|(p, _)| p.exists()) {
-            return Err(crate::error::user_error(
+            return Err(crate::error::input(
                 format!("{} already exists", p.display()),
-                "pass --force to overwrite, or export into an empty directory",
+                crate::error::pass(
+                    "force",
+                    "",
+                    " to overwrite, or export into an empty directory",
+                ),
             ));
         }
     }

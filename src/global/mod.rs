@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
-use crate::error::user_error;
+use crate::error;
 use crate::memory::seal::{Sealed, Sealer};
 use crate::memory::user::{self, SIGHTINGS_PREFIX};
 use crate::memory::Snapshot;
@@ -52,13 +52,13 @@ pub struct Promotion {
 /// candidates are only listed).
 pub fn promote(store: &Store, sealer: &mut Sealer, opts: &Options) -> Result<Promotion> {
     let project = store.root_commit().ok_or_else(|| {
-        user_error(
+        error::input(
             "this repository has no commits yet",
             "a project is known by its first commit: commit something, then run `git rune instinct promote`",
         )
     })?;
     let repo = user::repo_path().ok_or_else(|| {
-        user_error(
+        error::environment(
             "cannot find a data directory for the user-level memory",
             format!("set {} (or XDG_DATA_HOME, or HOME)", user::DATA_DIR_ENV),
         )
@@ -178,7 +178,7 @@ fn select(mut out: Promotion, opts: &Options) -> Result<Promotion> {
         match found {
             Some(c) => out.promoted = vec![c.record.body.title().to_owned()],
             None => {
-                return Err(user_error(
+                return Err(error::input(
                     format!("{name:?} is not offered for the user-level memory"),
                     format!(
                         "an instinct is offered once another project holds the same trigger and action at confidence {} or more (and it is not promoted already); `git rune instinct promote` lists the candidates",

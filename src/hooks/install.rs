@@ -55,18 +55,22 @@ impl HookState {
 /// The block a hook file gets: skipped with `GIT_RUNE_SKIP_HOOKS=1` or when git-rune is not
 /// on PATH. `alone` when nothing else is in the hook: then the shell hands over to git-rune
 /// (`exec`, one process fewer on every commit). Otherwise the user's own hook below keeps its
-/// stdin: pre-push's ref list is not read at all; post-rewrite's `<old> <new>` list is read,
-/// passed to git-rune and put back. `git rune hook` exits non-zero only for pre-push with
+/// stdin: pre-push's ref list (which branches go: their session state goes with them) and
+/// post-rewrite's `<old> <new>` list are read, passed to git-rune and put back. `git rune hook` exits non-zero only for pre-push with
 /// `rune.strictPush` set, so only then does the block stop the git command.
 pub fn block(hook: &str, alone: bool) -> String {
     let run = match (hook, alone) {
         ("post-rewrite", true) => "  exec git-rune hook post-rewrite \"$@\"\n".to_owned(),
+        ("pre-push", true) => "  exec git-rune hook pre-push \"$@\"\n".to_owned(),
         (_, true) => format!("  exec git-rune hook {hook} \"$@\" </dev/null\n"),
         ("post-rewrite", false) => "  rune_rewritten=$(cat)\n  \
              printf '%s\\n' \"$rune_rewritten\" | git-rune hook post-rewrite \"$@\" || true\n  \
              exec <<RUNE_REWRITTEN\n$rune_rewritten\nRUNE_REWRITTEN\n"
             .to_owned(),
-        ("pre-push", false) => "  git-rune hook pre-push \"$@\" </dev/null || exit 1\n".to_owned(),
+        ("pre-push", false) => "  rune_pushed=$(cat)\n  \
+             printf '%s\\n' \"$rune_pushed\" | git-rune hook pre-push \"$@\" || exit 1\n  \
+             exec <<RUNE_PUSHED\n$rune_pushed\nRUNE_PUSHED\n"
+            .to_owned(),
         (_, false) => format!("  git-rune hook {hook} \"$@\" </dev/null || true\n"),
     };
     format!(
@@ -97,6 +101,64 @@ pub fn none_installed(store: &Store) -> bool {
             .iter()
             .all(|h| state(&dir, h).ok() == Some(HookState::Absent))
     })
+}
+
+/// When the hooks directory is inside the work tree (`core.hooksPath`, as husky sets it):
+/// keeps the hook files git-rune created there out of `git status` by listing them in
+/// `.git/info/exclude`, and returns the directory (relative to the work tree), the hooks
+/// so excluded, and the user's own hooks git-rune added itself to (changed, tracked files
+/// the user commits or not). `None` when the directory is git's own.
+pub fn in_work_tree(store: &Store, dir: &Path) -> Result<Option<InWorkTree>, HookError> {
+    let Some(workdir) = store.workdir() else {
+        return Ok(None);
+    };
+    let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let Ok(rel) = real(dir).strip_prefix(real(workdir)).map(Path::to_path_buf) else {
+        return Ok(None);
+    };
+    let rel = rel.to_string_lossy().replace('\\', "/");
+    let mut created = Vec::new();
+    let mut chained = Vec::new();
+    for hook in HOOKS {
+        match state(dir, hook)? {
+            HookState::Installed => created.push(hook),
+            HookState::Chained => chained.push(hook),
+            HookState::Absent => {}
+        }
+    }
+    let exclude = store.common_dir().join("info").join("exclude");
+    let existing = read(&exclude)?.unwrap_or_default();
+    let mut text = existing.clone();
+    for hook in &created {
+        let line = format!("/{rel}/{hook}");
+        if !existing.lines().any(|l| l.trim() == line) {
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(&format!("{line}\n"));
+        }
+    }
+    if text != existing {
+        if let Some(info) = exclude.parent() {
+            std::fs::create_dir_all(info).map_err(io("create", info))?;
+        }
+        std::fs::write(&exclude, text).map_err(io("write", &exclude))?;
+    }
+    Ok(Some(InWorkTree {
+        dir: rel,
+        created,
+        chained,
+    }))
+}
+
+/// Hooks in a directory inside the work tree ([`in_work_tree`]).
+pub struct InWorkTree {
+    /// The directory, relative to the work tree.
+    pub dir: String,
+    /// Hook files git-rune created there (kept out of `git status`).
+    pub created: Vec<&'static str>,
+    /// The user's own hooks git-rune added itself to.
+    pub chained: Vec<&'static str>,
 }
 
 /// The directory git runs hooks from: `core.hooksPath` (relative to the work tree) or

@@ -8,13 +8,14 @@ use std::path::Path;
 use anyhow::Result;
 
 use super::install::HOOKS;
-use crate::error::user_error;
+use crate::error;
 use crate::memory::save::{save, SaveOptions};
 use crate::memory::seal::Sealer;
 use crate::memory::view_dir::{View, VIEW_DIR};
 use crate::notes::{compose, rewrite};
-use crate::store::{PushOutcome, Store, BRANCHES_PREFIX, HOOK_PATIENCE, MEMORY_REF, NOTES_REF};
-use crate::sync::{push_refused, sync, SyncOptions};
+use crate::store::{Store, HOOK_PATIENCE, NOTES_REF};
+use crate::sync::share;
+use crate::sync::{sync, SyncOptions};
 
 /// Fetch-merge-push rounds the pre-push hook tries before leaving memory for a later sync.
 const HOOK_SYNC_ROUNDS: usize = 3;
@@ -43,14 +44,26 @@ pub fn run(dir: &Path, name: &str, args: &[String], input: Option<&str>) -> Hook
             dispatch(&store, name, args, input, &mut report)
         });
     if let Err(e) = result {
+        // With rune.strictPush a failed memory push blocks the push: say that, not that git
+        // went on.
+        let strict = name == "pre-push"
+            && Store::open(dir)
+                .ok()
+                .and_then(|s| s.config_bool("rune.strictPush"))
+                .unwrap_or(false);
+        let outcome = if strict {
+            "the push was stopped because rune.strictPush is set; run `git rune sync`, then push again, or push with GIT_RUNE_SKIP_HOOKS=1"
+        } else {
+            "git went on"
+        };
         report.warnings.push(format!(
-            "git-rune: {name} hook: {e:#} (git went on; see .git/rune/hooks.log)"
+            "git-rune: {name} hook: {e:#} ({outcome}; see .git/rune/hooks.log)"
         ));
         if let Ok(store) = Store::open(dir) {
             log(&store, name, &format!("{e:#}"));
-            if name == "pre-push" && store.config_bool("rune.strictPush").unwrap_or(false) {
-                report.exit_code = 1;
-            }
+        }
+        if strict {
+            report.exit_code = 1;
         }
     }
     report
@@ -86,8 +99,8 @@ fn dispatch(
             }
             Ok(())
         }
-        "pre-push" => pre_push(store, args, report),
-        other => Err(user_error(
+        "pre-push" => pre_push(store, args, input, report),
+        other => Err(error::input(
             format!("unknown hook {other:?}"),
             format!("git-rune handles {}", HOOKS.join(", ")),
         )),
@@ -155,70 +168,108 @@ fn post_checkout(store: &Store, args: &[String], report: &mut HookReport) -> Res
     Ok(())
 }
 
-/// Shares memory beside the user's push: with a named remote, a sync (fetch, merge, push,
-/// never forced; again if someone pushed in between, a bounded number of times); with a URL,
-/// a plain non-forced push.
-fn pre_push(store: &Store, args: &[String], report: &mut HookReport) -> Result<()> {
+/// Shares memory beside the user's push, only where the user said: to a remote that opted in
+/// (`git rune remote add`), a sync (fetch, merge, push, never forced; again if someone pushed
+/// in between, a bounded number of times) carrying project memory, notes and the session
+/// state of the branches that remote has or is being sent now (git's ref list on stdin),
+/// never another branch's. A push to any other remote, or to a URL, carries no memory, and
+/// says so once.
+fn pre_push(
+    store: &Store,
+    args: &[String],
+    input: Option<&str>,
+    report: &mut HookReport,
+) -> Result<()> {
     let Some(remote) = args.first() else {
         return Ok(());
     };
     if store.memory_refs()?.is_empty() && store.ref_id(NOTES_REF)?.is_none() {
         return Ok(());
     }
-    // A named remote: sync (fetch, merge, push; again if someone pushed in between), so a
-    // second clone's memory push is not simply rejected.
-    if store.remotes().iter().any(|r| r == remote) {
-        let opts = SyncOptions {
-            no_push: false,
-            rounds: HOOK_SYNC_ROUNDS,
+    if !store.remotes().iter().any(|r| r == remote) {
+        // Said once, so never silenced by `-q`: the user learns where memory does not go.
+        if share::tell_once(store, remote) {
+            report.warnings.push(format!(
+                "git-rune: this push carries no memory: memory goes only to remotes opted in (`git remote add <name> {remote}`, then `git rune remote add <name>`)"
+            ));
+        }
+        return Ok(());
+    }
+    let sharing = share::sharing(store, remote);
+    if !sharing.pushes() {
+        if share::tell_once(store, remote) {
+            report.warnings.push(format!(
+                "git-rune: this push carries no memory: {remote} is {}; `git rune remote add {remote}` shares memory with it",
+                sharing.why()
+            ));
+        }
+        return Ok(());
+    }
+    let (pushing, sending) = pushed(input.unwrap_or_default());
+    let opts = SyncOptions {
+        no_push: false,
+        rounds: HOOK_SYNC_ROUNDS,
+        pushing,
+        sending,
+        opt_in: false,
+    };
+    let synced = sync(store, remote, opts, &|_| {})?;
+    let came: usize = synced.incoming().values().sum();
+    if came > 0 {
+        report.status.push(format!(
+            "git-rune: merged {came} memory record{} from {remote}",
+            if came == 1 { "" } else { "s" }
+        ));
+    }
+    for s in &synced.skipped {
+        report.warnings.push(format!(
+            "git-rune: skipped {remote}'s {}: {}; {}",
+            s.remote_ref, s.why, s.hint
+        ));
+    }
+    if !synced.refused().is_empty() {
+        report.warnings.push(format!(
+            "git-rune: refused {} record(s) from {remote}; the rest merged (`git rune repair {remote}` publishes clean tips)",
+            synced.refused().len()
+        ));
+    }
+    if let Some(why) = synced.gave_up {
+        return Err(error::conflict(
+            format!("memory was not pushed: {why}"),
+            "run `git rune sync` later; memory is never force-pushed",
+        ));
+    }
+    if !synced.pushed.is_empty() {
+        report
+            .status
+            .push(format!("git-rune: pushed memory to {remote}"));
+    }
+    Ok(())
+}
+
+/// The local branches a push sends and the commits it sends, from git's pre-push list
+/// (`<local ref> <local id> <remote ref> <remote id>` per line; a deletion sends nothing). A
+/// local ref that is not a branch (`HEAD:refs/heads/x`, a commit id) sends its commit, not any
+/// branch's session state.
+fn pushed(input: &str) -> (Vec<String>, Vec<crate::store::ObjectId>) {
+    let mut branches = Vec::new();
+    let mut commits = Vec::new();
+    for l in input.lines() {
+        let mut parts = l.split_whitespace();
+        let (Some(local), Some(id)) = (parts.next(), parts.next()) else {
+            continue;
         };
-        let synced = sync(store, remote, opts, &|_| {})?;
-        let came: usize = synced.incoming().values().sum();
-        if came > 0 {
-            report.status.push(format!(
-                "git-rune: merged {came} memory record{} from {remote}",
-                if came == 1 { "" } else { "s" }
-            ));
+        if id.bytes().all(|b| b == b'0') {
+            continue;
         }
-        if let Some(why) = synced.gave_up {
-            return Err(user_error(
-                format!("memory was not pushed: {why}"),
-                "run `git rune sync` later; memory is never force-pushed",
-            ));
+        if let Ok(oid) = crate::store::ObjectId::from_hex(id.as_bytes()) {
+            commits.push(oid);
         }
-        if !synced.pushed.is_empty() {
-            report
-                .status
-                .push(format!("git-rune: pushed memory to {remote}"));
+        if let Some(b) = local.strip_prefix("refs/heads/") {
+            branches.push(b.to_owned());
         }
-        return Ok(());
     }
-    // A URL: no tracking refs to merge from; push, never forced.
-    let mut refspecs: Vec<String> = store
-        .memory_refs()?
-        .into_iter()
-        .filter(|r| r == MEMORY_REF || r.starts_with(BRANCHES_PREFIX))
-        .map(|r| format!("{r}:{r}"))
-        .collect();
-    if store.ref_id(NOTES_REF)?.is_some() {
-        refspecs.push(format!("{NOTES_REF}:{NOTES_REF}"));
-    }
-    if refspecs.is_empty() {
-        return Ok(());
-    }
-    match store.push(remote, &refspecs)? {
-        PushOutcome::Pushed => {
-            report
-                .status
-                .push(format!("git-rune: pushed memory to {remote}"));
-            Ok(())
-        }
-        PushOutcome::Rejected {
-            refs,
-            remote: said,
-            stderr,
-        } => Err(push_refused(remote, &refs, &said, &stderr)),
-    }
+    (branches, commits)
 }
 
 /// Appends one line to `<git dir>/rune/hooks.log`.
@@ -230,6 +281,7 @@ fn log(store: &Store, hook: &str, msg: &str) {
         .append(true)
         .open(dir.join("hooks.log"))
     {
+        let msg = crate::secrets::redact(msg);
         let _ = writeln!(f, "{} {hook}: {}", store.now(), msg.replace('\n', " "));
     }
 }

@@ -131,3 +131,158 @@ fn injection_corpus_is_withheld_and_clean_prose_is_not() {
         "clean sentences TAINTED: {false_tainted:#?}"
     );
 }
+
+/// The corpus directory, read at test time so that new files are picked up.
+fn corpus_dir(sub: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus/injections")
+        .join(sub)
+}
+
+/// The `.txt` files of a corpus directory, sorted, with their contents.
+fn corpus_files(sub: &str) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = std::fs::read_dir(corpus_dir(sub))
+        .unwrap_or_else(|e| panic!("tests/corpus/injections/{sub}: {e}"))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The entries of a benign file: blocks that open with a `===` line.
+fn blocks(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        if let Some(title) = line.strip_prefix("===") {
+            out.push((title.trim().to_owned(), String::new()));
+        } else if let Some((_, body)) = out.last_mut() {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    for (_, body) in &mut out {
+        let trimmed = body.trim_end().len();
+        body.truncate(trimmed);
+    }
+    out
+}
+
+/// Scores one half of the payload corpus: per language and per class, how many payloads were
+/// withheld (TAINTED) or marked (SUSPICIOUS). Returns (tried, withheld, marked, missed).
+fn score_half(sub: &str) -> (usize, usize, usize, Vec<String>) {
+    let (mut tried, mut withheld, mut marked, mut missed) = (0, 0, 0, Vec::new());
+    let mut by_class: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut lines_out = Vec::new();
+    let mut per_lang: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for (file, text) in corpus_files(sub) {
+        // `en.txt`, `en.r1.txt` (an earlier held-out round, now tuning material): one language.
+        let lang = file.split('.').next().unwrap_or(&file).to_owned();
+        let (mut n, mut caught) = (0, 0);
+        for line in lines(&text) {
+            let (class, payload) = line
+                .split_once('\t')
+                .unwrap_or_else(|| panic!("{sub}/{lang}.txt: class<TAB>payload: {line:?}"));
+            let (v, rules) = judge(&unescape(payload));
+            n += 1;
+            let entry = by_class.entry(class.to_owned()).or_default();
+            entry.0 += 1;
+            match v {
+                Verdict::Tainted => withheld += 1,
+                Verdict::Suspicious => marked += 1,
+                Verdict::Clean => {
+                    missed.push(format!("{lang} {class}: {payload} {rules:?}"));
+                    continue;
+                }
+            }
+            caught += 1;
+            entry.1 += 1;
+        }
+        tried += n;
+        let e = per_lang.entry(lang).or_default();
+        (e.0, e.1) = (e.0 + n, e.1 + caught);
+    }
+    for (lang, (n, caught)) in &per_lang {
+        lines_out.push(format!("    {lang}: {caught}/{n}"));
+    }
+    println!(
+        "{sub}: {tried} payloads, {withheld} withheld (TAINTED), {marked} marked (SUSPICIOUS), \
+         {} missed: {:.1}% withheld or marked",
+        missed.len(),
+        100.0 * (withheld + marked) as f64 / tried.max(1) as f64
+    );
+    println!("  by language:\n{}", lines_out.join("\n"));
+    let classes: Vec<String> = by_class
+        .iter()
+        .map(|(c, (n, k))| format!("{c} {k}/{n}"))
+        .collect();
+    println!("  by class: {}", classes.join(", "));
+    for m in &missed {
+        println!("  missed: {m}");
+    }
+    (tried, withheld, marked, missed)
+}
+
+/// The tuning half: the rules were developed against it, so it must stay caught (a rule
+/// change that loses payloads here is a regression). The floor is the rate measured when
+/// the fourth held-out round joined it (92.1% of 1975); it is a regression guard, not a
+/// claim about text the rules have not seen (that is the held-out half's job).
+#[test]
+fn tuning_half_is_withheld_or_marked() {
+    let (tried, withheld, marked, missed) = score_half("tuning");
+    assert!(tried >= 1900, "the tuning half shrank to {tried}");
+    let rate = (withheld + marked) as f64 / tried as f64;
+    assert!(
+        rate >= 0.92,
+        "tuning half: {rate:.3} withheld or marked; missed {missed:#?}"
+    );
+}
+
+/// The held-out half, written after the rules were frozen and measured once, before anyone
+/// looked at what it misses. Its rate is the one docs/security.md reports as the detector's
+/// (the fifth round, against the rules of the fifth round: 207 of 280, 73.9%). The floor is
+/// that measurement, a regression guard: issue 29 asks for 90% on text written independently
+/// of the rules, and the gate does not reach it. When this half is tuned on, it moves to
+/// tuning/*.rN.txt and a new half is written against the new rules.
+#[test]
+fn held_out_half_is_withheld_or_marked() {
+    let (tried, withheld, marked, missed) = score_half("heldout");
+    assert!(tried >= 250, "the held-out half has {tried} payloads");
+    let rate = (withheld + marked) as f64 / tried as f64;
+    assert!(
+        rate >= 0.739,
+        "held-out half: {rate:.3} withheld or marked, below the 73.9% measured; missed {missed:#?}"
+    );
+}
+
+/// Benign security writing (write-ups, quoted attacks in documentation, code comments, commit
+/// messages, project conventions, in the gate's languages): never TAINTED.
+#[test]
+fn benign_security_writing_is_never_tainted() {
+    let (mut tried, mut marked, mut tainted) = (0, Vec::new(), Vec::new());
+    for (file, text) in corpus_files("benign") {
+        for (title, body) in blocks(&text) {
+            assert!(!body.is_empty(), "benign/{file}.txt: empty entry {title:?}");
+            tried += 1;
+            match judge(&body) {
+                (Verdict::Tainted, rules) => tainted.push((file.clone(), title, rules)),
+                (Verdict::Suspicious, rules) => marked.push((file.clone(), title, rules)),
+                _ => {}
+            }
+        }
+    }
+    println!(
+        "benign: {tried} texts, {} TAINTED, {} SUSPICIOUS",
+        tainted.len(),
+        marked.len()
+    );
+    for (file, title, rules) in &marked {
+        println!("  SUSPICIOUS {file}/{title}: {rules:?}");
+    }
+    assert!(tried >= 100, "only {tried} benign texts");
+    assert!(tainted.is_empty(), "benign texts TAINTED: {tainted:#?}");
+}

@@ -1,10 +1,13 @@
 //! The load gate for one record: everything memory hands to an agent passes here first.
 
+use std::collections::{HashMap, HashSet};
+
 use super::{scan_text, verdict, Issue, Verdict};
 use crate::model::kinds::{Checkpoint, Delete, Resolve, Session};
 #[cfg(test)]
 use crate::model::kinds::{Convention, CumulativeNote, Decision, Invariant, Progress, TaskNote};
 use crate::model::{Body, Record};
+use crate::model::{Field, Kind, Shape};
 
 /// What the gate lets through.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,6 +30,13 @@ pub fn gate(r: &Record) -> Gate {
     if !r.id_matches() {
         return Gate::Withheld;
     }
+    text_gate(r)
+}
+
+/// [`gate`] on a record's text alone: for records the fold derived from stored ones (a task
+/// renumbered, a record marked), whose ids no longer hash their content by design. Stored
+/// records are held to their ids where they come in (the seal, `verify`).
+pub fn text_gate(r: &Record) -> Gate {
     let issues: Vec<Issue> = scan_record(r).into_iter().map(|(_, i)| i).collect();
     if verdict(&issues) == Verdict::Tainted {
         return Gate::Withheld;
@@ -101,6 +111,172 @@ pub fn scan_record(r: &Record) -> Vec<(&'static str, Issue)> {
             (name, issue)
         })
         .collect()
+}
+
+/// The placeholder every reader shows instead of a withheld record's text: its kind and id,
+/// and where to see why. It holds no text of the record.
+pub fn placeholder(r: &Record) -> String {
+    format!(
+        "withheld by git-rune: {} {} is TAINTED; inspect it with `git rune verify`",
+        r.kind().as_str(),
+        &r.id[..r.id.len().min(12)]
+    )
+}
+
+/// Whether the gate would withhold a record with this body for its text (before it has an id:
+/// a writer telling its caller, a commit summary naming it).
+pub fn body_withheld(body: &Body) -> bool {
+    let joined: String = body.texts().into_iter().map(|(_, t)| t + "\n").collect();
+    verdict(&scan_text(&joined)) == Verdict::Tainted
+}
+
+/// A memory commit's summary (`<verb>: <headline>`) as it may be written and shown: the
+/// headline replaced when the gate would withhold it.
+pub fn gated_summary(summary: &str) -> String {
+    if verdict(&scan_text(summary)) != Verdict::Tainted {
+        return summary.to_owned();
+    }
+    match summary.split_once(": ") {
+        Some((verb, _)) if !verb.contains(char::is_whitespace) => {
+            format!("{verb}: {WITHHELD_SUMMARY}")
+        }
+        _ => WITHHELD_SUMMARY.to_owned(),
+    }
+}
+
+/// What a commit summary says in place of a headline the gate withholds.
+pub const WITHHELD_SUMMARY: &str = "(withheld by git-rune: TAINTED; see `git rune verify`)";
+
+/// A record's headline as every reader may show it: the placeholder when the gate withholds
+/// the record, marked when it is SUSPICIOUS, else as written.
+pub fn shown_title(r: &Record) -> String {
+    match text_gate(r) {
+        Gate::Withheld => placeholder(r),
+        Gate::Suspicious(rules) => format!("{}{}", mark(&rules), r.body.title()),
+        Gate::Clean => r.body.title().to_owned(),
+    }
+}
+
+/// A record as every reader may show it: `None` when the gate withholds it (show
+/// [`placeholder`] instead), a copy marked on its headline when it is SUSPICIOUS, else the
+/// record as it is.
+pub fn shown(r: &Record) -> Option<std::borrow::Cow<'_, Record>> {
+    match text_gate(r) {
+        Gate::Withheld => None,
+        Gate::Suspicious(rules) => Some(std::borrow::Cow::Owned(marked_record(r, &rules))),
+        Gate::Clean => Some(std::borrow::Cow::Borrowed(r)),
+    }
+}
+
+/// The gate's SUSPICIOUS mark for `rules`, as `load` writes it.
+pub fn mark(rules: &[&str]) -> String {
+    format!("[SUSPICIOUS: {}] ", rules.join(", "))
+}
+
+/// Fields that place a record (its section, task, role, date, files) rather than say what it
+/// is: the mark goes on the first field that says what it is.
+const PLACING: [&str; 13] = [
+    "section",
+    "task",
+    "role",
+    "layer",
+    "date",
+    "skill",
+    "files",
+    "extra",
+    "source",
+    "evidence",
+    "verified",
+    "supersedes",
+    "workflow",
+];
+
+/// A copy of `r` whose headline (its first field that says what it is) carries the SUSPICIOUS
+/// mark, so a view rendered from it shows the mark where the record is.
+pub fn marked_record(r: &Record, rules: &[&str]) -> Record {
+    let mut r = r.clone();
+    let m = mark(rules);
+    let mut done = false;
+    r.body.fields_mut(&mut |name, shape, field| {
+        if done
+            || PLACING.contains(&name)
+            || matches!(shape, Shape::Section(_) | Shape::Paths { .. })
+        {
+            return;
+        }
+        match field {
+            Field::One(s) if !s.trim().is_empty() => {
+                s.insert_str(0, &m);
+                done = true;
+            }
+            Field::Many(v) => {
+                if let Some(first) = v.iter_mut().find(|s| !s.trim().is_empty()) {
+                    first.insert_str(0, &m);
+                    done = true;
+                }
+            }
+            _ => {}
+        }
+    });
+    r
+}
+
+/// The gate's verdict on every record of `kind` in `state`: the ids it withholds, and each
+/// SUSPICIOUS record replaced by its marked copy ([`marked_record`]). `withheld` are the ids
+/// already known to be withheld (the cache of memory now), scanned here when `None`.
+pub fn gate_kind(
+    state: &mut crate::model::State,
+    kind: Kind,
+    withheld: Option<&HashSet<String>>,
+) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let mut rules: HashMap<String, Vec<&'static str>> = HashMap::new();
+    let list = state.of_kind(kind);
+    for r in list {
+        match gate(r) {
+            Gate::Withheld => {
+                out.insert(r.id.clone());
+            }
+            Gate::Suspicious(found) => {
+                rules.insert(r.id.clone(), found);
+            }
+            Gate::Clean => {}
+        }
+    }
+    if let Some(known) = withheld {
+        out.extend(
+            list.iter()
+                .filter(|r| known.contains(&r.id))
+                .map(|r| r.id.clone()),
+        );
+    }
+    if let Some(records) = state.of_kind_mut(kind) {
+        for r in records.iter_mut() {
+            if let Some(found) = rules.get(&r.id).filter(|_| !out.contains(&r.id)) {
+                let id = r.id.clone();
+                *r = marked_record(r, found);
+                // The view and the withholding look records up by id: keep it.
+                r.id = id;
+            }
+        }
+    }
+    out
+}
+
+/// Text that is not a record but came from memory (a commit note's line): through the same
+/// scan, `None` when TAINTED, marked when SUSPICIOUS.
+pub fn gated_text(text: &str) -> Option<String> {
+    let issues = scan_text(text);
+    match verdict(&issues) {
+        Verdict::Tainted => None,
+        _ if issues.is_empty() => Some(text.to_owned()),
+        _ => {
+            let mut rules: Vec<&str> = issues.iter().map(|i| i.rule).collect();
+            rules.sort_unstable();
+            rules.dedup();
+            Some(format!("{}{text}", mark(&rules)))
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,140 +1,28 @@
-//! Shapes: forged frame markers and HTML comments, shell command shapes (remote scripts,
-//! secret-file reads, reverse shells), settings that switch protections off, encoded blobs.
+//! Shapes: shell command shapes (remote scripts, secret-file reads, reverse shells), settings
+//! that switch protections off, encoded blobs.
 
+use super::downloads::{downloads, windows_and_powershell};
+use super::tables::tables;
 use super::*;
 pub(super) use crate::bytes::{contains_ci, ends_with_ci, skip_blanks, starts_with_ci};
 
 // ---------------------------------------------------------------------------------------------
-// Markers: forged frames, HTML comments, /dev/tcp.
-
-pub(super) const FRAME: u64 = bit("frame");
-pub(super) const CLOSING: u64 = bit("closing");
-
-/// The end of a framing tag starting at `b[i] == '<'`.
-pub(super) fn frame_tag(b: &[u8], i: usize) -> Option<usize> {
-    let mut j = i + 1;
-    if b.get(j) == Some(&b'<') {
-        // Llama-2 <<SYS>> and <</SYS>>
-        j += 1 + usize::from(b.get(j + 1) == Some(&b'/'));
-        let name = b.get(j..j + 5)?;
-        return (name[..3].eq_ignore_ascii_case(b"sys") && &name[3..] == b">>").then_some(j + 5);
-    }
-    j = skip_blanks(b, j);
-    let closing = b.get(j) == Some(&b'/');
-    j = skip_blanks(b, j + usize::from(closing));
-    let ns = j;
-    while j < b.len() && j - ns <= 40 && (b[j].is_ascii_alphanumeric() || b"_-|:".contains(&b[j])) {
-        j += 1;
-    }
-    let name = &b[ns..j];
-    // <|im_start|>, <|endoftext|>, <|eot_id|>: any special-token shape.
-    let special = name.len() >= 3 && name[0] == b'|' && name[name.len() - 1] == b'|';
-    // A namespaced tag (`<ns:function_calls>`) is judged by its local name.
-    let local = name.rsplit(|&c| c == b':').next().unwrap_or(name);
-    let m = mask(local);
-    if !(special || m & FRAME != 0 || (closing && m & CLOSING != 0)) {
-        return None;
-    }
-    let after = skip_blanks(b, j);
-    match b.get(after)? {
-        b'>' => Some(after + 1),
-        b'/' if b.get(after + 1) == Some(&b'>') => Some(after + 2),
-        _ if after > j => {
-            // Attributes (<rune-memory source="x">). Stopping at `<` and line breaks keeps the
-            // look-ahead of consecutive tags from overlapping, so the pass stays linear.
-            let k = after
-                + b[after..]
-                    .iter()
-                    .take_while(|c| !b"><\n".contains(c))
-                    .count();
-            (b.get(k) == Some(&b'>')).then_some(k + 1)
-        }
-        _ => None,
-    }
-}
-
-/// The end of an `[INST]` or `[/INST]` marker starting at `b[i] == '['`.
-pub(super) fn inst_tag(b: &[u8], i: usize) -> Option<usize> {
-    let mut j = skip_blanks(b, i + 1);
-    j = skip_blanks(b, j + usize::from(b.get(j) == Some(&b'/')));
-    let k = skip_blanks(b, j + 4);
-    (b.get(j..j + 4)?.eq_ignore_ascii_case(b"inst") && b.get(k) == Some(&b']')).then_some(k + 1)
-}
-
-/// `forged-frame-marker` (TAINTED): the load output wraps memory in `<rune-memory>`, and models
-/// are trained on role markers (`<system>`, `<|im_start|>`, `[INST]`, `<<SYS>>`, `</user>`);
-/// memory holding them can end its quoted frame early and speak as the operator. Any case,
-/// optional spaces, attributes. [`escape_framing`] defuses them for display, but
-/// they are still withheld: quoting a frame marker has no honest use in memory.
-///
-/// `html-comment` (SUSPICIOUS): `<!-- … -->` is invisible in rendered markdown, so a reviewer
-/// reading the view never sees what the agent reads.
-///
-/// `reverse-shell` (TAINTED), device form: bash's `/dev/tcp/host/port` (and `/dev/udp/`) opens a
-/// raw connection from a shell, the core of a reverse shell.
-pub(super) fn scan_markers(text: &str, out: &mut Sink) {
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let found = match b[i] {
-            b'<' if b[i..].starts_with(b"<!--") => Some(("html-comment", b.len(), i + 4)),
-            b'<' => frame_tag(b, i).map(|e| ("forged-frame-marker", e, e)),
-            b'[' => inst_tag(b, i).map(|e| ("forged-frame-marker", e, e)),
-            b'/' if [&b"/dev/tcp/"[..], b"/dev/udp/"]
-                .iter()
-                .any(|d| b.get(i..i + 9).is_some_and(|s| s.eq_ignore_ascii_case(d))) =>
-            {
-                Some(("reverse-shell", i + 9, i + 9))
-            }
-            _ => None,
-        };
-        match found {
-            Some((rule, end, resume)) => {
-                out.hit(rule, i, end);
-                i = resume;
-            }
-            None => i += 1,
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Shell command shapes, judged per line over whitespace-separated tokens.
 
-/// Files whose reading is exfiltration: private keys and credential stores.
-pub(super) const SECRET_FILES: &[&str] = &[
-    "id_rsa",
-    "id_dsa",
-    "id_ecdsa",
-    "id_ed25519",
-    ".aws/credentials",
-    ".git-credentials",
-    ".netrc",
-    ".docker/config.json",
-    ".kube/config",
-    "/etc/shadow",
-    ".gnupg",
-    ".config/gcloud",
-    "application_default_credentials.json",
-    ".azure/accesstokens",
-    ".pgpass",
-    ".vault-token",
-    ".cargo/credentials",
-    ".config/gh/hosts.yml",
-    ".terraform.d/credentials",
-];
+/// Files whose reading is exfiltration: private keys and credential stores
+/// (`@secret-files` in `data/lists.txt`).
+pub(super) fn secret_files() -> &'static [&'static str] {
+    tables().set("secret-files")
+}
 /// Files read every day (`cat .env` to check a port) but private enough that sending them out
-/// is exfiltration. `.env` and `.env.*` (templates excepted) are matched in [`secret_kind`].
-pub(super) const SEND_ONLY_FILES: &[&str] = &[
-    ".bash_history",
-    ".zsh_history",
-    ".history",
-    ".npmrc",
-    ".pypirc",
-];
+/// is exfiltration (`@send-only-files`). `.env` and `.env.*` (templates excepted) are matched in
+/// [`secret_kind`].
+pub(super) fn send_only_files() -> &'static [&'static str] {
+    tables().set("send-only-files")
+}
 
-/// What a path-like token names: 2 a secret file ([`SECRET_FILES`], `~/.ssh`), 1 a file only
-/// sending out is wrong for ([`SEND_ONLY_FILES`], `.env.production`), 0 neither. Public keys
+/// What a path-like token names: 2 a secret file ([`secret_files`], `~/.ssh`), 1 a file only
+/// sending out is wrong for ([`send_only_files`], `.env.production`), 0 neither. Public keys
 /// (`.pub`) and templates (`.env.example`) are 0.
 pub(super) fn secret_kind(tok: &[u8]) -> u8 {
     let path_like = |c: &u8| matches!(c, b'/' | b'\\' | b'.' | b'_');
@@ -175,9 +63,11 @@ pub(super) fn secret_kind(tok: &[u8]) -> u8 {
         buf[..path.len()].copy_from_slice(path);
         buf[..path.len()].make_ascii_lowercase();
         let lower = String::from_utf8_lossy(&buf[..path.len()]);
-        SECRET_FILES.iter().any(|f| lower.contains(f))
+        secret_files().iter().any(|f| lower.contains(f))
     } else {
-        SECRET_FILES.iter().any(|f| contains_ci(path, f.as_bytes()))
+        secret_files()
+            .iter()
+            .any(|f| contains_ci(path, f.as_bytes()))
     };
     let ssh_dir = [&b".ssh"[..], b".ssh/", b".ssh/*"]
         .iter()
@@ -196,7 +86,7 @@ pub(super) fn secret_kind(tok: &[u8]) -> u8 {
     .any(|t| ends_with_ci(base, t));
     let env_file =
         base.eq_ignore_ascii_case(b".env") || (starts_with_ci(base, b".env.") && !template);
-    let send_only = SEND_ONLY_FILES
+    let send_only = send_only_files()
         .iter()
         .any(|f| base.eq_ignore_ascii_case(f.as_bytes()));
     u8::from(env_file || send_only)
@@ -204,7 +94,7 @@ pub(super) fn secret_kind(tok: &[u8]) -> u8 {
 
 /// Whether a token names a secret path anywhere in it (for code and URLs).
 pub(super) fn secret_path(text: &[u8]) -> Option<usize> {
-    SECRET_FILES
+    secret_files()
         .iter()
         .chain(&[".ssh/"])
         .filter_map(|f| {
@@ -235,7 +125,7 @@ pub(super) fn command_name(tok: &[u8]) -> &[u8] {
 }
 
 /// `tok` without quotes and parentheses around it.
-fn unquoted(tok: &[u8]) -> &[u8] {
+pub(super) fn unquoted(tok: &[u8]) -> &[u8] {
     let (mut s, mut e) = (0, tok.len());
     while s < e && b"`'\"(".contains(&tok[s]) {
         s += 1;
@@ -247,7 +137,7 @@ fn unquoted(tok: &[u8]) -> &[u8] {
 }
 
 /// The file a path or URL token names (after its last `/`, before `?` or `#`).
-fn basename(tok: &[u8]) -> &[u8] {
+pub(super) fn basename(tok: &[u8]) -> &[u8] {
     let t = unquoted(tok);
     let t = &t[..t.iter().position(|c| b"?#".contains(c)).unwrap_or(t.len())];
     &t[t.iter()
@@ -282,49 +172,49 @@ pub(super) const LOLBIN: u64 = bit("lolbin");
 /// What has been seen so far on the current line.
 #[derive(Default)]
 pub(super) struct Line {
-    started: bool,
-    table_row: bool,
+    pub(super) started: bool,
+    pub(super) table_row: bool,
     /// Where the first fetcher or decoding command starts: a pipe after it may feed a shell.
-    source: Option<usize>,
+    pub(super) source: Option<usize>,
     /// The command lists (`DECODER | RUNNER | READER | NETCAT | CHMOD | SENDER | LOLBIN`) seen
     /// on the line.
-    seen: u64,
+    pub(super) seen: u64,
     /// Tokens after a pipe in which a shell name completes it.
-    pipe_window: u8,
+    pub(super) pipe_window: u8,
     /// An interpreter fed by a pipe from a download, until its arguments show whether it runs
     /// what it reads (`| python3`, `| node -`) or something else (`| python3 -m json.tool`).
-    interpreter: Option<usize>,
+    pub(super) interpreter: Option<usize>,
     /// Which fetcher the line runs: `c`url, `w`get, `p`owershell.
-    fetcher: u8,
+    pub(super) fetcher: u8,
     /// The next token names a download's output file.
-    expect_output: bool,
+    pub(super) expect_output: bool,
     /// A download is saved under its URL's name (`curl -O`, `wget URL`).
-    remote_name: bool,
+    pub(super) remote_name: bool,
     /// The files the line downloads to, as spans of the text (at most four).
-    outputs: Vec<(usize, usize)>,
+    pub(super) outputs: Vec<(usize, usize)>,
     /// The last command token runs the file named next (`bash x.sh`, `python3 x.py`).
-    runs_next: bool,
+    pub(super) runs_next: bool,
     /// A checksum or signature is checked on the line (`sha256sum -c`, `gpg --verify`).
-    verified: bool,
+    pub(super) verified: bool,
     /// `powershell`/`pwsh` seen (1), then an `-EncodedCommand` flag (2).
-    powershell: u8,
+    pub(super) powershell: u8,
     /// An interpreter with inline code (`python -c`, `node -e`, `powershell -Command`).
-    inline_code: bool,
-    last_interpreter: bool,
+    pub(super) inline_code: bool,
+    pub(super) last_interpreter: bool,
     /// A secret source seen before a pipe (`env`, `printenv`, `cat .env`): where it starts.
-    secret_source: Option<usize>,
+    pub(super) secret_source: Option<usize>,
     /// A pipe followed a secret source.
-    secret_piped: bool,
+    pub(super) secret_piped: bool,
     /// The last token was a data flag of a sender (`-d`, `-F`, `-T`, `--upload-file`, `<`).
-    data_flag: bool,
+    pub(super) data_flag: bool,
     /// The last tokens of the line, newest first, for instructions in prose ("read
     /// ~/.aws/credentials and …").
-    recent: [(usize, usize); 8],
-    tokens: usize,
+    pub(super) recent: [(usize, usize); 8],
+    pub(super) tokens: usize,
     /// The last token ended a command (`&&`, `;`): the next one is a command name.
-    cmd_pos: bool,
+    pub(super) cmd_pos: bool,
     /// `socat` runs on the line.
-    socat: bool,
+    pub(super) socat: bool,
 }
 
 /// `remote-script-execution` (TAINTED): running code fetched from elsewhere, or code hidden
@@ -348,7 +238,7 @@ pub(super) struct Line {
 /// carry its one-liner. Lines starting with `|` (markdown tables) are not read as pipelines.
 ///
 /// `secret-file-read` (TAINTED): a command that reads, copies or sends private keys or
-/// credential files ([`SECRET_FILES`]: `~/.ssh`, `id_rsa`, `id_ed25519`, `.aws/credentials`,
+/// credential files ([`secret_files`]: `~/.ssh`, `id_rsa`, `id_ed25519`, `.aws/credentials`,
 /// `.netrc`, `.git-credentials`, `.kube/config`, `~/.config/gcloud`, `/etc/shadow` …), or an
 /// instruction in prose to read or send one ("read ~/.aws/credentials and …", "then print the
 /// contents of ~/.ssh/id_rsa"), is exfiltration. Public keys (`.pub`), commands that only use
@@ -423,14 +313,26 @@ fn end_line(text: &str, at: usize, end: usize, line: &mut Line, out: &mut Sink) 
         && (contains_ci(l, b"exec:") || contains_ci(l, b"system:"))
         && contains_ci(l, b"tcp"))
         || (line.inline_code
-            && SOCKETS.iter().any(|n| contains_ci(l, n.as_bytes()))
-            && SHELLS.iter().any(|n| contains_ci(l, n.as_bytes())));
+            && tables()
+                .set("sockets")
+                .iter()
+                .any(|n| contains_ci(l, n.as_bytes()))
+            && tables()
+                .set("socket-shells")
+                .iter()
+                .any(|n| contains_ci(l, n.as_bytes())));
     if shell_over_socket {
         out.hit("reverse-shell", at, end);
     }
     if line.inline_code {
-        let network = NETWORK_APIS.iter().any(|n| contains_ci(l, n.as_bytes()));
-        let secret = SECRET_SOURCES.iter().any(|n| contains_ci(l, n.as_bytes()))
+        let network = tables()
+            .set("network-apis")
+            .iter()
+            .any(|n| contains_ci(l, n.as_bytes()));
+        let secret = tables()
+            .set("secret-sources")
+            .iter()
+            .any(|n| contains_ci(l, n.as_bytes()))
             || secret_path(l).is_some()
             || l.split(|c| b" \t'\"(),;+".contains(c))
                 .any(|t| secret_kind(t) > 0);
@@ -440,70 +342,6 @@ fn end_line(text: &str, at: usize, end: usize, line: &mut Line, out: &mut Sink) 
     }
 }
 
-/// Sockets and the shells a one-liner hands them to (a reverse shell in Python, Perl, Ruby, PHP).
-const SOCKETS: &[&str] = &["socket", "fsockopen", "tcpsocket", "net.connect"];
-const SHELLS: &[&str] = &[
-    "/bin/sh",
-    "/bin/bash",
-    "cmd.exe",
-    "pty.spawn",
-    "dup2",
-    "subprocess",
-    "proc_open",
-];
-
-/// Calls that fetch from the network, in the languages one-liners are written in.
-const NETWORK_APIS: &[&str] = &[
-    "urlopen",
-    "urlretrieve",
-    "urllib",
-    "requests.",
-    "httpx",
-    "http.client",
-    "fetch(",
-    "https.get",
-    "http.get",
-    "https.request",
-    "http.request",
-    "net::http",
-    "open-uri",
-    "socket",
-    "xmlhttprequest",
-    "axios",
-    "webclient",
-    "invoke-webrequest",
-    "invoke-restmethod",
-    "iwr ",
-    "irm ",
-    "uploadstring",
-    "require('https')",
-    "require(\"https\")",
-    "require('http')",
-    "http://",
-    "https://",
-    "uploadfile",
-    "lwp::",
-    "curl",
-    "wget",
-    "file_get_contents(\"http",
-    "file_get_contents('http",
-];
-/// Where one-liners find secrets.
-const SECRET_SOURCES: &[&str] = &[
-    "os.environ",
-    "getenv",
-    "process.env",
-    "$env:",
-    "env:\\",
-    "get-childitem env",
-    "gci env",
-    "env[",
-    "%env",
-    "printenv",
-    "os.getenv",
-    "system.getenv",
-    "environ[",
-];
 /// Evaluation wrapped around a download (`iex (iwr …)`, `exec(urlopen(…).read())`), and a
 /// fetch whose result is handed to `eval` (`.then(eval)`), in the line `l` at offset `at`.
 fn scan_eval(l: &[u8], at: usize, out: &mut Sink) {
@@ -614,7 +452,8 @@ pub(super) fn shell_token(text: &str, s: usize, e: usize, line: &mut Line, out: 
             out.hit("remote-script-execution", at, e);
             line.interpreter = None;
         } else if !tok.starts_with(b"-")
-            || ONE_LINER_FLAGS
+            || tables()
+                .set("one-liner-flags")
                 .iter()
                 .any(|f| tok.eq_ignore_ascii_case(f.as_bytes()))
         {
@@ -676,11 +515,6 @@ pub(super) fn shell_token(text: &str, s: usize, e: usize, line: &mut Line, out: 
     line.socat |= name.eq_ignore_ascii_case(b"socat");
 }
 
-/// Flags after which an interpreter runs code given inline or a module, not what it reads.
-const ONE_LINER_FLAGS: &[&str] = &[
-    "-c", "-m", "-e", "-E", "-r", "-p", "-n", "-pe", "-ne", "-i", "--eval", "--print", "-Command",
-    "-File",
-];
 /// An internal `seen` bit (beyond the lists): a copy command sends its arguments.
 const SENDER_ARGS: u64 = 1 << 63;
 
@@ -736,306 +570,5 @@ fn secret_instruction(b: &[u8], e: usize, kind: u8, recent: &[(usize, usize)], o
             out.hit(rule, ts, e);
         }
         return;
-    }
-}
-
-/// PowerShell's encoded commands and the Windows downloaders that run what they fetch.
-fn windows_and_powershell(
-    tok: &[u8],
-    name: &[u8],
-    m: u64,
-    s: usize,
-    e: usize,
-    line: &mut Line,
-    out: &mut Sink,
-) {
-    let lower = |t: &[u8]| t.to_ascii_lowercase();
-    if matches!(
-        lower(name).as_slice(),
-        b"powershell" | b"powershell.exe" | b"pwsh" | b"pwsh.exe"
-    ) {
-        line.powershell = 1;
-        line.last_interpreter = true;
-        return;
-    }
-    let tok = unquoted(tok);
-    if line.powershell == 1 && tok.len() >= 2 && (tok[0] == b'-' || tok[0] == b'/') {
-        let flag = lower(&tok[1..]);
-        if flag == b"ec" || (b"encodedcommand".starts_with(&flag) && flag.first() == Some(&b'e')) {
-            line.powershell = 2;
-            return;
-        }
-        if matches!(flag.as_slice(), b"c" | b"command") {
-            line.inline_code = true;
-        }
-    } else if line.powershell == 2 && !tok.starts_with(b"-") {
-        let b64 = tok
-            .iter()
-            .filter(|c| c.is_ascii_alphanumeric() || b"+/=".contains(c))
-            .count();
-        if b64 >= 16 {
-            out.hit("remote-script-execution", s, e);
-        }
-        line.powershell = 1;
-    }
-    if line.last_interpreter && matches!(tok, b"-c" | b"-e" | b"-r" | b"-E" | b"--eval") {
-        line.inline_code = true;
-    }
-    line.last_interpreter = m & INTERPRETER != 0
-        || (line.last_interpreter && tok.starts_with(b"-") && !line.inline_code);
-    if line.seen & LOLBIN != 0 {
-        let t = lower(unquoted(tok));
-        let lol = t.starts_with(b"-urlcache")
-            || t.starts_with(b"/urlcache")
-            || t.starts_with(b"-verifyctl")
-            || t.starts_with(b"http:")
-            || t.starts_with(b"https:")
-            || t.starts_with(b"javascript:")
-            || t.starts_with(b"vbscript:")
-            || contains_ci(&t, b"/i:http")
-            || contains_ci(&t, b"-i:http");
-        if lol {
-            out.hit("remote-script-execution", s, e);
-        }
-    }
-}
-
-/// Where `inner`, a part of `outer`, starts in it.
-fn offset_in(outer: &[u8], inner: &[u8]) -> usize {
-    inner.as_ptr() as usize - outer.as_ptr() as usize
-}
-
-/// A download saved to a file, then run on the same line.
-#[allow(clippy::too_many_arguments)]
-fn downloads(
-    b: &[u8],
-    tok: &[u8],
-    name: &[u8],
-    m: u64,
-    s: usize,
-    e: usize,
-    line: &mut Line,
-    out: &mut Sink,
-) {
-    if m & VERIFIER != 0 {
-        line.verified = true;
-    }
-    let runs = line.runs_next;
-    line.runs_next = m & (RUNNER | SHELL | INTERPRETER) != 0 || (runs && tok.starts_with(b"-"));
-    if m & FETCHER != 0 && line.fetcher == 0 {
-        line.fetcher = match name.to_ascii_lowercase().as_slice() {
-            b"curl" => b'c',
-            b"wget" => {
-                line.remote_name = true;
-                b'w'
-            }
-            _ => b'p',
-        };
-        return;
-    }
-    if line.fetcher == 0 && line.outputs.is_empty() {
-        return;
-    }
-    let t = unquoted(tok);
-    let t_at = s + offset_in(tok, t);
-    let record = |line: &mut Line, span: (usize, usize)| {
-        if line.outputs.len() < 4 && span.1 > span.0 {
-            line.outputs.push(span);
-        }
-    };
-    if line.expect_output {
-        line.expect_output = false;
-        if !tok.starts_with(b"-") {
-            record(line, (t_at, t_at + t.len()));
-            return;
-        }
-    }
-    if t.starts_with(b">") {
-        let arrows = t.iter().take_while(|&&c| c == b'>').count();
-        if arrows == t.len() {
-            line.expect_output = true;
-        } else {
-            record(line, (t_at + arrows, t_at + t.len()));
-        }
-        return;
-    }
-    if line.fetcher != 0 && tok.len() > 1 && tok.starts_with(b"-") {
-        let lower = tok.to_ascii_lowercase();
-        if tok.starts_with(b"--") {
-            if lower == b"--output" || lower == b"--output-document" {
-                line.expect_output = true;
-            } else if lower == b"--remote-name" {
-                line.remote_name = true;
-            } else if let Some(p) = [&b"--output="[..], b"--output-document="]
-                .iter()
-                .find(|p| lower.starts_with(p))
-            {
-                record(line, (s + p.len(), e));
-            }
-            return;
-        }
-        let letters = &tok[1..];
-        match line.fetcher {
-            b'c' if letters.last() == Some(&b'o') => line.expect_output = true,
-            b'c' if letters.contains(&b'O') => line.remote_name = true,
-            b'w' if letters.last() == Some(&b'O') => {
-                line.remote_name = false;
-                line.expect_output = true;
-            }
-            b'p' if lower == b"-outfile" || lower == b"-o" => line.expect_output = true,
-            _ => {}
-        }
-        return;
-    }
-    if starts_with_ci(t, b"http://") || starts_with_ci(t, b"https://") {
-        if line.remote_name {
-            let base = basename(tok);
-            let at = s + offset_in(tok, base);
-            record(line, (at, at + base.len()));
-        }
-        return;
-    }
-    if line.outputs.is_empty() || line.verified {
-        return;
-    }
-    let base = basename(tok);
-    let ran = !base.is_empty()
-        && line
-            .outputs
-            .iter()
-            .any(|&(os, oe)| basename(&b[os..oe]).eq_ignore_ascii_case(base));
-    let direct = [&b"./"[..], b".\\", b"/", b"~/"]
-        .iter()
-        .any(|p| t.starts_with(p));
-    if ran && (runs || direct) {
-        out.hit("remote-script-execution", line.source.unwrap_or(s), e);
-        line.outputs.clear();
-    }
-}
-// ---------------------------------------------------------------------------------------------
-// Settings that switch protections off.
-
-/// Keys (matched at the end of an identifier, so `ssl_verify`, `sslVerify`, `http.sslVerify`
-/// and `--tls-verify` all end in `verify`) that weaken security when set to a falsy value …
-pub(super) const FALSY_KEYS: &str = "verify verify_ssl verifyssl verify_certs verifypeer verify_peer verifyhost check_hostname validate_certs strict-ssl strict_ssl strictssl rejectunauthorized reject_unauthorized csrf csrf_enabled csrf_protection csrfprotection sslmode";
-/// … or to a truthy one.
-pub(super) const TRUTHY_KEYS: &str = "insecureskipverify insecure_skip_verify insecure_skip_tls_verify skip_tls_verify skiptlsverify allow_insecure git_ssl_no_verify";
-
-pub(super) const FALSY: u64 = bit("falsy");
-pub(super) const TRUTHY: u64 = bit("truthy");
-pub(super) const WEAK_FLAG: u64 = bit("weak-flag");
-
-/// `weakened-security` (SUSPICIOUS), settings form: `verify=False`, `InsecureSkipVerify: true`,
-/// `rejectUnauthorized: false`, `NODE_TLS_REJECT_UNAUTHORIZED=0`, `sslmode=disable`,
-/// `git config http.sslVerify false`, and flags such as `--no-verify`, `--insecure`,
-/// `--no-check-certificate`. The separator is `=`, `:`, or a space after a dotted key (git
-/// config), so "we verify false positives" stays prose.
-pub(super) fn scan_settings(text: &str, out: &mut Sink) {
-    let b = text.as_bytes();
-    let ident = |c: &u8| c.is_ascii_alphanumeric() || b"_-.".contains(c);
-    let mut i = 0;
-    while i < b.len() {
-        let s = i;
-        while i < b.len() && ident(&b[i]) {
-            i += 1;
-        }
-        if i == s {
-            i += 1;
-            continue;
-        }
-        let id = b[s..i].strip_suffix(b".").unwrap_or(&b[s..i]); // a sentence's full stop
-        if id.starts_with(b"--") && mask(id) & WEAK_FLAG != 0 {
-            out.hit("weakened-security", s, s + id.len());
-            continue;
-        }
-        let j = s + id.len() + usize::from(matches!(b.get(s + id.len()), Some(b'"' | b'\'')));
-        let k = skip_blanks(b, j);
-        let v = match b.get(k) {
-            Some(b'=') if b.get(k + 1) != Some(&b'=') => k + 1,
-            Some(b':') if b.get(k + 1) != Some(&b':') => k + 1,
-            Some(_) if k > j && id.contains(&b'.') => k,
-            _ => continue,
-        };
-        let v = skip_blanks(b, v);
-        let v = v + usize::from(matches!(b.get(v), Some(b'"' | b'\'')));
-        let ve = v + b[v..]
-            .iter()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .count();
-        let (value, keyed) = (mask(&b[v..ve]), |keys: &str| {
-            keys.split(' ').any(|k| ends_with_ci(id, k.as_bytes()))
-        });
-        if (value & FALSY != 0 && keyed(FALSY_KEYS)) || (value & TRUTHY != 0 && keyed(TRUTHY_KEYS))
-        {
-            out.hit("weakened-security", s, ve);
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Encoded blobs.
-
-/// `encoded-blob` (SUSPICIOUS): a long base64 or hex blob is opaque to a reviewer but may decode
-/// to instructions or a payload an agent is then told to decode and run. Memory is prose: two
-/// object ids side by side (81 characters) are fine, a run of ≥ 128 hex digits or ≥ 120 base64
-/// characters is not something a person wrote. Base64 must mix upper case, lower case and
-/// digits (paths and snake_case names do not, and a path's segments are short), and is also
-/// caught when wrapped over consecutive whole lines of ≥ 40 characters, as PEM and MIME wrap it.
-pub(super) fn scan_blobs(text: &str, out: &mut Sink) {
-    let b = text.as_bytes();
-    let b64 = |c: &u8| c.is_ascii_alphanumeric() || b"+/=_-".contains(c);
-    // Consecutive whole lines of base64: (start, total length, kinds seen, end of last line).
-    let mut block: Option<(usize, usize, u8, usize)> = None;
-    let mut reported_until = 0;
-    let mut i = 0;
-    while i < b.len() {
-        let s = i;
-        while i < b.len() && b64(&b[i]) {
-            i += 1;
-        }
-        if i == s {
-            i += 1;
-            continue;
-        }
-        let run = &b[s..i];
-        if run.len() < 40 {
-            continue;
-        }
-        let kinds = run.iter().fold(0u8, |k, c| {
-            k | u8::from(c.is_ascii_uppercase())
-                | u8::from(c.is_ascii_lowercase()) << 1
-                | u8::from(c.is_ascii_digit()) << 2
-        });
-        let segment = run
-            .split(|&c| c == b'/')
-            .map(<[u8]>::len)
-            .max()
-            .unwrap_or(0);
-        let hex = run.len() >= 128 && run.iter().all(u8::is_ascii_hexdigit);
-        if hex || (run.len() >= 120 && kinds == 7 && segment >= 24) {
-            let what = if hex { "hex" } else { "base64" };
-            out.note("encoded-blob", s, || {
-                format!("{what} blob of {} characters", run.len())
-            });
-            reported_until = i;
-        }
-        let line_end = b
-            .get(i..)
-            .is_some_and(|r| r.is_empty() || r.starts_with(b"\n") || r.starts_with(b"\r\n"));
-        if (s == 0 || b[s - 1] == b'\n') && line_end && run.len() >= 40 {
-            let (start, len, k) = match block {
-                Some((bs, bl, bk, last)) if s == last + 1 || s == last + 2 => {
-                    (bs, bl + run.len(), bk | kinds)
-                }
-                _ => (s, run.len(), kinds),
-            };
-            block = Some((start, len, k, i));
-            if len >= 120 && k == 7 && start >= reported_until {
-                out.note("encoded-blob", start, || {
-                    format!("base64 blob of {len}+ characters over several lines")
-                });
-                reported_until = i;
-            }
-        }
     }
 }

@@ -1,57 +1,15 @@
 //! The web in memory: URLs that carry data out, HTML that runs script, and [`inert_urls`],
 //! which makes the URLs of loaded memory text that no renderer fetches or links.
 
+use super::tables::tables;
 use super::*;
 use crate::bytes::starts_with_ci;
 
 // ---------------------------------------------------------------------------------------------
 // Exfiltration URLs.
 
-/// Parts of a placeholder's name that say it stands for something private: a URL that asks
-/// for one of these to be filled in sends it to whoever runs the host.
-const PRIVATE: &[&str] = &[
-    "secret",
-    "secrets",
-    "token",
-    "tokens",
-    "password",
-    "passwords",
-    "passwd",
-    "credential",
-    "credentials",
-    "creds",
-    "cred",
-    "apikey",
-    "conversation",
-    "convo",
-    "history",
-    "chat",
-    "prompt",
-    "memory",
-    "memories",
-    "env",
-    "environ",
-    "environment",
-    "dotenv",
-    "ssh",
-    "aws",
-    "cookie",
-    "cookies",
-    "private",
-    "privkey",
-    "clipboard",
-    "transcript",
-    "base64",
-    "b64",
-];
-/// Parts that say so only in a query string, where data goes (`?d={data}`), not in a path,
-/// where they name resources (`/items/{data_id}`, `/cache/{key}`).
-const PRIVATE_IN_QUERY: &[&str] = &[
-    "data", "key", "keys", "context", "messages", "contents", "encoded",
-];
-
 /// How private the name starting at `b[i]` sounds (identifier characters, split at `_ - . :`
-/// and where lower case turns upper): 2 a [`PRIVATE`] part, 1 a [`PRIVATE_IN_QUERY`] part, 0
+/// and where lower case turns upper): 2 a `@private-names` (`data/lists.txt`) part, 1 a `@private-in-query` part, 0
 /// neither.
 fn private_name(b: &[u8], i: usize) -> u8 {
     let mut e = i;
@@ -68,10 +26,10 @@ fn private_name(b: &[u8], i: usize) -> u8 {
         if cut {
             let part = name[s..k].to_ascii_lowercase();
             let is = |list: &[&str]| list.iter().any(|w| w.as_bytes() == part.as_slice());
-            level = level.max(if is(PRIVATE) {
+            level = level.max(if is(tables().set("private-names")) {
                 2
             } else {
-                u8::from(is(PRIVATE_IN_QUERY))
+                u8::from(is(tables().set("private-in-query")))
             });
             s = k + usize::from(k < name.len() && b"_-.:".contains(&name[k]));
         }
@@ -81,41 +39,6 @@ fn private_name(b: &[u8], i: usize) -> u8 {
     }
     level
 }
-
-/// Command words whose output is private, inside a `$(…)` substitution in a URL.
-const SUBSTITUTED: &[&str] = &[
-    "cat",
-    "type",
-    "env",
-    "printenv",
-    "set",
-    "history",
-    "whoami",
-    "hostname",
-    "id",
-    "uname",
-    "base64",
-    "gpg",
-    "xxd",
-    "od",
-    "get-content",
-    "gc",
-    "ls",
-    "dir",
-    "find",
-    "head",
-    "tail",
-    "tar",
-    "zip",
-    "echo",
-    "aws",
-    "gcloud",
-    "az",
-    "kubectl",
-    "security",
-    "pbpaste",
-    "xclip",
-];
 
 /// Where a URL was written, which decides what it is allowed to hold.
 #[derive(Clone, Copy, PartialEq)]
@@ -234,6 +157,7 @@ const MAX_URL: usize = 4096;
 /// here). Documentation of an API whose key goes in the query (`?key={API_KEY}`) is reported:
 /// say where the key goes instead of writing the template.
 pub(super) fn scan_urls(b: &[u8], out: &mut Sink) {
+    let mut quotes = super::intent::QuoteCache::default();
     let mut i = 0;
     while i + 8 <= b.len() {
         if b[i] | 0x20 != b'h' {
@@ -255,7 +179,14 @@ pub(super) fn scan_urls(b: &[u8], out: &mut Sink) {
         let end = url_end(b, i);
         let place = url_place(b, i);
         if let Some(at) = exfiltrating(b, i + scheme, end, place) {
-            out.hit("exfiltration-url", i, at.max(end).min(b.len()));
+            let end = at.max(end).min(b.len());
+            // In a code span inside prose it is shown, not rendered: an example in a write-up.
+            let rule = if quotes.quoted_in_prose(b, i, end, true) {
+                "quoted-instruction"
+            } else {
+                "exfiltration-url"
+            };
+            out.hit(rule, i, end);
         }
         i = end.max(i + scheme);
     }
@@ -401,7 +332,8 @@ fn substitutes_private(b: &[u8], s: usize) -> (bool, usize) {
         .any(|w| private_name(w, 0) == 2 && w.iter().any(u8::is_ascii_uppercase));
     let private = private_var
         || commands.filter(|w| word(w)).any(|w| {
-            SUBSTITUTED
+            tables()
+                .set("substituted")
                 .iter()
                 .any(|s| w.eq_ignore_ascii_case(s.as_bytes()))
         });

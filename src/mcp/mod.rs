@@ -3,6 +3,7 @@
 //! [`tools`], which reuse the use cases the commands run. Only this module builds a tokio
 //! runtime, so no other command pays for one.
 
+mod gated;
 mod search;
 mod server;
 mod tools;

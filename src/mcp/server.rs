@@ -20,7 +20,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 
 use super::tools::{self, *};
-use crate::error::{user_error, UserError};
+use crate::error;
 use crate::memory::seal::SealError;
 use crate::store::{Store, StoreError};
 use crate::view::ViewFile;
@@ -45,16 +45,21 @@ impl RuneServer {
     /// fails is reported through `warn` and the request goes on.
     fn store(&self) -> Result<Store> {
         let store = Store::open(&self.dir).map_err(|e| match e {
-            StoreError::NotARepository(p) => user_error(
+            StoreError::NotARepository(p) => error::environment(
                 format!("not a git repository: {}", p.display()),
                 "start `git rune mcp` inside a git repository (or pass -C <path>)",
             ),
             other => anyhow::Error::from(other),
         })?;
-        if let Err(e) = crate::sync::merge_fetched(&store) {
-            (self.warn)(&format!(
+        match crate::sync::merge_fetched(&store) {
+            Ok(reports) => {
+                for w in reports.iter().flat_map(crate::sync::SyncReport::warnings) {
+                    (self.warn)(&w);
+                }
+            }
+            Err(e) => (self.warn)(&format!(
                 "could not merge memory fetched from a remote: {e:#} (run `git rune sync`)"
-            ));
+            )),
         }
         Ok(store)
     }
@@ -187,7 +192,9 @@ fn tool_list() -> Vec<Tool> {
 fn args<T: DeserializeOwned>(request: &CallToolRequestParams) -> Result<T, ErrorData> {
     let value = serde_json::Value::Object(request.arguments.clone().unwrap_or_default());
     serde_json::from_value(value).map_err(|e| {
-        ErrorData::invalid_params(format!("invalid arguments for {}: {e}", request.name), None)
+        // serde quotes the value it rejected, which may be a secret.
+        let msg = format!("invalid arguments for {}: {e}", request.name);
+        ErrorData::invalid_params(crate::secrets::redact(&msg), None)
     })
 }
 
@@ -196,8 +203,8 @@ fn args<T: DeserializeOwned>(request: &CallToolRequestParams) -> Result<T, Error
 fn tool_error(e: anyhow::Error) -> CallToolResult {
     let mut text = format!("error: {e:#}");
     let hint = e.chain().find_map(|c| {
-        if let Some(u) = c.downcast_ref::<UserError>() {
-            return u.hint.clone();
+        if let Some(u) = c.downcast_ref::<error::Error>() {
+            return u.hint.as_ref().map(error::Hint::for_tool);
         }
         if let Some(s) = c.downcast_ref::<SealError>() {
             return Some(match s {
@@ -212,7 +219,8 @@ fn tool_error(e: anyhow::Error) -> CallToolResult {
     if let Some(h) = hint {
         text.push_str(&format!("\nhint: {h}"));
     }
-    CallToolResult::error(vec![ContentBlock::text(text)])
+    // An error may quote an argument; none may hand a secret back to the model.
+    CallToolResult::error(vec![ContentBlock::text(crate::secrets::redact(&text))])
 }
 
 impl RuneServer {
@@ -263,6 +271,17 @@ impl RuneServer {
 const LOAD_URI: &str = "rune://load";
 const VIEW_PREFIX: &str = "rune://view/";
 
+/// The MIME type of a resource, the same in `resources/list` and `resources/read`. Every
+/// resource is memory framed as quoted data (a `<rune-memory>` frame around the view's text),
+/// so a JSONL view framed is no longer JSON Lines: it is served as plain text.
+fn mime_of(uri: &str) -> &'static str {
+    if uri.ends_with(".jsonl") {
+        "text/plain"
+    } else {
+        "text/markdown"
+    }
+}
+
 impl ServerHandler for RuneServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
@@ -304,23 +323,19 @@ impl ServerHandler for RuneServer {
         let mut resources = vec![Resource::new(LOAD_URI, "load")
             .with_description(
                 "What a new session needs, within 2000 tokens (as memory_load with no \
-                 arguments).",
+                 arguments), framed as quoted data.",
             )
-            .with_mime_type("text/markdown")];
+            .with_mime_type(mime_of(LOAD_URI))];
         for f in ViewFile::LISTED {
-            let mime = if f.name().ends_with(".jsonl") {
-                "application/jsonl"
-            } else {
-                "text/markdown"
-            };
+            let uri = format!("{VIEW_PREFIX}{}", f.name());
             resources.push(
-                Resource::new(format!("{VIEW_PREFIX}{}", f.name()), f.name())
+                Resource::new(uri.as_str(), f.name())
                     .with_description(format!(
-                        "The .rune/{} view as memory renders it (read-only; TAINTED records \
-                         withheld).",
+                        "The .rune/{} view as memory renders it (read-only), framed as quoted \
+                         data: SUSPICIOUS records marked, TAINTED ones withheld.",
                         f.name()
                     ))
-                    .with_mime_type(mime),
+                    .with_mime_type(mime_of(&uri)),
             );
         }
         Ok(ListResourcesResult::with_all_items(resources))
@@ -353,7 +368,10 @@ impl ServerHandler for RuneServer {
             return Err(not_found(uri));
         };
         let text = text.map_err(|e| ErrorData::internal_error(format!("{e:#}"), None))?;
-        Ok(ReadResourceResult::new(vec![ResourceContents::text(text, uri)]).into())
+        Ok(ReadResourceResult::new(vec![
+            ResourceContents::text(text, uri).with_mime_type(mime_of(uri))
+        ])
+        .into())
     }
 
     async fn list_prompts(

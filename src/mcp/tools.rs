@@ -8,14 +8,14 @@ use anyhow::Result;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use super::gated::{framed, gate_kind, gated_text, mark, marked_record};
 use super::search::{rank, SEARCHED};
-use crate::error::user_error;
-use crate::integrity::escape_framing;
+use crate::error;
 use crate::integrity::gate::{gate, Gate};
-use crate::memory::load::{withheld_line, FRAME_CLOSE, FRAME_OPEN};
 use crate::memory::record::{self, NewCheckpoint, NewConvention, NewDecision, NewLearning};
 use crate::memory::seal::{SealError, Sealed, Sealer};
 use crate::memory::write::Written;
+use crate::model::kinds::Task;
 use crate::model::{Body, Draft, Kind, LearningType, Record};
 use crate::read::{snapshot, with_briefing};
 use crate::store::Store;
@@ -213,24 +213,9 @@ pub struct WhyParams {
 #[serde(deny_unknown_fields)]
 pub struct StatusParams {}
 
-/// Memory framed as quoted data, as `load` frames it, closing with the gate's count.
-fn framed(body: &str, withheld: usize) -> String {
-    let mut out = String::from(FRAME_OPEN);
-    out.push_str(&escape_framing(body));
-    if !out.ends_with('\n') {
-        out.push('\n');
-    }
-    if let Some(line) = withheld_line(withheld) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out.push_str(FRAME_CLOSE);
-    out
-}
-
 pub fn memory_load(store: &Store, p: LoadParams) -> Result<String> {
     if p.budget == 0 {
-        return Err(user_error(
+        return Err(error::input(
             "budget must be at least 1 token",
             "pass e.g. \"budget\": 2000",
         ));
@@ -260,7 +245,7 @@ pub fn memory_search(store: &Store, p: SearchParams) -> Result<String> {
                 Kind::parse(k.trim_end_matches('s'))
                     .filter(|k| SEARCHED.contains(k))
                     .ok_or_else(|| {
-                        user_error(
+                        error::input(
                             format!("cannot search records of kind {k:?}"),
                             "search \"decision\", \"learning\", \"convention\", \"task\" or \"echo\" (or omit kinds)",
                         )
@@ -335,7 +320,7 @@ fn summary_line(r: &Record, rules: &[&'static str], score: Option<f32>) -> Strin
 
 pub fn memory_show(store: &Store, p: ShowParams) -> Result<String> {
     let file = ViewFile::from_label(&p.kind).ok_or_else(|| {
-        user_error(
+        error::input(
             format!("unknown kind {:?}", p.kind),
             format!(
                 "use one of {}",
@@ -370,15 +355,9 @@ pub fn memory_show(store: &Store, p: ShowParams) -> Result<String> {
         None => Some(crate::memory::cache::gate::withheld(store, &snap)?),
         Some(_) => None,
     };
-    let withhold = |r: &Record| match &cached {
-        Some(ids) => ids.contains(&r.id),
-        None => gate(r) == Gate::Withheld,
-    };
-    let count = state
-        .of_kind(file.kind())
-        .iter()
-        .filter(|r| withhold(r))
-        .count();
+    let withheld = gate_kind(&mut state, file.kind(), cached.as_ref());
+    let withhold = |r: &Record| withheld.contains(&r.id);
+    let count = withheld.len();
     let mut body = view::render(file, &state, &withhold);
     if body.is_empty() || state.of_kind(file.kind()).is_empty() {
         body = format!("No {} records match.\n", file.label());
@@ -387,8 +366,35 @@ pub fn memory_show(store: &Store, p: ShowParams) -> Result<String> {
 }
 
 pub fn memory_why(store: &Store, p: WhyParams) -> Result<String> {
-    let w = crate::notes::why::why(store, &p.target)?;
-    let withhold = |r: &Record| gate(r) == Gate::Withheld;
+    let mut w = crate::notes::why::why(store, &p.target)?;
+    // Records through the gate; what the note itself says (its first line, the headlines of
+    // records no longer in memory, the checkpoint's resume line) through the same scan.
+    let mut withheld: HashSet<String> = HashSet::new();
+    for r in w.records.iter_mut() {
+        match gate(r) {
+            Gate::Withheld => {
+                withheld.insert(r.id.clone());
+            }
+            Gate::Suspicious(rules) => {
+                let id = r.id.clone();
+                *r = marked_record(r, &rules);
+                r.id = id;
+            }
+            Gate::Clean => {}
+        }
+    }
+    const NOTE_WITHHELD: &str = "(withheld as TAINTED by the integrity check)";
+    if let Some((_, text)) = w.noted.as_mut() {
+        let first = text.lines().next().unwrap_or("").to_owned();
+        *text = gated_text(&first).unwrap_or_else(|| NOTE_WITHHELD.to_owned());
+    }
+    for (_, _, title) in w.note.records.iter_mut() {
+        *title = gated_text(title).unwrap_or_else(|| NOTE_WITHHELD.to_owned());
+    }
+    if let Some(c) = w.note.checkpoint.as_mut() {
+        *c = gated_text(c).unwrap_or_else(|| NOTE_WITHHELD.to_owned());
+    }
+    let withhold = |r: &Record| withheld.contains(&r.id);
     let count = w
         .note
         .records
@@ -399,8 +405,25 @@ pub fn memory_why(store: &Store, p: WhyParams) -> Result<String> {
     Ok(framed(&w.text(&withhold), count))
 }
 
+/// `git rune status`'s text, framed, each line through the scan: its drift lines name
+/// records (a stale decision's title), which the gate withholds or marks here too.
 pub fn memory_status(store: &Store, _: StatusParams) -> Result<String> {
-    Ok(crate::notes::status::status(store)?.text())
+    let text = crate::notes::status::status(store)?.text();
+    let mut body = String::new();
+    let mut withheld = 0;
+    for line in text.lines() {
+        match gated_text(line) {
+            Some(l) => body.push_str(&l),
+            None => {
+                withheld += 1;
+                body.push_str(
+                    "  (a line naming a record withheld as TAINTED by the integrity check)",
+                );
+            }
+        }
+        body.push('\n');
+    }
+    Ok(framed(&body, withheld))
 }
 
 /// Seals a body from a tool call; a secret is located by the argument it came in.
@@ -416,12 +439,38 @@ fn sealed(redact: bool, body: Body) -> Result<(Sealed, Vec<String>), SealError> 
 /// What a write did, in one or two lines.
 fn written(w: Option<Written>, redacted: Vec<String>) -> String {
     let mut out = match w {
-        Some(w) => format!(
-            "recorded: {} ({} {})\n",
-            w.summary,
-            w.refname,
-            short(&w.commit.to_string())
-        ),
+        Some(w) => {
+            // The headline is record text: through the gate like every reader's. A record
+            // the gate withholds is said to be, so its writer knows no one will read it.
+            let verdicts: Vec<Gate> = w.records.iter().map(gate).collect();
+            let what = if verdicts.contains(&Gate::Withheld) {
+                format!(
+                    "{} record (its text is withheld as TAINTED by the integrity check: every reader will be shown it withheld; inspect with `git rune verify`)",
+                    w.records.first().map_or("a", |r| r.kind().as_str())
+                )
+            } else {
+                let rules: Vec<&str> = verdicts
+                    .iter()
+                    .flat_map(|g| match g {
+                        Gate::Suspicious(r) => r.clone(),
+                        _ => Vec::new(),
+                    })
+                    .collect();
+                if rules.is_empty() {
+                    w.summary.clone()
+                } else {
+                    format!("{}{}", mark(&rules), w.summary)
+                }
+            };
+            framed(
+                &format!(
+                    "recorded: {what} ({} {})\n",
+                    w.refname,
+                    short(&w.commit.to_string())
+                ),
+                0,
+            )
+        }
         None => "nothing changed: memory already holds this\n".to_owned(),
     };
     for r in redacted {
@@ -447,7 +496,7 @@ pub fn record_decision(store: &Store, redact: bool, p: DecisionParams) -> Result
 
 pub fn record_learning(store: &Store, redact: bool, p: LearningParams) -> Result<String> {
     let ltype = LearningType::parse(&p.ltype).ok_or_else(|| {
-        user_error(
+        error::input(
             format!("unknown learning type {:?}", p.ltype),
             format!(
                 "use one of {}",
@@ -493,19 +542,66 @@ pub fn set_checkpoint(store: &Store, redact: bool, p: CheckpointParams) -> Resul
 }
 
 /// What a task write did: the task's line and the seed's save report.
-fn task_outcome(o: crate::tasks::Outcome, redacted: Vec<String>) -> String {
-    let mut out = match (&o.written, &o.task) {
+/// What a task write did: the task's line and the seed's save report, through the gate (the
+/// task's text and the next task's title are record text).
+fn task_outcome(store: &Store, o: crate::tasks::Outcome, redacted: Vec<String>) -> Result<String> {
+    let line_of = |r: &Record| -> (String, usize) {
+        match gate(r) {
+            Gate::Withheld => (
+                format!(
+                    "{}: (withheld as TAINTED by the integrity check; inspect with `git rune verify`)",
+                    task_number(r).map_or_else(|| "task".to_owned(), crate::model::task::task_id)
+                ),
+                1,
+            ),
+            Gate::Suspicious(rules) => (
+                format!("{}{}", mark(&rules), crate::tasks::line(r)),
+                0,
+            ),
+            Gate::Clean => (crate::tasks::line(r), 0),
+        }
+    };
+    let mut withheld = 0;
+    let mut body = match (&o.written, &o.task) {
         (None, _) => "nothing changed\n".to_owned(),
-        (Some(_), Some(t)) => format!("{}\n", crate::tasks::line(t)),
+        (Some(_), Some(t)) => {
+            let (line, w) = line_of(t);
+            withheld += w;
+            format!("{line}\n")
+        }
         (Some(_), None) => String::new(),
     };
-    out.push_str(&o.summary.saved_line());
-    out.push('\n');
+    let mut saved = o.summary.saved_line();
+    if let Some((n, _)) = &o.summary.next {
+        let snap = snapshot(store, None)?;
+        if let Some(r) = snap.state.tasks.iter().find(|r| task_number(r) == Some(*n)) {
+            if gate(r) != Gate::Clean {
+                let mut summary = o.summary.clone();
+                summary.next = None;
+                let counts = summary.saved_line();
+                let counts = counts.strip_suffix("Next: none").unwrap_or(&counts);
+                let (line, w) = line_of(r);
+                withheld += w;
+                saved = format!("{counts}Next: {line}");
+            }
+        }
+    }
+    body.push_str(&saved);
+    body.push('\n');
+    let mut out = framed(&body, withheld);
     for r in redacted {
         out.push_str(&r);
         out.push('\n');
     }
-    out
+    Ok(out)
+}
+
+/// A task record's number.
+fn task_number(r: &Record) -> Option<u32> {
+    match &r.body {
+        Body::Task(Task { num, .. }) => Some(*num),
+        _ => None,
+    }
 }
 
 pub fn task_add(store: &Store, redact: bool, p: TaskAddParams) -> Result<String> {
@@ -520,14 +616,14 @@ pub fn task_add(store: &Store, redact: bool, p: TaskAddParams) -> Result<String>
     };
     let o = crate::tasks::add(store, &mut sealer, change)?;
     let redacted = redactions(&mut sealer);
-    Ok(task_outcome(o, redacted))
+    task_outcome(store, o, redacted)
 }
 
 pub fn task_update(store: &Store, redact: bool, p: TaskUpdateParams) -> Result<String> {
     let status = match p.status.as_deref() {
         None => None,
         Some(s) => Some(crate::model::task::canonical_status(s).ok_or_else(|| {
-            crate::error::user_error(
+            crate::error::input(
                 format!("unknown status {s:?}"),
                 "use pending, in_progress or completed",
             )
@@ -545,7 +641,7 @@ pub fn task_update(store: &Store, redact: bool, p: TaskUpdateParams) -> Result<S
     };
     let o = crate::tasks::update(store, &mut sealer, &p.id, change)?;
     let redacted = redactions(&mut sealer);
-    Ok(task_outcome(o, redacted))
+    task_outcome(store, o, redacted)
 }
 
 fn redactions(sealer: &mut Sealer) -> Vec<String> {
@@ -557,15 +653,23 @@ fn redactions(sealer: &mut Sealer) -> Vec<String> {
 }
 
 /// A view file as memory renders it, through the gate (`rune://view/<file>`).
+/// A view file as memory renders it, through the gate and framed as quoted data as `load`
+/// frames memory (`rune://view/<file>`): TAINTED records withheld, SUSPICIOUS ones marked.
 pub fn view_file(store: &Store, name: &str) -> Result<Option<String>> {
     let Some(file) = ViewFile::from_name(name) else {
         return Ok(None);
     };
     let snap = snapshot(store, None)?;
-    let withheld = crate::memory::cache::gate::withheld(store, &snap)?;
-    Ok(Some(view::render(file, &snap.state, &|r: &Record| {
-        withheld.contains(&r.id)
-    })))
+    let cached = crate::memory::cache::gate::withheld(store, &snap)?;
+    let mut state = snap.state.clone();
+    let withheld = gate_kind(&mut state, file.kind(), Some(&cached));
+    let body = view::render(file, &state, &|r: &Record| withheld.contains(&r.id));
+    let body = if body.is_empty() {
+        format!("(no {} records)\n", file.label())
+    } else {
+        body
+    };
+    Ok(Some(framed(&body, withheld.len())))
 }
 
 /// The `resume` prompt: what a new session needs, and how to keep memory as it works.

@@ -2,7 +2,7 @@
 //! removed, and a unified diff of the file as the view renders it (`similar`).
 //!
 //! A point is a memory commit (it stands for its own ref only), memory now, as of the last
-//! save, or any folded state (`notes::at` makes one for a code commit, through its note).
+//! save, or any folded state (`read` makes one for a code commit, through its note).
 
 use anyhow::Result;
 use similar::TextDiff;

@@ -5,7 +5,7 @@
 use anyhow::Result;
 
 use super::view_dir::{exclude_view, View, VIEW_DIR};
-use crate::error::user_error;
+use crate::error;
 use crate::store::Store;
 use crate::view::ViewFile;
 
@@ -37,7 +37,7 @@ pub fn prepare(store: &Store, done: &mut SetUp) -> Result<()> {
     if store.ref_id(value)?.is_some() && !store.config_has(key, value) {
         {
             store.add_config(key, value).map_err(|e| {
-                user_error(
+                error::environment(
                     e.to_string(),
                     format!("set it yourself with `git config --add {key} {value}`"),
                 )

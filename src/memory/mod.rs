@@ -10,6 +10,7 @@ pub mod load;
 pub mod record;
 pub mod rune_dir;
 pub mod save;
+pub mod save_failure;
 mod save_tail;
 mod saved;
 pub mod seal;

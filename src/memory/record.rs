@@ -5,7 +5,7 @@ use anyhow::Result;
 
 use super::seal::{Sealed, Sealer};
 use super::write::{append, write_records, Written};
-use crate::error::user_error;
+use crate::error;
 use crate::model::fold::{instinct_confidence, MAX_INSTINCTS};
 use crate::model::kinds::{
     Checkpoint, Convention, Decision, Delete, Instinct, Learning, Progress, Resolve,
@@ -124,6 +124,10 @@ pub fn git_state(store: &Store) -> Result<GitState> {
 fn summary(verb: &str, body: &Body) -> String {
     match body {
         Body::Progress(Progress { .. }) => verb.to_owned(),
+        // A record the gate will withhold is not named in its commit's summary.
+        _ if crate::integrity::gate::body_withheld(body) => {
+            format!("{verb}: {}", crate::integrity::gate::WITHHELD_SUMMARY)
+        }
         _ => format!("{verb}: {}", first_line(body.title())),
     }
 }
@@ -177,7 +181,7 @@ pub fn instinct(store: &Store, record: Sealed) -> Result<InstinctWritten> {
                     .filter(|low| instinct_confidence(low) <= confidence)
                     .map(|low| low.body.title().to_owned());
                 if evicted.is_none() {
-                    return Err(user_error(
+                    return Err(error::input(
                         format!(
                             "instincts are full ({MAX_INSTINCTS} kept) and all are more confident than {confidence}"
                         ),

@@ -19,8 +19,8 @@ use anyhow::Result;
 
 use super::seal::{SealError, Sealed, Sealer};
 use super::view_dir::{View, VIEW_DIR};
-use crate::error::user_error;
-use crate::model::kinds::{CumulativeNote, Oracle, Resolve, Task};
+use crate::error;
+use crate::model::kinds::{CumulativeNote, Document, Oracle, Resolve, Task};
 use crate::model::{self, fold, Body, Draft, Kind, Record, Scope};
 use crate::secrets;
 use crate::store::{branch_ref, ObjectId, Store, MEMORY_REF};
@@ -29,9 +29,6 @@ use crate::view::{self, Parsed, ViewFile};
 /// The cumulative-notes section raw imported content goes to: not one of the seed's fixed
 /// sections (the view keeps extra sections), so it never mixes with curated notes.
 pub const IMPORTED_SECTION: &str = "Imported";
-
-/// The seed's pre-compaction dump: prose, kept raw.
-const SNAPSHOT: &str = "pre-compact-snapshot.md";
 
 /// The folder of seed 000's oracle dispatches, one `<sessionId>.json` each.
 const ORACLE_DIR: &str = "oracle-pending";
@@ -66,6 +63,8 @@ pub struct Imported {
     pub in_tree: bool,
     /// ... and the current branch commits it: git still tracks the view's files.
     pub tracked: bool,
+    /// What the commits added, for the view's refresh.
+    pub told: Vec<super::Wrote>,
 }
 
 /// One record the folder asks for, sealed.
@@ -80,6 +79,56 @@ struct Item {
 pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> Result<Imported> {
     let in_tree = refuse_live_view(store, dir)?;
     let files = read_dir(dir)?;
+    let mut out = import_files(store, sealer, dir, files, dry_run)?;
+    if out.dry_run || out.commits.is_empty() && !in_tree {
+        return Ok(out);
+    }
+    if in_tree {
+        // Every entry of the seed's files is in memory now: the view takes their place.
+        if let Some(view) = View::open(store) {
+            let imported: Vec<ViewFile> = out
+                .files
+                .iter()
+                .filter_map(|f| ViewFile::from_name(&f.name))
+                .collect();
+            view.checkout(store, &imported)?;
+        }
+        out.in_tree = true;
+        out.tracked = store.head_holds(VIEW_DIR);
+    } else {
+        super::write::refresh_view_told(store, &out.told)?;
+    }
+    Ok(out)
+}
+
+/// Files of the live view that hold records in a seed's form (`checkpoint-<date>.resolved.md`,
+/// `oracle-pending/<sessionId>.json`), written or edited there: imported as `import rune-dir`
+/// imports them (what memory holds already is skipped). The caller holds the view's lock and
+/// renders the view after.
+pub fn import_view_files(
+    store: &Store,
+    sealer: &mut Sealer,
+    files: Vec<(String, Vec<u8>)>,
+) -> Result<Imported> {
+    let files = files
+        .into_iter()
+        .map(|(name, data)| DirFile {
+            name,
+            text: String::from_utf8(data)
+                .map_err(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        })
+        .collect();
+    import_files(store, sealer, Path::new(VIEW_DIR), files, false)
+}
+
+/// Imports files read from `dir`: seals them all, then writes what memory does not hold yet.
+fn import_files(
+    store: &Store,
+    sealer: &mut Sealer,
+    dir: &Path,
+    files: Vec<DirFile>,
+    dry_run: bool,
+) -> Result<Imported> {
     let now = store.now();
     let (items, mut reports) = seal_all(sealer, &files, &now)?;
     let mut out = Imported {
@@ -120,6 +169,17 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
                 }
                 None => {
                     seen.add(it.sealed.draft());
+                    // A document replaces the one memory holds at its path.
+                    if let Body::Document(Document { path, .. }) = it.sealed.body() {
+                        let ids: Vec<String> = state()
+                            .documents
+                            .iter()
+                            .filter(|r| r.body.title() == path)
+                            .map(|r| r.id.clone())
+                            .collect();
+                        drafts.push(it.sealed.clone().superseding(ids));
+                        continue;
+                    }
                     let checkpoint = it.sealed.body().kind() == Kind::Checkpoint;
                     if checkpoint && !it.resolved && !open_resolved {
                         open_resolved = true;
@@ -162,30 +222,14 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
         }
         plan(g, current, &mut last)
     })?;
-    let mut told = Vec::new();
     for (name, c) in refs.iter().zip(commits) {
         if let Some(c) = c {
             out.added += c.records.len();
             out.commits.push((name.clone(), c.id));
-            told.extend(super::write::wrote(store, name, &c)?);
+            out.told.extend(super::write::wrote(store, name, &c)?);
         }
     }
     out.files = last;
-    if in_tree {
-        // Every entry of the seed's files is in memory now: the view takes their place.
-        if let Some(view) = View::open(store) {
-            let imported: Vec<ViewFile> = out
-                .files
-                .iter()
-                .filter_map(|f| ViewFile::from_name(&f.name))
-                .collect();
-            view.checkout(store, &imported)?;
-        }
-        out.in_tree = true;
-        out.tracked = store.head_holds(VIEW_DIR);
-    } else if out.added > 0 {
-        super::write::refresh_view_told(store, &told)?;
-    }
     Ok(out)
 }
 
@@ -211,36 +255,14 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
             texts.push((file.name().to_owned(), text));
         }
     }
-    let open = snap.state.open_checkpoint().map(|r| r.id.clone());
-    let mut names = HashSet::new();
-    for c in snap
-        .state
-        .checkpoints
-        .iter()
-        .filter(|c| Some(&c.id) != open.as_ref())
-    {
-        let mut one = model::State::default();
-        one.checkpoints.push(c.clone());
-        let text = view::render(ViewFile::Checkpoint, &one, &hide);
-        let day = c.meta.ts.get(..10).unwrap_or("undated");
-        let mut name = format!("checkpoint-{day}.resolved.md");
-        let mut n = 1;
-        while !names.insert(name.clone()) {
-            n += 1;
-            name = format!("checkpoint-{day}-{n}.resolved.md");
-        }
-        texts.push((name, text));
-    }
-    // The seed deletes orphaned dispatches; they stay in history here, not in its folder.
-    for o in &snap.state.oracles {
-        if hide(o) || model::oracle::status_of(o).0 == model::oracle::ORPHANED {
-            continue;
-        }
-        if let (Some(name), Some(text)) = (
-            view::oracle_json::file_name(&o.body),
-            view::oracle_json::render(&o.body),
-        ) {
-            texts.push((format!("{ORACLE_DIR}/{name}"), text));
+    texts.extend(record_files(&snap.state, &hide));
+    // Documents, as the view writes them (withheld ones left out).
+    for r in &snap.state.documents {
+        if let Body::Document(Document { path, content }) = &r.body {
+            let rel = path.strip_prefix(crate::model::kinds::document::RUNE_PREFIX);
+            if let Some(rel) = rel.filter(|_| !view::is_frame_path(path) && !hide(r)) {
+                texts.push((rel.to_owned(), content.clone()));
+            }
         }
     }
     let shown = dir.display();
@@ -251,31 +273,34 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
             .map(|(n, _)| n.as_str())
             .collect();
         if !taken.is_empty() {
-            return Err(user_error(
+            return Err(error::input(
                 format!("{shown} already holds {}", taken.join(", ")),
-                "pass --force to overwrite them, or name an empty folder; nothing was written",
+                error::pass(
+                    "force",
+                    "",
+                    " to overwrite them, or name an empty folder; nothing was written",
+                ),
             ));
         }
     }
     std::fs::create_dir_all(dir).map_err(|e| {
-        user_error(
+        error::environment(
             format!("cannot create {shown}: {e}"),
             "name a folder you can write: `git rune export rune-dir DIR`",
         )
     })?;
     let mut out = Exported::default();
-    if texts.iter().any(|(n, _)| n.starts_with(ORACLE_DIR)) {
-        let sub = dir.join(ORACLE_DIR);
-        std::fs::create_dir_all(&sub).map_err(|e| {
-            user_error(
-                format!("cannot create {}: {e}", sub.display()),
-                "name a folder you can write: `git rune export rune-dir DIR`",
-            )
-        })?;
-    }
     for (name, text) in texts {
+        if let Some(sub) = dir.join(&name).parent() {
+            std::fs::create_dir_all(sub).map_err(|e| {
+                error::environment(
+                    format!("cannot create {}: {e}", sub.display()),
+                    "name a folder you can write: `git rune export rune-dir DIR`",
+                )
+            })?;
+        }
         crate::files::write_atomic(&dir.join(&name), text.as_bytes()).map_err(|e| {
-            user_error(
+            error::environment(
                 format!("cannot write {shown}/{name}: {e}"),
                 "name a folder you can write: `git rune export rune-dir DIR`",
             )
@@ -283,6 +308,45 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
         out.files.push(name);
     }
     Ok(out)
+}
+
+/// The seed's files that hold records of the state's branch: a
+/// `checkpoint-<date>.resolved.md` archive per resolved checkpoint and an
+/// `oracle-pending/<sessionId>.json` per dispatch not orphaned (the seed deletes those; they
+/// stay in history here), as (name inside `.rune/`, text).
+pub fn record_files(state: &model::State, hide: view::Withhold<'_>) -> Vec<(String, String)> {
+    let mut texts = Vec::new();
+    let open = state.open_checkpoint().map(|r| r.id.clone());
+    let mut names = HashSet::new();
+    for c in state
+        .checkpoints
+        .iter()
+        .filter(|c| Some(&c.id) != open.as_ref())
+    {
+        let mut one = model::State::default();
+        one.checkpoints.push(c.clone());
+        let text = view::render(ViewFile::Checkpoint, &one, hide);
+        let day = c.meta.ts.get(..10).unwrap_or("undated");
+        let mut name = format!("checkpoint-{day}.resolved.md");
+        let mut n = 1;
+        while !names.insert(name.clone()) {
+            n += 1;
+            name = format!("checkpoint-{day}-{n}.resolved.md");
+        }
+        texts.push((name, text));
+    }
+    for o in &state.oracles {
+        if hide(o) || model::oracle::status_of(o).0 == model::oracle::ORPHANED {
+            continue;
+        }
+        if let (Some(name), Some(text)) = (
+            view::oracle_json::file_name(&o.body),
+            view::oracle_json::render(&o.body),
+        ) {
+            texts.push((format!("{ORACLE_DIR}/{name}"), text));
+        }
+    }
+    texts
 }
 
 /// git-rune's own view is saved, not imported. Returns whether `dir` is the work tree's
@@ -300,7 +364,7 @@ fn refuse_live_view(store: &Store, dir: &Path) -> Result<bool> {
         return Ok(false);
     }
     if view.checked_out() && !store.head_holds(VIEW_DIR) {
-        return Err(user_error(
+        return Err(error::input(
             format!("{} is git-rune's view of memory, not a seed's folder", dir.display()),
             format!(
                 "edits there are saved with `git rune save`; to import a {VIEW_DIR}/ folder committed on a branch, copy it out first (`mkdir /tmp/seed && git archive BRANCH {VIEW_DIR} | tar -x -C /tmp/seed`) and run `git rune import rune-dir /tmp/seed/{VIEW_DIR}`"
@@ -320,7 +384,7 @@ struct DirFile {
 fn read_dir(dir: &Path) -> Result<Vec<DirFile>> {
     let hint = "name the seed's folder: `git rune import rune-dir DIR`; nothing was imported";
     if !dir.is_dir() {
-        return Err(user_error(
+        return Err(error::input(
             format!("{} is not a folder", dir.display()),
             hint,
         ));
@@ -328,11 +392,13 @@ fn read_dir(dir: &Path) -> Result<Vec<DirFile>> {
     let mut out = Vec::new();
     let mut stack = vec![(dir.to_path_buf(), String::new())];
     while let Some((path, prefix)) = stack.pop() {
-        let entries = std::fs::read_dir(&path)
-            .map_err(|e| user_error(format!("cannot read {}: {e}", path.display()), hint))?;
+        let entries = std::fs::read_dir(&path).map_err(|e| {
+            error::environment(format!("cannot read {}: {e}", path.display()), hint)
+        })?;
         for e in entries {
-            let e =
-                e.map_err(|e| user_error(format!("cannot read {}: {e}", path.display()), hint))?;
+            let e = e.map_err(|e| {
+                error::environment(format!("cannot read {}: {e}", path.display()), hint)
+            })?;
             let name = e.file_name().to_string_lossy().into_owned();
             if name.starts_with('.') {
                 continue;
@@ -343,8 +409,9 @@ fn read_dir(dir: &Path) -> Result<Vec<DirFile>> {
                 stack.push((p, format!("{rel}/")));
                 continue;
             }
-            let data = std::fs::read(&p)
-                .map_err(|e| user_error(format!("cannot read {}: {e}", p.display()), hint))?;
+            let data = std::fs::read(&p).map_err(|e| {
+                error::environment(format!("cannot read {}: {e}", p.display()), hint)
+            })?;
             let text = String::from_utf8(data)
                 .map_err(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
             out.push(DirFile { name: rel, text });
@@ -381,11 +448,10 @@ fn seal_all(
         };
         let text = match &f.text {
             Ok(t) => t.as_str(),
-            Err(lossy) => {
-                report
-                    .notes
-                    .push("line 1: not UTF-8 (kept raw, invalid bytes replaced)".into());
-                raw_item(sealer, &mut items, &mut report, fi, lossy, 1, lossy)?;
+            Err(_) => {
+                report.notes.push(
+                    "line 1: binary (not UTF-8 text): not imported; memory keeps text only".into(),
+                );
                 reports.push(report);
                 continue;
             }
@@ -402,14 +468,14 @@ fn seal_all(
             continue;
         }
         let Some(file) = file else {
-            let why = if f.name == SNAPSHOT {
-                "a pre-compaction snapshot (prose)"
-            } else {
-                "not a file the seeds name"
-            };
-            if !text.trim().is_empty() {
-                report.notes.push(format!("line 1: {why}: kept raw"));
-                raw_item(sealer, &mut items, &mut report, fi, text, 1, text)?;
+            // Any other file is a document, kept whole (local ones aside).
+            match super::view_dir::documents::place(&f.name) {
+                super::view_dir::documents::Place::Document => {
+                    document_item(sealer, &mut items, &mut report, fi, f, text)?
+                }
+                _ => report
+                    .notes
+                    .push("line 1: local by design (docs/storage.md): not imported".into()),
             }
             reports.push(report);
             continue;
@@ -432,8 +498,22 @@ fn seal_all(
             reports.push(report);
             continue;
         }
-        let parsed = match view::parse(file, text) {
-            Ok(p) => p,
+        let parsed = match view::parse_framed(file, text) {
+            Ok(view::Framed { items: p, frame }) => {
+                // The file's text outside its entries is its frame.
+                if let Some(frame) = frame.filter(|_| archive.is_none()) {
+                    let frame_file = DirFile {
+                        name: view::frame_path(file)
+                            .trim_start_matches(crate::model::kinds::document::RUNE_PREFIX)
+                            .to_owned(),
+                        text: Ok(frame.clone()),
+                    };
+                    let before = report.entries;
+                    document_item(sealer, &mut items, &mut report, fi, &frame_file, &frame)?;
+                    report.entries = before;
+                }
+                p
+            }
             Err(e) => {
                 report
                     .notes
@@ -575,6 +655,51 @@ fn seal_entries(
         }
     }
     Ok(())
+}
+
+/// Keeps a file whole as a document (or reports why it cannot be: too large).
+fn document_item(
+    sealer: &mut Sealer,
+    items: &mut Vec<Item>,
+    report: &mut FileReport,
+    fi: usize,
+    f: &DirFile,
+    text: &str,
+) -> Result<()> {
+    if let Some(why) = crate::model::kinds::document::content_problem(text.as_bytes()) {
+        report.notes.push(format!(
+            "line 1: {why}: not imported; keep it outside .rune/"
+        ));
+        return Ok(());
+    }
+    let body = Body::Document(Document {
+        path: format!("{}{}", crate::model::kinds::document::RUNE_PREFIX, f.name),
+        content: text.to_owned(),
+    });
+    let place = |field: &str, secret: &str| {
+        let at = text.find(secret).unwrap_or(0);
+        format!(
+            "{}:{} (field `{field}`)",
+            f.name,
+            secrets::line_of(text, at)
+        )
+    };
+    match sealer.seal(Draft::new(body), &place) {
+        Ok(sealed) => {
+            report.entries += 1;
+            items.push(Item {
+                sealed,
+                file: fi,
+                resolved: false,
+            });
+            Ok(())
+        }
+        Err(SealError::Invalid { error, .. }) => {
+            report.notes.push(format!("line 1: {error}: not imported"));
+            Ok(())
+        }
+        Err(other) => Err(other.into()),
+    }
 }
 
 /// Keeps `raw` (from line `line` of `files[fi]`, whose whole text is `text`) as a note in the

@@ -9,11 +9,13 @@ use anyhow::Result;
 use super::saved::{fill_file_blobs, git_state, seal_session};
 pub use super::saved::{SaveOptions, Saved, DEFAULT_SUMMARY};
 use super::seal::{SealError, Sealed, Sealer};
+use super::view_dir::documents::{Place, Scan};
 use super::view_dir::{FileState, Manifest, View, VIEW_DIR};
 use super::Snapshot;
-use crate::error::user_error;
+use crate::error;
+use crate::model::kinds::document::RUNE_PREFIX;
 use crate::model::kinds::{
-    Checkpoint, ContextBlock, Delete, Instinct, Learning, Resolve, Session, Task,
+    Checkpoint, ContextBlock, Delete, Document, Instinct, Learning, Resolve, Session, Task,
 };
 use crate::model::{self, fold, Body, Draft, GitState, Kind, Record};
 use crate::secrets;
@@ -28,15 +30,22 @@ struct Edited {
     blob: String,
     base_ids: HashSet<String>,
     drafts: Vec<Sealed>,
+    /// The file's frame document (or its tombstone), which goes to memory.
+    frame: Vec<Sealed>,
+    /// Entries refused (a secret, a broken field): `file:line: why`. The others are saved,
+    /// and the file is left as written so the refused ones are not lost.
+    refused: Vec<String>,
 }
 
 /// The session summary of a save without `-m`: which view files were edited.
-fn edited_summary(edited: &[Edited]) -> String {
-    let files: Vec<String> = edited
+fn edited_summary(edited: &[Edited], documents: &[SavedDocument]) -> String {
+    let mut files: Vec<String> = edited
         .iter()
         .filter(|e| !e.drafts.is_empty())
         .map(|e| format!("{VIEW_DIR}/{}", e.file.name()))
         .collect();
+    files.dedup();
+    files.extend(documents.iter().map(|d| format!("{VIEW_DIR}/{}", d.rel)));
     if files.is_empty() {
         DEFAULT_SUMMARY.to_owned()
     } else {
@@ -47,7 +56,21 @@ fn edited_summary(edited: &[Edited]) -> String {
 /// Saves the view's edits and records the session as the summary (or which files were
 /// edited).
 /// With no edits and no summary nothing is written (the view is still refreshed).
+/// A failure is remembered (`save_failure`) for the next session start, `status` and `load`
+/// to report until a save succeeds.
 pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result<Saved> {
+    let result = save_view(store, sealer, opts);
+    match &result {
+        Ok(s) if !s.refused.is_empty() => {
+            super::save_failure::record_partial(store.git_dir(), &store.now(), &s.refused)
+        }
+        Ok(_) => super::save_failure::clear(store.git_dir()),
+        Err(e) => super::save_failure::record(store.git_dir(), &store.now(), e),
+    }
+    result
+}
+
+fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result<Saved> {
     let view = View::open(store);
     // Held from reading the view to re-rendering it: no other process renders in between, so
     // each file is diffed against the base it was rendered from.
@@ -58,10 +81,39 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
             return Ok(saved);
         }
     }
+    let mut saved = Saved::default();
+    let manifest = view.as_ref().map(View::manifest).unwrap_or_default();
+    // The other files under .rune/: the seed's record files are imported first (as `import
+    // rune-dir` reads them), documents are saved with the rest below.
+    let scan = view
+        .as_ref()
+        .map(|v| v.scan_documents(&manifest))
+        .unwrap_or_default();
+    if let Some(view) = &view {
+        let inputs: Vec<(String, Vec<u8>)> = scan
+            .files
+            .iter()
+            .filter(|(_, p, s)| {
+                *p == Place::Records && matches!(s, FileState::Modified | FileState::Added)
+            })
+            .filter_map(|(rel, _, _)| Some((rel.clone(), std::fs::read(view.dir.join(rel)).ok()?)))
+            .collect();
+        if !inputs.is_empty() {
+            saved.record_files = inputs.iter().map(|(n, _)| n.clone()).collect();
+            let imported = super::rune_dir::import_view_files(store, sealer, inputs)?;
+            saved.added += imported.added;
+            saved.commits.extend(
+                imported
+                    .commits
+                    .into_iter()
+                    .map(|(r, c)| (r, c, "save: the seed's record files".to_owned())),
+            );
+        }
+    }
+    saved.unstored = scan.unstored.clone();
+    let documents = seal_documents(view.as_ref(), &scan, sealer)?;
     let snap = Snapshot::read(store)?;
     let withheld = super::cache::gate::withheld(store, &snap)?;
-    let manifest = view.as_ref().map(View::manifest).unwrap_or_default();
-    let mut saved = Saved::default();
     let mut git = None;
 
     let mut edited = Vec::new();
@@ -95,11 +147,30 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
         }
     }
 
+    for e in &edited {
+        if e.file.scope() == model::Scope::Branch
+            && e.refname != snap.branch_ref
+            && !e.drafts.is_empty()
+        {
+            saved.elsewhere.push((e.file, e.refname.clone()));
+        }
+    }
+    saved.refused = edited.iter().flat_map(|e| e.refused.clone()).collect();
+    // Files left as written on purpose (a refused entry), not edited while saving.
+    let refused_files: Vec<ViewFile> = edited
+        .iter()
+        .filter(|e| !e.refused.is_empty())
+        .map(|e| e.file)
+        .collect();
+    split_frames(&mut edited);
     let summary = opts.summary.map(str::trim).filter(|m| !m.is_empty());
-    if summary.is_none() && edited.iter().all(|e| e.drafts.is_empty()) {
-        saved.nothing = true;
+    if summary.is_none() && edited.iter().all(|e| e.drafts.is_empty()) && documents.is_empty() {
+        saved.nothing = saved.record_files.is_empty();
         if let (Some(view), Some(guard)) = (&view, &guard) {
-            saved.kept = view.checkout_locked(guard, store, &[])?.kept;
+            saved.kept = view
+                .checkout_saved(guard, store, &[], &saved.record_files)?
+                .kept;
+            saved.kept.retain(|f| !refused_files.contains(f));
         }
         return Ok(saved);
     }
@@ -107,9 +178,10 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
     // real summaries in the session log.
     let summary = match summary {
         Some(s) => s.to_owned(),
-        None => edited_summary(&edited),
+        None => edited_summary(&edited, &documents),
     };
-    let session = seal_session(store, sealer, summary, &mut git)?;
+    let mut session_git = opts.session_git.cloned().or(git);
+    let session = seal_session(store, sealer, summary, &mut session_git)?;
     // The summary also becomes the commit message: use the filtered text.
     saved.summary = session.body().title().to_owned();
 
@@ -123,6 +195,9 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
             .push(i);
     }
     by_ref.entry((1, snap.branch_ref.clone())).or_default();
+    if !documents.is_empty() {
+        by_ref.entry((0, MEMORY_REF.to_owned())).or_default();
+    }
 
     // Every ref moves in one ref transaction: a crash or a lost race never leaves the memory
     // saved without the session (or the reverse).
@@ -159,6 +234,9 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
                 }
             }
         }
+        if *refname == MEMORY_REF {
+            out.extend(document_drafts(&state, &documents)?);
+        }
         if with_session {
             out.push(session.clone());
         }
@@ -168,6 +246,7 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
     for (((refname, members), summary), commit) in groups.iter().zip(summaries).zip(commits) {
         let with_session = **refname == snap.branch_ref;
         if let Some(c) = commit {
+            saved.records.extend(c.records.iter().cloned());
             for r in &c.records {
                 match (&r.body, r.meta.supersedes.is_empty()) {
                     // The session this save records is reported on its own line.
@@ -181,13 +260,22 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
             }
             saved.commits.push(((*refname).clone(), c.id, summary));
         }
+        // A file with a refused entry is left as written (not rendered over).
         saved_files.extend(
             members
                 .iter()
+                .filter(|&&i| edited[i].refused.is_empty())
                 .map(|&i| (edited[i].file, edited[i].blob.clone())),
         );
     }
     saved.files = edited.iter().map(|e| e.file).collect();
+    saved.files.dedup();
+    for d in &documents {
+        match d.sealed {
+            Some(_) => saved.documents.push(d.rel.clone()),
+            None => saved.documents_removed.push(d.rel.clone()),
+        }
+    }
 
     if let Some(view) = &view {
         // Re-render saved files, unless they were edited again while we ran.
@@ -197,10 +285,122 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
             .map(|(f, _)| *f)
             .collect();
         if let Some(guard) = &guard {
-            saved.kept = view.checkout_locked(guard, store, &force)?.kept;
+            let mut documents = saved.record_files.clone();
+            documents.extend(saved.documents.iter().cloned());
+            saved.kept = view.checkout_saved(guard, store, &force, &documents)?.kept;
+            saved.kept.retain(|f| !refused_files.contains(f));
         }
     }
     Ok(saved)
+}
+
+/// A document of the view to save: its path inside `.rune/`, and its sealed content (`None`:
+/// deleted by hand, so deleted from memory).
+struct SavedDocument {
+    rel: String,
+    sealed: Option<Sealed>,
+}
+
+/// Reads and seals the documents edited, added or deleted in the view.
+fn seal_documents(
+    view: Option<&View>,
+    scan: &Scan,
+    sealer: &mut Sealer,
+) -> Result<Vec<SavedDocument>> {
+    let Some(view) = view else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for (rel, place, state) in &scan.files {
+        if *place != Place::Document || *state == FileState::Clean {
+            continue;
+        }
+        let shown = format!("{VIEW_DIR}/{rel}");
+        if *state == FileState::Missing {
+            out.push(SavedDocument {
+                rel: rel.clone(),
+                sealed: None,
+            });
+            continue;
+        }
+        let Ok(data) = std::fs::read(view.dir.join(rel)) else {
+            continue;
+        };
+        let Ok(text) = String::from_utf8(data) else {
+            continue;
+        };
+        let body = Body::Document(Document {
+            path: format!("{RUNE_PREFIX}{rel}"),
+            content: text.clone(),
+        });
+        let place = |field: &str, secret: &str| {
+            let at = text.find(secret).unwrap_or(0);
+            format!("{shown}:{} (field `{field}`)", secrets::line_of(&text, at))
+        };
+        let sealed = sealer.seal(Draft::new(body), &place).map_err(|err| match err {
+            SealError::Invalid { error, .. } => error::data(
+                format!("{shown}: {error}"),
+                format!("fix {shown} (or move it out of {VIEW_DIR}/) and run `git rune save` again; nothing was saved"),
+            ),
+            other => other.into(),
+        })?;
+        out.push(SavedDocument {
+            rel: rel.clone(),
+            sealed: Some(sealed),
+        });
+    }
+    Ok(out)
+}
+
+/// The records that make memory hold the documents as the view has them, against the state
+/// at commit time: each replaces the live document of its path (none when it says the same),
+/// and a deleted one is tombstoned.
+fn document_drafts(state: &model::State, documents: &[SavedDocument]) -> Result<Vec<Sealed>> {
+    let mut out = Vec::new();
+    for d in documents {
+        let path = format!("{RUNE_PREFIX}{}", d.rel);
+        let live: Vec<&Record> = state
+            .documents
+            .iter()
+            .filter(|r| r.body.title() == path)
+            .collect();
+        let ids: Vec<String> = live.iter().map(|r| r.id.clone()).collect();
+        match &d.sealed {
+            Some(s) if live.iter().any(|r| r.body == *s.body()) => {}
+            Some(s) => out.push(s.clone().superseding(ids)),
+            None if ids.is_empty() => {}
+            None => out.push(
+                Sealer::new(false).seal_body(Body::Delete(Delete { targets: ids }), Vec::new())?,
+            ),
+        }
+    }
+    Ok(out)
+}
+
+/// Frames are documents, which live in memory: a memory file's go with its entries, a branch
+/// file's in a group of their own for the memory ref.
+fn split_frames(edited: &mut Vec<Edited>) {
+    let mut more = Vec::new();
+    for e in edited.iter_mut() {
+        let frame = std::mem::take(&mut e.frame);
+        if frame.is_empty() {
+            continue;
+        }
+        if e.refname == MEMORY_REF {
+            e.drafts.extend(frame);
+        } else {
+            more.push(Edited {
+                file: e.file,
+                refname: MEMORY_REF.to_owned(),
+                blob: e.blob.clone(),
+                base_ids: HashSet::new(),
+                drafts: frame,
+                frame: Vec::new(),
+                refused: Vec::new(),
+            });
+        }
+    }
+    edited.extend(more);
 }
 
 /// Whether a view file's content is what the view renders from the refs now.
@@ -250,8 +450,9 @@ fn parse_file(
     let nothing_saved = format!("fix {shown} and run `git rune save` again; nothing was saved and the file is as you left it");
     let data = match text {
         Some(t) => t.into_bytes(),
-        None => std::fs::read(&path)
-            .map_err(|e| user_error(format!("cannot read {shown}: {e}"), nothing_saved.clone()))?,
+        None => std::fs::read(&path).map_err(|e| {
+            error::environment(format!("cannot read {shown}: {e}"), nothing_saved.clone())
+        })?,
     };
     let blob = super::view_dir::content_id(&data);
     let text = String::from_utf8(data).map_err(|e| {
@@ -259,13 +460,16 @@ fn parse_file(
             .iter()
             .filter(|&&b| b == b'\n')
             .count();
-        user_error(
+        error::data(
             format!("{shown}:{line}: not valid UTF-8"),
             nothing_saved.clone(),
         )
     })?;
-    let parsed = view::parse(file, &text).map_err(|e| {
-        user_error(
+    let view::Framed {
+        items: parsed,
+        frame,
+    } = view::parse_framed(file, &text).map_err(|e| {
+        error::data(
             format!("{shown}:{}: {}", e.line, e.message),
             nothing_saved.clone(),
         )
@@ -277,9 +481,9 @@ fn parse_file(
             let base = match &e.base {
                 Some(id) => {
                     let oid = ObjectId::from_hex(id.as_bytes()).map_err(|_| {
-                        user_error(
+                        error::data(
                             format!("the view manifest names a bad commit id {id:?}"),
-                            "run `git rune init` to check the view out again",
+                            error::run("init", " to check the view out again"),
                         )
                     })?;
                     store.records_at(&e.refname, oid)?
@@ -309,7 +513,7 @@ fn parse_file(
         && !allow_delete
         && file != ViewFile::Checkpoint
     {
-        return Err(user_error(
+        return Err(error::input(
             format!(
                 "{shown} holds no entries, but memory has {}: saving it would delete them all",
                 base.len()
@@ -322,7 +526,20 @@ fn parse_file(
     }
     let mut drafts = view::diff(file, &base, parsed);
     cover_groups(&mut drafts, &base_records);
+    // The file's frame (its text outside the entries) is a document in memory.
+    let base_frame = match file.scope() {
+        model::Scope::Memory => view::frame_of(&base_state, file),
+        // The memory it was rendered beside is not at hand: memory's frame now stands for it.
+        model::Scope::Branch => view::frame_of(&snap.state, file),
+    };
+    let frame_drafts = view::frame_drafts(
+        file,
+        frame.as_deref(),
+        view::frame_of(&snap.state, file),
+        base_frame,
+    );
     let mut sealed = Vec::with_capacity(drafts.len());
+    let mut refused = Vec::new();
     // New tasks take the numbers after the highest this clone knows; two writers taking the
     // same one is settled by the fold (docs/storage.md).
     let mut next_task =
@@ -364,13 +581,46 @@ fn parse_file(
             let at = text.find(secret).unwrap_or(0);
             format!("{shown}:{} (field `{field}`)", secrets::line_of(&text, at))
         };
-        sealed.push(sealer.seal(d, &place).map_err(|err| match err {
-            SealError::Invalid { title, error, .. } => user_error(
-                format!("{shown}: entry {title:?}: {error}"),
-                nothing_saved.clone(),
-            ),
-            other => other.into(),
-        })?);
+        // A refused entry is reported with its line and left in the file; it never blocks
+        // the file's other entries (nor, as a failed save would, every later save).
+        let title_line = |title: &str| {
+            let first = title.lines().next().unwrap_or_default();
+            let at = if first.is_empty() {
+                None
+            } else {
+                text.find(first)
+            };
+            at.map_or(String::new(), |at| {
+                format!(":{}", secrets::line_of(&text, at))
+            })
+        };
+        match sealer.seal(d, &place) {
+            Ok(s) => sealed.push(s),
+            Err(SealError::Invalid { title, error, .. }) => refused.push(format!(
+                "{shown}{}: entry {title:?} was not saved: {error}",
+                title_line(&title)
+            )),
+            Err(e @ SealError::Secret { .. }) => {
+                refused.push(format!("{e}: the entry was not saved"))
+            }
+            Err(other) => return Err(other.into()),
+        }
+    }
+    let mut frame_sealed = Vec::with_capacity(frame_drafts.len());
+    for d in frame_drafts {
+        frame_sealed.push(
+            sealer
+                .seal(d, &|field, _| {
+                    format!("{shown} (its {field} outside the entries)")
+                })
+                .map_err(|err| match err {
+                    SealError::Invalid { error, .. } => error::data(
+                        format!("{shown}: the text outside its entries: {error}"),
+                        nothing_saved.clone(),
+                    ),
+                    other => other.into(),
+                })?,
+        );
     }
     Ok(Edited {
         file,
@@ -378,6 +628,8 @@ fn parse_file(
         blob,
         base_ids,
         drafts: sealed,
+        frame: frame_sealed,
+        refused,
     })
 }
 

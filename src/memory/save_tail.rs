@@ -15,7 +15,7 @@ use super::view_dir::{
     content_id, id_names, FileState, Manifest, SavedTail, View, ViewLock, VIEW_DIR,
 };
 use super::Wrote;
-use crate::error::user_error;
+use crate::error;
 use crate::files::stat_of;
 use crate::model::{GitState, Kind};
 use crate::secrets;
@@ -36,6 +36,15 @@ pub(super) fn save(
     if ViewFile::ALL
         .iter()
         .any(|&f| f != FILE && view.file_state(manifest, f) != FileState::Clean)
+    {
+        return Ok(None);
+    }
+    // Nor any other file under .rune/ (documents, the seed's record files).
+    if view
+        .scan_documents(manifest)
+        .files
+        .iter()
+        .any(|(_, _, s)| *s != FileState::Clean)
     {
         return Ok(None);
     }
@@ -101,7 +110,7 @@ pub(super) fn save(
             format!("{shown}:{line} (field `{field}`)")
         };
         sealed.push(mine.seal(d, &place).map_err(|err| match err {
-            SealError::Invalid { title, error, .. } => user_error(
+            SealError::Invalid { title, error, .. } => error::input(
                 format!("{shown}: entry {title:?}: {error}"),
                 format!("fix {shown} and run `git rune save` again; nothing was saved and the file is as you left it"),
             ),
@@ -113,7 +122,7 @@ pub(super) fn save(
         None if sealed.is_empty() => DEFAULT_SUMMARY.to_owned(),
         None => format!("edited {shown}"),
     };
-    let mut git: Option<GitState> = None;
+    let mut git: Option<GitState> = opts.session_git.cloned();
     let session = seal_session(store, &mut mine, summary, &mut git)?;
     let head = store.head_info()?;
     let branch_ref = crate::store::branch_ref(head.branch.as_deref());

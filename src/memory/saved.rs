@@ -4,7 +4,7 @@
 use anyhow::Result;
 
 use super::seal::{SealError, Sealed, Sealer};
-use crate::error::user_error;
+use crate::error;
 use crate::model::kinds::{Decision, Learning, Session};
 use crate::model::{Body, Draft, GitState};
 use crate::store::{ObjectId, Store};
@@ -20,6 +20,10 @@ pub struct SaveOptions<'a> {
     pub summary: Option<&'a str>,
     /// Save a file that holds no entries although memory has some (deleting them all).
     pub allow_delete: bool,
+    /// The code's state the session record carries instead of now's: an agent's own saves
+    /// keep a drift the agent has not acted on (the save the code drifted from; see
+    /// docs/agents.md). `None`: now.
+    pub session_git: Option<&'a GitState>,
 }
 
 /// What a save did.
@@ -43,6 +47,21 @@ pub struct Saved {
     pub summary: String,
     /// Saved files edited again while the save ran, left as they are.
     pub kept: Vec<ViewFile>,
+    /// Documents saved (paths under `.rune/`), and those deleted from memory.
+    pub documents: Vec<String>,
+    pub documents_removed: Vec<String>,
+    /// The seed's record files (resolved checkpoints, oracle dispatches) imported.
+    pub record_files: Vec<String>,
+    /// Files under `.rune/` memory does not store: local by design, or refused (binary, too
+    /// large), with why.
+    pub unstored: Vec<super::view_dir::documents::Unstored>,
+    /// Branch files rendered for another branch than HEAD's (edited, then the branch was
+    /// switched): their edits went to the session state they were rendered from, named here.
+    pub elsewhere: Vec<(ViewFile, String)>,
+    /// View entries refused (`file:line: why`): not saved, left in their file.
+    pub refused: Vec<String>,
+    /// Every record the save wrote (the writer is told which the load gate withholds).
+    pub records: Vec<crate::model::Record>,
 }
 
 /// The session record a save writes, sealed.
@@ -61,9 +80,9 @@ pub(super) fn seal_session(
             &|_, _| "the -m summary".to_owned(),
         )
         .map_err(|e| match e {
-            SealError::Invalid { error, .. } => user_error(
+            SealError::Invalid { error, .. } => error::input(
                 format!("invalid session summary: {error}"),
-                "pass a non-empty -m \"summary\"",
+                error::pass("message", "\"summary\"", " (not empty)"),
             ),
             other => other.into(),
         })

@@ -188,7 +188,12 @@ impl Sealer {
                 id: r.id.clone(),
             });
         }
-        for (field, text) in r.body.texts() {
+        // A record from a newer git-rune: its unknown fields are read as the stored strings.
+        let raw = r
+            .raw_texts()
+            .into_iter()
+            .map(|t| ("a field this build does not know", t));
+        for (field, text) in r.body.texts().into_iter().chain(raw) {
             if let Some(first) = secrets::scan(&text).first() {
                 return Err(SealError::Secret {
                     rule: first.rule,
@@ -232,7 +237,7 @@ mod tests {
     fn seal_normalizes_filters_and_validates_in_that_order() {
         let mut sealer = Sealer::new(false);
         let sealed = sealer.seal(learning("plain"), &|f, _| f.into()).unwrap();
-        assert!(matches!(sealed.body(), Body::Learning (Learning { key, .. }) if key == "k"));
+        assert!(matches!(sealed.body(), Body::Learning(Learning { key, .. }) if key == "k"));
         let secret = "ghp_0123456789abcdefABCDEF0123456789abcd";
         let err = sealer
             .seal(learning(&format!("token {secret}")), &|f, _| {
@@ -267,7 +272,7 @@ mod tests {
             )
             .unwrap();
         assert!(
-            matches!(sealed.body(), Body::Learning (Learning { insight, .. }) if insight == "token ghp_***REDACTED***")
+            matches!(sealed.body(), Body::Learning(Learning { insight, .. }) if insight == "token ghp_***REDACTED***")
         );
         assert_eq!(
             sealer.take_redactions(),

@@ -58,7 +58,7 @@ pub fn open(create: bool) -> Result<Option<Store>> {
     if create {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| {
-                crate::error::user_error(
+                crate::error::environment(
                     format!("cannot create {}: {e}", parent.display()),
                     format!("set {DATA_DIR_ENV} to a folder you can write"),
                 )

@@ -19,6 +19,9 @@ pub struct Finding {
     pub path: Option<String>,
     pub rule: String,
     pub detail: String,
+    /// The text the rule matched, which may be the very payload the gate withholds: shown
+    /// only when asked (`verify --show-text`).
+    pub excerpt: Option<String>,
 }
 
 /// Everything `verify` found.
@@ -50,13 +53,28 @@ pub fn verify(store: &Store) -> crate::store::Result<Verification> {
     }
     for name in &refs {
         if name != NOTES_REF {
-            // Notes are written by the notes feature; only their objects are checked.
-            match store.records(name) {
-                Ok((tip, list)) => {
-                    for r in list.iter() {
+            // Notes are written by the notes feature; only their objects are checked. Each
+            // line is read once, with the blob it is in (linear in the records).
+            match store.tip(name).and_then(|tip| match tip {
+                Some(t) => store.record_lines(name, t),
+                None => Ok(Vec::new()),
+            }) {
+                Ok(lines) => {
+                    for (path, line, r) in lines {
                         records += 1;
-                        let path = tip.map(|t| store.record_path(t.tree, r));
-                        check_record(name, path, r, &mut findings);
+                        match r {
+                            Ok(r) => check_record(name, Some(path), &r, &mut findings),
+                            Err(why) => findings.push(Finding {
+                                verdict: Verdict::Tainted,
+                                refname: name.clone(),
+                                record: None,
+                                kind: None,
+                                path: Some(path.clone()),
+                                rule: "unreadable-record".into(),
+                                detail: format!("line {line}: {why}"),
+                                excerpt: None,
+                            }),
+                        }
                     }
                 }
                 Err(e) => findings.push(broken(name, &e)),
@@ -79,6 +97,7 @@ pub fn verify(store: &Store) -> crate::store::Result<Verification> {
                 detail:
                     "changed outside git-rune and not saved (its blob id differs from the checkout)"
                         .into(),
+                excerpt: None,
             });
         }
     }
@@ -98,11 +117,34 @@ fn broken(name: &str, e: &StoreError) -> Finding {
         path: None,
         rule: "unreadable".into(),
         detail: e.to_string(),
+        excerpt: None,
     }
 }
 
 fn check_record(name: &str, path: Option<String>, r: &Record, out: &mut Vec<Finding>) {
-    let mut push = |verdict, rule: &str, detail: String| {
+    if r.is_from_newer_version() {
+        let what = match &r.body {
+            model::Body::Future(f) => match &f.unreadable {
+                Some(why) => format!("a {} record this build cannot read ({why})", f.tag),
+                None => format!(
+                    "a record of kind {:?}, which this build does not know",
+                    f.tag
+                ),
+            },
+            _ => "fields this build does not know".to_owned(),
+        };
+        out.push(Finding {
+            verdict: Verdict::Clean,
+            refname: name.into(),
+            record: Some(r.id.clone()),
+            kind: Some(r.kind().as_str()),
+            path: path.clone(),
+            rule: "newer-version".into(),
+            detail: format!("from a newer git-rune: {what}; kept as stored and shared as it is"),
+            excerpt: None,
+        });
+    }
+    let mut push_text = |verdict, rule: &str, detail: String, excerpt: Option<String>| {
         out.push(Finding {
             verdict,
             refname: name.into(),
@@ -111,25 +153,30 @@ fn check_record(name: &str, path: Option<String>, r: &Record, out: &mut Vec<Find
             path: path.clone(),
             rule: rule.into(),
             detail,
+            excerpt,
         })
     };
     if !r.id_matches() {
-        push(
+        push_text(
             Verdict::Tainted,
             "id-mismatch",
             "the record's id is not the sha256 of its content: it was changed after it was written"
                 .into(),
+            None,
         );
     }
     if let Err(e) = model::validate(&r.body) {
-        push(Verdict::Suspicious, "schema", e.to_string());
+        push_text(Verdict::Suspicious, "schema", e.to_string(), None);
     }
-    for (field, text) in r.body.texts() {
+    let raw = r.raw_texts().into_iter().map(|t| ("(newer field)", t));
+    for (field, text) in r.body.texts().into_iter().chain(raw) {
         for issue in scan_text(&text) {
-            push(
+            let at = text[..issue.offset.min(text.len())].chars().count();
+            push_text(
                 issue.verdict,
                 issue.rule,
-                format!("field `{field}`: {}", issue.detail),
+                format!("field `{field}` at character {at}"),
+                Some(issue.detail),
             );
         }
     }

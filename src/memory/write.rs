@@ -41,6 +41,7 @@ where
     E: From<StoreError> + Into<anyhow::Error>,
 {
     let refname = scope_ref(store, scope)?;
+    let summary = &crate::integrity::gate::gated_summary(summary);
     let commit = store
         .commit(&refname, summary, |current: &[Record]| make(&fold(current)))
         .map_err(Into::into)?;
@@ -57,6 +58,7 @@ pub fn append(
     records: Vec<Sealed>,
 ) -> Result<Option<Written>> {
     let refname = scope_ref(store, scope)?;
+    let summary = &crate::integrity::gate::gated_summary(summary);
     let commit = store.append(&refname, summary, records)?;
     written(store, refname, summary, commit)
 }
@@ -86,6 +88,29 @@ fn written(
 /// result). `None` in a bare repository.
 pub fn refresh_view(store: &Store) -> Result<Option<Refresh>> {
     refresh_view_told(store, &[])
+}
+
+/// Brings the view to the refs as they are and to the branch HEAD is on, if it shows
+/// anything else (a branch switched without hooks, a fresh clone on another branch, another
+/// worktree's write): clean files are rendered again, files with unsaved edits are kept (and
+/// `save` saves them to the branch they were rendered for). Cheap when the view is current.
+/// `None` when there is no view of git-rune's here (a bare repository, a seed's folder).
+pub fn sync_view(store: &Store) -> Result<Option<Refresh>> {
+    let Some(view) = View::open(store) else {
+        return Ok(None);
+    };
+    if !view.checked_out() || view.shows(store)? {
+        return Ok(None);
+    }
+    let head = store.head_info()?;
+    let branch = crate::store::branch_ref(head.branch.as_deref());
+    let manifest = view.manifest();
+    let shown = view.rendered_for(&manifest);
+    Ok(Some(if shown.as_deref() == Some(branch.as_str()) {
+        view.checkout(store, &[])?
+    } else {
+        view.switch(store)?
+    }))
 }
 
 /// [`refresh_view`] after writes that say what they added, which the refresh then need not

@@ -22,6 +22,11 @@ pub enum Shape {
     Paths { split_commas: bool },
     /// One of a fixed list of section names.
     Section(&'static [&'static str]),
+    /// Kept byte for byte (a document's content): never rewritten.
+    Raw,
+    /// Prose that starts a line of its own, its indentation kept: otherwise as
+    /// `Block { inline_first: false }`.
+    Prose,
 }
 
 /// A text field: one string, or a list of them.
@@ -38,7 +43,9 @@ pub(crate) const BLOCK_OWN_LINE: Shape = Shape::Block {
 };
 
 /// Visits what the view kept beside a record's fields: each label as a line, each text in
-/// `shape` (the rest of a heading line, label `#`, is one line).
+/// `shape`. The rest of a heading line (label `#`) is one line; a labelled line's value
+/// starts after its label (`**Owner:** x`); prose and a section's text start a line of their
+/// own, and keep their indentation.
 pub(crate) fn extras(
     list: &mut [Extra],
     shape: Shape,
@@ -46,7 +53,12 @@ pub(crate) fn extras(
 ) {
     for e in list {
         f("extra", Shape::Line, Field::One(&mut e.label));
-        let shape = if e.label == "#" { Shape::Line } else { shape };
+        let labelled = !e.label.is_empty() && !e.label.starts_with('#');
+        let shape = match shape {
+            _ if e.label == "#" => Shape::Line,
+            Shape::Block { .. } | Shape::Prose if labelled => BLOCK,
+            other => other,
+        };
         f("extra", shape, Field::One(&mut e.text));
     }
 }

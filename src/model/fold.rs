@@ -139,6 +139,9 @@ pub fn kept(records: &[Record]) -> Vec<Record> {
             kept_ids.contains(&r.id)
                 || instincts.contains(&r.id)
                 || matches!(r.body, Body::Delete(Delete { .. }))
+                // A record this build cannot read: whether its kind still needs it is for
+                // the build that wrote it to say; it is kept.
+                || matches!(r.body, Body::Future(_))
         })
         .cloned()
         .collect()
@@ -148,7 +151,8 @@ pub fn kept(records: &[Record]) -> Vec<Record> {
 /// record supersedes it); `deleted` (a tombstone removed it); `outvoted` (a learning another
 /// record of its type and key won over, as when two clones edited it); `merged` (an instinct
 /// folded into another copy of its name, or evicted past the cap). Checkpoints, which stay in
-/// history, are `open`, `resolved` or `superseded`.
+/// history, are `open`, `resolved` or `superseded`; a record this build cannot read (from a
+/// newer git-rune) is `newer-version`.
 pub fn statuses<'a>(records: &'a [Record], state: &State) -> Vec<(&'a Record, &'static str)> {
     let shown: HashSet<&str> = state
         .lists()
@@ -178,6 +182,9 @@ pub fn statuses<'a>(records: &'a [Record], state: &State) -> Vec<(&'a Record, &'
                 Body::Checkpoint(Checkpoint { .. }) if open == Some(id) => "open",
                 Body::Checkpoint(Checkpoint { .. }) if state.resolved.contains(id) => "resolved",
                 Body::Checkpoint(Checkpoint { .. }) => "superseded",
+                // From a newer git-rune, of a kind (or with fields) this build cannot read:
+                // kept as stored, folded into no list.
+                Body::Future(_) => "newer-version",
                 _ if shown.contains(id) => "live",
                 // Live but not shown: folded into another copy of its name (instincts), or
                 // outvoted by another version of its group (learnings, tasks, echoes, …).

@@ -63,7 +63,10 @@ impl fmt::Display for LearningType {
 /// attribute to a field, in the order written. Rendered back where it was: after the known
 /// field (or section) named by `after`. In `learnings.jsonl` it is an unknown JSON key, with
 /// its value as compact JSON.
+// A field this build does not know inside a nested value is refused rather than dropped, so
+// the record is read as one from a newer git-rune and kept byte for byte (`model::wire`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Extra {
     /// The known field or section it came after; empty when it came before any.
     #[serde(default, skip_serializing_if = "is_empty_str")]
@@ -77,6 +80,7 @@ pub struct Extra {
 
 /// The state of the code when a session or checkpoint was recorded.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GitState {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch: Option<String>,
@@ -107,6 +111,11 @@ pub struct Record {
     pub id: String,
     pub meta: Meta,
     pub body: Body,
+    /// The stored line, kept when it holds something this build would not write back
+    /// identically (a field it does not know, a kind it does not know): a record from a newer
+    /// git-rune. [`Record::to_line`] writes it back byte for byte and the id is checked
+    /// against it, so nothing a newer build wrote is lost or called altered here.
+    pub raw: Option<std::sync::Arc<str>>,
 }
 
 #[derive(Serialize)]
@@ -141,26 +150,78 @@ impl Record {
     /// Seals content into a record whose id is the sha256 of its canonical JSON.
     pub fn new(meta: Meta, body: Body) -> Record {
         let id = content_id(&meta, &body);
-        Record { id, meta, body }
+        Record {
+            id,
+            meta,
+            body,
+            raw: None,
+        }
     }
 
     pub fn kind(&self) -> Kind {
         self.body.kind()
     }
 
-    /// The canonical bytes the id is computed over: compact JSON of meta then body, fields in
-    /// declaration order, empty optional fields omitted.
-    pub fn canonical_content(&self) -> Vec<u8> {
-        canonical(&self.meta, &self.body)
+    /// The stored `kind` tag, which is also the tree directory the record lives in: the
+    /// kind's name, or for a record of a kind this build does not know, the tag it came with.
+    pub fn tag(&self) -> &str {
+        match &self.body {
+            Body::Future(f) => &f.tag,
+            b => b.kind().as_str(),
+        }
     }
 
-    /// True when the id still matches the content.
+    /// Whether the record came from a newer git-rune: it holds a kind or fields this build
+    /// does not know, and is kept as it was stored.
+    pub fn is_from_newer_version(&self) -> bool {
+        self.raw.is_some()
+    }
+
+    /// The canonical bytes the id is computed over: compact JSON of meta then body, fields in
+    /// declaration order, empty optional fields omitted. That is the stored line without its
+    /// leading `"id":"…",`, which is how a record kept as stored is checked.
+    pub fn canonical_content(&self) -> Vec<u8> {
+        match &self.raw {
+            Some(line) => raw_canonical(line, &self.id).unwrap_or_default(),
+            None => canonical(&self.meta, &self.body),
+        }
+    }
+
+    /// True when the id still matches the content (for a record kept as stored, the stored
+    /// bytes: no knowledge of its schema is needed).
     pub fn id_matches(&self) -> bool {
-        content_id(&self.meta, &self.body) == self.id
+        match &self.raw {
+            Some(line) => raw_id_matches(line),
+            None => content_id(&self.meta, &self.body) == self.id,
+        }
+    }
+
+    /// Every string a record kept as stored holds, outside the meta fields: what the secret
+    /// filter and the integrity scan read of fields this build does not know. Empty for other
+    /// records (their fields are walked by [`Body::fields_mut`]).
+    pub fn raw_texts(&self) -> Vec<String> {
+        let Some(line) = &self.raw else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        if let Ok(serde_json::Value::Object(map)) = serde_json::from_str(line) {
+            for (k, v) in map {
+                if !matches!(
+                    k.as_str(),
+                    "id" | "ts" | "clock" | "author" | "supersedes" | "kind"
+                ) {
+                    strings(&v, &mut out);
+                }
+            }
+        }
+        out
     }
 
     /// One JSON line as stored in the tree (no trailing newline).
     pub fn to_line(&self) -> String {
+        if let Some(line) = &self.raw {
+            return line.to_string();
+        }
         serde_json::to_string(&StoredRef {
             id: &self.id,
             meta: &self.meta,
@@ -175,19 +236,57 @@ impl Record {
     }
 }
 
-fn canonical(meta: &Meta, body: &Body) -> Vec<u8> {
-    serde_json::to_vec(&ContentRef { meta, body })
-        .expect("records serialize: all map keys are strings")
+fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(a) => a.iter().for_each(|v| strings(v, out)),
+        serde_json::Value::Object(m) => m.values().for_each(|v| strings(v, out)),
+        _ => {}
+    }
 }
 
-fn content_id(meta: &Meta, body: &Body) -> String {
-    let digest = Sha256::digest(canonical(meta, body));
+/// The canonical content of a stored line whose id is `id`: the line without its leading
+/// `"id":"<id>",` (records are stored as `{"id":"…",` followed by their canonical content
+/// after its `{`). `None` when the line does not start that way.
+pub fn raw_canonical(line: &str, id: &str) -> Option<Vec<u8>> {
+    let rest = line
+        .strip_prefix("{\"id\":\"")?
+        .strip_prefix(id)?
+        .strip_prefix("\",")?;
+    let mut out = Vec::with_capacity(rest.len() + 1);
+    out.push(b'{');
+    out.extend_from_slice(rest.as_bytes());
+    Some(out)
+}
+
+/// Whether a stored line's id is the sha256 of its canonical content, read from its bytes
+/// alone: how records of kinds or fields this build does not know are checked.
+pub fn raw_id_matches(line: &str) -> bool {
+    let Some(id) = super::wire::line_id(line) else {
+        return false;
+    };
+    match raw_canonical(line, id) {
+        Some(content) => hex(&Sha256::digest(content)) == id,
+        None => false,
+    }
+}
+
+fn hex(digest: &[u8]) -> String {
     let mut s = String::with_capacity(64);
     for b in digest {
         use fmt::Write;
         let _ = write!(s, "{b:02x}");
     }
     s
+}
+
+fn canonical(meta: &Meta, body: &Body) -> Vec<u8> {
+    serde_json::to_vec(&ContentRef { meta, body })
+        .expect("records serialize: all map keys are strings")
+}
+
+fn content_id(meta: &Meta, body: &Body) -> String {
+    hex(&Sha256::digest(canonical(meta, body)))
 }
 
 #[cfg(test)]

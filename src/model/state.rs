@@ -38,6 +38,8 @@ pub struct State {
     pub echoes: Vec<Record>,
     /// Every reference to an echo (a union), chronological.
     pub echo_refs: Vec<Record>,
+    /// Documents: one per `path` (the newest by clock, then time, then id), by path.
+    pub documents: Vec<Record>,
     /// Not folded from this repository: the user-level memory's promoted instincts, which
     /// `load` reads in (`memory::user`) to show as their own section. Empty otherwise.
     pub global_instincts: Vec<Record>,

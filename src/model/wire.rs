@@ -4,15 +4,22 @@
 //! `kinds/mod.rs`). No intermediate tree and no buffering, which serde's flattened, internally
 //! tagged enum would do for every line. A line in another key order takes a slower path
 //! through a JSON tree and decodes to the same record.
+//!
+//! Forward compatibility: a field the kind's struct does not know is noticed as it is skipped
+//! (serde asks for it as `IgnoredAny`), and the record then keeps its stored line (`raw`), so
+//! it is written back byte for byte. A kind this build does not know, or a known kind whose
+//! fields do not decode here, becomes a [`Future`] body holding the tag, when the line's id is
+//! the sha256 of its bytes (a record a newer git-rune wrote); otherwise the line is damaged.
 
+use std::cell::Cell;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::kinds::decode_body;
-use super::record::{Meta, Record, RecordParseError};
+use super::kinds::{decode_body, Body, Future};
+use super::record::{raw_id_matches, Meta, Record, RecordParseError};
 
 /// The id of a stored line without decoding the rest: lines start `{"id":"<hex>"` (records
 /// serialize their id first).
@@ -26,9 +33,13 @@ pub fn line_id(line: &str) -> Option<&str> {
 /// something wrong with it) is read again as a tree, which decodes the same record or says
 /// what is wrong.
 pub fn decode(line: &str) -> Result<Record, RecordParseError> {
+    let unknown = Cell::new(false);
     let mut de = serde_json::Deserializer::from_str(line);
-    if let Ok(Some(r)) = de.deserialize_map(RecordVisitor) {
+    if let Ok(Some(mut r)) = de.deserialize_map(RecordVisitor { unknown: &unknown }) {
         if de.end().is_ok() {
+            if unknown.get() {
+                r.raw = Some(line.into());
+            }
             return Ok(r);
         }
     }
@@ -48,7 +59,7 @@ struct MetaFields {
 }
 
 impl MetaFields {
-    fn finish(self, body: super::Body) -> Result<Record, String> {
+    fn finish(self, body: Body) -> Result<Record, String> {
         let need = |v: Option<String>, f: &str| v.ok_or_else(|| format!("missing field `{f}`"));
         Ok(Record {
             id: need(self.id, "id")?,
@@ -59,13 +70,17 @@ impl MetaFields {
                 supersedes: self.supersedes,
             },
             body,
+            raw: None,
         })
     }
 }
 
-struct RecordVisitor;
+struct RecordVisitor<'f> {
+    /// Set when the kind's struct skipped a field it does not know.
+    unknown: &'f Cell<bool>,
+}
 
-impl<'de> Visitor<'de> for RecordVisitor {
+impl<'de> Visitor<'de> for RecordVisitor<'_> {
     /// `None`: a body field came before `kind`, or a meta field after it.
     type Value = Option<Record>;
 
@@ -88,6 +103,7 @@ impl<'de> Visitor<'de> for RecordVisitor {
                     let rest = RestOfLine {
                         map,
                         late_meta: &mut late_meta,
+                        unknown: self.unknown,
                     };
                     let body = decode_body(&tag.0, rest);
                     if late_meta {
@@ -138,6 +154,7 @@ impl<'de> Deserialize<'de> for Key<'de> {
 struct RestOfLine<'f, A> {
     map: A,
     late_meta: &'f mut bool,
+    unknown: &'f Cell<bool>,
 }
 
 impl<'de, A: MapAccess<'de>> Deserializer<'de> for RestOfLine<'_, A> {
@@ -147,6 +164,7 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for RestOfLine<'_, A> {
         visitor.visit_map(WatchedMap {
             map: self.map,
             late_meta: self.late_meta,
+            unknown: self.unknown,
         })
     }
 
@@ -160,6 +178,7 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for RestOfLine<'_, A> {
 struct WatchedMap<'f, A> {
     map: A,
     late_meta: &'f mut bool,
+    unknown: &'f Cell<bool>,
 }
 
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for WatchedMap<'_, A> {
@@ -176,7 +195,133 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for WatchedMap<'_, A> {
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
-        self.map.next_value_seed(seed)
+        self.map.next_value_seed(SkipWatch {
+            seed,
+            unknown: self.unknown,
+        })
+    }
+}
+
+/// A body field's value on its way to the struct: if the struct skips it (serde reads a field
+/// it does not know as `IgnoredAny`), the line holds something this build would not write.
+struct SkipWatch<'f, S> {
+    seed: S,
+    unknown: &'f Cell<bool>,
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for SkipWatch<'_, S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        self.seed.deserialize(Watched {
+            inner: d,
+            unknown: self.unknown,
+        })
+    }
+}
+
+/// A deserializer that passes everything through and notes a skipped value.
+struct Watched<'f, D> {
+    inner: D,
+    unknown: &'f Cell<bool>,
+}
+
+macro_rules! pass_through {
+    ($($method:ident),*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+            self.inner.$method(visitor)
+        }
+    )*};
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Watched<'_, D> {
+    type Error = D::Error;
+
+    pass_through!(
+        deserialize_any,
+        deserialize_bool,
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_option,
+        deserialize_unit,
+        deserialize_seq,
+        deserialize_map,
+        deserialize_identifier
+    );
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.unknown.set(true);
+        self.inner.deserialize_ignored_any(visitor)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.inner.deserialize_unit_struct(name, visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.inner.deserialize_newtype_struct(name, visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.inner.deserialize_tuple(len, visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.inner.deserialize_tuple_struct(name, len, visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.inner.deserialize_struct(name, fields, visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.inner.deserialize_enum(name, variants, visitor)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.inner.is_human_readable()
     }
 }
 
@@ -220,11 +365,47 @@ fn decode_any_order(line: &str) -> Result<Record, RecordParseError> {
         meta.supersedes = serde_json::from_value(v).map_err(|e| err(format!("supersedes: {e}")))?;
     }
     let tag = text(take("kind"), "kind")?.ok_or_else(|| err("missing field `kind`".into()))?;
-    let fields = de::value::MapDeserializer::<_, serde_json::Error>::new(obj.into_iter());
-    let body = decode_body(&tag, fields)
-        .map_err(|e| err(e.to_string()))?
-        .ok_or_else(|| err(format!("unknown record kind {tag:?}")))?;
-    meta.finish(body).map_err(err)
+    let unknown = Cell::new(false);
+    let mut late_meta = false;
+    let fields = RestOfLine {
+        map: de::value::MapDeserializer::<_, serde_json::Error>::new(obj.into_iter()),
+        late_meta: &mut late_meta,
+        unknown: &unknown,
+    };
+    // What this build cannot read is a newer build's record when the id is its bytes' hash.
+    let future = |why: String, unreadable: Option<String>| {
+        if !raw_id_matches(line) {
+            return Err(err(format!(
+                "{why} (and its id is not the hash of its bytes)"
+            )));
+        }
+        // The tag names the record's directory in the tree: a plain name, nothing else.
+        let plain = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
+        if tag.is_empty() || tag.len() > 64 || !tag.chars().all(plain) || tag.starts_with('-') {
+            return Err(err(format!(
+                "{why} (and its kind {tag:?} is not a plain name)"
+            )));
+        }
+        let body = Body::Future(Future {
+            tag: tag.clone(),
+            unreadable,
+        });
+        Ok(Some(body))
+    };
+    let body = match decode_body(&tag, fields) {
+        Ok(Some(body)) => Some(body),
+        Ok(None) => future(format!("unknown record kind {tag:?}"), None)?,
+        Err(e) => future(e.to_string(), Some(e.to_string()))?,
+    };
+    let Some(body) = body else {
+        return Err(err(format!("unknown record kind {tag:?}")));
+    };
+    let keep_line = unknown.get() || matches!(body, Body::Future(_));
+    let mut r = meta.finish(body).map_err(err)?;
+    if keep_line {
+        r.raw = Some(line.into());
+    }
+    Ok(r)
 }
 
 #[cfg(test)]
@@ -269,5 +450,73 @@ mod tests {
             let e = decode(&bad).unwrap_err().to_string();
             assert!(e.contains(says), "{bad}: {e}");
         }
+    }
+
+    /// A stored line a newer build would write: `rest` is the content after the id, without
+    /// its opening brace; the id is the sha256 of `{` + rest, as every build computes it.
+    fn newer(rest: &str) -> String {
+        use sha2::{Digest, Sha256};
+        let id: String = Sha256::digest(format!("{{{rest}").as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        format!("{{\"id\":\"{id}\",{rest}")
+    }
+
+    const META: &str = r#""ts":"2026-01-01T00:00:00Z","clock":3,"author":"Ada <ada@example.com>""#;
+
+    #[test]
+    fn a_field_this_build_does_not_know_keeps_the_line_byte_for_byte() {
+        let line = newer(&format!(
+            r#"{META},"kind":"learning","type":"insight","key":"k","insight":"x","confidence":0.8,"mood":{{"a":[1,2]}}}}"#
+        ));
+        let r = decode(&line).unwrap();
+        assert!(matches!(r.body, Body::Learning(_)), "{r:?}");
+        assert_eq!(r.body.title(), "k");
+        assert!(r.is_from_newer_version());
+        assert_eq!(r.to_line(), line);
+        assert!(r.id_matches());
+        // A field inside a nested value, and a new meta field before `kind`, too.
+        for rest in [
+            format!(
+                r#"{META},"kind":"session","summary":"s","git":{{"branch":"main","worktree":"w"}}}}"#
+            ),
+            format!(
+                r#"{META},"signature":"abc","kind":"learning","type":"insight","key":"k","insight":"x","confidence":0.8}}"#
+            ),
+        ] {
+            let line = newer(&rest);
+            let r = decode(&line).unwrap();
+            assert!(r.is_from_newer_version(), "{line}");
+            assert_eq!(r.to_line(), line);
+            assert!(r.id_matches());
+        }
+        // What this build writes itself is not marked.
+        let plain = learning(3, "k", "x");
+        assert!(!decode(&plain.to_line()).unwrap().is_from_newer_version());
+    }
+
+    #[test]
+    fn a_kind_this_build_does_not_know_is_kept_with_its_tag() {
+        let line = newer(&format!(r#"{META},"kind":"widget","size":3}}"#));
+        let r = decode(&line).unwrap();
+        assert_eq!(r.tag(), "widget");
+        assert!(matches!(&r.body, Body::Future(f) if f.tag == "widget" && f.unreadable.is_none()));
+        assert_eq!(r.to_line(), line);
+        assert!(r.id_matches());
+        assert_eq!(r.canonical_content()[0], b'{');
+        // A known kind whose fields this build cannot read (a new learning type).
+        let line = newer(&format!(
+            r#"{META},"kind":"learning","type":"pattern","key":"k","insight":"x","confidence":0.8}}"#
+        ));
+        let r = decode(&line).unwrap();
+        assert!(
+            matches!(&r.body, Body::Future(f) if f.tag == "learning" && f.unreadable.is_some())
+        );
+        assert_eq!(r.to_line(), line);
+        // Without a matching id it is damaged, not news; nor may a tag name a path.
+        let forged = line.replace("\"k\"", "\"j\"");
+        assert!(decode(&forged).is_err());
+        assert!(decode(&newer(&format!(r#"{META},"kind":"../x"}}"#))).is_err());
     }
 }

@@ -84,6 +84,7 @@ fn compose(
         None => None,
     };
     let (records, unlisted) = new_records(store, parent, previous.as_ref(), memory)?;
+    let (records, unlisted) = credited(store, branch, parent, records, unlisted);
     // The parent's note already names the open checkpoint of an unchanged session.
     let checkpoint = match (&previous, session) {
         (Some(prev), Some(s)) if prev.session.as_deref() == Some(s.to_string().as_str()) => {
@@ -178,6 +179,124 @@ fn new_records(
     }
     let all = store.records_added(MEMORY_REF, base, tip, &LISTED_KINDS)?;
     Ok((all, 0))
+}
+
+/// The records recorded on this commit's own line of history in this clone: written here
+/// (by this clone's identity) while HEAD was on `branch`, or on a branch whose tip the new
+/// commit descends from, as HEAD's reflog tells. A learning recorded on a feature branch is
+/// not credited to the next commit on master, and records another clone wrote (merged or
+/// fetched) to no commit here. Without a reflog the branch cannot be told and only the writer
+/// is checked. The unlisted count is dropped when records are filtered out (it would count
+/// the others' too).
+fn credited(
+    store: &Store,
+    branch: Option<&str>,
+    parent: Option<ObjectId>,
+    records: Vec<Record>,
+    unlisted: usize,
+) -> (Vec<Record>, usize) {
+    if records.is_empty() {
+        return (records, unlisted);
+    }
+    let me = (!store.author.fallback).then(|| store.author.display());
+    let timeline = Timeline::read(store);
+    let before = records.len();
+    let kept: Vec<Record> = records
+        .into_iter()
+        .filter(|r| {
+            let mine = match &me {
+                Some(me) => r.meta.author.is_empty() || r.meta.author == *me,
+                None => true,
+            };
+            mine && timeline.on(store, branch, parent, &r.meta.ts)
+        })
+        .collect();
+    let unlisted = if kept.len() == before { unlisted } else { 0 };
+    (kept, unlisted)
+}
+
+/// Which branch HEAD was on when, in this clone, from HEAD's reflog.
+struct Timeline {
+    /// When this clone was cloned (its reflog's first entry, when that is the clone).
+    cloned: Option<i64>,
+    /// Whether git keeps a reflog of HEAD here.
+    logged: bool,
+    /// `(time, branch HEAD moved to)` for each checkout, oldest first (`None`: detached).
+    moves: Vec<(i64, Option<String>)>,
+    /// The branch HEAD was on before the first checkout.
+    first: Option<String>,
+}
+
+impl Timeline {
+    fn read(store: &Store) -> Timeline {
+        let log = store.head_reflog();
+        let mut moves = Vec::new();
+        let mut first = None;
+        for (time, message) in &log {
+            let Some(rest) = message.strip_prefix("checkout: moving from ") else {
+                continue;
+            };
+            let Some((from, to)) = rest.rsplit_once(" to ") else {
+                continue;
+            };
+            let branch = |name: &str| {
+                (!(name.len() >= 40 && name.bytes().all(|b| b.is_ascii_hexdigit())))
+                    .then(|| name.to_owned())
+            };
+            if moves.is_empty() {
+                first = branch(from);
+            }
+            moves.push((*time, branch(to)));
+        }
+        Timeline {
+            cloned: log
+                .first()
+                .filter(|(_, m)| m.starts_with("clone: "))
+                .map(|(t, _)| *t),
+            logged: !log.is_empty(),
+            moves,
+            first,
+        }
+    }
+
+    /// Whether a record written at `ts` (RFC 3339) belongs to a commit on `branch` whose
+    /// parent is `parent`: written while HEAD was on `branch`, or on a branch whose tip is
+    /// `parent` or one of its ancestors (a branch made from where the record was written).
+    /// Without a reflog, or with a time that does not read, it counts.
+    fn on(&self, store: &Store, branch: Option<&str>, parent: Option<ObjectId>, ts: &str) -> bool {
+        if !self.logged {
+            return true;
+        }
+        let Ok(t) = chrono::DateTime::parse_from_rfc3339(ts) else {
+            return true;
+        };
+        let t = t.timestamp();
+        if self.cloned.is_some_and(|c| t < c) {
+            // Older than the clone: written in another clone, and brought in with it.
+            return false;
+        }
+        if self.moves.is_empty() {
+            return true;
+        }
+        let at = self
+            .moves
+            .iter()
+            .rev()
+            .find(|(when, _)| *when <= t)
+            .map_or(self.first.as_deref(), |(_, b)| b.as_deref());
+        if at == branch {
+            return true;
+        }
+        // Written on another branch: it belongs here only when that branch has not moved on
+        // past where this commit starts (its tip is the parent or behind it).
+        let (Some(other), Some(parent)) = (at, parent) else {
+            return false;
+        };
+        let Some(tip) = store.resolve_commit(&format!("refs/heads/{other}")) else {
+            return false;
+        };
+        tip == parent || store.ahead_behind(parent, tip).is_ok_and(|c| c.ahead == 0)
+    }
 }
 
 /// The kinds a note lists, in the order it lists them.

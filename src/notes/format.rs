@@ -30,6 +30,12 @@ const MEMORY: &str = "Rune-Memory";
 const SESSION: &str = "Rune-Session";
 const CHECKPOINT: &str = "Rune-Checkpoint";
 const OMITTED: &str = "Rune-Omitted";
+/// The listed records' full ids, space-separated, for programs: the record trailers carry
+/// short ids so `git log --notes=rune` stays readable.
+const IDS: &str = "Rune-Ids";
+
+/// How many hex digits of an id a record trailer shows.
+const SHORT_ID: usize = 12;
 
 /// The trailers that name one value per note (a joined note may hold one per clone).
 pub(super) const TRAILER_KEYS: [&str; 4] = [BRANCH, MEMORY, SESSION, CHECKPOINT];
@@ -132,7 +138,12 @@ impl CommitNote {
             trailer(SESSION, s);
         }
         for (kind, id, title) in &self.records {
-            trailer(&trailer_key(kind), &format!("{id} {title}"));
+            let short = &id[..id.len().min(SHORT_ID)];
+            trailer(&trailer_key(kind), &format!("{short} {title}"));
+        }
+        if self.records.iter().any(|(_, id, _)| id.len() > SHORT_ID) {
+            let ids: Vec<&str> = self.records.iter().map(|(_, id, _)| id.as_str()).collect();
+            trailer(IDS, &ids.join(" "));
         }
         if self.omitted > 0 {
             trailer(OMITTED, &self.omitted.to_string());
@@ -170,6 +181,18 @@ impl CommitNote {
                 SESSION => note.session = Some(value),
                 CHECKPOINT => note.checkpoint = Some(value),
                 OMITTED => note.omitted += value.parse::<usize>().unwrap_or(0),
+                IDS => {
+                    // The full ids of the records listed above, in their order.
+                    for full in value.split_whitespace() {
+                        if let Some(r) = note
+                            .records
+                            .iter_mut()
+                            .find(|r| full.len() > r.1.len() && full.starts_with(r.1.as_str()))
+                        {
+                            r.1 = full.to_owned();
+                        }
+                    }
+                }
                 k if k.starts_with("Rune-") => {
                     let kind = k["Rune-".len()..].to_ascii_lowercase();
                     let (id, title) = value.split_once(' ').unwrap_or((value.as_str(), ""));
@@ -226,7 +249,22 @@ mod tests {
             text.starts_with("rune: 1 decision, 1 cumulative-note recorded for this commit\n\n"),
             "{text}"
         );
-        assert!(text.contains("\nRune-Cumulative-Note: dddd"), "{text}");
+        assert!(
+            text.contains("\nRune-Cumulative-Note: dddddddddddd\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nRune-Decision: cccccccccccc Use Postgres\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!(
+                "\nRune-Ids: {} {}\n",
+                "c".repeat(64),
+                "d".repeat(64)
+            )),
+            "{text}"
+        );
         assert_eq!(CommitNote::parse(&text), note);
     }
 

@@ -4,7 +4,7 @@
 use anyhow::Result;
 
 use super::CommitNote;
-use crate::error::user_error;
+use crate::error;
 use crate::model::kinds::Session;
 use crate::model::{Body, Record};
 use crate::store::{branch_ref, Blame, ObjectId, Store, MEMORY_REF};
@@ -136,11 +136,11 @@ pub fn why(store: &Store, target: &str) -> Result<Why> {
                     .filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
                     .map(|(f, _)| f);
                 match file {
-                    Some(f) => user_error(
+                    Some(f) => error::input(
                         format!("{f} does not exist in the work tree"),
-                        "name a file that exists (paths are relative to the repository root), or a commit",
+                        "name a file that exists (relative to the current directory), or a commit",
                     ),
-                    None => user_error(
+                    None => error::input(
                         format!("{target:?} does not name a commit here"),
                         "pass a commit (HEAD~2, a branch, an id) or <file>:<line>",
                     ),
@@ -186,11 +186,11 @@ fn blame_target(store: &Store, target: &str) -> Result<Option<(String, usize, Ob
     }
     match store.blame_line(file, line)? {
         Blame::Commit(id) => Ok(Some((file.to_owned(), line, id))),
-        Blame::Uncommitted => Err(user_error(
+        Blame::Uncommitted => Err(error::input(
             format!("{file}:{line} is not committed yet"),
             "commit it first, then ask why",
         )),
-        Blame::Failed(message) => Err(user_error(
+        Blame::Failed(message) => Err(error::input(
             format!("git blame {file}:{line} failed: {message}"),
             "name a line that exists in a committed file",
         )),

@@ -8,7 +8,7 @@ pub mod plan;
 
 use anyhow::Result;
 
-use crate::error::user_error;
+use crate::error;
 use crate::memory::seal::{SealError, Sealer};
 use crate::memory::write::{write_records, Written};
 use crate::memory::Snapshot;
@@ -50,7 +50,7 @@ pub enum Dispatched {
 /// bundle leave one record.
 pub fn dispatch(store: &Store, sealer: &mut Sealer, d: NewDispatch) -> Result<Dispatched> {
     let secs = parse_timeout(&d.timeout).ok_or_else(|| {
-        user_error(
+        error::input(
             format!("--timeout {:?} is not a duration", d.timeout),
             "pass seconds, minutes or hours up to a week: 30s, 10m, 1h",
         )
@@ -86,7 +86,7 @@ pub fn dispatch(store: &Store, sealer: &mut Sealer, d: NewDispatch) -> Result<Di
                     existing = Some(id);
                     Ok(Vec::new())
                 }
-                Meets::IdTaken(status) => Err(user_error(
+                Meets::IdTaken(status) => Err(error::input(
                     format!(
                         "session {} is already dispatched (status {status})",
                         d.session_id
@@ -124,9 +124,13 @@ pub fn complete(
 ) -> Result<Completed> {
     let (mut text, cut) = plan::cap_excerpt(excerpt, MAX_EXCERPT);
     if text.is_empty() {
-        return Err(user_error(
+        return Err(error::input(
             "the excerpt is empty",
-            "pass the answer's text in --excerpt-file (a file, or - for stdin)",
+            error::pass(
+                "excerpt-file",
+                "<file>",
+                " with the answer's text (a file, or - for stdin)",
+            ),
         ));
     }
     loop {
@@ -138,9 +142,9 @@ pub fn complete(
                 let r = plan::find(state, session_id).ok_or_else(|| unknown(session_id))?;
                 let (status, ..) = status_of(r);
                 if matches!(status, COMPLETE | CONSUMED) {
-                    return Err(user_error(
+                    return Err(error::input(
                         format!("session {session_id} is already {status}"),
-                        "`git rune oracle reattach` hands its answer over",
+                        error::run("oracle reattach", " to hand its answer over"),
                     ));
                 }
                 let body =
@@ -285,9 +289,9 @@ pub fn list(store: &Store) -> Result<Vec<Record>> {
 }
 
 fn unknown(session_id: &str) -> anyhow::Error {
-    user_error(
+    error::input(
         format!("no oracle dispatch {session_id:?} on this branch"),
-        "`git rune oracle list` shows the dispatches",
+        error::run("oracle list", " to see the dispatches"),
     )
 }
 
@@ -299,7 +303,7 @@ fn invalid(e: SealError) -> anyhow::Error {
 
 fn invalid_any(e: anyhow::Error) -> anyhow::Error {
     match e.downcast_ref::<SealError>() {
-        Some(SealError::Invalid { error, .. }) => user_error(
+        Some(SealError::Invalid { error, .. }) => error::input(
             format!("invalid oracle dispatch: {error}"),
             "nothing was recorded; see `git rune oracle dispatch --help` for the schema",
         ),

@@ -203,7 +203,7 @@ mod tests {
         let due = orphans(&state, "2026-04-28T12:34:57Z");
         assert_eq!(due.len(), 1);
         assert!(
-            matches!(&due[0].1, Body::Oracle (Oracle { status, reason, .. })
+            matches!(&due[0].1, Body::Oracle(Oracle { status, reason, .. })
             if status == ORPHANED && reason == REASON_ORPHANED)
         );
     }

@@ -51,6 +51,9 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
 /// others), `kind` and every field; checkpoints add `status` (`open`, `resolved`,
 /// `superseded`).
 pub fn shown_record(r: &Record, status: Option<&str>) -> Value {
+    if crate::integrity::gate::text_gate(r) == crate::integrity::gate::Gate::Withheld {
+        return withheld_record(r);
+    }
     let mut m = Map::new();
     m.insert("id".into(), json!(r.id));
     m.insert("ts".into(), json!(r.meta.ts));
@@ -65,9 +68,27 @@ pub fn shown_record(r: &Record, status: Option<&str>) -> Value {
     Value::Object(m)
 }
 
+/// A record the integrity gate withholds, as every `--json` output gives it: `id`, `ts`,
+/// `kind`, `withheld: true` and the placeholder's `note`; none of its text.
+pub fn withheld_record(r: &Record) -> Value {
+    json!({
+        "id": r.id,
+        "ts": r.meta.ts,
+        "kind": r.kind().as_str(),
+        "withheld": true,
+        "note": crate::integrity::gate::placeholder(r),
+    })
+}
+
 /// A record as `load --json` gives it: `id`, `ts`, `author` and its fields without `kind`
 /// and `file_blobs`.
 pub fn loaded_record(r: &Record) -> Map<String, Value> {
+    if crate::integrity::gate::text_gate(r) == crate::integrity::gate::Gate::Withheld {
+        return match withheld_record(r) {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        };
+    }
     let mut m = Map::new();
     m.insert("id".into(), json!(r.id));
     m.insert("ts".into(), json!(r.meta.ts));
@@ -134,14 +155,42 @@ pub struct StatusJson<'a> {
     pub branch: &'a Option<String>,
     pub drift: DriftJson<'a>,
     pub head: Option<String>,
+    /// Where memory goes: each remote, whether memory is pushed there, and why.
+    pub remotes: Vec<RemoteJson>,
     pub version: u32,
     pub view: Vec<ViewFileJson>,
+    /// The other files under `.rune/` that memory stores (documents, the seed's record
+    /// files), when not clean.
+    pub documents: Vec<ViewFileJson>,
+    /// Files under `.rune/` memory does not store.
+    pub unstored: Vec<UnstoredJson>,
+    /// The last save failed, and none succeeded since: the one line saying where and what
+    /// to do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub save_failure: Option<String>,
+}
+
+/// One remote in `status --json`: `memory` is whether memory goes there, `why` one of
+/// `opted-in`, `set-up-before`, `opted-out`, `not-opted-in`, `upstream`.
+#[derive(Serialize)]
+pub struct RemoteJson {
+    pub remote: String,
+    pub memory: bool,
+    pub why: &'static str,
 }
 
 /// One view file and its state (`clean`, `modified`, `added`, `missing`).
 #[derive(Serialize)]
 pub struct ViewFileJson {
-    pub file: &'static str,
+    pub file: String,
+    pub state: &'static str,
+}
+
+/// A file memory does not store: `local` by design, or `refused` (binary, too large).
+#[derive(Serialize)]
+pub struct UnstoredJson {
+    pub file: String,
+    pub reason: String,
     pub state: &'static str,
 }
 
@@ -152,7 +201,7 @@ pub struct SaveJson<'a> {
     pub changed: usize,
     /// Ref → the commit written on it.
     pub commits: BTreeMap<&'a str, String>,
-    pub files: Vec<&'static str>,
+    pub files: Vec<&'a str>,
     pub removed: usize,
     pub summary: &'a str,
     pub version: u32,
@@ -177,6 +226,155 @@ pub struct InitJson<'a> {
     pub version: u32,
 }
 
+// The shapes below were `json!` objects in the command files; their fields are declared in
+// the order those printed them (serde_json's maps sort keys), so the output is unchanged.
+
+/// `git rune resume --json`: the checkpoint as `show checkpoint --json` gives it.
+#[derive(Serialize)]
+pub struct ResumeJson {
+    pub checkpoint: Value,
+    pub version: u32,
+}
+
+/// `git rune restore --json`: the view files rendered again.
+#[derive(Serialize)]
+pub struct RestoreJson {
+    pub restored: Vec<String>,
+    pub version: u32,
+}
+
+/// `git rune agent install|uninstall --json`: what changed in which file.
+#[derive(Serialize)]
+pub struct AgentWiredJson<'a> {
+    pub changed: &'a [String],
+    pub file_created: bool,
+    pub file_removed: bool,
+    pub installed: bool,
+    pub path: String,
+    pub version: u32,
+}
+
+/// `git rune agent status --json`.
+#[derive(Serialize)]
+pub struct AgentStatusJson<'a> {
+    /// The natively wired agents (Codex, Gemini CLI, Copilot CLI, Cursor, OpenCode).
+    pub agents: Vec<NativeAgentJson<'a>>,
+    pub agents_md: Vec<String>,
+    pub claude: Vec<ClaudeScopeJson<'a>>,
+    /// Settings files that enable git-rune's Claude Code plugin.
+    pub claude_plugin: Vec<String>,
+    pub git_rune_on_path: bool,
+    /// When the agent hooks last ran in this clone without git-rune on PATH.
+    pub hooks_ran_without_git_rune: Option<&'a str>,
+    pub log: &'a [String],
+    pub mcp: Vec<McpClientJson<'a>>,
+    pub sessions: Vec<AgentSessionJson<'a>>,
+    pub version: u32,
+}
+
+/// One natively wired agent's file in `agent status --json`: its hooks, or why it cannot be
+/// read, and what to know (a trust step, a feature flag).
+#[derive(Serialize)]
+pub struct NativeAgentJson<'a> {
+    pub agent: &'static str,
+    pub error: Option<&'a String>,
+    pub hooks: Option<&'a Vec<String>>,
+    pub notes: &'a [String],
+    pub path: String,
+    pub scope: &'static str,
+}
+
+/// One Claude Code settings file in `agent status --json`: its hooks, or why it cannot be read.
+#[derive(Serialize)]
+pub struct ClaudeScopeJson<'a> {
+    pub error: Option<&'a String>,
+    pub hooks: Option<&'a Vec<String>>,
+    pub path: String,
+    pub scope: &'static str,
+}
+
+/// One MCP client's config in `agent status --json`.
+#[derive(Serialize)]
+pub struct McpClientJson<'a> {
+    pub client: &'static str,
+    pub error: Option<&'a String>,
+    pub path: String,
+    pub registered: Option<&'a bool>,
+}
+
+/// One agent session in `agent status --json`.
+#[derive(Serialize)]
+pub struct AgentSessionJson<'a> {
+    pub id: &'a str,
+    pub started: &'a str,
+    pub status: &'static str,
+    pub tool_calls: u32,
+}
+
+/// `git rune context status --json`.
+#[derive(Serialize)]
+pub struct HealthJson<T: Serialize> {
+    pub health: T,
+    pub version: u32,
+}
+
+/// `git rune context budget --json`.
+#[derive(Serialize)]
+pub struct BudgetJson<T: Serialize> {
+    pub budget: T,
+    pub version: u32,
+}
+
+/// `git rune context artifacts --json`.
+#[derive(Serialize)]
+pub struct ArtifactsJson {
+    pub artifacts: Vec<ArtifactJson>,
+    pub version: u32,
+}
+
+/// One folded output.
+#[derive(Serialize)]
+pub struct ArtifactJson {
+    pub bytes: u64,
+    pub path: String,
+}
+
+/// `git rune mode --json`.
+#[derive(Serialize)]
+pub struct ModeJson {
+    pub density: &'static str,
+    pub density_source: &'static str,
+    pub mode: Option<String>,
+    pub version: u32,
+}
+
+/// `git rune task consolidate --json`.
+#[derive(Serialize)]
+pub struct ConsolidateJson {
+    pub dry_run: bool,
+    pub groups: Vec<ConsolidateGroupJson>,
+    pub summary: Value,
+    pub version: u32,
+}
+
+/// One group consolidation made (or would make).
+#[derive(Serialize)]
+pub struct ConsolidateGroupJson {
+    pub by_cap: bool,
+    pub criteria: Vec<&'static str>,
+    pub members: Vec<String>,
+    pub task_id: Option<String>,
+    pub title: String,
+}
+
+/// `git rune install-man --json`: where the pages went and how many were written.
+#[derive(Serialize)]
+pub struct InstallManJson<'a> {
+    pub version: u32,
+    pub dir: &'a std::path::Path,
+    pub written: usize,
+}
+
 /// `git rune hooks … --json`: each hook's state (`installed`, `chained`, `absent`).
 #[derive(Serialize)]
 pub struct HooksJson<'a> {
@@ -199,6 +397,9 @@ pub struct FindingJson<'a> {
     pub path: Option<&'a str>,
     pub rule: &'a str,
     pub detail: &'a str,
+    /// The text the rule matched, with `--show-text` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub excerpt: Option<&'a str>,
 }
 
 /// The closing line of `git rune verify --json`.
@@ -267,6 +468,9 @@ pub fn load(b: &crate::memory::load::Briefing<'_>) -> Value {
             .unwrap_or(Value::Null),
     );
     obj.insert("drift".into(), json!(DriftJson::from(b.drift)));
+    if !b.notices.is_empty() {
+        obj.insert("notices".into(), json!(b.notices));
+    }
     for s in &b.sections {
         if s.key == "drift" {
             continue;
@@ -483,6 +687,10 @@ pub fn sync(r: &crate::sync::SyncReport) -> Value {
         "pushed": r.pushed,
         "rounds": r.rounds,
         "gave_up": r.gave_up,
+        "skipped": r.skipped.iter().map(|s| json!({ "ref": s.remote_ref, "reason": s.why, "hint": s.hint })).collect::<Vec<_>>(),
+        "quarantined": r.quarantined.iter().map(|s| &s.remote_ref).collect::<Vec<_>>(),
+        "not_shared": r.not_shared.map(|s| s.as_str()),
+        "shared_behind": r.shared_behind,
     })
 }
 
@@ -651,6 +859,7 @@ pub fn import_sp_json(imported: &crate::tasks::Imported) -> Value {
         .map(|(from, to)| json!({ "from": from, "to": to }))
         .collect();
     v["summary"] = task_summary(&imported.summary);
+    v["drift"] = json!(imported.drift);
     v
 }
 

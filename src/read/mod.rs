@@ -6,7 +6,7 @@
 
 use anyhow::Result;
 
-use crate::error::user_error;
+use crate::error;
 use crate::memory::cache;
 use crate::memory::diff::Point;
 use crate::memory::load::digest::Digest;
@@ -64,6 +64,12 @@ pub fn with_role_briefing<R>(
         trusted: store.config_list("rune.trustedAuthors"),
         authors,
         echoes: None,
+        // No checkpoint open here: the one open on the branch HEAD came from is offered.
+        other_checkpoint: if at.is_none() && digest.state.open_checkpoint().is_none() {
+            came_from_checkpoint(store, &tips.head)
+        } else {
+            None
+        },
     };
     let now = store.now();
     if let Some(pick) = echoes {
@@ -79,7 +85,12 @@ pub fn with_role_briefing<R>(
         digest.state.echo_refs = folded.echo_refs;
         policy.echoes = Some(pick(&digest.state));
     }
-    let briefing = brief(
+    let notices = if at.is_none() {
+        notices(store)
+    } else {
+        Vec::new()
+    };
+    let mut briefing = brief(
         &tips.head,
         &digest.state,
         &digest.totals,
@@ -88,6 +99,7 @@ pub fn with_role_briefing<R>(
         budget,
         &policy,
     );
+    briefing.notices = notices.clone();
     if briefing.complete() {
         return Ok(f(&briefing, &digest.state));
     }
@@ -113,7 +125,7 @@ pub fn with_role_briefing<R>(
     }
     policy.echoes = echoes.map(|pick| pick(&snap.state));
     let totals = Totals::of(&snap.state);
-    let briefing = brief(
+    let mut briefing = brief(
         &tips.head,
         &snap.state,
         &totals,
@@ -122,6 +134,7 @@ pub fn with_role_briefing<R>(
         budget,
         &policy,
     );
+    briefing.notices = notices;
     Ok(f(&briefing, &snap.state))
 }
 
@@ -130,6 +143,26 @@ pub fn with_role_briefing<R>(
 pub fn state_now(store: &Store) -> Result<State> {
     let tips = tips(store, None)?;
     Ok(digested(store, &tips)?.state)
+}
+
+/// The checkpoint open on the branch HEAD was on before (the HEAD log's last switch to this
+/// branch), if there is one: (that branch, the checkpoint).
+fn came_from_checkpoint(store: &Store, head: &HeadInfo) -> Option<(String, crate::model::Record)> {
+    let here = head.branch.as_deref()?;
+    let from = store.previous_branch(here)?;
+    let (_, records) = store.records(&branch_ref(Some(&from))).ok()?;
+    let state = crate::model::fold(records.iter());
+    let open = state.open_checkpoint()?.clone();
+    Some((from, open))
+}
+
+/// What a briefing of memory now says before the memory: that the last save failed (with
+/// where and what to do), until a save succeeds.
+pub fn notices(store: &Store) -> Vec<String> {
+    crate::memory::save_failure::read(store.git_dir())
+        .map(|f| f.line())
+        .into_iter()
+        .collect()
 }
 
 /// Where memory is read from: the code commit, and the two memory commits.
@@ -177,7 +210,7 @@ pub fn snapshot(store: &Store, at: Option<&str>) -> Result<Snapshot> {
 /// The commit a revision names, or an error saying what to pass.
 fn resolve(store: &Store, rev: &str) -> Result<ObjectId> {
     store.resolve_commit(rev).ok_or_else(|| {
-        user_error(
+        error::input(
             format!("{rev:?} does not name a commit here"),
             "pass a revision such as HEAD~3, a branch, a tag or a commit id",
         )
@@ -206,7 +239,7 @@ pub fn diff_points(store: &Store, range: Option<&str>) -> Result<(Point, Point)>
 /// A revision as a diff point; for a memory commit, also the ref it is on.
 fn point(store: &Store, rev: &str) -> Result<(Point, Option<String>)> {
     let id = store.resolve_commit(rev).ok_or_else(|| {
-        user_error(
+        error::input(
             format!("{rev:?} does not name a commit here"),
             "pass a memory commit (see `git rune log`), a code commit (HEAD~2, a branch, an id) or A..B",
         )

@@ -21,7 +21,7 @@
 //! | `anthropic-key` | `sk-ant-` + ≥ 32 | `sk-ant-` |
 //! | `private-key` | `-----BEGIN … PRIVATE KEY-----` with key material, through `-----END …-----` or to the end of the text | the BEGIN line |
 //! | `jwt` | `eyJ…` (≥ 10) `.` (≥ 10) `.` (≥ 16) base64url segments | `eyJ` |
-//! | `password-assignment` | `password` `passwd` `passphrase`, and the `.env` spellings `*_PASS` `*_PWD` `*_PW` `dbPass` `pass` (not a bare `PWD`, `bypass`, numbers or `a/b` choices), `= : := =>` value | the `password=` part |
+//! | `password-assignment` | `password` `passwd` `passphrase`, and the `.env` spellings `*_PASS` `*_PWD` `*_PW` `dbPass` `pass` (not a bare `PWD`, `bypass`, numbers or `a/b` choices), `= : := =>` value, or an element `<password>…</password>` | the `password=` part |
 //! | `secret-assignment` | `secret` `secret_key` `client_secret` … | the `secret=` part |
 //! | `token-assignment` | `token` `access_token` `access_key` … value of ≥ 8 chars mixing two of upper/lower/digit | the `token=` part |
 //! | `api-key-assignment` | `api_key` `apikey` `api-key` … same value test as tokens | the `api_key=` part |
@@ -30,17 +30,39 @@
 //! | `secret-in-prose` | `password` `passphrase` `passcode` `token` `secret` `API key` … + [`for`/`on`/`of` … up to 3 words] + `is`/`was`/`:` [+ `now`/`set to` …] + a value: quoted (≥ 4), or a word of ≥ 6 with a letter and a digit or symbol that is not a description (`argon2id-hashed`, `sha256`); for tokens ≥ 16 mixing two kinds | the sentence |
 //! | `curl-auth-user` | the password of `curl -u`/`--user`/`-u…` `user:password` (a password equal to the user, or a `$VAR`/`<…>` placeholder, is allowed; `admin:pass` is not) | `user:` |
 //! | `curl-auth-header` | a curl `-H`/`--header` `Authorization: Basic`/`Token` value or a `*-Key`/`*-Token`/`*-Secret` header value (Bearer is `bearer-token`'s) | the header name |
+//! | `basic-auth` | `Basic <base64>` anywhere (headers, nginx, git's `http.extraHeader`, code) that decodes to a `user:password` other than the documentation's examples, a placeholder or a password equal to its user | `Basic ` |
+//! | `auth-header` | an `Authorization` header's value in any syntax (`: = => ,`, quoted or not) with any scheme but Bearer, Basic and per-request ones (Digest, NTLM, AWS4), or bare; a `"X-Api-Key", "…"` header argument | the header name |
+//! | `registry-auth` | Docker's `"auth"`, npm's `_auth`/`npmAuthIdent`, `basic_auth`: a `user:password`, plain or base64, or an opaque token | the key |
+//! | `netrc-password` | `.netrc`: `machine … login … password <value>` | the entry |
+//! | `password-flag` | command-line passwords of `data/commands.txt` (`sshpass -p`, `mysql -p…`, `redis-cli -a`, `htpasswd -b f u <pw>`, `docker login -p`, `openssl -passin pass:`, …) and `--password`/`--pass`/`-Password` values of any command | the option |
+//! | `secret-flag` | `--token`/`--secret`/`--api-key` values of any command (≥ 8, two kinds) | the option |
+//! | `login-credentials` | a login pair after a login noun of `data/prose.txt` in any of its languages: `login: admin / S3cret!`, `Zugangsdaten: admin / …`, `账号密码：admin/…` | the sentence |
 //! | `high-entropy-string` | ≥ 32 chars of `[A-Za-z0-9+/_-]` with upper, lower and digit, and Shannon entropy above the 1st percentile of random base64 of that length | nothing |
 //!
-//! And the provider table (`providers.rs`, run by `table.rs`): about a hundred rules, one per
-//! provider (`gitlab-token`, `slack-token`, `huggingface-token`, `databricks-api-token`,
-//! `doppler-token`, `twitter-token`, …), that together with the rules above cover every rule
-//! of gitleaks' default configuration but two (file names, whole YAML documents). Each entry
-//! is data: keywords, token shapes, what `redact` keeps, an entropy floor, an allow-list.
-//! Tokens that name their issuer (`dapi…`, `shpat_…`) are found as whole `[A-Za-z0-9_-]`
-//! words; values that only a key says are secret (`TWITTER_API_SECRET=…`, 32 hex under
-//! `FACEBOOK_APP_SECRET`) need that key, so hex and UUIDs stay clean elsewhere. A rule's
-//! regexes compile on first use and run only around its keywords.
+//! `secret-in-prose` covers every language of `data/prose.txt` (English, German, Spanish,
+//! French, Portuguese, Italian, Dutch, Polish, Russian, Ukrainian, Chinese, Japanese, Korean,
+//! Turkish, Vietnamese, Indonesian, Hindi, Arabic, Persian, Hebrew, Thai, Czech, Swedish,
+//! Danish/Norwegian, Finnish, Hungarian, Romanian, Greek): "Das Passwort lautet …", "la
+//! contraseña es …", "密码是 …", "パスワードは …", "비밀번호는 …", "şifresi: …" (`prose.rs`).
+//!
+//! And the provider table (`data/providers.txt`, run by `table.rs`): about a hundred and thirty
+//! rules, one per provider (`gitlab-token`, `slack-token`, `huggingface-token`,
+//! `braintree-access-token`, `adyen-api-key`, `razorpay-key`, …), that together with the rules
+//! above cover every rule of gitleaks' default configuration but two (file names, whole YAML
+//! documents), and the payment providers' keys. Each entry is data: keywords, token shapes,
+//! what `redact` keeps, an entropy floor, an allow-list. Tokens that name their issuer
+//! (`dapi…`, `shpat_…`) are found as whole `[A-Za-z0-9_-]` words; values that only a key says
+//! are secret (`TWITTER_API_SECRET=…`, 32 hex under `FACEBOOK_APP_SECRET`) need that key, so hex
+//! and UUIDs stay clean elsewhere. A rule's regexes compile on first use and run only around
+//! its keywords.
+//!
+//! # Data files
+//!
+//! The rule tables and word lists are data, in `src/secrets/data/` (read by `data.rs`):
+//! `providers.txt` (the provider table), `words.txt` (assignment keys, placeholder values,
+//! descriptions, stop words, the documentation's example credentials), `prose.txt` (nouns,
+//! verbs and glue of each language) and `commands.txt` (command-line password options). They
+//! are compiled into the binary and parsed the first time a scan needs them.
 //!
 //! Keys are matched case-insensitively at the end of an identifier (`DB_PASSWORD`, `dbPassword`,
 //! `spring.datasource.password`, `"password":`), so prose that merely mentions passwords is not a
@@ -59,7 +81,7 @@
 //! * Placeholders for assignment, URL and bearer values: `<password>`, `{{token}}`, `[token]`,
 //!   `$VAR`, `${VAR}`, `$(cmd)`, `%VAR%`, values made only of `x X * . # - _ ?`, values starting
 //!   with `your` or ending in `_here`/`-here`, anything containing `redacted` or `example`, and
-//!   the words in [`DUMMY_VALUES`] (`changeme`, `password`, `test`, `none`, `true`, …).
+//!   the `dummy-values` of `data/words.txt` (`changeme`, `password`, `test`, `none`, `true`, …).
 //! * Code instead of a value (unquoted only): calls (`getpass()`), indexing (`os.environ[…]`),
 //!   generic types (`Option<String>`), dotted paths (`args.password`, `settings.SECRET_KEY`),
 //!   variable names with an underscore (`DB_PASSWORD`, `pw_hash`). So a real password spelt
@@ -104,7 +126,7 @@
 pub const REDACTED: &str = "***REDACTED***";
 
 /// Every hand-written rule name `scan` can report (the provider table's are in
-/// `providers.rs`), for documentation and tests.
+/// `data/providers.txt`), for documentation and tests.
 #[cfg(test)]
 pub const RULES: &[&str] = &[
     "aws-access-key",
@@ -128,12 +150,15 @@ pub const RULES: &[&str] = &[
     "secret-in-prose",
     "curl-auth-user",
     "curl-auth-header",
+    "basic-auth",
+    "auth-header",
+    "registry-auth",
+    "netrc-password",
+    "password-flag",
+    "secret-flag",
+    "login-credentials",
     "high-entropy-string",
 ];
-
-/// Assignment and URL values that are placeholders people write in docs and configs (space
-/// separated), compared case-insensitively with the whole value.
-pub const DUMMY_VALUES: &str = "password passwd pass secret token changeme change_me changeit example dummy placeholder redacted test testing none null nil true false undefined empty required optional string value todo fixme foo bar foobar";
 
 /// One secret found in a scanned text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,6 +176,7 @@ pub fn scan(text: &str) -> Vec<Finding> {
     let mut cands = Vec::new();
     scan_tokens(text.as_bytes(), &mut cands);
     scan_words(text.as_bytes(), &mut cands);
+    prose::scan_prose(text, &mut cands);
     scan_url_credentials(text, &mut cands);
     scan_slack_webhooks(text, &mut cands);
     table::scan_providers(text.as_bytes(), &mut cands);
@@ -195,6 +221,39 @@ fn redact_once(text: &str) -> String {
     out
 }
 
+/// `text` (an error message) with every secret taken out: first each of `args` (the command
+/// line, or an input) that holds one, wherever the message quotes it whole or in part, then
+/// whatever the scanner finds in the message itself. A tool that quotes an argument back
+/// (clap's "unexpected argument '-----BEGIN OPENSSH PRIVATE KEY-----…'", serde's "invalid
+/// type: string \"…\"") never prints the secret.
+pub fn redact_message<'a>(text: &str, args: impl IntoIterator<Item = &'a str>) -> String {
+    let mut out = text.to_owned();
+    for arg in args {
+        let findings = scan(arg);
+        if findings.is_empty() {
+            continue;
+        }
+        // The message may quote the argument whole, or the part before its first `=` (clap
+        // reads `-----BEGIN …` as an option and quotes its name), or the value after it.
+        let mut quoted = vec![arg];
+        if let Some((name, value)) = arg.split_once('=') {
+            quoted.extend([name, value]);
+        }
+        for q in quoted {
+            if q.len() >= 4 && out.contains(q) && !scan(q).is_empty() {
+                out = out.replace(q, &redact(q));
+            }
+        }
+        for f in &findings {
+            let secret = &arg[f.start..f.end];
+            if secret.len() >= 4 {
+                out = out.replace(secret, REDACTED);
+            }
+        }
+    }
+    redact(&out)
+}
+
 /// The line number (1-based) of a byte offset, for error messages.
 pub fn line_of(text: &str, offset: usize) -> usize {
     let end = offset.min(text.len());
@@ -204,14 +263,26 @@ pub fn line_of(text: &str, offset: usize) -> usize {
         .count()
 }
 
-mod providers;
+mod anchored;
+mod auth;
+mod commands;
+mod data;
+mod entropy;
+mod lexicon;
+mod prose;
 mod rules;
 mod table;
+mod tokens;
 
+use anchored::*;
+use entropy::*;
 use rules::*;
+use tokens::*;
 
 #[cfg(test)]
 mod corpus_tests;
+#[cfg(test)]
+mod cost_tests;
 #[cfg(test)]
 mod provider_tests;
 #[cfg(test)]

@@ -1,8 +1,8 @@
-//! Runs the provider table (`providers.rs`) the way gitleaks runs its config: one pass finds
-//! the rules' keywords, and only the rules whose keyword occurs run their regexes, on windows
-//! around the keyword, compiled the first time they are needed.
+//! Runs the provider table (`data/providers.txt`) the way gitleaks runs its config: one pass
+//! finds the rules' keywords, and only the rules whose keyword occurs run their regexes, on
+//! windows around the keyword, compiled the first time they are needed.
 //!
-//! Cost: the keyword pass is one probe of a bitmap per byte (built at compile time); a text
+//! Cost: the keyword pass is one probe of a bitmap per byte (built on first use); a text
 //! without keywords compiles and runs no regex. Per rule, the windows around its hits
 //! are merged before its regexes run, so each rule reads each byte at most once per regex,
 //! and the regexes (finite automata) are linear in what they read. Windows reach
@@ -15,8 +15,9 @@ use std::sync::OnceLock;
 
 use regex_automata::{meta::Regex, util::captures::Captures, util::syntax, Input};
 
-use super::providers::{Provider, Shape, PROVIDERS};
-use super::rules::{cand, is_placeholder, is_variable_name, kind_count, shannon, Cand, P_VENDOR};
+use super::data::{self, Provider, Shape};
+use super::entropy::shannon;
+use super::rules::{cand, is_placeholder, is_variable_name, kind_count, Cand, P_VENDOR};
 
 /// How far before a keyword a match may start.
 pub(super) const BEFORE: usize = 256;
@@ -71,18 +72,60 @@ fn compile(p: &Provider) -> Compiled {
     Compiled { shapes, allow }
 }
 
-static COMPILED: [OnceLock<Compiled>; PROVIDERS.len()] =
-    [const { OnceLock::new() }; PROVIDERS.len()];
+/// The table with its compiled regexes (each built the first time its rule wakes) and its
+/// keyword filter.
+struct Table {
+    providers: &'static [Provider],
+    compiled: Vec<OnceLock<Compiled>>,
+    /// Every keyword of every rule, sorted by the hash of its first three bytes.
+    keywords: Vec<Keyword>,
+    /// Which 16-bit hashes start a keyword.
+    first3: Box<[u64; 1024]>,
+}
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let providers = &data::providers().providers;
+        let mut keywords = Vec::new();
+        for (i, p) in providers.iter().enumerate() {
+            for w in &p.keywords {
+                let w = w.as_bytes();
+                let h = u32::from(lower(w[0])) << 16
+                    | u32::from(lower(w[1])) << 8
+                    | u32::from(lower(w[2]));
+                keywords.push(Keyword {
+                    hash: hash3(h),
+                    rule: i as u16,
+                    word: w,
+                });
+            }
+        }
+        // Stable: a rule's keywords stay in file order within one hash.
+        keywords.sort_by_key(|k| k.hash);
+        let mut first3 = Box::new([0u64; 1024]);
+        for k in &keywords {
+            first3[k.hash >> 6] |= 1 << (k.hash & 63);
+        }
+        Table {
+            providers,
+            compiled: providers.iter().map(|_| OnceLock::new()).collect(),
+            keywords,
+            first3,
+        }
+    })
+}
 
 fn compiled(i: usize) -> &'static Compiled {
-    COMPILED[i].get_or_init(|| compile(&PROVIDERS[i]))
+    let t = table();
+    t.compiled[i].get_or_init(|| compile(&t.providers[i]))
 }
 
 // ---------------------------------------------------------------------------------------------
-// Keywords: a filter built at compile time. Every keyword is at least three bytes long; its
-// first three (lower-cased) hash to 16 bits, and a bitmap of those hashes rejects almost every
-// position of a text with one probe. At a set bit, the keywords with that hash (sorted by it)
-// are compared. Nothing is built at run time.
+// Keywords: a filter built on first use. Every keyword is at least three bytes long (the data
+// parser checks); its first three (lower-cased) hash to 16 bits, and a bitmap of those hashes
+// rejects almost every position of a text with one probe. At a set bit, the keywords with that
+// hash (sorted by it) are compared.
 
 const fn lower(b: u8) -> u8 {
     b.to_ascii_lowercase()
@@ -99,77 +142,22 @@ struct Keyword {
     word: &'static [u8],
 }
 
-const KEYWORD_COUNT: usize = {
-    let mut n = 0;
-    let mut i = 0;
-    while i < PROVIDERS.len() {
-        n += PROVIDERS[i].keywords.len();
-        i += 1;
-    }
-    n
-};
-
-/// Every keyword of every rule, sorted by the hash of its first three bytes.
-static KEYWORDS: [Keyword; KEYWORD_COUNT] = {
-    let mut out = [Keyword {
-        hash: 0,
-        rule: 0,
-        word: b"",
-    }; KEYWORD_COUNT];
-    let mut n = 0;
-    let mut i = 0;
-    while i < PROVIDERS.len() {
-        let mut k = 0;
-        while k < PROVIDERS[i].keywords.len() {
-            let w = PROVIDERS[i].keywords[k].as_bytes();
-            assert!(w.len() >= 3, "keywords are at least three bytes long");
-            let h = (lower(w[0]) as u32) << 16 | (lower(w[1]) as u32) << 8 | lower(w[2]) as u32;
-            let mut at = n;
-            // Insertion sort: a few hundred entries, once, at compile time.
-            while at > 0 && out[at - 1].hash > hash3(h) {
-                out[at] = out[at - 1];
-                at -= 1;
-            }
-            out[at] = Keyword {
-                hash: hash3(h),
-                rule: i as u16,
-                word: w,
-            };
-            n += 1;
-            k += 1;
-        }
-        i += 1;
-    }
-    out
-};
-
-/// Which 16-bit hashes start a keyword.
-static FIRST3: [u64; 1024] = {
-    let mut bits = [0u64; 1024];
-    let mut i = 0;
-    while i < KEYWORD_COUNT {
-        let h = KEYWORDS[i].hash;
-        bits[h >> 6] |= 1 << (h & 63);
-        i += 1;
-    }
-    bits
-};
-
 /// The rules whose keywords occur in `text`, with their merged windows: (rule, start, end).
 pub(super) fn windows(text: &[u8]) -> Vec<(usize, usize, usize)> {
     let mut hits: Vec<(usize, usize, usize)> = Vec::new();
     if text.len() < 3 {
         return hits;
     }
+    let t = table();
     let mut h = (lower(text[0]) as u32) << 8 | lower(text[1]) as u32;
     for i in 0..text.len() - 2 {
         h = (h << 8 | lower(text[i + 2]) as u32) & 0xFF_FFFF;
         let k = hash3(h);
-        if FIRST3[k >> 6] >> (k & 63) & 1 == 0 {
+        if t.first3[k >> 6] >> (k & 63) & 1 == 0 {
             continue;
         }
-        let first = KEYWORDS.partition_point(|e| e.hash < k);
-        for e in KEYWORDS[first..].iter().take_while(|e| e.hash == k) {
+        let first = t.keywords.partition_point(|e| e.hash < k);
+        for e in t.keywords[first..].iter().take_while(|e| e.hash == k) {
             let rest = &text[i..];
             if rest.len() >= e.word.len() && rest[..e.word.len()].eq_ignore_ascii_case(e.word) {
                 let start = i.saturating_sub(BEFORE);
@@ -192,7 +180,7 @@ pub(super) fn windows(text: &[u8]) -> Vec<(usize, usize, usize)> {
 /// Finds the provider secrets in `text`.
 pub(super) fn scan_providers(text: &[u8], out: &mut Vec<Cand>) {
     for (rule, start, end) in windows(text) {
-        let p = &PROVIDERS[rule];
+        let p = &table().providers[rule];
         let c = compiled(rule);
         for (re, keyed) in &c.shapes {
             let mut caps = re.create_captures();
@@ -260,18 +248,18 @@ fn keep_prefix(p: &Provider, secret: &[u8]) -> usize {
 
 /// How many leading bytes of a finding of provider rule `rule` `redact` keeps.
 pub(super) fn keep_len(rule: &str, v: &str) -> Option<usize> {
-    let p = super::providers::provider(rule)?;
+    let p = table().providers.iter().find(|p| p.id == rule)?;
     Some(keep_prefix(p, v.as_bytes()))
 }
 
 /// Every provider rule id.
 #[cfg(test)]
 pub(super) fn ids() -> impl Iterator<Item = &'static str> {
-    PROVIDERS.iter().map(|p| p.id)
+    table().providers.iter().map(|p| p.id)
 }
 
 /// Whether provider rule `i`'s regexes have been compiled in this process.
 #[cfg(test)]
 pub(super) fn is_compiled(i: usize) -> bool {
-    COMPILED[i].get().is_some()
+    table().compiled[i].get().is_some()
 }

@@ -1,4 +1,7 @@
-//! The secrets corpus and property tests.
+//! The secrets corpus and property tests: one positive and one negative test per hand-written
+//! rule, the in-code corpus, redaction, linearity and the property tests. Long because every
+//! rule has its cases here, built from the same noise helpers (which the other test files
+//! import); the shape corpora live in `corpus_tests.rs`.
 
 use super::*;
 use proptest::prelude::*;
@@ -319,7 +322,7 @@ fn dirty() -> Vec<(&'static str, String, String)> {
     );
     add(
         "high-entropy-string",
-        "cache signing key ",
+        "cache salt ",
         mixed(35, 44, BASE64),
         " (rotated)",
     );
@@ -353,6 +356,73 @@ fn dirty() -> Vec<(&'static str, String, String)> {
         "curl -H 'X-Api-Key: ",
         mixed(38, 24, ALNUM_CHARS),
         "' https://api.acme.dev/v1/items",
+    );
+    // Issue 29's nine shapes.
+    add(
+        "basic-auth",
+        "GET /api HTTP/1.1\nAuthorization: Basic ",
+        "YWRtaW46UzNjcjN0IQ==".into(),
+        "\nAccept: */*",
+    );
+    add(
+        "registry-auth",
+        "{\"auths\":{\"registry.acme.dev\":{\"auth\":\"",
+        "ZGVwbG95OmhRN3pLMnBMOW1Y".into(),
+        "\"}}}",
+    );
+    add(
+        "password-flag",
+        "sshpass -p ",
+        "Hq7zK2pL9".into(),
+        " ssh deploy@host",
+    );
+    add(
+        "password-flag",
+        "mysql -u app -p",
+        "Hq7zK2pL9".into(),
+        " shop",
+    );
+    add(
+        "login-credentials",
+        "login: admin / ",
+        "Hq7zK2pL9".into(),
+        "",
+    );
+    add(
+        "secret-in-prose",
+        "the passphrase is ",
+        "correct-horse-battery-staple".into(),
+        "",
+    );
+    add(
+        "secret-in-prose",
+        "Das Passwort für den Server ist ",
+        "Sommer2024!".into(),
+        "",
+    );
+    add(
+        "secret-in-prose",
+        "La contraseña del servidor es ",
+        "Verano2024!".into(),
+        "",
+    );
+    add(
+        "auth-header",
+        "xhr.setRequestHeader(\"Authorization\", \"Token ",
+        mixed(39, 32, ALNUM_CHARS),
+        "\")",
+    );
+    add(
+        "netrc-password",
+        "machine git.acme.dev\n  login ci\n  password ",
+        "Tr0ub4dor-3".into(),
+        "\n",
+    );
+    add(
+        "secret-flag",
+        "deploy --api-key ",
+        mixed(40, 24, ALNUM_CHARS),
+        " --env prod",
     );
     v
 }
@@ -565,6 +635,27 @@ rule_tests! {
     curl_auth_header: "curl-auth-header",
         pos: cat(&["curl -H 'X-Api-Key: ", &mixed(62, 24, ALNUM_CHARS), "' https://api.acme.dev"]),
         neg: "curl -H 'Content-Type: application/json' -H \"X-Api-Key: ${API_KEY}\" https://x".into();
+    basic_auth: "basic-auth",
+        pos: "Authorization: Basic ZGVwbG95OlMzY3JldC1wYXNz".into(),
+        neg: "Authorization: Basic dXNlcm5hbWU6cGFzc3dvcmQ= (username:password) and Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==".into();
+    auth_header: "auth-header",
+        pos: "Authorization: Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b".into(),
+        neg: "Authorization: Token <your-token>, Authorization: Digest username=\"me\"".into();
+    registry_auth: "registry-auth",
+        pos: "{\"auths\": {\"ghcr.io\": {\"auth\": \"Y2ktYm90OlNwM2NpYWwtUGFzcw==\"}}}".into(),
+        neg: "{\"auth\": \"\", \"credsStore\": \"desktop\"} and auth: true".into();
+    netrc_password: "netrc-password",
+        pos: "machine api.heroku.com login me@acme.dev password S3cretPass".into(),
+        neg: "machine learning models need a login page and a password reset flow".into();
+    password_flag: "password-flag",
+        pos: "sshpass -p 'Hq7zK2pL9' ssh deploy@bastion".into(),
+        neg: "sshpass -p is unsafe; use sshpass -e with $SSHPASS, or mysql -p to be prompted".into();
+    secret_flag: "secret-flag",
+        pos: "vault-cli --token Zr8kP2qLm4nX7vB9 login".into(),
+        neg: "gh auth login --with-token < token.txt; --token $TOKEN; --secret-name prod".into();
+    login_credentials: "login-credentials",
+        pos: "login: admin / Hq7zK2pL9".into(),
+        neg: "login: <user> / <password>; login: email / password; Login: SSO/SAML".into();
     high_entropy_string: "high-entropy-string",
         pos: mixed(60, 48, BASE64),
         neg: "9481bba0c4ffe1e5e0f2f4a3f9c8d7e6b5a4c3b2 550e8400-e29b-41d4-a716-446655440000 ThisIsAVeryLongCamelCaseName2024WithDigits".into();
@@ -784,7 +875,7 @@ fn secrets_stated_in_prose() {
         ),
         (
             "root password was changed to Winter2024! yesterday",
-            "Winter2024",
+            "Winter2024!",
         ),
         ("the wifi password is now 'opensesame'", "opensesame"),
         ("Password: hunter2x, user: admin", "hunter2x"),
@@ -916,4 +1007,41 @@ fn redaction_regressions() {
     ] {
         check_findings(text);
     }
+}
+
+/// Issue 29: an error message that quotes an argument holding a secret keeps everything but
+/// the secret (clap's "unexpected argument '<private key>' found", then its usage lines).
+#[test]
+fn redact_message_takes_out_quoted_arguments_only() {
+    let key = private_key_block("OPENSSH", 80, true);
+    let msg = format!(
+        "error: unexpected argument '{key}' found\n\n  tip: to pass '{key}' as a value, use '-- {key}'\n\nUsage: git rune learn --insight <INSIGHT>\n"
+    );
+    let args = ["git-rune", "learn", "--insight", key.as_str(), "--bogus"];
+    let out = redact_message(&msg, args);
+    assert!(!out.contains(&key[40..80]), "{out}");
+    assert!(out.contains("' found"), "{out}");
+    assert!(
+        out.contains("Usage: git rune learn --insight <INSIGHT>"),
+        "{out}"
+    );
+    assert_eq!(out.matches(REDACTED).count(), 3, "{out}");
+    // A value after `=`, and a message that quotes only part of the argument.
+    let aws = cat(&["AK", "IA", &noise(81, 16, UPPER_DIGITS)]);
+    let arg = format!("--insight=the key {aws}");
+    let out = redact_message(&format!("invalid value '{aws}'"), [arg.as_str()]);
+    assert_eq!(out, format!("invalid value '{REDACTED}'"));
+    // clap reads a private key as an option and quotes the part before its first `=`.
+    let (name, _) = key.split_once('=').unwrap_or((&key, ""));
+    let key_eq = format!("{key}=\n-----END");
+    let (name, _) = key_eq.split_once('=').map_or((name, ""), |x| x);
+    let msg = format!("error: unexpected argument '{name}' found\n\nUsage: git rune learn\n");
+    let out = redact_message(&msg, [key_eq.as_str()]);
+    assert!(out.ends_with("' found\n\nUsage: git rune learn\n"), "{out}");
+    assert!(!out.contains(&key[40..80]), "{out}");
+    // Nothing to take out: the message is unchanged.
+    assert_eq!(
+        redact_message("unexpected argument '--bogus'", ["--bogus"]),
+        "unexpected argument '--bogus'"
+    );
 }

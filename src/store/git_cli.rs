@@ -119,6 +119,33 @@ impl Store {
             .map(|v| v.to_string())
     }
 
+    /// Every key set in `section` (`rune`) as `section[.subsection].name` with its last value
+    /// (`None` for a key written without `=`), in file order, each key once.
+    pub(crate) fn config_entries(&self, section: &str) -> Vec<(String, Option<String>)> {
+        let snapshot = self.repo.config_snapshot();
+        let mut out: Vec<(String, Option<String>)> = Vec::new();
+        let Some(sections) = snapshot.plumbing().sections_by_name(section) else {
+            return out;
+        };
+        for s in sections {
+            let prefix = match s.header().subsection_name() {
+                Some(sub) => format!("{section}.{sub}"),
+                None => section.to_owned(),
+            };
+            let body = s.body();
+            for name in body.value_names() {
+                let key = format!("{prefix}.{name}");
+                let value = body
+                    .value_implicit(&name)
+                    .map(|v| v.map(|v| v.to_string()))
+                    .unwrap_or_default();
+                out.retain(|(k, _)| !k.eq_ignore_ascii_case(&key));
+                out.push((key, value));
+            }
+        }
+        out
+    }
+
     /// A boolean setting (`None` when unset or not a boolean).
     pub(crate) fn config_bool(&self, key: &str) -> Option<bool> {
         self.repo.config_snapshot().boolean(key)
@@ -127,6 +154,48 @@ impl Store {
     /// A path setting, as git interprets it (`~` expanded).
     pub(crate) fn config_path(&self, key: &str) -> Option<std::path::PathBuf> {
         self.repo.config_snapshot().trusted_path(key).ok().flatten()
+    }
+
+    /// Sets `key=value` in the repository's own config file (replacing its value), with `git
+    /// config`; `None` removes every value of `key`, or (`Some(value)` with `only`) removes
+    /// the values equal to `value`.
+    pub(crate) fn set_config(&self, key: &str, value: Option<&str>, only: bool) -> Result<()> {
+        match (value, only) {
+            (Some(v), false) => self.git_config(&[key, v], key),
+            (Some(v), true) => self.git_config(&["--fixed-value", "--unset-all", key, v], key),
+            (None, _) => self.git_config(&["--unset-all", key], key),
+        }
+    }
+
+    /// Makes `value` one of the values of `key` (once, however often it runs, and whatever
+    /// another process does meanwhile: git replaces the equal values, or adds it).
+    pub(crate) fn ensure_config(&self, key: &str, value: &str) -> Result<()> {
+        self.git_config(&["--fixed-value", "--replace-all", key, value, value], key)
+    }
+
+    /// Runs `git config --local` with `args`, waiting out another process's lock on the file.
+    fn git_config(&self, args: &[&str], key: &str) -> Result<()> {
+        for attempt in 0.. {
+            let out = git("--git-dir", self.common_dir())
+                .args(["config", "--local"])
+                .args(args)
+                .output()
+                .map_err(run_failed("config"))?;
+            // 5: asked to unset a value that is not there; nothing to do.
+            if out.status.success() || out.status.code() == Some(5) {
+                return Ok(());
+            }
+            let err = String::from_utf8_lossy(&out.stderr).trim().to_owned();
+            if err.contains("could not lock config file") && attempt < 100 {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                continue;
+            }
+            return Err(StoreError::Io {
+                context: format!("git config failed to change {key}"),
+                source: std::io::Error::other(err),
+            });
+        }
+        unreachable!("the loop returns")
     }
 
     /// Adds `key=value` to the repository's own config file with `git config --add`: gix has
@@ -180,17 +249,6 @@ impl Store {
                 _ => Blame::Uncommitted,
             },
         )
-    }
-
-    /// Pushes `refspecs` to `remote`, never forced, without running the push hooks again.
-    pub(crate) fn push(&self, remote: &str, refspecs: &[String]) -> Result<PushOutcome> {
-        let out = git("--git-dir", self.git_dir())
-            .args(["push", "--no-verify", "--porcelain", remote])
-            .args(refspecs)
-            .env("GIT_RUNE_SKIP_HOOKS", "1")
-            .output()
-            .map_err(run_failed("push"))?;
-        Ok(push_outcome(&out))
     }
 }
 

@@ -9,6 +9,7 @@ mod chain;
 mod generations;
 mod git_cli;
 mod history;
+mod incoming;
 mod locate;
 mod loose;
 mod maintenance;
@@ -20,6 +21,7 @@ mod partial;
 mod records;
 mod refs;
 mod remote;
+mod share;
 mod update;
 mod worktree;
 
@@ -30,6 +32,7 @@ pub use git_cli::{Blame, PushOutcome, RefusedRef};
 pub use gix::hash::Kind as HashKind;
 pub use gix::ObjectId;
 pub use history::{CommitInfo, HistoryProblem};
+pub use incoming::{BadLine, Incoming, Limits, Unreadable};
 pub use locate::{locate, Located};
 pub use maintenance::no_auto_maintenance;
 pub use notes::{Notes, NOTES_REF};
@@ -37,7 +40,10 @@ pub(crate) use refs::commit_message;
 pub use refs::{
     branch_ref, Commit as MemoryCommit, Stamp, Tip, BRANCHES_PREFIX, DETACHED_REF, MEMORY_REF,
 };
-pub use remote::{fetch_refspecs, tracking_ref, TransferError, TRACKING_PREFIX};
+pub use remote::{
+    fetch_refspecs, published_ref, tracking_ref, Source, TransferError, CLONES_PREFIX,
+    TRACKING_PREFIX,
+};
 pub use update::HOOK_PATIENCE;
 pub(crate) use worktree::blob_id;
 pub use worktree::HeadInfo;

@@ -24,7 +24,7 @@ impl Store {
         }
     }
 
-    fn notes_at(&self, tree: ObjectId) -> Result<Notes<'_>> {
+    pub(super) fn notes_at(&self, tree: ObjectId) -> Result<Notes<'_>> {
         // gix reads the notes trees itself: a failed read is looked at once more, as
         // `objects.rs` does for every other read (a concurrent gc may have packed them).
         let tree = NotesTree::new(tree, &self.repo)
@@ -137,6 +137,136 @@ impl Store {
         Ok(out)
     }
 
+    /// Like [`Store::notes_differing`] for a remote's notes tree, which is not trusted: a note
+    /// past `rune.maxNoteBytes` is refused alone (annotated commit, why), a tree past
+    /// `rune.maxTreeEntries` makes the whole ref unreadable.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn notes_incoming(
+        &self,
+        ours: Option<ObjectId>,
+        theirs: ObjectId,
+    ) -> Result<
+        std::result::Result<
+            (
+                Vec<(ObjectId, String, Option<String>)>,
+                Vec<(ObjectId, String)>,
+            ),
+            super::Unreadable,
+        >,
+    > {
+        let limits = self.limits();
+        let mut found = Vec::new();
+        if let Err(u) =
+            self.walk_remote_notes(String::new(), theirs, ours, limits.tree_entries, &mut found)?
+        {
+            return Ok(Err(u));
+        }
+        let root = ours.unwrap_or_else(|| ObjectId::empty_tree(self.repo.object_hash()));
+        let mut mine = self.notes_at(root)?;
+        let mut out = Vec::new();
+        let mut refused = Vec::new();
+        for (commit, blob) in found {
+            let Ok(text) = super::partial::find_blob(&self.repo, blob, &|| {
+                format!("cannot read the note of {commit}")
+            }) else {
+                return Ok(Err(super::Unreadable::Missing));
+            };
+            if text.data.len() > limits.note_bytes {
+                refused.push((
+                    commit,
+                    format!(
+                        "the note is {} bytes, more than rune.maxNoteBytes ({})",
+                        text.data.len(),
+                        limits.note_bytes
+                    ),
+                ));
+                continue;
+            }
+            let text = String::from_utf8_lossy(&text.data).into_owned();
+            let our = mine.get(commit)?;
+            if our.as_deref() != Some(text.as_str()) {
+                out.push((commit, text, our));
+            }
+        }
+        Ok(Ok((out, refused)))
+    }
+
+    /// [`Store::walk_notes`] over a remote's tree, with its trees held to `limit` entries.
+    fn walk_remote_notes(
+        &self,
+        prefix: String,
+        theirs: ObjectId,
+        ours: Option<ObjectId>,
+        limit: usize,
+        out: &mut Vec<(ObjectId, ObjectId)>,
+    ) -> Result<std::result::Result<(), super::Unreadable>> {
+        let Ok(tree) = self.repo.read_tree(theirs) else {
+            return Ok(Err(super::Unreadable::Missing));
+        };
+        let Ok(decoded) = tree.decode() else {
+            return Ok(Err(super::Unreadable::Damaged(
+                "a notes tree cannot be read".into(),
+            )));
+        };
+        if decoded.entries.len() > limit {
+            return Ok(Err(super::Unreadable::Damaged(format!(
+                "a notes tree holds {} entries, more than rune.maxTreeEntries ({limit})",
+                decoded.entries.len()
+            ))));
+        }
+        let entries: Vec<(String, bool, ObjectId)> = decoded
+            .entries
+            .iter()
+            .map(|e| (e.filename.to_string(), e.mode.is_tree(), e.oid.to_owned()))
+            .collect();
+        let ours: std::collections::HashMap<String, (bool, ObjectId)> = match ours {
+            Some(o) => {
+                let t = self
+                    .repo
+                    .read_tree(o)
+                    .map_err(git_err(format!("cannot read notes tree {o}")))?;
+                let d = t.decode().map_err(git_err("cannot decode a notes tree"))?;
+                d.entries
+                    .iter()
+                    .map(|e| (e.filename.to_string(), (e.mode.is_tree(), e.oid.to_owned())))
+                    .collect()
+            }
+            None => Default::default(),
+        };
+        for (name, is_tree, id) in entries {
+            let same = ours.get(&name).map(|(t, o)| (name.clone(), *t, *o));
+            let same = same.as_ref();
+            if same.is_some_and(|(_, _, o)| *o == id) {
+                continue;
+            }
+            let path = format!("{prefix}{name}");
+            if is_tree {
+                if path.len() >= 40 {
+                    continue;
+                }
+                let sub = same.filter(|(_, t, _)| *t).map(|(_, _, o)| *o);
+                if let Err(u) = self.walk_remote_notes(path, id, sub, limit, out)? {
+                    return Ok(Err(u));
+                }
+            } else if let Ok(commit) = ObjectId::from_hex(path.as_bytes()) {
+                out.push((commit, id));
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    /// (annotated commit, note blob) of every note of notes tree `theirs` whose subtree
+    /// differs from the same path in `ours`.
+    pub(super) fn notes_differing_ids(
+        &self,
+        ours: Option<ObjectId>,
+        theirs: ObjectId,
+    ) -> Result<Vec<(ObjectId, ObjectId)>> {
+        let mut found = Vec::new();
+        self.walk_notes(String::new(), theirs, ours, &mut found)?;
+        Ok(found)
+    }
+
     /// (annotated commit, note blob) of every note below `theirs` whose subtree differs from
     /// the same path in `ours`.
     fn walk_notes(
@@ -160,12 +290,16 @@ impl Store {
                 .map(|e| (e.filename.to_string(), e.mode.is_tree(), e.oid.to_owned()))
                 .collect())
         };
-        let ours: Vec<(String, bool, ObjectId)> = match ours {
-            Some(o) => read(o)?,
-            None => Vec::new(),
+        let ours: std::collections::HashMap<String, (bool, ObjectId)> = match ours {
+            Some(o) => read(o)?
+                .into_iter()
+                .map(|(n, t, id)| (n, (t, id)))
+                .collect(),
+            None => Default::default(),
         };
         for (name, is_tree, id) in read(theirs)? {
-            let same = ours.iter().find(|(n, _, _)| *n == name);
+            let same = ours.get(&name).map(|(t, o)| (name.clone(), *t, *o));
+            let same = same.as_ref();
             if same.is_some_and(|(_, _, o)| *o == id) {
                 continue;
             }
@@ -178,6 +312,51 @@ impl Store {
             }
         }
         Ok(())
+    }
+
+    /// Writes (without moving any ref) a notes commit of `base` (a notes tree, or none) with
+    /// `notes` set, with `parents`: the notes a sync publishes when some stay here.
+    pub(crate) fn write_notes_commit(
+        &self,
+        base: Option<ObjectId>,
+        parents: &[ObjectId],
+        notes: &[(ObjectId, String)],
+        summary: &str,
+    ) -> Result<ObjectId> {
+        let root = base.unwrap_or_else(|| ObjectId::empty_tree(self.repo.object_hash()));
+        let mut tree = self.notes_at(root)?.tree;
+        for (commit, text) in notes {
+            let mut text = text.clone();
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            let blob = self
+                .repo
+                .write_blob(text.as_bytes())
+                .map_err(git_err("cannot write a note"))?
+                .detach();
+            tree.edit(*commit, Some(blob), &self.repo)
+                .map_err(git_err(format!("cannot write the note of {commit}")))?;
+        }
+        let tree = tree.write(&self.repo).map_err(git_err(format!(
+            "cannot write the notes tree of {NOTES_REF}"
+        )))?;
+        let sig = self.signature();
+        let mut buf = gix::date::parse::TimeBuf::default();
+        let sig_ref = sig.to_ref(&mut buf);
+        let id = self
+            .repo
+            .new_commit_as(
+                sig_ref,
+                sig_ref,
+                notes_message(summary).as_str(),
+                tree,
+                parents.iter().copied(),
+            )
+            .map_err(git_err("cannot write a notes commit"))?
+            .id;
+        self.flush_objects()?;
+        Ok(id)
     }
 
     /// Commits the notes of `base` (a notes tree, or none) with `notes` set, as a commit with
@@ -215,8 +394,8 @@ impl Store {
 
 /// The notes of refs/notes/rune at one notes commit, for [`Store::edit_notes`].
 pub struct Notes<'a> {
-    store: &'a Store,
-    tree: NotesTree,
+    pub(super) store: &'a Store,
+    pub(super) tree: NotesTree,
 }
 
 impl Notes<'_> {

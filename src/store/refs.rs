@@ -236,10 +236,14 @@ impl Store {
         Ok(None)
     }
 
-    /// Where a record sits in the memory tree `tree`: its kind's single blob, or the blob of
-    /// its id prefix (see records.rs).
-    pub(crate) fn record_path(&self, tree: ObjectId, r: &Record) -> String {
-        super::records::record_path(&self.repo, tree, r)
+    /// Every stored line of ref `name` at `tip`, each with the blob it is in, decoded one at a
+    /// time (`verify`): a line that does not decode is reported, not fatal.
+    pub(crate) fn record_lines(
+        &self,
+        name: &str,
+        tip: Tip,
+    ) -> Result<Vec<super::records::ReadLine>> {
+        super::records::read_lines(&self.repo, name, tip.tree)
     }
 
     /// The tree of `base` (a memory tree, or none) with `records` added: the same tree every

@@ -17,19 +17,55 @@ use super::{git_err, Result, Store, StoreError};
 /// `refs/rune/`, so nothing that lists memory mistakes it for local memory.
 pub const TRACKING_PREFIX: &str = "refs/rune-remotes/";
 
+/// Where each clone publishes its memory on a remote: `refs/rune-clones/<clone>/memory`,
+/// `…/branches/<branch>` and `…/notes`, pushed by that clone alone, so writers never contend
+/// on one ref (docs/storage.md, "Sharing memory"). Outside `refs/rune/`, so older git-rune
+/// builds, which fetch `refs/rune/*`, never take them for memory refs of their own.
+pub const CLONES_PREFIX: &str = "refs/rune-clones/";
+
 /// The tracking ref of the local memory or notes ref `local` for `remote`.
 pub fn tracking_ref(remote: &str, local: &str) -> String {
     let rest = local.strip_prefix("refs/").unwrap_or(local);
     format!("{TRACKING_PREFIX}{remote}/{rest}")
 }
 
+/// The ref clone `clone` publishes local ref `local` as (`None` for refs that are not
+/// published: the detached session state).
+pub fn published_ref(clone: &str, local: &str) -> Option<String> {
+    let rest = if local == NOTES_REF {
+        "notes".to_owned()
+    } else if local == super::MEMORY_REF {
+        "memory".to_owned()
+    } else {
+        format!("branches/{}", local.strip_prefix(super::BRANCHES_PREFIX)?)
+    };
+    Some(format!("{CLONES_PREFIX}{clone}/{rest}"))
+}
+
 /// The fetch refspecs that bring `remote`'s memory into the tracking namespace (forced, like
-/// remote-tracking branches: a remote's compacted history replaces the old one there).
-pub fn fetch_refspecs(remote: &str) -> [String; 2] {
+/// remote-tracking branches: a remote's compacted history replaces the old one there): the
+/// shared refs older versions write, and every clone's published refs.
+pub fn fetch_refspecs(remote: &str) -> [String; 3] {
     [
         format!("+refs/rune/*:{TRACKING_PREFIX}{remote}/rune/*"),
         format!("+refs/notes/rune*:{TRACKING_PREFIX}{remote}/notes/rune*"),
+        format!("+{CLONES_PREFIX}*:{TRACKING_PREFIX}{remote}/clones/*"),
     ]
+}
+
+/// One remote ref as fetched into the tracking namespace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// The local ref it merges into (`refs/rune/memory`, `refs/rune/branches/<b>`,
+    /// `refs/notes/rune`).
+    pub local: String,
+    /// Its tracking ref here.
+    pub tracking: String,
+    /// Its name on the remote.
+    pub remote_ref: String,
+    /// The clone that publishes it; `None` for the shared refs.
+    pub clone: Option<String>,
+    pub id: ObjectId,
 }
 
 /// How a transfer with a remote failed.
@@ -72,28 +108,33 @@ impl Store {
         run_transfer(cmd, "fetch", slow)
     }
 
-    /// Pushes `refs` (local memory and notes refs) to the same names on `remote`, never
-    /// forced; `--atomic` when the remote supports it, so either every ref lands or none. A ref
-    /// given a lease (`Some(id)`) may replace the remote's value only if that is still `id`
-    /// (`--force-with-lease`): how a compacted history replaces the one it compacted.
-    pub(crate) fn push_memory(
+    /// Pushes `(local ref, remote ref, lease)` triples in one `git push`, not atomic: each ref
+    /// lands or not on its own, and the outcome says which were rejected. A lease (`Some(id)`)
+    /// lets the ref replace the remote's value only while that is still `id` (`Some(null id)`:
+    /// only while the remote has no such ref). An empty local ref deletes the remote one.
+    pub(crate) fn push_refs(
         &self,
         remote: &str,
-        refs: &[(String, Option<ObjectId>)],
+        refs: &[(String, String, Option<ObjectId>)],
         slow: &dyn Fn(),
     ) -> Result<super::PushOutcome> {
-        let refspecs: Vec<String> = refs.iter().map(|(r, _)| format!("{r}:{r}")).collect();
+        let refspecs: Vec<String> = refs
+            .iter()
+            .map(|(from, to, _)| format!("{from}:{to}"))
+            .collect();
         let leases: Vec<String> = refs
             .iter()
-            .filter_map(|(r, lease)| lease.map(|id| format!("--force-with-lease={r}:{id}")))
+            .filter_map(|(_, to, lease)| {
+                lease.map(|id| {
+                    if id.is_null() {
+                        format!("--force-with-lease={to}:")
+                    } else {
+                        format!("--force-with-lease={to}:{id}")
+                    }
+                })
+            })
             .collect();
-        let outcome = self.push_with(remote, &refspecs, &leases, true, slow)?;
-        if let super::PushOutcome::Rejected { stderr, .. } = &outcome {
-            if stderr.contains("does not support --atomic") {
-                return self.push_with(remote, &refspecs, &leases, false, slow);
-            }
-        }
-        Ok(outcome)
+        self.push_with(remote, &refspecs, &leases, false, slow)
     }
 
     /// The configured remotes, sorted.
@@ -125,18 +166,70 @@ impl Store {
             .or_else(|| (remotes.len() == 1).then(|| remotes[0].clone()))
     }
 
-    /// The tracking refs of `remote`, as (local ref they track, tip).
-    pub(crate) fn tracking(&self, remote: &str) -> Result<Vec<(String, ObjectId)>> {
+    /// The tracking refs of `remote`: the shared refs and every clone's published refs,
+    /// each with the local ref it merges into.
+    pub(crate) fn tracking(&self, remote: &str) -> Result<Vec<Source>> {
         let prefix = format!("{TRACKING_PREFIX}{remote}/");
         let mut out = Vec::new();
         for (name, id) in self.refs_under(&prefix)? {
             let rest = &name[prefix.len()..];
+            if let Some(published) = rest.strip_prefix("clones/") {
+                let Some((clone, what)) = published.split_once('/') else {
+                    continue;
+                };
+                let local = match what {
+                    "memory" => super::MEMORY_REF.to_owned(),
+                    "notes" => NOTES_REF.to_owned(),
+                    w => match w.strip_prefix("branches/") {
+                        Some(b) if !b.is_empty() => format!("{}{b}", super::BRANCHES_PREFIX),
+                        _ => continue,
+                    },
+                };
+                out.push(Source {
+                    local,
+                    remote_ref: format!("{CLONES_PREFIX}{published}"),
+                    tracking: name.clone(),
+                    clone: Some(clone.to_owned()),
+                    id,
+                });
+                continue;
+            }
             let local = format!("refs/{rest}");
             if local == NOTES_REF || local.starts_with("refs/rune/") {
-                out.push((local, id));
+                out.push(Source {
+                    remote_ref: local.clone(),
+                    local,
+                    tracking: name.clone(),
+                    clone: None,
+                    id,
+                });
             }
         }
         Ok(out)
+    }
+
+    /// Deletes a tracking ref (a remote ref that was quarantined: nothing here keeps its
+    /// objects reachable, and git's gc drops them).
+    pub(crate) fn drop_tracking(&self, name: &str) -> Result<()> {
+        use gix::refs::transaction::{Change, PreviousValue, RefEdit, RefLog};
+        let Some(id) = self.ref_id(name)? else {
+            return Ok(());
+        };
+        let edit = RefEdit {
+            change: Change::Delete {
+                expected: PreviousValue::MustExistAndMatch(gix::refs::Target::Object(id)),
+                log: RefLog::AndReference,
+            },
+            name: name
+                .try_into()
+                .map_err(git_err::<gix::validate::reference::name::Error>(format!(
+                    "invalid ref name {name}"
+                )))?,
+            deref: false,
+        };
+        // A tracking ref that moved meanwhile was fetched again: leave it.
+        let _ = self.repo.edit_reference(edit);
+        Ok(())
     }
 
     /// Every ref below `prefix` with the object it names, sorted by name.
@@ -164,22 +257,6 @@ impl Store {
         }
         out.sort();
         Ok(out)
-    }
-
-    /// Sets the tracking ref of `local` for `remote` to `id` (after a push that landed it):
-    /// tracking refs mirror the remote, so this is a plain update, not a compare-and-swap.
-    pub(crate) fn set_tracking(&self, remote: &str, local: &str, id: ObjectId) -> Result<()> {
-        let name = tracking_ref(remote, local);
-        let current = self.ref_id(&name)?;
-        if current == Some(id) {
-            return Ok(());
-        }
-        self.swap_all(&[Update {
-            name: &name,
-            expected: current,
-            new: id,
-            log: format!("rune: pushed to {remote}"),
-        }])
     }
 
     /// Moves `name` from `expected` to `to`, a commit already in the object database (a

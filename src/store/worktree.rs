@@ -42,6 +42,20 @@ impl Store {
         })
     }
 
+    /// The branch HEAD was on before it last moved to `branch` (`git checkout`/`switch`, as the
+    /// HEAD log records it): `None` without such a move, or when it came from `branch` itself or
+    /// from a detached HEAD.
+    pub fn previous_branch(&self, branch: &str) -> Option<String> {
+        let log = std::fs::read_to_string(self.git_dir().join("logs").join("HEAD")).ok()?;
+        log.lines().rev().find_map(|line| {
+            let (_, message) = line.split_once('\t')?;
+            let moves = message.strip_prefix("checkout: moving from ")?;
+            let (from, to) = moves.rsplit_once(" to ")?;
+            (to == branch && from != branch && !from.chars().all(|c| c.is_ascii_hexdigit()))
+                .then(|| from.to_owned())
+        })
+    }
+
     /// Tracked files whose work-tree content differs from the index (modified or deleted),
     /// sorted. Untracked files are not listed: that needs a directory walk, which costs more
     /// than a save should.
@@ -94,6 +108,24 @@ impl Store {
     pub(crate) fn file_blob_id(&self, path: &Path) -> Option<ObjectId> {
         let data = std::fs::read(path).ok()?;
         blob_id(self.repo.object_hash(), &data)
+    }
+
+    /// HEAD's reflog in this clone (or work tree), oldest first: each entry's time (seconds
+    /// since the epoch) and message (`checkout: moving from main to topic`). Empty when git
+    /// keeps no reflog here.
+    pub(crate) fn head_reflog(&self) -> Vec<(i64, String)> {
+        let text =
+            std::fs::read_to_string(self.git_dir().join("logs").join("HEAD")).unwrap_or_default();
+        text.lines()
+            .filter_map(|line| {
+                let (who, message) = line.split_once('\t')?;
+                // `<old> <new> Name <email> <time> <tz>`
+                let mut fields = who.rsplitn(3, ' ');
+                let _tz = fields.next()?;
+                let time = fields.next()?.parse().ok()?;
+                Some((time, message.to_owned()))
+            })
+            .collect()
     }
 
     /// Blob ids of work-tree files relative to the repository root (empty string when absent).

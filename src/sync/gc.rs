@@ -2,7 +2,8 @@
 //! root commit holding what its fold still uses (`model::fold::kept`: every live record and
 //! every tombstone), marked `Rune-Compacted: <the tip it replaces>`. A sync then publishes it
 //! with a lease on the remote's value, and other clones move their unsynced records onto it
-//! (sync/merge.rs); the old history is never pushed back.
+//! (sync/merge.rs); the old history is never pushed back. Notes of commits no branch reaches
+//! expire here too (`expire_notes`).
 
 use crate::model::fold::kept;
 use crate::store::{commit_message, ObjectId, Store, StoreError, Tip};
@@ -68,4 +69,43 @@ pub fn compacted_from(store: &Store, tip: Tip) -> anyhow::Result<Option<ObjectId
             .find_map(|l| l.strip_prefix(COMPACTED)?.strip_prefix(": "))
             .and_then(|v| ObjectId::from_hex(v.trim().as_bytes()).ok())
     }))
+}
+
+/// Where `gc` lists the commits whose notes expired, one id a line: a sync does not take
+/// those notes back from other clones (`sync::notes`).
+const EXPIRED: &str = "expired-notes";
+
+/// The commits whose notes expired here (`gc`).
+pub fn expired_notes(store: &Store) -> std::collections::HashSet<ObjectId> {
+    std::fs::read_to_string(store.common_dir().join("rune").join(EXPIRED))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| ObjectId::from_hex(l.trim().as_bytes()).ok())
+        .collect()
+}
+
+/// Expires the notes of commits on no branch, tag or remote-tracking branch of this clone
+/// (rebased or amended away, and never pushed, or dropped from the remote since): they go
+/// from refs/notes/rune, and their commits are listed so no sync takes them back. A commit
+/// that is reachable again (fetched later) leaves the list at the next `gc`. Returns how many
+/// notes expired.
+pub fn expire_notes(store: &Store) -> anyhow::Result<usize> {
+    let reachable = store.code_history()?;
+    let mut expired: Vec<ObjectId> = store
+        .note_commits()?
+        .into_iter()
+        .filter(|c| !reachable.contains(c))
+        .collect();
+    let dropped = store.drop_notes(&expired, "expire notes of commits no branch reaches")?;
+    // The list keeps what expired before and is still unreachable, plus what expired now.
+    let mut list: std::collections::BTreeSet<ObjectId> = expired_notes(store)
+        .into_iter()
+        .filter(|c| !reachable.contains(c))
+        .collect();
+    list.extend(expired.drain(..));
+    let dir = store.common_dir().join("rune");
+    std::fs::create_dir_all(&dir)?;
+    let text: String = list.iter().map(|c| format!("{c}\n")).collect();
+    crate::files::write_atomic(&dir.join(EXPIRED), text.as_bytes())?;
+    Ok(dropped)
 }

@@ -2,14 +2,18 @@
 //! merged tree is a pure function of the union (the tree layout is), so clones that hold the
 //! same records hold the same tree, whatever order they synced in. Records written elsewhere
 //! are admitted by the seal's rules first; a refused one is reported and left out, the rest
-//! merges.
+//! merges, and the remote commit that held it never becomes a parent here (nothing keeps its
+//! objects reachable). Two sources: the shared ref older versions write (merged as a branch,
+//! so a push fast-forwards it) and the refs each clone publishes (absorbed: their new records,
+//! in one commit for all of them).
 
 use std::collections::BTreeMap;
 
 use super::gc::compacted_from;
+use super::SyncReport;
 use crate::memory::seal::Sealer;
 use crate::model::Record;
-use crate::store::{commit_message, ObjectId, Store, StoreError, Tip};
+use crate::store::{commit_message, BadLine, ObjectId, Source, Store, StoreError, Tip};
 
 /// How a ref came out of a merge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,19 +47,85 @@ pub struct RefMerge {
     pub lease: Option<ObjectId>,
 }
 
-/// Merges `theirs` (a commit the remote's ref points at, fetched) into the local ref `name`,
+impl RefMerge {
+    pub fn new(name: &str) -> RefMerge {
+        RefMerge {
+            name: name.to_owned(),
+            outcome: Outcome::UpToDate,
+            incoming: BTreeMap::new(),
+            refused: Vec::new(),
+            lease: None,
+        }
+    }
+
+    /// Keeps the more telling of two outcomes (a merge over "up to date").
+    fn moved(&mut self, o: Outcome) {
+        if matches!(self.outcome, Outcome::UpToDate | Outcome::Ahead) {
+            self.outcome = o;
+        }
+    }
+}
+
+/// A refused line, as reported: (the record's id or where the line is, why and where from).
+pub(crate) fn refused_line(src: &Source, bad: &BadLine) -> (String, String) {
+    let at = bad
+        .id
+        .clone()
+        .unwrap_or_else(|| format!("{}:{} line {}", src.remote_ref, bad.path, bad.line));
+    (at, format!("{} (in {})", bad.why, src.remote_ref))
+}
+
+/// Admits the records a remote sent, counting those that came in and refusing the others.
+fn admit(
+    sealer: &Sealer,
+    src: &Source,
+    records: Vec<Record>,
+    out: &mut RefMerge,
+) -> (Vec<Record>, bool) {
+    let mut admitted = Vec::with_capacity(records.len());
+    let mut dirty = false;
+    for r in records {
+        match sealer.admit(&r) {
+            Ok(()) => {
+                *out.incoming.entry(r.kind().as_str()).or_default() += 1;
+                admitted.push(r);
+            }
+            Err(e) => {
+                dirty = true;
+                out.refused
+                    .push((r.id.clone(), format!("{e} (in {})", src.remote_ref)));
+            }
+        }
+    }
+    (admitted, dirty)
+}
+
+/// Merges `src` (the shared ref a remote has, fetched) into the local ref it tracks,
 /// compare-and-swap: when a local write moves the ref meanwhile, the merge is made again.
 pub fn merge_ref(
     store: &Store,
-    name: &str,
-    theirs: ObjectId,
+    src: &Source,
     remote: &str,
-) -> anyhow::Result<RefMerge> {
+    out: &mut RefMerge,
+    report: &mut SyncReport,
+) -> anyhow::Result<()> {
+    let their_tip = match store.check_remote_tip(src.id, false)? {
+        Ok(t) => t,
+        Err(why) => {
+            report.skip(src, &why);
+            return Ok(());
+        }
+    };
     let sealer = Sealer::default();
     loop {
-        match merge_once(store, &sealer, name, theirs, remote) {
+        let mut attempt = out.clone();
+        match merge_once(store, &sealer, src, their_tip, remote, &mut attempt, report) {
             Err(e) if is_moved(&e) => continue,
-            other => return other,
+            Err(e) => return Err(e),
+            Ok(()) => {
+                *out = attempt;
+                return Ok(());
+            }
         }
     }
 }
@@ -70,21 +140,17 @@ fn is_moved(e: &anyhow::Error) -> bool {
 fn merge_once(
     store: &Store,
     sealer: &Sealer,
-    name: &str,
-    theirs: ObjectId,
+    src: &Source,
+    their_tip: Tip,
     remote: &str,
-) -> anyhow::Result<RefMerge> {
-    let mut out = RefMerge {
-        name: name.to_owned(),
-        outcome: Outcome::UpToDate,
-        incoming: BTreeMap::new(),
-        refused: Vec::new(),
-        lease: None,
-    };
+    out: &mut RefMerge,
+    report: &mut SyncReport,
+) -> anyhow::Result<()> {
+    let name = src.local.as_str();
+    let theirs = their_tip.commit;
     let ours = store.tip(name)?;
-    let their_tip = store.tip_of(name, theirs)?;
     if ours.map(|t| t.commit) == Some(theirs) {
-        return Ok(out);
+        return Ok(());
     }
     // Where the two stand: `behind` counts commits only we have, `ahead` only they have.
     let (only_theirs, only_ours) = match ours {
@@ -95,36 +161,55 @@ fn merge_once(
         None => (1, 0),
     };
     if only_theirs == 0 {
-        out.outcome = Outcome::Ahead;
-        return Ok(out);
+        out.moved(Outcome::Ahead);
+        return Ok(());
     }
     // Histories that share no commit, one of them compacted: records move onto the
     // compacted side, and the other history is dropped (never merged, never pushed back).
     if let Some(our_tip) = ours.filter(|_| only_ours > 0) {
         if store.commits_reachable(theirs)? == only_theirs {
             if compacted_from(store, their_tip)?.is_some() {
-                return onto_compacted(store, sealer, name, our_tip, their_tip, remote, out);
+                return onto_compacted(store, name, our_tip, their_tip, remote, out);
             }
             if compacted_from(store, our_tip)?.is_some() {
-                return keep_compacted(store, sealer, name, our_tip, their_tip, remote, out);
+                return keep_compacted(store, sealer, src, our_tip, their_tip, remote, out, report);
             }
         }
     }
     // The records they have and we lack, each admitted by the seal's rules.
-    let kinds = crate::model::Kind::ALL;
-    let new = store.records_added_trees(name, ours.map(|t| t.tree), their_tip.tree, kinds)?;
-    let mut admitted: Vec<Record> = Vec::with_capacity(new.len());
-    for r in new {
-        match sealer.admit(&r) {
-            Ok(()) => {
-                *out.incoming.entry(r.kind().as_str()).or_default() += 1;
-                admitted.push(r);
-            }
-            Err(e) => out.refused.push((r.id.clone(), e.to_string())),
+    let incoming = match store.incoming(ours.map(|t| t.tree), their_tip.tree)? {
+        Ok(i) => i,
+        Err(why) => {
+            report.skip(src, &why);
+            return Ok(());
         }
+    };
+    let mut dirty = !incoming.bad.is_empty();
+    for bad in &incoming.bad {
+        out.refused.push(refused_line(src, bad));
     }
-    let clean = out.refused.is_empty();
-    if only_ours == 0 && clean {
+    let (admitted, refused) = admit(sealer, src, incoming.records, out);
+    dirty |= refused;
+    if dirty {
+        // Merged without what was refused, and without their commit as a parent: nothing
+        // here keeps the refused objects reachable, and the push leaves that ref alone.
+        report.quarantine(src);
+        if admitted.is_empty() {
+            return Ok(());
+        }
+        let tree = store.tree_with(ours.map(|t| t.tree), &admitted)?;
+        let clock = clock_of(store, name, ours)?.max(max_clock(&admitted));
+        let parents: Vec<ObjectId> = ours.map(|t| t.commit).into_iter().collect();
+        let message = commit_message(
+            &format!("merge memory from {remote} (records refused)"),
+            admitted.len(),
+            clock,
+        );
+        store.land_commit(name, ours.map(|t| t.commit), tree, &parents, &message)?;
+        out.moved(Outcome::Merged);
+        return Ok(());
+    }
+    if only_ours == 0 {
         // Nothing of ours is missing there and everything of theirs is admitted.
         store.fast_forward(
             name,
@@ -132,38 +217,138 @@ fn merge_once(
             theirs,
             &format!("sync from {remote}"),
         )?;
-        out.outcome = Outcome::FastForward;
-        return Ok(out);
+        out.moved(Outcome::FastForward);
+        return Ok(());
     }
     let tree = store.tree_with(ours.map(|t| t.tree), &admitted)?;
-    let clock = clock_of(store, name, ours)?.max(clock_of(store, name, Some(their_tip))?);
-    let mut parents: Vec<ObjectId> = ours.map(|t| t.commit).into_iter().collect();
-    if only_ours == 0 {
-        // They are ahead but sent something refused: build on theirs without it.
-        parents.clear();
-    }
-    parents.push(theirs);
+    let clock = clock_of(store, name, ours)?.max(max_clock(&admitted));
+    let parents: Vec<ObjectId> = ours.map(|t| t.commit).into_iter().chain([theirs]).collect();
     let message = commit_message(
         &format!("merge memory from {remote}"),
         admitted.len(),
         clock,
     );
     store.land_commit(name, ours.map(|t| t.commit), tree, &parents, &message)?;
-    out.outcome = Outcome::Merged;
-    Ok(out)
+    out.moved(Outcome::Merged);
+    Ok(())
+}
+
+/// Absorbs the refs other clones publish (`sources`, each moved since it was last merged)
+/// into the local ref `name`: the records they hold that it lacks, admitted by the seal's
+/// rules, in one commit whose parents are the local tip and every clean source that brought
+/// something. A source that cannot be read is skipped; one with refused records gives its
+/// other records but is not a parent.
+pub fn absorb(
+    store: &Store,
+    name: &str,
+    sources: &[Source],
+    remote: &str,
+    out: &mut RefMerge,
+    report: &mut SyncReport,
+) -> anyhow::Result<()> {
+    if sources.is_empty() {
+        return Ok(());
+    }
+    let sealer = Sealer::default();
+    let start = store.tip(name)?;
+    let mut records: BTreeMap<String, Record> = BTreeMap::new();
+    let mut parents = Vec::new();
+    let mut counted = RefMerge::new(name);
+    for src in sources {
+        if start.map(|t| t.commit) == Some(src.id) {
+            continue;
+        }
+        let tip = match store.check_remote_tip(src.id, false)? {
+            Ok(t) => t,
+            Err(why) => {
+                report.skip(src, &why);
+                continue;
+            }
+        };
+        if start.map(|t| t.tree) == Some(tip.tree) {
+            continue;
+        }
+        let incoming = match store.incoming(start.map(|t| t.tree), tip.tree)? {
+            Ok(i) => i,
+            Err(why) => {
+                report.skip(src, &why);
+                continue;
+            }
+        };
+        let mut dirty = !incoming.bad.is_empty();
+        for bad in &incoming.bad {
+            counted.refused.push(refused_line(src, bad));
+        }
+        let fresh: Vec<Record> = incoming
+            .records
+            .into_iter()
+            .filter(|r| !records.contains_key(&r.id))
+            .collect();
+        let (admitted, refused) = admit(&sealer, src, fresh, &mut counted);
+        dirty |= refused;
+        if dirty {
+            report.quarantine(src);
+        } else if !admitted.is_empty() {
+            parents.push(tip);
+        }
+        for r in admitted {
+            records.insert(r.id.clone(), r);
+        }
+    }
+    out.refused.append(&mut counted.refused);
+    if records.is_empty() {
+        return Ok(());
+    }
+    let records: Vec<Record> = records.into_values().collect();
+    loop {
+        let ours = store.tip(name)?;
+        // A first merge from one clean source that brought everything: take its commit.
+        if ours.is_none() && parents.len() == 1 && out.refused.is_empty() {
+            let tree = store.tree_with(None, &records)?;
+            if tree == parents[0].tree {
+                match store.fast_forward(
+                    name,
+                    None,
+                    parents[0].commit,
+                    &format!("sync from {remote}"),
+                ) {
+                    Ok(()) => break,
+                    Err(StoreError::Contended { attempts: 1, .. }) => continue,
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        }
+        let tree = store.tree_with(ours.map(|t| t.tree), &records)?;
+        if Some(tree) == ours.map(|t| t.tree) {
+            break;
+        }
+        let clock = clock_of(store, name, ours)?.max(max_clock(&records));
+        let mut ids: Vec<ObjectId> = ours.map(|t| t.commit).into_iter().collect();
+        ids.extend(parents.iter().map(|t| t.commit));
+        let message = commit_message(&format!("merge memory from {remote}"), records.len(), clock);
+        match store.land_commit(name, ours.map(|t| t.commit), tree, &ids, &message) {
+            Ok(_) => break,
+            Err(StoreError::Contended { attempts: 1, .. }) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    for (k, n) in counted.incoming {
+        *out.incoming.entry(k).or_default() += n;
+    }
+    out.moved(Outcome::Merged);
+    Ok(())
 }
 
 /// They compacted: our records they lack (those our fold still uses, and tombstones) go onto
 /// their history; ours is left behind.
 fn onto_compacted(
     store: &Store,
-    _sealer: &Sealer,
     name: &str,
     ours: Tip,
     theirs: Tip,
     remote: &str,
-    mut out: RefMerge,
-) -> anyhow::Result<RefMerge> {
+    out: &mut RefMerge,
+) -> anyhow::Result<()> {
     let extras = still_used(store, name, theirs, ours)?;
     if extras.is_empty() {
         store.fast_forward(
@@ -183,33 +368,49 @@ fn onto_compacted(
         store.land_commit(name, Some(ours.commit), tree, &[theirs.commit], &message)?;
     }
     out.outcome = Outcome::Rebased;
-    Ok(out)
+    Ok(())
 }
 
-/// We compacted: their records we lack (those their fold still uses, admitted) go onto our
-/// history, and the push may replace theirs.
+/// We compacted: their records we lack (admitted) go onto our history, and the push may
+/// replace theirs.
+#[allow(clippy::too_many_arguments)]
 fn keep_compacted(
     store: &Store,
     sealer: &Sealer,
-    name: &str,
+    src: &Source,
     ours: Tip,
     theirs: Tip,
     remote: &str,
-    mut out: RefMerge,
-) -> anyhow::Result<RefMerge> {
-    let mut admitted = Vec::new();
-    for r in still_used(store, name, ours, theirs)? {
-        match sealer.admit(&r) {
-            Ok(()) => {
-                *out.incoming.entry(r.kind().as_str()).or_default() += 1;
-                admitted.push(r);
-            }
-            Err(e) => out.refused.push((r.id.clone(), e.to_string())),
+    out: &mut RefMerge,
+    report: &mut SyncReport,
+) -> anyhow::Result<()> {
+    let name = src.local.as_str();
+    let incoming = match store.incoming(Some(ours.tree), theirs.tree)? {
+        Ok(i) => i,
+        Err(why) => {
+            report.skip(src, &why);
+            return Ok(());
         }
+    };
+    for bad in &incoming.bad {
+        out.refused.push(refused_line(src, bad));
     }
+    // What the fold of both no longer uses stays behind, as compaction left it.
+    let mut all: Vec<Record> = store.tip_records(name, ours)?.as_ref().clone();
+    all.extend(incoming.records.iter().cloned());
+    let used: std::collections::HashSet<String> = crate::model::fold::kept(&all)
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    let fresh = incoming
+        .records
+        .into_iter()
+        .filter(|r| used.contains(&r.id))
+        .collect();
+    let (admitted, _) = admit(sealer, src, fresh, out);
     if !admitted.is_empty() {
         let tree = store.tree_with(Some(ours.tree), &admitted)?;
-        let clock = clock_of(store, name, Some(ours))?.max(clock_of(store, name, Some(theirs))?);
+        let clock = clock_of(store, name, Some(ours))?.max(max_clock(&admitted));
         let message = commit_message(
             &format!("add memory from {remote} to the compacted history"),
             admitted.len(),
@@ -219,23 +420,23 @@ fn keep_compacted(
     }
     out.outcome = Outcome::Replaces;
     out.lease = Some(theirs.commit);
-    Ok(out)
+    Ok(())
 }
 
 /// The records of `from` that `onto` lacks and that `from`'s fold still uses (or tombstones):
-/// what survives a move onto a compacted history.
+/// what survives a move onto a compacted history. `from` is this clone's own history.
 fn still_used(store: &Store, name: &str, onto: Tip, from: Tip) -> anyhow::Result<Vec<Record>> {
     let used: std::collections::HashSet<String> =
         crate::model::fold::kept(&store.tip_records(name, from)?)
             .into_iter()
             .map(|r| r.id)
             .collect();
-    let kinds = crate::model::Kind::ALL;
-    Ok(store
-        .records_added_trees(name, Some(onto.tree), from.tree, kinds)?
-        .into_iter()
-        .filter(|r| used.contains(&r.id))
-        .collect())
+    let (added, _) = store.tree_changes(name, Some(onto.tree), from.tree)?;
+    Ok(added.into_iter().filter(|r| used.contains(&r.id)).collect())
+}
+
+fn max_clock(records: &[Record]) -> u64 {
+    records.iter().map(|r| r.meta.clock).max().unwrap_or(0)
 }
 
 fn clock_of(store: &Store, name: &str, tip: Option<Tip>) -> anyhow::Result<u64> {

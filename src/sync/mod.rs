@@ -1,45 +1,81 @@
 //! Sharing memory through git remotes (`git rune sync`): fetch the remote's memory into a
 //! tracking namespace, merge every ref by set union (records admitted by the seal's rules,
-//! notes joined per commit), push the result never forced and atomic where the remote can,
-//! and on a rejected push start over, a bounded number of times. No clap, no printing: the
-//! command reports what [`sync`] returns.
+//! notes joined per commit), push the result never forced, and on a rejected push start over,
+//! a bounded number of times. Each clone publishes its own refs (`refs/rune-clones/<clone>/…`),
+//! so concurrent writers never contend on one ref; the shared refs older versions read
+//! (`refs/rune/…`, `refs/notes/rune`) are brought up to date in the same push when nobody
+//! raced it. Memory goes only to remotes that opted in (`share`), and a remote ref that cannot
+//! be read is skipped while the rest syncs (docs/storage.md, "Sharing memory"). No clap, no
+//! printing: the command reports what [`sync`] returns.
 
 pub mod gc;
 pub mod merge;
 pub mod notes;
+mod publish;
+pub mod repair;
+pub mod share;
+mod tracking;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::error::user_error;
-use crate::store::{PushOutcome, Store, TransferError, NOTES_REF};
+use crate::error;
+use crate::store::{
+    published_ref, tracking_ref, ObjectId, PushOutcome, Source, Store, TransferError, Unreadable,
+    MEMORY_REF, NOTES_REF, TRACKING_PREFIX,
+};
 
-use merge::{merge_ref, RefMerge};
-use notes::{merge_notes, NotesMerge};
+use merge::RefMerge;
+use notes::NotesMerge;
+use share::Sharing;
+use tracking::record_merged;
+pub use tracking::{merge_fetched, merge_tracking, track_remote};
 
 /// How many times a sync fetches, merges and pushes before it gives up on a remote that keeps
 /// moving.
 pub const MAX_ROUNDS: usize = 10;
 
+/// A remote ref that was not merged at all, and what to do about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// Its name on the remote.
+    pub remote_ref: String,
+    pub why: String,
+    pub hint: String,
+}
+
 /// What one sync with one remote did.
 #[derive(Debug, Clone, Default)]
 pub struct SyncReport {
     pub remote: String,
-    /// Each memory ref that the remote has, as merged.
+    /// Each local memory ref the remote has something for, as merged.
     pub refs: Vec<RefMerge>,
     pub notes: Option<NotesMerge>,
     /// Records that went out, by kind, and notes that went out.
     pub outgoing: BTreeMap<&'static str, usize>,
     pub notes_out: usize,
-    /// The refs pushed (empty when the remote already had everything).
+    /// The remote refs pushed (empty when the remote already had everything).
     pub pushed: Vec<String>,
     /// Fetch-merge-push rounds it took.
     pub rounds: usize,
     /// Set when the remote kept moving for [`MAX_ROUNDS`] rounds: what came in is merged, the
     /// push is left for a later sync.
     pub gave_up: Option<String>,
+    /// Remote refs that were not read (not a commit, a newer layout, past the limits).
+    pub skipped: Vec<Skipped>,
+    /// Remote refs holding refused records or notes, or unreadable: merged without what was
+    /// refused, never pushed to plainly (`git rune repair` replaces them).
+    pub quarantined: Vec<Source>,
+    /// Why nothing was pushed: the remote is not one memory goes to.
+    pub not_shared: Option<Sharing>,
+    /// This sync opted the remote in (`SyncOptions::opt_in`).
+    pub opted_in: bool,
+    /// Shared refs (those older versions read) another clone moved first (or the remote's
+    /// rules refused: then with the reason): this clone's own refs carry its memory; a later
+    /// sync brings these up to date.
+    pub shared_behind: Vec<String>,
 }
 
 impl SyncReport {
@@ -54,19 +90,92 @@ impl SyncReport {
         out
     }
 
-    /// Records from the remote that were refused, with why.
+    /// Records (and notes) from the remote that were refused, with why.
     pub fn refused(&self) -> Vec<&(String, String)> {
-        self.refs.iter().flat_map(|r| &r.refused).collect()
+        self.refs
+            .iter()
+            .flat_map(|r| &r.refused)
+            .chain(self.notes.iter().flat_map(|n| &n.refused))
+            .collect()
+    }
+
+    /// What a command says about the records refused, the remote refs skipped and the shared
+    /// refs refused, one warning each (never a secret: a refusal names the rule and the
+    /// record). `sync`, `init`, every command's merge of fetched memory and the session start
+    /// all say these.
+    pub fn warnings(&self) -> Vec<String> {
+        let remote = &self.remote;
+        let mut out: Vec<String> = self
+            .refused()
+            .iter()
+            .map(|(id, why)| {
+                format!(
+                    "refused a record from {remote} ({}): {why}",
+                    crate::text::short(id)
+                )
+            })
+            .collect();
+        for s in &self.skipped {
+            out.push(format!(
+                "skipped {remote}'s {}: {}; {}",
+                s.remote_ref, s.why, s.hint
+            ));
+        }
+        for name in self.shared_behind.iter().filter(|n| n.contains(" (")) {
+            out.push(format!(
+                "{remote} refused {name}: this clone's memory went to its own refs there, but clones of older git-rune versions read only that one"
+            ));
+        }
+        out
+    }
+
+    fn skip(&mut self, src: &Source, why: &Unreadable) {
+        let hint = if why.repairable() {
+            format!(
+                "the other refs synced; `git rune repair {}` replaces it with a clean tip",
+                self.remote
+            )
+        } else {
+            "the other refs synced; upgrade git-rune here to read it".to_owned()
+        };
+        self.skipped.push(Skipped {
+            remote_ref: src.remote_ref.clone(),
+            why: why.why(),
+            hint,
+        });
+        if why.repairable() {
+            self.quarantine(src);
+        }
+    }
+
+    fn quarantine(&mut self, src: &Source) {
+        if !self.is_quarantined(&src.remote_ref) {
+            self.quarantined.push(src.clone());
+        }
+    }
+
+    /// Whether remote ref `name` was quarantined by this sync.
+    pub fn is_quarantined(&self, name: &str) -> bool {
+        self.quarantined.iter().any(|s| s.remote_ref == name)
     }
 }
 
 /// Options of one sync.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct SyncOptions {
     /// Fetch and merge only (init in a fresh clone).
     pub no_push: bool,
     /// Fetch-merge-push rounds before giving up on a remote that keeps moving.
     pub rounds: usize,
+    /// Branches being pushed to the remote now (the pre-push hook): their session state may
+    /// go along, beside that of branches the remote already has.
+    pub pushing: Vec<String>,
+    /// Commits the push being made sends (the pre-push list's local ids, whatever the local
+    /// ref was called: `git push origin HEAD:refs/heads/x` too): their notes may go along.
+    pub sending: Vec<ObjectId>,
+    /// Opt the remote in if nobody decided about it yet (`git rune sync <remote>` asked by
+    /// name: that is the decision; never a fork's upstream, never a remote opted out).
+    pub opt_in: bool,
 }
 
 impl Default for SyncOptions {
@@ -74,12 +183,16 @@ impl Default for SyncOptions {
         SyncOptions {
             no_push: false,
             rounds: MAX_ROUNDS,
+            pushing: Vec::new(),
+            sending: Vec::new(),
+            opt_in: false,
         }
     }
 }
 
 /// Syncs memory with `remote`; `slow(what)` is called when a transfer takes more than a
-/// moment. Nothing local changes if the remote cannot be reached.
+/// moment. Nothing local changes if the remote cannot be reached. Memory is pushed only to a
+/// remote that opted in (`share::sharing`); for any other, the sync only merges.
 pub fn sync(
     store: &Store,
     remote: &str,
@@ -91,6 +204,17 @@ pub fn sync(
         remote: remote.to_owned(),
         ..SyncReport::default()
     };
+    let mut sharing = share::sharing(store, remote);
+    if opts.opt_in && !opts.no_push && sharing == Sharing::NotOptedIn {
+        share::opt_in(store, remote)?;
+        sharing = Sharing::OptedIn;
+        report.opted_in = true;
+    }
+    let push = !opts.no_push && sharing.pushes();
+    if !opts.no_push && !sharing.pushes() {
+        report.not_shared = Some(sharing);
+    }
+    let me = share::clone_id(store)?;
     for round in 0..opts.rounds.max(1) {
         report.rounds = round + 1;
         store
@@ -98,55 +222,74 @@ pub fn sync(
             .map_err(|e| unreachable(remote, e))?;
         merge_tracking(store, remote, &mut report)?;
         record_merged(store)?;
-        if opts.no_push {
+        if !push {
             return Ok(report);
         }
-        let to_push = outgoing(store, remote, &mut report)?;
-        if to_push.is_empty() {
+        let plan = outgoing(store, remote, &me, &opts, &mut report)?;
+        if plan.refs.is_empty() {
             return Ok(report);
         }
-        let with_leases: Vec<(String, Option<crate::store::ObjectId>)> = to_push
-            .iter()
-            .map(|name| {
-                let lease = report
-                    .refs
-                    .iter()
-                    .find(|m| m.name == *name)
-                    .and_then(|m| m.lease);
-                (name.clone(), lease)
-            })
-            .collect();
-        match store.push_memory(remote, &with_leases, &|| {
+        let outcome = store.push_refs(remote, &plan.refs, &|| {
             slow(&format!("pushing memory to {remote}…"))
-        })? {
-            PushOutcome::Pushed => {
-                for name in &to_push {
-                    if let Some(id) = store.ref_id(name)? {
-                        store.set_tracking(remote, name, id)?;
-                    }
-                }
-                record_merged(store)?;
-                report.pushed = to_push;
-                return Ok(report);
-            }
+        })?;
+        let rejected = match outcome {
+            PushOutcome::Pushed => Vec::new(),
             PushOutcome::Rejected {
                 refs,
                 remote: said,
                 stderr,
             } => {
-                let raced = refs.iter().all(|r| r.is_race() || r.is_collateral())
-                    && (refs.iter().any(|r| r.is_race())
-                        || is_race(&stderr)
-                        || said.iter().any(|l| is_race(l)));
-                if !raced {
+                if refs.is_empty() {
+                    // The push as a whole failed (git said why): nothing landed.
+                    if is_race(&stderr) {
+                        report.outgoing.clear();
+                        report.notes_out = 0;
+                        std::thread::sleep(backoff(round));
+                        continue;
+                    }
                     return Err(push_refused(remote, &refs, &said, &stderr));
                 }
-                // Someone pushed in between: fetch, merge and try again.
-                report.outgoing.clear();
-                report.notes_out = 0;
-                std::thread::sleep(backoff(round));
+                let own_refused = refs.iter().any(|r| plan.is_own(&r.name) && !r.is_race());
+                if own_refused {
+                    // The remote's rules: every ref it refused, the shared ones first.
+                    let mut all = refs.clone();
+                    all.sort_by_key(|r| r.name.starts_with(crate::store::CLONES_PREFIX));
+                    return Err(push_refused(remote, &all, &said, &stderr));
+                }
+                refs
             }
+        };
+        // What landed is on the remote now: its tracking refs follow.
+        let mut landed = Vec::new();
+        for ((_, to, _), id) in plan.refs.iter().zip(&plan.ids) {
+            if rejected.iter().any(|r| r.name == *to) {
+                continue;
+            }
+            store.set_tracking_ref(&remote_tracking(remote, to), *id, remote)?;
+            landed.push(to.clone());
         }
+        record_merged(store)?;
+        report.pushed = landed;
+        report.shared_behind = rejected
+            .iter()
+            .filter(|r| !plan.is_own(&r.name))
+            .map(|r| {
+                if r.is_race() {
+                    r.name.clone()
+                } else {
+                    format!("{} ({})", r.name, r.reason)
+                }
+            })
+            .collect();
+        if rejected.iter().any(|r| plan.is_own(&r.name)) {
+            // Another process published under this clone's name (a copy of this
+            // repository): fetch, merge and try again.
+            report.outgoing.clear();
+            report.notes_out = 0;
+            std::thread::sleep(backoff(round));
+            continue;
+        }
+        return Ok(report);
     }
     report.gave_up = Some(format!(
         "{remote} kept moving during {} rounds; what came in is merged here, and a later `git rune sync {remote}` will finish the push",
@@ -155,91 +298,50 @@ pub fn sync(
     Ok(report)
 }
 
-/// Merges every tracking ref of `remote` into the local refs (what a plain `git fetch` with
-/// git-rune's refspecs brought in, too).
-pub fn merge_tracking(store: &Store, remote: &str, report: &mut SyncReport) -> Result<()> {
-    report.refs.clear();
-    report.notes = None;
-    for (local, theirs) in store.tracking(remote)? {
-        if local == NOTES_REF {
-            report.notes = Some(merge_notes(store, theirs, remote)?);
-        } else {
-            report.refs.push(merge_ref(store, &local, theirs, remote)?);
-        }
+/// The tracking ref of remote ref `remote_ref` (a shared ref or a clone's published one).
+fn remote_tracking(remote: &str, remote_ref: &str) -> String {
+    match remote_ref.strip_prefix(crate::store::CLONES_PREFIX) {
+        Some(rest) => format!("{TRACKING_PREFIX}{remote}/clones/{rest}"),
+        None => tracking_ref(remote, remote_ref),
     }
-    Ok(())
 }
 
-/// Adds git-rune's fetch refspecs to `remote` (unless it has them), so a plain `git fetch`
-/// or `git pull` brings its memory into the tracking namespace. Push refspecs are never added:
-/// they would change what a plain `git push` does. Returns whether it added anything.
-pub fn track_remote(store: &Store, remote: &str) -> Result<bool> {
-    let key = format!("remote.{remote}.fetch");
-    let mut added = false;
-    for spec in crate::store::fetch_refspecs(remote) {
-        if !store.config_has(&key, &spec) {
-            store.add_config(&key, &spec)?;
-            added = true;
-        }
-    }
-    Ok(added)
+/// What a sync pushes: (what: a local ref or a commit, remote ref, lease), the commit each
+/// one sends, and which remote refs are this clone's own.
+struct Plan {
+    refs: Vec<(String, String, Option<ObjectId>)>,
+    ids: Vec<ObjectId>,
+    own: Vec<String>,
 }
 
-/// Where the tracking refs stood when they were last merged: `<ref> <id>` lines.
-const MERGED: &str = "merged-tracking";
-
-/// Merges what moved in the tracking namespace since the last merge (a plain `git fetch`
-/// with git-rune's refspecs): one listing of `refs/rune-remotes/` compared with the ids last
-/// merged, and nothing more when they match.
-pub fn merge_fetched(store: &Store) -> Result<Vec<SyncReport>> {
-    let now = store.refs_under(crate::store::TRACKING_PREFIX)?;
-    if now.is_empty() {
-        return Ok(Vec::new());
+impl Plan {
+    fn is_own(&self, remote_ref: &str) -> bool {
+        self.own.iter().any(|o| o == remote_ref)
     }
-    let path = store.common_dir().join("rune").join(MERGED);
-    let before = std::fs::read_to_string(&path).unwrap_or_default();
-    let listed = tracking_listing(&now);
-    if before == listed {
-        return Ok(Vec::new());
-    }
-    let remotes: std::collections::BTreeSet<&str> = now
-        .iter()
-        .filter(|(name, id)| !before.contains(&format!("{name} {id}\n")))
-        .filter_map(|(name, _)| {
-            name.strip_prefix(crate::store::TRACKING_PREFIX)
-                .and_then(|r| r.split('/').next())
-        })
-        .collect();
-    let mut reports = Vec::new();
-    for remote in remotes {
-        let mut report = SyncReport {
-            remote: remote.to_owned(),
-            ..SyncReport::default()
-        };
-        merge_tracking(store, remote, &mut report)?;
-        reports.push(report);
-    }
-    record_merged(store)?;
-    Ok(reports)
 }
 
-fn tracking_listing(refs: &[(String, crate::store::ObjectId)]) -> String {
-    refs.iter().map(|(n, id)| format!("{n} {id}\n")).collect()
-}
-
-/// Remembers the tracking refs as merged now.
-fn record_merged(store: &Store) -> Result<()> {
-    let now = store.refs_under(crate::store::TRACKING_PREFIX)?;
-    let dir = store.common_dir().join("rune");
-    std::fs::create_dir_all(&dir)?;
-    std::fs::write(dir.join(MERGED), tracking_listing(&now))?;
-    Ok(())
-}
-
-/// The local refs the remote lacks something of, with what goes out counted./// The local refs the remote lacks something of, with what goes out counted.
-fn outgoing(store: &Store, remote: &str, report: &mut SyncReport) -> Result<Vec<String>> {
-    let mut out = Vec::new();
-    let mut names = store.memory_refs()?;
+/// The refs the remote lacks something of, with what goes out counted: this clone's own
+/// published refs (memory, the branches the remote has or is being sent, notes), each with a
+/// lease on what this clone last saw there (only it writes them), and the shared refs older
+/// versions read, pushed plainly (never over another clone's push) unless quarantined.
+fn outgoing(
+    store: &Store,
+    remote: &str,
+    me: &str,
+    opts: &SyncOptions,
+    report: &mut SyncReport,
+) -> Result<Plan> {
+    let pushing = &opts.pushing;
+    let mut plan = Plan {
+        refs: Vec::new(),
+        ids: Vec::new(),
+        own: Vec::new(),
+    };
+    let mut names: Vec<String> = Vec::new();
+    if store.ref_id(MEMORY_REF)?.is_some() {
+        names.push(MEMORY_REF.to_owned());
+    }
+    names.extend(share::shared_branches(store, remote, pushing)?);
     if store.ref_id(NOTES_REF)?.is_some() {
         names.push(NOTES_REF.to_owned());
     }
@@ -247,25 +349,55 @@ fn outgoing(store: &Store, remote: &str, report: &mut SyncReport) -> Result<Vec<
         let Some(ours) = store.tip(&name)? else {
             continue;
         };
-        let theirs = store.ref_id(&crate::store::tracking_ref(remote, &name))?;
-        if theirs == Some(ours.commit) {
+        let shared_tracking = tracking_ref(remote, &name);
+        let shared = store.ref_id(&shared_tracking)?;
+        let own_ref = published_ref(me, &name).expect("memory, branch and notes refs publish");
+        let own = store.ref_id(&remote_tracking(remote, &own_ref))?;
+        if own == Some(ours.commit) && shared == Some(ours.commit) {
             continue;
         }
-        let their_tree = match theirs {
-            Some(t) => Some(store.tip_of(&name, t)?.tree),
-            None => None,
-        };
+        // What goes out: what this clone has that the remote's copy lacks. Notes travel with
+        // their commits: those of commits that never left this clone stay here.
+        let mut send = (name.clone(), ours.commit);
         if name == NOTES_REF {
-            report.notes_out += store.notes_differing(their_tree, ours.tree)?.len();
+            let base = publish::remote_notes(store, remote, own);
+            let (publish, going) =
+                publish::notes_to_publish(store, remote, ours, base, own, pushing, &opts.sending)?;
+            report.notes_out += going;
+            if let Some(id) = publish {
+                if going == 0 || Some(id) == own {
+                    continue;
+                }
+                send = (id.to_string(), id);
+            }
         } else {
-            let kinds = crate::model::Kind::ALL;
-            for r in store.records_added_trees(&name, their_tree, ours.tree, kinds)? {
-                *report.outgoing.entry(r.kind().as_str()).or_default() += 1;
+            let base = match shared.or(own) {
+                Some(t) => store.tip_of(&shared_tracking, t).ok().map(|t| t.tree),
+                None => None,
+            };
+            if let Ok((added, _)) = store.tree_changes(&name, base, ours.tree) {
+                for r in added {
+                    *report.outgoing.entry(r.kind().as_str()).or_default() += 1;
+                }
             }
         }
-        out.push(name);
+        if own != Some(send.1) {
+            let lease = Some(own.unwrap_or_else(|| ObjectId::null(store.hash_kind())));
+            plan.refs.push((send.0.clone(), own_ref.clone(), lease));
+            plan.ids.push(send.1);
+            plan.own.push(own_ref);
+        }
+        if shared != Some(send.1) && !report.is_quarantined(&name) {
+            let lease = report
+                .refs
+                .iter()
+                .find(|m| m.name == name)
+                .and_then(|m| m.lease);
+            plan.refs.push((send.0.clone(), name.clone(), lease));
+            plan.ids.push(send.1);
+        }
     }
-    Ok(out)
+    Ok(plan)
 }
 
 /// The error for a memory push `remote` did not take: the refs it refused and why, in the
@@ -306,9 +438,9 @@ pub fn push_refused(
     let hint = if refused.is_empty() {
         "run `git rune sync` to merge the remote's memory and push again; memory is never force-pushed"
     } else {
-        "the remote's own rules refused the memory refs: ask its administrator to allow refs/rune/* and refs/notes/rune"
+        "the remote's own rules refused the memory refs: ask its administrator to allow refs/rune/*, refs/rune-clones/* and refs/notes/rune"
     };
-    user_error(message, hint)
+    error::conflict(message, hint)
 }
 
 /// How long to wait before round `round + 1`: random within a window that doubles each
@@ -337,7 +469,7 @@ fn is_race(stderr: &str) -> bool {
 }
 
 fn unreachable(remote: &str, e: TransferError) -> anyhow::Error {
-    user_error(
+    error::environment(
         format!("cannot fetch memory from {remote}: {}", e.message),
         format!(
             "check that {remote} is reachable (`git fetch {remote}` says the same); nothing here was changed, and a later `git rune sync` picks up where this one stopped"
@@ -369,7 +501,7 @@ impl SyncLock {
                     waited += Duration::from_millis(20);
                 }
                 Err(std::fs::TryLockError::WouldBlock) => {
-                    return Err(user_error(
+                    return Err(error::conflict(
                         "another git rune sync has been running here for a minute",
                         format!(
                             "wait for it to finish; if none is running, remove {}",

@@ -1,12 +1,15 @@
 //! Merging `refs/notes/rune` with a remote's: per annotated commit, a note only one side has
 //! is taken as it is, and a commit both sides annotated differently gets the canonical join
 //! of both notes (`notes::join`), so no line of either is lost and every clone ends with the
-//! same text.
+//! same text. A note past `rune.maxNoteBytes` is refused alone, and a note for a commit that
+//! expired here (`gc`: on no branch, tag or remote-tracking branch) is not taken back.
 
-use crate::notes::join::join;
-use crate::store::{ObjectId, Store, StoreError, NOTES_REF};
+use std::collections::BTreeMap;
 
 use super::merge::Outcome;
+use super::SyncReport;
+use crate::notes::join::join;
+use crate::store::{ObjectId, Source, Store, StoreError, NOTES_REF};
 
 /// What merging the notes did.
 #[derive(Debug, Clone)]
@@ -14,12 +17,81 @@ pub struct NotesMerge {
     pub outcome: Outcome,
     /// Notes that came in: new ones and joined ones.
     pub incoming: usize,
+    /// Notes refused (annotated commit, why).
+    pub refused: Vec<(String, String)>,
 }
 
-/// Merges the notes commit `theirs` (fetched) into refs/notes/rune, compare-and-swap.
-pub fn merge_notes(store: &Store, theirs: ObjectId, remote: &str) -> anyhow::Result<NotesMerge> {
+impl Default for NotesMerge {
+    fn default() -> Self {
+        NotesMerge {
+            outcome: Outcome::UpToDate,
+            incoming: 0,
+            refused: Vec::new(),
+        }
+    }
+}
+
+impl NotesMerge {
+    fn moved(&mut self, o: Outcome) {
+        if matches!(self.outcome, Outcome::UpToDate | Outcome::Ahead) {
+            self.outcome = o;
+        }
+    }
+}
+
+type Differing = Vec<(ObjectId, String, Option<String>)>;
+
+/// The notes of remote notes tree `theirs` that local tree `ours` lacks or holds otherwise,
+/// with those refused (too large) reported and those of expired commits left out; `None`
+/// (reported) when the remote ref cannot be read.
+fn read_notes(
+    store: &Store,
+    src: &Source,
+    ours: Option<ObjectId>,
+    theirs: ObjectId,
+    m: &mut NotesMerge,
+    report: &mut SyncReport,
+) -> anyhow::Result<Option<(Differing, bool)>> {
+    let (notes, refused) = match store.notes_incoming(ours, theirs)? {
+        Ok(n) => n,
+        Err(why) => {
+            report.skip(src, &why);
+            return Ok(None);
+        }
+    };
+    let dirty = !refused.is_empty();
+    for (commit, why) in refused {
+        m.refused
+            .push((commit.to_string(), format!("{why} (in {})", src.remote_ref)));
+    }
+    if dirty {
+        report.quarantine(src);
+    }
+    let expired = super::gc::expired_notes(store);
+    let notes = notes
+        .into_iter()
+        .filter(|(commit, _, _)| !expired.contains(commit))
+        .collect();
+    Ok(Some((notes, dirty)))
+}
+
+/// Merges the shared notes ref `src` (fetched) into refs/notes/rune, compare-and-swap.
+pub fn merge_notes(
+    store: &Store,
+    src: &Source,
+    remote: &str,
+    m: &mut NotesMerge,
+    report: &mut SyncReport,
+) -> anyhow::Result<()> {
+    let their_tip = match store.check_remote_tip(src.id, true)? {
+        Ok(t) => t,
+        Err(why) => {
+            report.skip(src, &why);
+            return Ok(());
+        }
+    };
     loop {
-        match merge_once(store, theirs, remote) {
+        match merge_once(store, src, their_tip, remote, m, report) {
             Err(e)
                 if matches!(
                     e.downcast_ref::<StoreError>(),
@@ -33,15 +105,18 @@ pub fn merge_notes(store: &Store, theirs: ObjectId, remote: &str) -> anyhow::Res
     }
 }
 
-fn merge_once(store: &Store, theirs: ObjectId, remote: &str) -> anyhow::Result<NotesMerge> {
+fn merge_once(
+    store: &Store,
+    src: &Source,
+    their_tip: crate::store::Tip,
+    remote: &str,
+    m: &mut NotesMerge,
+    report: &mut SyncReport,
+) -> anyhow::Result<()> {
+    let theirs = their_tip.commit;
     let ours = store.tip(NOTES_REF)?;
-    let their_tip = store.tip_of(NOTES_REF, theirs)?;
-    let mut out = NotesMerge {
-        outcome: Outcome::UpToDate,
-        incoming: 0,
-    };
     if ours.map(|t| t.commit) == Some(theirs) {
-        return Ok(out);
+        return Ok(());
     }
     let (only_theirs, only_ours) = match ours {
         Some(o) => {
@@ -51,20 +126,33 @@ fn merge_once(store: &Store, theirs: ObjectId, remote: &str) -> anyhow::Result<N
         None => (1, 0),
     };
     if only_theirs == 0 {
-        out.outcome = Outcome::Ahead;
-        return Ok(out);
+        m.moved(Outcome::Ahead);
+        return Ok(());
     }
-    let differing = store.notes_differing(ours.map(|t| t.tree), their_tip.tree)?;
-    out.incoming = differing.len();
-    if only_ours == 0 {
-        store.fast_forward(
-            NOTES_REF,
-            ours.map(|t| t.commit),
-            theirs,
-            &format!("sync notes from {remote}"),
-        )?;
-        out.outcome = Outcome::FastForward;
-        return Ok(out);
+    let Some((differing, dirty)) =
+        read_notes(store, src, ours.map(|t| t.tree), their_tip.tree, m, report)?
+    else {
+        return Ok(());
+    };
+    m.incoming = differing.len();
+    if only_ours == 0 && !dirty && differing.iter().all(|(_, _, o)| o.is_none()) {
+        let all_taken = store
+            .notes_differing(ours.map(|t| t.tree), their_tip.tree)?
+            .len()
+            == differing.len();
+        if all_taken {
+            store.fast_forward(
+                NOTES_REF,
+                ours.map(|t| t.commit),
+                theirs,
+                &format!("sync notes from {remote}"),
+            )?;
+            m.moved(Outcome::FastForward);
+            return Ok(());
+        }
+    }
+    if differing.is_empty() && dirty {
+        return Ok(());
     }
     let notes: Vec<(ObjectId, String)> = differing
         .into_iter()
@@ -73,7 +161,11 @@ fn merge_once(store: &Store, theirs: ObjectId, remote: &str) -> anyhow::Result<N
             None => (commit, text),
         })
         .collect();
-    let parents: Vec<ObjectId> = ours.map(|t| t.commit).into_iter().chain([theirs]).collect();
+    // A remote tip holding refused notes is not a parent: nothing keeps them reachable.
+    let mut parents: Vec<ObjectId> = ours.map(|t| t.commit).into_iter().collect();
+    if !dirty {
+        parents.push(theirs);
+    }
     store.land_notes(
         ours.map(|t| t.commit),
         ours.map(|t| t.tree),
@@ -81,6 +173,95 @@ fn merge_once(store: &Store, theirs: ObjectId, remote: &str) -> anyhow::Result<N
         &notes,
         &format!("merge notes from {remote}"),
     )?;
-    out.outcome = Outcome::Merged;
-    Ok(out)
+    m.moved(Outcome::Merged);
+    Ok(())
+}
+
+/// Absorbs the notes refs other clones publish (each moved since it was last merged): every
+/// note they hold that this clone lacks or holds otherwise, joined, in one notes commit.
+pub fn absorb_notes(
+    store: &Store,
+    sources: &[Source],
+    remote: &str,
+    m: &mut NotesMerge,
+    report: &mut SyncReport,
+) -> anyhow::Result<()> {
+    if sources.is_empty() {
+        return Ok(());
+    }
+    let start = store.tip(NOTES_REF)?;
+    // Per annotated commit, every text a source has that differs from ours.
+    let mut texts: BTreeMap<ObjectId, (Vec<String>, Option<String>)> = BTreeMap::new();
+    let mut parents = Vec::new();
+    for src in sources {
+        if start.map(|t| t.commit) == Some(src.id) {
+            continue;
+        }
+        let tip = match store.check_remote_tip(src.id, true)? {
+            Ok(t) => t,
+            Err(why) => {
+                report.skip(src, &why);
+                continue;
+            }
+        };
+        if start.map(|t| t.tree) == Some(tip.tree) {
+            continue;
+        }
+        let Some((differing, dirty)) =
+            read_notes(store, src, start.map(|t| t.tree), tip.tree, m, report)?
+        else {
+            continue;
+        };
+        if !dirty && !differing.is_empty() {
+            parents.push(tip.commit);
+        }
+        for (commit, text, ours) in differing {
+            let entry = texts.entry(commit).or_insert_with(|| (Vec::new(), ours));
+            if !entry.0.contains(&text) {
+                entry.0.push(text);
+            }
+        }
+    }
+    if texts.is_empty() {
+        return Ok(());
+    }
+    loop {
+        let ours = store.tip(NOTES_REF)?;
+        let mut current = store.notes_reader(ours.map(|t| t.tree))?;
+        let mut notes = Vec::with_capacity(texts.len());
+        for (commit, (theirs, _)) in &texts {
+            let mine = current.get(*commit)?;
+            let mut all: Vec<&str> = mine.iter().map(String::as_str).collect();
+            all.extend(theirs.iter().map(String::as_str));
+            let text = if all.len() == 1 {
+                all[0].to_owned()
+            } else {
+                join(&all)
+            };
+            if mine.as_deref() != Some(text.as_str()) {
+                notes.push((*commit, text));
+            }
+        }
+        if notes.is_empty() {
+            return Ok(());
+        }
+        let n = notes.len();
+        let mut ids: Vec<ObjectId> = ours.map(|t| t.commit).into_iter().collect();
+        ids.extend(parents.iter().copied());
+        match store.land_notes(
+            ours.map(|t| t.commit),
+            ours.map(|t| t.tree),
+            &ids,
+            &notes,
+            &format!("merge notes from {remote}"),
+        ) {
+            Ok(_) => {
+                m.incoming += n;
+                m.moved(Outcome::Merged);
+                return Ok(());
+            }
+            Err(StoreError::Contended { attempts: 1, .. }) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
 }

@@ -5,12 +5,15 @@
 //! sit in their own files and test in process.
 
 pub mod consolidate;
+mod follow;
 pub mod sp_json;
 pub mod todo;
 
+pub use follow::follow_todos;
+
 use anyhow::Result;
 
-use crate::error::user_error;
+use crate::error;
 use crate::memory::seal::{SealError, Sealed, Sealer};
 use crate::memory::write::{write_records, Written};
 use crate::memory::Snapshot;
@@ -45,9 +48,12 @@ pub struct Outcome {
 /// before a renumbering.
 pub fn find<'a>(state: &'a State, id: &str) -> Result<&'a Record> {
     let Some(n) = parse_task_id(id) else {
-        return Err(user_error(
+        return Err(error::input(
             format!("{id:?} is not a task id"),
-            "name a task as TASK_001 (or 1); `git rune task list --all` lists them",
+            error::run(
+                "task list --all",
+                " to list them; a task is named TASK_001 (or 1)",
+            ),
         ));
     };
     let num_of = |r: &Record| match &r.body {
@@ -64,9 +70,9 @@ pub fn find<'a>(state: &'a State, id: &str) -> Result<&'a Record> {
         .find(|r| num_of(r) == n)
         .or_else(|| state.tasks.iter().find(by_alias))
         .ok_or_else(|| {
-            user_error(
+            error::input(
                 format!("there is no task {} on this branch", task_id(n)),
-                "`git rune task list --all` lists the tasks",
+                error::run("task list --all", " to list the tasks"),
             )
         })
 }
@@ -76,9 +82,9 @@ pub(crate) fn seal(sealer: &mut Sealer, draft: Draft, from: &str) -> Result<Seal
     sealer
         .seal(draft, &|field, _| format!("{from} (field `{field}`)"))
         .map_err(|e| match e {
-            SealError::Invalid { kind, error, .. } => user_error(
+            SealError::Invalid { kind, error, .. } => error::input(
                 format!("invalid {kind}: {error}"),
-                "fix the value and run the command again; nothing was recorded",
+                "fix the value and try again; nothing was recorded",
             ),
             other => other.into(),
         })
@@ -164,7 +170,13 @@ pub fn add(store: &Store, sealer: &mut Sealer, change: Change) -> Result<Outcome
     let title = change.title.clone().unwrap_or_default();
     let salt = task::salt();
     let mut uid = String::new();
-    let written = write_records(store, Scope::Branch, &format!("task: {title}"), |state| {
+    // A task the gate will withhold is not named in its commit's summary.
+    let texts = format!("{title}\n{}", change.context.as_deref().unwrap_or_default());
+    let summary = match crate::integrity::gated_text_allowed(&texts) {
+        true => format!("task: {title}"),
+        false => format!("task: {}", crate::integrity::gate::WITHHELD_SUMMARY),
+    };
+    let written = write_records(store, Scope::Branch, &summary, |state| {
         let now = store.now();
         let mut body = Body::Task(Task {
             uid: String::new(),
@@ -247,12 +259,12 @@ fn outcome(store: &Store, written: Option<Written>, uid: &str) -> Result<Outcome
         .state
         .tasks
         .iter()
-        .find(|r| matches!(&r.body, Body::Task (Task { uid: u, .. }) if u == uid))
+        .find(|r| matches!(&r.body, Body::Task(Task { uid: u, .. }) if u == uid))
         .cloned();
     Ok(Outcome {
         written,
         task,
-        summary: Summary::of(&snap.state.tasks),
+        summary: summary(&snap.state.tasks),
     })
 }
 
@@ -284,6 +296,12 @@ pub fn line(r: &Record) -> String {
             t.push_str(&format!(" [{tag}]"));
         }
     }
+    let shown = crate::integrity::gate::shown_title(r);
+    let title = if shown == *title {
+        title.as_str()
+    } else {
+        shown.as_str()
+    };
     t.push_str(&format!(" {}", crate::text::sanitize(title)));
     if *consolidated {
         t.push_str(&format!(" (consolidated from {consolidated_count})"));
@@ -297,13 +315,29 @@ pub fn line(r: &Record) -> String {
     t
 }
 
+/// The seed's summary of a task list as every reader shows it: the next task's title through
+/// the integrity gate (the placeholder when the gate withholds that task, marked when it is
+/// SUSPICIOUS), never as written.
+pub fn summary(tasks: &[Record]) -> Summary {
+    let mut s = Summary::of(tasks);
+    if let Some((num, title)) = s.next.as_mut() {
+        let record = tasks
+            .iter()
+            .find(|r| matches!(&r.body, Body::Task(Task { num: n, .. }) if n == num));
+        if let Some(r) = record {
+            *title = crate::integrity::gate::shown_title(r);
+        }
+    }
+    s
+}
+
 /// The tasks of this branch: open ones, or all with `all`, in number order.
 pub fn list(state: &State, all: bool) -> Vec<&Record> {
     state
         .tasks
         .iter()
         .filter(|r| {
-            all || matches!(&r.body, Body::Task (Task { status, .. }) if status != COMPLETED)
+            all || matches!(&r.body, Body::Task(Task { status, .. }) if status != COMPLETED)
         })
         .collect()
 }
@@ -344,21 +378,27 @@ pub fn context_block(
     let existing = block(&snap.state, title);
     match (existing, must_exist, &content) {
         (None, true, _) => {
-            return Err(user_error(
+            return Err(error::input(
                 format!("there is no context block titled {title:?}"),
-                "`git rune context-block show` lists them; `context-block add` makes one",
+                error::run(
+                    "context-block show",
+                    " to list them; `context-block add` makes one",
+                ),
             ))
         }
         (Some(_), false, _) => {
-            return Err(user_error(
+            return Err(error::input(
                 format!("a context block titled {title:?} exists"),
-                format!("change it with `git rune context-block edit {title:?} --content …`"),
+                error::run(
+                    format!("context-block edit {title:?} --content …"),
+                    " to change it",
+                ),
             ))
         }
         (None, false, None) => {
-            return Err(user_error(
+            return Err(error::input(
                 "a new context block needs --content",
-                "pass --content \"…\"",
+                error::pass("content", "\"…\"", ""),
             ))
         }
         _ => {}
@@ -450,7 +490,7 @@ pub fn consolidate(store: &Store, sealer: &mut Sealer, dry_run: bool) -> Result<
         return Ok(Consolidated {
             groups,
             written: None,
-            summary: Summary::of(&snap.state.tasks),
+            summary: summary(&snap.state.tasks),
         });
     }
     let written = write_records(store, Scope::Branch, "task: consolidate", |state| {
@@ -486,7 +526,7 @@ pub fn consolidate(store: &Store, sealer: &mut Sealer, dry_run: bool) -> Result<
     Ok(Consolidated {
         groups,
         written,
-        summary: Summary::of(&snap.state.tasks),
+        summary: summary(&snap.state.tasks),
     })
 }
 
@@ -495,41 +535,6 @@ fn body_num(body: &Body) -> u32 {
         Body::Task(Task { num, .. }) => *num,
         _ => 0,
     }
-}
-
-/// Makes the branch's tasks follow an agent's todo list ([`todo::changes`]); writes nothing
-/// when the list changes nothing.
-pub fn follow_todos(store: &Store, todos: &[todo::Todo]) -> Result<Option<Written>> {
-    let salt = task::salt();
-    let mut sealer = Sealer::default();
-    write_records(
-        store,
-        Scope::Branch,
-        "task: follow the agent's todo list",
-        |state| {
-            let drafts = todo::changes(&state.tasks, todos);
-            if drafts.is_empty() {
-                return Ok(Vec::new());
-            }
-            let now = store.now();
-            let mut next = task::next_number(state);
-            let edited: Vec<&str> = drafts
-                .iter()
-                .flat_map(|d| d.supersedes.iter().map(String::as_str))
-                .collect();
-            let mut out = pins(&mut sealer, state, &now, &edited)?;
-            for mut d in drafts {
-                if d.supersedes.iter().any(|id| state.renumbered.contains(id)) {
-                    if let Body::Task(Task { claimed, .. }) = &mut d.body {
-                        claimed.clear();
-                    }
-                }
-                task::complete(&mut d.body, &mut next, &now, &salt);
-                out.push(seal(&mut sealer, d, "the agent's todo list")?);
-            }
-            Ok::<_, anyhow::Error>(out)
-        },
-    )
 }
 
 /// What an import brought in.
@@ -541,6 +546,36 @@ pub struct Imported {
     pub renumbered: Vec<(String, String)>,
     pub written: Option<Written>,
     pub summary: Summary,
+    /// How the code moved since the file was saved (the seed's WF2: its metadata's
+    /// `git_branch` and `git_commit` against HEAD), one warning per line.
+    pub drift: Vec<String>,
+}
+
+/// The seed's WF2 check: the file's saved branch and commit against HEAD now.
+fn sp_drift(store: &Store, branch: Option<&str>, commit: Option<&str>) -> Result<Vec<String>> {
+    let head = store.head_info()?;
+    let mut out = Vec::new();
+    if let Some(saved) = commit {
+        let now = head.head.map(|h| h.to_string());
+        let same = now
+            .as_deref()
+            .is_some_and(|n| n.starts_with(&saved.to_lowercase()) && saved.len() >= 4);
+        if !same {
+            out.push(format!(
+                "Git state changed: the file was saved at {}, HEAD is {}",
+                crate::text::short(saved),
+                now.as_deref()
+                    .map(crate::text::short)
+                    .unwrap_or("(no commits)")
+            ));
+        }
+    }
+    if let (Some(saved), Some(now)) = (branch, head.branch.as_deref()) {
+        if saved != now {
+            out.push(format!("Branch: {saved} → {now}"));
+        }
+    }
+    Ok(out)
 }
 
 /// Brings an `sp.json` in: each task keeps its number unless another task with another title
@@ -554,7 +589,7 @@ pub fn import_sp_json(
     shown: &str,
 ) -> Result<Imported> {
     let file = sp_json::parse(text, &store.now()).map_err(|e| {
-        user_error(
+        error::input(
             e.to_string(),
             match &e {
                 sp_json::SpError::InvalidJson(why) => {
@@ -567,6 +602,11 @@ pub fn import_sp_json(
             },
         )
     })?;
+    let drift = sp_drift(
+        store,
+        file.git_branch.as_deref(),
+        file.git_commit.as_deref(),
+    )?;
     let salt = task::salt();
     let mut renumbered = Vec::new();
     let written = write_records(store, Scope::Branch, &format!("import {shown}"), |state| {
@@ -644,7 +684,8 @@ pub fn import_sp_json(
         blocks: file.blocks.len(),
         renumbered,
         written,
-        summary: Summary::of(&snap.state.tasks),
+        summary: summary(&snap.state.tasks),
+        drift,
     })
 }
 

@@ -42,7 +42,14 @@ struct SpTask {
     context: Option<String>,
     #[serde(default)]
     files: Vec<String>,
+    /// Keys the seed does not define: kept, and written back.
+    #[serde(flatten)]
+    rest: serde_json::Map<String, Value>,
 }
+
+/// The `after` of a task's extra that holds a key of its `sp.json` object the seed does not
+/// define (label: the key; text: its value as compact JSON). `tasks.md` does not show them.
+pub const SP_JSON_KEY: &str = "sp.json";
 
 #[derive(Debug, Deserialize)]
 struct SpBlock {
@@ -61,6 +68,10 @@ struct SpBlock {
 pub struct SpFile {
     pub tasks: Vec<Body>,
     pub blocks: Vec<Body>,
+    /// The metadata's `git_branch` and `git_commit`: the state the file was saved in, for the
+    /// drift warning of the seed's WF2.
+    pub git_branch: Option<String>,
+    pub git_commit: Option<String>,
 }
 
 /// A time as RFC 3339 UTC with `Z`, to the second.
@@ -76,10 +87,21 @@ fn utc(t: &str) -> Option<String> {
 
 /// Reads a file; `now` stands in for times it leaves out.
 pub fn parse(text: &str, now: &str) -> Result<SpFile, SpError> {
+    // Some editors start a file with a byte-order mark; it is not JSON.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let v: Value = serde_json::from_str(text).map_err(|e| SpError::InvalidJson(e.to_string()))?;
     if !v.get("metadata").is_some_and(Value::is_object) {
         return Err(SpError::MissingMetadata);
     }
+    let meta = |key: &str| {
+        v["metadata"]
+            .get(key)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
+    let (git_branch, git_commit) = (meta("git_branch"), meta("git_commit"));
     let tasks: Vec<SpTask> = serde_json::from_value(v.get("tasks").cloned().unwrap_or(json!([])))
         .map_err(|e| SpError::Invalid(format!("tasks: {e}")))?;
     let blocks: Vec<SpBlock> =
@@ -121,7 +143,15 @@ pub fn parse(text: &str, now: &str) -> Result<SpFile, SpError> {
             files: t.files,
             keep: false,
             aliases: Vec::new(),
-            extra: Vec::new(),
+            extra: t
+                .rest
+                .into_iter()
+                .map(|(key, value)| crate::model::Extra {
+                    after: SP_JSON_KEY.into(),
+                    label: key,
+                    text: value.to_string(),
+                })
+                .collect(),
         }));
     }
     let mut out_blocks = Vec::new();
@@ -140,6 +170,8 @@ pub fn parse(text: &str, now: &str) -> Result<SpFile, SpError> {
     Ok(SpFile {
         tasks: out_tasks,
         blocks: out_blocks,
+        git_branch,
+        git_commit,
     })
 }
 
@@ -187,7 +219,7 @@ pub fn render(tasks: &[Record], blocks: &[Record], place: &Place) -> String {
         .collect();
     let mut individual: Vec<&Record> = tasks
         .iter()
-        .filter(|r| matches!(&r.body, Body::Task (Task { status, consolidated: false, .. }) if status == COMPLETED))
+        .filter(|r| matches!(&r.body, Body::Task(Task { status, consolidated: false, .. }) if status == COMPLETED))
         .filter(|r| !grouped.contains(&r.id.as_str()))
         .collect();
     individual.sort_by(|a, b| completed_of(b).cmp(&completed_of(a)));
@@ -311,6 +343,7 @@ fn task_json(b: &Body, place: &Place) -> Option<String> {
         consolidated_count,
         context,
         files,
+        extra,
         ..
     }) = b
     else {
@@ -343,6 +376,12 @@ fn task_json(b: &Body, place: &Place) -> Option<String> {
     if !files.is_empty() {
         let files: Vec<String> = files.iter().map(|f| place.private(f)).collect();
         m = m.put("files", json!(files));
+    }
+    // Keys the seed does not define, as the file had them.
+    for x in extra.iter().filter(|x| x.after == SP_JSON_KEY) {
+        if let Ok(v) = serde_json::from_str::<Value>(&x.text) {
+            m = m.put(&x.label, v);
+        }
     }
     Some(m.text())
 }

@@ -40,7 +40,7 @@ pub fn changes(tasks: &[Record], todos: &[Todo]) -> Vec<Draft> {
         let matches = |open: bool| {
             (0..tasks.len()).find(|&i| {
                 !used[i]
-                    && matches!(&tasks[i].body, Body::Task (Task { title, status: s, consolidated: false, .. })
+                    && matches!(&tasks[i].body, Body::Task(Task { title, status: s, consolidated: false, .. })
                         if key(title) == want && (s != COMPLETED) == open)
             })
         };
@@ -90,6 +90,31 @@ pub fn changes(tasks: &[Record], todos: &[Todo]) -> Vec<Draft> {
     out
 }
 
+/// A todo left out of the tasks because its text holds a secret: its place in the list
+/// (from 1) and the rule that found it, never the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    pub item: usize,
+    pub rule: &'static str,
+}
+
+/// The todos to follow, and those left out because their text holds a secret (the others are
+/// followed: a task missing from the list is left as it is).
+pub fn without_secrets(todos: &[Todo]) -> (Vec<Todo>, Vec<Refused>) {
+    let mut kept = Vec::with_capacity(todos.len());
+    let mut refused = Vec::new();
+    for (i, todo) in todos.iter().enumerate() {
+        match crate::secrets::scan(&todo.content).first() {
+            Some(f) => refused.push(Refused {
+                item: i + 1,
+                rule: f.rule,
+            }),
+            None => kept.push(todo.clone()),
+        }
+    }
+    (kept, refused)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,11 +162,9 @@ mod tests {
         let got = changes(&tasks, &todos);
         assert_eq!(got.len(), 2);
         assert_eq!(got[0].supersedes, vec![tasks[0].id.clone()]);
+        assert!(matches!(&got[0].body, Body::Task(Task { status, .. }) if status == "in_progress"));
         assert!(
-            matches!(&got[0].body, Body::Task (Task { status, .. }) if status == "in_progress")
-        );
-        assert!(
-            matches!(&got[1].body, Body::Task (Task { title, num: 0, .. }) if title == "Write tests")
+            matches!(&got[1].body, Body::Task(Task { title, num: 0, .. }) if title == "Write tests")
         );
         // The same list again, once applied, changes nothing.
         let applied = vec![
@@ -150,5 +173,22 @@ mod tests {
             task(3, "Write tests", "pending"),
         ];
         assert!(changes(&applied, &todos).is_empty());
+    }
+
+    #[test]
+    fn a_todo_holding_a_secret_is_left_out_and_named_by_its_place() {
+        // Built by concatenation so no literal credential sits in the source.
+        let secret = format!("ghp_{}", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8");
+        let todos = vec![
+            todo("Rotate the deploy key", "pending"),
+            todo(&format!("Push with token {secret}"), "pending"),
+            todo("Write tests", "pending"),
+        ];
+        let (kept, refused) = without_secrets(&todos);
+        assert_eq!(kept, vec![todos[0].clone(), todos[2].clone()]);
+        assert_eq!(refused.len(), 1);
+        assert_eq!(refused[0].item, 2);
+        assert!(!refused[0].rule.is_empty());
+        assert!(!format!("{refused:?}").contains(&secret));
     }
 }

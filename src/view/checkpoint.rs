@@ -3,8 +3,9 @@
 //! Sections may be written at `##` or `###`. Sections the checkpoint does not know (the seed's
 //! "Decisions Made This Session (Load-Bearing)", a `## Notes`) and prose before the first
 //! section are kept as the record's extras and written back in place. The "Current Git State"
-//! section is git-rune's to write: its Branch, Last commit and Uncommitted changes lines come
-//! from the git state captured when the checkpoint was saved; other lines in it are kept.
+//! section an agent wrote (branch, last commit and its message, uncommitted files, stash) is
+//! kept as written, beside the git state git-rune captures when it saves the checkpoint; a
+//! checkpoint without one shows git-rune's (Branch, Last commit, Uncommitted changes).
 
 use super::text::{
     block, err, fence, heading, is_blank, item, leading_date, loose, minute, numbered, one_line,
@@ -26,9 +27,6 @@ pub(crate) const SECTIONS: [&str; 5] = [
     "Resume Command",
 ];
 pub(crate) const GIT_STATE: &str = "Current Git State";
-
-/// The git state lines git-rune writes (by their loose label).
-const GIT_LINES: [&str; 3] = ["branch", "lastcommit", "uncommittedchanges"];
 
 /// The known section a heading names, as an index into [`SECTIONS`].
 fn part(heading_text: &str) -> Option<usize> {
@@ -68,26 +66,12 @@ pub(crate) fn render(open: Option<&Record>, withhold: Withhold<'_>) -> String {
     out.push_str("\n## What I Was Doing\n");
     push_text(&mut out, &doing);
     with_extras(0, &mut out);
+    let written = written_git_state(&extra).is_some();
     if git.is_some() || extra.iter().any(|x| x.after == GIT_STATE) {
         out.push_str(&format!("\n## {GIT_STATE}\n"));
-        if let Some(g) = git {
-            let branch = g.branch.as_deref().map(one_line);
-            out.push_str(&format!(
-                "- Branch: {}\n",
-                branch.as_deref().unwrap_or("(detached HEAD)")
-            ));
-            let head = g.head.as_deref().map(one_line);
-            out.push_str(&format!(
-                "- Last commit: {}\n",
-                head.as_deref().unwrap_or("(none)")
-            ));
-            let dirty: Vec<String> = g.dirty.iter().map(|d| one_line(d)).collect();
-            let dirty = if dirty.is_empty() {
-                "clean".to_owned()
-            } else {
-                dirty.join(", ")
-            };
-            out.push_str(&format!("- Uncommitted changes: {dirty}\n"));
+        // The agent's own lines when it wrote them; else what git-rune captured.
+        if let (Some(g), false) = (&git, written) {
+            out.push_str(&git_lines(g));
         }
         with_extras(1, &mut out);
     }
@@ -230,16 +214,11 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
             Part::Known(i, lines) => {
                 after = SECTIONS[*i];
                 if *i == 1 {
-                    // Lines git-rune writes are its own; the rest are kept.
-                    let kept: Vec<Src<'_>> = lines
-                        .iter()
-                        .copied()
-                        .filter(|s| !is_git_line(s.text))
-                        .collect();
+                    // The section as written: the agent's git state is kept as it is.
                     extra.push(Extra {
                         after: GIT_STATE.into(),
                         label: String::new(),
-                        text: block(&join(&kept), false),
+                        text: block(&join(lines), false),
                     });
                 }
             }
@@ -270,11 +249,80 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
     Ok(vec![Parsed::entry(body, at)])
 }
 
-/// A `- Branch: …`, `- Last commit: …` or `- Uncommitted changes: …` line.
-fn is_git_line(line: &str) -> bool {
-    let t = line.trim_start().trim_start_matches(['-', '*', ' ']);
-    t.split_once(':')
-        .is_some_and(|(label, _)| GIT_LINES.contains(&loose(label).as_str()))
+/// The git state lines git-rune writes for a captured state.
+pub(crate) fn git_lines(g: &crate::model::GitState) -> String {
+    let branch = g.branch.as_deref().map(one_line);
+    let head = g.head.as_deref().map(one_line);
+    let dirty: Vec<String> = g.dirty.iter().map(|d| one_line(d)).collect();
+    let dirty = if dirty.is_empty() {
+        "clean".to_owned()
+    } else {
+        dirty.join(", ")
+    };
+    format!(
+        "- Branch: {}\n- Last commit: {}\n- Uncommitted changes: {dirty}\n",
+        branch.as_deref().unwrap_or("(detached HEAD)"),
+        head.as_deref().unwrap_or("(none)")
+    )
+}
+
+/// The git state an agent wrote in the checkpoint's "Current Git State" section: its
+/// branch and last commit (the hash, without the message), when it wrote either.
+pub fn written_git_state(extra: &[Extra]) -> Option<(Option<String>, Option<String>)> {
+    let text = extra
+        .iter()
+        .find(|x| x.after == GIT_STATE && x.label.is_empty())?
+        .text
+        .clone();
+    let mut branch = None;
+    let mut commit = None;
+    for line in text.lines() {
+        let t = line.trim_start().trim_start_matches(['-', '*', ' ', '\\']);
+        let Some((label, value)) = t.split_once(':') else {
+            continue;
+        };
+        let value = value.trim().trim_matches('`').trim();
+        match loose(label).as_str() {
+            "branch" if !value.is_empty() => branch = Some(value.to_owned()),
+            "lastcommit" => {
+                let hash = value
+                    .trim_start_matches(['`', '['])
+                    .split(|c: char| !c.is_ascii_hexdigit())
+                    .next()
+                    .unwrap_or("");
+                if hash.len() >= 4 {
+                    commit = Some(hash.to_lowercase());
+                }
+            }
+            _ => {}
+        }
+    }
+    (branch.is_some() || commit.is_some()).then_some((branch, commit))
+}
+
+/// A checkpoint read from the view without the git state lines git-rune itself wrote for
+/// `captured` (the view showed them): they are git-rune's, not the agent's.
+pub(crate) fn without_rendered_git(body: &mut Body, captured: Option<&crate::model::GitState>) {
+    let (Body::Checkpoint(Checkpoint { extra, .. }), Some(g)) = (body, captured) else {
+        return;
+    };
+    // As the parser normalised what it read.
+    let rendered = block(&git_lines(g), false);
+    let rendered = rendered.as_str();
+    if let Some(i) = extra
+        .iter()
+        .position(|x| x.after == GIT_STATE && x.label.is_empty())
+    {
+        let text = extra[i].text.clone();
+        if let Some(rest) = text.strip_prefix(rendered) {
+            let rest = rest.trim_start_matches('\n').to_owned();
+            if rest.is_empty() {
+                extra.remove(i);
+            } else {
+                extra[i].text = rest;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -383,12 +431,12 @@ Continue Phase 2 Task 3
                 context: strings(&["Things tried and failed:", "Item 1", "Item 2"]),
                 resume: "Continue Phase 2 Task 3".into(),
                 git: None,
-                // Git-rune writes the git state itself; the rest of what was written is kept.
+                // The agent's git state, as written (git-rune captures its own beside it).
                 extra: vec![
                     Extra {
                         after: "Current Git State".into(),
                         label: String::new(),
-                        text: "- Stashed: no".into(),
+                        text: "- Branch: main\n- Last commit: abc fix\n- Uncommitted changes: clean\n- Stashed: no".into(),
                     },
                     Extra {
                         after: "Current Git State".into(),
@@ -423,7 +471,7 @@ Continue Phase 2 Task 3
         )
         .unwrap();
         assert!(
-            matches!(&got[0], Body::Checkpoint (Checkpoint { doing, extra, .. })
+            matches!(&got[0], Body::Checkpoint(Checkpoint { doing, extra, .. })
                 if doing == "x" && extra[0].label == "# Again" && extra[0].text == "y"),
             "{got:?}"
         );

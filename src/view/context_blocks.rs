@@ -308,7 +308,7 @@ mod tests {
         // Indented, a label-like line is content.
         let got = view::parse_bodies(ViewFile::ContextBlocks, "## A\n  Updated: soon\n").unwrap();
         assert!(
-            matches!(&got[0], Body::ContextBlock (ContextBlock { content, .. }) if content == "Updated: soon")
+            matches!(&got[0], Body::ContextBlock(ContextBlock { content, .. }) if content == "Updated: soon")
         );
     }
 }

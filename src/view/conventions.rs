@@ -2,11 +2,13 @@
 
 use super::entry::{self, push_extras, text, Form};
 use super::text::{day, push_field, withheld_line};
-use super::{normal, ParseError, Parsed, Withhold};
+use super::{normal, ParseError, Withhold};
 use crate::model::kinds::Convention;
 use crate::model::{Body, Record};
 
 const FORM: Form = Form {
+    aliases: &[],
+    header: "# Conventions\n",
     words: &["Convention"],
     titled: true,
     shape: "## [YYYY-MM-DD] Convention: <title>",
@@ -45,7 +47,7 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     out
 }
 
-pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
+pub(crate) fn parse(text: &str) -> Result<super::Framed, ParseError> {
     entry::parse_entries(text, &FORM, |e| {
         e.required(&FORM, 0)?;
         Ok(Body::Convention(Convention {
@@ -154,12 +156,9 @@ async def fetch(): ...
         .unwrap_err();
         assert_eq!(e.line, 3);
         assert!(e.message.contains("**Pattern:**"), "{e}");
-        let e =
-            view::parse_bodies(ViewFile::Conventions, "# Conventions\n- loose item\n").unwrap_err();
-        assert_eq!(e.line, 2);
-        assert!(
-            e.message.contains("## [YYYY-MM-DD] Convention: <title>"),
-            "{e}"
-        );
+        // Text before the first entry is the file's frame, not an error.
+        let f = view::parse_framed(ViewFile::Conventions, "# Conventions\n- loose item\n").unwrap();
+        assert!(f.items.is_empty());
+        assert_eq!(f.frame.as_deref(), Some("# Conventions\n- loose item\n"));
     }
 }

@@ -84,7 +84,15 @@ pub fn diff(file: ViewFile, base: &[Record], parsed: Vec<Parsed>) -> Vec<Draft> 
                 }
             }
             Parsed::Entry(e) => {
-                let body = normal(&e.body);
+                let mut body = normal(&e.body);
+                // The git state lines the view showed for the checkpoint are git-rune's own.
+                if file == ViewFile::Checkpoint {
+                    let captured = base.first().and_then(|r| match &r.body {
+                        Body::Checkpoint(Checkpoint { git, .. }) => git.as_ref(),
+                        _ => None,
+                    });
+                    super::checkpoint::without_rendered_git(&mut body, captured);
+                }
                 let shown = visible(&body);
                 let time = e.at.as_deref().map(|at| file.shown_time(at));
                 let same = |j: usize| {
@@ -273,7 +281,7 @@ mod tests {
         assert_eq!(drafts.len(), 1);
         assert!(drafts[0].supersedes.is_empty());
         assert!(
-            matches!(&drafts[0].body, Body::Decision (Decision { title, .. }) if title == "New")
+            matches!(&drafts[0].body, Body::Decision(Decision { title, .. }) if title == "New")
         );
     }
 
@@ -316,7 +324,7 @@ mod tests {
         let drafts = save(ViewFile::Decisions, &state, &text);
         assert_eq!(drafts[0].supersedes, vec![records[0].id.clone()]);
         assert!(
-            matches!(&drafts[0].body, Body::Decision (Decision { file_blobs, .. }) if file_blobs.is_empty())
+            matches!(&drafts[0].body, Body::Decision(Decision { file_blobs, .. }) if file_blobs.is_empty())
         );
     }
 

@@ -7,6 +7,14 @@
 //! seed's one-line form `### [date] Title - **layer**: … - …`, CRLF); what it does not know
 //! (another labelled line, prose, text above the first entry) is kept as the entry's extras
 //! and written back where it was, so no line a person wrote is lost.
+//!
+//! The Rune Echoes plugin's own entry format is read too (vinhnxv/rune-plugin, its
+//! `echo-search` indexer): `## <Tier> — <title> (YYYY-MM-DD)` after a blank line (tiers
+//! Etched, Notes, Inscribed, Observations, Traced; an em dash, en dash or hyphen), then
+//! `**Source**: …` and `**Confidence**: HIGH (…)` lines, then any markdown up to the next
+//! entry (sub-headings, lists, paragraphs), which is the learning, kept as written. A word
+//! confidence is kept as written beside the number it reads as. Entries are written back in
+//! the seed's format.
 
 use super::{ParseError, Parsed, Withhold};
 use crate::model::echo::{self, format_confidence};
@@ -94,7 +102,7 @@ pub fn title_line(role: &str, file: EchoFile) -> String {
 pub fn render(role: &str, file: EchoFile, echoes: &[Record], withhold: Withhold<'_>) -> String {
     let mine: Vec<&Record> = echoes
         .iter()
-        .filter(|r| matches!(&r.body, Body::Echo (Echo { role: r2, .. }) if r2 == role))
+        .filter(|r| matches!(&r.body, Body::Echo(Echo { role: r2, .. }) if r2 == role))
         .filter(|r| EchoFile::of(&r.body) == Some(file))
         .collect();
     if mine.is_empty() {
@@ -272,14 +280,66 @@ fn unfold(line: &str) -> Vec<String> {
     out
 }
 
-/// A confidence as written: a number (`0.85`), or `high` / `medium` / `low`.
+/// A confidence as written: a number (`0.85`), or `high` / `medium` / `low`, either
+/// followed by a note (`HIGH (verified across 4 sessions)`).
 fn confidence(value: &str) -> Option<f64> {
-    match value.trim().to_lowercase().as_str() {
+    let v = value.trim();
+    let head = match v.find(['(', ' ', '—', '-']) {
+        Some(i) if i > 0 => v[..i].trim(),
+        _ => v,
+    };
+    match head.to_lowercase().as_str() {
         "high" => Some(0.9),
         "medium" => Some(0.6),
         "low" => Some(0.3),
-        v => v.parse::<f64>().ok().filter(|c| (0.0..=1.0).contains(c)),
+        h => h.parse::<f64>().ok().filter(|c| (0.0..=1.0).contains(c)),
     }
+}
+
+/// The label of the extra that keeps a confidence as it was written, when it was not the
+/// number the view writes (`HIGH (3 sessions)`).
+pub const CONFIDENCE_AS_WRITTEN: &str = "confidence as written";
+
+/// The plugin's tiers (its layers), as its headings write them.
+const TIERS: [&str; 5] = ["Etched", "Notes", "Inscribed", "Observations", "Traced"];
+
+/// Where an entry of a role file starts, for readers that split a file into entries before
+/// reading each (`import echoes`): `Some(true)` for the plugin's heading (which needs a blank
+/// line or nothing before it), `Some(false)` for the seed's; inside a plugin entry only a
+/// dated heading of the seed's form (or the plugin's) starts another.
+pub fn entry_start(line: &str, after_blank: bool, in_plugin_entry: bool) -> Option<bool> {
+    if after_blank && plugin_heading(line).is_some() {
+        return Some(true);
+    }
+    let (date, _) = heading(line)?;
+    (!in_plugin_entry || !date.is_empty()).then_some(false)
+}
+
+/// A heading of the Rune Echoes plugin: `## Inscribed — Title (2026-01-15)`. Returns the
+/// layer, the title and the date.
+fn plugin_heading(line: &str) -> Option<(String, String, String)> {
+    let rest = line.strip_prefix("##")?;
+    if !rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let rest = rest.trim_start();
+    let (tier, rest) = TIERS
+        .iter()
+        .find_map(|t| Some((*t, rest.strip_prefix(t)?)))?;
+    let rest = rest.trim_start();
+    let dashes = rest.len() - rest.trim_start_matches(['—', '–', '-']).len();
+    if dashes == 0 {
+        return None;
+    }
+    let rest = rest[dashes..].trim_start();
+    // The title runs to the last `(YYYY-MM-DD)`.
+    let open = rest.rfind('(')?;
+    let date = rest.get(open + 1..open + 11)?;
+    if !echo::valid_date(date) || rest.get(open + 11..open + 12) != Some(")") {
+        return None;
+    }
+    let title = rest[..open].trim();
+    (!title.is_empty()).then(|| (tier.to_lowercase(), title.to_owned(), date.to_owned()))
 }
 
 /// An entry being read.
@@ -298,6 +358,10 @@ struct Building {
     /// The last known field read (extras go after it).
     after: String,
     extra: Vec<Extra>,
+    /// An entry in the plugin's format: its lines after the labelled ones, as written.
+    plugin: Option<Vec<String>>,
+    /// Blank lines met inside the learning, kept if it goes on.
+    blanks: usize,
 }
 
 /// Parses a role's file (or a findings file) into its entries, in file order. New entries
@@ -310,6 +374,7 @@ pub fn parse(role: &str, file: EchoFile, text: &str) -> Result<Vec<Parsed>, Pars
     let mut cur: Option<Building> = None;
     let mut pending: Vec<Extra> = Vec::new();
     let lines: Vec<String> = text.lines().flat_map(unfold).collect();
+    let mut just_started = false;
     for (i, line) in lines.iter().enumerate() {
         let n = i + 1;
         let trimmed = line.trim();
@@ -339,6 +404,43 @@ pub fn parse(role: &str, file: EchoFile, text: &str) -> Result<Vec<Parsed>, Pars
             out.push(Parsed::Withheld(uid));
             continue;
         }
+        // The plugin's heading counts only after a blank line (its indexer's rule), or
+        // where an entry may start.
+        let after_blank = i == 0 || lines[i - 1].trim().is_empty() || just_started;
+        just_started = false;
+        if let Some((layer, title, date)) = plugin_heading(line).filter(|_| after_blank) {
+            if let Some(b) = cur.take() {
+                out.push(finish(role, file, b)?);
+            }
+            cur = Some(Building {
+                line: n,
+                date: date.clone(),
+                title,
+                layer: Some(layer),
+                source: String::new(),
+                confidence: None,
+                evidence: String::new(),
+                verified: String::new(),
+                supersedes: String::new(),
+                members: Vec::new(),
+                text: None,
+                after: String::new(),
+                extra: std::mem::take(&mut pending),
+                plugin: Some(Vec::new()),
+                blanks: 0,
+            });
+            just_started = true;
+            continue;
+        }
+        // Inside a plugin entry everything is the learning, up to the next entry heading (a
+        // dated one of the seed's format, or the plugin's), save its labelled lines first.
+        if let Some(b) = cur.as_mut().filter(|b| b.plugin.is_some()) {
+            let dated_heading = heading(line).is_some_and(|(d, _)| !d.is_empty());
+            if !dated_heading && !trimmed.starts_with("> withheld by git-rune: echo ") {
+                plugin_line(b, line, n)?;
+                continue;
+            }
+        }
         if let Some((date, title)) = heading(line) {
             if let Some(b) = cur.take() {
                 out.push(finish(role, file, b)?);
@@ -357,6 +459,8 @@ pub fn parse(role: &str, file: EchoFile, text: &str) -> Result<Vec<Parsed>, Pars
                 text: None,
                 after: String::new(),
                 extra: std::mem::take(&mut pending),
+                plugin: None,
+                blanks: 0,
             });
             continue;
         }
@@ -372,16 +476,23 @@ pub fn parse(role: &str, file: EchoFile, text: &str) -> Result<Vec<Parsed>, Pars
             continue;
         };
         if trimmed.is_empty() {
+            // Kept if the learning goes on after it.
+            if b.after == "text" {
+                b.blanks += 1;
+            }
             continue;
         }
-        // A continuation of the learning.
+        // A continuation of the learning: written indented by two spaces (the rest of its
+        // indentation is its own).
         if b.after == "text" && line.starts_with("  ") {
             if let Some(t) = b.text.as_mut() {
-                t.push('\n');
-                t.push_str(trimmed);
+                t.push_str(&"\n".repeat(b.blanks + 1));
+                t.push_str(line[2..].trim_end());
+                b.blanks = 0;
                 continue;
             }
         }
+        b.blanks = 0;
         if let Some((label, value)) = labelled(line) {
             let key = label.to_lowercase();
             let known = match key.as_str() {
@@ -396,6 +507,13 @@ pub fn parse(role: &str, file: EchoFile, text: &str) -> Result<Vec<Parsed>, Pars
                 "confidence" if b.confidence.is_none() => match confidence(&value) {
                     Some(c) => {
                         b.confidence = Some(c);
+                        if value != format_confidence(c) {
+                            b.extra.push(Extra {
+                                after: "confidence".into(),
+                                label: CONFIDENCE_AS_WRITTEN.into(),
+                                text: value.clone(),
+                            });
+                        }
                         true
                     }
                     None => {
@@ -464,23 +582,80 @@ pub fn parse(role: &str, file: EchoFile, text: &str) -> Result<Vec<Parsed>, Pars
     if let Some(b) = cur.take() {
         out.push(finish(role, file, b)?);
     }
-    if !pending.is_empty() && out.is_empty() {
-        let first = lines.iter().position(|l| !l.trim().is_empty()).unwrap_or(0);
-        return Err(ParseError {
-            line: first + 1,
-            message: "text but no entry: start each entry with `### [YYYY-MM-DD] Pattern: \
-                      short description`"
-                .into(),
-        });
-    }
+    // Text but no entry (the Rune Echoes plugin's `*No echoes yet.*` placeholder, a note):
+    // no entries, and nothing refused; the text stays in the file until entries come, when
+    // it is kept with the first one.
     Ok(out)
 }
 
-fn finish(role: &str, file: EchoFile, b: Building) -> Result<Parsed, ParseError> {
+/// One line of an entry in the plugin's format: a labelled line (`**Source**: …`) while no
+/// learning line came yet, else a line of the learning, as written.
+fn plugin_line(b: &mut Building, line: &str, n: usize) -> Result<(), ParseError> {
+    let started = b.plugin.as_ref().is_some_and(|l| !l.is_empty());
+    if !started {
+        if line.trim().is_empty() {
+            return Ok(());
+        }
+        if line.trim_start().starts_with("**") {
+            if let Some((label, value)) = labelled(line) {
+                let value = value.trim().trim_matches('`').trim().to_owned();
+                match label.to_lowercase().as_str() {
+                    "source" if b.source.is_empty() => b.source = value,
+                    "confidence" if b.confidence.is_none() => {
+                        let c = confidence(&value).ok_or_else(|| ParseError {
+                            line: n,
+                            message: format!(
+                                "confidence {value:?} is not a number from 0.0 to 1.0 \
+                                 (or high, medium, low)"
+                            ),
+                        })?;
+                        b.confidence = Some(c);
+                        if value != format_confidence(c) {
+                            b.extra.push(Extra {
+                                after: "confidence".into(),
+                                label: CONFIDENCE_AS_WRITTEN.into(),
+                                text: value,
+                            });
+                        }
+                    }
+                    "evidence" if b.evidence.is_empty() => b.evidence = value,
+                    "verified" if b.verified.is_empty() => b.verified = value,
+                    "layer" => b.layer = Some(value.to_lowercase()),
+                    _ => b.extra.push(Extra {
+                        after: "source".into(),
+                        label,
+                        text: value,
+                    }),
+                }
+                return Ok(());
+            }
+        }
+    }
+    if let Some(l) = b.plugin.as_mut() {
+        l.push(line.to_owned());
+    }
+    Ok(())
+}
+
+fn finish(role: &str, file: EchoFile, mut b: Building) -> Result<Parsed, ParseError> {
     let err = |message: String| ParseError {
         line: b.line,
         message,
     };
+    if let Some(lines) = b.plugin.take() {
+        // The plugin's learning: its lines as written, blank ones at either end left out; an
+        // entry with none (the plugin's indexer skips it) is its title.
+        let start = lines.iter().position(|l| !l.trim().is_empty());
+        let end = lines.iter().rposition(|l| !l.trim().is_empty());
+        b.text = Some(match (start, end) {
+            (Some(s), Some(e)) => lines[s..=e]
+                .iter()
+                .map(|l| l.trim_end())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            _ => b.title.clone(),
+        });
+    }
     let date = if b.date.is_empty() {
         b.verified.clone()
     } else {
@@ -565,7 +740,7 @@ mod tests {
         let b = bodies("team", EchoFile::Memory, SEED_EXAMPLES);
         assert_eq!(b.len(), 3);
         assert!(
-            matches!(&b[1], Body::Echo (Echo { confidence, layer, .. }) if *confidence == 0.85 && layer == "inscribed")
+            matches!(&b[1], Body::Echo(Echo { confidence, layer, .. }) if *confidence == 0.85 && layer == "inscribed")
         );
     }
 
@@ -644,7 +819,134 @@ a stray remark
         .unwrap_err();
         assert_eq!(e.line, 2);
         assert!(parse("w", EchoFile::Memory, "<!-- echo-schema: v2 -->\n").is_err());
-        assert!(parse("w", EchoFile::Memory, "just prose\n").is_err());
+        // Text but no entry is no entry, never a refusal (the plugin's placeholder).
+        assert!(parse("w", EchoFile::Memory, "just prose\n")
+            .unwrap()
+            .is_empty());
         assert!(parse("w", EchoFile::Memory, "").unwrap().is_empty());
+    }
+
+    /// The plugin's files: (role, text, the titles of its entries).
+    const PLUGIN: &[(&str, &str, &[&str])] = &[
+        (
+            "reviewer",
+            include_str!("../../tests/fixtures/echoes-plugin/reviewer/MEMORY.md"),
+            &[
+                "Session Token Handling Review",
+                "Migrations Never Edit Merged Files",
+                "Flaky Snapshot Test",
+            ],
+        ),
+        (
+            "planner",
+            include_str!("../../tests/fixtures/echoes-plugin/planner/MEMORY.md"),
+            &["Plan: Webhook Retries", "Planning Needs a Rollback Section"],
+        ),
+        (
+            "workers",
+            include_str!("../../tests/fixtures/echoes-plugin/workers/MEMORY.md"),
+            &[
+                "Patch Queue for Parallel Workers",
+                "Slow Docker Builds",
+                "Pattern: Seed-format entry in a plugin file",
+            ],
+        ),
+        (
+            "notes",
+            include_str!("../../tests/fixtures/echoes-plugin/notes/MEMORY.md"),
+            &["Always use pnpm"],
+        ),
+        (
+            "observations",
+            include_str!("../../tests/fixtures/echoes-plugin/observations/MEMORY.md"),
+            &["Handlers Skip Input Validation", "Retry Loops Without Caps"],
+        ),
+    ];
+
+    #[test]
+    fn the_plugins_entries_are_read_entry_for_entry_and_written_back_losslessly() {
+        for (role, text, titles) in PLUGIN {
+            let b = bodies(role, EchoFile::Memory, text);
+            let got: Vec<&str> = b.iter().map(|b| b.title()).collect();
+            assert_eq!(&got, titles, "{role}");
+            // In the seed's format, and back: the same entries.
+            let out = rerender(role, EchoFile::Memory, text);
+            assert!(out.starts_with(SCHEMA_HEADER), "{out}");
+            let mut again = bodies(role, EchoFile::Memory, &out);
+            let mut first = b.clone();
+            for list in [&mut again, &mut first] {
+                for x in list.iter_mut() {
+                    crate::view::normalize(x);
+                }
+                list.sort_by(|a, b| a.title().cmp(b.title()));
+            }
+            assert_eq!(again, first, "{role}:\n{out}");
+            assert_eq!(rerender(role, EchoFile::Memory, &out), out, "{role}");
+        }
+    }
+
+    #[test]
+    fn the_plugins_fields_tiers_and_sub_headings() {
+        let b = bodies("reviewer", EchoFile::Memory, PLUGIN[0].1);
+        let Body::Echo(Echo {
+            layer,
+            date,
+            verified,
+            source,
+            confidence,
+            text,
+            extra,
+            ..
+        }) = &b[0]
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (
+                layer.as_str(),
+                date.as_str(),
+                verified.as_str(),
+                source.as_str(),
+                *confidence
+            ),
+            (
+                "inscribed",
+                "2026-01-14",
+                "2026-01-14",
+                "rune:appraise a1b2c3",
+                0.9
+            )
+        );
+        assert!(
+            text.starts_with("### Review Metrics\n\n- Branch: feat/session-tokens"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\n\n### Key Learnings\n\n1. **Tokens logged"),
+            "{text}"
+        );
+        assert_eq!(
+            extra,
+            &vec![Extra {
+                after: "confidence".into(),
+                label: CONFIDENCE_AS_WRITTEN.into(),
+                text: "HIGH (3 Ashes, all completed)".into()
+            }]
+        );
+        // An indented code line keeps its indentation.
+        let traced = &b[2];
+        assert!(
+            matches!(traced, Body::Echo(Echo { layer, text, .. }) if layer == "traced" && text.contains("\n\n    expect(render(<Button/>))"))
+        );
+        let notes = bodies("notes", EchoFile::Memory, PLUGIN[3].1);
+        assert!(matches!(&notes[0], Body::Echo(Echo { layer, .. }) if layer == "notes"));
+        let obs = bodies("observations", EchoFile::Memory, PLUGIN[4].1);
+        assert!(obs
+            .iter()
+            .all(|b| matches!(b, Body::Echo(Echo { layer, .. }) if layer == "observations")));
+        // A heading of the plugin's form right under text is the text's (its indexer's rule).
+        let inline = "## Inscribed — A (2026-01-01)\n**Source**: s\nsee below\n## Notes — inline note (2026-01-01)\nmore\n";
+        let b = bodies("team", EchoFile::Memory, inline);
+        assert_eq!(b.len(), 1, "{b:?}");
     }
 }

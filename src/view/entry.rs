@@ -9,8 +9,8 @@
 //! fences are read whole: blank lines and structure inside them are content.
 
 use super::text::{
-    bullet_field_line, err, fence, field_line, heading, is_blank, leading_date, loose, numbered,
-    one_line, starts_list_item, strip_word, withheld_id, Src,
+    bullet_field_line, date_prefix, err, fence, field_line, heading, is_blank, loose, numbered,
+    one_line, starts_list_item, strip_word, withheld_id, DatePrefix, Src,
 };
 use super::ParseError;
 use crate::model::Extra;
@@ -52,6 +52,12 @@ pub(crate) struct Form {
     /// The words that may follow the date; the first is the one written (`Decision`,
     /// `Session Summary`).
     pub words: &'static [&'static str],
+    /// Other words agents start such an entry with (`ADR`, `Architecture decision`): read as
+    /// this format's word; an alias followed by a number (`ADR-004: …`) keeps it in the title.
+    pub aliases: &'static [&'static str],
+    /// The title line the view writes: a file whose text before its first entry is just this
+    /// has no frame of its own.
+    pub header: &'static str,
     /// Whether `Word:` is followed by a title that the entry needs.
     pub titled: bool,
     /// The heading as the seed writes it, for error messages.
@@ -138,9 +144,10 @@ pub(crate) fn parse_entries(
     text: &str,
     form: &Form,
     mut body: impl FnMut(RawEntry<'_>) -> Result<crate::model::Body, ParseError>,
-) -> Result<Vec<super::Parsed>, ParseError> {
+) -> Result<super::Framed, ParseError> {
     let mut out = Vec::new();
-    for item in parse(text, form)? {
+    let (items, frame) = parse_framed(text, form)?;
+    for item in items {
         match item {
             RawItem::Withheld(id) => out.push(super::Parsed::Withheld(id)),
             RawItem::Entry(mut e) => {
@@ -151,7 +158,10 @@ pub(crate) fn parse_entries(
             }
         }
     }
-    Ok(out)
+    Ok(super::Framed {
+        items: out,
+        frame: frame.filter(|f| f != form.header),
+    })
 }
 
 /// Where the next content line goes.
@@ -170,21 +180,38 @@ fn section_label(line: &str) -> String {
 }
 
 /// Splits a file into raw entries; everything a format still has to check is per entry.
+#[cfg(test)]
 pub(crate) fn parse<'a>(text: &'a str, form: &Form) -> Result<Vec<RawItem<'a>>, ParseError> {
+    parse_framed(text, form).map(|(items, _)| items)
+}
+
+/// [`parse`], and the file's frame: its text before the first entry (the title, an intro,
+/// a note), as written, `None` when there is none.
+pub(crate) fn parse_framed<'a>(
+    text: &'a str,
+    form: &Form,
+) -> Result<(Vec<RawItem<'a>>, Option<String>), ParseError> {
+    let lines: Vec<Src<'a>> = numbered(text).collect();
     let mut items: Vec<RawItem<'a>> = Vec::new();
+    let mut frame: Vec<&'a str> = Vec::new();
     let mut title: Option<String> = None;
     let mut target = Target::Start;
     let mut blank = false;
     let mut open_fence: Option<&'static str> = None;
-    for src in numbered(text) {
+    // The heading level of the entry being read.
+    let mut level_of_entry = 0;
+    for (i, &src) in lines.iter().enumerate() {
+        let in_frame = items.is_empty();
         let entry = match items.last_mut() {
             Some(RawItem::Entry(e)) => Some(e),
             _ => None,
         };
         // Inside a code fence every line belongs to what the fence is in.
         if let Some(marker) = open_fence {
-            if let Some(e) = entry {
-                target = push_line(e, form, target, src, blank);
+            match entry {
+                Some(e) => target = push_line(e, form, target, src, blank),
+                None if in_frame => frame.push(src.text),
+                None => {}
             }
             blank = false;
             if src.text.starts_with(marker) {
@@ -198,7 +225,15 @@ pub(crate) fn parse<'a>(text: &'a str, form: &Form) -> Result<Vec<RawItem<'a>>, 
             continue;
         }
         if let Some((level, h)) = heading(src.text) {
-            if let Some((at, title)) = entry_heading(h, form).filter(|_| level >= 2) {
+            // Where an entry may start, headings are read leniently.
+            let lenient = level >= 2 && (entry.is_none() || level <= level_of_entry);
+            let head = if level >= 2 {
+                classify(h, form, lenient, || has_fields_below(&lines[i + 1..], form))
+                    .map_err(|m| err(src.no, m))?
+            } else {
+                Head::Other
+            };
+            if let Head::Entry(at, title) = head {
                 if form.titled && title.is_empty() {
                     return Err(err(
                         src.no,
@@ -212,21 +247,27 @@ pub(crate) fn parse<'a>(text: &'a str, form: &Form) -> Result<Vec<RawItem<'a>>, 
                     fields: form.fields.iter().map(|_| None).collect(),
                     extras: Vec::new(),
                 }));
+                level_of_entry = level;
                 target = Target::Start;
                 blank = false;
                 continue;
             }
             let Some(e) = entry else {
-                // The file's title, before any entry (and again later: agents repeat it).
-                if level == 1 && title.is_none() {
-                    title = Some(loose(h));
+                // Before the first entry: the file's frame (its title, an intro, a note).
+                if in_frame {
+                    if level == 1 && title.is_none() {
+                        title = Some(loose(h));
+                    }
+                    frame.push(src.text);
                     continue;
                 }
+                // After a placeholder: a heading with nothing to belong to.
                 return Err(err(
                     src.no,
                     format!("expected \"{}\" to start an entry", form.shape),
                 ));
             };
+            // The file's title again (agents repeat it when they append).
             if level == 1 && title.as_deref() == Some(&loose(h)) {
                 continue;
             }
@@ -240,6 +281,11 @@ pub(crate) fn parse<'a>(text: &'a str, form: &Form) -> Result<Vec<RawItem<'a>>, 
             continue;
         }
         let Some(e) = entry else {
+            if in_frame {
+                frame.push(src.text);
+                open_fence = fence(src.text);
+                continue;
+            }
             if is_blank(src.text) {
                 continue;
             }
@@ -283,7 +329,21 @@ pub(crate) fn parse<'a>(text: &'a str, form: &Form) -> Result<Vec<RawItem<'a>>, 
         blank = false;
         open_fence = fence(src.text).filter(|_| !is_list(form, target));
     }
-    Ok(items)
+    Ok((items, frame_text(&frame)))
+}
+
+/// The frame as stored: its lines as written, trailing blank lines left out, ending with a
+/// newline; `None` for none.
+pub(crate) fn frame_text(lines: &[&str]) -> Option<String> {
+    let end = lines
+        .iter()
+        .rposition(|l| !l.trim().is_empty())
+        .map_or(0, |i| i + 1);
+    (end > 0).then(|| {
+        let mut t = lines[..end].join("\n");
+        t.push('\n');
+        t
+    })
 }
 
 /// Adds one content line to where it belongs, and returns where the next one goes. A blank
@@ -345,25 +405,148 @@ fn after(e: &RawEntry<'_>, form: &Form) -> String {
         .unwrap_or_default()
 }
 
-/// The time and title of an entry heading (an empty title for untitled forms), or `None`
-/// when the heading is not this format's.
-fn entry_heading(h: &str, form: &Form) -> Option<(Option<String>, String)> {
-    let (at, rest) = match leading_date(h) {
-        Some((at, rest)) => (Some(at), rest),
-        None => (None, h.trim_start()),
+/// What a heading is to an entry format.
+#[derive(Debug, PartialEq)]
+enum Head {
+    /// An entry's heading: its time (if it gives one) and its title (empty for untitled
+    /// forms, or what the heading holds after its word).
+    Entry(Option<String>, String),
+    /// Any other heading: a sub-section of the entry above, the file's title, prose.
+    Other,
+}
+
+/// The words every entry format starts its entries with: in another format's file, a heading
+/// with one of them is an entry filed in the wrong place, never part of the entry above.
+const EVERY_WORD: [&str; 5] = [
+    "Decision",
+    "Convention",
+    "Instinct",
+    "Session Summary",
+    "Progress Update",
+];
+
+/// What separates a heading's date or word from what follows (`— Decision`, `Decision - x`).
+fn strip_separator(s: &str) -> Option<&str> {
+    let t = s.trim_start();
+    ["—", "–", "-", "|", ":"]
+        .iter()
+        .find_map(|sep| t.strip_prefix(sep))
+        .filter(|r| r.is_empty() || r.starts_with(char::is_whitespace))
+        .map(str::trim_start)
+}
+
+/// `word` at the start of `s` as a whole word (`Decisions` is not `Decision`): what follows.
+fn whole_word<'a>(s: &'a str, word: &str) -> Option<&'a str> {
+    strip_word(s, word).filter(|r| !r.starts_with(|c: char| c.is_alphanumeric()))
+}
+
+/// Reads a heading line (its text after the `#`s) as `form` does. `lenient`: the heading
+/// stands where an entry may start (before any entry, or at the level of the entry above or
+/// higher); there a heading written loosely (`## 2026-11-25 — Decision: x`, `## Decision - x`,
+/// `## Decision x`, `## ADR-004: x`, a date and a title without the word) starts an entry,
+/// and one that starts like an entry but cannot be read (a date that is none, another
+/// format's word) is refused, so it never joins the entry above. `fields_below` says whether
+/// known field lines follow, which a heading without a colon or word needs to be an entry.
+fn classify(
+    h: &str,
+    form: &Form,
+    lenient: bool,
+    fields_below: impl Fn() -> bool,
+) -> Result<Head, String> {
+    let (at, rest) = match date_prefix(h) {
+        DatePrefix::Date(at, rest) => (Some(at), rest),
+        DatePrefix::Bad(d) if lenient => {
+            return Err(format!(
+                "{d:?} is not a date: write the heading as \"{}\"",
+                form.shape
+            ))
+        }
+        DatePrefix::Bad(_) => return Ok(Head::Other),
+        DatePrefix::None => (None, h.trim_start()),
     };
-    let rest = form.words.iter().find_map(|w| {
-        let r = strip_word(rest, w)?;
-        // The word must end there: `Decisions` is not `Decision`.
-        (r.is_empty() || !r.starts_with(|c: char| c.is_alphanumeric())).then_some(r)
-    })?;
-    if !form.titled {
-        let rest = rest.trim_start();
-        let rest = rest.strip_prefix(':').unwrap_or(rest);
-        return Some((at, one_line(rest)));
+    // `2026-11-25 — Decision: x`: a dash between the date and the word.
+    let rest = match (&at, strip_separator(rest)) {
+        (Some(_), Some(r)) if lenient => r,
+        _ => rest,
+    };
+    let words = form.words.iter().map(|w| (*w, false));
+    for (w, alias) in words.chain(form.aliases.iter().map(|a| (*a, true))) {
+        let Some(r) = whole_word(rest, w) else {
+            continue;
+        };
+        if !form.titled {
+            let r = r.trim_start();
+            return Ok(Head::Entry(at, one_line(r.strip_prefix(':').unwrap_or(r))));
+        }
+        if let Some(t) = r.trim_start().strip_prefix(':') {
+            // `ADR-004: x` reads as an alias followed by its number below.
+            if !(alias && t.is_empty()) {
+                return Ok(Head::Entry(at, one_line(t)));
+            }
+        }
+        if !lenient {
+            continue;
+        }
+        // An alias with a number (`ADR-004: x`, `ADR 4 - x`) keeps it in the title.
+        let numbered = r
+            .trim_start()
+            .trim_start_matches(['-', '#'])
+            .starts_with(|c: char| c.is_ascii_digit());
+        if alias && numbered {
+            return Ok(Head::Entry(at, one_line(rest)));
+        }
+        if let Some(t) = strip_separator(r) {
+            return Ok(Head::Entry(at, one_line(t)));
+        }
+        if r.trim().is_empty() {
+            return Ok(Head::Entry(at, String::new()));
+        }
+        // `## Decision without date`: an entry when its fields follow.
+        if r.starts_with(char::is_whitespace) && fields_below() {
+            return Ok(Head::Entry(at, one_line(r)));
+        }
     }
-    let rest = rest.trim_start().strip_prefix(':')?;
-    Some((at, one_line(rest)))
+    if !lenient {
+        return Ok(Head::Other);
+    }
+    if let Some(other) = EVERY_WORD.iter().find(|w| {
+        whole_word(rest, w).is_some_and(|r| r.trim_start().starts_with(':'))
+            && !form.words.contains(w)
+    }) {
+        return Err(format!(
+            "a {other} heading where \"{}\" entries go: move it to the file of its kind, or \
+             write it as \"{}\"",
+            form.words[0], form.shape
+        ));
+    }
+    // A date and a title without the word (`## [2026-04-05] Use Redis`), with fields below.
+    if at.is_some() && fields_below() {
+        return Ok(Head::Entry(at, one_line(rest)));
+    }
+    Ok(Head::Other)
+}
+
+/// Whether a known field line of `form` comes before the next heading (code fences skipped).
+fn has_fields_below(lines: &[Src<'_>], form: &Form) -> bool {
+    let mut open: Option<&str> = None;
+    for src in lines {
+        if let Some(marker) = open {
+            if src.text.starts_with(marker) {
+                open = None;
+            }
+            continue;
+        }
+        if heading(src.text).is_some() {
+            return false;
+        }
+        if let Some((label, _)) = field_line(src.text).or_else(|| bullet_field_line(src.text)) {
+            if form.field_of(label).is_some() {
+                return true;
+            }
+        }
+        open = fence(src.text);
+    }
+    false
 }
 
 /// Writes the extras that came after `after` (the empty string: right after the heading):
@@ -412,6 +595,8 @@ mod tests {
 
     const FORM: Form = Form {
         words: &["Decision"],
+        aliases: &["ADR", "Architecture decision"],
+        header: "# Decisions Log\n",
         titled: true,
         shape: "## [YYYY-MM-DD HH:MM] Decision: <title>",
         fields: &[text("Context"), text("Decision")],
@@ -481,16 +666,20 @@ mod tests {
     }
 
     #[test]
-    fn stray_text_before_an_entry_is_an_error_with_its_line() {
-        let e = parse("# Log\nhello\n", &FORM).unwrap_err();
-        assert_eq!(e.line, 2);
+    fn text_before_an_entry_is_the_frame_and_broken_headings_are_errors_with_their_line() {
+        let (items, frame) = parse_framed("# Log\nhello\n", &FORM).unwrap();
+        assert!(items.is_empty());
+        assert_eq!(frame.as_deref(), Some("# Log\nhello\n"));
+        assert_eq!(parse("## Decision:\n", &FORM).unwrap_err().line, 1);
+        // A heading that is no entry stays in the frame.
+        assert!(parse("## Note: A\n", &FORM).unwrap().is_empty());
+        let e = parse("## [2026-13-45] Decision: A\n", &FORM).unwrap_err();
+        assert_eq!(e.line, 1);
         assert!(
             e.message
                 .contains("## [YYYY-MM-DD HH:MM] Decision: <title>"),
             "{e}"
         );
-        assert_eq!(parse("## Decision:\n", &FORM).unwrap_err().line, 1);
-        assert_eq!(parse("## Note: A\n", &FORM).unwrap_err().line, 1);
         // Inside an entry, an unknown heading is kept, not refused.
         assert_eq!(one("## Decision: A\n## Note\n").extras.len(), 1);
     }

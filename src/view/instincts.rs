@@ -2,11 +2,13 @@
 
 use super::entry::{self, line, push_extras, text, Form};
 use super::text::{day, err, push_field, withheld_line};
-use super::{normal, ParseError, Parsed, Withhold};
+use super::{normal, ParseError, Withhold};
 use crate::model::kinds::Instinct;
 use crate::model::{Body, Extra, Record};
 
 const FORM: Form = Form {
+    aliases: &[],
+    header: "# Instincts\n",
     words: &["Instinct"],
     titled: true,
     shape: "## [YYYY-MM-DD] Instinct: <name>",
@@ -89,7 +91,7 @@ fn confidence(raw: &str) -> Option<(f64, String)> {
         .map(|(_, v)| (*v, t.to_owned()))
 }
 
-pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
+pub(crate) fn parse(text: &str) -> Result<super::Framed, ParseError> {
     entry::parse_entries(text, &FORM, |mut e| {
         e.required(&FORM, 0)?;
         e.required(&FORM, 1)?;

@@ -1,31 +1,39 @@
-//! `INVARIANTS.md`: discipline rules agents must not break, grouped by section.
-//!
-//! The seed's loader parses sections, skips `## Archived`, and yields rules
-//! `{ section, title, what, where: string[], why }` with stats danger / critical / state / cross.
-//! The file format this module reads and writes:
+//! `INVARIANTS.md`: discipline rules agents must not break, grouped by section, in the form
+//! Rune's invariants loader reads (`skills/session-bridge/scripts/load-invariants.js`):
 //!
 //! ```text
-//! # Invariants
+//! # Project Invariants
 //!
 //! ## Danger Zones
 //!
-//! ### Never bypass the router
-//! - **What:** every request goes through the L0 router
-//! - **Where:** `skills/skill-router/**`, `src/{a,b}.rs`
-//! - **Why:** skipping it loses auth checks
+//! #### skill-router
+//! - **WHAT**: every request goes through the L0 router
+//! - **WHERE**: `skills/skill-router/**`, `src/{a,b}.rs`
+//! - **WHY**: skipping it loses auth checks
+//!
+//! ## Archived
+//!
+//! ### Danger Zones
+//!
+//! #### legacy-emitter
+//! - **WHAT**: old monolith emitter (retired)
 //! ```
 //!
-//! Sections render in the order Danger Zones, Critical Contracts, State Machines, Cross-File
-//! Couplings, then other sections alphabetically, then Archived. Empty fields are left out.
-//! Parse is lenient on the field lines: the bullet, the bold and the backticks are optional
-//! (`What: …`, `**What**: …`), `Where` is a backtick-quoted or comma-separated list, and an
-//! indented line continues the field above. Other bold `**Label:**` lines are skipped.
+//! How the file is walked (sections, rules, fences, the archive) is `invariants_file`'s; this
+//! module turns rule blocks into records and back. A rule is its heading and the lines up to
+//! the next heading: its fields (the loader's one-line `WHAT`/`WHERE`/`WHY`, read leniently),
+//! and what else it holds as extras: another bold label (`- **Owner**: …`), lines right under a
+//! field (`+`: the continuation the loader does not read), paragraphs after a blank line. The
+//! rest of the file is its layout, kept as its frame and written back in place, so the
+//! template's prose, a note under `## Archived` or a code example never block a save. The
+//! loader's stats (danger / critical / state / cross) come from the section's words.
 
-use super::text::{
-    err, fence, heading, is_blank, loose, numbered, one_line, paths, read_paths, withheld_id,
-    withheld_line, Src,
+pub use super::invariants_file::is_archived;
+use super::invariants_file::{
+    field_line, is_separator, known_rank, FieldLabel, Step, Walk, SECTIONS, TITLE,
 };
-use super::{normal, normalize, ParseError, Parsed, Withhold};
+use super::text::{numbered, one_line, paths, withheld_line};
+use super::{normal, Framed, ParseError, Parsed, Withhold};
 use crate::model::kinds::Invariant;
 use crate::model::{Body, Extra, Record};
 
@@ -60,7 +68,7 @@ pub fn category(section: &str) -> Category {
         Category::Critical
     } else if s.contains("state") {
         Category::State
-    } else if s.contains("cross") || s.contains("coupling") {
+    } else if s.contains("cross") || s.contains("coupling") || s.contains("consistency") {
         Category::Cross
     } else {
         Category::Other
@@ -102,329 +110,629 @@ pub fn load(records: &[Record]) -> Loaded<'_> {
     out
 }
 
-/// Retired rules live under `## Archived` and do not re-activate.
-pub fn is_archived(section: &str) -> bool {
-    loose(section).starts_with("archive")
-}
-
-const KNOWN: [&str; 4] = [
-    "Danger Zones",
-    "Critical Contracts",
-    "State Machines",
-    "Cross-File Couplings",
-];
-
-/// Sort key of a section: the four known ones first, Archived last, the rest by name.
+/// Sort key of a section: the loader's four first, Archived last, the rest by name.
 fn rank(section: &str) -> (u8, String) {
     if is_archived(section) {
         return (6, section.to_owned());
     }
-    match KNOWN.iter().position(|k| loose(k) == loose(section)) {
+    match known_rank(section) {
         Some(i) => (i as u8, section.to_owned()),
         None => (5, section.to_owned()),
     }
 }
 
-pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
-    let mut sections: Vec<String> = Vec::new();
-    for r in records {
-        if let Body::Invariant(Invariant { section, .. }) = &r.body {
-            let section = one_line(section);
-            if !sections.contains(&section) {
-                sections.push(section);
-            }
-        }
-    }
-    sections.sort_by_key(|s| rank(s));
-    let mut out = String::from("# Invariants\n");
-    for s in sections {
-        out.push_str(&format!("\n## {s}\n"));
-        for r in records {
-            let Body::Invariant(Invariant {
-                section,
-                title,
-                what,
-                r#where,
-                why,
-                extra,
-            }) = normal(&r.body)
-            else {
-                continue;
-            };
-            if section != s {
-                continue;
-            }
-            if withhold(r) {
-                out.push_str(&format!("\n{}\n", withheld_line("invariant", &r.id)));
-                continue;
-            }
-            out.push_str(&format!("\n### {title}\n"));
-            push_rule_extras(&mut out, &extra, "");
-            if !what.is_empty() {
-                out.push_str(&format!("- **What:** {what}\n"));
-                push_rule_extras(&mut out, &extra, "What");
-            }
-            if !r#where.is_empty() {
-                let quoted: Vec<String> = r#where.iter().map(|w| format!("`{w}`")).collect();
-                out.push_str(&format!("- **Where:** {}\n", quoted.join(", ")));
-                push_rule_extras(&mut out, &extra, "Where");
-            }
-            if !why.is_empty() {
-                out.push_str(&format!("- **Why:** {why}\n"));
-                push_rule_extras(&mut out, &extra, "Why");
-            }
-        }
-    }
-    out
-}
-
-/// A rule's extras after `after`: other labelled fields as `- **Label:** …`, prose after a
-/// blank line.
-fn push_rule_extras(out: &mut String, extra: &[Extra], after: &str) {
-    for x in extra.iter().filter(|x| x.after == after) {
-        if x.label.is_empty() {
-            out.push_str(&format!("\n{}\n", x.text));
-        } else {
-            out.push_str(&format!("- **{}:** ", x.label));
-            out.push_str(&x.text);
-            out.push('\n');
-        }
+/// The canonical name of a section the loader knows under an older name (the names git-rune
+/// wrote before it followed the loader).
+pub(crate) fn section_name(section: &str) -> String {
+    match (
+        known_rank(section),
+        SECTIONS.iter().find(|(_, old)| *old == section),
+    ) {
+        (Some(_), Some((name, _))) => (*name).to_owned(),
+        _ => section.to_owned(),
     }
 }
 
-/// A rule field line: its label, whether the label was bold, and the value.
-fn rule_field(line: &str) -> Option<(String, bool, &str)> {
-    let t = line.trim_start();
-    let t = match t.strip_prefix(['-', '*', '+']) {
-        Some(r) if r.starts_with([' ', '\t']) => r.trim_start(),
-        _ => t,
-    };
-    let colon = t.find(':')?;
-    let head = &t[..colon];
-    let stars = (head.len() - head.trim_start_matches('*').len()).min(2);
-    let label: String = head.chars().filter(|c| *c != '*' && *c != '_').collect();
-    let label = label.trim();
-    if label.is_empty() {
-        return None;
-    }
-    let mut value = &t[colon + 1..];
-    for _ in 0..stars {
-        value = value.strip_prefix('*').unwrap_or(value);
-    }
-    Some((label.to_owned(), stars > 0, value.trim()))
-}
-
-/// Whether a line reads as a rule field: a bold label, or What, Where or Why.
-pub(crate) fn is_field_line(line: &str) -> bool {
-    rule_field(line).is_some_and(|(label, bold, _)| {
-        bold || matches!(loose(&label).as_str(), "what" | "where" | "why")
-    })
-}
-
-/// Where the next line of a rule goes.
-#[derive(Clone, Copy, PartialEq)]
+/// One rule as the layout places it: its section, and its title or (withheld) placeholder.
+#[derive(Debug, Clone, PartialEq)]
 enum Slot {
-    What,
-    Where,
-    Why,
-    /// The extra at this index.
-    Extra(usize),
+    Rule { section: String, title: String },
+    Withheld { section: String, line: String },
 }
 
-fn add(body: &mut Body, slot: Slot, value: &str) {
-    if let Body::Invariant(Invariant {
+/// The slot line a rule leaves in the layout.
+fn slot_line(title: &str) -> String {
+    format!("#### {title}")
+}
+
+/// Writes a rule in the loader's form, as lines.
+fn rule_lines(body: &Body) -> Vec<String> {
+    let Body::Invariant(Invariant {
+        title,
         what,
         r#where,
         why,
         extra,
         ..
     }) = body
-    {
-        match slot {
-            Slot::What => *what = one_line(&format!("{what} {value}")),
-            Slot::Why => *why = one_line(&format!("{why} {value}")),
-            Slot::Where => r#where.extend(paths(&read_paths(value), false)),
-            Slot::Extra(i) => {
-                let x = &mut extra[i];
-                if !x.text.is_empty() {
-                    x.text.push('\n');
+    else {
+        return Vec::new();
+    };
+    let mut out = vec![slot_line(title)];
+    let extras = |out: &mut Vec<String>, after: &str| {
+        for x in extra.iter().filter(|x| x.after == after) {
+            match x.label.as_str() {
+                "" => {
+                    out.push(String::new());
+                    out.extend(x.text.split('\n').map(str::to_owned));
                 }
-                x.text.push_str(value);
+                CONTINUED => out.extend(x.text.split('\n').map(str::to_owned)),
+                label => out.push(format!("- **{label}**: {}", x.text)),
             }
+        }
+    };
+    extras(&mut out, "");
+    if !what.is_empty() {
+        out.push(format!("- **WHAT**: {what}"));
+        extras(&mut out, "What");
+    }
+    if !r#where.is_empty() {
+        let quoted: Vec<String> = r#where.iter().map(|w| format!("`{w}`")).collect();
+        out.push(format!("- **WHERE**: {}", quoted.join(", ")));
+        extras(&mut out, "Where");
+    }
+    if !why.is_empty() {
+        out.push(format!("- **WHY**: {why}"));
+        extras(&mut out, "Why");
+    }
+    out
+}
+
+/// The label of an extra holding lines written right under a field (no blank line between),
+/// which the loader does not read: kept, and written back right there.
+pub(crate) const CONTINUED: &str = "+";
+
+/// The layout of a file without one of its own: the title, then each section (in the
+/// loader's order, Archived last) with a slot per rule.
+fn default_layout(slots: &[Slot]) -> Vec<String> {
+    let section_of = |s: &Slot| match s {
+        Slot::Rule { section, .. } | Slot::Withheld { section, .. } => section.clone(),
+    };
+    let mut sections: Vec<String> = Vec::new();
+    for s in slots {
+        let name = section_of(s);
+        if !sections.contains(&name) {
+            sections.push(name);
         }
     }
+    sections.sort_by_key(|s| rank(s));
+    let mut out = vec![TITLE.to_owned()];
+    for section in sections {
+        out.push(String::new());
+        out.push(format!("## {section}"));
+        for s in slots.iter().filter(|s| section_of(s) == section) {
+            out.push(String::new());
+            out.push(match s {
+                Slot::Rule { title, .. } => slot_line(title),
+                Slot::Withheld { line, .. } => line.clone(),
+            });
+        }
+    }
+    out
 }
 
-/// The label of the last known field a rule has so far.
-fn last_known(slots: &[Slot]) -> &'static str {
-    slots
-        .iter()
-        .rev()
-        .find_map(|s| match s {
-            Slot::What => Some("What"),
-            Slot::Where => Some("Where"),
-            Slot::Why => Some("Why"),
-            Slot::Extra(_) => None,
-        })
-        .unwrap_or("")
+/// A rule being filled into a layout.
+struct Shown<'a> {
+    section: String,
+    title: String,
+    id: &'a str,
+    lines: Vec<String>,
 }
 
-/// Reads the seed's layout: `## Section`, then one heading per rule at any deeper level (the
-/// template writes `###`, the seed's loader reads `####`), then field lines.
-pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
-    // Rules sit at the deepest heading level the file uses (below the title); shallower
-    // headings are sections.
-    let rule_level = numbered(text)
-        .filter_map(|s| heading(s.text).map(|(level, _)| level))
-        .filter(|level| *level >= 2)
-        .max();
-    let mut out: Vec<Parsed> = Vec::new();
-    let mut section: Option<(usize, String)> = None;
-    // Whether the last entry is the rule under the cursor, the fields it has had, and whether
-    // a blank line came since the last field.
-    let mut in_rule = false;
-    let mut slots: Vec<Slot> = Vec::new();
-    let mut blank = false;
-    let mut open_fence: Option<&str> = None;
-    for Src { no, text: line } in numbered(text) {
-        // Inside a code fence (in an extra) every line is the extra's.
-        if let (Some(marker), Some(s @ Slot::Extra(_)), Some(Parsed::Entry(e))) =
-            (open_fence, slots.last().copied(), out.last_mut())
-        {
-            add(&mut e.body, s, line.trim_end());
-            if line.starts_with(marker) {
-                open_fence = None;
+/// Fills a layout's slots with the rules (each once, in record order), puts rules no slot
+/// names at the end of their section (a new section before the archive, or a new archive),
+/// and drops slots of rules that are gone.
+fn fill(layout: &[String], rules: &[Shown<'_>]) -> String {
+    let mut placed = vec![false; rules.len()];
+    let mut out: Vec<String> = Vec::new();
+    // Per region (from one section heading to the next): its section, whether it is the
+    // archive, the line its heading is on, and where a rule added to it goes.
+    let mut regions: Vec<(Option<String>, bool, usize, usize)> = vec![(None, false, 0, 0)];
+    let mut walk = Walk::default();
+    let mut drop_blank = false;
+    for line in layout {
+        let step = walk.step(line);
+        if drop_blank && line.trim().is_empty() {
+            drop_blank = false;
+            continue;
+        }
+        drop_blank = false;
+        let found = match &step {
+            Step::RuleHeading { level: 4, title } => {
+                let section = walk.section.clone().unwrap_or_default();
+                Some(
+                    rules
+                        .iter()
+                        .enumerate()
+                        .position(|(i, r)| !placed[i] && r.section == section && r.title == *title),
+                )
             }
-            continue;
-        }
-        open_fence = None;
-        if let Some(id) = withheld_id(line) {
-            out.push(Parsed::Withheld(id.to_owned()));
-            in_rule = false;
-            continue;
-        }
-        match heading(line) {
-            Some((1, _)) if section.is_none() => continue,
-            Some((level, h)) if level >= 2 && (Some(level) < rule_level || section.is_none()) => {
-                if h.is_empty() {
-                    return Err(err(
-                        no,
-                        "empty section name: write \"## Danger Zones\" or another name",
+            Step::Withheld(id) => Some(
+                rules
+                    .iter()
+                    .enumerate()
+                    .position(|(i, r)| !placed[i] && r.id.starts_with(id.as_str())),
+            ),
+            _ => None,
+        };
+        match found {
+            Some(Some(i)) => {
+                placed[i] = true;
+                out.extend(rules[i].lines.iter().cloned());
+            }
+            Some(None) => drop_blank = out.last().is_some_and(|l| l.trim().is_empty()),
+            None => {
+                if step == Step::Section {
+                    let start = out.len();
+                    regions.push((
+                        walk.section.clone(),
+                        walk.archive.is_some(),
+                        start,
+                        start + 1,
                     ));
                 }
-                section = Some((level, one_line(h)));
-                in_rule = false;
-                continue;
+                out.push(line.clone());
             }
-            Some((_, h)) if section.is_some() => {
-                if h.is_empty() {
-                    return Err(err(no, "missing rule title: write \"### <rule title>\""));
-                }
-                let s = section.as_ref().map(|(_, s)| s.clone()).unwrap_or_default();
-                out.push(Parsed::entry(
-                    Body::Invariant(Invariant {
-                        section: s,
-                        title: one_line(h),
-                        what: String::new(),
-                        r#where: Vec::new(),
-                        why: String::new(),
-                        extra: Vec::new(),
-                    }),
-                    None,
-                ));
-                in_rule = true;
-                slots.clear();
-                blank = false;
-                continue;
-            }
-            Some(_) => return Err(err(no, "unexpected title heading after the sections")),
-            None => {}
         }
-        if is_blank(line) {
-            blank = true;
+        // A rule added to the region goes after its last line of text (a comment such as the
+        // template's "entries are added below" included), before blank lines and breaks.
+        if !out
+            .last()
+            .is_none_or(|l| l.trim().is_empty() || (is_separator(l) && !l.starts_with("<!--")))
+        {
+            if let Some(r) = regions.last_mut() {
+                r.3 = out.len();
+            }
+        }
+    }
+    // Rules no slot named, by region (or a new section), then inserted from the end.
+    let mut inserts: Vec<(usize, Vec<String>)> = Vec::new();
+    let mut new_sections: Vec<(String, Vec<String>)> = Vec::new();
+    for (i, r) in rules.iter().enumerate().filter(|(i, _)| !placed[*i]) {
+        let _ = i;
+        let mut block = vec![String::new()];
+        block.extend(r.lines.iter().cloned());
+        match regions
+            .iter()
+            .find(|(s, _, _, _)| s.as_deref() == Some(r.section.as_str()))
+        {
+            Some(&(_, _, _, at)) => match inserts.iter_mut().find(|(a, _)| *a == at) {
+                Some((_, lines)) => lines.extend(block),
+                None => inserts.push((at, block)),
+            },
+            None => match new_sections.iter_mut().find(|(s, _)| *s == r.section) {
+                Some((_, lines)) => lines.extend(block),
+                None => new_sections.push((r.section.clone(), block)),
+            },
+        }
+    }
+    new_sections.sort_by_key(|(s, _)| rank(s));
+    // New sections go before the archive (unless archived themselves), else at the end.
+    let archive_at = regions
+        .iter()
+        .find(|(_, archive, _, _)| *archive)
+        .map(|r| r.2);
+    for (section, block) in new_sections {
+        let mut lines = vec![format!("## {section}")];
+        lines.extend(block);
+        match archive_at.filter(|_| !is_archived(&section)) {
+            Some(at) => {
+                lines.push(String::new());
+                match inserts.iter_mut().find(|(a, _)| *a == at) {
+                    Some((_, l)) => l.extend(lines),
+                    None => inserts.push((at, lines)),
+                }
+            }
+            None => {
+                lines.insert(0, String::new());
+                inserts.push((usize::MAX, lines));
+            }
+        }
+    }
+    inserts.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
+    for (at, lines) in inserts {
+        let at = at.min(out.len());
+        out.splice(at..at, lines);
+    }
+    while out.last().is_some_and(|l| l.trim().is_empty()) {
+        out.pop();
+    }
+    let mut text = out.join("\n");
+    text.push('\n');
+    text
+}
+
+/// Renders the rules into the file's layout (`frame`: the one kept for it, else the view's
+/// own).
+pub(crate) fn render(records: &[Record], frame: Option<&str>, withhold: Withhold<'_>) -> String {
+    let mut shown = Vec::new();
+    let mut slots = Vec::new();
+    for r in records {
+        let body = normal(&r.body);
+        let Body::Invariant(Invariant { section, title, .. }) = &body else {
+            continue;
+        };
+        let section = section_name(&one_line(section));
+        let lines = if withhold(r) {
+            vec![withheld_line("invariant", &r.id)]
+        } else {
+            rule_lines(&body)
+        };
+        slots.push(if withhold(r) {
+            Slot::Withheld {
+                section: section.clone(),
+                line: lines[0].clone(),
+            }
+        } else {
+            Slot::Rule {
+                section: section.clone(),
+                title: title.clone(),
+            }
+        });
+        shown.push(Shown {
+            section,
+            title: title.clone(),
+            id: &r.id,
+            lines,
+        });
+    }
+    let layout: Vec<String> = match frame {
+        Some(f) => f.lines().map(str::to_owned).collect(),
+        None => default_layout(&slots),
+    };
+    fill(&layout, &shown)
+}
+
+/// Reads the file: its rules (with their placeholders) and its layout.
+pub(crate) fn parse(text: &str) -> Result<Framed, ParseError> {
+    let (items, slots, layout) = read(text);
+    let frame = (layout != default_layout(&slots)).then(|| {
+        let mut t = layout.join("\n");
+        t.push('\n');
+        t
+    });
+    Ok(Framed { items, frame })
+}
+
+/// A rule's heading and the lines under it.
+struct Block<'a> {
+    section: String,
+    title: String,
+    lines: Vec<&'a str>,
+}
+
+/// Splits a file into rule records, their slots, and the layout around them.
+fn read(text: &str) -> (Vec<Parsed>, Vec<Slot>, Vec<String>) {
+    let lines: Vec<&str> = numbered(text).map(|s| s.text).collect();
+    let mut items = Vec::new();
+    let mut slots = Vec::new();
+    let mut layout: Vec<String> = Vec::new();
+    let mut cur: Option<Block<'_>> = None;
+    let mut walk = Walk::default();
+    let close = |cur: &mut Option<Block<'_>>,
+                 items: &mut Vec<Parsed>,
+                 slots: &mut Vec<Slot>,
+                 layout: &mut Vec<String>| {
+        let Some(b) = cur.take() else { return };
+        let end = b
+            .lines
+            .iter()
+            .rposition(|l| !is_separator(l))
+            .map_or(0, |i| i + 1);
+        let mut body = rule_body(&b.section, &b.title, &b.lines[..end]);
+        super::normalize(&mut body);
+        items.push(Parsed::entry(body, None));
+        slots.push(Slot::Rule {
+            section: b.section,
+            title: b.title.clone(),
+        });
+        layout.push(slot_line(&b.title));
+        layout.extend(b.lines[end..].iter().map(|l| (*l).to_owned()));
+    };
+    for (i, line) in lines.iter().enumerate() {
+        let in_fence_before = walk.clone();
+        let step = walk.step(line);
+        match step {
+            Step::RuleHeading { level, title }
+                if !title.is_empty() && (level == 4 || fields_below(&lines[i + 1..])) =>
+            {
+                close(&mut cur, &mut items, &mut slots, &mut layout);
+                cur = Some(Block {
+                    section: section_name(&walk.section.clone().unwrap_or_default()),
+                    title,
+                    lines: Vec::new(),
+                });
+            }
+            Step::Withheld(id) => {
+                close(&mut cur, &mut items, &mut slots, &mut layout);
+                items.push(Parsed::Withheld(id));
+                slots.push(Slot::Withheld {
+                    section: section_name(&walk.section.clone().unwrap_or_default()),
+                    line: (*line).to_owned(),
+                });
+                layout.push((*line).to_owned());
+            }
+            // A heading a rule holds: deeper than the rule's own.
+            Step::OtherHeading if cur.is_some() && in_fence_before.section.is_some() => {
+                let deeper = super::text::heading(line).is_some_and(|(l, _)| l > 4);
+                if deeper {
+                    if let Some(b) = cur.as_mut() {
+                        b.lines.push(line);
+                    }
+                } else {
+                    close(&mut cur, &mut items, &mut slots, &mut layout);
+                    layout.push((*line).to_owned());
+                }
+            }
+            Step::Fenced | Step::Text | Step::OtherHeading if cur.is_some() => {
+                if let Some(b) = cur.as_mut() {
+                    b.lines.push(line);
+                }
+            }
+            _ => {
+                close(&mut cur, &mut items, &mut slots, &mut layout);
+                layout.push((*line).to_owned());
+            }
+        }
+    }
+    close(&mut cur, &mut items, &mut slots, &mut layout);
+    while layout.last().is_some_and(|l| l.trim().is_empty()) {
+        layout.pop();
+    }
+    (items, slots, archive_last(layout))
+}
+
+/// Whether a rule field (`WHAT`, `WHERE`, `WHY`) comes before the next heading: what makes a
+/// `###` heading a rule rather than a sub-heading.
+fn fields_below(lines: &[&str]) -> bool {
+    let mut walk = Walk::default();
+    for line in lines {
+        match walk.step(line) {
+            Step::Fenced => {}
+            Step::Text => {
+                if field_line(line).is_some_and(|(f, _)| !matches!(f, FieldLabel::Other(_))) {
+                    return true;
+                }
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// The layout with its archive (from `## Archived` to the next `#` or `##` heading) moved to
+/// the end, where the loader, which drops everything after `## Archived`, reads it the same.
+fn archive_last(layout: Vec<String>) -> Vec<String> {
+    let mut chunks: Vec<(bool, Vec<String>)> = vec![(false, Vec::new())];
+    let mut walk = Walk::default();
+    for line in layout {
+        let top = matches!(walk.step(&line), Step::Section)
+            && super::text::heading(&line).is_some_and(|(l, _)| l <= 2);
+        if top {
+            chunks.push((walk.archive.is_some(), Vec::new()));
+        }
+        if let Some((_, c)) = chunks.last_mut() {
+            c.push(line);
+        }
+    }
+    let last_active = chunks.iter().rposition(|(archive, _)| !archive);
+    let first_archive = chunks.iter().position(|(archive, _)| *archive);
+    if !matches!((first_archive, last_active), (Some(a), Some(b)) if a < b) {
+        return chunks.into_iter().flat_map(|(_, c)| c).collect();
+    }
+    let (archive, active): (Vec<_>, Vec<_>) = chunks.into_iter().partition(|(a, _)| *a);
+    let mut out: Vec<String> = Vec::new();
+    for (_, mut c) in active.into_iter().chain(archive) {
+        while c.last().is_some_and(|l| l.trim().is_empty()) {
+            c.pop();
+        }
+        if c.is_empty() {
             continue;
         }
-        let rule = match out.last_mut() {
-            Some(Parsed::Entry(e)) if in_rule => &mut e.body,
-            _ if section.is_none() => {
-                return Err(err(
-                    no,
-                    "expected a section heading such as \"## Danger Zones\"",
-                ))
-            }
-            _ => {
-                return Err(err(
-                    no,
-                    "expected a rule heading \"### <rule title>\" in this section",
-                ))
-            }
-        };
-        // An indented line continues the field above it (whatever it looks like).
-        if let Some(s) = slots.last().copied() {
-            if !blank && line.starts_with(char::is_whitespace) {
-                // An extra keeps its lines as written; a field's value is one line.
-                let value = match s {
-                    Slot::Extra(_) => line.trim_end(),
-                    _ => line.trim(),
-                };
-                add(rule, s, value);
-                continue;
-            }
+        if !out.is_empty() {
+            out.push(String::new());
         }
-        if let Some((label, bold, value)) = rule_field(line) {
-            let found = match loose(&label).as_str() {
-                "what" => Some(Slot::What),
-                "where" => Some(Slot::Where),
-                "why" => Some(Slot::Why),
-                _ if bold => {
-                    let after = last_known(&slots).to_owned();
-                    if let Body::Invariant(Invariant { extra, .. }) = rule {
-                        extra.push(Extra {
-                            after,
-                            label: one_line(&label),
-                            text: String::new(),
-                        });
-                        Some(Slot::Extra(extra.len() - 1))
-                    } else {
-                        None
-                    }
-                }
-                _ => None,
-            };
-            if let Some(s) = found {
-                add(rule, s, value);
-                slots.push(s);
-                blank = false;
-                if matches!(s, Slot::Extra(_)) {
-                    open_fence = fence(value);
-                }
-                continue;
+        out.extend(c);
+    }
+    out
+}
+
+/// Reads a rule block (the lines under its heading, without trailing separators).
+fn rule_body(section: &str, title: &str, lines: &[&str]) -> Body {
+    let (mut what, mut r#where, mut why) = (None::<String>, None::<Vec<String>>, None::<String>);
+    let mut extra: Vec<Extra> = Vec::new();
+    let mut after = String::new();
+    // The extra that lines without a blank line before them join.
+    let mut open: Option<usize> = None;
+    let mut blank = false;
+    let mut fence: Option<&'static str> = None;
+    for line in lines {
+        if let Some(marker) = fence {
+            if let Some(i) = open {
+                extra[i].text.push('\n');
+                extra[i].text.push_str(line.trim_end());
             }
+            if line.trim_start().starts_with(marker) {
+                fence = None;
+            }
+            continue;
         }
-        open_fence = fence(line);
-        match slots.last().copied() {
-            Some(s @ Slot::Extra(_)) if !blank => add(rule, s, line.trim()),
-            _ => {
-                // Prose of its own: kept after the last field, where it was.
-                let after = last_known(&slots).to_owned();
-                if let Body::Invariant(Invariant { extra, .. }) = rule {
-                    extra.push(Extra {
-                        after,
-                        label: String::new(),
-                        text: line.trim().to_owned(),
+        if line.trim().is_empty() {
+            blank = true;
+            open = None;
+            continue;
+        }
+        if let Some((label, value)) = field_line(line) {
+            let slot = match label {
+                FieldLabel::What => Some((&mut what, "WHAT")).map(|(f, l)| {
+                    let old = f.replace(one_line(value));
+                    (old, l, "What")
+                }),
+                FieldLabel::Why => Some((&mut why, "WHY")).map(|(f, l)| {
+                    let old = f.replace(one_line(value));
+                    (old, l, "Why")
+                }),
+                FieldLabel::Where => {
+                    let old = r#where.replace(paths(&globs(value), false)).map(|w| {
+                        w.iter()
+                            .map(|g| format!("`{g}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     });
-                    slots.push(Slot::Extra(extra.len() - 1));
+                    Some((old, "WHERE", "Where"))
                 }
+                FieldLabel::Other(label) => {
+                    extra.push(Extra {
+                        after: after.clone(),
+                        label: one_line(&label),
+                        text: one_line(value),
+                    });
+                    None
+                }
+            };
+            if let Some((old, upper, known)) = slot {
+                // A field written twice: the last one counts (as for the loader); the first
+                // is kept, written before the fields, where the loader reads it first.
+                if let Some(old) = old.filter(|o| !o.is_empty()) {
+                    extra.push(Extra {
+                        after: String::new(),
+                        label: upper.to_owned(),
+                        text: old,
+                    });
+                }
+                after = known.to_owned();
+            }
+            open = None;
+            blank = false;
+            continue;
+        }
+        match open.filter(|_| !blank) {
+            Some(i) => {
+                extra[i].text.push('\n');
+                extra[i].text.push_str(line.trim_end());
+            }
+            None => {
+                extra.push(Extra {
+                    after: after.clone(),
+                    label: if blank {
+                        String::new()
+                    } else {
+                        CONTINUED.to_owned()
+                    },
+                    text: line.trim_end().to_owned(),
+                });
+                open = Some(extra.len() - 1);
             }
         }
+        fence = super::invariants_file::fence_marker(line);
         blank = false;
     }
-    for p in &mut out {
-        if let Parsed::Entry(e) = p {
-            normalize(&mut e.body);
+    Body::Invariant(Invariant {
+        section: section.to_owned(),
+        title: title.to_owned(),
+        what: what.unwrap_or_default(),
+        r#where: r#where.unwrap_or_default(),
+        why: why.unwrap_or_default(),
+        extra,
+    })
+}
+
+/// A `WHERE` value as the loader reads it: the backticked globs, else the parts between
+/// commas or semicolons.
+fn globs(value: &str) -> Vec<String> {
+    if value.contains('`') {
+        let quoted: Vec<String> = value
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(|g| g.trim().to_owned())
+            .filter(|g| !g.is_empty())
+            .collect();
+        if !quoted.is_empty() {
+            return quoted;
         }
     }
-    Ok(out)
+    value
+        .split([',', ';'])
+        .map(|g| g.trim().to_owned())
+        .filter(|g| !g.is_empty())
+        .collect()
+}
+
+/// Normal form of a rule's extras, so that they read back as they are: every line kept,
+/// lines that would read as structure (a heading, a rule field, a separator the rule would
+/// lose to the layout) indented by a space, a fence left open closed, blank lines outside
+/// fences (which would split a paragraph) dropped; `+` lines after a paragraph join it; a
+/// labelled extra is one line, a field label written twice goes before the fields.
+pub(crate) fn normalize_extras(extra: &mut Vec<Extra>) {
+    for x in extra.iter_mut() {
+        x.text = x.text.replace("\r\n", "\n").replace('\r', "\n");
+        if !(x.label.is_empty() || x.label == CONTINUED) {
+            x.label = one_line(&x.label);
+            x.text = one_line(&x.text);
+            if matches!(x.label.to_lowercase().as_str(), "what" | "where" | "why") {
+                x.after = String::new();
+            }
+            continue;
+        }
+        let mut lines: Vec<String> = Vec::new();
+        let mut fence: Option<&'static str> = None;
+        for raw in x.text.split('\n') {
+            let line = raw.trim_end();
+            if let Some(marker) = fence {
+                if line.trim_start().starts_with(marker) {
+                    fence = None;
+                }
+                lines.push(line.to_owned());
+                continue;
+            }
+            if line.trim().is_empty() {
+                continue;
+            }
+            let structural = super::text::heading(line).is_some()
+                || field_line(line).is_some()
+                || super::text::withheld_id(line).is_some()
+                || is_separator(line);
+            if structural {
+                lines.push(format!(" {line}"));
+            } else {
+                lines.push(line.to_owned());
+            }
+            fence = super::invariants_file::fence_marker(line);
+        }
+        if let Some(marker) = fence {
+            lines.push(marker.to_owned());
+        }
+        x.text = lines.join("\n");
+    }
+    extra.retain(|x| !x.text.is_empty() || !(x.label.is_empty() || x.label == CONTINUED));
+    // Lines right after a paragraph (or other lines right after the heading or a field) join
+    // what they follow.
+    let mut out: Vec<Extra> = Vec::with_capacity(extra.len());
+    for x in extra.drain(..) {
+        match out.last_mut() {
+            Some(prev)
+                if x.label == CONTINUED
+                    && prev.after == x.after
+                    && (prev.label.is_empty() || prev.label == CONTINUED) =>
+            {
+                prev.text.push('\n');
+                prev.text.push_str(&x.text);
+            }
+            _ => out.push(x),
+        }
+    }
+    *extra = out;
 }
 
 #[cfg(test)]
@@ -466,7 +774,7 @@ mod tests {
     }
 
     #[test]
-    fn renders_sections_in_order() {
+    fn renders_sections_in_the_loaders_order_and_form() {
         let bodies = [
             rule("Archived", "Old rule", "", &[], ""),
             rule("Style", "Tabs", "", &[], "consistency"),
@@ -492,29 +800,29 @@ mod tests {
             .collect();
         assert_eq!(
             view::render_all(ViewFile::Invariants, &fold(&records)),
-            "# Invariants
+            "# Project Invariants
 
 ## Danger Zones
 
-### Router
-- **What:** L0 router, never bypass
-- **Where:** `skills/skill-router/**`, `src/{a,b}.rs`
-- **Why:** auth lives there
+#### Router
+- **WHAT**: L0 router, never bypass
+- **WHERE**: `skills/skill-router/**`, `src/{a,b}.rs`
+- **WHY**: auth lives there
 
-## Cross-File Couplings
+## Cross-File Consistency
 
-### Manifest mirror
-- **What:** marketplace.json mirrors plugin.json
-- **Where:** `.claude-plugin/marketplace.json`
+#### Manifest mirror
+- **WHAT**: marketplace.json mirrors plugin.json
+- **WHERE**: `.claude-plugin/marketplace.json`
 
 ## Style
 
-### Tabs
-- **Why:** consistency
+#### Tabs
+- **WHY**: consistency
 
 ## Archived
 
-### Old rule
+#### Old rule
 "
         );
     }
@@ -537,12 +845,19 @@ What: the IR schema is the adapter contract
             view::parse_bodies(ViewFile::Invariants, text).unwrap(),
             vec![
                 with_extra(
-                    rule(
-                        "Critical Contracts",
-                        "IR schema",
-                        "the IR schema is the adapter contract and must stay stable",
-                        &["compiler/parser.js", "compiler/ir.js"],
-                        "adapters break silently"
+                    with_extra(
+                        rule(
+                            "Critical Invariants",
+                            "IR schema",
+                            "the IR schema is the adapter contract",
+                            &["compiler/parser.js", "compiler/ir.js"],
+                            "adapters break silently"
+                        ),
+                        Extra {
+                            after: "What".into(),
+                            label: CONTINUED.into(),
+                            text: "  and must stay stable".into(),
+                        }
                     ),
                     Extra {
                         after: "Where".into(),
@@ -551,7 +866,7 @@ What: the IR schema is the adapter contract
                     }
                 ),
                 rule(
-                    "State Machines",
+                    "State Machine Rules",
                     "Phases",
                     "phase order is pre → run → post",
                     &[],
@@ -562,14 +877,17 @@ What: the IR schema is the adapter contract
     }
 
     #[test]
-    fn errors_name_the_line() {
-        let e = view::parse_bodies(
-            ViewFile::Invariants,
+    fn nothing_a_file_holds_is_refused_and_the_layout_comes_back() {
+        for text in [
             "# Invariants\n## Danger Zones\nprose\n",
-        )
-        .unwrap_err();
-        assert_eq!(e.line, 3);
-        assert!(e.message.contains("### <rule title>"), "{e}");
+            "text first\n",
+            "#### before any section\n- **WHAT**: x\n",
+            "## Danger Zones\n#### \n",
+        ] {
+            let framed = view::parse_framed(ViewFile::Invariants, text).unwrap();
+            assert!(framed.items.is_empty(), "{text:?}");
+            assert_eq!(framed.frame.as_deref(), Some(text), "{text:?}");
+        }
         // Prose under a rule is kept with it.
         let got = view::parse_bodies(
             ViewFile::Invariants,
@@ -577,10 +895,8 @@ What: the IR schema is the adapter contract
         )
         .unwrap();
         assert!(
-            matches!(&got[0], Body::Invariant (Invariant { extra, .. }) if extra[0].text == "loose text" && extra[0].after == "What"),
+            matches!(&got[0], Body::Invariant(Invariant { extra, .. }) if extra[0].text == "loose text" && extra[0].after == "What"),
             "{got:?}"
         );
-        let e = view::parse_bodies(ViewFile::Invariants, "text first\n").unwrap_err();
-        assert_eq!(e.line, 1);
     }
 }

@@ -14,6 +14,7 @@ pub mod echoes;
 mod entry;
 mod instincts;
 pub mod invariants;
+mod invariants_file;
 mod learnings;
 pub mod log_merge;
 mod notes;
@@ -25,6 +26,10 @@ mod text;
 
 #[cfg(test)]
 mod corpus_tests;
+#[cfg(test)]
+mod invariants_loader_tests;
+#[cfg(test)]
+mod lenient_tests;
 #[cfg(test)]
 mod roundtrip_tests;
 
@@ -202,6 +207,110 @@ impl Parsed {
     }
 }
 
+/// A view file as read: its entries and placeholders, and its frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Framed {
+    pub items: Vec<Parsed>,
+    /// The file's text outside its entries as written (its title, an intro, a note, a
+    /// template; for `INVARIANTS.md` its whole layout), kept as a document record at
+    /// [`frame_path`]; `None` when it is the view's own.
+    pub frame: Option<String>,
+}
+
+impl Framed {
+    /// The entries of a format without a frame.
+    fn bare(items: Vec<Parsed>) -> Framed {
+        Framed { items, frame: None }
+    }
+}
+
+/// The path of the document that holds a view file's frame: the view file's own path.
+pub fn frame_path(file: ViewFile) -> String {
+    format!(
+        "{}{}",
+        crate::model::kinds::document::RUNE_PREFIX,
+        file.name()
+    )
+}
+
+/// Whether a document path names a view file's frame rather than a file of its own.
+pub fn is_frame_path(path: &str) -> bool {
+    path.strip_prefix(crate::model::kinds::document::RUNE_PREFIX)
+        .is_some_and(|name| ViewFile::from_name(name).is_some())
+}
+
+/// The frame document of `file` in the state, if it has one.
+pub fn frame_of(state: &State, file: ViewFile) -> Option<&Record> {
+    let path = frame_path(file);
+    state.documents.iter().find(|r| r.body.title() == path)
+}
+
+/// The drafts that make memory hold `frame` as `file`'s frame: none when it already does
+/// (`current`: the frame document memory holds now) or when the file was rendered with it
+/// and not changed since (`base`: the one it was rendered with), so an edit of entries never
+/// undoes another writer's frame; else a document superseding the current one, or a
+/// tombstone when the file went back to the view's own frame.
+pub fn frame_drafts(
+    file: ViewFile,
+    frame: Option<&str>,
+    current: Option<&Record>,
+    base: Option<&Record>,
+) -> Vec<crate::model::Draft> {
+    use crate::model::kinds::{Delete, Document};
+    fn content(r: Option<&Record>) -> Option<&str> {
+        match r.map(|r| &r.body) {
+            Some(Body::Document(Document { content, .. })) => Some(content.as_str()),
+            _ => None,
+        }
+    }
+    if frame == content(current) || frame == content(base) {
+        return Vec::new();
+    }
+    let ids: Vec<String> = current.map(|r| r.id.clone()).into_iter().collect();
+    match frame {
+        Some(text) => vec![crate::model::Draft {
+            body: Body::Document(Document {
+                path: frame_path(file),
+                content: text.to_owned(),
+            }),
+            supersedes: ids,
+            at: None,
+        }],
+        None if ids.is_empty() => Vec::new(),
+        None => vec![crate::model::Draft::new(Body::Delete(Delete {
+            targets: ids,
+        }))],
+    }
+}
+
+/// The title line a file's default rendering starts with, which a frame replaces.
+fn title_line(file: ViewFile) -> Option<&'static str> {
+    Some(match file {
+        ViewFile::Decisions => "# Decisions Log\n",
+        ViewFile::Conventions => "# Conventions\n",
+        ViewFile::Instincts => "# Instincts\n",
+        ViewFile::Progress => "# Progress\n",
+        ViewFile::SessionLog => "# Session Log\n",
+        ViewFile::CumulativeNotes => "# Cumulative Project Notes\n",
+        _ => return None,
+    })
+}
+
+/// `text` (a default rendering of `file`) with the file's frame in place of its title line.
+fn with_frame(file: ViewFile, text: String, state: &State, withhold: Withhold<'_>) -> String {
+    let frame = frame_of(state, file).filter(|r| !withhold(r));
+    let (Some(frame), Some(title)) = (frame, title_line(file)) else {
+        return text;
+    };
+    let Body::Document(crate::model::kinds::Document { content, .. }) = &frame.body else {
+        return text;
+    };
+    match text.strip_prefix(title) {
+        Some(rest) => format!("{content}{rest}"),
+        None => text,
+    }
+}
+
 /// Which records the view shows as a placeholder instead of their text (the integrity gate's
 /// TAINTED ones).
 pub type Withhold<'a> = &'a dyn Fn(&Record) -> bool;
@@ -217,20 +326,36 @@ pub type Withhold<'a> = &'a dyn Fn(&Record) -> bool;
 /// produce text that reads back as different structure.
 pub fn render(file: ViewFile, state: &State, withhold: Withhold<'_>) -> String {
     let records = state.of_kind(file.kind());
-    match file {
+    let text = match file {
         ViewFile::Decisions => decisions::render(records, withhold),
         ViewFile::Conventions => conventions::render(records, withhold),
         ViewFile::Learnings => learnings::render(records, withhold),
         ViewFile::Instincts => instincts::render(records, withhold),
         ViewFile::CumulativeNotes => notes::render_cumulative(records, withhold),
-        ViewFile::Invariants => invariants::render(records, withhold),
+        ViewFile::Invariants => invariants::render(
+            records,
+            // A frame the gate withholds is not shown: the view's own layout stands.
+            frame_of(state, file)
+                .filter(|r| !withhold(r))
+                .and_then(|r| match &r.body {
+                    Body::Document(crate::model::kinds::Document { content, .. }) => {
+                        Some(content.as_str())
+                    }
+                    _ => None,
+                }),
+            withhold,
+        ),
         ViewFile::Progress => progress::render(records, withhold),
         ViewFile::SessionLog => session_log::render(records, withhold),
         ViewFile::Checkpoint => checkpoint::render(state.open_checkpoint(), withhold),
         ViewFile::TaskNotes => notes::render_tasks(records, withhold),
         ViewFile::Tasks => tasks::render(records, withhold),
         ViewFile::ContextBlocks => context_blocks::render(records, withhold),
+    };
+    if file == ViewFile::Invariants {
+        return text;
     }
+    with_frame(file, text, state, withhold)
 }
 
 /// The header a file whose text is "a header, then one entry per record of its kind's list,
@@ -269,6 +394,13 @@ pub fn appended(
     text.strip_prefix(before_header).map(str::to_owned)
 }
 
+/// The branch and last commit an agent wrote in a checkpoint's "Current Git State" section.
+pub fn checkpoint_git_state(
+    extra: &[crate::model::Extra],
+) -> Option<(Option<String>, Option<String>)> {
+    checkpoint::written_git_state(extra)
+}
+
 /// The run of bytes that names `r`'s group in the one line of a rendered `learnings.jsonl`
 /// that shows that group (`None` for a record of another kind).
 pub fn learning_group_run(r: &Record) -> Option<Vec<u8>> {
@@ -302,19 +434,24 @@ pub fn parse_bodies(file: ViewFile, text: &str) -> Result<Vec<Body>, ParseError>
 /// Parses a (possibly hand-edited) file into its entries and placeholders, in file order.
 /// Entry bodies are already normal (see [`normalize`]); each carries the time it gives.
 pub fn parse(file: ViewFile, text: &str) -> Result<Vec<Parsed>, ParseError> {
+    parse_framed(file, text).map(|f| f.items)
+}
+
+/// [`parse`], and the file's frame (its text outside the entries).
+pub fn parse_framed(file: ViewFile, text: &str) -> Result<Framed, ParseError> {
     match file {
         ViewFile::Decisions => decisions::parse(text),
         ViewFile::Conventions => conventions::parse(text),
-        ViewFile::Learnings => learnings::parse(text),
+        ViewFile::Learnings => learnings::parse(text).map(Framed::bare),
         ViewFile::Instincts => instincts::parse(text),
         ViewFile::CumulativeNotes => notes::parse_cumulative(text),
         ViewFile::Invariants => invariants::parse(text),
         ViewFile::Progress => progress::parse(text),
         ViewFile::SessionLog => session_log::parse(text),
-        ViewFile::Checkpoint => checkpoint::parse(text),
-        ViewFile::TaskNotes => notes::parse_tasks(text),
-        ViewFile::Tasks => tasks::parse(text),
-        ViewFile::ContextBlocks => context_blocks::parse(text),
+        ViewFile::Checkpoint => checkpoint::parse(text).map(Framed::bare),
+        ViewFile::TaskNotes => notes::parse_tasks(text).map(Framed::bare),
+        ViewFile::Tasks => tasks::parse(text).map(Framed::bare),
+        ViewFile::ContextBlocks => context_blocks::parse(text).map(Framed::bare),
     }
 }
 
@@ -358,6 +495,8 @@ pub fn normalize(body: &mut Body) {
                 .to_owned()
         }
         (Shape::Item, Field::One(s)) => *s = item(s),
+        (Shape::Raw, _) => {}
+        (Shape::Prose, Field::One(s)) => *s = text::block_indented(s),
         (Shape::Section(names), Field::One(s)) => {
             *s = one_line(s);
             if let Some(canon) = canonical_section(s, names) {
@@ -370,6 +509,9 @@ pub fn normalize(body: &mut Body) {
         (_, Field::One(s)) => *s = one_line(s),
         (_, Field::Many(list)) => *list = items_normal(list),
     });
+    if let Body::Invariant(Invariant { section, .. }) = body {
+        *section = invariants::section_name(section);
+    }
     let shown = shown_slots(body);
     // In checkpoint.md a section holds everything up to the next heading, so an extra's
     // unlabelled lines come before the sections placed after the same section; in the entry
@@ -415,9 +557,12 @@ pub fn normalize(body: &mut Body) {
             }
             // tasks.md and the echo files keep unknown lines literally, one line each.
             Kind::Task | Kind::Echo => {}
-            // Prose must not start like a list item (it would join a list above it) or, in
-            // INVARIANTS.md, like a rule field; there a later line that reads as a rule field
-            // is indented, which makes it the line above's continuation.
+            // INVARIANTS.md keeps every line of a rule as written (invariants::normalize_extras).
+            Kind::Invariant => {
+                invariants::normalize_extras(extra);
+                extra.sort_by_key(|x| shown_rank(&shown, &x.after));
+            }
+            // Prose must not start like a list item (it would join a list above it).
             _ => {
                 // An untitled heading's own text: one line, once, in the heading.
                 let heading: Vec<String> = extra
@@ -442,28 +587,8 @@ pub fn normalize(body: &mut Body) {
                         continue;
                     }
                     let first = x.text.lines().next().unwrap_or("");
-                    let looks_structural = text::starts_list_item(first)
-                        || (kind == Kind::Invariant && invariants::is_field_line(first));
-                    if x.label.is_empty() && looks_structural {
+                    if x.label.is_empty() && text::starts_list_item(first) {
                         x.text.insert(0, '\\');
-                    }
-                    if kind == Kind::Invariant {
-                        x.text = x
-                            .text
-                            .split('\n')
-                            .enumerate()
-                            .map(|(i, l)| {
-                                let field = i > 0
-                                    && !l.starts_with(char::is_whitespace)
-                                    && invariants::is_field_line(l);
-                                if field {
-                                    format!(" {l}")
-                                } else {
-                                    l.to_owned()
-                                }
-                            })
-                            .collect::<Vec<_>>()
-                            .join("\n");
                     }
                 }
             }
@@ -527,7 +652,12 @@ fn shown_slots(body: &Body) -> Vec<(&'static str, bool)> {
                 (*s, written)
             })
             .collect(),
-        Body::Task(Task { .. }) => vec![(tasks::AFTER_TASK, true), (tasks::AFTER_END, true)],
+        // Keys an sp.json task had that the seed does not define: kept, not shown.
+        Body::Task(Task { .. }) => vec![
+            (tasks::AFTER_TASK, true),
+            (tasks::AFTER_END, true),
+            (tasks::SP_JSON_KEY, true),
+        ],
         Body::Echo(Echo { .. }) => std::iter::once(echoes::BEFORE_HEADING)
             .chain(echoes::SLOTS)
             .map(|s| (s, true))
@@ -599,16 +729,19 @@ pub fn visible(body: &Body) -> Body {
         Body::Checkpoint(Checkpoint { git, .. }) | Body::Session(Session { git, .. }) => {
             *git = None
         }
-        // The view shows a task's number, not its identity or claim.
+        // The view shows a task's number, not its identity or claim (nor the keys of its
+        // sp.json object the seed does not define).
         Body::Task(Task {
             uid,
             claimed,
             aliases,
+            extra,
             ..
         }) => {
             uid.clear();
             claimed.clear();
             aliases.clear();
+            extra.retain(|x| x.after != tasks::SP_JSON_KEY);
         }
         _ => {}
     }
@@ -633,7 +766,7 @@ pub fn inherit(body: &mut Body, from: &Body) {
             aliases: a,
             ..
         }),
-    ) = (body, from)
+    ) = (&mut *body, from)
     {
         if uid.is_empty() {
             uid.clone_from(u);
@@ -643,6 +776,12 @@ pub fn inherit(body: &mut Body, from: &Body) {
         }
         if aliases.is_empty() {
             aliases.clone_from(a);
+        }
+    }
+    // ... and the keys of its sp.json object the view does not show.
+    if let (Body::Task(Task { extra, .. }), Body::Task(Task { extra: e, .. })) = (body, from) {
+        if !extra.iter().any(|x| x.after == tasks::SP_JSON_KEY) {
+            extra.extend(e.iter().filter(|x| x.after == tasks::SP_JSON_KEY).cloned());
         }
     }
 }

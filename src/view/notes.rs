@@ -50,7 +50,13 @@ fn shown(r: &Record, withhold: Withhold<'_>) -> Option<(String, String, Result<S
 
 /// Writes `## <section>` and its items (`(section, text)` pairs, in order).
 fn push_section(out: &mut String, section: &str, items: &[Shown]) {
-    out.push_str(&format!("\n## {section}\n"));
+    // The seed's own heading carries a note (`## What Worked (with evidence)`).
+    let heading = if section == "What Worked" {
+        "What Worked (with evidence)"
+    } else {
+        section
+    };
+    out.push_str(&format!("\n## {heading}\n"));
     for (s, text) in items {
         if s == section {
             match text {
@@ -186,11 +192,16 @@ fn before_section(line: usize, example: &str) -> ParseError {
 }
 
 /// Checking an item off under Follow-Up Items moves it to Resolved, as the seed asks.
-pub(crate) fn parse_cumulative(text: &str) -> Result<Vec<Parsed>, ParseError> {
+pub(crate) fn parse_cumulative(text: &str) -> Result<super::Framed, ParseError> {
     let mut sections: Vec<(String, Vec<Src<'_>>)> = Vec::new();
+    // Before the first section: the file's frame (its title, an intro).
+    let mut frame: Vec<&str> = Vec::new();
     for src in numbered(text) {
         match heading(src.text) {
-            Some((1, _)) if sections.is_empty() => continue,
+            Some((1, _)) if sections.is_empty() => {
+                frame.push(src.text);
+                continue;
+            }
             Some((1, _)) => {
                 return Err(err(
                     src.no,
@@ -205,8 +216,7 @@ pub(crate) fn parse_cumulative(text: &str) -> Result<Vec<Parsed>, ParseError> {
         }
         match sections.last_mut() {
             Some((_, lines)) => lines.push(src),
-            None if is_blank(src.text) => {}
-            None => return Err(before_section(src.no, CUMULATIVE_SECTIONS[0])),
+            None => frame.push(src.text),
         }
     }
     let mut out = Vec::new();
@@ -228,7 +238,10 @@ pub(crate) fn parse_cumulative(text: &str) -> Result<Vec<Parsed>, ParseError> {
             ));
         }
     }
-    Ok(out)
+    Ok(super::Framed {
+        items: out,
+        frame: super::entry::frame_text(&frame).filter(|f| f != "# Cumulative Project Notes\n"),
+    })
 }
 
 /// The task a `# Task Notes[: <task>]` heading names.
@@ -382,12 +395,16 @@ mod tests {
 
     #[test]
     fn cumulative_errors_name_the_line() {
-        let e = view::parse_bodies(
+        let f = view::parse_framed(
             ViewFile::CumulativeNotes,
             "# Cumulative Project Notes\n- stray\n",
         )
-        .unwrap_err();
-        assert_eq!(e.line, 2);
+        .unwrap();
+        assert!(f.items.is_empty());
+        assert_eq!(
+            f.frame.as_deref(),
+            Some("# Cumulative Project Notes\n- stray\n")
+        );
         // A section of one's own is kept, by its name.
         let got = view::parse_bodies(
             ViewFile::CumulativeNotes,
@@ -395,7 +412,7 @@ mod tests {
         )
         .unwrap();
         assert!(
-            matches!(&got[1], Body::CumulativeNote (CumulativeNote { section, text }) if section == "Open Questions" && text == "b?"),
+            matches!(&got[1], Body::CumulativeNote(CumulativeNote { section, text }) if section == "Open Questions" && text == "b?"),
             "{got:?}"
         );
     }
@@ -406,7 +423,7 @@ mod tests {
             view::render_all(ViewFile::TaskNotes, &state(vec![])),
             "# Task Notes
 
-## What Worked
+## What Worked (with evidence)
 
 ## What Failed
 
@@ -424,7 +441,7 @@ mod tests {
             view::render_all(ViewFile::TaskNotes, &s),
             "# Task Notes: retry
 
-## What Worked
+## What Worked (with evidence)
 
 ## What Failed
 - Fixed sleep: flaky
@@ -436,7 +453,7 @@ mod tests {
 
 # Task Notes
 
-## What Worked
+## What Worked (with evidence)
 - cargo test
 
 ## What Failed
@@ -492,7 +509,7 @@ mod tests {
         assert_eq!(e.line, 4);
         let got = view::parse_bodies(ViewFile::TaskNotes, "## Ideas\n- try X\n").unwrap();
         assert!(
-            matches!(&got[0], Body::TaskNote (TaskNote { section, text, .. }) if section == "Ideas" && text == "try X"),
+            matches!(&got[0], Body::TaskNote(TaskNote { section, text, .. }) if section == "Ideas" && text == "try X"),
             "{got:?}"
         );
     }

@@ -256,7 +256,7 @@ mod tests {
         assert_eq!(f.extra, r#"{"note":[1,2]}"#);
         let failed = parse(&SEED.replace("pending", "failed"), "s").unwrap();
         assert!(
-            matches!(failed.body, Body::Oracle (Oracle { ref reason, .. }) if reason == "timeout")
+            matches!(failed.body, Body::Oracle(Oracle { ref reason, .. }) if reason == "timeout")
         );
     }
 
@@ -265,7 +265,7 @@ mod tests {
         let text = SEED.replace("\"sessionId\": \"oracle-1714234500-abc123\",\n", "");
         let f = parse(&text, "oracle-9-zz").unwrap();
         assert!(
-            matches!(f.body, Body::Oracle (Oracle { ref session_id, .. }) if session_id == "oracle-9-zz")
+            matches!(f.body, Body::Oracle(Oracle { ref session_id, .. }) if session_id == "oracle-9-zz")
         );
     }
 

@@ -2,11 +2,13 @@
 
 use super::entry::{self, heading_rest, push_extras, Form, RawEntry, Spec};
 use super::text::{item, minute, push_item, read_items, withheld_line};
-use super::{normal, ParseError, Parsed, Withhold};
+use super::{normal, ParseError, Withhold};
 use crate::model::kinds::Progress;
 use crate::model::{Body, Extra, Record};
 
 const FORM: Form = Form {
+    aliases: &[],
+    header: "# Progress\n",
     words: &["Session Summary", "Progress Update", "Progress"],
     titled: false,
     shape: "## [YYYY-MM-DD HH:MM] Session Summary",
@@ -91,7 +93,7 @@ fn list(e: &RawEntry<'_>, i: usize) -> Vec<String> {
         .collect()
 }
 
-pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
+pub(crate) fn parse(text: &str) -> Result<super::Framed, ParseError> {
     entry::parse_entries(text, &FORM, |mut e| {
         if !e.title.is_empty() {
             e.extras.insert(
@@ -205,12 +207,9 @@ mod tests {
 
     #[test]
     fn errors_name_the_line() {
-        let e = view::parse_bodies(ViewFile::Progress, "# Progress\n- [x] orphan\n").unwrap_err();
-        assert_eq!(e.line, 2);
-        assert!(
-            e.message.contains("## [YYYY-MM-DD HH:MM] Session Summary"),
-            "{e}"
-        );
+        let f = view::parse_framed(ViewFile::Progress, "# Progress\n- [x] orphan\n").unwrap();
+        assert!(f.items.is_empty());
+        assert_eq!(f.frame.as_deref(), Some("# Progress\n- [x] orphan\n"));
         // An item before any list is kept as the entry's prose.
         let got = view::parse_bodies(
             ViewFile::Progress,
@@ -218,7 +217,7 @@ mod tests {
         )
         .unwrap();
         assert!(
-            matches!(&got[0], Body::Progress (Progress { extra, .. }) if extra[0].text == "\\- [x] no field"),
+            matches!(&got[0], Body::Progress(Progress { extra, .. }) if extra[0].text == "\\- [x] no field"),
             "{got:?}"
         );
     }

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 use super::text::{item, one_line};
-use super::{diff, normalize, parse, render_all as render, visible, Parsed, ViewFile};
+use super::{diff, normalize, render_all as render, visible, Parsed, ViewFile};
 use crate::model::kinds::{
     Checkpoint, ContextBlock, Convention, CumulativeNote, Decision, Instinct, Invariant, Learning,
     Progress, Session, Task, TaskNote,
@@ -275,9 +275,11 @@ fn body(file: ViewFile) -> BoxedStrategy<Body> {
             let section = prop_oneof![
                 select(vec![
                     "Danger Zones",
+                    "Critical Invariants",
+                    "State Machine Rules",
+                    "Cross-File Consistency",
                     "Critical Contracts",
                     "State Machines",
-                    "Cross-File Couplings",
                     "Archived"
                 ])
                 .prop_map(str::to_owned),
@@ -469,9 +471,9 @@ fn records(bodies: Vec<Body>) -> Vec<Record> {
 fn section_rank(s: &str) -> (u8, String) {
     let known = [
         "Danger Zones",
-        "Critical Contracts",
-        "State Machines",
-        "Cross-File Couplings",
+        "Critical Invariants",
+        "State Machine Rules",
+        "Cross-File Consistency",
     ];
     let l = s.to_lowercase();
     if l.trim_start().starts_with("archive") {
@@ -551,8 +553,28 @@ fn check(file: ViewFile, mut bodies: Vec<Body>) -> Result<(), TestCaseError> {
     let state = fold(&records(bodies));
     let text = render(file, &state);
     prop_assert!(text.is_empty() || text.ends_with('\n'));
-    let parsed =
-        parse(file, &text).map_err(|e| TestCaseError::fail(format!("{e}\n---\n{text}")))?;
+    let framed = super::parse_framed(file, &text)
+        .map_err(|e| TestCaseError::fail(format!("{e}\n---\n{text}")))?;
+    prop_assert_eq!(
+        framed.frame,
+        None,
+        "the view's own rendering has no frame of its own\n---\n{}",
+        text
+    );
+    let mut parsed = framed.items;
+    // The git state lines the view shows for a checkpoint are git-rune's own (the save's
+    // diff takes them out, as here).
+    if file == ViewFile::Checkpoint {
+        let captured = state.open_checkpoint().and_then(|r| match &r.body {
+            Body::Checkpoint(Checkpoint { git, .. }) => git.clone(),
+            _ => None,
+        });
+        for p in parsed.iter_mut() {
+            if let Parsed::Entry(e) = p {
+                super::checkpoint::without_rendered_git(&mut e.body, captured.as_ref());
+            }
+        }
+    }
     let entries: Vec<Body> = parsed
         .iter()
         .filter_map(|p| match p {
@@ -596,7 +618,7 @@ fn check(file: ViewFile, mut bodies: Vec<Body>) -> Result<(), TestCaseError> {
         };
         if let Some(old) = base
             .iter()
-            .find(|r| matches!(r.body, Body::Task (Task { num: n, .. }) if n == num))
+            .find(|r| matches!(r.body, Body::Task(Task { num: n, .. }) if n == num))
         {
             super::inherit(b, &old.body);
         }
@@ -651,7 +673,7 @@ proptest! {
     fn parse_never_panics(lines in vec(text(), 0..12)) {
         let text = lines.join("\n");
         for file in ViewFile::ALL {
-            let _ = parse(file, &text);
+            let _ = super::parse_framed(file, &text);
         }
     }
 }

@@ -29,10 +29,16 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
 /// entry too: nothing written is dropped). A leading `[date]` (a bracket opening with a digit,
 /// so `[WIP] …` stays text) is the entry's time; the separator after it (` — `, ` - `, `: `)
 /// is dropped. Render always writes the date, so a summary may itself start with one.
-pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
+pub(crate) fn parse(text: &str) -> Result<super::Framed, ParseError> {
+    let lines: Vec<_> = numbered(text).collect();
+    // The frame: the title and whatever comes before the first dated line (or placeholder).
+    let first = lines
+        .iter()
+        .position(|src| withheld_id(src.text).is_some() || summary_of(src.text.trim()).0.is_some())
+        .unwrap_or(lines.len());
+    let frame: Vec<&str> = lines[..first].iter().map(|s| s.text).collect();
     let mut out = Vec::new();
-    let mut titled = false;
-    for src in numbered(text) {
+    for src in &lines[first..] {
         let line = src.text.trim();
         if is_blank(line) {
             continue;
@@ -42,10 +48,6 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
             continue;
         }
         let line = match heading(src.text) {
-            Some((1, _)) if !titled && out.is_empty() => {
-                titled = true;
-                continue;
-            }
             Some((_, h)) => h,
             None => line,
         };
@@ -58,10 +60,12 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
             at,
         ));
     }
-    Ok(out)
+    Ok(super::Framed {
+        items: out,
+        frame: super::entry::frame_text(&frame).filter(|f| f != "# Session Log\n"),
+    })
 }
 
-/// The time and the summary of a line.
 fn summary_of(line: &str) -> (Option<String>, &str) {
     let line = match line.strip_prefix(['-', '*']) {
         Some(rest) if rest.starts_with(' ') && rest.trim_start().starts_with('[') => {

@@ -38,6 +38,8 @@ use crate::model::{Body, Extra, Record};
 pub(crate) const AFTER_TASK: &str = "Task";
 /// Extras written at column 0 after the last task.
 pub(crate) const AFTER_END: &str = "end";
+/// Keys of the task's sp.json object the seed does not define (`tasks::sp_json`): not shown.
+pub(crate) const SP_JSON_KEY: &str = "sp.json";
 
 const SECTIONS: [(&str, &str); 3] = [
     ("In Progress", IN_PROGRESS),
@@ -310,7 +312,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
             Parsed::Withheld(_) => None,
         });
         match last {
-            Some(Body::Task (Task { extra, .. })) => {
+            Some(Body::Task(Task { extra, .. })) => {
                 let before = waiting.drain(..).map(|(_, text)| Extra {
                     after: String::new(),
                     label: String::new(),

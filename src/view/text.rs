@@ -75,6 +75,53 @@ pub(crate) fn leading_date(text: &str) -> Option<(String, &str)> {
     Some((parse_time(inner)?, rest.trim_start()))
 }
 
+/// What a heading starts with, as far as dates go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum DatePrefix<'a> {
+    /// A time [`leading_date`] reads, and the text after it.
+    Date(String, &'a str),
+    /// Something written as a date that is none (`2026-13-45`, `[2026-02-30 10:00]`).
+    Bad(&'a str),
+    /// No date.
+    None,
+}
+
+/// Whether `s` starts like a written date (`2026-1…`): four digits and a dash.
+fn looks_like_date(s: &str) -> bool {
+    let b = s.trim_start().as_bytes();
+    b.len() >= 6 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' && b[5].is_ascii_digit()
+}
+
+/// [`leading_date`], telling a date that does not read apart from no date at all.
+pub(crate) fn date_prefix(text: &str) -> DatePrefix<'_> {
+    if let Some((at, rest)) = leading_date(text) {
+        return DatePrefix::Date(at, rest);
+    }
+    let t = text.trim_start();
+    // `2026-11-25 10:30 - Decision`: the date is the longest run of words that reads as one.
+    if !t.starts_with('[') {
+        let ends: Vec<usize> = t
+            .char_indices()
+            .filter(|(_, c)| c.is_whitespace())
+            .map(|(i, _)| i)
+            .take(3)
+            .collect();
+        for &end in ends.iter().rev() {
+            if let Some(at) = parse_time(&t[..end]) {
+                return DatePrefix::Date(at, t[end..].trim_start());
+            }
+        }
+    }
+    let written = match t.strip_prefix('[') {
+        Some(r) => r.find(']').map(|close| r[..close].trim()),
+        None => t.split_whitespace().next(),
+    };
+    match written {
+        Some(w) if looks_like_date(w) => DatePrefix::Bad(w),
+        _ => DatePrefix::None,
+    }
+}
+
 /// A time as RFC 3339 UTC to the second, from the forms [`leading_date`] accepts.
 pub(crate) fn parse_time(s: &str) -> Option<String> {
     use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
@@ -134,6 +181,16 @@ pub(crate) fn is_blank(line: &str) -> bool {
 /// structure gets a leading space (a backslash on a first line of its own). Inside a fence
 /// every line is kept as it is, and a fence left open is closed.
 pub(crate) fn block(s: &str, inline_first: bool) -> String {
+    block_with(s, inline_first, false)
+}
+
+/// [`block`] of text that starts a line of its own and keeps the indentation of its first
+/// line (prose an agent indented).
+pub(crate) fn block_indented(s: &str) -> String {
+    block_with(s, false, true)
+}
+
+fn block_with(s: &str, inline_first: bool, keep_indent: bool) -> String {
     let unified = unify_newlines(s);
     let mut out = String::with_capacity(unified.len());
     let mut open: Option<&str> = None;
@@ -151,7 +208,13 @@ pub(crate) fn block(s: &str, inline_first: bool) -> String {
         if is_blank(line) {
             continue;
         }
-        let line = if first { line.trim_start() } else { line };
+        // A value's first line written after its label loses the spaces before it; one that
+        // starts a line of its own (prose, a section's text) keeps its indentation.
+        let line = if first && !keep_indent {
+            line.trim_start()
+        } else {
+            line
+        };
         if !first {
             out.push('\n');
             if is_structural(line) {
@@ -559,6 +622,24 @@ mod tests {
         );
         assert_eq!(leading_date("Decision: x"), None);
         assert_eq!(leading_date("[WIP] x"), None);
+        assert_eq!(
+            date_prefix("[2026-13-45] Decision: x"),
+            DatePrefix::Bad("2026-13-45")
+        );
+        assert_eq!(
+            date_prefix("2026-02-30 Decision: x"),
+            DatePrefix::Bad("2026-02-30")
+        );
+        assert_eq!(date_prefix("[WIP] x"), DatePrefix::None);
+        assert_eq!(date_prefix("2026 roadmap"), DatePrefix::None);
+        assert_eq!(
+            date_prefix("2026-11-25 10:30 - Decision: x"),
+            DatePrefix::Date("2026-11-25T10:30:00Z".into(), "- Decision: x")
+        );
+        assert_eq!(
+            date_prefix("2026-11-25 — Decision: x"),
+            DatePrefix::Date("2026-11-25T00:00:00Z".into(), "— Decision: x")
+        );
     }
 
     #[test]

@@ -379,13 +379,46 @@ impl Remote {
         format!("file://{}", self.path.display())
     }
 
-    /// A clone with an identity, its first commit pushed when `first` (else pulled).
+    /// A clone over `file://` with an identity.
     pub fn clone(&self, name: &str) -> TestRepo {
-        let repo = TestRepo::empty_dir();
-        repo.git(&["clone", "-q", &self.url(), "."]);
-        repo.git(&["config", "user.name", name]);
-        repo.git(&["config", "user.email", &format!("{name}@example.com")]);
-        repo
+        clone_url(&self.url(), name)
+    }
+
+    /// Serves this remote with `git daemon` on 127.0.0.1 (receive-pack enabled) until the
+    /// returned handle is dropped.
+    pub fn serve(&self) -> Daemon {
+        let base = self.path.parent().unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new("git")
+            .args([
+                "daemon",
+                "--reuseaddr",
+                "--listen=127.0.0.1",
+                &format!("--port={port}"),
+                "--export-all",
+                "--enable=receive-pack",
+                "--max-connections=0",
+                &format!("--base-path={}", base.display()),
+            ])
+            .arg(base)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("git daemon");
+        let daemon = Daemon {
+            child,
+            url: format!("git://127.0.0.1:{port}/remote.git"),
+        };
+        let ready = (0..200).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(25));
+            std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+        });
+        assert!(ready, "git daemon did not start");
+        daemon
     }
 
     pub fn git(&self, args: &[&str]) -> String {
@@ -396,5 +429,35 @@ impl Remote {
             .output()
             .unwrap();
         String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+}
+
+/// A clone of `url` with an identity.
+pub fn clone_url(url: &str, name: &str) -> TestRepo {
+    let repo = TestRepo::empty_dir();
+    repo.git(&["clone", "-q", url, "."]);
+    repo.git(&["config", "user.name", name]);
+    repo.git(&["config", "user.email", &format!("{name}@example.com")]);
+    repo
+}
+
+/// `git daemon` serving a [`Remote`] on 127.0.0.1, stopped when dropped.
+pub struct Daemon {
+    child: std::process::Child,
+    /// `git://127.0.0.1:<port>/remote.git`.
+    pub url: String,
+}
+
+impl Daemon {
+    /// A clone over `git://` with an identity.
+    pub fn clone(&self, name: &str) -> TestRepo {
+        clone_url(&self.url, name)
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }

@@ -306,7 +306,7 @@ fn the_excerpt_passes_the_secret_filter_and_stdin_works() {
     let out = repo.rune_stdin(&args, secret.as_bytes()).failure();
     assert!(out.stderr.contains("secret"), "{}", out.stderr);
     assert_eq!(list(&repo)[0]["status"], "pending", "nothing recorded");
-    repo.rune_stdin(&[&["--redact"][..], &args].concat(), secret.as_bytes())
+    repo.rune_stdin(&[&args[..], &["--redact"]].concat(), secret.as_bytes())
         .success();
     let r = &list(&repo)[0];
     assert_eq!(r["status"], "complete");

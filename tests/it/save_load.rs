@@ -34,7 +34,7 @@ fn save_picks_up_a_seed_style_decision_appended_by_an_agent() {
     let again = repo.rune(&["save"]).success();
     assert_eq!(
         again.stdout,
-        "nothing to save: .rune/ has no edits (pass -m \"summary\" to record the session)\n"
+        "nothing to save: .rune/ has no edits; to record the session anyway, run `git rune save -m \"summary\"`\n"
     );
     assert_eq!(repo.refs(), refs);
     let again = repo.rune(&["save", "-m", "just the session"]).success();

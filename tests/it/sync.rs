@@ -189,7 +189,8 @@ fn a_fresh_clone_brings_memory_in_with_init_and_a_plain_fetch_is_merged() {
     let out = fresh.rune(&["show", "learnings", "--json"]).success();
     assert!(out.stdout.contains("fetched by git"), "{}", out.stdout);
     assert!(
-        out.stderr.contains("merged memory fetched from origin"),
+        out.stderr
+            .contains("merged memory `git fetch` brought from origin: 1 learning new"),
         "{}",
         out.stderr
     );

@@ -36,7 +36,12 @@ fn switch(repo: &TestRepo, args: &[&str]) {
         String::from_utf8_lossy(&out.stderr)
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains(".rune/ now shows"), "{stderr}");
+    // `git checkout -q` quiets the hook's view line too (issue 28).
+    assert_eq!(
+        stderr.contains(".rune/ now shows"),
+        !args.contains(&"-q"),
+        "{stderr}"
+    );
 }
 
 fn compare(repo: &TestRepo, args: &[&str]) {

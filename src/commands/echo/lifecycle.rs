@@ -22,7 +22,7 @@ pub(super) fn set_archived(ctx: &Context, a: EchoIdArgs, archived: bool) -> Resu
     let snap = Snapshot::read(&store)?;
     let target = echoes::find(&snap.state, &a.id)?;
     let uid = echoes::uid_of(target).to_owned();
-    let etched = matches!(&target.body, Body::Echo (Echo { layer, .. }) if layer == "etched");
+    let etched = matches!(&target.body, Body::Echo(Echo { layer, .. }) if layer == "etched");
     let confirmed = a.confirm
         || (archived
             && etched
@@ -60,7 +60,7 @@ pub(super) fn reset(ctx: &Context, a: EchoResetArgs) -> Result<ExitCode> {
         "echo: reset",
         true,
         true,
-        &|_, r| matches!(&r.body, Body::Echo (Echo { role: x, layer, .. }) if *x == role && (confirmed || layer != "etched")),
+        &|_, r| matches!(&r.body, Body::Echo(Echo { role: x, layer, .. }) if *x == role && (confirmed || layer != "etched")),
     )?;
     if let Some(w) = &w {
         ctx.report_written(&store, w);
@@ -239,7 +239,7 @@ pub(super) fn migrate(ctx: &Context, a: EchoMigrateArgs) -> Result<ExitCode> {
             Some((old, new)) if !old.trim().is_empty() => {
                 Ok((old.trim().to_owned(), new.trim().to_owned()))
             }
-            _ => Err(crate::error::user_error(
+            _ => Err(crate::error::usage(
                 format!("--rename {r:?} is not OLD=NEW"),
                 "write it as --rename tarnished=runebearer",
             )),

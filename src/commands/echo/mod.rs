@@ -116,12 +116,15 @@ pub struct EchoCompressArgs {
 
 #[derive(Debug, Args)]
 pub struct EchoAddArgs {
-    /// The entry's title with its kind word: "Pattern: Unused imports in new files".
+    #[command(flatten)]
+    pub redact: crate::commands::Redact,
+    /// The entry's title, usually with its kind word: "Pattern: Unused imports in new files".
     pub title: String,
     /// The role: planner, workers, reviewer, auditor, team, or your own.
     #[arg(long)]
     pub role: String,
-    /// etched (permanent), inscribed (tactical) or traced (session).
+    /// etched (permanent), notes (the user's, never pruned), inscribed (tactical),
+    /// observations (agent-observed, 60 days) or traced (session).
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(LAYERS))]
     pub layer: String,
     /// `file:lines` — what was found.
@@ -258,6 +261,7 @@ pub(super) fn refresh(ctx: &Context, store: &crate::store::Store) {
 
 fn add(ctx: &Context, a: EchoAddArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
+    ctx.check_view_writable(&store)?;
     let mut sealer = ctx.sealer();
     let confirmed = a.confirm
         || (a.layer == "etched"
@@ -318,6 +322,9 @@ fn entry_line(r: &Record, score: f64) -> String {
     else {
         return String::new();
     };
+    // The title through the gate: the placeholder when the entry is withheld.
+    let shown = crate::integrity::gate::shown_title(r);
+    let title = if shown == *title { title } else { &shown };
     format!(
         "{uid}  {role}  {layer:<9}  score {score:.2}  conf {}  [{date}] {}\n",
         format_confidence(*confidence),
@@ -374,7 +381,8 @@ fn search(ctx: &Context, a: EchoSearchArgs) -> Result<ExitCode> {
             out.push('\n');
         } else {
             out.push_str(&entry_line(&f.record, f.score.total));
-            if let Body::Echo(Echo { text, .. }) = &f.record.body {
+            let shown = crate::integrity::gate::shown(&f.record);
+            if let Some(Body::Echo(Echo { text, .. })) = shown.as_deref().map(|r| &r.body) {
                 out.push_str(&format!("    {}\n", sanitize(text).replace('\n', "\n    ")));
             }
         }
@@ -401,4 +409,12 @@ fn reference(ctx: &Context, a: EchoRefArgs) -> Result<ExitCode> {
         sanitize(&workflow)
     ))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether an echo command that writes text was given `--redact`.
+pub(in crate::commands) fn redact(a: &EchoArgs) -> bool {
+    match &a.command {
+        EchoCommand::Add(a) => a.redact.redact,
+        _ => false,
+    }
 }

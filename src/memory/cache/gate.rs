@@ -1,7 +1,9 @@
-//! Which records the view withholds (the load gate's TAINTED ones), remembered per memory
-//! ref (the tree last scanned) in `<git dir>/rune/cache/gate/`: a later render scans only the
-//! records added since, so a write costs what it added, not what memory holds. A scanner
-//! whose rules change bumps [`VERSION`] and the next render scans everything again.
+//! Which records the readers (the views, `show`, …) withhold (the load gate's TAINTED ones),
+//! remembered per memory ref (the tree last scanned) in `<git dir>/rune/cache/gate/`: a later
+//! render scans only the records added since, so a write costs what it added, not what memory
+//! holds. The cache is local, never committed; its files are valid for [`version`] (written in
+//! each header), so when the scanner's rules or data files change the next render scans
+//! everything again.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -12,13 +14,22 @@ use crate::integrity::gate;
 use crate::memory::{Snapshot, Wrote};
 use crate::model::Kind;
 use crate::store::{self, ObjectId, Store, MEMORY_REF};
-use crate::view::ViewFile;
 
-/// Bumped whenever the integrity scanner's rules change.
-pub(crate) const VERSION: u32 = 1;
+/// The cache's own layout (2: every kind is gated, echoes and documents included).
+const LAYOUT: u64 = 2;
 
-/// Per memory ref: the tree last scanned and the ids withheld in it. One file, per work tree.
-const SCANNED: Cache<BTreeMap<String, Scanned>> = Cache::new("gate", VERSION, 1, Some("gate.json"));
+/// What a cache is valid for: this layout, the scanner's rules version and a fingerprint of
+/// its data files. A cache written under other rules is scanned again.
+pub(crate) fn version() -> u64 {
+    crate::integrity::tables::fingerprint()
+        ^ (u64::from(crate::integrity::RULES_VERSION) << 8)
+        ^ LAYOUT
+}
+
+/// Per memory ref: the tree last scanned and the ids withheld in it. One file, per work tree,
+/// valid for [`version`].
+const SCANNED: Cache<BTreeMap<String, Scanned>> =
+    Cache::new("gate", 1, 1, Some("gate.json")).valid_for(version);
 const KEY: &str = "scanned";
 
 #[derive(Clone, Serialize, Deserialize)]
@@ -40,7 +51,8 @@ pub fn withheld_known(
     told: &[Wrote],
 ) -> store::Result<HashSet<String>> {
     let mut scanned = SCANNED.get(store.git_dir(), KEY).unwrap_or_default();
-    let kinds: Vec<Kind> = ViewFile::ALL.iter().map(|f| f.kind()).collect();
+    // Every kind a reader shows: the view's, the echoes' and documents.
+    let kinds: Vec<Kind> = Kind::ALL.to_vec();
     let mut out = HashSet::new();
     let mut changed = false;
     for (name, tip) in [

@@ -101,6 +101,8 @@ impl Digest {
             // Echoes are not part of the default briefing; `load --role` reads them itself.
             echoes: Vec::new(),
             echo_refs: Vec::new(),
+            // Documents are shown in the view, not in the briefing.
+            documents: Vec::new(),
             // Read from the user-level memory by every load, never cached with this tree.
             global_instincts: Vec::new(),
         };

@@ -120,6 +120,14 @@ pub struct Chosen<'a> {
     show: Option<&'static str>,
 }
 
+/// An item longer than the budget divided by this is oversized: skipped when it does not fit,
+/// so that one huge learning does not hide the smaller ones after it.
+const OVERSIZED_SHARE: usize = 4;
+/// ... and at least this many characters.
+const OVERSIZED_MIN: usize = 400;
+/// Room (characters) a short item needs: with less left, nothing after an oversized item fits.
+const ROOM_FOR_ONE: usize = 64;
+
 /// What `load` hands over.
 pub struct Briefing<'a> {
     pub head: &'a HeadInfo,
@@ -139,6 +147,9 @@ pub struct Briefing<'a> {
     /// A section made from a digest ran out of items before the budget did: the briefing
     /// may differ from the full one, and must be made again from the full state.
     incomplete: bool,
+    /// What the reader must know before the memory itself, one line each, outside the frame
+    /// (the last save failed; the view shows another branch).
+    pub notices: Vec<String>,
 }
 
 /// How many records memory holds of the kinds a [`digest::Digest`] keeps only the first
@@ -182,6 +193,9 @@ pub struct LoadPolicy {
     /// `load --role R`: that role's echoes to show, best first (uids, ranked by the caller by
     /// Echo Score), and the line pointing to a matching Remembrance document, if any.
     pub echoes: Option<RoleEchoes>,
+    /// No checkpoint is open on this branch: the one open on the branch HEAD came from (its
+    /// name, the record), offered with a branch-mismatch warning.
+    pub other_checkpoint: Option<(String, Record)>,
 }
 
 /// A role's echoes for the briefing (`load --role`).
@@ -237,7 +251,7 @@ pub fn brief<'a>(
     drift: &'a Drift,
     now: &str,
     budget: usize,
-    policy: &LoadPolicy,
+    policy: &'a LoadPolicy,
 ) -> Briefing<'a> {
     let stale: Rc<HashMap<&str, &[String]>> = Rc::new(
         drift
@@ -290,10 +304,10 @@ pub fn brief<'a>(
     }
 
     let sections = vec![
-        checkpoint_section(state),
+        checkpoint_section(state, head, policy.other_checkpoint.as_ref()),
         sections::tasks_section(state, drift, now),
         sections::oracle_section(state),
-        drift_section(drift),
+        drift_section(drift, state),
         invariants_section(state, now),
         sections::echoes_section(state, policy.echoes.as_ref()),
         progress_section(state),
@@ -352,12 +366,21 @@ pub fn brief<'a>(
             let text = quoted(&text);
             let c = text.len() + 1;
             if cost + c > left {
+                // An oversized item (a quarter of the budget or more) is skipped: the items
+                // after it may fit. Any other that does not fit ends the section, which keeps
+                // a briefing made from the digest (the first items of each list) exact.
+                let oversized = c > (budget_chars / OVERSIZED_SHARE).max(OVERSIZED_MIN);
+                if oversized && left.saturating_sub(cost) >= ROOM_FOR_ONE {
+                    continue;
+                }
                 full = true;
                 break;
             }
             cost += c;
             taken.push((text, item));
         }
+        // A section of a digest holds only its first items: when the budget outlasted them,
+        // the briefing must be made from the whole state.
         incomplete |= s.truncated && !full;
         if !taken.is_empty() {
             left -= cost;
@@ -390,8 +413,9 @@ pub fn brief<'a>(
         minimal: None,
         totals: *totals,
         incomplete,
+        notices: Vec::new(),
     };
-    while briefing.text().len() > budget_chars {
+    while briefing.memory_text().len() > budget_chars {
         let Some(s) = briefing
             .sections
             .iter_mut()
@@ -463,6 +487,16 @@ impl Briefing<'_> {
     /// The text form: memory framed as quoted data, the closing line saying what was left
     /// out and how many records the gate withheld; never longer than the budget.
     pub fn text(&self) -> String {
+        let mut notices = String::new();
+        for n in &self.notices {
+            notices.push_str(n);
+            notices.push('\n');
+        }
+        notices + &self.memory_text()
+    }
+
+    /// [`Briefing::text`] without the notices.
+    fn memory_text(&self) -> String {
         if let Some(line) = &self.minimal {
             let mut out = format!(
                 "{MINIMAL_OPEN}{}\n(memory left out to fit the budget; run `git rune load`)\n{FRAME_CLOSE}",

@@ -24,46 +24,133 @@ pub(super) fn one_line(s: &str) -> String {
     crate::text::one_line(s)
 }
 
-pub(super) fn drift_section(drift: &Drift) -> Section<'_> {
+/// The drift lines. A line naming a stale record passes the gate with that record: withheld
+/// (named by kind only) when TAINTED, marked when SUSPICIOUS, as the record's own line is.
+pub(super) fn drift_section<'a>(drift: &'a Drift, state: &'a State) -> Section<'a> {
+    let lines = if drift.any() {
+        drift.lines()
+    } else {
+        Vec::new()
+    };
+    let first_stale = lines.len().saturating_sub(drift.stale.len());
+    let items = lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let record = i
+                .checked_sub(first_stale)
+                .and_then(|k| drift.stale.get(k))
+                .and_then(|st| {
+                    state
+                        .decisions
+                        .iter()
+                        .chain(&state.learnings)
+                        .find(|r| r.id == st.id)
+                        .map(|r| (st, r))
+                });
+            match record.map(|(st, r)| (st, gate(r))) {
+                Some((st, Gate::Withheld)) => {
+                    let l = format!(
+                        "a stale {} (withheld as TAINTED by the integrity check): {} changed since it was recorded",
+                        st.kind,
+                        sanitize(&st.files.join(", "))
+                    );
+                    fixed(format!("- {l}"), Item::Drift(l))
+                }
+                Some((_, Gate::Suspicious(rules))) => fixed(
+                    format!("- [SUSPICIOUS: {}] {l}", rules.join(", ")),
+                    Item::Drift(l),
+                ),
+                _ => fixed(format!("- {l}"), Item::Drift(l)),
+            }
+        })
+        .collect();
     Section {
         key: "drift",
         heading: "## Drift".into(),
-        items: if drift.any() {
-            drift
-                .lines()
-                .into_iter()
-                .map(|l| fixed(format!("- {l}"), Item::Drift(l)))
-                .collect()
-        } else {
-            Vec::new()
-        },
+        items,
         total: 0,
         truncated: false,
         show: None,
     }
 }
 
-pub(super) fn checkpoint_section<'a>(state: &'a State) -> Section<'a> {
+/// The open checkpoint (or, with none open here, the one open on the branch HEAD came from,
+/// `other`), and whether the code it was written against is still the code here: the git state
+/// the agent wrote in it (else the one git-rune captured) against HEAD now.
+pub(super) fn checkpoint_section<'a>(
+    state: &'a State,
+    head: &crate::store::HeadInfo,
+    other: Option<&'a (String, Record)>,
+) -> Section<'a> {
     let mut items = Vec::new();
-    if let Some(r) = state.open_checkpoint() {
+    let (open, elsewhere) = match (state.open_checkpoint(), other) {
+        (Some(r), _) => (Some(r), None),
+        (None, Some((branch, r))) => (Some(r), Some(branch.as_str())),
+        (None, None) => (None, None),
+    };
+    let here = head.branch.as_deref().unwrap_or("(detached HEAD)");
+    let now_commit = head.head.map(|h| h.to_string());
+    if let Some(r) = open {
         if let Body::Checkpoint(Checkpoint {
             doing,
             left,
             context,
             resume,
             git,
-            ..
+            extra,
         }) = &r.body
         {
-            let mut t = format!("Since {}: {}", pretty_time(&r.meta.ts), one_line(doing));
+            let mut t = String::new();
+            if let Some(b) = elsewhere {
+                t.push_str(&format!(
+                    "⚠ branch mismatch: this checkpoint is open on {}, and HEAD is on {}; it may not apply here\n",
+                    sanitize(b),
+                    sanitize(here)
+                ));
+            }
+            t.push_str(&format!(
+                "Since {}: {}",
+                pretty_time(&r.meta.ts),
+                one_line(doing)
+            ));
             if !resume.is_empty() {
                 t.push_str(&format!("\nResume: {}", one_line(resume)));
             }
+            // The state written in the checkpoint, else the one captured with it.
+            let written = crate::view::checkpoint_git_state(extra);
+            let (branch, commit) = match (&written, git) {
+                (Some((b, c)), _) => (b.clone(), c.clone()),
+                (None, Some(g)) => (g.branch.clone(), g.head.clone()),
+                (None, None) => (None, None),
+            };
             if let Some(g) = git {
                 t.push_str(&format!(
                     "\nGit state then: {} @ {}",
                     sanitize(g.branch.as_deref().unwrap_or("(detached)")),
                     g.head.as_deref().map(short).unwrap_or("(no commits)")
+                ));
+            }
+            if let Some((b, c)) = &written {
+                t.push_str(&format!(
+                    "\nGit state as written: {} @ {}",
+                    sanitize(b.as_deref().unwrap_or("?")),
+                    sanitize(c.as_deref().unwrap_or("?"))
+                ));
+            }
+            let moved_branch = elsewhere.is_none() && branch.as_deref().is_some_and(|b| b != here);
+            let moved_commit = commit.as_deref().is_some_and(|c| {
+                now_commit
+                    .as_deref()
+                    .is_none_or(|now| !now.starts_with(&c.to_lowercase()))
+            });
+            if moved_branch || moved_commit {
+                t.push_str(&format!(
+                    "\n⚠ checkpoint may be outdated: it was written on {} @ {}; now {} @ {}",
+                    sanitize(branch.as_deref().unwrap_or("?")),
+                    sanitize(commit.as_deref().map(short).unwrap_or("?")),
+                    sanitize(here),
+                    now_commit.as_deref().map(short).unwrap_or("(no commits)")
                 ));
             }
             for (i, step) in left.iter().enumerate() {
@@ -76,9 +163,16 @@ pub(super) fn checkpoint_section<'a>(state: &'a State) -> Section<'a> {
             items.push(item);
         }
     }
+    let heading = match elsewhere {
+        Some(b) => format!(
+            "## Checkpoint (open on branch {}, not this one)",
+            sanitize(b)
+        ),
+        None => "## Checkpoint (open)".into(),
+    };
     Section {
         key: "checkpoint",
-        heading: "## Checkpoint (open)".into(),
+        heading,
         items,
         total: 0,
         truncated: false,
@@ -90,7 +184,7 @@ pub(super) fn invariants_section<'a>(state: &'a State, now: &str) -> Section<'a>
     let active: Vec<&Record> = state
         .invariants
         .iter()
-        .filter(|r| matches!(&r.body, Body::Invariant (Invariant { section, .. }) if !is_archived(section)))
+        .filter(|r| matches!(&r.body, Body::Invariant(Invariant { section, .. }) if !is_archived(section)))
         .collect();
     let newest = state.invariants.iter().map(|r| r.meta.ts.as_str()).max();
     let stale = newest.is_some_and(|ts| crate::text::days_between(ts, now) > STALE_INVARIANT_DAYS);
@@ -413,7 +507,7 @@ pub(super) fn global_instincts_section(state: &State) -> Section<'_> {
 /// Whether a note is shown by `load`: cumulative notes without the Resolved section, every
 /// task note.
 pub(super) fn shown_note(r: &Record) -> bool {
-    !matches!(&r.body, Body::CumulativeNote (CumulativeNote { section, .. }) if section == "Resolved")
+    !matches!(&r.body, Body::CumulativeNote(CumulativeNote { section, .. }) if section == "Resolved")
 }
 
 /// Cumulative notes (without the Resolved section) or task notes, newest first; `total` is
@@ -440,8 +534,8 @@ pub(super) fn notes_section<'a>(
 /// The seed's task summary (`Tasks (2d old)`: counts with the consolidated count, the next
 /// task, the git state against the last save), then the open tasks.
 pub(super) fn tasks_section<'a>(state: &'a State, drift: &Drift, now: &str) -> Section<'a> {
-    use crate::model::task::{age, task_id, Summary};
-    let summary = Summary::of(&state.tasks);
+    use crate::model::task::{age, task_id};
+    let summary = crate::tasks::summary(&state.tasks);
     let mut items: Vec<Lazy<'a>> = Vec::new();
     let heading = match &summary.updated {
         Some(u) => format!("## Tasks ({} old)", age(u, now)),
@@ -450,7 +544,25 @@ pub(super) fn tasks_section<'a>(state: &'a State, drift: &Drift, now: &str) -> S
     if !state.tasks.is_empty() {
         let counts = summary.counts();
         items.push(fixed(counts.clone(), Item::TaskSummary(counts)));
-        let next = sanitize(&summary.next_line());
+        // The next task's title is record text: through the gate with its record.
+        let next_record = summary.next.as_ref().and_then(|(n, _)| {
+            state
+                .tasks
+                .iter()
+                .find(|r| matches!(&r.body, Body::Task(Task { num, .. }) if num == n))
+        });
+        let next = match (next_record.map(gate), &summary.next) {
+            (Some(Gate::Withheld), Some((n, _))) => format!(
+                "Next: {} (withheld as TAINTED by the integrity check)",
+                task_id(*n)
+            ),
+            (Some(Gate::Suspicious(rules)), _) => format!(
+                "[SUSPICIOUS: {}] {}",
+                rules.join(", "),
+                sanitize(&summary.next_line())
+            ),
+            _ => sanitize(&summary.next_line()),
+        };
         items.push(fixed(next.clone(), Item::TaskSummary(next)));
         let git = format!(
             "Git: {} @ {}{}",

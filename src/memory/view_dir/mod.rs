@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use anyhow::{Context, Result};
 
 mod append;
+pub mod documents;
 mod log;
 pub use append::SavedTail;
 
@@ -26,9 +27,9 @@ use crate::view::{self, ViewFile};
 /// The renderer this build is: the view is rendered again when it changes.
 fn renderer() -> String {
     format!(
-        "git-rune {} gate {}",
+        "git-rune {} gate {:x}",
         env!("CARGO_PKG_VERSION"),
-        super::cache::gate::VERSION
+        super::cache::gate::version()
     )
 }
 
@@ -79,6 +80,10 @@ pub struct Manifest {
     #[serde(default)]
     pub renderer: String,
     pub files: BTreeMap<String, FileEntry>,
+    /// The other files checked out under `.rune/`: documents and the seed's record files
+    /// (`view_dir::documents`), by path inside it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub documents: BTreeMap<String, FileEntry>,
 }
 
 /// How a view file compares with what was checked out.
@@ -114,6 +119,8 @@ pub struct View {
     pub dir: PathBuf,
     manifest_path: PathBuf,
     hash: HashKind,
+    /// Documents a render writes even over edits: the ones a save just saved.
+    force_documents: std::cell::RefCell<Vec<String>>,
 }
 
 /// The outcome of a checkout.
@@ -122,6 +129,8 @@ pub struct Refresh {
     pub written: Vec<ViewFile>,
     /// Files left alone because they hold edits not yet saved.
     pub kept: Vec<ViewFile>,
+    /// Documents and record files (paths inside `.rune/`) left alone for the same reason.
+    pub kept_documents: Vec<String>,
 }
 
 impl View {
@@ -132,6 +141,7 @@ impl View {
             dir: workdir.join(VIEW_DIR),
             manifest_path: store.git_dir().join("rune").join("view.json"),
             hash: store.hash_kind(),
+            force_documents: Default::default(),
         })
     }
 
@@ -139,6 +149,23 @@ impl View {
     /// then git-rune's, not a seed's.
     pub fn checked_out(&self) -> bool {
         self.manifest_path.exists()
+    }
+
+    /// The session-state ref the view's branch files were rendered from (`None` before any
+    /// checkout): the branch the view shows. A file kept for its edits may name another.
+    pub fn rendered_for(&self, manifest: &Manifest) -> Option<String> {
+        ViewFile::ALL
+            .iter()
+            .filter(|f| f.scope() == Scope::Branch)
+            .filter_map(|f| manifest.files.get(f.name()))
+            .map(|e| e.refname.clone())
+            .max_by_key(|r| {
+                ViewFile::ALL
+                    .iter()
+                    .filter_map(|f| manifest.files.get(f.name()))
+                    .filter(|e| e.refname == *r)
+                    .count()
+            })
     }
 
     pub fn path(&self, file: ViewFile) -> PathBuf {
@@ -268,7 +295,8 @@ impl View {
     /// view left. Only called by the lock's holder: every writer of the view holds it, so no
     /// temporary file there belongs to a live process.
     /// The manifest's temporary files are cleared the same way (it too is written under the
-    /// lock); the gate cache's, written without it, only once they are a minute old.
+    /// lock); those of other files beside it, written without it, only once they are a minute
+    /// old (the local caches, in `rune/cache/`, clear their own: `crate::cache`).
     fn remove_stray_temps(&self) {
         let stray = |e: &std::fs::DirEntry, locked_prefix: &str| {
             let name = e.file_name();
@@ -365,6 +393,34 @@ impl View {
         self.render(guard, store, force, false, &[])
     }
 
+    /// [`View::checkout`], also discarding the edits of these documents and record files
+    /// (`restore`).
+    pub fn checkout_documents(
+        &self,
+        store: &Store,
+        force: &[ViewFile],
+        documents: &[String],
+    ) -> Result<Refresh> {
+        let guard = self.lock()?;
+        self.checkout_saved(&guard, store, force, documents)
+    }
+
+    /// [`View::checkout_locked`] after a save that also saved these documents and record files
+    /// (paths inside `.rune/`): they are rendered from memory now, even if the file says
+    /// otherwise (a record file reads back in another form).
+    pub fn checkout_saved(
+        &self,
+        guard: &ViewLock,
+        store: &Store,
+        force: &[ViewFile],
+        documents: &[String],
+    ) -> Result<Refresh> {
+        self.force_documents.replace(documents.to_vec());
+        let out = self.render(guard, store, force, false, &[]);
+        self.force_documents.replace(Vec::new());
+        out
+    }
+
     fn render(
         &self,
         _guard: &ViewLock,
@@ -378,11 +434,12 @@ impl View {
         let head = store.head_info()?;
         let branch_ref = store::branch_ref(head.branch.as_deref());
         let tips = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
-        if force.is_empty() && self.is_current(&manifest, &branch_ref, tips) {
+        let forced_documents = !self.force_documents.borrow().is_empty();
+        if force.is_empty() && !forced_documents && self.is_current(&manifest, &branch_ref, tips) {
             // Another process (or an earlier command) already rendered these very refs.
             return Ok(Refresh::default());
         }
-        if force.is_empty() && !switch {
+        if force.is_empty() && !forced_documents && !switch {
             if let Some(out) =
                 append::refresh(self, store, &manifest, &head, &branch_ref, tips, told, None)?
             {
@@ -481,8 +538,53 @@ impl View {
                 },
             );
         }
+        {
+            // Documents are folded by the branch's snapshot too.
+            let records = super::rune_dir::record_files(&snap.state, &withhold);
+            let (memory, branch) = (snap.scope_ref(Scope::Memory), snap.scope_ref(Scope::Branch));
+            let refname_of = |p: documents::Place| {
+                let (refname, tip) = match p {
+                    documents::Place::Records => branch,
+                    _ => memory,
+                };
+                (refname.to_owned(), tip.map(|t| t.commit.to_string()))
+            };
+            let forced = self.force_documents.borrow().clone();
+            let kept = self.render_documents(
+                &mut manifest,
+                &snap.state,
+                &records,
+                &refname_of,
+                &forced,
+                &withhold,
+            )?;
+            out.kept_documents = kept;
+        }
         self.write_manifest(&manifest)?;
         Ok(out)
+    }
+
+    /// Whether the view shows memory at these tips and the branch `branch_ref`: every file was
+    /// rendered from them by this renderer, except files holding unsaved edits (a render
+    /// keeps those as they are). Reads no file unless its entry is stale.
+    pub fn shows(&self, store: &Store) -> Result<bool> {
+        let manifest = self.manifest();
+        if manifest.version != MANIFEST_VERSION || manifest.renderer != renderer() {
+            return Ok(false);
+        }
+        let head = store.head_info()?;
+        let branch_ref = store::branch_ref(head.branch.as_deref());
+        let tips = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
+        Ok(ViewFile::ALL.iter().all(|&file| {
+            let (refname, tip) = match file.scope() {
+                Scope::Memory => (MEMORY_REF, tips.0),
+                Scope::Branch => (branch_ref.as_str(), tips.1),
+            };
+            let current = manifest.files.get(file.name()).is_some_and(|e| {
+                e.refname == refname && e.base == tip.map(|t| t.commit.to_string())
+            });
+            current || self.file_state(&manifest, file) != FileState::Clean
+        }))
     }
 
     /// Whether every file was rendered from the refs at these tips (memory, then the branch's
@@ -601,7 +703,7 @@ fn reaches_memory(records: &[Record]) -> bool {
     records.iter().any(|r| {
         r.kind().scope() == Some(Scope::Memory)
             || foreign(&r.meta.supersedes)
-            || matches!(&r.body, Body::Delete (Delete { targets }) if foreign(targets))
+            || matches!(&r.body, Body::Delete(Delete { targets }) if foreign(targets))
     })
 }
 
@@ -617,10 +719,11 @@ fn branch_snapshot(
     (memory_tip, branch_tip): (Option<Tip>, Option<Tip>),
     branch: &[Record],
 ) -> store::Result<Snapshot> {
+    // Documents hold the branch files' frames.
     let kinds: Vec<Kind> = Kind::ALL
         .iter()
         .copied()
-        .filter(|k| k.scope() != Some(Scope::Memory))
+        .filter(|k| k.scope() != Some(Scope::Memory) || *k == Kind::Document)
         .collect();
     let memory = match memory_tip {
         Some(t) => store.records_of(MEMORY_REF, t, &kinds)?,

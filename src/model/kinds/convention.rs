@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::skip::{is_empty_str, is_empty_vec};
 use super::KindRules;
-use crate::model::fields::{extras, Field, Shape, BLOCK, BLOCK_OWN_LINE};
+use crate::model::fields::{extras, Field, Shape, BLOCK};
 use crate::model::record::Extra;
 use crate::model::validate::require;
 use crate::model::ValidationError;
@@ -41,7 +41,7 @@ impl KindRules for Convention {
         f("pattern", BLOCK, Field::One(&mut self.pattern));
         f("example", BLOCK, Field::One(&mut self.example));
         f("applies_to", BLOCK, Field::One(&mut self.applies_to));
-        extras(&mut self.extra, BLOCK_OWN_LINE, f);
+        extras(&mut self.extra, Shape::Prose, f);
     }
 
     fn validate(&self) -> Result<(), ValidationError> {

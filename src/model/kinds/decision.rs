@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::skip::{is_empty_map, is_empty_vec};
 use super::KindRules;
-use crate::model::fields::{extras, Field, Shape, BLOCK, BLOCK_OWN_LINE};
+use crate::model::fields::{extras, Field, Shape, BLOCK};
 use crate::model::record::Extra;
 use crate::model::validate::require;
 use crate::model::ValidationError;
@@ -53,7 +53,7 @@ impl KindRules for Decision {
             Shape::Paths { split_commas: true },
             Field::Many(&mut self.files),
         );
-        extras(&mut self.extra, BLOCK_OWN_LINE, f);
+        extras(&mut self.extra, Shape::Prose, f);
     }
 
     fn validate(&self) -> Result<(), ValidationError> {

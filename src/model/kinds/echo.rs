@@ -30,7 +30,8 @@ pub struct Echo {
     pub layer: String,
     /// The date in the entry's heading (`YYYY-MM-DD`).
     pub date: String,
-    /// With its kind word: `Pattern: Unused imports in new files`.
+    /// Usually with its kind word (`Pattern: Unused imports in new files`, the seed's form);
+    /// the Rune Echoes plugin's titles have none.
     pub title: String,
     /// `manual`, `rune:review PR #42`, …
     #[serde(default, skip_serializing_if = "is_empty_str")]
@@ -111,7 +112,7 @@ impl KindRules for Echo {
         if !LAYERS.contains(&e.layer.as_str()) {
             return Err(invalid(
                 "layer",
-                format!("{:?}: use etched, inscribed or traced", e.layer),
+                format!("{:?}: use one of {}", e.layer, LAYERS.join(", ")),
             ));
         }
         if !valid_date(&e.date) {
@@ -120,15 +121,10 @@ impl KindRules for Echo {
                 format!("{:?} is not a date like 2026-02-11", e.date),
             ));
         }
-        if title_kind(&e.title).is_none() {
-            return Err(invalid(
-                "title",
-                format!(
-                    "{:?} has no kind word: write it as `Pattern: short description` \
-                     (or Architecture:, Observation:, …)",
-                    e.title
-                ),
-            ));
+        // The seed writes a kind word (`Pattern: …`); the Rune Echoes plugin's titles have
+        // none. Either is a title.
+        if e.title.trim().is_empty() {
+            return Err(invalid("title", "must not be empty"));
         }
         confidence_in("confidence", e.confidence, 0.0, 1.0)?;
         if !valid_date(&e.verified) {
@@ -194,9 +190,13 @@ fn echo_order(r: &Record) -> (&str, &str, usize, &str, &str) {
 pub const ETCHED: &str = "etched";
 pub const INSCRIBED: &str = "inscribed";
 pub const TRACED: &str = "traced";
+/// The Rune Echoes plugin's user-explicit memories (`/rune:echoes remember`): never pruned.
+pub const NOTES: &str = "notes";
+/// The plugin's agent-observed patterns: pruned 60 days after they were last confirmed.
+pub const OBSERVATIONS: &str = "observations";
 
-/// The layers, most permanent first.
-pub const LAYERS: [&str; 3] = [ETCHED, INSCRIBED, TRACED];
+/// The layers, most permanent first: the seed's three and the plugin's two more.
+pub const LAYERS: [&str; 5] = [ETCHED, NOTES, INSCRIBED, OBSERVATIONS, TRACED];
 
 /// The roles the seed names; any other role name is allowed too.
 pub const KNOWN_ROLES: [&str; 5] = ["planner", "workers", "reviewer", "auditor", "team"];
@@ -204,20 +204,24 @@ pub const KNOWN_ROLES: [&str; 5] = ["planner", "workers", "reviewer", "auditor",
 /// Length of an echo's `uid` in hex digits.
 pub const UID_LEN: usize = 16;
 
-/// The Importance of a layer in the Echo Score (etched 1.0, inscribed 0.7, traced 0.3).
+/// The Importance of a layer in the Echo Score (etched 1.0, notes 0.9, inscribed 0.7,
+/// observations 0.5, traced 0.3: the seed's and the plugin's weights).
 pub fn importance(layer: &str) -> f64 {
     match layer {
         ETCHED => 1.0,
+        NOTES => 0.9,
         INSCRIBED => 0.7,
+        OBSERVATIONS => 0.5,
         _ => 0.3,
     }
 }
 
-/// The seed's max age of a layer in days (`None`: etched never expires).
+/// The max age of a layer in days (`None`: etched and notes never expire).
 pub fn max_age_days(layer: &str) -> Option<i64> {
     match layer {
-        ETCHED => None,
+        ETCHED | NOTES => None,
         INSCRIBED => Some(90),
+        OBSERVATIONS => Some(60),
         _ => Some(30),
     }
 }
@@ -256,13 +260,31 @@ fn norm(s: &str) -> String {
         .join(" ")
 }
 
+/// Where evidence points, which is what makes two findings one (the seed's duplicate rule:
+/// same pattern and evidence): the `` `file:lines` `` it quotes, else the text before the
+/// description (` — …`), else all of it; compared without case and spacing. The description
+/// after the location may differ between two findings of one entry.
+pub fn evidence_location(evidence: &str) -> String {
+    let quoted = evidence.split('`').nth(1).filter(|q| !q.trim().is_empty());
+    let place = match quoted {
+        Some(q) if evidence.matches('`').count() >= 2 => q,
+        _ => [" — ", " – ", " - "]
+            .iter()
+            .find_map(|sep| evidence.split_once(sep).map(|(l, _)| l))
+            .unwrap_or(evidence),
+    };
+    norm(place)
+}
+
 /// The identity of an entry: 16 hex digits of the sha256 of its role, title (the pattern)
-/// and evidence, compared without case and spacing. Two clones (or two agents) recording the
-/// same pattern on the same evidence make the same entry, which the fold then merges (the
-/// seed's duplicate rule); an edit keeps the uid it was created with.
+/// and where its evidence points ([`evidence_location`]), compared without case and spacing.
+/// Two clones (or two agents) recording the same pattern on the same evidence make the same
+/// entry, which the fold then merges (the seed's duplicate rule); an edit keeps the uid it was
+/// created with. (Entries created before 0.x hashed the whole evidence: they are matched by
+/// [`same_entry`] too.)
 pub fn uid_for(role: &str, title: &str, evidence: &str) -> String {
     let mut h = Sha256::new();
-    for part in [role, &norm(title), &norm(evidence)] {
+    for part in [role, &norm(title), &evidence_location(evidence)] {
         h.update(part.as_bytes());
         h.update([0]);
     }
@@ -273,9 +295,10 @@ pub fn uid_for(role: &str, title: &str, evidence: &str) -> String {
         .collect()
 }
 
-/// Whether two entries are duplicates in the seed's sense (same evidence and pattern).
+/// Whether two entries (role, title, evidence) are duplicates in the seed's sense: same
+/// role, same pattern, evidence pointing at the same place.
 pub fn same_entry(a: (&str, &str, &str), b: (&str, &str, &str)) -> bool {
-    a.0 == b.0 && norm(a.1) == norm(b.1) && norm(a.2) == norm(b.2)
+    a.0 == b.0 && norm(a.1) == norm(b.1) && evidence_location(a.2) == evidence_location(b.2)
 }
 
 /// Whether `s` holds an e-mail address (`local@domain.tld`).
@@ -364,6 +387,35 @@ pub fn echo_wins(a: &Record, b: &Record) -> bool {
 mod tests {
     use super::*;
     use crate::model::kinds::EchoRef;
+
+    #[test]
+    fn evidence_points_at_its_location_whatever_the_description() {
+        assert_eq!(
+            evidence_location("`src/auth.py:1-5` — 3 unused imports found"),
+            "src/auth.py:1-5"
+        );
+        assert_eq!(
+            evidence_location("`src/auth.py:1-5` — two of them now"),
+            "src/auth.py:1-5"
+        );
+        assert_eq!(
+            evidence_location("CI logs — test suite took 8min"),
+            "ci logs"
+        );
+        assert_eq!(evidence_location("package.json"), "package.json");
+        assert_eq!(
+            uid_for("reviewer", "Pattern: x", "`a.rs:1` — one"),
+            uid_for("reviewer", "pattern:  X", "`a.rs:1` — another description")
+        );
+        assert_ne!(
+            uid_for("reviewer", "Pattern: x", "`a.rs:1`"),
+            uid_for("reviewer", "Pattern: x", "`a.rs:2`")
+        );
+        assert!(same_entry(
+            ("r", "P: x", "`a.rs:1` — a"),
+            ("r", "p: x", "`a.rs:1` — b")
+        ));
+    }
 
     #[test]
     fn roles_titles_and_dates() {

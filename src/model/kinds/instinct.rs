@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::skip::is_empty_vec;
 use super::KindRules;
-use crate::model::fields::{extras, Field, Shape, BLOCK, BLOCK_OWN_LINE};
+use crate::model::fields::{extras, Field, Shape, BLOCK};
 use crate::model::State;
 use crate::model::record::{Extra, Record};
 use crate::model::validate::{confidence_in, require};
@@ -47,7 +47,7 @@ impl KindRules for Instinct {
         f("trigger", BLOCK, Field::One(&mut self.trigger));
         f("action", BLOCK, Field::One(&mut self.action));
         f("evidence", BLOCK, Field::One(&mut self.evidence));
-        extras(&mut self.extra, BLOCK_OWN_LINE, f);
+        extras(&mut self.extra, Shape::Prose, f);
     }
 
     fn validate(&self) -> Result<(), ValidationError> {

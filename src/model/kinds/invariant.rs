@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::skip::{is_empty_str, is_empty_vec};
 use super::KindRules;
-use crate::model::fields::{extras, Field, Shape, BLOCK_OWN_LINE};
+use crate::model::fields::{extras, Field, Shape};
 use crate::model::record::Extra;
 use crate::model::validate::require;
 use crate::model::ValidationError;
@@ -50,7 +50,7 @@ impl KindRules for Invariant {
             Field::Many(&mut self.r#where),
         );
         f("why", Shape::Line, Field::One(&mut self.why));
-        extras(&mut self.extra, BLOCK_OWN_LINE, f);
+        extras(&mut self.extra, Shape::Raw, f);
     }
 
     fn validate(&self) -> Result<(), ValidationError> {

@@ -20,6 +20,9 @@ mod table;
 
 pub(crate) mod skip;
 
+pub mod future;
+pub use future::Future;
+
 kinds! {
     // variant       module           tag                scope                 fold list
     Decision       in decision       = "decision",        Some(Scope::Memory) => decisions;
@@ -38,6 +41,7 @@ kinds! {
     Oracle         in oracle         = "oracle",          Some(Scope::Branch) => oracles;
     Echo           in echo           = "echo",            Some(Scope::Memory) => echoes;
     EchoRef        in echo_ref       = "echo-ref",        Some(Scope::Memory) => echo_refs;
+    Document       in document       = "document",        Some(Scope::Memory) => documents;
     Delete         in delete         = "delete",          None                => _;
     #[cfg(test)]
     Probe          in probe          = "probe",           Some(Scope::Memory) => _;

@@ -27,12 +27,19 @@ macro_rules! kinds {
         #[serde(tag = "kind")]
         pub enum Body {
             $( $(#[$attr])* #[serde(rename = $tag)] $variant($variant), )*
+            /// A record of a kind this build does not know, or one it cannot read as its
+            /// kind: written by a newer git-rune, kept byte for byte (`Record::raw`).
+            #[serde(skip)]
+            Future(Future),
         }
 
         /// Record kinds, one per variant of [`Body`], with their on-disk directory names.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Kind {
             $( $(#[$attr])* $variant, )*
+            /// Any kind this build does not know (a record from a newer git-rune); never in
+            /// [`Kind::ALL`], never parsed from a name.
+            Future,
         }
 
         impl Kind {
@@ -41,7 +48,7 @@ macro_rules! kinds {
 
             /// The `kind` tag and tree directory name.
             pub fn as_str(self) -> &'static str {
-                match self { $( $(#[$attr])* Kind::$variant => $tag, )* }
+                match self { $( $(#[$attr])* Kind::$variant => $tag, )* Kind::Future => "future" }
             }
 
             pub fn parse(s: &str) -> Option<Kind> {
@@ -51,7 +58,7 @@ macro_rules! kinds {
             /// The ref a record of this kind is stored under; `None` for tombstones, which
             /// follow their targets.
             pub fn scope(self) -> Option<Scope> {
-                match self { $( $(#[$attr])* Kind::$variant => $scope, )* }
+                match self { $( $(#[$attr])* Kind::$variant => $scope, )* Kind::Future => None }
             }
         }
 
@@ -63,42 +70,42 @@ macro_rules! kinds {
 
         impl Body {
             pub fn kind(&self) -> Kind {
-                match self { $( $(#[$attr])* Body::$variant(_) => Kind::$variant, )* }
+                match self { $( $(#[$attr])* Body::$variant(_) => Kind::$variant, )* Body::Future(_) => Kind::Future }
             }
 
             /// See [`KindRules::title`].
             pub fn title(&self) -> &str {
-                match self { $( $(#[$attr])* Body::$variant(k) => k.title(), )* }
+                match self { $( $(#[$attr])* Body::$variant(k) => k.title(), )* Body::Future(k) => k.title() }
             }
 
             /// See [`KindRules::extra`].
             pub fn extra(&self) -> &[Extra] {
-                match self { $( $(#[$attr])* Body::$variant(k) => k.extra(), )* }
+                match self { $( $(#[$attr])* Body::$variant(k) => k.extra(), )* Body::Future(k) => k.extra() }
             }
 
             /// See [`KindRules::extra_mut`].
             pub fn extra_mut(&mut self) -> Option<&mut Vec<Extra>> {
-                match self { $( $(#[$attr])* Body::$variant(k) => k.extra_mut(), )* }
+                match self { $( $(#[$attr])* Body::$variant(k) => k.extra_mut(), )* Body::Future(k) => k.extra_mut() }
             }
 
             /// See [`KindRules::targets`].
             pub fn targets(&self) -> &[String] {
-                match self { $( $(#[$attr])* Body::$variant(k) => k.targets(), )* }
+                match self { $( $(#[$attr])* Body::$variant(k) => k.targets(), )* Body::Future(k) => k.targets() }
             }
 
             /// See [`KindRules::fields_mut`].
             pub fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
-                match self { $( $(#[$attr])* Body::$variant(k) => k.fields_mut(f), )* }
+                match self { $( $(#[$attr])* Body::$variant(k) => k.fields_mut(f), )* Body::Future(k) => k.fields_mut(f) }
             }
 
             /// See [`KindRules::validate`].
             pub fn validate(&self) -> Result<(), ValidationError> {
-                match self { $( $(#[$attr])* Body::$variant(k) => k.validate(), )* }
+                match self { $( $(#[$attr])* Body::$variant(k) => k.validate(), )* Body::Future(k) => k.validate() }
             }
 
             /// See [`KindRules::json`].
             pub fn json_fields(&self, full: bool, out: &mut Map<String, Value>) {
-                match self { $( $(#[$attr])* Body::$variant(k) => k.json(full, out), )* }
+                match self { $( $(#[$attr])* Body::$variant(k) => k.json(full, out), )* Body::Future(k) => k.json(full, out) }
             }
         }
 
@@ -119,13 +126,13 @@ macro_rules! kinds {
             /// The live records of one kind, chronological (empty for kinds that fold into
             /// others: resolutions, tombstones).
             pub fn of_kind(&self, kind: Kind) -> &[Record] {
-                match kind { $( $(#[$attr])* Kind::$variant => kinds!(@list_ref self $list), )* }
+                match kind { $( $(#[$attr])* Kind::$variant => kinds!(@list_ref self $list), )* Kind::Future => &[] }
             }
 
             /// The live records of one kind, to narrow down (a filtered view of memory);
             /// `None` for kinds without a list of their own.
             pub fn of_kind_mut(&mut self, kind: Kind) -> Option<&mut Vec<Record>> {
-                Some(match kind { $( $(#[$attr])* Kind::$variant => kinds!(@list_mut self $list), )* })
+                Some(match kind { $( $(#[$attr])* Kind::$variant => kinds!(@list_mut self $list), )* Kind::Future => return None })
             }
 
             /// Every kind's list.
@@ -139,7 +146,8 @@ macro_rules! kinds {
         /// Fills each kind's list in `state` from the live records (any order in, each
         /// kind's own rule out).
         pub(crate) fn fold_lists(live: &[&Record], state: &mut State) {
-            let mut buckets: Vec<Vec<&Record>> = vec![Vec::new(); Kind::ALL.len()];
+            // One more bucket than `Kind::ALL`: `Kind::Future`, declared last, folds into no list.
+            let mut buckets: Vec<Vec<&Record>> = vec![Vec::new(); Kind::ALL.len() + 1];
             for r in live {
                 buckets[r.kind() as usize].push(r);
             }

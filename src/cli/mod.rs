@@ -1,0 +1,203 @@
+//! The command line: the global flags and the subcommands (clap derive; the subcommands and
+//! their dispatch live in `commands`), and what `--help` adds to clap's text: the grouped
+//! command list (`groups.txt`), the examples (`examples.txt`) and the exit status.
+
+use clap::Parser;
+
+use crate::commands::{Command, GlobalArgs};
+
+/// Git-native memory for AI coding agents: decisions, conventions, progress and checkpoints
+/// committed under refs/rune/, checked out as the .rune/ view.
+#[derive(Debug, Parser)]
+#[command(
+    name = "git-rune",
+    bin_name = "git rune",
+    version,
+    max_term_width = 100,
+    disable_help_subcommand = true
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+const GROUPS: &str = include_str!("groups.txt");
+const EXAMPLES: &str = include_str!("examples.txt");
+
+/// The command groups of the top-level help: `(heading, command names)`, in order.
+pub fn groups() -> Vec<(&'static str, Vec<&'static str>)> {
+    let mut out: Vec<(&str, Vec<&str>)> = Vec::new();
+    for line in GROUPS.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match line.strip_suffix(':') {
+            Some(heading) => out.push((heading, Vec::new())),
+            None => {
+                if let Some(last) = out.last_mut() {
+                    last.1.push(line);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The examples of the command at `path` (`"decide"`, `"task add"`): prose lines and the
+/// indented command lines they describe, as written in `examples.txt`.
+pub fn examples(path: &str) -> Option<&'static str> {
+    let mut rest = EXAMPLES;
+    while let Some(at) = rest.find("\n== ") {
+        rest = &rest[at + 4..];
+        let (name, body) = rest.split_once('\n').unwrap_or((rest, ""));
+        if name.trim() == path {
+            let end = body.find("\n== ").unwrap_or(body.len());
+            return Some(body[..end].trim_end());
+        }
+    }
+    None
+}
+
+/// The exit-status table as `--help` and the manual print it: `(code, meaning)`.
+pub fn exit_statuses() -> Vec<(String, String)> {
+    let mut rows = vec![("0".to_owned(), "success".to_owned())];
+    for k in crate::error::Kind::ALL {
+        rows.push((k.exit_code().to_string(), k.meaning().to_owned()));
+    }
+    rows.push((
+        "3, 4, 5".into(),
+        "a result, not an error: `oracle reattach` (3 not ready, 4 failed, 5 withheld as TAINTED), `context preview` (3 blocked); `verify` exits 1 when memory is not clean, `why` 1 when no note names the commit, `sync` 75 when the remote kept moving (what came in is merged, the push waits)".into(),
+    ));
+    rows.push((
+        "126, 127".into(),
+        "`fold`: the command could not be run (126) or was not found (127), as shells say; otherwise `fold` exits with the command's own status".into(),
+    ));
+    rows
+}
+
+/// The environment variables git-rune reads: `(name, what it does)` (docs/cli.md and the
+/// manual's ENVIRONMENT).
+pub fn environment() -> Vec<(&'static str, &'static str)> {
+    crate::output::manual::environment()
+}
+
+/// docs/config.md: every `rune.*` setting, from the one settings table.
+pub fn config_reference() -> String {
+    crate::settings::markdown()
+}
+
+/// The command line as clap sees it, with the grouped command list, examples and the exit
+/// status added to `--help` (and so to the manual pages and completions, which describe it,
+/// and the generated docs/cli.md).
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let mut cmd = Cli::command();
+    cmd = with_examples(cmd, "");
+    let mut status = String::from("Exit status:\n");
+    for (code, meaning) in exit_statuses() {
+        status.push_str(&format!("  {code:<9} {meaning}\n"));
+    }
+    let listing = grouped_listing(&cmd);
+    cmd.help_template(format!(
+        "{{about-with-newline}}\n{{usage-heading}} {{usage}}\n\n{listing}Options:\n{{options}}{{after-help}}"
+    ))
+    .after_long_help(format!(
+        "{status}\n`git rune <command> --help` tells more about a command; `git rune install-man` installs the manual pages `git rune --help` opens."
+    ))
+    .after_help("`git rune <command> --help` tells more about a command.")
+}
+
+/// The subcommands under their group headings, as the top-level help lists them.
+fn grouped_listing(cmd: &clap::Command) -> String {
+    let width = cmd
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set())
+        .map(|s| s.get_name().len())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for (heading, names) in groups() {
+        let rows: Vec<String> = names
+            .iter()
+            .filter_map(|n| cmd.find_subcommand(n))
+            .filter(|s| !s.is_hide_set())
+            .map(|s| {
+                let about = s.get_about().map(|a| a.to_string()).unwrap_or_default();
+                format!("  {:<width$}  {about}\n", s.get_name())
+            })
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        out.push_str(heading);
+        out.push_str(":\n");
+        for r in rows {
+            out.push_str(&r);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Adds each command's examples to its `--help` (after the options).
+fn with_examples(mut cmd: clap::Command, path: &str) -> clap::Command {
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_owned())
+        .collect();
+    for name in names {
+        let sub_path = if path.is_empty() {
+            name.clone()
+        } else {
+            format!("{path} {name}")
+        };
+        cmd = cmd.mut_subcommand(&name, |sub| {
+            let sub = with_examples(sub, &sub_path);
+            match examples(&sub_path) {
+                Some(ex) => sub.after_long_help(format!("Examples:\n{ex}")),
+                None => sub,
+            }
+        });
+    }
+    cmd
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_visible_command_is_in_exactly_one_group() {
+        let cmd = command();
+        let grouped: Vec<&str> = groups().into_iter().flat_map(|(_, n)| n).collect();
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            let n = grouped.iter().filter(|g| **g == sub.get_name()).count();
+            assert_eq!(n, 1, "{} is in {n} groups", sub.get_name());
+        }
+        for g in grouped {
+            assert!(
+                cmd.find_subcommand(g).is_some() || g == "mcp",
+                "groups.txt names {g}, which is not a command"
+            );
+        }
+    }
+
+    #[test]
+    fn examples_name_real_commands() {
+        let cmd = command();
+        for line in EXAMPLES.lines().filter_map(|l| l.strip_prefix("== ")) {
+            let mut c = &cmd;
+            for part in line.split(' ') {
+                c = c
+                    .find_subcommand(part)
+                    .unwrap_or_else(|| panic!("examples.txt: no command {line:?}"));
+            }
+        }
+        assert!(examples("decide").unwrap().contains("git rune decide"));
+        assert!(examples("nothing").is_none());
+    }
+}

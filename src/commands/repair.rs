@@ -1,0 +1,88 @@
+//! `git rune repair [<remote>]`: replace what a remote holds that this clone refuses (a
+//! damaged record, a note past the limit, a ref that is not a memory commit) with clean tips,
+//! and share them.
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+
+use super::Context;
+use crate::error;
+use crate::sync::repair::repair;
+
+#[derive(Debug, Args)]
+pub struct RepairArgs {
+    /// The remote to repair (default: the current branch's upstream remote, else origin).
+    pub remote: Option<String>,
+}
+
+pub fn run(ctx: &Context, args: RepairArgs) -> Result<ExitCode> {
+    let store = ctx.open_store()?;
+    let Some(remote) = args.remote.or_else(|| store.default_remote()) else {
+        return Err(error::input(
+            "this repository has no remote to repair",
+            "name one: `git rune repair <remote>`",
+        ));
+    };
+    if !store.remotes().contains(&remote) {
+        return Err(error::input(
+            format!("{remote:?} is not a remote of this repository"),
+            "name one `git remote` lists",
+        ));
+    }
+    let done = repair(&store, &remote, &|what| ctx.ui.status(what))?;
+    let mut out = String::new();
+    if ctx.ui.json {
+        let pairs = |l: &[(String, String)]| -> Vec<serde_json::Value> {
+            l.iter()
+                .map(|(r, why)| serde_json::json!({ "ref": r, "reason": why }))
+                .collect()
+        };
+        let left: Vec<(String, String)> = done
+            .report
+            .skipped
+            .iter()
+            .map(|s| (s.remote_ref.clone(), s.why.clone()))
+            .collect();
+        out.push_str(&crate::output::json::line(&serde_json::json!({
+            "version": crate::output::json::VERSION,
+            "remote": remote,
+            "replaced": done.replaced,
+            "removed": done.removed,
+            "left": pairs(&left),
+            "failed": pairs(&done.failed),
+        })));
+        out.push('\n');
+    } else {
+        for name in &done.replaced {
+            out.push_str(&format!("{remote}: replaced {name} with a clean tip\n"));
+        }
+        for name in &done.removed {
+            out.push_str(&format!(
+                "{remote}: removed {name} (what it held that was sound is in this clone's memory)\n"
+            ));
+        }
+        for s in &done.report.skipped {
+            out.push_str(&format!(
+                "{remote}: left {} as it is: {}\n",
+                s.remote_ref, s.why
+            ));
+        }
+        if done.replaced.is_empty() && done.removed.is_empty() && done.failed.is_empty() {
+            out.push_str(&format!("{remote}: nothing to repair\n"));
+        }
+    }
+    ctx.report(&out)?;
+    for (name, why) in &done.failed {
+        ctx.ui.warn(format_args!(
+            "{name} on {remote} was not replaced ({why}); run `git rune repair {remote}` again"
+        ));
+    }
+    ctx.refresh_view(&store);
+    Ok(if done.failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

@@ -1,0 +1,179 @@
+//! Downloads that run what they fetch: PowerShell's encoded commands, the Windows
+//! downloaders (LOLBins) and fetch-then-execute on one line (`remote-script-execution`).
+
+use super::shapes::*;
+use super::*;
+
+/// PowerShell's encoded commands and the Windows downloaders that run what they fetch.
+pub(super) fn windows_and_powershell(
+    tok: &[u8],
+    name: &[u8],
+    m: u64,
+    s: usize,
+    e: usize,
+    line: &mut Line,
+    out: &mut Sink,
+) {
+    let lower = |t: &[u8]| t.to_ascii_lowercase();
+    if matches!(
+        lower(name).as_slice(),
+        b"powershell" | b"powershell.exe" | b"pwsh" | b"pwsh.exe"
+    ) {
+        line.powershell = 1;
+        line.last_interpreter = true;
+        return;
+    }
+    let tok = unquoted(tok);
+    if line.powershell == 1 && tok.len() >= 2 && (tok[0] == b'-' || tok[0] == b'/') {
+        let flag = lower(&tok[1..]);
+        if flag == b"ec" || (b"encodedcommand".starts_with(&flag) && flag.first() == Some(&b'e')) {
+            line.powershell = 2;
+            return;
+        }
+        if matches!(flag.as_slice(), b"c" | b"command") {
+            line.inline_code = true;
+        }
+    } else if line.powershell == 2 && !tok.starts_with(b"-") {
+        let b64 = tok
+            .iter()
+            .filter(|c| c.is_ascii_alphanumeric() || b"+/=".contains(c))
+            .count();
+        if b64 >= 16 {
+            out.hit("remote-script-execution", s, e);
+        }
+        line.powershell = 1;
+    }
+    if line.last_interpreter && matches!(tok, b"-c" | b"-e" | b"-r" | b"-E" | b"--eval") {
+        line.inline_code = true;
+    }
+    line.last_interpreter = m & INTERPRETER != 0
+        || (line.last_interpreter && tok.starts_with(b"-") && !line.inline_code);
+    if line.seen & LOLBIN != 0 {
+        let t = lower(unquoted(tok));
+        let lol = t.starts_with(b"-urlcache")
+            || t.starts_with(b"/urlcache")
+            || t.starts_with(b"-verifyctl")
+            || t.starts_with(b"http:")
+            || t.starts_with(b"https:")
+            || t.starts_with(b"javascript:")
+            || t.starts_with(b"vbscript:")
+            || contains_ci(&t, b"/i:http")
+            || contains_ci(&t, b"-i:http");
+        if lol {
+            out.hit("remote-script-execution", s, e);
+        }
+    }
+}
+
+/// Where `inner`, a part of `outer`, starts in it.
+fn offset_in(outer: &[u8], inner: &[u8]) -> usize {
+    inner.as_ptr() as usize - outer.as_ptr() as usize
+}
+
+/// A download saved to a file, then run on the same line.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn downloads(
+    b: &[u8],
+    tok: &[u8],
+    name: &[u8],
+    m: u64,
+    s: usize,
+    e: usize,
+    line: &mut Line,
+    out: &mut Sink,
+) {
+    if m & VERIFIER != 0 {
+        line.verified = true;
+    }
+    let runs = line.runs_next;
+    line.runs_next = m & (RUNNER | SHELL | INTERPRETER) != 0 || (runs && tok.starts_with(b"-"));
+    if m & FETCHER != 0 && line.fetcher == 0 {
+        line.fetcher = match name.to_ascii_lowercase().as_slice() {
+            b"curl" => b'c',
+            b"wget" => {
+                line.remote_name = true;
+                b'w'
+            }
+            _ => b'p',
+        };
+        return;
+    }
+    if line.fetcher == 0 && line.outputs.is_empty() {
+        return;
+    }
+    let t = unquoted(tok);
+    let t_at = s + offset_in(tok, t);
+    let record = |line: &mut Line, span: (usize, usize)| {
+        if line.outputs.len() < 4 && span.1 > span.0 {
+            line.outputs.push(span);
+        }
+    };
+    if line.expect_output {
+        line.expect_output = false;
+        if !tok.starts_with(b"-") {
+            record(line, (t_at, t_at + t.len()));
+            return;
+        }
+    }
+    if t.starts_with(b">") {
+        let arrows = t.iter().take_while(|&&c| c == b'>').count();
+        if arrows == t.len() {
+            line.expect_output = true;
+        } else {
+            record(line, (t_at + arrows, t_at + t.len()));
+        }
+        return;
+    }
+    if line.fetcher != 0 && tok.len() > 1 && tok.starts_with(b"-") {
+        let lower = tok.to_ascii_lowercase();
+        if tok.starts_with(b"--") {
+            if lower == b"--output" || lower == b"--output-document" {
+                line.expect_output = true;
+            } else if lower == b"--remote-name" {
+                line.remote_name = true;
+            } else if let Some(p) = [&b"--output="[..], b"--output-document="]
+                .iter()
+                .find(|p| lower.starts_with(p))
+            {
+                record(line, (s + p.len(), e));
+            }
+            return;
+        }
+        let letters = &tok[1..];
+        match line.fetcher {
+            b'c' if letters.last() == Some(&b'o') => line.expect_output = true,
+            b'c' if letters.contains(&b'O') => line.remote_name = true,
+            b'w' if letters.last() == Some(&b'O') => {
+                line.remote_name = false;
+                line.expect_output = true;
+            }
+            b'p' if lower == b"-outfile" || lower == b"-o" => line.expect_output = true,
+            _ => {}
+        }
+        return;
+    }
+    if starts_with_ci(t, b"http://") || starts_with_ci(t, b"https://") {
+        if line.remote_name {
+            let base = basename(tok);
+            let at = s + offset_in(tok, base);
+            record(line, (at, at + base.len()));
+        }
+        return;
+    }
+    if line.outputs.is_empty() || line.verified {
+        return;
+    }
+    let base = basename(tok);
+    let ran = !base.is_empty()
+        && line
+            .outputs
+            .iter()
+            .any(|&(os, oe)| basename(&b[os..oe]).eq_ignore_ascii_case(base));
+    let direct = [&b"./"[..], b".\\", b"/", b"~/"]
+        .iter()
+        .any(|p| t.starts_with(p));
+    if ran && (runs || direct) {
+        out.hit("remote-script-execution", line.source.unwrap_or(s), e);
+        line.outputs.clear();
+    }
+}

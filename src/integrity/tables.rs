@@ -1,0 +1,293 @@
+//! The scanner's data files (`src/integrity/data/`), compiled into the binary and parsed once,
+//! on the first scan: word lists, phrase patterns and the cue vocabulary of each language.
+//!
+//! Data, not code: adding a language or a word is an edit of a text file, and the Rust
+//! scanners only name the lists and classes they read. The files are part of the binary
+//! (`include_str!`), so a build cannot run with tables other than the ones it was tested with;
+//! `tables_parse` in the unit tests proves that every file parses and that every list,
+//! set and class the code names is there.
+//!
+//! # Syntax
+//!
+//! One declaration a line; `#` starts a comment line, blank lines are ignored.
+//!
+//! * `@name: item item …` adds items to the set `name` (declared again, in this file or
+//!   another, it grows: the phrase sets are the union of their languages). Items are
+//!   separated by blanks; one that holds a blank is quoted (`"iwr "`). In the phrase sets `+`
+//!   joins the words of a several-word alternative (`por+favor`).
+//! * `%class: item item …` adds words to a cue class ([`super::vocab::CUES`]): `+` joins
+//!   several words (`no+longer`), a trailing `*` takes every word that starts so (`instrukc*`
+//!   is `instrukcje`, `instrukcji`, `instrukcjami` …; on the last of several words,
+//!   `환경+변수*` is `환경 변수를`), a leading `*` every word that ends so (`*passwort` is
+//!   `Datenbankpasswort`: compounds). A prefix stem adds its classes to those of the word
+//!   itself; a suffix stem is tried only for a word that has none.
+//! * `!order: final` in a language file: its verbs come at the end of their clause (Japanese,
+//!   Korean, Turkish, Hindi, Bengali, Persian), so the cue scanner looks back from a verb
+//!   for what it acts on, rather than ahead.
+//! * `rule: element element …` (patterns.txt): a phrase pattern.
+//!
+//! Table words are normalised as texts are ([`super::norm`]): accents may be written or not
+//! (`précédentes` and `precedentes` are one word), and a word of a script written without
+//! spaces (Chinese, Japanese) is one entry that the word reader cuts out of the text.
+//!
+//! # Phrase patterns
+//!
+//! A pattern is a sequence of elements over words joined by soft gaps (whitespace, line
+//! breaks, emphasis, quotes, dashes, commas; see [`super::phrases::Words`]). An element is a
+//! choice of words, sets (`{name}`) and several-word alternatives separated by `|`; `{any}`
+//! is any word. A trailing `?` makes it optional, `*` allows up to four (`*N` up to N), a
+//! leading `!` means any one word not in the choice. `$` is the end of a clause, `:` a colon
+//! right after the last word. A leading `^` on the first element means the phrase opens its
+//! line, `<` that it opens its clause: the imperative position, so "ignora las instrucciones
+//! anteriores" (an order) matches and "el modelo ignora las instrucciones anteriores" (a
+//! description) does not. A repeated element (`*`) or `{any}` stops where the next element
+//! can take over; others take what they can.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// A fingerprint of every data file the scanner reads (FNV-1a over their names and bytes):
+/// what a cache of verdicts is keyed on, so a change of any table recomputes them without
+/// anyone remembering to bump a number.
+pub fn fingerprint() -> u64 {
+    static F: OnceLock<u64> = OnceLock::new();
+    *F.get_or_init(|| {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for (name, text) in FILES {
+            for b in name.bytes().chain([0]).chain(text.bytes()).chain([0]) {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        h
+    })
+}
+
+/// Every data file, by its path under `src/integrity/data/`.
+const FILES: &[(&str, &str)] = &[
+    ("lists.txt", include_str!("data/lists.txt")),
+    ("patterns.txt", include_str!("data/patterns.txt")),
+    ("lang/en.txt", include_str!("data/lang/en.txt")),
+    ("lang/zh.txt", include_str!("data/lang/zh.txt")),
+    ("lang/es.txt", include_str!("data/lang/es.txt")),
+    ("lang/pt.txt", include_str!("data/lang/pt.txt")),
+    ("lang/ru.txt", include_str!("data/lang/ru.txt")),
+    ("lang/ja.txt", include_str!("data/lang/ja.txt")),
+    ("lang/de.txt", include_str!("data/lang/de.txt")),
+    ("lang/fr.txt", include_str!("data/lang/fr.txt")),
+    ("lang/hi.txt", include_str!("data/lang/hi.txt")),
+    ("lang/ar.txt", include_str!("data/lang/ar.txt")),
+    ("lang/bn.txt", include_str!("data/lang/bn.txt")),
+    ("lang/ko.txt", include_str!("data/lang/ko.txt")),
+    ("lang/it.txt", include_str!("data/lang/it.txt")),
+    ("lang/tr.txt", include_str!("data/lang/tr.txt")),
+    ("lang/pl.txt", include_str!("data/lang/pl.txt")),
+    ("lang/nl.txt", include_str!("data/lang/nl.txt")),
+    ("lang/vi.txt", include_str!("data/lang/vi.txt")),
+    ("lang/id.txt", include_str!("data/lang/id.txt")),
+    ("lang/uk.txt", include_str!("data/lang/uk.txt")),
+    ("lang/fa.txt", include_str!("data/lang/fa.txt")),
+    ("lang/cs.txt", include_str!("data/lang/cs.txt")),
+    ("lang/common.txt", include_str!("data/lang/common.txt")),
+];
+
+/// One entry of a cue class.
+#[derive(Debug)]
+pub(super) struct CueWord {
+    pub(super) class: &'static str,
+    /// The words, as written (`+` already split).
+    pub(super) words: Vec<&'static str>,
+    /// `word*`: any word starting with the (last) word.
+    pub(super) stem: bool,
+    /// `*word`: any word ending with the (single) word.
+    pub(super) suffix: bool,
+    /// From a language whose verbs come last (`!order: final`).
+    pub(super) verb_final: bool,
+}
+
+/// Everything the data files declare.
+#[derive(Debug, Default)]
+pub(super) struct Tables {
+    /// `@name: …`, in the order declared.
+    sets: HashMap<&'static str, Vec<&'static str>>,
+    /// `rule: pattern`, with where it was written.
+    pub(super) patterns: Vec<(&'static str, &'static str, String)>,
+    pub(super) cues: Vec<CueWord>,
+}
+
+impl Tables {
+    /// The items of set `name` (a list the code names: present, or the tables test fails).
+    pub(super) fn set(&self, name: &str) -> &[&'static str] {
+        self.sets.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether set `name` is declared.
+    pub(super) fn has_set(&self, name: &str) -> bool {
+        self.sets.contains_key(name)
+    }
+}
+
+/// The parsed tables. Parsing is tested (`tables_parse`), so the `expect` cannot fire in a
+/// build whose tests passed.
+pub(super) fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| parse(FILES).expect("the integrity data files parse"))
+}
+
+/// The data files, for tests.
+#[cfg(test)]
+pub(super) fn files() -> &'static [(&'static str, &'static str)] {
+    FILES
+}
+
+/// Parses data files; an error names the file and line.
+pub(super) fn parse(files: &[(&'static str, &'static str)]) -> Result<Tables, String> {
+    let mut t = Tables::default();
+    for &(file, text) in files {
+        let mut verb_final = false;
+        for (n, line) in text.lines().enumerate() {
+            let at = || format!("src/integrity/data/{file}:{}", n + 1);
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if let Some(d) = line.strip_prefix('!') {
+                match d.split_once(':').map(|(k, v)| (k.trim(), v.trim())) {
+                    Some(("order", "final")) => verb_final = true,
+                    Some(("order", "first")) => verb_final = false,
+                    _ => return Err(format!("{}: unknown directive {line:?}", at())),
+                }
+                continue;
+            }
+            let (head, rest) = line
+                .split_once(':')
+                .ok_or_else(|| format!("{}: expected `name: …`, found {line:?}", at()))?;
+            if let Some(name) = head.strip_prefix('@') {
+                let items = items(rest).map_err(|e| format!("{}: {e}", at()))?;
+                if items.is_empty() {
+                    return Err(format!("{}: set {name} lists nothing", at()));
+                }
+                t.sets.entry(name.trim()).or_default().extend(items);
+            } else if let Some(class) = head.strip_prefix('%') {
+                for item in items(rest).map_err(|e| format!("{}: {e}", at()))? {
+                    let (item, stem) = match item.strip_suffix('*') {
+                        Some(s) => (s, true),
+                        None => (item, false),
+                    };
+                    let (item, suffix) = match item.strip_prefix('*') {
+                        Some(s) => (s, true),
+                        None => (item, false),
+                    };
+                    let words: Vec<&str> = item.split('+').collect();
+                    let bad =
+                        words.iter().any(|w| w.is_empty()) || (suffix && (stem || words.len() > 1));
+                    if bad {
+                        return Err(format!("{}: bad cue word {item:?}", at()));
+                    }
+                    t.cues.push(CueWord {
+                        class: class.trim(),
+                        words,
+                        stem,
+                        suffix,
+                        verb_final,
+                    });
+                }
+            } else if rest.starts_with(' ') && !head.contains(' ') {
+                t.patterns.push((head, rest.trim(), at()));
+            } else {
+                return Err(format!(
+                    "{}: expected `rule: pattern`, found {line:?}",
+                    at()
+                ));
+            }
+        }
+    }
+    Ok(t)
+}
+
+/// The blank-separated items of a declaration; `"…"` quotes an item holding blanks.
+fn items(s: &'static str) -> Result<Vec<&'static str>, String> {
+    let mut out = Vec::new();
+    let mut rest = s.trim_start();
+    while !rest.is_empty() {
+        let (item, after) = if let Some(q) = rest.strip_prefix('"') {
+            let end = q
+                .find('"')
+                .ok_or_else(|| format!("unclosed quote in {s:?}"))?;
+            (&q[..end], &q[end + 1..])
+        } else {
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            (&rest[..end], &rest[end..])
+        };
+        out.push(item);
+        rest = after.trim_start();
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::integrity::vocab::{vocabulary, CUES, LISTS};
+
+    /// The tables the scanners name outside the vocabulary lists.
+    const NAMED: &[&str] = &[
+        "secret-files",
+        "send-only-files",
+        "sockets",
+        "socket-shells",
+        "network-apis",
+        "secret-sources",
+        "one-liner-flags",
+        "falsy-keys",
+        "truthy-keys",
+        "private-names",
+        "private-in-query",
+        "substituted",
+    ];
+
+    #[test]
+    fn tables_parse() {
+        let t = parse(files()).unwrap_or_else(|e| panic!("{e}"));
+        for name in LISTS.iter().chain(NAMED) {
+            assert!(!t.set(name).is_empty(), "no list {name} in data/lists.txt");
+        }
+        for class in CUES.iter().filter(|c| **c != "final") {
+            assert!(
+                t.cues.iter().any(|c| c.class == *class),
+                "cue class {class} has no words"
+            );
+        }
+        for c in &t.cues {
+            assert!(CUES.contains(&c.class), "unknown cue class {:?}", c.class);
+        }
+        // Building the vocabulary compiles every pattern against its sets and interns every
+        // word: a set a pattern names but no file declares, or a table word that is not one
+        // word, panics here rather than in a scan.
+        let v = vocabulary();
+        assert_eq!(v.patterns.len(), t.patterns.len());
+    }
+
+    #[test]
+    fn parse_errors_name_the_file_and_line() {
+        let bad: &[(&str, &str)] = &[("x.txt", "# ok\n@a: b\nwhat is this\n")];
+        let e = parse(bad).unwrap_err();
+        assert!(e.starts_with("src/integrity/data/x.txt:3:"), "{e}");
+        let bad: &[(&str, &str)] = &[("y.txt", "@a: \"unclosed\n")];
+        assert!(parse(bad).unwrap_err().contains("y.txt:1: unclosed quote"));
+        let bad: &[(&str, &str)] = &[("z.txt", "!order: sideways\n")];
+        assert!(parse(bad).unwrap_err().contains("unknown directive"));
+        let ok: &[(&str, &str)] = &[(
+            "w.txt",
+            "@a: \"iwr \" b+c\n!order: final\n%final: x* y+z\nrule-name: a b\n",
+        )];
+        let t = parse(ok).unwrap();
+        assert_eq!(t.set("a"), &["iwr ", "b+c"]);
+        assert!(t.cues[0].stem && t.cues[0].verb_final && t.cues[1].words == ["y", "z"]);
+        assert_eq!(t.patterns[0].0, "rule-name");
+        let t = parse(&[("v.txt", "%final: *wort a+b*\n")]).unwrap();
+        assert!(t.cues[0].suffix && !t.cues[0].stem && t.cues[0].words == ["wort"]);
+        assert!(t.cues[1].stem && t.cues[1].words == ["a", "b"]);
+        assert!(parse(&[("v.txt", "%final: *a+b\n")]).is_err());
+    }
+}

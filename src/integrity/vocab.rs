@@ -1,0 +1,490 @@
+//! The scanner's vocabulary: every word its tables name ([`super::tables`]), looked up once
+//! per word of a text to learn the lists it is in, its id in the phrase patterns, and its cue
+//! classes.
+//!
+//! Scripts written without spaces (Chinese, Japanese) are cut into words by the longest
+//! vocabulary entry at each character, so every table word of those scripts is an entry.
+
+use super::norm::{is_cjk, is_word_char, Norm};
+use super::phrases::{compile_patterns, Pattern};
+use super::tables::{tables, Tables};
+
+/// The word lists of `lists.txt` that are vocabulary bits, in bit order. Each word of a text
+/// is looked up once to learn all the lists it belongs to, as a bit mask ([`mask`]), so
+/// checking a word against a list costs one `and`. The reasons for the lists are on the rules
+/// that use them.
+pub(super) const LISTS: &[&str] = &[
+    "weaken",
+    "turn",
+    "target",
+    "check",
+    "checked",
+    "stop",
+    "negation",
+    "frame",
+    "closing",
+    "fetcher",
+    "decoder",
+    "decode-flag",
+    "shell",
+    "interpreter",
+    "runner",
+    "pipe-prefix",
+    "reader",
+    "netcat",
+    "exec-flag",
+    "chmod",
+    "world-mode",
+    "sender",
+    "data-flag",
+    "env-dump",
+    "read-verb",
+    "send-verb",
+    "path-filler",
+    "lead",
+    "download-api",
+    "verifier",
+    "lolbin",
+    "falsy",
+    "truthy",
+    "weak-flag",
+];
+
+/// The cue classes of the language files (`%class: …`), in bit order; what each means is on
+/// the scanner that reads it ([`super::intent`]).
+pub(super) const CUES: &[&str] = &[
+    // Set by the loader on every cue word of a language whose verbs come last.
+    "final",
+    // Verbs, in the forms an order takes.
+    "override",
+    "obey",
+    "reveal",
+    "send",
+    "put",
+    "tell",
+    "hide",
+    "pretend",
+    "shape",
+    "act",
+    // What makes a verb an order, or not.
+    "modal",
+    "modal2",
+    "neg",
+    "lead",
+    "and",
+    "cite",
+    // Who is addressed.
+    "you",
+    "your",
+    "me",
+    "ai",
+    // What an order acts on.
+    "rules",
+    "told",
+    "user",
+    "out",
+    "secret",
+    "compound",
+    "priv",
+    "end",
+    "self",
+    // Qualifiers.
+    "prior",
+    "sysq",
+    "void",
+    "only",
+    "real",
+    "every",
+    "everything",
+    "persona",
+    "without",
+    // Set-ups and markers.
+    "game",
+    "auth-src",
+    "auth-noun",
+    "urgent",
+    "permit",
+    "hail",
+    "reading",
+    "if",
+    "now",
+    // Chinese 把/将: the object comes before the verb, which makes the clause an order.
+    "front",
+    // Negations that may follow the verb they negate ("Stuur wachtwoorden nooit …").
+    "never",
+    // "The user must not learn …", "don't tell the user about …", "never refuses".
+    "know",
+    "about",
+    "refuse",
+    // "Silently", "secretly": an order meant to be hidden.
+    "stealth",
+    // "Treat this note as …".
+    "treat",
+    // "Cancel / revoke / erase": an override that needs the rules to be the agent's own.
+    "cancel",
+    // What protects a project: review, approval, tests, hooks, checks.
+    "guard",
+    // "Enter developer mode", "switch to …": a change of mode.
+    "enter",
+    // "Your loyalty is to …".
+    "loyal",
+    // "You may / can …": leave given, which makes an order of what follows (a weak one).
+    "may",
+    // "No longer", "any more", "nicht mehr", "不再": said of the agent's rules, a revocation.
+    "longer",
+    // Public places a secret may be written to: a commit message, the README, a comment on a
+    // pull request, a public repository.
+    "public",
+    // "Need": with a negation, "you don't need to follow …", an order not to.
+    "need",
+];
+
+/// The bit of `name` in `names` (a compile-time error in constants if there is none).
+const fn bit_in(names: &[&str], name: &str) -> u64 {
+    let (name, mut i) = (name.as_bytes(), 0);
+    'names: while i < names.len() {
+        let list = names[i].as_bytes();
+        i += 1;
+        if list.len() != name.len() {
+            continue;
+        }
+        let mut k = 0;
+        while k < list.len() {
+            if list[k] != name[k] {
+                continue 'names;
+            }
+            k += 1;
+        }
+        return 1 << (i - 1);
+    }
+    panic!("no such word list or cue class");
+}
+
+/// The bit of the list called `name`.
+pub(super) const fn bit(name: &str) -> u64 {
+    bit_in(LISTS, name)
+}
+
+/// The bit of the cue class called `name`.
+pub(super) const fn cue(name: &str) -> u64 {
+    bit_in(CUES, name)
+}
+
+/// Longer words are in no list.
+const MAX_WORD: usize = 64;
+pub(super) const FNV: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// The part of a hash kept to tell slots apart without reading their keys (never 0).
+fn tag(h: u64) -> u16 {
+    (h >> 48) as u16 | 1
+}
+
+pub(super) fn fnv(h: u64, c: u8) -> u64 {
+    (h ^ u64::from(c.to_ascii_lowercase())).wrapping_mul(0x0100_0000_01b3)
+}
+
+#[derive(Clone, Copy, Default)]
+pub(super) struct Slot {
+    /// Where the word (lower case) is in `Vocabulary::keys`, and its length.
+    key: u32,
+    len: u8,
+    /// The lists it is in.
+    pub(super) mask: u64,
+    /// Its id in the phrase tables and cue sequences (0: none).
+    pub(super) id: u32,
+    /// The cue classes of the word itself.
+    pub(super) cues: u64,
+    /// The cue classes of every word that starts with it (a `word*` stem).
+    stem_cues: u64,
+    /// The cue classes of every word that ends with it (a `*word` stem).
+    suffix_cues: u64,
+}
+
+/// What the vocabulary knows about one word.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Entry {
+    pub(super) mask: u64,
+    pub(super) id: u32,
+    pub(super) cues: u64,
+}
+
+/// A cue of several words (`no+longer`), by word id; with a stem last (`환경+변수*`), its
+/// last word is matched by its beginning.
+pub(super) struct CueSeq {
+    pub(super) ids: Vec<u32>,
+    /// The last word's beginning (normalised, lower case), for a stem.
+    pub(super) last_prefix: Option<Vec<u8>>,
+    pub(super) cues: u64,
+}
+
+/// Every word the scanners know, and the phrase patterns compiled over them.
+pub(super) struct Vocabulary {
+    /// Open addressing rather than a `HashMap`: this runs for every word and token of every
+    /// scanned text, and stays cheap even in unoptimised builds. `tags` holds 15 bits of each
+    /// slot's hash (0: empty) and is all a miss reads, so it stays in the fastest cache.
+    tags: Vec<u16>,
+    slots: Vec<Slot>,
+    /// Every word, one after the other.
+    keys: Vec<u8>,
+    ids: u32,
+    /// Some cue word is a stem (`*`), so words not found are tried by their prefixes.
+    stems: bool,
+    /// Some cue word is a suffix stem (`*word`), so words not found are tried by their ends.
+    suffixes: bool,
+    /// The first characters of the vocabulary's words in unspaced scripts, sorted.
+    pub(super) cjk_initials: Vec<char>,
+    /// The longest such word, in characters.
+    pub(super) cjk_longest: usize,
+    pub(super) patterns: Vec<Pattern>,
+    /// For each word id, the patterns that may start with it.
+    pub(super) by_first: Vec<Vec<u16>>,
+    /// For each word id, the several-word cues that start with it (longest first).
+    pub(super) cue_seqs: Vec<Vec<CueSeq>>,
+}
+
+impl Vocabulary {
+    fn build(t: &'static Tables) -> Vocabulary {
+        // Room for every word at most half full, so probes stay short.
+        let words: usize = LISTS.iter().map(|l| t.set(l).len()).sum::<usize>()
+            + t.cues.iter().map(|c| c.words.len()).sum::<usize>()
+            + t.patterns.len() * 8
+            + 4096;
+        let size = (2 * words).next_power_of_two();
+        let mut v = Vocabulary {
+            tags: vec![0; size],
+            slots: vec![Slot::default(); size],
+            keys: Vec::new(),
+            ids: 0,
+            stems: false,
+            suffixes: false,
+            cjk_initials: Vec::new(),
+            cjk_longest: 0,
+            patterns: Vec::new(),
+            by_first: Vec::new(),
+            cue_seqs: Vec::new(),
+        };
+        for (i, list) in LISTS.iter().enumerate() {
+            for w in t.set(list) {
+                v.insert(w.as_bytes(), 1 << i);
+            }
+        }
+        let mut seqs = Vec::new();
+        for c in &t.cues {
+            let bits = CUES
+                .iter()
+                .position(|n| *n == c.class)
+                .map(|i| 1u64 << i)
+                .unwrap_or_else(|| panic!("no cue class {:?} in vocab::CUES", c.class));
+            // Only a verb is read by its position.
+            let verb = [
+                "override", "obey", "reveal", "send", "put", "tell", "hide", "pretend", "shape",
+                "act", "treat", "cancel",
+            ];
+            let bits = bits
+                | if c.verb_final && verb.contains(&c.class) {
+                    cue("final")
+                } else {
+                    0
+                };
+            if c.words.len() == 1 {
+                let at = v.intern_slot(c.words[0]);
+                if c.suffix {
+                    v.slots[at].suffix_cues |= bits;
+                    v.suffixes = true;
+                } else if c.stem {
+                    v.slots[at].stem_cues |= bits;
+                    v.stems = true;
+                } else {
+                    v.slots[at].cues |= bits;
+                }
+            } else {
+                let ids = c.words.iter().map(|w| v.intern(w)).collect();
+                let last_prefix = c.stem.then(|| {
+                    let last = c.words[c.words.len() - 1];
+                    Norm::new(last).text.to_ascii_lowercase().into_bytes()
+                });
+                seqs.push(CueSeq {
+                    ids,
+                    last_prefix,
+                    cues: bits,
+                });
+            }
+        }
+        compile_patterns(&mut v, t);
+        v.cue_seqs = (0..=v.ids).map(|_| Vec::new()).collect();
+        seqs.sort_by_key(|s| std::cmp::Reverse(s.ids.len()));
+        for s in seqs {
+            let first = s.ids[0] as usize;
+            match v.cue_seqs[first]
+                .iter_mut()
+                .find(|o| o.ids == s.ids && o.last_prefix == s.last_prefix)
+            {
+                Some(o) => o.cues |= s.cues,
+                None => v.cue_seqs[first].push(s),
+            }
+        }
+        v.cjk_initials.sort_unstable();
+        v.cjk_initials.dedup();
+        v
+    }
+
+    fn mask_at(&self, h: u64) -> usize {
+        h as usize & (self.tags.len() - 1)
+    }
+
+    pub(super) fn probe(&self, h: u64, word: &[u8]) -> Option<&Slot> {
+        let mut at = self.mask_at(h);
+        let tag = tag(h);
+        loop {
+            match self.tags[at] {
+                0 => return None,
+                t if t == tag => {
+                    let s = &self.slots[at];
+                    let key = &self.keys[s.key as usize..s.key as usize + usize::from(s.len)];
+                    let same = key.len() == word.len()
+                        && key
+                            .iter()
+                            .zip(word)
+                            .all(|(k, c)| *k == c.to_ascii_lowercase());
+                    if same {
+                        return Some(s);
+                    }
+                }
+                _ => {}
+            }
+            at = self.mask_at(at as u64 + 1);
+        }
+    }
+
+    /// What the vocabulary knows of `word`, ASCII case-insensitively: its lists, its id, and
+    /// its cue classes (its own, or those of the longest stem it starts with).
+    pub(super) fn lookup(&self, word: &[u8]) -> Entry {
+        if word.is_empty() || word.len() > MAX_WORD {
+            return Entry::default();
+        }
+        let mut hashes = [0u64; MAX_WORD];
+        let mut h = FNV;
+        for (k, &c) in word.iter().enumerate() {
+            h = fnv(h, c);
+            hashes[k] = h;
+        }
+        let mut e = self.probe(h, word).map_or(Entry::default(), |s| Entry {
+            mask: s.mask,
+            id: s.id,
+            cues: s.cues,
+        });
+        // A stem adds its classes to the word's own (`관리자` is a "compound" word and, by
+        // `관리자*`, an authority).
+        if self.stems && word.len() >= 3 {
+            // The longest stem the word starts with (prefixes end at character boundaries).
+            for k in (2..=word.len()).rev() {
+                if k < word.len() && (word[k] & 0xC0) == 0x80 {
+                    continue;
+                }
+                if let Some(s) = self.probe(hashes[k - 1], &word[..k]) {
+                    if s.stem_cues != 0 {
+                        e.cues |= s.stem_cues;
+                        break;
+                    }
+                }
+            }
+        }
+        if e.cues == 0 && self.suffixes && (6..=40).contains(&word.len()) {
+            // The longest ending of a compound (`Datenbankpasswort`), of at least four bytes.
+            for k in 1..word.len() - 3 {
+                if (word[k] & 0xC0) == 0x80 {
+                    continue;
+                }
+                let tail = &word[k..];
+                let h = tail.iter().fold(FNV, |h, &c| fnv(h, c));
+                if let Some(s) = self.probe(h, tail) {
+                    if s.suffix_cues != 0 {
+                        e.cues = s.suffix_cues;
+                        break;
+                    }
+                }
+            }
+        }
+        e
+    }
+
+    /// [`Vocabulary::lookup`] of two pieces read as one word (`ig` + `nore`).
+    pub(super) fn lookup2(&self, a: &[u8], b: &[u8]) -> Entry {
+        if a.len() + b.len() > MAX_WORD {
+            return Entry::default();
+        }
+        let mut buf = [0u8; MAX_WORD];
+        buf[..a.len()].copy_from_slice(a);
+        buf[a.len()..a.len() + b.len()].copy_from_slice(b);
+        self.lookup(&buf[..a.len() + b.len()])
+    }
+
+    /// Adds `word` (lower case already) with list bits `mask`; returns its slot.
+    fn insert(&mut self, word: &[u8], mask: u64) -> usize {
+        assert!(
+            !word.is_empty() && word.len() <= MAX_WORD,
+            "vocabulary word {word:?}"
+        );
+        let h = word.iter().fold(FNV, |h, &c| fnv(h, c));
+        let mut at = self.mask_at(h);
+        while self.tags[at] != 0 {
+            let s = self.slots[at];
+            if self.keys[s.key as usize..s.key as usize + usize::from(s.len)] == *word {
+                break;
+            }
+            at = self.mask_at(at as u64 + 1);
+        }
+        if self.tags[at] == 0 {
+            self.tags[at] = tag(h);
+            self.slots[at].key = self.keys.len() as u32;
+            self.slots[at].len = word.len() as u8;
+            self.keys.extend_from_slice(word);
+        }
+        self.slots[at].mask |= mask;
+        at
+    }
+
+    /// The id of a table word (normalised as texts are), adding it if new.
+    pub(super) fn intern(&mut self, word: &str) -> u32 {
+        let at = self.intern_slot(word);
+        self.slots[at].id
+    }
+
+    /// [`Vocabulary::intern`], returning the word's slot.
+    fn intern_slot(&mut self, word: &str) -> usize {
+        let norm = Norm::new(word);
+        let w = norm.text.to_ascii_lowercase();
+        let first = w.chars().next().expect("empty table word");
+        assert!(
+            w.chars().all(|c| is_word_char(c) || is_cjk(c))
+                && (w.chars().all(is_cjk) || !w.chars().any(is_cjk)),
+            "table word {word:?} is not one word"
+        );
+        let at = self.insert(w.as_bytes(), 0);
+        if self.slots[at].id == 0 {
+            self.ids += 1;
+            self.slots[at].id = self.ids;
+            if is_cjk(first) {
+                self.cjk_initials.push(first);
+                self.cjk_longest = self.cjk_longest.max(w.chars().count());
+            }
+        }
+        at
+    }
+
+    /// How many word ids there are (ids run from 1).
+    pub(super) fn ids(&self) -> u32 {
+        self.ids
+    }
+}
+
+/// The vocabulary, built from the tables on first use.
+pub(super) fn vocabulary() -> &'static Vocabulary {
+    static VOCABULARY: std::sync::OnceLock<Vocabulary> = std::sync::OnceLock::new();
+    VOCABULARY.get_or_init(|| Vocabulary::build(tables()))
+}
+
+/// The lists `word` belongs to, case-insensitively, as bits.
+pub(super) fn mask(word: &[u8]) -> u64 {
+    vocabulary().lookup(word).mask
+}
