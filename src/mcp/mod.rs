@@ -4,6 +4,7 @@
 //! runtime, so no other command pays for one.
 
 mod gated;
+mod params;
 mod search;
 mod server;
 mod tools;

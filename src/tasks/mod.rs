@@ -4,11 +4,13 @@
 //! the one seal; the pure parts (the consolidation plan, the todo list, the sp.json format)
 //! sit in their own files and test in process.
 
+mod bridge;
 pub mod consolidate;
 mod follow;
 pub mod sp_json;
 pub mod todo;
 
+pub use bridge::{export_sp_json, import_sp_json, Imported};
 pub use follow::follow_todos;
 
 use anyhow::Result;
@@ -535,173 +537,4 @@ fn body_num(body: &Body) -> u32 {
         Body::Task(Task { num, .. }) => *num,
         _ => 0,
     }
-}
-
-/// What an import brought in.
-#[derive(Debug)]
-pub struct Imported {
-    pub tasks: usize,
-    pub blocks: usize,
-    /// Imported tasks whose number another task held: (the file's id, the id given).
-    pub renumbered: Vec<(String, String)>,
-    pub written: Option<Written>,
-    pub summary: Summary,
-    /// How the code moved since the file was saved (the seed's WF2: its metadata's
-    /// `git_branch` and `git_commit` against HEAD), one warning per line.
-    pub drift: Vec<String>,
-}
-
-/// The seed's WF2 check: the file's saved branch and commit against HEAD now.
-fn sp_drift(store: &Store, branch: Option<&str>, commit: Option<&str>) -> Result<Vec<String>> {
-    let head = store.head_info()?;
-    let mut out = Vec::new();
-    if let Some(saved) = commit {
-        let now = head.head.map(|h| h.to_string());
-        let same = now
-            .as_deref()
-            .is_some_and(|n| n.starts_with(&saved.to_lowercase()) && saved.len() >= 4);
-        if !same {
-            out.push(format!(
-                "Git state changed: the file was saved at {}, HEAD is {}",
-                crate::text::short(saved),
-                now.as_deref()
-                    .map(crate::text::short)
-                    .unwrap_or("(no commits)")
-            ));
-        }
-    }
-    if let (Some(saved), Some(now)) = (branch, head.branch.as_deref()) {
-        if saved != now {
-            out.push(format!("Branch: {saved} → {now}"));
-        }
-    }
-    Ok(out)
-}
-
-/// Brings an `sp.json` in: each task keeps its number unless another task with another title
-/// holds it (then it takes the next, its id kept as an alias); a task with the same number
-/// and title is updated; a context block with the same title is replaced. Nothing is written
-/// when the file cannot be read.
-pub fn import_sp_json(
-    store: &Store,
-    sealer: &mut Sealer,
-    text: &str,
-    shown: &str,
-) -> Result<Imported> {
-    let file = sp_json::parse(text, &store.now()).map_err(|e| {
-        error::input(
-            e.to_string(),
-            match &e {
-                sp_json::SpError::InvalidJson(why) => {
-                    format!("{shown} is not JSON ({why}); nothing was imported")
-                }
-                sp_json::SpError::MissingMetadata => format!(
-                    "{shown} has no \"metadata\" object (the seed's sp.json has one); nothing was imported"
-                ),
-                sp_json::SpError::Invalid(_) => format!("fix {shown}; nothing was imported"),
-            },
-        )
-    })?;
-    let drift = sp_drift(
-        store,
-        file.git_branch.as_deref(),
-        file.git_commit.as_deref(),
-    )?;
-    let salt = task::salt();
-    let mut renumbered = Vec::new();
-    let written = write_records(store, Scope::Branch, &format!("import {shown}"), |state| {
-        let now = store.now();
-        renumbered.clear();
-        let mut next =
-            task::next_number(state).max(file.tasks.iter().map(body_num).max().unwrap_or(0) + 1);
-        let mut out = pins(sealer, state, &now, &[])?;
-        for t in &file.tasks {
-            let mut body = t.clone();
-            let num = body_num(&body);
-            let holder = state.tasks.iter().find(|r| r.body_num() == num);
-            let mut supersedes = Vec::new();
-            match holder {
-                Some(r) if r.body.title() == body.title() => {
-                    if let (
-                        Body::Task(Task { uid, claimed, .. }),
-                        Body::Task(Task {
-                            uid: u, claimed: c, ..
-                        }),
-                    ) = (&mut body, &r.body)
-                    {
-                        uid.clone_from(u);
-                        claimed.clone_from(c);
-                    }
-                    supersedes.push(r.id.clone());
-                }
-                Some(_) => {
-                    if let Body::Task(Task { num, aliases, .. }) = &mut body {
-                        aliases.push(task_id(*num));
-                        *num = 0;
-                    }
-                }
-                None => {}
-            }
-            task::complete(&mut body, &mut next, &now, &salt);
-            if holder.is_some() && supersedes.is_empty() {
-                renumbered.push((task_id(num), task_id(body_num(&body))));
-            }
-            if let Some(r) = holder.filter(|_| !supersedes.is_empty()) {
-                if r.body == body {
-                    continue;
-                }
-            }
-            out.push(seal(
-                sealer,
-                Draft {
-                    body,
-                    supersedes,
-                    at: None,
-                },
-                shown,
-            )?);
-        }
-        for b in &file.blocks {
-            let old = block(state, b.title());
-            if old.is_some_and(|r| r.body == *b) {
-                continue;
-            }
-            out.push(seal(
-                sealer,
-                Draft {
-                    body: b.clone(),
-                    supersedes: old.map(|r| vec![r.id.clone()]).unwrap_or_default(),
-                    at: None,
-                },
-                shown,
-            )?);
-        }
-        Ok::<_, anyhow::Error>(out)
-    })?;
-    let snap = Snapshot::read(store)?;
-    Ok(Imported {
-        tasks: file.tasks.len(),
-        blocks: file.blocks.len(),
-        renumbered,
-        written,
-        summary: summary(&snap.state.tasks),
-        drift,
-    })
-}
-
-/// The branch's tasks and context blocks as the seed's `sp.json` (one line, no newline).
-pub fn export_sp_json(store: &Store) -> Result<String> {
-    let snap = Snapshot::read(store)?;
-    let place = sp_json::Place {
-        branch: snap.head.branch.clone(),
-        commit: snap.head.head.map(|h| h.to_string()),
-        work_tree: store.workdir().map(|w| w.to_string_lossy().into_owned()),
-        home: std::env::var("HOME").ok().filter(|h| !h.is_empty()),
-        now: store.now(),
-    };
-    Ok(sp_json::render(
-        &snap.state.tasks,
-        &snap.state.context_blocks,
-        &place,
-    ))
 }

@@ -1,6 +1,7 @@
 //! Property tests for the guarantees every view file makes: normalised content survives
 //! render → parse, render → parse → render is byte-stable, an untouched file saves nothing, and
-//! no input makes parse panic.
+//! no input makes parse panic. Long because one generator per view file (`body`) and one
+//! checker serve all twelve files: split, each file would repeat the checker.
 
 use proptest::collection::vec;
 use proptest::prelude::*;

@@ -8,9 +8,8 @@
 
 use std::collections::HashSet;
 
-use super::sections::{
-    convention_line, decision_line, learning_line, learning_rank, note_line, shown_note,
-};
+use super::lines::{convention_line, decision_line, learning_line, note_line};
+use super::sections::{learning_rank, shown_note};
 use super::Totals;
 use crate::integrity::gate;
 use crate::model::kinds::{Convention, Decision, Learning};

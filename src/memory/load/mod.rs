@@ -13,12 +13,14 @@ use crate::store::HeadInfo;
 use crate::text::{pretty_time, short};
 
 pub mod digest;
+mod lines;
 mod sections;
 
 use crate::model::kinds::{Checkpoint, Session};
+use lines::one_line;
 use sections::{
     checkpoint_section, conventions_section, decisions_section, drift_section, instincts_section,
-    invariants_section, learnings_section, notes_section, one_line, progress_section,
+    invariants_section, learnings_section, notes_section, progress_section,
 };
 
 /// The frame around memory in text output; records cannot forge its end (see

@@ -1,16 +1,16 @@
-//! The sections `load` chooses from, in priority order, and the one-line form of each record
-//! kind. Each item is formatted only when the budget reaches it.
+//! The sections `load` chooses from, in priority order (each record's one-line form is
+//! `lines.rs`). Each item is formatted only when the budget reaches it.
 
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use super::lines::*;
 use super::{fixed, gated, Item, Lazy, Section, Totals, STALE_INVARIANT_DAYS};
 use crate::drift::Drift;
 use crate::integrity::gate::{gate, Gate};
 use crate::model::fold::instinct_confidence;
 use crate::model::kinds::{
-    Checkpoint, Convention, CumulativeNote, Decision, Echo, Instinct, Invariant, Learning, Oracle,
-    Progress, Task, TaskNote,
+    Checkpoint, CumulativeNote, Echo, Invariant, Learning, Oracle, Progress, Task,
 };
 use crate::model::{Body, Record, State};
 use crate::text::sanitize;
@@ -19,10 +19,6 @@ use crate::view::invariants::{category, is_archived};
 
 /// Files changed since a record was written, by record id.
 type StaleFiles<'a> = Rc<HashMap<&'a str, &'a [String]>>;
-
-pub(super) fn one_line(s: &str) -> String {
-    crate::text::one_line(s)
-}
 
 /// The drift lines. A line naming a stale record passes the gate with that record: withheld
 /// (named by kind only) when TAINTED, marked when SUSPICIOUS, as the record's own line is.
@@ -324,100 +320,6 @@ fn record_items<'a>(
         .collect()
 }
 
-/// The day an entry was recorded, so a reader sees how old it is (the seed marks every loaded
-/// entry with its session date).
-fn day(r: &Record) -> &str {
-    r.meta.ts.get(..10).unwrap_or(&r.meta.ts)
-}
-
-pub(super) fn decision_line(r: &Record) -> String {
-    match &r.body {
-        Body::Decision(Decision {
-            title, decision, ..
-        }) => format!(
-            "- [{}] {}: {}",
-            pretty_time(&r.meta.ts),
-            one_line(title),
-            one_line(decision)
-        ),
-        _ => String::new(),
-    }
-}
-
-pub(super) fn convention_line(r: &Record) -> String {
-    match &r.body {
-        Body::Convention(Convention { title, pattern, .. }) => {
-            format!("- {}: {} ({})", one_line(title), one_line(pattern), day(r))
-        }
-        _ => String::new(),
-    }
-}
-
-pub(super) fn learning_line(r: &Record) -> String {
-    match &r.body {
-        Body::Learning(Learning {
-            ltype,
-            key,
-            insight,
-            confidence,
-            ..
-        }) => {
-            format!(
-                "- [{ltype}] {}: {} ({confidence}, {})",
-                one_line(key),
-                one_line(insight),
-                day(r)
-            )
-        }
-        _ => String::new(),
-    }
-}
-
-fn instinct_line(r: &Record) -> String {
-    match &r.body {
-        Body::Instinct(Instinct {
-            name,
-            trigger,
-            action,
-            confidence,
-            ..
-        }) => format!(
-            "- {}: when {} → {} ({confidence}, {})",
-            one_line(name),
-            one_line(trigger),
-            one_line(action),
-            day(r)
-        ),
-        _ => String::new(),
-    }
-}
-
-pub(super) fn note_line(r: &Record) -> String {
-    match &r.body {
-        Body::CumulativeNote(CumulativeNote { section, text }) => {
-            format!("- {section}: {} ({})", one_line(text), day(r))
-        }
-        Body::TaskNote(TaskNote {
-            task,
-            section,
-            text,
-        }) if task.is_empty() => format!("- {section}: {} ({})", one_line(text), day(r)),
-        Body::TaskNote(TaskNote {
-            task,
-            section,
-            text,
-        }) => {
-            format!(
-                "- {} / {section}: {} ({})",
-                one_line(task),
-                one_line(text),
-                day(r)
-            )
-        }
-        _ => String::new(),
-    }
-}
-
 pub(super) fn decisions_section<'a>(
     state: &'a State,
     totals: &Totals,
@@ -655,31 +557,6 @@ pub(super) fn oracle_section(state: &State) -> Section<'_> {
         total: 0,
         truncated: false,
         show: None,
-    }
-}
-
-fn echo_line(r: &Record) -> String {
-    match &r.body {
-        Body::Echo(Echo {
-            layer,
-            title,
-            text,
-            evidence,
-            confidence,
-            ..
-        }) => {
-            let mut line = format!(
-                "- [{layer} {}] {}: {}",
-                crate::model::echo::format_confidence(*confidence),
-                one_line(title),
-                one_line(text)
-            );
-            if !evidence.is_empty() {
-                line.push_str(&format!(" ({})", one_line(evidence)));
-            }
-            line
-        }
-        _ => String::new(),
     }
 }
 
