@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs the real agent clients the end-to-end suite (tests/e2e/) drives, into a
-# project-local directory (target/e2e/clients, or $RUNE_E2E_CLIENTS): Claude Code, Codex CLI,
-# Gemini CLI and the MCP Inspector from the npm registry (versions pinned in
+# Installs the real agent clients the end-to-end tests drive (tests/e2e/ and
+# tests/it/agents_e2e/), into a project-local directory (target/e2e/clients, or
+# $RUNE_E2E_CLIENTS): Claude Code, Codex CLI, Gemini CLI, GitHub Copilot CLI, OpenCode and the
+# MCP Inspector from the npm registry (versions pinned in
 # scripts/e2e/package.json and its lock), and the Python MCP SDK from PyPI. Nothing is
 # installed globally; nothing here is committed. Needs node >= 18, npm and python3 >= 3.10.
 set -euo pipefail
@@ -34,4 +35,6 @@ echo "e2e clients installed in $dest:"
 "$dest/node_modules/.bin/claude" --version
 "$dest/node_modules/.bin/codex" --version
 "$dest/node_modules/.bin/gemini" --version
+"$dest/node_modules/.bin/copilot" --version
+"$dest/node_modules/.bin/opencode" --version
 PYTHONPATH="$dest/python" python3 -c 'import mcp, importlib.metadata as m; print("python mcp", m.version("mcp"))'

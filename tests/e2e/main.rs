@@ -18,9 +18,11 @@
 mod common;
 
 mod claude_code;
+#[path = "../support/clients.rs"]
 mod clients;
 // The fake speaks more than the tests here use (OpenAI dialects): the suites of other clients
 // build on it.
 #[allow(dead_code)]
+#[path = "../support/fake_api.rs"]
 mod fake_api;
 mod mcp_clients;

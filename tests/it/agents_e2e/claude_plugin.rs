@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::{assert_proof, client, repo_with_memory, run, sessions, FakeModel, Script};
+use super::{assert_proof, calling, client, repo_with_memory, run, sessions, FakeApi};
 use crate::common::{Output, TestRepo};
 
 fn claude(repo: &TestRepo, bin: &Path, args: &[&str], env: &[(&str, String)]) -> Output {
@@ -36,14 +36,12 @@ fn install_plugin(repo: &TestRepo, bin: &Path) {
     assert_eq!(out.code, 0, "{}", out.snapshot());
 }
 
-fn session(repo: &TestRepo, bin: &Path) -> (FakeModel, Output) {
+fn session(repo: &TestRepo, bin: &Path) -> (FakeApi, Output) {
     let note = repo.root.join("notes.txt").display().to_string();
-    let model = FakeModel::start(Script {
-        tools: vec![(
-            "Write".into(),
-            json!({"file_path": note, "content": "hello\n"}),
-        )],
-    });
+    let model = calling(vec![(
+        "Write",
+        json!({"file_path": note, "content": "hello\n"}),
+    )]);
     let out = claude(
         repo,
         bin,
@@ -90,7 +88,7 @@ fn the_plugin_and_agent_install_claude_never_both_answer() {
     repo.rune(&["agent", "install", "claude"]).success();
     let (model, out) = session(&repo, &bin);
     assert_proof(&repo, &model, &out);
-    let first = &model.turns()[0].body;
+    let first = model.turns()[0].all_text();
     assert_eq!(first.matches(super::BRIEFING).count(), 1, "{first}");
     let counted: Vec<u64> = sessions(&repo)
         .iter()

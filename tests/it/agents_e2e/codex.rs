@@ -6,28 +6,23 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::{assert_proof, client, repo_with_memory, run, FakeModel, Script};
+use super::{assert_proof, calling, client, repo_with_memory, run};
 
 #[test]
 fn codex_gets_the_briefing_counts_tools_and_records_the_session() {
     let Some(codex) = client("codex") else { return };
     let repo = repo_with_memory();
-    let model = FakeModel::start(Script {
-        tools: vec![
-            (
-                "apply_patch".into(),
-                json!({"input": "*** Begin Patch\n*** Add File: notes.txt\n+hello\n*** End Patch\n"}),
-            ),
-            (
-                "exec_command".into(),
-                json!({"cmd": "echo hello > notes.txt"}),
-            ),
-            (
-                "shell".into(),
-                json!({"command": ["bash", "-lc", "echo hello > notes.txt"]}),
-            ),
-        ],
-    });
+    let model = calling(vec![
+        (
+            "apply_patch",
+            json!({"input": "*** Begin Patch\n*** Add File: notes.txt\n+hello\n*** End Patch\n"}),
+        ),
+        ("exec_command", json!({"cmd": "echo hello > notes.txt"})),
+        (
+            "shell",
+            json!({"command": ["bash", "-lc", "echo hello > notes.txt"]}),
+        ),
+    ]);
     let home = repo.home.join(".codex");
     std::fs::create_dir_all(&home).unwrap();
     std::fs::write(

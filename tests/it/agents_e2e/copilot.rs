@@ -7,17 +7,15 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::{assert_proof, client, repo_with_memory, run, sessions, FakeModel, Script};
+use super::{assert_proof, calling, client, repo_with_memory, run, sessions, FakeApi};
 use crate::common::TestRepo;
 
-fn session(repo: &TestRepo, copilot: &std::path::PathBuf) -> (FakeModel, crate::common::Output) {
+fn session(repo: &TestRepo, copilot: &std::path::PathBuf) -> (FakeApi, crate::common::Output) {
     let note = repo.root.join("notes.txt").display().to_string();
-    let model = FakeModel::start(Script {
-        tools: vec![(
-            "create".into(),
-            json!({"path": note, "file_text": "hello\n"}),
-        )],
-    });
+    let model = calling(vec![(
+        "create",
+        json!({"path": note, "file_text": "hello\n"}),
+    )]);
     let out = run(
         repo,
         copilot,
@@ -69,6 +67,6 @@ fn copilot_with_claude_codes_wiring_too_counts_a_tool_once() {
         .filter_map(|s| s["tool_calls"].as_u64())
         .collect();
     assert_eq!(counted, [1], "{}", out.snapshot());
-    let first = &model.turns()[0].body;
+    let first = model.turns()[0].all_text();
     assert_eq!(first.matches(super::BRIEFING).count(), 1, "{first}");
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::{assert_proof, client, repo_with_memory, run, FakeModel, Script};
+use super::{assert_proof, calling, client, repo_with_memory, run};
 
 #[test]
 fn gemini_gets_the_briefing_counts_tools_and_records_the_session() {
@@ -15,12 +15,10 @@ fn gemini_gets_the_briefing_counts_tools_and_records_the_session() {
     };
     let repo = repo_with_memory();
     let note = repo.root.join("notes.txt").display().to_string();
-    let model = FakeModel::start(Script {
-        tools: vec![(
-            "write_file".into(),
-            json!({"file_path": note, "content": "hello\n"}),
-        )],
-    });
+    let model = calling(vec![(
+        "write_file",
+        json!({"file_path": note, "content": "hello\n"}),
+    )]);
     // The folder is trusted, as a user does at the first start there.
     let dir = repo.home.join(".gemini");
     std::fs::create_dir_all(&dir).unwrap();

@@ -1,12 +1,17 @@
 //! End-to-end proofs with the real agent clients from the npm registry: each client is pointed
-//! at a scripted fake model API on 127.0.0.1 (`fake_model`), wired with `git rune agent
+//! at a scripted fake model API on 127.0.0.1 (`tests/support/fake_api.rs`, shared with `tests/e2e`), wired with `git rune agent
 //! install <agent>`, and run for one session; the tests assert that the first model request
 //! carries git-rune's briefing, that the tool call was counted and that the session was
-//! recorded. The clients are found in `$RUNE_E2E_CLIENTS/node_modules/.bin`, else
-//! `target/e2e-clients/node_modules/.bin` (what `tests/e2e-clients.sh` installs), else on
-//! PATH; a test whose client is missing passes with a visible SKIPPED notice.
+//! recorded. The clients are the ones `scripts/e2e/install.sh` installs (`target/e2e/clients`, or
+//! `$RUNE_E2E_CLIENTS`); a test whose client is missing passes with a visible SKIPPED notice
+//! (fails under `RUNE_E2E=require`, as `scripts/e2e/run.sh` sets).
 
-mod fake_model;
+#[allow(dead_code)]
+#[path = "../../support/clients.rs"]
+mod clients;
+#[allow(dead_code)] // each test binary uses part of the one fake
+#[path = "../../support/fake_api.rs"]
+mod fake_api;
 
 mod claude_plugin;
 mod codex;
@@ -18,29 +23,48 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use serde_json::{json, Value};
+
 use crate::common::{Output, TestRepo};
 
-pub use fake_model::{FakeModel, Script};
+pub use fake_api::FakeApi;
+use fake_api::{Reply, Request};
 
-/// The client's executable, or `None` (with a SKIPPED notice on stderr).
+/// The model every client test scripts: it calls the first of `tools` (name, arguments) the
+/// request offers until the conversation holds a tool's result, then answers "done" (as the
+/// JSON Gemini CLI's next-speaker check asks for, where it asks for JSON).
+pub fn calling(tools: Vec<(&str, Value)>) -> FakeApi {
+    let tools: Vec<(String, Value)> = tools.into_iter().map(|(n, a)| (n.to_owned(), a)).collect();
+    FakeApi::start(Box::new(move |req: &Request| {
+        let offered = req.tool_names();
+        let call = (!req.holds_tool_result())
+            .then(|| tools.iter().find(|(n, _)| offered.contains(n)))
+            .flatten();
+        let reply = match call {
+            Some((name, args)) => Reply::tool(name, args.clone()),
+            None if req.body.pointer("/generationConfig/responseMimeType")
+                == Some(&json!("application/json")) =>
+            {
+                Reply::Text(
+                    json!({"reasoning": "done", "next_speaker": "user",
+                           "complexity_reasoning": "simple", "complexity_score": 1})
+                    .to_string(),
+                )
+            }
+            None => Reply::Text("done".to_owned()),
+        };
+        (reply, 10)
+    }))
+}
+
+/// The client's executable (`scripts/e2e/install.sh` installs every client this suite and
+/// `tests/e2e` drive), or `None` with a SKIPPED notice (a failure under `RUNE_E2E=require`).
 pub fn client(bin: &str) -> Option<PathBuf> {
-    let mut dirs: Vec<PathBuf> = Vec::new();
-    if let Some(d) = std::env::var_os("RUNE_E2E_CLIENTS") {
-        dirs.push(PathBuf::from(d).join("node_modules/.bin"));
-    }
-    dirs.push(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/e2e-clients/node_modules/.bin"),
-    );
-    dirs.extend(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    ));
-    let found = dirs.into_iter().map(|d| d.join(bin)).find(|p| p.is_file());
-    if found.is_none() {
-        eprintln!(
-            "SKIPPED: the real {bin} client is not installed (run tests/e2e-clients.sh, or set RUNE_E2E_CLIENTS)"
-        );
-    }
-    found
+    clients::require(
+        &format!("agents_e2e {bin}"),
+        &format!("the real {bin} client"),
+        clients::npm_bin(bin),
+    )
 }
 
 /// A repository with memory the briefing will show: one decision, committed code.
@@ -117,7 +141,7 @@ pub fn agent_log(repo: &TestRepo) -> String {
 /// Asserts the proof: the first agent turn carried the briefing, a tool call was counted,
 /// and the session was recorded in memory.
 #[track_caller]
-pub fn assert_proof(repo: &TestRepo, model: &FakeModel, out: &Output) {
+pub fn assert_proof(repo: &TestRepo, model: &FakeApi, out: &Output) {
     let turns = model.turns();
     assert!(
         !turns.is_empty(),
@@ -126,7 +150,7 @@ pub fn assert_proof(repo: &TestRepo, model: &FakeModel, out: &Output) {
         model.dump()
     );
     assert!(
-        turns[0].body.contains(BRIEFING) && turns[0].body.contains(DECISION),
+        turns[0].all_text().contains(BRIEFING) && turns[0].all_text().contains(DECISION),
         "the first model request lacks the briefing\n{}\nlog: {}\n{}",
         out.snapshot(),
         agent_log(repo),

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::{assert_proof, client, repo_with_memory, run, FakeModel, Script};
+use super::{assert_proof, calling, client, repo_with_memory, run};
 
 #[test]
 fn opencode_gets_the_briefing_counts_tools_and_records_the_session() {
@@ -16,12 +16,10 @@ fn opencode_gets_the_briefing_counts_tools_and_records_the_session() {
     };
     let repo = repo_with_memory();
     let note = repo.root.join("notes.txt").display().to_string();
-    let model = FakeModel::start(Script {
-        tools: vec![(
-            "write".into(),
-            json!({"filePath": note, "content": "hello\n"}),
-        )],
-    });
+    let model = calling(vec![(
+        "write",
+        json!({"filePath": note, "content": "hello\n"}),
+    )]);
     let config = repo.home.join(".config/opencode");
     std::fs::create_dir_all(&config).unwrap();
     std::fs::write(

@@ -6,7 +6,9 @@
 //! reads back every request afterwards to assert what the model received.
 //!
 //! Plain HTTP/1.1 over `std::net`, one thread per connection, `Connection: close` after each
-//! response: no crates beyond serde_json, nothing listening after the test drops it.
+//! response: no crates beyond serde_json, nothing listening after the test drops it. Both test
+//! binaries use this one fake: `tests/e2e` (Claude Code, MCP clients) and `tests/it/agents_e2e`
+//! (every other agent client).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -61,6 +63,53 @@ impl Request {
             .get("tools")
             .and_then(Value::as_array)
             .is_some_and(|t| !t.is_empty())
+    }
+
+    /// The names of the tools the request offers, in any dialect (Anthropic and Responses
+    /// `name`, Chat `function.name`, Gemini `functionDeclarations[].name`).
+    pub fn tool_names(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        for t in self
+            .body
+            .get("tools")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            names.extend(t.get("name").and_then(Value::as_str).map(str::to_owned));
+            names.extend(
+                t.pointer("/function/name")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+            );
+            let declared = t.get("functionDeclarations").and_then(Value::as_array);
+            for d in declared.into_iter().flatten() {
+                names.extend(d.get("name").and_then(Value::as_str).map(str::to_owned));
+            }
+        }
+        names
+    }
+
+    /// Whether the conversation holds a tool's result anywhere (not only in its last message).
+    pub fn holds_tool_result(&self) -> bool {
+        fn walk(v: &Value) -> bool {
+            match v {
+                Value::Object(o) => {
+                    o.contains_key("functionResponse")
+                        || matches!(
+                            o.get("type").and_then(Value::as_str),
+                            Some(
+                                "function_call_output" | "custom_tool_call_output" | "tool_result"
+                            )
+                        )
+                        || o.get("role").and_then(Value::as_str) == Some("tool")
+                        || o.values().any(walk)
+                }
+                Value::Array(a) => a.iter().any(walk),
+                _ => false,
+            }
+        }
+        walk(&self.body)
     }
 
     /// The text of the last user turn (a prompt, not a tool result), if the last message is one.
@@ -223,6 +272,25 @@ impl FakeApi {
         self.requests.lock().unwrap().clone()
     }
 
+    /// The requests that offered tools: the agent's own turns.
+    pub fn turns(&self) -> Vec<Request> {
+        self.requests()
+            .into_iter()
+            .filter(Request::has_tools)
+            .collect()
+    }
+
+    /// Every request as one text, for failure messages.
+    pub fn dump(&self) -> String {
+        self.requests()
+            .iter()
+            .map(|r| {
+                let b: String = r.body.to_string().chars().take(3000).collect();
+                format!("{} {}\n{b}\n", r.method, r.path)
+            })
+            .collect()
+    }
+
     /// Forgets the requests so far.
     pub fn clear(&self) {
         self.requests.lock().unwrap().clear();
@@ -331,7 +399,9 @@ fn serve(
             return respond(
                 &mut out,
                 "application/json",
-                &json!({"data": [], "models": []}).to_string(),
+                &json!({"object": "list", "models": [],
+                    "data": [{"id": "fake-model", "object": "model", "created": 0, "owned_by": "fake"}]})
+                .to_string(),
             );
         }
         return write_status(&mut out, 404, "{}");
