@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::claude::SettingsError;
+use super::settings_file::{write, SettingsError};
 use crate::text::without_block;
 
 const BEGIN: &str = "<!-- >>> git-rune >>> (git rune agent install agents-md; removed by git rune agent uninstall agents-md) -->";
@@ -93,7 +93,7 @@ pub fn install(path: &Path) -> Result<Added, SettingsError> {
         added.newline_added = true;
     }
     text.push_str(&block());
-    super::claude::write(path, &text)?;
+    write(path, &text)?;
     Ok(added)
 }
 
@@ -116,7 +116,7 @@ pub fn uninstall(path: &Path, how: Option<Added>) -> Result<bool, SettingsError>
     if how.file_created && rest.is_empty() {
         std::fs::remove_file(path).map_err(io("remove", path))?;
     } else {
-        super::claude::write(path, &rest)?;
+        write(path, &rest)?;
     }
     Ok(true)
 }

@@ -3,10 +3,13 @@
 //! everything else in the file stays exactly as it was written — other hooks, permissions,
 //! unknown keys, key order, layout — and uninstall removes only what install added.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use jsonc_parser::cst::{CstObject, CstRootNode};
-use jsonc_parser::{json, ParseOptions};
+use jsonc_parser::cst::CstObject;
+use jsonc_parser::json;
+
+use super::settings_file::{label, matcher_of, object_at, parse, read, remove_hooks, write};
+pub use super::settings_file::{Change, SettingsError};
 
 /// The events git-rune handles, with the matchers it registers for each (`None`: no matcher).
 /// `PostToolUseFailure` is where Claude Code sends a tool call that failed: it counts too.
@@ -71,46 +74,6 @@ fn event_of(command: &str) -> Option<&str> {
 /// Whether a hook command is git-rune's (whatever the event, either spelling).
 pub fn is_ours(command: &str) -> bool {
     event_of(command).is_some()
-}
-
-/// Why a settings file was not changed.
-#[derive(Debug, thiserror::Error)]
-pub enum SettingsError {
-    #[error("{}:{line}:{column}: not valid JSON: {message}", path.display())]
-    Invalid {
-        path: PathBuf,
-        line: usize,
-        column: usize,
-        message: String,
-    },
-    #[error("{}: the top level is not a JSON object", path.display())]
-    NotAnObject { path: PathBuf },
-    #[error("{}: {what} is not {expected}", path.display())]
-    Shape {
-        path: PathBuf,
-        what: String,
-        expected: &'static str,
-    },
-    #[error("cannot {what} {}: {source}", path.display())]
-    Io {
-        what: &'static str,
-        path: PathBuf,
-        source: std::io::Error,
-    },
-}
-
-/// What install or uninstall did to a settings file.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Change {
-    /// Hook entries added or removed, as `Event` or `Event (matcher)`.
-    pub entries: Vec<String>,
-    /// Containers install created (`hooks`, `hooks.<Event>`), so uninstall removes exactly
-    /// those when they end up empty.
-    pub created: Vec<String>,
-    pub file_created: bool,
-    pub file_removed: bool,
-    /// Entries an older install wrote, brought up to date (guarded, new spelling).
-    pub upgraded: Vec<String>,
 }
 
 /// The hook entries of git-rune a settings file holds, as `Event` or `Event (matcher)`.
@@ -226,103 +189,6 @@ pub fn install(path: &Path) -> Result<Change, SettingsError> {
     Ok(change)
 }
 
-/// Removes git-rune's hook entries from the settings file at `path`: a matcher group left
-/// without hooks goes, and so does a container in `created` (what install made) left empty —
-/// or, when that is unknown, any `hooks` container git-rune's removal left empty. A file that
-/// ends as `{}` and that install created is removed.
-pub fn uninstall(
-    path: &Path,
-    created: Option<&[String]>,
-    file_created: bool,
-) -> Result<Change, SettingsError> {
-    let Some(text) = read(path)? else {
-        return Ok(Change::default());
-    };
-    let root = parse(path, &text)?;
-    let mut change = Change::default();
-    let Some(obj) = root.object_value() else {
-        return Ok(change);
-    };
-    let Some(hooks) = obj.object_value("hooks") else {
-        return Ok(change);
-    };
-    let removable = |what: &str| created.is_none_or(|c| c.iter().any(|x| x == what));
-    for prop in hooks.properties() {
-        let event = prop.decoded_name().unwrap_or_default();
-        let Some(arr) = prop.array_value() else {
-            continue;
-        };
-        let mut touched = false;
-        for group in arr.elements() {
-            let Some(g) = group.as_object() else { continue };
-            let Some(inner) = g.array_value("hooks") else {
-                continue;
-            };
-            let mut removed = false;
-            for h in inner.elements() {
-                let ours = h
-                    .as_object()
-                    .and_then(|o| o.get("command"))
-                    .and_then(|c| c.value())
-                    .and_then(|v| v.as_string_lit())
-                    .and_then(|s| s.decoded_value().ok())
-                    .is_some_and(|c| is_ours(&c));
-                if ours {
-                    h.remove();
-                    removed = true;
-                }
-            }
-            if removed {
-                change
-                    .entries
-                    .push(label(&event, matcher_of(&g).as_deref()));
-                touched = true;
-                if inner.elements().is_empty() {
-                    group.remove();
-                }
-            }
-        }
-        if touched && arr.elements().is_empty() && removable(&format!("hooks.{event}")) {
-            prop.remove();
-        }
-    }
-    if !change.entries.is_empty() && hooks.properties().is_empty() && removable("hooks") {
-        if let Some(p) = obj.get("hooks") {
-            p.remove();
-        }
-    }
-    if change.entries.is_empty() {
-        return Ok(change);
-    }
-    let out = root.to_string();
-    if file_created && obj.properties().is_empty() {
-        std::fs::remove_file(path).map_err(|source| SettingsError::Io {
-            what: "remove",
-            path: path.to_owned(),
-            source,
-        })?;
-        change.file_removed = true;
-    } else {
-        write(path, &out)?;
-    }
-    Ok(change)
-}
-
-fn label(event: &str, matcher: Option<&str>) -> String {
-    match matcher {
-        Some(m) => format!("{event} ({m})"),
-        None => event.to_owned(),
-    }
-}
-
-fn matcher_of(group: &CstObject) -> Option<String> {
-    group
-        .get("matcher")
-        .and_then(|m| m.value())
-        .and_then(|v| v.as_string_lit())
-        .and_then(|s| s.decoded_value().ok())
-}
-
 fn string_of(prop: &jsonc_parser::cst::CstObjectProp) -> Option<String> {
     prop.value()?.as_string_lit()?.decoded_value().ok()
 }
@@ -344,66 +210,16 @@ fn group_commands(group: &CstObject) -> Vec<String> {
         .collect()
 }
 
-pub(super) fn object_at(
-    obj: &CstObject,
-    name: &str,
+/// Removes git-rune's hook entries from the settings file at `path`: a matcher group left
+/// without hooks goes, and so does a container in `created` (what install made) left empty —
+/// or, when that is unknown, any `hooks` container git-rune's removal left empty. A file that
+/// ends as `{}` and that install created is removed.
+pub fn uninstall(
     path: &Path,
-) -> Result<CstObject, SettingsError> {
-    match obj.get(name) {
-        Some(p) => p.object_value().ok_or_else(|| SettingsError::Shape {
-            path: path.to_owned(),
-            what: name.to_owned(),
-            expected: "an object",
-        }),
-        None => Ok(obj.object_value_or_set(name)),
-    }
-}
-
-pub(super) fn read(path: &Path) -> Result<Option<String>, SettingsError> {
-    match std::fs::read_to_string(path) {
-        Ok(t) => Ok(Some(t)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(SettingsError::Io {
-            what: "read",
-            path: path.to_owned(),
-            source,
-        }),
-    }
-}
-
-/// Parses strictly as JSON first (Claude Code reads it as JSON), then into the syntax tree.
-pub(super) fn parse(path: &Path, text: &str) -> Result<CstRootNode, SettingsError> {
-    if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
-        return Err(SettingsError::Invalid {
-            path: path.to_owned(),
-            line: e.line(),
-            column: e.column(),
-            message: e.to_string(),
-        });
-    }
-    CstRootNode::parse(text, &ParseOptions::default()).map_err(|e| SettingsError::Invalid {
-        path: path.to_owned(),
-        line: e.line_display(),
-        column: e.column_display(),
-        message: e.kind().to_string(),
-    })
-}
-
-/// Writes through a temporary file and a rename.
-pub(super) fn write(path: &Path, text: &str) -> Result<(), SettingsError> {
-    let io = |what: &'static str| {
-        move |source| SettingsError::Io {
-            what,
-            path: path.to_owned(),
-            source,
-        }
-    };
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(io("create the directory of"))?;
-    }
-    crate::files::write_atomic(path, text.as_bytes())
-        .map(drop)
-        .map_err(io("write"))
+    created: Option<&[String]>,
+    file_created: bool,
+) -> Result<Change, SettingsError> {
+    remove_hooks(path, created, file_created, &is_ours)
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! Tests of `claude.rs` (moved out of the file they test, which stays under 600 lines).
 
 use super::*;
+use jsonc_parser::cst::CstRootNode;
+use jsonc_parser::ParseOptions;
 
 /// A settings file as Claude Code writes it (2-space layout), with the user's own hook.
 const SETTINGS: &str = r#"{

@@ -12,9 +12,9 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use toml_edit::{DocumentMut, Item, Table};
 
-use super::claude::{read, write, SettingsError};
 use super::event::{claude_payload, Mapped, Raw, ToolKind, UseCase};
 use super::hook_file::{self, Layout, Spec};
+use super::settings_file::{read, write, SettingsError};
 
 /// Seconds Codex gives a hook (written explicitly: the trust hash covers it).
 const TIMEOUT: u64 = 60;

@@ -13,7 +13,9 @@ use std::path::Path;
 
 use jsonc_parser::cst::{CstInputValue, CstObject};
 
-use super::claude::{object_at, parse, read, write, Change, SettingsError};
+use super::settings_file::{
+    label, object_at, parse, read, remove_hooks, string_at, write, Change, SettingsError,
+};
 
 /// How the file nests its handlers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +61,11 @@ pub fn is_ours(command: &str) -> bool {
     command.contains("git-rune agent hook") || command.contains("git rune agent hook")
 }
 
+/// Whether a handler object runs git-rune's hook.
+fn handler_is_ours(obj: &CstObject) -> bool {
+    super::settings_file::handler_is_ours(obj, &is_ours)
+}
+
 fn handler(spec: &Spec, event: &str) -> CstInputValue {
     let mut fields = Vec::new();
     if spec.typed {
@@ -77,25 +84,6 @@ fn handler(spec: &Spec, event: &str) -> CstInputValue {
         fields.push((key.to_owned(), CstInputValue::from(value)));
     }
     CstInputValue::Object(fields)
-}
-
-fn string_at(obj: &CstObject, key: &str) -> Option<String> {
-    obj.get(key)?.value()?.as_string_lit()?.decoded_value().ok()
-}
-
-/// The commands of a handler object (`command`, `bash`, `powershell`).
-fn handler_is_ours(obj: &CstObject) -> bool {
-    ["command", "bash"]
-        .iter()
-        .filter_map(|k| string_at(obj, k))
-        .any(|c| is_ours(&c))
-}
-
-fn label(event: &str, matcher: Option<&str>) -> String {
-    match matcher {
-        Some(m) => format!("{event} ({m})"),
-        None => event.to_owned(),
-    }
 }
 
 /// git-rune's entries in the file, as `Event` or `Event (matcher)`.
@@ -265,81 +253,7 @@ pub fn uninstall(
     created: Option<&[String]>,
     file_created: bool,
 ) -> Result<Change, SettingsError> {
-    let Some(text) = read(path)? else {
-        return Ok(Change::default());
-    };
-    let root = parse(path, &text)?;
-    let mut change = Change::default();
-    let Some(obj) = root.object_value() else {
-        return Ok(change);
-    };
-    let Some(hooks) = obj.object_value("hooks") else {
-        return Ok(change);
-    };
-    let removable = |what: &str| created.is_none_or(|c| c.iter().any(|x| x == what));
-    for prop in hooks.properties() {
-        let event = prop.decoded_name().unwrap_or_default();
-        let Some(arr) = prop.array_value() else {
-            continue;
-        };
-        let mut touched = false;
-        for item in arr.elements() {
-            let Some(o) = item.as_object() else { continue };
-            if handler_is_ours(&o) {
-                change.entries.push(event.clone());
-                item.remove();
-                touched = true;
-                continue;
-            }
-            let Some(inner) = o.array_value("hooks") else {
-                continue;
-            };
-            let mut removed = false;
-            for h in inner.elements() {
-                if h.as_object().is_some_and(|h| handler_is_ours(&h)) {
-                    h.remove();
-                    removed = true;
-                }
-            }
-            if removed {
-                change
-                    .entries
-                    .push(label(&event, string_at(&o, "matcher").as_deref()));
-                touched = true;
-                if inner.elements().is_empty() {
-                    item.remove();
-                }
-            }
-        }
-        if touched && arr.elements().is_empty() && removable(&format!("hooks.{event}")) {
-            prop.remove();
-        }
-    }
-    if change.entries.is_empty() {
-        return Ok(change);
-    }
-    if hooks.properties().is_empty() && removable("hooks") {
-        if let Some(p) = obj.get("hooks") {
-            p.remove();
-        }
-    }
-    // The version line install added goes with it.
-    if created.is_some_and(|c| c.iter().any(|x| x == "version")) {
-        if let Some(p) = obj.get("version") {
-            p.remove();
-        }
-    }
-    if file_created && obj.properties().is_empty() {
-        std::fs::remove_file(path).map_err(|source| SettingsError::Io {
-            what: "remove",
-            path: path.to_owned(),
-            source,
-        })?;
-        change.file_removed = true;
-    } else {
-        write(path, &root.to_string())?;
-    }
-    Ok(change)
+    remove_hooks(path, created, file_created, &is_ours)
 }
 
 #[cfg(test)]

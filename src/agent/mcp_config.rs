@@ -9,7 +9,7 @@ use std::path::Path;
 use jsonc_parser::json;
 use toml_edit::{Array, DocumentMut, Item, Table};
 
-use super::claude::{object_at, parse, read, write, Change, SettingsError};
+use super::settings_file::{object_at, parse, read, write, Change, SettingsError};
 
 /// The server's name in every client's configuration.
 pub const SERVER: &str = "git-rune";

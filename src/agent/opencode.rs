@@ -7,8 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::claude::{read, write, SettingsError};
 use super::event::{self, Mapped, ToolKind, UseCase};
+use super::settings_file::{read, write, SettingsError};
 
 /// The plugin module's text (data, not code of this crate: it runs inside OpenCode).
 pub const PLUGIN: &str = include_str!("data/opencode-plugin.js");

@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, Result};
 use serde::{Deserialize, Serialize};
 
-use super::claude::Change;
 use super::event::Agent;
 use super::hook_file::{self, Spec};
 use super::install::{self, McpClient, Target};
+use super::settings_file::Change;
 use super::{codex, copilot, cursor, gemini, mcp_config, opencode};
 use crate::error;
 use crate::store::Store;

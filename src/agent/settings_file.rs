@@ -1,0 +1,227 @@
+//! A JSON settings file of an agent edited through its concrete syntax tree, so everything
+//! else in it stays exactly as written: reading it, parsing it (errors with line and column),
+//! writing it whole, the error a refused file gives, what a change did, and removing
+//! git-rune's hook handlers, which Claude Code's settings and the other agents' hook files
+//! share.
+
+use std::path::{Path, PathBuf};
+
+use jsonc_parser::cst::{CstObject, CstRootNode};
+use jsonc_parser::ParseOptions;
+
+/// Why a settings file was not changed.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("{}:{line}:{column}: not valid JSON: {message}", path.display())]
+    Invalid {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{}: the top level is not a JSON object", path.display())]
+    NotAnObject { path: PathBuf },
+    #[error("{}: {what} is not {expected}", path.display())]
+    Shape {
+        path: PathBuf,
+        what: String,
+        expected: &'static str,
+    },
+    #[error("cannot {what} {}: {source}", path.display())]
+    Io {
+        what: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// What install or uninstall did to a settings file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Change {
+    /// Hook entries added or removed, as `Event` or `Event (matcher)`.
+    pub entries: Vec<String>,
+    /// Containers install created (`hooks`, `hooks.<Event>`), so uninstall removes exactly
+    /// those when they end up empty.
+    pub created: Vec<String>,
+    pub file_created: bool,
+    pub file_removed: bool,
+    /// Entries an older install wrote, brought up to date (guarded, new spelling).
+    pub upgraded: Vec<String>,
+}
+
+pub(super) fn object_at(
+    obj: &CstObject,
+    name: &str,
+    path: &Path,
+) -> Result<CstObject, SettingsError> {
+    match obj.get(name) {
+        Some(p) => p.object_value().ok_or_else(|| SettingsError::Shape {
+            path: path.to_owned(),
+            what: name.to_owned(),
+            expected: "an object",
+        }),
+        None => Ok(obj.object_value_or_set(name)),
+    }
+}
+
+pub(super) fn read(path: &Path) -> Result<Option<String>, SettingsError> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(SettingsError::Io {
+            what: "read",
+            path: path.to_owned(),
+            source,
+        }),
+    }
+}
+
+/// Parses strictly as JSON first (Claude Code reads it as JSON), then into the syntax tree.
+pub(super) fn parse(path: &Path, text: &str) -> Result<CstRootNode, SettingsError> {
+    if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
+        return Err(SettingsError::Invalid {
+            path: path.to_owned(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        });
+    }
+    CstRootNode::parse(text, &ParseOptions::default()).map_err(|e| SettingsError::Invalid {
+        path: path.to_owned(),
+        line: e.line_display(),
+        column: e.column_display(),
+        message: e.kind().to_string(),
+    })
+}
+
+/// Writes through a temporary file and a rename.
+pub(super) fn write(path: &Path, text: &str) -> Result<(), SettingsError> {
+    let io = |what: &'static str| {
+        move |source| SettingsError::Io {
+            what,
+            path: path.to_owned(),
+            source,
+        }
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io("create the directory of"))?;
+    }
+    crate::files::write_atomic(path, text.as_bytes())
+        .map(drop)
+        .map_err(io("write"))
+}
+
+pub(super) fn label(event: &str, matcher: Option<&str>) -> String {
+    match matcher {
+        Some(m) => format!("{event} ({m})"),
+        None => event.to_owned(),
+    }
+}
+
+pub(super) fn matcher_of(group: &CstObject) -> Option<String> {
+    group
+        .get("matcher")
+        .and_then(|m| m.value())
+        .and_then(|v| v.as_string_lit())
+        .and_then(|s| s.decoded_value().ok())
+}
+
+pub(super) fn string_at(obj: &CstObject, key: &str) -> Option<String> {
+    obj.get(key)?.value()?.as_string_lit()?.decoded_value().ok()
+}
+
+/// Whether a handler object runs git-rune's hook (its `command` or `bash`).
+pub(super) fn handler_is_ours(obj: &CstObject, ours: &dyn Fn(&str) -> bool) -> bool {
+    ["command", "bash"]
+        .iter()
+        .filter_map(|k| string_at(obj, k))
+        .any(|c| ours(&c))
+}
+
+/// Removes git-rune's hook handlers (those `ours` recognises), in either layout: handlers
+/// directly in an event's array, or in matcher groups under `hooks` (Claude Code's). Then a group left without handlers goes, and so does a container in
+/// `created` (what install made) left empty — or, when that is unknown, any container
+/// git-rune's removal left empty. A file that install created and that ends as `{}` (or
+/// holding only the `version` install wrote) is removed.
+pub fn remove_hooks(
+    path: &Path,
+    created: Option<&[String]>,
+    file_created: bool,
+    ours: &dyn Fn(&str) -> bool,
+) -> Result<Change, SettingsError> {
+    let Some(text) = read(path)? else {
+        return Ok(Change::default());
+    };
+    let root = parse(path, &text)?;
+    let mut change = Change::default();
+    let Some(obj) = root.object_value() else {
+        return Ok(change);
+    };
+    let Some(hooks) = obj.object_value("hooks") else {
+        return Ok(change);
+    };
+    let removable = |what: &str| created.is_none_or(|c| c.iter().any(|x| x == what));
+    for prop in hooks.properties() {
+        let event = prop.decoded_name().unwrap_or_default();
+        let Some(arr) = prop.array_value() else {
+            continue;
+        };
+        let mut touched = false;
+        for item in arr.elements() {
+            let Some(o) = item.as_object() else { continue };
+            if handler_is_ours(&o, ours) {
+                change.entries.push(event.clone());
+                item.remove();
+                touched = true;
+                continue;
+            }
+            let Some(inner) = o.array_value("hooks") else {
+                continue;
+            };
+            let mut removed = false;
+            for h in inner.elements() {
+                if h.as_object().is_some_and(|h| handler_is_ours(&h, ours)) {
+                    h.remove();
+                    removed = true;
+                }
+            }
+            if removed {
+                change
+                    .entries
+                    .push(label(&event, string_at(&o, "matcher").as_deref()));
+                touched = true;
+                if inner.elements().is_empty() {
+                    item.remove();
+                }
+            }
+        }
+        if touched && arr.elements().is_empty() && removable(&format!("hooks.{event}")) {
+            prop.remove();
+        }
+    }
+    if change.entries.is_empty() {
+        return Ok(change);
+    }
+    if hooks.properties().is_empty() && removable("hooks") {
+        if let Some(p) = obj.get("hooks") {
+            p.remove();
+        }
+    }
+    // The version line install added goes with it.
+    if created.is_some_and(|c| c.iter().any(|x| x == "version")) {
+        if let Some(p) = obj.get("version") {
+            p.remove();
+        }
+    }
+    if file_created && obj.properties().is_empty() {
+        std::fs::remove_file(path).map_err(|source| SettingsError::Io {
+            what: "remove",
+            path: path.to_owned(),
+            source,
+        })?;
+        change.file_removed = true;
+    } else {
+        write(path, &root.to_string())?;
+    }
+    Ok(change)
+}
