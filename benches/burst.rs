@@ -18,7 +18,7 @@
 //! clone last synced, then again with nothing moved).
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn rune_bin() -> PathBuf {
@@ -61,45 +61,9 @@ fn ok(out: std::process::Output, what: &str) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
-struct Daemon(Child);
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn daemon(base: &Path) -> (Daemon, u16) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new("git")
-        .args([
-            "daemon",
-            "--reuseaddr",
-            "--listen=127.0.0.1",
-            &format!("--port={port}"),
-            "--export-all",
-            "--enable=receive-pack",
-            "--max-connections=0",
-            &format!("--base-path={}", base.display()),
-        ])
-        .arg(base)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("git daemon");
-    let d = Daemon(child);
-    let up = (0..200).any(|_| {
-        std::thread::sleep(Duration::from_millis(25));
-        std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
-    });
-    assert!(up, "git daemon did not start");
-    (d, port)
-}
+#[path = "../tests/support/daemon.rs"]
+mod daemon;
+use daemon::GitDaemon;
 
 /// What one burst measured.
 struct Burst {
@@ -250,7 +214,8 @@ fn main() {
         std::fs::create_dir_all(d).unwrap();
     }
     std::fs::write(home.join(".gitconfig"), "").unwrap();
-    let (_daemon, port) = daemon(&base);
+    let daemon = GitDaemon::start(&base);
+    let port = daemon.port;
     let url = |name: &str| format!("git://127.0.0.1:{port}/{name}");
 
     // One shared remote, seeded with a first commit.
@@ -368,7 +333,8 @@ fn model(ns: &[usize]) {
         std::fs::create_dir_all(d).unwrap();
     }
     std::fs::write(home.join(".gitconfig"), "").unwrap();
-    let (_daemon, port) = daemon(&base);
+    let daemon = GitDaemon::start(&base);
+    let port = daemon.port;
     let url = format!("git://127.0.0.1:{port}/shared.git");
     bare(&base, &home, "shared.git");
     let seed = work.join("seed");

@@ -4,6 +4,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
+#[path = "../support/daemon.rs"]
+mod daemon;
+pub use daemon::GitDaemon;
+
 /// The output of one command.
 #[derive(Debug)]
 pub struct Output {
@@ -387,38 +391,11 @@ impl Remote {
     /// Serves this remote with `git daemon` on 127.0.0.1 (receive-pack enabled) until the
     /// returned handle is dropped.
     pub fn serve(&self) -> Daemon {
-        let base = self.path.parent().unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let child = Command::new("git")
-            .args([
-                "daemon",
-                "--reuseaddr",
-                "--listen=127.0.0.1",
-                &format!("--port={port}"),
-                "--export-all",
-                "--enable=receive-pack",
-                "--max-connections=0",
-                &format!("--base-path={}", base.display()),
-            ])
-            .arg(base)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("git daemon");
-        let daemon = Daemon {
-            child,
-            url: format!("git://127.0.0.1:{port}/remote.git"),
-        };
-        let ready = (0..200).any(|_| {
-            std::thread::sleep(std::time::Duration::from_millis(25));
-            std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
-        });
-        assert!(ready, "git daemon did not start");
-        daemon
+        let daemon = GitDaemon::start(self.path.parent().unwrap());
+        Daemon {
+            url: format!("git://127.0.0.1:{}/remote.git", daemon.port),
+            _daemon: daemon,
+        }
     }
 
     pub fn git(&self, args: &[&str]) -> String {
@@ -443,7 +420,7 @@ pub fn clone_url(url: &str, name: &str) -> TestRepo {
 
 /// `git daemon` serving a [`Remote`] on 127.0.0.1, stopped when dropped.
 pub struct Daemon {
-    child: std::process::Child,
+    _daemon: GitDaemon,
     /// `git://127.0.0.1:<port>/remote.git`.
     pub url: String,
 }
@@ -452,12 +429,5 @@ impl Daemon {
     /// A clone over `git://` with an identity.
     pub fn clone(&self, name: &str) -> TestRepo {
         clone_url(&self.url, name)
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
