@@ -8,7 +8,7 @@ use std::process::Command;
 use serde_json::{json, Value};
 
 use crate::clients;
-use crate::common::TestRepo;
+use crate::common::{briefing_items, rich_repo, TestRepo};
 use crate::fake_api::{FakeApi, Reply, Request, Script};
 
 /// The marker each full git-rune briefing opens with (one per context).
@@ -113,79 +113,6 @@ fn model() -> Box<Script> {
     })
 }
 
-/// A repository with memory of every kind the briefing shows — decisions, learnings, a
-/// convention, progress, a checkpoint with context items, load-bearing decisions and steps —
-/// and drift (a commit since the last save), wired with `agent install claude`.
-fn repo() -> TestRepo {
-    let repo = TestRepo::new();
-    repo.commit_file("src/lib.rs", "pub fn f() {}\n", "init");
-    repo.rune(&["init", "-q"]).success();
-    for i in 0..6 {
-        repo.decide(&format!("Decision {i}"), &format!("choice {i}"), &[]);
-        repo.learn(
-            &format!("key-{i}"),
-            &format!("Learning {i} holds because of {i}"),
-        );
-    }
-    repo.rune(&[
-        "-q",
-        "convention",
-        "Errors say what to do",
-        "--pattern",
-        "every error has a hint",
-    ])
-    .success();
-    repo.rune(&[
-        "-q",
-        "progress",
-        "--in-progress",
-        "validation logic",
-        "--next",
-        "wire validate() into the handler",
-    ])
-    .success();
-    repo.rune(&[
-        "-q",
-        "checkpoint",
-        "--doing",
-        "implementing validate() in src/lib.rs",
-        "--left",
-        "write the happy path",
-        "--left",
-        "handle the error cases",
-        "--context",
-        "the API spec says 422 for schema errors",
-        "--context",
-        "tried serde's deny_unknown_fields: breaks old clients",
-        "--resume",
-        "implement validate() in src/lib.rs:1",
-    ])
-    .success();
-    let cp = repo.read(".rune/checkpoint.md").replace(
-        "\n## What's Left",
-        "\n## Decisions Made This Session (Load-Bearing)\n- Zod over io-ts: one schema for types and checks\n\n## What's Left",
-    );
-    repo.write(".rune/checkpoint.md", &cp);
-    repo.rune(&["-q", "save", "-m", "planned the validation"])
-        .success();
-    repo.commit_file("src/other.rs", "pub fn g() {}\n", "a teammate's commit");
-    repo.rune(&["agent", "install", "claude", "-q"]).success();
-    repo
-}
-
-/// The memory items of a briefing: its list lines, numbered steps and resume line.
-fn items(text: &str) -> Vec<String> {
-    text.lines()
-        .filter(|l| {
-            l.starts_with("- ")
-                || l.starts_with("Resume: ")
-                || l.split_once(". ")
-                    .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-        })
-        .map(str::to_owned)
-        .collect()
-}
-
 struct Session {
     repo: TestRepo,
     api: FakeApi,
@@ -196,7 +123,7 @@ impl Session {
     fn new(test: &str) -> Option<Session> {
         let claude = clients::require(test, "Claude Code", clients::npm_bin("claude"))?;
         Some(Session {
-            repo: repo(),
+            repo: rich_repo(),
             api: FakeApi::start(model()),
             claude,
         })
@@ -311,7 +238,7 @@ fn startup_items(req: &Request) -> Vec<String> {
     let end = text[start..]
         .find("</rune-memory>")
         .map_or(text.len(), |e| start + e);
-    items(&text[start..end])
+    briefing_items(&text[start..end])
 }
 
 /// Startup, 60 calls (every 3rd failing), resume, 10 more: the count is 70 and the advice at

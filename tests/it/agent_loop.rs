@@ -3,7 +3,7 @@
 //! Claude Code's recorded payloads (tests/fixtures/claude-code/); the same behaviour with the
 //! real Claude Code is in the end-to-end suite (tests/e2e/).
 
-use crate::common::TestRepo;
+use crate::common::{briefing_items, rich_repo, TestRepo};
 
 const SESSION: &str = "3f6a2c1e-8b4d-4e7a-9c21-5d0e7b9a4f13";
 
@@ -64,83 +64,6 @@ fn tool_calls(repo: &TestRepo) -> (u64, u64) {
     )
 }
 
-/// The memory items a briefing shows: its list lines, numbered steps and resume line (not its
-/// header, headings or the date marker).
-fn items(text: &str) -> Vec<String> {
-    text.lines()
-        .filter(|l| {
-            let l = l.trim_start();
-            l.starts_with("- ")
-                || l.starts_with("Resume: ")
-                || l.split_once(". ")
-                    .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-        })
-        .map(str::to_owned)
-        .collect()
-}
-
-/// A repository with memory of every kind the briefing shows, a checkpoint with context
-/// items, load-bearing decisions and steps, and a drift (a commit since the last save).
-fn rich_repo() -> TestRepo {
-    let repo = TestRepo::new();
-    repo.commit_file("src/lib.rs", "pub fn f() {}\n", "init");
-    repo.rune(&["init", "-q"]).success();
-    for i in 0..6 {
-        repo.decide(&format!("Decision {i}"), &format!("choice {i}"), &[]);
-        repo.learn(
-            &format!("key-{i}"),
-            &format!("Learning {i} holds because of {i}"),
-        );
-    }
-    repo.rune(&[
-        "-q",
-        "convention",
-        "Errors say what to do",
-        "--pattern",
-        "every error has a hint",
-    ])
-    .success();
-    repo.rune(&[
-        "-q",
-        "progress",
-        "--in-progress",
-        "validation logic",
-        "--next",
-        "wire validate() into the handler",
-    ])
-    .success();
-    repo.rune(&[
-        "-q",
-        "checkpoint",
-        "--doing",
-        "implementing validate() in src/lib.rs",
-        "--left",
-        "write the happy path",
-        "--left",
-        "handle the error cases",
-        "--context",
-        "the API spec says 422 for schema errors",
-        "--context",
-        "tried serde's deny_unknown_fields: breaks old clients",
-        "--resume",
-        "implement validate() in src/lib.rs:1",
-    ])
-    .success();
-    // Load-bearing decisions, as the seed writes them, in the checkpoint file.
-    let cp = repo.read(".rune/checkpoint.md");
-    let cp = cp.replace(
-        "\n## What's Left",
-        "\n## Decisions Made This Session (Load-Bearing)\n- Zod over io-ts: one schema for types and checks\n\n## What's Left",
-    );
-    repo.write(".rune/checkpoint.md", &cp);
-    repo.rune(&["-q", "save", "-m", "planned the validation"])
-        .success();
-    // The code moves on after the save: drift.
-    repo.commit_file("src/other.rs", "pub fn g() {}\n", "a teammate's commit");
-    repo.rune(&["agent", "install", "claude", "-q"]).success();
-    repo
-}
-
 /// Regression (issue 24): an automatic compaction (PreCompact, then SessionStart compact)
 /// kept 26 of 28 items: the checkpoint's context went with the replaced checkpoint, and the
 /// drift line with a mid-session save. Every item of the startup briefing must be there after
@@ -149,7 +72,7 @@ fn rich_repo() -> TestRepo {
 fn every_item_of_the_briefing_survives_compaction_and_resume() {
     let repo = rich_repo();
     let first = start(&repo, "startup");
-    let before = items(&first);
+    let before = briefing_items(&first);
     assert!(
         before
             .iter()
@@ -180,7 +103,7 @@ fn every_item_of_the_briefing_survives_compaction_and_resume() {
             "{round}: {} chars\n{after}",
             after.len()
         );
-        let now = items(&after);
+        let now = briefing_items(&after);
         for item in &before {
             // The checkpoint's first line names when it was set: the summary is newer.
             assert!(

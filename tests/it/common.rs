@@ -431,3 +431,81 @@ impl Daemon {
         clone_url(&self.url, name)
     }
 }
+
+/// A repository with memory of every kind the briefing shows, a checkpoint with context
+/// items, load-bearing decisions and steps, and a drift (a commit since the last save), wired
+/// with `agent install claude` (the agent-loop tests and the real Claude Code suite).
+pub fn rich_repo() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.commit_file("src/lib.rs", "pub fn f() {}\n", "init");
+    repo.rune(&["init", "-q"]).success();
+    for i in 0..6 {
+        repo.decide(&format!("Decision {i}"), &format!("choice {i}"), &[]);
+        repo.learn(
+            &format!("key-{i}"),
+            &format!("Learning {i} holds because of {i}"),
+        );
+    }
+    repo.rune(&[
+        "-q",
+        "convention",
+        "Errors say what to do",
+        "--pattern",
+        "every error has a hint",
+    ])
+    .success();
+    repo.rune(&[
+        "-q",
+        "progress",
+        "--in-progress",
+        "validation logic",
+        "--next",
+        "wire validate() into the handler",
+    ])
+    .success();
+    repo.rune(&[
+        "-q",
+        "checkpoint",
+        "--doing",
+        "implementing validate() in src/lib.rs",
+        "--left",
+        "write the happy path",
+        "--left",
+        "handle the error cases",
+        "--context",
+        "the API spec says 422 for schema errors",
+        "--context",
+        "tried serde's deny_unknown_fields: breaks old clients",
+        "--resume",
+        "implement validate() in src/lib.rs:1",
+    ])
+    .success();
+    // Load-bearing decisions, as the seed writes them, in the checkpoint file.
+    let cp = repo.read(".rune/checkpoint.md");
+    let cp = cp.replace(
+        "\n## What's Left",
+        "\n## Decisions Made This Session (Load-Bearing)\n- Zod over io-ts: one schema for types and checks\n\n## What's Left",
+    );
+    repo.write(".rune/checkpoint.md", &cp);
+    repo.rune(&["-q", "save", "-m", "planned the validation"])
+        .success();
+    // The code moves on after the save: drift.
+    repo.commit_file("src/other.rs", "pub fn g() {}\n", "a teammate's commit");
+    repo.rune(&["agent", "install", "claude", "-q"]).success();
+    repo
+}
+
+/// The memory items a briefing shows: its list lines, numbered steps and resume line (not its
+/// header, headings or the date marker).
+pub fn briefing_items(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| {
+            let l = l.trim_start();
+            l.starts_with("- ")
+                || l.starts_with("Resume: ")
+                || l.split_once(". ")
+                    .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .map(str::to_owned)
+        .collect()
+}
