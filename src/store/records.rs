@@ -96,23 +96,7 @@ pub(crate) fn read_records(
     name: &str,
     tree: ObjectId,
 ) -> Result<Vec<Record>> {
-    let root = repo
-        .read_tree(tree)
-        .map_err(git_err(format!("cannot read the tree of {name}")))?;
-    tree_layout(repo, &root)?;
-    let mut blobs = Vec::new();
-    for dir in root
-        .decode()
-        .map_err(git_err("cannot decode tree"))?
-        .entries
-        .iter()
-    {
-        if dir.mode.is_tree() {
-            let dir_name = dir.filename.to_string();
-            collect_blobs(repo, name, dir.oid.to_owned(), &dir_name, &mut blobs)?;
-        }
-    }
-    read_blobs(repo, name, &blobs)
+    read_blobs(repo, name, &record_blobs(repo, name, tree)?)
 }
 
 /// One stored line as `verify` reads it: the blob it is in, its line number, and the record
@@ -127,22 +111,7 @@ pub(crate) fn read_lines(
     name: &str,
     tree: ObjectId,
 ) -> Result<Vec<ReadLine>> {
-    let root = repo
-        .read_tree(tree)
-        .map_err(git_err(format!("cannot read the tree of {name}")))?;
-    tree_layout(repo, &root)?;
-    let mut blobs = Vec::new();
-    for dir in root
-        .decode()
-        .map_err(git_err("cannot decode tree"))?
-        .entries
-        .iter()
-    {
-        if dir.mode.is_tree() {
-            let dir_name = dir.filename.to_string();
-            collect_blobs(repo, name, dir.oid.to_owned(), &dir_name, &mut blobs)?;
-        }
-    }
+    let blobs = record_blobs(repo, name, tree)?;
     let ids: Vec<ObjectId> = blobs.iter().map(|(_, oid)| *oid).collect();
     super::partial::prefetch(repo, &ids)?;
     let mut out = Vec::new();
@@ -160,6 +129,31 @@ pub(crate) fn read_lines(
         }
     }
     Ok(out)
+}
+
+/// The record blobs of `tree` as (path, id) pairs, in tree order (either layout).
+fn record_blobs(
+    repo: &gix::Repository,
+    name: &str,
+    tree: ObjectId,
+) -> Result<Vec<(String, ObjectId)>> {
+    let root = repo
+        .read_tree(tree)
+        .map_err(git_err(format!("cannot read the tree of {name}")))?;
+    tree_layout(repo, &root)?;
+    let mut blobs = Vec::new();
+    for dir in root
+        .decode()
+        .map_err(git_err("cannot decode tree"))?
+        .entries
+        .iter()
+    {
+        if dir.mode.is_tree() {
+            let dir_name = dir.filename.to_string();
+            collect_blobs(repo, name, dir.oid.to_owned(), &dir_name, &mut blobs)?;
+        }
+    }
+    Ok(blobs)
 }
 
 /// Parses the record blobs `blobs` ((path, id) pairs), fetching those a partial clone lacks
