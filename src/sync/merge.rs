@@ -254,20 +254,7 @@ pub fn absorb(
     let mut records: BTreeMap<String, Record> = BTreeMap::new();
     let mut parents = Vec::new();
     let mut counted = RefMerge::new(name);
-    for src in sources {
-        if start.map(|t| t.commit) == Some(src.id) {
-            continue;
-        }
-        let tip = match store.check_remote_tip(src.id, false)? {
-            Ok(t) => t,
-            Err(why) => {
-                report.skip(src, &why);
-                continue;
-            }
-        };
-        if start.map(|t| t.tree) == Some(tip.tree) {
-            continue;
-        }
+    for (src, tip) in super::moved_tips(store, start, sources, false, report)? {
         let incoming = match store.incoming(start.map(|t| t.tree), tip.tree)? {
             Ok(i) => i,
             Err(why) => {

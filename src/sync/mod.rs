@@ -23,8 +23,8 @@ use anyhow::Result;
 
 use crate::error;
 use crate::store::{
-    published_ref, tracking_ref, ObjectId, PushOutcome, Source, Store, TransferError, Unreadable,
-    MEMORY_REF, NOTES_REF, TRACKING_PREFIX,
+    published_ref, tracking_ref, ObjectId, PushOutcome, Source, Store, Tip, TransferError,
+    Unreadable, MEMORY_REF, NOTES_REF, TRACKING_PREFIX,
 };
 
 use merge::RefMerge;
@@ -158,6 +158,30 @@ impl SyncReport {
     pub fn is_quarantined(&self, name: &str) -> bool {
         self.quarantined.iter().any(|s| s.remote_ref == name)
     }
+}
+
+/// The sources worth reading into the local ref whose tip is `start`: moved past it, with a
+/// tip this build reads (`notes`: as a notes ref; the others are skipped and reported) and a
+/// tree other than `start`'s.
+fn moved_tips<'a>(
+    store: &Store,
+    start: Option<Tip>,
+    sources: &'a [Source],
+    notes: bool,
+    report: &mut SyncReport,
+) -> anyhow::Result<Vec<(&'a Source, Tip)>> {
+    let mut out = Vec::new();
+    for src in sources {
+        if start.map(|t| t.commit) == Some(src.id) {
+            continue;
+        }
+        match store.check_remote_tip(src.id, notes)? {
+            Ok(tip) if start.map(|t| t.tree) == Some(tip.tree) => {}
+            Ok(tip) => out.push((src, tip)),
+            Err(why) => report.skip(src, &why),
+        }
+    }
+    Ok(out)
 }
 
 /// Options of one sync.

@@ -193,20 +193,7 @@ pub fn absorb_notes(
     // Per annotated commit, every text a source has that differs from ours.
     let mut texts: BTreeMap<ObjectId, (Vec<String>, Option<String>)> = BTreeMap::new();
     let mut parents = Vec::new();
-    for src in sources {
-        if start.map(|t| t.commit) == Some(src.id) {
-            continue;
-        }
-        let tip = match store.check_remote_tip(src.id, true)? {
-            Ok(t) => t,
-            Err(why) => {
-                report.skip(src, &why);
-                continue;
-            }
-        };
-        if start.map(|t| t.tree) == Some(tip.tree) {
-            continue;
-        }
+    for (src, tip) in super::moved_tips(store, start, sources, true, report)? {
         let Some((differing, dirty)) =
             read_notes(store, src, start.map(|t| t.tree), tip.tree, m, report)?
         else {
