@@ -26,6 +26,7 @@ mod integrity;
 mod layout;
 mod load_digest;
 mod maintenance;
+mod one_save;
 mod man;
 #[cfg(feature = "mcp")]
 mod mcp;
