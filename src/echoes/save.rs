@@ -73,7 +73,7 @@ pub fn save_both(
     opts: SaveOptions<'_>,
 ) -> Result<(Saved, EchoSaved)> {
     let mut echoes = EchoSave::new(false);
-    let saved = crate::memory::save::save_with(store, sealer, opts, Some(&mut echoes))?;
+    let saved = crate::memory::save::save(store, sealer, opts, Some(&mut echoes))?;
     Ok((saved, echoes.pruned(store)?))
 }
 
@@ -140,23 +140,8 @@ impl Companion for EchoSave {
         };
         let (mut drafts, notes, counts) = plan(state, &w.reads, &w.shown_before, sealer)?;
         (w.notes, w.counts) = (notes, counts);
-        for (path, sealed) in &w.documents {
-            let live: Vec<&Record> = state
-                .documents
-                .iter()
-                .filter(|r| r.body.title() == path)
-                .collect();
-            let ids: Vec<String> = live.iter().map(|r| r.id.clone()).collect();
-            match sealed {
-                Some(s) if live.iter().any(|r| r.body == *s.body()) => {}
-                Some(s) => drafts.push(s.clone().superseding(ids)),
-                None if ids.is_empty() => {}
-                None => drafts.push(Sealer::new(false).seal_body(
-                    Body::Delete(crate::model::kinds::Delete { targets: ids }),
-                    Vec::new(),
-                )?),
-            }
-        }
+        let documents = w.documents.iter().map(|(p, s)| (p.clone(), s.as_ref()));
+        drafts.extend(crate::memory::save::document_drafts(state, documents)?);
         Ok(drafts)
     }
 

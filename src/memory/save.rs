@@ -58,14 +58,9 @@ fn edited_summary(edited: &[Edited], documents: &[SavedDocument]) -> String {
 /// With no edits and no summary nothing is written (the view is still refreshed).
 /// A failure is remembered (`save_failure`) for the next session start, `status` and `load`
 /// to report until a save succeeds.
-pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result<Saved> {
-    save_with(store, sealer, opts, None)
-}
-
-/// [`save`], with another directory's edits ([`Companion`]: the echoes directory) in the same
-/// memory commit: every edit of both lands together, or none does (docs/storage.md, "One
-/// save").
-pub fn save_with(
+/// `also`: another directory's edits ([`Companion`]: the echoes directory) in the same memory
+/// commit: every edit of both lands together, or none does (docs/storage.md, "One save").
+pub fn save(
     store: &Store,
     sealer: &mut Sealer,
     opts: SaveOptions<'_>,
@@ -276,7 +271,10 @@ fn save_view(
             }
         }
         if *refname == MEMORY_REF {
-            out.extend(document_drafts(&state, &documents)?);
+            let paths = documents
+                .iter()
+                .map(|d| (format!("{RUNE_PREFIX}{}", d.rel), d.sealed.as_ref()));
+            out.extend(document_drafts(&state, paths)?);
             if let Some(c) = also.as_mut() {
                 let more = c.drafts(&state, sealer)?;
                 theirs = more.len();
@@ -367,8 +365,7 @@ pub fn save_companion(
     })?;
     let written = match commit {
         Some(c) => {
-            let told = super::write::wrote(store, MEMORY_REF, &c)?;
-            let refresh = view.checkout_told_locked(&guard, store, &told)?;
+            let refresh = view.checkout_locked(&guard, store, &[])?;
             Some(super::write::Written {
                 refname: MEMORY_REF.to_owned(),
                 commit: c.id,
@@ -441,20 +438,22 @@ fn seal_documents(
     Ok(out)
 }
 
-/// The records that make memory hold the documents as the view has them, against the state
-/// at commit time: each replaces the live document of its path (none when it says the same),
-/// and a deleted one is tombstoned.
-fn document_drafts(state: &model::State, documents: &[SavedDocument]) -> Result<Vec<Sealed>> {
+/// The records that make memory hold these documents (memory path, sealed content; `None`:
+/// deleted by hand), against the state at commit time: each replaces the live document of its
+/// path (none when it says the same), and a deleted one is tombstoned.
+pub fn document_drafts<'a>(
+    state: &model::State,
+    documents: impl IntoIterator<Item = (String, Option<&'a Sealed>)>,
+) -> Result<Vec<Sealed>> {
     let mut out = Vec::new();
-    for d in documents {
-        let path = format!("{RUNE_PREFIX}{}", d.rel);
+    for (path, sealed) in documents {
         let live: Vec<&Record> = state
             .documents
             .iter()
             .filter(|r| r.body.title() == path)
             .collect();
         let ids: Vec<String> = live.iter().map(|r| r.id.clone()).collect();
-        match &d.sealed {
+        match sealed {
             Some(s) if live.iter().any(|r| r.body == *s.body()) => {}
             Some(s) => out.push(s.clone().superseding(ids)),
             None if ids.is_empty() => {}

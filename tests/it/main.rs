@@ -26,11 +26,11 @@ mod integrity;
 mod layout;
 mod load_digest;
 mod maintenance;
-mod one_save;
 mod man;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod notes_store;
+mod one_save;
 mod oracle;
 mod promote;
 mod record_commands;

@@ -50,7 +50,10 @@ fn edit_rune(repo: &TestRepo) {
 }
 
 fn commits(repo: &TestRepo, refname: &str) -> usize {
-    repo.git(&["rev-list", "--count", refname]).trim().parse().unwrap()
+    repo.git(&["rev-list", "--count", refname])
+        .trim()
+        .parse()
+        .unwrap()
 }
 
 fn titles(repo: &TestRepo, args: &[&str]) -> Vec<String> {
@@ -79,17 +82,39 @@ fn edits_in_both_directories_make_one_memory_commit() {
     edit_rune(&repo);
     let before = commits(&repo, "refs/rune/memory");
     let out = repo.rune(&["save", "-m", "both"]).success();
-    assert_eq!(commits(&repo, "refs/rune/memory"), before + 1, "{}", out.snapshot());
+    assert_eq!(
+        commits(&repo, "refs/rune/memory"),
+        before + 1,
+        "{}",
+        out.snapshot()
+    );
     // The one commit holds both directories' records.
     let tip = repo.git(&["log", "-1", "--format=%B", "refs/rune/memory"]);
-    assert!(tip.contains("decisions.md") && tip.contains(".claude/echoes"), "{tip}");
+    assert!(
+        tip.contains("decisions.md") && tip.contains(".claude/echoes"),
+        "{tip}"
+    );
     assert!(echo_titles(&repo).contains(&"Pattern: Timeouts".to_owned()));
     assert!(decision_titles(&repo).contains(&"Use Redis".to_owned()));
-    assert!(out.stderr.contains("saved .claude/echoes/reviewer/MEMORY.md"), "{}", out.snapshot());
+    assert!(
+        out.stderr
+            .contains("saved .claude/echoes/reviewer/MEMORY.md"),
+        "{}",
+        out.snapshot()
+    );
     // Both directories are clean again.
     let again = repo.rune(&["save"]).success();
-    assert_eq!(commits(&repo, "refs/rune/memory"), before + 1, "{}", again.snapshot());
-    assert!(again.stdout.contains("nothing to save"), "{}", again.snapshot());
+    assert_eq!(
+        commits(&repo, "refs/rune/memory"),
+        before + 1,
+        "{}",
+        again.snapshot()
+    );
+    assert!(
+        again.stdout.contains("nothing to save"),
+        "{}",
+        again.snapshot()
+    );
 }
 
 #[test]
@@ -106,13 +131,20 @@ fn a_parse_error_in_rune_saves_nothing_and_leaves_both_files_as_written() {
     let out = repo.rune(&["save", "-m", "half"]).failure();
     assert!(out.stderr.contains("decisions.md"), "{}", out.snapshot());
     assert_eq!(repo.refs(), refs, "no record landed");
-    assert_eq!(repo.read(".git/rune/view.json"), manifest_before, "no manifest moved");
+    assert_eq!(
+        repo.read(".git/rune/view.json"),
+        manifest_before,
+        "no manifest moved"
+    );
     assert_eq!(repo.read(MEMORY), echoes_text);
     assert_eq!(repo.read(".rune/decisions.md"), rune_text);
     // An echoes file that does not read back stops `.rune/`'s edits the same way.
     repo.write(".rune/decisions.md", &decisions);
     edit_rune(&repo);
-    repo.append(MEMORY, "\n### [2026-01-15] Pattern: Bad\n- **confidence**: lots\n- x\n");
+    repo.append(
+        MEMORY,
+        "\n### [2026-01-15] Pattern: Bad\n- **confidence**: lots\n- x\n",
+    );
     let out = repo.rune(&["save"]).failure();
     assert!(out.stderr.contains("MEMORY.md: line"), "{}", out.snapshot());
     assert_eq!(repo.refs(), refs);
@@ -138,15 +170,26 @@ fn a_save_cut_short_after_its_commit_is_finished_without_duplicates() {
     repo.write(".rune/decisions.md", &rune_text);
     let out = repo.rune(&["save"]).success();
     assert_eq!(echo_titles(&repo), echoes_after, "{}", out.snapshot());
-    assert_eq!(decision_titles(&repo), decisions_after, "{}", out.snapshot());
+    assert_eq!(
+        decision_titles(&repo),
+        decisions_after,
+        "{}",
+        out.snapshot()
+    );
     let added = repo.git(&["rev-list", &format!("{}..refs/rune/memory", memory.trim())]);
     for c in added.lines() {
         let msg = repo.git(&["log", "-1", "--format=%B", c]);
-        assert!(!msg.contains("Use Redis") && !msg.contains("Timeouts"), "{msg}");
+        assert!(
+            !msg.contains("Use Redis") && !msg.contains("Timeouts"),
+            "{msg}"
+        );
     }
     // Both directories are as memory renders them, and clean.
     let st = repo.rune(&["status"]).success().stdout;
-    assert!(!st.contains("MEMORY.md") && !st.contains("decisions.md"), "{st}");
+    assert!(
+        !st.contains("MEMORY.md") && !st.contains("decisions.md"),
+        "{st}"
+    );
 }
 
 /// A repository checked out by a version that kept the echoes directory's manifest in
@@ -189,7 +232,12 @@ fn upgrading_from_the_old_echoes_manifest_shows_no_edits_and_loses_none() {
     assert!(!st.contains("MEMORY.md"), "{st}");
     let before = commits(&repo, "refs/rune/memory");
     let out = repo.rune(&["save"]).success();
-    assert_eq!(commits(&repo, "refs/rune/memory"), before, "{}", out.snapshot());
+    assert_eq!(
+        commits(&repo, "refs/rune/memory"),
+        before,
+        "{}",
+        out.snapshot()
+    );
     assert!(!out.stderr.contains(".claude/echoes"), "{}", out.snapshot());
     // A write moves the section into the one manifest.
     repo.decide("Use Redis", "Redis for the cache", &[]);

@@ -259,16 +259,6 @@ impl View {
         self.render(&guard, store, &[], false, told)
     }
 
-    /// [`View::checkout_told`] by a caller that holds the lock.
-    pub fn checkout_told_locked(
-        &self,
-        guard: &ViewLock,
-        store: &Store,
-        told: &[Wrote],
-    ) -> Result<Refresh> {
-        self.render(guard, store, &[], false, told)
-    }
-
     /// [`View::checkout`] after a branch switch (post-checkout): when the memory files were
     /// rendered from the memory commit that is current, are on disk as rendered, and neither
     /// the old nor the new branch's session state holds anything that could change how
@@ -360,7 +350,10 @@ impl View {
         let branch_ref = store::branch_ref(head.branch.as_deref());
         let tips = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
         let forced_documents = !self.force_documents.borrow().is_empty();
-        if force.is_empty() && !forced_documents && self.is_current(&manifest, &branch_ref, tips) {
+        if force.is_empty()
+            && !forced_documents
+            && self.rendered_at(&manifest, &branch_ref, tips, false)
+        {
             // Another process (or an earlier command) already rendered these very refs.
             return Ok(Refresh::default());
         }
@@ -470,31 +463,21 @@ impl View {
     /// keeps those as they are). Reads no file unless its entry is stale.
     pub fn shows(&self, store: &Store) -> Result<bool> {
         let manifest = self.manifest();
-        if manifest.version != MANIFEST_VERSION || manifest.renderer != renderer() {
-            return Ok(false);
-        }
         let head = store.head_info()?;
         let branch_ref = store::branch_ref(head.branch.as_deref());
         let tips = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
-        Ok(ViewFile::ALL.iter().all(|&file| {
-            let (refname, tip) = match file.scope() {
-                Scope::Memory => (MEMORY_REF, tips.0),
-                Scope::Branch => (branch_ref.as_str(), tips.1),
-            };
-            let current = manifest.files.get(file.name()).is_some_and(|e| {
-                e.refname == refname && e.base == tip.map(|t| t.commit.to_string())
-            });
-            current || self.file_state(&manifest, file) != FileState::Clean
-        }))
+        Ok(self.rendered_at(&manifest, &branch_ref, tips, true))
     }
 
     /// Whether every file was rendered from the refs at these tips (memory, then the branch's
-    /// `branch_ref`), by this renderer, and is on disk as rendered.
-    fn is_current(
+    /// `branch_ref`), by this renderer, and is on disk as rendered — or, when `or_edited`,
+    /// holds edits (a render keeps those as they are).
+    fn rendered_at(
         &self,
         manifest: &Manifest,
         branch_ref: &str,
         (memory, branch): (Option<Tip>, Option<Tip>),
+        or_edited: bool,
     ) -> bool {
         manifest.version == MANIFEST_VERSION
             && manifest.renderer == renderer()
@@ -503,9 +486,14 @@ impl View {
                     Scope::Memory => (MEMORY_REF, memory),
                     Scope::Branch => (branch_ref, branch),
                 };
-                manifest.files.get(file.name()).is_some_and(|e| {
+                let current = manifest.files.get(file.name()).is_some_and(|e| {
                     e.refname == refname && e.base == tip.map(|t| t.commit.to_string())
-                }) && self.file_state(manifest, file) == FileState::Clean
+                });
+                // Reads no file unless its entry is stale (`or_edited`) or current.
+                match or_edited {
+                    true => current || self.file_state(manifest, file) != FileState::Clean,
+                    false => current && self.file_state(manifest, file) == FileState::Clean,
+                }
             })
     }
 
