@@ -220,18 +220,8 @@ fn prepare(
             _ => {
                 let text = std::fs::read_to_string(dir.root.join(rel))
                     .with_context(|| format!("cannot read {at}"))?;
-                let body = Body::Document(crate::model::kinds::Document {
-                    path: super::dir::document_path(rel),
-                    content: text.clone(),
-                });
-                let place = |field: &str, secret: &str| {
-                    let i = text.find(secret).unwrap_or(0);
-                    format!(
-                        "{at}:{} (field `{field}`)",
-                        crate::secrets::line_of(&text, i)
-                    )
-                };
-                Some(sealer.seal(Draft::new(body), &place)?)
+                let path = super::dir::document_path(rel);
+                Some(crate::memory::save::seal_document(sealer, path, text, &at)?)
             }
         };
         out.documents.push(at);

@@ -365,7 +365,7 @@ pub fn save_companion(
     })?;
     let written = match commit {
         Some(c) => {
-            let refresh = view.checkout_locked(&guard, store, &[])?;
+            let refresh = view.checkout_saved(&guard, store, &[], &[])?;
             Some(super::write::Written {
                 refname: MEMORY_REF.to_owned(),
                 commit: c.id,
@@ -415,27 +415,38 @@ fn seal_documents(
         let Ok(text) = String::from_utf8(data) else {
             continue;
         };
-        let body = Body::Document(Document {
-            path: format!("{RUNE_PREFIX}{rel}"),
-            content: text.clone(),
-        });
-        let place = |field: &str, secret: &str| {
-            let at = text.find(secret).unwrap_or(0);
-            format!("{shown}:{} (field `{field}`)", secrets::line_of(&text, at))
-        };
-        let sealed = sealer.seal(Draft::new(body), &place).map_err(|err| match err {
-            SealError::Invalid { error, .. } => error::data(
-                format!("{shown}: {error}"),
-                format!("fix {shown} (or move it out of {VIEW_DIR}/) and run `git rune save` again; nothing was saved"),
-            ),
-            other => other.into(),
-        })?;
+        let sealed = seal_document(sealer, format!("{RUNE_PREFIX}{rel}"), text, &shown)?;
         out.push(SavedDocument {
             rel: rel.clone(),
             sealed: Some(sealed),
         });
     }
     Ok(out)
+}
+
+/// A document read from the file shown as `shown`, sealed (a secret or a broken field is
+/// refused naming its line, and the save stops with nothing written).
+pub fn seal_document(
+    sealer: &mut Sealer,
+    path: String,
+    text: String,
+    shown: &str,
+) -> Result<Sealed> {
+    let place = |field: &str, secret: &str| {
+        let at = text.find(secret).unwrap_or(0);
+        format!("{shown}:{} (field `{field}`)", secrets::line_of(&text, at))
+    };
+    let draft = Draft::new(Body::Document(Document {
+        path: path.clone(),
+        content: text.clone(),
+    }));
+    sealer.seal(draft, &place).map_err(|err| match err {
+        SealError::Invalid { error, .. } => error::data(
+            format!("{shown}: {error}"),
+            format!("fix {shown} (or move it out of its directory) and run `git rune save` again; nothing was saved"),
+        ),
+        other => other.into(),
+    })
 }
 
 /// The records that make memory hold these documents (memory path, sealed content; `None`:

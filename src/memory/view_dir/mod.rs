@@ -298,29 +298,7 @@ impl View {
         )
     }
 
-    /// [`View::checkout`] by a caller that holds the lock.
-    pub fn checkout_locked(
-        &self,
-        guard: &ViewLock,
-        store: &Store,
-        force: &[ViewFile],
-    ) -> Result<Refresh> {
-        self.render(guard, store, force, false, &[])
-    }
-
-    /// [`View::checkout`], also discarding the edits of these documents and record files
-    /// (`restore`).
-    pub fn checkout_documents(
-        &self,
-        store: &Store,
-        force: &[ViewFile],
-        documents: &[String],
-    ) -> Result<Refresh> {
-        let guard = self.lock()?;
-        self.checkout_saved(&guard, store, force, documents)
-    }
-
-    /// [`View::checkout_locked`] after a save that also saved these documents and record files
+    /// [`View::checkout`] by a caller that holds the lock, after a save that also saved these documents and record files
     /// (paths inside `.rune/`): they are rendered from memory now, even if the file says
     /// otherwise (a record file reads back in another form).
     pub fn checkout_saved(
