@@ -63,8 +63,11 @@ fn titles(repo: &TestRepo, args: &[&str]) -> Vec<String> {
         .collect()
 }
 
+/// Active and archived entries.
 fn echo_titles(repo: &TestRepo) -> Vec<String> {
-    titles(repo, &["--json", "echo", "show", "--archived"])
+    let mut all = titles(repo, &["--json", "echo", "show"]);
+    all.extend(titles(repo, &["--json", "echo", "show", "--archived"]));
+    all
 }
 
 fn decision_titles(repo: &TestRepo) -> Vec<String> {
