@@ -5,6 +5,7 @@
 //! appended; a role over 150 lines is pruned). Its records go in the save's one memory commit,
 //! beside `.rune/`'s (`memory::save::Companion`); findings files are deleted only after it
 //! landed, and only if nobody wrote to them meanwhile.
+//! Past 600 lines: reading the directory and the seed's merge rule (`plan`) are one protocol; `plan` could move to a pure file.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 

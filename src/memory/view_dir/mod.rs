@@ -1,6 +1,7 @@
 //! The `.rune/` directory in the work tree: checking it out from a snapshot, the manifest that
 //! records what was checked out (by git blob id), and finding the files a user or agent has
 //! edited since. The text of each file is `view`'s business; this is the disk side.
+//! Past 600 lines: the render and its three shortcuts (current, append, switch) decide together what a checkout writes.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
