@@ -381,6 +381,7 @@ fn save_edits(store: &Store, summary: Option<&str>, s: &Session) -> Result<bool>
             allow_delete: false,
             session_git: baseline.as_ref(),
         },
+        None,
     )?;
     // An entry refused (a secret, a broken field) is a hook failure the next session hears of;
     // the rest was saved.

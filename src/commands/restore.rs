@@ -62,7 +62,7 @@ pub fn run(ctx: &Context, args: RestoreArgs) -> Result<ExitCode> {
         }
         (files, documents)
     };
-    view.checkout_documents(&store, &files, &documents)?;
+    view.checkout_saved(&view.lock()?, &store, &files, &documents)?;
     // The echoes directory too, when nothing is named.
     if args.files.is_empty() {
         crate::echoes::refresh_forced(&store)?;

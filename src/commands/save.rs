@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Context;
-use crate::memory::save::{save, SaveOptions};
+use crate::memory::save::SaveOptions;
 use crate::memory::view_dir::VIEW_DIR;
 use crate::output::json::{self, SaveJson};
 use crate::text::short;
@@ -29,13 +29,9 @@ pub struct SaveArgs {
 pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let mut sealer = ctx.sealer();
-    // One save: the echoes directory is read, parsed and sealed first, `.rune/` is saved, and
-    // only then are the echoes written, so a file of either directory that does not read back
-    // stops the save with nothing recorded.
-    let echoes = crate::echoes::save::prepare(&store, &mut sealer, false).inspect_err(|e| {
-        crate::memory::save_failure::record(store.git_dir(), &store.now(), e);
-    })?;
-    let saved = save(
+    // One save: `.rune/` and the echoes directory in one memory commit; a file of either
+    // that does not read back stops it with nothing recorded.
+    let (saved, echoes) = crate::echoes::save::save_both(
         &store,
         &mut sealer,
         SaveOptions {
@@ -44,7 +40,6 @@ pub fn run(ctx: &Context, args: SaveArgs) -> Result<ExitCode> {
             session_git: None,
         },
     )?;
-    let echoes = echoes.commit(&store, &mut sealer)?;
     ctx.report_echoes_saved(&store, &mut sealer, &echoes);
     let echoes_saved =
         !echoes.files.is_empty() || !echoes.consolidated.is_empty() || !echoes.documents.is_empty();

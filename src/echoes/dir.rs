@@ -1,21 +1,19 @@
-//! The echoes directory in the work tree (`.claude/echoes/`, or `rune.echoes.dir`): checking
-//! it out from memory, its manifest (the blob id of every file as rendered and the memory
-//! commit it came from, in `<git-dir>/rune/echoes.json`), finding the files edited since and
-//! the agents' findings files, and keeping the directory out of `git status`. The text of each
-//! file is `view::echoes`' business; this is the disk side, as `memory::view_dir` is for
-//! `.rune/`.
+//! The echoes directory in the work tree (`.claude/echoes/`, or `rune.echoes.dir`): which files
+//! it holds (each role's files, documents, the agents' findings files), and its checkout from
+//! memory. The mechanism — its section of the one manifest, the one lock, file states, writing
+//! only what changed, the `info/exclude` line — is `memory::view_dir`'s, shared with `.rune/`;
+//! the text of each file is `view::echoes`' business.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use serde::{Deserialize, Serialize};
 
-use crate::files::write_atomic;
+use crate::memory::view_dir::{put, state_of, FileEntry, FileState, Put, Section, View, ViewLock};
 use crate::memory::Snapshot;
 use crate::model::kinds::Echo;
 use crate::model::{echo, Body, State};
-use crate::store::{self, Store};
+use crate::store::{Store, MEMORY_REF};
 use crate::view::echoes::{self as format, EchoFile};
 
 /// The directory when `rune.echoes.dir` is not set, relative to the work tree.
@@ -24,32 +22,8 @@ pub const DEFAULT_DIR: &str = ".claude/echoes";
 /// A findings file's name ends with this (`<agent>-findings.md`).
 pub const FINDINGS_SUFFIX: &str = "-findings.md";
 
-/// What was checked out.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Manifest {
-    /// The directory it was checked out to, relative to the work tree.
-    pub dir: String,
-    /// The memory commit the files were rendered from.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub base: Option<String>,
-    /// `<role>/<file>` → blob id as written.
-    pub files: BTreeMap<String, String>,
-    /// The other files checked out there (documents: `<role>/archive/MEMORY-<date>.md`
-    /// backups, notes): path inside the directory → blob id as written.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub documents: BTreeMap<String, String>,
-}
-
 /// A file memory does not keep: (its path inside the directory, why).
 pub type Refused = (String, String);
-
-/// How a document of the echoes directory stands against what was checked out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DocState {
-    Modified,
-    Added,
-    Deleted,
-}
 
 /// The memory path of a document of the echoes directory (`reviewer/notes.md` →
 /// `.claude/echoes/reviewer/notes.md`, whatever `rune.echoes.dir` names).
@@ -63,8 +37,8 @@ pub struct EchoDir {
     pub root: PathBuf,
     /// As configured, relative to the work tree.
     pub rel: String,
-    manifest_path: PathBuf,
-    hash: store::HashKind,
+    /// The view whose manifest and lock it shares.
+    view: View,
 }
 
 /// One file of a role that holds edits not saved yet.
@@ -86,14 +60,10 @@ pub struct Findings {
     pub text: String,
 }
 
-/// The directory's lock, held until dropped.
-pub struct DirLock {
-    _file: std::fs::File,
-}
-
 impl EchoDir {
     /// The echoes directory of the store's work tree; `None` in a bare repository.
     pub fn open(store: &Store) -> Option<EchoDir> {
+        let view = View::open(store)?;
         let workdir = store.workdir()?;
         let rel = store
             .config_string("rune.echoes.dir")
@@ -103,8 +73,7 @@ impl EchoDir {
         Some(EchoDir {
             root: workdir.join(&rel),
             rel,
-            manifest_path: store.git_dir().join("rune").join("echoes.json"),
-            hash: store.hash_kind(),
+            view,
         })
     }
 
@@ -113,59 +82,18 @@ impl EchoDir {
         self.root.join(role).join(file.rel_path())
     }
 
-    /// The manifest, or an empty one before the first checkout.
-    pub fn manifest(&self) -> Manifest {
-        std::fs::read(&self.manifest_path)
-            .ok()
-            .and_then(|d| serde_json::from_slice(&d).ok())
-            .unwrap_or_default()
+    /// Its section of the manifest, or an empty one before the first checkout.
+    pub fn manifest(&self) -> Section {
+        self.view.manifest().echoes.unwrap_or_default()
     }
 
-    fn blob_of(&self, data: &[u8]) -> String {
-        store::blob_id(self.hash, data)
-            .map(|id| id.to_string())
-            .unwrap_or_default()
+    /// Takes the lock of every checked-out directory (the view's), waiting up to 10 s.
+    pub fn lock(&self) -> Result<ViewLock> {
+        Ok(self.view.lock()?)
     }
 
-    /// Takes the directory's lock (`<git-dir>/rune/echoes.lock`), waiting up to 10 s: one
-    /// process at a time checks the directory out or saves it.
-    pub fn lock(&self) -> Result<DirLock> {
-        let path = self.manifest_path.with_file_name("echoes.lock");
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("cannot create {}", parent.display()))?;
-        }
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .with_context(|| format!("cannot open {}", path.display()))?;
-        let mut waited = std::time::Duration::ZERO;
-        loop {
-            match file.try_lock() {
-                Ok(()) => return Ok(DirLock { _file: file }),
-                Err(std::fs::TryLockError::WouldBlock)
-                    if waited < std::time::Duration::from_secs(10) =>
-                {
-                    let step = std::time::Duration::from_millis(5);
-                    std::thread::sleep(step);
-                    waited += step;
-                }
-                Err(std::fs::TryLockError::WouldBlock) => {
-                    return Err(crate::error::conflict(
-                        format!(
-                            "another git-rune process has held {} for 10 s",
-                            path.display()
-                        ),
-                        "wait for it, or, if none is running, remove that file",
-                    ))
-                }
-                Err(std::fs::TryLockError::Error(e)) => {
-                    return Err(e).with_context(|| format!("cannot lock {}", path.display()))
-                }
-            }
-        }
+    fn state(&self, entry: Option<&FileEntry>, path: &Path) -> FileState {
+        state_of(self.view.hash(), entry, path)
     }
 
     /// The role directories on disk (names that are valid roles).
@@ -182,18 +110,18 @@ impl EchoDir {
     }
 
     /// The role files that differ from what was checked out (changed, or written by hand).
-    pub fn edited(&self, manifest: &Manifest) -> Result<Vec<Edited>> {
+    pub fn edited(&self, manifest: &Section) -> Result<Vec<Edited>> {
         let mut out = Vec::new();
         for role in self.roles_on_disk() {
             for file in EchoFile::ALL {
                 let path = self.path(&role, file);
+                let key = format!("{role}/{}", file.rel_path());
+                if !self.state(manifest.files.get(&key), &path).edited() {
+                    continue;
+                }
                 let Ok(data) = std::fs::read(&path) else {
                     continue;
                 };
-                let key = format!("{role}/{}", file.rel_path());
-                if manifest.files.get(&key) == Some(&self.blob_of(&data)) {
-                    continue;
-                }
                 let text = String::from_utf8(data)
                     .with_context(|| format!("{} is not UTF-8 text", path.display()))?;
                 // A file memory never rendered that holds no entry (the Rune Echoes plugin's
@@ -225,9 +153,9 @@ impl EchoDir {
                 || (file.ends_with(FINDINGS_SUFFIX) && !file.contains('/')))
     }
 
-    /// The documents of the directory not as checked out: (path inside it, state), and the
-    /// files memory cannot keep (binary, too large) with why.
-    pub fn documents(&self, manifest: &Manifest) -> (Vec<(String, DocState)>, Vec<Refused>) {
+    /// The documents of the directory not as checked out: (path inside it, state: modified,
+    /// added or missing), and the files memory cannot keep (binary, too large) with why.
+    pub fn documents(&self, manifest: &Section) -> (Vec<(String, FileState)>, Vec<Refused>) {
         let mut changed = Vec::new();
         let mut refused = Vec::new();
         let on_disk = crate::memory::view_dir::documents::walk(&self.root);
@@ -236,22 +164,22 @@ impl EchoDir {
             if Self::is_echo_file(rel) || (name.starts_with('.') && name.contains(".tmp-")) {
                 continue;
             }
-            let Ok(data) = std::fs::read(self.root.join(rel)) else {
+            let path = self.root.join(rel);
+            let Ok(data) = std::fs::read(&path) else {
                 continue;
             };
             if let Some(why) = crate::model::kinds::document::content_problem(&data) {
                 refused.push((rel.clone(), why));
                 continue;
             }
-            match manifest.documents.get(rel) {
-                Some(b) if *b == self.blob_of(&data) => {}
-                Some(_) => changed.push((rel.clone(), DocState::Modified)),
-                None => changed.push((rel.clone(), DocState::Added)),
+            let state = self.state(manifest.documents.get(rel), &path);
+            if state != FileState::Clean {
+                changed.push((rel.clone(), state));
             }
         }
         for rel in manifest.documents.keys() {
             if !on_disk.contains(rel) {
-                changed.push((rel.clone(), DocState::Deleted));
+                changed.push((rel.clone(), FileState::Missing));
             }
         }
         (changed, refused)
@@ -287,10 +215,10 @@ impl EchoDir {
         Ok(out)
     }
 
-    /// Renders every role's files from memory as it is now. A file holding edits not saved
-    /// yet is left alone (listed in the result) unless `force` (its edits were just saved).
-    /// Nothing is created while memory holds no echo and nothing was checked out before.
-    pub fn checkout(&self, store: &Store, _lock: &DirLock, force: bool) -> Result<Vec<PathBuf>> {
+    /// Renders every role's files and documents from memory as it is now. A file holding edits
+    /// not saved yet is left alone (listed in the result) unless `force` (its edits were just
+    /// saved). Nothing is created while memory holds no echo and nothing was checked out.
+    pub fn checkout(&self, store: &Store, lock: &ViewLock, force: bool) -> Result<Vec<PathBuf>> {
         let snap = Snapshot::read(store)?;
         let mut manifest = self.manifest();
         let documents = snap.state.documents.iter().any(|r| {
@@ -306,7 +234,9 @@ impl EchoDir {
         let withheld = crate::memory::cache::gate::withheld(store, &snap)?;
         let withhold = |r: &crate::model::Record| withheld.contains(&r.id);
         if !self.root.exists() {
-            exclude(store, &self.rel)?;
+            // The seed's default: `.claude/echoes/` is not version-controlled.
+            let why = "role memories (echoes) are checked out from refs/rune/memory";
+            crate::memory::view_dir::exclude(store, &self.rel, why)?;
         }
         let mut roles: BTreeSet<String> = roles_of(&snap.state);
         roles.extend(
@@ -315,6 +245,7 @@ impl EchoDir {
                 .keys()
                 .filter_map(|k| k.split('/').next().map(str::to_owned)),
         );
+        let base = snap.memory_tip.map(|t| t.commit.to_string());
         let mut kept = Vec::new();
         let mut files = BTreeMap::new();
         for role in &roles {
@@ -322,63 +253,44 @@ impl EchoDir {
                 let key = format!("{role}/{}", file.rel_path());
                 let path = self.path(role, file);
                 let text = format::render(role, file, &snap.state.echoes, &withhold);
-                let on_disk = std::fs::read(&path).ok();
-                let disk_blob = on_disk.as_deref().map(|d| self.blob_of(d));
-                let new_blob = (!text.is_empty()).then(|| self.blob_of(text.as_bytes()));
-                let edited = disk_blob.is_some() && disk_blob.as_ref() != manifest.files.get(&key);
-                if edited && disk_blob != new_blob && !force {
-                    kept.push(path);
-                    if let Some(b) = manifest.files.get(&key) {
-                        files.insert(key, b.clone());
+                let entry = manifest.files.get(&key);
+                let state = self.state(entry, &path);
+                match put(
+                    &path,
+                    &text,
+                    state,
+                    (force, false),
+                    (MEMORY_REF, base.clone()),
+                )? {
+                    Put::Kept => {
+                        kept.push(path);
+                        files.extend(entry.map(|e| (key, e.clone())));
                     }
-                    continue;
-                }
-                match new_blob {
-                    None => {
-                        if on_disk.is_some() {
-                            std::fs::remove_file(&path)
-                                .with_context(|| format!("cannot remove {}", path.display()))?;
-                        }
+                    Put::Same(e) | Put::Written(e) => {
+                        files.insert(key, e);
                     }
-                    Some(b) => {
-                        if disk_blob.as_ref() != Some(&b) {
-                            if let Some(parent) = path.parent() {
-                                std::fs::create_dir_all(parent).with_context(|| {
-                                    format!("cannot create {}", parent.display())
-                                })?;
-                            }
-                            write_atomic(&path, text.as_bytes())
-                                .with_context(|| format!("cannot write {}", path.display()))?;
-                        }
-                        files.insert(key, b);
-                    }
+                    Put::Removed(_) => {}
                 }
             }
         }
         manifest.files = files;
-        self.checkout_documents(&snap.state, &mut manifest, force, &mut kept, &withhold)?;
+        let at = (MEMORY_REF, base);
+        self.checkout_documents(&snap.state, &mut manifest, force, at, &mut kept, &withhold)?;
         manifest.dir = self.rel.clone();
-        manifest.base = snap.memory_tip.map(|t| t.commit.to_string());
-        if let Some(parent) = self.manifest_path.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("cannot create {}", parent.display()))?;
-        }
-        let data = serde_json::to_vec_pretty(&manifest).expect("manifest serializes");
-        write_atomic(&self.manifest_path, &data)
-            .with_context(|| format!("cannot write {}", self.manifest_path.display()))?;
+        self.view
+            .update_manifest(lock, |m| m.echoes = Some(manifest))?;
         Ok(kept)
     }
-}
 
-impl EchoDir {
     /// Writes the directory's documents memory holds, removes those it no longer holds, and
     /// records them in the manifest; a document edited, added or deleted by hand since is left
     /// as it is (until `save`), unless `force`.
     fn checkout_documents(
         &self,
         state: &State,
-        manifest: &mut Manifest,
+        manifest: &mut Section,
         force: bool,
+        (refname, base): (&str, Option<String>),
         kept: &mut Vec<PathBuf>,
         withhold: &dyn Fn(&crate::model::Record) -> bool,
     ) -> Result<()> {
@@ -402,41 +314,28 @@ impl EchoDir {
                 _ => None,
             })
             .collect();
-        let (changed, _) = self.documents(manifest);
-        let edited = |rel: &str| !force && changed.iter().any(|(r, _)| r == rel);
         let old: Vec<String> = manifest.documents.keys().cloned().collect();
         for rel in old {
             if want.contains_key(&rel) {
                 continue;
             }
             let path = self.root.join(&rel);
-            if edited(&rel) {
+            if !force && self.state(manifest.documents.get(&rel), &path) != FileState::Clean {
                 kept.push(path);
                 continue;
             }
-            if path.exists() {
-                std::fs::remove_file(&path)
-                    .with_context(|| format!("cannot remove {}", path.display()))?;
-            }
+            crate::memory::view_dir::remove_file(&path)?;
             manifest.documents.remove(&rel);
         }
         for (rel, text) in want {
             let path = self.root.join(&rel);
-            let blob = self.blob_of(text.as_bytes());
-            let on_disk = std::fs::read(&path).ok().map(|d| self.blob_of(&d));
-            if on_disk.as_ref() != Some(&blob) {
-                if edited(&rel) {
-                    kept.push(path);
-                    continue;
+            let state = self.state(manifest.documents.get(&rel), &path);
+            match put(&path, &text, state, (force, true), (refname, base.clone()))? {
+                Put::Kept => kept.push(path),
+                Put::Same(e) | Put::Written(e) | Put::Removed(e) => {
+                    manifest.documents.insert(rel, e);
                 }
-                if let Some(parent) = path.parent() {
-                    std::fs::create_dir_all(parent)
-                        .with_context(|| format!("cannot create {}", parent.display()))?;
-                }
-                write_atomic(&path, text.as_bytes())
-                    .with_context(|| format!("cannot write {}", path.display()))?;
             }
-            manifest.documents.insert(rel, blob);
         }
         Ok(())
     }
@@ -452,46 +351,6 @@ pub fn roles_of(state: &State) -> BTreeSet<String> {
             _ => None,
         })
         .collect()
-}
-
-/// Adds the echoes directory to `info/exclude` unless a line already names it (the seed's
-/// default: `.claude/echoes/` is not version-controlled). Returns whether it wrote.
-pub fn exclude(store: &Store, rel: &str) -> Result<bool> {
-    if store.workdir().is_none() {
-        return Ok(false);
-    }
-    let path = store.common_dir().join("info").join("exclude");
-    let existing = match std::fs::read(&path) {
-        Ok(d) => d,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
-    let text = String::from_utf8_lossy(&existing);
-    let wanted = [
-        format!("{rel}/"),
-        format!("/{rel}/"),
-        rel.to_owned(),
-        format!("/{rel}"),
-    ];
-    if text.lines().any(|l| wanted.iter().any(|w| w == l.trim())) {
-        return Ok(false);
-    }
-    let mut data = existing.clone();
-    if !data.is_empty() && !data.ends_with(b"\n") {
-        data.push(b'\n');
-    }
-    data.extend_from_slice(
-        format!(
-            "# git-rune: role memories (echoes) are checked out from refs/rune/memory\n/{rel}/\n"
-        )
-        .as_bytes(),
-    );
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
-    }
-    std::fs::write(&path, data).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(true)
 }
 
 /// A path for messages: relative to `base` when inside it.

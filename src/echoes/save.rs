@@ -2,8 +2,10 @@
 //! `archive/MEMORY.md` become new versions of their entries, and agents' `<agent>-findings.md`
 //! files are consolidated (the seed's write protocol: a duplicate — same pattern and evidence —
 //! raises the existing entry's `verified` and confidence, the higher winning; a new finding is
-//! appended; a role over 150 lines is pruned). One commit; findings files are deleted only
-//! after it landed, and only if nobody wrote to them meanwhile.
+//! appended; a role over 150 lines is pruned). Its records go in the save's one memory commit,
+//! beside `.rune/`'s (`memory::save::Companion`); findings files are deleted only after it
+//! landed, and only if nobody wrote to them meanwhile.
+//! Past 600 lines: reading the directory and the seed's merge rule (`plan`) are one protocol; `plan` could move to a pure file.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -12,11 +14,13 @@ use anyhow::{Context, Result};
 use super::dir::{shown, EchoDir, Edited, Findings};
 use super::uid_of;
 use crate::error;
+use crate::memory::save::{Companion, SaveOptions, Saved};
 use crate::memory::seal::{SealError, Sealed, Sealer};
-use crate::memory::write::{write_records, Written};
+use crate::memory::view_dir::{FileState, ViewLock};
+use crate::memory::write::Written;
 use crate::model::echo::{ETCHED, INSCRIBED};
 use crate::model::kinds::Echo;
-use crate::model::{fold, Body, Draft, Record, Scope, State};
+use crate::model::{fold, Body, Draft, Record, State};
 use crate::store::{Store, MEMORY_REF};
 use crate::view::echoes::{self as format, EchoFile};
 use crate::view::Parsed;
@@ -53,16 +57,31 @@ struct Read {
     finding: bool,
 }
 
-/// Saves the echoes directory. `only_findings`: consolidate findings files only (`echo
-/// consolidate`), leaving role files alone.
+/// Saves the echoes directory alone (`echo consolidate`). `only_findings`: consolidate
+/// findings files only, leaving role files alone.
 pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<EchoSaved> {
-    prepare(store, sealer, only_findings)?.commit(store, sealer)
+    let mut echoes = EchoSave::new(only_findings);
+    let written = crate::memory::save::save_companion(store, sealer, &mut echoes)?;
+    echoes.out.written = written;
+    echoes.pruned(store)
 }
 
-/// An echoes save read, parsed and sealed, with nothing written yet: `git rune save` prepares
-/// it before it saves `.rune/`, so that a file of either directory that does not read back
-/// stops the whole save with nothing recorded (docs/storage.md, "One save").
-pub struct Prepared {
+/// `git rune save`: `.rune/` and the echoes directory in one memory commit (docs/storage.md,
+/// "One save"); a file of either that does not read back stops it with nothing recorded.
+pub fn save_both(
+    store: &Store,
+    sealer: &mut Sealer,
+    opts: SaveOptions<'_>,
+) -> Result<(Saved, EchoSaved)> {
+    let mut echoes = EchoSave::new(false);
+    let saved = crate::memory::save::save(store, sealer, opts, Some(&mut echoes))?;
+    Ok((saved, echoes.pruned(store)?))
+}
+
+/// The echoes directory as a save's [`Companion`]: read, parsed and sealed first, its records
+/// in the save's memory commit, checked out again after it.
+pub struct EchoSave {
+    only_findings: bool,
     out: EchoSaved,
     work: Option<Work>,
 }
@@ -71,24 +90,108 @@ pub struct Prepared {
 struct Work {
     dir: EchoDir,
     workdir: std::path::PathBuf,
-    lock: super::dir::DirLock,
     reads: Vec<Read>,
     shown_before: Vec<Record>,
     documents: Vec<(String, Option<Sealed>)>,
     findings: Vec<Findings>,
     /// Indexes into `findings` of those read back.
     processed: Vec<usize>,
+    /// The last commit attempt's notes and counts (added, changed, merged, archived).
+    notes: Vec<String>,
+    counts: (usize, usize, usize, usize),
 }
 
-/// Reads, parses and seals what the echoes directory holds to save, holding its lock; writes
-/// nothing.
-pub fn prepare(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<Prepared> {
-    let mut out = EchoSaved::default();
+impl EchoSave {
+    pub fn new(only_findings: bool) -> EchoSave {
+        EchoSave {
+            only_findings,
+            out: EchoSaved::default(),
+            work: None,
+        }
+    }
+
+    /// What the save did, once the roles that received findings are pruned when over the
+    /// limit (the seed's protocol; after the save, which holds the view lock a prune takes).
+    fn pruned(mut self, store: &Store) -> Result<EchoSaved> {
+        let roles: BTreeSet<String> = self
+            .work
+            .iter()
+            .flat_map(|w| w.findings.iter().map(|f| f.role.clone()))
+            .collect();
+        for role in roles {
+            self.out.pruned += super::prune(store, Some(&role), false)?
+                .roles
+                .iter()
+                .map(|(_, _, e)| e.len())
+                .sum::<usize>();
+        }
+        Ok(self.out)
+    }
+}
+
+impl Companion for EchoSave {
+    fn prepare(&mut self, store: &Store, sealer: &mut Sealer) -> Result<bool> {
+        self.work = prepare(store, sealer, self.only_findings, &mut self.out)?;
+        Ok(self.work.is_some())
+    }
+
+    fn drafts(&mut self, state: &State, sealer: &mut Sealer) -> Result<Vec<Sealed>> {
+        let Some(w) = self.work.as_mut() else {
+            return Ok(Vec::new());
+        };
+        let (mut drafts, notes, counts) = plan(state, &w.reads, &w.shown_before, sealer)?;
+        (w.notes, w.counts) = (notes, counts);
+        let documents = w.documents.iter().map(|(p, s)| (p.clone(), s.as_ref()));
+        drafts.extend(crate::memory::save::document_drafts(state, documents)?);
+        Ok(drafts)
+    }
+
+    fn label(&self) -> String {
+        self.work
+            .as_ref()
+            .map_or_else(String::new, |w| w.dir.rel.clone())
+    }
+
+    /// The processed findings files go, unless someone wrote to them since they were read;
+    /// the directory is checked out again.
+    fn finish(&mut self, store: &Store, guard: &ViewLock) -> Result<()> {
+        let (out, Some(w)) = (&mut self.out, self.work.as_mut()) else {
+            return Ok(());
+        };
+        (out.added, out.changed, out.merged, out.archived) = w.counts;
+        out.notes.append(&mut w.notes);
+        for f in w.processed.iter().map(|&i| &w.findings[i]) {
+            let at = shown(&f.path, &w.workdir);
+            match std::fs::read_to_string(&f.path) {
+                Ok(now) if now == f.text => {
+                    std::fs::remove_file(&f.path).map_err(|e| {
+                        anyhow::Error::new(e).context(format!("cannot remove {at}"))
+                    })?;
+                    out.consolidated.push(at);
+                }
+                Ok(_) => out.kept.push(format!(
+                    "{at}: changed while it was consolidated; kept for the next save"
+                )),
+                Err(_) => {}
+            }
+        }
+        w.dir.checkout(store, guard, true)?;
+        Ok(())
+    }
+}
+
+/// Reads, parses and seals what the echoes directory holds to save (by the view lock's
+/// holder); writes nothing. `None`: nothing to save.
+fn prepare(
+    store: &Store,
+    sealer: &mut Sealer,
+    only_findings: bool,
+    out: &mut EchoSaved,
+) -> Result<Option<Work>> {
     let Some(dir) = EchoDir::open(store) else {
-        return Ok(Prepared { out, work: None });
+        return Ok(None);
     };
     let workdir = store.workdir().map(|p| p.to_path_buf()).unwrap_or_default();
-    let lock = dir.lock()?;
     let manifest = dir.manifest();
     let edited: Vec<Edited> = if only_findings {
         Vec::new()
@@ -106,7 +209,7 @@ pub fn prepare(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Resul
         .map(|(rel, why)| (shown(&dir.root.join(rel), &workdir), why))
         .collect();
     if edited.is_empty() && findings.is_empty() && doc_changes.is_empty() {
-        return Ok(Prepared { out, work: None });
+        return Ok(None);
     }
     // Documents (backups, notes): kept whole, the latest writer per path; deleted by hand,
     // deleted from memory.
@@ -114,22 +217,12 @@ pub fn prepare(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Resul
     for (rel, state) in &doc_changes {
         let at = shown(&dir.root.join(rel), &workdir);
         let sealed = match state {
-            super::dir::DocState::Deleted => None,
+            FileState::Missing => None,
             _ => {
                 let text = std::fs::read_to_string(dir.root.join(rel))
                     .with_context(|| format!("cannot read {at}"))?;
-                let body = Body::Document(crate::model::kinds::Document {
-                    path: super::dir::document_path(rel),
-                    content: text.clone(),
-                });
-                let place = |field: &str, secret: &str| {
-                    let i = text.find(secret).unwrap_or(0);
-                    format!(
-                        "{at}:{} (field `{field}`)",
-                        crate::secrets::line_of(&text, i)
-                    )
-                };
-                Some(sealer.seal(Draft::new(body), &place)?)
+                let path = super::dir::document_path(rel);
+                Some(crate::memory::save::seal_document(sealer, path, text, &at)?)
             }
         };
         out.documents.push(at);
@@ -138,7 +231,8 @@ pub fn prepare(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Resul
 
     // Role files: every one must read back, or nothing is saved.
     let mut reads: Vec<Read> = Vec::new();
-    let mut edited_files: HashSet<(String, EchoFile)> = HashSet::new();
+    // The memory commit each edited file was rendered from (`None`: never rendered).
+    let mut edited_files: HashMap<(String, EchoFile), Option<String>> = HashMap::new();
     for e in &edited {
         let parsed = format::parse(&e.role, e.file, &e.text).map_err(|err| {
             error::data(
@@ -160,7 +254,9 @@ pub fn prepare(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Resul
                 });
             }
         }
-        edited_files.insert((e.role.clone(), e.file));
+        let key = format!("{}/{}", e.role, e.file.rel_path());
+        let base = manifest.files.get(&key).and_then(|f| f.base.clone());
+        edited_files.insert((e.role.clone(), e.file), base);
         out.files.push(shown(&e.path, &workdir));
     }
     // Findings: one that does not read back or seal is kept and reported; the rest go on.
@@ -205,117 +301,38 @@ pub fn prepare(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Resul
 
     // The entries the edited files showed when they were checked out: those gone from them
     // are archived.
-    let base: State = match manifest.base.as_deref().and_then(|b| b.parse().ok()) {
-        Some(oid) => fold(store.records_at(MEMORY_REF, oid)?.iter()),
-        None => crate::memory::Snapshot::read(store)?.state,
-    };
-    let shown_before: Vec<Record> = base
-        .echoes
-        .iter()
-        .filter(|r| match (&r.body, EchoFile::of(&r.body)) {
-            (Body::Echo(Echo { role, .. }), Some(f)) => edited_files.contains(&(role.clone(), f)),
-            _ => false,
-        })
-        .cloned()
-        .collect();
-
-    Ok(Prepared {
-        out,
-        work: Some(Work {
-            dir,
-            workdir,
-            lock,
-            reads,
-            shown_before,
-            documents,
-            findings,
-            processed,
-        }),
-    })
-}
-
-impl Prepared {
-    /// Writes the prepared save (one commit), then removes the consolidated findings files,
-    /// prunes the roles that received findings, and checks the directory out again.
-    pub fn commit(self, store: &Store, sealer: &mut Sealer) -> Result<EchoSaved> {
-        let Prepared { mut out, work } = self;
-        let Some(Work {
-            dir,
-            workdir,
-            lock,
-            reads,
-            shown_before,
-            documents,
-            findings,
-            processed,
-        }) = work
-        else {
-            return Ok(out);
+    let bases: BTreeSet<&Option<String>> = edited_files.values().collect();
+    let mut shown_before: Vec<Record> = Vec::new();
+    for base in bases {
+        let state: State = match base.as_deref().and_then(|b| b.parse().ok()) {
+            Some(oid) => fold(store.records_at(MEMORY_REF, oid)?.iter()),
+            None => crate::memory::Snapshot::read(store)?.state,
         };
-        let mut notes = Vec::new();
-        let mut counts = (0, 0, 0, 0);
-        let written = write_records(store, Scope::Memory, "echo: save", |state| {
-            notes.clear();
-            counts = (0, 0, 0, 0);
-            let (mut drafts, n, c) = plan(state, &reads, &shown_before, sealer)?;
-            notes = n;
-            counts = c;
-            for (path, sealed) in &documents {
-                let live: Vec<&Record> = state
-                    .documents
-                    .iter()
-                    .filter(|r| r.body.title() == path)
-                    .collect();
-                let ids: Vec<String> = live.iter().map(|r| r.id.clone()).collect();
-                match sealed {
-                    Some(s) if live.iter().any(|r| r.body == *s.body()) => {}
-                    Some(s) => drafts.push(s.clone().superseding(ids)),
-                    None if ids.is_empty() => {}
-                    None => drafts.push(Sealer::new(false).seal_body(
-                        Body::Delete(crate::model::kinds::Delete { targets: ids }),
-                        Vec::new(),
-                    )?),
-                }
-            }
-            Ok::<_, anyhow::Error>(drafts)
-        })?;
-        (out.added, out.changed, out.merged, out.archived) = counts;
-        let finding_notes = std::mem::take(&mut out.notes);
-        out.notes = finding_notes;
-        out.notes.extend(notes);
-        out.written = written;
-
-        // The commit landed (or there was nothing to write): the processed findings files go,
-        // unless someone wrote to them since they were read.
-        for f in processed.iter().map(|&i| &findings[i]) {
-            let at = shown(&f.path, &workdir);
-            match std::fs::read_to_string(&f.path) {
-                Ok(now) if now == f.text => {
-                    std::fs::remove_file(&f.path).map_err(|e| {
-                        anyhow::Error::new(e).context(format!("cannot remove {at}"))
-                    })?;
-                    out.consolidated.push(at);
-                }
-                Ok(_) => out.kept.push(format!(
-                    "{at}: changed while it was consolidated; kept for the next save"
-                )),
-                Err(_) => {}
-            }
-        }
-        // Roles that received findings are pruned when over the limit (the seed's protocol).
-        let roles: BTreeSet<String> = findings.iter().map(|f| f.role.clone()).collect();
-        drop(lock);
-        for role in roles {
-            out.pruned += super::prune(store, Some(&role), false)?
-                .roles
+        shown_before.extend(
+            state
+                .echoes
                 .iter()
-                .map(|(_, _, e)| e.len())
-                .sum::<usize>();
-        }
-        let lock = dir.lock()?;
-        dir.checkout(store, &lock, true)?;
-        Ok(out)
+                .filter(|r| match (&r.body, EchoFile::of(&r.body)) {
+                    (Body::Echo(Echo { role, .. }), Some(f)) => {
+                        edited_files.get(&(role.clone(), f)) == Some(base)
+                    }
+                    _ => false,
+                })
+                .cloned(),
+        );
     }
+
+    Ok(Some(Work {
+        dir,
+        workdir,
+        reads,
+        shown_before,
+        documents,
+        findings,
+        processed,
+        notes: Vec::new(),
+        counts: (0, 0, 0, 0),
+    }))
 }
 
 /// A finding as it may be kept: as written, or (when it holds a secret) with its evidence

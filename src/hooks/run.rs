@@ -114,7 +114,7 @@ fn save_view_edits(store: &Store, report: &mut HookReport) {
     if view.unsaved().is_empty() {
         return;
     }
-    let result = save(store, &mut Sealer::default(), SaveOptions::default());
+    let result = save(store, &mut Sealer::default(), SaveOptions::default(), None);
     match result {
         Ok(saved) => report.status.push(format!(
             "git-rune: saved {} edited {VIEW_DIR}/ file{} with the commit",

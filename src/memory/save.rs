@@ -1,13 +1,14 @@
 //! Saving the view: edited `.rune/` files are parsed back, diffed against the records they
 //! were checked out from, sealed, and committed with the session record; then the saved
 //! files are re-rendered. Nothing is written unless every edited file parses and seals.
+//! Past 600 lines: one save's steps in order (read, parse, seal, one transaction, checkout); `parse_file` and `Theirs` could move to a file of their own.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use anyhow::Result;
 
 use super::saved::{fill_file_blobs, git_state, seal_session};
-pub use super::saved::{SaveOptions, Saved, DEFAULT_SUMMARY};
+pub use super::saved::{Companion, SaveOptions, Saved, DEFAULT_SUMMARY};
 use super::seal::{SealError, Sealed, Sealer};
 use super::view_dir::documents::{Place, Scan};
 use super::view_dir::{FileState, Manifest, View, VIEW_DIR};
@@ -58,8 +59,15 @@ fn edited_summary(edited: &[Edited], documents: &[SavedDocument]) -> String {
 /// With no edits and no summary nothing is written (the view is still refreshed).
 /// A failure is remembered (`save_failure`) for the next session start, `status` and `load`
 /// to report until a save succeeds.
-pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result<Saved> {
-    let result = save_view(store, sealer, opts);
+/// `also`: another directory's edits ([`Companion`]: the echoes directory) in the same memory
+/// commit: every edit of both lands together, or none does (docs/storage.md, "One save").
+pub fn save(
+    store: &Store,
+    sealer: &mut Sealer,
+    opts: SaveOptions<'_>,
+    also: Option<&mut dyn Companion>,
+) -> Result<Saved> {
+    let result = save_view(store, sealer, opts, also);
     match &result {
         Ok(s) if !s.refused.is_empty() => {
             super::save_failure::record_partial(store.git_dir(), &store.now(), &s.refused)
@@ -70,12 +78,23 @@ pub fn save(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result
     result
 }
 
-fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Result<Saved> {
+fn save_view(
+    store: &Store,
+    sealer: &mut Sealer,
+    opts: SaveOptions<'_>,
+    also: Option<&mut dyn Companion>,
+) -> Result<Saved> {
     let view = View::open(store);
     // Held from reading the view to re-rendering it: no other process renders in between, so
     // each file is diffed against the base it was rendered from.
     let guard = view.as_ref().map(View::lock).transpose()?;
-    if let (Some(view), Some(guard)) = (&view, &guard) {
+    // The other directory is read first: a file of either that does not read back stops the
+    // save with nothing written.
+    let mut also = match (also, &view) {
+        (Some(c), Some(_)) => c.prepare(store, sealer)?.then_some(c),
+        _ => None,
+    };
+    if let (Some(view), Some(guard), None) = (&view, &guard, &also) {
         let manifest = view.manifest();
         if let Some(saved) = super::save_tail::save(store, sealer, opts, view, guard, &manifest)? {
             return Ok(saved);
@@ -164,8 +183,13 @@ fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Resul
         .collect();
     split_frames(&mut edited);
     let summary = opts.summary.map(str::trim).filter(|m| !m.is_empty());
-    if summary.is_none() && edited.iter().all(|e| e.drafts.is_empty()) && documents.is_empty() {
+    // Without edits in .rune/ nor a summary, no session is recorded.
+    let no_session =
+        summary.is_none() && edited.iter().all(|e| e.drafts.is_empty()) && documents.is_empty();
+    if no_session {
         saved.nothing = saved.record_files.is_empty();
+    }
+    if no_session && also.is_none() {
         if let (Some(view), Some(guard)) = (&view, &guard) {
             saved.kept = view
                 .checkout_saved(guard, store, &[], &saved.record_files)?
@@ -181,9 +205,14 @@ fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Resul
         None => edited_summary(&edited, &documents),
     };
     let mut session_git = opts.session_git.cloned().or(git);
-    let session = seal_session(store, sealer, summary, &mut session_git)?;
+    let session = match no_session {
+        true => None,
+        false => Some(seal_session(store, sealer, summary, &mut session_git)?),
+    };
     // The summary also becomes the commit message: use the filtered text.
-    saved.summary = session.body().title().to_owned();
+    if let Some(s) = &session {
+        saved.summary = s.body().title().to_owned();
+    }
 
     // Group by ref: memory first, then branch refs; the session goes to the current branch.
     let mut by_ref: BTreeMap<(u8, String), Vec<usize>> = BTreeMap::new();
@@ -194,8 +223,10 @@ fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Resul
             .or_default()
             .push(i);
     }
-    by_ref.entry((1, snap.branch_ref.clone())).or_default();
-    if !documents.is_empty() {
+    if session.is_some() {
+        by_ref.entry((1, snap.branch_ref.clone())).or_default();
+    }
+    if !documents.is_empty() || also.is_some() {
         by_ref.entry((0, MEMORY_REF.to_owned())).or_default();
     }
 
@@ -205,14 +236,18 @@ fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Resul
     let summaries: Vec<String> = groups
         .iter()
         .map(|(refname, members)| {
-            if **refname == snap.branch_ref {
-                saved.summary.clone()
-            } else {
-                format!(
-                    "save: {}",
-                    files_list(members.iter().map(|&i| edited[i].file))
-                )
+            if **refname == snap.branch_ref && session.is_some() {
+                return saved.summary.clone();
             }
+            let mut names: Vec<String> = members
+                .iter()
+                .map(|&i| edited[i].file.name().to_owned())
+                .collect();
+            names.dedup();
+            if **refname == MEMORY_REF {
+                names.extend(also.as_ref().map(|c| c.label()));
+            }
+            format!("save: {}", names.join(", "))
         })
         .collect();
     let refs: Vec<(&str, &str)> = groups
@@ -220,6 +255,8 @@ fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Resul
         .zip(&summaries)
         .map(|((r, _), s)| (r.as_str(), s.as_str()))
         .collect();
+    // The other directory's records, last in memory's commit (not counted as .rune/'s).
+    let mut theirs = 0;
     let commits = store.commit_all(&refs, |g, current: &[Record]| {
         let (refname, members) = groups[g];
         let with_session = *refname == snap.branch_ref;
@@ -235,19 +272,31 @@ fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Resul
             }
         }
         if *refname == MEMORY_REF {
-            out.extend(document_drafts(&state, &documents)?);
+            let paths = documents
+                .iter()
+                .map(|d| (format!("{RUNE_PREFIX}{}", d.rel), d.sealed.as_ref()));
+            out.extend(document_drafts(&state, paths)?);
+            if let Some(c) = also.as_mut() {
+                let more = c.drafts(&state, sealer)?;
+                theirs = more.len();
+                out.extend(more);
+            }
         }
-        if with_session {
-            out.push(session.clone());
+        if let (true, Some(s)) = (with_session, &session) {
+            out.push(s.clone());
         }
         Ok::<_, anyhow::Error>(out)
     })?;
     let mut saved_files = Vec::new();
     for (((refname, members), summary), commit) in groups.iter().zip(summaries).zip(commits) {
-        let with_session = **refname == snap.branch_ref;
+        let with_session = **refname == snap.branch_ref && session.is_some();
         if let Some(c) = commit {
             saved.records.extend(c.records.iter().cloned());
-            for r in &c.records {
+            let ours = match **refname == MEMORY_REF {
+                true => c.records.len().saturating_sub(theirs),
+                false => c.records.len(),
+            };
+            for r in &c.records[..ours] {
                 match (&r.body, r.meta.supersedes.is_empty()) {
                     // The session this save records is reported on its own line.
                     (Body::Session(Session { .. }), _)
@@ -289,9 +338,47 @@ fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Resul
             documents.extend(saved.documents.iter().cloned());
             saved.kept = view.checkout_saved(guard, store, &force, &documents)?.kept;
             saved.kept.retain(|f| !refused_files.contains(f));
+            if let Some(c) = also {
+                c.finish(store, guard)?;
+            }
         }
     }
     Ok(saved)
+}
+
+/// Saves another directory's edits alone ([`Companion`]; `echo consolidate`): one memory
+/// commit, then `.rune/` and that directory brought up to date, under the one lock.
+pub fn save_companion(
+    store: &Store,
+    sealer: &mut Sealer,
+    also: &mut dyn Companion,
+) -> Result<Option<super::write::Written>> {
+    let Some(view) = View::open(store) else {
+        return Ok(None);
+    };
+    let guard = view.lock()?;
+    if !also.prepare(store, sealer)? {
+        return Ok(None);
+    }
+    let summary = crate::integrity::gate::gated_summary(&format!("save: {}", also.label()));
+    let commit = store.commit(MEMORY_REF, &summary, |current: &[Record]| {
+        also.drafts(&fold(current), sealer)
+    })?;
+    let written = match commit {
+        Some(c) => {
+            let refresh = view.checkout_saved(&guard, store, &[], &[])?;
+            Some(super::write::Written {
+                refname: MEMORY_REF.to_owned(),
+                commit: c.id,
+                summary,
+                records: c.records,
+                view: Some(refresh),
+            })
+        }
+        None => None,
+    };
+    also.finish(store, &guard)?;
+    Ok(written)
 }
 
 /// A document of the view to save: its path inside `.rune/`, and its sealed content (`None`:
@@ -329,21 +416,7 @@ fn seal_documents(
         let Ok(text) = String::from_utf8(data) else {
             continue;
         };
-        let body = Body::Document(Document {
-            path: format!("{RUNE_PREFIX}{rel}"),
-            content: text.clone(),
-        });
-        let place = |field: &str, secret: &str| {
-            let at = text.find(secret).unwrap_or(0);
-            format!("{shown}:{} (field `{field}`)", secrets::line_of(&text, at))
-        };
-        let sealed = sealer.seal(Draft::new(body), &place).map_err(|err| match err {
-            SealError::Invalid { error, .. } => error::data(
-                format!("{shown}: {error}"),
-                format!("fix {shown} (or move it out of {VIEW_DIR}/) and run `git rune save` again; nothing was saved"),
-            ),
-            other => other.into(),
-        })?;
+        let sealed = seal_document(sealer, format!("{RUNE_PREFIX}{rel}"), text, &shown)?;
         out.push(SavedDocument {
             rel: rel.clone(),
             sealed: Some(sealed),
@@ -352,20 +425,47 @@ fn seal_documents(
     Ok(out)
 }
 
-/// The records that make memory hold the documents as the view has them, against the state
-/// at commit time: each replaces the live document of its path (none when it says the same),
-/// and a deleted one is tombstoned.
-fn document_drafts(state: &model::State, documents: &[SavedDocument]) -> Result<Vec<Sealed>> {
+/// A document read from the file shown as `shown`, sealed (a secret or a broken field is
+/// refused naming its line, and the save stops with nothing written).
+pub fn seal_document(
+    sealer: &mut Sealer,
+    path: String,
+    text: String,
+    shown: &str,
+) -> Result<Sealed> {
+    let place = |field: &str, secret: &str| {
+        let at = text.find(secret).unwrap_or(0);
+        format!("{shown}:{} (field `{field}`)", secrets::line_of(&text, at))
+    };
+    let draft = Draft::new(Body::Document(Document {
+        path: path.clone(),
+        content: text.clone(),
+    }));
+    sealer.seal(draft, &place).map_err(|err| match err {
+        SealError::Invalid { error, .. } => error::data(
+            format!("{shown}: {error}"),
+            format!("fix {shown} (or move it out of its directory) and run `git rune save` again; nothing was saved"),
+        ),
+        other => other.into(),
+    })
+}
+
+/// The records that make memory hold these documents (memory path, sealed content; `None`:
+/// deleted by hand), against the state at commit time: each replaces the live document of its
+/// path (none when it says the same), and a deleted one is tombstoned.
+pub fn document_drafts<'a>(
+    state: &model::State,
+    documents: impl IntoIterator<Item = (String, Option<&'a Sealed>)>,
+) -> Result<Vec<Sealed>> {
     let mut out = Vec::new();
-    for d in documents {
-        let path = format!("{RUNE_PREFIX}{}", d.rel);
+    for (path, sealed) in documents {
         let live: Vec<&Record> = state
             .documents
             .iter()
             .filter(|r| r.body.title() == path)
             .collect();
         let ids: Vec<String> = live.iter().map(|r| r.id.clone()).collect();
-        match &d.sealed {
+        match sealed {
             Some(s) if live.iter().any(|r| r.body == *s.body()) => {}
             Some(s) => out.push(s.clone().superseding(ids)),
             None if ids.is_empty() => {}
@@ -705,8 +805,4 @@ impl<'a> Theirs<'a> {
             })
             .contains(&view::visible(&d.body))
     }
-}
-
-fn files_list(files: impl Iterator<Item = ViewFile>) -> String {
-    files.map(|f| f.name()).collect::<Vec<_>>().join(", ")
 }

@@ -180,7 +180,7 @@ pub(super) fn save(
                 .then_some(FILE)
                 .into_iter()
                 .collect();
-            view.checkout_locked(guard, store, &force)?.kept
+            view.checkout_saved(guard, store, &force, &[])?.kept
         }
     };
     Ok(Some(saved))

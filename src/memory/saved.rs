@@ -4,9 +4,10 @@
 use anyhow::Result;
 
 use super::seal::{SealError, Sealed, Sealer};
+use super::view_dir::ViewLock;
 use crate::error;
 use crate::model::kinds::{Decision, Learning, Session};
-use crate::model::{Body, Draft, GitState};
+use crate::model::{Body, Draft, GitState, State};
 use crate::store::{ObjectId, Store};
 use crate::view::ViewFile;
 
@@ -24,6 +25,22 @@ pub struct SaveOptions<'a> {
     /// keep a drift the agent has not acted on (the save the code drifted from; see
     /// docs/agents.md). `None`: now.
     pub session_git: Option<&'a GitState>,
+}
+
+/// Another directory saved in the same memory commit as `.rune/` (the echoes directory:
+/// `echoes::save` implements it, as `memory` cannot import `echoes`). The save holds the one
+/// view lock through all four steps.
+pub trait Companion {
+    /// Reads, parses and seals what the directory holds to save, writing nothing: an error
+    /// stops the whole save with nothing written. Whether there is anything to write.
+    fn prepare(&mut self, store: &Store, sealer: &mut Sealer) -> Result<bool>;
+    /// The records it adds to the memory commit, on top of memory's `state` at commit time
+    /// (made again when a lost race retries the commit).
+    fn drafts(&mut self, state: &State, sealer: &mut Sealer) -> Result<Vec<Sealed>>;
+    /// Its name in the memory commit's summary.
+    fn label(&self) -> String;
+    /// After the commit landed (or found nothing to write): its checkout brought up to date.
+    fn finish(&mut self, store: &Store, guard: &ViewLock) -> Result<()>;
 }
 
 /// What a save did.

@@ -86,7 +86,7 @@ type EchoStates = (Vec<(String, &'static str)>, Vec<(String, String)>);
 /// The echoes directory's files that hold something not saved (role files edited, findings
 /// waiting to be consolidated, documents), and those memory does not keep.
 fn echo_states(store: &Store) -> Result<EchoStates> {
-    use crate::echoes::dir::{shown, DocState, EchoDir};
+    use crate::echoes::dir::{shown, EchoDir};
     let Some(dir) = EchoDir::open(store) else {
         return Ok(Default::default());
     };
@@ -108,9 +108,8 @@ fn echo_states(store: &Store) -> Result<EchoStates> {
     let (docs, refused) = dir.documents(&manifest);
     for (rel, state) in docs {
         let what = match state {
-            DocState::Modified => "modified",
-            DocState::Added => "added",
-            DocState::Deleted => "deleted",
+            FileState::Missing => "deleted",
+            other => other.as_str(),
         };
         out.push((shown(&dir.root.join(rel), &base), what));
     }

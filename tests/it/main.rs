@@ -30,6 +30,7 @@ mod man;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod notes_store;
+mod one_save;
 mod oracle;
 mod promote;
 mod record_commands;

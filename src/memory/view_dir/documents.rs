@@ -11,8 +11,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::{content_id, io_err, remove_file, FileEntry, FileState, Manifest, View, ViewError};
-use crate::files::{stat_of, write_atomic};
+use super::{put, remove_file, state_of, FileState, Manifest, Put, View, ViewError};
 use crate::model::kinds::document::{self, RUNE_PREFIX};
 use crate::model::kinds::Document;
 use crate::model::{Body, State};
@@ -185,17 +184,11 @@ impl View {
 
     /// One document's state against the manifest.
     pub fn document_state(&self, manifest: &Manifest, rel: &str) -> FileState {
-        let path = self.dir.join(rel);
-        match manifest.documents.get(rel) {
-            Some(e) if e.stat.is_some() && e.stat == stat_of(&path) => FileState::Clean,
-            Some(e) => match self.holds(&path, &e.blob) {
-                Some(true) => FileState::Clean,
-                Some(false) => FileState::Modified,
-                None => FileState::Missing,
-            },
-            None if path.exists() => FileState::Added,
-            None => FileState::Clean,
-        }
+        state_of(
+            self.hash(),
+            manifest.documents.get(rel),
+            &self.dir.join(rel),
+        )
     }
 
     /// Writes every live document under `.rune/` (frames aside) and every record file of the
@@ -255,38 +248,17 @@ impl View {
             manifest.documents.remove(&rel);
         }
         for (rel, (p, text)) in want {
-            let path = self.dir.join(&rel);
-            let id = content_id(text.as_bytes());
-            let on_disk = self.blob_of(&path);
-            let current = on_disk.as_deref() == Some(id.as_str());
             let state = self.document_state(manifest, &rel);
             // A document deleted by hand stays deleted until `save` deletes it from memory
             // (or `restore` brings it back); a record file comes back, as a view file does.
-            let edited = match p {
-                Place::Document => state != FileState::Clean,
-                _ => matches!(state, FileState::Modified | FileState::Added),
-            };
-            if edited && !current && !force.contains(&rel) {
-                kept.push(rel);
-                continue;
-            }
-            let mut stat = stat_of(&path);
-            if !current {
-                if let Some(parent) = path.parent() {
-                    std::fs::create_dir_all(parent).map_err(io_err(parent))?;
-                }
-                stat = write_atomic(&path, text.as_bytes()).map_err(io_err(&path))?;
-            }
+            let how = (force.contains(&rel), p == Place::Document);
             let (refname, base) = refname_of(p);
-            manifest.documents.insert(
-                rel,
-                FileEntry {
-                    blob: id,
-                    refname,
-                    base,
-                    stat,
-                },
-            );
+            match put(&self.dir.join(&rel), text, state, how, (&refname, base))? {
+                Put::Kept => kept.push(rel),
+                Put::Same(e) | Put::Written(e) | Put::Removed(e) => {
+                    manifest.documents.insert(rel, e);
+                }
+            }
         }
         Ok(kept)
     }

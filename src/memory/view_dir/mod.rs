@@ -1,22 +1,38 @@
 //! The `.rune/` directory in the work tree: checking it out from a snapshot, the manifest that
 //! records what was checked out (by git blob id), and finding the files a user or agent has
 //! edited since. The text of each file is `view`'s business; this is the disk side.
+//! Past 600 lines: the render and its three shortcuts (current, append, switch) decide together what a checkout writes.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 mod append;
+mod disk;
 pub mod documents;
 mod log;
 pub use append::SavedTail;
+pub(crate) use disk::{appended_id, content_id_of_hash, exclude, id_names, remove_file};
+
+/// Adds `.rune/` to `info/exclude` unless a line already names it. Returns whether it wrote.
+pub(crate) fn exclude_view(store: &Store) -> Result<bool> {
+    exclude(
+        store,
+        VIEW_DIR,
+        "the memory view is checked out from refs/rune/",
+    )
+}
+use disk::io_err;
+pub use disk::{
+    content_id, id_on_disk, put, state_of, FileEntry, FileState, Put, Section, ViewError, ViewLock,
+};
 
 use super::cache::view_index::ViewIndex;
 use super::{Snapshot, Wrote};
-use crate::files::{stat_of, write_atomic};
+use crate::files::write_atomic;
 use crate::model::kinds::Delete;
 #[cfg(test)]
 use crate::model::kinds::Resolve;
@@ -33,43 +49,9 @@ fn renderer() -> String {
     )
 }
 
-/// How long [`View::lock`] waits for another process.
-const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// The view's lock, held until dropped.
-#[derive(Debug)]
-pub struct ViewLock {
-    _file: std::fs::File,
-}
-
-/// Why the view could not be written.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot write {}", path.display())]
-pub struct ViewError {
-    pub path: PathBuf,
-    #[source]
-    pub source: std::io::Error,
-}
-
 /// The view directory, relative to the work tree root.
 pub const VIEW_DIR: &str = ".rune";
 const MANIFEST_VERSION: u32 = 1;
-
-/// What was checked out for one file: the id of its content ([`content_id`]; a manifest
-/// written before 0.9 holds git blob ids, still understood), empty when nothing was written
-/// because the file renders empty, the ref and the commit it was rendered from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileEntry {
-    pub blob: String,
-    #[serde(rename = "ref")]
-    pub refname: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub base: Option<String>,
-    /// The file's size and modification time (ns) when written: a file whose stat still
-    /// matches is not read and hashed again (as git's index does).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stat: Option<(u64, i128)>,
-}
 
 /// The checked-out state of the view, kept in the per-worktree git dir.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -84,31 +66,10 @@ pub struct Manifest {
     /// (`view_dir::documents`), by path inside it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub documents: BTreeMap<String, FileEntry>,
-}
-
-/// How a view file compares with what was checked out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FileState {
-    /// On disk exactly as checked out (or absent as checked out).
-    Clean,
-    /// Changed since checkout.
-    Modified,
-    /// On disk, but checkout wrote nothing there (or there was no checkout yet).
-    Added,
-    /// Checked out, then deleted.
-    Missing,
-}
-
-impl FileState {
-    /// The wire name (`--json`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FileState::Clean => "clean",
-            FileState::Modified => "modified",
-            FileState::Added => "added",
-            FileState::Missing => "missing",
-        }
-    }
+    /// The echoes directory's checkout (`echoes::dir`), kept here so one lock and one file
+    /// describe every directory checked out from memory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub echoes: Option<Section>,
 }
 
 /// The session state the view's files were last rendered beside: its tree and records.
@@ -145,10 +106,10 @@ impl View {
         })
     }
 
-    /// Whether git-rune has checked the view out here (its manifest exists): the folder is
-    /// then git-rune's, not a seed's.
+    /// Whether git-rune has checked the view out here (its manifest names `.rune/`'s files):
+    /// the folder is then git-rune's, not a seed's.
     pub fn checked_out(&self) -> bool {
-        self.manifest_path.exists()
+        self.manifest_path.exists() && self.manifest().version != 0
     }
 
     /// The session-state ref the view's branch files were rendered from (`None` before any
@@ -174,50 +135,37 @@ impl View {
 
     /// The manifest, or an empty one before the first checkout (or if it is unreadable:
     /// then every file on disk counts as added, which is the safe side).
+    /// The echoes directory's section comes from the old `echoes.json` until a checkout writes
+    /// it here (and removes that file).
     pub fn manifest(&self) -> Manifest {
-        std::fs::read(&self.manifest_path)
+        let mut manifest: Manifest = std::fs::read(&self.manifest_path)
             .ok()
             .and_then(|d| serde_json::from_slice(&d).ok())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        if manifest.echoes.is_none() {
+            manifest.echoes = disk::old_section(&self.old_echoes_manifest());
+        }
+        manifest
+    }
+
+    /// Where versions before one manifest kept the echoes directory's.
+    fn old_echoes_manifest(&self) -> PathBuf {
+        self.manifest_path.with_file_name("echoes.json")
+    }
+
+    /// The git hash of this repository (old manifests name git blob ids).
+    pub fn hash(&self) -> HashKind {
+        self.hash
     }
 
     /// The content id of a file on disk ([`content_id`]).
     pub fn blob_of(&self, path: &Path) -> Option<String> {
-        let data = std::fs::read(path).ok()?;
-        Some(content_id(&data))
-    }
-
-    /// Whether the file at `path` holds the content a manifest entry's id names (either
-    /// kind of id).
-    fn holds(&self, path: &Path, id: &str) -> Option<bool> {
-        let data = std::fs::read(path).ok()?;
-        Some(if id.starts_with(CONTENT_ID_PREFIX) {
-            id_names(id, &data)
-        } else {
-            store::blob_id(self.hash, &data).is_some_and(|b| b == id)
-        })
+        id_on_disk(path)
     }
 
     /// Compares one file with the manifest.
     pub fn file_state(&self, manifest: &Manifest, file: ViewFile) -> FileState {
-        let path = self.path(file);
-        if let Some(e) = manifest.files.get(file.name()) {
-            if e.stat.is_some() && e.stat == stat_of(&path) {
-                return FileState::Clean;
-            }
-        }
-        let entry = manifest.files.get(file.name());
-        let same = entry.and_then(|e| self.holds(&path, &e.blob));
-        let exists = same.is_some() || path.exists();
-        match (entry, exists) {
-            (Some(e), true) if e.blob.is_empty() => FileState::Added,
-            (Some(_), true) if same == Some(true) => FileState::Clean,
-            (Some(_), true) => FileState::Modified,
-            (Some(e), false) if e.blob.is_empty() => FileState::Clean,
-            (Some(_), false) => FileState::Missing,
-            (None, true) => FileState::Added,
-            (None, false) => FileState::Clean,
-        }
+        state_of(self.hash, manifest.files.get(file.name()), &self.path(file))
     }
 
     /// Every view file with its state.
@@ -248,47 +196,15 @@ impl View {
             .collect()
     }
 
-    /// Takes the view's lock: one process at a time reads the refs for the view, writes its
-    /// files and writes its manifest, so a rendering is never older than one already on disk
+    /// Takes the lock of every directory checked out from memory (`.rune/` and the echoes
+    /// directory): one process at a time reads the refs for them, writes their files and
+    /// writes the manifest, so a rendering is never older than one already on disk
     /// and the manifest always describes the files. Released when the guard drops, and by the
     /// system when its holder dies, so a crash never leaves the view locked.
     pub fn lock(&self) -> Result<ViewLock, ViewError> {
-        let path = self.manifest_path.with_file_name("view.lock");
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(io_err(parent))?;
-        }
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(io_err(&path))?;
-        // Waits a bounded time: a holder that hangs must not hang every later command.
-        let mut waited = std::time::Duration::ZERO;
-        loop {
-            match file.try_lock() {
-                Ok(()) => {
-                    self.remove_stray_temps();
-                    return Ok(ViewLock { _file: file });
-                }
-                Err(std::fs::TryLockError::WouldBlock) if waited < LOCK_PATIENCE => {
-                    let step = std::time::Duration::from_millis(2 + waited.as_millis() as u64 / 10);
-                    std::thread::sleep(step);
-                    waited += step;
-                }
-                Err(std::fs::TryLockError::WouldBlock) => {
-                    return Err(ViewError {
-                        path,
-                        source: std::io::Error::new(
-                            std::io::ErrorKind::WouldBlock,
-                            "another git-rune process has held the view's lock for 10 s; \
-                             if none is running, remove this file",
-                        ),
-                    })
-                }
-                Err(std::fs::TryLockError::Error(e)) => return Err(io_err(&path)(e)),
-            }
-        }
+        let guard = disk::lock(self.manifest_path.with_file_name("view.lock"))?;
+        self.remove_stray_temps();
+        Ok(guard)
     }
 
     /// Removes the temporary files (`.<name>.tmp-<pid>`) a process killed while writing the
@@ -383,29 +299,7 @@ impl View {
         )
     }
 
-    /// [`View::checkout`] by a caller that holds the lock.
-    pub fn checkout_locked(
-        &self,
-        guard: &ViewLock,
-        store: &Store,
-        force: &[ViewFile],
-    ) -> Result<Refresh> {
-        self.render(guard, store, force, false, &[])
-    }
-
-    /// [`View::checkout`], also discarding the edits of these documents and record files
-    /// (`restore`).
-    pub fn checkout_documents(
-        &self,
-        store: &Store,
-        force: &[ViewFile],
-        documents: &[String],
-    ) -> Result<Refresh> {
-        let guard = self.lock()?;
-        self.checkout_saved(&guard, store, force, documents)
-    }
-
-    /// [`View::checkout_locked`] after a save that also saved these documents and record files
+    /// [`View::checkout`] by a caller that holds the lock, after a save that also saved these documents and record files
     /// (paths inside `.rune/`): they are rendered from memory now, even if the file says
     /// otherwise (a record file reads back in another form).
     pub fn checkout_saved(
@@ -435,7 +329,10 @@ impl View {
         let branch_ref = store::branch_ref(head.branch.as_deref());
         let tips = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
         let forced_documents = !self.force_documents.borrow().is_empty();
-        if force.is_empty() && !forced_documents && self.is_current(&manifest, &branch_ref, tips) {
+        if force.is_empty()
+            && !forced_documents
+            && self.rendered_at(&manifest, &branch_ref, tips, false)
+        {
             // Another process (or an earlier command) already rendered these very refs.
             return Ok(Refresh::default());
         }
@@ -500,43 +397,19 @@ impl View {
             let state = self.file_state(&manifest, file);
             let (refname, tip) = snap.scope_ref(file.scope());
             let text = view::render(file, &snap.state, &withhold);
-            let blob = if text.is_empty() {
-                String::new()
-            } else {
-                content_id(text.as_bytes())
-            };
-            // Taken before the file is read: if it changes after, its stat will not match.
-            let stat_before = stat_of(&path);
-            let on_disk = self.blob_of(&path);
-            // A file that already says what the refs say holds no edit, whatever the manifest
-            // remembers (a view that is merely behind, or ahead after a crash, is not edited).
-            let current = on_disk.as_deref().unwrap_or("") == blob;
-            let edited = matches!(state, FileState::Modified | FileState::Added);
-            if edited && !current && !force.contains(&file) {
-                out.kept.push(file);
-                continue;
-            }
-            let mut stat = stat_before;
-            let entry_blob = if text.is_empty() {
-                remove_file(&path)?;
-                stat = None;
-                String::new()
-            } else {
-                if !current {
-                    stat = write_atomic(&path, text.as_bytes()).map_err(io_err(&path))?;
-                    out.written.push(file);
+            let at = (refname, tip.map(|t| t.commit.to_string()));
+            let entry = match put(&path, &text, state, (force.contains(&file), false), at)? {
+                Put::Kept => {
+                    out.kept.push(file);
+                    continue;
                 }
-                blob
+                Put::Written(e) => {
+                    out.written.push(file);
+                    e
+                }
+                Put::Same(e) | Put::Removed(e) => e,
             };
-            manifest.files.insert(
-                file.name().to_owned(),
-                FileEntry {
-                    blob: entry_blob,
-                    refname: refname.to_owned(),
-                    base: tip.map(|t| t.commit.to_string()),
-                    stat,
-                },
-            );
+            manifest.files.insert(file.name().to_owned(), entry);
         }
         {
             // Documents are folded by the branch's snapshot too.
@@ -569,31 +442,21 @@ impl View {
     /// keeps those as they are). Reads no file unless its entry is stale.
     pub fn shows(&self, store: &Store) -> Result<bool> {
         let manifest = self.manifest();
-        if manifest.version != MANIFEST_VERSION || manifest.renderer != renderer() {
-            return Ok(false);
-        }
         let head = store.head_info()?;
         let branch_ref = store::branch_ref(head.branch.as_deref());
         let tips = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
-        Ok(ViewFile::ALL.iter().all(|&file| {
-            let (refname, tip) = match file.scope() {
-                Scope::Memory => (MEMORY_REF, tips.0),
-                Scope::Branch => (branch_ref.as_str(), tips.1),
-            };
-            let current = manifest.files.get(file.name()).is_some_and(|e| {
-                e.refname == refname && e.base == tip.map(|t| t.commit.to_string())
-            });
-            current || self.file_state(&manifest, file) != FileState::Clean
-        }))
+        Ok(self.rendered_at(&manifest, &branch_ref, tips, true))
     }
 
     /// Whether every file was rendered from the refs at these tips (memory, then the branch's
-    /// `branch_ref`), by this renderer, and is on disk as rendered.
-    fn is_current(
+    /// `branch_ref`), by this renderer, and is on disk as rendered — or, when `or_edited`,
+    /// holds edits (a render keeps those as they are).
+    fn rendered_at(
         &self,
         manifest: &Manifest,
         branch_ref: &str,
         (memory, branch): (Option<Tip>, Option<Tip>),
+        or_edited: bool,
     ) -> bool {
         manifest.version == MANIFEST_VERSION
             && manifest.renderer == renderer()
@@ -602,9 +465,14 @@ impl View {
                     Scope::Memory => (MEMORY_REF, memory),
                     Scope::Branch => (branch_ref, branch),
                 };
-                manifest.files.get(file.name()).is_some_and(|e| {
+                let current = manifest.files.get(file.name()).is_some_and(|e| {
                     e.refname == refname && e.base == tip.map(|t| t.commit.to_string())
-                }) && self.file_state(manifest, file) == FileState::Clean
+                });
+                // Reads no file unless its entry is stale (`or_edited`) or current.
+                match or_edited {
+                    true => current || self.file_state(manifest, file) != FileState::Clean,
+                    false => current && self.file_state(manifest, file) == FileState::Clean,
+                }
             })
     }
 
@@ -667,9 +535,23 @@ impl View {
             std::fs::create_dir_all(parent).map_err(io_err(parent))?;
         }
         let data = serde_json::to_vec_pretty(manifest).expect("manifest serializes");
-        write_atomic(&self.manifest_path, &data)
-            .map(|_| ())
-            .map_err(io_err(&self.manifest_path))
+        write_atomic(&self.manifest_path, &data).map_err(io_err(&self.manifest_path))?;
+        if manifest.echoes.is_some() {
+            // Migrated: the echoes directory's section is in this manifest now.
+            remove_file(&self.old_echoes_manifest())?;
+        }
+        Ok(())
+    }
+
+    /// Rewrites the manifest with `change` made to it (by the lock's holder).
+    pub fn update_manifest(
+        &self,
+        _guard: &ViewLock,
+        change: impl FnOnce(&mut Manifest),
+    ) -> Result<(), ViewError> {
+        let mut manifest = self.manifest();
+        change(&mut manifest);
+        self.write_manifest(&manifest)
     }
 }
 
@@ -738,115 +620,6 @@ fn branch_snapshot(
     })
 }
 
-/// What every content id starts with (a git blob id, which older manifests hold, never does).
-const CONTENT_ID_PREFIX: &str = "xxh3:";
-
-/// How many appended parts a content id names before the next append hashes the whole file.
-const MAX_PARTS: usize = 64;
-
-fn xxh3_hex(data: &[u8]) -> String {
-    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(data))
-}
-
-/// [`content_id`] of content whose XXH3-128 is `hash` (taken while it was written).
-pub(crate) fn content_id_of_hash(hash: u128) -> String {
-    format!("{CONTENT_ID_PREFIX}{hash:032x}")
-}
-
-/// The id the manifest records for a view file's content: XXH3-128, which reads a 16 MB
-/// `learnings.jsonl` in about a millisecond where git's SHA-1 takes tens. The manifest only
-/// tells files a user or agent edited from files as rendered; nothing outside it compares
-/// these ids, so a non-cryptographic hash serves (anyone who can write the manifest can
-/// write the view itself).
-pub fn content_id(data: &[u8]) -> String {
-    format!("{CONTENT_ID_PREFIX}{}", xxh3_hex(data))
-}
-
-/// The id of a file whose content had id `id` with `tail` appended, made without reading
-/// the content again: `id` plus `+<length>:<hash of the tail>` (the first hash covers what
-/// the parts after it leave). `None` past [`MAX_PARTS`] parts (or for an id of another
-/// form): hash the whole content instead.
-pub(crate) fn appended_id(id: &str, tail: &[u8]) -> Option<String> {
-    let parts = id.strip_prefix(CONTENT_ID_PREFIX)?;
-    (parts.split('+').count() < MAX_PARTS)
-        .then(|| format!("{id}+{}:{}", tail.len(), xxh3_hex(tail)))
-}
-
-/// Whether `data` is the content a content id names (either form).
-pub(crate) fn id_names(id: &str, data: &[u8]) -> bool {
-    let Some(parts) = id.strip_prefix(CONTENT_ID_PREFIX) else {
-        return false;
-    };
-    let mut parts = parts.split('+');
-    let first = parts.next().unwrap_or_default();
-    let mut end = data.len();
-    let mut tails = Vec::new();
-    for part in parts {
-        let Some((len, hash)) = part
-            .split_once(':')
-            .and_then(|(l, h)| Some((l.parse::<usize>().ok()?, h)))
-        else {
-            return false;
-        };
-        tails.push((len, hash));
-    }
-    for (len, hash) in tails.into_iter().rev() {
-        let Some(start) = end.checked_sub(len) else {
-            return false;
-        };
-        if xxh3_hex(&data[start..end]) != hash {
-            return false;
-        }
-        end = start;
-    }
-    xxh3_hex(&data[..end]) == first
-}
-
-fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ViewError + '_ {
-    move |source| ViewError {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
-fn remove_file(path: &Path) -> Result<(), ViewError> {
-    match std::fs::remove_file(path) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(io_err(path)(e)),
-    }
-}
-
-/// Adds `.rune/` to `info/exclude` unless a line already names it (nothing in a bare
-/// repository). Returns whether it wrote.
-pub(crate) fn exclude_view(store: &Store) -> Result<bool> {
-    if store.workdir().is_none() {
-        return Ok(false);
-    }
-    let info = store.common_dir().join("info");
-    let path = info.join("exclude");
-    let existing = match std::fs::read(&path) {
-        Ok(d) => d,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
-    let text = String::from_utf8_lossy(&existing);
-    let wanted = [".rune/", "/.rune/", ".rune", "/.rune"];
-    if text.lines().any(|l| wanted.contains(&l.trim())) {
-        return Ok(false);
-    }
-    let mut data = existing.clone();
-    if !data.is_empty() && !data.ends_with(b"\n") {
-        data.push(b'\n');
-    }
-    data.extend_from_slice(
-        b"# git-rune: the memory view is checked out from refs/rune/\n/.rune/\n",
-    );
-    std::fs::create_dir_all(&info).with_context(|| format!("cannot create {}", info.display()))?;
-    std::fs::write(&path, data).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(true)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -880,28 +653,6 @@ mod tests {
             );
             std::fs::write(view.path(ViewFile::Decisions), text).unwrap();
         }
-    }
-
-    #[test]
-    fn an_appended_id_names_the_grown_content_and_nothing_else() {
-        let mut data = b"one\n".to_vec();
-        let mut id = content_id(&data);
-        for i in 0..(MAX_PARTS + 3) {
-            let tail = format!("line {i}\n");
-            id = appended_id(&id, tail.as_bytes()).unwrap_or_else(|| {
-                assert_eq!(i, MAX_PARTS - 1, "hashed whole only past the cap");
-                content_id(&[data.as_slice(), tail.as_bytes()].concat())
-            });
-            data.extend_from_slice(tail.as_bytes());
-            assert!(id_names(&id, &data), "{i}");
-            assert!(!id_names(&id, &data[1..]));
-            let mut other = data.clone();
-            other[0] = b'O';
-            assert!(!id_names(&id, &other));
-            assert!(!id_names(&id, &[data.as_slice(), b"x"].concat()));
-        }
-        assert!(!id_names("xxh3:00+5:zz", b"ab"));
-        assert!(!id_names("0123abcd", b"ab"));
     }
 
     #[test]
