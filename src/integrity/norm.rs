@@ -151,8 +151,23 @@ fn dropped(c: char) -> bool {
 pub(super) fn is_word_char(c: char) -> bool {
     c.is_ascii_alphanumeric()
         || (!c.is_ascii()
-            && (c.is_alphanumeric()
+            && (common_letter(c)
+                || c.is_alphanumeric()
                 || matches!(c as u32, 0x0900..=0x0963 | 0x0966..=0x0DFF | 0x3099..=0x309C)))
+}
+
+/// Letters of the scripts most text is in, answered without the standard library's slow
+/// Unicode table search (`char::is_alphanumeric` past ASCII): every range here is letters
+/// only, so the answer is the same (a test checks each range against the table).
+fn common_letter(c: char) -> bool {
+    matches!(c as u32, 0x00C0..=0x00D6 | 0x00D8..=0x00F6 | 0x00F8..=0x024F // Latin
+        | 0x0391..=0x03A1 | 0x03A3..=0x03A9 | 0x03B1..=0x03C9 // Greek
+        | 0x0400..=0x0481 | 0x048A..=0x04FF // Cyrillic
+        | 0x05D0..=0x05EA // Hebrew
+        | 0x0621..=0x063A | 0x0641..=0x064A // Arabic
+        | 0x3041..=0x3096 | 0x30A1..=0x30FA // kana
+        | 0x4E00..=0x9FFF // CJK ideographs
+        | 0xAC00..=0xD7A3) // Hangul syllables
 }
 
 /// Scripts written without spaces between words (Han, kana), which the word reader segments
@@ -259,4 +274,18 @@ pub(super) fn base_char(c: char) -> char {
         }
     });
     first.unwrap_or(c)
+}
+
+#[cfg(test)]
+mod common_letter_tests {
+    #[test]
+    fn common_letters_are_what_the_unicode_table_says() {
+        for u in 0x80..0x1_0000u32 {
+            if let Some(c) = char::from_u32(u) {
+                if super::common_letter(c) {
+                    assert!(c.is_alphanumeric(), "U+{u:04X} is not a letter");
+                }
+            }
+        }
+    }
 }
