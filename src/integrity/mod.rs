@@ -118,11 +118,12 @@ pub const RULES: &[(&str, Verdict)] = &[
     ("role-play", Verdict::Suspicious),
     ("role-marker", Verdict::Suspicious),
     ("quoted-instruction", Verdict::Suspicious),
+    ("instruction-like", Verdict::Suspicious),
 ];
 
 /// Changes whenever the rules or their tables change, so that verdicts cached under an older
 /// scanner (the view's `gate.json`) are recomputed.
-pub const RULES_VERSION: u32 = 5;
+pub const RULES_VERSION: u32 = 6;
 
 /// At most this many issues are kept per rule (the first found): enough to act on, and a
 /// hostile text full of matches cannot make the report itself huge.
@@ -150,6 +151,7 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
     scan_web(t, &mut out);
     scan_settings(t, &mut out);
     scan_blobs(t, &mut out);
+    model::scan_model(text, &mut out);
     let mut issues = out.issues;
     for i in &mut issues {
         if i.rule == "forged-frame-marker" && mentioned(text, i.offset) {
@@ -352,6 +354,7 @@ mod downloads;
 mod hidden;
 mod intent;
 mod markers;
+mod model;
 mod norm;
 mod phrases;
 mod settings;
