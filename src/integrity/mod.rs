@@ -19,8 +19,9 @@
 //! `remote-script-execution`, `secret-file-read`, `secret-exfiltration`, `exfiltration-url`,
 //! `html-event-handler`, `reverse-shell`, `agent-hijack`. SUSPICIOUS (shown with a warning):
 //! `html-comment`, `encoded-blob`, `weakened-security`, `control-character`,
-//! `agent-directive`, `role-play`, `role-marker`, `quoted-instruction`. The reason for each is
-//! on the function or table that implements it.
+//! `agent-directive`, `role-play`, `role-marker`, `quoted-instruction`, `instruction-like` (a
+//! learned classifier, [`model`]). The reason for each is on the function or table that
+//! implements it.
 //!
 //! Orders addressed to the agent are read two ways: fixed phrases ([`phrases`], over the word
 //! sets of `data/patterns.txt` and `data/lang/`), and by their structure ([`intent`]): an
@@ -180,9 +181,7 @@ fn mentioned(text: &str, offset: usize) -> bool {
             .trim_end()
             .ends_with(['"', '\'', '\u{201C}', '\u{2018}', '\u{00AB}', '(']);
     let rest = &text[offset..];
-    let marker_end = rest
-        .find(['>', ']'])
-        .map_or(rest.len(), |p| p + 1);
+    let marker_end = rest.find(['>', ']']).map_or(rest.len(), |p| p + 1);
     let after = rest[marker_end..].trim_start().to_ascii_lowercase();
     let names_role = ["system", "assistant", "user", "developer", "tool"]
         .iter()
