@@ -377,6 +377,8 @@ use web::*;
 #[cfg(test)]
 mod corpus_tests;
 #[cfg(test)]
+mod model_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod web_tests;
