@@ -394,10 +394,10 @@ done
 # plus writing them back).
 : >"$tmp/echo.search.cold"; : >"$tmp/echo.load.cold"
 for i in $(seq 1 "$RUNS"); do
-  rm -rf .git/rune/echoes .git/rune/echo-index .git/rune/digest
+  rm -rf .git/rune/cache/echoes .git/rune/cache/echo-index .git/rune/cache/digest .git/rune/echoes .git/rune/echo-index .git/rune/digest
   t0=${EPOCHREALTIME/./}000; "$RUNE" echo search "query cache misses in module" >/dev/null; t1=${EPOCHREALTIME/./}000
   echo $((t1 - t0)) >>"$tmp/echo.search.cold"
-  rm -rf .git/rune/echoes .git/rune/echo-index .git/rune/digest
+  rm -rf .git/rune/cache/echoes .git/rune/cache/echo-index .git/rune/cache/digest .git/rune/echoes .git/rune/echo-index .git/rune/digest
   t0=${EPOCHREALTIME/./}000; "$RUNE" load --role reviewer >/dev/null; t1=${EPOCHREALTIME/./}000
   echo $((t1 - t0)) >>"$tmp/echo.load.cold"
 done

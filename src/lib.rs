@@ -7,6 +7,7 @@
 
 mod agent;
 mod bytes;
+mod cache;
 pub mod cli;
 pub mod commands;
 mod context;

@@ -130,7 +130,7 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
     } else {
         // Memory now: the gate's verdicts are cached per tree; as of a commit: scanned here.
         let cached = match args.at {
-            None => Some(crate::memory::gate_cache::withheld(&store, &snap)?),
+            None => Some(crate::memory::cache::gate::withheld(&store, &snap)?),
             Some(_) => None,
         };
         let withhold = |r: &Record| match &cached {

@@ -302,8 +302,8 @@ impl EchoDir {
             return Ok(Vec::new());
         }
         // The fold is made: `echo search` and `load --role` after this write read it cached.
-        crate::memory::echo_index::remember(store, &snap);
-        let withheld = crate::memory::gate_cache::withheld(store, &snap)?;
+        crate::memory::cache::echo_index::remember(store, &snap);
+        let withheld = crate::memory::cache::gate::withheld(store, &snap)?;
         let withhold = |r: &crate::model::Record| withheld.contains(&r.id);
         if !self.root.exists() {
             exclude(store, &self.rel)?;

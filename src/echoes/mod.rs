@@ -302,7 +302,7 @@ pub fn search<'a>(state: &'a State, query: &str, role: Option<&str>) -> Vec<Foun
     let records: Vec<&Record> = state.echoes.iter().filter(|r| filter.keeps(r)).collect();
     let docs = records
         .iter()
-        .map(|r| crate::memory::echo_index::document(r))
+        .map(|r| crate::memory::cache::echo_index::document(r))
         .collect();
     let scorer = Scorer::new(&state.echoes, &state.echo_refs, today());
     let mut found: Vec<Found<'a>> = crate::rank::bm25(docs, query)

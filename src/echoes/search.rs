@@ -1,4 +1,4 @@
-//! `echo search` from the cached index of the echoes (`memory::echo_index`): the same ranking
+//! `echo search` from the cached index of the echoes (`memory::cache::echo_index`): the same ranking
 //! as [`super::search`] over the whole fold (BM25 relevance weighted by the Echo Score, ties
 //! newest `verified` first, then uid), reading one compact file and tokenizing only the
 //! query; only the hits returned are decoded into records.
@@ -7,7 +7,7 @@ use anyhow::Result;
 use chrono::NaiveDate;
 
 use super::score::{Refs, Score, Scorer};
-use crate::memory::echo_index::{self, EchoIndex};
+use crate::memory::cache::echo_index::{self, EchoIndex};
 #[cfg(test)]
 use crate::model::kinds::{Echo, EchoRef};
 use crate::model::{decode_line, Record};
@@ -219,7 +219,7 @@ mod tests {
     }
 
     #[test]
-    fn the_index_reads_back_and_refuses_damage() {
+    fn the_index_is_cached_and_a_damaged_one_made_again() {
         let (_dir, store) = crate::store::scratch();
         let mut sealer = crate::memory::seal::Sealer::new(false);
         let body =
@@ -229,28 +229,16 @@ mod tests {
             .unwrap();
         let hits = search(&store, "cache", None, 10).unwrap();
         assert_eq!(hits.len(), 1);
-        let dir = store.common_dir().join("rune").join("echo-index");
-        let files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .collect();
-        assert_eq!(files.len(), 1);
-        let bytes = std::fs::read(&files[0]).unwrap();
-        let key = files[0].file_name().unwrap().to_string_lossy().into_owned();
-        let index = EchoIndex::decode(&bytes, Some(&key)).unwrap();
+        let snap = crate::memory::Snapshot::read(&store).unwrap();
+        let tips = (snap.memory_tip, snap.branch_tip);
+        let index = echo_index::read(&store, tips.0, tips.1).unwrap();
         assert_eq!(index.docs.len(), 1);
-        assert!(EchoIndex::decode(&bytes, Some("other")).is_none());
-        assert!(EchoIndex::decode(&bytes[..bytes.len() - 3], Some(&key)).is_none());
-        let mut longer = bytes.clone();
-        longer.push(0);
-        assert!(EchoIndex::decode(&longer, Some(&key)).is_none());
         // A line that does not decode: made again from the fold.
         let mut broken = index.clone();
         broken.docs[0].line = "oops".into();
-        std::fs::write(&files[0], broken.encode(&key).unwrap()).unwrap();
+        echo_index::put(&store, tips.0, tips.1, &broken);
         let again = search(&store, "cache", None, 10).unwrap();
         assert_eq!(again[0].record, hits[0].record);
-        assert_eq!(std::fs::read(&files[0]).unwrap(), bytes);
+        assert_eq!(echo_index::read(&store, tips.0, tips.1), Some(index));
     }
 }

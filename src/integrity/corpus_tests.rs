@@ -260,12 +260,20 @@ fn tuning_half_is_withheld_or_marked() {
 /// tuning/*.rN.txt.
 const HELD_OUT: &str = "heldout6";
 
+<<<<<<< HEAD
 /// The floor of the held-out rate. The sixth round measured once against the rules of
 /// RULES_VERSION 5: 119 of 415 (28.7%). RULES_VERSION 6 adds the learned `instruction-like`
 /// (model.rs, trained without this directory), and the round was measured once more against
 /// it: 247 of 415 (59.5%). That second look is the only one taken with the model, and nothing
 /// was changed after it; issue 29's 90% is still not reached.
 const HELD_OUT_FLOOR: f64 = 0.595;
+=======
+/// The floor of the held-out rate: the sixth round measured once against the rules of
+/// RULES_VERSION 5 (119 of 415, 28.7%), a regression guard and an honest number. Written by a
+/// writer who varied phrasing natively in every language, it shows the phrase and structure
+/// rules do not generalise; issue 29's 90% is not reached.
+const HELD_OUT_FLOOR: f64 = 0.286;
+>>>>>>> main
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.

@@ -123,7 +123,7 @@ pub const RULES: &[(&str, Verdict)] = &[
 ];
 
 /// Changes whenever the rules or their tables change, so that verdicts cached under an older
-/// scanner (the view's `gate.json`) are recomputed.
+/// scanner (the gate cache, `memory::cache::gate`) are recomputed.
 pub const RULES_VERSION: u32 = 6;
 
 /// At most this many issues are kept per rule (the first found): enough to act on, and a

@@ -352,7 +352,7 @@ pub fn memory_show(store: &Store, p: ShowParams) -> Result<String> {
         }
     }
     let cached: Option<HashSet<String>> = match p.at {
-        None => Some(crate::memory::gate_cache::withheld(store, &snap)?),
+        None => Some(crate::memory::cache::gate::withheld(store, &snap)?),
         Some(_) => None,
     };
     let withheld = gate_kind(&mut state, file.kind(), cached.as_ref());
@@ -660,7 +660,7 @@ pub fn view_file(store: &Store, name: &str) -> Result<Option<String>> {
         return Ok(None);
     };
     let snap = snapshot(store, None)?;
-    let cached = crate::memory::gate_cache::withheld(store, &snap)?;
+    let cached = crate::memory::cache::gate::withheld(store, &snap)?;
     let mut state = snap.state.clone();
     let withheld = gate_kind(&mut state, file.kind(), Some(&cached));
     let body = view::render(file, &state, &|r: &Record| withheld.contains(&r.id));

@@ -2,11 +2,8 @@
 //! (the seal, record, save) and keeping the `.rune/` view on disk — for the commands, hooks and
 //! agents above. No clap and no printing: each returns what it did.
 
+pub mod cache;
 pub mod diff;
-pub mod digest_cache;
-pub mod echo_cache;
-pub mod echo_index;
-pub mod gate_cache;
 pub mod history;
 pub mod init;
 pub mod load;
@@ -21,7 +18,6 @@ mod snapshot;
 pub mod user;
 pub mod verify;
 pub mod view_dir;
-pub mod view_index;
 pub mod write;
 
 pub use snapshot::Snapshot;

@@ -246,7 +246,7 @@ pub struct Exported {
 /// Refuses to overwrite a file unless `force`; nothing is written then.
 pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
     let snap = super::Snapshot::read(store)?;
-    let withheld = super::gate_cache::withheld(store, &snap)?;
+    let withheld = super::cache::gate::withheld(store, &snap)?;
     let hide = |r: &Record| withheld.contains(&r.id);
     let mut texts: Vec<(String, String)> = Vec::new();
     for file in ViewFile::ALL {

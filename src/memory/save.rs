@@ -113,7 +113,7 @@ fn save_view(store: &Store, sealer: &mut Sealer, opts: SaveOptions<'_>) -> Resul
     saved.unstored = scan.unstored.clone();
     let documents = seal_documents(view.as_ref(), &scan, sealer)?;
     let snap = Snapshot::read(store)?;
-    let withheld = super::gate_cache::withheld(store, &snap)?;
+    let withheld = super::cache::gate::withheld(store, &snap)?;
     let mut git = None;
 
     let mut edited = Vec::new();

@@ -3,7 +3,7 @@
 mod fields;
 pub mod fold;
 pub mod kinds;
-pub mod named_lines;
+pub mod lines;
 pub mod record;
 mod state;
 #[cfg(test)]

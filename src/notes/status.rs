@@ -5,7 +5,7 @@ use anyhow::Result;
 
 use super::carriers::drift_for;
 use crate::drift::Drift;
-use crate::memory::digest_cache;
+use crate::memory::cache;
 use crate::memory::view_dir::documents::Unstored;
 use crate::memory::view_dir::{FileState, View, VIEW_DIR};
 use crate::store::{branch_ref, HeadInfo, Store, MEMORY_REF};
@@ -39,7 +39,7 @@ pub fn status(store: &Store) -> Result<Status> {
     let branch_ref = branch_ref(head.branch.as_deref());
     let (memory, branch) = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
     // Drift reads the records naming files and the last session: the digest holds them.
-    let digest = digest_cache::digest(store, &head, &branch_ref, memory, branch)?;
+    let digest = cache::digest::digest(store, &head, &branch_ref, memory, branch)?;
     let view = View::open(store);
     let manifest = view.as_ref().map(View::manifest).unwrap_or_default();
     let states = match &view {

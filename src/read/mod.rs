@@ -7,11 +7,11 @@
 use anyhow::Result;
 
 use crate::error;
+use crate::memory::cache;
 use crate::memory::diff::Point;
 use crate::memory::load::digest::Digest;
 use crate::memory::load::{brief, Briefing, LoadPolicy, RoleEchoes, Totals};
 use crate::memory::Snapshot;
-use crate::memory::{digest_cache, echo_cache};
 use crate::model::State;
 use crate::notes::carriers::drift_for;
 use crate::notes::CommitNote;
@@ -35,7 +35,7 @@ pub fn with_briefing<R>(
 
 /// [`with_briefing`] with a role's echoes (`load --role`): `echoes` picks them from the state
 /// the briefing is made of. Echoes are not in the digest: they are read from the echoes
-/// cached per tree pair (`memory::echo_cache`), the rest from the digest as without a role.
+/// cached per tree pair (`memory::cache::echoes`), the rest from the digest as without a role.
 pub fn with_role_briefing<R>(
     store: &Store,
     at: Option<&str>,
@@ -74,7 +74,7 @@ pub fn with_role_briefing<R>(
     let now = store.now();
     if let Some(pick) = echoes {
         // Echoes are not in the digest: the role's come from the echoes cached for the trees.
-        let folded = echo_cache::echoes(
+        let folded = cache::echoes::echoes(
             store,
             &tips.head,
             &tips.branch_ref,
@@ -113,7 +113,7 @@ pub fn with_role_briefing<R>(
         tips.branch,
     )?;
     snap.state.global_instincts = globals;
-    digest_cache::store(
+    cache::digest::store(
         store,
         tips.memory,
         tips.branch,
@@ -121,7 +121,7 @@ pub fn with_role_briefing<R>(
         budget.saturating_mul(8),
     );
     if echoes.is_some() {
-        echo_cache::store(store, tips.memory, tips.branch, &snap.state);
+        cache::echoes::store(store, tips.memory, tips.branch, &snap.state);
     }
     policy.echoes = echoes.map(|pick| pick(&snap.state));
     let totals = Totals::of(&snap.state);
@@ -188,9 +188,9 @@ fn tips(store: &Store, at: Option<&str>) -> Result<Tips> {
     Ok(tips_at(store, resolve(store, rev)?)?)
 }
 
-/// The digest of the trees `tips` names (see `memory::digest_cache`).
+/// The digest of the trees `tips` names (see `memory::cache::digest`).
 fn digested(store: &Store, tips: &Tips) -> Result<Digest> {
-    Ok(digest_cache::digest(
+    Ok(cache::digest::digest(
         store,
         &tips.head,
         &tips.branch_ref,

@@ -6,33 +6,33 @@
 //! per-commit case; only past [`WALK_MAX`] commits (the first commit off an old parent, with
 //! thousands of memory commits since) do they read the chain here.
 //!
-//! The cache is `<common-dir>/rune/chain/<XXH3-64 of the ref name>`:
-//!
-//! ```text
-//! "RUNECHN1"            magic and version
-//! id length             u8 (20 for SHA-1)
-//! entries, root first   the commit id, its time (i64 LE), the records its trailer says
-//!                       it adds (u64 LE; u64::MAX: not known)
-//! ```
+//! The cache is one of the local caches (`crate::cache`): `<common-dir>/rune/cache/chain/<XXH3-64
+//! of the ref name>`, the chain root first, each commit as its id, its time and the records
+//! its trailer says it adds (when it says). It stays in `store/`, beside the walks it saves,
+//! as it holds git's history rather than memory's records.
 //!
 //! A commit's parents and message are part of its id, so an entry never goes stale: the chain
 //! of a commit the file holds is the file up to it; of a descendant of its last commit, the
 //! file plus the commits walked since; of anything else (a history `git rune gc` rewrote),
-//! the commits walked down to the root, which replace the file. Written whole through a
-//! rename; a file that does not read back whole is walked afresh.
+//! the commits walked down to the root, which replace the file. A file that does not read
+//! back whole is walked afresh.
 
-use std::path::PathBuf;
+use std::path::Path;
 
 use gix::ObjectId;
 
 use super::objects::ReadObjects as _;
 use super::{git_err, Result, Store};
-use crate::files::write_atomic;
+use crate::cache::Cache;
 
 /// How many commits a question walks from the tip before it takes the cached chain.
 pub(super) const WALK_MAX: usize = 64;
 
-const MAGIC: &[u8; 8] = b"RUNECHN1";
+/// A chain as its file holds it, root first: (commit id, time, records added).
+type Stored = Vec<(Vec<u8>, i64, Option<u64>)>;
+
+/// One file per memory ref (the refs of 64 branches).
+const CHAINS: Cache<Stored> = Cache::new("chain", 1, 64, Some("chain"));
 
 /// The summary of the one writer whose `Rune-Records` does not count what its commit adds to
 /// its first parent: a sync that builds on the remote's tip after refusing some of its records
@@ -78,8 +78,8 @@ impl Store {
     /// The first-parent chain of commit `tip` of memory ref `name`, root first, from the
     /// cache where it holds it (kept up to date on the way).
     pub(super) fn chain(&self, name: &str, tip: ObjectId) -> Result<Vec<Link>> {
-        let path = chain_path(self.repo.common_dir(), name);
-        let mut cached = read(&path, tip.as_bytes().len()).unwrap_or_default();
+        let common_dir = self.repo.common_dir();
+        let mut cached = read(common_dir, name, tip.as_bytes().len()).unwrap_or_default();
         if let Some(at) = cached.iter().rposition(|l| l.id == tip) {
             cached.truncate(at + 1);
             return Ok(cached);
@@ -105,58 +105,34 @@ impl Store {
             walked
         };
         // Only a cache: one that cannot be written is walked again next time.
-        let _ = write(&path, &chain);
+        let stored: Vec<(&[u8], i64, Option<u64>)> = chain
+            .iter()
+            .map(|l| (l.id.as_bytes(), l.time, l.added))
+            .collect();
+        CHAINS.put(common_dir, &key(name), &stored);
         Ok(chain)
     }
 }
 
-fn chain_path(common_dir: &std::path::Path, name: &str) -> PathBuf {
-    common_dir.join("rune").join("chain").join(format!(
-        "{:016x}",
-        xxhash_rust::xxh3::xxh3_64(name.as_bytes())
-    ))
+fn key(name: &str) -> String {
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(name.as_bytes()))
 }
 
-fn read(path: &std::path::Path, id_len: usize) -> Option<Vec<Link>> {
-    let data = std::fs::read(path).ok()?;
-    let rest = data.strip_prefix(MAGIC)?;
-    let (&len, rest) = rest.split_first()?;
-    let entry = usize::from(len) + 16;
-    if usize::from(len) != id_len || rest.len() % entry != 0 {
-        return None;
-    }
-    let mut out: Vec<Link> = Vec::with_capacity(rest.len() / entry);
-    for e in rest.chunks_exact(entry) {
-        let (id, nums) = e.split_at(id_len);
-        let time = i64::from_le_bytes(nums[..8].try_into().ok()?);
-        let added = u64::from_le_bytes(nums[8..].try_into().ok()?);
+fn read(common_dir: &Path, name: &str, id_len: usize) -> Option<Vec<Link>> {
+    let stored = CHAINS.get(common_dir, &key(name))?;
+    let mut out: Vec<Link> = Vec::with_capacity(stored.len());
+    for (id, time, added) in stored {
+        if id.len() != id_len {
+            return None;
+        }
         out.push(Link {
-            id: ObjectId::try_from(id).ok()?,
+            id: ObjectId::try_from(&id[..]).ok()?,
             time,
-            added: (added != u64::MAX).then_some(added),
+            added,
             parent: out.last().map(|l| l.id),
         });
     }
     Some(out)
-}
-
-fn write(path: &std::path::Path, chain: &[Link]) -> std::io::Result<()> {
-    let Some(first) = chain.first() else {
-        return Ok(());
-    };
-    let id_len = first.id.as_bytes().len();
-    let mut data = Vec::with_capacity(9 + chain.len() * (id_len + 16));
-    data.extend_from_slice(MAGIC);
-    data.push(id_len as u8);
-    for l in chain {
-        data.extend_from_slice(l.id.as_bytes());
-        data.extend_from_slice(&l.time.to_le_bytes());
-        data.extend_from_slice(&l.added.unwrap_or(u64::MAX).to_le_bytes());
-    }
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    write_atomic(path, &data).map(|_| ())
 }
 
 /// The count in a memory commit's `Rune-Records: N records` trailer.
@@ -221,7 +197,11 @@ mod tests {
         assert_eq!(store.chain(MEMORY_REF, rewritten).unwrap(), walk(rewritten));
         assert_eq!(store.chain(MEMORY_REF, tips[4]).unwrap(), walk(tips[4]));
         // A file cut short reads as none.
-        let path = super::chain_path(store.repo.common_dir(), MEMORY_REF);
+        let path = store
+            .repo
+            .common_dir()
+            .join("rune/cache/chain")
+            .join(super::key(MEMORY_REF));
         let data = std::fs::read(&path).unwrap();
         std::fs::write(&path, &data[..data.len() - 5]).unwrap();
         assert_eq!(store.chain(MEMORY_REF, tips[3]).unwrap(), walk(tips[3]));

@@ -314,14 +314,12 @@ impl Store {
         Ok(())
     }
 
-    /// Writes (without moving any ref) a notes commit of `base` (a notes tree, or none) with
-    /// `notes` set, with `parents`: the notes a sync publishes when some stay here.
-    pub(crate) fn write_notes_commit(
+    /// The notes tree of `base` (a notes tree, or none) with `notes` set: the tree both a
+    /// published notes commit and a landed notes merge are made of.
+    fn notes_tree_with(
         &self,
         base: Option<ObjectId>,
-        parents: &[ObjectId],
         notes: &[(ObjectId, String)],
-        summary: &str,
     ) -> Result<ObjectId> {
         let root = base.unwrap_or_else(|| ObjectId::empty_tree(self.repo.object_hash()));
         let mut tree = self.notes_at(root)?.tree;
@@ -341,6 +339,19 @@ impl Store {
         let tree = tree.write(&self.repo).map_err(git_err(format!(
             "cannot write the notes tree of {NOTES_REF}"
         )))?;
+        Ok(tree)
+    }
+
+    /// Writes (without moving any ref) a notes commit of `base` (a notes tree, or none) with
+    /// `notes` set, with `parents`: the notes a sync publishes when some stay here.
+    pub(crate) fn write_notes_commit(
+        &self,
+        base: Option<ObjectId>,
+        parents: &[ObjectId],
+        notes: &[(ObjectId, String)],
+        summary: &str,
+    ) -> Result<ObjectId> {
+        let tree = self.notes_tree_with(base, notes)?;
         let sig = self.signature();
         let mut buf = gix::date::parse::TimeBuf::default();
         let sig_ref = sig.to_ref(&mut buf);
@@ -370,24 +381,7 @@ impl Store {
         notes: &[(ObjectId, String)],
         summary: &str,
     ) -> Result<ObjectId> {
-        let root = base.unwrap_or_else(|| ObjectId::empty_tree(self.repo.object_hash()));
-        let mut tree = self.notes_at(root)?.tree;
-        for (commit, text) in notes {
-            let mut text = text.clone();
-            if !text.is_empty() && !text.ends_with('\n') {
-                text.push('\n');
-            }
-            let blob = self
-                .repo
-                .write_blob(text.as_bytes())
-                .map_err(git_err("cannot write a note"))?
-                .detach();
-            tree.edit(*commit, Some(blob), &self.repo)
-                .map_err(git_err(format!("cannot write the note of {commit}")))?;
-        }
-        let tree = tree.write(&self.repo).map_err(git_err(format!(
-            "cannot write the notes tree of {NOTES_REF}"
-        )))?;
+        let tree = self.notes_tree_with(base, notes)?;
         self.land_commit(NOTES_REF, expected, tree, parents, &notes_message(summary))
     }
 }

@@ -240,6 +240,6 @@ fn a_commit_off_an_old_unnoted_parent_counts_what_memory_gained_since() {
             "{n}"
         );
         // The chain of memory commits was cached by the first such note.
-        assert!(repo.root.join(".git/rune/chain").is_dir(), "{n}");
+        assert!(repo.root.join(".git/rune/cache/chain").is_dir(), "{n}");
     }
 }

@@ -1,6 +1,6 @@
 //! `echo search`, `echo show` and `load --role` read the echoes folded once per tree pair and
-//! cached under `<git-dir>/rune/echoes/` (and `echo search` its index, `<git-dir>/rune/
-//! echo-index/`): the output is the same with the caches, without them and with damaged ones,
+//! cached under `<git-dir>/rune/cache/echoes/` (and `echo search` its index, `<git-dir>/rune/
+//! cache/echo-index/`): the output is the same with the caches, without them and with damaged ones,
 //! also after new entries and references are written; a missing or damaged cache is made
 //! again, and a write leaves the caches of the trees it made.
 
@@ -9,11 +9,11 @@ use std::path::PathBuf;
 use crate::common::TestRepo;
 
 fn cache_dir(repo: &TestRepo) -> PathBuf {
-    repo.root.join(".git/rune/echoes")
+    repo.root.join(".git/rune/cache/echoes")
 }
 
 fn index_dir(repo: &TestRepo) -> PathBuf {
-    repo.root.join(".git/rune/echo-index")
+    repo.root.join(".git/rune/cache/echo-index")
 }
 
 /// The cache key of memory now (the memory tree, the branch's session-state tree).
@@ -105,18 +105,18 @@ fn same_with_and_without_cache(repo: &TestRepo) -> Vec<String> {
     assert_eq!(readings(repo), with);
     let made = cached(repo);
     assert!(!made.is_empty());
-    for path in &made {
-        let text = std::fs::read_to_string(path).unwrap();
-        std::fs::write(path, &text[..text.len() / 2]).unwrap();
+    let whole: Vec<Vec<u8>> = made.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    for (path, bytes) in made.iter().zip(&whole) {
+        std::fs::write(path, &bytes[..bytes.len() / 2]).unwrap();
     }
     let indexes = list(index_dir(repo));
     assert_eq!(indexes.len(), 1);
     let index = std::fs::read(&indexes[0]).unwrap();
     std::fs::write(&indexes[0], &index[..index.len() / 2]).unwrap();
     assert_eq!(readings(repo), with);
-    for path in &made {
-        let text = std::fs::read_to_string(path).unwrap();
-        assert!(text.ends_with('\n') && text.lines().last().unwrap().starts_with("end "));
+    // Made again, whole.
+    for (path, bytes) in made.iter().zip(&whole) {
+        assert_eq!(&std::fs::read(path).unwrap(), bytes);
     }
     assert_eq!(std::fs::read(&indexes[0]).unwrap(), index);
     with

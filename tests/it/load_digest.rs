@@ -1,5 +1,5 @@
 //! `load` and `status` read a digest of memory cached per tree pair under
-//! `<git-dir>/rune/digest/`: the output is the same with the digest, without it, with a damaged
+//! `<git-dir>/rune/cache/digest/`: the output is the same with the digest, without it, with a damaged
 //! one and after a sync merge, and a missing or damaged digest is made again.
 
 use std::path::PathBuf;
@@ -31,7 +31,7 @@ fn big_memory(repo: &TestRepo, prefix: &str) {
 }
 
 fn digest_dir(repo: &TestRepo) -> PathBuf {
-    repo.root.join(".git/rune/digest")
+    repo.root.join(".git/rune/cache/digest")
 }
 
 fn digests(repo: &TestRepo) -> Vec<PathBuf> {
@@ -75,9 +75,9 @@ fn load_is_the_same_with_without_and_with_a_damaged_digest() {
     let made = digests(&repo);
     assert!(!made.is_empty());
 
-    for path in &made {
-        let text = std::fs::read_to_string(path).unwrap();
-        std::fs::write(path, &text[..text.len() / 2]).unwrap();
+    let whole: Vec<Vec<u8>> = made.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    for (path, bytes) in made.iter().zip(&whole) {
+        std::fs::write(path, &bytes[..bytes.len() / 2]).unwrap();
     }
     assert_eq!(readings(&repo), cached);
     for path in &made {
@@ -85,8 +85,8 @@ fn load_is_the_same_with_without_and_with_a_damaged_digest() {
     }
     assert_eq!(readings(&repo), cached);
     // And replaced by a whole one.
-    for path in &made {
-        assert!(std::fs::read_to_string(path).unwrap().contains("\nend "));
+    for (path, bytes) in made.iter().zip(&whole) {
+        assert_eq!(&std::fs::read(path).unwrap(), bytes);
     }
 }
 
@@ -135,4 +135,33 @@ fn session_start_reads_the_digest() {
         .stdout;
     assert!(with.contains("3000 on file"), "{with}");
     assert_eq!(with, without);
+}
+
+/// The caches of the layout before `<git-dir>/rune/cache/` (text and JSON files beside the
+/// other local state) are read by nobody and removed by the first write of each cache.
+#[test]
+fn caches_of_the_layout_before_are_removed() {
+    let repo = TestRepo::new();
+    repo.commit_file("README", "hi\n", "start");
+    let rune = repo.root.join(".git/rune");
+    for dir in ["digest", "echoes", "echo-index"] {
+        std::fs::create_dir_all(rune.join(dir)).unwrap();
+        std::fs::write(rune.join(dir).join("a-b"), "{\"version\":1}\nend 0\n").unwrap();
+    }
+    std::fs::write(rune.join("gate.json"), "{\"version\":1,\"refs\":{}}").unwrap();
+    std::fs::write(rune.join("view-index"), "{\"version\":1}\n").unwrap();
+    repo.rune(&["-q", "init"]).success();
+    repo.learn("k", "an insight");
+    repo.decide("Use Postgres", "Postgres", &[]);
+    assert!(repo
+        .rune(&["load"])
+        .success()
+        .stdout
+        .contains("Use Postgres"));
+    for old in ["digest", "echoes", "echo-index", "gate.json", "view-index"] {
+        assert!(!rune.join(old).exists(), "{old} is still there");
+    }
+    for new in ["digest", "echoes", "echo-index", "gate", "view-index"] {
+        assert!(rune.join("cache").join(new).is_dir(), "no {new} cache");
+    }
 }

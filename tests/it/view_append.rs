@@ -37,7 +37,7 @@ fn compare(repo: &TestRepo, step: &str) {
     assert_view_clean(repo);
     let load = repo.rune(&["load"]).success().stdout;
     let files = view_files(repo);
-    std::fs::remove_dir_all(repo.root.join(".git/rune/digest")).unwrap();
+    std::fs::remove_dir_all(repo.root.join(".git/rune/cache/digest")).unwrap();
     assert_eq!(
         load,
         repo.rune(&["load"]).success().stdout,
@@ -71,7 +71,7 @@ fn writes_that_add_at_the_ends_append_and_leave_what_a_full_render_would() {
             .trim()
     );
     for dir in ["echoes", "echo-index"] {
-        let path = repo.root.join(".git/rune").join(dir).join(&key);
+        let path = repo.root.join(".git/rune/cache").join(dir).join(&key);
         assert!(path.exists(), "{}", path.display());
     }
     compare(&repo, "learn, new key");

@@ -80,7 +80,7 @@ fn a_switch_renders_what_a_full_checkout_renders() {
     switch(&repo, &["checkout", "-q", "-b", "feature"]);
     let digest = repo
         .root
-        .join(".git/rune/digest")
+        .join(".git/rune/cache/digest")
         .join(format!("{}--", memory_tree(&repo)));
     assert!(!digest.exists(), "the switch folded all of memory");
     compare(&repo, &["checkout", "-b", "feature"]);

@@ -334,7 +334,7 @@ fn entry_line(r: &Record, score: f64) -> String {
 
 fn show(ctx: &Context, a: EchoShowArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let echoes = crate::memory::echo_cache::current(&store)?;
+    let echoes = crate::memory::cache::echoes::current(&store)?;
     let filter = Filter {
         role: a.role,
         layer: a.layer,

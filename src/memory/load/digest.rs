@@ -3,12 +3,10 @@
 //! characters can show), the records drift checks (those naming files), the small kinds
 //! whole, and how many records the big kinds hold. A briefing made from it is the one the
 //! whole state gives, or says it is not ([`super::Briefing::complete`]); it is cached per
-//! pair of memory trees (`memory::digest_cache`), so `load` at 100,000 learnings reads a few hundred.
-//! Pure: state in, digest out, and its text form.
+//! pair of memory trees (`memory::cache::digest`), so `load` at 100,000 learnings reads a few
+//! hundred. Pure: state in, digest out.
 
 use std::collections::HashSet;
-
-use serde::{Deserialize, Serialize};
 
 use super::sections::{
     convention_line, decision_line, learning_line, learning_rank, note_line, shown_note,
@@ -18,10 +16,7 @@ use crate::integrity::gate;
 use crate::model::kinds::{Convention, Decision, Learning};
 #[cfg(test)]
 use crate::model::kinds::{CumulativeNote, Delete};
-use crate::model::{named_lines, Body, Record, State};
-
-/// Bumped whenever what a digest keeps, or its text form, changes.
-pub const VERSION: u32 = 1;
+use crate::model::{Body, Record, State};
 
 /// The characters of load output a digest is made for at least: twice the default budget
 /// (2,000 tokens, 4 characters each).
@@ -122,7 +117,7 @@ impl Digest {
     /// The digest of the state this one was made from with `added` joined to their kinds'
     /// lists: plain records of the kinds a view file shows as a list, each after every
     /// record of its kind (learnings anywhere), a learning in a group of its own or taking
-    /// its group's place (what `memory::view_index::ViewIndex::admit` checks; a learning its
+    /// its group's place (what `memory::cache::view_index::ViewIndex::admit` checks; a learning its
     /// group's newer winner keeps out is not passed), or of a kind no digest keeps. Exact:
     /// each cut keeps a prefix of its list's ranking (newest first, or best first for
     /// learnings, a ranking that does not depend on place), and a record joining that ranking
@@ -206,99 +201,47 @@ impl Digest {
         }
     }
 
-    /// The text form: a header line (JSON), one `<list> <stored record line>` per record, and
-    /// `end <records>` (a file cut short is no digest).
-    pub fn encode(&self, key: &str) -> String {
-        let header = Header {
-            version: VERSION,
-            key: key.to_owned(),
-            cap: self.cap,
-            totals: self.totals,
-            renumbered: {
-                let mut ids: Vec<&String> = self.state.renumbered.iter().collect();
-                ids.sort();
-                ids.into_iter().cloned().collect()
-            },
-        };
-        named_lines::encode(
-            &serde_json::to_string(&header).unwrap_or_default(),
-            self.lists().map(|(name, list)| (name, list.as_slice())),
-        )
-    }
-
-    /// Reads the text form back; `None` when it is not a digest of this version for `key`
-    /// (another tree, an older program, a damaged file).
-    pub fn decode(text: &str, key: &str) -> Option<Digest> {
-        named_lines::decode(
-            text,
-            |header| {
-                let header: Header = serde_json::from_str(header).ok()?;
-                (header.version == VERSION && header.key == key).then(|| Digest {
-                    state: State {
-                        renumbered: header.renumbered.into_iter().collect(),
-                        ..State::default()
-                    },
-                    files: Vec::new(),
-                    totals: header.totals,
-                    cap: header.cap,
-                })
-            },
-            |d, name, record| {
-                d.list_mut(name)?.push(record);
-                Some(())
-            },
-        )
-    }
-
-    fn lists(&self) -> [(&'static str, &Vec<Record>); 14] {
+    /// Every list the digest keeps, in one order (the cache stores them so).
+    pub fn lists(&self) -> [&Vec<Record>; 14] {
         let s = &self.state;
         [
-            ("decision", &s.decisions),
-            ("convention", &s.conventions),
-            ("learning", &s.learnings),
-            ("instinct", &s.instincts),
-            ("cumulative-note", &s.cumulative_notes),
-            ("invariant", &s.invariants),
-            ("progress", &s.progress),
-            ("checkpoint", &s.checkpoints),
-            ("session", &s.sessions),
-            ("task-note", &s.task_notes),
-            ("task", &s.tasks),
-            ("context-block", &s.context_blocks),
-            ("oracle", &s.oracles),
-            ("files", &self.files),
+            &s.decisions,
+            &s.conventions,
+            &s.learnings,
+            &s.instincts,
+            &s.cumulative_notes,
+            &s.invariants,
+            &s.progress,
+            &s.checkpoints,
+            &s.sessions,
+            &s.task_notes,
+            &s.tasks,
+            &s.context_blocks,
+            &s.oracles,
+            &self.files,
         ]
     }
 
-    fn list_mut(&mut self, name: &str) -> Option<&mut Vec<Record>> {
+    /// [`Digest::lists`], to fill.
+    pub fn lists_mut(&mut self) -> [&mut Vec<Record>; 14] {
         let s = &mut self.state;
-        Some(match name {
-            "decision" => &mut s.decisions,
-            "convention" => &mut s.conventions,
-            "learning" => &mut s.learnings,
-            "instinct" => &mut s.instincts,
-            "cumulative-note" => &mut s.cumulative_notes,
-            "invariant" => &mut s.invariants,
-            "progress" => &mut s.progress,
-            "checkpoint" => &mut s.checkpoints,
-            "session" => &mut s.sessions,
-            "task-note" => &mut s.task_notes,
-            "task" => &mut s.tasks,
-            "context-block" => &mut s.context_blocks,
-            "oracle" => &mut s.oracles,
-            "files" => &mut self.files,
-            _ => return None,
-        })
+        [
+            &mut s.decisions,
+            &mut s.conventions,
+            &mut s.learnings,
+            &mut s.instincts,
+            &mut s.cumulative_notes,
+            &mut s.invariants,
+            &mut s.progress,
+            &mut s.checkpoints,
+            &mut s.sessions,
+            &mut s.task_notes,
+            &mut s.tasks,
+            &mut s.context_blocks,
+            &mut s.oracles,
+            &mut self.files,
+        ]
     }
-}
-
-#[derive(Serialize, Deserialize)]
-struct Header {
-    version: u32,
-    key: String,
-    cap: usize,
-    totals: Totals,
-    renumbered: Vec<String>,
 }
 
 /// The first records of `order` a briefing of `cap` characters could show: until their
@@ -371,6 +314,7 @@ mod tests {
     use super::super::{brief, Briefing, LoadPolicy};
     use super::*;
     use crate::drift::Drift;
+    use crate::memory::cache::digest::encoded;
     use crate::model::testing::{decision, learning, meta, record_at};
     use crate::model::{fold, Body, LearningType, Record};
     use crate::store::HeadInfo;
@@ -503,8 +447,7 @@ mod tests {
         let full_totals = Totals::of(state);
         let digest = Digest::of(state, MIN_CAP);
         // What the cache holds reads back as it was made.
-        let read = Digest::decode(&digest.encode("k"), "k").expect("round trip");
-        assert!(Digest::decode(&digest.encode("k"), "other").is_none());
+        let read = crate::memory::cache::digest::round_trip(&digest).expect("round trip");
         for d in [&digest, &read] {
             assert_eq!(d.totals, full_totals);
             for budget in [1, 40, 300, 2000, 4000, 20_000, 1_000_000] {
@@ -572,7 +515,7 @@ mod tests {
             assert_eq!(grown.is_some(), exact, "{key}");
             if let Some(grown) = grown {
                 let whole = Digest::of(&fold(&all), MIN_CAP);
-                assert_eq!(grown.encode("k"), whole.encode("k"));
+                assert_eq!(encoded(&grown), encoded(&whole));
             }
         }
     }
@@ -599,8 +542,8 @@ mod tests {
             let all: Vec<Record> = base.iter().chain(&added).cloned().collect();
             let whole = Digest::of(&fold(&all), MIN_CAP);
             assert_eq!(
-                digest.appended(&added, &[]).unwrap().encode("k"),
-                whole.encode("k")
+                encoded(&digest.appended(&added, &[]).unwrap()),
+                encoded(&whole)
             );
         }
     }
@@ -643,22 +586,5 @@ mod tests {
         let d = Digest::of(&state, MIN_CAP);
         assert_eq!(d.totals.learnings, 5000);
         assert!(d.state.learnings.len() < 500, "{}", d.state.learnings.len());
-    }
-
-    #[test]
-    fn damaged_or_foreign_text_is_no_digest() {
-        let state = fold(&clone_records(3, 50));
-        let text = Digest::of(&state, MIN_CAP).encode("k");
-        assert!(Digest::decode(&text[..text.len() / 2], "k").is_none());
-        assert!(Digest::decode("", "k").is_none());
-        assert!(Digest::decode(&text.replace("\"version\":1", "\"version\":0"), "k").is_none());
-        assert!(Digest::decode(&format!("{text}nonsense line\n"), "k").is_none());
-        // Cut at a line's end: the count at the end is missing.
-        let cut = text
-            .lines()
-            .take(text.lines().count() / 2)
-            .collect::<Vec<_>>()
-            .join("\n");
-        assert!(Digest::decode(&cut, "k").is_none());
     }
 }

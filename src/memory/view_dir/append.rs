@@ -14,8 +14,9 @@ use anyhow::Result;
 use super::log::{LogRewrite, Written};
 use super::{renderer, FileEntry, FileState, Manifest, Refresh, View, MANIFEST_VERSION};
 use crate::files::{append_atomic, stat_of, write_atomic};
-use crate::memory::view_index::ViewIndex;
-use crate::memory::{digest_cache, echo_index, gate_cache, Snapshot, Wrote};
+use crate::memory::cache::view_index::ViewIndex;
+use crate::memory::cache::{self, echo_index};
+use crate::memory::{Snapshot, Wrote};
 #[cfg(test)]
 use crate::model::kinds::{Learning, Progress, Session};
 use crate::model::{Record, Scope, State};
@@ -120,7 +121,7 @@ pub(crate) fn refresh(
         branch_tip: tips.1,
         state: State::default(),
     };
-    let withheld = gate_cache::withheld_known(store, &lite, told)?;
+    let withheld = cache::gate::withheld_known(store, &lite, told)?;
     let withhold = |r: &Record| withheld.contains(&r.id);
 
     // Decide every file before writing any: a file edited by hand whose list grows takes
@@ -235,10 +236,10 @@ pub(crate) fn refresh(
         old_memory.map(|tree| Tip { commit: tree, tree }),
         old_branch.map(|tree| Tip { commit: tree, tree }),
     );
-    if let Some(digest) = digest_cache::read(store, old_tips.0, old_tips.1)
+    if let Some(digest) = cache::digest::read(store, old_tips.0, old_tips.1)
         .and_then(|d| d.appended(&shown_added, &replacing))
     {
-        digest_cache::put(store, tips.0, tips.1, &digest);
+        cache::digest::put(store, tips.0, tips.1, &digest);
     }
     // No echo was added: the echoes' caches of the old trees serve the new ones.
     echo_index::carry(store, old_tips, tips);
@@ -372,7 +373,7 @@ mod tests {
                 .count();
             // What a render of the whole fold writes, beside what the refreshes left.
             let snap = Snapshot::read(&store).unwrap();
-            let withheld = gate_cache::withheld(&store, &snap).unwrap();
+            let withheld = cache::gate::withheld(&store, &snap).unwrap();
             let whole: Vec<(ViewFile, Option<Vec<u8>>)> = ViewFile::ALL
                 .into_iter()
                 .map(|f| {
@@ -383,11 +384,11 @@ mod tests {
             assert_eq!(files(&view), whole, "step {step}");
             // load's digest of these trees, when grown or made (not when a replaced learning
             // was one it kept), is the whole fold's.
-            if let Some(digest) = digest_cache::read(&store, snap.memory_tip, snap.branch_tip) {
+            if let Some(digest) = cache::digest::read(&store, snap.memory_tip, snap.branch_tip) {
                 let made = crate::memory::load::digest::Digest::of(&snap.state, digest.cap);
                 assert_eq!(
-                    digest.encode("k"),
-                    made.encode("k"),
+                    cache::digest::encoded(&digest),
+                    cache::digest::encoded(&made),
                     "digest at step {step}"
                 );
                 digests += 1;

@@ -9,7 +9,7 @@ use std::path::Path;
 use anyhow::Result;
 
 use crate::files::{rewrite_atomic, rewrite_without_lines, Edit};
-use crate::memory::view_index::Admitted;
+use crate::memory::cache::view_index::Admitted;
 use crate::model::{Kind, Record};
 use crate::view::log_merge::{Joining, LogMerge, MergePlan};
 use crate::view::{self, ViewFile, Withhold};

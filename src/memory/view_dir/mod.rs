@@ -14,7 +14,7 @@ pub mod documents;
 mod log;
 pub use append::SavedTail;
 
-use super::view_index::ViewIndex;
+use super::cache::view_index::ViewIndex;
 use super::{Snapshot, Wrote};
 use crate::files::{stat_of, write_atomic};
 use crate::model::kinds::Delete;
@@ -29,7 +29,7 @@ fn renderer() -> String {
     format!(
         "git-rune {} gate {:x}",
         env!("CARGO_PKG_VERSION"),
-        super::gate_cache::version()
+        super::cache::gate::version()
     )
 }
 
@@ -295,7 +295,8 @@ impl View {
     /// view left. Only called by the lock's holder: every writer of the view holds it, so no
     /// temporary file there belongs to a live process.
     /// The manifest's temporary files are cleared the same way (it too is written under the
-    /// lock); the gate cache's, written without it, only once they are a minute old.
+    /// lock); those of other files beside it, written without it, only once they are a minute
+    /// old (the local caches, in `rune/cache/`, clear their own: `crate::cache`).
     fn remove_stray_temps(&self) {
         let stray = |e: &std::fs::DirEntry, locked_prefix: &str| {
             let name = e.file_name();
@@ -473,13 +474,13 @@ impl View {
                 let snap = Snapshot::at_tips(store, head, branch_ref, tips.0, tips.1)?;
                 // The fold is made: `load` and `status` after this write read its digest,
                 // and the next write appends to what it renders.
-                super::digest_cache::remember(store, &snap);
-                super::echo_index::remember(store, &snap);
+                super::cache::digest::remember(store, &snap);
+                super::cache::echo_index::remember(store, &snap);
                 write_index(store, &snap)?;
                 snap
             }
         };
-        let withheld = super::gate_cache::withheld_known(store, &snap, told)?;
+        let withheld = super::cache::gate::withheld_known(store, &snap, told)?;
         let withhold = |r: &crate::model::Record| withheld.contains(&r.id);
         manifest.version = MANIFEST_VERSION;
         manifest.renderer = renderer();

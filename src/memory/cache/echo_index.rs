@@ -1,31 +1,29 @@
 //! What `echo search` needs of the folded echoes, cached per pair of memory trees in
-//! `<common-dir>/rune/echo-index/` beside the echo cache (`echo_cache`): the active entries'
+//! `<common-dir>/rune/cache/echo-index/` beside the echoes (`echoes`): the active entries'
 //! BM25 token statistics (`rank::Index`), the few fields that score and sort a hit (uid, role,
 //! layer, verified), each entry's stored record line (decoded only for the hits printed), and
 //! the references the Echo Score counts. A search reads this one compact file and tokenizes
 //! only the query, instead of decoding every echo and tokenizing all of them; its results are
 //! those of a search over the whole fold (`echoes::search`), which tests check.
 //!
-//! Binary (postcard) rather than text: the postings are a few hundred thousand small
-//! integers, which JSON took tens of milliseconds to read back. A tree id names its records
-//! exactly, so the file needs no invalidation; one that is missing, cut short, damaged or of
-//! another version is made again from the echoes (cached, or folded). Local, never committed.
+//! The postings are a few hundred thousand small integers, which JSON took tens of
+//! milliseconds to read back and postcard reads in one or two. A file that is missing, cut
+//! short, damaged or of another version is made again from the echoes (cached, or folded).
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::digest_cache::{key, prune};
-use super::Snapshot;
-use crate::files::write_atomic;
+use super::key;
+use crate::cache::Cache;
+use crate::memory::Snapshot;
 use crate::model::kinds::{Echo, EchoRef};
 use crate::model::{Body, Record, State};
 use crate::rank;
 use crate::store::{branch_ref, Store, Tip, MEMORY_REF};
 
-/// Bumped whenever what the file keeps, or its encoding, changes.
-const VERSION: u32 = 1;
+/// As many kept as of the echoes they index.
+const INDEXES: Cache<EchoIndex> = Cache::new("echo-index", 1, 4, Some("echo-index"));
 
 /// One active entry.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -151,46 +149,31 @@ impl EchoIndex {
         }
     }
 
-    pub(crate) fn encode(&self, key: &str) -> Option<Vec<u8>> {
-        let mut out = postcard::to_stdvec(&(VERSION, key)).ok()?;
-        out.extend(postcard::to_stdvec(self).ok()?);
-        Some(out)
+    /// Whether the token statistics are whole and index every entry.
+    fn whole(&self) -> bool {
+        self.text.documents() == self.docs.len() && self.text.is_whole()
     }
-
-    /// The index in `bytes`, if it is whole, of this version and for `key` (any, `None`).
-    pub(crate) fn decode(bytes: &[u8], key: Option<&str>) -> Option<EchoIndex> {
-        let ((version, stored), rest): ((u32, &str), _) = postcard::take_from_bytes(bytes).ok()?;
-        if version != VERSION || key.is_some_and(|k| k != stored) {
-            return None;
-        }
-        let (index, rest): (EchoIndex, _) = postcard::take_from_bytes(rest).ok()?;
-        (rest.is_empty() && index.text.documents() == index.docs.len() && index.text.is_whole())
-            .then_some(index)
-    }
-}
-
-fn dir(store: &Store) -> PathBuf {
-    store.common_dir().join("rune").join("echo-index")
 }
 
 /// The cached index of the two trees, if it was stored and reads back whole.
 pub fn read(store: &Store, memory: Option<Tip>, branch: Option<Tip>) -> Option<EchoIndex> {
-    let key = key(memory, branch);
-    let bytes = std::fs::read(dir(store).join(&key)).ok()?;
-    EchoIndex::decode(&bytes, Some(&key))
+    INDEXES
+        .get(store.common_dir(), &key(memory, branch))
+        .filter(EchoIndex::whole)
+}
+
+/// Stores `index` as that of the two trees.
+#[cfg(test)]
+pub fn put(store: &Store, memory: Option<Tip>, branch: Option<Tip>, index: &EchoIndex) {
+    INDEXES.put(store.common_dir(), &key(memory, branch), index);
 }
 
 /// Makes the index of `state` (the whole fold of the two trees, or its echoes) and stores
 /// it. A cache that cannot be written only costs the next search the index.
 pub fn store(store: &Store, memory: Option<Tip>, branch: Option<Tip>, state: &State) -> EchoIndex {
-    let key = key(memory, branch);
-    let dir = dir(store);
-    let index = EchoIndex::reusing(state, newest(&dir).as_ref());
-    if let Some(bytes) = index.encode(&key) {
-        if std::fs::create_dir_all(&dir).is_ok() && write_atomic(&dir.join(&key), &bytes).is_ok() {
-            prune(&dir, super::echo_cache::KEEP);
-        }
-    }
+    let newest = INDEXES.newest(store.common_dir()).filter(EchoIndex::whole);
+    let index = EchoIndex::reusing(state, newest.as_ref());
+    INDEXES.put(store.common_dir(), &key(memory, branch), &index);
     index
 }
 
@@ -199,37 +182,17 @@ pub fn store(store: &Store, memory: Option<Tip>, branch: Option<Tip>, state: &St
 /// the view's append path admits), so a write that appended to the view leaves the next
 /// `echo search` warm. Nothing when `old` has none cached.
 pub fn carry(store: &Store, old: (Option<Tip>, Option<Tip>), new: (Option<Tip>, Option<Tip>)) {
-    super::echo_cache::carry(store, old, new);
-    let Some(index) = read(store, old.0, old.1) else {
-        return;
-    };
-    let key = key(new.0, new.1);
-    if let Some(bytes) = index.encode(&key) {
-        let dir = dir(store);
-        if write_atomic(&dir.join(&key), &bytes).is_ok() {
-            prune(&dir, super::echo_cache::KEEP);
-        }
+    super::echoes::carry(store, old, new);
+    if let Some(index) = read(store, old.0, old.1) {
+        INDEXES.put(store.common_dir(), &key(new.0, new.1), &index);
     }
 }
 
-/// The most recently written index of any trees, if it reads back whole.
-fn newest(dir: &Path) -> Option<EchoIndex> {
-    let path = std::fs::read_dir(dir)
-        .ok()?
-        .flatten()
-        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-        .max()?
-        .1;
-    EchoIndex::decode(&std::fs::read(path).ok()?, None)
-}
-
-/// Stores the echoes of a snapshot just folded (`echo_cache`) and `echo search`'s index of
+/// Stores the echoes of a snapshot just folded (`echoes`) and `echo search`'s index of
 /// them, unless they are stored already.
 pub fn remember(store: &Store, snap: &Snapshot) {
-    super::echo_cache::remember(store, snap);
-    let key = key(snap.memory_tip, snap.branch_tip);
-    if !dir(store).join(key).exists() {
+    super::echoes::remember(store, snap);
+    if !INDEXES.has(store.common_dir(), &key(snap.memory_tip, snap.branch_tip)) {
         self::store(store, snap.memory_tip, snap.branch_tip, &snap.state);
     }
 }
@@ -246,6 +209,6 @@ pub fn current(store: &Store, fresh: bool) -> crate::store::Result<EchoIndex> {
             return Ok(index);
         }
     }
-    let state = super::echo_cache::echoes(store, &head, &branch_ref, memory, branch)?;
+    let state = super::echoes::echoes(store, &head, &branch_ref, memory, branch)?;
     Ok(self::store(store, memory, branch, &state))
 }

@@ -2,10 +2,9 @@
 //! it up to date without folding memory again: for the pair of trees the files show, the
 //! last record of each list a file shows as "a header, then one entry per record"
 //! ([`crate::view::appended`]), the learning groups (type + key) shown, and the ids records
-//! name that no record in the trees has. Kept per work tree in `<git-dir>/rune/view-index`
-//! (one JSON line, then the group hashes as little-endian u64s), written by every render
-//! under the view's lock; local, never committed, made again by the next full render when
-//! missing, damaged or of another version.
+//! name that no record in the trees has. Kept per work tree in
+//! `<git-dir>/rune/cache/view-index/`, written by every render under the view's lock; made
+//! again by the next full render when missing, damaged or of another version.
 //!
 //! With it, a write that only adds records (no edit, no tombstone, nothing an existing record
 //! names) to the end of those lists, in groups no learning holds yet, changes the view by
@@ -13,25 +12,24 @@
 //! line): [`ViewIndex::admit`] says whether it does, exactly.
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::PathBuf;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::files::write_atomic;
+use crate::cache::Cache;
 use crate::model::kinds::{Delete, Learning, Resolve};
 use crate::model::{Body, Kind, Record, State};
 use crate::store::{ObjectId, Store};
 use crate::view::ViewFile;
 
-/// Bumped whenever what the index keeps changes.
-const VERSION: u32 = 1;
+/// Bumped whenever what the index keeps changes. One file, per work tree.
+const INDEX: Cache<ViewIndex> = Cache::new("view-index", 1, 1, Some("view-index"));
+const KEY: &str = "view";
 
 /// The order key of a list's last record: (ts, clock, id), as the fold sorts.
 type Last = (String, u64, String);
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct Head {
-    version: u32,
     /// The trees the index describes (memory, then session state); `None`: no such ref.
     memory: Option<String>,
     branch: Option<String>,
@@ -42,11 +40,30 @@ struct Head {
 }
 
 /// The index of one pair of trees.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ViewIndex {
     head: Head,
     /// `group_hash` of every learning group the state holds, sorted.
+    #[serde(serialize_with = "hashes_out", deserialize_with = "hashes_in")]
     groups: Vec<u64>,
+}
+
+/// The group hashes as one run of little-endian bytes: a varint each (serde's way for a list
+/// of numbers) reads back three times slower at 100,000 learnings.
+fn hashes_out<S: Serializer>(groups: &[u64], s: S) -> Result<S::Ok, S::Error> {
+    let bytes: Vec<u8> = groups.iter().flat_map(|g| g.to_le_bytes()).collect();
+    s.serialize_bytes(&bytes)
+}
+
+fn hashes_in<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u64>, D::Error> {
+    let bytes = <&[u8]>::deserialize(d)?;
+    let groups = bytes.chunks_exact(8);
+    if !groups.remainder().is_empty() {
+        return Err(serde::de::Error::custom("group hashes are 8 bytes each"));
+    }
+    Ok(groups
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
+        .collect())
 }
 
 /// What [`ViewIndex::admit`] found of a write it admits, by position in what was added.
@@ -89,10 +106,6 @@ fn tree_hex(tree: Option<ObjectId>) -> Option<String> {
     tree.map(|t| t.to_string())
 }
 
-fn path(store: &Store) -> PathBuf {
-    store.git_dir().join("rune").join("view-index")
-}
-
 impl ViewIndex {
     /// The index of a whole fold: `state` folded from `records`, the records of the trees
     /// `memory` and `branch`.
@@ -124,7 +137,6 @@ impl ViewIndex {
         groups.dedup();
         ViewIndex {
             head: Head {
-                version: VERSION,
                 memory: tree_hex(memory),
                 branch: tree_hex(branch),
                 last,
@@ -258,41 +270,18 @@ impl ViewIndex {
 
     /// The index stored for this work tree, if it reads back whole.
     pub fn read(store: &Store) -> Option<ViewIndex> {
-        let data = std::fs::read(path(store)).ok()?;
-        let nl = data.iter().position(|&b| b == b'\n')?;
-        let head: Head = serde_json::from_slice(&data[..nl]).ok()?;
-        let rest = &data[nl + 1..];
-        if head.version != VERSION || rest.len() % 8 != 0 {
-            return None;
-        }
-        let groups = rest
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
-            .collect();
-        Some(ViewIndex { head, groups })
+        INDEX.get(store.git_dir(), KEY)
     }
 
     /// Stores the index (by the view lock's holder). One that cannot be written only costs
     /// the next write a full render.
     pub fn write(&self, store: &Store) {
-        let Ok(mut data) = serde_json::to_vec(&self.head) else {
-            return;
-        };
-        data.push(b'\n');
-        data.reserve(self.groups.len() * 8);
-        for g in &self.groups {
-            data.extend_from_slice(&g.to_le_bytes());
-        }
-        let path = path(store);
-        if let Some(parent) = path.parent() {
-            let _ = std::fs::create_dir_all(parent);
-        }
-        let _ = write_atomic(&path, &data);
+        INDEX.put(store.git_dir(), KEY, self);
     }
 
     /// Forgets the stored index (a render that could not make one).
     pub fn remove(store: &Store) {
-        let _ = std::fs::remove_file(path(store));
+        INDEX.remove(store.git_dir(), KEY);
     }
 }
 
@@ -400,13 +389,17 @@ mod tests {
     }
 
     #[test]
-    fn an_index_reads_back_as_written_and_damage_reads_as_none() {
+    fn an_index_reads_back_as_written() {
         let (_dir, store) = crate::store::scratch();
-        let index = index_of(&[learning(1, "a", "b"), decision(2, "d", &[])]);
+        let index = index_of(&[
+            learning(1, "a", "b"),
+            learning(2, "c", "d"),
+            decision(3, "d", &[]),
+        ]);
+        assert_eq!(index.groups.len(), 2);
         index.write(&store);
         assert_eq!(ViewIndex::read(&store), Some(index));
-        let data = std::fs::read(path(&store)).unwrap();
-        std::fs::write(path(&store), &data[..data.len() - 3]).unwrap();
+        ViewIndex::remove(&store);
         assert_eq!(ViewIndex::read(&store), None);
     }
 }

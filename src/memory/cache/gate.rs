@@ -1,16 +1,17 @@
-//! Which records the readers (the views, `show`, …) withhold (the load gate's TAINTED ones), remembered per memory
-//! tree in `<git dir>/rune/gate.json`: a later render scans only the records added since, so
-//! a write costs what it added, not what memory holds. The cache is local, never committed;
-//! a scanner whose rules change bumps `integrity::RULES_VERSION` and the next render scans
+//! Which records the readers (the views, `show`, …) withhold (the load gate's TAINTED ones),
+//! remembered per memory ref (the tree last scanned) in `<git dir>/rune/cache/gate/`: a later
+//! render scans only the records added since, so a write costs what it added, not what memory
+//! holds. The cache is local, never committed; its files are valid for [`version`] (written in
+//! each header), so when the scanner's rules or data files change the next render scans
 //! everything again.
 
 use std::collections::{BTreeMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Snapshot, Wrote};
-use crate::files::write_atomic;
+use crate::cache::Cache;
 use crate::integrity::gate;
+use crate::memory::{Snapshot, Wrote};
 use crate::model::Kind;
 use crate::store::{self, ObjectId, Store, MEMORY_REF};
 
@@ -25,12 +26,11 @@ pub(crate) fn version() -> u64 {
         ^ LAYOUT
 }
 
-#[derive(Default, Serialize, Deserialize)]
-struct Cache {
-    version: u64,
-    /// Per memory ref: the tree last scanned and the ids withheld in it.
-    refs: BTreeMap<String, Scanned>,
-}
+/// Per memory ref: the tree last scanned and the ids withheld in it. One file, per work tree,
+/// valid for [`version`].
+const SCANNED: Cache<BTreeMap<String, Scanned>> =
+    Cache::new("gate", 1, 1, Some("gate.json")).valid_for(version);
+const KEY: &str = "scanned";
 
 #[derive(Clone, Serialize, Deserialize)]
 struct Scanned {
@@ -50,12 +50,7 @@ pub fn withheld_known(
     snap: &Snapshot,
     told: &[Wrote],
 ) -> store::Result<HashSet<String>> {
-    let path = store.git_dir().join("rune").join("gate.json");
-    let mut cache: Cache = std::fs::read(&path)
-        .ok()
-        .and_then(|d| serde_json::from_slice(&d).ok())
-        .filter(|c: &Cache| c.version == version())
-        .unwrap_or_default();
+    let mut scanned = SCANNED.get(store.git_dir(), KEY).unwrap_or_default();
     // Every kind a reader shows: the view's, the echoes' and documents.
     let kinds: Vec<Kind> = Kind::ALL.to_vec();
     let mut out = HashSet::new();
@@ -65,7 +60,7 @@ pub fn withheld_known(
         (snap.branch_ref.as_str(), snap.branch_tip),
     ] {
         let Some(tip) = tip else { continue };
-        let known = cache.refs.get(name).cloned();
+        let known = scanned.get(name).cloned();
         let base = known
             .as_ref()
             .and_then(|s| ObjectId::from_hex(s.tree.as_bytes()).ok());
@@ -96,7 +91,7 @@ pub fn withheld_known(
             );
             ids.sort();
             ids.dedup();
-            cache.refs.insert(
+            scanned.insert(
                 name.to_owned(),
                 Scanned {
                     tree: tip.tree.to_string(),
@@ -108,11 +103,8 @@ pub fn withheld_known(
         out.extend(ids);
     }
     if changed {
-        cache.version = version();
-        if let Ok(data) = serde_json::to_vec(&cache) {
-            // A cache that cannot be written only costs the next render a full scan.
-            let _ = write_atomic(&path, &data);
-        }
+        // A cache that cannot be written only costs the next render a full scan.
+        SCANNED.put(store.git_dir(), KEY, &scanned);
     }
     Ok(out)
 }
