@@ -12,9 +12,9 @@ It writes src/integrity/data/intent-model.bin (the weights) and
 src/integrity/data/intent-model-scores.txt (scores of a few texts, which the Rust unit test
 compares with its own, so the two feature extractions cannot drift). It prints the 5-fold
 cross-validation recall and false-positive rate on the training data and the threshold chosen
-from them. `--held-out` also scores tests/corpus/injections/heldout6 and benign6, which are
+from them. `--held-out` also scores tests/corpus/injections/heldout7 and benign7, which are
 never trained on: run that once, when the model is final, or the held-out figure becomes a
-tuning figure.
+tuning figure. `--verbose` lists the texts the cross-validation marks falsely.
 
 Features of a sentence (the same in model.rs):
   * text: NFKC, then lower-cased (Python's str.lower), then the final sigma folded to σ;
@@ -25,8 +25,18 @@ Features of a sentence (the same in model.rs):
     "b:" + w1 + " " + w2 for each adjacent pair of words;
   * each hashed with FNV-1a 32 over its UTF-8 bytes, modulo 2^18; value 1/sqrt(N) per
     occurrence, N the number of features emitted.
-Score of a sentence: bias + scale * sum(q[h]) / sqrt(N), q the i8 weights. Score of a text:
-the maximum over its sentences (split at newline and . ! ? 。 ！ ？), after the first 64 KiB.
+Score of a sentence: bias + scale * sum(q[h]) / sqrt(N), q the i8 weights. Score of a text
+(its first 64 KiB): quoted spans blanked (QUOTES: from an opening quote to its closing quote on
+the same line, every character replaced by a space), then split into sentences at newline and
+. ! ? 。 ！ ？; the maximum over the sentences that have at least MIN_WORDS words or MIN_CHARS
+characters in their words. Training uses every sentence.
+
+Training data: the payloads of tests/corpus/injections/{tuning,train7} and
+payloads.txt against clean.txt, the benign blocks of benign/, benign6/ and train7/benign.txt
+(hard negatives), the clean secret corpus, git-rune's docs and doc comments, the seeds. The
+sixth held-out round (now tuning/*.r6.txt) is trained on: it was measured twice and is burnt as a test
+set. The threshold keeps the cross-validated false positives at most MAX_FP of all negative
+texts and MAX_HARD_FP of the benign blocks.
 
 File format (little endian): b"RUNEIM01", u32 bucket bits (18), u32 zero, f64 scale,
 f64 bias, f64 threshold, then 2^18 i8 weights.
@@ -49,6 +59,14 @@ EPOCHS = 40
 LR0 = 5.0
 FOLDS = 5
 MAX_FP = 0.01
+MAX_HARD_FP = 0.03
+# The payload directories trained on (tuning, the burnt sixth held-out round, the seventh
+# training round) and the benign blocks trained on as hard negatives. The seventh held-out
+# round (heldout7, benign7) is never trained on.
+TRAIN_PAYLOADS = ["tuning", "train7"]
+TRAIN_BENIGN = ["benign/*.txt", "benign6/*.txt", "train7/benign.txt"]
+HELD_OUT = "heldout7"
+HELD_OUT_BENIGN = "benign7"
 CAP = 64 * 1024
 SPLIT = set("\n.!?\u3002\uff01\uff1f")
 SEPARATORS = set(
@@ -57,6 +75,18 @@ SEPARATORS = set(
     "\u201e\u201f\u2022\u2026\u2028\u2029\u2039\u203a\u3000\u3001\u3002\u3008\u3009"
     "\u300a\u300b\u300c\u300d\u300e\u300f\u3010\u3011\ufeff"
 )
+MIN_WORDS = 3
+# Opening quote -> closing quote: quoted spans are not scored.
+QUOTES = {
+    '"': '"',
+    "`": "`",
+    "\u201c": "\u201d",
+    "\u201e": "\u201c",
+    "\u00ab": "\u00bb",
+    "\u300c": "\u300d",
+    "\u300e": "\u300f",
+}
+MIN_CHARS = 12
 FNV_OFFSET = 0x811C9DC5
 FNV_PRIME = 0x01000193
 
@@ -128,11 +158,36 @@ def features(sentence):
     return out
 
 
+def unquoted(text):
+    """The text with every quoted span blanked: from an opening quote to its closing quote on
+    the same line (QUOTES), both included, each character replaced by a space. A quoted attack
+    in a write-up is a mention, not an order; the rules judge quotes on their own."""
+    out = list(text)
+    i, n = 0, len(text)
+    while i < n:
+        close = QUOTES.get(text[i])
+        if close is None:
+            i += 1
+            continue
+        j = i + 1
+        while j < n and text[j] != close and text[j] != "\n":
+            j += 1
+        if j < n and text[j] == close:
+            for k in range(i, j + 1):
+                out[k] = " "
+            i = j + 1
+        else:
+            i += 1
+    return "".join(out)
+
+
 def sentences(text):
-    """The sentences of a text (its first 64 KiB), as the Rust side splits them."""
+    """The sentences of a text (its first 64 KiB, quoted spans blanked), as the Rust side
+    splits them."""
     b = text.encode("utf-8")
     if len(b) > CAP:
         text = b[:CAP].decode("utf-8", "ignore")
+    text = unquoted(text)
     out, cur = [], []
     for c in text:
         if c in SPLIT:
@@ -142,6 +197,13 @@ def sentences(text):
             cur.append(c)
     out.append("".join(cur))
     return [s for s in out if s]
+
+
+def scored(sentence):
+    """Whether a sentence is long enough to be judged by the model: at least MIN_WORDS
+    words, or MIN_CHARS characters in its words (scripts written without spaces)."""
+    ws = words_of(sentence)
+    return len(ws) >= MIN_WORDS or sum(len(w) for w in ws) >= MIN_CHARS
 
 
 def instances(text):
@@ -250,11 +312,18 @@ def doc_comments(path):
 
 def training_data():
     inj = os.path.join(ROOT, "tests/corpus/injections")
-    pos = [t for _, t in payloads(sorted(glob.glob(os.path.join(inj, "tuning/*.txt"))))]
+    pos = []
+    for sub in TRAIN_PAYLOADS:
+        files = sorted(glob.glob(os.path.join(inj, sub, "*.txt")))
+        files = [f for f in files if os.path.basename(f) != "benign.txt"]
+        pos += [t for _, t in payloads(files)]
     pos += [t for _, t in payloads([os.path.join(inj, "payloads.txt")])]
     neg = [unescape(l) for l in corpus_lines(os.path.join(inj, "clean.txt"))]
-    for p in sorted(glob.glob(os.path.join(inj, "benign/*.txt"))):
-        neg += [b for _, b in blocks(p)]
+    hard = []
+    for sub in TRAIN_BENIGN:
+        for p in sorted(glob.glob(os.path.join(inj, sub))):
+            hard += [b for _, b in blocks(p)]
+    neg += hard
     secrets = read(os.path.join(ROOT, "tests/corpus/secrets/clean.txt"))
     entries = []
     for part in re.split(r"(?m)^%%$", secrets):
@@ -280,7 +349,8 @@ def training_data():
         neg += paragraphs(read(p))
     neg = [t for t in neg if instances(t)]
     pos = [t for t in pos if instances(t)]
-    return pos, neg
+    hard = set(t for t in hard if instances(t))
+    return pos, neg, hard
 
 
 # ------------------------------------------------------------------------------------------
@@ -350,19 +420,21 @@ def score_text(model, text):
     best = -math.inf
     for s in sentences(text):
         f = features(s)
-        if f:
+        if f and scored(s):
             best = max(best, score_sentence(model, f))
     return best
 
 
-def threshold_for(neg_scores):
+def threshold_for(neg_scores, max_fp):
     s = sorted(neg_scores, reverse=True)
-    k = int(MAX_FP * len(s))
+    k = int(max_fp * len(s))
     t = s[k]
     return math.nextafter(t, math.inf) if math.isfinite(t) else 0.0
 
 
-def cross_validate(pos, neg):
+def cross_validate(pos, neg, hard):
+    """Out-of-fold scores of every text; the threshold keeps the false positives at most
+    MAX_FP of all negative texts and MAX_HARD_FP of the hard negatives (benign blocks)."""
     rng = random.Random(SEED + 1)
     pf = [i % FOLDS for i in range(len(pos))]
     nf = [i % FOLDS for i in range(len(neg))]
@@ -381,10 +453,20 @@ def cross_validate(pos, neg):
             if nf[i] == k:
                 ns[i] = score_text(model, t)
         print(f"  fold {k + 1}/{FOLDS} done", file=sys.stderr)
-    t = threshold_for(ns)
+    hs = [x for t, x in zip(neg, ns) if t in hard]
+    t = max(threshold_for(ns, MAX_FP), threshold_for(hs, MAX_HARD_FP))
     recall = sum(s >= t for s in ps) / len(ps)
     fp = sum(s >= t for s in ns) / len(ns)
-    return t, recall, fp
+    hfp = sum(s >= t for s in hs) / len(hs)
+    for level in (0.01, 0.02, 0.03, 0.05, 0.1):
+        lt = threshold_for(hs, level)
+        r = sum(s >= lt for s in ps) / len(ps)
+        print(f"  benign blocks false marks {level:.2f}: threshold {lt:.3f}, recall {r:.4f}")
+    if "--verbose" in sys.argv:
+        for text, x in sorted(zip(neg, ns), key=lambda p: -p[1]):
+            if x >= t:
+                print(f"  CV false mark {x:.3f}: {text[:150]!r}")
+    return t, recall, fp, hfp, ps
 
 
 FIXTURE_TEXTS = [
@@ -424,10 +506,12 @@ def write_outputs(model, threshold):
 
 
 def held_out(model, threshold):
+    """The model alone on the held-out round (HELD_OUT, never trained on) and its benign
+    blocks: run once, when the model is final."""
     inj = os.path.join(ROOT, "tests/corpus/injections")
     by_class, by_lang = {}, {}
     n = caught = 0
-    for p in sorted(glob.glob(os.path.join(inj, "heldout6/*.txt"))):
+    for p in sorted(glob.glob(os.path.join(inj, HELD_OUT, "*.txt"))):
         lang = os.path.basename(p).split(".")[0]
         for cls, t in payloads([p]):
             hit = score_text(model, t) >= threshold
@@ -437,25 +521,31 @@ def held_out(model, threshold):
                 e = d.setdefault(key, [0, 0])
                 e[0] += 1
                 e[1] += hit
-    print(f"held-out heldout6 (model alone): {caught}/{n} = {caught / n:.3f}")
+    print(f"held-out {HELD_OUT} (model alone): {caught}/{max(n, 1)} = {caught / max(n, 1):.3f}")
     print("  by class: " + ", ".join(f"{c} {k}/{m}" for c, (m, k) in sorted(by_class.items())))
     print("  by language: " + ", ".join(f"{c} {k}/{m}" for c, (m, k) in sorted(by_lang.items())))
     marked = total = 0
-    for p in sorted(glob.glob(os.path.join(inj, "benign6/*.txt"))):
+    for p in sorted(glob.glob(os.path.join(inj, HELD_OUT_BENIGN, "*.txt"))):
         for title, body in blocks(p):
             total += 1
             if score_text(model, body) >= threshold:
                 marked += 1
-                print(f"  benign6 marked: {os.path.basename(p)} / {title}")
-    print(f"benign6 (model alone): {marked}/{total} marked")
+                print(f"  {HELD_OUT_BENIGN} marked: {os.path.basename(p)} / {title}")
+    print(f"{HELD_OUT_BENIGN} (model alone): {marked}/{total} marked")
 
 
 def main():
-    pos, neg = training_data()
+    pos, neg, hard = training_data()
     nneg = sum(len(instances(t)) for t in neg)
-    print(f"training data: {len(pos)} positive texts, {len(neg)} negative texts ({nneg} sentences)")
-    threshold, recall, fp = cross_validate(pos, neg)
-    print(f"5-fold CV: threshold {threshold:.6f}, recall {recall:.4f}, false positives {fp:.4f}")
+    print(
+        f"training data: {len(pos)} positive texts, {len(neg)} negative texts "
+        f"({nneg} sentences; {len(hard)} benign blocks)"
+    )
+    threshold, recall, fp, hfp, _ = cross_validate(pos, neg, hard)
+    print(
+        f"5-fold CV: threshold {threshold:.6f}, recall {recall:.4f}, false positives {fp:.4f} "
+        f"(benign blocks {hfp:.4f})"
+    )
     w, b = train(pos, neg)
     model = quantise(w, b)
     tr = sum(score_text(model, t) >= threshold for t in pos) / len(pos)
