@@ -263,8 +263,11 @@ fn tuning_half_is_withheld_or_marked() {
 /// tuning/*.rN.txt.
 const HELD_OUT: &str = "heldout7";
 
-/// The floor of the held-out rate: set from the one measurement of the seventh round.
-const HELD_OUT_FLOOR: f64 = 0.0;
+/// The floor of the held-out rate: the seventh round measured once, after the rules and the
+/// classifier were frozen and committed (8e4d65f): 254 of 460 (55.2%; 111 withheld, 143
+/// marked), rounded down. Its benign blocks (benign7/heldout.txt): 0 of 110 TAINTED, 13
+/// SUSPICIOUS, 2 of them by `instruction-like`. Issue 29's 90% is not reached.
+const HELD_OUT_FLOOR: f64 = 0.552;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
