@@ -4,11 +4,14 @@
 //! The phrase and cue tables find what someone listed; text written independently of them
 //! slips past (docs/security.md has the figures). This is a logistic regression over hashed
 //! character 3- to 5-grams and word 1- and 2-grams of one sentence, trained offline by
-//! `scripts/train-intent-model.py` on the tuning payloads against benign technical prose, and
-//! compiled in as `data/intent-model.bin` (2^18 `i8` weights behind a 40-byte header). A text
-//! scores the maximum over its sentences, so one order hidden in a long note still counts. It
-//! is only ever SUSPICIOUS: a statistical model can be wrong both ways, and the text is still
-//! shown, marked.
+//! `scripts/train-intent-model.py` on the tuning and training payloads against benign memory
+//! and technical prose, and compiled in as `data/intent-model.bin` (2^18 `i8` weights behind
+//! a 40-byte header), whose header is checked once per process at first use. A text scores the
+//! maximum over its sentences, so one order hidden in a long note still counts; quoted spans
+//! are blanked first (a quoted attack is a mention, judged by the rules), and a sentence of
+//! fewer than [`MIN_WORDS`] words and [`MIN_CHARS`] letters is not scored (too few features).
+//! It is only ever SUSPICIOUS: a statistical model can be wrong both ways, and the text is
+//! still shown, marked.
 //!
 //! The feature extraction here and in the script must agree exactly; the unit test below checks
 //! the scores the script printed for a few texts (`data/intent-model-scores.txt`).
