@@ -316,6 +316,10 @@ def training_data():
     for sub in TRAIN_PAYLOADS:
         files = sorted(glob.glob(os.path.join(inj, sub, "*.txt")))
         files = [f for f in files if os.path.basename(f) != "benign.txt"]
+        if sub == "tuning":
+            # The sixth round last, as when the committed weights were trained (it was then
+            # its own directory): SGD's path, and so the bytes written, depend on the order.
+            files = [f for f in files if ".r6." not in f] + [f for f in files if ".r6." in f]
         pos += [t for _, t in payloads(files)]
     pos += [t for _, t in payloads([os.path.join(inj, "payloads.txt")])]
     neg = [unescape(l) for l in corpus_lines(os.path.join(inj, "clean.txt"))]
