@@ -1,9 +1,6 @@
 //! Decoding stored record lines: every read of memory decodes every line it reads, so this is
 //! the floor under `load`, `status` and the hooks at 100,000 records. Lines of six kinds as
-//! git-rune writes them; prints nanoseconds per line (median of the rounds). Then the load
-//! gate (`integrity::gate::gate`: every rule and the learned `instruction-like` classifier) on
-//! 10,000 of the decoded records, which is what a reader pays for a record the gate cache
-//! does not know yet.
+//! git-rune writes them; prints nanoseconds per line (median of the rounds).
 //!
 //!     cargo bench --locked --bench decode
 //!
@@ -14,7 +11,6 @@ use std::time::Instant;
 
 const LINES: usize = 100_000;
 const ROUNDS: usize = 9;
-const GATED: usize = 10_000;
 
 fn lines() -> Vec<String> {
     let meta = |i: usize| {
@@ -69,34 +65,5 @@ fn main() {
         per_line[ROUNDS / 2],
         per_line[0],
         per_line[ROUNDS - 1]
-    );
-    // The first gate call builds the rule tables and parses the compiled-in classifier: timed
-    // alone.
-    let first = git_rune::model::decode_line(&lines[0]).unwrap();
-    let t = Instant::now();
-    std::hint::black_box(git_rune::integrity::gate::gate(&first));
-    let first_ns = t.elapsed().as_nanos();
-    let records: Vec<_> = lines[..GATED]
-        .iter()
-        .map(|l| git_rune::model::decode_line(l).unwrap())
-        .collect();
-    let mut per_record = Vec::with_capacity(ROUNDS);
-    for _ in 0..ROUNDS {
-        let t = Instant::now();
-        let mut clean = 0usize;
-        for r in &records {
-            clean += (git_rune::integrity::gate::gate(r) == git_rune::integrity::gate::Gate::Clean)
-                as usize;
-        }
-        per_record.push(t.elapsed().as_nanos() as f64 / GATED as f64 / 1e3);
-        std::hint::black_box(clean);
-    }
-    per_record.sort_by(f64::total_cmp);
-    println!(
-        "gate {GATED} records: median {:.1} us/record, min {:.1}, max {:.1}; first call (builds the tables, parses the classifier) {:.1} us",
-        per_record[ROUNDS / 2],
-        per_record[0],
-        per_record[ROUNDS - 1],
-        first_ns as f64 / 1e3
     );
 }
