@@ -292,7 +292,13 @@ fn briefing_at(
 fn gated_mode(view_dir: &Path, max: usize) -> Option<(String, String, u64)> {
     let (name, rules) = mode::active(view_dir)?;
     let file = format!("{VIEW_DIR}/active-context.md");
-    let issues = crate::integrity::scan_text(&rules);
+    // The rules git-rune itself ships are orders to the agent by design: handed over as they
+    // are when the file holds exactly them (provenance, not a phrase list).
+    let issues = if mode::is_builtin(&name, &rules) {
+        Vec::new()
+    } else {
+        crate::integrity::scan_text(&rules)
+    };
     let text = match crate::integrity::verdict(&issues) {
         crate::integrity::Verdict::Tainted => format!(
             "(the rules in {file} are withheld as TAINTED by the integrity check; inspect the file, or run `git rune mode dev` to write the built-in rules)\n"
