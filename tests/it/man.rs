@@ -12,12 +12,27 @@ fn git_rune_help_works_before_init_and_init_writes_no_pages() {
     let prefix = repo.home.join("prefix");
     let bin = prefix.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
-    std::fs::copy(env!("CARGO_BIN_EXE_git-rune"), bin.join("git-rune")).unwrap();
+    // A hard link where it can be: a copy is written through a file descriptor that another
+    // test thread's fork may still hold when this one executes it ("Text file busy").
+    let exe = bin.join("git-rune");
+    if std::fs::hard_link(env!("CARGO_BIN_EXE_git-rune"), &exe).is_err() {
+        std::fs::copy(env!("CARGO_BIN_EXE_git-rune"), &exe).unwrap();
+    }
     let run = |args: &[&str]| {
-        let mut cmd = Command::new(bin.join("git-rune"));
-        repo.env(&mut cmd);
-        cmd.env_remove("GIT_RUNE_MAN_DIR");
-        cmd.args(args).output().unwrap()
+        let mut tries = 0;
+        loop {
+            let mut cmd = Command::new(&exe);
+            repo.env(&mut cmd);
+            cmd.env_remove("GIT_RUNE_MAN_DIR");
+            match cmd.args(args).output() {
+                // ETXTBSY: the copy's descriptor is still open in a forked child.
+                Err(e) if e.raw_os_error() == Some(26) && tries < 100 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                other => break other.unwrap(),
+            }
+        }
     };
     let man1 = prefix.join("share/man/man1");
     // Before any page is installed, help falls back to the long help.
