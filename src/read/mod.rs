@@ -45,7 +45,23 @@ pub fn with_role_briefing<R>(
     f: impl FnOnce(&Briefing<'_>, &State) -> R,
 ) -> Result<R> {
     let tips = tips(store, at)?;
-    let mut digest = digested(store, &tips)?;
+    // Verdicts earlier briefings scanned: memory that has not changed is not scanned again.
+    cache::verdicts::recall(store);
+    let out = role_briefing(store, at, budget, authors, echoes, f, &tips);
+    cache::verdicts::keep(store);
+    out
+}
+
+fn role_briefing<R>(
+    store: &Store,
+    at: Option<&str>,
+    budget: usize,
+    authors: bool,
+    echoes: Option<&dyn Fn(&State) -> RoleEchoes>,
+    f: impl FnOnce(&Briefing<'_>, &State) -> R,
+    tips: &Tips,
+) -> Result<R> {
+    let mut digest = digested(store, tips)?;
     // The user-level memory is today's, never as of a commit; it is not in the digest.
     let globals = if at.is_none() {
         crate::memory::user::global_instincts()

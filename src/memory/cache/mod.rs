@@ -9,12 +9,14 @@
 //! * `echoes`: the folded echoes, per tree pair (`echo show`, `load --role`);
 //! * `echo_index`: `echo search`'s index of them, per tree pair;
 //! * `gate`: the load gate's verdicts, per memory ref (the work tree's);
+//! * `verdicts`: the gate's verdicts of the records briefings scanned, by id;
 //! * `view_index`: what the view's refresh knows of the state it shows (the work tree's).
 
 pub mod digest;
 pub mod echo_index;
 pub mod echoes;
 pub mod gate;
+pub mod verdicts;
 pub mod view_index;
 
 use crate::store::Tip;
