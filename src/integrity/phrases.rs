@@ -34,6 +34,9 @@
 //!
 //! The word reader runs on the normal form ([`super::norm`]) and looks every word up once in
 //! the vocabulary ([`super::vocab`]).
+//!
+//! Past 600 lines: the rules' documentation above is a third of it; the rest is one matcher over
+//! one word stream and the compiler of its pattern table.
 
 use super::intent::{cited_or_quoted, QuoteCache};
 use super::norm::{is_cjk, is_word_char};

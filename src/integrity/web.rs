@@ -1,5 +1,8 @@
 //! The web in memory: URLs that carry data out, HTML that runs script, and [`inert_urls`],
 //! which makes the URLs of loaded memory text that no renderer fetches or links.
+//!
+//! Past 600 lines: one URL and HTML reader serves both the exfiltration rules and `inert_urls`;
+//! split, both halves would parse URLs.
 
 use super::tables::tables;
 use super::*;

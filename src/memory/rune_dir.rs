@@ -11,6 +11,9 @@
 //! already holds (same content, same shown time) are skipped, so importing twice adds nothing.
 //! Nothing is written unless every record seals; then one commit per ref, both refs in one
 //! transaction.
+//!
+//! Past 600 lines: import and export are one mapping between the seed's files and records, read in
+//! both directions file by file; split, each file's rule would live in two places.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};

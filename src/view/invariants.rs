@@ -27,6 +27,9 @@
 //! rest of the file is its layout, kept as its frame and written back in place, so the
 //! template's prose, a note under `## Archived` or a code example never block a save. The
 //! loader's stats (danger / critical / state / cross) come from the section's words.
+//!
+//! Past 600 lines: the loader's format has one reader and one writer that must agree line for line
+//! (sections, archive, fields, globs); they are kept side by side on purpose.
 
 pub use super::invariants_file::is_archived;
 use super::invariants_file::{
