@@ -52,21 +52,30 @@ import sys
 import unicodedata
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BITS = 18
+BITS = int(os.environ.get("INTENT_BITS", "18"))
 BUCKETS = 1 << BITS
 SEED = 20260429
-EPOCHS = 40
+# Character n-grams of MIN_GRAM to 5 characters.
+MIN_GRAM = int(os.environ.get("INTENT_MIN_GRAM", "3"))
+EPOCHS = int(os.environ.get("INTENT_EPOCHS", "40"))
 LR0 = 5.0
 FOLDS = 5
 MAX_FP = 0.01
 MAX_HARD_FP = 0.03
-# The payload directories trained on (tuning, the burnt sixth held-out round, the seventh
-# training round) and the benign blocks trained on as hard negatives. The seventh held-out
-# round (heldout7, benign7) is never trained on.
-TRAIN_PAYLOADS = ["tuning", "train7"]
-TRAIN_BENIGN = ["benign/*.txt", "benign6/*.txt", "train7/benign.txt"]
-HELD_OUT = "heldout7"
-HELD_OUT_BENIGN = "benign7"
+# The payload directories trained on (tuning with the burnt sixth held-out round, the seventh
+# and eighth training rounds, the burnt seventh held-out round) and the benign blocks trained
+# on as hard negatives. The eighth held-out round (heldout8, benign8) is never trained on.
+TRAIN_PAYLOADS = ["tuning", "train7", "train8/a", "train8/b", "heldout7"]
+TRAIN_BENIGN = [
+    "benign/*.txt",
+    "benign6/*.txt",
+    "train7/benign.txt",
+    "benign7/*.txt",
+    "train8/a/benign.txt",
+    "train8/b/benign.txt",
+]
+HELD_OUT = "heldout8"
+HELD_OUT_BENIGN = "benign8"
 CAP = 64 * 1024
 SPLIT = set("\n.!?\u3002\uff01\uff1f")
 SEPARATORS = set(
@@ -144,7 +153,7 @@ def features(sentence):
                 if i + k >= n:
                     break
                 h = fnv(h, enc[i + k])
-                if k >= 2:
+                if k >= MIN_GRAM - 1:
                     out.append(h & (BUCKETS - 1))
         prev = None
         for w in ws:
@@ -550,6 +559,8 @@ def main():
         f"5-fold CV: threshold {threshold:.6f}, recall {recall:.4f}, false positives {fp:.4f} "
         f"(benign blocks {hfp:.4f})"
     )
+    if "--cv-only" in sys.argv:
+        return
     w, b = train(pos, neg)
     model = quantise(w, b)
     tr = sum(score_text(model, t) >= threshold for t in pos) / len(pos)

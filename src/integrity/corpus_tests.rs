@@ -180,7 +180,8 @@ fn score_half(sub: &str) -> (usize, usize, usize, Vec<String>) {
     let mut lines_out = Vec::new();
     let mut per_lang: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut per_round: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-    for (file, text) in corpus_files(sub) {
+    // A training round keeps its hard negatives beside its payloads (`benign.txt`).
+    for (file, text) in corpus_files(sub).into_iter().filter(|(f, _)| f != "benign") {
         // `en.txt`, `en.r1.txt` (an earlier held-out round, now tuning material): one language.
         let lang = file.split('.').next().unwrap_or(&file).to_owned();
         let round = file.split('.').nth(1).unwrap_or("r0").to_owned();
@@ -257,6 +258,37 @@ fn tuning_half_is_withheld_or_marked() {
     );
 }
 
+/// The training rounds and the burnt seventh held-out round: the classifier is trained on
+/// them (the rules were not tuned on them), so their rates say only that the model still
+/// fits its training data. Scored per language and per class (train8 brings the class
+/// `supply`: orders that arrive through a package, an install script or a dependency's
+/// README); the floor is a regression guard a little under the rates measured when the
+/// classifier was retrained with them.
+const TRAINING_ROUNDS: [(&str, f64); 4] = [
+    ("train7", 0.0),
+    ("train8/a", 0.0),
+    ("train8/b", 0.0),
+    ("heldout7", 0.0),
+];
+
+#[test]
+fn training_rounds_are_withheld_or_marked() {
+    for (sub, floor) in TRAINING_ROUNDS {
+        if !corpus_dir(sub).is_dir() {
+            println!("tests/corpus/injections/{sub} is absent: skipped");
+            continue;
+        }
+        let (tried, withheld, marked, missed) = score_half(sub);
+        assert!(tried > 0, "the training round {sub} is empty");
+        let rate = (withheld + marked) as f64 / tried as f64;
+        assert!(
+            rate >= floor,
+            "{sub}: {rate:.3} withheld or marked, below the floor {floor}; missed {}",
+            missed.len()
+        );
+    }
+}
+
 /// The held-out directory: the seventh round, written after the rules of RULES_VERSION 7 and
 /// the classifier trained on tuning/ and train7/ were frozen, by someone who has not read the
 /// tables or the training data. Earlier rounds were tuned or trained on and live in
@@ -307,8 +339,10 @@ fn benign_security_writing_is_never_tainted() {
                 .map(move |(file, text)| (format!("{sub}/{file}"), text))
         })
         .collect();
-    if let Ok(text) = std::fs::read_to_string(corpus_dir("train7").join("benign.txt")) {
-        files.push(("train7/benign".to_owned(), text));
+    for round in ["train7", "train8/a", "train8/b"] {
+        if let Ok(text) = std::fs::read_to_string(corpus_dir(round).join("benign.txt")) {
+            files.push((format!("{}/benign", round.replace('/', "-")), text));
+        }
     }
     let mut per_set: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
     for (file, text) in files {
