@@ -12,7 +12,7 @@ It writes src/integrity/data/intent-model.bin (the weights) and
 src/integrity/data/intent-model-scores.txt (scores of a few texts, which the Rust unit test
 compares with its own, so the two feature extractions cannot drift). It prints the 5-fold
 cross-validation recall and false-positive rate on the training data and the threshold chosen
-from them. `--held-out` also scores tests/corpus/injections/heldout7 and benign7, which are
+from them. `--held-out` also scores tests/corpus/injections/heldout8 and benign8, which are
 never trained on: run that once, when the model is final, or the held-out figure becomes a
 tuning figure. `--verbose` lists the texts the cross-validation marks falsely.
 
@@ -31,11 +31,11 @@ the same line, every character replaced by a space), then split into sentences a
 . ! ? 。 ！ ？; the maximum over the sentences that have at least MIN_WORDS words or MIN_CHARS
 characters in their words. Training uses every sentence.
 
-Training data: the payloads of tests/corpus/injections/{tuning,train7} and
-payloads.txt against clean.txt, the benign blocks of benign/, benign6/ and train7/benign.txt
-(hard negatives), the clean secret corpus, git-rune's docs and doc comments, the seeds. The
-sixth held-out round (now tuning/*.r6.txt) is trained on: it was measured twice and is burnt as a test
-set. The threshold keeps the cross-validated false positives at most MAX_FP of all negative
+Training data: the payloads of tests/corpus/injections/{tuning,train7,train8/a,train8/b,
+heldout7} and payloads.txt against clean.txt, the benign blocks of benign/, benign6/, benign7/,
+train7/benign.txt and train8/*/benign.txt (hard negatives), the clean secret corpus, git-rune's
+docs and doc comments, the seeds. The sixth held-out round (now tuning/*.r6.txt) and the seventh
+(heldout7, benign7) are trained on: both were measured and are burnt as test sets. The threshold keeps the cross-validated false positives at most MAX_FP of all negative
 texts and MAX_HARD_FP of the benign blocks.
 
 File format (little endian): b"RUNEIM01", u32 bucket bits (18), u32 zero, f64 scale,
