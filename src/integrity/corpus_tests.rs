@@ -395,7 +395,10 @@ fn benign_security_writing_is_never_tainted() {
     // `npm install`"), `secret-exfiltration` on a deploy hook called with a token header and
     // on an incident write-up, `remote-script-execution` on an onboarding `curl | sh`.
     const KNOWN: [(&str, &str); 24] = [
-        ("benign8", "Incident write-up: poisoned memory file in a fork PR"),
+        (
+            "benign8",
+            "Incident write-up: poisoned memory file in a fork PR",
+        ),
         ("benign8", "Convention: run the tests before you push"),
         ("benign8", "Decision: pnpm instead of npm"),
         ("benign8", "Onboarding: local setup"),
@@ -421,12 +424,10 @@ fn benign_security_writing_is_never_tainted() {
         ("train8-b", "ko: 보안 리뷰 코멘트"),
     ];
     tainted.retain(|(file, title, _)| {
-        !KNOWN
-            .iter()
-            .any(|(set, known)| {
-                (*file == format!("{set}/benign") || *file == format!("{set}/heldout"))
-                    && title == known
-            })
+        !KNOWN.iter().any(|(set, known)| {
+            (*file == format!("{set}/benign") || *file == format!("{set}/heldout"))
+                && title == known
+        })
     });
     assert!(tainted.is_empty(), "benign texts TAINTED: {tainted:#?}");
     // The classifier's false marks: at most 3% of the benign texts.
