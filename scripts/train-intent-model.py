@@ -12,7 +12,7 @@ It writes src/integrity/data/intent-model.bin (the weights) and
 src/integrity/data/intent-model-scores.txt (scores of a few texts, which the Rust unit test
 compares with its own, so the two feature extractions cannot drift). It prints the 5-fold
 cross-validation recall and false-positive rate on the training data and the threshold chosen
-from them. `--held-out` also scores tests/corpus/injections/heldout7 and benign7, which are
+from them. `--held-out` also scores tests/corpus/injections/heldout8 and benign8, which are
 never trained on: run that once, when the model is final, or the held-out figure becomes a
 tuning figure. `--verbose` lists the texts the cross-validation marks falsely.
 
@@ -31,11 +31,11 @@ the same line, every character replaced by a space), then split into sentences a
 . ! ? 。 ！ ？; the maximum over the sentences that have at least MIN_WORDS words or MIN_CHARS
 characters in their words. Training uses every sentence.
 
-Training data: the payloads of tests/corpus/injections/{tuning,train7} and
-payloads.txt against clean.txt, the benign blocks of benign/, benign6/ and train7/benign.txt
-(hard negatives), the clean secret corpus, git-rune's docs and doc comments, the seeds. The
-sixth held-out round (now tuning/*.r6.txt) is trained on: it was measured twice and is burnt as a test
-set. The threshold keeps the cross-validated false positives at most MAX_FP of all negative
+Training data: the payloads of tests/corpus/injections/{tuning,train7,train8/a,train8/b,
+heldout7} and payloads.txt against clean.txt, the benign blocks of benign/, benign6/, benign7/,
+train7/benign.txt and train8/*/benign.txt (hard negatives), the clean secret corpus, git-rune's
+docs and doc comments, the seeds. The sixth held-out round (now tuning/*.r6.txt) and the seventh
+(heldout7, benign7) are trained on: both were measured and are burnt as test sets. The threshold keeps the cross-validated false positives at most MAX_FP of all negative
 texts and MAX_HARD_FP of the benign blocks.
 
 File format (little endian): b"RUNEIM01", u32 bucket bits (18), u32 zero, f64 scale,
@@ -52,21 +52,30 @@ import sys
 import unicodedata
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BITS = 18
+BITS = int(os.environ.get("INTENT_BITS", "18"))
 BUCKETS = 1 << BITS
 SEED = 20260429
-EPOCHS = 40
+# Character n-grams of MIN_GRAM to 5 characters.
+MIN_GRAM = int(os.environ.get("INTENT_MIN_GRAM", "3"))
+EPOCHS = int(os.environ.get("INTENT_EPOCHS", "40"))
 LR0 = 5.0
 FOLDS = 5
 MAX_FP = 0.01
 MAX_HARD_FP = 0.03
-# The payload directories trained on (tuning, the burnt sixth held-out round, the seventh
-# training round) and the benign blocks trained on as hard negatives. The seventh held-out
-# round (heldout7, benign7) is never trained on.
-TRAIN_PAYLOADS = ["tuning", "train7"]
-TRAIN_BENIGN = ["benign/*.txt", "benign6/*.txt", "train7/benign.txt"]
-HELD_OUT = "heldout7"
-HELD_OUT_BENIGN = "benign7"
+# The payload directories trained on (tuning with the burnt sixth held-out round, the seventh
+# and eighth training rounds, the burnt seventh held-out round) and the benign blocks trained
+# on as hard negatives. The eighth held-out round (heldout8, benign8) is never trained on.
+TRAIN_PAYLOADS = ["tuning", "train7", "train8/a", "train8/b", "heldout7"]
+TRAIN_BENIGN = [
+    "benign/*.txt",
+    "benign6/*.txt",
+    "train7/benign.txt",
+    "benign7/*.txt",
+    "train8/a/benign.txt",
+    "train8/b/benign.txt",
+]
+HELD_OUT = "heldout8"
+HELD_OUT_BENIGN = "benign8"
 CAP = 64 * 1024
 SPLIT = set("\n.!?\u3002\uff01\uff1f")
 SEPARATORS = set(
@@ -144,7 +153,7 @@ def features(sentence):
                 if i + k >= n:
                     break
                 h = fnv(h, enc[i + k])
-                if k >= 2:
+                if k >= MIN_GRAM - 1:
                     out.append(h & (BUCKETS - 1))
         prev = None
         for w in ws:
@@ -550,6 +559,8 @@ def main():
         f"5-fold CV: threshold {threshold:.6f}, recall {recall:.4f}, false positives {fp:.4f} "
         f"(benign blocks {hfp:.4f})"
     )
+    if "--cv-only" in sys.argv:
+        return
     w, b = train(pos, neg)
     model = quantise(w, b)
     tr = sum(score_text(model, t) >= threshold for t in pos) / len(pos)
