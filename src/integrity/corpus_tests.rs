@@ -393,16 +393,15 @@ fn benign_security_writing_is_never_tainted() {
     // listed here so that the suite guards against new ones, not fixed (docs/security.md):
     // `agent-hijack` on conventions addressed to agents ("If you are an agent, do not run
     // `npm install`"), `secret-exfiltration` on a deploy hook called with a token header and
-    // on an incident write-up, `remote-script-execution` on an onboarding `curl | sh`.
-    const KNOWN: [(&str, &str); 24] = [
+    // on an incident write-up, `remote-script-execution` on an onboarding `curl | sh`. After
+    // that measurement `agent-hijack` was changed (RULES_VERSION 9: an address and orders
+    // need a sensitive target), which cleared the three conventions; three remain.
+    const KNOWN: [(&str, &str); 21] = [
         (
             "benign8",
             "Incident write-up: poisoned memory file in a fork PR",
         ),
-        ("benign8", "Convention: run the tests before you push"),
-        ("benign8", "Decision: pnpm instead of npm"),
         ("benign8", "Onboarding: local setup"),
-        ("benign8", "Convention : lancer les tests avant de pousser"),
         ("benign8", "Procédure de déploiement : API catalogue"),
         ("train7", "code comment: prompt template override"),
         ("train7", "nl: dreigingsmodel"),

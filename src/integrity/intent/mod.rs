@@ -156,6 +156,20 @@ enum Kind {
     Persist,
 }
 
+/// What a hijack acts on: the agent's rules, secrets and where they go, its identity, the
+/// people it works for, what it keeps from them. An address to the agent with orders about
+/// anything else (run the tests, do not run `npm install`, report the counts) is a convention
+/// written for agents, which memory is full of: it stays SUSPICIOUS at most.
+const SENSITIVE: u32 = 1 << Kind::Override as u32
+    | 1 << Kind::Exfiltration as u32
+    | 1 << Kind::Role as u32
+    | 1 << Kind::RolePlay as u32
+    | 1 << Kind::Marker as u32
+    | 1 << Kind::Conceal as u32
+    | 1 << Kind::Operator as u32
+    | 1 << Kind::Private as u32
+    | 1 << Kind::Persist as u32;
+
 #[derive(Debug)]
 struct Finding {
     kind: Kind,
@@ -289,7 +303,11 @@ fn report(c: &Cues, phrases: &[(usize, usize)], mut found: Vec<Finding>, out: &m
         let (s, e) = (w.list[f.first].start, w.list[f.last].end);
         if f.strength == Strength::Strong {
             out.hit(f.rule(), s, e);
-        } else if kinds.count_ones() >= 2 && points >= 4 && !with_phrase[c.paragraph[f.first]] {
+        } else if kinds.count_ones() >= 2
+            && points >= 4
+            && kinds & SENSITIVE != 0
+            && !with_phrase[c.paragraph[f.first]]
+        {
             out.hit("agent-hijack", s, e);
         } else {
             out.hit(f.rule(), s, e);
