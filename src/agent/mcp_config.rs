@@ -9,7 +9,7 @@ use std::path::Path;
 use jsonc_parser::json;
 use toml_edit::{Array, DocumentMut, Item, Table};
 
-use super::settings_file::{object_at, parse, read, write, Change, SettingsError};
+use super::settings_file::{finish_removal, object_at, parse, read, write, Change, SettingsError};
 
 /// The server's name in every client's configuration.
 pub const SERVER: &str = "git-rune";
@@ -96,16 +96,7 @@ pub fn uninstall_json(
             p.remove();
         }
     }
-    if file_created && obj.properties().is_empty() {
-        std::fs::remove_file(path).map_err(|source| SettingsError::Io {
-            what: "remove",
-            path: path.to_owned(),
-            source,
-        })?;
-        change.file_removed = true;
-    } else {
-        write(path, &root.to_string())?;
-    }
+    change.file_removed = finish_removal(path, &root, &obj, file_created)?;
     Ok(change)
 }
 

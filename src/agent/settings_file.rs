@@ -213,15 +213,26 @@ pub fn remove_hooks(
             p.remove();
         }
     }
+    change.file_removed = finish_removal(path, &root, &obj, file_created)?;
+    Ok(change)
+}
+
+/// The end of an uninstall: the file removed when install created it and nothing is left in
+/// it (true), else written back.
+pub(super) fn finish_removal(
+    path: &Path,
+    root: &CstRootNode,
+    obj: &CstObject,
+    file_created: bool,
+) -> Result<bool, SettingsError> {
     if file_created && obj.properties().is_empty() {
         std::fs::remove_file(path).map_err(|source| SettingsError::Io {
             what: "remove",
             path: path.to_owned(),
             source,
         })?;
-        change.file_removed = true;
-    } else {
-        write(path, &root.to_string())?;
+        return Ok(true);
     }
-    Ok(change)
+    write(path, &root.to_string())?;
+    Ok(false)
 }
