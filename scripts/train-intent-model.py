@@ -60,8 +60,8 @@ MIN_GRAM = int(os.environ.get("INTENT_MIN_GRAM", "3"))
 EPOCHS = int(os.environ.get("INTENT_EPOCHS", "40"))
 LR0 = 5.0
 FOLDS = 5
-MAX_FP = 0.01
-MAX_HARD_FP = 0.03
+MAX_FP = float(os.environ.get("INTENT_MAX_FP", "0.025"))
+MAX_HARD_FP = float(os.environ.get("INTENT_MAX_HARD_FP", "0.08"))
 # The payload directories trained on (tuning with the burnt sixth held-out round, the seventh
 # and eighth training rounds, the burnt seventh held-out round) and the benign blocks trained
 # on as hard negatives. The eighth held-out round (heldout8, benign8) is never trained on.
@@ -74,8 +74,8 @@ TRAIN_BENIGN = [
     "train8/a/benign.txt",
     "train8/b/benign.txt",
 ]
-HELD_OUT = "heldout8"
-HELD_OUT_BENIGN = "benign8"
+HELD_OUT = "heldout9"
+HELD_OUT_BENIGN = "benign9"
 CAP = 64 * 1024
 SPLIT = set("\n.!?\u3002\uff01\uff1f")
 SEPARATORS = set(
@@ -471,10 +471,14 @@ def cross_validate(pos, neg, hard):
     recall = sum(s >= t for s in ps) / len(ps)
     fp = sum(s >= t for s in ns) / len(ns)
     hfp = sum(s >= t for s in hs) / len(hs)
-    for level in (0.01, 0.02, 0.03, 0.05, 0.1):
+    for level in (0.01, 0.02, 0.03, 0.05, 0.08, 0.1):
         lt = threshold_for(hs, level)
         r = sum(s >= lt for s in ps) / len(ps)
-        print(f"  benign blocks false marks {level:.2f}: threshold {lt:.3f}, recall {r:.4f}")
+        a = sum(s >= lt for s in ns) / len(ns)
+        print(
+            f"  benign blocks false marks {level:.2f}: threshold {lt:.3f}, recall {r:.4f}, "
+            f"all negatives {a:.4f}"
+        )
     if "--verbose" in sys.argv:
         for text, x in sorted(zip(neg, ns), key=lambda p: -p[1]):
             if x >= t:

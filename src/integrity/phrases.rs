@@ -497,6 +497,14 @@ impl<'a> Words<'a> {
         self.text
     }
 
+    /// Whether word `i` is the value of a request header in a command (`-H "X-Deploy-Token:
+    /// $TOKEN"`): see [`super::shapes::in_header`].
+    pub(super) fn in_header(&self, i: usize) -> bool {
+        self.list
+            .get(i)
+            .is_some_and(|w| super::shapes::in_header(self.text, w.start))
+    }
+
     /// The bytes of word `i`.
     pub(super) fn text_of(&self, i: usize) -> &[u8] {
         self.list

@@ -301,6 +301,126 @@ pub(super) fn scan_shell(text: &str, out: &mut Sink) {
     end_line(text, line_at, b.len(), &mut line, out);
 }
 
+/// Whether `at` is in the value of a request header given to a command on its line (`-H
+/// "Authorization: Bearer $TOKEN"`, `--header 'X-Api-Key: …'`): after `-H`/`--header` and the
+/// header name's colon, before the argument's closing quote. A secret there authenticates the
+/// call, as runbooks' deploy hooks do; it is not data sent out.
+pub(super) fn in_header(text: &[u8], at: usize) -> bool {
+    let at = at.min(text.len());
+    let from = text[..at]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |p| p + 1);
+    let line = &text[from..at];
+    let Some(flag) = [&b" -H "[..], b" --header ", b" -Headers "]
+        .iter()
+        .filter_map(|f| {
+            line.windows(f.len())
+                .rposition(|x| x == *f)
+                .map(|p| p + f.len())
+        })
+        .max()
+    else {
+        return false;
+    };
+    // The header argument: quoted to its closing quote, or one word.
+    let arg = &text[from + flag..];
+    let arg = &arg[..arg.iter().position(|&c| c == b'\n').unwrap_or(arg.len())];
+    let (quote, body) = match arg.first() {
+        Some(&q @ (b'"' | b'\'')) => (Some(q), &arg[1..]),
+        _ => (None, arg),
+    };
+    let end = match quote {
+        Some(q) => body.iter().position(|&c| c == q),
+        None => Some(
+            body.iter()
+                .position(u8::is_ascii_whitespace)
+                .unwrap_or(body.len()),
+        ),
+    };
+    let Some(end) = end else { return false };
+    let Some(colon) = body[..end].iter().position(|&c| c == b':') else {
+        return false;
+    };
+    let name = &body[..colon];
+    let body_at = from + flag + usize::from(quote.is_some());
+    !name.is_empty()
+        && name
+            .iter()
+            .all(|&c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+        && at < body_at + end
+}
+
+/// What a `remote-script-execution` hit over `cmd` (the command, in normal form) reports. A
+/// script fetched from a named source is run unseen: TAINTED. The fetch-and-run shape with no
+/// source named (`curl ... | bash`, `curl | sh`, `curl $URL | sh`: a write-up describing the
+/// attack, not one) or only from official installers (`@installer-hosts`: rustup's one-liner in
+/// an onboarding note) is `script-pipe-shape` (SUSPICIOUS), shown marked. Without a fetcher
+/// (`base64 -d | sh`, `powershell -enc`) it stays TAINTED: nothing there is documentation.
+pub(super) fn script_rule(cmd: &str) -> &'static str {
+    let b = cmd.as_bytes();
+    let words = || {
+        b.split(|c| c.is_ascii_whitespace() || b"`'\"()[]{};|&<>=,".contains(c))
+            .filter(|w| !w.is_empty())
+    };
+    if !words().any(|w| mask(command_name(w)) & (FETCHER | DOWNLOAD_API) != 0) {
+        return "remote-script-execution";
+    }
+    let installers = tables().set("installer-hosts");
+    for w in words() {
+        let Some(host) = host_of(w) else { continue };
+        if !installers
+            .iter()
+            .any(|h| host.eq_ignore_ascii_case(h.as_bytes()))
+        {
+            return "remote-script-execution";
+        }
+    }
+    // Only installers named, or no source at all.
+    "script-pipe-shape"
+}
+
+/// The host a command word names: after `scheme://`, or a dotted name (`evil.example/x.sh`,
+/// `sh.rustup.rs`) whose last label is letters. Flags (`--tlsv1.2`) and `...` name none.
+fn host_of(w: &[u8]) -> Option<&[u8]> {
+    let rest = match w.windows(3).position(|x| x == b"://") {
+        Some(p) => &w[p + 3..],
+        None if w.starts_with(b"-") || w.starts_with(b"$") => return None,
+        None => w,
+    };
+    let rest = rest.rsplit(|&c| c == b'@').next().unwrap_or(rest);
+    let end = rest
+        .iter()
+        .position(|c| b"/:?#".contains(c))
+        .unwrap_or(rest.len());
+    let host = &rest[..end];
+    let scheme = w.windows(3).any(|x| x == b"://");
+    // `rustup-init.sh`, `a.ps1`: a file the command saves or runs, not a host.
+    let file = [
+        &b".sh"[..],
+        b".bash",
+        b".py",
+        b".ps1",
+        b".rb",
+        b".pl",
+        b".js",
+        b".exe",
+        b".bat",
+    ]
+    .iter()
+    .any(|x| host.ends_with(x));
+    if !scheme && (file || w.contains(&b'/') && !host.contains(&b'.')) {
+        return None;
+    }
+    let labels: Vec<&[u8]> = host.split(|&c| c == b'.').collect();
+    let last = labels.last().copied().unwrap_or_default();
+    let dotted = labels.len() >= 2
+        && labels.iter().all(|l| !l.is_empty())
+        && (last.len() >= 2 && last.iter().all(u8::is_ascii_alphabetic)
+            || labels.iter().all(|l| l.iter().all(u8::is_ascii_digit)));
+    (dotted || scheme && !host.is_empty()).then_some(host)
+}
+
 /// What is judged once a line is read: an interpreter left waiting for its program, and the
 /// code one-liners.
 fn end_line(text: &str, at: usize, end: usize, line: &mut Line, out: &mut Sink) {
@@ -425,7 +545,10 @@ pub(super) fn shell_token(text: &str, s: usize, e: usize, line: &mut Line, out: 
         if line.seen & SENDER != 0
             && (line.data_flag || tok.contains(&b'@') || line.seen & SENDER_ARGS != 0)
         {
-            out.hit("secret-exfiltration", s, e);
+            // A header's value authenticates the call ([`in_header`]).
+            if !in_header(b, s) {
+                out.hit("secret-exfiltration", s, e);
+            }
         }
         if line.secret_source.is_none() && line.seen & SENDER == 0 {
             line.secret_source = Some(s);

@@ -139,6 +139,7 @@ impl<'a> Cues<'a> {
         self.has(k, SECRET)
             && !(k.saturating_sub(2)..(k + 3).min(self.at.len()))
                 .any(|j| j != k && self.has(j, COMPOUND))
+            && !self.w.in_header(k)
     }
 
     /// Whether word `i` (a verb) is in the imperative position, and whether it is negated.

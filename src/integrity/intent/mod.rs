@@ -184,7 +184,10 @@ impl Finding {
         match (self.kind, self.strength) {
             (Kind::Override, Strength::Strong) => "override-instructions",
             (Kind::Exfiltration, Strength::Strong) => "secret-exfiltration",
-            (Kind::Role, _) => "role-reassignment",
+            // Not addressed to the reader ("attacks ask the model to become a character"):
+            // a description of a role-play, heuristic.
+            (Kind::Role, Strength::Strong) => "role-reassignment",
+            (Kind::Role, _) => "role-play",
             (Kind::RolePlay, _) => "role-play",
             (Kind::Marker, _) => "role-marker",
             _ => "agent-directive",

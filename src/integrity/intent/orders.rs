@@ -117,10 +117,13 @@ pub(super) fn orders(c: &Cues, i: usize, negated: bool, found: &mut Vec<Finding>
         let to_mail = (c.clause[i].max(i.saturating_sub(back))..c.clause_end(i).min(i + 14))
             .find(|&k| c.w.list[k].next == b'@');
         // "Dime …", "nenn mir …", "告诉我 …": the verb may hold its "me".
+        // "Tell the user if you find a password in .env" (사용자에게 알려 주세요): the user
+        // the agent works for is not a channel out, even when the verb holds a "me".
+        let to_user = c.find(i, lo.max(-8), hi, USER).is_some();
         let to_me = c
             .find(i, if v & FINAL != 0 { lo } else { -4 }, 7, ME)
-            .filter(|&k| k < i + 5 || c.me_alone(k))
-            .or((v & ME != 0).then_some(i));
+            .filter(|&k| (k < i + 5 || c.me_alone(k)) && !to_user)
+            .or((v & ME != 0 && !to_user).then_some(i));
         let to_reply = c.find(i, lo, hi, OUT);
         if let Some(s) = secret {
             let by_send = v & (SEND | REVEAL) != 0 && (to_url.is_some() || to_mail.is_some());
