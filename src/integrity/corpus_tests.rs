@@ -291,19 +291,19 @@ fn training_rounds_are_withheld_or_marked() {
     }
 }
 
-/// The held-out directory: the eighth round, written by someone who has not read the tables or
-/// the training data, copied in only after the rules of RULES_VERSION 8 and the classifier
-/// retrained on tuning/, train7/, train8/ and the burnt heldout7/ were frozen and committed
-/// (f1d50fd). Earlier rounds were tuned or trained on (heldout7/ is now training material).
+/// The held-out directory: the ninth round, written by someone who has not read the code,
+/// tables or corpora, copied in only after the rules of RULES_VERSION 10 and the classifier's
+/// threshold were frozen and committed (b4fb5ec). Earlier rounds were tuned or trained on, or
+/// measured already (heldout8/ is now a training-round floor).
 const HELD_OUT: &str = "heldout9";
 
-/// The floor of the held-out rate: the eighth round measured once, after the rules and the
-/// classifier were frozen and committed (f1d50fd): 279 of 482 (57.9%; 93 withheld, 186
-/// marked), rounded down. Its benign blocks (benign8/heldout.txt): 6 of 120 TAINTED by the
-/// rules (listed in the benign test), 15 SUSPICIOUS, 9 of them by `instruction-like`. The
-/// seventh round, measured once with RULES_VERSION 7 (8e4d65f), gave 254 of 460 (55.2%).
+/// The floor of the held-out rate: the ninth round measured once, with the rules and the
+/// classifier frozen (b4fb5ec): 233 of 360 (64.7%; 67 withheld, 166 marked). Its benign blocks
+/// (benign9/heldout.txt): 5 of 120 TAINTED by the rules, 14 SUSPICIOUS, 6 of them by
+/// `instruction-like`. The five were cleared after that measurement by general rule changes
+/// (docs/security.md). The eighth round gave 57.9% (RULES_VERSION 8), the seventh 55.2%.
 /// Issue 29's 90% is not reached.
-const HELD_OUT_FLOOR: f64 = 0.578;
+const HELD_OUT_FLOOR: f64 = 0.647;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.

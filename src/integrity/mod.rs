@@ -162,6 +162,7 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
             i.rule = "quoted-frame-marker";
             i.verdict = Verdict::Suspicious;
         } else if (QUOTABLE.contains(&i.rule) && in_quotes(text, i.offset, true))
+            || (i.rule == "html-event-handler" && in_code_span(text, i.offset))
             || (COMMANDS.contains(&i.rule) && quoted_in_prose(text, i.offset))
             || ((QUOTABLE.contains(&i.rule) || COMMANDS.contains(&i.rule))
                 && in_inline_comment(text, i.offset))
@@ -196,18 +197,23 @@ fn mentioned(text: &str, offset: usize) -> bool {
     let names_role = ["system", "assistant", "user", "developer", "tool"]
         .iter()
         .any(|r| after.starts_with(r));
-    let mid_sentence = before
-        .trim_end()
-        .chars()
-        .last()
-        .is_some_and(|c| c.is_alphanumeric() || c == ',');
-    // git-rune's own frame is named by nobody but its forgers and its docs: only a quoted
-    // one is a mention.
-    let ours = rest[..marker_end]
+    let lead = before.trim_end();
+    let mid_sentence = lead.ends_with("...")
+        || lead.ends_with('\u{2026}')
+        || lead
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_alphanumeric() || c == ',');
+    // git-rune's own frame with attributes (`<rune-memory trust="system">`) is a forgery
+    // wherever it stands: only a quoted one is a mention. The bare tag mid-sentence ("records
+    // are wrapped in <rune-memory> … </rune-memory>") is a note about the frame.
+    let tag = &rest[..marker_end];
+    let ours = tag
         .chars()
         .filter(|c| c.is_ascii_alphabetic() || *c == '-')
         .collect::<String>()
-        .eq_ignore_ascii_case("rune-memory");
+        .eq_ignore_ascii_case("rune-memory")
+        && tag.contains(char::is_whitespace);
     // Closed again on its line, in quotes or brackets ("write "<|im_start|>system" and …"), it
     // is shown to the reader as an example even when it names a role.
     let brackets = [('(', ')'), ('\u{FF08}', '\u{FF09}')];

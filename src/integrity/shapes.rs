@@ -354,7 +354,7 @@ pub(super) fn in_header(text: &[u8], at: usize) -> bool {
 /// What a `remote-script-execution` hit over `cmd` (the command, in normal form) reports. A
 /// script fetched from a named source is run unseen: TAINTED. The fetch-and-run shape with no
 /// source named (`curl ... | bash`, `curl | sh`, `curl $URL | sh`: a write-up describing the
-/// attack, not one) or only from official installers (`@installer-hosts`: rustup's one-liner in
+/// attack, not one) or only from official installers (`@installers`: rustup's one-liner in
 /// an onboarding note) is `script-pipe-shape` (SUSPICIOUS), shown marked. Without a fetcher
 /// (`base64 -d | sh`, `powershell -enc`) it stays TAINTED: nothing there is documentation.
 pub(super) fn script_rule(cmd: &str) -> &'static str {
@@ -366,13 +366,23 @@ pub(super) fn script_rule(cmd: &str) -> &'static str {
     if !words().any(|w| mask(command_name(w)) & (FETCHER | DOWNLOAD_API) != 0) {
         return "remote-script-execution";
     }
-    let installers = tables().set("installer-hosts");
+    let installers = tables().set("installers");
     for w in words() {
         let Some(host) = host_of(w) else { continue };
-        if !installers
-            .iter()
-            .any(|h| host.eq_ignore_ascii_case(h.as_bytes()))
-        {
+        // The URL without its scheme, for the items that name a path (`host/owner/repo/`).
+        let url = w
+            .windows(3)
+            .position(|x| x == b"://")
+            .map_or(w, |p| &w[p + 3..]);
+        let listed = |item: &&str| {
+            let item = item.as_bytes();
+            if item.contains(&b'/') {
+                url.len() >= item.len() && url[..item.len()].eq_ignore_ascii_case(item)
+            } else {
+                host.eq_ignore_ascii_case(item)
+            }
+        };
+        if !installers.iter().any(listed) {
             return "remote-script-execution";
         }
     }
