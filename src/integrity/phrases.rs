@@ -48,6 +48,7 @@ use super::*;
 // Phrase patterns.
 
 /// One element of a compiled phrase pattern (the syntax is described in [`super::tables`]).
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub(super) struct Element {
     /// One-word alternatives, sorted.
     words: Vec<u32>,
@@ -61,8 +62,10 @@ pub(super) struct Element {
     max: usize,
 }
 
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub(super) struct Pattern {
-    pub(super) rule: &'static str,
+    /// Its rule, by index in [`RULES`].
+    rule: u8,
     elements: Vec<Element>,
     /// `^`: the phrase's first word opens its line.
     line_start: bool,
@@ -77,9 +80,9 @@ pub(super) fn compile_patterns(v: &mut Vocabulary, t: &'static Tables) {
     for (rule, pattern, at) in &t.patterns {
         let rule = RULES
             .iter()
-            .find(|r| r.0 == *rule)
+            .position(|r| r.0 == *rule)
             .unwrap_or_else(|| panic!("{at}: phrase rule {rule} is not listed in RULES"))
-            .0;
+            as u8;
         let (mut line_start, mut clause_start) = (false, false);
         let mut elements = Vec::new();
         for el in pattern.split_whitespace() {
@@ -689,7 +692,7 @@ pub(super) fn scan_phrases(w: &Words, out: &mut Sink) -> Vec<(usize, usize)> {
                     let rule = if cited_or_quoted(w, cues, first, end, &mut quotes) {
                         "quoted-instruction"
                     } else {
-                        pattern.rule
+                        RULES[usize::from(pattern.rule)].0
                     };
                     out.hit(rule, w.list[first].start, w.list[end].end);
                     hits.push((first, end));

@@ -2,7 +2,7 @@
 //! both `weakened-security` / `encoded-blob` shapes read line by line.
 
 use super::shapes::*;
-use super::tables::tables;
+use super::tables::sets;
 use super::*;
 
 pub(super) const FALSY: u64 = bit("falsy");
@@ -47,7 +47,7 @@ pub(super) fn scan_settings(text: &str, out: &mut Sink) {
             .take_while(|c| c.is_ascii_alphanumeric())
             .count();
         let (value, keyed) = (mask(&b[v..ve]), |keys: &str| {
-            tables()
+            sets()
                 .set(keys)
                 .iter()
                 .any(|k| ends_with_ci(id, k.as_bytes()))

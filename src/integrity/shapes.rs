@@ -2,7 +2,7 @@
 //! that switch protections off, encoded blobs.
 
 use super::downloads::{downloads, windows_and_powershell};
-use super::tables::tables;
+use super::tables::sets;
 use super::*;
 pub(super) use crate::bytes::{contains_ci, ends_with_ci, skip_blanks, starts_with_ci};
 
@@ -12,13 +12,13 @@ pub(super) use crate::bytes::{contains_ci, ends_with_ci, skip_blanks, starts_wit
 /// Files whose reading is exfiltration: private keys and credential stores
 /// (`@secret-files` in `data/lists.txt`).
 pub(super) fn secret_files() -> &'static [&'static str] {
-    tables().set("secret-files")
+    sets().set("secret-files")
 }
 /// Files read every day (`cat .env` to check a port) but private enough that sending them out
 /// is exfiltration (`@send-only-files`). `.env` and `.env.*` (templates excepted) are matched in
 /// [`secret_kind`].
 pub(super) fn send_only_files() -> &'static [&'static str] {
-    tables().set("send-only-files")
+    sets().set("send-only-files")
 }
 
 /// What a path-like token names: 2 a secret file ([`secret_files`], `~/.ssh`), 1 a file only
@@ -366,7 +366,7 @@ pub(super) fn script_rule(cmd: &str) -> &'static str {
     if !words().any(|w| mask(command_name(w)) & (FETCHER | DOWNLOAD_API) != 0) {
         return "remote-script-execution";
     }
-    let installers = tables().set("installers");
+    let installers = sets().set("installers");
     for w in words() {
         let Some(host) = host_of(w) else { continue };
         // The URL without its scheme, for the items that name a path (`host/owner/repo/`).
@@ -443,11 +443,11 @@ fn end_line(text: &str, at: usize, end: usize, line: &mut Line, out: &mut Sink) 
         && (contains_ci(l, b"exec:") || contains_ci(l, b"system:"))
         && contains_ci(l, b"tcp"))
         || (line.inline_code
-            && tables()
+            && sets()
                 .set("sockets")
                 .iter()
                 .any(|n| contains_ci(l, n.as_bytes()))
-            && tables()
+            && sets()
                 .set("socket-shells")
                 .iter()
                 .any(|n| contains_ci(l, n.as_bytes())));
@@ -455,11 +455,11 @@ fn end_line(text: &str, at: usize, end: usize, line: &mut Line, out: &mut Sink) 
         out.hit("reverse-shell", at, end);
     }
     if line.inline_code {
-        let network = tables()
+        let network = sets()
             .set("network-apis")
             .iter()
             .any(|n| contains_ci(l, n.as_bytes()));
-        let secret = tables()
+        let secret = sets()
             .set("secret-sources")
             .iter()
             .any(|n| contains_ci(l, n.as_bytes()))
@@ -585,7 +585,7 @@ pub(super) fn shell_token(text: &str, s: usize, e: usize, line: &mut Line, out: 
             out.hit("remote-script-execution", at, e);
             line.interpreter = None;
         } else if !tok.starts_with(b"-")
-            || tables()
+            || sets()
                 .set("one-liner-flags")
                 .iter()
                 .any(|f| tok.eq_ignore_ascii_case(f.as_bytes()))

@@ -1,5 +1,8 @@
-//! The scanner's data files (`src/integrity/data/`), compiled into the binary and parsed once,
-//! on the first scan: word lists, phrase patterns and the cue vocabulary of each language.
+//! The scanner's data files (`src/integrity/data/`), compiled into the binary: word lists,
+//! phrase patterns and the cue vocabulary of each language. A process parses only the sets
+//! (`@`) it reads at run time ([`sets`]); the vocabulary built from the rest is compiled ahead
+//! into `data/vocab.bin` ([`super::vocab`]), and built from the files only when they changed
+//! since.
 //!
 //! Data, not code: adding a language or a word is an edit of a text file, and the Rust
 //! scanners only name the lists and classes they read. The files are part of the binary
@@ -127,11 +130,30 @@ impl Tables {
     }
 }
 
-/// The parsed tables. Parsing is tested (`tables_parse`), so the `expect` cannot fire in a
-/// build whose tests passed.
+/// The parsed tables, whole: what the vocabulary is built from ([`super::vocab`]), which a
+/// build reads from its compiled form instead. Parsing is tested (`tables_parse`), so the
+/// `expect` cannot fire in a build whose tests passed.
 pub(super) fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| parse(data_files()).expect("the integrity data files parse"))
+    TABLES.get_or_init(|| parse(data_files(), false).expect("the integrity data files parse"))
+}
+
+/// The tables' sets only (`@name: …`), which the shape scanners read at run time: parsing
+/// them skips the cue words and patterns, most of the files, which the vocabulary already
+/// holds compiled.
+pub(super) fn sets() -> &'static Tables {
+    static SETS: OnceLock<Tables> = OnceLock::new();
+    SETS.get_or_init(|| parse(data_files(), true).expect("the integrity data files parse"))
+}
+
+/// Whether the data files are the compiled-in ones (in tests, `RUNE_INTEGRITY_DATA` may name
+/// others), so that what was compiled from them may be used.
+pub(super) fn compiled_in() -> bool {
+    #[cfg(test)]
+    if std::env::var_os("RUNE_INTEGRITY_DATA").is_some() {
+        return false;
+    }
+    true
 }
 
 /// The data files the scanner parses: the compiled-in ones, or (in tests only) the files of
@@ -158,13 +180,19 @@ pub(super) fn files() -> &'static [(&'static str, &'static str)] {
     FILES
 }
 
-/// Parses data files; an error names the file and line.
-pub(super) fn parse(files: &[(&'static str, &'static str)]) -> Result<Tables, String> {
+/// Parses data files (only their sets, when `sets_only`); an error names the file and line.
+pub(super) fn parse(
+    files: &[(&'static str, &'static str)],
+    sets_only: bool,
+) -> Result<Tables, String> {
     let mut t = Tables::default();
     for &(file, text) in files {
         let mut verb_final = false;
         for (n, line) in text.lines().enumerate() {
             let at = || format!("src/integrity/data/{file}:{}", n + 1);
+            if sets_only && !line.starts_with('@') {
+                continue;
+            }
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
@@ -246,7 +274,12 @@ fn items(s: &'static str) -> Result<Vec<&'static str>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::integrity::vocab::{vocabulary, CUES, LISTS};
+    use crate::integrity::vocab::{Vocabulary, CUES, LISTS};
+
+    /// The compiled-in tables, parsed whole, for building a vocabulary.
+    fn t_static() -> &'static Tables {
+        tables()
+    }
 
     /// The tables the scanners name outside the vocabulary lists.
     const NAMED: &[&str] = &[
@@ -267,7 +300,7 @@ mod tests {
 
     #[test]
     fn tables_parse() {
-        let t = parse(files()).unwrap_or_else(|e| panic!("{e}"));
+        let t = parse(files(), false).unwrap_or_else(|e| panic!("{e}"));
         for name in LISTS.iter().chain(NAMED) {
             assert!(!t.set(name).is_empty(), "no list {name} in data/lists.txt");
         }
@@ -283,30 +316,38 @@ mod tests {
         // Building the vocabulary compiles every pattern against its sets and interns every
         // word: a set a pattern names but no file declares, or a table word that is not one
         // word, panics here rather than in a scan.
-        let v = vocabulary();
+        let v = Vocabulary::build(t_static());
         assert_eq!(v.patterns.len(), t.patterns.len());
+        // The sets parsed alone are those of the whole parse.
+        let sets = parse(files(), true).unwrap();
+        for name in t.sets.keys() {
+            assert_eq!(sets.set(name), t.set(name), "set {name}");
+        }
+        assert!(sets.cues.is_empty() && sets.patterns.is_empty());
     }
 
     #[test]
     fn parse_errors_name_the_file_and_line() {
         let bad: &[(&str, &str)] = &[("x.txt", "# ok\n@a: b\nwhat is this\n")];
-        let e = parse(bad).unwrap_err();
+        let e = parse(bad, false).unwrap_err();
         assert!(e.starts_with("src/integrity/data/x.txt:3:"), "{e}");
         let bad: &[(&str, &str)] = &[("y.txt", "@a: \"unclosed\n")];
-        assert!(parse(bad).unwrap_err().contains("y.txt:1: unclosed quote"));
+        assert!(parse(bad, false)
+            .unwrap_err()
+            .contains("y.txt:1: unclosed quote"));
         let bad: &[(&str, &str)] = &[("z.txt", "!order: sideways\n")];
-        assert!(parse(bad).unwrap_err().contains("unknown directive"));
+        assert!(parse(bad, false).unwrap_err().contains("unknown directive"));
         let ok: &[(&str, &str)] = &[(
             "w.txt",
             "@a: \"iwr \" b+c\n!order: final\n%final: x* y+z\nrule-name: a b\n",
         )];
-        let t = parse(ok).unwrap();
+        let t = parse(ok, false).unwrap();
         assert_eq!(t.set("a"), &["iwr ", "b+c"]);
         assert!(t.cues[0].stem && t.cues[0].verb_final && t.cues[1].words == ["y", "z"]);
         assert_eq!(t.patterns[0].0, "rule-name");
-        let t = parse(&[("v.txt", "%final: *wort a+b*\n")]).unwrap();
+        let t = parse(&[("v.txt", "%final: *wort a+b*\n")], false).unwrap();
         assert!(t.cues[0].suffix && !t.cues[0].stem && t.cues[0].words == ["wort"]);
         assert!(t.cues[1].stem && t.cues[1].words == ["a", "b"]);
-        assert!(parse(&[("v.txt", "%final: *a+b\n")]).is_err());
+        assert!(parse(&[("v.txt", "%final: *a+b\n")], false).is_err());
     }
 }

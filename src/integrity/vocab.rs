@@ -5,9 +5,11 @@
 //! Scripts written without spaces (Chinese, Japanese) are cut into words by the longest
 //! vocabulary entry at each character, so every table word of those scripts is an entry.
 
+use serde::{Deserialize, Serialize};
+
 use super::norm::{is_cjk, is_word_char, Norm};
 use super::phrases::{compile_patterns, Pattern};
-use super::tables::{tables, Tables};
+use super::tables::{compiled_in, fingerprint, tables, Tables};
 
 /// The word lists of `lists.txt` that are vocabulary bits, in bit order. Each word of a text
 /// is looked up once to learn all the lists it belongs to, as a bit mask ([`mask`]), so
@@ -186,7 +188,7 @@ pub(super) fn fnv(h: u64, c: u8) -> u64 {
     (h ^ u64::from(c.to_ascii_lowercase())).wrapping_mul(0x0100_0000_01b3)
 }
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, Serialize, Deserialize)]
 pub(super) struct Slot {
     /// Where the word (lower case) is in `Vocabulary::keys`, and its length.
     key: u32,
@@ -213,6 +215,7 @@ pub(super) struct Entry {
 
 /// A cue of several words (`no+longer`), by word id; with a stem last (`환경+변수*`), its
 /// last word is matched by its beginning.
+#[derive(Clone, Serialize, Deserialize)]
 pub(super) struct CueSeq {
     pub(super) ids: Vec<u32>,
     /// The last word's beginning (normalised, lower case), for a stem.
@@ -245,8 +248,102 @@ pub(super) struct Vocabulary {
     pub(super) cue_seqs: Vec<Vec<CueSeq>>,
 }
 
+/// The vocabulary as `data/vocab.bin` holds it (postcard): the filled slots only, and the
+/// stamp of what it was built from.
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    stamp: u64,
+    size: u32,
+    filled: Vec<(u32, u16, Slot)>,
+    keys: Vec<u8>,
+    ids: u32,
+    stems: bool,
+    suffixes: bool,
+    cjk_initials: Vec<char>,
+    cjk_longest: u32,
+    patterns: Vec<Pattern>,
+    by_first: Vec<Vec<u16>>,
+    cue_seqs: Vec<Vec<CueSeq>>,
+}
+
+/// The vocabulary compiled from the data files when the tests last wrote it
+/// (`vocab_bin_is_current`): what a process reads instead of building it, which costs about
+/// 60M instructions (20,000 table words normalised and interned, the patterns compiled), more
+/// than the rest of a `save`.
+const COMPILED: &[u8] = include_bytes!("data/vocab.bin");
+
+/// What a compiled vocabulary must have been built from: the data files' fingerprint and the
+/// list and class names the code gives bits to. (The build's own code is checked by the test
+/// that compares the compiled form with a fresh build.)
+fn stamp() -> u64 {
+    let mut h = fingerprint();
+    for name in LISTS.iter().chain(CUES).flat_map(|n| n.bytes().chain([0])) {
+        h = (h ^ u64::from(name)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
 impl Vocabulary {
-    fn build(t: &'static Tables) -> Vocabulary {
+    /// The compiled vocabulary, when it was built from these tables.
+    fn compiled() -> Option<Vocabulary> {
+        if !compiled_in() {
+            return None;
+        }
+        let s: Stored = postcard::from_bytes(COMPILED).ok()?;
+        if s.stamp != stamp() || !s.size.is_power_of_two() {
+            return None;
+        }
+        let size = s.size as usize;
+        let mut tags = vec![0u16; size];
+        let mut slots = vec![Slot::default(); size];
+        for (at, tag, slot) in s.filled {
+            let at = at as usize;
+            if at >= size || slot.key as usize + usize::from(slot.len) > s.keys.len() {
+                return None;
+            }
+            tags[at] = tag;
+            slots[at] = slot;
+        }
+        Some(Vocabulary {
+            tags,
+            slots,
+            keys: s.keys,
+            ids: s.ids,
+            stems: s.stems,
+            suffixes: s.suffixes,
+            cjk_initials: s.cjk_initials,
+            cjk_longest: s.cjk_longest as usize,
+            patterns: s.patterns,
+            by_first: s.by_first,
+            cue_seqs: s.cue_seqs,
+        })
+    }
+
+    /// The compiled form of this vocabulary (`data/vocab.bin`).
+    #[cfg(test)]
+    pub(super) fn encode(&self) -> Vec<u8> {
+        let filled = (0..self.tags.len())
+            .filter(|&at| self.tags[at] != 0)
+            .map(|at| (at as u32, self.tags[at], self.slots[at]))
+            .collect();
+        let stored = Stored {
+            stamp: stamp(),
+            size: self.tags.len() as u32,
+            filled,
+            keys: self.keys.clone(),
+            ids: self.ids,
+            stems: self.stems,
+            suffixes: self.suffixes,
+            cjk_initials: self.cjk_initials.clone(),
+            cjk_longest: self.cjk_longest as u32,
+            patterns: self.patterns.clone(),
+            by_first: self.by_first.clone(),
+            cue_seqs: self.cue_seqs.clone(),
+        };
+        postcard::to_allocvec(&stored).expect("a vocabulary encodes")
+    }
+
+    pub(super) fn build(t: &'static Tables) -> Vocabulary {
         // Room for every word at most half full, so probes stay short.
         let words: usize = LISTS.iter().map(|l| t.set(l).len()).sum::<usize>()
             + t.cues.iter().map(|c| c.words.len()).sum::<usize>()
@@ -483,13 +580,39 @@ impl Vocabulary {
     }
 }
 
-/// The vocabulary, built from the tables on first use.
+/// The vocabulary: the compiled one, or (when the tables changed since it was written, or in a
+/// test that reads other tables) built from the tables on first use.
 pub(super) fn vocabulary() -> &'static Vocabulary {
     static VOCABULARY: std::sync::OnceLock<Vocabulary> = std::sync::OnceLock::new();
-    VOCABULARY.get_or_init(|| Vocabulary::build(tables()))
+    VOCABULARY.get_or_init(|| Vocabulary::compiled().unwrap_or_else(|| Vocabulary::build(tables())))
 }
 
 /// The lists `word` belongs to, case-insensitively, as bits.
 pub(super) fn mask(word: &[u8]) -> u64 {
     vocabulary().lookup(word).mask
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `data/vocab.bin` is what a fresh build from the tables encodes to, and reads back as
+    /// itself. After a table edit, `UPDATE_VOCAB=1 cargo test --lib vocab_bin` writes it (until
+    /// then every process builds the vocabulary from the tables: correct, only slower).
+    #[test]
+    fn vocab_bin_is_current() {
+        let fresh = Vocabulary::build(tables()).encode();
+        if std::env::var_os("UPDATE_VOCAB").is_some() {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/integrity/data/vocab.bin");
+            std::fs::write(path, &fresh).expect("write vocab.bin");
+            return;
+        }
+        assert!(
+            fresh == COMPILED,
+            "src/integrity/data/vocab.bin is stale: run `UPDATE_VOCAB=1 cargo test --locked \
+             --lib vocab_bin` and commit it"
+        );
+        let read = Vocabulary::compiled().expect("the compiled vocabulary reads back");
+        assert!(read.encode() == COMPILED);
+    }
 }

@@ -4,7 +4,7 @@
 //! Past 600 lines: one URL and HTML reader serves both the exfiltration rules and `inert_urls`;
 //! split, both halves would parse URLs.
 
-use super::tables::tables;
+use super::tables::sets;
 use super::*;
 use crate::bytes::starts_with_ci;
 
@@ -29,10 +29,10 @@ fn private_name(b: &[u8], i: usize) -> u8 {
         if cut {
             let part = name[s..k].to_ascii_lowercase();
             let is = |list: &[&str]| list.iter().any(|w| w.as_bytes() == part.as_slice());
-            level = level.max(if is(tables().set("private-names")) {
+            level = level.max(if is(sets().set("private-names")) {
                 2
             } else {
-                u8::from(is(tables().set("private-in-query")))
+                u8::from(is(sets().set("private-in-query")))
             });
             s = k + usize::from(k < name.len() && b"_-.:".contains(&name[k]));
         }
@@ -335,7 +335,7 @@ fn substitutes_private(b: &[u8], s: usize) -> (bool, usize) {
         .any(|w| private_name(w, 0) == 2 && w.iter().any(u8::is_ascii_uppercase));
     let private = private_var
         || commands.filter(|w| word(w)).any(|w| {
-            tables()
+            sets()
                 .set("substituted")
                 .iter()
                 .any(|s| w.eq_ignore_ascii_case(s.as_bytes()))
