@@ -264,13 +264,18 @@ fn tuning_half_is_withheld_or_marked() {
 /// fits its training data. Scored per language and per class (train8 brings the class
 /// `supply`: orders that arrive through a package, an install script or a dependency's
 /// README); the floor is a regression guard a little under the rates measured when the
-/// classifier was retrained with them.
-const TRAINING_ROUNDS: [(&str, f64); 5] = [
+/// classifier was retrained with them. train9 (statement-form orders of the weak classes,
+/// paraphrase, output, supply, conceal and exfil, and 400 hard negatives) and the burnt
+/// ninth held-out round joined with RULES_VERSION 11; heldout8 was measured once and is not
+/// trained on, so its floor guards the rules and the model on text they were not fitted to.
+const TRAINING_ROUNDS: [(&str, f64); 7] = [
     ("train7", 0.78),
     ("train8/a", 0.66),
     ("train8/b", 0.67),
     ("heldout7", 0.86),
-    ("heldout8", 0.57),
+    ("heldout8", 0.75),
+    ("train9", 0.88),
+    ("heldout9", 0.98),
 ];
 
 #[test]
@@ -334,16 +339,18 @@ fn benign_security_writing_is_never_tainted() {
     // benign/, the sixth round's benign6/, the training rounds' hard negatives
     // (train7/benign.txt, train8/*/benign.txt, trained on by the classifier), the seventh
     // held-out round's benign7/ (now trained on) and the eighth's benign8/ (never trained on).
-    let mut files: Vec<(String, String)> = ["benign", "benign6", "benign7", "benign8", "benign9"]
-        .into_iter()
-        .filter(|sub| *sub == "benign" || corpus_dir(sub).is_dir())
-        .flat_map(|sub| {
-            corpus_files(sub)
-                .into_iter()
-                .map(move |(file, text)| (format!("{sub}/{file}"), text))
-        })
-        .collect();
-    for round in ["train7", "train8/a", "train8/b"] {
+    let mut files: Vec<(String, String)> = [
+        "benign", "benign6", "benign7", "benign8", "benign9", "benign10",
+    ]
+    .into_iter()
+    .filter(|sub| *sub == "benign" || corpus_dir(sub).is_dir())
+    .flat_map(|sub| {
+        corpus_files(sub)
+            .into_iter()
+            .map(move |(file, text)| (format!("{sub}/{file}"), text))
+    })
+    .collect();
+    for round in ["train7", "train8/a", "train8/b", "train9"] {
         if let Ok(text) = std::fs::read_to_string(corpus_dir(round).join("benign.txt")) {
             files.push((format!("{}/benign", round.replace('/', "-")), text));
         }
@@ -383,8 +390,9 @@ fn benign_security_writing_is_never_tainted() {
     assert!(tried >= 100, "only {tried} benign texts");
     // Known false TAINTED among the training rounds' hard negatives, by name, so that any new
     // one fails: a code comment that overrides a "system prompt template" in test fixtures
-    // (`override-instructions`), a blog post showing an image-exfiltration URL unquoted after
-    // "like" (`exfiltration-url`), a slide whose subject is the role-play it describes
+    // (`override-instructions`), write-ups showing an image-exfiltration URL unquoted in a
+    // sentence that describes it (`exfiltration-url`: train8's after "like", two of train9's;
+    // the URL alone reads as the attack, and the rules do not yet read the sentence), a slide whose subject is the role-play it describes
     // (`role-reassignment`), and a Korean list of attack types whose noun "지시 무시형" reads as
     // the order itself (`override-instructions`).
     //
@@ -397,9 +405,11 @@ fn benign_security_writing_is_never_tainted() {
     // named, or from an official installer, is `script-pipe-shape`; a secret in a request
     // header authenticates; telling the user is not a channel out; a role-play not addressed
     // to the reader is `role-play`.
-    const KNOWN: [(&str, &str); 4] = [
+    const KNOWN: [(&str, &str); 6] = [
         ("train7", "code comment: prompt template override"),
         ("train8-a", "Blog: exfiltration through images"),
+        ("train9", "Write-up: exfiltration through image links"),
+        ("train9", "Ghi chú bảo mật: rò rỉ qua ảnh"),
         ("train8-a", "Training slide: roleplay jailbreaks"),
         ("train8-b", "ko: 보안 교육 자료: 프롬프트 인젝션 유형"),
     ];
