@@ -296,19 +296,21 @@ fn training_rounds_are_withheld_or_marked() {
     }
 }
 
-/// The held-out directory: the ninth round, written by someone who has not read the code,
-/// tables or corpora, copied in only after the rules of RULES_VERSION 10 and the classifier's
-/// threshold were frozen and committed (b4fb5ec). Earlier rounds were tuned or trained on, or
-/// measured already (heldout8/ is now a training-round floor).
-const HELD_OUT: &str = "heldout9";
+/// The held-out directory: the tenth round, written by someone who has not read the code,
+/// tables or corpora, copied in only after the rules of RULES_VERSION 11 and the classifier
+/// retrained on train9 and the burnt ninth round were frozen and committed (6f43178). Earlier
+/// rounds were tuned or trained on, or measured already (training-round floors above).
+const HELD_OUT: &str = "heldout10";
 
-/// The floor of the held-out rate: the ninth round measured once, with the rules and the
-/// classifier frozen (b4fb5ec): 233 of 360 (64.7%; 67 withheld, 166 marked). Its benign blocks
-/// (benign9/heldout.txt): 5 of 120 TAINTED by the rules, 14 SUSPICIOUS, 6 of them by
-/// `instruction-like`. The five were cleared after that measurement by general rule changes
-/// (docs/security.md). The eighth round gave 57.9% (RULES_VERSION 8), the seventh 55.2%.
-/// Issue 29's 90% is not reached.
-const HELD_OUT_FLOOR: f64 = 0.647;
+/// The floor of the held-out rate: the tenth round measured once, with the rules and the
+/// classifier frozen (6f43178): 265 of 360 (73.6%; 50 withheld, 215 marked). Its benign
+/// blocks (benign10/heldout.txt): 3 of 120 TAINTED by the rules (two write-ups showing an
+/// image-exfiltration URL with a `?q=SECRET` placeholder, an XSS postmortem showing
+/// `onerror=alert(1)`), 18 SUSPICIOUS, 6 of them by `instruction-like`; the three were
+/// cleared after that measurement (RULES_VERSION 12: `exfiltration-placeholder`,
+/// `script-proof-of-concept`). The ninth round gave 64.7% (RULES_VERSION 10), the eighth
+/// 57.9%. Issue 29's 90% is not reached.
+const HELD_OUT_FLOOR: f64 = 0.736;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
@@ -390,9 +392,7 @@ fn benign_security_writing_is_never_tainted() {
     assert!(tried >= 100, "only {tried} benign texts");
     // Known false TAINTED among the training rounds' hard negatives, by name, so that any new
     // one fails: a code comment that overrides a "system prompt template" in test fixtures
-    // (`override-instructions`), write-ups showing an image-exfiltration URL unquoted in a
-    // sentence that describes it (`exfiltration-url`: train8's after "like", two of train9's;
-    // the URL alone reads as the attack, and the rules do not yet read the sentence), a slide whose subject is the role-play it describes
+    // (`override-instructions`), a slide whose subject is the role-play it describes
     // (`role-reassignment`), and a Korean list of attack types whose noun "지시 무시형" reads as
     // the order itself (`override-instructions`).
     //
@@ -405,11 +405,8 @@ fn benign_security_writing_is_never_tainted() {
     // named, or from an official installer, is `script-pipe-shape`; a secret in a request
     // header authenticates; telling the user is not a channel out; a role-play not addressed
     // to the reader is `role-play`.
-    const KNOWN: [(&str, &str); 6] = [
+    const KNOWN: [(&str, &str); 3] = [
         ("train7", "code comment: prompt template override"),
-        ("train8-a", "Blog: exfiltration through images"),
-        ("train9", "Write-up: exfiltration through image links"),
-        ("train9", "Ghi chú bảo mật: rò rỉ qua ảnh"),
         ("train8-a", "Training slide: roleplay jailbreaks"),
         ("train8-b", "ko: 보안 교육 자료: 프롬프트 인젝션 유형"),
     ];

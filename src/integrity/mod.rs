@@ -19,6 +19,7 @@
 //! `remote-script-execution`, `secret-file-read`, `secret-exfiltration`, `exfiltration-url`,
 //! `html-event-handler`, `reverse-shell`, `agent-hijack`. SUSPICIOUS (shown with a warning):
 //! `html-comment`, `encoded-blob`, `weakened-security`, `control-character`, `script-pipe-shape`,
+//! `exfiltration-placeholder`, `script-proof-of-concept`,
 //! `agent-directive`, `role-play`, `role-marker`, `quoted-instruction`, `instruction-like` (a
 //! learned classifier, [`model`]). The reason for each is on the function or table that
 //! implements it.
@@ -109,7 +110,9 @@ pub const RULES: &[(&str, Verdict)] = &[
     ("secret-file-read", Verdict::Tainted),
     ("secret-exfiltration", Verdict::Tainted),
     ("exfiltration-url", Verdict::Tainted),
+    ("exfiltration-placeholder", Verdict::Suspicious),
     ("html-event-handler", Verdict::Tainted),
+    ("script-proof-of-concept", Verdict::Suspicious),
     ("reverse-shell", Verdict::Tainted),
     ("html-comment", Verdict::Suspicious),
     ("encoded-blob", Verdict::Suspicious),
@@ -125,7 +128,7 @@ pub const RULES: &[(&str, Verdict)] = &[
 
 /// Changes whenever the rules or their tables change, so that verdicts cached under an older
 /// scanner (the gate cache, `memory::cache::gate`) are recomputed.
-pub const RULES_VERSION: u32 = 11;
+pub const RULES_VERSION: u32 = 12;
 
 /// At most this many issues are kept per rule (the first found): enough to act on, and a
 /// hostile text full of matches cannot make the report itself huge.
@@ -169,6 +172,19 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
         {
             i.rule = "quoted-instruction";
             i.verdict = Verdict::Suspicious;
+        }
+    }
+    // A placeholder URL next to an order to the reader ("put the API key where the dots
+    // are") is the attack itself, not a write-up showing it.
+    if issues
+        .iter()
+        .any(|i| matches!(i.rule, "agent-directive" | "instruction-like"))
+    {
+        for i in &mut issues {
+            if i.rule == "exfiltration-placeholder" {
+                i.rule = "exfiltration-url";
+                i.verdict = Verdict::Tainted;
+            }
         }
     }
     issues.sort_by(|a, b| (a.offset, b.verdict).cmp(&(b.offset, a.verdict)));

