@@ -476,7 +476,7 @@ impl Sink<'_> {
             let line_end = t[end.min(t.len())..]
                 .find('\n')
                 .map_or(t.len(), |p| end + p);
-            shapes::script_rule(t.get(start..line_end).unwrap_or_default())
+            downloads::script_rule(t.get(start..line_end).unwrap_or_default())
         } else {
             rule
         };

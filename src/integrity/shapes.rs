@@ -1,5 +1,8 @@
 //! Shapes: shell command shapes (remote scripts, secret-file reads, reverse shells), settings
 //! that switch protections off, encoded blobs.
+//!
+//! Past 600 lines: one token walk reads every command shape of a line (pipes, substitutions,
+//! senders and their data, header values); split, each part would walk the line again.
 
 use super::downloads::{downloads, windows_and_powershell};
 use super::tables::sets;
@@ -349,86 +352,6 @@ pub(super) fn in_header(text: &[u8], at: usize) -> bool {
             .iter()
             .all(|&c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
         && at < body_at + end
-}
-
-/// What a `remote-script-execution` hit over `cmd` (the command, in normal form) reports. A
-/// script fetched from a named source is run unseen: TAINTED. The fetch-and-run shape with no
-/// source named (`curl ... | bash`, `curl | sh`, `curl $URL | sh`: a write-up describing the
-/// attack, not one) or only from official installers (`@installers`: rustup's one-liner in
-/// an onboarding note) is `script-pipe-shape` (SUSPICIOUS), shown marked. Without a fetcher
-/// (`base64 -d | sh`, `powershell -enc`) it stays TAINTED: nothing there is documentation.
-pub(super) fn script_rule(cmd: &str) -> &'static str {
-    let b = cmd.as_bytes();
-    let words = || {
-        b.split(|c| c.is_ascii_whitespace() || b"`'\"()[]{};|&<>=,".contains(c))
-            .filter(|w| !w.is_empty())
-    };
-    if !words().any(|w| mask(command_name(w)) & (FETCHER | DOWNLOAD_API) != 0) {
-        return "remote-script-execution";
-    }
-    let installers = sets().set("installers");
-    for w in words() {
-        let Some(host) = host_of(w) else { continue };
-        // The URL without its scheme, for the items that name a path (`host/owner/repo/`).
-        let url = w
-            .windows(3)
-            .position(|x| x == b"://")
-            .map_or(w, |p| &w[p + 3..]);
-        let listed = |item: &&str| {
-            let item = item.as_bytes();
-            if item.contains(&b'/') {
-                url.len() >= item.len() && url[..item.len()].eq_ignore_ascii_case(item)
-            } else {
-                host.eq_ignore_ascii_case(item)
-            }
-        };
-        if !installers.iter().any(listed) {
-            return "remote-script-execution";
-        }
-    }
-    // Only installers named, or no source at all.
-    "script-pipe-shape"
-}
-
-/// The host a command word names: after `scheme://`, or a dotted name (`evil.example/x.sh`,
-/// `sh.rustup.rs`) whose last label is letters. Flags (`--tlsv1.2`) and `...` name none.
-fn host_of(w: &[u8]) -> Option<&[u8]> {
-    let rest = match w.windows(3).position(|x| x == b"://") {
-        Some(p) => &w[p + 3..],
-        None if w.starts_with(b"-") || w.starts_with(b"$") => return None,
-        None => w,
-    };
-    let rest = rest.rsplit(|&c| c == b'@').next().unwrap_or(rest);
-    let end = rest
-        .iter()
-        .position(|c| b"/:?#".contains(c))
-        .unwrap_or(rest.len());
-    let host = &rest[..end];
-    let scheme = w.windows(3).any(|x| x == b"://");
-    // `rustup-init.sh`, `a.ps1`: a file the command saves or runs, not a host.
-    let file = [
-        &b".sh"[..],
-        b".bash",
-        b".py",
-        b".ps1",
-        b".rb",
-        b".pl",
-        b".js",
-        b".exe",
-        b".bat",
-    ]
-    .iter()
-    .any(|x| host.ends_with(x));
-    if !scheme && (file || w.contains(&b'/') && !host.contains(&b'.')) {
-        return None;
-    }
-    let labels: Vec<&[u8]> = host.split(|&c| c == b'.').collect();
-    let last = labels.last().copied().unwrap_or_default();
-    let dotted = labels.len() >= 2
-        && labels.iter().all(|l| !l.is_empty())
-        && (last.len() >= 2 && last.iter().all(u8::is_ascii_alphabetic)
-            || labels.iter().all(|l| l.iter().all(u8::is_ascii_digit)));
-    (dotted || scheme && !host.is_empty()).then_some(host)
 }
 
 /// What is judged once a line is read: an interpreter left waiting for its program, and the
