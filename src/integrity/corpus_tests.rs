@@ -266,16 +266,20 @@ fn tuning_half_is_withheld_or_marked() {
 /// README); the floor is a regression guard a little under the rates measured when the
 /// classifier was retrained with them. train9 (statement-form orders of the weak classes,
 /// paraphrase, output, supply, conceal and exfil, and 400 hard negatives) and the burnt
-/// ninth held-out round joined with RULES_VERSION 11; heldout8 was measured once and is not
-/// trained on, so its floor guards the rules and the model on text they were not fitted to.
-const TRAINING_ROUNDS: [(&str, f64); 7] = [
-    ("train7", 0.78),
-    ("train8/a", 0.66),
-    ("train8/b", 0.67),
-    ("heldout7", 0.86),
+/// ninth held-out round joined with RULES_VERSION 11; train10 (the weak classes and languages
+/// again) and the burnt tenth round with RULES_VERSION 13, whose rates set these floors.
+/// heldout8 was measured once and is not trained on, so its floor guards the rules and the
+/// model on text they were not fitted to.
+const TRAINING_ROUNDS: [(&str, f64); 9] = [
+    ("train7", 0.92),
+    ("train8/a", 0.85),
+    ("train8/b", 0.90),
+    ("heldout7", 0.95),
     ("heldout8", 0.75),
-    ("train9", 0.88),
-    ("heldout9", 0.98),
+    ("train9", 0.84),
+    ("heldout9", 0.97),
+    ("train10", 0.87),
+    ("heldout10", 0.94),
 ];
 
 #[test]
@@ -352,7 +356,7 @@ fn benign_security_writing_is_never_tainted() {
             .map(move |(file, text)| (format!("{sub}/{file}"), text))
     })
     .collect();
-    for round in ["train7", "train8/a", "train8/b", "train9"] {
+    for round in ["train7", "train8/a", "train8/b", "train9", "train10"] {
         if let Ok(text) = std::fs::read_to_string(corpus_dir(round).join("benign.txt")) {
             files.push((format!("{}/benign", round.replace('/', "-")), text));
         }
