@@ -300,21 +300,20 @@ fn training_rounds_are_withheld_or_marked() {
     }
 }
 
-/// The held-out directory: the tenth round, written by someone who has not read the code,
-/// tables or corpora, copied in only after the rules of RULES_VERSION 11 and the classifier
-/// retrained on train9 and the burnt ninth round were frozen and committed (6f43178). Earlier
-/// rounds were tuned or trained on, or measured already (training-round floors above).
-const HELD_OUT: &str = "heldout10";
+/// The held-out directory: the eleventh round, written by someone who has not read the code,
+/// tables or corpora, copied in only after the rules of RULES_VERSION 13 and the classifier
+/// retrained on train10 and the burnt tenth round were frozen and committed (93145ff).
+/// Earlier rounds were tuned or trained on, or measured already (training-round floors above).
+const HELD_OUT: &str = "heldout11";
 
-/// The floor of the held-out rate: the tenth round measured once, with the rules and the
-/// classifier frozen (6f43178): 265 of 360 (73.6%; 50 withheld, 215 marked). Its benign
-/// blocks (benign10/heldout.txt): 3 of 120 TAINTED by the rules (two write-ups showing an
-/// image-exfiltration URL with a `?q=SECRET` placeholder, an XSS postmortem showing
-/// `onerror=alert(1)`), 18 SUSPICIOUS, 6 of them by `instruction-like`; the three were
-/// cleared after that measurement (RULES_VERSION 12: `exfiltration-placeholder`,
-/// `script-proof-of-concept`). The ninth round gave 64.7% (RULES_VERSION 10), the eighth
-/// 57.9%. Issue 29's 90% is not reached.
-const HELD_OUT_FLOOR: f64 = 0.736;
+/// The floor of the held-out rate: the eleventh round measured once, with the rules and the
+/// classifier frozen (93145ff): 258 of 300 (86.0%; 53 withheld, 205 marked). Its benign blocks
+/// (benign11/heldout.txt): 3 of 80 TAINTED by the rules, 11 SUSPICIOUS, none by
+/// `instruction-like`; one was cleared after that measurement (a marker right after a citing
+/// word is a mention; `onerror=...` is a proof of concept), two are listed in the benign
+/// test. Earlier rounds: tenth 73.6%, ninth 64.7%, eighth 57.9%. Issue 29's 90% is not
+/// reached.
+const HELD_OUT_FLOOR: f64 = 0.86;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
@@ -346,7 +345,7 @@ fn benign_security_writing_is_never_tainted() {
     // (train7/benign.txt, train8/*/benign.txt, trained on by the classifier), the seventh
     // held-out round's benign7/ (now trained on) and the eighth's benign8/ (never trained on).
     let mut files: Vec<(String, String)> = [
-        "benign", "benign6", "benign7", "benign8", "benign9", "benign10",
+        "benign", "benign6", "benign7", "benign8", "benign9", "benign10", "benign11",
     ]
     .into_iter()
     .filter(|sub| *sub == "benign" || corpus_dir(sub).is_dir())
@@ -398,7 +397,12 @@ fn benign_security_writing_is_never_tainted() {
     // one fails: a code comment that overrides a "system prompt template" in test fixtures
     // (`override-instructions`), a slide whose subject is the role-play it describes
     // (`role-reassignment`), and a Korean list of attack types whose noun "지시 무시형" reads as
-    // the order itself (`override-instructions`).
+    // the order itself (`override-instructions`). And two of the eleventh held-out round's 80
+    // benign blocks (benign11/heldout.txt, measured once with RULES_VERSION 13; a third was
+    // cleared after): a list of chat tokens whose last item, `<start_of_turn>user`, follows
+    // "or" rather than the citing "such as" (`forged-frame-marker`), and "add a strict
+    // Content-Security-Policy without unsafe-inline", read as a policy removed
+    // (`override-instructions`).
     //
     // The eighth held-out round's six (benign8/heldout.txt, measured once with the rules of
     // RULES_VERSION 8) and fourteen more of the training rounds were cleared by general rule
@@ -409,7 +413,12 @@ fn benign_security_writing_is_never_tainted() {
     // named, or from an official installer, is `script-pipe-shape`; a secret in a request
     // header authenticates; telling the user is not a channel out; a role-play not addressed
     // to the reader is `role-play`.
-    const KNOWN: [(&str, &str); 3] = [
+    const KNOWN: [(&str, &str); 5] = [
+        ("benign11", "Notes on chat-template tokens"),
+        (
+            "benign11",
+            "Postmortem: stored XSS in project comments (2026-08)",
+        ),
         ("train7", "code comment: prompt template override"),
         ("train8-a", "Training slide: roleplay jailbreaks"),
         ("train8-b", "ko: 보안 교육 자료: 프롬프트 인젝션 유형"),

@@ -128,7 +128,7 @@ pub const RULES: &[(&str, Verdict)] = &[
 
 /// Changes whenever the rules or their tables change, so that verdicts cached under an older
 /// scanner (the gate cache, `memory::cache::gate`) are recomputed.
-pub const RULES_VERSION: u32 = 13;
+pub const RULES_VERSION: u32 = 14;
 
 /// At most this many issues are kept per rule (the first found): enough to act on, and a
 /// hostile text full of matches cannot make the report itself huge.
@@ -233,8 +233,18 @@ fn mentioned(text: &str, offset: usize) -> bool {
     // Closed again on its line, in quotes or brackets ("write "<|im_start|>system" and …"), it
     // is shown to the reader as an example even when it names a role.
     let brackets = [('(', ')'), ('\u{FF08}', '\u{FF09}')];
+    // Right after a citing word ("tokens such as <|im_start|>system", "des chaînes comme …"),
+    // it is an example, even when it names a role.
+    let last_word = before
+        .trim_end()
+        .rsplit(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or("");
+    let cited = !last_word.is_empty()
+        && vocab::vocabulary().lookup(last_word.as_bytes()).cues & vocab::cue("cite") != 0;
     enclosed(text, offset, &QUOTES)
         || enclosed(text, offset, &brackets)
+        || (cited && !ours)
         || (!names_role && (quoted || (mid_sentence && !ours)))
 }
 
