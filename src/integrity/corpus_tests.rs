@@ -309,9 +309,9 @@ const HELD_OUT: &str = "heldout11";
 /// The floor of the held-out rate: the eleventh round measured once, with the rules and the
 /// classifier frozen (93145ff): 258 of 300 (86.0%; 53 withheld, 205 marked). Its benign blocks
 /// (benign11/heldout.txt): 3 of 80 TAINTED by the rules, 11 SUSPICIOUS, none by
-/// `instruction-like`; one was cleared after that measurement (a marker right after a citing
-/// word is a mention; `onerror=...` is a proof of concept), two are listed in the benign
-/// test. Earlier rounds: tenth 73.6%, ninth 64.7%, eighth 57.9%. Issue 29's 90% is not
+/// `instruction-like`; two were cleared after that measurement (a marker right after a
+/// citing word is a mention; `onerror=...` is a proof of concept; a put verb leaks the
+/// agent's rules only with somewhere to put them), one is listed in the benign test. Earlier rounds: tenth 73.6%, ninth 64.7%, eighth 57.9%. Issue 29's 90% is not
 /// reached.
 const HELD_OUT_FLOOR: f64 = 0.86;
 
@@ -397,12 +397,10 @@ fn benign_security_writing_is_never_tainted() {
     // one fails: a code comment that overrides a "system prompt template" in test fixtures
     // (`override-instructions`), a slide whose subject is the role-play it describes
     // (`role-reassignment`), and a Korean list of attack types whose noun "지시 무시형" reads as
-    // the order itself (`override-instructions`). And two of the eleventh held-out round's 80
-    // benign blocks (benign11/heldout.txt, measured once with RULES_VERSION 13; a third was
+    // the order itself (`override-instructions`). And one of the eleventh held-out round's 80
+    // benign blocks (benign11/heldout.txt, measured once with RULES_VERSION 13; two more were
     // cleared after): a list of chat tokens whose last item, `<start_of_turn>user`, follows
-    // "or" rather than the citing "such as" (`forged-frame-marker`), and "add a strict
-    // Content-Security-Policy without unsafe-inline", read as a policy removed
-    // (`override-instructions`).
+    // "or" rather than the citing "such as" (`forged-frame-marker`).
     //
     // The eighth held-out round's six (benign8/heldout.txt, measured once with the rules of
     // RULES_VERSION 8) and fourteen more of the training rounds were cleared by general rule
@@ -413,12 +411,8 @@ fn benign_security_writing_is_never_tainted() {
     // named, or from an official installer, is `script-pipe-shape`; a secret in a request
     // header authenticates; telling the user is not a channel out; a role-play not addressed
     // to the reader is `role-play`.
-    const KNOWN: [(&str, &str); 5] = [
+    const KNOWN: [(&str, &str); 4] = [
         ("benign11", "Notes on chat-template tokens"),
-        (
-            "benign11",
-            "Postmortem: stored XSS in project comments (2026-08)",
-        ),
         ("train7", "code comment: prompt template override"),
         ("train8-a", "Training slide: roleplay jailbreaks"),
         ("train8-b", "ko: 보안 교육 자료: 프롬프트 인젝션 유형"),
