@@ -1,5 +1,8 @@
 //! Exact ahead/behind counts between two commits, by walking the graph (never by trusting commit dates).
 //!
+//! Past 600 lines: one walk and its fallbacks (commit-graph, generation cache, straight line)
+//! share one proof of exactness; split, the proof would span files.
+//!
 //! The walk pops commits in decreasing generation order, where a commit's generation is larger than
 //! that of each of its parents. A commit therefore leaves the queue only after every walked commit
 //! that can reach it, so the flags it carries then (reachable from the saved commit, from the

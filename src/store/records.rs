@@ -2,6 +2,9 @@
 //! id prefix, plus a `VERSION` blob. The tree is a pure function of the record set, so clones
 //! holding the same records hold the same tree OID.
 //!
+//! Past 600 lines: the writer and the reader of one format, which the tests prove inverse;
+//! split, each half would restate the layout.
+//!
 //! Layout 2 (written): a kind of at most [`LEAF`] records is `<kind>/all.jsonl`; a larger one is
 //! split by the id's first hex digit, each group of at most [`LEAF`] records a blob
 //! `<kind>/<h>.jsonl`, a larger group a directory `<kind>/<h>/` split by the next digit, and so

@@ -1,5 +1,8 @@
 //! The sections `load` chooses from, in priority order (each record's one-line form is
 //! `lines.rs`). Each item is formatted only when the budget reaches it.
+//!
+//! Past 600 lines: the sections are one priority list, each next to the budget rule that
+//! admits it; split, the order would be read in one file and the rules in another.
 
 use std::collections::HashMap;
 use std::rc::Rc;
