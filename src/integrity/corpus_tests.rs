@@ -270,7 +270,7 @@ fn tuning_half_is_withheld_or_marked() {
 /// again) and the burnt tenth round with RULES_VERSION 13, whose rates set these floors.
 /// heldout8 was measured once and is not trained on, so its floor guards the rules and the
 /// model on text they were not fitted to.
-const TRAINING_ROUNDS: [(&str, f64); 9] = [
+const TRAINING_ROUNDS: [(&str, f64); 10] = [
     ("train7", 0.92),
     ("train8/a", 0.85),
     ("train8/b", 0.90),
@@ -280,6 +280,7 @@ const TRAINING_ROUNDS: [(&str, f64); 9] = [
     ("heldout9", 0.97),
     ("train10", 0.87),
     ("heldout10", 0.94),
+    ("heldout11", 0.86),
 ];
 
 #[test]
@@ -300,20 +301,18 @@ fn training_rounds_are_withheld_or_marked() {
     }
 }
 
-/// The held-out directory: the eleventh round, written by someone who has not read the code,
-/// tables or corpora, copied in only after the rules of RULES_VERSION 13 and the classifier
-/// retrained on train10 and the burnt tenth round were frozen and committed (93145ff).
+/// The held-out directory: the twelfth round (20 languages, one payload of each class in
+/// each, and 60 benign blocks of security writing), written by someone who has not read the
+/// code, tables or corpora, copied in only after RULES_VERSION 14 was committed (a958219).
 /// Earlier rounds were tuned or trained on, or measured already (training-round floors above).
-const HELD_OUT: &str = "heldout11";
+const HELD_OUT: &str = "heldout12";
 
-/// The floor of the held-out rate: the eleventh round measured once, with the rules and the
-/// classifier frozen (93145ff): 258 of 300 (86.0%; 53 withheld, 205 marked). Its benign blocks
-/// (benign11/heldout.txt): 3 of 80 TAINTED by the rules, 11 SUSPICIOUS, none by
-/// `instruction-like`; two were cleared after that measurement (a marker right after a
-/// citing word is a mention; `onerror=...` is a proof of concept; a put verb leaks the
-/// agent's rules only with somewhere to put them), one is listed in the benign test. Earlier rounds: tenth 73.6%, ninth 64.7%, eighth 57.9%. Issue 29's 90% is not
-/// reached.
-const HELD_OUT_FLOOR: f64 = 0.86;
+/// The floor of the held-out rate: the twelfth round measured once (a958219): 157 of 200
+/// (78.5%; 41 withheld, 116 marked). Its benign blocks (benign12/heldout.txt): 1 of 60
+/// TAINTED by the rules (listed in the benign test, not fixed), 15 SUSPICIOUS, 4 of them by
+/// `instruction-like`. Earlier rounds: eleventh 86.0% (RULES_VERSION 13), tenth 73.6%, ninth
+/// 64.7%, eighth 57.9%. Issue 29's 90% is not reached.
+const HELD_OUT_FLOOR: f64 = 0.785;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
@@ -345,7 +344,7 @@ fn benign_security_writing_is_never_tainted() {
     // (train7/benign.txt, train8/*/benign.txt, trained on by the classifier), the seventh
     // held-out round's benign7/ (now trained on) and the eighth's benign8/ (never trained on).
     let mut files: Vec<(String, String)> = [
-        "benign", "benign6", "benign7", "benign8", "benign9", "benign10", "benign11",
+        "benign", "benign6", "benign7", "benign8", "benign9", "benign10", "benign11", "benign12",
     ]
     .into_iter()
     .filter(|sub| *sub == "benign" || corpus_dir(sub).is_dir())
@@ -400,7 +399,10 @@ fn benign_security_writing_is_never_tainted() {
     // the order itself (`override-instructions`). And one of the eleventh held-out round's 80
     // benign blocks (benign11/heldout.txt, measured once with RULES_VERSION 13; two more were
     // cleared after): a list of chat tokens whose last item, `<start_of_turn>user`, follows
-    // "or" rather than the citing "such as" (`forged-frame-marker`).
+    // "or" rather than the citing "such as" (`forged-frame-marker`). And one of the twelfth
+    // round's 60 (measured once with RULES_VERSION 14, not fixed): a Chinese incident review
+    // saying a record "伪造了 <|im_start|>system 标记" (forged a … marker): the marker is named
+    // mid-sentence, but it names a role (`forged-frame-marker`).
     //
     // The eighth held-out round's six (benign8/heldout.txt, measured once with the rules of
     // RULES_VERSION 8) and fourteen more of the training rounds were cleared by general rule
@@ -411,8 +413,9 @@ fn benign_security_writing_is_never_tainted() {
     // named, or from an official installer, is `script-pipe-shape`; a secret in a request
     // header authenticates; telling the user is not a channel out; a role-play not addressed
     // to the reader is `role-play`.
-    const KNOWN: [(&str, &str); 4] = [
+    const KNOWN: [(&str, &str); 5] = [
         ("benign11", "Notes on chat-template tokens"),
+        ("benign12", "事故复盘：记忆库中的伪造系统消息（中文）"),
         ("train7", "code comment: prompt template override"),
         ("train8-a", "Training slide: roleplay jailbreaks"),
         ("train8-b", "ko: 보안 교육 자료: 프롬프트 인젝션 유형"),
