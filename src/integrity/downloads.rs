@@ -235,19 +235,10 @@ fn host_of(w: &[u8]) -> Option<&[u8]> {
     let host = &rest[..end];
     let scheme = w.windows(3).any(|x| x == b"://");
     // `rustup-init.sh`, `a.ps1`: a file the command saves or runs, not a host.
-    let file = [
-        &b".sh"[..],
-        b".bash",
-        b".py",
-        b".ps1",
-        b".rb",
-        b".pl",
-        b".js",
-        b".exe",
-        b".bat",
-    ]
-    .iter()
-    .any(|x| host.ends_with(x));
+    let file = sets()
+        .set("script-extensions")
+        .iter()
+        .any(|x| host.ends_with(x.as_bytes()));
     if !scheme && (file || w.contains(&b'/') && !host.contains(&b'.')) {
         return None;
     }

@@ -296,6 +296,8 @@ mod tests {
         "private-in-query",
         "substituted",
         "infinitive-to",
+        "installers",
+        "script-extensions",
     ];
 
     #[test]
