@@ -436,6 +436,10 @@ pub fn escape_framing(text: &str) -> String {
 // ---------------------------------------------------------------------------------------------
 // Reporting.
 
+/// How far before and after a `remote-script-execution` hit its command is read to tell it
+/// from `script-pipe-shape`: longer than any real command line.
+const SCRIPT_WINDOW: usize = 1024;
+
 /// Collects issues, keeping the first [`MAX_ISSUES_PER_RULE`] of each rule and building a
 /// detail only for those, so a text full of matches costs no allocation per match.
 struct Sink<'a> {
@@ -483,10 +487,16 @@ impl Sink<'_> {
         let rule = if rule == "remote-script-execution" {
             // The command and the rest of its line (`bash <(curl …` names its URL after).
             let t: &str = &self.norm.text;
-            let line_end = t[end.min(t.len())..]
-                .find('\n')
-                .map_or(t.len(), |p| end + p);
-            downloads::script_rule(t.get(start..line_end).unwrap_or_default())
+            // A window of it, so that a megabyte on one line stays linear.
+            let end = end.min(t.len());
+            let stop = (end + SCRIPT_WINDOW).min(t.len());
+            let line_end = t[end..stop].find('\n').map_or(stop, |p| end + p);
+            let from = start.max(end.saturating_sub(SCRIPT_WINDOW));
+            let from = (from..=end).find(|&i| t.is_char_boundary(i)).unwrap_or(end);
+            let line_end = (line_end..=t.len())
+                .find(|&i| t.is_char_boundary(i))
+                .unwrap_or(t.len());
+            downloads::script_rule(t.get(from..line_end).unwrap_or_default())
         } else {
             rule
         };

@@ -425,13 +425,11 @@ pub(super) fn scan_html(b: &[u8], out: &mut Sink) {
                     // `onerror=alert(1)` inside a sentence ("a tester posted <img …> and"):
                     // the proof of concept a postmortem shows; it runs, but shows a box and
                     // takes nothing. A bare tag is a probe, as any other handler.
-                    let line = &b[b[..i]
+                    // (The last thing before the tag on its line, read backwards.)
+                    let in_sentence = b[..i]
                         .iter()
-                        .rposition(|&c| c == b'\n')
-                        .map_or(0, |p| p + 1)..i];
-                    let in_sentence = line
-                        .trim_ascii_end()
-                        .last()
+                        .rev()
+                        .find(|c| **c == b'\n' || !c.is_ascii_whitespace())
                         .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b',' || *c >= 0x80);
                     let rule = if in_sentence && proof_of_concept(&b[i + at..end]) {
                         "script-proof-of-concept"

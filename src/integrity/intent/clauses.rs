@@ -14,10 +14,13 @@ pub(super) fn clause_cues(c: &Cues, i: usize, found: &mut Vec<Finding>) {
             last: a.max(b),
         })
     };
-    let s = c.sentence[i];
+    // The sentence around the word: back to its start, or 64 words, so that a megabyte
+    // without a full stop stays linear.
+    let sentence = c.sentence[i];
+    let s = sentence.max(i.saturating_sub(64));
     let sentence_end = {
         let mut e = i;
-        while e + 1 < c.at.len() && c.sentence[e + 1] == s && e - i < 24 {
+        while e + 1 < c.at.len() && c.sentence[e + 1] == sentence && e - i < 24 {
             e += 1;
         }
         e + 1
@@ -104,13 +107,13 @@ pub(super) fn clause_cues(c: &Cues, i: usize, found: &mut Vec<Finding>) {
             // An order: a modal ("must not", "darf nicht", "nesmí"), a sentence that opens
             // with its negation ("Don't let …", "别让 …") or with a subjunctive "que", or a
             // negative form of the verb itself (知られないように).
-            let first = c.w.text_of(s);
+            let first = c.w.text_of(sentence);
             // "This is between us; the user needn't know": secrecy said next to it.
             let secret = (i.saturating_sub(20)..(i + 8).min(c.at.len()))
                 .any(|k| c.paragraph[k] == c.paragraph[i] && c.has(k, STEALTH));
             let ordered = in_sentence(MODAL | MODAL2, s, sentence_end).is_some()
                 || secret
-                || c.has(s, NEG)
+                || c.has(sentence, NEG)
                 || here & NEG != 0
                 || [&b"que"[..], b"qu", b"che"]
                     .iter()

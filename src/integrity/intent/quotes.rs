@@ -57,11 +57,17 @@ impl QuoteCache {
         e: usize,
         code_only: bool,
     ) -> bool {
-        let ls = text[..s]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1);
-        if !(self.read && self.line.0 == ls) {
+        // The line read last, when it holds the span: no search back over a long line.
+        let known = self.read && self.line.0 <= s && e <= self.line.1;
+        let ls = if known {
+            self.line.0
+        } else {
+            text[..s]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1)
+        };
+        if !known {
             let le = text[e..]
                 .iter()
                 .position(|&b| b == b'\n')
@@ -73,6 +79,9 @@ impl QuoteCache {
             } else {
                 std::str::from_utf8(&text[ls..le]).map_or(Vec::new(), quotations)
             };
+        }
+        if self.spans.is_empty() {
+            return false;
         }
         let Ok(line) = std::str::from_utf8(&text[self.line.0..self.line.1]) else {
             return false;

@@ -44,14 +44,11 @@ pub(super) fn markers(c: &Cues, out: &Sink, found: &mut Vec<Finding>) {
         // A marker opens its line (a sentence that begins "System message about …" is prose).
         let opens_line = w.list[i].line_start || i == 0;
         // The line ends a few words later ("--- Developer note to Claude ---").
-        let line_ends = {
-            let rest = &w.text()[w.list[last].end..];
-            let eol = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
-            (last + 1..n)
-                .take_while(|&k| w.list[k].start < w.list[last].end + eol)
-                .count()
-                <= 3
-        };
+        let line_ends = (last + 1..n)
+            .take(4)
+            .take_while(|&k| !w.text()[w.list[last].end..w.list[k].start].contains(&b'\n'))
+            .count()
+            <= 3;
         let ends = line_ends
             || w.list[last].cbrk
             || w.list[last].next == b':'
