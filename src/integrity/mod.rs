@@ -172,10 +172,14 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
         {
             i.rule = "quoted-instruction";
             i.verdict = Verdict::Suspicious;
+        } else if i.rule == "remote-script-execution" && in_code_span_in_sentence(text, i.offset) {
+            i.rule = "script-pipe-shape";
+            i.verdict = Verdict::Suspicious;
         }
     }
-    // A placeholder URL next to an order to the reader ("put the API key where the dots
-    // are") is the attack itself, not a write-up showing it.
+    // A placeholder URL, or a fetch-and-run in a sentence, next to an order to the reader
+    // ("put the API key where the dots are", "please add `curl … | sh` to the hook") is the
+    // attack itself, not a write-up showing it.
     if issues
         .iter()
         .any(|i| matches!(i.rule, "agent-directive" | "instruction-like"))
@@ -183,6 +187,9 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
         for i in &mut issues {
             if i.rule == "exfiltration-placeholder" {
                 i.rule = "exfiltration-url";
+                i.verdict = Verdict::Tainted;
+            } else if i.rule == "script-pipe-shape" && in_code_span_in_sentence(text, i.offset) {
+                i.rule = "remote-script-execution";
                 i.verdict = Verdict::Tainted;
             }
         }
@@ -325,6 +332,24 @@ fn line_before(text: &str, offset: usize) -> &str {
 /// Whether `offset` is inside a code span (an odd number of backticks before it on its line).
 fn in_code_span(text: &str, offset: usize) -> bool {
     line_before(text, offset).matches('`').count() % 2 == 1
+}
+
+/// Whether `offset` is inside a code span in the middle of a sentence: a word or a comma
+/// before the span ("a postinstall that runs `curl … | sh`"), as a write-up shows a command.
+/// A span that opens its line, or follows a colon, is a command written down to run.
+fn in_code_span_in_sentence(text: &str, offset: usize) -> bool {
+    // (A hit may start at the span's opening backtick.)
+    let offset = offset + usize::from(text.get(offset..).is_some_and(|t| t.starts_with('`')));
+    if !in_code_span(text, offset) {
+        return false;
+    }
+    let before = line_before(text, offset);
+    let open = before.rfind('`').unwrap_or(0);
+    before[..open]
+        .trim_end()
+        .chars()
+        .last()
+        .is_some_and(|c| c.is_alphanumeric() || c == ',')
 }
 
 /// Whether `offset` is inside quotes that close later on its line: a code span (when `code`),
@@ -490,7 +515,12 @@ impl Sink<'_> {
             // A window of it, so that a megabyte on one line stays linear.
             let end = end.min(t.len());
             let stop = (end + SCRIPT_WINDOW).min(t.len());
-            let line_end = t[end..stop].find('\n').map_or(stop, |p| end + p);
+            // The command ends with its line, or with the sentence around it ("… | sh. The
+            // version is pinned in rust-toolchain.toml" names no source).
+            let line_end = t[end..stop]
+                .match_indices(['\n', '.', '。'])
+                .find(|&(p, m)| m != "." || t[end + p + 1..].starts_with(' ') && p > 0)
+                .map_or(stop, |(p, _)| end + p);
             let from = start.max(end.saturating_sub(SCRIPT_WINDOW));
             let from = (from..=end).find(|&i| t.is_char_boundary(i)).unwrap_or(end);
             let line_end = (line_end..=t.len())

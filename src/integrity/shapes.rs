@@ -113,7 +113,7 @@ pub(super) fn command_name(tok: &[u8]) -> &[u8] {
     while s < e && b"`'\"($<{".contains(&tok[s]) {
         s += 1;
     }
-    while e > s && b"`'\");,}".contains(&tok[e - 1]) {
+    while e > s && b"`'\");,}.".contains(&tok[e - 1]) {
         e -= 1;
     }
     let mut base = e;
@@ -295,6 +295,11 @@ pub(super) fn scan_shell(text: &str, out: &mut Sink) {
                 let s = i;
                 while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'|' {
                     i += 1;
+                    // A backtick after the first character closes a code span: what follows
+                    // (`sh`，這是, `sh`.) is prose.
+                    if b[i - 1] == b'`' && i - 1 > s {
+                        break;
+                    }
                 }
                 line.started = true;
                 shell_token(text, s, i, &mut line, out);
