@@ -8,8 +8,13 @@ pub fn contains(hay: &[u8], needle: &[u8]) -> bool {
 
 /// `needle` occurs in `hay`, ASCII case-insensitively.
 pub fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
+    find_ci(hay, needle).is_some()
+}
+
+/// Where `needle` first occurs in `hay`, ASCII case-insensitively.
+pub fn find_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle))
+        .position(|w| w.eq_ignore_ascii_case(needle))
 }
 
 /// `hay` ends with `needle`, ASCII case-insensitively.

@@ -155,6 +155,7 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
     scan_shell(t, &mut out);
     scan_web(t, &mut out);
     scan_settings(t, &mut out);
+    settings::scan_package_sources(t, &mut out);
     scan_blobs(t, &mut out);
     model::scan_model(text, &mut out);
     let mut issues = out.issues;

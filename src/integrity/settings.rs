@@ -4,6 +4,7 @@
 use super::shapes::*;
 use super::tables::sets;
 use super::*;
+use crate::bytes::find_ci;
 
 pub(super) const FALSY: u64 = bit("falsy");
 pub(super) const TRUTHY: u64 = bit("truthy");
@@ -56,6 +57,46 @@ pub(super) fn scan_settings(text: &str, out: &mut Sink) {
             || (value & TRUTHY != 0 && keyed("truthy-keys"))
         {
             out.hit("weakened-security", s, ve);
+        }
+    }
+}
+
+/// `weakened-security` (SUSPICIOUS), package-source form: a package index, registry or mirror
+/// named over plain `http://` (`pip install --index-url http://…`, `registry = 'http://…'`,
+/// `maven { url 'http://…' }`, `GOPROXY=http://…`): anyone on the path can swap what is
+/// installed. A word of `@package-source-cues` up to 120 bytes before the URL on its line says
+/// it is a package source; loopback hosts are a developer's own machine.
+pub(super) fn scan_package_sources(text: &str, out: &mut Sink) {
+    let b = text.as_bytes();
+    let cues = sets().set("package-source-cues");
+    let mut from = 0;
+    while let Some(p) = find_ci(&b[from..], b"http://") {
+        let at = from + p;
+        from = at + 7;
+        let host_end = b[from..]
+            .iter()
+            .position(|c| !(c.is_ascii_alphanumeric() || b".-_[]".contains(c)))
+            .map_or(b.len(), |q| from + q);
+        let host = b[from..host_end].to_ascii_lowercase();
+        if host.is_empty()
+            || host == b"localhost"
+            || host.starts_with(b"127.")
+            || host.starts_with(b"[::1]")
+            || host == b"0.0.0.0"
+        {
+            continue;
+        }
+        let back = at.saturating_sub(120);
+        let line = &b[back..at];
+        let line = &line[line.iter().rposition(|&c| c == b'\n').map_or(0, |q| q + 1)..];
+        let words = line
+            .split(|c| !(c.is_ascii_alphanumeric() || b"-_".contains(c)))
+            .filter(|w| !w.is_empty());
+        let cued = words
+            .map(<[u8]>::to_ascii_lowercase)
+            .any(|w| cues.iter().any(|c| w == c.as_bytes()));
+        if cued {
+            out.hit("weakened-security", at, host_end);
         }
     }
 }

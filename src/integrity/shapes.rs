@@ -569,14 +569,19 @@ pub(super) fn shell_token(text: &str, s: usize, e: usize, line: &mut Line, out: 
         line.source = line.source.or(Some(s));
     }
     line.data_flag = line.seen & SENDER != 0 && (m & DATA_FLAG != 0 || tok == b"<");
-    if m & SENDER != 0 && matches!(name, b"scp" | b"rsync" | b"sftp") {
+    if m & SENDER != 0
+        && sets()
+            .set("sends-args")
+            .iter()
+            .any(|c| name.eq_ignore_ascii_case(c.as_bytes()))
+    {
         line.seen |= SENDER_ARGS;
     }
     line.seen |= m & (DECODER | RUNNER | INTERPRETER | READER | NETCAT | CHMOD | SENDER | LOLBIN);
     line.socat |= name.eq_ignore_ascii_case(b"socat");
 }
 
-/// An internal `seen` bit (beyond the lists): a copy command sends its arguments.
+/// An internal `seen` bit (beyond the lists): a sender of `@sends-args` sends its arguments.
 const SENDER_ARGS: u64 = 1 << 63;
 
 /// A sender's argument that dumps the environment (`"$(env)"`, `` `printenv` ``).

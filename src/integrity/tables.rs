@@ -298,6 +298,8 @@ mod tests {
         "infinitive-to",
         "installers",
         "script-extensions",
+        "package-source-cues",
+        "sends-args",
     ];
 
     #[test]

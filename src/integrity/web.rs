@@ -261,10 +261,19 @@ fn exfiltrating(b: &[u8], s: usize, e: usize, place: UrlPlace) -> Option<(usize,
                     .position(|&c| c == b'=')
                     .map_or(value, |p| &value[p + 1..]);
                 let dots = v == b"..." || v == "…".as_bytes() || v == b"%E2%80%A6";
-                let caps = !v.is_empty()
-                    && v.iter()
-                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
-                    && private_name(v, 0) > 0;
+                // `SECRET_HERE`; in another script (lower-cased by the normal form), a name
+                // joined by underscores: `ВМІСТ_ФАЙЛУ_ENV`.
+                let name = std::str::from_utf8(v).is_ok_and(|v| {
+                    v.chars()
+                        .all(|c| (c.is_alphanumeric() && !c.is_ascii_lowercase()) || c == '_')
+                        && v.chars().filter(|c| c.is_alphabetic()).count() >= 4
+                });
+                let caps = name
+                    && if v.is_ascii() {
+                        private_name(v, 0) > 0
+                    } else {
+                        v.contains(&b'_') || private_name(v, 0) > 0
+                    };
                 if dots || caps {
                     return Some((q, false));
                 }
