@@ -12,7 +12,7 @@ It writes src/integrity/data/intent-model.bin (the weights) and
 src/integrity/data/intent-model-scores.txt (scores of a few texts, which the Rust unit test
 compares with its own, so the two feature extractions cannot drift). It prints the 5-fold
 cross-validation recall and false-positive rate on the training data and the threshold chosen
-from them. `--held-out` also scores tests/corpus/injections/heldout11 and benign11, which are
+from them. `--held-out` also scores tests/corpus/injections/heldout8 and benign8, which are
 never trained on: run that once, when the model is final, or the held-out figure becomes a
 tuning figure. `--verbose` lists the texts the cross-validation marks falsely.
 
@@ -32,12 +32,12 @@ the same line, every character replaced by a space), then split into sentences a
 characters in their words. Training uses every sentence.
 
 Training data: the payloads of tests/corpus/injections/{tuning,train7,train8/a,train8/b,
-heldout7,train9,heldout9,train10,heldout10} and payloads.txt against clean.txt, the benign
-blocks of benign/, benign6/, benign7/, benign9/, benign10/, train7/benign.txt,
-train8/*/benign.txt, train9/benign.txt and train10/benign.txt (hard negatives), the clean
-secret corpus, git-rune's docs and doc comments, the seeds. The sixth held-out round (now
-tuning/*.r6.txt), the seventh, ninth and tenth are trained on: they were measured and are
-burnt as test sets. The
+heldout7,train9,heldout9,train10,heldout10,heldout11,heldout12,train11/a,train11/b} and
+payloads.txt against clean.txt, the benign blocks of benign/, benign6/, benign7/, benign9/ to
+benign12/, and the training rounds' benign.txt (hard negatives), the clean secret corpus,
+git-rune's docs and doc comments, the seeds. The sixth held-out round (now tuning/*.r6.txt),
+the seventh and the ninth to twelfth are trained on: they were measured and are burnt as test
+sets. The
 threshold keeps the cross-validated false positives at most MAX_FP of all negative texts and
 MAX_HARD_FP of the benign blocks.
 
@@ -68,8 +68,8 @@ MAX_HARD_FP = float(os.environ.get("INTENT_MAX_HARD_FP", "0.08"))
 # The payload directories trained on (tuning with the burnt sixth held-out round, the seventh
 # and eighth training rounds, the burnt seventh held-out round) and the benign blocks trained
 # on as hard negatives. The eighth held-out round (heldout8, benign8) is not trained on; the
-# ninth and tenth (heldout9, heldout10 and their benign blocks) were measured once and are now
-# training data; the eleventh (heldout11, benign11) is never trained on.
+# ninth to twelfth (heldout9 to heldout12 and their benign blocks) were measured once and are
+# now training data; so are the eleventh training rounds (train11/a, train11/b).
 TRAIN_PAYLOADS = [
     "tuning",
     "train7",
@@ -80,6 +80,10 @@ TRAIN_PAYLOADS = [
     "heldout9",
     "train10",
     "heldout10",
+    "heldout11",
+    "heldout12",
+    "train11/a",
+    "train11/b",
 ]
 TRAIN_BENIGN = [
     "benign/*.txt",
@@ -92,9 +96,13 @@ TRAIN_BENIGN = [
     "benign9/*.txt",
     "train10/benign.txt",
     "benign10/*.txt",
+    "benign11/*.txt",
+    "benign12/*.txt",
+    "train11/a/benign.txt",
+    "train11/b/benign.txt",
 ]
-HELD_OUT = "heldout11"
-HELD_OUT_BENIGN = "benign11"
+HELD_OUT = "heldout8"
+HELD_OUT_BENIGN = "benign8"
 CAP = 64 * 1024
 SPLIT = set("\n.!?\u3002\uff01\uff1f")
 SEPARATORS = set(
