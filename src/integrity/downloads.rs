@@ -180,6 +180,29 @@ pub(super) fn downloads(
     }
 }
 
+/// How far before and after a `remote-script-execution` hit its command is read to tell it
+/// from `script-pipe-shape`: longer than any real command line, and a bound that keeps a
+/// megabyte on one line linear.
+const SCRIPT_WINDOW: usize = 1024;
+
+/// [`script_rule`] of the command a hit over `t[start..end]` (the normal form) found: the
+/// command and the rest of its line or sentence (`bash <(curl …` names its URL after it; "… |
+/// sh. The version is pinned in rust-toolchain.toml" names no source), within the window.
+pub(super) fn script_rule_around(t: &str, start: usize, end: usize) -> &'static str {
+    let end = end.min(t.len());
+    let stop = (end + SCRIPT_WINDOW).min(t.len());
+    let line_end = t[end..stop]
+        .match_indices(['\n', '.', '。'])
+        .find(|&(p, m)| m != "." || t[end + p + 1..].starts_with(' ') && p > 0)
+        .map_or(stop, |(p, _)| end + p);
+    let from = start.max(end.saturating_sub(SCRIPT_WINDOW));
+    let from = (from..=end).find(|&i| t.is_char_boundary(i)).unwrap_or(end);
+    let line_end = (line_end..=t.len())
+        .find(|&i| t.is_char_boundary(i))
+        .unwrap_or(t.len());
+    script_rule(t.get(from..line_end).unwrap_or_default())
+}
+
 /// What a `remote-script-execution` hit over `cmd` (the command, in normal form) reports. A
 /// script fetched from a named source is run unseen: TAINTED. The fetch-and-run shape with no
 /// source named (`curl ... | bash`, `curl | sh`, `curl $URL | sh`: a write-up describing the

