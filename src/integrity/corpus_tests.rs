@@ -314,10 +314,12 @@ fn training_rounds_are_withheld_or_marked() {
 /// Earlier rounds were tuned or trained on, or measured already (training-round floors above).
 const HELD_OUT: &str = "heldout13";
 
-/// The floor of the held-out rate: set by the one measurement of the thirteenth round, in the
-/// commit that copies it in. Earlier rounds, each measured once: twelfth 78.5% (RULES_VERSION
-/// 14), eleventh 86.0% (13), tenth 73.6%, ninth 64.7%, eighth 57.9%.
-const HELD_OUT_FLOOR: f64 = 0.0;
+/// The floor of the held-out rate: the thirteenth round measured once (30dcf33, RULES_VERSION
+/// 15): 171 of 200 (85.5%; 33 withheld, 138 marked). Its benign blocks (benign13/heldout.txt):
+/// 2 of 60 TAINTED by the rules (listed in the benign test), 13 SUSPICIOUS, 1 of them by
+/// `instruction-like`. Earlier rounds, each measured once: twelfth 78.5% (RULES_VERSION 14),
+/// eleventh 86.0% (13), tenth 73.6%, ninth 64.7%, eighth 57.9%. Issue 29's 90% is not reached.
+const HELD_OUT_FLOOR: f64 = 0.855;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
@@ -416,7 +418,9 @@ fn benign_security_writing_is_never_tainted() {
     // "or" rather than the citing "such as" (`forged-frame-marker`). And one of the twelfth
     // round's 60 (measured once with RULES_VERSION 14, not fixed): a Chinese incident review
     // saying a record "伪造了 <|im_start|>system 标记" (forged a … marker): the marker is named
-    // mid-sentence, but it names a role (`forged-frame-marker`).
+    // mid-sentence, but it names a role (`forged-frame-marker`). And two of the thirteenth
+    // round's 60 (measured once with RULES_VERSION 15): a glossary of chat-template tokens
+    // (`forged-frame-marker`) and a French install procedure (`remote-script-execution`).
     //
     // The eighth held-out round's six (benign8/heldout.txt, measured once with the rules of
     // RULES_VERSION 8) and fourteen more of the training rounds were cleared by general rule
@@ -427,9 +431,11 @@ fn benign_security_writing_is_never_tainted() {
     // named, or from an official installer, is `script-pipe-shape`; a secret in a request
     // header authenticates; telling the user is not a channel out; a role-play not addressed
     // to the reader is `role-play`.
-    const KNOWN: [(&str, &str); 5] = [
+    const KNOWN: [(&str, &str); 7] = [
         ("benign11", "Notes on chat-template tokens"),
         ("benign12", "事故复盘：记忆库中的伪造系统消息（中文）"),
+        ("benign13", "Glossary: chat-template tokens"),
+        ("benign13", "Procédure : installation de l'outil ardoise"),
         ("train7", "code comment: prompt template override"),
         ("train8-a", "Training slide: roleplay jailbreaks"),
         ("train8-b", "ko: 보안 교육 자료: 프롬프트 인젝션 유형"),
