@@ -418,9 +418,12 @@ fn benign_security_writing_is_never_tainted() {
     // "or" rather than the citing "such as" (`forged-frame-marker`). And one of the twelfth
     // round's 60 (measured once with RULES_VERSION 14, not fixed): a Chinese incident review
     // saying a record "伪造了 <|im_start|>system 标记" (forged a … marker): the marker is named
-    // mid-sentence, but it names a role (`forged-frame-marker`). And two of the thirteenth
-    // round's 60 (measured once with RULES_VERSION 15): a glossary of chat-template tokens
-    // (`forged-frame-marker`) and a French install procedure (`remote-script-execution`).
+    // mid-sentence, but it names a role (`forged-frame-marker`), cleared with RULES_VERSION 16
+    // with two of the thirteenth round's 60 (measured once with RULES_VERSION 15): a glossary
+    // of chat-template tokens (`forged-frame-marker`: a marker that names a role in the middle
+    // of a sentence that goes on after it is named, not used) and a French install procedure
+    // (`remote-script-execution`: a vendor's install one-liner with no order in the text is
+    // `script-pipe-shape`).
     //
     // The eighth held-out round's six (benign8/heldout.txt, measured once with the rules of
     // RULES_VERSION 8) and fourteen more of the training rounds were cleared by general rule
@@ -431,11 +434,8 @@ fn benign_security_writing_is_never_tainted() {
     // named, or from an official installer, is `script-pipe-shape`; a secret in a request
     // header authenticates; telling the user is not a channel out; a role-play not addressed
     // to the reader is `role-play`.
-    const KNOWN: [(&str, &str); 7] = [
+    const KNOWN: [(&str, &str); 4] = [
         ("benign11", "Notes on chat-template tokens"),
-        ("benign12", "事故复盘：记忆库中的伪造系统消息（中文）"),
-        ("benign13", "Glossary: chat-template tokens"),
-        ("benign13", "Procédure : installation de l'outil ardoise"),
         ("train7", "code comment: prompt template override"),
         ("train8-a", "Training slide: roleplay jailbreaks"),
         ("train8-b", "ko: 보안 교육 자료: 프롬프트 인젝션 유형"),

@@ -242,6 +242,36 @@ pub(super) fn script_rule(cmd: &str) -> &'static str {
     "script-pipe-shape"
 }
 
+/// Whether the first URL of `line` (a fetch-and-run's command and what follows) is a vendor's
+/// install script: its host starts with one of `@install-hosts` (`get.`, `sh.` …) or its file
+/// is one of `@install-scripts` (`install.sh` …).
+pub(super) fn installer_shaped(line: &str) -> bool {
+    let b = &line.as_bytes()[..line.len().min(SCRIPT_WINDOW)];
+    let Some(w) = b
+        .split(|c| c.is_ascii_whitespace() || b"`'\"()|;".contains(c))
+        .find(|w| starts_with_ci(w, b"http://") || starts_with_ci(w, b"https://"))
+    else {
+        return false;
+    };
+    let Some(host) = host_of(w) else {
+        return false;
+    };
+    // A listed installer's host with more after it (`sh.rustup.rs.x.example`) is a look-alike.
+    let look_alike = sets().set("installers").iter().any(|i| {
+        let i = i.as_bytes();
+        host.len() > i.len() && starts_with_ci(host, i) && host[i.len()] == b'.'
+    });
+    if look_alike {
+        return false;
+    }
+    let hosts = sets().set("install-hosts");
+    let scripts = sets().set("install-scripts");
+    hosts.iter().any(|h| starts_with_ci(host, h.as_bytes()))
+        || scripts
+            .iter()
+            .any(|f| basename(w).eq_ignore_ascii_case(f.as_bytes()))
+}
+
 /// The host a command word names: after `scheme://`, or a dotted name (`evil.example/x.sh`,
 /// `sh.rustup.rs`) whose last label is letters. Flags (`--tlsv1.2`) and `...` name none.
 fn host_of(w: &[u8]) -> Option<&[u8]> {

