@@ -271,7 +271,7 @@ fn tuning_half_is_withheld_or_marked() {
 /// languages, 1,435 payloads) and the burnt eleventh and twelfth rounds with RULES_VERSION 15,
 /// whose rates set these floors. heldout8 was measured once and is not trained on, so its
 /// floor guards the rules and the model on text they were not fitted to.
-const TRAINING_ROUNDS: [(&str, f64); 13] = [
+const TRAINING_ROUNDS: [(&str, f64); 14] = [
     ("train7", 0.92),
     ("train8/a", 0.83),
     ("train8/b", 0.88),
@@ -283,6 +283,7 @@ const TRAINING_ROUNDS: [(&str, f64); 13] = [
     ("heldout10", 0.95),
     ("heldout11", 0.97),
     ("heldout12", 0.97),
+    ("heldout13", 0.88),
     ("train11/a", 0.90),
     ("train11/b", 0.85),
 ];
@@ -308,18 +309,17 @@ fn training_rounds_are_withheld_or_marked() {
     assert!(below.is_empty(), "{below:#?}");
 }
 
-/// The held-out directory: the thirteenth round (20 languages, one payload of each class in
+/// The held-out directory: the fourteenth round (20 languages, one payload of each class in
 /// each, and 60 benign blocks of security writing), written by someone who has not read the
-/// code, tables or corpora, copied in only after RULES_VERSION 15 was committed.
+/// code, tables or corpora, copied in only after RULES_VERSION 17 was committed.
 /// Earlier rounds were tuned or trained on, or measured already (training-round floors above).
-const HELD_OUT: &str = "heldout13";
+const HELD_OUT: &str = "heldout14";
 
-/// The floor of the held-out rate: the thirteenth round measured once (30dcf33, RULES_VERSION
-/// 15): 171 of 200 (85.5%; 33 withheld, 138 marked). Its benign blocks (benign13/heldout.txt):
-/// 2 of 60 TAINTED by the rules (listed in the benign test), 13 SUSPICIOUS, 1 of them by
-/// `instruction-like`. Earlier rounds, each measured once: twelfth 78.5% (RULES_VERSION 14),
-/// eleventh 86.0% (13), tenth 73.6%, ninth 64.7%, eighth 57.9%. Issue 29's 90% is not reached.
-const HELD_OUT_FLOOR: f64 = 0.855;
+/// The floor of the held-out rate: set by the one measurement of the fourteenth round, in the
+/// commit that copies it in. Earlier rounds, each measured once: thirteenth 85.5%
+/// (RULES_VERSION 15), twelfth 78.5% (14), eleventh 86.0% (13), tenth 73.6%, ninth 64.7%,
+/// eighth 57.9%.
+const HELD_OUT_FLOOR: f64 = 0.0;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
@@ -352,7 +352,7 @@ fn benign_security_writing_is_never_tainted() {
     // held-out round's benign7/ (now trained on) and the eighth's benign8/ (never trained on).
     let mut files: Vec<(String, String)> = [
         "benign", "benign6", "benign7", "benign8", "benign9", "benign10", "benign11", "benign12",
-        "benign13",
+        "benign13", "benign14",
     ]
     .into_iter()
     .filter(|sub| *sub == "benign" || corpus_dir(sub).is_dir())

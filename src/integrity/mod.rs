@@ -117,6 +117,7 @@ pub const RULES: &[(&str, Verdict)] = &[
     ("html-comment", Verdict::Suspicious),
     ("encoded-blob", Verdict::Suspicious),
     ("weakened-security", Verdict::Suspicious),
+    ("typosquat-package", Verdict::Suspicious),
     ("control-character", Verdict::Suspicious),
     ("agent-hijack", Verdict::Tainted),
     ("agent-directive", Verdict::Suspicious),
@@ -128,7 +129,7 @@ pub const RULES: &[(&str, Verdict)] = &[
 
 /// Changes whenever the rules or their tables change, so that verdicts cached under an older
 /// scanner (the gate cache, `memory::cache::gate`) are recomputed.
-pub const RULES_VERSION: u32 = 16;
+pub const RULES_VERSION: u32 = 17;
 
 /// At most this many issues are kept per rule (the first found): enough to act on, and a
 /// hostile text full of matches cannot make the report itself huge.
@@ -156,6 +157,7 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
     scan_web(t, &mut out);
     scan_settings(t, &mut out);
     settings::scan_package_sources(t, &mut out);
+    packages::scan_packages(t, &mut out);
     scan_blobs(t, &mut out);
     model::scan_model(text, &mut out);
     let mut issues = out.issues;
@@ -578,6 +580,7 @@ mod intent;
 mod markers;
 mod model;
 mod norm;
+mod packages;
 mod phrases;
 mod settings;
 mod shapes;

@@ -302,6 +302,8 @@ mod tests {
         "sends-args",
         "install-hosts",
         "install-scripts",
+        "popular-packages",
+        "install-verbs",
     ];
 
     #[test]

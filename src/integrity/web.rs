@@ -268,9 +268,10 @@ fn exfiltrating(b: &[u8], s: usize, e: usize, place: UrlPlace) -> Option<(usize,
                         .all(|c| (c.is_alphanumeric() && !c.is_ascii_lowercase()) || c == '_')
                         && v.chars().filter(|c| c.is_alphabetic()).count() >= 4
                 });
+                // Or one the text names again, to be filled in ("replace VALOR with the key").
                 let caps = name
                     && if v.is_ascii() {
-                        private_name(v, 0) > 0
+                        private_name(v, 0) > 0 || named_again(b, v, s, e)
                     } else {
                         v.contains(&b'_') || private_name(v, 0) > 0
                     };
@@ -281,6 +282,23 @@ fn exfiltrating(b: &[u8], s: usize, e: usize, place: UrlPlace) -> Option<(usize,
         }
     }
     None
+}
+
+/// Whether the word `v` stands in `b` outside the URL `b[s..e]` too (as a whole word, within
+/// 2 KB of it): a placeholder the text tells the reader to fill in.
+fn named_again(b: &[u8], v: &[u8], s: usize, e: usize) -> bool {
+    let word = |c: Option<&u8>| c.is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_');
+    let (from, to) = (s.saturating_sub(2048), (e + 2048).min(b.len()));
+    b[from..to]
+        .windows(v.len())
+        .enumerate()
+        .map(|(k, w)| (from + k, w))
+        .any(|(k, w)| {
+            (k < s || k >= e)
+                && w == v
+                && !word(k.checked_sub(1).and_then(|p| b.get(p)))
+                && !word(b.get(k + v.len()))
+        })
 }
 
 fn is_hex_escape(b: &[u8], i: usize) -> bool {
