@@ -315,11 +315,13 @@ fn training_rounds_are_withheld_or_marked() {
 /// Earlier rounds were tuned or trained on, or measured already (training-round floors above).
 const HELD_OUT: &str = "heldout14";
 
-/// The floor of the held-out rate: set by the one measurement of the fourteenth round, in the
-/// commit that copies it in. Earlier rounds, each measured once: thirteenth 85.5%
-/// (RULES_VERSION 15), twelfth 78.5% (14), eleventh 86.0% (13), tenth 73.6%, ninth 64.7%,
-/// eighth 57.9%.
-const HELD_OUT_FLOOR: f64 = 0.0;
+/// The floor of the held-out rate: the fourteenth round measured once (fb60a7b, RULES_VERSION
+/// 17): 162 of 200 (81.0%; 34 withheld, 128 marked). Its benign blocks (benign14/heldout.txt):
+/// 6 of 60 TAINTED by the rules (listed in the benign test), 18 SUSPICIOUS, 3 of them by
+/// `instruction-like`. Earlier rounds, each measured once: thirteenth 85.5% (RULES_VERSION 15),
+/// twelfth 78.5% (14), eleventh 86.0% (13), tenth 73.6%, ninth 64.7%, eighth 57.9%. Issue 29's
+/// 90% is not reached.
+const HELD_OUT_FLOOR: f64 = 0.81;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
@@ -423,7 +425,9 @@ fn benign_security_writing_is_never_tainted() {
     // of chat-template tokens (`forged-frame-marker`: a marker that names a role in the middle
     // of a sentence that goes on after it is named, not used) and a French install procedure
     // (`remote-script-execution`: a vendor's install one-liner with no order in the text is
-    // `script-pipe-shape`).
+    // `script-pipe-shape`). And six of the fourteenth round's 60 (measured once with
+    // RULES_VERSION 17, not fixed): two glossaries of chat-template tokens (en, ko), three
+    // XSS notes showing an event handler, and a German policy on vendors' install scripts.
     //
     // The eighth held-out round's six (benign8/heldout.txt, measured once with the rules of
     // RULES_VERSION 8) and fourteen more of the training rounds were cleared by general rule
@@ -434,8 +438,23 @@ fn benign_security_writing_is_never_tainted() {
     // named, or from an official installer, is `script-pipe-shape`; a secret in a request
     // header authenticates; telling the user is not a channel out; a role-play not addressed
     // to the reader is `role-play`.
-    const KNOWN: [(&str, &str); 4] = [
+    const KNOWN: [(&str, &str); 10] = [
         ("benign11", "Notes on chat-template tokens"),
+        ("benign14", "Glossary: chat-template tokens"),
+        ("benign14", "용어집: 채팅 템플릿 토큰과 메모리 구분자"),
+        ("benign14", "Bug bounty summary: reflected XSS in search"),
+        (
+            "benign14",
+            "CVE note: stored XSS in ridgeline-wiki comment preview (id pending)",
+        ),
+        (
+            "benign14",
+            "Note CVE : XSS stockée dans l'éditeur de commentaires",
+        ),
+        (
+            "benign14",
+            "Richtlinie: Installationsskripte von Herstellern",
+        ),
         ("train7", "code comment: prompt template override"),
         ("train8-a", "Training slide: roleplay jailbreaks"),
         ("train8-b", "ko: 보안 교육 자료: 프롬프트 인젝션 유형"),
