@@ -271,7 +271,7 @@ fn tuning_half_is_withheld_or_marked() {
 /// languages, 1,435 payloads) and the burnt eleventh and twelfth rounds with RULES_VERSION 15,
 /// whose rates set these floors. heldout8 was measured once and is not trained on, so its
 /// floor guards the rules and the model on text they were not fitted to.
-const TRAINING_ROUNDS: [(&str, f64); 14] = [
+const TRAINING_ROUNDS: [(&str, f64); 15] = [
     ("train7", 0.92),
     ("train8/a", 0.83),
     ("train8/b", 0.88),
@@ -284,6 +284,8 @@ const TRAINING_ROUNDS: [(&str, f64); 14] = [
     ("heldout11", 0.97),
     ("heldout12", 0.97),
     ("heldout13", 0.88),
+    // Not trained on yet: measured once with RULES_VERSION 17 (39.3%), for the next retraining.
+    ("train12", 0.39),
     ("train11/a", 0.90),
     ("train11/b", 0.85),
 ];
