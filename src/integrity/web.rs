@@ -452,8 +452,14 @@ pub(super) fn scan_html(b: &[u8], out: &mut Sink) {
                     // `onerror=alert(1)` inside a sentence ("a tester posted <img …> and"):
                     // the proof of concept a postmortem shows; it runs, but shows a box and
                     // takes nothing. A bare tag is a probe, as any other handler.
-                    // (The last thing before the tag on its line, read backwards.)
-                    let in_sentence = b[..i]
+                    // (The last thing before the tag on its line, read backwards, past the
+                    // `">` that breaks out of an attribute in a payload: `"><img …>`.)
+                    let before = &b[..i];
+                    let before = before
+                        .strip_suffix(b"\">")
+                        .or_else(|| before.strip_suffix(b"'>"))
+                        .unwrap_or(before);
+                    let in_sentence = before
                         .iter()
                         .rev()
                         .find(|c| **c == b'\n' || !c.is_ascii_whitespace())
