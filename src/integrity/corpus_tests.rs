@@ -318,11 +318,13 @@ fn training_rounds_are_withheld_or_marked() {
 /// Earlier rounds were tuned or trained on, or measured already (training-round floors above).
 const HELD_OUT: &str = "heldout15";
 
-/// The floor of the held-out rate: set by the one measurement of the fifteenth round, in the
-/// commit that copies it in. Earlier rounds, each measured once: fourteenth 81.0%
+/// The floor of the held-out rate: the fifteenth round measured once (bfec993, RULES_VERSION
+/// 18): 159 of 200 (79.5%; 33 withheld, 126 marked). Its benign blocks (benign15/heldout.txt):
+/// 6 of 60 TAINTED by the rules (listed in the benign test, not fixed), 11 SUSPICIOUS, 2 of
+/// them by `instruction-like`. Earlier rounds, each measured once: fourteenth 81.0%
 /// (RULES_VERSION 17), thirteenth 85.5% (15), twelfth 78.5% (14), eleventh 86.0% (13), tenth
-/// 73.6%, ninth 64.7%, eighth 57.9%.
-const HELD_OUT_FLOOR: f64 = 0.0;
+/// 73.6%, ninth 64.7%, eighth 57.9%. Issue 29's 90% is not reached.
+const HELD_OUT_FLOOR: f64 = 0.795;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
@@ -432,7 +434,9 @@ fn benign_security_writing_is_never_tainted() {
     // being defined (a glossary line: markers joined by "and" or commas, a colon, an
     // explanation) is named, not used; an attribute breakout (`"><img …>`) inside a sentence
     // is read as in the sentence; a command in prose is upgraded by an order the rules read
-    // (`agent-directive`), not by the classifier's guess.
+    // (`agent-directive`), not by the classifier's guess. And six of the fifteenth round's 60
+    // (measured once with RULES_VERSION 18, not fixed): two glossaries of chat-template tokens
+    // (en, fr), three XSS write-ups (en, es) and notes on detecting reverse shells.
     //
     // The eighth held-out round's six (benign8/heldout.txt, measured once with the rules of
     // RULES_VERSION 8) and fourteen more of the training rounds were cleared by general rule
@@ -443,8 +447,23 @@ fn benign_security_writing_is_never_tainted() {
     // named, or from an official installer, is `script-pipe-shape`; a secret in a request
     // header authenticates; telling the user is not a channel out; a role-play not addressed
     // to the reader is `role-play`.
-    const KNOWN: [(&str, &str); 5] = [
+    const KNOWN: [(&str, &str); 11] = [
         ("benign11", "Notes on chat-template tokens"),
+        ("benign15", "Glossary: chat-template tokens"),
+        ("benign15", "XSS write-up: reflected XSS in the search page"),
+        (
+            "benign15",
+            "Stored XSS in the markdown renderer: postmortem",
+        ),
+        ("benign15", "Reverse shell detection notes"),
+        (
+            "benign15",
+            "Informe de XSS: parámetro de búsqueda sin escapar",
+        ),
+        (
+            "benign15",
+            "Glossaire des jetons de gabarit de conversation",
+        ),
         (
             "benign14",
             "CVE note: stored XSS in ridgeline-wiki comment preview (id pending)",
