@@ -434,9 +434,12 @@ fn benign_security_writing_is_never_tainted() {
     // being defined (a glossary line: markers joined by "and" or commas, a colon, an
     // explanation) is named, not used; an attribute breakout (`"><img …>`) inside a sentence
     // is read as in the sentence; a command in prose is upgraded by an order the rules read
-    // (`agent-directive`), not by the classifier's guess. And six of the fifteenth round's 60
-    // (measured once with RULES_VERSION 18, not fixed): two glossaries of chat-template tokens
-    // (en, fr), three XSS write-ups (en, es) and notes on detecting reverse shells.
+    // (`agent-directive`), not by the classifier's guess. The fifteenth round's 60 (measured
+    // once with RULES_VERSION 18) had six: two glossaries of chat-template tokens (en, fr),
+    // three XSS write-ups (en, es) and notes on detecting reverse shells. RULES_VERSION 19
+    // cleared them and the fourteenth's CVE note: a text that presents itself as security
+    // writing (`@writeup-words`: payload, injection, postmortem, proof of concept …) and gives
+    // no order the rules read shows its payloads, marked, not withheld.
     //
     // The eighth held-out round's six (benign8/heldout.txt, measured once with the rules of
     // RULES_VERSION 8) and fourteen more of the training rounds were cleared by general rule
@@ -447,27 +450,8 @@ fn benign_security_writing_is_never_tainted() {
     // named, or from an official installer, is `script-pipe-shape`; a secret in a request
     // header authenticates; telling the user is not a channel out; a role-play not addressed
     // to the reader is `role-play`.
-    const KNOWN: [(&str, &str); 11] = [
+    const KNOWN: [(&str, &str); 4] = [
         ("benign11", "Notes on chat-template tokens"),
-        ("benign15", "Glossary: chat-template tokens"),
-        ("benign15", "XSS write-up: reflected XSS in the search page"),
-        (
-            "benign15",
-            "Stored XSS in the markdown renderer: postmortem",
-        ),
-        ("benign15", "Reverse shell detection notes"),
-        (
-            "benign15",
-            "Informe de XSS: parámetro de búsqueda sin escapar",
-        ),
-        (
-            "benign15",
-            "Glossaire des jetons de gabarit de conversation",
-        ),
-        (
-            "benign14",
-            "CVE note: stored XSS in ridgeline-wiki comment preview (id pending)",
-        ),
         ("train7", "code comment: prompt template override"),
         ("train8-a", "Training slide: roleplay jailbreaks"),
         ("train8-b", "ko: 보안 교육 자료: 프롬프트 인젝션 유형"),

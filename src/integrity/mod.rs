@@ -129,7 +129,7 @@ pub const RULES: &[(&str, Verdict)] = &[
 
 /// Changes whenever the rules or their tables change, so that verdicts cached under an older
 /// scanner (the gate cache, `memory::cache::gate`) are recomputed.
-pub const RULES_VERSION: u32 = 18;
+pub const RULES_VERSION: u32 = 19;
 
 /// At most this many issues are kept per rule (the first found): enough to act on, and a
 /// hostile text full of matches cannot make the report itself huge.
@@ -206,8 +206,57 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
             i.verdict = Verdict::Tainted;
         }
     }
+    // A write-up (a postmortem, a CVE note, a glossary, detection notes: `@writeup-words`)
+    // that gives the reader no order shows its payloads: markers, handlers, shells and
+    // commands in it are marked, not withheld. An order to the agent (its rules declared
+    // void, its role reassigned, a header of instructions) keeps them withheld.
+    // (Only the rules' orders count here: `agent-directive` misreads some write-ups' prose.)
+    let instructed = issues.iter().any(|i| {
+        matches!(
+            i.rule,
+            "override-instructions" | "role-reassignment" | "agent-hijack" | "instruction-header"
+        )
+    });
+    if !instructed && writeup(text) {
+        for i in &mut issues {
+            let shown = match i.rule {
+                "forged-frame-marker" | "chat-turn-marker" => "quoted-frame-marker",
+                "remote-script-execution" => "script-pipe-shape",
+                "html-event-handler"
+                | "reverse-shell"
+                | "secret-exfiltration"
+                | "secret-file-read"
+                | "exfiltration-url" => "quoted-instruction",
+                _ => continue,
+            };
+            i.rule = shown;
+            i.verdict = Verdict::Suspicious;
+        }
+    }
     issues.sort_by(|a, b| (a.offset, b.verdict).cmp(&(b.offset, a.verdict)));
     issues
+}
+
+/// Whether `text` presents itself as security writing: a word of `@writeup-words` in its
+/// first 4 KB, as a word of prose (its start not inside a word, path or URL; stems may go on).
+fn writeup(text: &str) -> bool {
+    let head = &text[..(0..=text.len().min(4096))
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0)];
+    let head = head.to_lowercase();
+    // A word of prose, not part of a path, a URL or a name (`payload.hta`, `cve_db`).
+    let part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || "/._-".contains(c));
+    tables::sets().set("writeup-words").iter().any(|w| {
+        head.match_indices(*w).any(|(at, _)| {
+            let mut after = head[at + w.len()..].chars();
+            let (next, then) = (after.next(), after.next());
+            // (A full stop ends a sentence; one before a letter starts a file's extension.)
+            !part(head[..at].chars().next_back())
+                && !next.is_some_and(|c| "/_-".contains(c))
+                && !(next == Some('.') && then.is_some_and(char::is_alphanumeric))
+        })
+    })
 }
 
 /// Whether a frame or turn marker at `offset` is mentioned rather than used: inside a code
@@ -340,7 +389,9 @@ fn defined(text: &str, offset: usize) -> bool {
             w.as_str(),
             "and" | "or" | "," | "und" | "et" | "y" | "e" | "o"
         )
-    }) || term.contains(',');
+    }) || term.contains(',')
+        || term.contains("...")
+        || term.contains('\u{2026}');
     let explained = rest
         .split_whitespace()
         .filter(|w| w.chars().any(char::is_alphabetic))
@@ -351,7 +402,7 @@ fn defined(text: &str, offset: usize) -> bool {
         && words.len() <= 4
         && words
             .iter()
-            .all(|w| roles.contains(&w.as_str()) || w.chars().count() <= 3)
+            .all(|w| roles.contains(&w.as_str()) || w == "role" || w.chars().count() <= 3)
         && ((markers >= 2 && joined) || !role)
         && explained
 }

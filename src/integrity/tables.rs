@@ -304,6 +304,7 @@ mod tests {
         "install-scripts",
         "popular-packages",
         "install-verbs",
+        "writeup-words",
     ];
 
     #[test]
