@@ -305,6 +305,7 @@ mod tests {
         "popular-packages",
         "install-verbs",
         "writeup-words",
+        "without-before",
     ];
 
     #[test]

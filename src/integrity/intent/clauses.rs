@@ -202,9 +202,15 @@ pub(super) fn clause_cues(c: &Cues, i: usize, found: &mut Vec<Finding>) {
             push(Kind::Override, Strength::Weak, i, r);
         }
     }
-    // (After the noun: "orijinal isteminin kısıtlamaları olmadan", "원래 프롬프트의 제한 없이".)
+    // (After the noun: "orijinal isteminin kısıtlamaları olmadan", "원래 프롬프트의 제한 없이".
+    // Not a preposition that opens its own phrase, `@without-before`: "a Content-Security-
+    // Policy without unsafe-inline" is a policy that lacks something.)
     if here & RULES != 0 && c.qualified_rules(i) {
-        if let Some(w) = in_sentence(WITHOUT, c.cover[i] + 1, c.cover[i] + 3) {
+        let before = super::super::tables::sets().set("without-before");
+        if let Some(w) = in_sentence(WITHOUT, c.cover[i] + 1, c.cover[i] + 3).filter(|&w| {
+            let t = c.w.text_of(w);
+            !before.iter().any(|b| t.eq_ignore_ascii_case(b.as_bytes()))
+        }) {
             push(Kind::Override, Strength::Weak, i, w);
         }
     }
