@@ -14,7 +14,9 @@ compares with its own, so the two feature extractions cannot drift). It prints t
 cross-validation recall and false-positive rate on the training data and the threshold chosen
 from them. `--held-out` also scores tests/corpus/injections/heldout8 and benign8, which are
 never trained on: run that once, when the model is final, or the held-out figure becomes a
-tuning figure. `--verbose` lists the texts the cross-validation marks falsely.
+tuning figure. `--compare` trains one model on everything and scores the rounds it has never
+seen at fixed shares of false marks on unseen benign blocks: for choosing between feature sets
+(it needs a round left out of the training lists). `--verbose` lists the texts the cross-validation marks falsely.
 
 Features of a sentence (the same in model.rs):
   * text: NFKC, then lower-cased (Python's str.lower), then the final sigma folded to σ;
@@ -23,6 +25,13 @@ Features of a sentence (the same in model.rs):
   * the marked text " w1 w2 … wn " (words joined by one space, one space around);
   * features "c:" + every run of 3, 4 and 5 characters of the marked text, "w:" + each word,
     "b:" + w1 + " " + w2 for each adjacent pair of words;
+  * the cue classes of the sentence's words, as the Rust side reads them from the language
+    files (src/integrity/intent: concepts(); asked of it through the ignored unit test
+    integrity::model::tests::dump_concepts, so there is one implementation): "k:" + each class
+    present, "p:" + a + "+" + b for each pair of them in the classes' order (vocab.rs CUES),
+    "s:" + a + ">" + b for each class a of a cue word and b of the next cue word. These do
+    not depend on the wording, so what the model learns of an order in one language carries
+    to every language the files cover (INTENT_CONCEPTS=0 leaves them out);
   * each hashed with FNV-1a 32 over its UTF-8 bytes, modulo 2^18; value 1/sqrt(N) per
     occurrence, N the number of features emitted.
 Score of a sentence: bias + scale * sum(q[h]) / sqrt(N), q the i8 weights. Score of a text
@@ -32,16 +41,18 @@ the same line, every character replaced by a space), then split into sentences a
 characters in their words. Training uses every sentence.
 
 Training data: the payloads of tests/corpus/injections/{tuning,train7,train8/a,train8/b,
-heldout7,train9,heldout9,train10,heldout10,heldout11,heldout12,train11/a,train11/b} and
+heldout7,train9,heldout9,train10,heldout10,heldout11,heldout12,train11/a,train11/b,train12,
+heldout13,heldout14,heldout15} and
 payloads.txt against clean.txt, the benign blocks of benign/, benign6/, benign7/, benign9/ to
-benign12/, and the training rounds' benign.txt (hard negatives), the clean secret corpus,
+benign15/, and the training rounds' benign.txt (hard negatives), the clean secret corpus,
 git-rune's docs and doc comments, the seeds. The sixth held-out round (now tuning/*.r6.txt),
-the seventh and the ninth to twelfth are trained on: they were measured and are burnt as test
+the seventh and the ninth to fifteenth are trained on: they were measured and are burnt as test
 sets. The
 threshold keeps the cross-validated false positives at most MAX_FP of all negative texts and
 MAX_HARD_FP of the benign blocks.
 
-File format (little endian): b"RUNEIM01", u32 bucket bits (18), u32 zero, f64 scale,
+File format (little endian): b"RUNEIM01", u32 bucket bits (18), u32 feature set (1: with the
+cue classes; 0: n-grams only), f64 scale,
 f64 bias, f64 threshold, then 2^18 i8 weights.
 """
 
@@ -84,6 +95,10 @@ TRAIN_PAYLOADS = [
     "heldout12",
     "train11/a",
     "train11/b",
+    "train12",
+    "heldout13",
+    "heldout14",
+    "heldout15",
 ]
 TRAIN_BENIGN = [
     "benign/*.txt",
@@ -100,6 +115,10 @@ TRAIN_BENIGN = [
     "benign12/*.txt",
     "train11/a/benign.txt",
     "train11/b/benign.txt",
+    "train12/benign.txt",
+    "benign13/*.txt",
+    "benign14/*.txt",
+    "benign15/*.txt",
 ]
 HELD_OUT = "heldout8"
 HELD_OUT_BENIGN = "benign8"
@@ -136,6 +155,50 @@ def fnv(h, data):
 H_C = fnv(FNV_OFFSET, b"c:")
 H_W = fnv(FNV_OFFSET, b"w:")
 H_B = fnv(FNV_OFFSET, b"b:")
+H_K = fnv(FNV_OFFSET, b"k:")
+H_P = fnv(FNV_OFFSET, b"p:")
+# Whether the sentence's cue classes are features (header field 2): 1 since RULES_VERSION 21.
+CONCEPTS = int(os.environ.get("INTENT_CONCEPTS", "1"))
+H_S = fnv(FNV_OFFSET, b"s:")
+CUE_ORDER = []
+# Sentence -> its cue classes' names, in bit order, from the Rust side (prepare()).
+_concepts = {}
+
+
+def prepare(texts):
+    """Asks the Rust side for the cue classes of every sentence of `texts` not asked yet
+    (src/integrity/model.rs, test dump_concepts): the vocabulary and cue logic live there,
+    and the features must be the ones the scorer computes."""
+    if not CONCEPTS:
+        return
+    todo = sorted({s for t in texts for s in sentences(t)} - set(_concepts))
+    if not CUE_ORDER:
+        rs = read(os.path.join(ROOT, "src/integrity/vocab.rs"))
+        body = rs[rs.index("pub(super) const CUES: &[&str] = &["):]
+        body = body[: body.index("];")]
+        body = "\n".join(l for l in body.splitlines() if not l.strip().startswith("//"))
+        CUE_ORDER.extend(re.findall(r'"([^"]+)"', body))
+    if not todo:
+        return
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        src, dst = os.path.join(d, "in.txt"), os.path.join(d, "out.txt")
+        with open(src, "w") as f:
+            f.write("".join(x.encode("utf-8").hex() + "\n" for x in todo))
+        env = dict(os.environ, RUNE_CONCEPTS_IN=src, RUNE_CONCEPTS_OUT=dst)
+        subprocess.run(
+            ["cargo", "test", "--locked", "--quiet", "--lib", "--",
+             "--ignored", "--exact", "integrity::model::tests::dump_concepts"],
+            cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL,
+        )
+        with open(dst, encoding="utf-8") as f:
+            got = f.read().split("\n")
+    assert len(got) == len(todo) + 1, (len(got), len(todo))
+    for x, line in zip(todo, got):
+        words = [w.split(",") for w in line.split()]
+        _concepts[x] = (sorted({c for w in words for c in w}, key=CUE_ORDER.index), words)
 
 
 def is_sep(c):
@@ -189,6 +252,19 @@ def features(sentence):
             if prev is not None:
                 out.append(fnv(fnv(fnv(H_B, prev), b" "), wb) & (BUCKETS - 1))
             prev = wb
+        if CONCEPTS:
+            names, words = _concepts[sentence]
+            for u, v in zip(words, words[1:]):
+                for a in u:
+                    h = fnv(fnv(H_S, a.encode("utf-8")), b">")
+                    for b in v:
+                        out.append(fnv(h, b.encode("utf-8")) & (BUCKETS - 1))
+            for i, a in enumerate(names):
+                ab = a.encode("utf-8")
+                out.append(fnv(H_K, ab) & (BUCKETS - 1))
+                h = fnv(fnv(H_P, ab), b"+")
+                for b in names[i + 1 :]:
+                    out.append(fnv(h, b.encode("utf-8")) & (BUCKETS - 1))
     out = tuple(out)
     _feat_cache[sentence] = out
     return out
@@ -387,6 +463,7 @@ def training_data():
     rune = os.path.join(ROOT, "tests/fixtures/rune-dir")
     for p in sorted(glob.glob(os.path.join(rune, "**/*.md"), recursive=True)):
         neg += paragraphs(read(p))
+    prepare(pos + neg)
     neg = [t for t in neg if instances(t)]
     pos = [t for t in pos if instances(t)]
     hard = set(t for t in hard if instances(t))
@@ -531,11 +608,12 @@ FIXTURE_TEXTS = [
 def write_outputs(model, threshold):
     q, scale, bias = model
     data = bytearray(b"RUNEIM01")
-    data += struct.pack("<IIddd", BITS, 0, scale, bias, threshold)
+    data += struct.pack("<IIddd", BITS, CONCEPTS, scale, bias, threshold)
     data += bytes((x & 0xFF) for x in q)
     out = os.path.join(ROOT, "src/integrity/data/intent-model.bin")
     with open(out, "wb") as f:
         f.write(data)
+    prepare(FIXTURE_TEXTS)
     lines = [
         "# Scores of src/integrity/data/intent-model.bin, written by scripts/train-intent-model.py:",
         "# score<TAB>text (\\n, \\t and \\\\ escaped); `none` when the text has no features.",
@@ -555,6 +633,8 @@ def held_out(model, threshold):
     inj = os.path.join(ROOT, "tests/corpus/injections")
     by_class, by_lang = {}, {}
     n = caught = 0
+    prepare([t for p in glob.glob(os.path.join(inj, HELD_OUT, "*.txt")) for _, t in payloads([p])])
+    prepare([b for p in glob.glob(os.path.join(inj, HELD_OUT_BENIGN, "*.txt")) for _, b in blocks(p)])
     for p in sorted(glob.glob(os.path.join(inj, HELD_OUT, "*.txt"))):
         lang = os.path.basename(p).split(".")[0]
         for cls, t in payloads([p]):
@@ -578,8 +658,45 @@ def held_out(model, threshold):
     print(f"{HELD_OUT_BENIGN} (model alone): {marked}/{total} marked")
 
 
+# Sets never trained on, for --compare: payload rounds and benign blocks.
+UNSEEN_PAYLOADS = ["heldout8", "heldout13", "heldout14", "heldout15", "train12"]
+UNSEEN_BENIGN = ["benign8/*.txt", "benign13/*.txt", "benign14/*.txt", "benign15/*.txt",
+                 "train12/benign.txt"]
+UNSEEN_PAYLOADS = [x for x in UNSEEN_PAYLOADS if x not in TRAIN_PAYLOADS]
+UNSEEN_BENIGN = [x for x in UNSEEN_BENIGN if x not in TRAIN_BENIGN]
+
+
+def compare(pos, neg):
+    """One model on all the training data, scored on rounds it has never seen: recall on
+    their payloads at the thresholds that falsely mark a given share of their benign blocks.
+    For choosing between feature sets; the threshold written is still set by cross-validation."""
+    inj = os.path.join(ROOT, "tests/corpus/injections")
+    rounds = {}
+    for sub in UNSEEN_PAYLOADS:
+        files = [f for f in sorted(glob.glob(os.path.join(inj, sub, "*.txt")))
+                 if os.path.basename(f) != "benign.txt"]
+        rounds[sub] = [t for _, t in payloads(files)]
+    ben = [b for g in UNSEEN_BENIGN for p in sorted(glob.glob(os.path.join(inj, g)))
+           for _, b in blocks(p)]
+    prepare([t for ts in rounds.values() for t in ts] + ben)
+    w, b = train(pos, neg)
+    model = quantise(w, b)
+    bs = [score_text(model, t) for t in ben]
+    print(f"unseen benign blocks: {len(bs)}")
+    for level in (0.02, 0.05, 0.08, 0.1, 0.15):
+        t = threshold_for(bs, level)
+        parts = []
+        for sub, ts in rounds.items():
+            k = sum(score_text(model, x) >= t for x in ts)
+            parts.append(f"{sub} {k}/{len(ts)}")
+        print(f"  benign false marks {level:.2f} (threshold {t:.3f}): " + ", ".join(parts))
+
+
 def main():
     pos, neg, hard = training_data()
+    if "--compare" in sys.argv:
+        compare(pos, neg)
+        return
     nneg = sum(len(instances(t)) for t in neg)
     print(
         f"training data: {len(pos)} positive texts, {len(neg)} negative texts "

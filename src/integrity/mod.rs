@@ -129,7 +129,7 @@ pub const RULES: &[(&str, Verdict)] = &[
 
 /// Changes whenever the rules or their tables change, so that verdicts cached under an older
 /// scanner (the gate cache, `memory::cache::gate`) are recomputed.
-pub const RULES_VERSION: u32 = 20;
+pub const RULES_VERSION: u32 = 21;
 
 /// At most this many issues are kept per rule (the first found): enough to act on, and a
 /// hostile text full of matches cannot make the report itself huge.
@@ -139,12 +139,7 @@ pub const MAX_ISSUES_PER_RULE: usize = 64;
 /// agent reading it.
 pub fn scan_text(text: &str) -> Vec<Issue> {
     let norm = Norm::new(text);
-    let mut out = Sink {
-        text,
-        norm: &norm,
-        issues: Vec::new(),
-        counts: [0; RULES.len()],
-    };
+    let mut out = Sink::new(text, &norm);
     scan_hidden(text, &mut out);
     let t: &str = &norm.text;
     let words = Words::new(t);
@@ -245,7 +240,16 @@ struct Sink<'a> {
     counts: [usize; RULES.len()],
 }
 
-impl Sink<'_> {
+impl<'a> Sink<'a> {
+    fn new(text: &'a str, norm: &'a Norm<'a>) -> Self {
+        Sink {
+            text,
+            norm,
+            issues: Vec::new(),
+            counts: [0; RULES.len()],
+        }
+    }
+
     /// An issue at `offset` in the normal form.
     fn note(&mut self, rule: &'static str, offset: usize, detail: impl FnOnce() -> String) {
         let offset = self.norm.orig(offset);
@@ -336,7 +340,7 @@ mod web;
 
 use dialogue::*;
 use hidden::*;
-use intent::scan_intent;
+use intent::{concepts, scan_intent};
 use markers::*;
 use norm::Norm;
 use phrases::*;

@@ -318,6 +318,18 @@ fn report(c: &Cues, phrases: &[(usize, usize)], mut found: Vec<Finding>, out: &m
     }
 }
 
+/// The cue classes of each word of `text` (one sentence) that has any, in order: the
+/// classifier's features that do not depend on the wording (`model.rs`), so that what it
+/// learns of an order in one language carries to the others the language files cover.
+pub(super) fn concepts(text: &str) -> Vec<u64> {
+    let norm = Norm::new(text);
+    let w = Words::new(&norm.text);
+    if w.list.is_empty() {
+        return Vec::new();
+    }
+    Cues::new(&w).at.into_iter().filter(|&b| b != 0).collect()
+}
+
 /// Each word of `text` with its cue classes (a debugging aid for table edits:
 /// `RUNE_DEBUG_TEXT='…' cargo test --lib debug_cues -- --ignored --nocapture`).
 #[cfg(test)]
