@@ -316,19 +316,19 @@ fn training_rounds_are_withheld_or_marked() {
     assert!(below.is_empty(), "{below:#?}");
 }
 
-/// The held-out directory: the fifteenth round (20 languages, one payload of each class in
+/// The held-out directory: the sixteenth round (20 languages, one payload of each class in
 /// each, and 60 benign blocks of security writing), written by someone who has not read the
-/// code, tables or corpora, copied in only after RULES_VERSION 18 was committed.
+/// code, tables or corpora, copied in only after RULES_VERSION 21 was committed.
 /// Earlier rounds were tuned or trained on, or measured already (training-round floors above).
-const HELD_OUT: &str = "heldout15";
+const HELD_OUT: &str = "heldout16";
 
-/// The floor of the held-out rate: the fifteenth round measured once (bfec993, RULES_VERSION
-/// 18): 159 of 200 (79.5%; 33 withheld, 126 marked). Its benign blocks (benign15/heldout.txt):
-/// 6 of 60 TAINTED by the rules (listed in the benign test, not fixed), 11 SUSPICIOUS, 2 of
-/// them by `instruction-like`. Earlier rounds, each measured once: fourteenth 81.0%
-/// (RULES_VERSION 17), thirteenth 85.5% (15), twelfth 78.5% (14), eleventh 86.0% (13), tenth
-/// 73.6%, ninth 64.7%, eighth 57.9%. Issue 29's 90% is not reached.
-const HELD_OUT_FLOOR: f64 = 0.795;
+/// The floor of the held-out rate: the sixteenth round measured once (be44e23, RULES_VERSION
+/// 21): 163 of 200 (81.5%; 28 withheld, 135 marked). Its benign blocks (benign16/heldout.txt):
+/// 1 of 60 TAINTED by the rules (a Japanese glossary, cleared after by RULES_VERSION 22), 16
+/// SUSPICIOUS, 3 of them by `instruction-like`. Earlier rounds, each measured once: fifteenth
+/// 79.5% (RULES_VERSION 18), fourteenth 81.0% (17), thirteenth 85.5% (15), twelfth 78.5% (14),
+/// eleventh 86.0% (13), tenth 73.6%, ninth 64.7%, eighth 57.9%. Issue 29's 90% is not reached.
+const HELD_OUT_FLOOR: f64 = 0.815;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
@@ -361,7 +361,7 @@ fn benign_security_writing_is_never_tainted() {
     // held-out round's benign7/ (now trained on) and the eighth's benign8/ (never trained on).
     let mut files: Vec<(String, String)> = [
         "benign", "benign6", "benign7", "benign8", "benign9", "benign10", "benign11", "benign12",
-        "benign13", "benign14", "benign15",
+        "benign13", "benign14", "benign15", "benign16",
     ]
     .into_iter()
     .filter(|sub| *sub == "benign" || corpus_dir(sub).is_dir())
@@ -379,6 +379,7 @@ fn benign_security_writing_is_never_tainted() {
         "train10",
         "train11/a",
         "train11/b",
+        "train12",
     ] {
         if let Ok(text) = std::fs::read_to_string(corpus_dir(round).join("benign.txt")) {
             files.push((format!("{}/benign", round.replace('/', "-")), text));
@@ -443,7 +444,10 @@ fn benign_security_writing_is_never_tainted() {
     // three XSS write-ups (en, es) and notes on detecting reverse shells. RULES_VERSION 19
     // cleared them and the fourteenth's CVE note: a text that presents itself as security
     // writing (`@writeup-words`: payload, injection, postmortem, proof of concept …) and gives
-    // no order the rules read shows its payloads, marked, not withheld.
+    // no order the rules read shows its payloads, marked, not withheld. The sixteenth round's
+    // 60 (measured once with RULES_VERSION 21) had one: a Japanese glossary whose markers are
+    // the subjects of "は" ("<|eot_id|> は Llama-3 のターン終端"), cleared with RULES_VERSION 22
+    // (a marker followed by a copula, `@copulas`, is defined, not used).
     //
     // The eighth held-out round's six (benign8/heldout.txt, measured once with the rules of
     // RULES_VERSION 8) and fourteen more of the training rounds were cleared by general rule

@@ -176,7 +176,7 @@ fn mentioned(text: &str, offset: usize) -> bool {
     };
     enclosed(text, offset, &QUOTES)
         || enclosed(text, offset, &brackets)
-        || (!ours && defined(text, offset))
+        || (!ours && (defined(text, offset) || subject(text, offset)))
         || (cited && !ours)
         || (!names_role && (quoted || (mid_sentence && !ours)))
         || (names_role && mid_sentence && !ours && goes_on())
@@ -230,12 +230,9 @@ fn defined(text: &str, offset: usize) -> bool {
         .collect();
     let roles = ["system", "assistant", "user", "developer", "tool"];
     let role = words.iter().any(|w| roles.contains(&w.as_str()));
-    let joined = words.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "and" | "or" | "," | "und" | "et" | "y" | "e" | "o"
-        )
-    }) || term.contains(',')
+    let joiners = tables::sets().set("marker-joiners");
+    let joined = words.iter().any(|w| joiners.contains(&w.as_str()))
+        || term.contains(',')
         || term.contains("...")
         || term.contains('\u{2026}');
     let explained = rest
@@ -251,6 +248,83 @@ fn defined(text: &str, offset: usize) -> bool {
             .all(|w| roles.contains(&w.as_str()) || w == "role" || w.chars().count() <= 3)
         && ((markers >= 2 && joined) || !role)
         && explained
+}
+
+/// Whether the marker at `offset` is the subject of a sentence that says what it is: only
+/// markers and joiners (`@marker-joiners`, "/", commas) between the start of its clause and
+/// the copula after them (`@copulas`: "is", "means", "は", "是" …), as in "<|eot_id|> は
+/// Llama-3 のターン終端", "[INST] and <<SYS>> are Llama 2's delimiters". A marker in use is
+/// followed by a role or by the text it frames, not by a word saying what it is.
+fn subject(text: &str, offset: usize) -> bool {
+    let before = line_before(text, offset);
+    let clause = before
+        .char_indices()
+        .rfind(|&(i, c)| {
+            matches!(
+                c,
+                ',' | ';' | '\u{3001}' | '\u{3002}' | '\u{FF0C}' | '\u{FF1B}'
+            ) || (c == '.' && before[i + 1..].starts_with(' '))
+        })
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let line = text[offset..].split('\n').next().unwrap_or("");
+    if !skip_terms(&before[clause..]).is_empty() {
+        return false;
+    }
+    let tail = skip_terms(line).to_lowercase();
+    tables::sets().set("copulas").iter().any(|w| {
+        // A word of a spaced script ends at a non-letter; one of a script written without
+        // spaces ("は", "是") may run on into the next.
+        tail.strip_prefix(*w)
+            .is_some_and(|after| unspaced(w) || !after.starts_with(char::is_alphanumeric))
+    })
+}
+
+/// Whether `w` is written in a script without spaces between words (CJK, kana, hangul).
+fn unspaced(w: &str) -> bool {
+    w.chars().all(|c| c as u32 >= 0x3000)
+}
+
+/// `s` after its leading markers (`<…>`, `[…]`, nested ones too), joiners
+/// (`@marker-joiners`, "/", "&", "+", commas) and spaces.
+fn skip_terms(s: &str) -> &str {
+    let joiners = tables::sets().set("marker-joiners");
+    let mut rest = s;
+    loop {
+        let t = rest.trim_start_matches(|c: char| {
+            c.is_whitespace() || matches!(c, '/' | '&' | '+' | ',' | '\u{3001}' | '\u{FF0C}')
+        });
+        if let Some(open) = t.chars().next().filter(|c| matches!(c, '<' | '[')) {
+            let close = if open == '<' { '>' } else { ']' };
+            let mut depth = 0;
+            let end = t.char_indices().find_map(|(i, c)| {
+                if c == open {
+                    depth += 1;
+                } else if c == close {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i + 1);
+                    }
+                }
+                None
+            });
+            match end {
+                Some(e) => rest = &t[e..],
+                None => return t,
+            }
+            continue;
+        }
+        let word_end = t.find(|c: char| !c.is_alphanumeric()).unwrap_or(t.len());
+        let lower = t[..word_end].to_lowercase();
+        if word_end > 0 && joiners.contains(&lower.as_str()) {
+            rest = &t[word_end..];
+            continue;
+        }
+        // A joiner of a script written without spaces: "[INST]と<<SYS>>".
+        match joiners.iter().find(|j| unspaced(j) && t.starts_with(**j)) {
+            Some(j) => rest = &t[j.len()..],
+            None => return t,
+        }
+    }
 }
 
 /// Phrase rules whose match inside quotes on its line is a mention (a write-up quoting an

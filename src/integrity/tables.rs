@@ -305,6 +305,8 @@ mod tests {
         "popular-packages",
         "install-verbs",
         "writeup-words",
+        "marker-joiners",
+        "copulas",
         "without-before",
     ];
 
