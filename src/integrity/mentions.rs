@@ -85,7 +85,7 @@ pub(super) fn reread(text: &str, issues: &mut [Issue]) {
 
 /// Whether `text` presents itself as security writing: a word of `@writeup-words` in its
 /// first 4 KB, as a word of prose (its start not inside a word, path or URL; stems may go on).
-fn writeup(text: &str) -> bool {
+pub(super) fn writeup(text: &str) -> bool {
     let head = &text[..(0..=text.len().min(4096))
         .rev()
         .find(|&i| text.is_char_boundary(i))

@@ -129,7 +129,7 @@ pub const RULES: &[(&str, Verdict)] = &[
 
 /// Changes whenever the rules or their tables change, so that verdicts cached under an older
 /// scanner (the gate cache, `memory::cache::gate`) are recomputed.
-pub const RULES_VERSION: u32 = 22;
+pub const RULES_VERSION: u32 = 23;
 
 /// At most this many issues are kept per rule (the first found): enough to act on, and a
 /// hostile text full of matches cannot make the report itself huge.
@@ -153,6 +153,7 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
     scan_settings(t, &mut out);
     settings::scan_package_sources(t, &mut out);
     packages::scan_packages(t, &mut out);
+    controls::scan_controls(t, &mut out);
     scan_blobs(t, &mut out);
     model::scan_model(text, &mut out);
     let mut issues = out.issues;
@@ -322,6 +323,7 @@ fn excerpt(text: &str, start: usize, end: usize) -> String {
     s
 }
 
+mod controls;
 mod dialogue;
 mod downloads;
 mod hidden;

@@ -92,7 +92,7 @@ const QUOTES: [(char, char); 7] = [
 /// `text` with every quoted span (an opening quote to its closing quote on the same line,
 /// both included) blanked to spaces, byte for byte, so offsets into it are offsets into
 /// `text`.
-fn unquoted(text: &str) -> std::borrow::Cow<'_, str> {
+pub(super) fn unquoted(text: &str) -> std::borrow::Cow<'_, str> {
     let mut spans = Vec::new();
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {

@@ -307,6 +307,10 @@ mod tests {
         "writeup-words",
         "marker-joiners",
         "copulas",
+        "controls",
+        "weakens",
+        "weak-alone",
+        "weak-negations",
         "without-before",
     ];
 
