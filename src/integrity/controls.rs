@@ -26,6 +26,7 @@ enum Class {
     Weakens,
     Alone,
     Negation,
+    Consequence,
 }
 
 /// The four lists in one automaton (one pass per sentence finds every item), each item in the
@@ -54,6 +55,7 @@ fn lists() -> &'static Lists {
             ("weakens", Class::Weakens),
             ("weak-alone", Class::Alone),
             ("weak-negations", Class::Negation),
+            ("weak-consequences", Class::Consequence),
         ] {
             for w in sets().set(name) {
                 let w = fold(&Norm::new(w).text);
@@ -157,9 +159,21 @@ fn weakened(s: &str) -> bool {
             .iter()
             .any(|&(x, y)| x + 24 >= a && y <= b + 12 && (x, y) != (a, b))
     };
-    let weakening = |class: Class| found.iter().any(|&(c, a, b)| c == class && !negated(a, b));
-    weakening(Class::Alone)
-        || (found.iter().any(|f| f.0 == Class::Control) && weakening(Class::Weakens))
+    // A control on the far side of a consequence is what is lost, not what is switched off:
+    // "skipping it loses auth checks".
+    let between = |x: usize, y: usize| {
+        found
+            .iter()
+            .any(|&(c, a, _)| c == Class::Consequence && x.min(y) < a && a < x.max(y))
+    };
+    let controlled = |at: usize| {
+        found
+            .iter()
+            .any(|&(c, a, _)| c == Class::Control && !between(a, at))
+    };
+    found.iter().any(|&(c, a, b)| {
+        !negated(a, b) && (c == Class::Alone || (c == Class::Weakens && controlled(a)))
+    })
 }
 
 #[cfg(test)]
@@ -171,6 +185,14 @@ mod tests {
         let t = "Open 0.0.0.0/0 in firewall.tf. Then stop";
         let got: Vec<&str> = sentences(t).into_iter().map(|(s, e)| &t[s..e]).collect();
         assert_eq!(got, ["Open 0.0.0.0/0 in firewall.tf", " Then stop"]);
+    }
+
+    #[test]
+    fn a_control_lost_is_not_one_switched_off() {
+        assert!(!weakened("skipping it loses auth checks"));
+        assert!(weakened(
+            "we disabled csrf because it breaks the mobile client"
+        ));
     }
 
     #[test]

@@ -311,6 +311,7 @@ mod tests {
         "weakens",
         "weak-alone",
         "weak-negations",
+        "weak-consequences",
         "without-before",
     ];
 
