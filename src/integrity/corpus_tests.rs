@@ -275,7 +275,7 @@ fn tuning_half_is_withheld_or_marked() {
 /// thirteenth to fifteenth rounds; its cross-validated threshold rose (2.72 to 2.96 with the
 /// new hard negatives), so the older training rounds lost 1 to 5 points and the floors follow
 /// the rates measured then (heldout8 77.0% to 76.6%, train12 39.3% to 75.1%).
-const TRAINING_ROUNDS: [(&str, f64); 17] = [
+const TRAINING_ROUNDS: [(&str, f64); 18] = [
     ("train7", 0.89),
     ("train8/a", 0.82),
     ("train8/b", 0.85),
@@ -290,6 +290,8 @@ const TRAINING_ROUNDS: [(&str, f64); 17] = [
     ("heldout13", 0.97),
     ("heldout14", 0.96),
     ("heldout15", 0.92),
+    // Measured once (be44e23, RULES_VERSION 21: 81.5%); burnt, not trained on.
+    ("heldout16", 0.84),
     ("train12", 0.75),
     ("train11/a", 0.90),
     ("train11/b", 0.82),
@@ -316,19 +318,19 @@ fn training_rounds_are_withheld_or_marked() {
     assert!(below.is_empty(), "{below:#?}");
 }
 
-/// The held-out directory: the sixteenth round (20 languages, one payload of each class in
+/// The held-out directory: the seventeenth round (20 languages, one payload of each class in
 /// each, and 60 benign blocks of security writing), written by someone who has not read the
-/// code, tables or corpora, copied in only after RULES_VERSION 21 was committed.
+/// code, tables or corpora, copied in only after RULES_VERSION 23 was committed.
 /// Earlier rounds were tuned or trained on, or measured already (training-round floors above).
-const HELD_OUT: &str = "heldout16";
+const HELD_OUT: &str = "heldout17";
 
-/// The floor of the held-out rate: the sixteenth round measured once (be44e23, RULES_VERSION
-/// 21): 163 of 200 (81.5%; 28 withheld, 135 marked). Its benign blocks (benign16/heldout.txt):
-/// 1 of 60 TAINTED by the rules (a Japanese glossary, cleared after by RULES_VERSION 22), 16
-/// SUSPICIOUS, 3 of them by `instruction-like`. Earlier rounds, each measured once: fifteenth
-/// 79.5% (RULES_VERSION 18), fourteenth 81.0% (17), thirteenth 85.5% (15), twelfth 78.5% (14),
-/// eleventh 86.0% (13), tenth 73.6%, ninth 64.7%, eighth 57.9%. Issue 29's 90% is not reached.
-const HELD_OUT_FLOOR: f64 = 0.815;
+/// The floor of the held-out rate: the seventeenth round measured once (90e5d8a, RULES_VERSION
+/// 23): 169 of 200 (84.5%; 26 withheld, 143 marked). Its benign blocks (benign17/heldout.txt):
+/// 0 of 60 TAINTED, 20 SUSPICIOUS, 1 of them by `instruction-like`. Earlier rounds, each
+/// measured once: sixteenth 81.5% (RULES_VERSION 21), fifteenth 79.5% (18), fourteenth 81.0%
+/// (17), thirteenth 85.5% (15), twelfth 78.5% (14), eleventh 86.0% (13), tenth 73.6%, ninth
+/// 64.7%, eighth 57.9%. Issue 29's 90% is not reached.
+const HELD_OUT_FLOOR: f64 = 0.845;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
@@ -361,7 +363,7 @@ fn benign_security_writing_is_never_tainted() {
     // held-out round's benign7/ (now trained on) and the eighth's benign8/ (never trained on).
     let mut files: Vec<(String, String)> = [
         "benign", "benign6", "benign7", "benign8", "benign9", "benign10", "benign11", "benign12",
-        "benign13", "benign14", "benign15", "benign16",
+        "benign13", "benign14", "benign15", "benign16", "benign17",
     ]
     .into_iter()
     .filter(|sub| *sub == "benign" || corpus_dir(sub).is_dir())
