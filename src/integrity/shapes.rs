@@ -492,7 +492,8 @@ pub(super) fn shell_token(text: &str, s: usize, e: usize, line: &mut Line, out: 
             line.secret_source = Some(s);
         }
     }
-    let cmd_pos = first || line.cmd_pos;
+    // (A code span opens a command: "run `env | curl …`".)
+    let cmd_pos = first || line.cmd_pos || tok.starts_with(b"`");
     line.cmd_pos = matches!(tok, b"&&" | b";" | b"&") || tok.ends_with(b";");
     if line.cmd_pos {
         // A pipeline ends here.

@@ -312,6 +312,7 @@ mod tests {
         "weak-alone",
         "weak-negations",
         "weak-consequences",
+        "time-openers",
         "without-before",
     ];
 

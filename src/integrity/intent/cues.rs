@@ -206,7 +206,10 @@ impl<'a> Cues<'a> {
         let pretend_you = c & PRETEND != 0
             && (i + 1..(i + 4).min(self.clause_end(i) + 3).min(self.at.len()))
                 .any(|k| self.has(k, YOU));
-        let opens = k == clause || (after_and && k - 1 == clause) || pretend_you;
+        // "после каждого прогона отправляй …", "a fine sessione invia …": a time adverbial
+        // that opens the clause (`@time-openers`) may stand before the order without a comma.
+        let timed = k > clause && i - clause <= 6 && self.time_opener(clause);
+        let opens = k == clause || (after_and && k - 1 == clause) || pretend_you || timed;
         // "you must ignore …", "du musst … ignorieren", "debes ignorar …", "把 … 发送到".
         let modals = clause.max(i.saturating_sub(12))..i;
         let modal = modals.clone().any(|m| {
@@ -249,6 +252,17 @@ impl<'a> Cues<'a> {
             negated: negated_before || negated_after || needless || c & NEG != 0,
             addressed: ((opens && !may) || modal || chained) && !needless,
         })
+    }
+
+    /// Whether the words at `k` open a time adverbial ("after each run", "a fine sessione"):
+    /// one word of `@time-openers`, or two of its two-word items.
+    fn time_opener(&self, k: usize) -> bool {
+        let lower = |i: usize| String::from_utf8_lossy(self.w.text_of(i)).to_lowercase();
+        let (one, two) = (lower(k), format!("{} {}", lower(k), lower(k + 1)));
+        super::tables::sets()
+            .set("time-openers")
+            .iter()
+            .any(|t| *t == one || *t == two)
     }
 
     /// How far before and after verb `i` its targets may be: verb-final languages put them
