@@ -129,7 +129,7 @@ pub const RULES: &[(&str, Verdict)] = &[
 
 /// Changes whenever the rules or their tables change, so that verdicts cached under an older
 /// scanner (the gate cache, `memory::cache::gate`) are recomputed.
-pub const RULES_VERSION: u32 = 24;
+pub const RULES_VERSION: u32 = 25;
 
 /// At most this many issues are kept per rule (the first found): enough to act on, and a
 /// hostile text full of matches cannot make the report itself huge.
@@ -154,6 +154,7 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
     settings::scan_package_sources(t, &mut out);
     packages::scan_packages(t, &mut out);
     controls::scan_controls(t, &mut out);
+    answers::scan_answers(t, &mut out);
     scan_blobs(t, &mut out);
     model::scan_model(text, &mut out);
     let mut issues = out.issues;
@@ -323,11 +324,13 @@ fn excerpt(text: &str, start: usize, end: usize) -> String {
     s
 }
 
+mod answers;
 mod controls;
 mod dialogue;
 mod downloads;
 mod hidden;
 mod intent;
+mod lexicon;
 mod markers;
 mod mentions;
 mod model;

@@ -313,6 +313,8 @@ mod tests {
         "weak-negations",
         "weak-consequences",
         "time-openers",
+        "if-asked",
+        "answer-cues",
         "without-before",
     ];
 
