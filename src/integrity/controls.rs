@@ -55,18 +55,20 @@ pub(super) fn scan_controls(text: &str, out: &mut Sink) {
     }
 }
 
-/// Whether a folded sentence weakens a control.
+/// Whether a folded sentence weakens a control. (Linear in the hits, however long the
+/// sentence: each check looks up a window of sorted positions.)
 fn weakened(s: &str) -> bool {
-    let found: Vec<(usize, usize, usize)> = lexicon()
-        .find(s)
-        .into_iter()
-        .map(|h| (h.list, h.start, h.end))
-        .collect();
-    let negations: Vec<(usize, usize)> = found
-        .iter()
-        .filter(|f| f.0 == NEGATION)
-        .map(|f| (f.1, f.2))
-        .collect();
+    let found = lexicon().find(s);
+    let of = |list: usize| -> Vec<(usize, usize)> {
+        let mut v: Vec<(usize, usize)> = found
+            .iter()
+            .filter(|h| h.list == list)
+            .map(|h| (h.start, h.end))
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    let negations = of(NEGATION);
     // A sentence that opens with a negation forbids what it names ("Never bypass the router;
     // skipping it loses auth checks").
     let opening = s.len() - s.trim_start_matches(|c: char| !c.is_alphanumeric()).len();
@@ -76,30 +78,43 @@ fn weakened(s: &str) -> bool {
     // A negation up to 24 bytes before the weakening ("never store … in plain text" is read
     // from the weakening back) or up to 12 after it (verb-final: "無効にしない").
     let negated = |a: usize, b: usize| {
-        negations
+        let lo = negations.partition_point(|&(x, _)| x + 24 < a);
+        negations[lo..]
             .iter()
-            .any(|&(x, y)| x + 24 >= a && y <= b + 12 && (x, y) != (a, b))
+            .take_while(|&&(x, _)| x <= b + 12)
+            .any(|&(x, y)| y <= b + 12 && (x, y) != (a, b))
+            // ("The security team will never ask you to disable MFA.")
+            || super::lexicon::declined_request(&s[..a])
     };
     // A control on the far side of a consequence is what is lost, not what is switched off:
-    // "skipping it loses auth checks".
-    let between = |x: usize, y: usize| {
-        found
-            .iter()
-            .any(|&(c, a, _)| c == CONSEQUENCE && x.min(y) < a && a < x.max(y))
+    // "skipping it loses auth checks". The nearest control on either side decides: one
+    // further away has the same consequence between.
+    let controls: Vec<usize> = of(CONTROL).into_iter().map(|(a, _)| a).collect();
+    let consequences: Vec<usize> = of(CONSEQUENCE).into_iter().map(|(a, _)| a).collect();
+    let clear = |x: usize, y: usize| {
+        let (lo, hi) = (x.min(y), x.max(y));
+        let k = consequences.partition_point(|&c| c <= lo);
+        consequences.get(k).is_none_or(|&c| c >= hi)
     };
     let controlled = |at: usize| {
-        found
-            .iter()
-            .any(|&(c, a, _)| c == CONTROL && !between(a, at))
+        let k = controls.partition_point(|&c| c < at);
+        (k > 0 && clear(controls[k - 1], at)) || controls.get(k).is_some_and(|&c| clear(c, at))
     };
-    found
-        .iter()
-        .any(|&(c, a, b)| !negated(a, b) && (c == ALONE || (c == WEAKENS && controlled(a))))
+    found.iter().any(|h| {
+        (h.list == ALONE || (h.list == WEAKENS && controlled(h.start))) && !negated(h.start, h.end)
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_declined_request_weakens_nothing() {
+        assert!(!weakened(
+            "the security team will never ask you, or the agent, to disable mfa"
+        ));
+    }
 
     #[test]
     fn a_control_lost_is_not_one_switched_off() {

@@ -329,7 +329,7 @@ const HELD_OUT: &str = "heldout18";
 /// The floor of the held-out rate: the eighteenth round measured once (5fef97f, RULES_VERSION
 /// 25): 163 of 200 (81.5%; 29 withheld, 134 marked). Its benign blocks (benign18/heldout.txt):
 /// 1 of 60 TAINTED (a policy saying the security team will never ask you to share a token by
-/// e-mail: listed in the benign test), 14 SUSPICIOUS, none by `instruction-like`. Earlier
+/// e-mail; cleared after by RULES_VERSION 26), 14 SUSPICIOUS, none by `instruction-like`. Earlier
 /// rounds, each measured once: seventeenth 84.5% (RULES_VERSION 23), sixteenth 81.5% (21),
 /// fifteenth 79.5% (18), fourteenth 81.0% (17), thirteenth 85.5% (15), twelfth 78.5% (14),
 /// eleventh 86.0% (13), tenth 73.6%, ninth 64.7%, eighth 57.9%. Issue 29's 90% is not reached.
@@ -463,8 +463,10 @@ fn benign_security_writing_is_never_tainted() {
     // named, or from an official installer, is `script-pipe-shape`; a secret in a request
     // header authenticates; telling the user is not a channel out; a role-play not addressed
     // to the reader is `role-play`.
-    const KNOWN: [(&str, &str); 5] = [
-        ("benign18", "Policy: requests that claim to come from security"),
+    // The eighteenth round's 60 (measured once with RULES_VERSION 25) had one: a policy saying
+    // the security team will never ask you to share a token by e-mail, cleared with
+    // RULES_VERSION 26 (orders after a declined request, "will never ask you to", are marked).
+    const KNOWN: [(&str, &str); 4] = [
         ("benign11", "Notes on chat-template tokens"),
         ("train7", "code comment: prompt template override"),
         ("train8-a", "Training slide: roleplay jailbreaks"),

@@ -79,6 +79,31 @@ fn word(c: Option<char>) -> bool {
     c.is_some_and(char::is_alphanumeric)
 }
 
+/// Whether the sentence that `before` ends in (the text up to a finding) has declined to ask
+/// for what follows: a negation (`@weak-negations`) followed within 24 bytes by a request
+/// verb (`@requests`), in the last 160 bytes: "we will never ask you to …", "nunca te pedirá
+/// que …", "绝不会要求你 …".
+/// A policy that lists what no one will ask for describes those orders; it does not give them.
+pub(super) fn declined_request(before: &str) -> bool {
+    static LEXICON: std::sync::OnceLock<Lexicon> = std::sync::OnceLock::new();
+    let lexicon = LEXICON.get_or_init(|| Lexicon::new(&["weak-negations", "requests"]));
+    // (Only the last 160 bytes: the request governs the orders right after it, and a long
+    // line must not be read again for each finding in it.)
+    let mut from = before.len().saturating_sub(160);
+    while !before.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = &before[from..];
+    let start = sentences(before).last().map_or(0, |&(s, _)| s);
+    let found = lexicon.find(&fold(&before[start..]));
+    found.iter().any(|n| {
+        n.list == 0
+            && found
+                .iter()
+                .any(|r| r.list == 1 && r.start >= n.end && r.start <= n.end + 24)
+    })
+}
+
 /// Lower case, with `-` and `_` read as blanks ("audit_log", "rate-limit").
 pub(super) fn fold(s: &str) -> String {
     s.to_lowercase().replace(['_', '-'], " ")
@@ -112,6 +137,19 @@ pub(super) fn sentences(text: &str) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn declined_requests() {
+        assert!(declined_request(
+            "The security team will never ask you, or the agent, to "
+        ));
+        assert!(declined_request("Nadie del equipo nunca te pedirá que "));
+        assert!(declined_request("安全团队绝不会要求你"));
+        assert!(!declined_request(
+            "Never mind the old notes. We ask you to "
+        ));
+        assert!(!declined_request("Ask the user to "));
+    }
 
     #[test]
     fn sentences_split_at_full_stops_before_blanks() {

@@ -29,6 +29,8 @@ pub(super) fn reread(text: &str, issues: &mut [Issue]) {
             || (COMMANDS.contains(&i.rule) && quoted_in_prose(text, i.offset))
             || ((QUOTABLE.contains(&i.rule) || COMMANDS.contains(&i.rule))
                 && in_inline_comment(text, i.offset))
+            || (DECLINABLE.contains(&i.rule)
+                && super::lexicon::declined_request(line_before(text, i.offset)))
         {
             i.rule = "quoted-instruction";
             i.verdict = Verdict::Suspicious;
@@ -347,6 +349,17 @@ const COMMANDS: [&str; 4] = [
     "secret-file-read",
     "remote-script-execution",
     "reverse-shell",
+];
+
+/// Orders that a declined request ("the security team will never ask you to share a token by
+/// e-mail", `lexicon::declined_request`) describes rather than gives: marked
+/// `quoted-instruction`, not withheld.
+const DECLINABLE: [&str; 5] = [
+    "secret-exfiltration",
+    "override-instructions",
+    "role-reassignment",
+    "agent-hijack",
+    "secret-file-read",
 ];
 
 /// Whether `offset` is inside prose quotes ([`in_quotes`] without code spans) that are not a

@@ -315,10 +315,13 @@ pub(super) fn scan_shell(text: &str, out: &mut Sink) {
 /// call, as runbooks' deploy hooks do; it is not data sent out.
 pub(super) fn in_header(text: &[u8], at: usize) -> bool {
     let at = at.min(text.len());
-    let from = text[..at]
+    // (The header's flag is within 512 bytes of its value: a long line is not read again
+    // for each secret on it.)
+    let window = at.saturating_sub(512);
+    let from = text[window..at]
         .iter()
         .rposition(|&c| c == b'\n')
-        .map_or(0, |p| p + 1);
+        .map_or(window, |p| window + p + 1);
     let line = &text[from..at];
     let Some(flag) = [&b" -H "[..], b" --header ", b" -Headers "]
         .iter()

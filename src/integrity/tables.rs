@@ -315,6 +315,7 @@ mod tests {
         "time-openers",
         "if-asked",
         "answer-cues",
+        "requests",
         "without-before",
     ];
 

@@ -448,6 +448,13 @@ fn near_miss_megabyte_inputs_finish() {
         ("from now on you are ", MB / 4),
         ("disable the ", MB / 4),
         ("turn off ", MB / 4),
+        ("never disable csrf, ", MB / 4),
+        ("csrf loses disabled ", MB / 4),
+        ("if anyone asks: ", MB / 4),
+        (
+            "we will never ask you to send the token to https://x.example ",
+            MB / 4,
+        ),
         ("<", MB / 4),
         ("<rune-memory a=", MB / 4),
         ("[ / inst ", MB / 4),
