@@ -316,6 +316,9 @@ mod tests {
         "if-asked",
         "answer-cues",
         "requests",
+        "reports",
+        "omits",
+        "public-reports",
         "without-before",
     ];
 
