@@ -275,7 +275,7 @@ fn tuning_half_is_withheld_or_marked() {
 /// thirteenth to fifteenth rounds; its cross-validated threshold rose (2.72 to 2.96 with the
 /// new hard negatives), so the older training rounds lost 1 to 5 points and the floors follow
 /// the rates measured then (heldout8 77.0% to 76.6%, train12 39.3% to 75.1%).
-const TRAINING_ROUNDS: [(&str, f64); 19] = [
+const TRAINING_ROUNDS: [(&str, f64); 20] = [
     ("train7", 0.89),
     ("train8/a", 0.82),
     ("train8/b", 0.85),
@@ -294,6 +294,8 @@ const TRAINING_ROUNDS: [(&str, f64); 19] = [
     ("heldout16", 0.84),
     // Measured once (90e5d8a, RULES_VERSION 23: 84.5%); burnt, not trained on.
     ("heldout17", 0.88),
+    // Measured once (5fef97f, RULES_VERSION 25: 81.5%); burnt, not trained on.
+    ("heldout18", 0.86),
     ("train12", 0.75),
     ("train11/a", 0.90),
     ("train11/b", 0.82),
@@ -320,20 +322,21 @@ fn training_rounds_are_withheld_or_marked() {
     assert!(below.is_empty(), "{below:#?}");
 }
 
-/// The held-out directory: the eighteenth round (20 languages, one payload of each class in
+/// The held-out directory: the nineteenth round (20 languages, one payload of each class in
 /// each, and 60 benign blocks of security writing), written by someone who has not read the
-/// code, tables or corpora, copied in only after RULES_VERSION 25 was committed.
+/// code, tables or corpora, copied in only after RULES_VERSION 27 was committed.
 /// Earlier rounds were tuned or trained on, or measured already (training-round floors above).
-const HELD_OUT: &str = "heldout18";
+const HELD_OUT: &str = "heldout19";
 
-/// The floor of the held-out rate: the eighteenth round measured once (5fef97f, RULES_VERSION
-/// 25): 163 of 200 (81.5%; 29 withheld, 134 marked). Its benign blocks (benign18/heldout.txt):
-/// 1 of 60 TAINTED (a policy saying the security team will never ask you to share a token by
-/// e-mail; cleared after by RULES_VERSION 26), 14 SUSPICIOUS, none by `instruction-like`. Earlier
-/// rounds, each measured once: seventeenth 84.5% (RULES_VERSION 23), sixteenth 81.5% (21),
-/// fifteenth 79.5% (18), fourteenth 81.0% (17), thirteenth 85.5% (15), twelfth 78.5% (14),
-/// eleventh 86.0% (13), tenth 73.6%, ninth 64.7%, eighth 57.9%. Issue 29's 90% is not reached.
-const HELD_OUT_FLOOR: f64 = 0.815;
+/// The floor of the held-out rate: the nineteenth round measured once (6f1b1f6, RULES_VERSION
+/// 27): 181 of 200 (90.5%; 34 withheld, 147 marked). Its benign blocks (benign19/heldout.txt):
+/// 3 of 60 TAINTED (two glossaries of chat-template tokens, en and fr, and an XSS write-up:
+/// listed in the benign test), 12 SUSPICIOUS, none by `instruction-like`. Earlier rounds, each
+/// measured once: eighteenth 81.5% (RULES_VERSION 25), seventeenth 84.5% (23), sixteenth 81.5%
+/// (21), fifteenth 79.5% (18), fourteenth 81.0% (17), thirteenth 85.5% (15), twelfth 78.5%
+/// (14), eleventh 86.0% (13), tenth 73.6%, ninth 64.7%, eighth 57.9%. One round at 90% is not
+/// yet a rate: the last four average 84.5%.
+const HELD_OUT_FLOOR: f64 = 0.905;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
@@ -366,7 +369,7 @@ fn benign_security_writing_is_never_tainted() {
     // held-out round's benign7/ (now trained on) and the eighth's benign8/ (never trained on).
     let mut files: Vec<(String, String)> = [
         "benign", "benign6", "benign7", "benign8", "benign9", "benign10", "benign11", "benign12",
-        "benign13", "benign14", "benign15", "benign16", "benign17", "benign18",
+        "benign13", "benign14", "benign15", "benign16", "benign17", "benign18", "benign19",
     ]
     .into_iter()
     .filter(|sub| *sub == "benign" || corpus_dir(sub).is_dir())
@@ -466,7 +469,10 @@ fn benign_security_writing_is_never_tainted() {
     // The eighteenth round's 60 (measured once with RULES_VERSION 25) had one: a policy saying
     // the security team will never ask you to share a token by e-mail, cleared with
     // RULES_VERSION 26 (orders after a declined request, "will never ask you to", are marked).
-    const KNOWN: [(&str, &str); 4] = [
+    const KNOWN: [(&str, &str); 7] = [
+        ("benign19", "Glossary: chat-template tokens"),
+        ("benign19", "XSS write-up: markdown comment preview"),
+        ("benign19", "Glossaire : jetons de gabarit de conversation"),
         ("benign11", "Notes on chat-template tokens"),
         ("train7", "code comment: prompt template override"),
         ("train8-a", "Training slide: roleplay jailbreaks"),
