@@ -330,8 +330,8 @@ const HELD_OUT: &str = "heldout19";
 
 /// The floor of the held-out rate: the nineteenth round measured once (6f1b1f6, RULES_VERSION
 /// 27): 181 of 200 (90.5%; 34 withheld, 147 marked). Its benign blocks (benign19/heldout.txt):
-/// 3 of 60 TAINTED (two glossaries of chat-template tokens, en and fr, and an XSS write-up:
-/// listed in the benign test), 12 SUSPICIOUS, none by `instruction-like`. Earlier rounds, each
+/// 3 of 60 TAINTED (two glossaries of chat-template tokens, en and fr, and an XSS write-up;
+/// cleared after by RULES_VERSION 28), 12 SUSPICIOUS, none by `instruction-like`. Earlier rounds, each
 /// measured once: eighteenth 81.5% (RULES_VERSION 25), seventeenth 84.5% (23), sixteenth 81.5%
 /// (21), fifteenth 79.5% (18), fourteenth 81.0% (17), thirteenth 85.5% (15), twelfth 78.5%
 /// (14), eleventh 86.0% (13), tenth 73.6%, ninth 64.7%, eighth 57.9%. One round at 90% is not
@@ -469,10 +469,10 @@ fn benign_security_writing_is_never_tainted() {
     // The eighteenth round's 60 (measured once with RULES_VERSION 25) had one: a policy saying
     // the security team will never ask you to share a token by e-mail, cleared with
     // RULES_VERSION 26 (orders after a declined request, "will never ask you to", are marked).
-    const KNOWN: [(&str, &str); 7] = [
-        ("benign19", "Glossary: chat-template tokens"),
-        ("benign19", "XSS write-up: markdown comment preview"),
-        ("benign19", "Glossaire : jetons de gabarit de conversation"),
+    // The nineteenth round's 60 (measured once with RULES_VERSION 27) had three: two glossaries
+    // whose lines join markers with "/", "with" or "et", and an XSS write-up that calls its
+    // payload a "PoC"; cleared with RULES_VERSION 28.
+    const KNOWN: [(&str, &str); 4] = [
         ("benign11", "Notes on chat-template tokens"),
         ("train7", "code comment: prompt template override"),
         ("train8-a", "Training slide: roleplay jailbreaks"),

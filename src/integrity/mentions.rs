@@ -235,6 +235,7 @@ fn defined(text: &str, offset: usize) -> bool {
     let joiners = tables::sets().set("marker-joiners");
     let joined = words.iter().any(|w| joiners.contains(&w.as_str()))
         || term.contains(',')
+        || term.contains('/')
         || term.contains("...")
         || term.contains('\u{2026}');
     let explained = rest
@@ -245,9 +246,12 @@ fn defined(text: &str, offset: usize) -> bool {
         || rest.chars().filter(|c| c.is_alphabetic()).count() >= 4;
     markers >= 1
         && words.len() <= 4
-        && words
-            .iter()
-            .all(|w| roles.contains(&w.as_str()) || w == "role" || w.chars().count() <= 3)
+        && words.iter().all(|w| {
+            roles.contains(&w.as_str())
+                || w == "role"
+                || w.chars().count() <= 3
+                || joiners.contains(&w.as_str())
+        })
         && ((markers >= 2 && joined) || !role)
         && explained
 }
@@ -269,10 +273,23 @@ fn subject(text: &str, offset: usize) -> bool {
         })
         .map_or(0, |(i, c)| i + c.len_utf8());
     let line = text[offset..].split('\n').next().unwrap_or("");
-    if !skip_terms(&before[clause..]).is_empty() {
+    let (head, before_markers, before_joined) = skip_terms(&before[clause..]);
+    if !head.is_empty() {
         return false;
     }
-    let tail = skip_terms(line).to_lowercase();
+    let (tail, markers, joined) = skip_terms(line);
+    // Markers joined by "and", "/" or "et" name terms ("[INST] et <<SYS>> viennent du format
+    // Llama 2"): a forged turn puts them side by side, and names its role after them.
+    let role = ["system", "assistant", "user", "developer", "tool"]
+        .iter()
+        .any(|r| {
+            tail.get(..r.len())
+                .is_some_and(|t| t.eq_ignore_ascii_case(r))
+        });
+    if before_markers + markers >= 2 && (before_joined || joined) && !role {
+        return true;
+    }
+    let tail = tail.to_lowercase();
     tables::sets().set("copulas").iter().any(|w| {
         // A word of a spaced script ends at a non-letter; one of a script written without
         // spaces ("は", "是") may run on into the next.
@@ -288,13 +305,19 @@ fn unspaced(w: &str) -> bool {
 
 /// `s` after its leading markers (`<…>`, `[…]`, nested ones too), joiners
 /// (`@marker-joiners`, "/", "&", "+", commas) and spaces.
-fn skip_terms(s: &str) -> &str {
+fn skip_terms(s: &str) -> (&str, usize, bool) {
     let joiners = tables::sets().set("marker-joiners");
-    let mut rest = s;
+    let (mut rest, mut markers, mut joined) = (s, 0, false);
     loop {
-        let t = rest.trim_start_matches(|c: char| {
+        let t = rest.trim_start_matches(char::is_whitespace);
+        let signs = t.trim_start_matches(|c: char| {
             c.is_whitespace() || matches!(c, '/' | '&' | '+' | ',' | '\u{3001}' | '\u{FF0C}')
         });
+        if signs.len() < t.len() {
+            joined |= markers > 0;
+            rest = signs;
+            continue;
+        }
         if let Some(open) = t.chars().next().filter(|c| matches!(c, '<' | '[')) {
             let close = if open == '<' { '>' } else { ']' };
             let mut depth = 0;
@@ -310,8 +333,11 @@ fn skip_terms(s: &str) -> &str {
                 None
             });
             match end {
-                Some(e) => rest = &t[e..],
-                None => return t,
+                Some(e) => {
+                    rest = &t[e..];
+                    markers += 1;
+                }
+                None => return (t, markers, joined),
             }
             continue;
         }
@@ -319,12 +345,16 @@ fn skip_terms(s: &str) -> &str {
         let lower = t[..word_end].to_lowercase();
         if word_end > 0 && joiners.contains(&lower.as_str()) {
             rest = &t[word_end..];
+            joined |= markers > 0;
             continue;
         }
         // A joiner of a script written without spaces: "[INST]と<<SYS>>".
         match joiners.iter().find(|j| unspaced(j) && t.starts_with(**j)) {
-            Some(j) => rest = &t[j.len()..],
-            None => return t,
+            Some(j) => {
+                rest = &t[j.len()..];
+                joined |= markers > 0;
+            }
+            None => return (t, markers, joined),
         }
     }
 }
