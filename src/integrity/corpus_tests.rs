@@ -275,7 +275,7 @@ fn tuning_half_is_withheld_or_marked() {
 /// thirteenth to fifteenth rounds; its cross-validated threshold rose (2.72 to 2.96 with the
 /// new hard negatives), so the older training rounds lost 1 to 5 points and the floors follow
 /// the rates measured then (heldout8 77.0% to 76.6%, train12 39.3% to 75.1%).
-const TRAINING_ROUNDS: [(&str, f64); 20] = [
+const TRAINING_ROUNDS: [(&str, f64); 21] = [
     ("train7", 0.89),
     ("train8/a", 0.82),
     ("train8/b", 0.85),
@@ -296,6 +296,8 @@ const TRAINING_ROUNDS: [(&str, f64); 20] = [
     ("heldout17", 0.88),
     // Measured once (5fef97f, RULES_VERSION 25: 81.5%); burnt, not trained on.
     ("heldout18", 0.86),
+    // Measured once (6f1b1f6, RULES_VERSION 27: 90.5%); burnt, not trained on.
+    ("heldout19", 0.90),
     ("train12", 0.75),
     ("train11/a", 0.90),
     ("train11/b", 0.82),
@@ -322,21 +324,21 @@ fn training_rounds_are_withheld_or_marked() {
     assert!(below.is_empty(), "{below:#?}");
 }
 
-/// The held-out directory: the nineteenth round (20 languages, one payload of each class in
+/// The held-out directory: the twentieth round (20 languages, one payload of each class in
 /// each, and 60 benign blocks of security writing), written by someone who has not read the
-/// code, tables or corpora, copied in only after RULES_VERSION 27 was committed.
+/// code, tables or corpora, copied in only after RULES_VERSION 28 was committed.
 /// Earlier rounds were tuned or trained on, or measured already (training-round floors above).
-const HELD_OUT: &str = "heldout19";
+const HELD_OUT: &str = "heldout20";
 
-/// The floor of the held-out rate: the nineteenth round measured once (6f1b1f6, RULES_VERSION
-/// 27): 181 of 200 (90.5%; 34 withheld, 147 marked). Its benign blocks (benign19/heldout.txt):
-/// 3 of 60 TAINTED (two glossaries of chat-template tokens, en and fr, and an XSS write-up;
-/// cleared after by RULES_VERSION 28), 12 SUSPICIOUS, none by `instruction-like`. Earlier rounds, each
-/// measured once: eighteenth 81.5% (RULES_VERSION 25), seventeenth 84.5% (23), sixteenth 81.5%
-/// (21), fifteenth 79.5% (18), fourteenth 81.0% (17), thirteenth 85.5% (15), twelfth 78.5%
-/// (14), eleventh 86.0% (13), tenth 73.6%, ninth 64.7%, eighth 57.9%. One round at 90% is not
-/// yet a rate: the last four average 84.5%.
-const HELD_OUT_FLOOR: f64 = 0.905;
+/// The floor of the held-out rate: the twentieth round measured once (75a96c3, RULES_VERSION
+/// 28): 178 of 200 (89.0%; 31 withheld, 147 marked). Its benign blocks (benign20/heldout.txt):
+/// 1 of 60 TAINTED (a glossary line of three comma-joined Llama 3 markers; cleared after by
+/// RULES_VERSION 29), 14 SUSPICIOUS, 1 of them by `instruction-like`. Earlier rounds, each
+/// measured once: nineteenth 90.5% (RULES_VERSION 27), eighteenth 81.5% (25), seventeenth
+/// 84.5% (23), sixteenth 81.5% (21), fifteenth 79.5% (18), fourteenth 81.0% (17), thirteenth
+/// 85.5% (15), twelfth 78.5% (14), eleventh 86.0% (13), tenth 73.6%, ninth 64.7%, eighth
+/// 57.9%. The last two rounds: 359 of 400 (89.75%).
+const HELD_OUT_FLOOR: f64 = 0.89;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
@@ -370,6 +372,7 @@ fn benign_security_writing_is_never_tainted() {
     let mut files: Vec<(String, String)> = [
         "benign", "benign6", "benign7", "benign8", "benign9", "benign10", "benign11", "benign12",
         "benign13", "benign14", "benign15", "benign16", "benign17", "benign18", "benign19",
+        "benign20",
     ]
     .into_iter()
     .filter(|sub| *sub == "benign" || corpus_dir(sub).is_dir())
@@ -471,7 +474,10 @@ fn benign_security_writing_is_never_tainted() {
     // RULES_VERSION 26 (orders after a declined request, "will never ask you to", are marked).
     // The nineteenth round's 60 (measured once with RULES_VERSION 27) had three: two glossaries
     // whose lines join markers with "/", "with" or "et", and an XSS write-up that calls its
-    // payload a "PoC"; cleared with RULES_VERSION 28.
+    // payload a "PoC"; cleared with RULES_VERSION 28. The twentieth round's 60 (measured once
+    // with RULES_VERSION 28) had one: a glossary line of three comma-joined Llama 3 markers,
+    // one naming a role; cleared with RULES_VERSION 29 (a comma is a word of its own in a
+    // glossary's term).
     const KNOWN: [(&str, &str); 4] = [
         ("benign11", "Notes on chat-template tokens"),
         ("train7", "code comment: prompt template override"),

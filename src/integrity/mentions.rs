@@ -225,8 +225,16 @@ fn defined(text: &str, offset: usize) -> bool {
             _ => {}
         }
     }
+    // (A comma is a word of its own: "<a>, <b>system<c>, <d>" is "," "system" ",".)
     let words: Vec<String> = words
         .split(|c: char| !c.is_alphanumeric() && c != ',')
+        .flat_map(|w| {
+            w.split_inclusive(',')
+                .flat_map(|p| match p.strip_suffix(',') {
+                    Some(p) => [p, ","],
+                    None => [p, ""],
+                })
+        })
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect();

@@ -672,6 +672,7 @@ fn markers_being_defined_are_mentions() {
     for text in [
         "<|start_header_id|>system<|end_header_id|> and <|eot_id|>: Llama 3 headers and end of turn.",
         "<start_of_turn>user and <end_of_turn>: Gemma format.",
+        "<|begin_of_text|>, <|start_header_id|>system<|end_header_id|>, <|eot_id|>: Llama 3 format.",
         "<|endoftext|>: end-of-document token in several tokenizers.",
         "ChatML 턴 경계. [INST], <<SYS>>: Llama 2 형식.",
     ] {
