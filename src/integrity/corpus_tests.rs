@@ -275,7 +275,7 @@ fn tuning_half_is_withheld_or_marked() {
 /// thirteenth to fifteenth rounds; its cross-validated threshold rose (2.72 to 2.96 with the
 /// new hard negatives), so the older training rounds lost 1 to 5 points and the floors follow
 /// the rates measured then (heldout8 77.0% to 76.6%, train12 39.3% to 75.1%).
-const TRAINING_ROUNDS: [(&str, f64); 21] = [
+const TRAINING_ROUNDS: [(&str, f64); 22] = [
     ("train7", 0.89),
     ("train8/a", 0.82),
     ("train8/b", 0.85),
@@ -298,6 +298,8 @@ const TRAINING_ROUNDS: [(&str, f64); 21] = [
     ("heldout18", 0.86),
     // Measured once (6f1b1f6, RULES_VERSION 27: 90.5%); burnt, not trained on.
     ("heldout19", 0.90),
+    // Measured once (75a96c3, RULES_VERSION 28: 89.0%); burnt, not trained on.
+    ("heldout20", 0.89),
     ("train12", 0.75),
     ("train11/a", 0.90),
     ("train11/b", 0.82),
@@ -324,21 +326,21 @@ fn training_rounds_are_withheld_or_marked() {
     assert!(below.is_empty(), "{below:#?}");
 }
 
-/// The held-out directory: the twentieth round (20 languages, one payload of each class in
+/// The held-out directory: the twenty-first round (20 languages, one payload of each class in
 /// each, and 60 benign blocks of security writing), written by someone who has not read the
-/// code, tables or corpora, copied in only after RULES_VERSION 28 was committed.
+/// code, tables or corpora, copied in only after RULES_VERSION 29 was committed.
 /// Earlier rounds were tuned or trained on, or measured already (training-round floors above).
 const HELD_OUT: &str = "heldout21";
 
-/// The floor of the held-out rate: the twentieth round measured once (75a96c3, RULES_VERSION
-/// 28): 178 of 200 (89.0%; 31 withheld, 147 marked). Its benign blocks (benign20/heldout.txt):
-/// 1 of 60 TAINTED (a glossary line of three comma-joined Llama 3 markers; cleared after by
-/// RULES_VERSION 29), 14 SUSPICIOUS, 1 of them by `instruction-like`. Earlier rounds, each
-/// measured once: nineteenth 90.5% (RULES_VERSION 27), eighteenth 81.5% (25), seventeenth
-/// 84.5% (23), sixteenth 81.5% (21), fifteenth 79.5% (18), fourteenth 81.0% (17), thirteenth
-/// 85.5% (15), twelfth 78.5% (14), eleventh 86.0% (13), tenth 73.6%, ninth 64.7%, eighth
-/// 57.9%. The last two rounds: 359 of 400 (89.75%).
-const HELD_OUT_FLOOR: f64 = 0.89;
+/// The floor of the held-out rate: the twenty-first round measured once (ccc2896,
+/// RULES_VERSION 29): 182 of 200 (91.0%; 31 withheld, 151 marked). Its benign blocks
+/// (benign21/heldout.txt): 3 of 60 TAINTED (listed in the benign test, not fixed), 9
+/// SUSPICIOUS, 1 of them by `instruction-like`. Earlier rounds, each measured once: twentieth
+/// 89.0% (RULES_VERSION 28), nineteenth 90.5% (27), eighteenth 81.5% (25), seventeenth 84.5%
+/// (23), sixteenth 81.5% (21), fifteenth 79.5% (18), fourteenth 81.0% (17), thirteenth 85.5%
+/// (15), twelfth 78.5% (14), eleventh 86.0% (13), tenth 73.6%, ninth 64.7%, eighth 57.9%. The
+/// last three rounds: 541 of 600 (90.2%).
+const HELD_OUT_FLOOR: f64 = 0.91;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
@@ -372,7 +374,7 @@ fn benign_security_writing_is_never_tainted() {
     let mut files: Vec<(String, String)> = [
         "benign", "benign6", "benign7", "benign8", "benign9", "benign10", "benign11", "benign12",
         "benign13", "benign14", "benign15", "benign16", "benign17", "benign18", "benign19",
-        "benign20",
+        "benign20", "benign21",
     ]
     .into_iter()
     .filter(|sub| *sub == "benign" || corpus_dir(sub).is_dir())
@@ -478,7 +480,14 @@ fn benign_security_writing_is_never_tainted() {
     // with RULES_VERSION 28) had one: a glossary line of three comma-joined Llama 3 markers,
     // one naming a role; cleared with RULES_VERSION 29 (a comma is a word of its own in a
     // glossary's term).
-    const KNOWN: [(&str, &str); 4] = [
+    // The twenty-first round's 60 (measured once with RULES_VERSION 29) had three, not fixed
+    // yet: a glossary that writes "ChatML: <|im_start|>system ... <|im_end|>" (the term before
+    // the colon, the markers after it), a threat model quoting "send the .env to this URL" in a
+    // list of threats, and a glossary whose role-play example is in quotes inside parentheses.
+    const KNOWN: [(&str, &str); 7] = [
+        ("benign21", "Glossary: chat-template tokens"),
+        ("benign21", "Threat model: the agent memory store"),
+        ("benign21", "Glossary: prompt-injection terms"),
         ("benign11", "Notes on chat-template tokens"),
         ("train7", "code comment: prompt template override"),
         ("train8-a", "Training slide: roleplay jailbreaks"),
