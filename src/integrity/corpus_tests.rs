@@ -334,7 +334,8 @@ const HELD_OUT: &str = "heldout21";
 
 /// The floor of the held-out rate: the twenty-first round measured once (ccc2896,
 /// RULES_VERSION 29): 182 of 200 (91.0%; 31 withheld, 151 marked). Its benign blocks
-/// (benign21/heldout.txt): 3 of 60 TAINTED (listed in the benign test, not fixed), 9
+/// (benign21/heldout.txt): 3 of 60 TAINTED (one cleared by RULES_VERSION 30, two listed in
+/// the benign test, not fixed), 9
 /// SUSPICIOUS, 1 of them by `instruction-like`. Earlier rounds, each measured once: twentieth
 /// 89.0% (RULES_VERSION 28), nineteenth 90.5% (27), eighteenth 81.5% (25), seventeenth 84.5%
 /// (23), sixteenth 81.5% (21), fifteenth 79.5% (18), fourteenth 81.0% (17), thirteenth 85.5%
@@ -480,13 +481,13 @@ fn benign_security_writing_is_never_tainted() {
     // with RULES_VERSION 28) had one: a glossary line of three comma-joined Llama 3 markers,
     // one naming a role; cleared with RULES_VERSION 29 (a comma is a word of its own in a
     // glossary's term).
-    // The twenty-first round's 60 (measured once with RULES_VERSION 29) had three, not fixed
-    // yet: a glossary that writes "ChatML: <|im_start|>system ... <|im_end|>" (the term before
-    // the colon, the markers after it), a threat model quoting "send the .env to this URL" in a
-    // list of threats, and a glossary whose role-play example is in quotes inside parentheses.
-    const KNOWN: [(&str, &str); 7] = [
+    // The twenty-first round's 60 (measured once with RULES_VERSION 29) had three: a glossary
+    // that writes "ChatML: <|im_start|>system ... <|im_end|>" (the term before the colon, the
+    // markers after it) and a glossary whose role-play example is in quotes inside parentheses,
+    // both not fixed yet; and a threat model quoting "send the .env to this URL", cleared with
+    // RULES_VERSION 30 (a finding that starts at its opening quote is inside the quotes).
+    const KNOWN: [(&str, &str); 6] = [
         ("benign21", "Glossary: chat-template tokens"),
-        ("benign21", "Threat model: the agent memory store"),
         ("benign21", "Glossary: prompt-injection terms"),
         ("benign11", "Notes on chat-template tokens"),
         ("train7", "code comment: prompt template override"),

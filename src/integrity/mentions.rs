@@ -404,6 +404,13 @@ const DECLINABLE: [&str; 5] = [
 /// command's argument: a quote opened after a flag (`-c "…"`, `-Command "…"`, `/c "…"`), an
 /// `=` or a shell or interpreter (`eval "$(…)"`) holds code that runs.
 fn quoted_in_prose(text: &str, offset: usize) -> bool {
+    // (A hit may start at the opening quote: "send the .env to this URL".)
+    let offset = offset
+        + text
+            .get(offset..)
+            .and_then(|t| t.chars().next())
+            .filter(|&c| QUOTES[1..].iter().any(|&(o, _)| o == c))
+            .map_or(0, char::len_utf8);
     if !in_quotes(text, offset, false) {
         return false;
     }
