@@ -486,13 +486,9 @@ fn benign_security_writing_is_never_tainted() {
     // markers after it) and a glossary whose role-play example is in quotes inside parentheses,
     // both not fixed yet; and a threat model quoting "send the .env to this URL", cleared with
     // RULES_VERSION 30 (a finding that starts at its opening quote is inside the quotes).
-    const KNOWN: [(&str, &str); 6] = [
-        ("benign21", "Glossary: chat-template tokens"),
-        ("benign21", "Glossary: prompt-injection terms"),
-        ("benign11", "Notes on chat-template tokens"),
+    const KNOWN: [(&str, &str); 2] = [
         ("train7", "code comment: prompt template override"),
         ("train8-a", "Training slide: roleplay jailbreaks"),
-        ("train8-b", "ko: 보안 교육 자료: 프롬프트 인젝션 유형"),
     ];
     tainted.retain(|(file, title, _)| {
         !KNOWN.iter().any(|(set, known)| {
