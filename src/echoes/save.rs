@@ -2,7 +2,7 @@
 //! `archive/MEMORY.md` become new versions of their entries, and agents' `<agent>-findings.md`
 //! files are consolidated (the seed's write protocol: a duplicate — same pattern and evidence —
 //! raises the existing entry's `verified` and confidence, the higher winning; a new finding is
-//! appended; a role over 150 lines is pruned). Its records go in the save's one memory commit,
+//! appended; a role over 150 lines is pruned, in the same commit). Its records go in the save's one memory commit,
 //! beside `.rune/`'s (`memory::save::Companion`); findings files are deleted only after it
 //! landed, and only if nobody wrote to them meanwhile.
 //! Past 600 lines: reading the directory and the seed's merge rule (`plan`) are one protocol; `plan` could move to a pure file.
@@ -14,7 +14,7 @@ use anyhow::{Context, Result};
 use super::dir::{shown, EchoDir, Edited, Findings};
 use super::uid_of;
 use crate::error;
-use crate::memory::save::{Companion, SaveOptions, Saved};
+use crate::memory::save::{Companion, Drafting, SaveOptions, Saved};
 use crate::memory::seal::{SealError, Sealed, Sealer};
 use crate::memory::view_dir::{FileState, ViewLock};
 use crate::memory::write::Written;
@@ -63,7 +63,7 @@ pub fn save(store: &Store, sealer: &mut Sealer, only_findings: bool) -> Result<E
     let mut echoes = EchoSave::new(only_findings);
     let written = crate::memory::save::save_companion(store, sealer, &mut echoes)?;
     echoes.out.written = written;
-    echoes.pruned(store)
+    Ok(echoes.out)
 }
 
 /// `git rune save`: `.rune/` and the echoes directory in one memory commit (docs/storage.md,
@@ -75,7 +75,7 @@ pub fn save_both(
 ) -> Result<(Saved, EchoSaved)> {
     let mut echoes = EchoSave::new(false);
     let saved = crate::memory::save::save(store, sealer, opts, Some(&mut echoes))?;
-    Ok((saved, echoes.pruned(store)?))
+    Ok((saved, echoes.out))
 }
 
 /// The echoes directory as a save's [`Companion`]: read, parsed and sealed first, its records
@@ -109,24 +109,46 @@ impl EchoSave {
             work: None,
         }
     }
+}
 
-    /// What the save did, once the roles that received findings are pruned when over the
-    /// limit (the seed's protocol; after the save, which holds the view lock a prune takes).
-    fn pruned(mut self, store: &Store) -> Result<EchoSaved> {
-        let roles: BTreeSet<String> = self
-            .work
-            .iter()
-            .flat_map(|w| w.findings.iter().map(|f| f.role.clone()))
-            .collect();
-        for role in roles {
-            self.out.pruned += super::prune(store, Some(&role), false)?
-                .roles
-                .iter()
-                .map(|(_, _, e)| e.len())
-                .sum::<usize>();
-        }
-        Ok(self.out)
+/// The seed's protocol after findings land: each role that received findings and is now over
+/// the line limit is pruned, as `echo prune` does, by archive versions in the same commit as
+/// `drafts` (placed from `ctx.at`). Returns them and how many entries they archive.
+fn prune_after(
+    ctx: &Drafting<'_>,
+    roles: &BTreeSet<String>,
+    drafts: &[Sealed],
+    sealer: &mut Sealer,
+) -> Result<Vec<Sealed>> {
+    if roles.is_empty() {
+        return Ok(Vec::new());
     }
+    let mut records = ctx.current.to_vec();
+    records.extend(drafts.iter().enumerate().map(|(k, d)| {
+        ctx.store
+            .stamped_in_commit(ctx.current, ctx.at + k, d.clone())
+    }));
+    let after = fold(&records);
+    let today = super::today();
+    let uids: HashSet<String> = roles
+        .iter()
+        .flat_map(|role| super::lifecycle::prune_plan(&after, Some(role), today))
+        .flat_map(|(_, _, entries)| entries.into_iter().map(|(uid, _, _)| uid))
+        .collect();
+    let mut out = Vec::new();
+    for r in after
+        .echoes
+        .iter()
+        .filter(|r| uids.contains(super::uid_of(r)))
+    {
+        let mut body = r.body.clone();
+        match &mut body {
+            Body::Echo(Echo { archived, .. }) if !*archived => *archived = true,
+            _ => continue,
+        }
+        out.push(super::seal_version(sealer, body, Some(r))?);
+    }
+    Ok(out)
 }
 
 impl Companion for EchoSave {
@@ -135,14 +157,18 @@ impl Companion for EchoSave {
         Ok(self.work.is_some())
     }
 
-    fn drafts(&mut self, state: &State, sealer: &mut Sealer) -> Result<Vec<Sealed>> {
+    fn drafts(&mut self, ctx: Drafting<'_>, sealer: &mut Sealer) -> Result<Vec<Sealed>> {
         let Some(w) = self.work.as_mut() else {
             return Ok(Vec::new());
         };
-        let (mut drafts, notes, counts) = plan(state, &w.reads, &w.shown_before, sealer)?;
+        let (mut drafts, notes, counts) = plan(ctx.state, &w.reads, &w.shown_before, sealer)?;
         (w.notes, w.counts) = (notes, counts);
         let documents = w.documents.iter().map(|(p, s)| (p.clone(), s.as_ref()));
-        drafts.extend(crate::memory::save::document_drafts(state, documents)?);
+        drafts.extend(crate::memory::save::document_drafts(ctx.state, documents)?);
+        let roles: BTreeSet<String> = w.findings.iter().map(|f| f.role.clone()).collect();
+        let pruned = prune_after(&ctx, &roles, &drafts, sealer)?;
+        self.out.pruned = pruned.len();
+        drafts.extend(pruned);
         Ok(drafts)
     }
 

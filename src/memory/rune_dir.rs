@@ -105,15 +105,15 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
 }
 
 /// Files of the live view that hold records in a seed's form (`checkpoint-<date>.resolved.md`,
-/// `oracle-pending/<sessionId>.json`), written or edited there: imported as `import rune-dir`
-/// imports them (what memory holds already is skipped). The caller holds the view's lock and
-/// renders the view after.
-pub fn import_view_files(
+/// `oracle-pending/<sessionId>.json`), written or edited there: planned as `import rune-dir`
+/// imports them (what memory holds already is skipped), for `save` to commit with the rest of
+/// the view's edits.
+pub(super) fn plan_view_files(
     store: &Store,
     sealer: &mut Sealer,
     files: Vec<(String, Vec<u8>)>,
-) -> Result<Imported> {
-    let files = files
+) -> Result<ImportPlan> {
+    let files: Vec<DirFile> = files
         .into_iter()
         .map(|(name, data)| DirFile {
             name,
@@ -121,34 +121,57 @@ pub fn import_view_files(
                 .map_err(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
         })
         .collect();
-    import_files(store, sealer, Path::new(VIEW_DIR), files, false)
+    ImportPlan::new(store, sealer, &files)
 }
 
-/// Imports files read from `dir`: seals them all, then writes what memory does not hold yet.
-fn import_files(
-    store: &Store,
-    sealer: &mut Sealer,
-    dir: &Path,
-    files: Vec<DirFile>,
-    dry_run: bool,
-) -> Result<Imported> {
-    let now = store.now();
-    let (items, mut reports) = seal_all(sealer, &files, &now)?;
-    let mut out = Imported {
-        dir: dir.to_path_buf(),
-        dry_run,
-        ..Default::default()
-    };
-    let branch = branch_ref(store.head_info()?.branch.as_deref());
-    let refs = [MEMORY_REF.to_owned(), branch];
-    let in_ref =
-        |it: &Item, g: usize| (it.sealed.body().kind().scope() == Some(Scope::Branch)) == (g == 1);
-    let summary = format!("import rune-dir: {}", dir.display());
-    // The plan for one ref, from the records it holds now.
-    let mut plan = |g: usize, current: &[Record], reports: &mut Vec<FileReport>| {
+/// A folder's files sealed, ready to be planned against the records each ref holds: the
+/// memory ref (0) and the current branch's (1). `import rune-dir` commits a plan on its own;
+/// `save` puts the plan of the view's record files in its one transaction.
+pub(super) struct ImportPlan {
+    items: Vec<Item>,
+    /// What each file gave, as of the last plan of ref 0.
+    pub(super) reports: Vec<FileReport>,
+    /// The reports as sealing left them (a retried transaction plans again from these).
+    sealed_reports: Vec<FileReport>,
+    /// The memory ref and the current branch's ref.
+    pub(super) refs: [String; 2],
+}
+
+impl ImportPlan {
+    /// Seals every file (nothing is planned unless all of them seal).
+    fn new(store: &Store, sealer: &mut Sealer, files: &[DirFile]) -> Result<Self> {
+        let now = store.now();
+        let (items, reports) = seal_all(sealer, files, &now)?;
+        let branch = branch_ref(store.head_info()?.branch.as_deref());
+        Ok(Self {
+            items,
+            reports: reports.clone(),
+            sealed_reports: reports,
+            refs: [MEMORY_REF.to_owned(), branch],
+        })
+    }
+
+    /// Whether ref `g` has anything to plan.
+    pub(super) fn touches(&self, g: usize) -> bool {
+        self.items.iter().any(|it| in_ref(it, g))
+    }
+
+    /// What ref `g` must add to `current` (what it holds already is skipped and counted);
+    /// the drafts go first in their commit (a resolve names a record by its place in it).
+    pub(super) fn drafts(
+        &mut self,
+        store: &Store,
+        sealer: &mut Sealer,
+        g: usize,
+        current: &[Record],
+    ) -> Result<Vec<Sealed>> {
+        if g == 0 {
+            self.reports = self.sealed_reports.clone();
+        }
+        let reports = &mut self.reports;
         let mut seen = Seen::new(
             current,
-            items
+            self.items
                 .iter()
                 .filter(|it| in_ref(it, g))
                 .map(|it| it.sealed.body()),
@@ -159,7 +182,7 @@ fn import_files(
         let mut drafts: Vec<Sealed> = Vec::new();
         // A new open checkpoint resolves the one open now, as `git rune checkpoint` does.
         let mut open_resolved = false;
-        for it in items.iter().filter(|it| in_ref(it, g)) {
+        for it in self.items.iter().filter(|it| in_ref(it, g)) {
             match seen.find(it.sealed.draft()) {
                 Some(ids) => {
                     reports[it.file].present += 1;
@@ -204,27 +227,44 @@ fn import_files(
                 }
             }
         }
-        Ok::<_, anyhow::Error>(drafts)
+        Ok(drafts)
+    }
+}
+
+/// Whether `it` belongs to ref `g` of an [`ImportPlan`] (1: the branch's).
+fn in_ref(it: &Item, g: usize) -> bool {
+    (it.sealed.body().kind().scope() == Some(Scope::Branch)) == (g == 1)
+}
+
+/// Imports files read from `dir`: seals them all, then writes what memory does not hold yet.
+fn import_files(
+    store: &Store,
+    sealer: &mut Sealer,
+    dir: &Path,
+    files: Vec<DirFile>,
+    dry_run: bool,
+) -> Result<Imported> {
+    let mut plan = ImportPlan::new(store, sealer, &files)?;
+    let mut out = Imported {
+        dir: dir.to_path_buf(),
+        dry_run,
+        ..Default::default()
     };
+    let refs = plan.refs.clone();
+    let summary = format!("import rune-dir: {}", dir.display());
     if dry_run {
         for (g, name) in refs.iter().enumerate() {
             let (_, current) = store.records(name)?;
-            out.added += plan(g, &current, &mut reports)?.len();
+            out.added += plan.drafts(store, sealer, g, &current)?.len();
         }
-        out.files = reports;
+        out.files = plan.reports;
         return Ok(out);
     }
     let pairs: Vec<(&str, &str)> = refs
         .iter()
         .map(|r| (r.as_str(), summary.as_str()))
         .collect();
-    let mut last = reports.clone();
-    let commits = store.commit_all(&pairs, |g, current| {
-        if g == 0 {
-            last = reports.clone();
-        }
-        plan(g, current, &mut last)
-    })?;
+    let commits = store.commit_all(&pairs, |g, current| plan.drafts(store, sealer, g, current))?;
     for (name, c) in refs.iter().zip(commits) {
         if let Some(c) = c {
             out.added += c.records.len();
@@ -232,7 +272,7 @@ fn import_files(
             out.told.extend(super::write::wrote(store, name, &c)?);
         }
     }
-    out.files = last;
+    out.files = plan.reports;
     Ok(out)
 }
 

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use anyhow::Result;
 
 use super::saved::{fill_file_blobs, git_state, seal_session};
-pub use super::saved::{Companion, SaveOptions, Saved, DEFAULT_SUMMARY};
+pub use super::saved::{Companion, Drafting, SaveOptions, Saved, DEFAULT_SUMMARY};
 use super::seal::{SealError, Sealed, Sealer};
 use super::view_dir::documents::{Place, Scan};
 use super::view_dir::{FileState, Manifest, View, VIEW_DIR};
@@ -102,12 +102,13 @@ fn save_view(
     }
     let mut saved = Saved::default();
     let manifest = view.as_ref().map(View::manifest).unwrap_or_default();
-    // The other files under .rune/: the seed's record files are imported first (as `import
-    // rune-dir` reads them), documents are saved with the rest below.
+    // The other files under .rune/: the seed's record files are planned as `import rune-dir`
+    // reads them, and go first in the one transaction; documents are saved with the rest.
     let scan = view
         .as_ref()
         .map(|v| v.scan_documents(&manifest))
         .unwrap_or_default();
+    let mut imports = None;
     if let Some(view) = &view {
         let inputs: Vec<(String, Vec<u8>)> = scan
             .files
@@ -119,14 +120,7 @@ fn save_view(
             .collect();
         if !inputs.is_empty() {
             saved.record_files = inputs.iter().map(|(n, _)| n.clone()).collect();
-            let imported = super::rune_dir::import_view_files(store, sealer, inputs)?;
-            saved.added += imported.added;
-            saved.commits.extend(
-                imported
-                    .commits
-                    .into_iter()
-                    .map(|(r, c)| (r, c, "save: the seed's record files".to_owned())),
-            );
+            imports = Some(super::rune_dir::plan_view_files(store, sealer, inputs)?);
         }
     }
     saved.unstored = scan.unstored.clone();
@@ -189,7 +183,7 @@ fn save_view(
     if no_session {
         saved.nothing = saved.record_files.is_empty();
     }
-    if no_session && also.is_none() {
+    if no_session && also.is_none() && imports.is_none() {
         if let (Some(view), Some(guard)) = (&view, &guard) {
             saved.kept = view
                 .checkout_saved(guard, store, &[], &saved.record_files)?
@@ -229,6 +223,15 @@ fn save_view(
     if !documents.is_empty() || also.is_some() {
         by_ref.entry((0, MEMORY_REF.to_owned())).or_default();
     }
+    if let Some(plan) = &imports {
+        for (g, refname) in plan.refs.iter().enumerate() {
+            if plan.touches(g) {
+                by_ref
+                    .entry((u8::from(g == 1), refname.clone()))
+                    .or_default();
+            }
+        }
+    }
 
     // Every ref moves in one ref transaction: a crash or a lost race never leaves the memory
     // saved without the session (or the reverse).
@@ -244,6 +247,12 @@ fn save_view(
                 .map(|&i| edited[i].file.name().to_owned())
                 .collect();
             names.dedup();
+            if let Some(plan) = imports.as_ref() {
+                let g = usize::from(**refname != MEMORY_REF);
+                if plan.refs[g] == **refname && plan.touches(g) {
+                    names.extend(saved.record_files.iter().cloned());
+                }
+            }
             if **refname == MEMORY_REF {
                 names.extend(also.as_ref().map(|c| c.label()));
             }
@@ -262,6 +271,13 @@ fn save_view(
         let with_session = *refname == snap.branch_ref;
         let state = fold(current);
         let mut out = Vec::new();
+        // The seed's record files first: a resolve there names a record by its place.
+        if let Some(plan) = imports.as_mut() {
+            let g = usize::from(*refname != MEMORY_REF);
+            if plan.refs[g] == *refname {
+                out.extend(plan.drafts(store, sealer, g, current)?);
+            }
+        }
         for &i in members {
             let e = &edited[i];
             let mut theirs = Theirs::new(&state, &e.base_ids);
@@ -277,7 +293,13 @@ fn save_view(
                 .map(|d| (format!("{RUNE_PREFIX}{}", d.rel), d.sealed.as_ref()));
             out.extend(document_drafts(&state, paths)?);
             if let Some(c) = also.as_mut() {
-                let more = c.drafts(&state, sealer)?;
+                let ctx = super::saved::Drafting {
+                    store,
+                    current,
+                    state: &state,
+                    at: out.len(),
+                };
+                let more = c.drafts(ctx, sealer)?;
                 theirs = more.len();
                 out.extend(more);
             }
@@ -362,7 +384,13 @@ pub fn save_companion(
     }
     let summary = crate::integrity::gate::gated_summary(&format!("save: {}", also.label()));
     let commit = store.commit(MEMORY_REF, &summary, |current: &[Record]| {
-        also.drafts(&fold(current), sealer)
+        let ctx = super::saved::Drafting {
+            store,
+            current,
+            state: &fold(current),
+            at: 0,
+        };
+        also.drafts(ctx, sealer)
     })?;
     let written = match commit {
         Some(c) => {

@@ -7,7 +7,7 @@ use super::seal::{SealError, Sealed, Sealer};
 use super::view_dir::ViewLock;
 use crate::error;
 use crate::model::kinds::{Decision, Learning, Session};
-use crate::model::{Body, Draft, GitState, State};
+use crate::model::{Body, Draft, GitState, Record, State};
 use crate::store::{ObjectId, Store};
 use crate::view::ViewFile;
 
@@ -30,13 +30,23 @@ pub struct SaveOptions<'a> {
 /// Another directory saved in the same memory commit as `.rune/` (the echoes directory:
 /// `echoes::save` implements it, as `memory` cannot import `echoes`). The save holds the one
 /// view lock through all four steps.
+/// Where a [`Companion`]'s drafts go: memory's records at commit time, their fold, and the
+/// position in the commit its drafts start at (what a record of the same commit is named by).
+pub struct Drafting<'a> {
+    pub store: &'a Store,
+    pub current: &'a [Record],
+    pub state: &'a State,
+    pub at: usize,
+}
+
 pub trait Companion {
     /// Reads, parses and seals what the directory holds to save, writing nothing: an error
     /// stops the whole save with nothing written. Whether there is anything to write.
     fn prepare(&mut self, store: &Store, sealer: &mut Sealer) -> Result<bool>;
-    /// The records it adds to the memory commit, on top of memory's `state` at commit time
-    /// (made again when a lost race retries the commit).
-    fn drafts(&mut self, state: &State, sealer: &mut Sealer) -> Result<Vec<Sealed>>;
+    /// The records it adds to the memory commit, on top of memory's records `current` at
+    /// commit time (`state` is their fold), placed from position `at` of the commit; made
+    /// again when a lost race retries the commit.
+    fn drafts(&mut self, ctx: Drafting<'_>, sealer: &mut Sealer) -> Result<Vec<Sealed>>;
     /// Its name in the memory commit's summary.
     fn label(&self) -> String;
     /// After the commit landed (or found nothing to write): its checkout brought up to date.

@@ -257,3 +257,79 @@ fn upgrading_from_the_old_echoes_manifest_shows_no_edits_and_loses_none() {
     assert!(echo_titles(&repo).contains(&"Pattern: Timeouts".to_owned()));
     assert!(!repo.root.join(".git/rune/echoes.json").exists());
 }
+
+/// Commits on every memory ref (`refs/rune/`: memory and the branches' session state).
+fn all_commits(repo: &TestRepo) -> usize {
+    let refs = repo.git(&["for-each-ref", "--format=%(refname)", "refs/rune/"]);
+    let mut args = vec!["rev-list", "--count"];
+    args.extend(refs.lines());
+    repo.git(&args).trim().parse().unwrap()
+}
+
+const ORACLE: &str = r#"{"sessionId":"oracle-1714234500-abc123","dispatchedAt":"2026-01-02T12:34:56Z","triggerSignal":"agent.stuck","sourceSkill":"debug","targetModel":"claude-opus-4-7","bundleHash":"sha256:9f3a0000","status":"pending","timeoutAt":"2026-01-02T12:44:56Z","responseId":null,"responseExcerpt":null}"#;
+
+#[test]
+fn the_seeds_record_files_land_in_the_saves_one_transaction() {
+    let repo = repo();
+    edit_rune(&repo);
+    repo.write(".rune/oracle-pending/oracle-1714234500-abc123.json", ORACLE);
+    let (memory, all) = (commits(&repo, "refs/rune/memory"), all_commits(&repo));
+    let out = repo.rune(&["save", "-m", "both"]).success();
+    // One commit on memory (the decision), one on the branch's state (the oracle dispatch,
+    // branch-scoped, and the session): no commit of its own for the record file.
+    assert_eq!(
+        (commits(&repo, "refs/rune/memory"), all_commits(&repo)),
+        (memory + 1, all + 2),
+        "{}",
+        out.snapshot()
+    );
+    assert!(decision_titles(&repo).contains(&"Use Redis".to_owned()));
+    let list = repo.rune(&["oracle", "list"]).success().stdout;
+    assert!(list.contains("oracle-1714234500-abc123"), "{list}");
+    assert!(out.stderr.contains("imported"), "{}", out.snapshot());
+    // A record file alone is a save of its own: one commit, and nothing the next time.
+    repo.write(
+        ".rune/oracle-pending/oracle-1714234600-def456.json",
+        &ORACLE
+            .replace("abc123", "def456")
+            .replace("1714234500", "1714234600"),
+    );
+    let out = repo.rune(&["save"]).success();
+    assert_eq!(all_commits(&repo), all + 3, "{}", out.snapshot());
+    assert!(out.stderr.contains("imported"), "{}", out.snapshot());
+    let list = repo.rune(&["oracle", "list"]).success().stdout;
+    assert!(list.contains("oracle-1714234600-def456"), "{list}");
+    repo.rune(&["save"]).success();
+    assert_eq!(all_commits(&repo), all + 3);
+}
+
+/// One finding as an agent writes it to `<agent>-findings.md`.
+fn finding(n: usize) -> String {
+    format!(
+        "### [2025-06-{:02}] Pattern: Finding {n}\n- **layer**: traced\n- **source**: rune:review\n- **confidence**: 0.05\n- **evidence**: `f{n}.rs:1`\n- **verified**: 2025-06-{:02}\n- **supersedes**: none\n- Seen once in f{n}.rs.\n\n",
+        1 + n % 28,
+        1 + n % 28
+    )
+}
+
+#[test]
+fn findings_that_push_a_role_past_its_limit_are_pruned_in_the_same_commit() {
+    let repo = repo();
+    let text: String = (0..40).map(finding).collect();
+    repo.write(".claude/echoes/reviewer/bot-findings.md", &text);
+    let before = commits(&repo, "refs/rune/memory");
+    let out = repo.rune(&["save"]).success();
+    assert_eq!(
+        commits(&repo, "refs/rune/memory"),
+        before + 1,
+        "{}",
+        out.snapshot()
+    );
+    // The role is back under the seed's limit, and what was pruned is archived, not lost.
+    let lines = repo.read(MEMORY).lines().count();
+    assert!(lines <= 150, "{lines} lines\n{}", out.snapshot());
+    let archived = titles(&repo, &["--json", "echo", "show", "--archived"]);
+    assert!(!archived.is_empty(), "{}", out.snapshot());
+    assert_eq!(echo_titles(&repo).len(), 41, "{:?}", echo_titles(&repo));
+    assert!(out.stderr.contains("archived"), "{}", out.snapshot());
+}
