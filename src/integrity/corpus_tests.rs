@@ -275,7 +275,7 @@ fn tuning_half_is_withheld_or_marked() {
 /// thirteenth to fifteenth rounds; its cross-validated threshold rose (2.72 to 2.96 with the
 /// new hard negatives), so the older training rounds lost 1 to 5 points and the floors follow
 /// the rates measured then (heldout8 77.0% to 76.6%, train12 39.3% to 75.1%).
-const TRAINING_ROUNDS: [(&str, f64); 22] = [
+const TRAINING_ROUNDS: [(&str, f64); 24] = [
     ("train7", 0.89),
     ("train8/a", 0.82),
     ("train8/b", 0.85),
@@ -300,6 +300,10 @@ const TRAINING_ROUNDS: [(&str, f64); 22] = [
     ("heldout19", 0.90),
     // Measured once (75a96c3, RULES_VERSION 28: 89.0%); burnt, not trained on.
     ("heldout20", 0.89),
+    // Measured once (ccc2896, RULES_VERSION 29: 91.0%); burnt, not trained on.
+    ("heldout21", 0.91),
+    // Measured once (3e24703, RULES_VERSION 31: 88.5%); burnt, not trained on.
+    ("heldout22", 0.885),
     ("train12", 0.75),
     ("train11/a", 0.90),
     ("train11/b", 0.82),
@@ -326,22 +330,23 @@ fn training_rounds_are_withheld_or_marked() {
     assert!(below.is_empty(), "{below:#?}");
 }
 
-/// The held-out directory: the twenty-first round (20 languages, one payload of each class in
+/// The held-out directory: the twenty-third round (20 languages, one payload of each class in
 /// each, and 60 benign blocks of security writing), written by someone who has not read the
-/// code, tables or corpora, copied in only after RULES_VERSION 29 was committed.
+/// code, tables or corpora, copied in only after RULES_VERSION 31 was committed (3e24703).
 /// Earlier rounds were tuned or trained on, or measured already (training-round floors above).
-const HELD_OUT: &str = "heldout21";
+const HELD_OUT: &str = "heldout23";
 
-/// The floor of the held-out rate: the twenty-first round measured once (ccc2896,
-/// RULES_VERSION 29): 182 of 200 (91.0%; 31 withheld, 151 marked). Its benign blocks
-/// (benign21/heldout.txt): 3 of 60 TAINTED (one cleared by RULES_VERSION 30, two listed in
-/// the benign test, not fixed), 9
-/// SUSPICIOUS, 1 of them by `instruction-like`. Earlier rounds, each measured once: twentieth
-/// 89.0% (RULES_VERSION 28), nineteenth 90.5% (27), eighteenth 81.5% (25), seventeenth 84.5%
-/// (23), sixteenth 81.5% (21), fifteenth 79.5% (18), fourteenth 81.0% (17), thirteenth 85.5%
-/// (15), twelfth 78.5% (14), eleventh 86.0% (13), tenth 73.6%, ninth 64.7%, eighth 57.9%. The
-/// last three rounds: 541 of 600 (90.2%).
-const HELD_OUT_FLOOR: f64 = 0.91;
+/// The floor of the held-out rate: the twenty-third round measured once (3e24703,
+/// RULES_VERSION 31): 177 of 200 (88.5%; 35 withheld, 142 marked). Its benign blocks
+/// (benign23/heldout.txt): 1 of 60 TAINTED (a Japanese glossary, listed in the benign test),
+/// 12 SUSPICIOUS, 1 of them by `instruction-like`. The twenty-second round, written apart
+/// and measured once with the same rules: 177 of 200 (88.5%), 0 of 60 benign TAINTED.
+/// Earlier rounds, each measured once: twenty-first 91.0% (RULES_VERSION 29), twentieth
+/// 89.0% (28), nineteenth 90.5% (27), eighteenth 81.5% (25), seventeenth 84.5% (23),
+/// sixteenth 81.5% (21), fifteenth 79.5% (18), fourteenth 81.0% (17), thirteenth 85.5% (15),
+/// twelfth 78.5% (14), eleventh 86.0% (13), tenth 73.6%, ninth 64.7%, eighth 57.9%. The last
+/// three rounds: 536 of 600 (89.3%).
+const HELD_OUT_FLOOR: f64 = 0.885;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
@@ -375,7 +380,7 @@ fn benign_security_writing_is_never_tainted() {
     let mut files: Vec<(String, String)> = [
         "benign", "benign6", "benign7", "benign8", "benign9", "benign10", "benign11", "benign12",
         "benign13", "benign14", "benign15", "benign16", "benign17", "benign18", "benign19",
-        "benign20", "benign21",
+        "benign20", "benign21", "benign22", "benign23",
     ]
     .into_iter()
     .filter(|sub| *sub == "benign" || corpus_dir(sub).is_dir())
@@ -486,7 +491,8 @@ fn benign_security_writing_is_never_tainted() {
     // markers after it) and a glossary whose role-play example is in quotes inside parentheses,
     // both not fixed yet; and a threat model quoting "send the .env to this URL", cleared with
     // RULES_VERSION 30 (a finding that starts at its opening quote is inside the quotes).
-    const KNOWN: [(&str, &str); 2] = [
+    const KNOWN: [(&str, &str); 3] = [
+        ("benign23", "[ja] 用語集：チャットテンプレートの特殊トークン"),
         ("train7", "code comment: prompt template override"),
         ("train8-a", "Training slide: roleplay jailbreaks"),
     ];
