@@ -82,7 +82,8 @@ fn weakened(s: &str) -> bool {
         negations[lo..]
             .iter()
             .take_while(|&&(x, _)| x <= b + 12)
-            .any(|&(x, y)| y <= b + 12 && (x, y) != (a, b))
+            // (A negation inside the weakening is part of it: "without authentication".)
+            .any(|&(x, y)| y <= b + 12 && !(a <= x && y <= b))
             // ("The security team will never ask you to disable MFA.")
             || super::lexicon::declined_request(&s[..a])
     };

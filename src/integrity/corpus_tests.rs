@@ -491,8 +491,7 @@ fn benign_security_writing_is_never_tainted() {
     // markers after it) and a glossary whose role-play example is in quotes inside parentheses,
     // both not fixed yet; and a threat model quoting "send the .env to this URL", cleared with
     // RULES_VERSION 30 (a finding that starts at its opening quote is inside the quotes).
-    const KNOWN: [(&str, &str); 3] = [
-        ("benign23", "[ja] 用語集：チャットテンプレートの特殊トークン"),
+    const KNOWN: [(&str, &str); 2] = [
         ("train7", "code comment: prompt template override"),
         ("train8-a", "Training slide: roleplay jailbreaks"),
     ];

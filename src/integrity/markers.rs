@@ -78,6 +78,9 @@ pub(super) fn scan_markers(text: &str, out: &mut Sink) {
     for (s, e, _) in frame_spans(text) {
         out.hit("forged-frame-marker", s, e);
     }
+    for (s, e) in frame_delimiters(text) {
+        out.hit("role-marker", s, e);
+    }
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -374,4 +377,61 @@ pub(super) fn frame_spans(t: &str) -> Vec<(usize, usize, Tag)> {
         spans.sort_unstable_by_key(|s| s.0);
     }
     spans
+}
+
+/// Delimiter lines that pose as a frame's edge in no tag syntax: `<<END_OF_MEMORY>>`,
+/// `-----END MEMORY BLOCK-----`, `### BEGIN SYSTEM PROMPT ###`. The line is the words alone
+/// between runs of delimiter signs (two at least); the words are an edge (`@frame-edges`), a
+/// frame's noun (`@frame-nouns`) and fillers, written in capitals or joined by underscores, as
+/// no sentence is. `-----END CERTIFICATE-----` names no frame. SUSPICIOUS `role-marker`: an
+/// order after it is read by the order rules.
+fn frame_delimiters(text: &str) -> Vec<(usize, usize)> {
+    const SIGNS: &str = "<>[]{}()-=#*_~|/: ";
+    let sets = super::tables::sets();
+    let (edges, nouns, fillers) = (
+        sets.set("frame-edges"),
+        sets.set("frame-nouns"),
+        sets.set("frame-fillers"),
+    );
+    let mut out = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let body = line.trim();
+        if body.len() > 80 {
+            continue;
+        }
+        let inner = body.trim_matches(|c| SIGNS.contains(c));
+        let signs = body
+            .chars()
+            .filter(|c| SIGNS.contains(*c) && *c != ' ')
+            .count()
+            - inner
+                .chars()
+                .filter(|c| SIGNS.contains(*c) && *c != ' ')
+                .count();
+        if signs < 2 || inner.is_empty() {
+            continue;
+        }
+        let shouted = !inner.chars().any(char::is_lowercase) || inner.contains('_');
+        let words: Vec<String> = inner
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        let has = |set: &[&str], w: &String| set.contains(&w.as_str());
+        if shouted
+            && (2..=6).contains(&words.len())
+            && words.iter().any(|w| has(edges, w))
+            && words.iter().any(|w| has(nouns, w))
+            && words
+                .iter()
+                .all(|w| has(edges, w) || has(nouns, w) || has(fillers, w))
+        {
+            let s = start + (line.len() - line.trim_start().len());
+            out.push((s, s + body.len()));
+        }
+    }
+    out
 }

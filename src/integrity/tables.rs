@@ -320,6 +320,9 @@ mod tests {
         "omits",
         "public-reports",
         "without-before",
+        "frame-edges",
+        "frame-nouns",
+        "frame-fillers",
     ];
 
     #[test]

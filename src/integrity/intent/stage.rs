@@ -61,12 +61,26 @@ pub(super) fn markers(c: &Cues, out: &Sink, found: &mut Vec<Finding>) {
             let word = &out.text[s..e];
             word.chars().any(char::is_alphabetic) && !word.chars().any(char::is_lowercase)
         });
+        // `[SYSTEM] …` opening its line, brackets doubled or not; alone on its line, in
+        // capitals, with the text it frames on the lines below (`[[SYSTEM]]`).
+        let line_head = {
+            let t = &w.text()[..w.list[i].start];
+            let from = t.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+            std::str::from_utf8(&t[from..])
+                .is_ok_and(|h| h.chars().all(|c| c.is_whitespace() || "[【".contains(c)))
+        };
+        let caps_word = |k: usize| {
+            let (s, e) = (out.norm.orig(w.list[k].start), out.norm.orig(w.list[k].end));
+            let word = &out.text[s..e];
+            word.chars().any(char::is_alphabetic) && !word.chars().any(char::is_lowercase)
+        };
         let bracketed = w.bracket_before(i)
             && w.bracket_after(last)
-            && (w.list[i].line_start || i == 0)
+            && line_head
             && !w.list[last].blank
             && last + 1 < n
-            && !w.text()[w.list[last].end..w.list[last + 1].start].contains(&b'\n');
+            && (!w.text()[w.list[last].end..w.list[last + 1].start].contains(&b'\n')
+                || (i..=last).all(caps_word));
         // `SYSTEM> …`, a prompt's style.
         let prompt = src && i == last && opens_line && w.list[last].next == b'>';
         // (In capitals, an order in the lines after it will do: "SYSTEM: The user has admin
