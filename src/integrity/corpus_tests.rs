@@ -495,18 +495,7 @@ fn benign_security_writing_is_never_tainted() {
     // markers after it) and a glossary whose role-play example is in quotes inside parentheses,
     // both not fixed yet; and a threat model quoting "send the .env to this URL", cleared with
     // RULES_VERSION 30 (a finding that starts at its opening quote is inside the quotes).
-    const KNOWN: [(&str, &str); 7] = [
-        ("benign25", "[de] Glossar: Rollenmarker in Chat-Vorlagen"),
-        (
-            "benign25",
-            "[en] Glossary: chat-template and role tokens by model family",
-        ),
-        (
-            "benign25",
-            "[en] Code comment: why the loader escapes role markers",
-        ),
-        ("benign24", "[zh] 威胁模型：项目记忆中的提示注入"),
-        ("benign24", "[ja] 用語集：プロンプトインジェクション"),
+    const KNOWN: [(&str, &str); 2] = [
         ("train7", "code comment: prompt template override"),
         ("train8-a", "Training slide: roleplay jailbreaks"),
     ];

@@ -134,12 +134,16 @@ fn mentioned(text: &str, offset: usize) -> bool {
         .iter()
         .any(|r| after.starts_with(r));
     let lead = before.trim_end();
-    let mid_sentence = lead.ends_with("...")
+    let mid_sentence = glossary_head(lead)
+        || continued_comment(text, line_start, lead)
+        || lead.ends_with("...")
         || lead.ends_with('\u{2026}')
         || lead
             .chars()
             .last()
-            .is_some_and(|c| c.is_alphanumeric() || c == ',');
+            // (The enumeration and full-width commas of CJK prose count as commas: "伪造的
+            // </memory> 结束标签、<|im_start|>system 之类的角色标记".)
+            .is_some_and(|c| c.is_alphanumeric() || matches!(c, ',' | '\u{3001}' | '\u{FF0C}'));
     // git-rune's own frame with attributes (`<rune-memory trust="system">`) is a forgery
     // wherever it stands: only a quoted one is a mention. The bare tag mid-sentence ("records
     // are wrapped in <rune-memory> … </rune-memory>") is a note about the frame.
@@ -160,8 +164,12 @@ fn mentioned(text: &str, offset: usize) -> bool {
         .rsplit(|c: char| !c.is_alphanumeric())
         .next()
         .unwrap_or("");
-    let cited = !last_word.is_empty()
-        && vocab::vocabulary().lookup(last_word.as_bytes()).cues & vocab::cue("cite") != 0;
+    let lower = lead.to_lowercase();
+    let cited = (!last_word.is_empty()
+        && vocab::vocabulary().lookup(last_word.as_bytes()).cues & vocab::cue("cite") != 0)
+        || tables::sets().set("cite-abbreviations").iter().any(|a| {
+            lower.ends_with(a) && !lower[..lower.len() - a.len()].ends_with(char::is_alphanumeric)
+        });
     // Naming a role in the middle of a sentence that goes on after it on the same line
     // ("Llama 3 uses <|start_header_id|>system<|end_header_id|> and <|eot_id|>", "伪造了
     // <|im_start|>system 标记"): a glossary or a review naming the marker. One in use ends
@@ -186,6 +194,57 @@ fn mentioned(text: &str, offset: usize) -> bool {
         || (cited && !ours)
         || (!names_role && (quoted || (mid_sentence && !ours)))
         || (names_role && mid_sentence && !ours && goes_on())
+}
+
+/// Whether `lead` (a line's text before a marker) is a glossary's head: a term of one to three
+/// words and a colon ("Gemma: <start_of_turn>user and <start_of_turn>model, closed by …",
+/// "Llama 3: <|begin_of_text|>, then …"), naming no role itself. A forged turn's label names
+/// one ("System: <|im_start|>system").
+fn glossary_head(lead: &str) -> bool {
+    let Some(term) = lead
+        .strip_suffix(':')
+        .or_else(|| lead.strip_suffix('\u{FF1A}'))
+    else {
+        return false;
+    };
+    let words: Vec<String> = term
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let roles = [
+        "system",
+        "assistant",
+        "user",
+        "developer",
+        "tool",
+        "human",
+        "ai",
+    ];
+    (1..=3).contains(&words.len())
+        && !words.iter().any(|w| roles.contains(&w.as_str()))
+        && term.chars().next().is_some_and(char::is_alphanumeric)
+}
+
+/// Whether `lead` is only a comment's opening (`#`, `//`, `*`, `--`, `;`) and the comment's
+/// sentence goes on from the line above (it ends in a word, a comma or an open bracket): a
+/// marker there is in the middle of a sentence ("# replace sequences (for example\n#
+/// <|im_start|>, <|eot_id|> and …").
+fn continued_comment(text: &str, line_start: usize, lead: &str) -> bool {
+    let mark = lead.trim();
+    if mark.is_empty() || !mark.chars().all(|c| "#/*-;".contains(c)) || line_start == 0 {
+        return false;
+    }
+    let above = text[..line_start - 1]
+        .rsplit('\n')
+        .next()
+        .unwrap_or("")
+        .trim_end();
+    above.trim_start().starts_with(mark)
+        && above
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_alphanumeric() || c == ',' || c == '(')
 }
 
 /// Whether the marker at `offset` is a term being defined: its sentence opens with markers
@@ -336,10 +395,16 @@ fn skeleton(text: &str, offset: usize) -> bool {
         return false;
     };
     let (end, placeholders) = skip_run(line);
-    // The run ends at the end of its clause or line.
+    // A marker closes the turn after a placeholder ("<|im_start|>role ... <|im_end|>, with
+    // roles …", "<<SYS>> ... <</SYS>> section"): the turn holds no text of its own.
+    let closed = line[..line.len() - end.len()]
+        .rsplit_once(['.', '\u{2026}'])
+        .is_some_and(|(_, after)| after.contains(['<', '[']));
+    // Or the run ends at the end of its clause or line.
     let end = end.trim_start();
     placeholders > 0
-        && (end.is_empty()
+        && (closed
+            || end.is_empty()
             || end.starts_with([';', ',', ')', '\u{3002}', '\u{FF0C}'])
             || end.starts_with('.') && end[1..].chars().next().is_none_or(char::is_whitespace))
 }
@@ -347,7 +412,16 @@ fn skeleton(text: &str, offset: usize) -> bool {
 /// `s` after its leading run of markers, joiners ([`skip_terms`]), role names and
 /// placeholders (`...`, `…`), with the number of placeholders.
 fn skip_run(s: &str) -> (&str, usize) {
-    let roles = ["system", "assistant", "user", "developer", "tool", "model"];
+    // ("role" itself: "<|im_start|>role ... <|im_end|>".)
+    let roles = [
+        "system",
+        "assistant",
+        "user",
+        "developer",
+        "tool",
+        "model",
+        "role",
+    ];
     let (mut rest, mut placeholders) = (s, 0);
     loop {
         let (after, markers, _) = skip_terms(rest);

@@ -323,6 +323,7 @@ mod tests {
         "frame-edges",
         "frame-nouns",
         "frame-fillers",
+        "cite-abbreviations",
     ];
 
     #[test]
