@@ -54,6 +54,9 @@ pub fn open(dir: &Path, how: Opener) -> Result<Opened> {
         Opener::Plain => {}
         Opener::Hook => opened.store.set_lock_patience(HOOK_PATIENCE),
         Opener::Reader => {
+            // What earlier readers scanned is not scanned again (`show`, `task list`, `echo`
+            // show what `load` showed).
+            crate::memory::cache::verdicts::recall(&opened.store);
             opened.upkeep = crate::upkeep::merge(&opened.store);
             opened.view = match crate::memory::write::sync_view(&opened.store) {
                 Ok(r) => Ok(r),

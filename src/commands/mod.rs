@@ -199,6 +199,9 @@ pub struct Context {
     pub no_pager: bool,
     /// The flag that read standard input, if one did (it can be read once).
     pub stdin_read_by: std::cell::Cell<Option<String>>,
+    /// The common directory of the repository opened as a reader: the gate's verdicts this
+    /// command scanned are kept there as it exits.
+    pub read_in: std::cell::RefCell<Option<PathBuf>>,
 }
 
 impl Context {
@@ -207,6 +210,7 @@ impl Context {
     /// comparison of ref ids when nothing came; a failed merge is a warning, never fatal).
     pub fn store(&self) -> Result<Store> {
         let opened = crate::open::open(&self.dir, crate::open::Opener::Reader)?;
+        *self.read_in.borrow_mut() = Some(opened.store.common_dir().to_path_buf());
         self.check_settings(&opened.store);
         report_upkeep(self, &opened.upkeep);
         // The view shows memory as it is and the branch HEAD is on, whatever moved them
@@ -493,6 +497,9 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
         Ui::new(global.quiet, global.json),
     );
     let result = dispatch(&ctx, command);
+    if let Some(dir) = ctx.read_in.borrow().as_deref() {
+        crate::memory::cache::verdicts::keep_in(dir);
+    }
     ctx.ui.finish();
     result
 }
@@ -514,6 +521,7 @@ impl Context {
             color: global.color.clone(),
             no_pager: global.no_pager,
             stdin_read_by: Default::default(),
+            read_in: Default::default(),
             ui,
         }
     }
