@@ -106,7 +106,8 @@ pub(super) fn writeup(text: &str) -> bool {
             // (A full stop ends a sentence; one before a letter starts a file's extension.)
             let joined = next.is_some_and(|c| "/_-".contains(c))
                 || next == Some('.') && then.is_some_and(char::is_alphanumeric);
-            !part(head[..at].chars().next_back()) && !joined
+            // (A word of a script written without spaces starts anywhere: "直接インジェクション".)
+            (unspaced(w) || !part(head[..at].chars().next_back())) && !joined
         })
     })
 }
