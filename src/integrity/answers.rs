@@ -15,33 +15,11 @@
 //! right before the omission ("never leave changes out of the summary").
 //! Quotations and security writing are not read.
 
-use super::lexicon::{fold, sentences, Lexicon};
+use super::lexicon::{
+    fold, sentences, shared as lexicon, ANSWER, IF_ASKED, NEGATION, OMIT, PUBLIC, REPORT, REQUEST,
+};
 use super::mentions::writeup;
 use super::Sink;
-use std::sync::OnceLock;
-
-const IF_ASKED: usize = 0;
-const ANSWER: usize = 1;
-const REPORT: usize = 2;
-const OMIT: usize = 3;
-const NEGATION: usize = 4;
-const PUBLIC: usize = 5;
-const REQUEST: usize = 6;
-
-fn lexicon() -> &'static Lexicon {
-    static LEXICON: OnceLock<Lexicon> = OnceLock::new();
-    LEXICON.get_or_init(|| {
-        Lexicon::new(&[
-            "if-asked",
-            "answer-cues",
-            "reports",
-            "omits",
-            "weak-negations",
-            "public-reports",
-            "requests",
-        ])
-    })
-}
 
 /// Whether a folded sentence keeps something out of a report to the user. Not a public one
 /// ("don't mention ticket numbers in public release notes": confidentiality), and not an

@@ -12,30 +12,11 @@
 //! Security writing (`mentions::writeup`) describes such changes, and a quotation mentions
 //! one: neither is read here.
 
-use super::lexicon::{fold, sentences, Lexicon};
+use super::lexicon::{
+    fold, sentences, shared as lexicon, ALONE, CONSEQUENCE, CONTROL, NEGATION, WEAKENS,
+};
 use super::mentions::writeup;
 use super::Sink;
-use std::sync::OnceLock;
-
-/// The lists, in [`Lexicon`] order.
-const CONTROL: usize = 0;
-const WEAKENS: usize = 1;
-const ALONE: usize = 2;
-const NEGATION: usize = 3;
-const CONSEQUENCE: usize = 4;
-
-fn lexicon() -> &'static Lexicon {
-    static LEXICON: OnceLock<Lexicon> = OnceLock::new();
-    LEXICON.get_or_init(|| {
-        Lexicon::new(&[
-            "controls",
-            "weakens",
-            "weak-alone",
-            "weak-negations",
-            "weak-consequences",
-        ])
-    })
-}
 
 /// Scans `text` (the normal form) sentence by sentence.
 pub(super) fn scan_controls(text: &str, out: &mut Sink) {

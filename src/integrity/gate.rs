@@ -46,8 +46,8 @@ const MEMO_CAP: usize = 1 << 18;
 /// The verdicts of records whose id hashes their content, by id, once per process: a reader
 /// (a listing that marks each title, the MCP server answering call after call) scans a
 /// record once, not on every read. A record whose id does not match its content (derived by
-/// the fold) is scanned every time. Each verdict says whether this process scanned it (true)
-/// or was told it ([`recall`]: a reader's cache from an earlier process).
+/// the fold) is scanned every time. Each verdict says whether this process scanned it (true);
+/// those an earlier process kept are looked up in [`Recalled`] instead.
 fn memo() -> std::sync::MutexGuard<'static, HashMap<String, (Gate, bool)>> {
     use std::sync::{Mutex, OnceLock};
     static MEMO: OnceLock<Mutex<HashMap<String, (Gate, bool)>>> = OnceLock::new();
@@ -59,6 +59,9 @@ fn memoised(r: &Record, id_matches: bool) -> Gate {
     if id_matches {
         if let Some((g, _)) = memo().get(&r.id) {
             return g.clone();
+        }
+        if let Some(g) = recalled().get(&r.id).and_then(unstored) {
+            return g;
         }
     }
     let g = scanned_gate(r);
@@ -72,33 +75,120 @@ fn memoised(r: &Record, id_matches: bool) -> Gate {
     g
 }
 
-/// A verdict as a reader's cache keeps it: `(withheld, the rules that marked it)`, with the
-/// rules by name.
-pub type StoredVerdict = (bool, Vec<String>);
+/// A verdict as a reader's cache keeps it, in one word: bit 63 set when withheld, else the
+/// rules that marked it as bits by their place in [`super::RULES`] (0: clean). Valid for the
+/// rules it was made under (the cache checks [`crate::memory::cache::gate::version`]).
+pub type StoredVerdict = u64;
 
-/// Tells the memo verdicts an earlier process scanned (a cache valid for these rules: the
-/// caller checks [`crate::memory::cache::gate::version`]), so this process need not scan
-/// those records (nor build the scanner's tables, when nothing else is new). A verdict
-/// naming a rule this build does not have is left out.
-pub fn recall(verdicts: impl IntoIterator<Item = (String, StoredVerdict)>) {
-    let mut m = memo();
-    for (id, (withheld, rules)) in verdicts {
-        let gate = if withheld {
-            Gate::Withheld
-        } else if rules.is_empty() {
-            Gate::Clean
-        } else {
-            let known: Option<Vec<&'static str>> = rules
-                .iter()
-                .map(|n| super::RULES.iter().map(|(r, _)| *r).find(|r| r == n))
-                .collect();
-            match known {
-                Some(rules) => Gate::Suspicious(rules),
-                None => continue,
-            }
-        };
-        m.entry(id).or_insert((gate, false));
+const WITHHELD_BIT: u64 = 1 << 63;
+const _: () = assert!(
+    super::RULES.len() < 63,
+    "a stored verdict holds one bit per rule"
+);
+
+fn stored(g: &Gate) -> StoredVerdict {
+    match g {
+        Gate::Withheld => WITHHELD_BIT,
+        Gate::Clean => 0,
+        Gate::Suspicious(rules) => rules
+            .iter()
+            .filter_map(|r| super::RULES.iter().position(|(n, _)| n == r))
+            .fold(0, |m, k| m | 1 << k),
     }
+}
+
+/// The gate a stored verdict says; `None` for bits no rule has (a damaged cache: scanned
+/// again).
+fn unstored(v: StoredVerdict) -> Option<Gate> {
+    if v == WITHHELD_BIT {
+        return Some(Gate::Withheld);
+    }
+    if v == 0 {
+        return Some(Gate::Clean);
+    }
+    if v >> super::RULES.len() != 0 {
+        return None;
+    }
+    // (Sorted, as a scan leaves them.)
+    let mut rules: Vec<&'static str> = (0..super::RULES.len())
+        .filter(|k| v & 1 << k != 0)
+        .map(|k| super::RULES[k].0)
+        .collect();
+    rules.sort_unstable();
+    Some(Gate::Suspicious(rules))
+}
+
+/// Verdicts earlier processes kept, sorted by record id and looked up where they lie: a
+/// process that recalls thousands of them copies none (the ids one after the other, where
+/// each ends, and the verdicts).
+#[derive(Default)]
+pub struct Recalled {
+    pub ids: String,
+    pub ends: Vec<u32>,
+    pub verdicts: Vec<StoredVerdict>,
+}
+
+impl Recalled {
+    fn id(&self, k: usize) -> &str {
+        let start = if k == 0 { 0 } else { self.ends[k - 1] as usize };
+        self.ids.get(start..self.ends[k] as usize).unwrap_or("")
+    }
+
+    /// The verdict kept for `id`.
+    pub fn get(&self, id: &str) -> Option<StoredVerdict> {
+        if self.ends.len() != self.verdicts.len() {
+            return None;
+        }
+        let (mut lo, mut hi) = (0, self.ends.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match self.id(mid).cmp(id) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(self.verdicts[mid]),
+            }
+        }
+        None
+    }
+
+    /// Every kept verdict, in id order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, StoredVerdict)> {
+        (0..self.ends.len().min(self.verdicts.len())).map(|k| (self.id(k), self.verdicts[k]))
+    }
+
+    /// The verdicts of `pairs` (any order; the first of a repeated id wins), at most `cap`.
+    pub fn from_pairs<'a>(
+        pairs: impl IntoIterator<Item = (&'a str, StoredVerdict)>,
+        cap: usize,
+    ) -> Self {
+        let mut v: Vec<(&str, StoredVerdict)> = pairs.into_iter().collect();
+        v.sort_by(|a, b| a.0.cmp(b.0));
+        v.dedup_by(|b, a| a.0 == b.0);
+        v.truncate(cap);
+        let mut out = Recalled::default();
+        for (id, verdict) in v {
+            out.ids.push_str(id);
+            out.ends.push(out.ids.len() as u32);
+            out.verdicts.push(verdict);
+        }
+        out
+    }
+}
+
+fn recalled() -> std::sync::MutexGuard<'static, Recalled> {
+    use std::sync::{Mutex, OnceLock};
+    static RECALLED: OnceLock<Mutex<Recalled>> = OnceLock::new();
+    RECALLED
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+}
+
+/// Tells the gate the verdicts an earlier process scanned (a cache valid for these rules: the
+/// caller checks [`crate::memory::cache::gate::version`]), so this process need not scan
+/// those records (nor build the scanner's tables, when nothing else is new).
+pub fn recall(kept: Recalled) {
+    *recalled() = kept;
 }
 
 /// The verdicts this process scanned (not those it was told), for a reader to keep.
@@ -106,14 +196,7 @@ pub fn scanned() -> Vec<(String, StoredVerdict)> {
     memo()
         .iter()
         .filter(|(_, (_, fresh))| *fresh)
-        .map(|(id, (g, _))| {
-            let stored = match g {
-                Gate::Withheld => (true, Vec::new()),
-                Gate::Clean => (false, Vec::new()),
-                Gate::Suspicious(rules) => (false, rules.iter().map(|r| r.to_string()).collect()),
-            };
-            (id.clone(), stored)
-        })
+        .map(|(id, (g, _))| (id.clone(), stored(g)))
         .collect()
 }
 
@@ -366,6 +449,31 @@ mod tests {
     use super::*;
     use crate::model::{Extra, GitState, Meta};
 
+    #[test]
+    fn kept_verdicts_read_back_as_they_were() {
+        for g in [
+            Gate::Clean,
+            Gate::Withheld,
+            Gate::Suspicious(vec!["quoted-instruction", "role-marker"]),
+        ] {
+            assert_eq!(unstored(stored(&g)), Some(g));
+        }
+        let kept = Recalled::from_pairs([("b", 1), ("a", WITHHELD_BIT), ("c", 0), ("a", 0)], 16);
+        assert_eq!(kept.get("a"), Some(WITHHELD_BIT));
+        assert_eq!(kept.get("b"), Some(1));
+        assert_eq!(kept.get("c"), Some(0));
+        assert_eq!(kept.get("d"), None);
+        assert_eq!(kept.iter().map(|(id, _)| id).collect::<String>(), "abc");
+        assert_eq!(Recalled::from_pairs([("b", 1), ("a", 2)], 1).get("b"), None);
+        // Damaged (ends and verdicts of different lengths): nothing is recalled.
+        let damaged = Recalled {
+            ids: "ab".into(),
+            ends: vec![1, 2],
+            verdicts: vec![0],
+        };
+        assert_eq!(damaged.get("a"), None);
+    }
+
     fn meta() -> Meta {
         Meta {
             ts: "2026-04-04T14:30:00Z".into(),
@@ -429,25 +537,27 @@ mod tests {
             .filter(|(id, _)| [&clean.id, &marked.id, &withheld.id].contains(&id))
             .collect();
         assert_eq!(kept.len(), 3, "{kept:?}");
-        // What another process recalls is what this one scanned, rules by name.
+        // What another process recalls is what this one scanned, rules by their bits.
         let by_id: HashMap<String, StoredVerdict> = kept.into_iter().collect();
-        assert_eq!(by_id[&clean.id], (false, Vec::new()));
-        assert_eq!(by_id[&withheld.id], (true, Vec::new()));
-        let Gate::Suspicious(rules) = &scanned[1] else {
-            panic!("{:?}", scanned[1])
-        };
-        assert_eq!(
-            by_id[&marked.id],
-            (false, rules.iter().map(|r| r.to_string()).collect())
+        assert_eq!(by_id[&clean.id], 0);
+        assert_eq!(by_id[&withheld.id], WITHHELD_BIT);
+        assert!(
+            matches!(scanned[1], Gate::Suspicious(_)),
+            "{:?}",
+            scanned[1]
         );
+        assert_eq!(unstored(by_id[&marked.id]).as_ref(), Some(&scanned[1]));
         // A recalled verdict is used as told (a fake one proves it is not scanned again), and
-        // is not kept again as this process's own; one naming an unknown rule is left out.
+        // is not kept again as this process's own; one with bits no rule has is scanned.
         let fresh = decision("Verdict memo recalled", "never scanned here");
         let unknown = decision("Verdict memo unknown rule", "never scanned either");
-        recall([
-            (fresh.id.clone(), (true, Vec::new())),
-            (unknown.id.clone(), (false, vec!["no-such-rule".to_owned()])),
-        ]);
+        recall(Recalled::from_pairs(
+            [
+                (fresh.id.as_str(), WITHHELD_BIT),
+                (unknown.id.as_str(), 1 << 62),
+            ],
+            16,
+        ));
         assert_eq!(gate(&fresh), Gate::Withheld);
         assert_eq!(gate(&unknown), Gate::Clean);
         assert!(!super::scanned().iter().any(|(id, _)| *id == fresh.id));

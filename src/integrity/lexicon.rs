@@ -7,6 +7,40 @@ use super::norm::Norm;
 use super::tables::sets;
 use aho_corasick::AhoCorasick;
 
+/// The lists every sentence scanner reads, in the order of the list constants below: one
+/// automaton for all of them, built once per process (its build is most of what the first
+/// scan of a process costs).
+const LISTS: [&str; 11] = [
+    "controls",
+    "weakens",
+    "weak-alone",
+    "weak-negations",
+    "weak-consequences",
+    "if-asked",
+    "answer-cues",
+    "reports",
+    "omits",
+    "public-reports",
+    "requests",
+];
+pub(super) const CONTROL: usize = 0;
+pub(super) const WEAKENS: usize = 1;
+pub(super) const ALONE: usize = 2;
+pub(super) const NEGATION: usize = 3;
+pub(super) const CONSEQUENCE: usize = 4;
+pub(super) const IF_ASKED: usize = 5;
+pub(super) const ANSWER: usize = 6;
+pub(super) const REPORT: usize = 7;
+pub(super) const OMIT: usize = 8;
+pub(super) const PUBLIC: usize = 9;
+pub(super) const REQUEST: usize = 10;
+
+/// The one lexicon of [`LISTS`].
+pub(super) fn shared() -> &'static Lexicon {
+    static LEXICON: std::sync::OnceLock<Lexicon> = std::sync::OnceLock::new();
+    LEXICON.get_or_init(|| Lexicon::new(&LISTS))
+}
+
 /// Several lists of `lists.txt` in one automaton; each hit names its list by index.
 pub(super) struct Lexicon {
     ac: AhoCorasick,
@@ -50,7 +84,14 @@ impl Lexicon {
                 patterns.push(w);
             }
         }
-        let ac = AhoCorasick::new(&patterns).expect("the integrity lists build an automaton");
+        // The noncontiguous NFA: built once per process for a few sentences, its build is
+        // what costs (a contiguous NFA or a DFA is converted from it, for faster searches of
+        // long texts than memory holds).
+        let ac = AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
+            .prefilter(false)
+            .build(&patterns)
+            .expect("the integrity lists build an automaton");
         Lexicon { ac, items }
     }
 
@@ -85,8 +126,6 @@ fn word(c: Option<char>) -> bool {
 /// que …", "绝不会要求你 …".
 /// A policy that lists what no one will ask for describes those orders; it does not give them.
 pub(super) fn declined_request(before: &str) -> bool {
-    static LEXICON: std::sync::OnceLock<Lexicon> = std::sync::OnceLock::new();
-    let lexicon = LEXICON.get_or_init(|| Lexicon::new(&["weak-negations", "requests"]));
     // (Only the last 160 bytes: the request governs the orders right after it, and a long
     // line must not be read again for each finding in it.)
     let mut from = before.len().saturating_sub(160);
@@ -95,12 +134,12 @@ pub(super) fn declined_request(before: &str) -> bool {
     }
     let before = &before[from..];
     let start = sentences(before).last().map_or(0, |&(s, _)| s);
-    let found = lexicon.find(&fold(&before[start..]));
+    let found = shared().find(&fold(&before[start..]));
     found.iter().any(|n| {
-        n.list == 0
+        n.list == NEGATION
             && found
                 .iter()
-                .any(|r| r.list == 1 && r.start >= n.end && r.start <= n.end + 24)
+                .any(|r| r.list == REQUEST && r.start >= n.end && r.start <= n.end + 24)
     })
 }
 

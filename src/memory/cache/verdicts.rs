@@ -7,24 +7,37 @@
 //! opens the repository as a reader (`show`, `task list`, `echo show`, `log` …) recalls them
 //! too, and keeps what it scanned as it exits.
 
-use std::collections::BTreeMap;
+use serde::{Deserialize, Serialize};
 
 use crate::cache::Cache;
-use crate::integrity::gate::{self, StoredVerdict};
+use crate::integrity::gate::{self, Recalled, StoredVerdict};
 use crate::store::Store;
 
-/// At most this many verdicts are kept (a briefing shows a few hundred records); past it the
-/// file starts again from what the last reader scanned.
+/// At most this many verdicts are kept (a briefing shows a few hundred records; a listing of
+/// every record of a kind may show thousands); past it, the ids last in order are dropped
+/// (any part of the verdicts saves the work it holds).
 const CAP: usize = 16_384;
 
-const VERDICTS: Cache<BTreeMap<String, StoredVerdict>> =
-    Cache::new("verdicts", 1, 1, None).valid_for(super::gate::version);
+/// The kept verdicts, flat (one string of ids, where each ends, the verdicts) so a reader
+/// decodes them in a few copies rather than an allocation per id.
+#[derive(Default, Serialize, Deserialize)]
+struct Kept {
+    ids: String,
+    ends: Vec<u32>,
+    verdicts: Vec<StoredVerdict>,
+}
+
+const VERDICTS: Cache<Kept> = Cache::new("verdicts", 2, 1, None).valid_for(super::gate::version);
 const KEY: &str = "shown";
 
 /// Tells the gate the verdicts kept by earlier readers.
 pub fn recall(store: &Store) {
-    if let Some(kept) = VERDICTS.get(store.common_dir(), KEY) {
-        gate::recall(kept);
+    if let Some(k) = VERDICTS.get(store.common_dir(), KEY) {
+        gate::recall(Recalled {
+            ids: k.ids,
+            ends: k.ends,
+            verdicts: k.verdicts,
+        });
     }
 }
 
@@ -41,15 +54,30 @@ pub fn keep_in(common_dir: &std::path::Path) {
     if fresh.is_empty() {
         return;
     }
-    let mut kept = VERDICTS.get(common_dir, KEY).unwrap_or_default();
-    if kept.len() + fresh.len() > CAP {
-        kept.clear();
+    let kept = VERDICTS.get(common_dir, KEY).unwrap_or_default();
+    let kept = Recalled {
+        ids: kept.ids,
+        ends: kept.ends,
+        verdicts: kept.verdicts,
+    };
+    if fresh.iter().all(|(id, _)| kept.get(id).is_some()) {
+        return;
     }
-    let before = kept.len();
-    for (id, v) in fresh {
-        kept.entry(id).or_insert(v);
-    }
-    if kept.len() != before {
-        VERDICTS.put(common_dir, KEY, &kept);
-    }
+    // What this process scanned first: it wins over an entry kept under the same id.
+    let merged = Recalled::from_pairs(
+        fresh
+            .iter()
+            .map(|(id, v)| (id.as_str(), *v))
+            .chain(kept.iter()),
+        CAP,
+    );
+    VERDICTS.put(
+        common_dir,
+        KEY,
+        &Kept {
+            ids: merged.ids,
+            ends: merged.ends,
+            verdicts: merged.verdicts,
+        },
+    );
 }
