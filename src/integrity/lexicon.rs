@@ -1,11 +1,14 @@
-//! Word lists of `lists.txt` matched in one pass: an Aho-Corasick automaton over several
-//! lists, each item folded as the scanned text is read (normal form, lower case, `-` and `_`
-//! as blanks), with the word boundaries an item needs. The sentence-level scanners
-//! (`controls.rs`, `answers.rs`) use it where a rule is "these words in one sentence".
+//! Word lists of `lists.txt` matched in one pass: the items of several lists, folded as the
+//! scanned text is read (normal form, lower case, `-` and `_` as blanks) and sorted, walked
+//! from each place of the text like a trie (a range of the sorted items narrowed byte by
+//! byte), with the word boundaries an item needs. The sentence-level scanners (`controls.rs`,
+//! `answers.rs`) use it where a rule is "these words in one sentence". (An Aho-Corasick
+//! automaton searched faster but took 14M instructions to build in every process that scanned
+//! anything, more than a `save` of one line had cost before the gate; sorting the items costs
+//! a fraction of that, and memory's sentences are short.)
 
 use super::norm::Norm;
 use super::tables::sets;
-use aho_corasick::AhoCorasick;
 
 /// The lists every sentence scanner reads, in the order of the list constants below: one
 /// automaton for all of them, built once per process (its build is most of what the first
@@ -41,11 +44,10 @@ pub(super) fn shared() -> &'static Lexicon {
     LEXICON.get_or_init(|| Lexicon::new(&LISTS))
 }
 
-/// Several lists of `lists.txt` in one automaton; each hit names its list by index.
+/// Several lists of `lists.txt`, searched together; each hit names its list by index.
 pub(super) struct Lexicon {
-    ac: AhoCorasick,
-    /// Each pattern's list, byte length and boundaries.
-    items: Vec<(usize, usize, Edges)>,
+    /// Every item (folded), its list and its boundaries, sorted by the item's bytes.
+    items: Vec<(String, usize, Edges)>,
 }
 
 /// Which ends of an item must sit at a word boundary.
@@ -66,7 +68,6 @@ pub(super) struct Hit {
 impl Lexicon {
     /// The lists named, in order.
     pub(super) fn new(names: &[&str]) -> Lexicon {
-        let mut patterns = Vec::new();
         let mut items = Vec::new();
         for (list, name) in names.iter().enumerate() {
             for w in sets().set(name) {
@@ -80,38 +81,50 @@ impl Lexicon {
                     start: !unspaced && word(w.chars().next()),
                     end: !unspaced && w.len() < 4 && word(w.chars().next_back()),
                 };
-                items.push((list, w.len(), edges));
-                patterns.push(w);
+                if !w.is_empty() {
+                    items.push((w, list, edges));
+                }
             }
         }
-        // The noncontiguous NFA: built once per process for a few sentences, its build is
-        // what costs (a contiguous NFA or a DFA is converted from it, for faster searches of
-        // long texts than memory holds).
-        let ac = AhoCorasick::builder()
-            .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
-            .prefilter(false)
-            .build(&patterns)
-            .expect("the integrity lists build an automaton");
-        Lexicon { ac, items }
+        items.sort_by(|a, b| a.0.cmp(&b.0));
+        Lexicon { items }
     }
 
-    /// Every item in `s` (folded with [`fold`]), overlapping ones included, in order.
+    /// Every item in `s` (folded with [`fold`]), overlapping ones included, in the order of
+    /// their ends (then of their starts).
     pub(super) fn find(&self, s: &str) -> Vec<Hit> {
+        let b = s.as_bytes();
         let mut out = Vec::new();
-        for m in self.ac.find_overlapping_iter(s) {
-            let (list, len, edges) = self.items[m.pattern().as_usize()];
-            let start = m.start();
-            if (edges.start && word(s[..start].chars().next_back()))
-                || (edges.end && word(s[start + len..].chars().next()))
-            {
-                continue;
+        for (p, _) in s.char_indices() {
+            let rest = &b[p..];
+            // The items in lo..hi all begin with rest[..d]; the shortest sort first.
+            let (mut lo, mut hi, mut d) = (0, self.items.len(), 0);
+            loop {
+                while lo < hi && self.items[lo].0.len() == d {
+                    let (_, list, edges) = self.items[lo];
+                    lo += 1;
+                    let end = p + d;
+                    if !((edges.start && word(s[..p].chars().next_back()))
+                        || (edges.end && word(s[end..].chars().next())))
+                    {
+                        out.push(Hit {
+                            list,
+                            start: p,
+                            end,
+                        });
+                    }
+                }
+                if lo >= hi || d >= rest.len() {
+                    break;
+                }
+                let c = rest[d];
+                let range = &self.items[lo..hi];
+                let first = range.partition_point(|it| it.0.as_bytes()[d] < c);
+                let past = range.partition_point(|it| it.0.as_bytes()[d] <= c);
+                (lo, hi, d) = (lo + first, lo + past, d + 1);
             }
-            out.push(Hit {
-                list,
-                start,
-                end: start + len,
-            });
         }
+        out.sort_by_key(|h| (h.end, h.start));
         out
     }
 }
@@ -188,6 +201,28 @@ mod tests {
             "Never mind the old notes. We ask you to "
         ));
         assert!(!declined_request("Ask the user to "));
+    }
+
+    #[test]
+    fn items_are_found_overlapping_with_their_boundaries_in_order_of_their_ends() {
+        let l = shared();
+        fn lists(l: &Lexicon, t: &str) -> Vec<(usize, String)> {
+            l.find(t)
+                .iter()
+                .map(|h| (h.list, t[h.start..h.end].to_owned()))
+                .collect()
+        }
+        let lists = |t: &str| lists(l, t);
+        let has = |t: &str, list: usize, item: &str| lists(t).contains(&(list, item.to_owned()));
+        // A stem goes on; a short item is a whole word; a longer item starts at a boundary.
+        assert!(has("we disabled the audit log", WEAKENS, "disabl"));
+        assert!(has("we disabled the audit log", CONTROL, "audit log"));
+        assert!(!lists("undisabled").iter().any(|(k, _)| *k == WEAKENS));
+        // CJK items anywhere; overlapping items each found.
+        assert!(has("把csrf检查关闭", WEAKENS, "关闭"));
+        let hits = l.find("the rate limit=0 in prod");
+        assert!(hits.windows(2).all(|w| (w[0].end, w[0].start) <= (w[1].end, w[1].start)));
+        assert!(hits.iter().any(|h| h.list == CONTROL) && hits.iter().any(|h| h.list == WEAKENS));
     }
 
     #[test]

@@ -255,7 +255,9 @@ struct Stored {
     stamp: u64,
     size: u32,
     filled: Vec<(u32, u16, Slot)>,
-    keys: Vec<u8>,
+    /// The words one after the other, as text: decoded in one copy (bytes through serde are
+    /// decoded one by one).
+    keys: String,
     ids: u32,
     stems: bool,
     suffixes: bool,
@@ -307,7 +309,7 @@ impl Vocabulary {
         Some(Vocabulary {
             tags,
             slots,
-            keys: s.keys,
+            keys: s.keys.into_bytes(),
             ids: s.ids,
             stems: s.stems,
             suffixes: s.suffixes,
@@ -330,7 +332,7 @@ impl Vocabulary {
             stamp: stamp(),
             size: self.tags.len() as u32,
             filled,
-            keys: self.keys.clone(),
+            keys: String::from_utf8(self.keys.clone()).expect("the vocabulary's words are text"),
             ids: self.ids,
             stems: self.stems,
             suffixes: self.suffixes,
