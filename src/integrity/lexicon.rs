@@ -8,7 +8,6 @@
 //! a fraction of that, and memory's sentences are short.)
 
 use super::norm::Norm;
-use super::tables::sets;
 
 /// The lists every sentence scanner reads, in the order of the list constants below: one
 /// automaton for all of them, built once per process (its build is most of what the first
@@ -38,20 +37,26 @@ pub(super) const OMIT: usize = 8;
 pub(super) const PUBLIC: usize = 9;
 pub(super) const REQUEST: usize = 10;
 
-/// The one lexicon of [`LISTS`].
+/// The one lexicon of [`LISTS`]: compiled with the vocabulary (`data/vocab.bin`), whose
+/// words are folded and sorted already.
 pub(super) fn shared() -> &'static Lexicon {
-    static LEXICON: std::sync::OnceLock<Lexicon> = std::sync::OnceLock::new();
-    LEXICON.get_or_init(|| Lexicon::new(&LISTS))
+    &super::vocab::vocabulary().lexicon
+}
+
+/// The lexicon of [`LISTS`] from the tables `t` (the vocabulary's build).
+pub(super) fn of_tables(t: &super::tables::Tables) -> Lexicon {
+    Lexicon::build(&LISTS, |name| t.set(name))
 }
 
 /// Several lists of `lists.txt`, searched together; each hit names its list by index.
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub(super) struct Lexicon {
     /// Every item (folded), its list and its boundaries, sorted by the item's bytes.
     items: Vec<(String, usize, Edges)>,
 }
 
 /// Which ends of an item must sit at a word boundary.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, serde::Serialize, serde::Deserialize)]
 struct Edges {
     start: bool,
     end: bool,
@@ -66,11 +71,11 @@ pub(super) struct Hit {
 }
 
 impl Lexicon {
-    /// The lists named, in order.
-    pub(super) fn new(names: &[&str]) -> Lexicon {
+    /// The lists named, in order, their items given by `set`.
+    fn build<'a>(names: &[&str], set: impl Fn(&str) -> &'a [&'static str]) -> Lexicon {
         let mut items = Vec::new();
         for (list, name) in names.iter().enumerate() {
-            for w in sets().set(name) {
+            for w in set(name) {
                 let w = fold(&Norm::new(w).text);
                 // A stem goes on ("disabl" finds "disabled"); an item under four bytes is a
                 // whole word ("off", "2fa"); an item that starts or ends with a sign ("=0",

@@ -246,6 +246,8 @@ pub(super) struct Vocabulary {
     pub(super) by_first: Vec<Vec<u16>>,
     /// For each word id, the several-word cues that start with it (longest first).
     pub(super) cue_seqs: Vec<Vec<CueSeq>>,
+    /// The sentence scanners' lists, folded and sorted ([`super::lexicon`]).
+    pub(super) lexicon: super::lexicon::Lexicon,
 }
 
 /// The vocabulary as `data/vocab.bin` holds it (postcard): the filled slots only, and the
@@ -266,6 +268,7 @@ struct Stored {
     patterns: Vec<Pattern>,
     by_first: Vec<Vec<u16>>,
     cue_seqs: Vec<Vec<CueSeq>>,
+    lexicon: super::lexicon::Lexicon,
 }
 
 /// The vocabulary compiled from the data files when the tests last wrote it
@@ -318,6 +321,7 @@ impl Vocabulary {
             patterns: s.patterns,
             by_first: s.by_first,
             cue_seqs: s.cue_seqs,
+            lexicon: s.lexicon,
         })
     }
 
@@ -341,6 +345,7 @@ impl Vocabulary {
             patterns: self.patterns.clone(),
             by_first: self.by_first.clone(),
             cue_seqs: self.cue_seqs.clone(),
+            lexicon: self.lexicon.clone(),
         };
         postcard::to_allocvec(&stored).expect("a vocabulary encodes")
     }
@@ -364,6 +369,7 @@ impl Vocabulary {
             patterns: Vec::new(),
             by_first: Vec::new(),
             cue_seqs: Vec::new(),
+            lexicon: super::lexicon::of_tables(t),
         };
         for (i, list) in LISTS.iter().enumerate() {
             for w in t.set(list) {
