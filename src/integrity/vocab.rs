@@ -229,7 +229,11 @@ pub(super) struct Vocabulary {
     /// scanned text, and stays cheap even in unoptimised builds. `tags` holds 15 bits of each
     /// slot's hash (0: empty) and is all a miss reads, so it stays in the fastest cache.
     tags: Vec<u16>,
-    slots: Vec<Slot>,
+    /// For each place of the table, its word's entry (where `tags` is not 0). The entries are
+    /// dense: a table of 2^16 places held 3 MB of mostly empty slots, which every process that
+    /// scanned paid for in page faults.
+    index: Vec<u32>,
+    entries: Vec<Slot>,
     /// Every word, one after the other.
     keys: Vec<u8>,
     ids: u32,
@@ -256,7 +260,9 @@ pub(super) struct Vocabulary {
 struct Stored {
     stamp: u64,
     size: u32,
-    filled: Vec<(u32, u16, Slot)>,
+    /// Each entry's place in the table and tag.
+    filled: Vec<(u32, u16)>,
+    entries: Vec<Slot>,
     /// The words one after the other, as text: decoded in one copy (bytes through serde are
     /// decoded one by one).
     keys: String,
@@ -300,18 +306,22 @@ impl Vocabulary {
         }
         let size = s.size as usize;
         let mut tags = vec![0u16; size];
-        let mut slots = vec![Slot::default(); size];
-        for (at, tag, slot) in s.filled {
+        let mut index = vec![0u32; size];
+        if s.filled.len() != s.entries.len() {
+            return None;
+        }
+        for (k, (&(at, tag), slot)) in s.filled.iter().zip(&s.entries).enumerate() {
             let at = at as usize;
-            if at >= size || slot.key as usize + usize::from(slot.len) > s.keys.len() {
+            if at >= size || tag == 0 || slot.key as usize + usize::from(slot.len) > s.keys.len() {
                 return None;
             }
             tags[at] = tag;
-            slots[at] = slot;
+            index[at] = k as u32;
         }
         Some(Vocabulary {
             tags,
-            slots,
+            index,
+            entries: s.entries,
             keys: s.keys.into_bytes(),
             ids: s.ids,
             stems: s.stems,
@@ -328,14 +338,15 @@ impl Vocabulary {
     /// The compiled form of this vocabulary (`data/vocab.bin`).
     #[cfg(test)]
     pub(super) fn encode(&self) -> Vec<u8> {
-        let filled = (0..self.tags.len())
-            .filter(|&at| self.tags[at] != 0)
-            .map(|at| (at as u32, self.tags[at], self.slots[at]))
-            .collect();
+        let mut filled: Vec<(u32, u16)> = vec![(0, 0); self.entries.len()];
+        for at in (0..self.tags.len()).filter(|&at| self.tags[at] != 0) {
+            filled[self.index[at] as usize] = (at as u32, self.tags[at]);
+        }
         let stored = Stored {
             stamp: stamp(),
             size: self.tags.len() as u32,
             filled,
+            entries: self.entries.clone(),
             keys: String::from_utf8(self.keys.clone()).expect("the vocabulary's words are text"),
             ids: self.ids,
             stems: self.stems,
@@ -359,7 +370,8 @@ impl Vocabulary {
         let size = (2 * words).next_power_of_two();
         let mut v = Vocabulary {
             tags: vec![0; size],
-            slots: vec![Slot::default(); size],
+            index: vec![0; size],
+            entries: Vec::new(),
             keys: Vec::new(),
             ids: 0,
             stems: false,
@@ -397,13 +409,13 @@ impl Vocabulary {
             if c.words.len() == 1 {
                 let at = v.intern_slot(c.words[0]);
                 if c.suffix {
-                    v.slots[at].suffix_cues |= bits;
+                    v.entries[at].suffix_cues |= bits;
                     v.suffixes = true;
                 } else if c.stem {
-                    v.slots[at].stem_cues |= bits;
+                    v.entries[at].stem_cues |= bits;
                     v.stems = true;
                 } else {
-                    v.slots[at].cues |= bits;
+                    v.entries[at].cues |= bits;
                 }
             } else {
                 let ids = c.words.iter().map(|w| v.intern(w)).collect();
@@ -433,7 +445,26 @@ impl Vocabulary {
         }
         v.cjk_initials.sort_unstable();
         v.cjk_initials.dedup();
+        v.fit();
         v
+    }
+
+    /// Places every entry again in a table twice its number of entries (the build sized the
+    /// table before it knew how many words there were).
+    fn fit(&mut self) {
+        let size = (2 * self.entries.len()).max(16).next_power_of_two();
+        self.tags = vec![0; size];
+        self.index = vec![0; size];
+        for (k, e) in self.entries.iter().enumerate() {
+            let word = &self.keys[e.key as usize..e.key as usize + usize::from(e.len)];
+            let h = word.iter().fold(FNV, |h, &c| fnv(h, c));
+            let mut at = h as usize & (size - 1);
+            while self.tags[at] != 0 {
+                at = (at + 1) & (size - 1);
+            }
+            self.tags[at] = tag(h);
+            self.index[at] = k as u32;
+        }
     }
 
     fn mask_at(&self, h: u64) -> usize {
@@ -447,7 +478,7 @@ impl Vocabulary {
             match self.tags[at] {
                 0 => return None,
                 t if t == tag => {
-                    let s = &self.slots[at];
+                    let s = &self.entries[self.index[at] as usize];
                     let key = &self.keys[s.key as usize..s.key as usize + usize::from(s.len)];
                     let same = key.len() == word.len()
                         && key
@@ -527,7 +558,7 @@ impl Vocabulary {
         self.lookup(&buf[..a.len() + b.len()])
     }
 
-    /// Adds `word` (lower case already) with list bits `mask`; returns its slot.
+    /// Adds `word` (lower case already) with list bits `mask`; returns its entry.
     fn insert(&mut self, word: &[u8], mask: u64) -> usize {
         assert!(
             !word.is_empty() && word.len() <= MAX_WORD,
@@ -536,7 +567,7 @@ impl Vocabulary {
         let h = word.iter().fold(FNV, |h, &c| fnv(h, c));
         let mut at = self.mask_at(h);
         while self.tags[at] != 0 {
-            let s = self.slots[at];
+            let s = self.entries[self.index[at] as usize];
             if self.keys[s.key as usize..s.key as usize + usize::from(s.len)] == *word {
                 break;
             }
@@ -544,21 +575,26 @@ impl Vocabulary {
         }
         if self.tags[at] == 0 {
             self.tags[at] = tag(h);
-            self.slots[at].key = self.keys.len() as u32;
-            self.slots[at].len = word.len() as u8;
+            self.index[at] = self.entries.len() as u32;
+            self.entries.push(Slot {
+                key: self.keys.len() as u32,
+                len: word.len() as u8,
+                ..Slot::default()
+            });
             self.keys.extend_from_slice(word);
         }
-        self.slots[at].mask |= mask;
-        at
+        let e = self.index[at] as usize;
+        self.entries[e].mask |= mask;
+        e
     }
 
     /// The id of a table word (normalised as texts are), adding it if new.
     pub(super) fn intern(&mut self, word: &str) -> u32 {
-        let at = self.intern_slot(word);
-        self.slots[at].id
+        let e = self.intern_slot(word);
+        self.entries[e].id
     }
 
-    /// [`Vocabulary::intern`], returning the word's slot.
+    /// [`Vocabulary::intern`], returning the word's entry.
     fn intern_slot(&mut self, word: &str) -> usize {
         let norm = Norm::new(word);
         let w = norm.text.to_ascii_lowercase();
@@ -571,9 +607,9 @@ impl Vocabulary {
             "table word {word:?} is not one word"
         );
         let at = self.insert(w.as_bytes(), 0);
-        if self.slots[at].id == 0 {
+        if self.entries[at].id == 0 {
             self.ids += 1;
-            self.slots[at].id = self.ids;
+            self.entries[at].id = self.ids;
             if is_cjk(first) {
                 self.cjk_initials.push(first);
                 self.cjk_longest = self.cjk_longest.max(w.chars().count());
