@@ -226,7 +226,9 @@ mod tests {
         // CJK items anywhere; overlapping items each found.
         assert!(has("把csrf检查关闭", WEAKENS, "关闭"));
         let hits = l.find("the rate limit=0 in prod");
-        assert!(hits.windows(2).all(|w| (w[0].end, w[0].start) <= (w[1].end, w[1].start)));
+        assert!(hits
+            .windows(2)
+            .all(|w| (w[0].end, w[0].start) <= (w[1].end, w[1].start)));
         assert!(hits.iter().any(|h| h.list == CONTROL) && hits.iter().any(|h| h.list == WEAKENS));
     }
 
