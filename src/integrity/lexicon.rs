@@ -51,8 +51,66 @@ pub(super) fn of_tables(t: &super::tables::Tables) -> Lexicon {
 /// Several lists of `lists.txt`, searched together; each hit names its list by index.
 #[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub(super) struct Lexicon {
-    /// Every item (folded), its list and its boundaries, sorted by the item's bytes.
+    /// The items that start at a word boundary, searched from word starts only.
+    bounded: Sorted,
+    /// The items found anywhere (of scripts written without spaces, or opening with a sign),
+    /// searched from every place whose first byte one of them has.
+    anywhere: Sorted,
+}
+
+/// Items (folded) with their list and boundaries, sorted by their bytes, and for each first
+/// byte the range of items that begin with it.
+#[derive(Clone, Default, serde::Serialize, serde::Deserialize)]
+struct Sorted {
     items: Vec<(String, usize, Edges)>,
+    first: Vec<(u32, u32)>,
+}
+
+impl Sorted {
+    fn new(mut items: Vec<(String, usize, Edges)>) -> Sorted {
+        items.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut first = vec![(0u32, 0u32); 256];
+        for byte in 0..256usize {
+            let lo = items.partition_point(|it| usize::from(it.0.as_bytes()[0]) < byte);
+            let hi = items.partition_point(|it| usize::from(it.0.as_bytes()[0]) <= byte);
+            first[byte] = (lo as u32, hi as u32);
+        }
+        Sorted { items, first }
+    }
+
+    /// The items that `s[p..]` begins with, pushed to `out` (their boundaries checked).
+    fn walk(&self, s: &str, p: usize, out: &mut Vec<Hit>) {
+        let rest = &s.as_bytes()[p..];
+        let Some(&(lo, hi)) = rest.first().and_then(|&c| self.first.get(usize::from(c))) else {
+            return;
+        };
+        // The items in lo..hi all begin with rest[..d]; the shortest sort first.
+        let (mut lo, mut hi, mut d) = (lo as usize, (hi as usize).min(self.items.len()), 1);
+        loop {
+            while lo < hi && self.items[lo].0.len() == d {
+                let (_, list, edges) = self.items[lo];
+                lo += 1;
+                let end = p + d;
+                if !((edges.start && word(s[..p].chars().next_back()))
+                    || (edges.end && word(s.get(end..).and_then(|t| t.chars().next()))))
+                {
+                    out.push(Hit {
+                        list,
+                        start: p,
+                        end,
+                    });
+                }
+            }
+            if lo >= hi || d >= rest.len() {
+                return;
+            }
+            let c = rest[d];
+            let range = &self.items[lo..hi];
+            let first = range.partition_point(|it| it.0.as_bytes()[d] < c);
+            let past = range.partition_point(|it| it.0.as_bytes()[d] <= c);
+            (lo, hi, d) = (lo + first, lo + past, d + 1);
+        }
+    }
 }
 
 /// Which ends of an item must sit at a word boundary.
@@ -91,43 +149,24 @@ impl Lexicon {
                 }
             }
         }
-        items.sort_by(|a, b| a.0.cmp(&b.0));
-        Lexicon { items }
+        let (bounded, anywhere) = items.into_iter().partition(|it| it.2.start);
+        Lexicon {
+            bounded: Sorted::new(bounded),
+            anywhere: Sorted::new(anywhere),
+        }
     }
 
     /// Every item in `s` (folded with [`fold`]), overlapping ones included, in the order of
     /// their ends (then of their starts).
     pub(super) fn find(&self, s: &str) -> Vec<Hit> {
-        let b = s.as_bytes();
         let mut out = Vec::new();
-        for (p, _) in s.char_indices() {
-            let rest = &b[p..];
-            // The items in lo..hi all begin with rest[..d]; the shortest sort first.
-            let (mut lo, mut hi, mut d) = (0, self.items.len(), 0);
-            loop {
-                while lo < hi && self.items[lo].0.len() == d {
-                    let (_, list, edges) = self.items[lo];
-                    lo += 1;
-                    let end = p + d;
-                    if !((edges.start && word(s[..p].chars().next_back()))
-                        || (edges.end && word(s[end..].chars().next())))
-                    {
-                        out.push(Hit {
-                            list,
-                            start: p,
-                            end,
-                        });
-                    }
-                }
-                if lo >= hi || d >= rest.len() {
-                    break;
-                }
-                let c = rest[d];
-                let range = &self.items[lo..hi];
-                let first = range.partition_point(|it| it.0.as_bytes()[d] < c);
-                let past = range.partition_point(|it| it.0.as_bytes()[d] <= c);
-                (lo, hi, d) = (lo + first, lo + past, d + 1);
+        let mut before: Option<char> = None;
+        for (p, c) in s.char_indices() {
+            if !word(before) {
+                self.bounded.walk(s, p, &mut out);
             }
+            self.anywhere.walk(s, p, &mut out);
+            before = Some(c);
         }
         out.sort_by_key(|h| (h.end, h.start));
         out
