@@ -69,12 +69,13 @@ struct Sorted {
 impl Sorted {
     fn new(mut items: Vec<(String, usize, Edges)>) -> Sorted {
         items.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut first = vec![(0u32, 0u32); 256];
-        for byte in 0..256usize {
-            let lo = items.partition_point(|it| usize::from(it.0.as_bytes()[0]) < byte);
-            let hi = items.partition_point(|it| usize::from(it.0.as_bytes()[0]) <= byte);
-            first[byte] = (lo as u32, hi as u32);
-        }
+        let first = (0..256usize)
+            .map(|byte| {
+                let lo = items.partition_point(|it| usize::from(it.0.as_bytes()[0]) < byte);
+                let hi = items.partition_point(|it| usize::from(it.0.as_bytes()[0]) <= byte);
+                (lo as u32, hi as u32)
+            })
+            .collect();
         Sorted { items, first }
     }
 
