@@ -175,20 +175,39 @@ impl Recalled {
     }
 }
 
-fn recalled() -> std::sync::MutexGuard<'static, Recalled> {
+/// Where the verdicts an earlier process kept come from, read the first time the gate needs
+/// one: a command that scans nothing (`status`) never reads them.
+pub type Recall = Box<dyn FnOnce() -> Option<Recalled> + Send>;
+
+fn pending() -> std::sync::MutexGuard<'static, Option<Recall>> {
     use std::sync::{Mutex, OnceLock};
-    static RECALLED: OnceLock<Mutex<Recalled>> = OnceLock::new();
-    RECALLED
+    static PENDING: OnceLock<Mutex<Option<Recall>>> = OnceLock::new();
+    PENDING
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|e| e.into_inner())
 }
 
-/// Tells the gate the verdicts an earlier process scanned (a cache valid for these rules: the
-/// caller checks [`crate::memory::cache::gate::version`]), so this process need not scan
-/// those records (nor build the scanner's tables, when nothing else is new).
-pub fn recall(kept: Recalled) {
-    *recalled() = kept;
+fn recalled() -> std::sync::MutexGuard<'static, Recalled> {
+    use std::sync::{Mutex, OnceLock};
+    static RECALLED: OnceLock<Mutex<Recalled>> = OnceLock::new();
+    let load = pending().take();
+    let mut kept = RECALLED
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(read) = load.and_then(|f| f()) {
+        *kept = read;
+    }
+    kept
+}
+
+/// Tells the gate where the verdicts an earlier process scanned are (a cache valid for these
+/// rules: the caller checks [`crate::memory::cache::gate::version`]), so this process need
+/// not scan those records (nor build the scanner's tables, when nothing else is new); `read`
+/// runs when the gate first needs a verdict.
+pub fn recall_later(read: Recall) {
+    *pending() = Some(read);
 }
 
 /// The verdicts this process scanned (not those it was told), for a reader to keep.
@@ -551,13 +570,14 @@ mod tests {
         // is not kept again as this process's own; one with bits no rule has is scanned.
         let fresh = decision("Verdict memo recalled", "never scanned here");
         let unknown = decision("Verdict memo unknown rule", "never scanned either");
-        recall(Recalled::from_pairs(
+        let kept = Recalled::from_pairs(
             [
                 (fresh.id.as_str(), WITHHELD_BIT),
                 (unknown.id.as_str(), 1 << 62),
             ],
             16,
-        ));
+        );
+        recall_later(Box::new(move || Some(kept)));
         assert_eq!(gate(&fresh), Gate::Withheld);
         assert_eq!(gate(&unknown), Gate::Clean);
         assert!(!super::scanned().iter().any(|(id, _)| *id == fresh.id));

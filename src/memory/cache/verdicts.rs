@@ -30,15 +30,17 @@ struct Kept {
 const VERDICTS: Cache<Kept> = Cache::new("verdicts", 2, 1, None).valid_for(super::gate::version);
 const KEY: &str = "shown";
 
-/// Tells the gate the verdicts kept by earlier readers.
+/// Tells the gate where the verdicts kept by earlier readers are; it reads them the first
+/// time it needs a verdict (a command that shows no record never does).
 pub fn recall(store: &Store) {
-    if let Some(k) = VERDICTS.get(store.common_dir(), KEY) {
-        gate::recall(Recalled {
+    let dir = store.common_dir().to_path_buf();
+    gate::recall_later(Box::new(move || {
+        VERDICTS.get(&dir, KEY).map(|k| Recalled {
             ids: k.ids,
             ends: k.ends,
             verdicts: k.verdicts,
-        });
-    }
+        })
+    }));
 }
 
 /// Keeps the verdicts this process scanned beside those kept before; writes nothing when it
