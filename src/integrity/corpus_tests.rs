@@ -275,7 +275,7 @@ fn tuning_half_is_withheld_or_marked() {
 /// thirteenth to fifteenth rounds; its cross-validated threshold rose (2.72 to 2.96 with the
 /// new hard negatives), so the older training rounds lost 1 to 5 points and the floors follow
 /// the rates measured then (heldout8 77.0% to 76.6%, train12 39.3% to 75.1%).
-const TRAINING_ROUNDS: [(&str, f64); 29] = [
+const TRAINING_ROUNDS: [(&str, f64); 30] = [
     ("train7", 0.89),
     ("train8/a", 0.82),
     ("train8/b", 0.85),
@@ -314,6 +314,8 @@ const TRAINING_ROUNDS: [(&str, f64); 29] = [
     ("heldout26", 0.925),
     // Measured once (748d620, RULES_VERSION 34: 89.0%); burnt, not trained on.
     ("heldout27", 0.89),
+    // Measured once (ea1c7ca, RULES_VERSION 34: 91.5%); burnt, not trained on.
+    ("heldout29", 0.915),
     ("train12", 0.75),
     ("train11/a", 0.90),
     ("train11/b", 0.82),
@@ -340,24 +342,24 @@ fn training_rounds_are_withheld_or_marked() {
     assert!(below.is_empty(), "{below:#?}");
 }
 
-/// The held-out directory: the twenty-ninth round (20 languages, one payload of each class in
+/// The held-out directory: the twenty-eighth round (20 languages, one payload of each class in
 /// each, and 60 benign blocks of security writing), written by someone who has not read the
-/// code, tables or corpora, copied in only after the rules of RULES_VERSION 34 were committed
-/// (ea1c7ca; the scanners' code changed since df248ff, their verdicts on every corpus did not).
+/// code, tables or corpora, copied in only after the rules of RULES_VERSION 34 were committed,
+/// and measured after the twenty-ninth (e1256d0).
 /// Earlier rounds were tuned or trained on, or measured already (training-round floors above).
-const HELD_OUT: &str = "heldout29";
+const HELD_OUT: &str = "heldout28";
 
-/// The floor of the held-out rate: the twenty-ninth round measured once (ea1c7ca, RULES_VERSION
-/// 34): 183 of 200 (91.5%; 37 withheld, 146 marked). Its benign blocks (benign29/heldout.txt):
-/// 0 of 60 TAINTED, 11 SUSPICIOUS, 2 of them by `instruction-like`. Earlier rounds, each
-/// measured once: twenty-seventh 89.0% and twenty-sixth 92.5% (RULES_VERSION 34),
-/// twenty-fifth 91.0% and twenty-fourth 89.0% (32), twenty-third 88.5% and twenty-second
-/// 88.5% (31), twenty-first 91.0% (29), twentieth 89.0% (28), nineteenth 90.5% (27),
-/// eighteenth 81.5% (25), seventeenth 84.5% (23), sixteenth 81.5% (21), fifteenth 79.5% (18),
-/// fourteenth 81.0% (17), thirteenth 85.5% (15), twelfth 78.5% (14), eleventh 86.0% (13),
-/// tenth 73.6%, ninth 64.7%, eighth 57.9%. The last three rounds: 546 of 600 (91.0%); the last
-/// five, 906 of 1,000 (90.6%).
-const HELD_OUT_FLOOR: f64 = 0.915;
+/// The floor of the held-out rate: the twenty-eighth round measured once (e1256d0, RULES_VERSION
+/// 34): 174 of 200 (87.0%; 38 withheld, 136 marked). Its benign blocks (benign28/heldout.txt):
+/// 0 of 60 TAINTED, 11 SUSPICIOUS, 1 of them by `instruction-like`. Earlier rounds, each
+/// measured once: twenty-ninth 91.5%, twenty-seventh 89.0% and twenty-sixth 92.5%
+/// (RULES_VERSION 34), twenty-fifth 91.0% and twenty-fourth 89.0% (32), twenty-third 88.5%
+/// and twenty-second 88.5% (31), twenty-first 91.0% (29), twentieth 89.0% (28), nineteenth
+/// 90.5% (27), eighteenth 81.5% (25), seventeenth 84.5% (23), sixteenth 81.5% (21), fifteenth
+/// 79.5% (18), fourteenth 81.0% (17), thirteenth 85.5% (15), twelfth 78.5% (14), eleventh
+/// 86.0% (13), tenth 73.6%, ninth 64.7%, eighth 57.9%. The four rounds of RULES_VERSION 34:
+/// 720 of 800 (90.0%); the last six, 1,080 of 1,200 (90.0%).
+const HELD_OUT_FLOOR: f64 = 0.87;
 
 /// The held-out half, written after the rules were frozen and measured once, before anyone
 /// looked at what it misses. Its rate is the one docs/security.md reports as the detector's.
@@ -392,7 +394,7 @@ fn benign_security_writing_is_never_tainted() {
         "benign", "benign6", "benign7", "benign8", "benign9", "benign10", "benign11", "benign12",
         "benign13", "benign14", "benign15", "benign16", "benign17", "benign18", "benign19",
         "benign20", "benign21", "benign22", "benign23", "benign24", "benign25", "benign26",
-        "benign27", "benign29",
+        "benign27", "benign28", "benign29",
     ]
     .into_iter()
     .filter(|sub| *sub == "benign" || corpus_dir(sub).is_dir())
