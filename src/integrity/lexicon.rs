@@ -121,7 +121,7 @@ struct Edges {
     end: bool,
 }
 
-/// One item found: its list (the index in the names given to [`Lexicon::new`]), start, end.
+/// One item found: its list (its index in [`LISTS`], as the list constants name it), start, end.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub(super) struct Hit {
     pub(super) list: usize,

@@ -1,6 +1,8 @@
 //! The scanner's vocabulary: every word its tables name ([`super::tables`]), looked up once
 //! per word of a text to learn the lists it is in, its id in the phrase patterns, and its cue
 //! classes.
+//! Past 600 lines: the table, its build from the data files and its compiled form are one
+//! layout, written and read in the same file so they cannot drift apart.
 //!
 //! Scripts written without spaces (Chinese, Japanese) are cut into words by the longest
 //! vocabulary entry at each character, so every table word of those scripts is an entry.
