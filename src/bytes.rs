@@ -34,3 +34,46 @@ pub fn skip_blanks(b: &[u8], mut i: usize) -> usize {
     }
     i
 }
+
+// Shell tokens (a command line split at blanks).
+
+/// What a token names: quotes and `$(`-style openers stripped, leading directories dropped.
+pub fn command_name(tok: &[u8]) -> &[u8] {
+    let (mut s, mut e) = (0, tok.len());
+    while s < e && b"`'\"($<{".contains(&tok[s]) {
+        s += 1;
+    }
+    while e > s && b"`'\");,}.".contains(&tok[e - 1]) {
+        e -= 1;
+    }
+    let mut base = e;
+    while base > s && tok[base - 1] != b'/' {
+        base -= 1;
+    }
+    if base == e {
+        &tok[s..e]
+    } else {
+        &tok[base..e]
+    }
+}
+
+/// `tok` without quotes and parentheses around it.
+pub fn unquoted(tok: &[u8]) -> &[u8] {
+    let (mut s, mut e) = (0, tok.len());
+    while s < e && b"`'\"(".contains(&tok[s]) {
+        s += 1;
+    }
+    while e > s && b"`'\");,".contains(&tok[e - 1]) {
+        e -= 1;
+    }
+    &tok[s..e]
+}
+
+/// The file a path or URL token names (after its last `/`, before `?` or `#`).
+pub fn basename(tok: &[u8]) -> &[u8] {
+    let t = unquoted(tok);
+    let t = &t[..t.iter().position(|c| b"?#".contains(c)).unwrap_or(t.len())];
+    &t[t.iter()
+        .rposition(|&c| c == b'/' || c == b'\\')
+        .map_or(0, |p| p + 1)..]
+}

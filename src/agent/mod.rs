@@ -20,6 +20,7 @@ pub mod mcp_config;
 pub mod opencode;
 pub mod payload;
 pub mod plugin;
+pub mod route;
 mod settings_file;
 pub mod summary;
 mod tick;

@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, Result};
 use serde::{Deserialize, Serialize};
 
-use super::event::Agent;
 use super::hook_file::{self, Spec};
 use super::install::{self, McpClient, Target};
+use super::route::Agent;
 use super::settings_file::Change;
 use super::{codex, copilot, cursor, gemini, mcp_config, opencode};
 use crate::error;

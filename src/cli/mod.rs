@@ -1,10 +1,12 @@
 //! The command line: the global flags and the subcommands (clap derive; the subcommands and
 //! their dispatch live in `commands`), and what `--help` adds to clap's text: the grouped
-//! command list (`groups.txt`), the examples (`examples.txt`) and the exit status.
+//! command list (`groups.txt`), the examples (`examples.txt`) and the exit status
+//! (their tables are the manual's, in `output/manual`).
 
 use clap::Parser;
 
 use crate::commands::{Command, GlobalArgs};
+pub use crate::output::manual::{examples, exit_statuses, groups};
 
 /// Git-native memory for AI coding agents: decisions, conventions, progress and checkpoints
 /// committed under refs/rune/, checked out as the .rune/ view.
@@ -22,61 +24,6 @@ pub struct Cli {
 
     #[command(subcommand)]
     pub command: Command,
-}
-
-const GROUPS: &str = include_str!("groups.txt");
-const EXAMPLES: &str = include_str!("examples.txt");
-
-/// The command groups of the top-level help: `(heading, command names)`, in order.
-pub fn groups() -> Vec<(&'static str, Vec<&'static str>)> {
-    let mut out: Vec<(&str, Vec<&str>)> = Vec::new();
-    for line in GROUPS.lines() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        match line.strip_suffix(':') {
-            Some(heading) => out.push((heading, Vec::new())),
-            None => {
-                if let Some(last) = out.last_mut() {
-                    last.1.push(line);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The examples of the command at `path` (`"decide"`, `"task add"`): prose lines and the
-/// indented command lines they describe, as written in `examples.txt`.
-pub fn examples(path: &str) -> Option<&'static str> {
-    let mut rest = EXAMPLES;
-    while let Some(at) = rest.find("\n== ") {
-        rest = &rest[at + 4..];
-        let (name, body) = rest.split_once('\n').unwrap_or((rest, ""));
-        if name.trim() == path {
-            let end = body.find("\n== ").unwrap_or(body.len());
-            return Some(body[..end].trim_end());
-        }
-    }
-    None
-}
-
-/// The exit-status table as `--help` and the manual print it: `(code, meaning)`.
-pub fn exit_statuses() -> Vec<(String, String)> {
-    let mut rows = vec![("0".to_owned(), "success".to_owned())];
-    for k in crate::error::Kind::ALL {
-        rows.push((k.exit_code().to_string(), k.meaning().to_owned()));
-    }
-    rows.push((
-        "3, 4, 5".into(),
-        "a result, not an error: `oracle reattach` (3 not ready, 4 failed, 5 withheld as TAINTED), `context preview` (3 blocked); `verify` exits 1 when memory is not clean, `why` 1 when no note names the commit, `sync` 75 when the remote kept moving (what came in is merged, the push waits)".into(),
-    ));
-    rows.push((
-        "126, 127".into(),
-        "`fold`: the command could not be run (126) or was not found (127), as shells say; otherwise `fold` exits with the command's own status".into(),
-    ));
-    rows
 }
 
 /// The environment variables git-rune reads: `(name, what it does)` (docs/cli.md and the
@@ -189,7 +136,10 @@ mod tests {
     #[test]
     fn examples_name_real_commands() {
         let cmd = command();
-        for line in EXAMPLES.lines().filter_map(|l| l.strip_prefix("== ")) {
+        for line in crate::output::manual::EXAMPLES
+            .lines()
+            .filter_map(|l| l.strip_prefix("== "))
+        {
             let mut c = &cmd;
             for part in line.split(' ') {
                 c = c
@@ -199,5 +149,44 @@ mod tests {
         }
         assert!(examples("decide").unwrap().contains("git rune decide"));
         assert!(examples("nothing").is_none());
+    }
+
+    #[test]
+    fn pages_have_gits_sections_and_value_names() {
+        let pages = crate::output::manual::man_pages(command());
+        let top = pages.iter().find(|(n, _)| n == "git-rune.1").unwrap();
+        let top = String::from_utf8_lossy(&top.1);
+        for section in [
+            ".SH NAME",
+            ".SH SYNOPSIS",
+            ".SH DESCRIPTION",
+            ".SH OPTIONS",
+            ".SH COMMANDS",
+            ".SH \"EXIT STATUS\"",
+            ".SH ENVIRONMENT",
+            ".SH CONFIGURATION",
+            ".SH FILES",
+            ".SH \"SEE ALSO\"",
+        ] {
+            assert!(top.contains(section), "git-rune.1 lacks {section}");
+        }
+        assert!(top.contains("[\\-C <PATH>]"), "{top}");
+        assert!(top.contains("GIT_RUNE_SKIP_HOOKS") && top.contains("GIT_RUNE_DATA_DIR"));
+        assert!(top.contains("rune.strictPush"));
+        let decide = pages
+            .iter()
+            .find(|(n, _)| n == "git-rune-decide.1")
+            .unwrap();
+        let decide = String::from_utf8_lossy(&decide.1);
+        assert!(
+            decide.contains("\\-\\-context <CONTEXT>") || decide.contains("\\-\\-context <TEXT>"),
+            "{decide}"
+        );
+        assert!(decide.contains(".SH EXAMPLES"), "{decide}");
+        assert!(
+            decide.contains("(\\-\\-context <TEXT> | \\-\\-context\\-file <FILE>)"),
+            "{decide}"
+        );
+        assert!(pages.iter().any(|(n, _)| n == "git-rune-task-add.1"));
     }
 }

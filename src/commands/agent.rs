@@ -13,6 +13,7 @@ use super::Context;
 use crate::agent::event::{self, Mapped};
 use crate::agent::hook::{self, EVENTS};
 use crate::agent::install::{self, McpClient, Scope, Target};
+use crate::agent::route;
 use crate::agent::wiring::{self, HookScope};
 use crate::error;
 use crate::output::json;
@@ -138,13 +139,13 @@ fn target(a: &WireArgs) -> Result<Target> {
 }
 
 /// The agent and scope of a natively wired agent, or `None` for the other targets.
-fn native(a: &WireArgs) -> Result<Option<(event::Agent, HookScope)>> {
+fn native(a: &WireArgs) -> Result<Option<(route::Agent, HookScope)>> {
     let agent = match a.agent {
-        Agent::Codex => event::Agent::Codex,
-        Agent::Gemini => event::Agent::Gemini,
-        Agent::Copilot => event::Agent::Copilot,
-        Agent::Cursor => event::Agent::Cursor,
-        Agent::Opencode => event::Agent::OpenCode,
+        Agent::Codex => route::Agent::Codex,
+        Agent::Gemini => route::Agent::Gemini,
+        Agent::Copilot => route::Agent::Copilot,
+        Agent::Cursor => route::Agent::Cursor,
+        Agent::Opencode => route::Agent::OpenCode,
         _ => return Ok(None),
     };
     if a.local || a.file.is_some() {
@@ -385,19 +386,19 @@ fn hook_event(ctx: &Context, agent: &str, plugin: bool, event: &str) -> Result<E
     let mut input = Vec::new();
     let _ = std::io::stdin().lock().read_to_end(&mut input);
     record_payload(agent, plugin, event, &input);
-    let Some(mut agent) = event::Agent::parse(agent) else {
+    let Some(mut agent) = route::Agent::parse(agent) else {
         ctx.ui.warn(format_args!(
             "git-rune: unknown agent {agent:?} (answers claude, codex, gemini, copilot, cursor, opencode)"
         ));
         return Ok(ExitCode::SUCCESS);
     };
-    if agent == event::Agent::Claude && !EVENTS.contains(&event) {
+    if agent == route::Agent::Claude && !EVENTS.contains(&event) {
         ctx.ui.warn(format_args!(
             "git-rune: unknown agent hook event {event:?} (answers {})",
             EVENTS.join(", ")
         ));
     }
-    if agent == event::Agent::Claude {
+    if agent == route::Agent::Claude {
         let located = crate::store::locate(&ctx.dir);
         let work_tree = located.as_ref().and_then(|l| l.work_tree.clone());
         // The plugin and the settings files never both answer one event.
@@ -410,23 +411,23 @@ fn hook_event(ctx: &Context, agent: &str, plugin: bool, event: &str) -> Result<E
             if copilot_wired(work_tree.as_deref()) {
                 return Ok(ExitCode::SUCCESS);
             }
-            agent = event::Agent::Copilot;
+            agent = route::Agent::Copilot;
         }
     }
-    let (claude_event, answer) = match event::map(agent, event, &input) {
+    let (claude_event, answer) = match route::map(agent, event, &input) {
         Mapped::Skip => return Ok(ExitCode::SUCCESS),
         Mapped::Run {
             event: claude_event,
             input,
         } => {
-            if agent == event::Agent::Claude {
+            if agent == route::Agent::Claude {
                 (claude_event, hook::run(event, &input, &ctx.dir))
             } else {
                 (claude_event, hook::run(claude_event, &input, &ctx.dir))
             }
         }
     };
-    let out = event::render(agent, event, claude_event, &answer);
+    let out = route::render(agent, event, claude_event, &answer);
     if !out.is_empty() {
         let _ = std::io::stdout().lock().write_all(out.as_bytes());
     }
@@ -477,7 +478,7 @@ fn copilot_wired(work_tree: Option<&std::path::Path>) -> bool {
         .any(|p| crate::agent::hook_file::installed(p, spec).is_ok_and(|e| !e.is_empty()))
 }
 
-fn wire_native(ctx: &Context, agent: event::Agent, scope: HookScope, on: bool) -> Result<ExitCode> {
+fn wire_native(ctx: &Context, agent: route::Agent, scope: HookScope, on: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let done = if on {
         wiring::install(&store, agent, scope)

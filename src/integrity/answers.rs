@@ -15,10 +15,9 @@
 //! right before the omission ("never leave changes out of the summary").
 //! Quotations and security writing are not read.
 
-use super::lexicon::{
-    fold, sentences, shared as lexicon, ANSWER, IF_ASKED, NEGATION, OMIT, PUBLIC, REPORT, REQUEST,
-};
+use super::lexicon::{fold, sentences, ANSWER, IF_ASKED, NEGATION, OMIT, PUBLIC, REPORT, REQUEST};
 use super::mentions::writeup;
+use super::vocab::lexicon;
 use super::Sink;
 
 /// Whether a folded sentence keeps something out of a report to the user. Not a public one

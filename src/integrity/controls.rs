@@ -12,10 +12,9 @@
 //! Security writing (`mentions::writeup`) describes such changes, and a quotation mentions
 //! one: neither is read here.
 
-use super::lexicon::{
-    fold, sentences, shared as lexicon, ALONE, CONSEQUENCE, CONTROL, NEGATION, WEAKENS,
-};
+use super::lexicon::{fold, sentences, ALONE, CONSEQUENCE, CONTROL, NEGATION, WEAKENS};
 use super::mentions::writeup;
+use super::vocab::lexicon;
 use super::Sink;
 
 /// Scans `text` (the normal form) sentence by sentence.
@@ -66,7 +65,7 @@ fn weakened(s: &str) -> bool {
             // (A negation inside the weakening is part of it: "without authentication".)
             .any(|&(x, y)| y <= b + 12 && !(a <= x && y <= b))
             // ("The security team will never ask you to disable MFA.")
-            || super::lexicon::declined_request(&s[..a])
+            || super::lexicon::declined_request(lexicon(), &s[..a])
     };
     // A control on the far side of a consequence is what is lost, not what is switched off:
     // "skipping it loses auth checks". The nearest control on either side decides: one

@@ -2,9 +2,9 @@
 //! downloaders (LOLBins) and fetch-then-execute on one line (`remote-script-execution`), and
 //! which of those only show the shape or run an official installer (`script-pipe-shape`).
 
-use super::shapes::*;
 use super::tables::sets;
 use super::*;
+use crate::bytes::{basename, command_name, unquoted};
 
 /// PowerShell's encoded commands and the Windows downloaders that run what they fetch.
 pub(super) fn windows_and_powershell(

@@ -37,12 +37,6 @@ pub(super) const OMIT: usize = 8;
 pub(super) const PUBLIC: usize = 9;
 pub(super) const REQUEST: usize = 10;
 
-/// The one lexicon of [`LISTS`]: compiled with the vocabulary (`data/vocab.bin`), whose
-/// words are folded and sorted already.
-pub(super) fn shared() -> &'static Lexicon {
-    &super::vocab::vocabulary().lexicon
-}
-
 /// The lexicon of [`LISTS`] from the tables `t` (the vocabulary's build).
 pub(super) fn of_tables(t: &super::tables::Tables) -> Lexicon {
     Lexicon::build(&LISTS, |name| t.set(name))
@@ -183,7 +177,7 @@ fn word(c: Option<char>) -> bool {
 /// verb (`@requests`), in the last 160 bytes: "we will never ask you to …", "nunca te pedirá
 /// que …", "绝不会要求你 …".
 /// A policy that lists what no one will ask for describes those orders; it does not give them.
-pub(super) fn declined_request(before: &str) -> bool {
+pub(super) fn declined_request(lexicon: &Lexicon, before: &str) -> bool {
     // (Only the last 160 bytes: the request governs the orders right after it, and a long
     // line must not be read again for each finding in it.)
     let mut from = before.len().saturating_sub(160);
@@ -192,7 +186,7 @@ pub(super) fn declined_request(before: &str) -> bool {
     }
     let before = &before[from..];
     let start = sentences(before).last().map_or(0, |&(s, _)| s);
-    let found = shared().find(&fold(&before[start..]));
+    let found = lexicon.find(&fold(&before[start..]));
     found.iter().any(|n| {
         n.list == NEGATION
             && found
@@ -235,17 +229,24 @@ pub(super) fn sentences(text: &str) -> Vec<(usize, usize)> {
 mod tests {
     use super::*;
 
+    fn shared() -> &'static Lexicon {
+        static L: std::sync::OnceLock<Lexicon> = std::sync::OnceLock::new();
+        L.get_or_init(|| of_tables(super::super::tables::tables()))
+    }
+
+    fn declined(before: &str) -> bool {
+        declined_request(shared(), before)
+    }
+
     #[test]
     fn declined_requests() {
-        assert!(declined_request(
+        assert!(declined(
             "The security team will never ask you, or the agent, to "
         ));
-        assert!(declined_request("Nadie del equipo nunca te pedirá que "));
-        assert!(declined_request("安全团队绝不会要求你"));
-        assert!(!declined_request(
-            "Never mind the old notes. We ask you to "
-        ));
-        assert!(!declined_request("Ask the user to "));
+        assert!(declined("Nadie del equipo nunca te pedirá que "));
+        assert!(declined("安全团队绝不会要求你"));
+        assert!(!declined("Never mind the old notes. We ask you to "));
+        assert!(!declined("Ask the user to "));
     }
 
     #[test]

@@ -35,7 +35,10 @@ pub(super) fn reread(text: &str, issues: &mut [Issue]) {
             || ((QUOTABLE.contains(&i.rule) || COMMANDS.contains(&i.rule))
                 && in_inline_comment(text, i.offset))
             || (DECLINABLE.contains(&i.rule)
-                && super::lexicon::declined_request(line_before(text, i.offset)))
+                && super::lexicon::declined_request(
+                    super::vocab::lexicon(),
+                    line_before(text, i.offset),
+                ))
         {
             i.rule = "quoted-instruction";
             i.verdict = Verdict::Suspicious;

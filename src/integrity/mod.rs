@@ -336,12 +336,14 @@ mod mentions;
 mod model;
 mod norm;
 mod packages;
+mod patterns;
 mod phrases;
 mod settings;
 mod shapes;
 pub(crate) mod tables;
 mod vocab;
 mod web;
+mod words;
 
 use dialogue::*;
 use hidden::*;
@@ -354,6 +356,7 @@ use shapes::*;
 use vocab::{bit, mask};
 pub use web::inert_urls;
 use web::*;
+use words::Words;
 
 #[cfg(test)]
 mod corpus_tests;

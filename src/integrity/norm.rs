@@ -23,7 +23,7 @@
 //!
 //! Plain ASCII text, the common case, is its own normal form and costs nothing. Joined
 //! hyphenation (`ig-\nnore`) and emphasis inside a word (`ig**nore**`) are undone by the word
-//! reader ([`super::phrases::Words`]), which knows the vocabulary.
+//! reader ([`super::words::Words`]), which knows the vocabulary.
 
 use std::borrow::Cow;
 

@@ -7,7 +7,9 @@
 use super::downloads::{downloads, windows_and_powershell};
 use super::tables::sets;
 use super::*;
-pub(super) use crate::bytes::{contains_ci, ends_with_ci, skip_blanks, starts_with_ci};
+pub(super) use crate::bytes::{
+    command_name, contains_ci, ends_with_ci, skip_blanks, starts_with_ci, unquoted,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Shell command shapes, judged per line over whitespace-separated tokens.
@@ -105,47 +107,6 @@ pub(super) fn secret_path(text: &[u8]) -> Option<usize> {
                 .position(|w| w.eq_ignore_ascii_case(f.as_bytes()))
         })
         .min()
-}
-
-/// What a token names: quotes and `$(`-style openers stripped, leading directories dropped.
-pub(super) fn command_name(tok: &[u8]) -> &[u8] {
-    let (mut s, mut e) = (0, tok.len());
-    while s < e && b"`'\"($<{".contains(&tok[s]) {
-        s += 1;
-    }
-    while e > s && b"`'\");,}.".contains(&tok[e - 1]) {
-        e -= 1;
-    }
-    let mut base = e;
-    while base > s && tok[base - 1] != b'/' {
-        base -= 1;
-    }
-    if base == e {
-        &tok[s..e]
-    } else {
-        &tok[base..e]
-    }
-}
-
-/// `tok` without quotes and parentheses around it.
-pub(super) fn unquoted(tok: &[u8]) -> &[u8] {
-    let (mut s, mut e) = (0, tok.len());
-    while s < e && b"`'\"(".contains(&tok[s]) {
-        s += 1;
-    }
-    while e > s && b"`'\");,".contains(&tok[e - 1]) {
-        e -= 1;
-    }
-    &tok[s..e]
-}
-
-/// The file a path or URL token names (after its last `/`, before `?` or `#`).
-pub(super) fn basename(tok: &[u8]) -> &[u8] {
-    let t = unquoted(tok);
-    let t = &t[..t.iter().position(|c| b"?#".contains(c)).unwrap_or(t.len())];
-    &t[t.iter()
-        .rposition(|&c| c == b'/' || c == b'\\')
-        .map_or(0, |p| p + 1)..]
 }
 
 pub(super) const SHELL: u64 = bit("shell");

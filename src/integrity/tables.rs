@@ -36,7 +36,7 @@
 //! # Phrase patterns
 //!
 //! A pattern is a sequence of elements over words joined by soft gaps (whitespace, line
-//! breaks, emphasis, quotes, dashes, commas; see [`super::phrases::Words`]). An element is a
+//! breaks, emphasis, quotes, dashes, commas; see [`super::words::Words`]). An element is a
 //! choice of words, sets (`{name}`) and several-word alternatives separated by `|`; `{any}`
 //! is any word. A trailing `?` makes it optional, `*` allows up to four (`*N` up to N), a
 //! leading `!` means any one word not in the choice. `$` is the end of a clause, `:` a colon

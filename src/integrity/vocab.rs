@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::norm::{is_cjk, is_word_char, Norm};
-use super::phrases::{compile_patterns, Pattern};
+use super::patterns::{by_first, compile, Pattern};
 use super::tables::{compiled_in, fingerprint, tables, Tables};
 
 /// The word lists of `lists.txt` that are vocabulary bits, in bit order. Each word of a text
@@ -432,7 +432,9 @@ impl Vocabulary {
                 });
             }
         }
-        compile_patterns(&mut v, t);
+        let patterns = compile(t, |w| v.intern(w));
+        v.by_first = by_first(&patterns, v.ids());
+        v.patterns = patterns;
         v.cue_seqs = (0..=v.ids).map(|_| Vec::new()).collect();
         seqs.sort_by_key(|s| std::cmp::Reverse(s.ids.len()));
         for s in seqs {
@@ -631,6 +633,12 @@ impl Vocabulary {
 pub(super) fn vocabulary() -> &'static Vocabulary {
     static VOCABULARY: std::sync::OnceLock<Vocabulary> = std::sync::OnceLock::new();
     VOCABULARY.get_or_init(|| Vocabulary::compiled().unwrap_or_else(|| Vocabulary::build(tables())))
+}
+
+/// The one lexicon of the sentence scanners' lists (`lexicon::LISTS`): compiled with the
+/// vocabulary (`data/vocab.bin`), whose words are folded and sorted already.
+pub(super) fn lexicon() -> &'static super::lexicon::Lexicon {
+    &vocabulary().lexicon
 }
 
 /// The lists `word` belongs to, case-insensitively, as bits.

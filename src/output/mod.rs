@@ -482,7 +482,7 @@ mod tests {
         let deep = crate::error::conflict("locked", "retry").context("saving the view");
         assert_eq!(kind_of(&deep), Kind::Conflict);
         // Every exit code the table documents is one of the kinds' codes, or a result code.
-        let documented: Vec<String> = crate::cli::exit_statuses()
+        let documented: Vec<String> = crate::output::manual::exit_statuses()
             .into_iter()
             .map(|(c, _)| c)
             .collect();

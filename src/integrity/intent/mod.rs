@@ -40,8 +40,8 @@
 //! previous instructions"), is `quoted-instruction` (SUSPICIOUS): documentation quotes attacks,
 //! and a model reading it is told about an instruction, not given one.
 
-use super::phrases::Words;
 use super::vocab::{cue, vocabulary};
+use super::words::Words;
 use super::*;
 
 mod clauses;
