@@ -343,6 +343,22 @@ pub fn shown_title(r: &Record) -> String {
     }
 }
 
+/// The seed's summary of a task list as every reader shows it: the next task's title through
+/// the integrity gate (the placeholder when the gate withholds that task, marked when it is
+/// SUSPICIOUS), never as written.
+pub fn task_summary(tasks: &[Record]) -> crate::model::kinds::task::Summary {
+    let mut s = crate::model::kinds::task::Summary::of(tasks);
+    if let Some((num, title)) = s.next.as_mut() {
+        let record = tasks
+            .iter()
+            .find(|r| matches!(&r.body, crate::model::Body::Task(t) if t.num == *num));
+        if let Some(r) = record {
+            *title = shown_title(r);
+        }
+    }
+    s
+}
+
 /// A record as every reader may show it: `None` when the gate withholds it (show
 /// [`placeholder`] instead), a copy marked on its headline when it is SUSPICIOUS, else the
 /// record as it is.

@@ -27,14 +27,12 @@ use crate::model::kinds::{CumulativeNote, Document, Oracle, Resolve, Task};
 use crate::model::{self, fold, Body, Draft, Kind, Record, Scope};
 use crate::secrets;
 use crate::store::{branch_ref, ObjectId, Store, MEMORY_REF};
+use crate::view::seed_files::{oracle_stem, record_files};
 use crate::view::{self, Parsed, ViewFile};
 
 /// The cumulative-notes section raw imported content goes to: not one of the seed's fixed
 /// sections (the view keeps extra sections), so it never mixes with curated notes.
 pub const IMPORTED_SECTION: &str = "Imported";
-
-/// The folder of seed 000's oracle dispatches, one `<sessionId>.json` each.
-const ORACLE_DIR: &str = "oracle-pending";
 
 /// What one file of the folder gave.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -353,45 +351,6 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
     Ok(out)
 }
 
-/// The seed's files that hold records of the state's branch: a
-/// `checkpoint-<date>.resolved.md` archive per resolved checkpoint and an
-/// `oracle-pending/<sessionId>.json` per dispatch not orphaned (the seed deletes those; they
-/// stay in history here), as (name inside `.rune/`, text).
-pub fn record_files(state: &model::State, hide: view::Withhold<'_>) -> Vec<(String, String)> {
-    let mut texts = Vec::new();
-    let open = state.open_checkpoint().map(|r| r.id.clone());
-    let mut names = HashSet::new();
-    for c in state
-        .checkpoints
-        .iter()
-        .filter(|c| Some(&c.id) != open.as_ref())
-    {
-        let mut one = model::State::default();
-        one.checkpoints.push(c.clone());
-        let text = view::render(ViewFile::Checkpoint, &one, hide);
-        let day = c.meta.ts.get(..10).unwrap_or("undated");
-        let mut name = format!("checkpoint-{day}.resolved.md");
-        let mut n = 1;
-        while !names.insert(name.clone()) {
-            n += 1;
-            name = format!("checkpoint-{day}-{n}.resolved.md");
-        }
-        texts.push((name, text));
-    }
-    for o in &state.oracles {
-        if hide(o) || model::oracle::status_of(o).0 == model::oracle::ORPHANED {
-            continue;
-        }
-        if let (Some(name), Some(text)) = (
-            view::oracle_json::file_name(&o.body),
-            view::oracle_json::render(&o.body),
-        ) {
-            texts.push((format!("{ORACLE_DIR}/{name}"), text));
-        }
-    }
-    texts
-}
-
 /// git-rune's own view is saved, not imported. Returns whether `dir` is the work tree's
 /// `.rune/` as a seed's folder: one git-rune has not checked out, or one the current branch
 /// commits (a seed's memory, even after a view was rendered over it).
@@ -570,15 +529,6 @@ fn seal_all(
         reports.push(report);
     }
     Ok((items, reports))
-}
-
-/// The session id a `oracle-pending/<sessionId>.json` file is named after (`None` for other
-/// files).
-fn oracle_stem(name: &str) -> Option<&str> {
-    name.strip_prefix(ORACLE_DIR)?
-        .strip_prefix('/')?
-        .strip_suffix(".json")
-        .filter(|s| !s.contains('/'))
 }
 
 /// Seals the dispatch an `oracle-pending/` file holds (its `dispatchedAt` as the record's

@@ -2,7 +2,7 @@
 //! in: the seal's normalizer and secret filter and the integrity scan all use it, so a new
 //! field cannot be missed by one of them.
 
-use super::record::{Body, Extra};
+use super::meta::Extra;
 
 /// How a text field is written in the view, which decides its normal form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,24 +60,5 @@ pub(crate) fn extras(
             other => other,
         };
         f("extra", shape, Field::One(&mut e.text));
-    }
-}
-
-impl Body {
-    /// Visits every human-written string in the record (field name, value), so filters
-    /// see all text and can rewrite it (redaction) before the record is sealed.
-    pub fn texts_mut(&mut self, f: &mut dyn FnMut(&'static str, &mut String)) {
-        self.fields_mut(&mut |name, _, field| match field {
-            Field::One(s) => f(name, s),
-            Field::Many(list) => list.iter_mut().for_each(|s| f(name, s)),
-        });
-    }
-
-    /// Every human-written string in the record, with its field name.
-    pub fn texts(&self) -> Vec<(&'static str, String)> {
-        let mut out = Vec::new();
-        self.clone()
-            .texts_mut(&mut |name, s| out.push((name, std::mem::take(s))));
-        out
     }
 }

@@ -4,6 +4,7 @@ mod fields;
 pub mod fold;
 pub mod kinds;
 pub mod lines;
+mod meta;
 pub mod record;
 mod state;
 #[cfg(test)]
@@ -14,9 +15,10 @@ mod wire;
 pub use fields::{Field, Shape};
 pub use fold::{fold, State};
 pub use kinds::{echo, oracle, task};
+pub use record::line_id;
 pub use record::{Body, Extra, GitState, Kind, LearningType, Meta, Record, Scope};
 pub use validate::{validate, validate_time, ValidationError};
-pub use wire::{decode as decode_line, line_id};
+pub use wire::decode as decode_line;
 
 /// The fixed sections of `cumulative-notes.md`, in the seed's order.
 pub const CUMULATIVE_SECTIONS: [&str; 8] = [

@@ -1,122 +1,15 @@
 //! Memory records: the immutable, content-addressed unit everything in git-rune is built from.
+//! What a record does (its id, canonical content and stored line); the type is declared with
+//! the kinds' table (`kinds/mod.rs`), since a record holds one kind's body and each kind's
+//! fold rule reads records.
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::kinds::skip::{is_empty_str, is_empty_vec};
-pub use super::kinds::{Body, Kind};
-
-/// Which ref a record lives under.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Scope {
-    /// `refs/rune/memory`: project-wide knowledge.
-    Memory,
-    /// `refs/rune/branches/<branch>`: per-branch session state.
-    Branch,
-}
-
-/// The type of a learning, as the seed's `learnings.jsonl` defines it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LearningType {
-    Decision,
-    Error,
-    Insight,
-    Convention,
-    Performance,
-}
-
-impl LearningType {
-    pub const ALL: [LearningType; 5] = [
-        LearningType::Decision,
-        LearningType::Error,
-        LearningType::Insight,
-        LearningType::Convention,
-        LearningType::Performance,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LearningType::Decision => "decision",
-            LearningType::Error => "error",
-            LearningType::Insight => "insight",
-            LearningType::Convention => "convention",
-            LearningType::Performance => "performance",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| t.as_str() == s)
-    }
-}
-
-impl fmt::Display for LearningType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Something the view holds that a record's own fields do not: a labelled field or a section
-/// the parser does not know (`**Alternatives considered:** …`, `## Notes`), or prose it cannot
-/// attribute to a field, in the order written. Rendered back where it was: after the known
-/// field (or section) named by `after`. In `learnings.jsonl` it is an unknown JSON key, with
-/// its value as compact JSON.
-// A field this build does not know inside a nested value is refused rather than dropped, so
-// the record is read as one from a newer git-rune and kept byte for byte (`model::wire`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Extra {
-    /// The known field or section it came after; empty when it came before any.
-    #[serde(default, skip_serializing_if = "is_empty_str")]
-    pub after: String,
-    /// The label or heading as written; empty for prose; `#` for the text a heading carries
-    /// after its word when the format has no title (`## Session Summary: sprint 3`).
-    #[serde(default, skip_serializing_if = "is_empty_str")]
-    pub label: String,
-    pub text: String,
-}
-
-/// The state of the code when a session or checkpoint was recorded.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GitState {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub branch: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub head: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub upstream: Option<String>,
-    #[serde(default, skip_serializing_if = "is_empty_vec")]
-    pub dirty: Vec<String>,
-}
-
-/// Who wrote a record, when, and what it replaces.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Meta {
-    /// RFC 3339 UTC, second precision (`2026-04-04T14:30:00Z`).
-    pub ts: String,
-    /// Lamport clock: one more than the highest clock the writer saw on the ref.
-    pub clock: u64,
-    pub author: String,
-    /// Ids of records this one edits (they leave the fold).
-    #[serde(default, skip_serializing_if = "is_empty_vec")]
-    pub supersedes: Vec<String>,
-}
-
-/// A record as stored: its id, then its content.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Record {
-    pub id: String,
-    pub meta: Meta,
-    pub body: Body,
-    /// The stored line, kept when it holds something this build would not write back
-    /// identically (a field it does not know, a kind it does not know): a record from a newer
-    /// git-rune. [`Record::to_line`] writes it back byte for byte and the id is checked
-    /// against it, so nothing a newer build wrote is lost or called altered here.
-    pub raw: Option<std::sync::Arc<str>>,
-}
+pub use super::kinds::{Body, Kind, Record};
+pub use super::meta::{Extra, GitState, LearningType, Meta, Scope};
 
 #[derive(Serialize)]
 struct ContentRef<'a> {
@@ -245,6 +138,14 @@ fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
     }
 }
 
+/// The id of a stored line without decoding the rest: lines start `{"id":"<hex>"` (records
+/// serialize their id first).
+pub fn line_id(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("{\"id\":\"")?;
+    let end = rest.find('"')?;
+    Some(&rest[..end])
+}
+
 /// The canonical content of a stored line whose id is `id`: the line without its leading
 /// `"id":"<id>",` (records are stored as `{"id":"…",` followed by their canonical content
 /// after its `{`). `None` when the line does not start that way.
@@ -262,7 +163,7 @@ pub fn raw_canonical(line: &str, id: &str) -> Option<Vec<u8>> {
 /// Whether a stored line's id is the sha256 of its canonical content, read from its bytes
 /// alone: how records of kinds or fields this build does not know are checked.
 pub fn raw_id_matches(line: &str) -> bool {
-    let Some(id) = super::wire::line_id(line) else {
+    let Some(id) = line_id(line) else {
         return false;
     };
     match raw_canonical(line, id) {

@@ -21,14 +21,6 @@ use serde_json::{Map, Value};
 use super::kinds::{decode_body, Body, Future};
 use super::record::{raw_id_matches, Meta, Record, RecordParseError};
 
-/// The id of a stored line without decoding the rest: lines start `{"id":"<hex>"` (records
-/// serialize their id first).
-pub fn line_id(line: &str) -> Option<&str> {
-    let rest = line.strip_prefix("{\"id\":\"")?;
-    let end = rest.find('"')?;
-    Some(&rest[..end])
-}
-
 /// Decodes one stored line. A line the one pass cannot read (keys in another order, or
 /// something wrong with it) is read again as a tree, which decodes the same record or says
 /// what is wrong.

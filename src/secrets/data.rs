@@ -318,14 +318,14 @@ impl Words {
     pub(super) fn ends_with(&self, list: List, word: &[u8]) -> bool {
         self.list(list)
             .iter()
-            .any(|e| super::rules::ends_with_ci(word, e.as_bytes()))
+            .any(|e| crate::bytes::ends_with_ci(word, e.as_bytes()))
     }
 
     /// Whether `word` ends with a key of the `i`-th of [`KEY_LISTS`].
     pub(super) fn ends_with_key(&self, i: usize, word: &[u8]) -> bool {
         self.keys[i]
             .iter()
-            .any(|e| super::rules::ends_with_ci(word, e.as_bytes()))
+            .any(|e| crate::bytes::ends_with_ci(word, e.as_bytes()))
     }
 
     /// Whether some assignment key ends in byte `b` (lower case).

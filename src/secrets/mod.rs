@@ -273,11 +273,13 @@ mod prose;
 mod rules;
 mod table;
 mod tokens;
+mod words;
 
 use anchored::*;
 use entropy::*;
 use rules::*;
 use tokens::*;
+use words::scan_words;
 
 #[cfg(test)]
 mod corpus_tests;

@@ -317,21 +317,7 @@ pub fn line(r: &Record) -> String {
     t
 }
 
-/// The seed's summary of a task list as every reader shows it: the next task's title through
-/// the integrity gate (the placeholder when the gate withholds that task, marked when it is
-/// SUSPICIOUS), never as written.
-pub fn summary(tasks: &[Record]) -> Summary {
-    let mut s = Summary::of(tasks);
-    if let Some((num, title)) = s.next.as_mut() {
-        let record = tasks
-            .iter()
-            .find(|r| matches!(&r.body, Body::Task(Task { num: n, .. }) if n == num));
-        if let Some(r) = record {
-            *title = crate::integrity::gate::shown_title(r);
-        }
-    }
-    s
-}
+pub use crate::integrity::gate::task_summary as summary;
 
 /// The tasks of this branch: open ones, or all with `all`, in number order.
 pub fn list(state: &State, all: bool) -> Vec<&Record> {

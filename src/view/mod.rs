@@ -23,6 +23,7 @@ pub mod log_merge;
 mod notes;
 pub mod oracle_json;
 mod progress;
+pub mod seed_files;
 mod session_log;
 pub(crate) mod tasks;
 mod text;

@@ -440,7 +440,7 @@ pub(super) fn notes_section<'a>(
 /// task, the git state against the last save), then the open tasks.
 pub(super) fn tasks_section<'a>(state: &'a State, drift: &Drift, now: &str) -> Section<'a> {
     use crate::model::task::{age, task_id};
-    let summary = crate::tasks::summary(&state.tasks);
+    let summary = crate::integrity::gate::task_summary(&state.tasks);
     let mut items: Vec<Lazy<'a>> = Vec::new();
     let heading = match &summary.updated {
         Some(u) => format!("## Tasks ({} old)", age(u, now)),

@@ -413,7 +413,7 @@ impl View {
         }
         {
             // Documents are folded by the branch's snapshot too.
-            let records = super::rune_dir::record_files(&snap.state, &withhold);
+            let records = crate::view::seed_files::record_files(&snap.state, &withhold);
             let (memory, branch) = (snap.scope_ref(Scope::Memory), snap.scope_ref(Scope::Branch));
             let refname_of = |p: documents::Place| {
                 let (refname, tip) = match p {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::skip::{is_empty_str, is_empty_vec};
 use super::KindRules;
 use crate::model::fields::{extras, Field, Shape, BLOCK_OWN_LINE};
-use crate::model::record::{Extra, GitState};
+use crate::model::meta::{Extra, GitState};
 use crate::model::validate::require;
 use crate::model::ValidationError;
 

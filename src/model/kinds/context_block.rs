@@ -9,7 +9,7 @@ use super::skip::is_empty_vec;
 use super::KindRules;
 use crate::model::fields::{Field, Shape};
 use crate::model::State;
-use crate::model::record::Record;
+use super::Record;
 use crate::model::validate::{invalid, require, time_field};
 use crate::model::{Body, ValidationError};
 

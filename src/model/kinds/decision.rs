@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::skip::{is_empty_map, is_empty_vec};
 use super::KindRules;
 use crate::model::fields::{extras, Field, Shape, BLOCK};
-use crate::model::record::Extra;
+use crate::model::meta::Extra;
 use crate::model::validate::require;
 use crate::model::ValidationError;
 

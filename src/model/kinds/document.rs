@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::KindRules;
 use crate::model::fields::{Field, Shape};
-use crate::model::record::Record;
+use super::Record;
 use crate::model::validate::invalid;
 use crate::model::{Body, State, ValidationError};
 

@@ -9,7 +9,8 @@ use super::skip::is_empty_vec;
 use super::KindRules;
 use crate::model::fields::{extras, Field, Shape, BLOCK};
 use crate::model::State;
-use crate::model::record::{Extra, Record};
+use crate::model::meta::{Extra};
+use super::Record;
 use crate::model::validate::{confidence_in, require};
 use crate::model::{Body, ValidationError};
 

@@ -9,7 +9,8 @@ use super::skip::{is_empty_map, is_empty_str, is_empty_vec};
 use super::KindRules;
 use crate::model::fields::{extras, Field, Shape};
 use crate::model::State;
-use crate::model::record::{Extra, LearningType, Record};
+use crate::model::meta::{Extra, LearningType};
+use super::Record;
 use crate::model::validate::{confidence_in, invalid, require};
 use crate::model::{ValidationError, LEARNING_KEYS};
 

@@ -11,12 +11,25 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::fields::{Field, Shape};
-use super::record::{Extra, Record, Scope};
+use super::meta::{Extra, Meta, Scope};
 use super::State;
 use super::ValidationError;
 
 #[macro_use]
 mod table;
+
+/// A record as stored: its id, then its content.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub id: String,
+    pub meta: Meta,
+    pub body: Body,
+    /// The stored line, kept when it holds something this build would not write back
+    /// identically (a field it does not know, a kind it does not know): a record from a newer
+    /// git-rune. [`Record::to_line`] writes it back byte for byte and the id is checked
+    /// against it, so nothing a newer build wrote is lost or called altered here.
+    pub raw: Option<std::sync::Arc<str>>,
+}
 
 pub(crate) mod skip;
 
@@ -106,5 +119,24 @@ pub(crate) fn stored_json<T: Serialize + ?Sized>(
             }
             out.insert(k, v);
         }
+    }
+}
+
+impl Body {
+    /// Visits every human-written string in the record (field name, value), so filters
+    /// see all text and can rewrite it (redaction) before the record is sealed.
+    pub fn texts_mut(&mut self, f: &mut dyn FnMut(&'static str, &mut String)) {
+        self.fields_mut(&mut |name, _, field| match field {
+            Field::One(s) => f(name, s),
+            Field::Many(list) => list.iter_mut().for_each(|s| f(name, s)),
+        });
+    }
+
+    /// Every human-written string in the record, with its field name.
+    pub fn texts(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        self.clone()
+            .texts_mut(&mut |name, s| out.push((name, std::mem::take(s))));
+        out
     }
 }

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::skip::is_empty_vec;
 use super::KindRules;
 use crate::model::fields::{extras, Field, Shape, BLOCK_OWN_LINE};
-use crate::model::record::Extra;
+use crate::model::meta::Extra;
 use crate::model::validate::invalid;
 use crate::model::ValidationError;
 

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::KindRules;
 use crate::model::fields::{Field, Shape};
-use crate::model::record::GitState;
+use crate::model::meta::GitState;
 use crate::model::validate::require;
 use crate::model::ValidationError;
 

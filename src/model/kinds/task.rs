@@ -12,7 +12,8 @@ use super::skip::{is_empty_str, is_empty_vec, is_false, is_zero};
 use super::KindRules;
 use crate::model::fields::{extras, Field, Shape};
 use crate::model::State;
-use crate::model::record::{Extra, Record};
+use crate::model::meta::{Extra};
+use super::Record;
 use crate::model::validate::{invalid, require, time_field};
 use crate::model::{Body, ValidationError};
 
