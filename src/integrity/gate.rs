@@ -121,33 +121,49 @@ fn unstored(v: StoredVerdict) -> Option<Gate> {
 }
 
 /// Verdicts earlier processes kept, sorted by record id and looked up where they lie: a
-/// process that recalls thousands of them copies none (the ids one after the other, where
-/// each ends, and the verdicts).
+/// process that recalls thousands of them copies two strings (the ids one after the other,
+/// each [`ID_LEN`] bytes long, and the verdicts that are not clean, by the place of their
+/// id), and decodes nothing per id.
 #[derive(Default)]
 pub struct Recalled {
     pub ids: String,
-    pub ends: Vec<u32>,
-    pub verdicts: Vec<StoredVerdict>,
+    pub marked: Vec<(u32, StoredVerdict)>,
 }
 
+/// The length of a record id (sha256 in hex); a verdict for any other id is not kept.
+pub const ID_LEN: usize = 64;
+
 impl Recalled {
+    fn len(&self) -> usize {
+        if self.ids.len() % ID_LEN == 0 {
+            self.ids.len() / ID_LEN
+        } else {
+            0
+        }
+    }
+
     fn id(&self, k: usize) -> &str {
-        let start = if k == 0 { 0 } else { self.ends[k - 1] as usize };
-        self.ids.get(start..self.ends[k] as usize).unwrap_or("")
+        self.ids.get(k * ID_LEN..(k + 1) * ID_LEN).unwrap_or("")
+    }
+
+    fn verdict(&self, k: usize) -> StoredVerdict {
+        self.marked
+            .binary_search_by_key(&(k as u32), |m| m.0)
+            .map_or(0, |at| self.marked[at].1)
     }
 
     /// The verdict kept for `id`.
     pub fn get(&self, id: &str) -> Option<StoredVerdict> {
-        if self.ends.len() != self.verdicts.len() {
+        if id.len() != ID_LEN {
             return None;
         }
-        let (mut lo, mut hi) = (0, self.ends.len());
+        let (mut lo, mut hi) = (0, self.len());
         while lo < hi {
             let mid = (lo + hi) / 2;
             match self.id(mid).cmp(id) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return Some(self.verdicts[mid]),
+                std::cmp::Ordering::Equal => return Some(self.verdict(mid)),
             }
         }
         None
@@ -155,23 +171,38 @@ impl Recalled {
 
     /// Every kept verdict, in id order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, StoredVerdict)> {
-        (0..self.ends.len().min(self.verdicts.len())).map(|k| (self.id(k), self.verdicts[k]))
+        let mut marked = self.marked.iter().peekable();
+        (0..self.len()).map(move |k| {
+            while marked.peek().is_some_and(|m| (m.0 as usize) < k) {
+                marked.next();
+            }
+            let v = match marked.peek() {
+                Some(m) if m.0 as usize == k => m.1,
+                _ => 0,
+            };
+            (self.id(k), v)
+        })
     }
 
-    /// The verdicts of `pairs` (any order; the first of a repeated id wins), at most `cap`.
+    /// The verdicts of `pairs` (any order; the first of a repeated id wins), at most `cap`;
+    /// ids that are not [`ID_LEN`] bytes long are left out.
     pub fn from_pairs<'a>(
         pairs: impl IntoIterator<Item = (&'a str, StoredVerdict)>,
         cap: usize,
     ) -> Self {
-        let mut v: Vec<(&str, StoredVerdict)> = pairs.into_iter().collect();
+        let mut v: Vec<(&str, StoredVerdict)> = pairs
+            .into_iter()
+            .filter(|(id, _)| id.len() == ID_LEN)
+            .collect();
         v.sort_by(|a, b| a.0.cmp(b.0));
         v.dedup_by(|b, a| a.0 == b.0);
         v.truncate(cap);
         let mut out = Recalled::default();
-        for (id, verdict) in v {
+        for (k, (id, verdict)) in v.into_iter().enumerate() {
             out.ids.push_str(id);
-            out.ends.push(out.ids.len() as u32);
-            out.verdicts.push(verdict);
+            if verdict != 0 {
+                out.marked.push((k as u32, verdict));
+            }
         }
         out
     }
@@ -495,20 +526,34 @@ mod tests {
         ] {
             assert_eq!(unstored(stored(&g)), Some(g));
         }
-        let kept = Recalled::from_pairs([("b", 1), ("a", WITHHELD_BIT), ("c", 0), ("a", 0)], 16);
-        assert_eq!(kept.get("a"), Some(WITHHELD_BIT));
-        assert_eq!(kept.get("b"), Some(1));
-        assert_eq!(kept.get("c"), Some(0));
-        assert_eq!(kept.get("d"), None);
-        assert_eq!(kept.iter().map(|(id, _)| id).collect::<String>(), "abc");
-        assert_eq!(Recalled::from_pairs([("b", 1), ("a", 2)], 1).get("b"), None);
-        // Damaged (ends and verdicts of different lengths): nothing is recalled.
+        let id = |c: char| c.to_string().repeat(ID_LEN);
+        let (a, b, c, d) = (id('a'), id('b'), id('c'), id('d'));
+        let kept = Recalled::from_pairs(
+            [
+                (b.as_str(), 1),
+                (a.as_str(), WITHHELD_BIT),
+                (c.as_str(), 0),
+                (a.as_str(), 0),
+                ("short", 1),
+            ],
+            16,
+        );
+        assert_eq!(kept.get(&a), Some(WITHHELD_BIT));
+        assert_eq!(kept.get(&b), Some(1));
+        assert_eq!(kept.get(&c), Some(0));
+        assert_eq!(kept.get(&d), None);
+        assert_eq!(kept.get("short"), None);
+        let listed: Vec<(String, StoredVerdict)> =
+            kept.iter().map(|(i, v)| (i.to_owned(), v)).collect();
+        assert_eq!(listed, [(a.clone(), WITHHELD_BIT), (b.clone(), 1), (c, 0)]);
+        let capped = Recalled::from_pairs([(b.as_str(), 1), (a.as_str(), 2)], 1);
+        assert_eq!((capped.get(&a), capped.get(&b)), (Some(2), None));
+        // Damaged (ids that do not come in whole ids): nothing is recalled.
         let damaged = Recalled {
-            ids: "ab".into(),
-            ends: vec![1, 2],
-            verdicts: vec![0],
+            ids: format!("{a}b"),
+            marked: vec![(0, 1)],
         };
-        assert_eq!(damaged.get("a"), None);
+        assert_eq!(damaged.get(&a), None);
     }
 
     fn meta() -> Meta {

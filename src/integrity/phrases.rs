@@ -177,7 +177,7 @@ pub(super) fn scan_phrases(w: &Words, out: &mut Sink) -> Vec<(usize, usize)> {
     for i in 0..w.list.len() {
         let id = w.list[i].id as usize;
         if id != 0 && i >= covered {
-            for &p in &v.by_first[id] {
+            for &p in v.by_first.get(id) {
                 let pattern = &v.patterns[p as usize];
                 if let Some((first, end)) = phrase_at(w, i, pattern) {
                     let cues = cues.get_or_insert_with(|| w.list.iter().map(|x| x.cues).collect());

@@ -216,13 +216,58 @@ pub(super) struct Entry {
 }
 
 /// A cue of several words (`no+longer`), by word id; with a stem last (`환경+변수*`), its
-/// last word is matched by its beginning.
-#[derive(Clone, Serialize, Deserialize)]
+/// last word is matched by its beginning. Its words and that beginning are in the
+/// vocabulary's shared arrays ([`Vocabulary::seq_ids`], [`Vocabulary::seq_prefix`]).
+#[derive(Clone, Copy, Serialize, Deserialize)]
 pub(super) struct CueSeq {
-    pub(super) ids: Vec<u32>,
-    /// The last word's beginning (normalised, lower case), for a stem.
-    pub(super) last_prefix: Option<Vec<u8>>,
+    /// Where its word ids start in `Vocabulary::seq_words`, and how many.
+    words: u32,
+    len: u8,
+    /// Where the last word's beginning (normalised, lower case) starts in
+    /// `Vocabulary::seq_prefixes`, and its length: 0 when the last word is no stem.
+    prefix: u32,
+    prefix_len: u16,
     pub(super) cues: u64,
+}
+
+/// Lists by number (a word id), stored as one vector of items and where each list ends: a
+/// compiled vocabulary decodes them in two copies rather than an allocation per list.
+#[derive(Clone, Serialize, Deserialize)]
+pub(super) struct Lists<T> {
+    ends: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T> Default for Lists<T> {
+    fn default() -> Self {
+        Lists {
+            ends: Vec::new(),
+            items: Vec::new(),
+        }
+    }
+}
+
+impl<T> Lists<T> {
+    pub(super) fn of(lists: Vec<Vec<T>>) -> Self {
+        let mut out = Lists {
+            ends: Vec::with_capacity(lists.len()),
+            items: Vec::new(),
+        };
+        for l in lists {
+            out.items.extend(l);
+            out.ends.push(out.items.len() as u32);
+        }
+        out
+    }
+
+    /// List `i` (empty past the last, or where the stored ends do not fit the items).
+    pub(super) fn get(&self, i: usize) -> &[T] {
+        let Some(&end) = self.ends.get(i) else {
+            return &[];
+        };
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        self.items.get(start as usize..end as usize).unwrap_or(&[])
+    }
 }
 
 /// Every word the scanners know, and the phrase patterns compiled over them.
@@ -249,9 +294,13 @@ pub(super) struct Vocabulary {
     pub(super) cjk_longest: usize,
     pub(super) patterns: Vec<Pattern>,
     /// For each word id, the patterns that may start with it.
-    pub(super) by_first: Vec<Vec<u16>>,
+    pub(super) by_first: Lists<u16>,
     /// For each word id, the several-word cues that start with it (longest first).
-    pub(super) cue_seqs: Vec<Vec<CueSeq>>,
+    pub(super) cue_seqs: Lists<CueSeq>,
+    /// The word ids of every several-word cue, one after the other.
+    seq_words: Vec<u32>,
+    /// The beginnings of their stems, one after the other.
+    seq_prefixes: String,
     /// The sentence scanners' lists, folded and sorted ([`super::lexicon`]).
     pub(super) lexicon: super::lexicon::Lexicon,
 }
@@ -274,8 +323,10 @@ struct Stored {
     cjk_initials: Vec<char>,
     cjk_longest: u32,
     patterns: Vec<Pattern>,
-    by_first: Vec<Vec<u16>>,
-    cue_seqs: Vec<Vec<CueSeq>>,
+    by_first: Lists<u16>,
+    cue_seqs: Lists<CueSeq>,
+    seq_words: Vec<u32>,
+    seq_prefixes: String,
     lexicon: super::lexicon::Lexicon,
 }
 
@@ -333,6 +384,8 @@ impl Vocabulary {
             patterns: s.patterns,
             by_first: s.by_first,
             cue_seqs: s.cue_seqs,
+            seq_words: s.seq_words,
+            seq_prefixes: s.seq_prefixes,
             lexicon: s.lexicon,
         })
     }
@@ -358,6 +411,8 @@ impl Vocabulary {
             patterns: self.patterns.clone(),
             by_first: self.by_first.clone(),
             cue_seqs: self.cue_seqs.clone(),
+            seq_words: self.seq_words.clone(),
+            seq_prefixes: self.seq_prefixes.clone(),
             lexicon: self.lexicon.clone(),
         };
         postcard::to_allocvec(&stored).expect("a vocabulary encodes")
@@ -381,8 +436,10 @@ impl Vocabulary {
             cjk_initials: Vec::new(),
             cjk_longest: 0,
             patterns: Vec::new(),
-            by_first: Vec::new(),
-            cue_seqs: Vec::new(),
+            by_first: Lists::default(),
+            cue_seqs: Lists::default(),
+            seq_words: Vec::new(),
+            seq_prefixes: String::new(),
             lexicon: super::lexicon::of_tables(t),
         };
         for (i, list) in LISTS.iter().enumerate() {
@@ -420,33 +477,50 @@ impl Vocabulary {
                     v.entries[at].cues |= bits;
                 }
             } else {
-                let ids = c.words.iter().map(|w| v.intern(w)).collect();
+                let ids: Vec<u32> = c.words.iter().map(|w| v.intern(w)).collect();
                 let last_prefix = c.stem.then(|| {
                     let last = c.words[c.words.len() - 1];
-                    Norm::new(last).text.to_ascii_lowercase().into_bytes()
+                    Norm::new(last).text.to_ascii_lowercase()
                 });
-                seqs.push(CueSeq {
-                    ids,
-                    last_prefix,
-                    cues: bits,
-                });
+                seqs.push((ids, last_prefix, bits));
             }
         }
         let patterns = compile(t, |w| v.intern(w));
-        v.by_first = by_first(&patterns, v.ids());
+        v.by_first = Lists::of(by_first(&patterns, v.ids()));
         v.patterns = patterns;
-        v.cue_seqs = (0..=v.ids).map(|_| Vec::new()).collect();
-        seqs.sort_by_key(|s| std::cmp::Reverse(s.ids.len()));
+        let mut by_word: Vec<Vec<(Vec<u32>, Option<String>, u64)>> =
+            (0..=v.ids).map(|_| Vec::new()).collect();
+        seqs.sort_by_key(|s| std::cmp::Reverse(s.0.len()));
         for s in seqs {
-            let first = s.ids[0] as usize;
-            match v.cue_seqs[first]
+            let first = s.0[0] as usize;
+            match by_word[first]
                 .iter_mut()
-                .find(|o| o.ids == s.ids && o.last_prefix == s.last_prefix)
+                .find(|o| o.0 == s.0 && o.1 == s.1)
             {
-                Some(o) => o.cues |= s.cues,
-                None => v.cue_seqs[first].push(s),
+                Some(o) => o.2 |= s.2,
+                None => by_word[first].push(s),
             }
         }
+        let by_word = by_word
+            .into_iter()
+            .map(|seqs| {
+                seqs.into_iter()
+                    .map(|(ids, prefix, cues)| {
+                        let seq = CueSeq {
+                            words: v.seq_words.len() as u32,
+                            len: ids.len() as u8,
+                            prefix: v.seq_prefixes.len() as u32,
+                            prefix_len: prefix.as_ref().map_or(0, |p| p.len() as u16),
+                            cues,
+                        };
+                        v.seq_words.extend(ids);
+                        v.seq_prefixes.push_str(prefix.as_deref().unwrap_or(""));
+                        seq
+                    })
+                    .collect()
+            })
+            .collect();
+        v.cue_seqs = Lists::of(by_word);
         v.cjk_initials.sort_unstable();
         v.cjk_initials.dedup();
         v.fit();
@@ -620,6 +694,24 @@ impl Vocabulary {
             }
         }
         at
+    }
+
+    /// The word ids of the several-word cue `s`.
+    pub(super) fn seq_ids(&self, s: &CueSeq) -> &[u32] {
+        let at = s.words as usize;
+        self.seq_words
+            .get(at..at + usize::from(s.len))
+            .unwrap_or(&[])
+    }
+
+    /// The beginning of the last word of `s` when that word is a stem.
+    pub(super) fn seq_prefix(&self, s: &CueSeq) -> Option<&[u8]> {
+        let at = s.prefix as usize;
+        let p = self
+            .seq_prefixes
+            .as_bytes()
+            .get(at..at + usize::from(s.prefix_len))?;
+        (!p.is_empty()).then_some(p)
     }
 
     /// How many word ids there are (ids run from 1).

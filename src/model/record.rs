@@ -3,8 +3,6 @@
 //! the kinds' table (`kinds/mod.rs`), since a record holds one kind's body and each kind's
 //! fold rule reads records.
 
-use std::fmt;
-
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -85,7 +83,7 @@ impl Record {
     pub fn id_matches(&self) -> bool {
         match &self.raw {
             Some(line) => raw_id_matches(line),
-            None => content_id(&self.meta, &self.body) == self.id,
+            None => names_digest(&self.id, &Sha256::digest(canonical(&self.meta, &self.body))),
         }
     }
 
@@ -167,18 +165,28 @@ pub fn raw_id_matches(line: &str) -> bool {
         return false;
     };
     match raw_canonical(line, id) {
-        Some(content) => hex(&Sha256::digest(content)) == id,
+        Some(content) => names_digest(id, &Sha256::digest(content)),
         None => false,
     }
 }
 
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
 fn hex(digest: &[u8]) -> String {
-    let mut s = String::with_capacity(64);
-    for b in digest {
-        use fmt::Write;
-        let _ = write!(s, "{b:02x}");
+    let mut s = String::with_capacity(digest.len() * 2);
+    for &b in digest {
+        s.push(HEX[usize::from(b >> 4)] as char);
+        s.push(HEX[usize::from(b & 15)] as char);
     }
     s
+}
+
+/// `id` is `digest` in lower-case hex (what [`hex`] writes), compared without writing it.
+fn names_digest(id: &str, digest: &[u8]) -> bool {
+    id.len() == digest.len() * 2
+        && id.as_bytes().chunks_exact(2).zip(digest).all(|(pair, &b)| {
+            pair[0] == HEX[usize::from(b >> 4)] && pair[1] == HEX[usize::from(b & 15)]
+        })
 }
 
 fn canonical(meta: &Meta, body: &Body) -> Vec<u8> {
@@ -245,6 +253,18 @@ mod tests {
         );
         assert_ne!(a.id, b.id);
         assert_eq!(a.id.len(), 64);
+    }
+
+    #[test]
+    fn an_id_names_its_digest_in_lower_case_hex_only() {
+        let d = Sha256::digest(b"x");
+        let id = hex(&d);
+        assert_eq!(id.len(), 64);
+        assert!(names_digest(&id, &d));
+        assert!(!names_digest(&id.to_uppercase(), &d));
+        assert!(!names_digest(&id[..62], &d));
+        assert!(!names_digest(&format!("{id}0"), &d));
+        assert!(!names_digest(&hex(&Sha256::digest(b"y")), &d));
     }
 
     #[test]

@@ -29,17 +29,18 @@ impl<'a> Cues<'a> {
         let mut cover: Vec<usize> = (0..n).collect();
         for i in 0..n {
             let id = w.list[i].id as usize;
-            if id == 0 || id >= v.cue_seqs.len() {
+            if id == 0 {
                 continue;
             }
-            for s in &v.cue_seqs[id] {
-                let len = s.ids.len();
-                let word_at = |k: usize| match &s.last_prefix {
+            for s in v.cue_seqs.get(id) {
+                let (ids, prefix) = (v.seq_ids(s), v.seq_prefix(s));
+                let len = ids.len();
+                let word_at = |k: usize| match prefix {
                     Some(p) if k == len - 1 => {
                         let t = w.text_of(i + k);
                         t.len() >= p.len() && t[..p.len()].eq_ignore_ascii_case(p)
                     }
-                    _ => w.list[i + k].id == s.ids[k],
+                    _ => w.list[i + k].id == ids[k],
                 };
                 let hit = i + len <= n && (1..len).all(|k| word_at(k) && w.list[i + k - 1].soft);
                 if hit {

@@ -18,16 +18,16 @@ use crate::store::Store;
 /// (any part of the verdicts saves the work it holds).
 const CAP: usize = 16_384;
 
-/// The kept verdicts, flat (one string of ids, where each ends, the verdicts) so a reader
-/// decodes them in a few copies rather than an allocation per id.
+/// The kept verdicts, flat (one string of ids of one length, and the verdicts that are not
+/// clean by the place of their id), so a reader decodes them in two copies rather than a
+/// value per id.
 #[derive(Default, Serialize, Deserialize)]
 struct Kept {
     ids: String,
-    ends: Vec<u32>,
-    verdicts: Vec<StoredVerdict>,
+    marked: Vec<(u32, StoredVerdict)>,
 }
 
-const VERDICTS: Cache<Kept> = Cache::new("verdicts", 2, 1, None).valid_for(super::gate::version);
+const VERDICTS: Cache<Kept> = Cache::new("verdicts", 3, 1, None).valid_for(super::gate::version);
 const KEY: &str = "shown";
 
 /// Tells the gate where the verdicts kept by earlier readers are; it reads them the first
@@ -37,8 +37,7 @@ pub fn recall(store: &Store) {
     gate::recall_later(Box::new(move || {
         VERDICTS.get(&dir, KEY).map(|k| Recalled {
             ids: k.ids,
-            ends: k.ends,
-            verdicts: k.verdicts,
+            marked: k.marked,
         })
     }));
 }
@@ -59,8 +58,7 @@ pub fn keep_in(common_dir: &std::path::Path) {
     let kept = VERDICTS.get(common_dir, KEY).unwrap_or_default();
     let kept = Recalled {
         ids: kept.ids,
-        ends: kept.ends,
-        verdicts: kept.verdicts,
+        marked: kept.marked,
     };
     if fresh.iter().all(|(id, _)| kept.get(id).is_some()) {
         return;
@@ -78,8 +76,7 @@ pub fn keep_in(common_dir: &std::path::Path) {
         KEY,
         &Kept {
             ids: merged.ids,
-            ends: merged.ends,
-            verdicts: merged.verdicts,
+            marked: merged.marked,
         },
     );
 }
