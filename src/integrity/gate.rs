@@ -135,7 +135,7 @@ pub const ID_LEN: usize = 64;
 
 impl Recalled {
     fn len(&self) -> usize {
-        if self.ids.len() % ID_LEN == 0 {
+        if self.ids.len().is_multiple_of(ID_LEN) {
             self.ids.len() / ID_LEN
         } else {
             0

@@ -343,6 +343,7 @@ mod shapes;
 pub(crate) mod tables;
 mod vocab;
 mod web;
+mod word_table;
 mod words;
 
 use dialogue::*;

@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 use super::norm::{is_cjk, is_word_char, Norm};
 use super::patterns::{by_first, compile, Pattern};
 use super::tables::{compiled_in, fingerprint, tables, Tables};
+pub(super) use super::word_table::{fnv, FNV};
+use super::word_table::{Slot, WordTable};
 
 /// The word lists of `lists.txt` that are vocabulary bits, in bit order. Each word of a text
 /// is looked up once to learn all the lists it belongs to, as a bit mask ([`mask`]), so
@@ -179,33 +181,6 @@ pub(super) const fn cue(name: &str) -> u64 {
 
 /// Longer words are in no list.
 const MAX_WORD: usize = 64;
-pub(super) const FNV: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// The part of a hash kept to tell slots apart without reading their keys (never 0).
-fn tag(h: u64) -> u16 {
-    (h >> 48) as u16 | 1
-}
-
-pub(super) fn fnv(h: u64, c: u8) -> u64 {
-    (h ^ u64::from(c.to_ascii_lowercase())).wrapping_mul(0x0100_0000_01b3)
-}
-
-#[derive(Clone, Copy, Default, Serialize, Deserialize)]
-pub(super) struct Slot {
-    /// Where the word (lower case) is in `Vocabulary::keys`, and its length.
-    key: u32,
-    len: u8,
-    /// The lists it is in.
-    pub(super) mask: u64,
-    /// Its id in the phrase tables and cue sequences (0: none).
-    pub(super) id: u32,
-    /// The cue classes of the word itself.
-    pub(super) cues: u64,
-    /// The cue classes of every word that starts with it (a `word*` stem).
-    stem_cues: u64,
-    /// The cue classes of every word that ends with it (a `*word` stem).
-    suffix_cues: u64,
-}
 
 /// What the vocabulary knows about one word.
 #[derive(Clone, Copy, Default)]
@@ -272,18 +247,8 @@ impl<T> Lists<T> {
 
 /// Every word the scanners know, and the phrase patterns compiled over them.
 pub(super) struct Vocabulary {
-    /// Open addressing rather than a `HashMap`: this runs for every word and token of every
-    /// scanned text, and stays cheap even in unoptimised builds. `tags` holds 15 bits of each
-    /// slot's hash (0: empty) and is all a miss reads, so it stays in the fastest cache.
-    tags: Vec<u16>,
-    /// For each place of the table, its word's entry (where `tags` is not 0). The entries are
-    /// dense: a table of 2^16 places held 3 MB of mostly empty slots, which every process that
-    /// scanned paid for in page faults.
-    index: Vec<u32>,
-    entries: Vec<Slot>,
-    /// Every word, one after the other.
-    keys: Vec<u8>,
-    ids: u32,
+    /// Every word: the compiled table read where it lies ([`WordTable`]).
+    words: WordTable<'static>,
     /// Some cue word is a stem (`*`), so words not found are tried by their prefixes.
     stems: bool,
     /// Some cue word is a suffix stem (`*word`), so words not found are tried by their ends.
@@ -305,19 +270,13 @@ pub(super) struct Vocabulary {
     pub(super) lexicon: super::lexicon::Lexicon,
 }
 
-/// The vocabulary as `data/vocab.bin` holds it (postcard): the filled slots only, and the
-/// stamp of what it was built from.
+/// The vocabulary as `data/vocab.bin` holds it (postcard), with the stamp of what it was
+/// built from; its word table is borrowed from the file.
 #[derive(Serialize, Deserialize)]
-struct Stored {
+struct Stored<'a> {
     stamp: u64,
-    size: u32,
-    /// Each entry's place in the table and tag.
-    filled: Vec<(u32, u16)>,
-    entries: Vec<Slot>,
-    /// The words one after the other, as text: decoded in one copy (bytes through serde are
-    /// decoded one by one).
-    keys: String,
-    ids: u32,
+    #[serde(borrow)]
+    words: WordTable<'a>,
     stems: bool,
     suffixes: bool,
     cjk_initials: Vec<char>,
@@ -353,30 +312,12 @@ impl Vocabulary {
         if !compiled_in() {
             return None;
         }
-        let s: Stored = postcard::from_bytes(COMPILED).ok()?;
-        if s.stamp != stamp() || !s.size.is_power_of_two() {
+        let s: Stored<'static> = postcard::from_bytes(COMPILED).ok()?;
+        if s.stamp != stamp() || !s.words.is_whole() {
             return None;
-        }
-        let size = s.size as usize;
-        let mut tags = vec![0u16; size];
-        let mut index = vec![0u32; size];
-        if s.filled.len() != s.entries.len() {
-            return None;
-        }
-        for (k, (&(at, tag), slot)) in s.filled.iter().zip(&s.entries).enumerate() {
-            let at = at as usize;
-            if at >= size || tag == 0 || slot.key as usize + usize::from(slot.len) > s.keys.len() {
-                return None;
-            }
-            tags[at] = tag;
-            index[at] = k as u32;
         }
         Some(Vocabulary {
-            tags,
-            index,
-            entries: s.entries,
-            keys: s.keys.into_bytes(),
-            ids: s.ids,
+            words: s.words,
             stems: s.stems,
             suffixes: s.suffixes,
             cjk_initials: s.cjk_initials,
@@ -393,17 +334,9 @@ impl Vocabulary {
     /// The compiled form of this vocabulary (`data/vocab.bin`).
     #[cfg(test)]
     pub(super) fn encode(&self) -> Vec<u8> {
-        let mut filled: Vec<(u32, u16)> = vec![(0, 0); self.entries.len()];
-        for at in (0..self.tags.len()).filter(|&at| self.tags[at] != 0) {
-            filled[self.index[at] as usize] = (at as u32, self.tags[at]);
-        }
         let stored = Stored {
             stamp: stamp(),
-            size: self.tags.len() as u32,
-            filled,
-            entries: self.entries.clone(),
-            keys: String::from_utf8(self.keys.clone()).expect("the vocabulary's words are text"),
-            ids: self.ids,
+            words: self.words.clone(),
             stems: self.stems,
             suffixes: self.suffixes,
             cjk_initials: self.cjk_initials.clone(),
@@ -419,29 +352,8 @@ impl Vocabulary {
     }
 
     pub(super) fn build(t: &'static Tables) -> Vocabulary {
-        // Room for every word at most half full, so probes stay short.
-        let words: usize = LISTS.iter().map(|l| t.set(l).len()).sum::<usize>()
-            + t.cues.iter().map(|c| c.words.len()).sum::<usize>()
-            + t.patterns.len() * 8
-            + 4096;
-        let size = (2 * words).next_power_of_two();
-        let mut v = Vocabulary {
-            tags: vec![0; size],
-            index: vec![0; size],
-            entries: Vec::new(),
-            keys: Vec::new(),
-            ids: 0,
-            stems: false,
-            suffixes: false,
-            cjk_initials: Vec::new(),
-            cjk_longest: 0,
-            patterns: Vec::new(),
-            by_first: Lists::default(),
-            cue_seqs: Lists::default(),
-            seq_words: Vec::new(),
-            seq_prefixes: String::new(),
-            lexicon: super::lexicon::of_tables(t),
-        };
+        let mut v = Builder::default();
+        let (mut stems, mut suffixes) = (false, false);
         for (i, list) in LISTS.iter().enumerate() {
             for w in t.set(list) {
                 v.insert(w.as_bytes(), 1 << i);
@@ -469,10 +381,10 @@ impl Vocabulary {
                 let at = v.intern_slot(c.words[0]);
                 if c.suffix {
                     v.entries[at].suffix_cues |= bits;
-                    v.suffixes = true;
+                    suffixes = true;
                 } else if c.stem {
                     v.entries[at].stem_cues |= bits;
-                    v.stems = true;
+                    stems = true;
                 } else {
                     v.entries[at].cues |= bits;
                 }
@@ -486,17 +398,15 @@ impl Vocabulary {
             }
         }
         let patterns = compile(t, |w| v.intern(w));
-        v.by_first = Lists::of(by_first(&patterns, v.ids()));
-        v.patterns = patterns;
-        let mut by_word: Vec<Vec<(Vec<u32>, Option<String>, u64)>> =
-            (0..=v.ids).map(|_| Vec::new()).collect();
+        let by_first = Lists::of(by_first(&patterns, v.ids));
+        let (mut seq_words, mut seq_prefixes) = (Vec::new(), String::new());
+        // Per first word: (the words' ids, a stem's beginning, the cue classes).
+        type Seq = (Vec<u32>, Option<String>, u64);
+        let mut by_word: Vec<Vec<Seq>> = (0..=v.ids).map(|_| Vec::new()).collect();
         seqs.sort_by_key(|s| std::cmp::Reverse(s.0.len()));
         for s in seqs {
             let first = s.0[0] as usize;
-            match by_word[first]
-                .iter_mut()
-                .find(|o| o.0 == s.0 && o.1 == s.1)
-            {
+            match by_word[first].iter_mut().find(|o| o.0 == s.0 && o.1 == s.1) {
                 Some(o) => o.2 |= s.2,
                 None => by_word[first].push(s),
             }
@@ -507,70 +417,39 @@ impl Vocabulary {
                 seqs.into_iter()
                     .map(|(ids, prefix, cues)| {
                         let seq = CueSeq {
-                            words: v.seq_words.len() as u32,
+                            words: seq_words.len() as u32,
                             len: ids.len() as u8,
-                            prefix: v.seq_prefixes.len() as u32,
+                            prefix: seq_prefixes.len() as u32,
                             prefix_len: prefix.as_ref().map_or(0, |p| p.len() as u16),
                             cues,
                         };
-                        v.seq_words.extend(ids);
-                        v.seq_prefixes.push_str(prefix.as_deref().unwrap_or(""));
+                        seq_words.extend(ids);
+                        seq_prefixes.push_str(prefix.as_deref().unwrap_or(""));
                         seq
                     })
                     .collect()
             })
             .collect();
-        v.cue_seqs = Lists::of(by_word);
         v.cjk_initials.sort_unstable();
         v.cjk_initials.dedup();
-        v.fit();
-        v
-    }
-
-    /// Places every entry again in a table twice its number of entries (the build sized the
-    /// table before it knew how many words there were).
-    fn fit(&mut self) {
-        let size = (2 * self.entries.len()).max(16).next_power_of_two();
-        self.tags = vec![0; size];
-        self.index = vec![0; size];
-        for (k, e) in self.entries.iter().enumerate() {
-            let word = &self.keys[e.key as usize..e.key as usize + usize::from(e.len)];
-            let h = word.iter().fold(FNV, |h, &c| fnv(h, c));
-            let mut at = h as usize & (size - 1);
-            while self.tags[at] != 0 {
-                at = (at + 1) & (size - 1);
-            }
-            self.tags[at] = tag(h);
-            self.index[at] = k as u32;
+        Vocabulary {
+            words: WordTable::of(&v.entries, &v.keys),
+            stems,
+            suffixes,
+            cjk_initials: v.cjk_initials,
+            cjk_longest: v.cjk_longest,
+            patterns,
+            by_first,
+            cue_seqs: Lists::of(by_word),
+            seq_words,
+            seq_prefixes,
+            lexicon: super::lexicon::of_tables(t),
         }
     }
 
-    fn mask_at(&self, h: u64) -> usize {
-        h as usize & (self.tags.len() - 1)
-    }
-
-    pub(super) fn probe(&self, h: u64, word: &[u8]) -> Option<&Slot> {
-        let mut at = self.mask_at(h);
-        let tag = tag(h);
-        loop {
-            match self.tags[at] {
-                0 => return None,
-                t if t == tag => {
-                    let s = &self.entries[self.index[at] as usize];
-                    let key = &self.keys[s.key as usize..s.key as usize + usize::from(s.len)];
-                    let same = key.len() == word.len()
-                        && key
-                            .iter()
-                            .zip(word)
-                            .all(|(k, c)| *k == c.to_ascii_lowercase());
-                    if same {
-                        return Some(s);
-                    }
-                }
-                _ => {}
-            }
-            at = self.mask_at(at as u64 + 1);
-        }
+    /// The entry of `word` (matched ASCII case-insensitively), whose hash is `h`.
+    pub(super) fn probe(&self, h: u64, word: &[u8]) -> Option<Slot> {
+        self.words.probe(h, word)
     }
 
     /// What the vocabulary knows of `word`, ASCII case-insensitively: its lists, its id, and
@@ -636,66 +515,6 @@ impl Vocabulary {
         self.lookup(&buf[..a.len() + b.len()])
     }
 
-    /// Adds `word` (lower case already) with list bits `mask`; returns its entry.
-    fn insert(&mut self, word: &[u8], mask: u64) -> usize {
-        assert!(
-            !word.is_empty() && word.len() <= MAX_WORD,
-            "vocabulary word {word:?}"
-        );
-        let h = word.iter().fold(FNV, |h, &c| fnv(h, c));
-        let mut at = self.mask_at(h);
-        while self.tags[at] != 0 {
-            let s = self.entries[self.index[at] as usize];
-            if self.keys[s.key as usize..s.key as usize + usize::from(s.len)] == *word {
-                break;
-            }
-            at = self.mask_at(at as u64 + 1);
-        }
-        if self.tags[at] == 0 {
-            self.tags[at] = tag(h);
-            self.index[at] = self.entries.len() as u32;
-            self.entries.push(Slot {
-                key: self.keys.len() as u32,
-                len: word.len() as u8,
-                ..Slot::default()
-            });
-            self.keys.extend_from_slice(word);
-        }
-        let e = self.index[at] as usize;
-        self.entries[e].mask |= mask;
-        e
-    }
-
-    /// The id of a table word (normalised as texts are), adding it if new.
-    pub(super) fn intern(&mut self, word: &str) -> u32 {
-        let e = self.intern_slot(word);
-        self.entries[e].id
-    }
-
-    /// [`Vocabulary::intern`], returning the word's entry.
-    fn intern_slot(&mut self, word: &str) -> usize {
-        let norm = Norm::new(word);
-        let w = norm.text.to_ascii_lowercase();
-        let first = w.chars().next().expect("empty table word");
-        // The tables are compiled in: a test build checks every word once (`cargo test`
-        // builds the vocabulary), a release build does not pay for it at every start.
-        debug_assert!(
-            w.chars().all(|c| is_word_char(c) || is_cjk(c))
-                && (w.chars().all(is_cjk) || !w.chars().any(is_cjk)),
-            "table word {word:?} is not one word"
-        );
-        let at = self.insert(w.as_bytes(), 0);
-        if self.entries[at].id == 0 {
-            self.ids += 1;
-            self.entries[at].id = self.ids;
-            if is_cjk(first) {
-                self.cjk_initials.push(first);
-                self.cjk_longest = self.cjk_longest.max(w.chars().count());
-            }
-        }
-        at
-    }
-
     /// The word ids of the several-word cue `s`.
     pub(super) fn seq_ids(&self, s: &CueSeq) -> &[u32] {
         let at = s.words as usize;
@@ -712,11 +531,6 @@ impl Vocabulary {
             .as_bytes()
             .get(at..at + usize::from(s.prefix_len))?;
         (!p.is_empty()).then_some(p)
-    }
-
-    /// How many word ids there are (ids run from 1).
-    pub(super) fn ids(&self) -> u32 {
-        self.ids
     }
 }
 
@@ -741,3 +555,70 @@ pub(super) fn mask(word: &[u8]) -> u64 {
 #[cfg(test)]
 #[path = "vocab_tests.rs"]
 mod tests;
+
+/// The vocabulary's words while it is built from the tables.
+#[derive(Default)]
+struct Builder {
+    entries: Vec<Slot>,
+    keys: Vec<u8>,
+    /// Each word's entry.
+    at: std::collections::HashMap<Vec<u8>, usize>,
+    ids: u32,
+    cjk_initials: Vec<char>,
+    cjk_longest: usize,
+}
+
+impl Builder {
+    /// Adds `word` (lower case already) with list bits `mask`; returns its entry.
+    fn insert(&mut self, word: &[u8], mask: u64) -> usize {
+        assert!(
+            !word.is_empty() && word.len() <= MAX_WORD,
+            "vocabulary word {word:?}"
+        );
+        let e = match self.at.get(word) {
+            Some(&e) => e,
+            None => {
+                self.entries.push(Slot {
+                    key: self.keys.len() as u32,
+                    len: word.len() as u8,
+                    ..Slot::default()
+                });
+                self.keys.extend_from_slice(word);
+                self.at.insert(word.to_vec(), self.entries.len() - 1);
+                self.entries.len() - 1
+            }
+        };
+        self.entries[e].mask |= mask;
+        e
+    }
+
+    /// The id of a table word (normalised as texts are), adding it if new.
+    pub(super) fn intern(&mut self, word: &str) -> u32 {
+        let e = self.intern_slot(word);
+        self.entries[e].id
+    }
+
+    /// [`Builder::intern`], returning the word's entry.
+    fn intern_slot(&mut self, word: &str) -> usize {
+        let norm = Norm::new(word);
+        let w = norm.text.to_ascii_lowercase();
+        let first = w.chars().next().expect("empty table word");
+        // The tables are compiled in: a test build checks every word once (`cargo test`
+        // builds the vocabulary), a release build does not pay for it at every start.
+        debug_assert!(
+            w.chars().all(|c| is_word_char(c) || is_cjk(c))
+                && (w.chars().all(is_cjk) || !w.chars().any(is_cjk)),
+            "table word {word:?} is not one word"
+        );
+        let at = self.insert(w.as_bytes(), 0);
+        if self.entries[at].id == 0 {
+            self.ids += 1;
+            self.entries[at].id = self.ids;
+            if is_cjk(first) {
+                self.cjk_initials.push(first);
+                self.cjk_longest = self.cjk_longest.max(w.chars().count());
+            }
+        }
+        at
+    }
+}

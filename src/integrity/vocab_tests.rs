@@ -21,34 +21,3 @@ fn vocab_bin_is_current() {
     let read = Vocabulary::compiled().expect("the compiled vocabulary reads back");
     assert!(read.encode() == COMPILED);
 }
-
-#[test]
-#[ignore]
-fn vocab_part_sizes() {
-    let v = Vocabulary::compiled().unwrap();
-    let t = |name: &str, bytes: Vec<u8>, f: &dyn Fn(&[u8])| {
-        let start = std::time::Instant::now();
-        for _ in 0..20 {
-            f(&bytes);
-        }
-        eprintln!("{name}: {} bytes, {:?} per decode", bytes.len(), start.elapsed() / 20);
-    };
-    t("entries", postcard::to_allocvec(&v.entries).unwrap(), &|b| {
-        let _: Vec<Slot> = postcard::from_bytes(b).unwrap();
-    });
-    t("patterns", postcard::to_allocvec(&v.patterns).unwrap(), &|b| {
-        let _: Vec<Pattern> = postcard::from_bytes(b).unwrap();
-    });
-    t("by_first", postcard::to_allocvec(&v.by_first).unwrap(), &|b| {
-        let _: Lists<u16> = postcard::from_bytes(b).unwrap();
-    });
-    t("cue_seqs", postcard::to_allocvec(&v.cue_seqs).unwrap(), &|b| {
-        let _: Lists<CueSeq> = postcard::from_bytes(b).unwrap();
-    });
-    t("lexicon", postcard::to_allocvec(&v.lexicon).unwrap(), &|b| {
-        let _: crate::integrity::lexicon::Lexicon = postcard::from_bytes(b).unwrap();
-    });
-    t("keys", postcard::to_allocvec(&String::from_utf8(v.keys.clone()).unwrap()).unwrap(), &|b| {
-        let _: String = postcard::from_bytes(b).unwrap();
-    });
-}
