@@ -8,7 +8,9 @@ use std::path::Path;
 use jsonc_parser::cst::CstObject;
 use jsonc_parser::json;
 
-use super::settings_file::{label, matcher_of, object_at, parse, read, remove_hooks, write};
+use super::settings_file::{
+    label, matcher_of, object_at, open_for_install, parse, read, remove_hooks, write,
+};
 pub use super::settings_file::{Change, SettingsError};
 
 /// The events git-rune handles, with the matchers it registers for each (`None`: no matcher).
@@ -102,19 +104,7 @@ pub fn installed(path: &Path) -> Result<Vec<String>, SettingsError> {
 /// Merges git-rune's hooks into the settings file at `path` (created if missing).
 /// Idempotent: an entry already there is not added again.
 pub fn install(path: &Path) -> Result<Change, SettingsError> {
-    let existing = read(path)?;
-    let file_created = existing.is_none();
-    let text = existing.unwrap_or_else(|| "{}\n".to_owned());
-    let root = parse(path, &text)?;
-    let obj = root
-        .object_value()
-        .ok_or_else(|| SettingsError::NotAnObject {
-            path: path.to_owned(),
-        })?;
-    let mut change = Change {
-        file_created,
-        ..Change::default()
-    };
+    let (root, obj, mut change) = open_for_install(path)?;
     if obj.get("hooks").is_none() {
         change.created.push("hooks".into());
     }

@@ -14,7 +14,8 @@ use std::path::Path;
 use jsonc_parser::cst::{CstInputValue, CstObject};
 
 use super::settings_file::{
-    label, object_at, parse, read, remove_hooks, string_at, write, Change, SettingsError,
+    label, object_at, open_for_install, parse, read, remove_hooks, string_at, write, Change,
+    SettingsError,
 };
 
 /// How the file nests its handlers.
@@ -170,19 +171,7 @@ pub fn positions(path: &Path, spec: &Spec) -> Result<Vec<(String, usize, usize)>
 
 /// Merges git-rune's hooks into the file at `path` (created if missing); idempotent.
 pub fn install(path: &Path, spec: &Spec) -> Result<Change, SettingsError> {
-    let existing = read(path)?;
-    let file_created = existing.is_none();
-    let text = existing.unwrap_or_else(|| "{}\n".to_owned());
-    let root = parse(path, &text)?;
-    let obj = root
-        .object_value()
-        .ok_or_else(|| SettingsError::NotAnObject {
-            path: path.to_owned(),
-        })?;
-    let mut change = Change {
-        file_created,
-        ..Change::default()
-    };
+    let (root, obj, mut change) = open_for_install(path)?;
     if let Some(v) = spec.version {
         if obj.get("version").is_none() {
             obj.append("version", CstInputValue::from(u64::from(v)));

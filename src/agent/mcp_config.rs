@@ -9,7 +9,9 @@ use std::path::Path;
 use jsonc_parser::json;
 use toml_edit::{Array, DocumentMut, Item, Table};
 
-use super::settings_file::{finish_removal, object_at, parse, read, write, Change, SettingsError};
+use super::settings_file::{
+    finish_removal, object_at, open_for_install, parse, read, write, Change, SettingsError,
+};
 
 /// The server's name in every client's configuration.
 pub const SERVER: &str = "git-rune";
@@ -40,19 +42,7 @@ pub fn installed_json(path: &Path) -> Result<bool, SettingsError> {
 /// Adds `mcpServers.git-rune` to a JSON settings file (created if missing); an entry of that
 /// name already there is left as it is.
 pub fn install_json(path: &Path) -> Result<Change, SettingsError> {
-    let existing = read(path)?;
-    let file_created = existing.is_none();
-    let text = existing.unwrap_or_else(|| "{}\n".to_owned());
-    let root = parse(path, &text)?;
-    let obj = root
-        .object_value()
-        .ok_or_else(|| SettingsError::NotAnObject {
-            path: path.to_owned(),
-        })?;
-    let mut change = Change {
-        file_created,
-        ..Change::default()
-    };
+    let (root, obj, mut change) = open_for_install(path)?;
     if obj.get(JSON_CONTAINER).is_none() {
         change.created.push(JSON_CONTAINER.into());
     }

@@ -94,6 +94,25 @@ pub(super) fn parse(path: &Path, text: &str) -> Result<CstRootNode, SettingsErro
     })
 }
 
+/// A JSON settings file opened for an install: its syntax tree (`{}` when there is no file),
+/// its top-level object, and the change so far (whether the file is new).
+pub(super) fn open_for_install(
+    path: &Path,
+) -> Result<(CstRootNode, CstObject, Change), SettingsError> {
+    let existing = read(path)?;
+    let change = Change {
+        file_created: existing.is_none(),
+        ..Change::default()
+    };
+    let root = parse(path, existing.as_deref().unwrap_or("{}\n"))?;
+    let obj = root
+        .object_value()
+        .ok_or_else(|| SettingsError::NotAnObject {
+            path: path.to_owned(),
+        })?;
+    Ok((root, obj, change))
+}
+
 /// Writes through a temporary file and a rename.
 pub(super) fn write(path: &Path, text: &str) -> Result<(), SettingsError> {
     let io = |what: &'static str| {

@@ -249,18 +249,31 @@ mod tests {
             let s = table.probe(hash(w), w).expect("found");
             let e = entries[k];
             assert_eq!(
-                (s.id, s.mask, s.cues, s.stem_cues, s.suffix_cues, table.key(&s)),
+                (
+                    s.id,
+                    s.mask,
+                    s.cues,
+                    s.stem_cues,
+                    s.suffix_cues,
+                    table.key(&s)
+                ),
                 (e.id, e.mask, e.cues, e.stem_cues, e.suffix_cues, *w)
             );
         }
         // ASCII case does not matter; other words are not found.
-        assert_eq!(table.probe(hash(b"SYSTEM"), b"SYSTEM").map(|s| s.id), Some(2));
+        assert_eq!(
+            table.probe(hash(b"SYSTEM"), b"SYSTEM").map(|s| s.id),
+            Some(2)
+        );
         assert!(table.probe(hash(b"systems"), b"systems").is_none());
         // Read back through its stored form, borrowed.
         let bytes = postcard::to_allocvec(&table).unwrap();
         let read: WordTable<'_> = postcard::from_bytes(&bytes).unwrap();
         assert!(matches!(read.keys, Cow::Borrowed(_)));
-        assert_eq!(read.probe(hash(b"ignore"), b"ignore").map(|s| s.id), Some(1));
+        assert_eq!(
+            read.probe(hash(b"ignore"), b"ignore").map(|s| s.id),
+            Some(1)
+        );
         // A damaged table reads as one that knows nothing, without a panic.
         let mut cut = read.clone();
         cut.slots = Cow::Owned(cut.slots[..SLOT + 3].to_vec());

@@ -94,12 +94,8 @@ impl Group<'_> {
             ));
         }
         Body::Task(Task {
-            uid: String::new(),
-            num: 0,
-            claimed: String::new(),
             title: self.title.clone(),
             status: COMPLETED.into(),
-            priority: String::new(),
             category: self.category.clone(),
             created,
             completed,
@@ -107,9 +103,7 @@ impl Group<'_> {
             consolidated_count: self.members.len() as u32,
             context,
             files: files.into_iter().collect(),
-            keep: false,
-            aliases: Vec::new(),
-            extra: Vec::new(),
+            ..Task::default()
         })
     }
 }

@@ -181,22 +181,9 @@ pub fn add(store: &Store, sealer: &mut Sealer, change: Change) -> Result<Outcome
     let written = write_records(store, Scope::Branch, &summary, |state| {
         let now = store.now();
         let mut body = Body::Task(Task {
-            uid: String::new(),
-            num: 0,
-            claimed: String::new(),
             title: title.clone(),
             status: PENDING.into(),
-            priority: String::new(),
-            category: String::new(),
-            created: String::new(),
-            completed: String::new(),
-            consolidated: false,
-            consolidated_count: 0,
-            context: String::new(),
-            files: Vec::new(),
-            keep: false,
-            aliases: Vec::new(),
-            extra: Vec::new(),
+            ..Task::default()
         });
         apply(&mut body, &change, &now);
         let mut next = task::next_number(state);

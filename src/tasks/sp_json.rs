@@ -128,9 +128,7 @@ pub fn parse(text: &str, now: &str) -> Result<SpFile, SpError> {
             created = now.to_owned();
         }
         out_tasks.push(Body::Task(Task {
-            uid: String::new(),
             num,
-            claimed: String::new(),
             title: t.title,
             status: status.to_owned(),
             priority: t.priority.unwrap_or_default(),
@@ -141,8 +139,6 @@ pub fn parse(text: &str, now: &str) -> Result<SpFile, SpError> {
             consolidated_count: t.consolidated_count,
             context: t.context.unwrap_or_default(),
             files: t.files,
-            keep: false,
-            aliases: Vec::new(),
             extra: t
                 .rest
                 .into_iter()
@@ -152,6 +148,7 @@ pub fn parse(text: &str, now: &str) -> Result<SpFile, SpError> {
                     text: value.to_string(),
                 })
                 .collect(),
+            ..Task::default()
         }));
     }
     let mut out_blocks = Vec::new();

@@ -68,22 +68,9 @@ pub fn changes(tasks: &[Record], todos: &[Todo]) -> Vec<Draft> {
                 });
             }
             None => out.push(Draft::new(Body::Task(Task {
-                uid: String::new(),
-                num: 0,
-                claimed: String::new(),
                 title: crate::text::one_line(&todo.content),
                 status: status.to_owned(),
-                priority: String::new(),
-                category: String::new(),
-                created: String::new(),
-                completed: String::new(),
-                consolidated: false,
-                consolidated_count: 0,
-                context: String::new(),
-                files: Vec::new(),
-                keep: false,
-                aliases: Vec::new(),
-                extra: Vec::new(),
+                ..Task::default()
             }))),
         }
     }

@@ -346,6 +346,7 @@ fn plugin_heading(line: &str) -> Option<(String, String, String)> {
 }
 
 /// An entry being read.
+#[derive(Default)]
 struct Building {
     line: usize,
     date: String,
@@ -420,17 +421,9 @@ pub fn parse(role: &str, file: EchoFile, text: &str) -> Result<Vec<Parsed>, Pars
                 date: date.clone(),
                 title,
                 layer: Some(layer),
-                source: String::new(),
-                confidence: None,
-                evidence: String::new(),
-                verified: String::new(),
-                supersedes: String::new(),
-                members: Vec::new(),
-                text: None,
-                after: String::new(),
                 extra: std::mem::take(&mut pending),
                 plugin: Some(Vec::new()),
-                blanks: 0,
+                ..Building::default()
             });
             just_started = true;
             continue;
@@ -452,18 +445,8 @@ pub fn parse(role: &str, file: EchoFile, text: &str) -> Result<Vec<Parsed>, Pars
                 line: n,
                 date,
                 title,
-                layer: None,
-                source: String::new(),
-                confidence: None,
-                evidence: String::new(),
-                verified: String::new(),
-                supersedes: String::new(),
-                members: Vec::new(),
-                text: None,
-                after: String::new(),
                 extra: std::mem::take(&mut pending),
-                plugin: None,
-                blanks: 0,
+                ..Building::default()
             });
             continue;
         }

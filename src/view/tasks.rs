@@ -258,22 +258,13 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
             let extra = Vec::new();
             out.push(Parsed::entry(
                 Body::Task(Task {
-                    uid: String::new(),
                     num,
-                    claimed: String::new(),
                     title,
                     status: status.to_owned(),
                     priority,
                     category,
-                    created: String::new(),
-                    completed: String::new(),
-                    consolidated: false,
-                    consolidated_count: 0,
-                    context: String::new(),
-                    files: Vec::new(),
-                    keep: false,
-                    aliases: Vec::new(),
                     extra,
+                    ..Task::default()
                 }),
                 None,
             ));

@@ -20,7 +20,7 @@ use crate::model::{Body, ValidationError};
 /// A task of the branch's list (the seed's session protocol). Edits supersede; every
 /// version of one task shares its `uid`. `num` is the `TASK_<num>` the writer claimed at
 /// `claimed`; the fold settles two tasks claiming one number (docs/storage.md).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Task {
     /// The task's identity across edits: hex, made when the task was created.
     pub uid: String,
