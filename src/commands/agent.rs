@@ -487,26 +487,23 @@ fn wire_native(ctx: &Context, agent: route::Agent, scope: HookScope, on: bool) -
     }
     .map_err(wiring_error)?;
     if ctx.ui.json {
-        let steps: Vec<_> = done
-            .steps
-            .iter()
-            .map(|s| {
-                serde_json::json!({
-                    "path": s.path.display().to_string(),
-                    "changed": s.entries,
-                    "file_created": s.file_created,
-                    "file_removed": s.file_removed,
+        let v = json::NativeWiringJson {
+            version: json::VERSION,
+            agent: agent.as_str(),
+            scope: scope.as_str(),
+            installed: on,
+            files: done
+                .steps
+                .iter()
+                .map(|s| json::WiredFileJson {
+                    path: s.path.display().to_string(),
+                    changed: &s.entries,
+                    file_created: s.file_created,
+                    file_removed: s.file_removed,
                 })
-            })
-            .collect();
-        let v = serde_json::json!({
-            "version": json::VERSION,
-            "agent": agent.as_str(),
-            "scope": scope.as_str(),
-            "installed": on,
-            "files": steps,
-            "notes": done.notes,
-        });
+                .collect(),
+            notes: &done.notes,
+        };
         ctx.report(&(json::line(&v) + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -9,6 +9,7 @@ use clap::Args;
 
 use super::Context;
 use crate::error;
+use crate::output::json;
 use crate::sync::repair::repair;
 
 #[derive(Debug, Args)]
@@ -34,25 +35,29 @@ pub fn run(ctx: &Context, args: RepairArgs) -> Result<ExitCode> {
     let done = repair(&store, &remote, &|what| ctx.ui.status(what))?;
     let mut out = String::new();
     if ctx.ui.json {
-        let pairs = |l: &[(String, String)]| -> Vec<serde_json::Value> {
-            l.iter()
-                .map(|(r, why)| serde_json::json!({ "ref": r, "reason": why }))
-                .collect()
-        };
-        let left: Vec<(String, String)> = done
-            .report
-            .skipped
-            .iter()
-            .map(|s| (s.remote_ref.clone(), s.why.clone()))
-            .collect();
-        out.push_str(&crate::output::json::line(&serde_json::json!({
-            "version": crate::output::json::VERSION,
-            "remote": remote,
-            "replaced": done.replaced,
-            "removed": done.removed,
-            "left": pairs(&left),
-            "failed": pairs(&done.failed),
-        })));
+        out.push_str(&json::line(&json::RepairJson {
+            version: json::VERSION,
+            remote: &remote,
+            replaced: &done.replaced,
+            removed: &done.removed,
+            left: done
+                .report
+                .skipped
+                .iter()
+                .map(|s| json::RefReasonJson {
+                    remote_ref: &s.remote_ref,
+                    reason: &s.why,
+                })
+                .collect(),
+            failed: done
+                .failed
+                .iter()
+                .map(|(r, why)| json::RefReasonJson {
+                    remote_ref: r,
+                    reason: why,
+                })
+                .collect(),
+        }));
         out.push('\n');
     } else {
         for name in &done.replaced {

@@ -201,11 +201,11 @@ pub fn remote(ctx: &Context, args: RemoteArgs) -> Result<ExitCode> {
             let mut out = String::new();
             for (remote, s) in share::where_memory_goes(&store) {
                 if ctx.ui.json {
-                    out.push_str(&json::line(&serde_json::json!({
-                        "remote": remote,
-                        "memory": s.pushes(),
-                        "why": s.as_str(),
-                    })));
+                    out.push_str(&json::line(&json::RemoteJson {
+                        remote: remote.clone(),
+                        memory: s.pushes(),
+                        why: s.as_str(),
+                    }));
                     out.push('\n');
                 } else {
                     let goes = if s.pushes() {

@@ -87,6 +87,21 @@ fn use_cases_do_not_parse_arguments_or_print() {
     );
 }
 
+#[test]
+fn commands_print_json_from_the_typed_shapes_only() {
+    let offenders: Vec<String> = files()
+        .into_iter()
+        .filter(|(rel, code)| {
+            rel.starts_with("commands/") && !rel.ends_with("snapshots.rs") && code.contains("json!")
+        })
+        .map(|(rel, _)| rel)
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "--json output comes from the typed shapes in output/json (docs/json.md), not json!: {offenders:?}"
+    );
+}
+
 /// A file's module path from its path under src/ (`a/mod.rs` is `a`, `lib.rs` the root).
 fn module_of(rel: &str) -> Vec<String> {
     let stem = rel.trim_end_matches(".rs");

@@ -1,5 +1,6 @@
 //! The `--json` shapes of the commands' own results (status, save, log, init, agent, context,
-//! mode, task consolidate, install-man, hooks, verify), each a typed struct whose fields are
+//! mode, task consolidate, install-man, hooks, verify, repair, remote list, native agent
+//! wiring), each a typed struct whose fields are
 //! declared in the order the output prints them (docs/json.md). Records and the briefing are
 //! mapped in `json/mod.rs`.
 
@@ -38,6 +39,47 @@ pub struct RemoteJson {
     pub remote: String,
     pub memory: bool,
     pub why: &'static str,
+}
+
+/// `git rune repair --json`.
+#[derive(Serialize)]
+pub struct RepairJson<'a> {
+    pub version: u32,
+    pub remote: &'a str,
+    pub replaced: &'a [String],
+    pub removed: &'a [String],
+    /// Refs not damaged but not readable here (a newer layout).
+    pub left: Vec<RefReasonJson<'a>>,
+    /// Refs that moved meanwhile.
+    pub failed: Vec<RefReasonJson<'a>>,
+}
+
+/// A ref and why it was left as it was.
+#[derive(Serialize)]
+pub struct RefReasonJson<'a> {
+    #[serde(rename = "ref")]
+    pub remote_ref: &'a str,
+    pub reason: &'a str,
+}
+
+/// `git rune agent install|uninstall <codex|gemini|copilot|cursor|opencode> --json`.
+#[derive(Serialize)]
+pub struct NativeWiringJson<'a> {
+    pub version: u32,
+    pub agent: &'a str,
+    pub scope: &'a str,
+    pub installed: bool,
+    pub files: Vec<WiredFileJson<'a>>,
+    pub notes: &'a [String],
+}
+
+/// One file the native wiring wrote or cleaned.
+#[derive(Serialize)]
+pub struct WiredFileJson<'a> {
+    pub path: String,
+    pub changed: &'a [String],
+    pub file_created: bool,
+    pub file_removed: bool,
 }
 
 /// One view file and its state (`clean`, `modified`, `added`, `missing`).
