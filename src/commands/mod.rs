@@ -528,7 +528,7 @@ impl Context {
 }
 
 #[cfg(test)]
-mod snapshots;
+mod snapshot_tests;
 
 /// Runs `command` in `ctx`.
 pub fn dispatch(ctx: &Context, command: Command) -> Result<ExitCode> {
