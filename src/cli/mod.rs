@@ -3,7 +3,9 @@
 //! command list (`groups.txt`), the examples (`examples.txt`) and the exit status
 //! (their tables are the manual's, in `output/manual`).
 
-use clap::Parser;
+use std::ffi::OsString;
+
+use clap::{FromArgMatches, Parser, Subcommand};
 
 use crate::commands::{Command, GlobalArgs};
 pub use crate::output::manual::{examples, exit_statuses, groups};
@@ -30,6 +32,48 @@ pub struct Cli {
 /// manual's ENVIRONMENT).
 pub fn environment() -> Vec<(&'static str, &'static str)> {
     crate::output::manual::environment()
+}
+
+/// The command line of the two entry points git-rune's own hooks call: `hook <name> …` (the
+/// git hook shims, at every commit) and `agent …` (the agents' settings, at every tool call).
+/// Building the parser of every command cost more than the rest of a PostToolUse tick, so
+/// these are parsed by a parser of those two subcommands alone, with the same global flags
+/// and the same argument types: a command line it takes means what the full parser reads
+/// (`hook_entry_parses_as_the_full_parser_does`). Help, a version, a usage error or any
+/// other command goes to the full parser.
+#[derive(Debug, Parser)]
+#[command(name = "git-rune", disable_help_subcommand = true)]
+struct HookEntry {
+    #[command(flatten)]
+    global: GlobalArgs,
+
+    #[command(subcommand)]
+    command: HookCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum HookCommand {
+    Hook(crate::commands::hooks::HookArgs),
+    Agent(crate::commands::agent::AgentArgs),
+}
+
+/// `args` (the program's name first) parsed, when it runs `hook` or `agent` and parses; the
+/// full parser reads everything else.
+pub fn parse_hook_entry(args: &[OsString]) -> Option<Cli> {
+    let first = args.get(1)?;
+    if first != "hook" && first != "agent" {
+        return None;
+    }
+    use clap::CommandFactory;
+    let matches = HookEntry::command().try_get_matches_from(args).ok()?;
+    let entry = HookEntry::from_arg_matches(&matches).ok()?;
+    Some(Cli {
+        global: entry.global,
+        command: match entry.command {
+            HookCommand::Hook(a) => Command::Hook(a),
+            HookCommand::Agent(a) => Command::Agent(a),
+        },
+    })
 }
 
 /// docs/config.md: every `rune.*` setting, from the one settings table.
@@ -188,5 +232,59 @@ mod tests {
             "{decide}"
         );
         assert!(pages.iter().any(|(n, _)| n == "git-rune-task-add.1"));
+    }
+
+    #[test]
+    fn hook_entry_parses_as_the_full_parser_does() {
+        let full = |args: &[&str]| -> Option<String> {
+            let m = command().try_get_matches_from(args).ok()?;
+            Some(format!("{:?}", Cli::from_arg_matches(&m).ok()?))
+        };
+        let fast = |args: &[&str]| -> Option<String> {
+            let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+            parse_hook_entry(&args).map(|c| format!("{c:?}"))
+        };
+        for args in [
+            &["git-rune", "hook", "post-commit"][..],
+            &[
+                "git-rune",
+                "hook",
+                "pre-push",
+                "origin",
+                "https://example.com/r.git",
+            ],
+            &["git-rune", "hook", "post-rewrite", "amend"],
+            &["git-rune", "hook", "post-checkout", "a", "b", "1"],
+            &["git-rune", "hook", "x", "-q", "--json"],
+            &["git-rune", "agent", "hook", "PostToolUse"],
+            &[
+                "git-rune",
+                "agent",
+                "hook",
+                "--agent",
+                "codex",
+                "PostToolUse",
+            ],
+            &["git-rune", "agent", "hook", "--plugin", "Stop"],
+            &["git-rune", "agent", "hook", "PostToolUse", "-q"],
+            &["git-rune", "agent", "status", "--json", "-C", "/tmp"],
+            &["git-rune", "agent", "install", "codex", "--user"],
+        ] {
+            let want = full(args);
+            assert!(want.is_some(), "{args:?} parses");
+            assert_eq!(fast(args), want, "{args:?}");
+        }
+        // What the full parser must tell (help, errors) or another command: not taken.
+        for args in [
+            &["git-rune", "agent", "--help"][..],
+            &["git-rune", "agent", "hook", "--help"],
+            &["git-rune", "hook"],
+            &["git-rune", "agent", "hook", "--bogus", "Stop"],
+            &["git-rune", "-q", "hook", "post-commit"],
+            &["git-rune", "status"],
+            &["git-rune"],
+        ] {
+            assert_eq!(fast(args), None, "{args:?}");
+        }
     }
 }

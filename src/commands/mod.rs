@@ -4,12 +4,12 @@
 //! Past 600 lines: the enum, its dispatch and the context are one table of every subcommand;
 //! split, adding a command would mean editing two files in step.
 
-mod agent;
+pub(crate) mod agent;
 mod context;
 mod diff;
 mod echo;
 mod gc;
-mod hooks;
+pub(crate) mod hooks;
 mod init;
 mod input;
 mod load;
