@@ -37,36 +37,31 @@ pub fn skip_blanks(b: &[u8], mut i: usize) -> usize {
 
 // Shell tokens (a command line split at blanks).
 
+/// `tok` without the bytes of `lead` at its start and of `trail` at its end.
+fn trimmed<'a>(tok: &'a [u8], lead: &[u8], trail: &[u8]) -> &'a [u8] {
+    let s = tok
+        .iter()
+        .position(|c| !lead.contains(c))
+        .unwrap_or(tok.len());
+    let e = tok[s..]
+        .iter()
+        .rposition(|c| !trail.contains(c))
+        .map_or(s, |p| s + p + 1);
+    &tok[s..e]
+}
+
 /// What a token names: quotes and `$(`-style openers stripped, leading directories dropped.
 pub fn command_name(tok: &[u8]) -> &[u8] {
-    let (mut s, mut e) = (0, tok.len());
-    while s < e && b"`'\"($<{".contains(&tok[s]) {
-        s += 1;
-    }
-    while e > s && b"`'\");,}.".contains(&tok[e - 1]) {
-        e -= 1;
-    }
-    let mut base = e;
-    while base > s && tok[base - 1] != b'/' {
-        base -= 1;
-    }
-    if base == e {
-        &tok[s..e]
-    } else {
-        &tok[base..e]
+    let t = trimmed(tok, b"`'\"($<{", b"`'\");,}.");
+    match t.iter().rposition(|&c| c == b'/') {
+        Some(p) if p + 1 < t.len() => &t[p + 1..],
+        _ => t,
     }
 }
 
 /// `tok` without quotes and parentheses around it.
 pub fn unquoted(tok: &[u8]) -> &[u8] {
-    let (mut s, mut e) = (0, tok.len());
-    while s < e && b"`'\"(".contains(&tok[s]) {
-        s += 1;
-    }
-    while e > s && b"`'\");,".contains(&tok[e - 1]) {
-        e -= 1;
-    }
-    &tok[s..e]
+    trimmed(tok, b"`'\"(", b"`'\");,")
 }
 
 /// The file a path or URL token names (after its last `/`, before `?` or `#`).
@@ -76,4 +71,20 @@ pub fn basename(tok: &[u8]) -> &[u8] {
     &t[t.iter()
         .rposition(|&c| c == b'/' || c == b'\\')
         .map_or(0, |p| p + 1)..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_lose_their_quotes_and_commands_their_directories() {
+        assert_eq!(unquoted(b"\"(x)\";"), b"x");
+        assert_eq!(unquoted(b"''"), b"");
+        assert_eq!(command_name(b"$(/usr/bin/curl"), b"curl");
+        assert_eq!(command_name(b"`sh`;"), b"sh");
+        assert_eq!(command_name(b"/"), b"/");
+        assert_eq!(command_name(b"dir/"), b"dir/");
+        assert_eq!(command_name(b""), b"");
+    }
 }
