@@ -64,9 +64,14 @@ pub struct Draft {
 
 impl Draft {
     pub fn new(body: Body) -> Draft {
+        Draft::superseding(body, Vec::new())
+    }
+
+    /// A draft that supersedes the records `supersedes` names (an edit).
+    pub fn superseding(body: Body, supersedes: Vec<String>) -> Draft {
         Draft {
             body,
-            supersedes: Vec::new(),
+            supersedes,
             at: None,
         }
     }

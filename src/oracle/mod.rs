@@ -150,14 +150,9 @@ pub fn complete(
                 let body =
                     moved(r, COMPLETE, "", Some((response_id, &text))).expect("an oracle record");
                 let sealed = sealer
-                    .seal(
-                        Draft {
-                            body,
-                            supersedes: vec![r.id.clone()],
-                            at: None,
-                        },
-                        &|field, _| format!("field `{field}` of {session_id}"),
-                    )
+                    .seal(Draft::superseding(body, vec![r.id.clone()]), &|field, _| {
+                        format!("field `{field}` of {session_id}")
+                    })
                     .map_err(anyhow::Error::from)?;
                 Ok(vec![sealed])
             },

@@ -4,14 +4,12 @@
 //! commit note after a bulk import lists a hundred records and counts the rest
 //! (notes/compose.rs); this keeps its cost from growing with the import.
 
-use std::collections::HashSet;
-
 use gix::ObjectId;
 
 use super::chain::WALK_MAX;
 use super::objects::ReadObjects as _;
 use super::partial::find_blob;
-use super::records::{diff_blobs, parse_tree_records, tree_layout};
+use super::records::{changed_blobs, ids_in, parse_tree_records, tree_layout, BlobList};
 use super::{git_err, Result, Store, Tip};
 use crate::model::{Kind, Record};
 
@@ -122,14 +120,8 @@ impl Store {
                 continue;
             }
             let (old_blobs, new_blobs) = self.kind_diff(name, &old_root, &new_root, kind)?;
-            let new_oids: HashSet<ObjectId> = new_blobs.iter().map(|(_, o)| *o).collect();
-            let old_oids: HashSet<ObjectId> = old_blobs.iter().map(|(_, o)| *o).collect();
-            let known = ids_in(
-                repo,
-                name,
-                old_blobs.iter().filter(|(_, o)| !new_oids.contains(o)),
-            )?;
-            for (path, oid) in new_blobs.iter().filter(|(_, o)| !old_oids.contains(o)) {
+            let known = ids_in(repo, &format!("{name}:"), &old_blobs)?;
+            for (path, oid) in &new_blobs {
                 let blob = find_blob(repo, *oid, &|| format!("cannot read {name}:{path}"))?;
                 let mut records = Vec::new();
                 parse_tree_records(name, path, &blob.data, &mut records)?;
@@ -165,18 +157,8 @@ impl Store {
         let mut count = 0;
         for dir in dirs {
             let (old_blobs, new_blobs) = self.kind_diff(name, &old_root, &new_root, &dir)?;
-            let new_oids: HashSet<ObjectId> = new_blobs.iter().map(|(_, o)| *o).collect();
-            let old_oids: HashSet<ObjectId> = old_blobs.iter().map(|(_, o)| *o).collect();
-            let known = ids_in(
-                &self.repo,
-                name,
-                old_blobs.iter().filter(|(_, o)| !new_oids.contains(o)),
-            )?;
-            let added = ids_in(
-                &self.repo,
-                name,
-                new_blobs.iter().filter(|(_, o)| !old_oids.contains(o)),
-            )?;
+            let known = ids_in(&self.repo, &format!("{name}:"), &old_blobs)?;
+            let added = ids_in(&self.repo, &format!("{name}:"), &new_blobs)?;
             count += added.difference(&known).count();
         }
         Ok(count)
@@ -202,7 +184,7 @@ impl Store {
         Ok((old.map(root).transpose()?, root(new)?))
     }
 
-    /// The record blobs under directory `dir` that differ between two root trees: (only in
+    /// The record blobs under directory `dir` that only one of two root trees holds: (only in
     /// old, only in new), as (path, blob id), in tree order.
     fn kind_diff(
         &self,
@@ -211,20 +193,10 @@ impl Store {
         new_root: &gix::objs::Tree,
         dir: &str,
     ) -> Result<(BlobList, BlobList)> {
-        let mut diff = (Vec::new(), Vec::new());
-        diff_blobs(
-            &self.repo,
-            name,
-            dir,
-            old_root.as_ref().and_then(|r| dir_of(r, dir)),
-            dir_of(new_root, dir),
-            &mut diff,
-        )?;
-        Ok(diff)
+        let old = old_root.as_ref().and_then(|r| dir_of(r, dir));
+        changed_blobs(&self.repo, name, dir, old, dir_of(new_root, dir))
     }
 }
-
-type BlobList = Vec<(String, ObjectId)>;
 
 /// The subtree `dir` of a decoded root tree.
 fn dir_of(root: &gix::objs::Tree, dir: &str) -> Option<ObjectId> {
@@ -269,24 +241,6 @@ fn first_in(
         }
     }
     Ok(())
-}
-
-/// The record ids in `blobs` (the start of each line; nothing is decoded).
-fn ids_in<'a>(
-    repo: &gix::Repository,
-    name: &str,
-    blobs: impl Iterator<Item = &'a (String, ObjectId)>,
-) -> Result<HashSet<String>> {
-    let mut out = HashSet::new();
-    for (path, oid) in blobs {
-        let blob = find_blob(repo, *oid, &|| format!("cannot read {name}:{path}"))?;
-        for line in String::from_utf8_lossy(&blob.data).lines() {
-            if let Some(id) = crate::model::line_id(line) {
-                out.insert(id.to_owned());
-            }
-        }
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

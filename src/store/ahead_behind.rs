@@ -463,24 +463,11 @@ impl<'a> Walk<'a> {
 
     /// Resolves a starting point to its commit node, peeling annotated tags like git does.
     fn tip(&mut self, id: ObjectId) -> Result<usize, Fail> {
-        let mut id = id;
-        loop {
-            if let Some(pos) = self.graph.and_then(|graph| graph.lookup(id)) {
-                return Ok(self.node(id, Some(pos)));
-            }
-            let kind = super::objects::find_data(self.repo, &id, &mut self.buf)
-                .map_err(|error| AheadBehindError::Read { id, error })?
-                .ok_or(AheadBehindError::MissingCommit { id })?;
-            match kind {
-                gix::objs::Kind::Commit => return Ok(self.node(id, None)),
-                gix::objs::Kind::Tag => {
-                    id = gix::objs::TagRefIter::from_bytes(&self.buf, self.repo.object_hash())
-                        .target_id()
-                        .map_err(|error| AheadBehindError::Decode { id, error })?;
-                }
-                kind => return Err(AheadBehindError::NotACommit { id, kind }.into()),
-            }
+        if let Some(pos) = self.graph.and_then(|graph| graph.lookup(id)) {
+            return Ok(self.node(id, Some(pos)));
         }
+        let id = peel(self.repo, id, &mut self.buf)?;
+        Ok(self.node(id, None))
     }
 
     /// Returns the node for `id`, creating it on first sight; `graph_pos` is its commit-graph position if known.

@@ -177,15 +177,7 @@ impl Store {
             return Ok(Err(u));
         }
         // Ids the local side's differing blobs hold: those are not new.
-        let mut known: HashSet<String> = HashSet::new();
-        for (path, oid) in &reader.old {
-            let blob = find_blob(&self.repo, *oid, &|| format!("cannot read {path}"))?;
-            for line in String::from_utf8_lossy(&blob.data).lines() {
-                if let Some(id) = crate::model::line_id(line) {
-                    known.insert(id.to_owned());
-                }
-            }
-        }
+        let known = super::records::ids_in(&self.repo, "", &reader.old)?;
         let mut out = Incoming::default();
         let ids: Vec<ObjectId> = reader.new.iter().map(|(_, oid)| *oid).collect();
         super::partial::prefetch(&self.repo, &ids)?;

@@ -67,33 +67,16 @@ impl Store {
         let mut retry = Retry::new();
         loop {
             let tip = self.tip(NOTES_REF)?;
-            let root = tip
-                .map(|t| t.tree)
-                .unwrap_or_else(|| ObjectId::empty_tree(self.repo.object_hash()));
-            let mut notes = self.notes_at(root)?;
+            let mut notes = self.notes_reader(tip.map(|t| t.tree))?;
             let mut changed = false;
-            for (commit, mut text) in make(&mut notes)? {
-                if !text.is_empty() && !text.ends_with('\n') {
-                    text.push('\n');
-                }
-                let blob = self
-                    .repo
-                    .write_blob(text.as_bytes())
-                    .map_err(git_err("cannot write a note"))?
-                    .detach();
-                let previous = notes
-                    .tree
-                    .edit(commit, Some(blob), &self.repo)
-                    .map_err(git_err(format!("cannot write the note of {commit}")))?;
-                changed |= previous != Some(blob);
+            for (commit, text) in make(&mut notes)? {
+                changed |= notes.set(commit, &text)?;
             }
             if !changed {
                 return Ok(tip.map(|t| t.commit));
             }
-            let tree = notes.tree.write(&self.repo).map_err(git_err(format!(
-                "cannot write the notes tree of {NOTES_REF}"
-            )))?;
-            let id = self.write_commit(&message, tree, tip.map(|t| t.commit))?;
+            let tree = notes.write_tree()?;
+            let id = self.write_commit(&message, tree, tip.map(|t| t.commit), "a commit")?;
             self.flush_objects()?;
             let update = Update {
                 name: NOTES_REF,
@@ -120,9 +103,8 @@ impl Store {
         theirs: ObjectId,
     ) -> Result<Vec<(ObjectId, String, Option<String>)>> {
         let mut found = Vec::new();
-        self.walk_notes(String::new(), theirs, ours, &mut found)?;
-        let root = ours.unwrap_or_else(|| ObjectId::empty_tree(self.repo.object_hash()));
-        let mut mine = self.notes_at(root)?;
+        let _ = self.walk_notes(String::new(), theirs, ours, None, &mut found)?;
+        let mut mine = self.notes_reader(ours)?;
         let mut out = Vec::new();
         for (commit, blob) in found {
             let text = super::partial::find_blob(&self.repo, blob, &|| {
@@ -156,13 +138,16 @@ impl Store {
     > {
         let limits = self.limits();
         let mut found = Vec::new();
-        if let Err(u) =
-            self.walk_remote_notes(String::new(), theirs, ours, limits.tree_entries, &mut found)?
-        {
+        if let Err(u) = self.walk_notes(
+            String::new(),
+            theirs,
+            ours,
+            Some(limits.tree_entries),
+            &mut found,
+        )? {
             return Ok(Err(u));
         }
-        let root = ours.unwrap_or_else(|| ObjectId::empty_tree(self.repo.object_hash()));
-        let mut mine = self.notes_at(root)?;
+        let mut mine = self.notes_reader(ours)?;
         let mut out = Vec::new();
         let mut refused = Vec::new();
         for (commit, blob) in found {
@@ -191,61 +176,69 @@ impl Store {
         Ok(Ok((out, refused)))
     }
 
-    /// [`Store::walk_notes`] over a remote's tree, with its trees held to `limit` entries.
-    fn walk_remote_notes(
+    /// (annotated commit, note blob) of every note of notes tree `theirs` whose subtree
+    /// differs from the same path in `ours`.
+    pub(super) fn notes_differing_ids(
+        &self,
+        ours: Option<ObjectId>,
+        theirs: ObjectId,
+    ) -> Result<Vec<(ObjectId, ObjectId)>> {
+        let mut found = Vec::new();
+        let _ = self.walk_notes(String::new(), theirs, ours, None, &mut found)?;
+        Ok(found)
+    }
+
+    /// (annotated commit, note blob) of every note below `theirs` whose subtree differs from
+    /// the same path in `ours`. With `limit`, `theirs` is a remote's tree, not trusted: one
+    /// that cannot be read or holds more than `limit` entries makes the walk `Err`.
+    fn walk_notes(
         &self,
         prefix: String,
         theirs: ObjectId,
         ours: Option<ObjectId>,
-        limit: usize,
+        limit: Option<usize>,
         out: &mut Vec<(ObjectId, ObjectId)>,
     ) -> Result<std::result::Result<(), super::Unreadable>> {
-        let Ok(tree) = self.repo.read_tree(theirs) else {
-            return Ok(Err(super::Unreadable::Missing));
-        };
-        let Ok(decoded) = tree.decode() else {
-            return Ok(Err(super::Unreadable::Damaged(
-                "a notes tree cannot be read".into(),
-            )));
-        };
-        if decoded.entries.len() > limit {
-            return Ok(Err(super::Unreadable::Damaged(format!(
-                "a notes tree holds {} entries, more than rune.maxTreeEntries ({limit})",
-                decoded.entries.len()
-            ))));
-        }
-        let entries: Vec<(String, bool, ObjectId)> = decoded
-            .entries
-            .iter()
-            .map(|e| (e.filename.to_string(), e.mode.is_tree(), e.oid.to_owned()))
-            .collect();
-        let ours: std::collections::HashMap<String, (bool, ObjectId)> = match ours {
-            Some(o) => {
-                let t = self
-                    .repo
-                    .read_tree(o)
-                    .map_err(git_err(format!("cannot read notes tree {o}")))?;
-                let d = t.decode().map_err(git_err("cannot decode a notes tree"))?;
-                d.entries
-                    .iter()
-                    .map(|e| (e.filename.to_string(), (e.mode.is_tree(), e.oid.to_owned())))
-                    .collect()
+        let entries = match limit {
+            None => self.note_entries(theirs)?,
+            Some(limit) => {
+                let Ok(tree) = self.repo.read_tree(theirs) else {
+                    return Ok(Err(super::Unreadable::Missing));
+                };
+                let Ok(decoded) = tree.decode() else {
+                    return Ok(Err(super::Unreadable::Damaged(
+                        "a notes tree cannot be read".into(),
+                    )));
+                };
+                if decoded.entries.len() > limit {
+                    return Ok(Err(super::Unreadable::Damaged(format!(
+                        "a notes tree holds {} entries, more than rune.maxTreeEntries ({limit})",
+                        decoded.entries.len()
+                    ))));
+                }
+                entries_of(&decoded)
             }
+        };
+        let ours: std::collections::HashMap<String, (bool, ObjectId)> = match ours {
+            Some(o) => self
+                .note_entries(o)?
+                .into_iter()
+                .map(|(n, t, id)| (n, (t, id)))
+                .collect(),
             None => Default::default(),
         };
         for (name, is_tree, id) in entries {
-            let same = ours.get(&name).map(|(t, o)| (name.clone(), *t, *o));
-            let same = same.as_ref();
-            if same.is_some_and(|(_, _, o)| *o == id) {
+            let same = ours.get(&name).copied();
+            if same.is_some_and(|(_, o)| o == id) {
                 continue;
             }
             let path = format!("{prefix}{name}");
             if is_tree {
-                if path.len() >= 40 {
+                if limit.is_some() && path.len() >= 40 {
                     continue;
                 }
-                let sub = same.filter(|(_, t, _)| *t).map(|(_, _, o)| *o);
-                if let Err(u) = self.walk_remote_notes(path, id, sub, limit, out)? {
+                let sub = same.filter(|(t, _)| *t).map(|(_, o)| o);
+                if let Err(u) = self.walk_notes(path, id, sub, limit, out)? {
                     return Ok(Err(u));
                 }
             } else if let Ok(commit) = ObjectId::from_hex(path.as_bytes()) {
@@ -255,63 +248,16 @@ impl Store {
         Ok(Ok(()))
     }
 
-    /// (annotated commit, note blob) of every note of notes tree `theirs` whose subtree
-    /// differs from the same path in `ours`.
-    pub(super) fn notes_differing_ids(
-        &self,
-        ours: Option<ObjectId>,
-        theirs: ObjectId,
-    ) -> Result<Vec<(ObjectId, ObjectId)>> {
-        let mut found = Vec::new();
-        self.walk_notes(String::new(), theirs, ours, &mut found)?;
-        Ok(found)
-    }
-
-    /// (annotated commit, note blob) of every note below `theirs` whose subtree differs from
-    /// the same path in `ours`.
-    fn walk_notes(
-        &self,
-        prefix: String,
-        theirs: ObjectId,
-        ours: Option<ObjectId>,
-        out: &mut Vec<(ObjectId, ObjectId)>,
-    ) -> Result<()> {
-        let read = |id: ObjectId| -> Result<Vec<(String, bool, ObjectId)>> {
-            let tree = self
-                .repo
-                .read_tree(id)
-                .map_err(git_err(format!("cannot read notes tree {id}")))?;
-            let decoded = tree
-                .decode()
-                .map_err(git_err("cannot decode a notes tree"))?;
-            Ok(decoded
-                .entries
-                .iter()
-                .map(|e| (e.filename.to_string(), e.mode.is_tree(), e.oid.to_owned()))
-                .collect())
-        };
-        let ours: std::collections::HashMap<String, (bool, ObjectId)> = match ours {
-            Some(o) => read(o)?
-                .into_iter()
-                .map(|(n, t, id)| (n, (t, id)))
-                .collect(),
-            None => Default::default(),
-        };
-        for (name, is_tree, id) in read(theirs)? {
-            let same = ours.get(&name).map(|(t, o)| (name.clone(), *t, *o));
-            let same = same.as_ref();
-            if same.is_some_and(|(_, _, o)| *o == id) {
-                continue;
-            }
-            let path = format!("{prefix}{name}");
-            if is_tree {
-                let sub = same.filter(|(_, t, _)| *t).map(|(_, _, o)| *o);
-                self.walk_notes(path, id, sub, out)?;
-            } else if let Ok(commit) = ObjectId::from_hex(path.as_bytes()) {
-                out.push((commit, id));
-            }
-        }
-        Ok(())
+    /// The entries of notes tree `id`: (name, whether a tree, id).
+    fn note_entries(&self, id: ObjectId) -> Result<Vec<(String, bool, ObjectId)>> {
+        let tree = self
+            .repo
+            .read_tree(id)
+            .map_err(git_err(format!("cannot read notes tree {id}")))?;
+        let decoded = tree
+            .decode()
+            .map_err(git_err("cannot decode a notes tree"))?;
+        Ok(entries_of(&decoded))
     }
 
     /// The notes tree of `base` (a notes tree, or none) with `notes` set: the tree both a
@@ -321,25 +267,11 @@ impl Store {
         base: Option<ObjectId>,
         notes: &[(ObjectId, String)],
     ) -> Result<ObjectId> {
-        let root = base.unwrap_or_else(|| ObjectId::empty_tree(self.repo.object_hash()));
-        let mut tree = self.notes_at(root)?.tree;
+        let mut tree = self.notes_reader(base)?;
         for (commit, text) in notes {
-            let mut text = text.clone();
-            if !text.is_empty() && !text.ends_with('\n') {
-                text.push('\n');
-            }
-            let blob = self
-                .repo
-                .write_blob(text.as_bytes())
-                .map_err(git_err("cannot write a note"))?
-                .detach();
-            tree.edit(*commit, Some(blob), &self.repo)
-                .map_err(git_err(format!("cannot write the note of {commit}")))?;
+            tree.set(*commit, text)?;
         }
-        let tree = tree.write(&self.repo).map_err(git_err(format!(
-            "cannot write the notes tree of {NOTES_REF}"
-        )))?;
-        Ok(tree)
+        tree.write_tree()
     }
 
     /// Writes (without moving any ref) a notes commit of `base` (a notes tree, or none) with
@@ -352,20 +284,8 @@ impl Store {
         summary: &str,
     ) -> Result<ObjectId> {
         let tree = self.notes_tree_with(base, notes)?;
-        let sig = self.signature();
-        let mut buf = gix::date::parse::TimeBuf::default();
-        let sig_ref = sig.to_ref(&mut buf);
-        let id = self
-            .repo
-            .new_commit_as(
-                sig_ref,
-                sig_ref,
-                notes_message(summary).as_str(),
-                tree,
-                parents.iter().copied(),
-            )
-            .map_err(git_err("cannot write a notes commit"))?
-            .id;
+        let message = notes_message(summary);
+        let id = self.write_commit(&message, tree, parents.iter().copied(), "a notes commit")?;
         self.flush_objects()?;
         Ok(id)
     }
@@ -408,6 +328,33 @@ impl Notes<'_> {
             super::partial::find_blob(repo, blob, &|| format!("cannot read the note of {commit}"))?;
         Ok(Some(String::from_utf8_lossy(&blob.data).into_owned()))
     }
+
+    /// Sets the note of `commit` to `text`, with a final newline as `git notes add -m` gives
+    /// it; whether the note changed.
+    pub(crate) fn set(&mut self, commit: ObjectId, text: &str) -> Result<bool> {
+        let repo = &self.store.repo;
+        let nl = if text.is_empty() || text.ends_with('\n') {
+            ""
+        } else {
+            "\n"
+        };
+        let blob = repo
+            .write_blob(format!("{text}{nl}").as_bytes())
+            .map_err(git_err("cannot write a note"))?
+            .detach();
+        let previous = self
+            .tree
+            .edit(commit, Some(blob), repo)
+            .map_err(git_err(format!("cannot write the note of {commit}")))?;
+        Ok(previous != Some(blob))
+    }
+}
+
+fn entries_of(tree: &gix::objs::TreeRef<'_>) -> Vec<(String, bool, ObjectId)> {
+    tree.entries
+        .iter()
+        .map(|e| (e.filename.to_string(), e.mode.is_tree(), e.oid.to_owned()))
+        .collect()
 }
 
 fn first_line(s: &str) -> &str {

@@ -12,7 +12,7 @@
 //! Layout 1 (read, and migrated by the next write of a ref): `<kind>/all.jsonl` up to 1,024
 //! records, `<kind>/<two hex digits>.jsonl` beyond.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use gix::objs::tree::EntryKind;
 use gix::ObjectId;
@@ -200,10 +200,56 @@ fn collect_blobs(
     Ok(())
 }
 
+/// The record blobs of directory `dir` that only one of its versions `old` and `new` (either
+/// may be absent) holds: (only in old, only in new), as (path, blob id), in tree order. A blob
+/// both hold, wherever it moved, holds the same records.
+pub(super) fn changed_blobs(
+    repo: &gix::Repository,
+    name: &str,
+    dir: &str,
+    old: Option<ObjectId>,
+    new: Option<ObjectId>,
+) -> Result<(BlobList, BlobList)> {
+    let mut diff = (Vec::new(), Vec::new());
+    diff_blobs(repo, name, dir, old, new, &mut diff)?;
+    let (old_blobs, new_blobs) = diff;
+    let in_old: HashSet<ObjectId> = old_blobs.iter().map(|(_, o)| *o).collect();
+    let in_new: HashSet<ObjectId> = new_blobs.iter().map(|(_, o)| *o).collect();
+    Ok((
+        old_blobs
+            .into_iter()
+            .filter(|(_, o)| !in_new.contains(o))
+            .collect(),
+        new_blobs
+            .into_iter()
+            .filter(|(_, o)| !in_old.contains(o))
+            .collect(),
+    ))
+}
+
+/// The record ids in `blobs` (the start of each line; nothing is decoded); `at` names where
+/// the blobs are in an error (`refs/rune/memory:`).
+pub(super) fn ids_in<'a>(
+    repo: &gix::Repository,
+    at: &str,
+    blobs: impl IntoIterator<Item = &'a (String, ObjectId)>,
+) -> Result<HashSet<String>> {
+    let mut out = HashSet::new();
+    for (path, oid) in blobs {
+        let blob = find_blob(repo, *oid, &|| format!("cannot read {at}{path}"))?;
+        for line in String::from_utf8_lossy(&blob.data).lines() {
+            if let Some(id) = crate::model::line_id(line) {
+                out.insert(id.to_owned());
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// The record blobs that differ between directories `old` and `new` (either may be absent),
 /// skipping subtrees both hold: (only in old, only in new), as (path, blob id).
-type BlobList = Vec<(String, ObjectId)>;
-pub(super) fn diff_blobs(
+pub(super) type BlobList = Vec<(String, ObjectId)>;
+fn diff_blobs(
     repo: &gix::Repository,
     name: &str,
     dir: &str,
@@ -330,25 +376,11 @@ fn changes(
     for kind in kinds {
         let old_dir = old_root.as_ref().and_then(|t| dir_of(t, kind));
         let new_dir = dir_of(&new_root, kind);
-        let mut diff = (Vec::new(), Vec::new());
-        diff_blobs(repo, name, kind, old_dir, new_dir, &mut diff)?;
-        let (old_blobs, new_blobs) = diff;
-        let old_oids: std::collections::HashSet<ObjectId> =
-            old_blobs.iter().map(|(_, oid)| *oid).collect();
-        let new_oids: std::collections::HashSet<ObjectId> =
-            new_blobs.iter().map(|(_, oid)| *oid).collect();
+        let (old_blobs, new_blobs) = changed_blobs(repo, name, kind, old_dir, new_dir)?;
         // Ids in old blobs that are gone from the new tree (rewritten or re-laid-out blobs).
-        let mut known = std::collections::HashSet::new();
-        for (path, oid) in old_blobs.iter().filter(|(_, o)| !new_oids.contains(o)) {
-            let blob = find_blob(repo, *oid, &|| format!("cannot read {name}:{path}"))?;
-            for line in String::from_utf8_lossy(&blob.data).lines() {
-                if let Some(id) = crate::model::line_id(line) {
-                    known.insert(id.to_owned());
-                }
-            }
-        }
+        let known = ids_in(repo, &format!("{name}:"), &old_blobs)?;
         let mut seen = 0;
-        for (path, oid) in new_blobs.iter().filter(|(_, o)| !old_oids.contains(o)) {
+        for (path, oid) in &new_blobs {
             let blob = find_blob(repo, *oid, &|| format!("cannot read {name}:{path}"))?;
             let mut records = Vec::new();
             parse_tree_records(name, path, &blob.data, &mut records)?;

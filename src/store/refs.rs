@@ -443,7 +443,7 @@ impl Store {
             self.cache.borrow_mut().insert(tree, Rc::new(all));
         }
         let message = commit_message(summary, records.len(), clock + records.len() as u64);
-        let id = self.write_commit(&message, tree, tip.map(|t| t.commit))?;
+        let id = self.write_commit(&message, tree, tip.map(|t| t.commit), "a commit")?;
         Ok(Staged {
             name,
             log: format!("rune: {}", first_line(summary)),
@@ -505,20 +505,22 @@ impl Store {
         Ok(())
     }
 
-    /// Writes a commit by the store's identity at the store's clock.
+    /// Writes a commit (`what` names it in an error) by the store's identity at the store's
+    /// clock.
     pub(super) fn write_commit(
         &self,
         message: &str,
         tree: ObjectId,
-        parent: Option<ObjectId>,
+        parents: impl IntoIterator<Item = ObjectId>,
+        what: &str,
     ) -> Result<ObjectId> {
         let sig = self.signature();
         let mut buf = gix::date::parse::TimeBuf::default();
         let sig_ref = sig.to_ref(&mut buf);
         let commit = self
             .repo
-            .new_commit_as(sig_ref, sig_ref, message, tree, parent)
-            .map_err(git_err("cannot write a commit"))?;
+            .new_commit_as(sig_ref, sig_ref, message, tree, parents)
+            .map_err(git_err(format!("cannot write {what}")))?;
         Ok(commit.id)
     }
 

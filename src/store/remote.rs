@@ -282,14 +282,7 @@ impl Store {
         parents: &[ObjectId],
         message: &str,
     ) -> Result<ObjectId> {
-        let sig = self.signature();
-        let mut buf = gix::date::parse::TimeBuf::default();
-        let sig_ref = sig.to_ref(&mut buf);
-        let id = self
-            .repo
-            .new_commit_as(sig_ref, sig_ref, message, tree, parents.iter().copied())
-            .map_err(git_err("cannot write a merge commit"))?
-            .id;
+        let id = self.write_commit(message, tree, parents.iter().copied(), "a merge commit")?;
         self.flush_objects()?;
         self.land_update(name, expected, id, message)?;
         Ok(id)

@@ -68,7 +68,7 @@ impl Store {
             }
             let tree = notes.write_tree()?;
             let message = format!("Notes removed by 'git rune gc'\n\n{summary}\n");
-            let id = self.write_commit(&message, tree, Some(tip.commit))?;
+            let id = self.write_commit(&message, tree, Some(tip.commit), "a commit")?;
             self.flush_objects()?;
             let update = Update {
                 name: NOTES_REF,

@@ -117,24 +117,63 @@ pub fn merge_ref(
         }
     };
     let sealer = Sealer::default();
-    loop {
+    *out = while_moved(|| {
         let mut attempt = out.clone();
-        match merge_once(store, &sealer, src, their_tip, remote, &mut attempt, report) {
-            Err(e) if is_moved(&e) => continue,
-            Err(e) => return Err(e),
-            Ok(()) => {
-                *out = attempt;
-                return Ok(());
-            }
+        merge_once(store, &sealer, src, their_tip, remote, &mut attempt, report)?;
+        Ok(attempt)
+    })?;
+    Ok(())
+}
+
+/// Runs `once` again while it fails because a local write moved the ref meanwhile.
+pub(super) fn while_moved<T>(mut once: impl FnMut() -> anyhow::Result<T>) -> anyhow::Result<T> {
+    loop {
+        match once() {
+            Err(e)
+                if matches!(
+                    e.downcast_ref::<StoreError>(),
+                    Some(StoreError::Contended { attempts: 1, .. })
+                ) => {}
+            other => return other,
         }
     }
 }
 
-fn is_moved(e: &anyhow::Error) -> bool {
-    matches!(
-        e.downcast_ref::<StoreError>(),
-        Some(StoreError::Contended { attempts: 1, .. })
-    )
+/// Where local ref `name` stands against their commit: `None` when it is there already;
+/// else our tip and how many commits only they, and only we, have.
+pub(super) fn standing(
+    store: &Store,
+    name: &str,
+    theirs: ObjectId,
+) -> anyhow::Result<Option<(Option<Tip>, usize, usize)>> {
+    let ours = store.tip(name)?;
+    if ours.map(|t| t.commit) == Some(theirs) {
+        return Ok(None);
+    }
+    // `behind` counts commits only we have, `ahead` only they have.
+    Ok(Some(match ours {
+        Some(o) => {
+            let ab = store.ahead_behind(o.commit, theirs)?;
+            (ours, ab.ahead, ab.behind)
+        }
+        None => (None, 1, 0),
+    }))
+}
+
+/// Commits `records` onto our tip `ours` of `name` with `parents`, compare-and-swap.
+fn land_onto(
+    store: &Store,
+    name: &str,
+    ours: Option<Tip>,
+    records: &[Record],
+    parents: &[ObjectId],
+    summary: &str,
+) -> anyhow::Result<()> {
+    let tree = store.tree_with(ours.map(|t| t.tree), records)?;
+    let clock = clock_of(store, name, ours)?.max(max_clock(records));
+    let message = commit_message(summary, records.len(), clock);
+    store.land_commit(name, ours.map(|t| t.commit), tree, parents, &message)?;
+    Ok(())
 }
 
 fn merge_once(
@@ -148,17 +187,8 @@ fn merge_once(
 ) -> anyhow::Result<()> {
     let name = src.local.as_str();
     let theirs = their_tip.commit;
-    let ours = store.tip(name)?;
-    if ours.map(|t| t.commit) == Some(theirs) {
+    let Some((ours, only_theirs, only_ours)) = standing(store, name, theirs)? else {
         return Ok(());
-    }
-    // Where the two stand: `behind` counts commits only we have, `ahead` only they have.
-    let (only_theirs, only_ours) = match ours {
-        Some(o) => {
-            let ab = store.ahead_behind(o.commit, theirs)?;
-            (ab.ahead, ab.behind)
-        }
-        None => (1, 0),
     };
     if only_theirs == 0 {
         out.moved(Outcome::Ahead);
@@ -197,15 +227,9 @@ fn merge_once(
         if admitted.is_empty() {
             return Ok(());
         }
-        let tree = store.tree_with(ours.map(|t| t.tree), &admitted)?;
-        let clock = clock_of(store, name, ours)?.max(max_clock(&admitted));
         let parents: Vec<ObjectId> = ours.map(|t| t.commit).into_iter().collect();
-        let message = commit_message(
-            &format!("merge memory from {remote} (records refused)"),
-            admitted.len(),
-            clock,
-        );
-        store.land_commit(name, ours.map(|t| t.commit), tree, &parents, &message)?;
+        let summary = format!("merge memory from {remote} (records refused)");
+        land_onto(store, name, ours, &admitted, &parents, &summary)?;
         out.moved(Outcome::Merged);
         return Ok(());
     }
@@ -220,15 +244,9 @@ fn merge_once(
         out.moved(Outcome::FastForward);
         return Ok(());
     }
-    let tree = store.tree_with(ours.map(|t| t.tree), &admitted)?;
-    let clock = clock_of(store, name, ours)?.max(max_clock(&admitted));
     let parents: Vec<ObjectId> = ours.map(|t| t.commit).into_iter().chain([theirs]).collect();
-    let message = commit_message(
-        &format!("merge memory from {remote}"),
-        admitted.len(),
-        clock,
-    );
-    store.land_commit(name, ours.map(|t| t.commit), tree, &parents, &message)?;
+    let summary = format!("merge memory from {remote}");
+    land_onto(store, name, ours, &admitted, &parents, &summary)?;
     out.moved(Outcome::Merged);
     Ok(())
 }
@@ -396,14 +414,8 @@ fn keep_compacted(
         .collect();
     let (admitted, _) = admit(sealer, src, fresh, out);
     if !admitted.is_empty() {
-        let tree = store.tree_with(Some(ours.tree), &admitted)?;
-        let clock = clock_of(store, name, Some(ours))?.max(max_clock(&admitted));
-        let message = commit_message(
-            &format!("add memory from {remote} to the compacted history"),
-            admitted.len(),
-            clock,
-        );
-        store.land_commit(name, Some(ours.commit), tree, &[ours.commit], &message)?;
+        let summary = format!("add memory from {remote} to the compacted history");
+        land_onto(store, name, Some(ours), &admitted, &[ours.commit], &summary)?;
     }
     out.outcome = Outcome::Replaces;
     out.lease = Some(theirs.commit);

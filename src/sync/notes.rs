@@ -90,19 +90,7 @@ pub fn merge_notes(
             return Ok(());
         }
     };
-    loop {
-        match merge_once(store, src, their_tip, remote, m, report) {
-            Err(e)
-                if matches!(
-                    e.downcast_ref::<StoreError>(),
-                    Some(StoreError::Contended { attempts: 1, .. })
-                ) =>
-            {
-                continue
-            }
-            other => return other,
-        }
-    }
+    super::merge::while_moved(|| merge_once(store, src, their_tip, remote, m, report))
 }
 
 fn merge_once(
@@ -114,16 +102,9 @@ fn merge_once(
     report: &mut SyncReport,
 ) -> anyhow::Result<()> {
     let theirs = their_tip.commit;
-    let ours = store.tip(NOTES_REF)?;
-    if ours.map(|t| t.commit) == Some(theirs) {
+    let Some((ours, only_theirs, only_ours)) = super::merge::standing(store, NOTES_REF, theirs)?
+    else {
         return Ok(());
-    }
-    let (only_theirs, only_ours) = match ours {
-        Some(o) => {
-            let ab = store.ahead_behind(o.commit, theirs)?;
-            (ab.ahead, ab.behind)
-        }
-        None => (1, 0),
     };
     if only_theirs == 0 {
         m.moved(Outcome::Ahead);

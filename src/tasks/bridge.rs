@@ -81,13 +81,13 @@ pub fn import_sp_json(
     let written = write_records(store, Scope::Branch, &format!("import {shown}"), |state| {
         let now = store.now();
         renumbered.clear();
-        let mut next =
-            task::next_number(state).max(file.tasks.iter().map(body_num).max().unwrap_or(0) + 1);
+        let mut next = task::next_number(state)
+            .max(file.tasks.iter().map(Body::task_num).max().unwrap_or(0) + 1);
         let mut out = pins(sealer, state, &now, &[])?;
         for t in &file.tasks {
             let mut body = t.clone();
-            let num = body_num(&body);
-            let holder = state.tasks.iter().find(|r| r.body_num() == num);
+            let num = body.task_num();
+            let holder = state.tasks.iter().find(|r| r.body.task_num() == num);
             let mut supersedes = Vec::new();
             match holder {
                 Some(r) if r.body.title() == body.title() => {
@@ -113,22 +113,14 @@ pub fn import_sp_json(
             }
             task::complete(&mut body, &mut next, &now, &salt);
             if holder.is_some() && supersedes.is_empty() {
-                renumbered.push((task_id(num), task_id(body_num(&body))));
+                renumbered.push((task_id(num), task_id(body.task_num())));
             }
             if let Some(r) = holder.filter(|_| !supersedes.is_empty()) {
                 if r.body == body {
                     continue;
                 }
             }
-            out.push(seal(
-                sealer,
-                Draft {
-                    body,
-                    supersedes,
-                    at: None,
-                },
-                shown,
-            )?);
+            out.push(seal(sealer, Draft::superseding(body, supersedes), shown)?);
         }
         for b in &file.blocks {
             let old = block(state, b.title());
@@ -137,11 +129,10 @@ pub fn import_sp_json(
             }
             out.push(seal(
                 sealer,
-                Draft {
-                    body: b.clone(),
-                    supersedes: old.map(|r| vec![r.id.clone()]).unwrap_or_default(),
-                    at: None,
-                },
+                Draft::superseding(
+                    b.clone(),
+                    old.map(|r| vec![r.id.clone()]).unwrap_or_default(),
+                ),
                 shown,
             )?);
         }

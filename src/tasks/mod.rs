@@ -58,10 +58,6 @@ pub fn find<'a>(state: &'a State, id: &str) -> Result<&'a Record> {
             ),
         ));
     };
-    let num_of = |r: &Record| match &r.body {
-        Body::Task(Task { num, .. }) => *num,
-        _ => 0,
-    };
     let by_alias = |r: &&Record| match &r.body {
         Body::Task(Task { aliases, .. }) => aliases.iter().any(|a| parse_task_id(a) == Some(n)),
         _ => false,
@@ -69,7 +65,7 @@ pub fn find<'a>(state: &'a State, id: &str) -> Result<&'a Record> {
     state
         .tasks
         .iter()
-        .find(|r| num_of(r) == n)
+        .find(|r| r.body.task_num() == n)
         .or_else(|| state.tasks.iter().find(by_alias))
         .ok_or_else(|| {
             error::input(
@@ -112,11 +108,7 @@ pub(crate) fn pins(
         }
         out.push(seal(
             sealer,
-            Draft {
-                body,
-                supersedes: vec![r.id.clone()],
-                at: None,
-            },
+            Draft::superseding(body, vec![r.id.clone()]),
             "a renumbered task",
         )?);
     }
@@ -203,7 +195,7 @@ pub fn add(store: &Store, sealer: &mut Sealer, change: Change) -> Result<Outcome
 pub fn update(store: &Store, sealer: &mut Sealer, id: &str, change: Change) -> Result<Outcome> {
     let mut uid = String::new();
     let snap = Snapshot::read(store)?;
-    let shown = task_id(find(&snap.state, id)?.body_num());
+    let shown = task_id(find(&snap.state, id)?.body.task_num());
     let what = change.status.unwrap_or("edited");
     let written = write_records(
         store,
@@ -229,11 +221,7 @@ pub fn update(store: &Store, sealer: &mut Sealer, id: &str, change: Change) -> R
             let mut out = pins(sealer, state, &now, &[r.id.as_str()])?;
             out.push(seal(
                 sealer,
-                Draft {
-                    body,
-                    supersedes: vec![r.id.clone()],
-                    at: None,
-                },
+                Draft::superseding(body, vec![r.id.clone()]),
                 "the task",
             )?);
             Ok::<_, anyhow::Error>(out)
@@ -327,19 +315,6 @@ pub fn status_for(verb: &str) -> Option<&'static str> {
     }
 }
 
-trait TaskNum {
-    fn body_num(&self) -> u32;
-}
-
-impl TaskNum for Record {
-    fn body_num(&self) -> u32 {
-        match &self.body {
-            Body::Task(Task { num, .. }) => *num,
-            _ => 0,
-        }
-    }
-}
-
 /// Adds or replaces the context block titled `title` (`content` required for a new one).
 pub fn context_block(
     store: &Store,
@@ -411,11 +386,7 @@ pub fn context_block(
             });
             Ok::<_, anyhow::Error>(vec![seal(
                 sealer,
-                Draft {
-                    body,
-                    supersedes,
-                    at: None,
-                },
+                Draft::superseding(body, supersedes),
                 "the context block",
             )?])
         },
@@ -450,7 +421,10 @@ pub fn consolidate(store: &Store, sealer: &mut Sealer, dry_run: bool) -> Result<
     let describe = |g: &consolidate::Group<'_>, num: Option<u32>| {
         (
             g.title.clone(),
-            g.members.iter().map(|r| task_id(r.body_num())).collect(),
+            g.members
+                .iter()
+                .map(|r| task_id(r.body.task_num()))
+                .collect(),
             g.criteria,
             g.by_cap,
             num,
@@ -484,14 +458,10 @@ pub fn consolidate(store: &Store, sealer: &mut Sealer, dry_run: bool) -> Result<
         for g in &plan {
             let mut body = g.body();
             task::complete(&mut body, &mut next, &now, &salt);
-            groups.push(describe(g, Some(body_num(&body))));
+            groups.push(describe(g, Some(body.task_num())));
             out.push(seal(
                 sealer,
-                Draft {
-                    body,
-                    supersedes: g.members.iter().map(|r| r.id.clone()).collect(),
-                    at: None,
-                },
+                Draft::superseding(body, g.members.iter().map(|r| r.id.clone()).collect()),
                 "a consolidated task",
             )?);
         }
@@ -503,11 +473,4 @@ pub fn consolidate(store: &Store, sealer: &mut Sealer, dry_run: bool) -> Result<
         written,
         summary: summary(&snap.state.tasks),
     })
-}
-
-fn body_num(body: &Body) -> u32 {
-    match body {
-        Body::Task(Task { num, .. }) => *num,
-        _ => 0,
-    }
 }

@@ -222,7 +222,7 @@ pub fn render(tasks: &[Record], blocks: &[Record], place: &Place) -> String {
     individual.sort_by(|a, b| completed_of(b).cmp(&completed_of(a)));
     if individual.len() > super::consolidate::KEEP_INDIVIDUAL {
         let mut rest: Vec<&Record> = individual.split_off(super::consolidate::KEEP_INDIVIDUAL);
-        rest.sort_by_key(|r| num_of(&r.body));
+        rest.sort_by_key(|r| r.body.task_num());
         groups.push(super::consolidate::Group {
             title: "Earlier work".into(),
             category: String::new(),
@@ -233,10 +233,10 @@ pub fn render(tasks: &[Record], blocks: &[Record], place: &Place) -> String {
     }
     let gone: Vec<u32> = groups
         .iter()
-        .flat_map(|g| g.members.iter().map(|r| num_of(&r.body)))
+        .flat_map(|g| g.members.iter().map(|r| r.body.task_num()))
         .collect();
-    bodies.retain(|b| !gone.contains(&num_of(b)));
-    let mut next = tasks.iter().map(|r| num_of(&r.body)).max().unwrap_or(0);
+    bodies.retain(|b| !gone.contains(&b.task_num()));
+    let mut next = tasks.iter().map(|r| r.body.task_num()).max().unwrap_or(0);
     for g in &groups {
         next += 1;
         let mut b = g.body();
@@ -312,13 +312,6 @@ impl Obj {
     }
 }
 
-fn num_of(b: &Body) -> u32 {
-    match b {
-        Body::Task(Task { num, .. }) => *num,
-        _ => 0,
-    }
-}
-
 fn completed_of(r: &Record) -> (&str, u32) {
     match &r.body {
         Body::Task(Task { completed, num, .. }) => (completed, *num),
@@ -328,54 +321,39 @@ fn completed_of(r: &Record) -> (&str, u32) {
 
 /// One task in the seed's key order; optional fields left out when empty.
 fn task_json(b: &Body, place: &Place) -> Option<String> {
-    let Body::Task(Task {
-        num,
-        title,
-        status,
-        priority,
-        category,
-        created,
-        completed,
-        consolidated,
-        consolidated_count,
-        context,
-        files,
-        extra,
-        ..
-    }) = b
-    else {
+    let Body::Task(t) = b else {
         return None;
     };
     let mut m = Obj::default()
-        .put("id", json!(task_id(*num)))
-        .put("title", json!(place.private(title)))
-        .put("status", json!(status));
-    if !priority.is_empty() {
-        m = m.put("priority", json!(priority));
+        .put("id", json!(task_id(t.num)))
+        .put("title", json!(place.private(&t.title)))
+        .put("status", json!(t.status));
+    if !t.priority.is_empty() {
+        m = m.put("priority", json!(t.priority));
     }
-    if !category.is_empty() {
-        m = m.put("category", json!(category));
+    if !t.category.is_empty() {
+        m = m.put("category", json!(t.category));
     }
-    m = m.put("created", json!(created)).put(
+    m = m.put("created", json!(t.created)).put(
         "completed",
-        if completed.is_empty() {
+        if t.completed.is_empty() {
             Value::Null
         } else {
-            json!(completed)
+            json!(t.completed)
         },
     );
     m = m
-        .put("consolidated", json!(consolidated))
-        .put("consolidated_count", json!(consolidated_count));
-    if !context.is_empty() {
-        m = m.put("context", json!(place.private(context)));
+        .put("consolidated", json!(t.consolidated))
+        .put("consolidated_count", json!(t.consolidated_count));
+    if !t.context.is_empty() {
+        m = m.put("context", json!(place.private(&t.context)));
     }
-    if !files.is_empty() {
-        let files: Vec<String> = files.iter().map(|f| place.private(f)).collect();
+    if !t.files.is_empty() {
+        let files: Vec<String> = t.files.iter().map(|f| place.private(f)).collect();
         m = m.put("files", json!(files));
     }
     // Keys the seed does not define, as the file had them.
-    for x in extra.iter().filter(|x| x.after == SP_JSON_KEY) {
+    for x in t.extra.iter().filter(|x| x.after == SP_JSON_KEY) {
         if let Ok(v) = serde_json::from_str::<Value>(&x.text) {
             m = m.put(&x.label, v);
         }

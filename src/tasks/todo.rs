@@ -61,11 +61,7 @@ pub fn changes(tasks: &[Record], todos: &[Todo]) -> Vec<Draft> {
                     *s = status.to_owned();
                     completed.clear();
                 }
-                out.push(Draft {
-                    body,
-                    supersedes: vec![r.id.clone()],
-                    at: None,
-                });
+                out.push(Draft::superseding(body, vec![r.id.clone()]));
             }
             None => out.push(Draft::new(Body::Task(Task {
                 title: crate::text::one_line(&todo.content),

@@ -28,17 +28,7 @@ pub struct Checkpoint {
 }
 
 impl KindRules for Checkpoint {
-    fn title(&self) -> &str {
-        &self.doing
-    }
-
-    fn extra(&self) -> &[Extra] {
-        &self.extra
-    }
-
-    fn extra_mut(&mut self) -> Option<&mut Vec<Extra>> {
-        Some(&mut self.extra)
-    }
+    field_rules!(title: doing, extra);
 
     fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
         f("doing", BLOCK_OWN_LINE, Field::One(&mut self.doing));

@@ -25,9 +25,7 @@ pub struct ContextBlock {
 }
 
 impl KindRules for ContextBlock {
-    fn title(&self) -> &str {
-        &self.title
-    }
+    field_rules!(title: title);
 
     fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
         f("title", Shape::Line, Field::One(&mut self.title));

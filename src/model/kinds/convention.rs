@@ -24,17 +24,7 @@ pub struct Convention {
 }
 
 impl KindRules for Convention {
-    fn title(&self) -> &str {
-        &self.title
-    }
-
-    fn extra(&self) -> &[Extra] {
-        &self.extra
-    }
-
-    fn extra_mut(&mut self) -> Option<&mut Vec<Extra>> {
-        Some(&mut self.extra)
-    }
+    field_rules!(title: title, extra);
 
     fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
         f("title", Shape::Line, Field::One(&mut self.title));

@@ -15,9 +15,7 @@ pub struct CumulativeNote {
 }
 
 impl KindRules for CumulativeNote {
-    fn title(&self) -> &str {
-        &self.text
-    }
+    field_rules!(title: text);
 
     fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
         f(

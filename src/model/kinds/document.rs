@@ -33,9 +33,7 @@ pub struct Document {
 }
 
 impl KindRules for Document {
-    fn title(&self) -> &str {
-        &self.path
-    }
+    field_rules!(title: path);
 
     fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
         f("path", Shape::Line, Field::One(&mut self.path));

@@ -18,9 +18,7 @@ pub struct EchoRef {
 }
 
 impl KindRules for EchoRef {
-    fn title(&self) -> &str {
-        &self.uid
-    }
+    field_rules!(title: uid);
 
     fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
         f("workflow", Shape::Line, Field::One(&mut self.workflow));

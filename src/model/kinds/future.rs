@@ -21,9 +21,7 @@ pub struct Future {
 }
 
 impl KindRules for Future {
-    fn title(&self) -> &str {
-        &self.tag
-    }
+    field_rules!(title: tag);
 
     /// Nothing here is a field this build knows; the seal and the integrity scan read the
     /// stored line's strings instead (`Record::raw_texts`).

@@ -31,17 +31,7 @@ pub struct Instinct {
 }
 
 impl KindRules for Instinct {
-    fn title(&self) -> &str {
-        &self.name
-    }
-
-    fn extra(&self) -> &[Extra] {
-        &self.extra
-    }
-
-    fn extra_mut(&mut self) -> Option<&mut Vec<Extra>> {
-        Some(&mut self.extra)
-    }
+    field_rules!(title: name, extra);
 
     fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
         f("name", Shape::Line, Field::One(&mut self.name));

@@ -26,17 +26,7 @@ pub struct Invariant {
 }
 
 impl KindRules for Invariant {
-    fn title(&self) -> &str {
-        &self.title
-    }
-
-    fn extra(&self) -> &[Extra] {
-        &self.extra
-    }
-
-    fn extra_mut(&mut self) -> Option<&mut Vec<Extra>> {
-        Some(&mut self.extra)
-    }
+    field_rules!(title: title, extra);
 
     fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
         f("section", Shape::Line, Field::One(&mut self.section));

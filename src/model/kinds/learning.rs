@@ -35,17 +35,7 @@ pub struct Learning {
 }
 
 impl KindRules for Learning {
-    fn title(&self) -> &str {
-        &self.key
-    }
-
-    fn extra(&self) -> &[Extra] {
-        &self.extra
-    }
-
-    fn extra_mut(&mut self) -> Option<&mut Vec<Extra>> {
-        Some(&mut self.extra)
-    }
+    field_rules!(title: key, extra);
 
     fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
         f("skill", Shape::Line, Field::One(&mut self.skill));

@@ -15,6 +15,26 @@ use super::meta::{Extra, Meta, Scope};
 use super::State;
 use super::ValidationError;
 
+/// The [`KindRules`] methods most kinds say alike: `title` as one of the kind's fields, and
+/// with `extra` the view's extras as its field `extra`.
+macro_rules! field_rules {
+    (title: $field:ident $(, $extra:ident)?) => {
+        fn title(&self) -> &str {
+            &self.$field
+        }
+        $(field_rules!($extra);)?
+    };
+    (extra) => {
+        fn extra(&self) -> &[Extra] {
+            &self.extra
+        }
+
+        fn extra_mut(&mut self) -> Option<&mut Vec<Extra>> {
+            Some(&mut self.extra)
+        }
+    };
+}
+
 #[macro_use]
 mod table;
 

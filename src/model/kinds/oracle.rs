@@ -47,9 +47,7 @@ pub struct Oracle {
 }
 
 impl KindRules for Oracle {
-    fn title(&self) -> &str {
-        &self.session_id
-    }
+    field_rules!(title: session_id);
 
     fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
         f("target_model", Shape::Line, Field::One(&mut self.target_model));

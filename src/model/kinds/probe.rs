@@ -18,9 +18,7 @@ pub struct Probe {
 }
 
 impl KindRules for Probe {
-    fn title(&self) -> &str {
-        &self.name
-    }
+    field_rules!(title: name);
 
     fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
         f("name", Shape::Line, Field::One(&mut self.name));

@@ -31,13 +31,7 @@ impl KindRules for Progress {
         "progress"
     }
 
-    fn extra(&self) -> &[Extra] {
-        &self.extra
-    }
-
-    fn extra_mut(&mut self) -> Option<&mut Vec<Extra>> {
-        Some(&mut self.extra)
-    }
+    field_rules!(extra);
 
     fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
         f("completed", Shape::Items, Field::Many(&mut self.completed));

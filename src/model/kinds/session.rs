@@ -17,9 +17,7 @@ pub struct Session {
 }
 
 impl KindRules for Session {
-    fn title(&self) -> &str {
-        &self.summary
-    }
+    field_rules!(title: summary);
 
     fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
         f("summary", Shape::Line, Field::One(&mut self.summary));

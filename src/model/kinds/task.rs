@@ -62,17 +62,7 @@ pub struct Task {
 }
 
 impl KindRules for Task {
-    fn title(&self) -> &str {
-        &self.title
-    }
-
-    fn extra(&self) -> &[Extra] {
-        &self.extra
-    }
-
-    fn extra_mut(&mut self) -> Option<&mut Vec<Extra>> {
-        Some(&mut self.extra)
-    }
+    field_rules!(title: title, extra);
 
     fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
         f("title", Shape::Line, Field::One(&mut self.title));
@@ -165,6 +155,16 @@ impl KindRules for Task {
     }
 }
 
+impl Body {
+    /// A task's number (0 for a record of another kind).
+    pub fn task_num(&self) -> u32 {
+        match self {
+            Body::Task(t) => t.num,
+            _ => 0,
+        }
+    }
+}
+
 /// The numbers tasks show. Each task keeps the number it claimed unless an earlier claim
 /// (`claimed`, then `uid`) holds it: then (a number claimed twice, by two clones or two
 /// processes) the later claimants, in claim order, take the numbers after the highest one
@@ -203,10 +203,7 @@ pub fn number_tasks(mut tasks: Vec<&Record>) -> (Vec<Record>, HashSet<String>) {
         renumbered.insert(moved.id.clone());
         out.push(moved);
     }
-    out.sort_by_key(|r| match &r.body {
-        Body::Task(t) => t.num,
-        _ => 0,
-    });
+    out.sort_by_key(|r| r.body.task_num());
     (out, renumbered)
 }
 

@@ -18,9 +18,7 @@ pub struct TaskNote {
 }
 
 impl KindRules for TaskNote {
-    fn title(&self) -> &str {
-        &self.text
-    }
+    field_rules!(title: text);
 
     fn fields_mut(&mut self, f: &mut dyn FnMut(&'static str, Shape, Field<'_>)) {
         f("task", Shape::Line, Field::One(&mut self.task));
