@@ -14,7 +14,6 @@ use crate::error;
 use crate::memory::seal::{Sealed, Sealer};
 use crate::memory::user::{self, SIGHTINGS_PREFIX};
 use crate::memory::Snapshot;
-use crate::model::kinds::Instinct;
 use crate::model::{fold, Body, Draft};
 use crate::store::{Store, MEMORY_REF};
 use plan::Candidate;
@@ -195,19 +194,13 @@ fn select(mut out: Promotion, opts: &Options) -> Result<Promotion> {
 /// seed tags promoted instincts.
 fn global_body(c: &Candidate) -> Body {
     let mut body = c.record.body.clone();
-    if let Body::Instinct(Instinct {
-        confidence,
-        evidence,
-        extra,
-        ..
-    }) = &mut body
-    {
-        *confidence = c.confidence;
-        *evidence = format!(
-            "[cross-project, instinct] seen in {} projects. {evidence}",
-            c.projects
+    if let Body::Instinct(i) = &mut body {
+        i.confidence = c.confidence;
+        i.evidence = format!(
+            "[cross-project, instinct] seen in {} projects. {}",
+            c.projects, i.evidence
         );
-        extra.clear();
+        i.extra.clear();
     }
     body
 }

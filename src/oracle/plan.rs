@@ -2,7 +2,6 @@
 //! reattach does with a record as of a time, the excerpt cap. No git. (Which dispatches are
 //! orphaned, and the time arithmetic, are in `model::oracle`: session start needs them.)
 
-use crate::model::kinds::Oracle;
 use crate::model::oracle::{
     moved, secs_between, status_of, COMPLETE, CONSUMED, FAILED, MAX_EXCERPT, PENDING,
     REASON_TIMEOUT,
@@ -64,22 +63,16 @@ pub enum Step {
 }
 
 pub fn reattach_step(r: &Record, now: &str) -> Step {
-    let Body::Oracle(Oracle {
-        status,
-        timeout_at,
-        reason,
-        ..
-    }) = &r.body
-    else {
+    let Body::Oracle(o) = &r.body else {
         return Step::Failed("not an oracle dispatch".into());
     };
-    match status.as_str() {
+    match o.status.as_str() {
         COMPLETE => Step::Consume,
         CONSUMED => Step::Again,
-        PENDING if secs_between(timeout_at, now) >= 0 => Step::TimeOut,
+        PENDING if secs_between(&o.timeout_at, now) >= 0 => Step::TimeOut,
         PENDING => Step::NotReady,
-        _ if reason.is_empty() => Step::Failed(status.clone()),
-        _ => Step::Failed(reason.clone()),
+        _ if o.reason.is_empty() => Step::Failed(o.status.clone()),
+        _ => Step::Failed(o.reason.clone()),
     }
 }
 
@@ -91,6 +84,7 @@ pub fn timed_out(r: &Record) -> Option<Body> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::kinds::Oracle;
     use crate::model::oracle::{add_secs, orphans, ORPHANED, REASON_ORPHANED};
     use crate::model::{fold, Meta};
 

@@ -54,27 +54,18 @@ impl Group<'_> {
         let mut created = String::new();
         let mut completed = String::new();
         for m in &self.members {
-            if let Body::Task(Task {
-                num,
-                title,
-                context,
-                files: f,
-                created: c,
-                completed: d,
-                ..
-            }) = &m.body
-            {
-                titles.push(title.clone());
-                ids.push(task_id(*num));
-                if !context.is_empty() {
-                    notes.push(format!("{}: {context}", task_id(*num)));
+            if let Body::Task(t) = &m.body {
+                titles.push(t.title.clone());
+                ids.push(task_id(t.num));
+                if !t.context.is_empty() {
+                    notes.push(format!("{}: {}", task_id(t.num), t.context));
                 }
-                files.extend(f.iter().cloned());
-                if created.is_empty() || c < &created {
-                    created.clone_from(c);
+                files.extend(t.files.iter().cloned());
+                if created.is_empty() || t.created < created {
+                    created.clone_from(&t.created);
                 }
-                if d > &completed {
-                    completed.clone_from(d);
+                if t.completed > completed {
+                    completed.clone_from(&t.completed);
                 }
             }
         }
@@ -149,21 +140,13 @@ fn referenced(tasks: &[Record], blocks: &[Record]) -> BTreeSet<u32> {
     let mut out = BTreeSet::new();
     let mut open = BTreeSet::new();
     for r in tasks {
-        if let Body::Task(Task {
-            num,
-            status,
-            title,
-            context,
-            ..
-        }) = &r.body
-        {
-            if status == COMPLETED {
+        if let Body::Task(t) = &r.body {
+            if t.status == COMPLETED {
                 continue;
             }
-            open.insert(*num);
-            for word in
-                format!("{title} {context}").split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            {
+            open.insert(t.num);
+            let text = format!("{} {}", t.title, t.context);
+            for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
                 if word.len() > 5 && word[..5].eq_ignore_ascii_case("task_") {
                     out.extend(parse_task_id(word));
                 }
@@ -190,33 +173,23 @@ pub fn plan<'a>(tasks: &'a [Record], blocks: &[Record], now: &str) -> Vec<Group<
     let mut cands: Vec<Cand<'a>> = tasks
         .iter()
         .filter_map(|r| match &r.body {
-            Body::Task(Task {
-                num,
-                title,
-                status,
-                priority,
-                category,
-                completed,
-                consolidated: false,
-                files,
-                keep,
-                ..
-            }) if status == COMPLETED => {
-                let critical = *keep || (category == "BUGFIX" && priority == "P1");
-                let recent = days_between(completed, now) < RECENT_DAYS;
+            Body::Task(t) if !t.consolidated && t.status == COMPLETED => {
+                let critical = t.keep || (t.category == "BUGFIX" && t.priority == "P1");
+                let recent = days_between(&t.completed, now) < RECENT_DAYS;
                 Some(Cand {
                     r,
-                    num: *num,
-                    title,
-                    category,
-                    completed,
-                    files: files
+                    num: t.num,
+                    title: &t.title,
+                    category: &t.category,
+                    completed: &t.completed,
+                    files: t
+                        .files
                         .iter()
                         .map(|f| f.split(':').next().unwrap_or(f).to_owned())
                         .collect(),
-                    stem: stem(title),
+                    stem: stem(&t.title),
                     critical,
-                    protected: critical || recent || refs.contains(num),
+                    protected: critical || recent || refs.contains(&t.num),
                 })
             }
             _ => None,

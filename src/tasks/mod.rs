@@ -116,46 +116,35 @@ pub(crate) fn pins(
 }
 
 fn apply(body: &mut Body, change: &Change, now: &str) {
-    let Body::Task(Task {
-        title,
-        status,
-        priority,
-        category,
-        completed,
-        context,
-        files,
-        keep,
-        ..
-    }) = body
-    else {
+    let Body::Task(t) = body else {
         return;
     };
-    if let Some(t) = &change.title {
-        title.clone_from(t);
+    if let Some(title) = &change.title {
+        t.title.clone_from(title);
     }
     if let Some(s) = change.status {
-        if s == COMPLETED && status != COMPLETED {
-            *completed = now.to_owned();
+        if s == COMPLETED && t.status != COMPLETED {
+            t.completed = now.to_owned();
         }
         if s != COMPLETED {
-            completed.clear();
+            t.completed.clear();
         }
-        *status = s.to_owned();
+        t.status = s.to_owned();
     }
     if let Some(p) = &change.priority {
-        *priority = task::canonical_priority(p).unwrap_or(p).to_owned();
+        t.priority = task::canonical_priority(p).unwrap_or(p).to_owned();
     }
     if let Some(c) = &change.category {
-        *category = task::canonical_category(c).unwrap_or(c).to_owned();
+        t.category = task::canonical_category(c).unwrap_or(c).to_owned();
     }
     if let Some(c) = &change.context {
-        context.clone_from(c);
+        t.context.clone_from(c);
     }
     if let Some(f) = &change.files {
-        files.clone_from(f);
+        t.files.clone_from(f);
     }
     if let Some(k) = change.keep {
-        *keep = k;
+        t.keep = k;
     }
 }
 
@@ -247,47 +236,30 @@ fn outcome(store: &Store, written: Option<Written>, uid: &str) -> Result<Outcome
 
 /// `TASK_001 [ ] [P1] [BUGFIX] Fix auth (was TASK_003)`.
 pub fn line(r: &Record) -> String {
-    let Body::Task(Task {
-        num,
-        title,
-        status,
-        priority,
-        category,
-        consolidated_count,
-        consolidated,
-        aliases,
-        keep,
-        ..
-    }) = &r.body
-    else {
+    let Body::Task(task) = &r.body else {
         return String::new();
     };
-    let mark = match status.as_str() {
+    let mark = match task.status.as_str() {
         "completed" => "x",
         "in_progress" => "~",
         _ => " ",
     };
-    let mut t = format!("{} [{mark}]", task_id(*num));
-    for tag in [priority, category] {
+    let mut t = format!("{} [{mark}]", task_id(task.num));
+    for tag in [&task.priority, &task.category] {
         if !tag.is_empty() {
             t.push_str(&format!(" [{tag}]"));
         }
     }
     let shown = crate::integrity::gate::shown_title(r);
-    let title = if shown == *title {
-        title.as_str()
-    } else {
-        shown.as_str()
-    };
-    t.push_str(&format!(" {}", crate::text::sanitize(title)));
-    if *consolidated {
-        t.push_str(&format!(" (consolidated from {consolidated_count})"));
+    t.push_str(&format!(" {}", crate::text::sanitize(&shown)));
+    if task.consolidated {
+        t.push_str(&format!(" (consolidated from {})", task.consolidated_count));
     }
-    if *keep {
+    if task.keep {
         t.push_str(" (keep)");
     }
-    if !aliases.is_empty() {
-        t.push_str(&format!(" (was {})", aliases.join(", ")));
+    if !task.aliases.is_empty() {
+        t.push_str(&format!(" (was {})", task.aliases.join(", ")));
     }
     t
 }

@@ -315,12 +315,7 @@ pub fn secs_between(earlier: &str, later: &str) -> i64 {
 /// The record's status, session id and bundle hash.
 pub fn status_of(r: &Record) -> (&str, &str, &str) {
     match &r.body {
-        Body::Oracle(Oracle {
-            status,
-            session_id,
-            bundle_hash,
-            ..
-        }) => (status, session_id, bundle_hash),
+        Body::Oracle(o) => (&o.status, &o.session_id, &o.bundle_hash),
         _ => ("", "", ""),
     }
 }
@@ -328,21 +323,14 @@ pub fn status_of(r: &Record) -> (&str, &str, &str) {
 /// The record's body moved to `status` (with `reason`, and a response when complete).
 pub fn moved(r: &Record, to: &str, reason: &str, response: Option<(&str, &str)>) -> Option<Body> {
     let mut body = r.body.clone();
-    let Body::Oracle(Oracle {
-        status,
-        reason: why,
-        response_id,
-        response_excerpt,
-        ..
-    }) = &mut body
-    else {
+    let Body::Oracle(o) = &mut body else {
         return None;
     };
-    *status = to.to_owned();
-    *why = reason.to_owned();
+    o.status = to.to_owned();
+    o.reason = reason.to_owned();
     if let Some((id, excerpt)) = response {
-        *response_id = id.to_owned();
-        *response_excerpt = excerpt.to_owned();
+        o.response_id = id.to_owned();
+        o.response_excerpt = excerpt.to_owned();
     }
     Some(body)
 }

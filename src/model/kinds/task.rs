@@ -262,35 +262,25 @@ pub fn next_number(state: &State) -> u32 {
 /// counted up) claimed `now`, and `now` as its creation time; a task marked completed
 /// without a time is completed `now`; a task no longer completed loses its time.
 pub fn complete(body: &mut Body, next: &mut u32, now: &str, salt: &str) {
-    if let Body::Task(Task {
-        uid,
-        num,
-        claimed,
-        title,
-        status,
-        created,
-        completed,
-        ..
-    }) = body
-    {
-        if uid.is_empty() {
-            *uid = new_uid(&format!("{salt}\0{now}\0{title}\0{next}"));
+    if let Body::Task(t) = body {
+        if t.uid.is_empty() {
+            t.uid = new_uid(&format!("{salt}\0{now}\0{}\0{next}", t.title));
         }
-        if *num == 0 {
-            *num = *next;
+        if t.num == 0 {
+            t.num = *next;
             *next += 1;
-            claimed.clear();
+            t.claimed.clear();
         }
-        if claimed.is_empty() {
-            *claimed = now.to_owned();
+        if t.claimed.is_empty() {
+            t.claimed = now.to_owned();
         }
-        if created.is_empty() {
-            *created = now.to_owned();
+        if t.created.is_empty() {
+            t.created = now.to_owned();
         }
-        if status == COMPLETED && completed.is_empty() {
-            *completed = now.to_owned();
-        } else if status != COMPLETED {
-            completed.clear();
+        if t.status == COMPLETED && t.completed.is_empty() {
+            t.completed = now.to_owned();
+        } else if t.status != COMPLETED {
+            t.completed.clear();
         }
     }
 }
@@ -326,22 +316,13 @@ impl Summary {
         let mut s = Summary::default();
         let mut next: Option<(u8, u8, u32, String)> = None;
         for r in tasks {
-            let Body::Task(Task {
-                num,
-                title,
-                status,
-                priority,
-                consolidated,
-                consolidated_count,
-                ..
-            }) = &r.body
-            else {
+            let Body::Task(t) = &r.body else {
                 continue;
             };
             if s.updated.as_deref().is_none_or(|u| u < r.meta.ts.as_str()) {
                 s.updated = Some(r.meta.ts.clone());
             }
-            let rank = match status.as_str() {
+            let rank = match t.status.as_str() {
                 IN_PROGRESS => {
                     s.in_progress += 1;
                     0
@@ -352,21 +333,21 @@ impl Summary {
                 }
                 _ => {
                     s.done += 1;
-                    if *consolidated {
+                    if t.consolidated {
                         s.groups += 1;
-                        s.consolidated += *consolidated_count as usize;
+                        s.consolidated += t.consolidated_count as usize;
                     }
                     continue;
                 }
             };
-            let prio = match priority.as_str() {
+            let prio = match t.priority.as_str() {
                 "P1" => 1,
                 "P2" => 2,
                 "P3" => 3,
                 _ => 4,
             };
             let prio = if rank == 0 { 0 } else { prio };
-            let key = (rank, prio, *num, title.clone());
+            let key = (rank, prio, t.num, t.title.clone());
             if next.as_ref().is_none_or(|n| key < *n) {
                 next = Some(key);
             }
