@@ -90,11 +90,29 @@ pub fn pretty_time(ts: &str) -> String {
 
 /// Whole days from one RFC 3339 time to another (0 when either does not parse).
 pub fn days_between(earlier: &str, later: &str) -> i64 {
+    secs_between(earlier, later) / 86_400
+}
+
+/// Seconds from `earlier` to `later` (negative when `later` is earlier; 0 when either is not
+/// a time).
+pub fn secs_between(earlier: &str, later: &str) -> i64 {
     let parse = |s: &str| chrono::DateTime::parse_from_rfc3339(s).ok();
     match (parse(earlier), parse(later)) {
-        (Some(a), Some(b)) => (b - a).num_days(),
+        (Some(a), Some(b)) => (b - a).num_seconds(),
         _ => 0,
     }
+}
+
+/// `ts` plus `secs` seconds, as RFC 3339 UTC to the second; `None` when `ts` is not a time.
+pub fn add_secs(ts: &str, secs: i64) -> Option<String> {
+    let t = chrono::DateTime::parse_from_rfc3339(ts).ok()?;
+    let t = t.with_timezone(&chrono::Utc) + chrono::Duration::seconds(secs);
+    Some(t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+}
+
+/// The first line of `s` (empty for an empty text).
+pub fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
 }
 
 /// A field on one line, sanitised: runs of whitespace (newlines included) become one space.

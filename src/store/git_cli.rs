@@ -73,7 +73,7 @@ pub enum PushOutcome {
     },
 }
 
-fn git(dir_flag: &str, dir: &Path) -> Command {
+pub(super) fn git(dir_flag: &str, dir: &Path) -> Command {
     let mut cmd = Command::new("git");
     cmd.arg(dir_flag).arg(dir);
     cmd

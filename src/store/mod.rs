@@ -290,13 +290,11 @@ fn unsupported_format(dir: &Path) -> Option<StoreError> {
 
 /// Reads `GIT_RUNE_TIMESTAMP` (RFC 3339) or the system clock.
 pub(crate) fn now_rfc3339() -> String {
-    if let Ok(v) = std::env::var("GIT_RUNE_TIMESTAMP") {
-        if let Ok(t) = chrono::DateTime::parse_from_rfc3339(&v) {
-            return t
-                .with_timezone(&chrono::Utc)
-                .format("%Y-%m-%dT%H:%M:%SZ")
-                .to_string();
-        }
+    if let Some(t) = std::env::var("GIT_RUNE_TIMESTAMP")
+        .ok()
+        .and_then(|v| crate::text::add_secs(&v, 0))
+    {
+        return t;
     }
     chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string()
 }

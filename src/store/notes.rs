@@ -1,6 +1,7 @@
 //! Git notes under `refs/notes/rune`: the per-code-commit link to memory, read and written
 //! with gix's notes trees (git's fanout layout) and compare-and-swap on the notes ref.
 
+use crate::text::first_line;
 use gix::note::plumbing::State as NotesTree;
 use gix::ObjectId;
 
@@ -355,10 +356,6 @@ fn entries_of(tree: &gix::objs::TreeRef<'_>) -> Vec<(String, bool, ObjectId)> {
         .iter()
         .map(|e| (e.filename.to_string(), e.mode.is_tree(), e.oid.to_owned()))
         .collect()
-}
-
-fn first_line(s: &str) -> &str {
-    s.lines().next().unwrap_or("")
 }
 
 /// git's notes commit shape (`Notes added by 'git notes add'`), with the summary as body.

@@ -1,6 +1,7 @@
 //! Memory refs: where they live, reading their tips, and committing records with
 //! compare-and-swap so concurrent writers never lose each other's records.
 
+use crate::text::first_line;
 use std::rc::Rc;
 
 use gix::ObjectId;
@@ -165,9 +166,7 @@ impl Store {
         new: Tip,
         kinds: &[Kind],
     ) -> Result<Vec<Record>> {
-        let (old, new) = (old.map(|t| t.tree), new.tree);
-        let kinds: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
-        added_records(&self.repo, name, old, new, &kinds)
+        self.records_added_trees(name, old.map(|t| t.tree), new.tree, kinds)
     }
 
     /// The records of `kinds` in tree `new` that tree `old` (if any) lacks, reading only the
@@ -534,10 +533,6 @@ impl Store {
             },
         }
     }
-}
-
-fn first_line(s: &str) -> &str {
-    s.lines().next().unwrap_or("")
 }
 
 /// A memory commit's message: the summary, then how many records it adds and the highest

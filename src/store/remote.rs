@@ -3,11 +3,13 @@
 //! refs themselves. Transport is `git fetch` / `git push`, so ssh config, credential helpers,
 //! `insteadOf` and proxies work as they do for the user's own fetches.
 
+use crate::text::first_line;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use gix::ObjectId;
 
+use super::git_cli::git;
 use super::notes::NOTES_REF;
 use super::update::{Retry, Update};
 use super::{git_err, Result, Store, StoreError};
@@ -84,10 +86,8 @@ impl Store {
         remote: &str,
         slow: &dyn Fn(),
     ) -> Result<std::result::Result<(), TransferError>> {
-        let mut cmd = Command::new("git");
-        cmd.arg("--git-dir")
-            .arg(self.git_dir())
-            // `--prune` deletes tracking refs, which takes `packed-refs.lock`; git gives up
+        let mut cmd = git("--git-dir", self.git_dir());
+        cmd // `--prune` deletes tracking refs, which takes `packed-refs.lock`; git gives up
             // on it after 1 s by default, git-rune's own writes wait as long as the command
             // may (several syncs in one clone take turns with it).
             .arg("-c")
@@ -303,7 +303,7 @@ impl Store {
                 name,
                 expected,
                 new,
-                log: format!("rune: {}", log.lines().next().unwrap_or("")),
+                log: format!("rune: {}", first_line(log)),
             };
             match self.swap_all(&[update]) {
                 Ok(()) => return Ok(()),
@@ -328,10 +328,8 @@ impl Store {
         atomic: bool,
         slow: &dyn Fn(),
     ) -> Result<super::PushOutcome> {
-        let mut cmd = Command::new("git");
-        cmd.arg("--git-dir")
-            .arg(self.git_dir())
-            .args(["push", "--no-verify", "--porcelain"])
+        let mut cmd = git("--git-dir", self.git_dir());
+        cmd.args(["push", "--no-verify", "--porcelain"])
             .args(leases);
         if atomic {
             cmd.arg("--atomic");

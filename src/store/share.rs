@@ -3,10 +3,10 @@
 //! reach, and fetching a remote's branches before `gc` judges what they reach.
 
 use std::collections::HashSet;
-use std::process::Command;
 
 use gix::ObjectId;
 
+use super::git_cli::git;
 use super::notes::{Notes, NOTES_REF};
 use super::update::{Retry, Update};
 use super::{git_err, Result, Store, StoreError};
@@ -124,9 +124,7 @@ impl Store {
     /// so `gc` judges notes against what the remote's branches reach now. Best effort: `false`
     /// when the fetch failed.
     pub(crate) fn fetch_branches(&self, remote: &str) -> bool {
-        Command::new("git")
-            .arg("--git-dir")
-            .arg(self.git_dir())
+        git("--git-dir", self.git_dir())
             .args([
                 "fetch",
                 "--quiet",

@@ -2,6 +2,7 @@
 //! fails (another writer won the race, a lock is held, a dead git-rune left a lock), and the
 //! owner file that lets the next process clear what a killed one left (`owner.rs`).
 
+use crate::text::first_line;
 use std::cell::RefMut;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -98,7 +99,7 @@ impl Store {
                     log: LogChange {
                         mode: RefLog::AndReference,
                         force_create_reflog: false,
-                        message: u.log.lines().next().unwrap_or("").into(),
+                        message: first_line(&u.log).into(),
                     },
                     expected: match u.expected {
                         Some(id) => PreviousValue::MustExistAndMatch(Target::Object(id)),

@@ -128,11 +128,7 @@ pub fn stem(title: &str) -> String {
 }
 
 fn days_between(from: &str, to: &str) -> i64 {
-    let p = |t: &str| chrono::DateTime::parse_from_rfc3339(t).ok();
-    match (p(from), p(to)) {
-        (Some(a), Some(b)) => (b - a).num_seconds().div_euclid(86_400),
-        _ => 0,
-    }
+    crate::text::secs_between(from, to).div_euclid(86_400)
 }
 
 /// Numbers of completed tasks open work refers to.

@@ -76,13 +76,7 @@ pub struct SpFile {
 
 /// A time as RFC 3339 UTC with `Z`, to the second.
 fn utc(t: &str) -> Option<String> {
-    chrono::DateTime::parse_from_rfc3339(t.trim())
-        .ok()
-        .map(|d| {
-            d.with_timezone(&chrono::Utc)
-                .format("%Y-%m-%dT%H:%M:%SZ")
-                .to_string()
-        })
+    crate::text::add_secs(t.trim(), 0)
 }
 
 /// Reads a file; `now` stands in for times it leaves out.

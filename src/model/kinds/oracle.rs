@@ -295,22 +295,7 @@ pub fn parse_timeout(s: &str) -> Option<i64> {
     n.checked_mul(per).filter(|t| *t > 0 && *t <= 7 * 24 * 3600)
 }
 
-/// `ts` plus `secs` seconds, as RFC 3339 UTC to the second; `None` when `ts` is not a time.
-pub fn add_secs(ts: &str, secs: i64) -> Option<String> {
-    let t = chrono::DateTime::parse_from_rfc3339(ts).ok()?;
-    let t = t.with_timezone(&chrono::Utc) + chrono::Duration::seconds(secs);
-    Some(t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
-}
-
-/// Seconds from `earlier` to `later` (negative when `later` is earlier; 0 when either is not
-/// a time).
-pub fn secs_between(earlier: &str, later: &str) -> i64 {
-    let parse = |s: &str| chrono::DateTime::parse_from_rfc3339(s).ok();
-    match (parse(earlier), parse(later)) {
-        (Some(a), Some(b)) => (b - a).num_seconds(),
-        _ => 0,
-    }
-}
+pub use crate::text::{add_secs, secs_between};
 
 /// The record's status, session id and bundle hash.
 pub fn status_of(r: &Record) -> (&str, &str, &str) {
