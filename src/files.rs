@@ -28,6 +28,20 @@ fn temp_path(path: &Path) -> std::path::PathBuf {
     ))
 }
 
+/// How long ago `entry` was last modified (`None` when the clock or the file cannot say).
+pub(crate) fn age(entry: &std::fs::DirEntry) -> Option<std::time::Duration> {
+    let modified = entry.metadata().and_then(|m| m.modified()).ok()?;
+    modified.elapsed().ok()
+}
+
+/// Removes the files in `dir` modified longer than `max` ago; returns how many.
+pub(crate) fn remove_older(dir: &Path, max: std::time::Duration) -> usize {
+    let entries = std::fs::read_dir(dir).into_iter().flatten().flatten();
+    let old = entries.filter(|e| age(e).is_some_and(|a| a > max));
+    old.filter(|e| std::fs::remove_file(e.path()).is_ok())
+        .count()
+}
+
 /// Writes through a temporary file and a rename, so a reader never sees half a file.
 /// Returns the stat of what it wrote (taken before the rename, so a later change shows).
 pub(crate) fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<Option<(u64, i128)>> {

@@ -132,23 +132,7 @@ pub fn list(view_dir: &Path) -> Vec<(String, u64)> {
 /// Removes artifacts older than `days`; returns how many.
 pub fn prune(view_dir: &Path, days: u64) -> usize {
     let max = std::time::Duration::from_secs(days * 24 * 3600);
-    let mut n = 0;
-    for e in std::fs::read_dir(dir(view_dir))
-        .into_iter()
-        .flatten()
-        .flatten()
-    {
-        let old = e
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age > max);
-        if old && std::fs::remove_file(e.path()).is_ok() {
-            n += 1;
-        }
-    }
-    n
+    crate::files::remove_older(&dir(view_dir), max)
 }
 
 #[cfg(test)]

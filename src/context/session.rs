@@ -202,22 +202,7 @@ pub fn write(git_dir: &Path, s: &Session) -> std::io::Result<()> {
 
 /// Removes the counters of sessions untouched for a day; returns how many.
 pub fn clean(git_dir: &Path) -> usize {
-    let Ok(entries) = std::fs::read_dir(dir(git_dir)) else {
-        return 0;
-    };
-    let mut n = 0;
-    for e in entries.flatten() {
-        let old = e
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age > MAX_AGE);
-        if old && std::fs::remove_file(e.path()).is_ok() {
-            n += 1;
-        }
-    }
-    n
+    crate::files::remove_older(&dir(git_dir), MAX_AGE)
 }
 
 /// Every session counted here, newest first.

@@ -173,12 +173,7 @@ pub(crate) fn recover(common: &Path, me: Option<&Path>) -> Vec<PathBuf> {
             // A registration cut short before its rename (it lists nothing yet): its owner
             // locks it within microseconds of creating it, so one still unlocked a second
             // later belongs to a dead process.
-            let old = entry
-                .metadata()
-                .and_then(|m| m.modified())
-                .ok()
-                .and_then(|t| t.elapsed().ok())
-                .is_some_and(|age| age >= Duration::from_secs(1));
+            let old = crate::files::age(&entry).is_some_and(|a| a >= Duration::from_secs(1));
             if old && File::open(&path).is_ok_and(|f| f.try_lock().is_ok()) {
                 let _ = std::fs::remove_file(&path);
             }
