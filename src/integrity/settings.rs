@@ -2,13 +2,11 @@
 //! both `weakened-security` / `encoded-blob` shapes read line by line.
 
 use super::shapes::*;
-use super::tables::sets;
+use super::tables::{any_in, sets};
 use super::*;
 use crate::bytes::find_ci;
 
-pub(super) const FALSY: u64 = bit("falsy");
-pub(super) const TRUTHY: u64 = bit("truthy");
-pub(super) const WEAK_FLAG: u64 = bit("weak-flag");
+bits! { pub(super) bit: FALSY = "falsy", TRUTHY = "truthy", WEAK_FLAG = "weak-flag" }
 
 /// `weakened-security` (SUSPICIOUS), settings form: `verify=False`, `InsecureSkipVerify: true`,
 /// `rejectUnauthorized: false`, `NODE_TLS_REJECT_UNAUTHORIZED=0`, `sslmode=disable`,
@@ -47,12 +45,8 @@ pub(super) fn scan_settings(text: &str, out: &mut Sink) {
             .iter()
             .take_while(|c| c.is_ascii_alphanumeric())
             .count();
-        let (value, keyed) = (mask(&b[v..ve]), |keys: &str| {
-            sets()
-                .set(keys)
-                .iter()
-                .any(|k| ends_with_ci(id, k.as_bytes()))
-        });
+        let keyed = |keys: &str| any_in(keys, |k| ends_with_ci(id, k));
+        let value = mask(&b[v..ve]);
         if (value & FALSY != 0 && keyed("falsy-keys"))
             || (value & TRUTHY != 0 && keyed("truthy-keys"))
         {

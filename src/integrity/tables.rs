@@ -148,6 +148,11 @@ pub(super) fn sets() -> &'static Tables {
     SETS.get_or_init(|| parse(data_files(), true).expect("the integrity data files parse"))
 }
 
+/// Whether some item of set `name` (as bytes) satisfies `f`.
+pub(super) fn any_in(name: &str, mut f: impl FnMut(&[u8]) -> bool) -> bool {
+    sets().set(name).iter().any(|s| f(s.as_bytes()))
+}
+
 /// Whether the data files are the compiled-in ones (in tests, `RUNE_INTEGRITY_DATA` may name
 /// others), so that what was compiled from them may be used.
 pub(super) fn compiled_in() -> bool {

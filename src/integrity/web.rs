@@ -4,7 +4,7 @@
 //! Past 600 lines: one URL and HTML reader serves both the exfiltration rules and `inert_urls`;
 //! split, both halves would parse URLs.
 
-use super::tables::sets;
+use super::tables::{any_in, sets};
 use super::*;
 use crate::bytes::starts_with_ci;
 
@@ -367,12 +367,9 @@ fn substitutes_private(b: &[u8], s: usize) -> (bool, usize) {
         .split(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
         .any(|w| private_name(w, 0) == 2 && w.iter().any(u8::is_ascii_uppercase));
     let private = private_var
-        || commands.filter(|w| word(w)).any(|w| {
-            sets()
-                .set("substituted")
-                .iter()
-                .any(|s| w.eq_ignore_ascii_case(s.as_bytes()))
-        });
+        || commands
+            .filter(|w| word(w))
+            .any(|w| any_in("substituted", |s| w.eq_ignore_ascii_case(s)));
     (private, body.len().max(1))
 }
 

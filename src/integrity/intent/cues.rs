@@ -121,6 +121,15 @@ impl<'a> Cues<'a> {
         (start..end).find(|&k| k != i && self.has(k, bits))
     }
 
+    /// Words `from..=to` around `i` (clamped to its sentence, `i` itself left out) holding any
+    /// of `bits`.
+    pub(super) fn in_sentence(&self, i: usize, bits: u64, from: isize, to: isize) -> Option<usize> {
+        let lo = (i as isize + from).max(self.sentence[i] as isize) as usize;
+        (lo..(i as isize + to + 1).max(0) as usize)
+            .take_while(|&k| k < self.at.len() && self.sentence[k] == self.sentence[i])
+            .find(|&k| k != i && self.has(k, bits))
+    }
+
     /// Word `k` stands alone: its clause ends after it or a small word follows ("obey me",
     /// "ignore the user and …"), rather than a noun it qualifies ("follow our guide", "the
     /// user input").
@@ -260,10 +269,9 @@ impl<'a> Cues<'a> {
     fn time_opener(&self, k: usize) -> bool {
         let lower = |i: usize| String::from_utf8_lossy(self.w.text_of(i)).to_lowercase();
         let (one, two) = (lower(k), format!("{} {}", lower(k), lower(k + 1)));
-        super::tables::sets()
-            .set("time-openers")
-            .iter()
-            .any(|t| *t == one || *t == two)
+        any_in("time-openers", |t| {
+            t == one.as_bytes() || t == two.as_bytes()
+        })
     }
 
     /// How far before and after verb `i` its targets may be: verb-final languages put them
