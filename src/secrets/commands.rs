@@ -183,6 +183,13 @@ fn options_of(
     let mut present = false;
     for (k, &(s, e)) in args.iter().enumerate() {
         let w = &b[s..e];
+        // A cluster of short options (`-sSfu`) when `o` is a short one.
+        let cluster = || {
+            o.len() == 2
+                && w.len() > 2
+                && w[0] == b'-'
+                && w[1..].iter().all(u8::is_ascii_alphabetic)
+        };
         if w == o {
             present = true;
             if f.next {
@@ -200,25 +207,13 @@ fn options_of(
             }
             present = true;
             out.extend(value(b, opt, (s + o.len(), e), user));
-        } else if f.next
-            && o.len() == 2
-            && w.len() > 2
-            && w[0] == b'-'
-            && w[1..].iter().all(u8::is_ascii_alphabetic)
-            && w.ends_with(&o[1..])
-        {
+        } else if f.next && cluster() && w.ends_with(&o[1..]) {
             // `curl -sSfu user:…`: a cluster of short options whose last takes the next word.
             present = true;
             if let Some(&next) = args.get(k + 1) {
                 out.extend(value(b, opt, next, user));
             }
-        } else if f.cluster
-            && o.len() == 2
-            && w.len() > 2
-            && w[0] == b'-'
-            && w[1..].iter().all(u8::is_ascii_alphabetic)
-            && w[1..].contains(&o[1])
-        {
+        } else if f.cluster && cluster() && w[1..].contains(&o[1]) {
             present = true;
         }
     }
@@ -313,7 +308,7 @@ pub(super) fn plain_password(v: &[u8]) -> bool {
 /// `env:VAR`, `file:path`, `fd:3`, `stdin`: where a tool is told to read the secret from.
 pub(super) fn is_reference(v: &[u8]) -> bool {
     data::words()
-        .list_entries(List::References)
+        .list(List::References)
         .iter()
         .any(|p| starts_with_ci(v, p.as_bytes()))
 }

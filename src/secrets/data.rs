@@ -172,23 +172,15 @@ pub(super) fn parse_providers(text: &'static str) -> Result<ProviderTable, Strin
         }
     }
     for (p, said) in table.providers.iter().zip(&said_gitleaks) {
+        let bad = |msg: &str| Err(format!("src/secrets/data/providers.txt: [{}]{msg}", p.id));
         if !said {
-            return Err(format!(
-                "src/secrets/data/providers.txt: [{}] needs a gitleaks line (`-` for none)",
-                p.id
-            ));
+            return bad(" needs a gitleaks line (`-` for none)");
         }
         if p.keywords.is_empty() || p.shapes.is_empty() {
-            return Err(format!(
-                "src/secrets/data/providers.txt: [{}] needs keywords and a shape",
-                p.id
-            ));
+            return bad(" needs keywords and a shape");
         }
         if let Some(k) = p.keywords.iter().find(|k| k.len() < 3) {
-            return Err(format!(
-                "src/secrets/data/providers.txt: [{}]: keyword {k:?} is shorter than three bytes",
-                p.id
-            ));
+            return bad(&format!(": keyword {k:?} is shorter than three bytes"));
         }
     }
     Ok(table)
@@ -218,20 +210,10 @@ pub(super) fn parse_lists(
                 n + 1
             ));
         };
-        let mut rest = line;
-        while !rest.is_empty() {
-            if let Some(quoted) = rest.strip_prefix('"') {
-                let Some(close) = quoted.find('"') else {
-                    return Err(format!("{file}:{}: an unclosed quote", n + 1));
-                };
-                entries.push(quoted[..close].to_owned());
-                rest = quoted[close + 1..].trim_start();
-            } else {
-                let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-                entries.push(rest[..end].to_owned());
-                rest = rest[end..].trim_start();
-            }
-        }
+        let Some(items) = crate::text::split_quoted(line) else {
+            return Err(format!("{file}:{}: an unclosed quote", n + 1));
+        };
+        entries.extend(items.into_iter().map(str::to_owned));
     }
     Ok(lists)
 }
@@ -298,13 +280,9 @@ pub(super) const KEY_LISTS: &[(&str, Field)] = &[
 ];
 
 impl Words {
-    fn list(&self, list: List) -> &[String] {
-        &self.lists[list as usize]
-    }
-
     /// The entries of `list`.
-    pub(super) fn list_entries(&self, list: List) -> &[String] {
-        self.list(list)
+    pub(super) fn list(&self, list: List) -> &[String] {
+        &self.lists[list as usize]
     }
 
     /// Whether `word` is an entry of `list`, ASCII-case-insensitively.

@@ -113,13 +113,8 @@ pub(super) fn cand(start: usize, end: usize, rule: &'static str, prio: u8) -> Ca
 /// dropped, not candidates, so no smaller candidate inside survives to be redacted and change
 /// the larger one's extent.
 pub(super) fn resolve(mut cands: Vec<Cand>, armor: &[(usize, usize)]) -> Vec<Finding> {
-    cands.sort_unstable_by(|a, b| {
-        (a.start, std::cmp::Reverse(a.end), std::cmp::Reverse(a.prio)).cmp(&(
-            b.start,
-            std::cmp::Reverse(b.end),
-            std::cmp::Reverse(b.prio),
-        ))
-    });
+    use std::cmp::Reverse;
+    cands.sort_unstable_by_key(|c| (c.start, Reverse(c.end), Reverse(c.prio)));
     let mut out: Vec<Finding> = Vec::with_capacity(cands.len());
     let mut has_key = false;
     let keep = |f: &Finding, has_key: bool| has_key || !overlaps(armor, f.start, f.end);
@@ -377,22 +372,14 @@ pub(super) fn value_after(
         return None;
     }
     *unquoted = Some((start, j));
-    if colon {
-        // `label: value` only counts when the value ends the line, as in YAML.
-        let k = skip_blanks(b, j);
-        if k < b.len() && !matches!(b[k], b'\n' | b'\r' | b'}') {
-            // An empty value is never a finding, but scanning still resumes past it.
-            return Some(Value {
-                start,
-                end: start,
-                resume: j,
-                quoted: false,
-            });
-        }
-    }
+    // `label: value` only counts when the value ends the line, as in YAML.
+    let k = skip_blanks(b, j);
+    let mid_line = colon && k < b.len() && !matches!(b[k], b'\n' | b'\r' | b'}');
+    // An empty value is never a finding, but scanning still resumes past it.
+    let end = if mid_line { start } else { j };
     Some(Value {
         start,
-        end: j,
+        end,
         resume: j,
         quoted: false,
     })

@@ -118,10 +118,7 @@ pub(super) fn bearer_at(b: &[u8], s: usize, e: usize) -> Option<Cand> {
     if !b[s..e].eq_ignore_ascii_case(b"bearer") {
         return None;
     }
-    let mut i = e;
-    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
-        i += 1;
-    }
+    let i = skip_blanks(b, e);
     if i == e {
         return None;
     }
