@@ -388,11 +388,7 @@ fn frame_delimiters(text: &str) -> Vec<(usize, usize)> {
             continue;
         }
         let shouted = !inner.chars().any(char::is_lowercase) || inner.contains('_');
-        let words: Vec<String> = inner
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .collect();
+        let words = super::mentions::lower_words(inner);
         let has = |set: &[&str], w: &String| set.contains(&w.as_str());
         if shouted
             && (2..=6).contains(&words.len())

@@ -211,16 +211,20 @@ fn glossary_head(lead: &str) -> bool {
     else {
         return false;
     };
-    let words: Vec<String> = term
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
+    let words = lower_words(term);
     // (And the plain transcripts' names: "Human:", "AI:".)
     let role = |w: &str| ROLES.contains(&w) || ["human", "ai"].contains(&w);
     (1..=3).contains(&words.len())
         && !words.iter().any(|w| role(w))
         && term.chars().next().is_some_and(char::is_alphanumeric)
+}
+
+/// The words of `s` (runs of letters and digits), in lower case.
+pub(super) fn lower_words(s: &str) -> Vec<String> {
+    let words = s
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty());
+    words.map(str::to_lowercase).collect()
 }
 
 /// Whether `lead` is only a comment's opening (`#`, `//`, `*`, `--`, `;`) and the comment's

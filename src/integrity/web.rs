@@ -215,18 +215,11 @@ fn exfiltrating(b: &[u8], s: usize, e: usize, place: UrlPlace) -> Option<(usize,
         let in_query = query.is_some_and(|q| i > q);
         match c {
             // Command substitution: its command may run past the URL's end (spaces inside).
-            b'$' if decoded(b, k).0 == b'(' => {
-                let body = k + decoded(b, k).1;
+            b'$' | b'`' if c == b'`' || decoded(b, k).0 == b'(' => {
+                let body = if c == b'`' { k } else { k + decoded(b, k).1 };
                 match substitutes_private(b, body) {
                     (true, _) => return Some((i, true)),
                     (false, len) => i = body + len,
-                }
-                continue;
-            }
-            b'`' => {
-                match substitutes_private(b, k) {
-                    (true, _) => return Some((i, true)),
-                    (false, len) => i = k + len,
                 }
                 continue;
             }

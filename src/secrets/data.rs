@@ -32,7 +32,7 @@ pub(super) enum Shape {
 }
 
 /// One provider's rule.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct Provider {
     /// Stable kebab-case rule name, reported in findings and error messages.
     pub(super) id: &'static str,
@@ -51,7 +51,7 @@ pub(super) struct Provider {
 }
 
 /// The parsed `providers.txt`.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct ProviderTable {
     pub(super) providers: Vec<Provider>,
     /// gitleaks rules covered by hand-written rules: (our rule, their rules).
@@ -70,10 +70,8 @@ pub(super) fn providers() -> &'static ProviderTable {
 
 /// Splits a line into its first word and the rest (trimmed).
 fn field(line: &str) -> (&str, &str) {
-    match line.split_once(char::is_whitespace) {
-        Some((f, rest)) => (f, rest.trim()),
-        None => (line, ""),
-    }
+    line.split_once(char::is_whitespace)
+        .map_or((line, ""), |(f, rest)| (f, rest.trim()))
 }
 
 /// Replaces `{name}` with the pattern `@define name` gave it.
@@ -89,11 +87,7 @@ fn expand(pattern: &str, defines: &[(&str, &str)]) -> String {
 }
 
 pub(super) fn parse_providers(text: &'static str) -> Result<ProviderTable, String> {
-    let mut table = ProviderTable {
-        providers: Vec::new(),
-        covered_by: Vec::new(),
-        not_covered: Vec::new(),
-    };
+    let mut table = ProviderTable::default();
     let mut defines: Vec<(&str, &str)> = Vec::new();
     // Which rules have said what of gitleaks' they cover (`-`: nothing).
     let mut said_gitleaks: Vec<bool> = Vec::new();
@@ -106,12 +100,7 @@ pub(super) fn parse_providers(text: &'static str) -> Result<ProviderTable, Strin
         if let Some(id) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
             table.providers.push(Provider {
                 id,
-                keywords: Vec::new(),
-                shapes: Vec::new(),
-                keep: Vec::new(),
-                entropy: 0.0,
-                allow: Vec::new(),
-                gitleaks: Vec::new(),
+                ..Provider::default()
             });
             said_gitleaks.push(false);
             continue;
