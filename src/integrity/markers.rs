@@ -20,9 +20,9 @@ pub(super) fn frame_tag(b: &[u8], i: usize) -> Option<usize> {
     let closing = b.get(j) == Some(&b'/');
     j = skip_blanks(b, j + usize::from(closing));
     let ns = j;
-    while j < b.len() && j - ns <= 40 && (b[j].is_ascii_alphanumeric() || b"_-|:".contains(&b[j])) {
-        j += 1;
-    }
+    j = run_while(b, ns, b.len().min(ns + 41), |c| {
+        c.is_ascii_alphanumeric() || b"_-|:".contains(&c)
+    });
     let name = &b[ns..j];
     // <|im_start|>, <|endoftext|>, <|eot_id|>: any special-token shape.
     let special = name.len() >= 3 && name[0] == b'|' && name[name.len() - 1] == b'|';

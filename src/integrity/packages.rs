@@ -20,9 +20,7 @@ pub(super) fn scan_packages(text: &str, out: &mut Sink) {
             continue;
         }
         let s = i;
-        while i < b.len() && name_char(b[i]) {
-            i += 1;
-        }
+        i = run_while(b, i, b.len(), name_char);
         if b.get(i) == Some(&b':') || b.get(i) == Some(&b'/') {
             continue;
         }

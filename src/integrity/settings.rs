@@ -19,9 +19,7 @@ pub(super) fn scan_settings(text: &str, out: &mut Sink) {
     let mut i = 0;
     while i < b.len() {
         let s = i;
-        while i < b.len() && ident(&b[i]) {
-            i += 1;
-        }
+        i = run_while(b, i, b.len(), |c| ident(&c));
         if i == s {
             i += 1;
             continue;
@@ -113,9 +111,7 @@ pub(super) fn scan_blobs(text: &str, out: &mut Sink) {
     let mut i = 0;
     while i < b.len() {
         let s = i;
-        while i < b.len() && b64(&b[i]) {
-            i += 1;
-        }
+        i = run_while(b, i, b.len(), |c| b64(&c));
         if i == s {
             i += 1;
             continue;

@@ -8,7 +8,7 @@ use super::downloads::{downloads, windows_and_powershell};
 use super::tables::{any_in, sets};
 use super::*;
 pub(super) use crate::bytes::{
-    command_name, contains_ci, ends_with_ci, skip_blanks, starts_with_ci, unquoted,
+    command_name, contains_ci, ends_with_ci, run_while, skip_blanks, starts_with_ci, unquoted,
 };
 
 // ---------------------------------------------------------------------------------------------

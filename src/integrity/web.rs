@@ -15,10 +15,8 @@ use crate::bytes::starts_with_ci;
 /// and where lower case turns upper): 2 a `@private-names` (`data/lists.txt`) part, 1 a `@private-in-query` part, 0
 /// neither.
 fn private_name(b: &[u8], i: usize) -> u8 {
-    let mut e = i;
-    while e < b.len() && (b[e].is_ascii_alphanumeric() || b"_-.:".contains(&b[e])) && e - i < 64 {
-        e += 1;
-    }
+    let name_char = |c: u8| c.is_ascii_alphanumeric() || b"_-.:".contains(&c);
+    let e = run_while(b, i, b.len().min(i + 64), name_char);
     let name = &b[i..e];
     let mut level = 0;
     let mut s = 0;
@@ -489,10 +487,9 @@ pub(super) fn scan_html(b: &[u8], out: &mut Sink) {
 /// The offset in `tag` (`<name attr…`, up to its `>`) of an `on…=` attribute whose value is not
 /// a JSX expression.
 fn event_attribute(tag: &[u8]) -> Option<usize> {
-    let mut i = 1;
-    while i < tag.len() && (tag[i].is_ascii_alphanumeric() || tag[i] == b'-') {
-        i += 1;
-    }
+    let mut i = run_while(tag, 1, tag.len(), |c| {
+        c.is_ascii_alphanumeric() || c == b'-'
+    });
     while i < tag.len() {
         let sep =
             tag[i].is_ascii_whitespace() || tag[i] == b'/' || tag[i] == b'"' || tag[i] == b'\'';
@@ -502,10 +499,7 @@ fn event_attribute(tag: &[u8]) -> Option<usize> {
                 .is_some_and(|s| s.eq_ignore_ascii_case(b"on"))
         {
             let s = i + 1;
-            let mut e = s + 2;
-            while e < tag.len() && tag[e].is_ascii_alphabetic() {
-                e += 1;
-            }
+            let e = run_while(tag, s + 2, tag.len(), |c| c.is_ascii_alphabetic());
             let eq = skip_blanks(tag, e);
             if e - s >= 5 && tag.get(eq) == Some(&b'=') {
                 let v = skip_blanks(tag, eq + 1);

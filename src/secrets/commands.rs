@@ -47,10 +47,7 @@ fn shell_words(b: &[u8], from: usize, end: usize) -> Vec<(usize, usize)> {
         while i < end && !b[i].is_ascii_whitespace() {
             if b[i] == b'"' || b[i] == b'\'' {
                 let q = b[i];
-                i += 1;
-                while i < end && b[i] != q {
-                    i += 1;
-                }
+                i = run_while(b, i + 1, end, |c| c != q);
             }
             i = (i + 1).min(end);
         }
@@ -402,18 +399,13 @@ pub(super) fn flag_value(b: &[u8], s: usize, e: usize, key: Field) -> Option<Can
     let mut ve = vs;
     if matches!(b.get(vs), Some(b'"' | b'\'')) {
         let q = b[vs];
-        ve = vs + 1;
-        while ve < b.len() && b[ve] != q && b[ve] != b'\n' {
-            ve += 1;
-        }
+        ve = run_while(b, vs + 1, b.len(), |c| c != q && c != b'\n');
         if ve >= b.len() || b[ve] != q {
             return None;
         }
         ve += 1;
     } else {
-        while ve < b.len() && !b[ve].is_ascii_whitespace() {
-            ve += 1;
-        }
+        ve = run_while(b, ve, b.len(), |c| !c.is_ascii_whitespace());
     }
     let quoted = is_quoted(b, (vs, ve));
     let (vs, ve) = unquote(b, vs, ve);
