@@ -183,10 +183,8 @@ fn mentioned(text: &str, offset: usize) -> bool {
             .find(|c: char| !c.is_ascii_alphabetic())
             .unwrap_or(after.len());
         let tail = after[role..].split('\n').next().unwrap_or("");
-        let tail = match tail.trim_start().strip_prefix(['<', '[']) {
-            Some(t) => t.find(['>', ']']).map_or("", |p| &t[p + 1..]),
-            None => tail,
-        };
+        let marker = tail.trim_start().strip_prefix(['<', '[']);
+        let tail = marker.map_or(tail, |t| t.find(['>', ']']).map_or("", |p| &t[p + 1..]));
         tail.trim_start()
             .chars()
             .next()

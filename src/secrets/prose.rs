@@ -485,10 +485,7 @@ fn login_pair(text: &str, i: usize, stated: bool) -> Option<Cand> {
     let after = sp + sep.len_utf8();
     let ps = skip(text, after);
     let spaced = sp > ue || ps > after;
-    let (vs, ve) = match quoted_at(text, ps) {
-        Some(q) => q,
-        None => unquoted_at(text, ps, false)?,
-    };
+    let (vs, ve) = quoted_at(text, ps).or_else(|| unquoted_at(text, ps, false))?;
     let pw = &text[vs..ve];
     let b = pw.as_bytes();
     if (sep == '/' && pw.contains('/')) || (sep == ':' && pw.starts_with("//")) {
