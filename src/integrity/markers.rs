@@ -43,11 +43,7 @@ pub(super) fn frame_tag(b: &[u8], i: usize) -> Option<usize> {
         _ if after > j => {
             // Attributes (<rune-memory source="x">). Stopping at `<` and line breaks keeps the
             // look-ahead of consecutive tags from overlapping, so the pass stays linear.
-            let k = after
-                + b[after..]
-                    .iter()
-                    .take_while(|c| !b"><\n".contains(c))
-                    .count();
+            let k = run_while(b, after, b.len(), |c| !b"><\n".contains(&c));
             (b.get(k) == Some(&b'>')).then_some(k + 1)
         }
         _ => None,

@@ -2,7 +2,7 @@
 //! both `weakened-security` / `encoded-blob` shapes read line by line.
 
 use super::shapes::*;
-use super::tables::{any_in, sets};
+use super::tables::any_in;
 use super::*;
 use crate::bytes::find_ci;
 
@@ -39,10 +39,7 @@ pub(super) fn scan_settings(text: &str, out: &mut Sink) {
         };
         let v = skip_blanks(b, v);
         let v = v + usize::from(matches!(b.get(v), Some(b'"' | b'\'')));
-        let ve = v + b[v..]
-            .iter()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .count();
+        let ve = run_while(b, v, b.len(), |c| c.is_ascii_alphanumeric());
         let keyed = |keys: &str| any_in(keys, |k| ends_with_ci(id, k));
         let value = mask(&b[v..ve]);
         if (value & FALSY != 0 && keyed("falsy-keys"))
@@ -60,7 +57,6 @@ pub(super) fn scan_settings(text: &str, out: &mut Sink) {
 /// it is a package source; loopback hosts are a developer's own machine.
 pub(super) fn scan_package_sources(text: &str, out: &mut Sink) {
     let b = text.as_bytes();
-    let cues = sets().set("package-source-cues");
     let mut from = 0;
     while let Some(p) = find_ci(&b[from..], b"http://") {
         let at = from + p;
@@ -86,7 +82,7 @@ pub(super) fn scan_package_sources(text: &str, out: &mut Sink) {
             .filter(|w| !w.is_empty());
         let cued = words
             .map(<[u8]>::to_ascii_lowercase)
-            .any(|w| cues.iter().any(|c| w == c.as_bytes()));
+            .any(|w| any_in("package-source-cues", |c| w == c));
         if cued {
             out.hit("weakened-security", at, host_end);
         }

@@ -576,10 +576,7 @@ pub fn inert_urls(text: &str) -> String {
         let c = b[i];
         if line_start {
             let j = skip_blanks(b, i);
-            let run = b[j..]
-                .iter()
-                .take_while(|&&x| x == b'`' || x == b'~')
-                .count();
+            let run = run_while(b, j, b.len(), |x| x == b'`' || x == b'~') - j;
             let marker = b.get(j).copied().unwrap_or(0);
             let fenced = run >= 3 && b[j..j + run].iter().all(|&x| x == marker) && j - i <= 3;
             let line_end = b[i..]
@@ -867,12 +864,8 @@ fn defang(url: &str) -> String {
             } else {
                 if protocol_relative(&r[k..]) {
                     // `//host.tld`: its host's dots are bracketed, up to where a host ends.
-                    relative_end = k
-                        + 2
-                        + r[k + 2..]
-                            .iter()
-                            .take_while(|c| c.is_ascii_alphanumeric() || b".-".contains(c))
-                            .count();
+                    let host = |c: u8| c.is_ascii_alphanumeric() || b".-".contains(&c);
+                    relative_end = run_while(r, k + 2, r.len(), host);
                 }
                 k += 1;
                 continue;
