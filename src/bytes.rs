@@ -27,6 +27,14 @@ pub fn starts_with_ci(hay: &[u8], needle: &[u8]) -> bool {
     hay.len() >= needle.len() && hay[..needle.len()].eq_ignore_ascii_case(needle)
 }
 
+/// The first index at or after `i` (and at most `end`) whose byte `f` rejects.
+pub fn run_while(b: &[u8], mut i: usize, end: usize, f: impl Fn(u8) -> bool) -> usize {
+    while i < end && f(b[i]) {
+        i += 1;
+    }
+    i
+}
+
 /// The first index at or after `i` that is not a space or tab.
 pub fn skip_blanks(b: &[u8], mut i: usize) -> usize {
     while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {

@@ -3,6 +3,22 @@
 //! other clones wrote), and the short forms memory is shown in (ids, times, one-line
 //! fields). Pure.
 
+/// The blank-separated items of `s`, `"…"` quoting one that holds blanks (the data files'
+/// lists); `None` when a quote is left open.
+pub fn split_quoted(s: &str) -> Option<Vec<&str>> {
+    let (mut out, mut rest) = (Vec::new(), s.trim_start());
+    while !rest.is_empty() {
+        let (item, after) = match rest.strip_prefix('"') {
+            Some(q) => q.split_at(q.find('"')?),
+            None => rest.split_at(rest.find(char::is_whitespace).unwrap_or(rest.len())),
+        };
+        out.push(item);
+        // (past a quoted item's closing quote)
+        rest = after.strip_prefix('"').unwrap_or(after).trim_start();
+    }
+    Some(out)
+}
+
 /// Removes terminal control sequences and bidi/zero-width characters, keeping newlines and
 /// tabs. Applied to everything printed that came from records.
 pub fn sanitize(s: &str) -> String {

@@ -86,9 +86,7 @@ fn turn_marker(b: &[u8], at: usize, end: usize) -> Option<(usize, usize, Role)> 
     let bold = b[i..end].starts_with(b"**") || b[i..end].starts_with(b"__");
     i += if bold { 2 } else { 0 };
     let ws = i;
-    while i < end && b[i].is_ascii_alphabetic() && i - ws <= 12 {
-        i += 1;
-    }
+    i = run_while(b, ws, end.min(ws + 13), |c| c.is_ascii_alphabetic());
     let r = role(&b[ws..i], hashes > 0)?;
     if bold && (b[i..end].starts_with(b"**") || b[i..end].starts_with(b"__")) {
         i += 2;

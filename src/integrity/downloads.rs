@@ -2,7 +2,7 @@
 //! downloaders (LOLBins) and fetch-then-execute on one line (`remote-script-execution`), and
 //! which of those only show the shape or run an official installer (`script-pipe-shape`).
 
-use super::tables::sets;
+use super::tables::{any_in, sets};
 use super::*;
 use crate::bytes::{basename, command_name, unquoted};
 
@@ -257,19 +257,14 @@ pub(super) fn installer_shaped(line: &str) -> bool {
         return false;
     };
     // A listed installer's host with more after it (`sh.rustup.rs.x.example`) is a look-alike.
-    let look_alike = sets().set("installers").iter().any(|i| {
-        let i = i.as_bytes();
+    let look_alike = any_in("installers", |i| {
         host.len() > i.len() && starts_with_ci(host, i) && host[i.len()] == b'.'
     });
     if look_alike {
         return false;
     }
-    let hosts = sets().set("install-hosts");
-    let scripts = sets().set("install-scripts");
-    hosts.iter().any(|h| starts_with_ci(host, h.as_bytes()))
-        || scripts
-            .iter()
-            .any(|f| basename(w).eq_ignore_ascii_case(f.as_bytes()))
+    any_in("install-hosts", |h| starts_with_ci(host, h))
+        || any_in("install-scripts", |f| basename(w).eq_ignore_ascii_case(f))
 }
 
 /// The host a command word names: after `scheme://`, or a dotted name (`evil.example/x.sh`,
@@ -288,10 +283,7 @@ fn host_of(w: &[u8]) -> Option<&[u8]> {
     let host = &rest[..end];
     let scheme = w.windows(3).any(|x| x == b"://");
     // `rustup-init.sh`, `a.ps1`: a file the command saves or runs, not a host.
-    let file = sets()
-        .set("script-extensions")
-        .iter()
-        .any(|x| host.ends_with(x.as_bytes()));
+    let file = any_in("script-extensions", |x| host.ends_with(x));
     if !scheme && (file || w.contains(&b'/') && !host.contains(&b'.')) {
         return None;
     }

@@ -3,6 +3,7 @@
 //! verdicts earlier processes kept are one lookup, read in that order.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use super::{scan_text, verdict, Issue, Verdict};
 use crate::model::kinds::{Checkpoint, Delete, Resolve, Session};
@@ -50,11 +51,15 @@ const MEMO_CAP: usize = 1 << 18;
 /// record once, not on every read. A record whose id does not match its content (derived by
 /// the fold) is scanned every time. Each verdict says whether this process scanned it (true);
 /// those an earlier process kept are looked up in [`Recalled`] instead.
-fn memo() -> std::sync::MutexGuard<'static, HashMap<String, (Gate, bool)>> {
-    use std::sync::{Mutex, OnceLock};
+fn memo() -> MutexGuard<'static, HashMap<String, (Gate, bool)>> {
     static MEMO: OnceLock<Mutex<HashMap<String, (Gate, bool)>>> = OnceLock::new();
-    let memo = MEMO.get_or_init(Default::default);
-    memo.lock().unwrap_or_else(|e| e.into_inner())
+    locked(&MEMO)
+}
+
+/// The value in `cell` (made on first use), locked; a lock a panic poisoned is taken over.
+fn locked<T: Default>(cell: &'static OnceLock<Mutex<T>>) -> MutexGuard<'static, T> {
+    let mutex = cell.get_or_init(Default::default);
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn memoised(r: &Record, id_matches: bool) -> Gate {
@@ -212,23 +217,15 @@ impl Recalled {
 /// one: a command that scans nothing (`status`) never reads them.
 pub type Recall = Box<dyn FnOnce() -> Option<Recalled> + Send>;
 
-fn pending() -> std::sync::MutexGuard<'static, Option<Recall>> {
-    use std::sync::{Mutex, OnceLock};
+fn pending() -> MutexGuard<'static, Option<Recall>> {
     static PENDING: OnceLock<Mutex<Option<Recall>>> = OnceLock::new();
-    PENDING
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
+    locked(&PENDING)
 }
 
-fn recalled() -> std::sync::MutexGuard<'static, Recalled> {
-    use std::sync::{Mutex, OnceLock};
+fn recalled() -> MutexGuard<'static, Recalled> {
     static RECALLED: OnceLock<Mutex<Recalled>> = OnceLock::new();
     let load = pending().take();
-    let mut kept = RECALLED
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
+    let mut kept = locked(&RECALLED);
     if let Some(read) = load.and_then(|f| f()) {
         *kept = read;
     }
@@ -261,10 +258,15 @@ fn scanned_gate(r: &Record) -> Gate {
     if issues.is_empty() {
         return Gate::Clean;
     }
+    Gate::Suspicious(rules_of(&issues))
+}
+
+/// The rules of `issues`, sorted, each once.
+fn rules_of(issues: &[Issue]) -> Vec<&'static str> {
     let mut rules: Vec<&'static str> = issues.iter().map(|i| i.rule).collect();
     rules.sort_unstable();
     rules.dedup();
-    Gate::Suspicious(rules)
+    rules
 }
 
 /// Every text of a record that `load`, the session hooks or the view can show, with the name
@@ -503,12 +505,7 @@ pub fn gated_text(text: &str) -> Option<String> {
     match verdict(&issues) {
         Verdict::Tainted => None,
         _ if issues.is_empty() => Some(text.to_owned()),
-        _ => {
-            let mut rules: Vec<&str> = issues.iter().map(|i| i.rule).collect();
-            rules.sort_unstable();
-            rules.dedup();
-            Some(format!("{}{text}", mark(&rules)))
-        }
+        _ => Some(format!("{}{text}", mark(&rules_of(&issues)))),
     }
 }
 

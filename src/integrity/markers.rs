@@ -5,8 +5,7 @@
 
 use super::*;
 
-pub(super) const FRAME: u64 = bit("frame");
-pub(super) const CLOSING: u64 = bit("closing");
+bits! { pub(super) bit: FRAME = "frame", CLOSING = "closing" }
 
 /// The end of a framing tag starting at `b[i] == '<'`.
 pub(super) fn frame_tag(b: &[u8], i: usize) -> Option<usize> {
@@ -21,9 +20,9 @@ pub(super) fn frame_tag(b: &[u8], i: usize) -> Option<usize> {
     let closing = b.get(j) == Some(&b'/');
     j = skip_blanks(b, j + usize::from(closing));
     let ns = j;
-    while j < b.len() && j - ns <= 40 && (b[j].is_ascii_alphanumeric() || b"_-|:".contains(&b[j])) {
-        j += 1;
-    }
+    j = run_while(b, ns, b.len().min(ns + 41), |c| {
+        c.is_ascii_alphanumeric() || b"_-|:".contains(&c)
+    });
     let name = &b[ns..j];
     // <|im_start|>, <|endoftext|>, <|eot_id|>: any special-token shape.
     let special = name.len() >= 3 && name[0] == b'|' && name[name.len() - 1] == b'|';
@@ -44,11 +43,7 @@ pub(super) fn frame_tag(b: &[u8], i: usize) -> Option<usize> {
         _ if after > j => {
             // Attributes (<rune-memory source="x">). Stopping at `<` and line breaks keeps the
             // look-ahead of consecutive tags from overlapping, so the pass stays linear.
-            let k = after
-                + b[after..]
-                    .iter()
-                    .take_while(|c| !b"><\n".contains(c))
-                    .count();
+            let k = run_while(b, after, b.len(), |c| !b"><\n".contains(&c));
             (b.get(k) == Some(&b'>')).then_some(k + 1)
         }
         _ => None,
@@ -214,33 +209,27 @@ fn decode_round(t: &[u8]) -> Option<Decoded> {
                     .position(|&x| !(x.is_ascii_alphanumeric() || x == b'#'))
                     .map_or((t.len() - i - 1).min(10), |p| p);
                 let semi = usize::from(t.get(i + 1 + e) == Some(&b';'));
-                match (e > 0).then(|| entity(&t[i + 1..i + 1 + e])).flatten() {
-                    Some(x) => (Some(x), 1 + e + semi),
-                    None => (None, 1),
-                }
+                let x = (e > 0).then(|| entity(&t[i + 1..i + 1 + e])).flatten();
+                x.map_or((None, 1), |x| (Some(x), 1 + e + semi))
             }
-            b'%' => match t.get(i + 1..i + 3).and_then(hex) {
-                Some(x) => (Some(x), 3),
-                None => (None, 1),
-            },
+            b'%' => t
+                .get(i + 1..i + 3)
+                .and_then(hex)
+                .map_or((None, 1), |x| (Some(x), 3)),
             b'\\' => {
                 let r = &t[i + 1..];
                 if r.starts_with(b"u{") {
                     let e = r.iter().take(10).position(|&x| x == b'}');
-                    match e.and_then(|e| hex(&r[2..e]).map(|x| (x, e))) {
-                        Some((x, e)) => (Some(x), 2 + e),
-                        None => (None, 1),
-                    }
+                    let x = e.and_then(|e| hex(&r[2..e]).map(|x| (x, e)));
+                    x.map_or((None, 1), |(x, e)| (Some(x), 2 + e))
                 } else if r.first().is_some_and(|&x| x == b'u' || x == b'U') {
-                    match r.get(1..5).and_then(hex) {
-                        Some(x) => (Some(x), 6),
-                        None => (None, 1),
-                    }
+                    r.get(1..5)
+                        .and_then(hex)
+                        .map_or((None, 1), |x| (Some(x), 6))
                 } else if r.first() == Some(&b'x') {
-                    match r.get(1..3).and_then(hex) {
-                        Some(x) => (Some(x), 4),
-                        None => (None, 1),
-                    }
+                    r.get(1..3)
+                        .and_then(hex)
+                        .map_or((None, 1), |x| (Some(x), 4))
                 } else {
                     (None, 1)
                 }
@@ -250,10 +239,7 @@ fn decode_round(t: &[u8]) -> Option<Decoded> {
                     .or_else(|e| std::str::from_utf8(&t[i..i + e.valid_up_to()]))
                     .ok()
                     .and_then(|s| s.chars().next());
-                match ch {
-                    Some(ch) => (look_alike(ch), ch.len_utf8()),
-                    None => (None, 1),
-                }
+                ch.map_or((None, 1), |ch| (look_alike(ch), ch.len_utf8()))
             }
             _ => (None, 1),
         };
@@ -311,67 +297,52 @@ pub(super) enum Tag {
     Other(String),
 }
 
-/// The frame tags of normal form `t` (angle-bracket ones, `[INST]`, and the frame's name in
-/// any bracket, also through entities, URL encoding, escapes and look-alike brackets), as
-/// sorted spans of `t`.
-pub(super) fn frame_spans(t: &str) -> Vec<(usize, usize, Tag)> {
-    let b = t.as_bytes();
-    let mut spans = Vec::new();
-    let mut i = 0;
+/// The frame tag starting at `b[i]`, and its end.
+fn tag_at(b: &[u8], i: usize) -> Option<(usize, Tag)> {
+    let other = |e: usize| {
+        (
+            e,
+            Tag::Other(String::from_utf8_lossy(&b[i..e]).into_owned()),
+        )
+    };
+    match b[i] {
+        b'<' => frame_tag(b, i).map(|e| (e, Tag::Angle)),
+        b'[' => inst_tag(b, i).map(|e| (e, Tag::Inst)),
+        _ => None,
+    }
+    .or_else(|| bracketed_frame(b, i).map(other))
+}
+
+/// The frame tags of `b`, left to right, as (start, end, tag).
+fn tags(b: &[u8]) -> Vec<(usize, usize, Tag)> {
+    let (mut out, mut i) = (Vec::new(), 0);
     while i < b.len() {
-        let other = |e: usize| {
-            (
-                e,
-                Tag::Other(String::from_utf8_lossy(&b[i..e]).into_owned()),
-            )
-        };
-        let found = match b[i] {
-            b'<' => frame_tag(b, i)
-                .map(|e| (e, Tag::Angle))
-                .or_else(|| bracketed_frame(b, i).map(other)),
-            b'[' => inst_tag(b, i)
-                .map(|e| (e, Tag::Inst))
-                .or_else(|| bracketed_frame(b, i).map(other)),
-            b'{' | b'(' => bracketed_frame(b, i).map(other),
-            _ => None,
-        };
-        match found {
+        match tag_at(b, i) {
             Some((e, tag)) => {
-                spans.push((i, e, tag));
+                out.push((i, e, tag));
                 i = e;
             }
             None => i += 1,
         }
     }
-    if let Some(d) = decode(b) {
-        let db = &d.text;
-        let mut i = 0;
-        while i < db.len() {
-            // (end, whether it is `[INST]`)
-            let found = match db[i] {
-                b'<' => frame_tag(db, i)
-                    .or_else(|| bracketed_frame(db, i))
-                    .map(|e| (e, false)),
-                b'[' => inst_tag(db, i)
-                    .map(|e| (e, true))
-                    .or_else(|| bracketed_frame(db, i).map(|e| (e, false))),
-                b'{' | b'(' => bracketed_frame(db, i).map(|e| (e, false)),
-                _ => None,
-            };
-            match found {
-                Some((e, inst)) => {
-                    let (s, e2) = (d.map[i], d.map[e]);
-                    if !spans.iter().any(|(a, z, _)| *a < e2 && s < *z) {
-                        let tag = if inst {
-                            Tag::Inst
-                        } else {
-                            Tag::Other(String::from_utf8_lossy(&db[i..e]).into_owned())
-                        };
-                        spans.push((s, e2, tag));
-                    }
-                    i = e;
-                }
-                None => i += 1,
+    out
+}
+
+/// The frame tags of normal form `t` (angle-bracket ones, `[INST]`, and the frame's name in
+/// any bracket, also through entities, URL encoding, escapes and look-alike brackets), as
+/// sorted spans of `t`.
+pub(super) fn frame_spans(t: &str) -> Vec<(usize, usize, Tag)> {
+    let mut spans = tags(t.as_bytes());
+    if let Some(d) = decode(t.as_bytes()) {
+        for (i, e, tag) in tags(&d.text) {
+            let (s, e2) = (d.map[i], d.map[e]);
+            if !spans.iter().any(|(a, z, _)| *a < e2 && s < *z) {
+                // A decoded `<…>` is shown as a model reads it.
+                let tag = match tag {
+                    Tag::Angle => Tag::Other(String::from_utf8_lossy(&d.text[i..e]).into_owned()),
+                    tag => tag,
+                };
+                spans.push((s, e2, tag));
             }
         }
         spans.sort_unstable_by_key(|s| s.0);
@@ -403,23 +374,17 @@ fn frame_delimiters(text: &str) -> Vec<(usize, usize)> {
             continue;
         }
         let inner = body.trim_matches(|c| SIGNS.contains(c));
-        let signs = body
-            .chars()
-            .filter(|c| SIGNS.contains(*c) && *c != ' ')
-            .count()
-            - inner
-                .chars()
+        let signs_in = |s: &str| {
+            s.chars()
                 .filter(|c| SIGNS.contains(*c) && *c != ' ')
-                .count();
+                .count()
+        };
+        let signs = signs_in(body) - signs_in(inner);
         if signs < 2 || inner.is_empty() {
             continue;
         }
         let shouted = !inner.chars().any(char::is_lowercase) || inner.contains('_');
-        let words: Vec<String> = inner
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .collect();
+        let words = super::mentions::lower_words(inner);
         let has = |set: &[&str], w: &String| set.contains(&w.as_str());
         if shouted
             && (2..=6).contains(&words.len())

@@ -183,10 +183,8 @@ fn mentioned(text: &str, offset: usize) -> bool {
             .find(|c: char| !c.is_ascii_alphabetic())
             .unwrap_or(after.len());
         let tail = after[role..].split('\n').next().unwrap_or("");
-        let tail = match tail.trim_start().strip_prefix(['<', '[']) {
-            Some(t) => t.find(['>', ']']).map_or("", |p| &t[p + 1..]),
-            None => tail,
-        };
+        let marker = tail.trim_start().strip_prefix(['<', '[']);
+        let tail = marker.map_or(tail, |t| t.find(['>', ']']).map_or("", |p| &t[p + 1..]));
         tail.trim_start()
             .chars()
             .next()
@@ -211,16 +209,20 @@ fn glossary_head(lead: &str) -> bool {
     else {
         return false;
     };
-    let words: Vec<String> = term
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
+    let words = lower_words(term);
     // (And the plain transcripts' names: "Human:", "AI:".)
     let role = |w: &str| ROLES.contains(&w) || ["human", "ai"].contains(&w);
     (1..=3).contains(&words.len())
         && !words.iter().any(|w| role(w))
         && term.chars().next().is_some_and(char::is_alphanumeric)
+}
+
+/// The words of `s` (runs of letters and digits), in lower case.
+pub(super) fn lower_words(s: &str) -> Vec<String> {
+    let words = s
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty());
+    words.map(str::to_lowercase).collect()
 }
 
 /// Whether `lead` is only a comment's opening (`#`, `//`, `*`, `--`, `;`) and the comment's

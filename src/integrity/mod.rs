@@ -354,7 +354,7 @@ use norm::Norm;
 use phrases::*;
 use settings::*;
 use shapes::*;
-use vocab::{bit, mask};
+use vocab::{bit, bits, mask};
 pub use web::inert_urls;
 use web::*;
 use words::Words;

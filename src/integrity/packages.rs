@@ -3,7 +3,7 @@
 //! written where a package is named: in quotes or a code span, with a version, or after an
 //! install command's verb.
 
-use super::tables::sets;
+use super::tables::{any_in, sets};
 use super::*;
 
 /// `typosquat-package` (SUSPICIOUS). The well-known names are `@popular-packages`, the verbs
@@ -20,9 +20,7 @@ pub(super) fn scan_packages(text: &str, out: &mut Sink) {
             continue;
         }
         let s = i;
-        while i < b.len() && name_char(b[i]) {
-            i += 1;
-        }
+        i = run_while(b, i, b.len(), name_char);
         if b.get(i) == Some(&b':') || b.get(i) == Some(&b'/') {
             continue;
         }
@@ -57,10 +55,7 @@ pub(super) fn scan_packages(text: &str, out: &mut Sink) {
             .filter(|w| !w.is_empty() && !w.starts_with(b"-"))
             .nth(usize::from(s > 0 && !b[s - 1].is_ascii_whitespace()))
             .unwrap_or_default();
-        let cued = sets()
-            .set("install-verbs")
-            .iter()
-            .any(|v| previous.eq_ignore_ascii_case(v.as_bytes()));
+        let cued = any_in("install-verbs", |v| previous.eq_ignore_ascii_case(v));
         if quoted || versioned || cued {
             out.hit("typosquat-package", s, s + word.len());
         }

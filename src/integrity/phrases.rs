@@ -123,20 +123,18 @@ fn next_matches(w: &Words, k: usize, rest: &[Element]) -> bool {
     false
 }
 
-/// `weakened-security` (SUSPICIOUS), phrase form: a convention that turns a protection off
-/// ("disable CSRF", "skip input validation", "turn off TLS verification", "bypass auth") is what
-/// a poisoned memory would plant to make an agent write vulnerable code. Not withheld, because
-/// projects do record such decisions (for a test harness, a webhook); flagged so a person
-/// confirms them. Negated advice ("never disable CSRF", "don't skip validation", "without
-/// turning off TLS verification") stays clean, and the target must follow within four words
-/// without a "for / in / when / if …" in between ("skip the slow test for validation" is clean).
-pub(super) const WEAKEN: u64 = bit("weaken");
-pub(super) const TURN: u64 = bit("turn");
-pub(super) const TARGET: u64 = bit("target");
-pub(super) const CHECK: u64 = bit("check");
-pub(super) const CHECKED: u64 = bit("checked");
-pub(super) const STOP: u64 = bit("stop");
-pub(super) const NEGATION: u64 = bit("negation");
+bits! { pub(super) bit:
+    /// `weakened-security` (SUSPICIOUS), phrase form: a convention that turns a protection off
+    /// ("disable CSRF", "skip input validation", "turn off TLS verification", "bypass auth") is
+    /// what a poisoned memory would plant to make an agent write vulnerable code. Not withheld,
+    /// because projects do record such decisions (for a test harness, a webhook); flagged so a
+    /// person confirms them. Negated advice ("never disable CSRF", "don't skip validation",
+    /// "without turning off TLS verification") stays clean, and the target must follow within four
+    /// words without a "for / in / when / if …" in between ("skip the slow test for validation" is
+    /// clean).
+    WEAKEN = "weaken", TURN = "turn", TARGET = "target", CHECK = "check", CHECKED = "checked",
+    STOP = "stop", NEGATION = "negation",
+}
 
 pub(super) fn weakened_security_at(w: &Words, i: usize) -> Option<usize> {
     let verb_end = if w.has(i, TURN) && w.joined(i) && w.eq(i + 1, "off") {

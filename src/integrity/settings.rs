@@ -2,13 +2,11 @@
 //! both `weakened-security` / `encoded-blob` shapes read line by line.
 
 use super::shapes::*;
-use super::tables::sets;
+use super::tables::any_in;
 use super::*;
 use crate::bytes::find_ci;
 
-pub(super) const FALSY: u64 = bit("falsy");
-pub(super) const TRUTHY: u64 = bit("truthy");
-pub(super) const WEAK_FLAG: u64 = bit("weak-flag");
+bits! { pub(super) bit: FALSY = "falsy", TRUTHY = "truthy", WEAK_FLAG = "weak-flag" }
 
 /// `weakened-security` (SUSPICIOUS), settings form: `verify=False`, `InsecureSkipVerify: true`,
 /// `rejectUnauthorized: false`, `NODE_TLS_REJECT_UNAUTHORIZED=0`, `sslmode=disable`,
@@ -21,9 +19,7 @@ pub(super) fn scan_settings(text: &str, out: &mut Sink) {
     let mut i = 0;
     while i < b.len() {
         let s = i;
-        while i < b.len() && ident(&b[i]) {
-            i += 1;
-        }
+        i = run_while(b, i, b.len(), |c| ident(&c));
         if i == s {
             i += 1;
             continue;
@@ -43,16 +39,9 @@ pub(super) fn scan_settings(text: &str, out: &mut Sink) {
         };
         let v = skip_blanks(b, v);
         let v = v + usize::from(matches!(b.get(v), Some(b'"' | b'\'')));
-        let ve = v + b[v..]
-            .iter()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .count();
-        let (value, keyed) = (mask(&b[v..ve]), |keys: &str| {
-            sets()
-                .set(keys)
-                .iter()
-                .any(|k| ends_with_ci(id, k.as_bytes()))
-        });
+        let ve = run_while(b, v, b.len(), |c| c.is_ascii_alphanumeric());
+        let keyed = |keys: &str| any_in(keys, |k| ends_with_ci(id, k));
+        let value = mask(&b[v..ve]);
         if (value & FALSY != 0 && keyed("falsy-keys"))
             || (value & TRUTHY != 0 && keyed("truthy-keys"))
         {
@@ -68,7 +57,6 @@ pub(super) fn scan_settings(text: &str, out: &mut Sink) {
 /// it is a package source; loopback hosts are a developer's own machine.
 pub(super) fn scan_package_sources(text: &str, out: &mut Sink) {
     let b = text.as_bytes();
-    let cues = sets().set("package-source-cues");
     let mut from = 0;
     while let Some(p) = find_ci(&b[from..], b"http://") {
         let at = from + p;
@@ -94,7 +82,7 @@ pub(super) fn scan_package_sources(text: &str, out: &mut Sink) {
             .filter(|w| !w.is_empty());
         let cued = words
             .map(<[u8]>::to_ascii_lowercase)
-            .any(|w| cues.iter().any(|c| w == c.as_bytes()));
+            .any(|w| any_in("package-source-cues", |c| w == c));
         if cued {
             out.hit("weakened-security", at, host_end);
         }
@@ -119,9 +107,7 @@ pub(super) fn scan_blobs(text: &str, out: &mut Sink) {
     let mut i = 0;
     while i < b.len() {
         let s = i;
-        while i < b.len() && b64(&b[i]) {
-            i += 1;
-        }
+        i = run_while(b, i, b.len(), |c| b64(&c));
         if i == s {
             i += 1;
             continue;

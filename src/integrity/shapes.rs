@@ -5,10 +5,10 @@
 //! senders and their data, header values); split, each part would walk the line again.
 
 use super::downloads::{downloads, windows_and_powershell};
-use super::tables::sets;
+use super::tables::{any_in, sets};
 use super::*;
 pub(super) use crate::bytes::{
-    command_name, contains_ci, ends_with_ci, skip_blanks, starts_with_ci, unquoted,
+    command_name, contains_ci, ends_with_ci, run_while, skip_blanks, starts_with_ci, unquoted,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -109,29 +109,14 @@ pub(super) fn secret_path(text: &[u8]) -> Option<usize> {
         .min()
 }
 
-pub(super) const SHELL: u64 = bit("shell");
-pub(super) const INTERPRETER: u64 = bit("interpreter");
-pub(super) const PIPE_PREFIX: u64 = bit("pipe-prefix");
-pub(super) const FETCHER: u64 = bit("fetcher");
-pub(super) const DECODER: u64 = bit("decoder");
-pub(super) const DECODE_FLAG: u64 = bit("decode-flag");
-pub(super) const RUNNER: u64 = bit("runner");
-pub(super) const READER: u64 = bit("reader");
-pub(super) const NETCAT: u64 = bit("netcat");
-pub(super) const EXEC_FLAG: u64 = bit("exec-flag");
-pub(super) const CHMOD: u64 = bit("chmod");
-pub(super) const DOWNLOAD_API: u64 = bit("download-api");
-pub(super) const WORLD_MODE: u64 = bit("world-mode");
-pub(super) const SENDER: u64 = bit("sender");
-pub(super) const DATA_FLAG: u64 = bit("data-flag");
-pub(super) const ENV_DUMP: u64 = bit("env-dump");
-pub(super) const READ_VERB: u64 = bit("read-verb");
-pub(super) const SEND_VERB: u64 = bit("send-verb");
-pub(super) const PATH_FILLER: u64 = bit("path-filler");
-pub(super) const LEAD: u64 = bit("lead");
-pub(super) const NEGATION_WORD: u64 = bit("negation");
-pub(super) const VERIFIER: u64 = bit("verifier");
-pub(super) const LOLBIN: u64 = bit("lolbin");
+bits! { pub(super) bit:
+    SHELL = "shell", INTERPRETER = "interpreter", PIPE_PREFIX = "pipe-prefix", FETCHER = "fetcher",
+    DECODER = "decoder", DECODE_FLAG = "decode-flag", RUNNER = "runner", READER = "reader",
+    NETCAT = "netcat", EXEC_FLAG = "exec-flag", CHMOD = "chmod", DOWNLOAD_API = "download-api",
+    WORLD_MODE = "world-mode", SENDER = "sender", DATA_FLAG = "data-flag", ENV_DUMP = "env-dump",
+    READ_VERB = "read-verb", SEND_VERB = "send-verb", PATH_FILLER = "path-filler", LEAD = "lead",
+    NEGATION_WORD = "negation", VERIFIER = "verifier", LOLBIN = "lolbin",
+}
 
 /// What has been seen so far on the current line.
 #[derive(Default)]
@@ -335,26 +320,14 @@ fn end_line(text: &str, at: usize, end: usize, line: &mut Line, out: &mut Sink) 
         && (contains_ci(l, b"exec:") || contains_ci(l, b"system:"))
         && contains_ci(l, b"tcp"))
         || (line.inline_code
-            && sets()
-                .set("sockets")
-                .iter()
-                .any(|n| contains_ci(l, n.as_bytes()))
-            && sets()
-                .set("socket-shells")
-                .iter()
-                .any(|n| contains_ci(l, n.as_bytes())));
+            && any_in("sockets", |n| contains_ci(l, n))
+            && any_in("socket-shells", |n| contains_ci(l, n)));
     if shell_over_socket {
         out.hit("reverse-shell", at, end);
     }
     if line.inline_code {
-        let network = sets()
-            .set("network-apis")
-            .iter()
-            .any(|n| contains_ci(l, n.as_bytes()));
-        let secret = sets()
-            .set("secret-sources")
-            .iter()
-            .any(|n| contains_ci(l, n.as_bytes()))
+        let network = any_in("network-apis", |n| contains_ci(l, n));
+        let secret = any_in("secret-sources", |n| contains_ci(l, n))
             || secret_path(l).is_some()
             || l.split(|c| b" \t'\"(),;+".contains(c))
                 .any(|t| secret_kind(t) > 0);
@@ -478,10 +451,7 @@ pub(super) fn shell_token(text: &str, s: usize, e: usize, line: &mut Line, out: 
             out.hit("remote-script-execution", at, e);
             line.interpreter = None;
         } else if !tok.starts_with(b"-")
-            || sets()
-                .set("one-liner-flags")
-                .iter()
-                .any(|f| tok.eq_ignore_ascii_case(f.as_bytes()))
+            || any_in("one-liner-flags", |f| tok.eq_ignore_ascii_case(f))
         {
             line.interpreter = None;
         }
@@ -534,12 +504,7 @@ pub(super) fn shell_token(text: &str, s: usize, e: usize, line: &mut Line, out: 
         line.source = line.source.or(Some(s));
     }
     line.data_flag = line.seen & SENDER != 0 && (m & DATA_FLAG != 0 || tok == b"<");
-    if m & SENDER != 0
-        && sets()
-            .set("sends-args")
-            .iter()
-            .any(|c| name.eq_ignore_ascii_case(c.as_bytes()))
-    {
+    if m & SENDER != 0 && any_in("sends-args", |c| name.eq_ignore_ascii_case(c)) {
         line.seen |= SENDER_ARGS;
     }
     line.seen |= m & (DECODER | RUNNER | INTERPRETER | READER | NETCAT | CHMOD | SENDER | LOLBIN);

@@ -68,33 +68,18 @@ pub fn fingerprint() -> u64 {
     })
 }
 
+/// `(path, contents)` of each data file named, under `src/integrity/data/`.
+macro_rules! data_files {
+    ($($path:literal),* $(,)?) => { &[$(($path, include_str!(concat!("data/", $path)))),*] };
+}
+
 /// Every data file, by its path under `src/integrity/data/`.
-const FILES: &[(&str, &str)] = &[
-    ("lists.txt", include_str!("data/lists.txt")),
-    ("patterns.txt", include_str!("data/patterns.txt")),
-    ("lang/en.txt", include_str!("data/lang/en.txt")),
-    ("lang/zh.txt", include_str!("data/lang/zh.txt")),
-    ("lang/es.txt", include_str!("data/lang/es.txt")),
-    ("lang/pt.txt", include_str!("data/lang/pt.txt")),
-    ("lang/ru.txt", include_str!("data/lang/ru.txt")),
-    ("lang/ja.txt", include_str!("data/lang/ja.txt")),
-    ("lang/de.txt", include_str!("data/lang/de.txt")),
-    ("lang/fr.txt", include_str!("data/lang/fr.txt")),
-    ("lang/hi.txt", include_str!("data/lang/hi.txt")),
-    ("lang/ar.txt", include_str!("data/lang/ar.txt")),
-    ("lang/bn.txt", include_str!("data/lang/bn.txt")),
-    ("lang/ko.txt", include_str!("data/lang/ko.txt")),
-    ("lang/it.txt", include_str!("data/lang/it.txt")),
-    ("lang/tr.txt", include_str!("data/lang/tr.txt")),
-    ("lang/pl.txt", include_str!("data/lang/pl.txt")),
-    ("lang/nl.txt", include_str!("data/lang/nl.txt")),
-    ("lang/vi.txt", include_str!("data/lang/vi.txt")),
-    ("lang/id.txt", include_str!("data/lang/id.txt")),
-    ("lang/uk.txt", include_str!("data/lang/uk.txt")),
-    ("lang/fa.txt", include_str!("data/lang/fa.txt")),
-    ("lang/cs.txt", include_str!("data/lang/cs.txt")),
-    ("lang/common.txt", include_str!("data/lang/common.txt")),
-];
+const FILES: &[(&str, &str)] = data_files! {
+    "lists.txt", "patterns.txt", "lang/en.txt", "lang/zh.txt", "lang/es.txt", "lang/pt.txt",
+    "lang/ru.txt", "lang/ja.txt", "lang/de.txt", "lang/fr.txt", "lang/hi.txt", "lang/ar.txt",
+    "lang/bn.txt", "lang/ko.txt", "lang/it.txt", "lang/tr.txt", "lang/pl.txt", "lang/nl.txt",
+    "lang/vi.txt", "lang/id.txt", "lang/uk.txt", "lang/fa.txt", "lang/cs.txt", "lang/common.txt",
+};
 
 /// One entry of a cue class.
 #[derive(Debug)]
@@ -148,6 +133,11 @@ pub(super) fn sets() -> &'static Tables {
     SETS.get_or_init(|| parse(data_files(), true).expect("the integrity data files parse"))
 }
 
+/// Whether some item of set `name` (as bytes) satisfies `f`.
+pub(super) fn any_in(name: &str, mut f: impl FnMut(&[u8]) -> bool) -> bool {
+    sets().set(name).iter().any(|s| f(s.as_bytes()))
+}
+
 /// Whether the data files are the compiled-in ones (in tests, `RUNE_INTEGRITY_DATA` may name
 /// others), so that what was compiled from them may be used.
 pub(super) fn compiled_in() -> bool {
@@ -192,6 +182,11 @@ pub(super) fn parse(
         let mut verb_final = false;
         for (n, line) in text.lines().enumerate() {
             let at = || format!("src/integrity/data/{file}:{}", n + 1);
+            // The blank-separated items of a declaration; `"…"` quotes an item holding blanks.
+            let items = |s: &'static str| {
+                crate::text::split_quoted(s)
+                    .ok_or_else(|| format!("{}: unclosed quote in {s:?}", at()))
+            };
             if sets_only && !line.starts_with('@') {
                 continue;
             }
@@ -211,21 +206,16 @@ pub(super) fn parse(
                 .split_once(':')
                 .ok_or_else(|| format!("{}: expected `name: …`, found {line:?}", at()))?;
             if let Some(name) = head.strip_prefix('@') {
-                let items = items(rest).map_err(|e| format!("{}: {e}", at()))?;
+                let items = items(rest)?;
                 if items.is_empty() {
                     return Err(format!("{}: set {name} lists nothing", at()));
                 }
                 t.sets.entry(name.trim()).or_default().extend(items);
             } else if let Some(class) = head.strip_prefix('%') {
-                for item in items(rest).map_err(|e| format!("{}: {e}", at()))? {
-                    let (item, stem) = match item.strip_suffix('*') {
-                        Some(s) => (s, true),
-                        None => (item, false),
-                    };
-                    let (item, suffix) = match item.strip_prefix('*') {
-                        Some(s) => (s, true),
-                        None => (item, false),
-                    };
+                for item in items(rest)? {
+                    let (item, stem) = item.strip_suffix('*').map_or((item, false), |s| (s, true));
+                    let (item, suffix) =
+                        item.strip_prefix('*').map_or((item, false), |s| (s, true));
                     let words: Vec<&str> = item.split('+').collect();
                     let bad =
                         words.iter().any(|w| w.is_empty()) || (suffix && (stem || words.len() > 1));
@@ -251,26 +241,6 @@ pub(super) fn parse(
         }
     }
     Ok(t)
-}
-
-/// The blank-separated items of a declaration; `"…"` quotes an item holding blanks.
-fn items(s: &'static str) -> Result<Vec<&'static str>, String> {
-    let mut out = Vec::new();
-    let mut rest = s.trim_start();
-    while !rest.is_empty() {
-        let (item, after) = if let Some(q) = rest.strip_prefix('"') {
-            let end = q
-                .find('"')
-                .ok_or_else(|| format!("unclosed quote in {s:?}"))?;
-            (&q[..end], &q[end + 1..])
-        } else {
-            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-            (&rest[..end], &rest[end..])
-        };
-        out.push(item);
-        rest = after.trim_start();
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

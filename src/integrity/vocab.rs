@@ -179,6 +179,14 @@ pub(super) const fn cue(name: &str) -> u64 {
     bit_in(CUES, name)
 }
 
+/// `u64` constants, each the bit `bit` or `cue` gives its name: `bits! { pub bit: A = "a", … }`.
+macro_rules! bits {
+    ($vis:vis $f:ident: $($(#[$m:meta])* $name:ident = $s:literal),* $(,)?) => {
+        $($(#[$m])* $vis const $name: u64 = $f($s);)*
+    };
+}
+pub(super) use bits;
+
 /// Longer words are in no list.
 const MAX_WORD: usize = 64;
 
@@ -188,6 +196,16 @@ pub(super) struct Entry {
     pub(super) mask: u64,
     pub(super) id: u32,
     pub(super) cues: u64,
+}
+
+impl From<Slot> for Entry {
+    fn from(s: Slot) -> Entry {
+        Entry {
+            mask: s.mask,
+            id: s.id,
+            cues: s.cues,
+        }
+    }
 }
 
 /// A cue of several words (`no+longer`), by word id; with a stem last (`환경+변수*`), its
@@ -213,15 +231,6 @@ pub(super) struct Lists<T> {
     items: Vec<T>,
 }
 
-impl<T> Default for Lists<T> {
-    fn default() -> Self {
-        Lists {
-            ends: Vec::new(),
-            items: Vec::new(),
-        }
-    }
-}
-
 impl<T> Lists<T> {
     pub(super) fn of(lists: Vec<Vec<T>>) -> Self {
         let mut out = Lists {
@@ -245,9 +254,13 @@ impl<T> Lists<T> {
     }
 }
 
-/// Every word the scanners know, and the phrase patterns compiled over them.
+/// Every word the scanners know, and the phrase patterns compiled over them. `data/vocab.bin`
+/// holds it (postcard) after the stamp of what it was built from; its word table is borrowed
+/// from the file.
+#[derive(Serialize, Deserialize)]
 pub(super) struct Vocabulary {
     /// Every word: the compiled table read where it lies ([`WordTable`]).
+    #[serde(borrow)]
     words: WordTable<'static>,
     /// Some cue word is a stem (`*`), so words not found are tried by their prefixes.
     stems: bool,
@@ -268,25 +281,6 @@ pub(super) struct Vocabulary {
     seq_prefixes: String,
     /// The sentence scanners' lists, folded and sorted ([`super::lexicon`]).
     pub(super) lexicon: super::lexicon::Lexicon,
-}
-
-/// The vocabulary as `data/vocab.bin` holds it (postcard), with the stamp of what it was
-/// built from; its word table is borrowed from the file.
-#[derive(Serialize, Deserialize)]
-struct Stored<'a> {
-    stamp: u64,
-    #[serde(borrow)]
-    words: WordTable<'a>,
-    stems: bool,
-    suffixes: bool,
-    cjk_initials: Vec<char>,
-    cjk_longest: u32,
-    patterns: Vec<Pattern>,
-    by_first: Lists<u16>,
-    cue_seqs: Lists<CueSeq>,
-    seq_words: Vec<u32>,
-    seq_prefixes: String,
-    lexicon: super::lexicon::Lexicon,
 }
 
 /// The vocabulary compiled from the data files when the tests last wrote it
@@ -312,43 +306,15 @@ impl Vocabulary {
         if !compiled_in() {
             return None;
         }
-        let s: Stored<'static> = postcard::from_bytes(COMPILED).ok()?;
-        if s.stamp != stamp() || !s.words.is_whole() {
-            return None;
-        }
-        Some(Vocabulary {
-            words: s.words,
-            stems: s.stems,
-            suffixes: s.suffixes,
-            cjk_initials: s.cjk_initials,
-            cjk_longest: s.cjk_longest as usize,
-            patterns: s.patterns,
-            by_first: s.by_first,
-            cue_seqs: s.cue_seqs,
-            seq_words: s.seq_words,
-            seq_prefixes: s.seq_prefixes,
-            lexicon: s.lexicon,
-        })
+        // (postcard writes a tuple as it would a struct of its fields, `usize` as `u32`)
+        let (at, v): (u64, Vocabulary) = postcard::from_bytes(COMPILED).ok()?;
+        (at == stamp() && v.words.is_whole()).then_some(v)
     }
 
     /// The compiled form of this vocabulary (`data/vocab.bin`).
     #[cfg(test)]
     pub(super) fn encode(&self) -> Vec<u8> {
-        let stored = Stored {
-            stamp: stamp(),
-            words: self.words.clone(),
-            stems: self.stems,
-            suffixes: self.suffixes,
-            cjk_initials: self.cjk_initials.clone(),
-            cjk_longest: self.cjk_longest as u32,
-            patterns: self.patterns.clone(),
-            by_first: self.by_first.clone(),
-            cue_seqs: self.cue_seqs.clone(),
-            seq_words: self.seq_words.clone(),
-            seq_prefixes: self.seq_prefixes.clone(),
-            lexicon: self.lexicon.clone(),
-        };
-        postcard::to_allocvec(&stored).expect("a vocabulary encodes")
+        postcard::to_allocvec(&(stamp(), self)).expect("a vocabulary encodes")
     }
 
     pub(super) fn build(t: &'static Tables) -> Vocabulary {
@@ -464,11 +430,7 @@ impl Vocabulary {
             h = fnv(h, c);
             hashes[k] = h;
         }
-        let mut e = self.probe(h, word).map_or(Entry::default(), |s| Entry {
-            mask: s.mask,
-            id: s.id,
-            cues: s.cues,
-        });
+        let mut e = self.probe(h, word).map_or(Entry::default(), Entry::from);
         // A stem adds its classes to the word's own (`관리자` is a "compound" word and, by
         // `관리자*`, an authority).
         if self.stems && word.len() >= 3 {

@@ -4,7 +4,7 @@
 //! Past 600 lines: one URL and HTML reader serves both the exfiltration rules and `inert_urls`;
 //! split, both halves would parse URLs.
 
-use super::tables::sets;
+use super::tables::{any_in, sets};
 use super::*;
 use crate::bytes::starts_with_ci;
 
@@ -15,10 +15,8 @@ use crate::bytes::starts_with_ci;
 /// and where lower case turns upper): 2 a `@private-names` (`data/lists.txt`) part, 1 a `@private-in-query` part, 0
 /// neither.
 fn private_name(b: &[u8], i: usize) -> u8 {
-    let mut e = i;
-    while e < b.len() && (b[e].is_ascii_alphanumeric() || b"_-.:".contains(&b[e])) && e - i < 64 {
-        e += 1;
-    }
+    let name_char = |c: u8| c.is_ascii_alphanumeric() || b"_-.:".contains(&c);
+    let e = run_while(b, i, b.len().min(i + 64), name_char);
     let name = &b[i..e];
     let mut level = 0;
     let mut s = 0;
@@ -215,18 +213,11 @@ fn exfiltrating(b: &[u8], s: usize, e: usize, place: UrlPlace) -> Option<(usize,
         let in_query = query.is_some_and(|q| i > q);
         match c {
             // Command substitution: its command may run past the URL's end (spaces inside).
-            b'$' if decoded(b, k).0 == b'(' => {
-                let body = k + decoded(b, k).1;
+            b'$' | b'`' if c == b'`' || decoded(b, k).0 == b'(' => {
+                let body = if c == b'`' { k } else { k + decoded(b, k).1 };
                 match substitutes_private(b, body) {
                     (true, _) => return Some((i, true)),
                     (false, len) => i = body + len,
-                }
-                continue;
-            }
-            b'`' => {
-                match substitutes_private(b, k) {
-                    (true, _) => return Some((i, true)),
-                    (false, len) => i = k + len,
                 }
                 continue;
             }
@@ -367,12 +358,9 @@ fn substitutes_private(b: &[u8], s: usize) -> (bool, usize) {
         .split(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
         .any(|w| private_name(w, 0) == 2 && w.iter().any(u8::is_ascii_uppercase));
     let private = private_var
-        || commands.filter(|w| word(w)).any(|w| {
-            sets()
-                .set("substituted")
-                .iter()
-                .any(|s| w.eq_ignore_ascii_case(s.as_bytes()))
-        });
+        || commands
+            .filter(|w| word(w))
+            .any(|w| any_in("substituted", |s| w.eq_ignore_ascii_case(s)));
     (private, body.len().max(1))
 }
 
@@ -499,10 +487,9 @@ pub(super) fn scan_html(b: &[u8], out: &mut Sink) {
 /// The offset in `tag` (`<name attr…`, up to its `>`) of an `on…=` attribute whose value is not
 /// a JSX expression.
 fn event_attribute(tag: &[u8]) -> Option<usize> {
-    let mut i = 1;
-    while i < tag.len() && (tag[i].is_ascii_alphanumeric() || tag[i] == b'-') {
-        i += 1;
-    }
+    let mut i = run_while(tag, 1, tag.len(), |c| {
+        c.is_ascii_alphanumeric() || c == b'-'
+    });
     while i < tag.len() {
         let sep =
             tag[i].is_ascii_whitespace() || tag[i] == b'/' || tag[i] == b'"' || tag[i] == b'\'';
@@ -512,10 +499,7 @@ fn event_attribute(tag: &[u8]) -> Option<usize> {
                 .is_some_and(|s| s.eq_ignore_ascii_case(b"on"))
         {
             let s = i + 1;
-            let mut e = s + 2;
-            while e < tag.len() && tag[e].is_ascii_alphabetic() {
-                e += 1;
-            }
+            let e = run_while(tag, s + 2, tag.len(), |c| c.is_ascii_alphabetic());
             let eq = skip_blanks(tag, e);
             if e - s >= 5 && tag.get(eq) == Some(&b'=') {
                 let v = skip_blanks(tag, eq + 1);
@@ -592,10 +576,7 @@ pub fn inert_urls(text: &str) -> String {
         let c = b[i];
         if line_start {
             let j = skip_blanks(b, i);
-            let run = b[j..]
-                .iter()
-                .take_while(|&&x| x == b'`' || x == b'~')
-                .count();
+            let run = run_while(b, j, b.len(), |x| x == b'`' || x == b'~') - j;
             let marker = b.get(j).copied().unwrap_or(0);
             let fenced = run >= 3 && b[j..j + run].iter().all(|&x| x == marker) && j - i <= 3;
             let line_end = b[i..]
@@ -883,12 +864,8 @@ fn defang(url: &str) -> String {
             } else {
                 if protocol_relative(&r[k..]) {
                     // `//host.tld`: its host's dots are bracketed, up to where a host ends.
-                    relative_end = k
-                        + 2
-                        + r[k + 2..]
-                            .iter()
-                            .take_while(|c| c.is_ascii_alphanumeric() || b".-".contains(c))
-                            .count();
+                    let host = |c: u8| c.is_ascii_alphanumeric() || b".-".contains(&c);
+                    relative_end = run_while(r, k + 2, r.len(), host);
                 }
                 k += 1;
                 continue;

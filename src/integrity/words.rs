@@ -278,8 +278,7 @@ impl<'a> Words<'a> {
                         .iter()
                         .fold(h, |h, &c| fnv(h, c));
                     if let Some(slot) = v.probe(h, &text.as_bytes()[at..end]) {
-                        let (mask, id, cues) = (slot.mask, slot.id, slot.cues);
-                        best = (end, Entry { mask, id, cues });
+                        best = (end, Entry::from(slot));
                     }
                 }
             }

@@ -93,20 +93,26 @@ pub(super) fn pem_header(b: &[u8], i: usize) -> Option<(&[u8], usize)> {
         return None;
     }
     let label = i + BEGIN.len();
-    // Labels are short ("ENCRYPTED PRIVATE KEY", "PGP PRIVATE KEY BLOCK"); the bound keeps
-    // a run of BEGIN lines without closing dashes linear.
-    let limit = b.len().min(label + 64);
-    let mut j = label;
-    while j < limit && b[j] != b'\n' && !b[j..].starts_with(b"-----") {
-        j += 1;
-    }
+    let (j, closed) = armor_close(b, label);
     let label = &b[label..j];
     // Real labels are upper-case words; anything else is not a PEM line, and `redact` keeps
     // this line, so it must never carry text of its own.
     let plain = label
         .iter()
         .all(|&c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b' ');
-    (plain && j < limit && b[j..].starts_with(b"-----")).then_some((label, j + 5))
+    (plain && closed).then_some((label, j + 5))
+}
+
+/// The end of an armor line's label starting at `from`, and whether `-----` closes it there.
+/// Labels are short ("ENCRYPTED PRIVATE KEY", "PGP PRIVATE KEY BLOCK"); the bound keeps a run
+/// of BEGIN lines without closing dashes linear.
+fn armor_close(b: &[u8], from: usize) -> (usize, bool) {
+    let limit = b.len().min(from + 64);
+    let mut j = from;
+    while j < limit && b[j] != b'\n' && !b[j..].starts_with(b"-----") {
+        j += 1;
+    }
+    (j, j < limit && b[j..].starts_with(b"-----"))
 }
 
 /// Where PEM armor starts (`-----BEGIN ` and `-----END`), in order.
@@ -187,18 +193,10 @@ pub(super) fn scan_pem_blocks(text: &str, out: &mut Vec<Cand>) -> Vec<(usize, us
             continue;
         }
         let end = match end_at {
-            Some(e) => {
-                let limit = b.len().min(e + 8 + 64);
-                let mut j = e + 8;
-                while j < limit && b[j] != b'\n' && !b[j..].starts_with(b"-----") {
-                    j += 1;
-                }
-                if j < limit && b[j..].starts_with(b"-----") {
-                    j + 5
-                } else {
-                    j
-                }
-            }
+            Some(e) => match armor_close(b, e + 8) {
+                (j, true) => j + 5,
+                (j, false) => j,
+            },
             None => b.len(),
         };
         covered = end;

@@ -89,11 +89,8 @@ fn decoded_credential(encoded: &[u8]) -> Option<bool> {
 
 /// The base64 run at `i` (its `=` padding included): its end.
 fn base64_end(b: &[u8], i: usize) -> usize {
-    let mut j = run_end(b, i, B64);
-    while j < b.len() && j < run_end(b, i, B64) + 2 && b[j] == b'=' {
-        j += 1;
-    }
-    j
+    let j = run_end(b, i, B64);
+    run_while(b, j, b.len().min(j + 2), |c| c == b'=')
 }
 
 /// `Basic <base64>` whose `basic` ends at `e`: the credential, when it decodes to a real
@@ -163,10 +160,9 @@ fn authorization_at(b: &[u8], e: usize) -> Option<Cand> {
     } else {
         (i, 16)
     };
-    let mut ve = vs;
-    while ve < b.len() && (is(b[ve], BEARER) || b[ve] == b':') && Some(b[ve]) != quote {
-        ve += 1;
-    }
+    let ve = run_while(b, vs, b.len(), |c| {
+        (is(c, BEARER) || c == b':') && Some(c) != quote
+    });
     if b.get(ve) == Some(&b'(') {
         return None; // `new AuthenticationHeaderValue(…)`: code building the value
     }
@@ -252,14 +248,8 @@ fn registry_value(b: &[u8], vs: usize, ve: usize) -> Option<Cand> {
 fn netrc_at(b: &[u8], s: usize, e: usize) -> Option<Cand> {
     let limit = b.len().min(e + 1024);
     let token = |i: usize| -> Option<(usize, usize)> {
-        let mut ts = i;
-        while ts < limit && b[ts].is_ascii_whitespace() {
-            ts += 1;
-        }
-        let mut te = ts;
-        while te < limit && !b[te].is_ascii_whitespace() {
-            te += 1;
-        }
+        let ts = run_while(b, i, limit, |c| c.is_ascii_whitespace());
+        let te = run_while(b, ts, limit, |c| !c.is_ascii_whitespace());
         (te > ts).then_some((ts, te))
     };
     let mut i = e;

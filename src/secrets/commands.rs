@@ -47,10 +47,7 @@ fn shell_words(b: &[u8], from: usize, end: usize) -> Vec<(usize, usize)> {
         while i < end && !b[i].is_ascii_whitespace() {
             if b[i] == b'"' || b[i] == b'\'' {
                 let q = b[i];
-                i += 1;
-                while i < end && b[i] != q {
-                    i += 1;
-                }
+                i = run_while(b, i + 1, end, |c| c != q);
             }
             i = (i + 1).min(end);
         }
@@ -183,6 +180,13 @@ fn options_of(
     let mut present = false;
     for (k, &(s, e)) in args.iter().enumerate() {
         let w = &b[s..e];
+        // A cluster of short options (`-sSfu`) when `o` is a short one.
+        let cluster = || {
+            o.len() == 2
+                && w.len() > 2
+                && w[0] == b'-'
+                && w[1..].iter().all(u8::is_ascii_alphabetic)
+        };
         if w == o {
             present = true;
             if f.next {
@@ -200,25 +204,13 @@ fn options_of(
             }
             present = true;
             out.extend(value(b, opt, (s + o.len(), e), user));
-        } else if f.next
-            && o.len() == 2
-            && w.len() > 2
-            && w[0] == b'-'
-            && w[1..].iter().all(u8::is_ascii_alphabetic)
-            && w.ends_with(&o[1..])
-        {
+        } else if f.next && cluster() && w.ends_with(&o[1..]) {
             // `curl -sSfu user:…`: a cluster of short options whose last takes the next word.
             present = true;
             if let Some(&next) = args.get(k + 1) {
                 out.extend(value(b, opt, next, user));
             }
-        } else if f.cluster
-            && o.len() == 2
-            && w.len() > 2
-            && w[0] == b'-'
-            && w[1..].iter().all(u8::is_ascii_alphabetic)
-            && w[1..].contains(&o[1])
-        {
+        } else if f.cluster && cluster() && w[1..].contains(&o[1]) {
             present = true;
         }
     }
@@ -313,7 +305,7 @@ pub(super) fn plain_password(v: &[u8]) -> bool {
 /// `env:VAR`, `file:path`, `fd:3`, `stdin`: where a tool is told to read the secret from.
 pub(super) fn is_reference(v: &[u8]) -> bool {
     data::words()
-        .list_entries(List::References)
+        .list(List::References)
         .iter()
         .any(|p| starts_with_ci(v, p.as_bytes()))
 }
@@ -407,18 +399,13 @@ pub(super) fn flag_value(b: &[u8], s: usize, e: usize, key: Field) -> Option<Can
     let mut ve = vs;
     if matches!(b.get(vs), Some(b'"' | b'\'')) {
         let q = b[vs];
-        ve = vs + 1;
-        while ve < b.len() && b[ve] != q && b[ve] != b'\n' {
-            ve += 1;
-        }
+        ve = run_while(b, vs + 1, b.len(), |c| c != q && c != b'\n');
         if ve >= b.len() || b[ve] != q {
             return None;
         }
         ve += 1;
     } else {
-        while ve < b.len() && !b[ve].is_ascii_whitespace() {
-            ve += 1;
-        }
+        ve = run_while(b, ve, b.len(), |c| !c.is_ascii_whitespace());
     }
     let quoted = is_quoted(b, (vs, ve));
     let (vs, ve) = unquote(b, vs, ve);

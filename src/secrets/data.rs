@@ -32,7 +32,7 @@ pub(super) enum Shape {
 }
 
 /// One provider's rule.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct Provider {
     /// Stable kebab-case rule name, reported in findings and error messages.
     pub(super) id: &'static str,
@@ -51,7 +51,7 @@ pub(super) struct Provider {
 }
 
 /// The parsed `providers.txt`.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct ProviderTable {
     pub(super) providers: Vec<Provider>,
     /// gitleaks rules covered by hand-written rules: (our rule, their rules).
@@ -70,10 +70,8 @@ pub(super) fn providers() -> &'static ProviderTable {
 
 /// Splits a line into its first word and the rest (trimmed).
 fn field(line: &str) -> (&str, &str) {
-    match line.split_once(char::is_whitespace) {
-        Some((f, rest)) => (f, rest.trim()),
-        None => (line, ""),
-    }
+    line.split_once(char::is_whitespace)
+        .map_or((line, ""), |(f, rest)| (f, rest.trim()))
 }
 
 /// Replaces `{name}` with the pattern `@define name` gave it.
@@ -89,11 +87,7 @@ fn expand(pattern: &str, defines: &[(&str, &str)]) -> String {
 }
 
 pub(super) fn parse_providers(text: &'static str) -> Result<ProviderTable, String> {
-    let mut table = ProviderTable {
-        providers: Vec::new(),
-        covered_by: Vec::new(),
-        not_covered: Vec::new(),
-    };
+    let mut table = ProviderTable::default();
     let mut defines: Vec<(&str, &str)> = Vec::new();
     // Which rules have said what of gitleaks' they cover (`-`: nothing).
     let mut said_gitleaks: Vec<bool> = Vec::new();
@@ -106,12 +100,7 @@ pub(super) fn parse_providers(text: &'static str) -> Result<ProviderTable, Strin
         if let Some(id) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
             table.providers.push(Provider {
                 id,
-                keywords: Vec::new(),
-                shapes: Vec::new(),
-                keep: Vec::new(),
-                entropy: 0.0,
-                allow: Vec::new(),
-                gitleaks: Vec::new(),
+                ..Provider::default()
             });
             said_gitleaks.push(false);
             continue;
@@ -172,23 +161,15 @@ pub(super) fn parse_providers(text: &'static str) -> Result<ProviderTable, Strin
         }
     }
     for (p, said) in table.providers.iter().zip(&said_gitleaks) {
+        let bad = |msg: &str| Err(format!("src/secrets/data/providers.txt: [{}]{msg}", p.id));
         if !said {
-            return Err(format!(
-                "src/secrets/data/providers.txt: [{}] needs a gitleaks line (`-` for none)",
-                p.id
-            ));
+            return bad(" needs a gitleaks line (`-` for none)");
         }
         if p.keywords.is_empty() || p.shapes.is_empty() {
-            return Err(format!(
-                "src/secrets/data/providers.txt: [{}] needs keywords and a shape",
-                p.id
-            ));
+            return bad(" needs keywords and a shape");
         }
         if let Some(k) = p.keywords.iter().find(|k| k.len() < 3) {
-            return Err(format!(
-                "src/secrets/data/providers.txt: [{}]: keyword {k:?} is shorter than three bytes",
-                p.id
-            ));
+            return bad(&format!(": keyword {k:?} is shorter than three bytes"));
         }
     }
     Ok(table)
@@ -218,20 +199,10 @@ pub(super) fn parse_lists(
                 n + 1
             ));
         };
-        let mut rest = line;
-        while !rest.is_empty() {
-            if let Some(quoted) = rest.strip_prefix('"') {
-                let Some(close) = quoted.find('"') else {
-                    return Err(format!("{file}:{}: an unclosed quote", n + 1));
-                };
-                entries.push(quoted[..close].to_owned());
-                rest = quoted[close + 1..].trim_start();
-            } else {
-                let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-                entries.push(rest[..end].to_owned());
-                rest = rest[end..].trim_start();
-            }
-        }
+        let Some(items) = crate::text::split_quoted(line) else {
+            return Err(format!("{file}:{}: an unclosed quote", n + 1));
+        };
+        entries.extend(items.into_iter().map(str::to_owned));
     }
     Ok(lists)
 }
@@ -298,13 +269,9 @@ pub(super) const KEY_LISTS: &[(&str, Field)] = &[
 ];
 
 impl Words {
-    fn list(&self, list: List) -> &[String] {
-        &self.lists[list as usize]
-    }
-
     /// The entries of `list`.
-    pub(super) fn list_entries(&self, list: List) -> &[String] {
-        self.list(list)
+    pub(super) fn list(&self, list: List) -> &[String] {
+        &self.lists[list as usize]
     }
 
     /// Whether `word` is an entry of `list`, ASCII-case-insensitively.

@@ -97,10 +97,7 @@ pub(super) fn scan_high_entropy(b: &[u8], public: &[(usize, usize)], out: &mut V
         let in_public_block = public.peek().is_some_and(|&&(ps, _)| ps <= s);
         if !in_public_block && !is_ssh_public_key(b, s) && looks_random(&b[s..e]) {
             // Trailing base64 padding belongs to the value.
-            let mut end = e;
-            while end < b.len() && end < e + 2 && b[end] == b'=' {
-                end += 1;
-            }
+            let end = run_while(b, e, b.len().min(e + 2), |c| c == b'=');
             out.push(cand(s, end, "high-entropy-string", P_ENTROPY));
         }
     }

@@ -131,20 +131,14 @@ pub(super) fn parse_lexicon(text: &'static str) -> Result<Lexicon, String> {
             "password" => Some(Said::Password),
             "token" => Some(Said::Token),
             "login" => Some(Said::Login),
-            "qualifier" => {
-                l.qualifiers.extend(lower());
-                None
-            }
-            "copula" => {
-                l.copulas.extend(lower());
-                None
-            }
-            "adverb" => {
-                l.adverbs.extend(lower());
-                None
-            }
-            "through" => {
-                l.through.extend(lower());
+            "qualifier" | "copula" | "adverb" | "through" => {
+                let words = match list {
+                    "qualifier" => &mut l.qualifiers,
+                    "copula" => &mut l.copulas,
+                    "adverb" => &mut l.adverbs,
+                    _ => &mut l.through,
+                };
+                words.extend(lower());
                 None
             }
             "flags" => {
@@ -167,8 +161,7 @@ pub(super) fn parse_lexicon(text: &'static str) -> Result<Lexicon, String> {
             _ => return Err(format!("{file}: unknown list [{name}]")),
         };
         if let Some(said) = said {
-            let lower: Vec<String> = entries.iter().map(|e| e.to_lowercase()).collect();
-            for text in lower {
+            for text in lower() {
                 match seen.entry((text.clone(), said as u8)) {
                     std::collections::hash_map::Entry::Occupied(at) => {
                         nouns[*at.get()].langs.push(lang);
@@ -191,14 +184,15 @@ pub(super) fn parse_lexicon(text: &'static str) -> Result<Lexicon, String> {
     let mut pairs = Box::new([0u64; 1024]);
     let mut in_word_pairs = Box::new([0u64; 1024]);
     for (i, n) in nouns.iter().enumerate() {
+        let in_word = n
+            .langs
+            .iter()
+            .any(|&l| langs[l].glued || langs[l].compounds);
         if let [b0, b1, ..] = n.text.as_bytes() {
             if b0.is_ascii() {
                 let k = pair_bit(*b0, *b1);
                 pairs[k >> 6] |= 1 << (k & 63);
-                if n.langs
-                    .iter()
-                    .any(|&l| langs[l].glued || langs[l].compounds)
-                {
+                if in_word {
                     in_word_pairs[k >> 6] |= 1 << (k & 63);
                 }
             }
@@ -212,10 +206,7 @@ pub(super) fn parse_lexicon(text: &'static str) -> Result<Lexicon, String> {
             other.entry(c).or_default()
         };
         starts.at_word.push(i);
-        if n.langs
-            .iter()
-            .any(|&l| langs[l].glued || langs[l].compounds)
-        {
+        if in_word {
             starts.in_word.push(i);
         }
         if n.text.len() < 2 {

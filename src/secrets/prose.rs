@@ -275,10 +275,7 @@ fn qualified(text: &str, p: usize, lang: &Lang) -> Option<usize> {
     for k in 0..words {
         let (ws, we) = word(text, at, GLUE)?;
         // "for prod:" — a colon ends a qualifier that a preposition opened.
-        if prep && k > 0 && text[ws..we].ends_with([':', '：']) {
-            return Some(we);
-        }
-        if !prep && text[ws..we].ends_with([':', '：']) {
+        if (!prep || k > 0) && text[ws..we].ends_with([':', '：']) {
             return Some(we);
         }
         at = we;
@@ -324,30 +321,7 @@ fn quoted_at(text: &str, i: usize) -> Option<(usize, usize)> {
 
 /// Characters that end a sentence or a clause rather than a value.
 fn is_trailing(c: char) -> bool {
-    matches!(
-        c,
-        '.' | ','
-            | ';'
-            | ':'
-            | ')'
-            | ']'
-            | '}'
-            | '"'
-            | '\''
-            | '`'
-            | '。'
-            | '、'
-            | '，'
-            | '；'
-            | '：'
-            | '）'
-            | '」'
-            | '』'
-            | '»'
-            | '”'
-            | '’'
-            | '…'
-    )
+    ".,;:)]}\"'`。、，；：）」』»”’…".contains(c)
 }
 
 /// The unquoted value at `i`: a run of non-blanks (in a glued language, of ASCII: 是abc123。),
@@ -511,10 +485,7 @@ fn login_pair(text: &str, i: usize, stated: bool) -> Option<Cand> {
     let after = sp + sep.len_utf8();
     let ps = skip(text, after);
     let spaced = sp > ue || ps > after;
-    let (vs, ve) = match quoted_at(text, ps) {
-        Some(q) => q,
-        None => unquoted_at(text, ps, false)?,
-    };
+    let (vs, ve) = quoted_at(text, ps).or_else(|| unquoted_at(text, ps, false))?;
     let pw = &text[vs..ve];
     let b = pw.as_bytes();
     if (sep == '/' && pw.contains('/')) || (sep == ':' && pw.starts_with("//")) {

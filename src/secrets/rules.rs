@@ -3,7 +3,9 @@
 
 use super::data;
 use super::*;
-pub(super) use crate::bytes::{contains, contains_ci, ends_with_ci, skip_blanks, starts_with_ci};
+pub(super) use crate::bytes::{
+    contains, contains_ci, ends_with_ci, run_while, skip_blanks, starts_with_ci,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Byte classes: a table lookup keeps every pass a tight loop without per-byte allocation.
@@ -64,11 +66,8 @@ pub(super) fn all(s: &[u8], class: u8) -> bool {
 }
 
 /// End of the run of `class` bytes starting at `i`.
-pub(super) fn run_end(b: &[u8], mut i: usize, class: u8) -> usize {
-    while i < b.len() && is(b[i], class) {
-        i += 1;
-    }
-    i
+pub(super) fn run_end(b: &[u8], i: usize, class: u8) -> usize {
+    run_while(b, i, b.len(), |c| is(c, class))
 }
 
 /// Which of upper / lower / digit occur in `s`, as class bits.
@@ -113,13 +112,8 @@ pub(super) fn cand(start: usize, end: usize, rule: &'static str, prio: u8) -> Ca
 /// dropped, not candidates, so no smaller candidate inside survives to be redacted and change
 /// the larger one's extent.
 pub(super) fn resolve(mut cands: Vec<Cand>, armor: &[(usize, usize)]) -> Vec<Finding> {
-    cands.sort_unstable_by(|a, b| {
-        (a.start, std::cmp::Reverse(a.end), std::cmp::Reverse(a.prio)).cmp(&(
-            b.start,
-            std::cmp::Reverse(b.end),
-            std::cmp::Reverse(b.prio),
-        ))
-    });
+    use std::cmp::Reverse;
+    cands.sort_unstable_by_key(|c| (c.start, Reverse(c.end), Reverse(c.prio)));
     let mut out: Vec<Finding> = Vec::with_capacity(cands.len());
     let mut has_key = false;
     let keep = |f: &Finding, has_key: bool| has_key || !overlaps(armor, f.start, f.end);
@@ -277,10 +271,7 @@ pub(super) fn element_value(b: &[u8], s: usize, e: usize, key: Field) -> Option<
     let name = &b[s..e];
     let from = e + 1;
     let limit = b.len().min(from + 512);
-    let mut j = from;
-    while j < limit && b[j] != b'<' && b[j] != b'\n' {
-        j += 1;
-    }
+    let j = run_while(b, from, limit, |c| c != b'<' && c != b'\n');
     let closes = b[j..].starts_with(b"</")
         && b.get(j + 2..j + 2 + name.len()) == Some(name)
         && b.get(j + 2 + name.len()) == Some(&b'>');
@@ -294,10 +285,8 @@ pub(super) fn element_value(b: &[u8], s: usize, e: usize, key: Field) -> Option<
 }
 
 /// `[s, e)` without blanks at either end.
-pub(super) fn trim_blanks(b: &[u8], mut s: usize, mut e: usize) -> (usize, usize) {
-    while s < e && (b[s] == b' ' || b[s] == b'\t') {
-        s += 1;
-    }
+pub(super) fn trim_blanks(b: &[u8], s: usize, mut e: usize) -> (usize, usize) {
+    let s = run_while(b, s, e, |c| c == b' ' || c == b'\t');
     while e > s && (b[e - 1] == b' ' || b[e - 1] == b'\t') {
         e -= 1;
     }
@@ -338,17 +327,11 @@ pub(super) fn value_after(
         _ => return None,
     };
     // Markdown emphasis around a label: **Password:** hunter2
-    while i < b.len() && (b[i] == b'*' || b[i] == b'_') {
-        i += 1;
-    }
-    i = skip_blanks(b, i);
+    i = skip_blanks(b, run_while(b, i, b.len(), |c| c == b'*' || c == b'_'));
     let q = *b.get(i)?;
     if q == b'"' || q == b'\'' || q == b'`' {
         let start = i + 1;
-        let mut j = start;
-        while j < b.len() && b[j] != q && b[j] != b'\n' {
-            j += 1;
-        }
+        let j = run_while(b, start, b.len(), |c| c != q && c != b'\n');
         // An unclosed quote is the end of a string the key sat in (`input('Password: ')`),
         // not the start of a value.
         let closed = j < b.len() && b[j] == q;
@@ -377,22 +360,14 @@ pub(super) fn value_after(
         return None;
     }
     *unquoted = Some((start, j));
-    if colon {
-        // `label: value` only counts when the value ends the line, as in YAML.
-        let k = skip_blanks(b, j);
-        if k < b.len() && !matches!(b[k], b'\n' | b'\r' | b'}') {
-            // An empty value is never a finding, but scanning still resumes past it.
-            return Some(Value {
-                start,
-                end: start,
-                resume: j,
-                quoted: false,
-            });
-        }
-    }
+    // `label: value` only counts when the value ends the line, as in YAML.
+    let k = skip_blanks(b, j);
+    let mid_line = colon && k < b.len() && !matches!(b[k], b'\n' | b'\r' | b'}');
+    // An empty value is never a finding, but scanning still resumes past it.
+    let end = if mid_line { start } else { j };
     Some(Value {
         start,
-        end: j,
+        end,
         resume: j,
         quoted: false,
     })

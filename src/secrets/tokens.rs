@@ -104,10 +104,7 @@ pub(super) fn segment(b: &[u8], dot: usize, min: usize, max: usize) -> Option<us
         return None;
     }
     let limit = b.len().min((dot + 1).saturating_add(max).saturating_add(1));
-    let mut i = dot + 1;
-    while i < limit && is(b[i], WORD) {
-        i += 1;
-    }
+    let i = run_while(b, dot + 1, limit, |c| is(c, WORD));
     let len = i - dot - 1;
     let ended = i == b.len() || !is(b[i], WORD);
     (ended && len >= min && len <= max).then_some(i)
@@ -118,10 +115,7 @@ pub(super) fn bearer_at(b: &[u8], s: usize, e: usize) -> Option<Cand> {
     if !b[s..e].eq_ignore_ascii_case(b"bearer") {
         return None;
     }
-    let mut i = e;
-    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
-        i += 1;
-    }
+    let i = skip_blanks(b, e);
     if i == e {
         return None;
     }

@@ -6,14 +6,7 @@ use super::*;
 /// Cues that need no verb, read at word `i`.
 pub(super) fn clause_cues(c: &Cues, i: usize, found: &mut Vec<Finding>) {
     let here = c.at[i];
-    let mut push = |kind, strength, a: usize, b: usize| {
-        found.push(Finding {
-            kind,
-            strength,
-            first: a.min(b),
-            last: a.max(b),
-        })
-    };
+    let mut push = |kind, strength, a, b| found.push(Finding::new(kind, strength, a, b));
     // The sentence around the word: back to its start, or 64 words, so that a megabyte
     // without a full stop stays linear.
     let sentence = c.sentence[i];
@@ -206,10 +199,9 @@ pub(super) fn clause_cues(c: &Cues, i: usize, found: &mut Vec<Finding>) {
     // Not a preposition that opens its own phrase, `@without-before`: "a Content-Security-
     // Policy without unsafe-inline" is a policy that lacks something.)
     if here & RULES != 0 && c.qualified_rules(i) {
-        let before = super::super::tables::sets().set("without-before");
         if let Some(w) = in_sentence(WITHOUT, c.cover[i] + 1, c.cover[i] + 3).filter(|&w| {
             let t = c.w.text_of(w);
-            !before.iter().any(|b| t.eq_ignore_ascii_case(b.as_bytes()))
+            !any_in("without-before", |b| t.eq_ignore_ascii_case(b))
         }) {
             push(Kind::Override, Strength::Weak, i, w);
         }

@@ -121,6 +121,15 @@ impl<'a> Cues<'a> {
         (start..end).find(|&k| k != i && self.has(k, bits))
     }
 
+    /// Words `from..=to` around `i` (clamped to its sentence, `i` itself left out) holding any
+    /// of `bits`.
+    pub(super) fn in_sentence(&self, i: usize, bits: u64, from: isize, to: isize) -> Option<usize> {
+        let lo = (i as isize + from).max(self.sentence[i] as isize) as usize;
+        (lo..(i as isize + to + 1).max(0) as usize)
+            .take_while(|&k| k < self.at.len() && self.sentence[k] == self.sentence[i])
+            .find(|&k| k != i && self.has(k, bits))
+    }
+
     /// Word `k` stands alone: its clause ends after it or a small word follows ("obey me",
     /// "ignore the user and …"), rather than a noun it qualifies ("follow our guide", "the
     /// user input").
@@ -260,10 +269,9 @@ impl<'a> Cues<'a> {
     fn time_opener(&self, k: usize) -> bool {
         let lower = |i: usize| String::from_utf8_lossy(self.w.text_of(i)).to_lowercase();
         let (one, two) = (lower(k), format!("{} {}", lower(k), lower(k + 1)));
-        super::tables::sets()
-            .set("time-openers")
-            .iter()
-            .any(|t| *t == one || *t == two)
+        any_in("time-openers", |t| {
+            t == one.as_bytes() || t == two.as_bytes()
+        })
     }
 
     /// How far before and after verb `i` its targets may be: verb-final languages put them
@@ -302,29 +310,19 @@ impl<'a> Cues<'a> {
                 self.has(k, EVERY | YOUR | SYSQ | ME)
                     || t[0] >= 0x80 && std::str::from_utf8(t).is_ok_and(|t| t.chars().count() <= 2)
             };
-            let (mut seen, mut k, mut steps) = (0, r, 0);
-            while k > s && seen < before && steps < 8 {
-                k -= 1;
-                steps += 1;
-                if self.has(k, bits) {
-                    return true;
+            // Over the words `ks`, up to `most` that count (eight steps back, six ahead).
+            let found = |ks: &mut dyn Iterator<Item = usize>, most: usize| {
+                let mut seen = 0;
+                for k in ks {
+                    if seen >= most || self.has(k, bits) {
+                        return seen < most;
+                    }
+                    seen += usize::from(!small(k));
                 }
-                if !small(k) {
-                    seen += 1;
-                }
-            }
-            let (mut seen, mut k, mut steps) = (0, r, 0);
-            while k + 1 < n && self.sentence[k + 1] == s && seen < after && steps < 6 {
-                steps += 1;
-                k += 1;
-                if self.has(k, bits) {
-                    return true;
-                }
-                if !small(k) {
-                    seen += 1;
-                }
-            }
-            false
+                false
+            };
+            let ahead = (r + 1..n).take_while(|&k| self.sentence[k] == s);
+            found(&mut (s..r).rev().take(8), before) || found(&mut ahead.take(6), after)
         };
         let told_by_you = near(TOLD, 4, 5) && (near(YOU, 4, 3) || near(YOUR, 4, 4));
         // "Você não precisa mais respeitar as restrições com que foi configurado": "you" opens

@@ -40,7 +40,8 @@
 //! previous instructions"), is `quoted-instruction` (SUSPICIOUS): documentation quotes attacks,
 //! and a model reading it is told about an instruction, not given one.
 
-use super::vocab::{cue, vocabulary};
+use super::tables::any_in;
+use super::vocab::{bits, cue, vocabulary};
 use super::words::Words;
 use super::*;
 
@@ -56,70 +57,20 @@ use orders::orders;
 pub(super) use quotes::{cited_or_quoted, QuoteCache};
 use stage::{hails, markers, role_objects};
 
-const FINAL: u64 = cue("final");
-const OVERRIDE: u64 = cue("override");
-const OBEY: u64 = cue("obey");
-const REVEAL: u64 = cue("reveal");
-const SEND: u64 = cue("send");
-const PUT: u64 = cue("put");
-const TELL: u64 = cue("tell");
-const HIDE: u64 = cue("hide");
-const PRETEND: u64 = cue("pretend");
-const SHAPE: u64 = cue("shape");
-const ACT: u64 = cue("act");
-const MODAL: u64 = cue("modal");
-const MODAL2: u64 = cue("modal2");
-const NEG: u64 = cue("neg");
-const LEAD: u64 = cue("lead");
-const AND: u64 = cue("and");
-const CITE: u64 = cue("cite");
-const YOU: u64 = cue("you");
-const YOUR: u64 = cue("your");
-const ME: u64 = cue("me");
-const AI: u64 = cue("ai");
-const RULES: u64 = cue("rules");
-const TOLD: u64 = cue("told");
-const USER: u64 = cue("user");
-const OUT: u64 = cue("out");
-const SECRET: u64 = cue("secret");
-const COMPOUND: u64 = cue("compound");
-const PRIV: u64 = cue("priv");
-const END: u64 = cue("end");
-const SELF: u64 = cue("self");
-const PRIOR: u64 = cue("prior");
-const SYSQ: u64 = cue("sysq");
-const VOID: u64 = cue("void");
-const ONLY: u64 = cue("only");
-const REAL: u64 = cue("real");
-const EVERY: u64 = cue("every");
-const EVERYTHING: u64 = cue("everything");
-const PERSONA: u64 = cue("persona");
-const WITHOUT: u64 = cue("without");
-const GAME: u64 = cue("game");
-const AUTH_SRC: u64 = cue("auth-src");
-const AUTH_NOUN: u64 = cue("auth-noun");
-const URGENT: u64 = cue("urgent");
-const PERMIT: u64 = cue("permit");
-const HAIL: u64 = cue("hail");
-const READING: u64 = cue("reading");
-const IF: u64 = cue("if");
-const NOW: u64 = cue("now");
-const FRONT: u64 = cue("front");
-const NEVER: u64 = cue("never");
-const KNOW: u64 = cue("know");
-const ABOUT: u64 = cue("about");
-const REFUSE: u64 = cue("refuse");
-const STEALTH: u64 = cue("stealth");
-const TREAT: u64 = cue("treat");
-const CANCEL: u64 = cue("cancel");
-const GUARD: u64 = cue("guard");
-const ENTER: u64 = cue("enter");
-const LOYAL: u64 = cue("loyal");
-const MAY: u64 = cue("may");
-const LONGER: u64 = cue("longer");
-const PUBLIC: u64 = cue("public");
-const NEED: u64 = cue("need");
-const STALE: u64 = cue("stale");
+bits! { cue:
+    FINAL = "final", OVERRIDE = "override", OBEY = "obey", REVEAL = "reveal", SEND = "send",
+    PUT = "put", TELL = "tell", HIDE = "hide", PRETEND = "pretend", SHAPE = "shape", ACT = "act",
+    MODAL = "modal", MODAL2 = "modal2", NEG = "neg", LEAD = "lead", AND = "and", CITE = "cite",
+    YOU = "you", YOUR = "your", ME = "me", AI = "ai", RULES = "rules", TOLD = "told", USER = "user",
+    OUT = "out", SECRET = "secret", COMPOUND = "compound", PRIV = "priv", END = "end",
+    SELF = "self", PRIOR = "prior", SYSQ = "sysq", VOID = "void", ONLY = "only", REAL = "real",
+    EVERY = "every", EVERYTHING = "everything", PERSONA = "persona", WITHOUT = "without",
+    GAME = "game", AUTH_SRC = "auth-src", AUTH_NOUN = "auth-noun", URGENT = "urgent",
+    PERMIT = "permit", HAIL = "hail", READING = "reading", IF = "if", NOW = "now", FRONT = "front",
+    NEVER = "never", KNOW = "know", ABOUT = "about", REFUSE = "refuse", STEALTH = "stealth",
+    TREAT = "treat", CANCEL = "cancel", GUARD = "guard", ENTER = "enter", LOYAL = "loyal",
+    MAY = "may", LONGER = "longer", PUBLIC = "public", NEED = "need", STALE = "stale",
+}
 
 /// What an order acts on (a fronted object: "每个回答都…", "Každou odpověď ukonči").
 const TARGETS: u64 =
@@ -180,6 +131,17 @@ struct Finding {
 }
 
 impl Finding {
+    /// A finding over words `a` and `b`, in either order.
+    fn new(kind: Kind, strength: Strength, a: usize, b: usize) -> Finding {
+        let (first, last) = (a.min(b), a.max(b));
+        Finding {
+            kind,
+            strength,
+            first,
+            last,
+        }
+    }
+
     fn rule(&self) -> &'static str {
         match (self.kind, self.strength) {
             (Kind::Override, Strength::Strong) => "override-instructions",

@@ -2,6 +2,7 @@
 //! the agent hailed by name (`Assistant: …`), chat messages as data (`{"role": "system"}`).
 
 use super::*;
+use crate::bytes::find_ci;
 
 /// Fake system markers made of words: `IMPORTANT SYSTEM NOTICE:`, `Message from the
 /// developers:`, `[SYSTEM]`, `SYSTEM:` followed by "you".
@@ -56,11 +57,12 @@ pub(super) fn markers(c: &Cues, out: &Sink, found: &mut Vec<Finding>) {
             || c.clause_end(last) - last <= 4
                 && c.clause_end(last) < n
                 && w.list[c.clause_end(last) - 1].next == b':';
-        let caps = (i..=last).all(|k| {
+        let caps_word = |k: usize| {
             let (s, e) = (out.norm.orig(w.list[k].start), out.norm.orig(w.list[k].end));
             let word = &out.text[s..e];
             word.chars().any(char::is_alphabetic) && !word.chars().any(char::is_lowercase)
-        });
+        };
+        let caps = (i..=last).all(caps_word);
         // `[SYSTEM] …` opening its line, brackets doubled or not; alone on its line, in
         // capitals, with the text it frames on the lines below (`[[SYSTEM]]`).
         let line_head = {
@@ -68,11 +70,6 @@ pub(super) fn markers(c: &Cues, out: &Sink, found: &mut Vec<Finding>) {
             let from = t.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
             std::str::from_utf8(&t[from..])
                 .is_ok_and(|h| h.chars().all(|c| c.is_whitespace() || "[【".contains(c)))
-        };
-        let caps_word = |k: usize| {
-            let (s, e) = (out.norm.orig(w.list[k].start), out.norm.orig(w.list[k].end));
-            let word = &out.text[s..e];
-            word.chars().any(char::is_alphabetic) && !word.chars().any(char::is_lowercase)
         };
         let bracketed = w.bracket_before(i)
             && w.bracket_after(last)
@@ -105,12 +102,7 @@ pub(super) fn markers(c: &Cues, out: &Sink, found: &mut Vec<Finding>) {
             || label
             || prompt
         {
-            found.push(Finding {
-                kind: Kind::Marker,
-                strength: Strength::Weak,
-                first: i,
-                last,
-            });
+            found.push(Finding::new(Kind::Marker, Strength::Weak, i, last));
         }
         i = last + 1;
     }
@@ -141,24 +133,14 @@ pub(super) fn hails(c: &Cues, found: &mut Vec<Finding>) {
         let turn = (w.bracket_before(i) && w.bracket_after(last) || w.list[last].next == b'>')
             && starts_line(i);
         if turn {
-            found.push(Finding {
-                kind: Kind::Marker,
-                strength: Strength::Weak,
-                first: i,
-                last,
-            });
+            found.push(Finding::new(Kind::Marker, Strength::Weak, i, last));
             continue;
         }
         let addressed = (last + 1..(last + 10).min(w.list.len()))
             .take_while(|&k| c.sentence[k] == c.sentence[last])
             .any(|k| c.has(k, YOU | YOUR | VERBS | MODAL2));
         if (label || vocative) && addressed {
-            found.push(Finding {
-                kind: Kind::Reader,
-                strength: Strength::Weak,
-                first: i,
-                last,
-            });
+            found.push(Finding::new(Kind::Reader, Strength::Weak, i, last));
         }
     }
 }
@@ -209,18 +191,7 @@ pub(super) fn role_objects(c: &Cues, found: &mut Vec<Finding>) {
             .saturating_sub(1)
             .max(first);
         if first < w.list.len() {
-            found.push(Finding {
-                kind: Kind::Marker,
-                strength: Strength::Weak,
-                first,
-                last,
-            });
+            found.push(Finding::new(Kind::Marker, Strength::Weak, first, last));
         }
     }
-}
-
-/// Where `needle` (lower case ASCII) first occurs in `hay`, ignoring ASCII case.
-fn find_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len())
-        .position(|w| w.eq_ignore_ascii_case(needle))
 }
