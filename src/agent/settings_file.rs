@@ -6,8 +6,17 @@
 
 use std::path::{Path, PathBuf};
 
-use jsonc_parser::cst::{CstObject, CstRootNode};
+use jsonc_parser::cst::{CstArray, CstObject, CstRootNode};
 use jsonc_parser::ParseOptions;
+
+/// How a hook file nests its handlers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// `hooks.<Event>: [{ "matcher"?: …, "hooks": [handler] }]`.
+    Grouped,
+    /// `hooks.<event>: [handler]`.
+    Flat,
+}
 
 /// Why a settings file was not changed.
 #[derive(Debug, thiserror::Error)]
@@ -47,6 +56,39 @@ pub struct Change {
     pub file_removed: bool,
     /// Entries an older install wrote, brought up to date (guarded, new spelling).
     pub upgraded: Vec<String>,
+}
+
+/// The `hooks` object of a file opened for an install, created (and noted in
+/// `change.created`) when missing.
+pub(super) fn hooks_at(
+    obj: &CstObject,
+    path: &Path,
+    change: &mut Change,
+) -> Result<CstObject, SettingsError> {
+    if obj.get("hooks").is_none() {
+        change.created.push("hooks".into());
+    }
+    object_at(obj, "hooks", path)
+}
+
+/// The array `hooks.<event>`, created (and noted in `change.created`) when missing.
+pub(super) fn event_array(
+    hooks: &CstObject,
+    event: &str,
+    path: &Path,
+    change: &mut Change,
+) -> Result<CstArray, SettingsError> {
+    match hooks.get(event) {
+        Some(p) => p.array_value().ok_or_else(|| SettingsError::Shape {
+            path: path.to_owned(),
+            what: format!("hooks.{event}"),
+            expected: "an array",
+        }),
+        None => {
+            change.created.push(format!("hooks.{event}"));
+            Ok(hooks.array_value_or_set(event))
+        }
+    }
 }
 
 pub(super) fn object_at(
@@ -137,14 +179,6 @@ pub(super) fn label(event: &str, matcher: Option<&str>) -> String {
     }
 }
 
-pub(super) fn matcher_of(group: &CstObject) -> Option<String> {
-    group
-        .get("matcher")
-        .and_then(|m| m.value())
-        .and_then(|v| v.as_string_lit())
-        .and_then(|s| s.decoded_value().ok())
-}
-
 pub(super) fn string_at(obj: &CstObject, key: &str) -> Option<String> {
     obj.get(key)?.value()?.as_string_lit()?.decoded_value().ok()
 }
@@ -155,6 +189,46 @@ pub(super) fn handler_is_ours(obj: &CstObject, ours: &dyn Fn(&str) -> bool) -> b
         .iter()
         .filter_map(|k| string_at(obj, k))
         .any(|c| ours(&c))
+}
+
+/// Where git-rune's handlers (those `ours` recognises) sit in a hook file: per group holding
+/// any (flat layout: per handler), its event, its `matcher`, its index in `hooks.<event>` and
+/// the indexes of those handlers in it (flat layout: `[0]`), as the agent counts them.
+#[allow(clippy::type_complexity)]
+pub(super) fn ours_at(
+    path: &Path,
+    layout: Layout,
+    ours: &dyn Fn(&CstObject) -> bool,
+) -> Result<Vec<(String, Option<String>, usize, Vec<usize>)>, SettingsError> {
+    let Some(text) = read(path)? else {
+        return Ok(Vec::new());
+    };
+    let root = parse(path, &text)?;
+    let mut out = Vec::new();
+    let Some(hooks) = root.object_value().and_then(|o| o.object_value("hooks")) else {
+        return Ok(out);
+    };
+    for prop in hooks.properties() {
+        let event = prop.decoded_name().unwrap_or_default();
+        let groups = prop.array_value().map(|a| a.elements()).unwrap_or_default();
+        for (g, obj) in groups.iter().enumerate() {
+            let Some(obj) = obj.as_object() else { continue };
+            let handlers: Vec<usize> = match layout {
+                Layout::Flat => [0].into_iter().filter(|_| ours(&obj)).collect(),
+                Layout::Grouped => (obj.array_value("hooks").map(|a| a.elements()))
+                    .unwrap_or_default()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, h)| h.as_object().is_some_and(|h| ours(&h)))
+                    .map(|(h, _)| h)
+                    .collect(),
+            };
+            if !handlers.is_empty() {
+                out.push((event.clone(), string_at(&obj, "matcher"), g, handlers));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Removes git-rune's hook handlers (those `ours` recognises), in either layout: handlers
