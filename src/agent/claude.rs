@@ -8,8 +8,7 @@ use std::path::Path;
 use jsonc_parser::json;
 
 use super::settings_file::{
-    event_array, hooks_at, label, open_for_install, ours_at, remove_hooks, string_at, write,
-    Layout,
+    event_array, hooks_at, label, open_for_install, ours_at, remove_hooks, string_at, write, Layout,
 };
 pub use super::settings_file::{Change, SettingsError};
 

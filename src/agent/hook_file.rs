@@ -13,11 +13,11 @@ use std::path::Path;
 
 use jsonc_parser::cst::{CstInputValue, CstObject};
 
+pub use super::settings_file::Layout;
 use super::settings_file::{
     event_array, hooks_at, label, open_for_install, ours_at, remove_hooks, write, Change,
     SettingsError,
 };
-pub use super::settings_file::Layout;
 
 /// One agent's hook file: its layout, the events git-rune wires (with a matcher or not), and
 /// how one handler is written.

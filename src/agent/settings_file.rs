@@ -106,15 +106,33 @@ pub(super) fn object_at(
     }
 }
 
+/// The error of an I/O step (`what`: "read", "remove", …) on `path`.
+pub(super) fn io_error<'a>(
+    what: &'static str,
+    path: &'a Path,
+) -> impl FnOnce(std::io::Error) -> SettingsError + 'a {
+    move |source| SettingsError::Io {
+        what,
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// `$<var>`, else `$HOME/<sub>` (an empty variable counts as unset).
+pub(super) fn env_or_home(var: &str, sub: &str) -> Option<PathBuf> {
+    let dir = |v: &str| {
+        std::env::var_os(v)
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)
+    };
+    dir(var).or_else(|| dir("HOME").map(|h| h.join(sub)))
+}
+
 pub(super) fn read(path: &Path) -> Result<Option<String>, SettingsError> {
     match std::fs::read_to_string(path) {
         Ok(t) => Ok(Some(t)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(SettingsError::Io {
-            what: "read",
-            path: path.to_owned(),
-            source,
-        }),
+        Err(e) => Err(io_error("read", path)(e)),
     }
 }
 
@@ -157,19 +175,12 @@ pub(super) fn open_for_install(
 
 /// Writes through a temporary file and a rename.
 pub(super) fn write(path: &Path, text: &str) -> Result<(), SettingsError> {
-    let io = |what: &'static str| {
-        move |source| SettingsError::Io {
-            what,
-            path: path.to_owned(),
-            source,
-        }
-    };
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(io("create the directory of"))?;
+        std::fs::create_dir_all(dir).map_err(io_error("create the directory of", path))?;
     }
     crate::files::write_atomic(path, text.as_bytes())
         .map(drop)
-        .map_err(io("write"))
+        .map_err(io_error("write", path))
 }
 
 pub(super) fn label(event: &str, matcher: Option<&str>) -> String {
@@ -319,11 +330,7 @@ pub(super) fn finish_removal(
     file_created: bool,
 ) -> Result<bool, SettingsError> {
     if file_created && obj.properties().is_empty() {
-        std::fs::remove_file(path).map_err(|source| SettingsError::Io {
-            what: "remove",
-            path: path.to_owned(),
-            source,
-        })?;
+        std::fs::remove_file(path).map_err(io_error("remove", path))?;
         return Ok(true);
     }
     write(path, &root.to_string())?;
