@@ -91,8 +91,7 @@ fn status(ctx: &Context, id: Option<&str>) -> Result<ExitCode> {
     } else {
         h.text()
     };
-    ctx.ui.print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&out)
 }
 
 fn preview_cmd(
@@ -208,8 +207,7 @@ fn budget_cmd(ctx: &Context) -> Result<ExitCode> {
         }
         out
     };
-    ctx.ui.print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&out)
 }
 
 fn view_dir(store: &Store) -> Result<PathBuf> {
@@ -242,8 +240,7 @@ fn artifacts_cmd(ctx: &Context) -> Result<ExitCode> {
             .map(|(name, size)| format!("{VIEW_DIR}/artifacts/{name}\t{size}\n"))
             .collect()
     };
-    ctx.ui.print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&out)
 }
 
 #[derive(Debug, Args)]
@@ -376,6 +373,12 @@ pub struct ModeArgs {
     pub density: Option<Density>,
 }
 
+/// A value's name on the command line (`dev`, `caveman`).
+fn value_name(v: impl ValueEnum) -> String {
+    v.to_possible_value()
+        .map_or_else(String::new, |p| p.get_name().to_owned())
+}
+
 /// `git rune mode`: behavioural modes and output density.
 pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
     let store = ctx.open_store()?;
@@ -383,12 +386,7 @@ pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
     let git_dir = store.git_dir();
     if let Some(m) = args.mode {
         let path = mode::active_path(&dir);
-        let name = match m {
-            ModeName::Dev => "dev",
-            ModeName::Research => "research",
-            ModeName::Review => "review",
-            ModeName::Off => "off",
-        };
+        let name = &value_name(m);
         if m == ModeName::Off {
             match std::fs::remove_file(&path) {
                 Ok(()) => {}
@@ -415,10 +413,7 @@ pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
         }
     }
     if let Some(d) = args.density {
-        let d = match d {
-            Density::Caveman => "caveman",
-            Density::Normal => "normal",
-        };
+        let d = &value_name(d);
         mode::set_density(git_dir, d).map_err(|e| {
             error::environment(
                 format!("cannot set the density: {e}"),

@@ -64,8 +64,7 @@ pub fn completions(ctx: &Context, args: CompletionsArgs) -> Result<ExitCode> {
         ));
     }
     let script = completions_script((ctx.cli)(), args.shell);
-    ctx.ui.print(&String::from_utf8_lossy(&script))?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&String::from_utf8_lossy(&script))
 }
 
 #[derive(Debug, Args)]
@@ -105,6 +104,5 @@ pub fn help(ctx: &Context, args: HelpArgs) -> Result<ExitCode> {
         }
     }
     let text = found.clone().render_long_help().to_string();
-    ctx.ui.print(&text)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&text)
 }

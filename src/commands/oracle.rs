@@ -118,7 +118,7 @@ fn dispatch(ctx: &Context, a: DispatchArgs) -> Result<ExitCode> {
     ctx.report_redactions(&mut sealer);
     match &done {
         Dispatched::New(written) => {
-            ctx.report_written(&store, written);
+            ctx.report_written(&store, Some(written));
             let record = &written.records[0];
             if ctx.ui.json {
                 ctx.ui
@@ -168,7 +168,7 @@ fn complete(ctx: &Context, a: CompleteArgs) -> Result<ExitCode> {
             crate::model::oracle::MAX_EXCERPT
         ));
     }
-    ctx.report_written(&store, &done.written);
+    ctx.report_written(&store, Some(&done.written));
     if ctx.ui.json {
         ctx.ui
             .print(&(json::line(&json::oracle_list(std::slice::from_ref(&done.record))) + "\n"))?;
@@ -186,7 +186,7 @@ fn reattach(ctx: &Context, a: ReattachArgs) -> Result<ExitCode> {
         written: Some(w), ..
     } = &out
     {
-        ctx.report_written(&store, w);
+        ctx.report_written(&store, Some(w));
     }
     if ctx.ui.json {
         ctx.ui
@@ -258,9 +258,7 @@ fn list(ctx: &Context) -> Result<ExitCode> {
     let store = ctx.store()?;
     let records = oracle::list(&store)?;
     if ctx.ui.json {
-        ctx.ui
-            .print(&(json::line(&json::oracle_list(&records)) + "\n"))?;
-        return Ok(ExitCode::SUCCESS);
+        return ctx.print_json(&json::oracle_list(&records));
     }
     if records.is_empty() {
         ctx.ui
@@ -272,8 +270,7 @@ fn list(ctx: &Context) -> Result<ExitCode> {
         out.push_str(&crate::output::oracle::line(r));
         out.push('\n');
     }
-    ctx.ui.print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&out)
 }
 
 /// Whether an oracle command that writes was given `--redact`.

@@ -38,9 +38,7 @@ pub(super) fn set_archived(ctx: &Context, a: EchoIdArgs, archived: bool) -> Resu
     let (titles, w) = echoes::set_archived(&store, summary, archived, confirmed, &|_, r| {
         echoes::uid_of(r) == uid
     })?;
-    if let Some(w) = &w {
-        ctx.report_written(&store, w);
-    }
+    ctx.report_written(&store, w.as_ref());
     refresh(ctx, &store);
     let verb = if archived { "archived" } else { "restored" };
     if titles.is_empty() {
@@ -62,9 +60,7 @@ pub(super) fn reset(ctx: &Context, a: EchoResetArgs) -> Result<ExitCode> {
         true,
         &|_, r| matches!(&r.body, Body::Echo(Echo { role: x, layer, .. }) if *x == role && (confirmed || layer != "etched")),
     )?;
-    if let Some(w) = &w {
-        ctx.report_written(&store, w);
-    }
+    ctx.report_written(&store, w.as_ref());
     refresh(ctx, &store);
     ctx.report(&format!(
         "archived {} entries of {} (memory's history keeps them; `git rune echo restore <id>` brings one back)\n",
@@ -78,7 +74,7 @@ pub(super) fn prune(ctx: &Context, a: EchoPruneArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let pruned = echoes::prune(&store, a.role.as_deref(), a.dry_run)?;
     if let Some(w) = &pruned.written {
-        ctx.report_written(&store, w);
+        ctx.report_written(&store, Some(w));
         refresh(ctx, &store);
     }
     let mut out = String::new();
@@ -112,15 +108,14 @@ pub(super) fn prune(ctx: &Context, a: EchoPruneArgs) -> Result<ExitCode> {
     if !a.dry_run && pruned.written.is_some() {
         out.push_str("the archived entries' earlier versions stay in memory's history: `git rune echo restore <id>` brings one back\n");
     }
-    ctx.report(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&out)
 }
 
 pub(super) fn compress(ctx: &Context, a: EchoCompressArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let done = echoes::compress(&store, a.role.as_deref(), a.dry_run, a.force)?;
     if let Some(w) = &done.written {
-        ctx.report_written(&store, w);
+        ctx.report_written(&store, Some(w));
         refresh(ctx, &store);
     }
     let verb = if a.dry_run {
@@ -163,8 +158,7 @@ pub(super) fn compress(ctx: &Context, a: EchoCompressArgs) -> Result<ExitCode> {
             ));
         }
     }
-    ctx.report(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&out)
 }
 
 pub(super) fn promote(ctx: &Context, a: EchoPromoteArgs) -> Result<ExitCode> {
@@ -227,8 +221,7 @@ pub(super) fn remembrance(ctx: &Context, a: EchoRemembranceArgs) -> Result<ExitC
             "no Remembrance documents (promote an etched echo with `git rune echo promote`)",
         );
     }
-    ctx.ui.print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&out)
 }
 
 pub(super) fn migrate(ctx: &Context, a: EchoMigrateArgs) -> Result<ExitCode> {
@@ -248,7 +241,7 @@ pub(super) fn migrate(ctx: &Context, a: EchoMigrateArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let (changes, w) = echoes::migrate(&store, &renames, a.dry_run)?;
     if let Some(w) = &w {
-        ctx.report_written(&store, w);
+        ctx.report_written(&store, Some(w));
         refresh(ctx, &store);
     }
     let mut out = String::new();
@@ -266,8 +259,7 @@ pub(super) fn migrate(ctx: &Context, a: EchoMigrateArgs) -> Result<ExitCode> {
         "{verb} {} fields; the previous versions stay in memory's history\n",
         changes.len()
     ));
-    ctx.report(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&out)
 }
 
 pub(super) fn consolidate(ctx: &Context) -> Result<ExitCode> {
@@ -275,11 +267,10 @@ pub(super) fn consolidate(ctx: &Context) -> Result<ExitCode> {
     let mut sealer = ctx.sealer();
     let saved = echoes::save::save(&store, &mut sealer, true)?;
     ctx.report_echoes_saved(&store, &mut sealer, &saved);
-    ctx.report(&format!(
+    ctx.reported(&format!(
         "consolidated {} findings files: {} added, {} merged into existing entries\n",
         saved.consolidated.len(),
         saved.added,
         saved.merged
-    ))?;
-    Ok(ExitCode::SUCCESS)
+    ))
 }
