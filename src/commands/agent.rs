@@ -233,6 +233,15 @@ fn wired_text(w: &Wired, on: bool) -> String {
     out
 }
 
+/// git-rune's hook entries in one file, in words.
+fn hooks_state(entries: &Result<Vec<String>, String>) -> String {
+    match entries {
+        Ok(e) if e.is_empty() => "not wired".to_owned(),
+        Ok(e) => format!("{} hooks ({})", e.len(), e.join(", ")),
+        Err(e) => format!("unreadable: {e}"),
+    }
+}
+
 fn status(ctx: &Context) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let st = install::status(&store)?;
@@ -300,11 +309,7 @@ fn status(ctx: &Context) -> Result<ExitCode> {
     }
     let mut out = String::new();
     for (scope, path, entries) in &st.claude {
-        let state = match entries {
-            Ok(e) if e.is_empty() => "not wired".to_owned(),
-            Ok(e) => format!("{} hooks ({})", e.len(), e.join(", ")),
-            Err(e) => format!("unreadable: {e}"),
-        };
+        let state = hooks_state(entries);
         out.push_str(&format!(
             "claude ({}) {}: {state}\n",
             scope.as_str(),
@@ -318,11 +323,7 @@ fn status(ctx: &Context) -> Result<ExitCode> {
         ));
     }
     for a in &agents {
-        let state = match &a.hooks {
-            Ok(e) if e.is_empty() => "not wired".to_owned(),
-            Ok(e) => format!("{} hooks ({})", e.len(), e.join(", ")),
-            Err(e) => format!("unreadable: {e}"),
-        };
+        let state = hooks_state(&a.hooks);
         out.push_str(&format!(
             "{} ({}) {}: {state}\n",
             a.agent.as_str(),

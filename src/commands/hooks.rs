@@ -101,11 +101,9 @@ pub fn hooks(ctx: &Context, args: HooksArgs) -> Result<ExitCode> {
     }
     // What install and uninstall did is a report (`-q` silences it); status is data.
     if matches!(args.action, HooksAction::Status) {
-        ctx.ui.print(&out)?;
-    } else {
-        ctx.report(&out)?;
+        return ctx.print(&out);
     }
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&out)
 }
 
 /// Runs one hook; exits 0 whatever happens (a memory problem must not fail the user's git

@@ -46,14 +46,12 @@ pub fn install(ctx: &Context, args: InstallManArgs) -> Result<ExitCode> {
             dir: &dir,
             written: changed,
         };
-        ctx.ui.print(&(json::line(&v) + "\n"))?;
-    } else {
-        ctx.report(&format!(
-            "manual pages in {} ({changed} written); `git rune --help` shows them\n",
-            dir.display()
-        ))?;
+        return ctx.print_json(&v);
     }
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&format!(
+        "manual pages in {} ({changed} written); `git rune --help` shows them\n",
+        dir.display()
+    ))
 }
 
 pub fn completions(ctx: &Context, args: CompletionsArgs) -> Result<ExitCode> {

@@ -314,8 +314,7 @@ fn argument(cli: &clap::Command, command: &str, field: &str) -> String {
 fn done(ctx: &Context, store: &Store, written: Option<Written>) -> Result<ExitCode> {
     ctx.report_written(store, written.as_ref());
     if ctx.ui.json {
-        ctx.ui
-            .print(&(json::line(&json::written(written.as_ref())) + "\n"))?;
+        return ctx.print_json(&json::written(written.as_ref()));
     }
     Ok(ExitCode::SUCCESS)
 }
