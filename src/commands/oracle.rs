@@ -121,8 +121,7 @@ fn dispatch(ctx: &Context, a: DispatchArgs) -> Result<ExitCode> {
             ctx.report_written(&store, Some(written));
             let record = &written.records[0];
             if ctx.ui.json {
-                ctx.ui
-                    .print(&(json::line(&json::oracle_dispatched(Some(record), None)) + "\n"))?;
+                ctx.print_json(&json::oracle_dispatched(Some(record), None))?;
             } else {
                 ctx.ui.print(&format!("{}\n", record.body.title()))?;
             }
@@ -133,8 +132,7 @@ fn dispatch(ctx: &Context, a: DispatchArgs) -> Result<ExitCode> {
                 sanitize(id)
             ));
             if ctx.ui.json {
-                ctx.ui
-                    .print(&(json::line(&json::oracle_dispatched(None, Some(id))) + "\n"))?;
+                ctx.print_json(&json::oracle_dispatched(None, Some(id)))?;
             } else {
                 ctx.ui.print(&format!("{}\n", sanitize(id)))?;
             }
@@ -170,8 +168,7 @@ fn complete(ctx: &Context, a: CompleteArgs) -> Result<ExitCode> {
     }
     ctx.report_written(&store, Some(&done.written));
     if ctx.ui.json {
-        ctx.ui
-            .print(&(json::line(&json::oracle_list(std::slice::from_ref(&done.record))) + "\n"))?;
+        return ctx.print_json(&json::oracle_list(std::slice::from_ref(&done.record)));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -189,8 +186,7 @@ fn reattach(ctx: &Context, a: ReattachArgs) -> Result<ExitCode> {
         ctx.report_written(&store, Some(w));
     }
     if ctx.ui.json {
-        ctx.ui
-            .print(&(json::line(&json::oracle_reattached(&out)) + "\n"))?;
+        ctx.print_json(&json::oracle_reattached(&out))?;
     } else {
         ctx.ui.print(&reattach_text(&out))?;
     }

@@ -339,8 +339,7 @@ pub fn context_block(ctx: &Context, a: ContextBlockArgs) -> Result<ExitCode> {
         None => ctx.ui.status("nothing changed"),
     }
     if ctx.ui.json {
-        ctx.ui
-            .print(&(json::line(&json::written(written.as_ref())) + "\n"))?;
+        return ctx.print_json(&json::written(written.as_ref()));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -219,7 +219,7 @@ pub fn export(ctx: &Context, a: ExportArgs) -> Result<ExitCode> {
                     files: Some(&done.files),
                     version: json::VERSION,
                 };
-                ctx.ui.print(&(json::line(&v) + "\n"))?;
+                ctx.print_json(&v)?;
             }
             ctx.ui.status(format_args!(
                 "wrote {} files to {}: {}",
@@ -252,7 +252,7 @@ pub fn export(ctx: &Context, a: ExportArgs) -> Result<ExitCode> {
             files: None,
             version: json::VERSION,
         };
-        ctx.ui.print(&(json::line(&v) + "\n"))?;
+        ctx.print_json(&v)?;
     }
     ctx.ui.status(format_args!("wrote {}", path.display()));
     Ok(ExitCode::SUCCESS)
@@ -299,14 +299,13 @@ fn import_echoes(ctx: &Context, a: EchoesImportArgs) -> Result<ExitCode> {
         }
     }
     let verb = if a.dry_run { "would add" } else { "added" };
-    ctx.report(&format!(
+    ctx.reported(&format!(
         "read {} entries from {} files; {verb} {} records ({} kept raw)\n",
         done.entries,
         done.files.len(),
         done.records,
         done.kept.len()
-    ))?;
-    Ok(ExitCode::SUCCESS)
+    ))
 }
 
 /// `export echoes DIR`: memory's echoes as a `.claude/echoes/` tree.

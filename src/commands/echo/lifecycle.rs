@@ -42,11 +42,9 @@ pub(super) fn set_archived(ctx: &Context, a: EchoIdArgs, archived: bool) -> Resu
     refresh(ctx, &store);
     let verb = if archived { "archived" } else { "restored" };
     if titles.is_empty() {
-        ctx.report(&format!("echo {uid} is already {verb}\n"))?;
-    } else {
-        ctx.report(&format!("{verb} echo {uid}\n"))?;
+        return ctx.reported(&format!("echo {uid} is already {verb}\n"));
     }
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&format!("{verb} echo {uid}\n"))
 }
 
 pub(super) fn reset(ctx: &Context, a: EchoResetArgs) -> Result<ExitCode> {
@@ -62,12 +60,11 @@ pub(super) fn reset(ctx: &Context, a: EchoResetArgs) -> Result<ExitCode> {
     )?;
     ctx.report_written(&store, w.as_ref());
     refresh(ctx, &store);
-    ctx.report(&format!(
+    ctx.reported(&format!(
         "archived {} entries of {} (memory's history keeps them; `git rune echo restore <id>` brings one back)\n",
         titles.len(),
         sanitize(&a.role)
-    ))?;
-    Ok(ExitCode::SUCCESS)
+    ))
 }
 
 pub(super) fn prune(ctx: &Context, a: EchoPruneArgs) -> Result<ExitCode> {
@@ -185,16 +182,13 @@ pub(super) fn promote(ctx: &Context, a: EchoPromoteArgs) -> Result<ExitCode> {
     };
     let done = echoes::promote(&store, &a.id, &req, a.dry_run)?;
     if ctx.ui.json {
-        ctx.ui
-            .print(&(json::line(&json::remembrance_doc(&done.doc)) + "\n"))?;
-    } else {
-        let verb = if done.written { "wrote" } else { "would write" };
-        ctx.report(&format!(
-            "{verb} {} (echo_ref {}); commit it with your code\n",
-            done.doc.path, done.doc.echo_ref
-        ))?;
+        return ctx.print_json(&json::remembrance_doc(&done.doc));
     }
-    Ok(ExitCode::SUCCESS)
+    let verb = if done.written { "wrote" } else { "would write" };
+    ctx.reported(&format!(
+        "{verb} {} (echo_ref {}); commit it with your code\n",
+        done.doc.path, done.doc.echo_ref
+    ))
 }
 
 pub(super) fn remembrance(ctx: &Context, a: EchoRemembranceArgs) -> Result<ExitCode> {

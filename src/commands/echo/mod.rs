@@ -287,12 +287,9 @@ fn add(ctx: &Context, a: EchoAddArgs) -> Result<ExitCode> {
         _ => String::new(),
     };
     if ctx.ui.json {
-        ctx.ui
-            .print(&(json::line(&json::echo_added(what, &uid, record)) + "\n"))?;
-    } else {
-        ctx.report(&format!("{what}: echo {uid}\n"))?;
+        return ctx.print_json(&json::echo_added(what, &uid, record));
     }
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&format!("{what}: echo {uid}\n"))
 }
 
 fn entry_line(r: &Record, score: f64) -> String {
