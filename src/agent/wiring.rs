@@ -171,7 +171,7 @@ pub struct Outcome {
 pub fn install(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcome> {
     let path = hooks_path(store, agent, scope)?;
     let mcp = mcp(store, agent, scope)?;
-    preflight(store, agent, scope, &path, &mcp)?;
+    preflight(store, agent, &path, &mcp)?;
     let mut record: Record = install::read_json(store, RECORD);
     let mut out = Outcome::default();
     let done = record.done.entry(key(agent, scope)).or_default();
@@ -224,13 +224,9 @@ pub fn install(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcome>
         let entries = codex::trust_entries(&path)?;
         let t = codex::trust(&config, &entries)?;
         if !t.keys.is_empty() {
-            let mut entries_done = t.keys.clone();
-            entries_done.iter_mut().for_each(|k| {
-                *k = format!("hooks.state.\"{k}\"");
-            });
             out.steps.push(Step {
                 path: config.clone(),
-                entries: entries_done,
+                entries: state_entries(&t.keys),
                 file_created: t.file_created,
                 file_removed: false,
             });
@@ -275,7 +271,7 @@ pub fn install(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcome>
 
 /// Checks every file install will touch parses, so an invalid one stops install before any
 /// write.
-fn preflight(store: &Store, agent: Agent, scope: HookScope, path: &Path, mcp: &Mcp) -> Result<()> {
+fn preflight(store: &Store, agent: Agent, path: &Path, mcp: &Mcp) -> Result<()> {
     if let Some(spec) = spec(agent) {
         hook_file::installed(path, spec)?;
     } else {
@@ -296,8 +292,14 @@ fn preflight(store: &Store, agent: Agent, scope: HookScope, path: &Path, mcp: &M
     if agent == Agent::Codex {
         codex::project_trusted(&codex_config()?, Path::new("/"))?;
     }
-    let _ = scope;
     Ok(())
+}
+
+/// Codex's trust keys as the entries of a step (`hooks.state."<key>"`).
+fn state_entries(keys: &[String]) -> Vec<String> {
+    keys.iter()
+        .map(|k| format!("hooks.state.\"{k}\""))
+        .collect()
 }
 
 fn codex_config() -> Result<PathBuf> {
@@ -322,11 +324,7 @@ pub fn uninstall(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcom
         if codex::untrust(&config, t)? {
             out.steps.push(Step {
                 path: config.clone(),
-                entries: t
-                    .keys
-                    .iter()
-                    .map(|k| format!("hooks.state.\"{k}\""))
-                    .collect(),
+                entries: state_entries(&t.keys),
                 file_created: false,
                 file_removed: !config.exists(),
             });
