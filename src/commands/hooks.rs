@@ -64,8 +64,7 @@ pub fn hooks(ctx: &Context, args: HooksArgs) -> Result<ExitCode> {
             dir: &dir,
             hooks: rows.iter().map(|(h, s)| (*h, s.as_str())).collect(),
             version: json::VERSION,
-        });
-        out.push('\n');
+        }) + "\n";
     } else {
         let verb = match args.action {
             HooksAction::Install => "installed",

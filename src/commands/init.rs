@@ -134,8 +134,7 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
         out = json::line(&InitJson {
             actions: &done.actions,
             version: json::VERSION,
-        });
-        out.push('\n');
+        }) + "\n";
     } else if done.actions.is_empty() {
         out.push_str("git-rune is already set up here; nothing to do\n");
     } else {

@@ -111,8 +111,7 @@ pub fn run(ctx: &Context, args: SyncArgs) -> Result<ExitCode> {
         }
         warn_about(ctx, &report);
         if ctx.ui.json {
-            out.push_str(&json::line(&json::sync(&report)));
-            out.push('\n');
+            out.push_str(&(json::line(&json::sync(&report)) + "\n"));
         } else {
             out.push_str(&text(&report));
         }

@@ -226,8 +226,7 @@ fn list(ctx: &Context, store: &Store, all: bool) -> Result<ExitCode> {
     let mut out = String::new();
     if ctx.ui.json {
         for r in shown {
-            out.push_str(&json::line(&json::shown_record(r, None)));
-            out.push('\n');
+            out.push_str(&(json::line(&json::shown_record(r, None)) + "\n"));
         }
     } else {
         for r in shown {
@@ -358,8 +357,7 @@ fn show_blocks(ctx: &Context, store: &Store, title: Option<&str>) -> Result<Exit
     let mut out = String::new();
     for r in blocks {
         if ctx.ui.json {
-            out.push_str(&json::line(&json::shown_record(r, None)));
-            out.push('\n');
+            out.push_str(&(json::line(&json::shown_record(r, None)) + "\n"));
             continue;
         }
         if let Body::ContextBlock(ContextBlock {

@@ -197,8 +197,7 @@ pub(super) fn remembrance(ctx: &Context, a: EchoRemembranceArgs) -> Result<ExitC
     let mut out = String::new();
     for d in &docs {
         if ctx.ui.json {
-            out.push_str(&json::line(&json::remembrance_doc(d)));
-            out.push('\n');
+            out.push_str(&(json::line(&json::remembrance_doc(d)) + "\n"));
         } else {
             out.push_str(&format!(
                 "{}  [{}] {}\n    symptom: {}\n    solution: {}\n",
