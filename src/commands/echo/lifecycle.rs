@@ -82,10 +82,8 @@ pub(super) fn prune(ctx: &Context, a: EchoPruneArgs) -> Result<ExitCode> {
     };
     for (role, lines, entries) in &pruned.roles {
         if ctx.ui.json {
-            out.push_str(&json::line(&json::echo_pruned(
-                role, *lines, entries, a.dry_run,
-            )));
-            out.push('\n');
+            let v = json::echo_pruned(role, *lines, entries, a.dry_run);
+            out.push_str(&(json::line(&v) + "\n"));
             continue;
         }
         if entries.is_empty() {
@@ -125,10 +123,8 @@ pub(super) fn compress(ctx: &Context, a: EchoCompressArgs) -> Result<ExitCode> {
         let before: usize = blocks.iter().map(|b| b.tokens_before).sum();
         let after: usize = blocks.iter().map(|b| b.tokens_after).sum();
         if ctx.ui.json {
-            out.push_str(&json::line(&json::echo_compressed(
-                role, *lines, blocks, a.dry_run,
-            )));
-            out.push('\n');
+            let v = json::echo_compressed(role, *lines, blocks, a.dry_run);
+            out.push_str(&(json::line(&v) + "\n"));
             continue;
         }
         if blocks.is_empty() {

@@ -327,13 +327,8 @@ fn show(ctx: &Context, a: EchoShowArgs) -> Result<ExitCode> {
     let mut out = String::new();
     for (r, s) in &listed {
         if ctx.ui.json {
-            out.push_str(&json::line(&json::echo_listed(
-                r,
-                s.total,
-                s.references,
-                None,
-            )));
-            out.push('\n');
+            let v = json::echo_listed(r, s.total, s.references, None);
+            out.push_str(&(json::line(&v) + "\n"));
         } else {
             out.push_str(&entry_line(r, s.total));
         }
@@ -354,13 +349,13 @@ fn search(ctx: &Context, a: EchoSearchArgs) -> Result<ExitCode> {
     let mut out = String::new();
     for f in &found {
         if ctx.ui.json {
-            out.push_str(&json::line(&json::echo_listed(
+            let v = json::echo_listed(
                 &f.record,
                 f.score.total,
                 f.score.references,
                 Some(f.relevance),
-            )));
-            out.push('\n');
+            );
+            out.push_str(&(json::line(&v) + "\n"));
         } else {
             out.push_str(&entry_line(&f.record, f.score.total));
             let shown = crate::integrity::gate::shown(&f.record);
