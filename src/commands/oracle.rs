@@ -121,10 +121,9 @@ fn dispatch(ctx: &Context, a: DispatchArgs) -> Result<ExitCode> {
             ctx.report_written(&store, Some(written));
             let record = &written.records[0];
             if ctx.ui.json {
-                ctx.print_json(&json::oracle_dispatched(Some(record), None))?;
-            } else {
-                ctx.ui.print(&format!("{}\n", record.body.title()))?;
+                return ctx.print_json(&json::oracle_dispatched(Some(record), None));
             }
+            ctx.print(&format!("{}\n", record.body.title()))
         }
         Dispatched::Existing(id) => {
             ctx.ui.status(format_args!(
@@ -132,13 +131,11 @@ fn dispatch(ctx: &Context, a: DispatchArgs) -> Result<ExitCode> {
                 sanitize(id)
             ));
             if ctx.ui.json {
-                ctx.print_json(&json::oracle_dispatched(None, Some(id)))?;
-            } else {
-                ctx.ui.print(&format!("{}\n", sanitize(id)))?;
+                return ctx.print_json(&json::oracle_dispatched(None, Some(id)));
             }
+            ctx.print(&format!("{}\n", sanitize(id)))
         }
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 fn complete(ctx: &Context, a: CompleteArgs) -> Result<ExitCode> {
