@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::settings_file::{write, SettingsError};
+use super::settings_file::{io_error, write, SettingsError};
 use crate::text::without_block;
 
 const BEGIN: &str = "<!-- >>> git-rune >>> (git rune agent install agents-md; removed by git rune agent uninstall agents-md) -->";
@@ -46,14 +46,6 @@ pub struct Added {
     pub newline_added: bool,
 }
 
-fn io<'a>(what: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> SettingsError + 'a {
-    move |source| SettingsError::Io {
-        what,
-        path: path.to_owned(),
-        source,
-    }
-}
-
 fn read(path: &Path) -> Result<Option<String>, SettingsError> {
     match std::fs::read(path) {
         Ok(b) => String::from_utf8(b)
@@ -64,7 +56,7 @@ fn read(path: &Path) -> Result<Option<String>, SettingsError> {
                 expected: "UTF-8 text",
             }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io("read", path)(e)),
+        Err(e) => Err(io_error("read", path)(e)),
     }
 }
 
@@ -114,7 +106,7 @@ pub fn uninstall(path: &Path, how: Option<Added>) -> Result<bool, SettingsError>
         }
     }
     if how.file_created && rest.is_empty() {
-        std::fs::remove_file(path).map_err(io("remove", path))?;
+        std::fs::remove_file(path).map_err(io_error("remove", path))?;
     } else {
         write(path, &rest)?;
     }

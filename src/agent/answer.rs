@@ -71,17 +71,8 @@ fn seen_path(git_dir: &Path) -> PathBuf {
 /// and how many there were in all), after turning a mark the hooks' guard left (they ran
 /// where git-rune was not on PATH) into a log line. Marks them told.
 pub fn untold(git_dir: &Path, n: usize) -> (Vec<String>, usize) {
-    let mark = git_dir.join("rune").join(super::claude::MISSING_MARK);
-    if let Ok(meta) = std::fs::metadata(&mark) {
-        let when = meta
-            .modified()
-            .ok()
-            .map(|t| {
-                chrono::DateTime::<chrono::Utc>::from(t)
-                    .format("%Y-%m-%dT%H:%M:%SZ")
-                    .to_string()
-            })
-            .unwrap_or_else(|| "some time".into());
+    if let Some((mark, when)) = missing_mark(git_dir) {
+        let when = when.unwrap_or_else(|| "some time".into());
         log(
             git_dir,
             "hooks",
@@ -123,15 +114,14 @@ pub fn untold(git_dir: &Path, n: usize) -> (Vec<String>, usize) {
 
 /// Whether git-rune's hooks ran where git-rune was not on PATH (the time of the last run).
 pub fn ran_without(git_dir: &Path) -> Option<String> {
-    let meta = std::fs::metadata(git_dir.join("rune").join(super::claude::MISSING_MARK)).ok()?;
-    Some(
-        meta.modified()
-            .ok()
-            .map(|t| {
-                chrono::DateTime::<chrono::Utc>::from(t)
-                    .format("%Y-%m-%dT%H:%M:%SZ")
-                    .to_string()
-            })
-            .unwrap_or_else(|| "an unknown time".into()),
-    )
+    missing_mark(git_dir).map(|(_, when)| when.unwrap_or_else(|| "an unknown time".into()))
+}
+
+/// The mark the hooks' guard leaves, if it is there, and when it was last left (if known).
+fn missing_mark(git_dir: &Path) -> Option<(PathBuf, Option<String>)> {
+    let mark = git_dir.join("rune").join(super::claude::MISSING_MARK);
+    let modified = std::fs::metadata(&mark).ok()?.modified().ok();
+    let when = modified.map(chrono::DateTime::<chrono::Utc>::from);
+    let when = when.map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string());
+    Some((mark, when))
 }

@@ -5,11 +5,10 @@
 
 use std::path::Path;
 
-use jsonc_parser::cst::CstObject;
 use jsonc_parser::json;
 
 use super::settings_file::{
-    label, matcher_of, object_at, open_for_install, parse, read, remove_hooks, write,
+    event_array, hooks_at, label, open_for_install, ours_at, remove_hooks, string_at, write, Layout,
 };
 pub use super::settings_file::{Change, SettingsError};
 
@@ -80,53 +79,24 @@ pub fn is_ours(command: &str) -> bool {
 
 /// The hook entries of git-rune a settings file holds, as `Event` or `Event (matcher)`.
 pub fn installed(path: &Path) -> Result<Vec<String>, SettingsError> {
-    let Some(text) = read(path)? else {
-        return Ok(Vec::new());
-    };
-    let root = parse(path, &text)?;
-    let mut out = Vec::new();
-    if let Some(hooks) = root.object_value().and_then(|o| o.object_value("hooks")) {
-        for prop in hooks.properties() {
-            let event = prop.decoded_name().unwrap_or_default();
-            for group in prop.array_value().map(|a| a.elements()).unwrap_or_default() {
-                let Some(group) = group.as_object() else {
-                    continue;
-                };
-                if group_commands(&group).iter().any(|c| is_ours(c)) {
-                    out.push(label(&event, matcher_of(&group).as_deref()));
-                }
-            }
-        }
-    }
-    Ok(out)
+    let ours = |h: &_| string_at(h, "command").is_some_and(|c| is_ours(&c));
+    let at = ours_at(path, Layout::Grouped, &ours)?;
+    Ok(at.iter().map(|(e, m, ..)| label(e, m.as_deref())).collect())
 }
 
 /// Merges git-rune's hooks into the settings file at `path` (created if missing).
 /// Idempotent: an entry already there is not added again.
 pub fn install(path: &Path) -> Result<Change, SettingsError> {
     let (root, obj, mut change) = open_for_install(path)?;
-    if obj.get("hooks").is_none() {
-        change.created.push("hooks".into());
-    }
-    let hooks = object_at(&obj, "hooks", path)?;
+    let hooks = hooks_at(&obj, path, &mut change)?;
     for (event, matchers) in EVENTS {
-        if hooks.get(event).is_none() {
-            change.created.push(format!("hooks.{event}"));
-        }
-        let arr = match hooks.get(event) {
-            Some(p) => p.array_value().ok_or_else(|| SettingsError::Shape {
-                path: path.to_owned(),
-                what: format!("hooks.{event}"),
-                expected: "an array",
-            })?,
-            None => hooks.array_value_or_set(event),
-        };
+        let arr = event_array(&hooks, event, path, &mut change)?;
         let cmd = command(event);
         for matcher in matchers.iter() {
             let mut present = false;
             for g in arr.elements() {
                 let Some(g) = g.as_object() else { continue };
-                if matcher_of(&g).as_deref() != *matcher {
+                if string_at(&g, "matcher").as_deref() != *matcher {
                     continue;
                 }
                 for h in g
@@ -181,23 +151,6 @@ pub fn install(path: &Path) -> Result<Change, SettingsError> {
 
 fn string_of(prop: &jsonc_parser::cst::CstObjectProp) -> Option<String> {
     prop.value()?.as_string_lit()?.decoded_value().ok()
-}
-
-fn group_commands(group: &CstObject) -> Vec<String> {
-    group
-        .array_value("hooks")
-        .map(|a| a.elements())
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|h| {
-            h.as_object()?
-                .get("command")?
-                .value()?
-                .as_string_lit()?
-                .decoded_value()
-                .ok()
-        })
-        .collect()
 }
 
 /// Removes git-rune's hook entries from the settings file at `path`: a matcher group left

@@ -10,10 +10,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
-use toml_edit::{DocumentMut, Item, Table};
+use toml_edit::{Item, Table};
 
 use super::event::{claude_payload, Mapped, Raw, ToolKind, UseCase};
 use super::hook_file::{self, Layout, Spec};
+use super::mcp_config::{implicit_table, parse_toml, write_toml_back};
 use super::settings_file::{read, write, SettingsError};
 
 /// Seconds Codex gives a hook (written explicitly: the trust hash covers it).
@@ -50,14 +51,7 @@ pub fn timeout(event: &str) -> u64 {
 
 /// Codex's directory for the user: `$CODEX_HOME`, else `~/.codex`.
 pub fn home_dir() -> Option<PathBuf> {
-    std::env::var_os("CODEX_HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|h| !h.is_empty())
-                .map(|h| PathBuf::from(h).join(".codex"))
-        })
+    super::settings_file::env_or_home("CODEX_HOME", ".codex")
 }
 
 /// Maps a Codex hook call: its payloads are Claude Code's, so they pass through, except an
@@ -165,10 +159,6 @@ pub fn trust_entries(hooks_json: &Path) -> Result<Vec<(String, String)>, Setting
     Ok(out)
 }
 
-fn parse_toml(path: &Path, text: &str) -> Result<DocumentMut, SettingsError> {
-    super::mcp_config::parse_toml(path, text)
-}
-
 /// What install wrote to the user's config.toml for trust, so uninstall removes exactly that.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
@@ -189,34 +179,8 @@ pub fn trust(config: &Path, entries: &[(String, String)]) -> Result<Trusted, Set
     };
     let text = existing.unwrap_or_default();
     let mut doc = parse_toml(config, &text)?;
-    if !doc.contains_key("hooks") {
-        let mut t = Table::new();
-        t.set_implicit(true);
-        doc.insert("hooks", Item::Table(t));
-        done.created.push("hooks".into());
-    }
-    let hooks = doc
-        .get_mut("hooks")
-        .and_then(Item::as_table_mut)
-        .ok_or_else(|| SettingsError::Shape {
-            path: config.to_owned(),
-            what: "hooks".into(),
-            expected: "a table",
-        })?;
-    if !hooks.contains_key("state") {
-        let mut t = Table::new();
-        t.set_implicit(true);
-        hooks.insert("state", Item::Table(t));
-        done.created.push("hooks.state".into());
-    }
-    let state = hooks
-        .get_mut("state")
-        .and_then(Item::as_table_mut)
-        .ok_or_else(|| SettingsError::Shape {
-            path: config.to_owned(),
-            what: "hooks.state".into(),
-            expected: "a table",
-        })?;
+    let hooks = implicit_table(&mut doc, "hooks", config, &mut done.created)?;
+    let state = implicit_table(hooks, "hooks.state", config, &mut done.created)?;
     for (key, hash) in entries {
         let current = state
             .get(key)
@@ -277,22 +241,7 @@ pub fn untrust(config: &Path, how: &Trusted) -> Result<bool, SettingsError> {
     if !removed {
         return Ok(false);
     }
-    let mut out = doc.to_string();
-    if how.file_created && out.trim().is_empty() {
-        std::fs::remove_file(config).map_err(|source| SettingsError::Io {
-            what: "remove",
-            path: config.to_owned(),
-            source,
-        })?;
-        return Ok(true);
-    }
-    if created("blank-line") && out.ends_with("\n\n") {
-        out.pop();
-    }
-    if created("final-newline") && out.ends_with('\n') {
-        out.pop();
-    }
-    write(config, &out)?;
+    write_toml_back(config, &doc, how.file_created, &created)?;
     Ok(true)
 }
 

@@ -13,19 +13,11 @@ use std::path::Path;
 
 use jsonc_parser::cst::{CstInputValue, CstObject};
 
+pub use super::settings_file::Layout;
 use super::settings_file::{
-    label, object_at, open_for_install, parse, read, remove_hooks, string_at, write, Change,
+    event_array, hooks_at, label, open_for_install, ours_at, remove_hooks, write, Change,
     SettingsError,
 };
-
-/// How the file nests its handlers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
-    /// `hooks.<Event>: [{ "matcher"?: …, "hooks": [handler] }]`.
-    Grouped,
-    /// `hooks.<event>: [handler]`.
-    Flat,
-}
 
 /// One agent's hook file: its layout, the events git-rune wires (with a matcher or not), and
 /// how one handler is written.
@@ -89,84 +81,18 @@ fn handler(spec: &Spec, event: &str) -> CstInputValue {
 
 /// git-rune's entries in the file, as `Event` or `Event (matcher)`.
 pub fn installed(path: &Path, spec: &Spec) -> Result<Vec<String>, SettingsError> {
-    let Some(text) = read(path)? else {
-        return Ok(Vec::new());
-    };
-    let root = parse(path, &text)?;
-    let mut out = Vec::new();
-    let Some(hooks) = root.object_value().and_then(|o| o.object_value("hooks")) else {
-        return Ok(out);
-    };
-    for prop in hooks.properties() {
-        let event = prop.decoded_name().unwrap_or_default();
-        for item in prop.array_value().map(|a| a.elements()).unwrap_or_default() {
-            let Some(obj) = item.as_object() else {
-                continue;
-            };
-            let ours = match spec.layout {
-                Layout::Flat => handler_is_ours(&obj),
-                Layout::Grouped => obj
-                    .array_value("hooks")
-                    .map(|a| a.elements())
-                    .unwrap_or_default()
-                    .iter()
-                    .filter_map(|h| h.as_object())
-                    .any(|h| handler_is_ours(&h)),
-            };
-            if ours {
-                out.push(label(&event, string_at(&obj, "matcher").as_deref()));
-            }
-        }
-    }
-    Ok(out)
+    let at = ours_at(path, spec.layout, &handler_is_ours)?;
+    Ok(at.iter().map(|(e, m, ..)| label(e, m.as_deref())).collect())
 }
 
 /// Where git-rune's handler of `event` sits: the index of its group in `hooks.<event>` and
 /// its own index in that group (grouped layout), as the agent counts them.
 pub fn positions(path: &Path, spec: &Spec) -> Result<Vec<(String, usize, usize)>, SettingsError> {
-    let Some(text) = read(path)? else {
-        return Ok(Vec::new());
-    };
-    let root = parse(path, &text)?;
-    let mut out = Vec::new();
-    let Some(hooks) = root.object_value().and_then(|o| o.object_value("hooks")) else {
-        return Ok(out);
-    };
-    for prop in hooks.properties() {
-        let event = prop.decoded_name().unwrap_or_default();
-        for (g, item) in prop
-            .array_value()
-            .map(|a| a.elements())
-            .unwrap_or_default()
-            .iter()
-            .enumerate()
-        {
-            let Some(obj) = item.as_object() else {
-                continue;
-            };
-            match spec.layout {
-                Layout::Flat => {
-                    if handler_is_ours(&obj) {
-                        out.push((event.clone(), g, 0));
-                    }
-                }
-                Layout::Grouped => {
-                    for (h, handler) in obj
-                        .array_value("hooks")
-                        .map(|a| a.elements())
-                        .unwrap_or_default()
-                        .iter()
-                        .enumerate()
-                    {
-                        if handler.as_object().is_some_and(|o| handler_is_ours(&o)) {
-                            out.push((event.clone(), g, h));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    Ok(out)
+    let at = ours_at(path, spec.layout, &handler_is_ours)?;
+    Ok(at
+        .into_iter()
+        .flat_map(|(e, _, g, hs)| hs.into_iter().map(move |h| (e.clone(), g, h)))
+        .collect())
 }
 
 /// Merges git-rune's hooks into the file at `path` (created if missing); idempotent.
@@ -178,22 +104,9 @@ pub fn install(path: &Path, spec: &Spec) -> Result<Change, SettingsError> {
             change.created.push("version".into());
         }
     }
-    if obj.get("hooks").is_none() {
-        change.created.push("hooks".into());
-    }
-    let hooks = object_at(&obj, "hooks", path)?;
+    let hooks = hooks_at(&obj, path, &mut change)?;
     for (event, matcher) in spec.events {
-        let arr = match hooks.get(event) {
-            Some(p) => p.array_value().ok_or_else(|| SettingsError::Shape {
-                path: path.to_owned(),
-                what: format!("hooks.{event}"),
-                expected: "an array",
-            })?,
-            None => {
-                change.created.push(format!("hooks.{event}"));
-                hooks.array_value_or_set(event)
-            }
-        };
+        let arr = event_array(&hooks, event, path, &mut change)?;
         let present = arr.elements().iter().any(|item| {
             item.as_object().is_some_and(|o| match spec.layout {
                 Layout::Flat => handler_is_ours(&o),

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::agents_md::{self, Added};
@@ -75,7 +76,7 @@ impl McpClient {
             McpClient::Codex => std::env::var_os("CODEX_HOME")
                 .filter(|h| !h.is_empty())
                 .map(PathBuf::from)
-                .map_or_else(|| home().map(|h| h.join(".codex")), Ok)?
+                .map_or_else(|| home("the settings").map(|h| h.join(".codex")), Ok)?
                 .join("config.toml"),
         })
     }
@@ -112,19 +113,16 @@ struct ClaudeRecord {
     file_created: bool,
 }
 
-fn record_path(store: &Store) -> PathBuf {
-    store.git_dir().join("rune").join("agent.json")
-}
-
-fn read_record(store: &Store) -> Record {
-    std::fs::read(record_path(store))
+/// What install did, kept in `<git-dir>/rune/<name>`: its default when missing or unreadable.
+pub(super) fn read_json<T: DeserializeOwned + Default>(store: &Store, name: &str) -> T {
+    std::fs::read(store.git_dir().join("rune").join(name))
         .ok()
         .and_then(|d| serde_json::from_slice(&d).ok())
         .unwrap_or_default()
 }
 
-fn write_record(store: &Store, r: &Record) -> Result<()> {
-    let path = record_path(store);
+pub(super) fn write_json<T: Serialize>(store: &Store, name: &str, r: &T) -> Result<()> {
+    let path = store.git_dir().join("rune").join(name);
     let data = serde_json::to_vec_pretty(r)?;
     if let Some(d) = path.parent() {
         std::fs::create_dir_all(d)?;
@@ -134,7 +132,9 @@ fn write_record(store: &Store, r: &Record) -> Result<()> {
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
-fn workdir(store: &Store) -> Result<&Path> {
+const RECORD: &str = "agent.json";
+
+pub(super) fn workdir(store: &Store) -> Result<&Path> {
     store.workdir().ok_or_else(|| {
         error::environment(
             "bare repository: agents work in a work tree",
@@ -148,17 +148,18 @@ pub fn settings_path(store: &Store, scope: Scope) -> Result<PathBuf> {
     Ok(match scope {
         Scope::Project => workdir(store)?.join(".claude/settings.json"),
         Scope::Local => workdir(store)?.join(".claude/settings.local.json"),
-        Scope::User => home()?.join(".claude/settings.json"),
+        Scope::User => home("the settings")?.join(".claude/settings.json"),
     })
 }
 
-fn home() -> Result<PathBuf> {
+/// `$HOME`, where `files` (named in the error) are.
+pub(super) fn home(files: &str) -> Result<PathBuf> {
     std::env::var_os("HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
         .ok_or_else(|| {
             error::environment(
-                "HOME is not set: cannot find the settings in your home directory",
+                format!("HOME is not set: cannot find {files} in your home directory"),
                 "set HOME, or install for this repository only (without --user)",
             )
         })
@@ -181,71 +182,64 @@ fn key(path: &Path) -> String {
 #[derive(Debug, Clone)]
 pub struct Wired {
     pub path: PathBuf,
-    /// Hook entries added or removed (Claude Code), or `["block"]` (AGENTS.md).
+    /// Hook entries added or removed (Claude Code), or `["block"]` (AGENTS.md); for the
+    /// natively wired agents, what was added or removed there (`SessionStart`,
+    /// `mcpServers.git-rune`, …).
     pub entries: Vec<String>,
     pub file_created: bool,
     pub file_removed: bool,
 }
 
+impl Wired {
+    /// What `c` did to the file at `path`.
+    pub(super) fn of(path: &Path, c: &Change) -> Wired {
+        Wired {
+            path: path.to_owned(),
+            entries: c.entries.clone(),
+            file_created: c.file_created,
+            file_removed: c.file_removed,
+        }
+    }
+}
+
 /// Wires `target`; idempotent.
 pub fn install(store: &Store, target: &Target) -> Result<Wired> {
     let path = target_path(store, target)?;
-    let mut record = read_record(store);
-    let wired = match target {
-        Target::Claude(_) => {
-            let change: Change = claude::install(&path)?;
-            if !change.entries.is_empty() {
-                let r = record.claude.entry(key(&path)).or_default();
-                r.created.extend(change.created.iter().cloned());
-                r.file_created |= change.file_created;
-            }
-            // Entries an older install wrote, brought up to date, are told as such.
-            let mut entries = change.entries;
-            entries.extend(change.upgraded.iter().map(|u| format!("updated {u}")));
-            Wired {
-                path,
-                entries,
-                file_created: change.file_created,
-                file_removed: false,
-            }
-        }
-        Target::Mcp(client) => {
-            let change = if client.toml() {
-                mcp_config::install_toml(&path)?
-            } else {
-                mcp_config::install_json(&path)?
-            };
-            if !change.entries.is_empty() {
-                let r = record.mcp.entry(key(&path)).or_default();
-                r.created.extend(change.created.iter().cloned());
-                r.file_created |= change.file_created;
-            }
-            Wired {
-                path,
-                entries: change.entries,
-                file_created: change.file_created,
-                file_removed: false,
-            }
-        }
+    let mut record: Record = read_json(store, RECORD);
+    let (change, files) = match target {
+        Target::Claude(_) => (claude::install(&path)?, &mut record.claude),
+        Target::Mcp(c) if c.toml() => (mcp_config::install_toml(&path)?, &mut record.mcp),
+        Target::Mcp(_) => (mcp_config::install_json(&path)?, &mut record.mcp),
         Target::AgentsMd(_) => {
             let added = agents_md::install(&path)?;
             if added.block {
                 record.agents_md.insert(key(&path), added);
+                write_json(store, RECORD, &record)?;
             }
-            Wired {
+            return Ok(Wired {
                 path,
-                entries: if added.block {
-                    vec!["block".into()]
-                } else {
-                    Vec::new()
-                },
+                entries: added
+                    .block
+                    .then(|| "block".to_owned())
+                    .into_iter()
+                    .collect(),
                 file_created: added.file_created,
                 file_removed: false,
-            }
+            });
         }
     };
+    if !change.entries.is_empty() {
+        let r = files.entry(key(&path)).or_default();
+        r.created.extend(change.created.iter().cloned());
+        r.file_created |= change.file_created;
+    }
+    let mut wired = Wired::of(&path, &change);
+    // Entries an older install wrote, brought up to date, are told as such.
+    wired
+        .entries
+        .extend(change.upgraded.iter().map(|u| format!("updated {u}")));
     if !wired.entries.is_empty() {
-        write_record(store, &record)?;
+        write_json(store, RECORD, &record)?;
     }
     Ok(wired)
 }
@@ -253,55 +247,32 @@ pub fn install(store: &Store, target: &Target) -> Result<Wired> {
 /// Removes what install added to `target`.
 pub fn uninstall(store: &Store, target: &Target) -> Result<Wired> {
     let path = target_path(store, target)?;
-    let mut record = read_record(store);
-    let wired = match target {
-        Target::Claude(_) => {
-            let r = record.claude.remove(&key(&path));
-            let change = claude::uninstall(
-                &path,
-                r.as_ref().map(|r| r.created.as_slice()),
-                r.as_ref().is_some_and(|r| r.file_created),
-            )?;
-            Wired {
-                path,
-                entries: change.entries,
-                file_created: false,
-                file_removed: change.file_removed,
-            }
-        }
-        Target::Mcp(client) => {
-            let r = record.mcp.remove(&key(&path));
-            let created = r.as_ref().map(|r| r.created.as_slice());
-            let file_created = r.as_ref().is_some_and(|r| r.file_created);
-            let change = if client.toml() {
-                mcp_config::uninstall_toml(&path, created, file_created)?
-            } else {
-                mcp_config::uninstall_json(&path, created, file_created)?
-            };
-            Wired {
-                path,
-                entries: change.entries,
-                file_created: false,
-                file_removed: change.file_removed,
-            }
-        }
+    let mut record: Record = read_json(store, RECORD);
+    let files = match target {
+        Target::Claude(_) => &mut record.claude,
+        Target::Mcp(_) => &mut record.mcp,
         Target::AgentsMd(_) => {
             let how = record.agents_md.remove(&key(&path));
             let removed = agents_md::uninstall(&path, how)?;
-            Wired {
+            write_json(store, RECORD, &record)?;
+            return Ok(Wired {
                 file_removed: removed && !path.exists(),
                 path,
-                entries: if removed {
-                    vec!["block".into()]
-                } else {
-                    Vec::new()
-                },
+                entries: removed.then(|| "block".to_owned()).into_iter().collect(),
                 file_created: false,
-            }
+            });
         }
     };
-    write_record(store, &record)?;
-    Ok(wired)
+    let r = files.remove(&key(&path));
+    let created = r.as_ref().map(|r| r.created.as_slice());
+    let file_created = r.as_ref().is_some_and(|r| r.file_created);
+    let change = match target {
+        Target::Mcp(c) if c.toml() => mcp_config::uninstall_toml(&path, created, file_created)?,
+        Target::Mcp(_) => mcp_config::uninstall_json(&path, created, file_created)?,
+        _ => claude::uninstall(&path, created, file_created)?,
+    };
+    write_json(store, RECORD, &record)?;
+    Ok(Wired::of(&path, &change))
 }
 
 /// How the wiring stands.
@@ -335,7 +306,7 @@ pub fn status(store: &Store) -> Result<Status> {
         let entries = claude::installed(&path).map_err(|e| e.to_string());
         claude_files.push((scope, path, entries));
     }
-    let record = read_record(store);
+    let record: Record = read_json(store, RECORD);
     let mut candidates: Vec<PathBuf> = record.agents_md.keys().map(PathBuf::from).collect();
     if let Some(w) = store.workdir() {
         for name in ["AGENTS.md", "CLAUDE.md", "GEMINI.md"] {

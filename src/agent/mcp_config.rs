@@ -10,7 +10,8 @@ use jsonc_parser::json;
 use toml_edit::{Array, DocumentMut, Item, Table};
 
 use super::settings_file::{
-    finish_removal, object_at, open_for_install, parse, read, write, Change, SettingsError,
+    finish_removal, io_error, object_at, open_for_install, parse, read, write, Change,
+    SettingsError,
 };
 
 /// The server's name in every client's configuration.
@@ -106,6 +107,52 @@ pub(super) fn parse_toml(path: &Path, text: &str) -> Result<DocumentMut, Setting
     })
 }
 
+/// The table `what` (a dotted path: its last key is looked up in `table`), created implicit
+/// (no header of its own) and noted in `created` when missing.
+pub(super) fn implicit_table<'t>(
+    table: &'t mut Table,
+    what: &str,
+    path: &Path,
+    created: &mut Vec<String>,
+) -> Result<&'t mut Table, SettingsError> {
+    let key = what.rsplit('.').next().unwrap_or(what);
+    if !table.contains_key(key) {
+        let mut t = Table::new();
+        t.set_implicit(true);
+        table.insert(key, Item::Table(t));
+        created.push(what.into());
+    }
+    (table.get_mut(key).and_then(Item::as_table_mut)).ok_or_else(|| SettingsError::Shape {
+        path: path.to_owned(),
+        what: what.into(),
+        expected: "a table",
+    })
+}
+
+/// The end of a TOML uninstall: the file removed when install created it and nothing is left
+/// in it (true), else written back without the line breaks install added (those `added`
+/// names).
+pub(super) fn write_toml_back(
+    path: &Path,
+    doc: &DocumentMut,
+    file_created: bool,
+    added: &dyn Fn(&str) -> bool,
+) -> Result<bool, SettingsError> {
+    let mut out = doc.to_string();
+    if file_created && out.trim().is_empty() {
+        std::fs::remove_file(path).map_err(io_error("remove", path))?;
+        return Ok(true);
+    }
+    if added(BLANK_LINE) && out.ends_with("\n\n") {
+        out.pop();
+    }
+    if added(FINAL_NEWLINE) && out.ends_with('\n') {
+        out.pop();
+    }
+    write(path, &out)?;
+    Ok(false)
+}
+
 /// Whether a TOML file registers git-rune's server.
 pub fn installed_toml(path: &Path) -> Result<bool, SettingsError> {
     let Some(text) = read(path)? else {
@@ -128,21 +175,8 @@ pub fn install_toml(path: &Path) -> Result<Change, SettingsError> {
         file_created,
         ..Change::default()
     };
-    if !doc.contains_key(TOML_CONTAINER) {
-        let mut t = Table::new();
-        // `[mcp_servers.git-rune]` alone, without an empty `[mcp_servers]` header.
-        t.set_implicit(true);
-        doc.insert(TOML_CONTAINER, Item::Table(t));
-        change.created.push(TOML_CONTAINER.into());
-    }
-    let servers = doc
-        .get_mut(TOML_CONTAINER)
-        .and_then(Item::as_table_mut)
-        .ok_or_else(|| SettingsError::Shape {
-            path: path.to_owned(),
-            what: TOML_CONTAINER.into(),
-            expected: "a table",
-        })?;
+    // `[mcp_servers.git-rune]` alone, without an empty `[mcp_servers]` header.
+    let servers = implicit_table(&mut doc, TOML_CONTAINER, path, &mut change.created)?;
     if servers.contains_key(SERVER) {
         return Ok(Change::default());
     }
@@ -194,24 +228,8 @@ pub fn uninstall_toml(
     if servers.is_empty() && removable {
         doc.remove(TOML_CONTAINER);
     }
-    let mut out = doc.to_string();
-    if file_created && out.trim().is_empty() {
-        std::fs::remove_file(path).map_err(|source| SettingsError::Io {
-            what: "remove",
-            path: path.to_owned(),
-            source,
-        })?;
-        change.file_removed = true;
-        return Ok(change);
-    }
     let added = |what: &str| created.is_some_and(|c| c.iter().any(|x| x == what));
-    if added(BLANK_LINE) && out.ends_with("\n\n") {
-        out.pop();
-    }
-    if added(FINAL_NEWLINE) && out.ends_with('\n') {
-        out.pop();
-    }
-    write(path, &out)?;
+    change.file_removed = write_toml_back(path, &doc, file_created, &added)?;
     Ok(change)
 }
 

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use super::event::{self, Mapped, ToolKind, UseCase};
-use super::settings_file::{read, write, SettingsError};
+use super::settings_file::{io_error, read, write, SettingsError};
 
 /// The plugin module's text (data, not code of this crate: it runs inside OpenCode).
 pub const PLUGIN: &str = include_str!("data/opencode-plugin.js");
@@ -29,14 +29,7 @@ const PATHS: &[&str] = &["filePath", "file_path", "path"];
 /// The user's plugin directory: `$XDG_CONFIG_HOME/opencode/plugin`, else
 /// `~/.config/opencode/plugin`.
 pub fn user_dir() -> Option<PathBuf> {
-    std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|h| !h.is_empty())
-                .map(|h| PathBuf::from(h).join(".config"))
-        })
+    super::settings_file::env_or_home("XDG_CONFIG_HOME", ".config")
         .map(|c| c.join("opencode").join("plugin"))
 }
 
@@ -86,11 +79,7 @@ pub fn uninstall(path: &Path) -> Result<bool, SettingsError> {
     if !installed(path)? {
         return Ok(false);
     }
-    std::fs::remove_file(path).map_err(|source| SettingsError::Io {
-        what: "remove",
-        path: path.to_owned(),
-        source,
-    })?;
+    std::fs::remove_file(path).map_err(io_error("remove", path))?;
     // The plugin directory install made goes when it is left empty.
     if let Some(dir) = path.parent() {
         let _ = std::fs::remove_dir(dir);

@@ -6,8 +6,17 @@
 
 use std::path::{Path, PathBuf};
 
-use jsonc_parser::cst::{CstObject, CstRootNode};
+use jsonc_parser::cst::{CstArray, CstObject, CstRootNode};
 use jsonc_parser::ParseOptions;
+
+/// How a hook file nests its handlers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// `hooks.<Event>: [{ "matcher"?: …, "hooks": [handler] }]`.
+    Grouped,
+    /// `hooks.<event>: [handler]`.
+    Flat,
+}
 
 /// Why a settings file was not changed.
 #[derive(Debug, thiserror::Error)]
@@ -49,6 +58,39 @@ pub struct Change {
     pub upgraded: Vec<String>,
 }
 
+/// The `hooks` object of a file opened for an install, created (and noted in
+/// `change.created`) when missing.
+pub(super) fn hooks_at(
+    obj: &CstObject,
+    path: &Path,
+    change: &mut Change,
+) -> Result<CstObject, SettingsError> {
+    if obj.get("hooks").is_none() {
+        change.created.push("hooks".into());
+    }
+    object_at(obj, "hooks", path)
+}
+
+/// The array `hooks.<event>`, created (and noted in `change.created`) when missing.
+pub(super) fn event_array(
+    hooks: &CstObject,
+    event: &str,
+    path: &Path,
+    change: &mut Change,
+) -> Result<CstArray, SettingsError> {
+    match hooks.get(event) {
+        Some(p) => p.array_value().ok_or_else(|| SettingsError::Shape {
+            path: path.to_owned(),
+            what: format!("hooks.{event}"),
+            expected: "an array",
+        }),
+        None => {
+            change.created.push(format!("hooks.{event}"));
+            Ok(hooks.array_value_or_set(event))
+        }
+    }
+}
+
 pub(super) fn object_at(
     obj: &CstObject,
     name: &str,
@@ -64,15 +106,33 @@ pub(super) fn object_at(
     }
 }
 
+/// The error of an I/O step (`what`: "read", "remove", …) on `path`.
+pub(super) fn io_error<'a>(
+    what: &'static str,
+    path: &'a Path,
+) -> impl FnOnce(std::io::Error) -> SettingsError + 'a {
+    move |source| SettingsError::Io {
+        what,
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// `$<var>`, else `$HOME/<sub>` (an empty variable counts as unset).
+pub(super) fn env_or_home(var: &str, sub: &str) -> Option<PathBuf> {
+    let dir = |v: &str| {
+        std::env::var_os(v)
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)
+    };
+    dir(var).or_else(|| dir("HOME").map(|h| h.join(sub)))
+}
+
 pub(super) fn read(path: &Path) -> Result<Option<String>, SettingsError> {
     match std::fs::read_to_string(path) {
         Ok(t) => Ok(Some(t)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(SettingsError::Io {
-            what: "read",
-            path: path.to_owned(),
-            source,
-        }),
+        Err(e) => Err(io_error("read", path)(e)),
     }
 }
 
@@ -115,19 +175,12 @@ pub(super) fn open_for_install(
 
 /// Writes through a temporary file and a rename.
 pub(super) fn write(path: &Path, text: &str) -> Result<(), SettingsError> {
-    let io = |what: &'static str| {
-        move |source| SettingsError::Io {
-            what,
-            path: path.to_owned(),
-            source,
-        }
-    };
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(io("create the directory of"))?;
+        std::fs::create_dir_all(dir).map_err(io_error("create the directory of", path))?;
     }
     crate::files::write_atomic(path, text.as_bytes())
         .map(drop)
-        .map_err(io("write"))
+        .map_err(io_error("write", path))
 }
 
 pub(super) fn label(event: &str, matcher: Option<&str>) -> String {
@@ -135,14 +188,6 @@ pub(super) fn label(event: &str, matcher: Option<&str>) -> String {
         Some(m) => format!("{event} ({m})"),
         None => event.to_owned(),
     }
-}
-
-pub(super) fn matcher_of(group: &CstObject) -> Option<String> {
-    group
-        .get("matcher")
-        .and_then(|m| m.value())
-        .and_then(|v| v.as_string_lit())
-        .and_then(|s| s.decoded_value().ok())
 }
 
 pub(super) fn string_at(obj: &CstObject, key: &str) -> Option<String> {
@@ -155,6 +200,46 @@ pub(super) fn handler_is_ours(obj: &CstObject, ours: &dyn Fn(&str) -> bool) -> b
         .iter()
         .filter_map(|k| string_at(obj, k))
         .any(|c| ours(&c))
+}
+
+/// Where git-rune's handlers (those `ours` recognises) sit in a hook file: per group holding
+/// any (flat layout: per handler), its event, its `matcher`, its index in `hooks.<event>` and
+/// the indexes of those handlers in it (flat layout: `[0]`), as the agent counts them.
+#[allow(clippy::type_complexity)]
+pub(super) fn ours_at(
+    path: &Path,
+    layout: Layout,
+    ours: &dyn Fn(&CstObject) -> bool,
+) -> Result<Vec<(String, Option<String>, usize, Vec<usize>)>, SettingsError> {
+    let Some(text) = read(path)? else {
+        return Ok(Vec::new());
+    };
+    let root = parse(path, &text)?;
+    let mut out = Vec::new();
+    let Some(hooks) = root.object_value().and_then(|o| o.object_value("hooks")) else {
+        return Ok(out);
+    };
+    for prop in hooks.properties() {
+        let event = prop.decoded_name().unwrap_or_default();
+        let groups = prop.array_value().map(|a| a.elements()).unwrap_or_default();
+        for (g, obj) in groups.iter().enumerate() {
+            let Some(obj) = obj.as_object() else { continue };
+            let handlers: Vec<usize> = match layout {
+                Layout::Flat => [0].into_iter().filter(|_| ours(&obj)).collect(),
+                Layout::Grouped => (obj.array_value("hooks").map(|a| a.elements()))
+                    .unwrap_or_default()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, h)| h.as_object().is_some_and(|h| ours(&h)))
+                    .map(|(h, _)| h)
+                    .collect(),
+            };
+            if !handlers.is_empty() {
+                out.push((event.clone(), string_at(&obj, "matcher"), g, handlers));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Removes git-rune's hook handlers (those `ours` recognises), in either layout: handlers
@@ -245,11 +330,7 @@ pub(super) fn finish_removal(
     file_created: bool,
 ) -> Result<bool, SettingsError> {
     if file_created && obj.properties().is_empty() {
-        std::fs::remove_file(path).map_err(|source| SettingsError::Io {
-            what: "remove",
-            path: path.to_owned(),
-            source,
-        })?;
+        std::fs::remove_file(path).map_err(io_error("remove", path))?;
         return Ok(true);
     }
     write(path, &root.to_string())?;

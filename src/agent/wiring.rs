@@ -7,13 +7,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
 use super::hook_file::{self, Spec};
 use super::install::{self, McpClient, Target};
 use super::route::Agent;
-use super::settings_file::Change;
 use super::{codex, copilot, cursor, gemini, mcp_config, opencode};
 use crate::error;
 use crate::store::Store;
@@ -57,29 +56,12 @@ pub fn spec(agent: Agent) -> Option<&'static Spec> {
 }
 
 fn home() -> Result<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-        .ok_or_else(|| {
-            error::environment(
-                "HOME is not set: cannot find the agent's files in your home directory",
-                "set HOME, or install for this repository only (without --user)",
-            )
-        })
-}
-
-fn workdir(store: &Store) -> Result<&Path> {
-    store.workdir().ok_or_else(|| {
-        error::environment(
-            "bare repository: agents work in a work tree",
-            "run this in a clone with a work tree",
-        )
-    })
+    install::home("the agent's files")
 }
 
 /// The file an agent reads its hooks from (OpenCode: git-rune's plugin module).
 pub fn hooks_path(store: &Store, agent: Agent, scope: HookScope) -> Result<PathBuf> {
-    let project = |rel: &str| -> Result<PathBuf> { Ok(workdir(store)?.join(rel)) };
+    let project = |rel: &str| -> Result<PathBuf> { Ok(install::workdir(store)?.join(rel)) };
     Ok(match (agent, scope) {
         (Agent::Codex, HookScope::Project) => project(".codex/hooks.json")?,
         (Agent::Codex, HookScope::User) => codex::home_dir()
@@ -167,40 +149,14 @@ struct Record {
     done: BTreeMap<String, Done>,
 }
 
-fn record_path(store: &Store) -> PathBuf {
-    store.git_dir().join("rune").join("agent-wiring.json")
-}
-
-fn read_record(store: &Store) -> Record {
-    std::fs::read(record_path(store))
-        .ok()
-        .and_then(|d| serde_json::from_slice(&d).ok())
-        .unwrap_or_default()
-}
-
-fn write_record(store: &Store, r: &Record) -> Result<()> {
-    let path = record_path(store);
-    if let Some(d) = path.parent() {
-        std::fs::create_dir_all(d)?;
-    }
-    crate::files::write_atomic(&path, &serde_json::to_vec_pretty(r)?)
-        .map(drop)
-        .with_context(|| format!("cannot write {}", path.display()))
-}
+const RECORD: &str = "agent-wiring.json";
 
 fn key(agent: Agent, scope: HookScope) -> String {
     format!("{}/{}", agent.as_str(), scope.as_str())
 }
 
 /// One file install or uninstall changed, and how.
-#[derive(Debug, Clone)]
-pub struct Step {
-    pub path: PathBuf,
-    /// What was added or removed there (`SessionStart`, `mcpServers.git-rune`, …).
-    pub entries: Vec<String>,
-    pub file_created: bool,
-    pub file_removed: bool,
-}
+pub use super::install::Wired as Step;
 
 /// What install or uninstall did, and what the user must know (a trust step, a limit).
 #[derive(Debug, Default)]
@@ -209,23 +165,14 @@ pub struct Outcome {
     pub notes: Vec<String>,
 }
 
-fn step(path: &Path, c: &Change) -> Step {
-    Step {
-        path: path.to_owned(),
-        entries: c.entries.clone(),
-        file_created: c.file_created,
-        file_removed: c.file_removed,
-    }
-}
-
 /// Wires `agent` at `scope`: hooks, MCP server, trust, instruction file. Idempotent. Nothing
 /// is written when a file on the way is invalid: every file is checked before the first
 /// write.
 pub fn install(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcome> {
     let path = hooks_path(store, agent, scope)?;
     let mcp = mcp(store, agent, scope)?;
-    preflight(store, agent, scope, &path, &mcp)?;
-    let mut record = read_record(store);
+    preflight(store, agent, &path, &mcp)?;
+    let mut record: Record = install::read_json(store, RECORD);
     let mut out = Outcome::default();
     let done = record.done.entry(key(agent, scope)).or_default();
     done.hooks_path = path.display().to_string();
@@ -236,7 +183,7 @@ pub fn install(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcome>
                 done.created.extend(c.created.iter().cloned());
                 done.file_created |= c.file_created;
             }
-            out.steps.push(step(&path, &c));
+            out.steps.push(Step::of(&path, &c));
         }
         None => {
             let wrote = opencode::install(&path)?;
@@ -245,26 +192,16 @@ pub fn install(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcome>
             }
             out.steps.push(Step {
                 path: path.clone(),
-                entries: if wrote {
-                    vec!["plugin".into()]
-                } else {
-                    Vec::new()
-                },
+                entries: wrote.then(|| "plugin".to_owned()).into_iter().collect(),
                 file_created: wrote,
                 file_removed: false,
             });
         }
     }
     match &mcp {
-        Mcp::Client(client) => {
-            let w = install::install(store, &Target::Mcp(*client))?;
-            out.steps.push(Step {
-                path: w.path,
-                entries: w.entries,
-                file_created: w.file_created,
-                file_removed: false,
-            });
-        }
+        Mcp::Client(client) => out
+            .steps
+            .push(install::install(store, &Target::Mcp(*client))?),
         Mcp::Json(file) => {
             let c = mcp_config::install_json(file)?;
             if !c.entries.is_empty() {
@@ -274,31 +211,22 @@ pub fn install(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcome>
                     c.file_created,
                 ));
             }
-            out.steps.push(step(file, &c));
+            out.steps.push(Step::of(file, &c));
         }
         Mcp::None => {}
     }
     if needs_instructions(agent, scope) {
-        let w = install::install(store, &Target::AgentsMd(PathBuf::from("AGENTS.md")))?;
-        out.steps.push(Step {
-            path: w.path,
-            entries: w.entries,
-            file_created: w.file_created,
-            file_removed: false,
-        });
+        let target = Target::AgentsMd(PathBuf::from("AGENTS.md"));
+        out.steps.push(install::install(store, &target)?);
     }
     if agent == Agent::Codex {
         let config = codex_config()?;
         let entries = codex::trust_entries(&path)?;
         let t = codex::trust(&config, &entries)?;
         if !t.keys.is_empty() {
-            let mut entries_done = t.keys.clone();
-            entries_done.iter_mut().for_each(|k| {
-                *k = format!("hooks.state.\"{k}\"");
-            });
             out.steps.push(Step {
                 path: config.clone(),
-                entries: entries_done,
+                entries: state_entries(&t.keys),
                 file_created: t.file_created,
                 file_removed: false,
             });
@@ -316,7 +244,7 @@ pub fn install(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcome>
             config.display()
         ));
         if scope == HookScope::Project {
-            let root = workdir(store)?;
+            let root = install::workdir(store)?;
             if !codex::project_trusted(&config, root).unwrap_or(false) {
                 out.notes.push(format!(
                     "codex reads .codex/ only in a trusted project, and {} is not trusted yet: codex asks when you start it there; `codex exec` does not ask and skips the hooks (trust the project once in codex, or install with --user)",
@@ -337,13 +265,13 @@ pub fn install(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcome>
     if agent == Agent::Cursor {
         out.notes.push("cursor's agent CLI cannot be run here to prove its session start reaches the model: the AGENTS.md block and the MCP server carry memory as well".into());
     }
-    write_record(store, &record)?;
+    install::write_json(store, RECORD, &record)?;
     Ok(out)
 }
 
 /// Checks every file install will touch parses, so an invalid one stops install before any
 /// write.
-fn preflight(store: &Store, agent: Agent, scope: HookScope, path: &Path, mcp: &Mcp) -> Result<()> {
+fn preflight(store: &Store, agent: Agent, path: &Path, mcp: &Mcp) -> Result<()> {
     if let Some(spec) = spec(agent) {
         hook_file::installed(path, spec)?;
     } else {
@@ -364,8 +292,14 @@ fn preflight(store: &Store, agent: Agent, scope: HookScope, path: &Path, mcp: &M
     if agent == Agent::Codex {
         codex::project_trusted(&codex_config()?, Path::new("/"))?;
     }
-    let _ = scope;
     Ok(())
+}
+
+/// Codex's trust keys as the entries of a step (`hooks.state."<key>"`).
+fn state_entries(keys: &[String]) -> Vec<String> {
+    keys.iter()
+        .map(|k| format!("hooks.state.\"{k}\""))
+        .collect()
 }
 
 fn codex_config() -> Result<PathBuf> {
@@ -382,7 +316,7 @@ fn codex_config() -> Result<PathBuf> {
 /// Removes what install added for `agent` at `scope`.
 pub fn uninstall(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcome> {
     let path = hooks_path(store, agent, scope)?;
-    let mut record = read_record(store);
+    let mut record: Record = install::read_json(store, RECORD);
     let done = record.done.remove(&key(agent, scope));
     let mut out = Outcome::default();
     if let Some((config, t)) = done.as_ref().and_then(|d| d.trust.as_ref()) {
@@ -390,33 +324,23 @@ pub fn uninstall(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcom
         if codex::untrust(&config, t)? {
             out.steps.push(Step {
                 path: config.clone(),
-                entries: t
-                    .keys
-                    .iter()
-                    .map(|k| format!("hooks.state.\"{k}\""))
-                    .collect(),
+                entries: state_entries(&t.keys),
                 file_created: false,
                 file_removed: !config.exists(),
             });
         }
     }
     match mcp(store, agent, scope)? {
-        Mcp::Client(client) => {
-            let w = install::uninstall(store, &Target::Mcp(client))?;
-            out.steps.push(Step {
-                path: w.path,
-                entries: w.entries,
-                file_created: false,
-                file_removed: w.file_removed,
-            });
-        }
+        Mcp::Client(client) => out
+            .steps
+            .push(install::uninstall(store, &Target::Mcp(client))?),
         Mcp::Json(file) => {
             let (created, file_created) = done
                 .as_ref()
                 .and_then(|d| d.mcp_json.as_ref())
                 .map_or((None, false), |(_, c, f)| (Some(c.clone()), *f));
             let c = mcp_config::uninstall_json(&file, created.as_deref(), file_created)?;
-            out.steps.push(step(&file, &c));
+            out.steps.push(Step::of(&file, &c));
         }
         Mcp::None => {}
     }
@@ -425,32 +349,23 @@ pub fn uninstall(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcom
             let created = done.as_ref().map(|d| d.created.as_slice());
             let file_created = done.as_ref().is_some_and(|d| d.file_created);
             let c = hook_file::uninstall(&path, created, file_created)?;
-            out.steps.push(step(&path, &c));
+            out.steps.push(Step::of(&path, &c));
         }
         None => {
             let removed = opencode::uninstall(&path)?;
             out.steps.push(Step {
                 path: path.clone(),
-                entries: if removed {
-                    vec!["plugin".into()]
-                } else {
-                    Vec::new()
-                },
+                entries: removed.then(|| "plugin".to_owned()).into_iter().collect(),
                 file_created: false,
                 file_removed: removed,
             });
         }
     }
     if needs_instructions(agent, scope) {
-        let w = install::uninstall(store, &Target::AgentsMd(PathBuf::from("AGENTS.md")))?;
-        out.steps.push(Step {
-            path: w.path,
-            entries: w.entries,
-            file_created: false,
-            file_removed: w.file_removed,
-        });
+        let target = Target::AgentsMd(PathBuf::from("AGENTS.md"));
+        out.steps.push(install::uninstall(store, &target)?);
     }
-    write_record(store, &record)?;
+    install::write_json(store, RECORD, &record)?;
     Ok(out)
 }
 
@@ -524,7 +439,7 @@ fn codex_notes(store: &Store, hooks: &Path, scope: HookScope) -> Vec<String> {
         Err(e) => notes.push(format!("trust not known: {e}")),
     }
     if scope == HookScope::Project {
-        if let Ok(root) = workdir(store) {
+        if let Ok(root) = install::workdir(store) {
             match codex::project_trusted(&config, root) {
                 Ok(true) => notes.push("project trusted".into()),
                 Ok(false) => notes.push(format!(

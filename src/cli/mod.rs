@@ -30,9 +30,7 @@ pub struct Cli {
 
 /// The environment variables git-rune reads: `(name, what it does)` (docs/cli.md and the
 /// manual's ENVIRONMENT).
-pub fn environment() -> Vec<(&'static str, &'static str)> {
-    crate::output::manual::environment()
-}
+pub use crate::output::manual::environment;
 
 /// The command line of the two entry points git-rune's own hooks call: `hook <name> …` (the
 /// git hook shims, at every commit) and `agent …` (the agents' settings, at every tool call).
@@ -77,9 +75,7 @@ pub fn parse_hook_entry(args: &[OsString]) -> Option<Cli> {
 }
 
 /// docs/config.md: every `rune.*` setting, from the one settings table.
-pub fn config_reference() -> String {
-    crate::settings::markdown()
-}
+pub use crate::settings::markdown as config_reference;
 
 /// The command line as clap sees it, with the grouped command list, examples and the exit
 /// status added to `--help` (and so to the manual pages and completions, which describe it,

@@ -12,7 +12,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use super::Context;
 use crate::agent::event::{self, Mapped};
 use crate::agent::hook::{self, EVENTS};
-use crate::agent::install::{self, McpClient, Scope, Target};
+use crate::agent::install::{self, McpClient, Scope, Target, Wired};
 use crate::agent::route;
 use crate::agent::wiring::{self, HookScope};
 use crate::error;
@@ -197,35 +197,49 @@ fn wire(ctx: &Context, a: &WireArgs, on: bool) -> Result<ExitCode> {
         install::uninstall(&store, &t)
     }
     .map_err(wiring_error)?;
-    let shown = wired.path.display().to_string();
     let out = if ctx.ui.json {
         json::line(&json::AgentWiredJson {
             changed: &wired.entries,
             file_created: wired.file_created,
             file_removed: wired.file_removed,
             installed: on,
-            path: shown.clone(),
+            path: wired.path.display().to_string(),
             version: json::VERSION,
         }) + "\n"
-    } else if wired.entries.is_empty() {
-        if on {
+    } else {
+        wired_text(&wired, on)
+    };
+    ctx.reported(&out)
+}
+
+/// What install (`on`) or uninstall did to one file, in words.
+fn wired_text(w: &Wired, on: bool) -> String {
+    let shown = w.path.display();
+    if w.entries.is_empty() {
+        return if on {
             format!("{shown}: already wired\n")
         } else {
             format!("{shown}: nothing of git-rune's to remove\n")
-        }
-    } else {
-        let verb = if on { "added" } else { "removed" };
-        let mut out = format!("{shown}: {verb} {}\n", wired.entries.join(", "));
-        if wired.file_created {
-            out.push_str(&format!("{shown}: created\n"));
-        }
-        if wired.file_removed {
-            out.push_str(&format!("{shown}: removed (install had created it)\n"));
-        }
-        out
-    };
-    ctx.report(&out)?;
-    Ok(ExitCode::SUCCESS)
+        };
+    }
+    let verb = if on { "added" } else { "removed" };
+    let mut out = format!("{shown}: {verb} {}\n", w.entries.join(", "));
+    if w.file_created {
+        out.push_str(&format!("{shown}: created\n"));
+    }
+    if w.file_removed {
+        out.push_str(&format!("{shown}: removed (install had created it)\n"));
+    }
+    out
+}
+
+/// git-rune's hook entries in one file, in words.
+fn hooks_state(entries: &Result<Vec<String>, String>) -> String {
+    match entries {
+        Ok(e) if e.is_empty() => "not wired".to_owned(),
+        Ok(e) => format!("{} hooks ({})", e.len(), e.join(", ")),
+        Err(e) => format!("unreadable: {e}"),
+    }
 }
 
 fn status(ctx: &Context) -> Result<ExitCode> {
@@ -291,16 +305,11 @@ fn status(ctx: &Context) -> Result<ExitCode> {
             sessions,
             version: json::VERSION,
         };
-        ctx.ui.print(&(json::line(&v) + "\n"))?;
-        return Ok(ExitCode::SUCCESS);
+        return ctx.print_json(&v);
     }
     let mut out = String::new();
     for (scope, path, entries) in &st.claude {
-        let state = match entries {
-            Ok(e) if e.is_empty() => "not wired".to_owned(),
-            Ok(e) => format!("{} hooks ({})", e.len(), e.join(", ")),
-            Err(e) => format!("unreadable: {e}"),
-        };
+        let state = hooks_state(entries);
         out.push_str(&format!(
             "claude ({}) {}: {state}\n",
             scope.as_str(),
@@ -314,11 +323,7 @@ fn status(ctx: &Context) -> Result<ExitCode> {
         ));
     }
     for a in &agents {
-        let state = match &a.hooks {
-            Ok(e) if e.is_empty() => "not wired".to_owned(),
-            Ok(e) => format!("{} hooks ({})", e.len(), e.join(", ")),
-            Err(e) => format!("unreadable: {e}"),
-        };
+        let state = hooks_state(&a.hooks);
         out.push_str(&format!(
             "{} ({}) {}: {state}\n",
             a.agent.as_str(),
@@ -377,8 +382,7 @@ fn status(ctx: &Context) -> Result<ExitCode> {
             out.push_str(&format!("  {l}\n"));
         }
     }
-    ctx.ui.print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&out)
 }
 
 /// Never fails: reads stdin, answers in the calling agent's shape, exits 0.
@@ -504,34 +508,13 @@ fn wire_native(ctx: &Context, agent: route::Agent, scope: HookScope, on: bool) -
                 .collect(),
             notes: &done.notes,
         };
-        ctx.report(&(json::line(&v) + "\n"))?;
-        return Ok(ExitCode::SUCCESS);
+        return ctx.reported(&(json::line(&v) + "\n"));
     }
-    let mut out = String::new();
-    for s in &done.steps {
-        let shown = s.path.display();
-        if s.entries.is_empty() {
-            if on {
-                out.push_str(&format!("{shown}: already wired\n"));
-            } else {
-                out.push_str(&format!("{shown}: nothing of git-rune's to remove\n"));
-            }
-            continue;
-        }
-        let verb = if on { "added" } else { "removed" };
-        out.push_str(&format!("{shown}: {verb} {}\n", s.entries.join(", ")));
-        if s.file_created {
-            out.push_str(&format!("{shown}: created\n"));
-        }
-        if s.file_removed {
-            out.push_str(&format!("{shown}: removed (install had created it)\n"));
-        }
-    }
+    let mut out: String = done.steps.iter().map(|s| wired_text(s, on)).collect();
     if on {
         for n in &done.notes {
             out.push_str(&format!("note: {n}\n"));
         }
     }
-    ctx.report(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&out)
 }

@@ -83,16 +83,13 @@ fn status(ctx: &Context, id: Option<&str>) -> Result<ExitCode> {
     let snap = Snapshot::read(&store)?;
     let density = mode::density(git_dir, s.as_ref().is_some_and(|s| s.auto_caveman)).0;
     let h = report::health(s.as_ref(), &snap.state, density);
-    let out = if ctx.ui.json {
-        json::line(&json::HealthJson {
+    if ctx.ui.json {
+        return ctx.print_json(&json::HealthJson {
             health: &h,
             version: json::VERSION,
-        }) + "\n"
-    } else {
-        h.text()
-    };
-    ctx.ui.print(&out)?;
-    Ok(ExitCode::SUCCESS)
+        });
+    }
+    ctx.print(&h.text())
 }
 
 fn preview_cmd(
@@ -157,59 +154,56 @@ fn budget_cmd(ctx: &Context) -> Result<ExitCode> {
     for u in &b.unreadable {
         ctx.ui.warn(u);
     }
-    let out = if ctx.ui.json {
-        json::line(&json::BudgetJson {
+    if ctx.ui.json {
+        return ctx.print_json(&json::BudgetJson {
             budget: &b,
             version: json::VERSION,
-        }) + "\n"
-    } else {
-        let mut out = String::from("## Context Budget\n");
+        });
+    }
+    let mut out = String::from("## Context Budget\n");
+    out.push_str(&format!(
+        "- MCP servers: {} ({} tools × {} tokens)\n",
+        b.servers.len(),
+        b.tools,
+        budget::TOKENS_PER_TOOL
+    ));
+    for s in &b.servers {
         out.push_str(&format!(
-            "- MCP servers: {} ({} tools × {} tokens)\n",
-            b.servers.len(),
-            b.tools,
-            budget::TOKENS_PER_TOOL
-        ));
-        for s in &b.servers {
-            out.push_str(&format!(
-                "  - {} ({}): {} tools{}\n",
-                s.name,
-                s.source,
-                s.tools,
-                if s.tools_known {
-                    ""
-                } else {
-                    " (assumed; set rune.context.mcpTools.<server>)"
-                }
-            ));
-        }
-        out.push_str(&format!(
-            "- Agent descriptions: {} (× {} tokens)\n",
-            b.agents,
-            budget::TOKENS_PER_AGENT
-        ));
-        out.push_str(&format!(
-            "- CLAUDE.md: {} lines, ~{} tokens\n",
-            b.claude_md_lines, b.claude_md_tokens
-        ));
-        out.push_str(&format!(
-            "- Baseline: ~{} tokens ({}% of a {}k window)\n",
-            b.baseline_tokens,
-            b.percent_of_window,
-            budget::WINDOW / 1000
-        ));
-        if b.recommendations.is_empty() {
-            out.push_str("\nWithin the seed's rules: nothing to change.\n");
-        } else {
-            out.push_str("\n### Recommendations\n");
-            for r in &b.recommendations {
-                out.push_str(&format!("- {r}\n"));
+            "  - {} ({}): {} tools{}\n",
+            s.name,
+            s.source,
+            s.tools,
+            if s.tools_known {
+                ""
+            } else {
+                " (assumed; set rune.context.mcpTools.<server>)"
             }
+        ));
+    }
+    out.push_str(&format!(
+        "- Agent descriptions: {} (× {} tokens)\n",
+        b.agents,
+        budget::TOKENS_PER_AGENT
+    ));
+    out.push_str(&format!(
+        "- CLAUDE.md: {} lines, ~{} tokens\n",
+        b.claude_md_lines, b.claude_md_tokens
+    ));
+    out.push_str(&format!(
+        "- Baseline: ~{} tokens ({}% of a {}k window)\n",
+        b.baseline_tokens,
+        b.percent_of_window,
+        budget::WINDOW / 1000
+    ));
+    if b.recommendations.is_empty() {
+        out.push_str("\nWithin the seed's rules: nothing to change.\n");
+    } else {
+        out.push_str("\n### Recommendations\n");
+        for r in &b.recommendations {
+            out.push_str(&format!("- {r}\n"));
         }
-        out
-    };
-    ctx.ui.print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    }
+    ctx.print(&out)
 }
 
 fn view_dir(store: &Store) -> Result<PathBuf> {
@@ -242,8 +236,7 @@ fn artifacts_cmd(ctx: &Context) -> Result<ExitCode> {
             .map(|(name, size)| format!("{VIEW_DIR}/artifacts/{name}\t{size}\n"))
             .collect()
     };
-    ctx.ui.print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&out)
 }
 
 #[derive(Debug, Args)]
@@ -376,6 +369,12 @@ pub struct ModeArgs {
     pub density: Option<Density>,
 }
 
+/// A value's name on the command line (`dev`, `caveman`).
+fn value_name(v: impl ValueEnum) -> String {
+    v.to_possible_value()
+        .map_or_else(String::new, |p| p.get_name().to_owned())
+}
+
 /// `git rune mode`: behavioural modes and output density.
 pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
     let store = ctx.open_store()?;
@@ -383,12 +382,7 @@ pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
     let git_dir = store.git_dir();
     if let Some(m) = args.mode {
         let path = mode::active_path(&dir);
-        let name = match m {
-            ModeName::Dev => "dev",
-            ModeName::Research => "research",
-            ModeName::Review => "review",
-            ModeName::Off => "off",
-        };
+        let name = &value_name(m);
         if m == ModeName::Off {
             match std::fs::remove_file(&path) {
                 Ok(()) => {}
@@ -415,10 +409,7 @@ pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
         }
     }
     if let Some(d) = args.density {
-        let d = match d {
-            Density::Caveman => "caveman",
-            Density::Normal => "normal",
-        };
+        let d = &value_name(d);
         mode::set_density(git_dir, d).map_err(|e| {
             error::environment(
                 format!("cannot set the density: {e}"),
@@ -432,20 +423,18 @@ pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
         let current = mode::active(&dir).map(|(n, _)| n);
         let newest = session::all(git_dir).into_iter().next();
         let (density, source) = mode::density(git_dir, newest.is_some_and(|s| s.auto_caveman));
-        let out = if ctx.ui.json {
-            json::line(&json::ModeJson {
+        if ctx.ui.json {
+            return ctx.print_json(&json::ModeJson {
                 density,
                 density_source: source,
                 mode: current,
                 version: json::VERSION,
-            }) + "\n"
-        } else {
-            format!(
-                "mode: {}\ndensity: {density} ({source})\n",
-                current.as_deref().unwrap_or("none")
-            )
-        };
-        ctx.ui.print(&out)?;
+            });
+        }
+        ctx.ui.print(&format!(
+            "mode: {}\ndensity: {density} ({source})\n",
+            current.as_deref().unwrap_or("none")
+        ))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -64,8 +64,7 @@ pub fn hooks(ctx: &Context, args: HooksArgs) -> Result<ExitCode> {
             dir: &dir,
             hooks: rows.iter().map(|(h, s)| (*h, s.as_str())).collect(),
             version: json::VERSION,
-        });
-        out.push('\n');
+        }) + "\n";
     } else {
         let verb = match args.action {
             HooksAction::Install => "installed",
@@ -101,11 +100,9 @@ pub fn hooks(ctx: &Context, args: HooksArgs) -> Result<ExitCode> {
     }
     // What install and uninstall did is a report (`-q` silences it); status is data.
     if matches!(args.action, HooksAction::Status) {
-        ctx.ui.print(&out)?;
-    } else {
-        ctx.report(&out)?;
+        return ctx.print(&out);
     }
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&out)
 }
 
 /// Runs one hook; exits 0 whatever happens (a memory problem must not fail the user's git

@@ -102,19 +102,7 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
     }
     checkout(&store, &mut done)?;
     // The echoes directory too: a fresh clone sees its role memories without a write first.
-    match crate::echoes::refresh(&store) {
-        Ok(kept) => {
-            for p in kept {
-                ctx.ui.warn(format_args!(
-                    "{} has unsaved edits and was not refreshed; run `git rune save` to keep them",
-                    p.display()
-                ));
-            }
-        }
-        Err(e) => ctx.ui.warn(format_args!(
-            "the echoes directory was not checked out: {e:#}"
-        )),
-    }
+    ctx.refresh_echoes(&store, "checked out");
     // A seed user's memory committed on a branch: say how to bring it in.
     if done.seed_folder {
         ctx.ui.status(format_args!(
@@ -146,8 +134,7 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
         out = json::line(&InitJson {
             actions: &done.actions,
             version: json::VERSION,
-        });
-        out.push('\n');
+        }) + "\n";
     } else if done.actions.is_empty() {
         out.push_str("git-rune is already set up here; nothing to do\n");
     } else {
@@ -156,6 +143,5 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
             out.push('\n');
         }
     }
-    ctx.report(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&out)
 }

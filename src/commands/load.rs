@@ -82,6 +82,5 @@ pub fn run(ctx: &Context, args: LoadArgs) -> Result<ExitCode> {
         },
     )?;
     super::report_upkeep(ctx, &up);
-    ctx.ui.print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&out)
 }

@@ -46,14 +46,12 @@ pub fn install(ctx: &Context, args: InstallManArgs) -> Result<ExitCode> {
             dir: &dir,
             written: changed,
         };
-        ctx.ui.print(&(json::line(&v) + "\n"))?;
-    } else {
-        ctx.report(&format!(
-            "manual pages in {} ({changed} written); `git rune --help` shows them\n",
-            dir.display()
-        ))?;
+        return ctx.print_json(&v);
     }
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&format!(
+        "manual pages in {} ({changed} written); `git rune --help` shows them\n",
+        dir.display()
+    ))
 }
 
 pub fn completions(ctx: &Context, args: CompletionsArgs) -> Result<ExitCode> {
@@ -64,8 +62,7 @@ pub fn completions(ctx: &Context, args: CompletionsArgs) -> Result<ExitCode> {
         ));
     }
     let script = completions_script((ctx.cli)(), args.shell);
-    ctx.ui.print(&String::from_utf8_lossy(&script))?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&String::from_utf8_lossy(&script))
 }
 
 #[derive(Debug, Args)]
@@ -105,6 +102,5 @@ pub fn help(ctx: &Context, args: HelpArgs) -> Result<ExitCode> {
         }
     }
     let text = found.clone().render_long_help().to_string();
-    ctx.ui.print(&text)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&text)
 }

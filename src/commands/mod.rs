@@ -245,6 +245,23 @@ impl Context {
         Ok(())
     }
 
+    /// Reports `out` (as [`Context::report`]): the command's last step.
+    pub fn reported(&self, out: &str) -> Result<ExitCode> {
+        self.report(out)?;
+        Ok(ExitCode::SUCCESS)
+    }
+
+    /// Prints `out` (data on stdout): the command's last step.
+    pub fn print(&self, out: &str) -> Result<ExitCode> {
+        self.ui.print(out)?;
+        Ok(ExitCode::SUCCESS)
+    }
+
+    /// Prints `v` as one line of JSON: the command's last step.
+    pub fn print_json(&self, v: &impl serde::Serialize) -> Result<ExitCode> {
+        self.print(&(crate::output::json::line(v) + "\n"))
+    }
+
     /// For the commands git pages and colours (`log`, `diff`, `show`): colour as `--color`,
     /// `NO_COLOR` and `color.ui` say, and a pager on a terminal as git chooses one.
     pub fn page(&self, store: &Store) {
@@ -332,9 +349,10 @@ impl Context {
         }
     }
 
-    /// Reports a write: the ref, commit and summary, the identity hint, and view files that
+    /// Reports a write (if there was one): the ref, commit and summary, the identity hint, and view files that
     /// kept unsaved edits.
-    pub fn report_written(&self, store: &Store, written: &Written) {
+    pub fn report_written(&self, store: &Store, written: Option<&Written>) {
+        let Some(written) = written else { return };
         identity_hint(self, store);
         self.report_gate(&written.records);
         if crate::memory::view_dir::View::open(store).is_some_and(|v| !v.checked_out()) {
@@ -359,9 +377,7 @@ impl Context {
         saved: &crate::echoes::save::EchoSaved,
     ) {
         self.report_redactions(sealer);
-        if let Some(w) = &saved.written {
-            self.report_written(store, w);
-        }
+        self.report_written(store, saved.written.as_ref());
         for f in &saved.files {
             self.ui.status(format_args!("saved {f}"));
         }
@@ -399,6 +415,12 @@ impl Context {
                 .ui
                 .warn(format_args!("the .rune/ view was not refreshed: {e:#}")),
         }
+        self.refresh_echoes(store, "refreshed");
+    }
+
+    /// Re-renders the echoes directory, warning about files with unsaved edits it left alone,
+    /// or that it was not `failed` ("refreshed", "checked out").
+    pub fn refresh_echoes(&self, store: &Store, failed: &str) {
         match crate::echoes::refresh(store) {
             Ok(kept) => {
                 for p in kept {
@@ -408,9 +430,9 @@ impl Context {
                     ));
                 }
             }
-            Err(e) => self.ui.warn(format_args!(
-                "the echoes directory was not refreshed: {e:#}"
-            )),
+            Err(e) => self
+                .ui
+                .warn(format_args!("the echoes directory was not {failed}: {e:#}")),
         }
     }
 

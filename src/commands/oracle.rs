@@ -118,14 +118,12 @@ fn dispatch(ctx: &Context, a: DispatchArgs) -> Result<ExitCode> {
     ctx.report_redactions(&mut sealer);
     match &done {
         Dispatched::New(written) => {
-            ctx.report_written(&store, written);
+            ctx.report_written(&store, Some(written));
             let record = &written.records[0];
             if ctx.ui.json {
-                ctx.ui
-                    .print(&(json::line(&json::oracle_dispatched(Some(record), None)) + "\n"))?;
-            } else {
-                ctx.ui.print(&format!("{}\n", record.body.title()))?;
+                return ctx.print_json(&json::oracle_dispatched(Some(record), None));
             }
+            ctx.print(&format!("{}\n", record.body.title()))
         }
         Dispatched::Existing(id) => {
             ctx.ui.status(format_args!(
@@ -133,14 +131,11 @@ fn dispatch(ctx: &Context, a: DispatchArgs) -> Result<ExitCode> {
                 sanitize(id)
             ));
             if ctx.ui.json {
-                ctx.ui
-                    .print(&(json::line(&json::oracle_dispatched(None, Some(id))) + "\n"))?;
-            } else {
-                ctx.ui.print(&format!("{}\n", sanitize(id)))?;
+                return ctx.print_json(&json::oracle_dispatched(None, Some(id)));
             }
+            ctx.print(&format!("{}\n", sanitize(id)))
         }
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 fn complete(ctx: &Context, a: CompleteArgs) -> Result<ExitCode> {
@@ -168,10 +163,9 @@ fn complete(ctx: &Context, a: CompleteArgs) -> Result<ExitCode> {
             crate::model::oracle::MAX_EXCERPT
         ));
     }
-    ctx.report_written(&store, &done.written);
+    ctx.report_written(&store, Some(&done.written));
     if ctx.ui.json {
-        ctx.ui
-            .print(&(json::line(&json::oracle_list(std::slice::from_ref(&done.record))) + "\n"))?;
+        return ctx.print_json(&json::oracle_list(std::slice::from_ref(&done.record)));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -186,11 +180,10 @@ fn reattach(ctx: &Context, a: ReattachArgs) -> Result<ExitCode> {
         written: Some(w), ..
     } = &out
     {
-        ctx.report_written(&store, w);
+        ctx.report_written(&store, Some(w));
     }
     if ctx.ui.json {
-        ctx.ui
-            .print(&(json::line(&json::oracle_reattached(&out)) + "\n"))?;
+        ctx.print_json(&json::oracle_reattached(&out))?;
     } else {
         ctx.ui.print(&reattach_text(&out))?;
     }
@@ -258,9 +251,7 @@ fn list(ctx: &Context) -> Result<ExitCode> {
     let store = ctx.store()?;
     let records = oracle::list(&store)?;
     if ctx.ui.json {
-        ctx.ui
-            .print(&(json::line(&json::oracle_list(&records)) + "\n"))?;
-        return Ok(ExitCode::SUCCESS);
+        return ctx.print_json(&json::oracle_list(&records));
     }
     if records.is_empty() {
         ctx.ui
@@ -272,8 +263,7 @@ fn list(ctx: &Context) -> Result<ExitCode> {
         out.push_str(&crate::output::oracle::line(r));
         out.push('\n');
     }
-    ctx.ui.print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&out)
 }
 
 /// Whether an oracle command that writes was given `--redact`.

@@ -312,12 +312,9 @@ fn argument(cli: &clap::Command, command: &str, field: &str) -> String {
 
 /// Reports a write (with `--json`, as data on stdout) and exits 0.
 fn done(ctx: &Context, store: &Store, written: Option<Written>) -> Result<ExitCode> {
-    if let Some(w) = &written {
-        ctx.report_written(store, w);
-    }
+    ctx.report_written(store, written.as_ref());
     if ctx.ui.json {
-        ctx.ui
-            .print(&(json::line(&json::written(written.as_ref())) + "\n"))?;
+        return ctx.print_json(&json::written(written.as_ref()));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -451,23 +448,18 @@ pub fn resume(ctx: &Context, a: ResumeArgs) -> Result<ExitCode> {
             "set one with `git rune checkpoint --doing \"…\" --resume \"…\"`",
         ));
     };
-    if let Some(w) = &written {
-        ctx.report_written(&store, w);
-    }
+    ctx.report_written(&store, written.as_ref());
     if ctx.ui.json {
         let status = if a.done { "resolved" } else { "open" };
         let v = json::ResumeJson {
             checkpoint: json::shown_record(&cp, Some(status)),
             version: json::VERSION,
         };
-        ctx.ui.print(&(json::line(&v) + "\n"))?;
-        return Ok(ExitCode::SUCCESS);
+        return ctx.print_json(&v);
     }
     // Through the gate: a withheld checkpoint is its placeholder, a SUSPICIOUS one marked.
     let Some(cp) = crate::integrity::gate::shown(&cp) else {
-        ctx.ui
-            .print(&format!("{}\n", crate::integrity::gate::placeholder(&cp)))?;
-        return Ok(ExitCode::SUCCESS);
+        return ctx.print(&format!("{}\n", crate::integrity::gate::placeholder(&cp)));
     };
     if let Body::Checkpoint(Checkpoint {
         doing,
@@ -535,8 +527,7 @@ fn promote(ctx: &Context, a: PromoteArgs) -> Result<ExitCode> {
     ctx.report_redactions(&mut sealer);
     if ctx.ui.json {
         let v = json::promotion(&done);
-        ctx.ui.print(&(json::line(&v) + "\n"))?;
-        return Ok(ExitCode::SUCCESS);
+        return ctx.print_json(&v);
     }
     let would = if done.dry_run {
         "would record"

@@ -76,8 +76,7 @@ pub fn run(ctx: &Context, args: RestoreArgs) -> Result<ExitCode> {
                 .collect(),
             version: json::VERSION,
         };
-        ctx.ui.print(&(json::line(&v) + "\n"))?;
-        return Ok(ExitCode::SUCCESS);
+        return ctx.print_json(&v);
     }
     let mut out = String::new();
     for f in &files {
@@ -90,8 +89,7 @@ pub fn run(ctx: &Context, args: RestoreArgs) -> Result<ExitCode> {
         ctx.ui
             .status(format_args!("{VIEW_DIR}/ has no edits to discard"));
     }
-    ctx.report(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&out)
 }
 
 /// A path inside `.rune/`, from a name as given.

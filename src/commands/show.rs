@@ -118,8 +118,7 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
             .workdir()
             .map(|w| w.join(crate::memory::view_dir::VIEW_DIR).join(file.name()))
             .unwrap_or_default();
-        out = json::line(&json::invariants(&loaded, &withheld, stale, &path));
-        out.push('\n');
+        out = json::line(&json::invariants(&loaded, &withheld, stale, &path)) + "\n";
     } else if ctx.ui.json {
         for r in records {
             out.push_str(&json_line(r, state));

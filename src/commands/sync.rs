@@ -111,17 +111,12 @@ pub fn run(ctx: &Context, args: SyncArgs) -> Result<ExitCode> {
         }
         warn_about(ctx, &report);
         if ctx.ui.json {
-            out.push_str(&json::line(&json::sync(&report)));
-            out.push('\n');
+            out.push_str(&(json::line(&json::sync(&report)) + "\n"));
         } else {
             out.push_str(&text(&report));
         }
     }
-    if ctx.ui.json {
-        ctx.ui.print(&out)?;
-    } else {
-        ctx.report(&out)?;
-    }
+    ctx.report(&out)?;
     // A view on this branch shows what came in.
     ctx.refresh_view(&store);
     // Two clones editing one record both keep their edit (the merge never drops one): say

@@ -202,15 +202,13 @@ fn status(
 
 /// The task line and the seed's save report.
 fn report(ctx: &Context, store: &Store, o: &Outcome) -> Result<ExitCode> {
-    if let Some(w) = &o.written {
-        ctx.report_written(store, w);
-    } else {
+    ctx.report_written(store, o.written.as_ref());
+    if o.written.is_none() {
         ctx.ui.status("nothing changed");
     }
     if ctx.ui.json {
         let v = json::task_outcome(o.written.as_ref(), o.task.as_ref(), &o.summary);
-        ctx.ui.print(&(json::line(&v) + "\n"))?;
-        return Ok(ExitCode::SUCCESS);
+        return ctx.print_json(&v);
     }
     let mut out = String::new();
     if let Some(t) = &o.task {
@@ -219,8 +217,7 @@ fn report(ctx: &Context, store: &Store, o: &Outcome) -> Result<ExitCode> {
     }
     out.push_str(&sanitize(&o.summary.saved_line()));
     out.push('\n');
-    ctx.report(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&out)
 }
 
 fn list(ctx: &Context, store: &Store, all: bool) -> Result<ExitCode> {
@@ -229,8 +226,7 @@ fn list(ctx: &Context, store: &Store, all: bool) -> Result<ExitCode> {
     let mut out = String::new();
     if ctx.ui.json {
         for r in shown {
-            out.push_str(&json::line(&json::shown_record(r, None)));
-            out.push('\n');
+            out.push_str(&(json::line(&json::shown_record(r, None)) + "\n"));
         }
     } else {
         for r in shown {
@@ -240,8 +236,7 @@ fn list(ctx: &Context, store: &Store, all: bool) -> Result<ExitCode> {
         let s = tasks::summary(&snap.state.tasks);
         out.push_str(&format!("{}\n{}\n", s.counts(), sanitize(&s.next_line())));
     }
-    ctx.ui.print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&out)
 }
 
 fn consolidate(
@@ -251,15 +246,21 @@ fn consolidate(
     dry_run: bool,
 ) -> Result<ExitCode> {
     let c = tasks::consolidate(store, sealer, dry_run)?;
-    if let Some(w) = &c.written {
-        ctx.report_written(store, w);
-    }
+    ctx.report_written(store, c.written.as_ref());
     let names = [
         "area",
         "5+ related",
         "no critical finding",
         "older than 3 days",
     ];
+    let met = |criteria: &[bool; 4]| -> Vec<&'static str> {
+        names
+            .iter()
+            .zip(criteria)
+            .filter(|(_, c)| **c)
+            .map(|(n, _)| *n)
+            .collect()
+    };
     if ctx.ui.json {
         let groups = c
             .groups
@@ -267,12 +268,7 @@ fn consolidate(
             .map(
                 |(title, members, criteria, by_cap, num)| json::ConsolidateGroupJson {
                     by_cap: *by_cap,
-                    criteria: names
-                        .iter()
-                        .zip(criteria)
-                        .filter(|(_, c)| **c)
-                        .map(|(n, _)| *n)
-                        .collect(),
+                    criteria: met(criteria),
                     members: members.clone(),
                     task_id: num.map(task_id),
                     title: title.clone(),
@@ -285,8 +281,7 @@ fn consolidate(
             summary: json::task_summary(&c.summary),
             version: json::VERSION,
         };
-        ctx.ui.print(&(json::line(&v) + "\n"))?;
-        return Ok(ExitCode::SUCCESS);
+        return ctx.print_json(&v);
     }
     let mut out = String::new();
     if c.groups.is_empty() {
@@ -296,13 +291,7 @@ fn consolidate(
         let why = if *by_cap {
             "more than 5 individual completed tasks".to_owned()
         } else {
-            names
-                .iter()
-                .zip(criteria)
-                .filter(|(_, c)| **c)
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(", ")
+            met(criteria).join(", ")
         };
         let into = num
             .map(|n| format!(" -> {}", task_id(n)))
@@ -323,8 +312,7 @@ fn consolidate(
         out.push_str(&sanitize(&c.summary.saved_line()));
         out.push('\n');
     }
-    ctx.report(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&out)
 }
 
 pub fn context_block(ctx: &Context, a: ContextBlockArgs) -> Result<ExitCode> {
@@ -346,12 +334,11 @@ pub fn context_block(ctx: &Context, a: ContextBlockArgs) -> Result<ExitCode> {
     )?;
     ctx.report_redactions(&mut sealer);
     match &written {
-        Some(w) => ctx.report_written(&store, w),
+        Some(w) => ctx.report_written(&store, Some(w)),
         None => ctx.ui.status("nothing changed"),
     }
     if ctx.ui.json {
-        ctx.ui
-            .print(&(json::line(&json::written(written.as_ref())) + "\n"))?;
+        return ctx.print_json(&json::written(written.as_ref()));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -370,8 +357,7 @@ fn show_blocks(ctx: &Context, store: &Store, title: Option<&str>) -> Result<Exit
     let mut out = String::new();
     for r in blocks {
         if ctx.ui.json {
-            out.push_str(&json::line(&json::shown_record(r, None)));
-            out.push('\n');
+            out.push_str(&(json::line(&json::shown_record(r, None)) + "\n"));
             continue;
         }
         if let Body::ContextBlock(ContextBlock {
@@ -389,8 +375,7 @@ fn show_blocks(ctx: &Context, store: &Store, title: Option<&str>) -> Result<Exit
             out.push_str(&format!("{}\n\n", sanitize(content)));
         }
     }
-    ctx.ui.print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&out)
 }
 
 /// Whether a task command that writes text was given `--redact`.

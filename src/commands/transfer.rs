@@ -135,9 +135,7 @@ pub fn import(ctx: &Context, a: ImportArgs) -> Result<ExitCode> {
         .unwrap_or_else(|| shown.clone());
     let imported = tasks::import_sp_json(&store, &mut sealer, &text, &name)?;
     ctx.report_redactions(&mut sealer);
-    if let Some(w) = &imported.written {
-        ctx.report_written(&store, w);
-    }
+    ctx.report_written(&store, imported.written.as_ref());
     for d in &imported.drift {
         ctx.ui.warn(format_args!("{}", sanitize(d)));
     }
@@ -147,18 +145,15 @@ pub fn import(ctx: &Context, a: ImportArgs) -> Result<ExitCode> {
         ));
     }
     if ctx.ui.json {
-        ctx.ui
-            .print(&(json::line(&json::import_sp_json(&imported)) + "\n"))?;
-        return Ok(ExitCode::SUCCESS);
+        return ctx.print_json(&json::import_sp_json(&imported));
     }
-    ctx.report(&format!(
+    ctx.reported(&format!(
         "imported {} tasks and {} context blocks from {}\n{}\n",
         imported.tasks,
         imported.blocks,
         sanitize(&name),
         sanitize(&imported.summary.saved_line())
-    ))?;
-    Ok(ExitCode::SUCCESS)
+    ))
 }
 
 fn import_rune_dir(ctx: &Context, a: RuneDirImportArgs) -> Result<ExitCode> {
@@ -178,8 +173,7 @@ fn import_rune_dir(ctx: &Context, a: RuneDirImportArgs) -> Result<ExitCode> {
     }
     if ctx.ui.json {
         let v = json::ImportRuneDirJson::of(&done);
-        ctx.ui.print(&(json::line(&v) + "\n"))?;
-        return Ok(ExitCode::SUCCESS);
+        return ctx.print_json(&v);
     }
     if done.tracked {
         ctx.ui.status(format_args!(
@@ -207,8 +201,7 @@ fn import_rune_dir(ctx: &Context, a: RuneDirImportArgs) -> Result<ExitCode> {
             ""
         }
     ));
-    ctx.report(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&out)
 }
 
 pub fn export(ctx: &Context, a: ExportArgs) -> Result<ExitCode> {
@@ -226,7 +219,7 @@ pub fn export(ctx: &Context, a: ExportArgs) -> Result<ExitCode> {
                     files: Some(&done.files),
                     version: json::VERSION,
                 };
-                ctx.ui.print(&(json::line(&v) + "\n"))?;
+                ctx.print_json(&v)?;
             }
             ctx.ui.status(format_args!(
                 "wrote {} files to {}: {}",
@@ -240,8 +233,7 @@ pub fn export(ctx: &Context, a: ExportArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let text = tasks::export_sp_json(&store)?;
     if a.file.as_deref() == Some(std::path::Path::new("-")) {
-        ctx.ui.print(&(text + "\n"))?;
-        return Ok(ExitCode::SUCCESS);
+        return ctx.print(&(text + "\n"));
     }
     let path = match a.file {
         Some(f) => ctx.dir.join(f),
@@ -260,7 +252,7 @@ pub fn export(ctx: &Context, a: ExportArgs) -> Result<ExitCode> {
             files: None,
             version: json::VERSION,
         };
-        ctx.ui.print(&(json::line(&v) + "\n"))?;
+        ctx.print_json(&v)?;
     }
     ctx.ui.status(format_args!("wrote {}", path.display()));
     Ok(ExitCode::SUCCESS)
@@ -297,9 +289,7 @@ fn import_echoes(ctx: &Context, a: EchoesImportArgs) -> Result<ExitCode> {
             sanitize(k)
         ));
     }
-    if let Some(w) = &done.written {
-        ctx.report_written(&store, w);
-    }
+    ctx.report_written(&store, done.written.as_ref());
     if !a.dry_run {
         if same {
             // Imported in place: the folder becomes git-rune's view of what memory now holds.
@@ -309,14 +299,13 @@ fn import_echoes(ctx: &Context, a: EchoesImportArgs) -> Result<ExitCode> {
         }
     }
     let verb = if a.dry_run { "would add" } else { "added" };
-    ctx.report(&format!(
+    ctx.reported(&format!(
         "read {} entries from {} files; {verb} {} records ({} kept raw)\n",
         done.entries,
         done.files.len(),
         done.records,
         done.kept.len()
-    ))?;
-    Ok(ExitCode::SUCCESS)
+    ))
 }
 
 /// `export echoes DIR`: memory's echoes as a `.claude/echoes/` tree.

@@ -37,14 +37,10 @@ pub fn run(ctx: &Context, args: WhyArgs) -> Result<ExitCode> {
     let target = target(ctx, &store, &args.target)?;
     let w = why(&store, &target)?;
     if ctx.ui.json {
-        ctx.ui.print(&(json::line(&json::why(&w)) + "\n"))?;
-        return Ok(if w.noted.is_some() {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(1)
-        });
+        ctx.print_json(&json::why(&w))?;
+    } else {
+        ctx.print(&w.text(&|_| false))?;
     }
-    ctx.ui.print(&w.text(&|_| false))?;
     Ok(if w.noted.is_some() {
         ExitCode::SUCCESS
     } else {

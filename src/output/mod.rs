@@ -104,12 +104,9 @@ impl Ui {
         let out = Captured::default();
         let err = Captured::default();
         let ui = Ui {
-            quiet,
-            json,
-            color: Default::default(),
             out: Rc::new(RefCell::new(Box::new(out.clone()))),
             err: Rc::new(RefCell::new(Box::new(err.clone()))),
-            pager: Rc::default(),
+            ..Ui::new(quiet, json)
         };
         (ui, out, err)
     }

@@ -38,17 +38,13 @@ pub(super) fn set_archived(ctx: &Context, a: EchoIdArgs, archived: bool) -> Resu
     let (titles, w) = echoes::set_archived(&store, summary, archived, confirmed, &|_, r| {
         echoes::uid_of(r) == uid
     })?;
-    if let Some(w) = &w {
-        ctx.report_written(&store, w);
-    }
+    ctx.report_written(&store, w.as_ref());
     refresh(ctx, &store);
     let verb = if archived { "archived" } else { "restored" };
     if titles.is_empty() {
-        ctx.report(&format!("echo {uid} is already {verb}\n"))?;
-    } else {
-        ctx.report(&format!("{verb} echo {uid}\n"))?;
+        return ctx.reported(&format!("echo {uid} is already {verb}\n"));
     }
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&format!("{verb} echo {uid}\n"))
 }
 
 pub(super) fn reset(ctx: &Context, a: EchoResetArgs) -> Result<ExitCode> {
@@ -62,23 +58,20 @@ pub(super) fn reset(ctx: &Context, a: EchoResetArgs) -> Result<ExitCode> {
         true,
         &|_, r| matches!(&r.body, Body::Echo(Echo { role: x, layer, .. }) if *x == role && (confirmed || layer != "etched")),
     )?;
-    if let Some(w) = &w {
-        ctx.report_written(&store, w);
-    }
+    ctx.report_written(&store, w.as_ref());
     refresh(ctx, &store);
-    ctx.report(&format!(
+    ctx.reported(&format!(
         "archived {} entries of {} (memory's history keeps them; `git rune echo restore <id>` brings one back)\n",
         titles.len(),
         sanitize(&a.role)
-    ))?;
-    Ok(ExitCode::SUCCESS)
+    ))
 }
 
 pub(super) fn prune(ctx: &Context, a: EchoPruneArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let pruned = echoes::prune(&store, a.role.as_deref(), a.dry_run)?;
     if let Some(w) = &pruned.written {
-        ctx.report_written(&store, w);
+        ctx.report_written(&store, Some(w));
         refresh(ctx, &store);
     }
     let mut out = String::new();
@@ -89,10 +82,8 @@ pub(super) fn prune(ctx: &Context, a: EchoPruneArgs) -> Result<ExitCode> {
     };
     for (role, lines, entries) in &pruned.roles {
         if ctx.ui.json {
-            out.push_str(&json::line(&json::echo_pruned(
-                role, *lines, entries, a.dry_run,
-            )));
-            out.push('\n');
+            let v = json::echo_pruned(role, *lines, entries, a.dry_run);
+            out.push_str(&(json::line(&v) + "\n"));
             continue;
         }
         if entries.is_empty() {
@@ -112,15 +103,14 @@ pub(super) fn prune(ctx: &Context, a: EchoPruneArgs) -> Result<ExitCode> {
     if !a.dry_run && pruned.written.is_some() {
         out.push_str("the archived entries' earlier versions stay in memory's history: `git rune echo restore <id>` brings one back\n");
     }
-    ctx.report(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&out)
 }
 
 pub(super) fn compress(ctx: &Context, a: EchoCompressArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let done = echoes::compress(&store, a.role.as_deref(), a.dry_run, a.force)?;
     if let Some(w) = &done.written {
-        ctx.report_written(&store, w);
+        ctx.report_written(&store, Some(w));
         refresh(ctx, &store);
     }
     let verb = if a.dry_run {
@@ -133,10 +123,8 @@ pub(super) fn compress(ctx: &Context, a: EchoCompressArgs) -> Result<ExitCode> {
         let before: usize = blocks.iter().map(|b| b.tokens_before).sum();
         let after: usize = blocks.iter().map(|b| b.tokens_after).sum();
         if ctx.ui.json {
-            out.push_str(&json::line(&json::echo_compressed(
-                role, *lines, blocks, a.dry_run,
-            )));
-            out.push('\n');
+            let v = json::echo_compressed(role, *lines, blocks, a.dry_run);
+            out.push_str(&(json::line(&v) + "\n"));
             continue;
         }
         if blocks.is_empty() {
@@ -163,8 +151,7 @@ pub(super) fn compress(ctx: &Context, a: EchoCompressArgs) -> Result<ExitCode> {
             ));
         }
     }
-    ctx.report(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&out)
 }
 
 pub(super) fn promote(ctx: &Context, a: EchoPromoteArgs) -> Result<ExitCode> {
@@ -191,16 +178,13 @@ pub(super) fn promote(ctx: &Context, a: EchoPromoteArgs) -> Result<ExitCode> {
     };
     let done = echoes::promote(&store, &a.id, &req, a.dry_run)?;
     if ctx.ui.json {
-        ctx.ui
-            .print(&(json::line(&json::remembrance_doc(&done.doc)) + "\n"))?;
-    } else {
-        let verb = if done.written { "wrote" } else { "would write" };
-        ctx.report(&format!(
-            "{verb} {} (echo_ref {}); commit it with your code\n",
-            done.doc.path, done.doc.echo_ref
-        ))?;
+        return ctx.print_json(&json::remembrance_doc(&done.doc));
     }
-    Ok(ExitCode::SUCCESS)
+    let verb = if done.written { "wrote" } else { "would write" };
+    ctx.reported(&format!(
+        "{verb} {} (echo_ref {}); commit it with your code\n",
+        done.doc.path, done.doc.echo_ref
+    ))
 }
 
 pub(super) fn remembrance(ctx: &Context, a: EchoRemembranceArgs) -> Result<ExitCode> {
@@ -209,8 +193,7 @@ pub(super) fn remembrance(ctx: &Context, a: EchoRemembranceArgs) -> Result<ExitC
     let mut out = String::new();
     for d in &docs {
         if ctx.ui.json {
-            out.push_str(&json::line(&json::remembrance_doc(d)));
-            out.push('\n');
+            out.push_str(&(json::line(&json::remembrance_doc(d)) + "\n"));
         } else {
             out.push_str(&format!(
                 "{}  [{}] {}\n    symptom: {}\n    solution: {}\n",
@@ -227,8 +210,7 @@ pub(super) fn remembrance(ctx: &Context, a: EchoRemembranceArgs) -> Result<ExitC
             "no Remembrance documents (promote an etched echo with `git rune echo promote`)",
         );
     }
-    ctx.ui.print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&out)
 }
 
 pub(super) fn migrate(ctx: &Context, a: EchoMigrateArgs) -> Result<ExitCode> {
@@ -248,7 +230,7 @@ pub(super) fn migrate(ctx: &Context, a: EchoMigrateArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let (changes, w) = echoes::migrate(&store, &renames, a.dry_run)?;
     if let Some(w) = &w {
-        ctx.report_written(&store, w);
+        ctx.report_written(&store, Some(w));
         refresh(ctx, &store);
     }
     let mut out = String::new();
@@ -266,8 +248,7 @@ pub(super) fn migrate(ctx: &Context, a: EchoMigrateArgs) -> Result<ExitCode> {
         "{verb} {} fields; the previous versions stay in memory's history\n",
         changes.len()
     ));
-    ctx.report(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&out)
 }
 
 pub(super) fn consolidate(ctx: &Context) -> Result<ExitCode> {
@@ -275,11 +256,10 @@ pub(super) fn consolidate(ctx: &Context) -> Result<ExitCode> {
     let mut sealer = ctx.sealer();
     let saved = echoes::save::save(&store, &mut sealer, true)?;
     ctx.report_echoes_saved(&store, &mut sealer, &saved);
-    ctx.report(&format!(
+    ctx.reported(&format!(
         "consolidated {} findings files: {} added, {} merged into existing entries\n",
         saved.consolidated.len(),
         saved.added,
         saved.merged
-    ))?;
-    Ok(ExitCode::SUCCESS)
+    ))
 }

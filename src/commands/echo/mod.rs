@@ -244,19 +244,7 @@ pub fn run(ctx: &Context, a: EchoArgs) -> Result<ExitCode> {
 
 /// Re-renders the echoes directory after a write, warning about files it left alone.
 pub(super) fn refresh(ctx: &Context, store: &crate::store::Store) {
-    match echoes::refresh(store) {
-        Ok(kept) => {
-            for p in kept {
-                ctx.ui.warn(format_args!(
-                    "{} has unsaved edits and was not refreshed; run `git rune save` to keep them",
-                    p.display()
-                ));
-            }
-        }
-        Err(e) => ctx.ui.warn(format_args!(
-            "the echoes directory was not refreshed: {e:#}"
-        )),
-    }
+    ctx.refresh_echoes(store, "refreshed");
 }
 
 fn add(ctx: &Context, a: EchoAddArgs) -> Result<ExitCode> {
@@ -290,9 +278,7 @@ fn add(ctx: &Context, a: EchoAddArgs) -> Result<ExitCode> {
         Added::Merged(w) => (Some(w), "merged into the existing entry"),
         Added::Unchanged(_) => (None, "already recorded"),
     };
-    if let Some(w) = w {
-        ctx.report_written(&store, w);
-    }
+    ctx.report_written(&store, w);
     refresh(ctx, &store);
     let record = w.and_then(|w| w.records.first());
     let uid = match (&added, record) {
@@ -301,12 +287,9 @@ fn add(ctx: &Context, a: EchoAddArgs) -> Result<ExitCode> {
         _ => String::new(),
     };
     if ctx.ui.json {
-        ctx.ui
-            .print(&(json::line(&json::echo_added(what, &uid, record)) + "\n"))?;
-    } else {
-        ctx.report(&format!("{what}: echo {uid}\n"))?;
+        return ctx.print_json(&json::echo_added(what, &uid, record));
     }
-    Ok(ExitCode::SUCCESS)
+    ctx.reported(&format!("{what}: echo {uid}\n"))
 }
 
 fn entry_line(r: &Record, score: f64) -> String {
@@ -344,13 +327,8 @@ fn show(ctx: &Context, a: EchoShowArgs) -> Result<ExitCode> {
     let mut out = String::new();
     for (r, s) in &listed {
         if ctx.ui.json {
-            out.push_str(&json::line(&json::echo_listed(
-                r,
-                s.total,
-                s.references,
-                None,
-            )));
-            out.push('\n');
+            let v = json::echo_listed(r, s.total, s.references, None);
+            out.push_str(&(json::line(&v) + "\n"));
         } else {
             out.push_str(&entry_line(r, s.total));
         }
@@ -362,8 +340,7 @@ fn show(ctx: &Context, a: EchoShowArgs) -> Result<ExitCode> {
             "no echoes (add one with `git rune echo add`)"
         });
     }
-    ctx.ui.print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&out)
 }
 
 fn search(ctx: &Context, a: EchoSearchArgs) -> Result<ExitCode> {
@@ -372,13 +349,13 @@ fn search(ctx: &Context, a: EchoSearchArgs) -> Result<ExitCode> {
     let mut out = String::new();
     for f in &found {
         if ctx.ui.json {
-            out.push_str(&json::line(&json::echo_listed(
+            let v = json::echo_listed(
                 &f.record,
                 f.score.total,
                 f.score.references,
                 Some(f.relevance),
-            )));
-            out.push('\n');
+            );
+            out.push_str(&(json::line(&v) + "\n"));
         } else {
             out.push_str(&entry_line(&f.record, f.score.total));
             let shown = crate::integrity::gate::shown(&f.record);
@@ -390,8 +367,7 @@ fn search(ctx: &Context, a: EchoSearchArgs) -> Result<ExitCode> {
     if found.is_empty() && !ctx.ui.json {
         ctx.ui.status("no echo matches");
     }
-    ctx.ui.print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    ctx.print(&out)
 }
 
 fn reference(ctx: &Context, a: EchoRefArgs) -> Result<ExitCode> {
@@ -401,14 +377,11 @@ fn reference(ctx: &Context, a: EchoRefArgs) -> Result<ExitCode> {
         .workflow
         .unwrap_or_else(|| format!("cli-{}", chrono::Utc::now().format("%Y%m%dT%H%M%S%.9fZ")));
     let (uid, w) = echoes::reference(&store, &mut sealer, &a.id, &workflow)?;
-    if let Some(w) = &w {
-        ctx.report_written(&store, w);
-    }
-    ctx.report(&format!(
+    ctx.report_written(&store, w.as_ref());
+    ctx.reported(&format!(
         "referenced echo {uid} ({})\n",
         sanitize(&workflow)
-    ))?;
-    Ok(ExitCode::SUCCESS)
+    ))
 }
 
 /// Whether an echo command that writes text was given `--redact`.
