@@ -32,6 +32,8 @@ pub use lifecycle::{compress, prune};
 pub use migrate::migrate;
 pub use promote::{promote, remembrance_docs, stale_refs};
 pub use score::Scorer;
+#[cfg(test)]
+pub use testing::search;
 
 /// Today in UTC (`GIT_RUNE_TIMESTAMP` pins it, as it pins record times).
 pub fn today() -> NaiveDate {
@@ -276,60 +278,6 @@ pub fn list<'a>(state: &'a State, filter: &Filter) -> Vec<(&'a Record, score::Sc
         .collect()
 }
 
-/// One search result of [`search`].
-#[cfg(test)]
-#[derive(Debug)]
-pub struct Found<'a> {
-    pub record: &'a Record,
-    /// BM25 relevance to the query.
-    pub relevance: f32,
-    pub score: score::Score,
-    /// What the ranking sorts by: relevance weighted by the Echo Score
-    /// (`relevance · (0.5 + 0.5 · score)`).
-    pub rank: f64,
-}
-
-/// Active entries (of `role`, when given) matching `query`, best first: BM25 over title,
-/// learning and evidence, weighted by the Echo Score; ties newest `verified` first, then uid.
-/// Over the whole fold: what `echo search` gives from the cached index ([`search::search`]),
-/// which the tests compare with this.
-#[cfg(test)]
-pub fn search<'a>(state: &'a State, query: &str, role: Option<&str>) -> Vec<Found<'a>> {
-    let filter = Filter {
-        role: role.map(str::to_owned),
-        ..Filter::default()
-    };
-    let records: Vec<&Record> = state.echoes.iter().filter(|r| filter.keeps(r)).collect();
-    let docs = records
-        .iter()
-        .map(|r| crate::memory::cache::echo_index::document(r))
-        .collect();
-    let scorer = Scorer::new(&state.echoes, &state.echo_refs, today());
-    let mut found: Vec<Found<'a>> = crate::rank::bm25(docs, query)
-        .into_iter()
-        .map(|(i, relevance)| {
-            let score = scorer.score(records[i]);
-            Found {
-                record: records[i],
-                relevance,
-                score,
-                rank: relevance as f64 * (0.5 + 0.5 * score.total),
-            }
-        })
-        .collect();
-    let verified = |r: &Record| match &r.body {
-        Body::Echo(Echo { verified, .. }) => verified.clone(),
-        _ => String::new(),
-    };
-    found.sort_by(|a, b| {
-        b.rank
-            .total_cmp(&a.rank)
-            .then_with(|| verified(b.record).cmp(&verified(a.record)))
-            .then_with(|| uid_of(a.record).cmp(uid_of(b.record)))
-    });
-    found
-}
-
 /// Records that a workflow used an entry (`echo ref`).
 pub fn reference(
     store: &Store,
@@ -471,4 +419,61 @@ pub fn briefing_picker(
             solutions: solutions.clone(),
         }
     })
+}
+
+#[cfg(test)]
+mod testing {
+    use super::*;
+
+    /// One search result of [`search`].
+    #[derive(Debug)]
+    pub struct Found<'a> {
+        pub record: &'a Record,
+        /// BM25 relevance to the query.
+        pub relevance: f32,
+        pub score: score::Score,
+        /// What the ranking sorts by: relevance weighted by the Echo Score
+        /// (`relevance · (0.5 + 0.5 · score)`).
+        pub rank: f64,
+    }
+
+    /// Active entries (of `role`, when given) matching `query`, best first: BM25 over title,
+    /// learning and evidence, weighted by the Echo Score; ties newest `verified` first, then uid.
+    /// Over the whole fold: what `echo search` gives from the cached index ([`search::search`]),
+    /// which the tests compare with this.
+    pub fn search<'a>(state: &'a State, query: &str, role: Option<&str>) -> Vec<Found<'a>> {
+        let filter = Filter {
+            role: role.map(str::to_owned),
+            ..Filter::default()
+        };
+        let records: Vec<&Record> = state.echoes.iter().filter(|r| filter.keeps(r)).collect();
+        let docs = records
+            .iter()
+            .map(|r| crate::memory::cache::echo_index::document(r))
+            .collect();
+        let scorer = Scorer::new(&state.echoes, &state.echo_refs, today());
+        let mut found: Vec<Found<'a>> = crate::rank::bm25(docs, query)
+            .into_iter()
+            .map(|(i, relevance)| {
+                let score = scorer.score(records[i]);
+                Found {
+                    record: records[i],
+                    relevance,
+                    score,
+                    rank: relevance as f64 * (0.5 + 0.5 * score.total),
+                }
+            })
+            .collect();
+        let verified = |r: &Record| match &r.body {
+            Body::Echo(Echo { verified, .. }) => verified.clone(),
+            _ => String::new(),
+        };
+        found.sort_by(|a, b| {
+            b.rank
+                .total_cmp(&a.rank)
+                .then_with(|| verified(b.record).cmp(&verified(a.record)))
+                .then_with(|| uid_of(a.record).cmp(uid_of(b.record)))
+        });
+        found
+    }
 }

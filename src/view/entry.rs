@@ -14,6 +14,8 @@ use super::text::{
 };
 use super::ParseError;
 use crate::model::Extra;
+#[cfg(test)]
+pub(crate) use testing::{entries, parse};
 
 /// One known field of a form.
 pub(crate) struct Spec {
@@ -177,12 +179,6 @@ enum Target {
 /// The extra a heading that does not start an entry becomes: its heading line as written.
 fn section_label(line: &str) -> String {
     line.trim().to_owned()
-}
-
-/// Splits a file into raw entries; everything a format still has to check is per entry.
-#[cfg(test)]
-pub(crate) fn parse<'a>(text: &'a str, form: &Form) -> Result<Vec<RawItem<'a>>, ParseError> {
-    parse_framed(text, form).map(|(items, _)| items)
 }
 
 /// [`parse`], and the file's frame: its text before the first entry (the title, an intro,
@@ -580,15 +576,26 @@ pub(crate) fn heading_rest(extras: &[Extra]) -> Option<&str> {
         .map(|x| x.text.as_str())
 }
 
-/// The entries of a parse, with each placeholder where it stood.
-#[cfg(test)]
-pub(crate) fn entries<'a, 'b>(items: &'b [RawItem<'a>]) -> impl Iterator<Item = &'b RawEntry<'a>> {
-    items.iter().filter_map(|i| match i {
-        RawItem::Entry(e) => Some(e),
-        RawItem::Withheld(_) => None,
-    })
-}
-
 #[cfg(test)]
 #[path = "entry_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+mod testing {
+    use super::*;
+
+    /// Splits a file into raw entries; everything a format still has to check is per entry.
+    pub(crate) fn parse<'a>(text: &'a str, form: &Form) -> Result<Vec<RawItem<'a>>, ParseError> {
+        parse_framed(text, form).map(|(items, _)| items)
+    }
+
+    /// The entries of a parse, with each placeholder where it stood.
+    pub(crate) fn entries<'a, 'b>(
+        items: &'b [RawItem<'a>],
+    ) -> impl Iterator<Item = &'b RawEntry<'a>> {
+        items.iter().filter_map(|i| match i {
+            RawItem::Entry(e) => Some(e),
+            RawItem::Withheld(_) => None,
+        })
+    }
+}

@@ -38,6 +38,8 @@ mod lenient_tests;
 mod roundtrip_tests;
 
 pub use diff::diff;
+#[cfg(test)]
+pub use testing::{parse_bodies, render_all, show_all};
 
 #[cfg(test)]
 use crate::model::kinds::CumulativeNote;
@@ -411,30 +413,6 @@ pub fn learning_group_run(r: &Record) -> Option<Vec<u8>> {
     learnings::group_run(r)
 }
 
-/// Nothing withheld (for tests).
-#[cfg(test)]
-pub fn show_all(_: &Record) -> bool {
-    false
-}
-
-/// [`render`] with nothing withheld (for tests).
-#[cfg(test)]
-pub fn render_all(file: ViewFile, state: &State) -> String {
-    render(file, state, &show_all)
-}
-
-/// The bodies of the entries [`parse`] reads (for tests).
-#[cfg(test)]
-pub fn parse_bodies(file: ViewFile, text: &str) -> Result<Vec<Body>, ParseError> {
-    Ok(parse(file, text)?
-        .into_iter()
-        .filter_map(|p| match p {
-            Parsed::Entry(e) => Some(e.body),
-            Parsed::Withheld(_) => None,
-        })
-        .collect())
-}
-
 /// Parses a (possibly hand-edited) file into its entries and placeholders, in file order.
 /// Entry bodies are already normal (see [`normalize`]); each carries the time it gives.
 pub fn parse(file: ViewFile, text: &str) -> Result<Vec<Parsed>, ParseError> {
@@ -799,3 +777,29 @@ fn normal(body: &Body) -> Body {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod testing {
+    use super::*;
+
+    /// Nothing withheld (for tests).
+    pub fn show_all(_: &Record) -> bool {
+        false
+    }
+
+    /// [`render`] with nothing withheld (for tests).
+    pub fn render_all(file: ViewFile, state: &State) -> String {
+        render(file, state, &show_all)
+    }
+
+    /// The bodies of the entries [`parse`] reads (for tests).
+    pub fn parse_bodies(file: ViewFile, text: &str) -> Result<Vec<Body>, ParseError> {
+        Ok(parse(file, text)?
+            .into_iter()
+            .filter_map(|p| match p {
+                Parsed::Entry(e) => Some(e.body),
+                Parsed::Withheld(_) => None,
+            })
+            .collect())
+    }
+}

@@ -21,6 +21,8 @@ use crate::model::kinds::{Echo, EchoRef};
 use crate::model::{Body, Record, State};
 use crate::rank;
 use crate::store::{branch_ref, Store, Tip, MEMORY_REF};
+#[cfg(test)]
+pub use testing::put;
 
 /// As many kept as of the echoes they index.
 const INDEXES: Cache<EchoIndex> = Cache::new("echo-index", 1, 4, Some("echo-index"));
@@ -71,12 +73,6 @@ pub fn document(r: &Record) -> String {
 }
 
 impl EchoIndex {
-    /// The index of a state's echoes and references, every entry tokenized.
-    #[cfg(test)]
-    pub fn of(state: &State) -> EchoIndex {
-        EchoIndex::reusing(state, None)
-    }
-
     /// [`EchoIndex::of`], taking the token statistics of the entries whose record line is
     /// the same from an index made before (a record line names its text exactly): a write
     /// tokenizes only the entries it changed.
@@ -162,12 +158,6 @@ pub fn read(store: &Store, memory: Option<Tip>, branch: Option<Tip>) -> Option<E
         .filter(EchoIndex::whole)
 }
 
-/// Stores `index` as that of the two trees.
-#[cfg(test)]
-pub fn put(store: &Store, memory: Option<Tip>, branch: Option<Tip>, index: &EchoIndex) {
-    INDEXES.put(store.common_dir(), &key(memory, branch), index);
-}
-
 /// Makes the index of `state` (the whole fold of the two trees, or its echoes) and stores
 /// it. A cache that cannot be written only costs the next search the index.
 pub fn store(store: &Store, memory: Option<Tip>, branch: Option<Tip>, state: &State) -> EchoIndex {
@@ -211,4 +201,21 @@ pub fn current(store: &Store, fresh: bool) -> crate::store::Result<EchoIndex> {
     }
     let state = super::echoes::echoes(store, &head, &branch_ref, memory, branch)?;
     Ok(self::store(store, memory, branch, &state))
+}
+
+#[cfg(test)]
+mod testing {
+    use super::*;
+
+    impl EchoIndex {
+        /// The index of a state's echoes and references, every entry tokenized.
+        pub fn of(state: &State) -> EchoIndex {
+            EchoIndex::reusing(state, None)
+        }
+    }
+
+    /// Stores `index` as that of the two trees.
+    pub fn put(store: &Store, memory: Option<Tip>, branch: Option<Tip>, index: &EchoIndex) {
+        INDEXES.put(store.common_dir(), &key(memory, branch), index);
+    }
 }
