@@ -73,19 +73,18 @@ pub fn plan(echoes: &[Record], role: &str, today: &str) -> Vec<Block> {
     let mut entries: Vec<&Record> = echoes
         .iter()
         .filter(|r| {
-            matches!(&r.body, Body::Echo(Echo { role: r2, layer, archived: false, members, .. })
-                if r2 == role && layer != ETCHED && members.is_empty())
+            Echo::of(&r.body).is_some_and(|e| {
+                e.role == role && e.layer != ETCHED && !e.archived && e.members.is_empty()
+            })
         })
         .collect();
     entries.sort_by(|a, b| super::uid_of(a).cmp(super::uid_of(b)));
     let n = entries.len();
     let feats: Vec<(BTreeSet<String>, BTreeSet<String>)> = entries
         .iter()
-        .map(|r| match &r.body {
-            Body::Echo(Echo {
-                title, evidence, ..
-            }) => (words(title), paths(evidence)),
-            _ => Default::default(),
+        .map(|r| {
+            Echo::of(&r.body)
+                .map_or_else(Default::default, |e| (words(&e.title), paths(&e.evidence)))
         })
         .collect();
     // Union-find over "related": a shared evidence path or two shared title words.
@@ -123,20 +122,11 @@ pub fn plan(echoes: &[Record], role: &str, today: &str) -> Vec<Block> {
 
 fn block(role: &str, today: &str, mut members: Vec<&Record>) -> Block {
     // Most confident first, then newest verified, then uid: the order the summary follows.
+    let confidence = |r: &Record| Echo::of(&r.body).map_or(0.0, |e| e.confidence);
     members.sort_by(|a, b| {
-        let k = |r: &Record| match &r.body {
-            Body::Echo(Echo {
-                confidence,
-                verified,
-                uid,
-                ..
-            }) => (*confidence, verified.clone(), uid.clone()),
-            _ => (0.0, String::new(), String::new()),
-        };
-        let (ka, kb) = (k(a), k(b));
-        kb.0.total_cmp(&ka.0)
-            .then_with(|| kb.1.cmp(&ka.1))
-            .then_with(|| ka.2.cmp(&kb.2))
+        confidence(b)
+            .total_cmp(&confidence(a))
+            .then_with(|| super::ties(a, b))
     });
     let mut topic_words: BTreeMap<String, usize> = BTreeMap::new();
     let mut evidence: Vec<String> = Vec::new();

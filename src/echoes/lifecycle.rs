@@ -148,13 +148,18 @@ pub fn compress(
         let mut drafts = Vec::new();
         for (_, _, blocks) in &roles {
             for b in blocks {
-                drafts.push(seal_version(&mut sealer, b.body.clone(), None)?);
+                drafts.push(seal_version(
+                    &mut sealer,
+                    b.body.clone(),
+                    None,
+                    "the echo's",
+                )?);
                 for m in &b.members {
                     let mut body = m.body.clone();
                     if let Body::Echo(Echo { archived, .. }) = &mut body {
                         *archived = true;
                     }
-                    drafts.push(seal_version(&mut sealer, body, Some(m))?);
+                    drafts.push(seal_version(&mut sealer, body, Some(m), "the echo's")?);
                 }
             }
         }

@@ -70,17 +70,26 @@ pub enum Added {
 
 /// The uid of an echo body (empty for other kinds).
 pub fn uid_of(r: &Record) -> &str {
-    match &r.body {
-        Body::Echo(Echo { uid, .. }) => uid,
-        _ => "",
-    }
+    echo::uid(&r.body)
 }
 
-/// Seals an echo body as a new version of `current` (when given), superseding it.
+/// How entries of one score are ordered: newest `verified` first, then by uid.
+fn ties(a: &Record, b: &Record) -> std::cmp::Ordering {
+    fn verified(r: &Record) -> &str {
+        Echo::of(&r.body).map_or("", |e| &e.verified)
+    }
+    verified(b)
+        .cmp(verified(a))
+        .then_with(|| uid_of(a).cmp(uid_of(b)))
+}
+
+/// Seals an echo body as a new version of `current` (when given), superseding it; a refused
+/// field is named as `{whose} {field}` (`the echo's`, `an echo's`).
 fn seal_version(
     sealer: &mut Sealer,
     body: Body,
     current: Option<&Record>,
+    whose: &str,
 ) -> Result<Sealed, crate::memory::seal::SealError> {
     sealer.seal(
         Draft {
@@ -88,8 +97,22 @@ fn seal_version(
             supersedes: current.map(|r| vec![r.id.clone()]).unwrap_or_default(),
             at: None,
         },
-        &|field, _| format!("the echo's {field}"),
+        &|field, _| format!("{whose} {field}"),
     )
+}
+
+/// The seed's duplicate rule applied to `into`: the newer `verified` and the higher confidence
+/// win; with `reactivate`, an archived entry found again is active again.
+fn raise(into: &mut Body, found: &Body, reactivate: bool) {
+    if let (Some(e), Some(f)) = (Echo::of_mut(into), Echo::of(found)) {
+        if f.verified > e.verified {
+            e.verified = f.verified.clone();
+        }
+        e.confidence = e.confidence.max(f.confidence);
+        if reactivate {
+            e.archived = false;
+        }
+    }
 }
 
 /// The live entry with this uid in `state`.
@@ -122,38 +145,33 @@ pub fn find<'a>(state: &'a State, id: &str) -> Result<&'a Record> {
 /// not archived): the seed's `supersedes` retires it, so contradictory entries do not both
 /// load.
 pub fn superseded_by<'a>(state: &'a State, body: &Body) -> Option<&'a Record> {
-    let Body::Echo(Echo {
-        role,
-        uid,
-        supersedes_title,
-        ..
-    }) = body
-    else {
-        return None;
-    };
-    let want = crate::text::one_line(supersedes_title).to_lowercase();
+    let e = Echo::of(body)?;
+    let want = crate::text::one_line(&e.supersedes_title).to_lowercase();
     if want.is_empty() || want == "none" {
         return None;
     }
-    state.echoes.iter().find(|r| match &r.body {
-        Body::Echo(Echo {
-            role: r_role,
-            uid: r_uid,
-            title,
-            archived: false,
-            ..
-        }) => r_role == role && r_uid != uid && crate::text::one_line(title).to_lowercase() == want,
-        _ => false,
+    state.echoes.iter().find(|r| {
+        Echo::of(&r.body).is_some_and(|o| {
+            o.role == e.role
+                && o.uid != e.uid
+                && !o.archived
+                && crate::text::one_line(&o.title).to_lowercase() == want
+        })
     })
 }
 
 /// The version that retires `old` (archived), sealed.
 pub fn retire(old: &Record) -> Result<Sealed> {
     let mut body = old.body.clone();
-    if let Body::Echo(Echo { archived, .. }) = &mut body {
-        *archived = true;
+    if let Some(e) = Echo::of_mut(&mut body) {
+        e.archived = true;
     }
-    Ok(seal_version(&mut Sealer::new(false), body, Some(old))?)
+    Ok(seal_version(
+        &mut Sealer::new(false),
+        body,
+        Some(old),
+        "the echo's",
+    )?)
 }
 
 /// Adds an entry (`echo add`), or merges it into the one with the same pattern and evidence.
@@ -183,11 +201,8 @@ pub fn add(store: &Store, sealer: &mut Sealer, new: NewEcho, confirmed: bool) ->
         extra: Vec::new(),
     });
     // Sealed once up front, so a secret or an invalid field is refused before any write.
-    let sealed = seal_version(sealer, body, None)?;
-    let uid = match sealed.body() {
-        Body::Echo(Echo { uid, .. }) => uid.clone(),
-        _ => String::new(),
-    };
+    let sealed = seal_version(sealer, body, None, "the echo's")?;
+    let uid = echo::uid(sealed.body()).to_owned();
     let mut merged = false;
     let mut unchanged = false;
     let written = write_records(store, Scope::Memory, "echo: add", |state| {
@@ -202,36 +217,19 @@ pub fn add(store: &Store, sealer: &mut Sealer, new: NewEcho, confirmed: bool) ->
             return Ok::<_, anyhow::Error>(out);
         };
         merged = true;
-        let Body::Echo(Echo {
-            confidence: new_c,
-            verified: new_v,
-            ..
-        }) = sealed.body()
-        else {
-            return Ok(Vec::new());
-        };
+        // Unchanged when it already has at least this confidence and `verified`, active.
         let mut body = existing.body.clone();
-        if let Body::Echo(Echo {
-            confidence,
-            verified,
-            archived,
-            ..
-        }) = &mut body
-        {
-            if *confidence >= *new_c && *verified >= *new_v && !*archived {
-                unchanged = true;
-                return Ok(Vec::new());
-            }
-            *confidence = confidence.max(*new_c);
-            if *new_v > *verified {
-                *verified = new_v.clone();
-            }
-            *archived = false;
+        raise(&mut body, sealed.body(), true);
+        if body == existing.body {
+            unchanged = true;
+            return Ok(Vec::new());
         }
+        let mut sealer = Sealer::new(false);
         Ok(vec![seal_version(
-            &mut Sealer::new(false),
+            &mut sealer,
             body,
             Some(existing),
+            "the echo's",
         )?])
     })?;
     Ok(match written {
@@ -252,18 +250,12 @@ pub struct Filter {
 
 impl Filter {
     pub fn keeps(&self, r: &Record) -> bool {
-        let Body::Echo(Echo {
-            role,
-            layer,
-            archived,
-            ..
-        }) = &r.body
-        else {
+        let Some(e) = Echo::of(&r.body) else {
             return false;
         };
-        self.role.as_ref().is_none_or(|x| x == role)
-            && self.layer.as_ref().is_none_or(|x| x == layer)
-            && *archived == self.archived
+        self.role.as_ref().is_none_or(|x| *x == e.role)
+            && self.layer.as_ref().is_none_or(|x| *x == e.layer)
+            && e.archived == self.archived
     }
 }
 
@@ -315,27 +307,22 @@ pub fn set_archived(
         let mut out = Vec::new();
         let mut sealer = Sealer::new(false);
         for r in &state.echoes {
-            let Body::Echo(Echo {
-                layer,
-                archived: now,
-                ..
-            }) = &r.body
-            else {
+            let Some(e) = Echo::of(&r.body) else {
                 continue;
             };
-            if *now == archived || !pick(state, r) {
+            if e.archived == archived || !pick(state, r) {
                 continue;
             }
-            if layer == ETCHED && archived && !confirmed {
+            if e.layer == ETCHED && archived && !confirmed {
                 refused = Some(r.body.title().to_owned());
                 continue;
             }
             let mut body = r.body.clone();
-            if let Body::Echo(Echo { archived: a, .. }) = &mut body {
-                *a = archived;
+            if let Some(e) = Echo::of_mut(&mut body) {
+                e.archived = archived;
             }
             titles.push(r.body.title().to_owned());
-            out.push(seal_version(&mut sealer, body, Some(r))?);
+            out.push(seal_version(&mut sealer, body, Some(r), "the echo's")?);
         }
         Ok::<_, anyhow::Error>(out)
     })?;
@@ -403,16 +390,7 @@ pub fn briefing_picker(
             ..Filter::default()
         };
         let mut listed = list(state, &filter);
-        let verified = |r: &Record| match &r.body {
-            Body::Echo(Echo { verified, .. }) => verified.clone(),
-            _ => String::new(),
-        };
-        listed.sort_by(|a, b| {
-            b.1.total
-                .total_cmp(&a.1.total)
-                .then_with(|| verified(b.0).cmp(&verified(a.0)))
-                .then_with(|| uid_of(a.0).cmp(uid_of(b.0)))
-        });
+        listed.sort_by(|a, b| b.1.total.total_cmp(&a.1.total).then_with(|| ties(a.0, b.0)));
         crate::memory::load::RoleEchoes {
             role: role.clone(),
             uids: listed.iter().map(|(r, _)| uid_of(r).to_owned()).collect(),
@@ -464,15 +442,10 @@ mod testing {
                 }
             })
             .collect();
-        let verified = |r: &Record| match &r.body {
-            Body::Echo(Echo { verified, .. }) => verified.clone(),
-            _ => String::new(),
-        };
         found.sort_by(|a, b| {
             b.rank
                 .total_cmp(&a.rank)
-                .then_with(|| verified(b.record).cmp(&verified(a.record)))
-                .then_with(|| uid_of(a.record).cmp(uid_of(b.record)))
+                .then_with(|| ties(a.record, b.record))
         });
         found
     }
