@@ -134,32 +134,23 @@ fn block(role: &str, today: &str, mut members: Vec<&Record>) -> Block {
     let mut sentences = Vec::new();
     let (mut conf, mut verified, mut any_inscribed) = (0.0f64, String::new(), false);
     for r in &members {
-        if let Body::Echo(Echo {
-            title,
-            evidence: e,
-            confidence,
-            verified: v,
-            layer,
-            text,
-            ..
-        }) = &r.body
-        {
-            for w in words(title) {
+        if let Some(e) = Echo::of(&r.body) {
+            for w in words(&e.title) {
                 *topic_words.entry(w).or_default() += 1;
             }
-            if !e.is_empty() && !evidence.contains(e) {
-                evidence.push(e.clone());
+            if !e.evidence.is_empty() && !evidence.contains(&e.evidence) {
+                evidence.push(e.evidence.clone());
             }
-            descs.push(match echo::title_kind(title) {
-                Some(k) => title[k.len() + 1..].trim().to_owned(),
-                None => title.clone(),
+            descs.push(match echo::title_kind(&e.title) {
+                Some(k) => e.title[k.len() + 1..].trim().to_owned(),
+                None => e.title.clone(),
             });
-            sentences.push(first_sentence(text).to_owned());
-            conf = conf.max(*confidence);
-            if *v > verified {
-                verified = v.clone();
+            sentences.push(first_sentence(&e.text).to_owned());
+            conf = conf.max(e.confidence);
+            if e.verified > verified {
+                verified = e.verified.clone();
             }
-            any_inscribed |= layer == INSCRIBED;
+            any_inscribed |= e.layer == INSCRIBED;
         }
     }
     let mut top: Vec<(String, usize)> = topic_words.into_iter().collect();

@@ -346,10 +346,7 @@ pub fn roles_of(state: &State) -> BTreeSet<String> {
     state
         .echoes
         .iter()
-        .filter_map(|r| match &r.body {
-            Body::Echo(Echo { role, .. }) => Some(role.clone()),
-            _ => None,
-        })
+        .filter_map(|r| Echo::of(&r.body).map(|e| e.role.clone()))
         .collect()
 }
 

@@ -12,7 +12,7 @@ use crate::memory::Snapshot;
 use crate::model::kinds::Echo;
 #[cfg(test)]
 use crate::model::kinds::EchoRef;
-use crate::model::{Body, Record, Scope, State};
+use crate::model::{Record, Scope, State};
 use crate::store::Store;
 
 /// An entry pruning archives: uid, title, Echo Score.
@@ -78,7 +78,7 @@ pub fn prune_plan(state: &State, role: Option<&str>, today: NaiveDate) -> Vec<Ro
         let picked = state
             .echoes
             .iter()
-            .filter(|e| matches!(&e.body, Body::Echo(Echo { role, .. }) if *role == r))
+            .filter(|e| Echo::of(&e.body).is_some_and(|e| e.role == r))
             .filter(|e| scorer.prunable(e))
             .map(|e| {
                 (
@@ -156,8 +156,8 @@ pub fn compress(
                 )?);
                 for m in &b.members {
                     let mut body = m.body.clone();
-                    if let Body::Echo(Echo { archived, .. }) = &mut body {
-                        *archived = true;
+                    if let Some(e) = Echo::of_mut(&mut body) {
+                        e.archived = true;
                     }
                     drafts.push(seal_version(&mut sealer, body, Some(m), "the echo's")?);
                 }
@@ -173,7 +173,7 @@ pub fn compress(
 mod tests {
     use super::*;
     use crate::model::testing::meta;
-    use crate::model::{echo, fold, Meta};
+    use crate::model::{echo, fold, Body, Meta};
 
     /// A generated history of 500 entries over one role, pinned dates: layers in turn, verified
     /// dates spread over 400 days before 2026-06-01, a reference for every seventh entry.

@@ -105,7 +105,7 @@ pub fn title_line(role: &str, file: EchoFile) -> String {
 pub fn render(role: &str, file: EchoFile, echoes: &[Record], withhold: Withhold<'_>) -> String {
     let mine: Vec<&Record> = echoes
         .iter()
-        .filter(|r| matches!(&r.body, Body::Echo(Echo { role: r2, .. }) if r2 == role))
+        .filter(|r| Echo::of(&r.body).is_some_and(|e| e.role == role))
         .filter(|r| EchoFile::of(&r.body) == Some(file))
         .collect();
     if mine.is_empty() {
@@ -115,10 +115,7 @@ pub fn render(role: &str, file: EchoFile, echoes: &[Record], withhold: Withhold<
     for r in mine {
         out.push('\n');
         if withhold(r) {
-            let uid = match &r.body {
-                Body::Echo(Echo { uid, .. }) => uid.as_str(),
-                _ => "",
-            };
+            let uid = crate::model::echo::uid(&r.body);
             out.push_str(&format!(
                 "> withheld by git-rune: echo {uid} (run `git rune verify` to see why)\n"
             ));

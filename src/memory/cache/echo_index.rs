@@ -61,15 +61,10 @@ pub struct EchoIndex {
 
 /// The text an entry is found by: its title (twice: it weighs more), learning and evidence.
 pub fn document(r: &Record) -> String {
-    match &r.body {
-        Body::Echo(Echo {
-            title,
-            text,
-            evidence,
-            ..
-        }) => format!("{title}\n{title}\n{text}\n{evidence}"),
-        _ => String::new(),
-    }
+    Echo::of(&r.body).map_or_else(String::new, |e| {
+        let (title, text, evidence) = (&e.title, &e.text, &e.evidence);
+        format!("{title}\n{title}\n{text}\n{evidence}")
+    })
 }
 
 impl EchoIndex {
@@ -90,15 +85,7 @@ impl EchoIndex {
         let mut docs = Vec::new();
         let mut tokens = Vec::new();
         for r in &state.echoes {
-            if let Body::Echo(Echo {
-                uid,
-                role,
-                layer,
-                verified,
-                archived: false,
-                ..
-            }) = &r.body
-            {
+            if let Some(e) = Echo::of(&r.body).filter(|e| !e.archived) {
                 let line = r.to_line();
                 tokens.push(
                     known
@@ -106,10 +93,10 @@ impl EchoIndex {
                         .unwrap_or_else(|| tokenizer.tokens(&document(r))),
                 );
                 docs.push(Doc {
-                    uid: uid.clone(),
-                    role: role.clone(),
-                    layer: layer.clone(),
-                    verified: verified.clone(),
+                    uid: e.uid.clone(),
+                    role: e.role.clone(),
+                    layer: e.layer.clone(),
+                    verified: e.verified.clone(),
                     line,
                 });
             }
@@ -130,12 +117,8 @@ impl EchoIndex {
         let referenced = state
             .echoes
             .iter()
-            .filter_map(|r| match &r.body {
-                Body::Echo(Echo { role, uid, .. }) if named.contains(uid.as_str()) => {
-                    Some((role.clone(), uid.clone()))
-                }
-                _ => None,
-            })
+            .filter_map(|r| Echo::of(&r.body).filter(|e| named.contains(e.uid.as_str())))
+            .map(|e| (e.role.clone(), e.uid.clone()))
             .collect();
         EchoIndex {
             docs,

@@ -582,10 +582,7 @@ pub(super) fn echoes_section<'a>(
     let by_uid: std::collections::HashMap<&str, &Record> = state
         .echoes
         .iter()
-        .filter_map(|r| match &r.body {
-            Body::Echo(Echo { uid, .. }) => Some((uid.as_str(), r)),
-            _ => None,
-        })
+        .filter_map(|r| Echo::of(&r.body).map(|e| (e.uid.as_str(), r)))
         .collect();
     let mut items: Vec<Lazy<'a>> = Vec::new();
     if let Some(s) = &role.solutions {
