@@ -105,6 +105,15 @@ impl Sealer {
         self.redact
     }
 
+    /// [`Sealer::seal`] of a draft read from `text`, the file shown as `shown`: a secret is
+    /// placed as `{shown}:{line} (field `{field}`)`, by where it first appears (else line 1).
+    pub fn seal_in(&mut self, draft: Draft, shown: &str, text: &str) -> Result<Sealed, SealError> {
+        self.seal(draft, &|field, secret| {
+            let at = text.find(secret).unwrap_or(0);
+            format!("{shown}:{} (field `{field}`)", secrets::line_of(text, at))
+        })
+    }
+
     /// Normalizes the body (the form the view renders back unchanged), filters secrets, then
     /// validates. `place(field, secret)` says where a secret sits, for the message.
     pub fn seal(
