@@ -22,11 +22,11 @@
 //! `# ` title) and a second block of one title are refused with their line: nothing is
 //! dropped.
 
+use super::entry;
 use super::text::{
     bullet_field_line, err, field_line, heading, loose, numbered, parse_time, withheld_id,
-    withheld_line,
 };
-use super::{normal, ParseError, Parsed, Withhold};
+use super::{ParseError, Parsed, Withhold};
 use crate::model::kinds::ContextBlock;
 use crate::model::{Body, Record};
 
@@ -37,43 +37,43 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     if records.is_empty() {
         return String::new();
     }
-    let mut out = String::from("# Context Blocks\n");
-    for r in records {
-        if withhold(r) {
-            out.push_str(&format!("\n{}\n", withheld_line("context-block", &r.id)));
-            continue;
-        }
-        let Body::ContextBlock(ContextBlock {
-            title,
-            content,
-            updated,
-            related_tasks,
-        }) = normal(&r.body)
-        else {
-            continue;
-        };
-        out.push_str(&format!("\n## {title}\n"));
-        if !updated.is_empty() {
-            out.push_str(&format!("**Updated:** {updated}\n"));
-        }
-        if !related_tasks.is_empty() {
-            out.push_str(&format!(
-                "**Related tasks:** {}\n",
-                related_tasks.join(", ")
-            ));
-        }
-        if !content.is_empty() {
-            out.push('\n');
-            for line in content.split('\n') {
-                if !line.is_empty() {
-                    out.push_str(INDENT);
-                    out.push_str(line);
-                }
-                out.push('\n');
+    entry::render_each(
+        "# Context Blocks\n",
+        "context-block",
+        records,
+        withhold,
+        |out, _, body| {
+            let Body::ContextBlock(ContextBlock {
+                title,
+                content,
+                updated,
+                related_tasks,
+            }) = body
+            else {
+                return;
+            };
+            out.push_str(&format!("\n## {title}\n"));
+            if !updated.is_empty() {
+                out.push_str(&format!("**Updated:** {updated}\n"));
             }
-        }
-    }
-    out
+            if !related_tasks.is_empty() {
+                out.push_str(&format!(
+                    "**Related tasks:** {}\n",
+                    related_tasks.join(", ")
+                ));
+            }
+            if !content.is_empty() {
+                out.push('\n');
+                for line in content.split('\n') {
+                    if !line.is_empty() {
+                        out.push_str(INDENT);
+                        out.push_str(line);
+                    }
+                    out.push('\n');
+                }
+            }
+        },
+    )
 }
 
 /// A `Label: value` line before a block's content: `**Updated:**`, `- **Updated:**` or plain

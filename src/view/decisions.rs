@@ -1,8 +1,8 @@
 //! `decisions.md`: the seed's architectural decision log.
 
 use super::entry::{self, line, push_extras, text, Form};
-use super::text::{minute, one_line, push_field, read_paths, withheld_line};
-use super::{normal, ParseError, Withhold};
+use super::text::{minute, one_line, push_field, read_paths};
+use super::{ParseError, Withhold};
 use crate::model::kinds::Decision;
 use crate::model::{Body, Record};
 
@@ -22,44 +22,44 @@ const FORM: Form = Form {
 };
 
 pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
-    let mut out = String::from("# Decisions Log\n");
-    for r in records {
-        if withhold(r) {
-            out.push_str(&format!("\n{}\n", withheld_line("decision", &r.id)));
-            continue;
-        }
-        if let Body::Decision(Decision {
-            title,
-            context,
-            decision,
-            rationale,
-            impact,
-            files,
-            extra,
-            ..
-        }) = normal(&r.body)
-        {
-            out.push_str(&format!(
-                "\n## [{}] Decision: {title}\n",
-                minute(&r.meta.ts)
-            ));
-            push_extras(&mut out, &extra, "");
-            for (label, value) in [
-                ("Context", &context),
-                ("Decision", &decision),
-                ("Rationale", &rationale),
-                ("Impact", &impact),
-            ] {
-                push_field(&mut out, label, value);
-                push_extras(&mut out, &extra, label);
+    entry::render_each(
+        "# Decisions Log\n",
+        "decision",
+        records,
+        withhold,
+        |out, r, body| {
+            if let Body::Decision(Decision {
+                title,
+                context,
+                decision,
+                rationale,
+                impact,
+                files,
+                extra,
+                ..
+            }) = body
+            {
+                out.push_str(&format!(
+                    "\n## [{}] Decision: {title}\n",
+                    minute(&r.meta.ts)
+                ));
+                push_extras(out, &extra, "");
+                for (label, value) in [
+                    ("Context", &context),
+                    ("Decision", &decision),
+                    ("Rationale", &rationale),
+                    ("Impact", &impact),
+                ] {
+                    push_field(out, label, value);
+                    push_extras(out, &extra, label);
+                }
+                if !files.is_empty() {
+                    push_field(out, "Files", &files.join(", "));
+                    push_extras(out, &extra, "Files");
+                }
             }
-            if !files.is_empty() {
-                push_field(&mut out, "Files", &files.join(", "));
-                push_extras(&mut out, &extra, "Files");
-            }
-        }
-    }
-    out
+        },
+    )
 }
 
 pub(crate) fn parse(text: &str) -> Result<super::Framed, ParseError> {

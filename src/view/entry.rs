@@ -10,10 +10,11 @@
 
 use super::text::{
     bullet_field_line, date_prefix, err, fence, field_line, heading, is_blank, loose, numbered,
-    one_line, starts_list_item, strip_word, withheld_id, DatePrefix, Src,
+    one_line, starts_list_item, strip_word, withheld_id, withheld_line, DatePrefix, Src,
 };
 use super::ParseError;
-use crate::model::Extra;
+use super::Withhold;
+use crate::model::{Body, Extra, Record};
 #[cfg(test)]
 pub(crate) use testing::{entries, parse};
 
@@ -543,6 +544,26 @@ fn has_fields_below(lines: &[Src<'_>], form: &Form) -> bool {
         open = fence(src.text);
     }
     false
+}
+
+/// A file of `header` then each of `records`: a withheld one as a placeholder naming `kind`,
+/// the others as `each` writes their normal body.
+pub(crate) fn render_each(
+    header: &str,
+    kind: &str,
+    records: &[Record],
+    withhold: Withhold<'_>,
+    mut each: impl FnMut(&mut String, &Record, Body),
+) -> String {
+    let mut out = String::from(header);
+    for r in records {
+        if withhold(r) {
+            out.push_str(&format!("\n{}\n", withheld_line(kind, &r.id)));
+        } else {
+            each(&mut out, r, super::normal(&r.body));
+        }
+    }
+    out
 }
 
 /// Writes the extras that came after `after` (the empty string: right after the heading):

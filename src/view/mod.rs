@@ -302,13 +302,20 @@ fn title_line(file: ViewFile) -> Option<&'static str> {
     })
 }
 
+/// The text of `file`'s frame, unless `withhold` picks it.
+fn shown_frame<'a>(state: &'a State, file: ViewFile, withhold: Withhold<'_>) -> Option<&'a str> {
+    frame_of(state, file)
+        .filter(|r| !withhold(r))
+        .and_then(|r| match &r.body {
+            Body::Document(crate::model::kinds::Document { content, .. }) => Some(content.as_str()),
+            _ => None,
+        })
+}
+
 /// `text` (a default rendering of `file`) with the file's frame in place of its title line.
 fn with_frame(file: ViewFile, text: String, state: &State, withhold: Withhold<'_>) -> String {
-    let frame = frame_of(state, file).filter(|r| !withhold(r));
-    let (Some(frame), Some(title)) = (frame, title_line(file)) else {
-        return text;
-    };
-    let Body::Document(crate::model::kinds::Document { content, .. }) = &frame.body else {
+    let (Some(content), Some(title)) = (shown_frame(state, file, withhold), title_line(file))
+    else {
         return text;
     };
     match text.strip_prefix(title) {
@@ -341,14 +348,7 @@ pub fn render(file: ViewFile, state: &State, withhold: Withhold<'_>) -> String {
         ViewFile::Invariants => invariants::render(
             records,
             // A frame the gate withholds is not shown: the view's own layout stands.
-            frame_of(state, file)
-                .filter(|r| !withhold(r))
-                .and_then(|r| match &r.body {
-                    Body::Document(crate::model::kinds::Document { content, .. }) => {
-                        Some(content.as_str())
-                    }
-                    _ => None,
-                }),
+            shown_frame(state, file, withhold),
             withhold,
         ),
         ViewFile::Progress => progress::render(records, withhold),
