@@ -37,43 +37,37 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     if records.is_empty() {
         return String::new();
     }
-    entry::render_each(
-        "# Context Blocks\n",
-        "context-block",
-        records,
-        withhold,
-        |out, _, body| {
-            let Body::ContextBlock(ContextBlock {
-                title,
-                content,
-                updated,
-                related_tasks,
-            }) = body
-            else {
-                return;
-            };
-            out.push_str(&format!("\n## {title}\n"));
-            if !updated.is_empty() {
-                out.push_str(&format!("**Updated:** {updated}\n"));
-            }
-            if !related_tasks.is_empty() {
-                out.push_str(&format!(
-                    "**Related tasks:** {}\n",
-                    related_tasks.join(", ")
-                ));
-            }
-            if !content.is_empty() {
-                out.push('\n');
-                for line in content.split('\n') {
-                    if !line.is_empty() {
-                        out.push_str(INDENT);
-                        out.push_str(line);
-                    }
-                    out.push('\n');
+    entry::render_each("# Context Blocks\n", records, withhold, |out, _, body| {
+        let Body::ContextBlock(ContextBlock {
+            title,
+            content,
+            updated,
+            related_tasks,
+        }) = body
+        else {
+            return;
+        };
+        out.push_str(&format!("\n## {title}\n"));
+        if !updated.is_empty() {
+            out.push_str(&format!("**Updated:** {updated}\n"));
+        }
+        if !related_tasks.is_empty() {
+            out.push_str(&format!(
+                "**Related tasks:** {}\n",
+                related_tasks.join(", ")
+            ));
+        }
+        if !content.is_empty() {
+            out.push('\n');
+            for line in content.split('\n') {
+                if !line.is_empty() {
+                    out.push_str(INDENT);
+                    out.push_str(line);
                 }
+                out.push('\n');
             }
-        },
-    )
+        }
+    })
 }
 
 /// A `Label: value` line before a block's content: `**Updated:**`, `- **Updated:**` or plain

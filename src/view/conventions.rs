@@ -16,35 +16,29 @@ const FORM: Form = Form {
 };
 
 pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
-    entry::render_each(
-        "# Conventions\n",
-        "convention",
-        records,
-        withhold,
-        |out, r, body| {
-            if let Body::Convention(Convention {
-                title,
-                pattern,
-                example,
-                applies_to,
-                extra,
-            }) = body
-            {
-                out.push_str(&format!("\n## [{}] Convention: {title}\n", day(&r.meta.ts)));
-                push_extras(out, &extra, "");
-                for (label, value, always) in [
-                    ("Pattern", &pattern, true),
-                    ("Example", &example, false),
-                    ("Applies to", &applies_to, false),
-                ] {
-                    if always || !value.is_empty() {
-                        push_field(out, label, value);
-                        push_extras(out, &extra, label);
-                    }
+    entry::render_each("# Conventions\n", records, withhold, |out, r, body| {
+        if let Body::Convention(Convention {
+            title,
+            pattern,
+            example,
+            applies_to,
+            extra,
+        }) = body
+        {
+            out.push_str(&format!("\n## [{}] Convention: {title}\n", day(&r.meta.ts)));
+            push_extras(out, &extra, "");
+            for (label, value, always) in [
+                ("Pattern", &pattern, true),
+                ("Example", &example, false),
+                ("Applies to", &applies_to, false),
+            ] {
+                if always || !value.is_empty() {
+                    push_field(out, label, value);
+                    push_extras(out, &extra, label);
                 }
             }
-        },
-    )
+        }
+    })
 }
 
 pub(crate) fn parse(text: &str) -> Result<super::Framed, ParseError> {

@@ -22,44 +22,38 @@ const FORM: Form = Form {
 };
 
 pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
-    entry::render_each(
-        "# Decisions Log\n",
-        "decision",
-        records,
-        withhold,
-        |out, r, body| {
-            if let Body::Decision(Decision {
-                title,
-                context,
-                decision,
-                rationale,
-                impact,
-                files,
-                extra,
-                ..
-            }) = body
-            {
-                out.push_str(&format!(
-                    "\n## [{}] Decision: {title}\n",
-                    minute(&r.meta.ts)
-                ));
-                push_extras(out, &extra, "");
-                for (label, value) in [
-                    ("Context", &context),
-                    ("Decision", &decision),
-                    ("Rationale", &rationale),
-                    ("Impact", &impact),
-                ] {
-                    push_field(out, label, value);
-                    push_extras(out, &extra, label);
-                }
-                if !files.is_empty() {
-                    push_field(out, "Files", &files.join(", "));
-                    push_extras(out, &extra, "Files");
-                }
+    entry::render_each("# Decisions Log\n", records, withhold, |out, r, body| {
+        if let Body::Decision(Decision {
+            title,
+            context,
+            decision,
+            rationale,
+            impact,
+            files,
+            extra,
+            ..
+        }) = body
+        {
+            out.push_str(&format!(
+                "\n## [{}] Decision: {title}\n",
+                minute(&r.meta.ts)
+            ));
+            push_extras(out, &extra, "");
+            for (label, value) in [
+                ("Context", &context),
+                ("Decision", &decision),
+                ("Rationale", &rationale),
+                ("Impact", &impact),
+            ] {
+                push_field(out, label, value);
+                push_extras(out, &extra, label);
             }
-        },
-    )
+            if !files.is_empty() {
+                push_field(out, "Files", &files.join(", "));
+                push_extras(out, &extra, "Files");
+            }
+        }
+    })
 }
 
 pub(crate) fn parse(text: &str) -> Result<super::Framed, ParseError> {

@@ -546,11 +546,10 @@ fn has_fields_below(lines: &[Src<'_>], form: &Form) -> bool {
     false
 }
 
-/// A file of `header` then each of `records`: a withheld one as a placeholder naming `kind`,
+/// A file of `header` then each of `records`: a withheld one as a placeholder naming its kind,
 /// the others as `each` writes their normal body.
 pub(crate) fn render_each(
     header: &str,
-    kind: &str,
     records: &[Record],
     withhold: Withhold<'_>,
     mut each: impl FnMut(&mut String, &Record, Body),
@@ -558,7 +557,7 @@ pub(crate) fn render_each(
     let mut out = String::from(header);
     for r in records {
         if withhold(r) {
-            out.push_str(&format!("\n{}\n", withheld_line(kind, &r.id)));
+            out.push_str(&format!("\n{}\n", withheld_line(r.kind().as_str(), &r.id)));
         } else {
             each(&mut out, r, super::normal(&r.body));
         }

@@ -35,37 +35,31 @@ const WORDS: [(&str, f64); 7] = [
 const NOTE: &str = "Confidence note";
 
 pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
-    entry::render_each(
-        "# Instincts\n",
-        "instinct",
-        records,
-        withhold,
-        |out, r, body| {
-            if let Body::Instinct(Instinct {
-                name,
-                trigger,
-                action,
-                confidence,
-                evidence,
-                extra,
-            }) = body
-            {
-                out.push_str(&format!("\n## [{}] Instinct: {name}\n", day(&r.meta.ts)));
-                push_extras(out, &extra, "");
-                // `{}` prints the shortest text that reads back as the same f64.
-                let confidence = format!("{confidence}");
-                for (label, value) in [
-                    ("Trigger", &trigger),
-                    ("Action", &action),
-                    ("Confidence", &confidence),
-                    ("Evidence", &evidence),
-                ] {
-                    push_field(out, label, value);
-                    push_extras(out, &extra, label);
-                }
+    entry::render_each("# Instincts\n", records, withhold, |out, r, body| {
+        if let Body::Instinct(Instinct {
+            name,
+            trigger,
+            action,
+            confidence,
+            evidence,
+            extra,
+        }) = body
+        {
+            out.push_str(&format!("\n## [{}] Instinct: {name}\n", day(&r.meta.ts)));
+            push_extras(out, &extra, "");
+            // `{}` prints the shortest text that reads back as the same f64.
+            let confidence = format!("{confidence}");
+            for (label, value) in [
+                ("Trigger", &trigger),
+                ("Action", &action),
+                ("Confidence", &confidence),
+                ("Evidence", &evidence),
+            ] {
+                push_field(out, label, value);
+                push_extras(out, &extra, label);
             }
-        },
-    )
+        }
+    })
 }
 
 /// A confidence as written: a number (`0.7`, `0.7 (validated)`, `70%`) or a word (`High`).

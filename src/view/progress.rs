@@ -44,42 +44,36 @@ const FORM: Form = Form {
 const MARKERS: [&str; 4] = ["- [x] ", "- [ ] ", "- [ ] ", "- "];
 
 pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
-    entry::render_each(
-        "# Progress\n",
-        "progress",
-        records,
-        withhold,
-        |out, r, body| {
-            if let Body::Progress(Progress {
-                completed,
-                in_progress,
-                blocked,
-                next,
-                extra,
-            }) = body
-            {
-                let rest = match heading_rest(&extra) {
-                    Some(t) => format!(": {t}"),
-                    None => String::new(),
-                };
-                out.push_str(&format!(
-                    "\n## [{}] Session Summary{rest}\n",
-                    minute(&r.meta.ts)
-                ));
-                push_extras(out, &extra, "");
-                for (i, list) in [completed, in_progress, blocked, next].iter().enumerate() {
-                    if list.is_empty() {
-                        continue;
-                    }
-                    out.push_str(&format!("**{}:**\n", FORM.fields[i].label));
-                    for it in list {
-                        push_item(out, MARKERS[i], it);
-                    }
-                    push_extras(out, &extra, FORM.fields[i].label);
+    entry::render_each("# Progress\n", records, withhold, |out, r, body| {
+        if let Body::Progress(Progress {
+            completed,
+            in_progress,
+            blocked,
+            next,
+            extra,
+        }) = body
+        {
+            let rest = match heading_rest(&extra) {
+                Some(t) => format!(": {t}"),
+                None => String::new(),
+            };
+            out.push_str(&format!(
+                "\n## [{}] Session Summary{rest}\n",
+                minute(&r.meta.ts)
+            ));
+            push_extras(out, &extra, "");
+            for (i, list) in [completed, in_progress, blocked, next].iter().enumerate() {
+                if list.is_empty() {
+                    continue;
                 }
+                out.push_str(&format!("**{}:**\n", FORM.fields[i].label));
+                for it in list {
+                    push_item(out, MARKERS[i], it);
+                }
+                push_extras(out, &extra, FORM.fields[i].label);
             }
-        },
-    )
+        }
+    })
 }
 
 fn list(e: &RawEntry<'_>, i: usize) -> Vec<String> {
