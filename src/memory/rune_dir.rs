@@ -324,28 +324,21 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
             ));
         }
     }
-    std::fs::create_dir_all(dir).map_err(|e| {
-        error::environment(
-            format!("cannot create {shown}: {e}"),
-            "name a folder you can write: `git rune export rune-dir DIR`",
-        )
-    })?;
+    let failed = |what: String| {
+        move |e: std::io::Error| {
+            let hint = "name a folder you can write: `git rune export rune-dir DIR`";
+            error::environment(format!("{what}: {e}"), hint)
+        }
+    };
+    std::fs::create_dir_all(dir).map_err(failed(format!("cannot create {shown}")))?;
     let mut out = Exported::default();
     for (name, text) in texts {
         if let Some(sub) = dir.join(&name).parent() {
-            std::fs::create_dir_all(sub).map_err(|e| {
-                error::environment(
-                    format!("cannot create {}: {e}", sub.display()),
-                    "name a folder you can write: `git rune export rune-dir DIR`",
-                )
-            })?;
+            std::fs::create_dir_all(sub)
+                .map_err(failed(format!("cannot create {}", sub.display())))?;
         }
-        crate::files::write_atomic(&dir.join(&name), text.as_bytes()).map_err(|e| {
-            error::environment(
-                format!("cannot write {shown}/{name}: {e}"),
-                "name a folder you can write: `git rune export rune-dir DIR`",
-            )
-        })?;
+        crate::files::write_atomic(&dir.join(&name), text.as_bytes())
+            .map_err(failed(format!("cannot write {shown}/{name}")))?;
         out.files.push(name);
     }
     Ok(out)
@@ -394,13 +387,12 @@ fn read_dir(dir: &Path) -> Result<Vec<DirFile>> {
     let mut out = Vec::new();
     let mut stack = vec![(dir.to_path_buf(), String::new())];
     while let Some((path, prefix)) = stack.pop() {
-        let entries = std::fs::read_dir(&path).map_err(|e| {
-            error::environment(format!("cannot read {}: {e}", path.display()), hint)
-        })?;
-        for e in entries {
-            let e = e.map_err(|e| {
-                error::environment(format!("cannot read {}: {e}", path.display()), hint)
-            })?;
+        let unreadable = |p: &Path| {
+            let shown = p.display().to_string();
+            move |e: std::io::Error| error::environment(format!("cannot read {shown}: {e}"), hint)
+        };
+        for e in std::fs::read_dir(&path).map_err(unreadable(&path))? {
+            let e = e.map_err(unreadable(&path))?;
             let name = e.file_name().to_string_lossy().into_owned();
             if name.starts_with('.') {
                 continue;
@@ -411,9 +403,7 @@ fn read_dir(dir: &Path) -> Result<Vec<DirFile>> {
                 stack.push((p, format!("{rel}/")));
                 continue;
             }
-            let data = std::fs::read(&p).map_err(|e| {
-                error::environment(format!("cannot read {}: {e}", p.display()), hint)
-            })?;
+            let data = std::fs::read(&p).map_err(unreadable(&p))?;
             let text = String::from_utf8(data)
                 .map_err(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
             out.push(DirFile { name: rel, text });

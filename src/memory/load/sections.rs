@@ -383,29 +383,36 @@ pub(super) fn learnings_section<'a>(
 }
 
 pub(super) fn instincts_section(state: &State) -> Section<'_> {
-    let mut ranked: Vec<&Record> = state.instincts.iter().collect();
-    ranked.sort_by(|a, b| instinct_confidence(b).total_cmp(&instinct_confidence(a)));
-    Section {
-        key: "instincts",
-        heading: "## Instincts".into(),
-        items: record_items(ranked.into_iter(), None, instinct_line),
-        total: state.instincts.len(),
-        truncated: false,
-        show: Some("instincts"),
-    }
+    instincts_of(
+        &state.instincts,
+        "instincts",
+        "## Instincts",
+        Some("instincts"),
+    )
 }
 
 /// The user-level memory's instincts (promoted from 2+ projects), most confident first.
 pub(super) fn global_instincts_section(state: &State) -> Section<'_> {
-    let mut ranked: Vec<&Record> = state.global_instincts.iter().collect();
+    let heading = "## Global instincts (user-level, seen in 2+ projects)";
+    instincts_of(&state.global_instincts, "global-instincts", heading, None)
+}
+
+/// A section of `instincts`, most confident first, all of them.
+fn instincts_of<'a>(
+    instincts: &'a [Record],
+    key: &'static str,
+    heading: &str,
+    show: Option<&'static str>,
+) -> Section<'a> {
+    let mut ranked: Vec<&Record> = instincts.iter().collect();
     ranked.sort_by(|a, b| instinct_confidence(b).total_cmp(&instinct_confidence(a)));
     Section {
-        key: "global-instincts",
-        heading: "## Global instincts (user-level, seen in 2+ projects)".into(),
+        key,
+        heading: heading.into(),
         items: record_items(ranked.into_iter(), None, instinct_line),
-        total: state.global_instincts.len(),
+        total: instincts.len(),
         truncated: false,
-        show: None,
+        show,
     }
 }
 
