@@ -302,14 +302,7 @@ impl EchoDir {
                 // A document the gate withholds is written as the placeholder.
                 Body::Document(crate::model::kinds::Document { path, content }) => Some((
                     path.strip_prefix(prefix)?.to_owned(),
-                    if withhold(r) {
-                        std::borrow::Cow::Owned(format!(
-                            "> {}\n",
-                            crate::integrity::gate::placeholder(r)
-                        ))
-                    } else {
-                        std::borrow::Cow::Borrowed(content.as_str())
-                    },
+                    crate::memory::view_dir::documents::document_text(r, content, withhold),
                 )),
                 _ => None,
             })
