@@ -10,8 +10,6 @@ use crate::memory::seal::Sealer;
 use crate::memory::write::{write_records, Written};
 use crate::memory::Snapshot;
 use crate::model::kinds::Echo;
-#[cfg(test)]
-use crate::model::kinds::EchoRef;
 use crate::model::{Record, Scope, State};
 use crate::store::Store;
 
@@ -172,6 +170,7 @@ pub fn compress(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::kinds::EchoRef;
     use crate::model::testing::meta;
     use crate::model::{echo, fold, Body, Meta};
 

@@ -2,8 +2,6 @@
 //! import): normalize → secret filter → validate. The store only commits [`Sealed`] drafts,
 //! and only [`Sealer::seal`] makes them, so no write path can skip a step.
 
-#[cfg(test)]
-use crate::model::kinds::Learning;
 use crate::model::{self, Body, Draft, Record, ValidationError};
 use crate::secrets;
 use crate::store::Stamp;
@@ -228,6 +226,7 @@ impl Sealer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::kinds::Learning;
 
     fn learning(insight: &str) -> Draft {
         Draft::new(Body::Learning(Learning {

@@ -41,8 +41,6 @@ pub use diff::diff;
 #[cfg(test)]
 pub use testing::{parse_bodies, render_all, show_all};
 
-#[cfg(test)]
-use crate::model::kinds::CumulativeNote;
 use crate::model::kinds::{
     Checkpoint, Convention, Decision, Echo, Instinct, Invariant, Learning, Progress, Session, Task,
 };
