@@ -102,7 +102,7 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
     }
     checkout(&store, &mut done)?;
     // The echoes directory too: a fresh clone sees its role memories without a write first.
-    match crate::echoes::refresh(&store) {
+    match crate::echoes::refresh(&store, false) {
         Ok(kept) => {
             for p in kept {
                 ctx.ui.warn(format_args!(

@@ -399,7 +399,7 @@ impl Context {
                 .ui
                 .warn(format_args!("the .rune/ view was not refreshed: {e:#}")),
         }
-        match crate::echoes::refresh(store) {
+        match crate::echoes::refresh(store, false) {
             Ok(kept) => {
                 for p in kept {
                     self.ui.warn(format_args!(

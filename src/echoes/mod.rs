@@ -342,24 +342,14 @@ pub fn set_archived(
 }
 
 /// Re-renders the echoes directory (after a write), leaving files with unsaved edits; returns
-/// those it left.
-pub fn refresh(store: &Store) -> Result<Vec<std::path::PathBuf>> {
+/// those it left. `force`: renders it from memory over what is on disk (after `import echoes`
+/// of that very directory: its content is in memory now).
+pub fn refresh(store: &Store, force: bool) -> Result<Vec<std::path::PathBuf>> {
     let Some(dir) = EchoDir::open(store) else {
         return Ok(Vec::new());
     };
     let lock = dir.lock()?;
-    dir.checkout(store, &lock, false)
-}
-
-/// Renders the echoes directory from memory over what is on disk (after `import echoes` of
-/// that very directory: its content is in memory now).
-pub fn refresh_forced(store: &Store) -> Result<()> {
-    let Some(dir) = EchoDir::open(store) else {
-        return Ok(());
-    };
-    let lock = dir.lock()?;
-    dir.checkout(store, &lock, true)?;
-    Ok(())
+    dir.checkout(store, &lock, force)
 }
 
 /// What `load --role` shows of a role: its active entries best Echo Score first (then newest

@@ -160,7 +160,7 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
             }
         }
     }
-    let count = |state: &State| plan(state, &bodies, sealer_policy(sealer));
+    let count = |state: &State| plan(state, &bodies, sealer.redacts());
     if dry_run {
         let snap = crate::memory::Snapshot::read(store)?;
         out.records = count(&snap.state)?.len() + raw.len();
@@ -180,10 +180,6 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
     })?;
     out.records = n;
     Ok(out)
-}
-
-fn sealer_policy(s: &Sealer) -> bool {
-    s.redacts()
 }
 
 fn rel(p: &Path, base: &Path) -> String {

@@ -244,7 +244,7 @@ pub fn run(ctx: &Context, a: EchoArgs) -> Result<ExitCode> {
 
 /// Re-renders the echoes directory after a write, warning about files it left alone.
 pub(super) fn refresh(ctx: &Context, store: &crate::store::Store) {
-    match echoes::refresh(store) {
+    match echoes::refresh(store, false) {
         Ok(kept) => {
             for p in kept {
                 ctx.ui.warn(format_args!(
