@@ -146,10 +146,7 @@ pub fn compress(
                     "the echo's",
                 )?);
                 for m in &b.members {
-                    let mut body = m.body.clone();
-                    if let Some(e) = Echo::of_mut(&mut body) {
-                        e.archived = true;
-                    }
+                    let body = super::with_archived(&m.body, true);
                     drafts.push(seal_version(&mut sealer, body, Some(m), "the echo's")?);
                 }
             }

@@ -73,6 +73,15 @@ pub fn uid_of(r: &Record) -> &str {
     echo::uid(&r.body)
 }
 
+/// `body` with `archived` set as given (an archived version, or a restored one).
+fn with_archived(body: &Body, archived: bool) -> Body {
+    let mut body = body.clone();
+    if let Some(e) = Echo::of_mut(&mut body) {
+        e.archived = archived;
+    }
+    body
+}
+
 /// How entries of one score are ordered: newest `verified` first, then by uid.
 fn ties(a: &Record, b: &Record) -> std::cmp::Ordering {
     fn verified(r: &Record) -> &str {
@@ -162,10 +171,7 @@ pub fn superseded_by<'a>(state: &'a State, body: &Body) -> Option<&'a Record> {
 
 /// The version that retires `old` (archived), sealed.
 pub fn retire(old: &Record) -> Result<Sealed> {
-    let mut body = old.body.clone();
-    if let Some(e) = Echo::of_mut(&mut body) {
-        e.archived = true;
-    }
+    let body = with_archived(&old.body, true);
     Ok(seal_version(
         &mut Sealer::new(false),
         body,
@@ -317,10 +323,7 @@ pub fn set_archived(
                 refused = Some(r.body.title().to_owned());
                 continue;
             }
-            let mut body = r.body.clone();
-            if let Some(e) = Echo::of_mut(&mut body) {
-                e.archived = archived;
-            }
+            let body = with_archived(&r.body, archived);
             titles.push(r.body.title().to_owned());
             out.push(seal_version(&mut sealer, body, Some(r), "the echo's")?);
         }

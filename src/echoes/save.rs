@@ -575,10 +575,7 @@ fn plan(
             ));
             continue;
         }
-        let mut body = cur.body.clone();
-        if let Some(e) = Echo::of_mut(&mut body) {
-            e.archived = true;
-        }
+        let body = super::with_archived(&cur.body, true);
         archived += 1;
         drafts.push(version(body, Some(cur), sealer)?);
     }
