@@ -201,27 +201,20 @@ pub(super) fn invariants_section<'a>(state: &'a State, now: &str) -> Section<'a>
         _ => u8::MAX,
     });
     for r in sorted {
-        if let Body::Invariant(Invariant {
-            section,
-            title,
-            what,
-            r#where,
-            ..
-        }) = &r.body
-        {
-            let place = if r#where.is_empty() {
+        if let Body::Invariant(inv) = &r.body {
+            let place = if inv.r#where.is_empty() {
                 String::new()
             } else {
-                format!("{} — ", r#where.join(", "))
+                format!("{} — ", inv.r#where.join(", "))
             };
             let mut t = format!(
                 "{} {}{}",
-                category(section).icon(),
+                category(&inv.section).icon(),
                 sanitize(&place),
-                one_line(title)
+                one_line(&inv.title)
             );
-            if !what.is_empty() {
-                t.push_str(&format!(": {}", one_line(what)));
+            if !inv.what.is_empty() {
+                t.push_str(&format!(": {}", one_line(&inv.what)));
             }
             let item: Lazy<'a> = Box::new(move || gated(r, t.clone(), None));
             items.push(item);
@@ -489,29 +482,24 @@ pub(super) fn tasks_section<'a>(state: &'a State, drift: &Drift, now: &str) -> S
         items.push(fixed(git.clone(), Item::TaskSummary(git)));
     }
     for r in &state.tasks {
-        if let Body::Task(Task {
-            num,
-            title,
-            status,
-            priority,
-            category,
-            context,
-            ..
-        }) = &r.body
-        {
-            if status == "completed" {
+        if let Body::Task(task) = &r.body {
+            if task.status == "completed" {
                 continue;
             }
-            let mark = if status == "in_progress" { "~" } else { " " };
-            let mut t = format!("- [{mark}] {}", task_id(*num));
-            for tag in [priority, category] {
+            let mark = if task.status == "in_progress" {
+                "~"
+            } else {
+                " "
+            };
+            let mut t = format!("- [{mark}] {}", task_id(task.num));
+            for tag in [&task.priority, &task.category] {
                 if !tag.is_empty() {
                     t.push_str(&format!(" [{tag}]"));
                 }
             }
-            t.push_str(&format!(" {}", one_line(title)));
-            if !context.is_empty() {
-                t.push_str(&format!(": {}", one_line(context)));
+            t.push_str(&format!(" {}", one_line(&task.title)));
+            if !task.context.is_empty() {
+                t.push_str(&format!(": {}", one_line(&task.context)));
             }
             let item: Lazy<'a> = Box::new(move || gated(r, t.clone(), None));
             items.push(item);
