@@ -87,62 +87,49 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
 }
 
 fn render_task(out: &mut String, body: &Body) {
-    let Body::Task(Task {
-        num,
-        title,
-        status,
-        priority,
-        category,
-        created,
-        completed,
-        consolidated,
-        consolidated_count,
-        context,
-        files,
-        keep,
-        extra,
-        ..
-    }) = body
-    else {
+    let Body::Task(task) = body else {
         return;
     };
-    let extras = |after: &'static str| extra.iter().filter(move |x| x.after == after);
+    let extras = |after: &'static str| task.extra.iter().filter(move |x| x.after == after);
     for x in extras("") {
         out.push_str(&format!("{}\n", x.text));
     }
-    let mark = match status.as_str() {
+    let mark = match task.status.as_str() {
         COMPLETED => "x",
         IN_PROGRESS => "~",
         _ => " ",
     };
-    out.push_str(&format!("- [{mark}] {}", task_id(*num)));
-    for tag in [priority, category] {
+    out.push_str(&format!("- [{mark}] {}", task_id(task.num)));
+    for tag in [&task.priority, &task.category] {
         if !tag.is_empty() {
             out.push_str(&format!(" [{tag}]"));
         }
     }
     // A title that starts like a tag (or like this escape) is escaped with a backslash.
-    let escape = if title.starts_with(['[', '\\']) {
+    let escape = if task.title.starts_with(['[', '\\']) {
         "\\"
     } else {
         ""
     };
-    out.push_str(&format!(" {escape}{title}\n"));
+    out.push_str(&format!(" {escape}{}\n", task.title));
     let mut attr = |label: &str, value: &str| {
         if !value.is_empty() {
             out.push_str(&format!("  {label}: {value}\n"));
         }
     };
-    attr("Created", created);
-    attr("Completed", completed);
-    if *consolidated {
-        attr("Consolidated", &format!("{consolidated_count} tasks"));
+    attr("Created", &task.created);
+    attr("Completed", &task.completed);
+    if task.consolidated {
+        attr(
+            "Consolidated",
+            &format!("{} tasks", task.consolidated_count),
+        );
     }
-    if *keep {
+    if task.keep {
         attr("Keep", "yes");
     }
-    attr("Context", context);
-    attr("Files", &files.join(", "));
+    attr("Context", &task.context);
+    attr("Files", &task.files.join(", "));
     for x in extras(AFTER_TASK) {
         out.push_str(&format!("  {}\n", x.text));
     }
