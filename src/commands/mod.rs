@@ -421,7 +421,7 @@ impl Context {
     /// Re-renders the echoes directory, warning about files with unsaved edits it left alone,
     /// or that it was not `failed` ("refreshed", "checked out").
     pub fn refresh_echoes(&self, store: &Store, failed: &str) {
-        match crate::echoes::refresh(store) {
+        match crate::echoes::refresh(store, false) {
             Ok(kept) => {
                 for p in kept {
                     self.ui.warn(format_args!(

@@ -65,7 +65,7 @@ pub fn run(ctx: &Context, args: RestoreArgs) -> Result<ExitCode> {
     view.checkout_saved(&view.lock()?, &store, &files, &documents)?;
     // The echoes directory too, when nothing is named.
     if args.files.is_empty() {
-        crate::echoes::refresh_forced(&store)?;
+        crate::echoes::refresh(&store, true)?;
     }
     if ctx.ui.json {
         let v = json::RestoreJson {

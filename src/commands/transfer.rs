@@ -293,7 +293,7 @@ fn import_echoes(ctx: &Context, a: EchoesImportArgs) -> Result<ExitCode> {
     if !a.dry_run {
         if same {
             // Imported in place: the folder becomes git-rune's view of what memory now holds.
-            crate::echoes::refresh_forced(&store)?;
+            crate::echoes::refresh(&store, true)?;
         } else {
             ctx.refresh_view(&store);
         }

@@ -73,19 +73,18 @@ pub fn plan(echoes: &[Record], role: &str, today: &str) -> Vec<Block> {
     let mut entries: Vec<&Record> = echoes
         .iter()
         .filter(|r| {
-            matches!(&r.body, Body::Echo(Echo { role: r2, layer, archived: false, members, .. })
-                if r2 == role && layer != ETCHED && members.is_empty())
+            Echo::of(&r.body).is_some_and(|e| {
+                e.role == role && e.layer != ETCHED && !e.archived && e.members.is_empty()
+            })
         })
         .collect();
     entries.sort_by(|a, b| super::uid_of(a).cmp(super::uid_of(b)));
     let n = entries.len();
     let feats: Vec<(BTreeSet<String>, BTreeSet<String>)> = entries
         .iter()
-        .map(|r| match &r.body {
-            Body::Echo(Echo {
-                title, evidence, ..
-            }) => (words(title), paths(evidence)),
-            _ => Default::default(),
+        .map(|r| {
+            Echo::of(&r.body)
+                .map_or_else(Default::default, |e| (words(&e.title), paths(&e.evidence)))
         })
         .collect();
     // Union-find over "related": a shared evidence path or two shared title words.
@@ -123,20 +122,11 @@ pub fn plan(echoes: &[Record], role: &str, today: &str) -> Vec<Block> {
 
 fn block(role: &str, today: &str, mut members: Vec<&Record>) -> Block {
     // Most confident first, then newest verified, then uid: the order the summary follows.
+    let confidence = |r: &Record| Echo::of(&r.body).map_or(0.0, |e| e.confidence);
     members.sort_by(|a, b| {
-        let k = |r: &Record| match &r.body {
-            Body::Echo(Echo {
-                confidence,
-                verified,
-                uid,
-                ..
-            }) => (*confidence, verified.clone(), uid.clone()),
-            _ => (0.0, String::new(), String::new()),
-        };
-        let (ka, kb) = (k(a), k(b));
-        kb.0.total_cmp(&ka.0)
-            .then_with(|| kb.1.cmp(&ka.1))
-            .then_with(|| ka.2.cmp(&kb.2))
+        confidence(b)
+            .total_cmp(&confidence(a))
+            .then_with(|| super::ties(a, b))
     });
     let mut topic_words: BTreeMap<String, usize> = BTreeMap::new();
     let mut evidence: Vec<String> = Vec::new();
@@ -144,32 +134,23 @@ fn block(role: &str, today: &str, mut members: Vec<&Record>) -> Block {
     let mut sentences = Vec::new();
     let (mut conf, mut verified, mut any_inscribed) = (0.0f64, String::new(), false);
     for r in &members {
-        if let Body::Echo(Echo {
-            title,
-            evidence: e,
-            confidence,
-            verified: v,
-            layer,
-            text,
-            ..
-        }) = &r.body
-        {
-            for w in words(title) {
+        if let Some(e) = Echo::of(&r.body) {
+            for w in words(&e.title) {
                 *topic_words.entry(w).or_default() += 1;
             }
-            if !e.is_empty() && !evidence.contains(e) {
-                evidence.push(e.clone());
+            if !e.evidence.is_empty() && !evidence.contains(&e.evidence) {
+                evidence.push(e.evidence.clone());
             }
-            descs.push(match echo::title_kind(title) {
-                Some(k) => title[k.len() + 1..].trim().to_owned(),
-                None => title.clone(),
+            descs.push(match echo::title_kind(&e.title) {
+                Some(k) => e.title[k.len() + 1..].trim().to_owned(),
+                None => e.title.clone(),
             });
-            sentences.push(first_sentence(text).to_owned());
-            conf = conf.max(*confidence);
-            if *v > verified {
-                verified = v.clone();
+            sentences.push(first_sentence(&e.text).to_owned());
+            conf = conf.max(e.confidence);
+            if e.verified > verified {
+                verified = e.verified.clone();
             }
-            any_inscribed |= layer == INSCRIBED;
+            any_inscribed |= e.layer == INSCRIBED;
         }
     }
     let mut top: Vec<(String, usize)> = topic_words.into_iter().collect();

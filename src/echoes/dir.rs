@@ -302,14 +302,7 @@ impl EchoDir {
                 // A document the gate withholds is written as the placeholder.
                 Body::Document(crate::model::kinds::Document { path, content }) => Some((
                     path.strip_prefix(prefix)?.to_owned(),
-                    if withhold(r) {
-                        std::borrow::Cow::Owned(format!(
-                            "> {}\n",
-                            crate::integrity::gate::placeholder(r)
-                        ))
-                    } else {
-                        std::borrow::Cow::Borrowed(content.as_str())
-                    },
+                    crate::memory::view_dir::documents::document_text(r, content, withhold),
                 )),
                 _ => None,
             })
@@ -346,10 +339,7 @@ pub fn roles_of(state: &State) -> BTreeSet<String> {
     state
         .echoes
         .iter()
-        .filter_map(|r| match &r.body {
-            Body::Echo(Echo { role, .. }) => Some(role.clone()),
-            _ => None,
-        })
+        .filter_map(|r| Echo::of(&r.body).map(|e| e.role.clone()))
         .collect()
 }
 

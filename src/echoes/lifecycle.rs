@@ -10,9 +10,7 @@ use crate::memory::seal::Sealer;
 use crate::memory::write::{write_records, Written};
 use crate::memory::Snapshot;
 use crate::model::kinds::Echo;
-#[cfg(test)]
-use crate::model::kinds::EchoRef;
-use crate::model::{Body, Record, Scope, State};
+use crate::model::{Scope, State};
 use crate::store::Store;
 
 /// An entry pruning archives: uid, title, Echo Score.
@@ -55,22 +53,23 @@ pub fn prune(store: &Store, role: Option<&str>, dry_run: bool) -> Result<Pruned>
     Ok(out)
 }
 
+/// The lines of `role`'s `MEMORY.md` as the view renders it.
+fn memory_lines(state: &State, role: &str) -> usize {
+    let file = crate::view::echoes::EchoFile::Memory;
+    crate::view::echoes::render(role, file, &state.echoes, &|_| false)
+        .lines()
+        .count()
+}
+
 /// What pruning would archive, per role over the line limit: (role, lines, entries).
 pub fn prune_plan(state: &State, role: Option<&str>, today: NaiveDate) -> Vec<RolePrune> {
     let scorer = Scorer::new(&state.echoes, &state.echo_refs, today);
-    let show_all = |_: &Record| false;
     let mut out = Vec::new();
     for r in dir::roles_of(state) {
         if role.is_some_and(|x| x != r) {
             continue;
         }
-        let text = crate::view::echoes::render(
-            &r,
-            crate::view::echoes::EchoFile::Memory,
-            &state.echoes,
-            &show_all,
-        );
-        let lines = text.lines().count();
+        let lines = memory_lines(state, &r);
         if lines <= score::MAX_LINES {
             out.push((r, lines, Vec::new()));
             continue;
@@ -78,7 +77,7 @@ pub fn prune_plan(state: &State, role: Option<&str>, today: NaiveDate) -> Vec<Ro
         let picked = state
             .echoes
             .iter()
-            .filter(|e| matches!(&e.body, Body::Echo(Echo { role, .. }) if *role == r))
+            .filter(|e| Echo::of(&e.body).is_some_and(|e| e.role == r))
             .filter(|e| scorer.prunable(e))
             .map(|e| {
                 (
@@ -111,19 +110,11 @@ pub fn compress(
 ) -> Result<Compressed> {
     let day = today().format("%Y-%m-%d").to_string();
     let select = |state: &State| -> Vec<(String, usize, Vec<blocks::Block>)> {
-        let show_all = |_: &Record| false;
         dir::roles_of(state)
             .into_iter()
             .filter(|r| role.is_none_or(|x| x == r))
             .map(|r| {
-                let lines = crate::view::echoes::render(
-                    &r,
-                    crate::view::echoes::EchoFile::Memory,
-                    &state.echoes,
-                    &show_all,
-                )
-                .lines()
-                .count();
+                let lines = memory_lines(state, &r);
                 let blocks = if force || lines > blocks::MAX_LINES {
                     blocks::plan(&state.echoes, &r, &day)
                 } else {
@@ -148,13 +139,15 @@ pub fn compress(
         let mut drafts = Vec::new();
         for (_, _, blocks) in &roles {
             for b in blocks {
-                drafts.push(seal_version(&mut sealer, b.body.clone(), None)?);
+                drafts.push(seal_version(
+                    &mut sealer,
+                    b.body.clone(),
+                    None,
+                    "the echo's",
+                )?);
                 for m in &b.members {
-                    let mut body = m.body.clone();
-                    if let Body::Echo(Echo { archived, .. }) = &mut body {
-                        *archived = true;
-                    }
-                    drafts.push(seal_version(&mut sealer, body, Some(m))?);
+                    let body = super::with_archived(&m.body, true);
+                    drafts.push(seal_version(&mut sealer, body, Some(m), "the echo's")?);
                 }
             }
         }
@@ -167,8 +160,9 @@ pub fn compress(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::kinds::EchoRef;
     use crate::model::testing::meta;
-    use crate::model::{echo, fold, Meta};
+    use crate::model::{echo, fold, Body, Meta, Record};
 
     /// A generated history of 500 entries over one role, pinned dates: layers in turn, verified
     /// dates spread over 400 days before 2026-06-01, a reference for every seventh entry.

@@ -88,7 +88,9 @@ pub fn migrate(
         let mut sealer = Sealer::new(false);
         bodies
             .into_iter()
-            .map(|(b, r)| seal_version(&mut sealer, b, Some(&r)).map_err(anyhow::Error::from))
+            .map(|(b, r)| {
+                seal_version(&mut sealer, b, Some(&r), "the echo's").map_err(anyhow::Error::from)
+            })
             .collect::<Result<Vec<_>>>()
     })?;
     Ok((done, written))

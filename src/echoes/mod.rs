@@ -32,6 +32,8 @@ pub use lifecycle::{compress, prune};
 pub use migrate::migrate;
 pub use promote::{promote, remembrance_docs, stale_refs};
 pub use score::Scorer;
+#[cfg(test)]
+pub use testing::search;
 
 /// Today in UTC (`GIT_RUNE_TIMESTAMP` pins it, as it pins record times).
 pub fn today() -> NaiveDate {
@@ -68,17 +70,35 @@ pub enum Added {
 
 /// The uid of an echo body (empty for other kinds).
 pub fn uid_of(r: &Record) -> &str {
-    match &r.body {
-        Body::Echo(Echo { uid, .. }) => uid,
-        _ => "",
-    }
+    echo::uid(&r.body)
 }
 
-/// Seals an echo body as a new version of `current` (when given), superseding it.
+/// `body` with `archived` set as given (an archived version, or a restored one).
+fn with_archived(body: &Body, archived: bool) -> Body {
+    let mut body = body.clone();
+    if let Some(e) = Echo::of_mut(&mut body) {
+        e.archived = archived;
+    }
+    body
+}
+
+/// How entries of one score are ordered: newest `verified` first, then by uid.
+fn ties(a: &Record, b: &Record) -> std::cmp::Ordering {
+    fn verified(r: &Record) -> &str {
+        Echo::of(&r.body).map_or("", |e| &e.verified)
+    }
+    verified(b)
+        .cmp(verified(a))
+        .then_with(|| uid_of(a).cmp(uid_of(b)))
+}
+
+/// Seals an echo body as a new version of `current` (when given), superseding it; a refused
+/// field is named as `{whose} {field}` (`the echo's`, `an echo's`).
 fn seal_version(
     sealer: &mut Sealer,
     body: Body,
     current: Option<&Record>,
+    whose: &str,
 ) -> Result<Sealed, crate::memory::seal::SealError> {
     sealer.seal(
         Draft {
@@ -86,8 +106,22 @@ fn seal_version(
             supersedes: current.map(|r| vec![r.id.clone()]).unwrap_or_default(),
             at: None,
         },
-        &|field, _| format!("the echo's {field}"),
+        &|field, _| format!("{whose} {field}"),
     )
+}
+
+/// The seed's duplicate rule applied to `into`: the newer `verified` and the higher confidence
+/// win; with `reactivate`, an archived entry found again is active again.
+fn raise(into: &mut Body, found: &Body, reactivate: bool) {
+    if let (Some(e), Some(f)) = (Echo::of_mut(into), Echo::of(found)) {
+        if f.verified > e.verified {
+            e.verified = f.verified.clone();
+        }
+        e.confidence = e.confidence.max(f.confidence);
+        if reactivate {
+            e.archived = false;
+        }
+    }
 }
 
 /// The live entry with this uid in `state`.
@@ -120,38 +154,30 @@ pub fn find<'a>(state: &'a State, id: &str) -> Result<&'a Record> {
 /// not archived): the seed's `supersedes` retires it, so contradictory entries do not both
 /// load.
 pub fn superseded_by<'a>(state: &'a State, body: &Body) -> Option<&'a Record> {
-    let Body::Echo(Echo {
-        role,
-        uid,
-        supersedes_title,
-        ..
-    }) = body
-    else {
-        return None;
-    };
-    let want = crate::text::one_line(supersedes_title).to_lowercase();
+    let e = Echo::of(body)?;
+    let want = crate::text::one_line(&e.supersedes_title).to_lowercase();
     if want.is_empty() || want == "none" {
         return None;
     }
-    state.echoes.iter().find(|r| match &r.body {
-        Body::Echo(Echo {
-            role: r_role,
-            uid: r_uid,
-            title,
-            archived: false,
-            ..
-        }) => r_role == role && r_uid != uid && crate::text::one_line(title).to_lowercase() == want,
-        _ => false,
+    state.echoes.iter().find(|r| {
+        Echo::of(&r.body).is_some_and(|o| {
+            o.role == e.role
+                && o.uid != e.uid
+                && !o.archived
+                && crate::text::one_line(&o.title).to_lowercase() == want
+        })
     })
 }
 
 /// The version that retires `old` (archived), sealed.
 pub fn retire(old: &Record) -> Result<Sealed> {
-    let mut body = old.body.clone();
-    if let Body::Echo(Echo { archived, .. }) = &mut body {
-        *archived = true;
-    }
-    Ok(seal_version(&mut Sealer::new(false), body, Some(old))?)
+    let body = with_archived(&old.body, true);
+    Ok(seal_version(
+        &mut Sealer::new(false),
+        body,
+        Some(old),
+        "the echo's",
+    )?)
 }
 
 /// Adds an entry (`echo add`), or merges it into the one with the same pattern and evidence.
@@ -181,11 +207,8 @@ pub fn add(store: &Store, sealer: &mut Sealer, new: NewEcho, confirmed: bool) ->
         extra: Vec::new(),
     });
     // Sealed once up front, so a secret or an invalid field is refused before any write.
-    let sealed = seal_version(sealer, body, None)?;
-    let uid = match sealed.body() {
-        Body::Echo(Echo { uid, .. }) => uid.clone(),
-        _ => String::new(),
-    };
+    let sealed = seal_version(sealer, body, None, "the echo's")?;
+    let uid = echo::uid(sealed.body()).to_owned();
     let mut merged = false;
     let mut unchanged = false;
     let written = write_records(store, Scope::Memory, "echo: add", |state| {
@@ -200,36 +223,19 @@ pub fn add(store: &Store, sealer: &mut Sealer, new: NewEcho, confirmed: bool) ->
             return Ok::<_, anyhow::Error>(out);
         };
         merged = true;
-        let Body::Echo(Echo {
-            confidence: new_c,
-            verified: new_v,
-            ..
-        }) = sealed.body()
-        else {
-            return Ok(Vec::new());
-        };
+        // Unchanged when it already has at least this confidence and `verified`, active.
         let mut body = existing.body.clone();
-        if let Body::Echo(Echo {
-            confidence,
-            verified,
-            archived,
-            ..
-        }) = &mut body
-        {
-            if *confidence >= *new_c && *verified >= *new_v && !*archived {
-                unchanged = true;
-                return Ok(Vec::new());
-            }
-            *confidence = confidence.max(*new_c);
-            if *new_v > *verified {
-                *verified = new_v.clone();
-            }
-            *archived = false;
+        raise(&mut body, sealed.body(), true);
+        if body == existing.body {
+            unchanged = true;
+            return Ok(Vec::new());
         }
+        let mut sealer = Sealer::new(false);
         Ok(vec![seal_version(
-            &mut Sealer::new(false),
+            &mut sealer,
             body,
             Some(existing),
+            "the echo's",
         )?])
     })?;
     Ok(match written {
@@ -250,18 +256,12 @@ pub struct Filter {
 
 impl Filter {
     pub fn keeps(&self, r: &Record) -> bool {
-        let Body::Echo(Echo {
-            role,
-            layer,
-            archived,
-            ..
-        }) = &r.body
-        else {
+        let Some(e) = Echo::of(&r.body) else {
             return false;
         };
-        self.role.as_ref().is_none_or(|x| x == role)
-            && self.layer.as_ref().is_none_or(|x| x == layer)
-            && *archived == self.archived
+        self.role.as_ref().is_none_or(|x| *x == e.role)
+            && self.layer.as_ref().is_none_or(|x| *x == e.layer)
+            && e.archived == self.archived
     }
 }
 
@@ -274,60 +274,6 @@ pub fn list<'a>(state: &'a State, filter: &Filter) -> Vec<(&'a Record, score::Sc
         .filter(|r| filter.keeps(r))
         .map(|r| (r, scorer.score(r)))
         .collect()
-}
-
-/// One search result of [`search`].
-#[cfg(test)]
-#[derive(Debug)]
-pub struct Found<'a> {
-    pub record: &'a Record,
-    /// BM25 relevance to the query.
-    pub relevance: f32,
-    pub score: score::Score,
-    /// What the ranking sorts by: relevance weighted by the Echo Score
-    /// (`relevance · (0.5 + 0.5 · score)`).
-    pub rank: f64,
-}
-
-/// Active entries (of `role`, when given) matching `query`, best first: BM25 over title,
-/// learning and evidence, weighted by the Echo Score; ties newest `verified` first, then uid.
-/// Over the whole fold: what `echo search` gives from the cached index ([`search::search`]),
-/// which the tests compare with this.
-#[cfg(test)]
-pub fn search<'a>(state: &'a State, query: &str, role: Option<&str>) -> Vec<Found<'a>> {
-    let filter = Filter {
-        role: role.map(str::to_owned),
-        ..Filter::default()
-    };
-    let records: Vec<&Record> = state.echoes.iter().filter(|r| filter.keeps(r)).collect();
-    let docs = records
-        .iter()
-        .map(|r| crate::memory::cache::echo_index::document(r))
-        .collect();
-    let scorer = Scorer::new(&state.echoes, &state.echo_refs, today());
-    let mut found: Vec<Found<'a>> = crate::rank::bm25(docs, query)
-        .into_iter()
-        .map(|(i, relevance)| {
-            let score = scorer.score(records[i]);
-            Found {
-                record: records[i],
-                relevance,
-                score,
-                rank: relevance as f64 * (0.5 + 0.5 * score.total),
-            }
-        })
-        .collect();
-    let verified = |r: &Record| match &r.body {
-        Body::Echo(Echo { verified, .. }) => verified.clone(),
-        _ => String::new(),
-    };
-    found.sort_by(|a, b| {
-        b.rank
-            .total_cmp(&a.rank)
-            .then_with(|| verified(b.record).cmp(&verified(a.record)))
-            .then_with(|| uid_of(a.record).cmp(uid_of(b.record)))
-    });
-    found
 }
 
 /// Records that a workflow used an entry (`echo ref`).
@@ -367,27 +313,19 @@ pub fn set_archived(
         let mut out = Vec::new();
         let mut sealer = Sealer::new(false);
         for r in &state.echoes {
-            let Body::Echo(Echo {
-                layer,
-                archived: now,
-                ..
-            }) = &r.body
-            else {
+            let Some(e) = Echo::of(&r.body) else {
                 continue;
             };
-            if *now == archived || !pick(state, r) {
+            if e.archived == archived || !pick(state, r) {
                 continue;
             }
-            if layer == ETCHED && archived && !confirmed {
+            if e.layer == ETCHED && archived && !confirmed {
                 refused = Some(r.body.title().to_owned());
                 continue;
             }
-            let mut body = r.body.clone();
-            if let Body::Echo(Echo { archived: a, .. }) = &mut body {
-                *a = archived;
-            }
+            let body = with_archived(&r.body, archived);
             titles.push(r.body.title().to_owned());
-            out.push(seal_version(&mut sealer, body, Some(r))?);
+            out.push(seal_version(&mut sealer, body, Some(r), "the echo's")?);
         }
         Ok::<_, anyhow::Error>(out)
     })?;
@@ -407,24 +345,14 @@ pub fn set_archived(
 }
 
 /// Re-renders the echoes directory (after a write), leaving files with unsaved edits; returns
-/// those it left.
-pub fn refresh(store: &Store) -> Result<Vec<std::path::PathBuf>> {
+/// those it left. `force`: renders it from memory over what is on disk (after `import echoes`
+/// of that very directory: its content is in memory now).
+pub fn refresh(store: &Store, force: bool) -> Result<Vec<std::path::PathBuf>> {
     let Some(dir) = EchoDir::open(store) else {
         return Ok(Vec::new());
     };
     let lock = dir.lock()?;
-    dir.checkout(store, &lock, false)
-}
-
-/// Renders the echoes directory from memory over what is on disk (after `import echoes` of
-/// that very directory: its content is in memory now).
-pub fn refresh_forced(store: &Store) -> Result<()> {
-    let Some(dir) = EchoDir::open(store) else {
-        return Ok(());
-    };
-    let lock = dir.lock()?;
-    dir.checkout(store, &lock, true)?;
-    Ok(())
+    dir.checkout(store, &lock, force)
 }
 
 /// What `load --role` shows of a role: its active entries best Echo Score first (then newest
@@ -455,20 +383,63 @@ pub fn briefing_picker(
             ..Filter::default()
         };
         let mut listed = list(state, &filter);
-        let verified = |r: &Record| match &r.body {
-            Body::Echo(Echo { verified, .. }) => verified.clone(),
-            _ => String::new(),
-        };
-        listed.sort_by(|a, b| {
-            b.1.total
-                .total_cmp(&a.1.total)
-                .then_with(|| verified(b.0).cmp(&verified(a.0)))
-                .then_with(|| uid_of(a.0).cmp(uid_of(b.0)))
-        });
+        listed.sort_by(|a, b| b.1.total.total_cmp(&a.1.total).then_with(|| ties(a.0, b.0)));
         crate::memory::load::RoleEchoes {
             role: role.clone(),
             uids: listed.iter().map(|(r, _)| uid_of(r).to_owned()).collect(),
             solutions: solutions.clone(),
         }
     })
+}
+
+#[cfg(test)]
+mod testing {
+    use super::*;
+
+    /// One search result of [`search`].
+    #[derive(Debug)]
+    pub struct Found<'a> {
+        pub record: &'a Record,
+        /// BM25 relevance to the query.
+        pub relevance: f32,
+        pub score: score::Score,
+        /// What the ranking sorts by: relevance weighted by the Echo Score
+        /// (`relevance · (0.5 + 0.5 · score)`).
+        pub rank: f64,
+    }
+
+    /// Active entries (of `role`, when given) matching `query`, best first: BM25 over title,
+    /// learning and evidence, weighted by the Echo Score; ties newest `verified` first, then uid.
+    /// Over the whole fold: what `echo search` gives from the cached index ([`search::search`]),
+    /// which the tests compare with this.
+    pub fn search<'a>(state: &'a State, query: &str, role: Option<&str>) -> Vec<Found<'a>> {
+        let filter = Filter {
+            role: role.map(str::to_owned),
+            ..Filter::default()
+        };
+        let records: Vec<&Record> = state.echoes.iter().filter(|r| filter.keeps(r)).collect();
+        let docs = records
+            .iter()
+            .map(|r| crate::memory::cache::echo_index::document(r))
+            .collect();
+        let scorer = Scorer::new(&state.echoes, &state.echo_refs, today());
+        let mut found: Vec<Found<'a>> = crate::rank::bm25(docs, query)
+            .into_iter()
+            .map(|(i, relevance)| {
+                let score = scorer.score(records[i]);
+                Found {
+                    record: records[i],
+                    relevance,
+                    score,
+                    rank: relevance as f64 * (0.5 + 0.5 * score.total),
+                }
+            })
+            .collect();
+        found.sort_by(|a, b| {
+            b.rank
+                .total_cmp(&a.rank)
+                .then_with(|| ties(a.record, b.record))
+        });
+        found
+    }
 }

@@ -8,7 +8,6 @@ use super::{dir, find, remembrance, today, EchoDir, Scorer};
 use crate::error;
 use crate::memory::Snapshot;
 use crate::model::kinds::Echo;
-use crate::model::Body;
 use crate::store::Store;
 
 /// What `echo promote` wrote (or would write).
@@ -59,10 +58,7 @@ pub fn promote(
             anyhow::Error::new(e).context(format!("cannot create {}", parent.display()))
         })?;
     }
-    let learning = match &r.body {
-        Body::Echo(Echo { text, .. }) => text.as_str(),
-        _ => "",
-    };
+    let learning = Echo::of(&r.body).map_or("", |e| e.text.as_str());
     crate::files::write_atomic(&path, remembrance::render(&doc, learning).as_bytes())
         .map_err(|e| anyhow::Error::new(e).context(format!("cannot write {}", doc.path)))?;
     Ok(Promoted { doc, written: true })

@@ -65,13 +65,13 @@ pub fn content_hash(body: &Body) -> String {
 
 /// `<echoes dir>/<role>/MEMORY.md#<uid>@sha256:<hash>`.
 pub fn echo_ref(echoes_dir: &str, body: &Body) -> String {
-    match body {
-        Body::Echo(Echo { role, uid, .. }) => format!(
+    Echo::of(body).map_or_else(String::new, |e| {
+        let (role, uid) = (&e.role, &e.uid);
+        format!(
             "{echoes_dir}/{role}/MEMORY.md#{uid}@sha256:{}",
             content_hash(body)
-        ),
-        _ => String::new(),
-    }
+        )
+    })
 }
 
 /// The uid and hash an `echo_ref` names.
@@ -174,13 +174,14 @@ pub fn plan(
     today: &str,
     existing: &[Doc],
 ) -> Result<Doc> {
-    let Body::Echo(Echo {
+    let Some(Echo {
         layer,
         title,
         confidence,
         role,
+        text: learning,
         ..
-    }) = &r.body
+    }) = Echo::of(&r.body)
     else {
         return Err(error::input("not an echo", "give an echo's id"));
     };
@@ -196,10 +197,6 @@ pub fn plan(
             "an entry becomes etched when a person confirms it (`git rune echo add --layer etched --confirm`)",
         ));
     }
-    let learning = match &r.body {
-        Body::Echo(Echo { text, .. }) => text.as_str(),
-        _ => "",
-    };
     // Given, else a labelled line of the entry, else written as prose in its learning.
     let pick = |given: &Option<String>, names: &[&str]| {
         given

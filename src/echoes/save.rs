@@ -18,7 +18,7 @@ use crate::memory::save::{Companion, Drafting, SaveOptions, Saved};
 use crate::memory::seal::{SealError, Sealed, Sealer};
 use crate::memory::view_dir::{FileState, ViewLock};
 use crate::memory::write::Written;
-use crate::model::echo::{ETCHED, INSCRIBED};
+use crate::model::echo::{self, norm, ETCHED, INSCRIBED};
 use crate::model::kinds::Echo;
 use crate::model::{fold, Body, Draft, Record, State};
 use crate::store::{Store, MEMORY_REF};
@@ -142,11 +142,11 @@ fn prune_after(
         .filter(|r| uids.contains(super::uid_of(r)))
     {
         let mut body = r.body.clone();
-        match &mut body {
-            Body::Echo(Echo { archived, .. }) if !*archived => *archived = true,
+        match Echo::of_mut(&mut body) {
+            Some(e) if !e.archived => e.archived = true,
             _ => continue,
         }
-        out.push(super::seal_version(sealer, body, Some(r))?);
+        out.push(super::seal_version(sealer, body, Some(r), "the echo's")?);
     }
     Ok(out)
 }
@@ -338,10 +338,8 @@ fn prepare(
             state
                 .echoes
                 .iter()
-                .filter(|r| match (&r.body, EchoFile::of(&r.body)) {
-                    (Body::Echo(Echo { role, .. }), Some(f)) => {
-                        edited_files.get(&(role.clone(), f)) == Some(base)
-                    }
+                .filter(|r| match (Echo::of(&r.body), EchoFile::of(&r.body)) {
+                    (Some(e), Some(f)) => edited_files.get(&(e.role.clone(), f)) == Some(base),
                     _ => false,
                 })
                 .cloned(),
@@ -365,13 +363,7 @@ fn prepare(
 /// stripped, or with the secret redacted where it is not in the evidence; the note says
 /// which. Secrets are never written; the learning is (seed 002's sensitive-data filter).
 fn keep_learning(sealer: &Sealer, body: Body, at: &str) -> Result<(Body, Option<String>)> {
-    let probe = |b: &Body| {
-        Sealer::new(sealer.redacts())
-            .seal(Draft::new(b.clone()), &|field, _| {
-                format!("{at} ({:?}, {field})", b.title())
-            })
-            .map(|_| ())
-    };
+    let probe = |b: &Body| probe(sealer, b, at);
     let rule = match probe(&body) {
         Ok(()) => return Ok((body, None)),
         Err(SealError::Secret { rule, .. }) => rule,
@@ -379,12 +371,9 @@ fn keep_learning(sealer: &Sealer, body: Body, at: &str) -> Result<(Body, Option<
     };
     let title = body.title().to_owned();
     let mut stripped = body.clone();
-    if let Body::Echo(Echo {
-        evidence, extra, ..
-    }) = &mut stripped
-    {
-        evidence.clear();
-        extra.retain(|x| crate::secrets::scan(&x.text).is_empty());
+    if let Some(e) = Echo::of_mut(&mut stripped) {
+        e.evidence.clear();
+        e.extra.retain(|x| crate::secrets::scan(&x.text).is_empty());
     }
     if probe(&stripped).is_ok() {
         return Ok((
@@ -412,13 +401,17 @@ fn keep_learning(sealer: &Sealer, body: Body, at: &str) -> Result<(Body, Option<
 /// Seals an entry read back as if new, so a secret or an invalid field is refused (naming the
 /// file) before anything is written.
 fn check(sealer: &Sealer, body: &Body, at: &str) -> Result<()> {
-    let mut probe = Sealer::new(sealer.redacts());
-    probe
+    probe(sealer, body, at).map_err(|e| anyhow::Error::new(e).context(format!("cannot save {at}")))
+}
+
+/// Seals `body` as if new with a sealer of `sealer`'s policy, a refused field named as
+/// `{at} ("{title}", {field})`; nothing is kept.
+fn probe(sealer: &Sealer, body: &Body, at: &str) -> Result<(), SealError> {
+    Sealer::new(sealer.redacts())
         .seal(Draft::new(body.clone()), &|field, _| {
             format!("{at} ({:?}, {field})", body.title())
         })
         .map(|_| ())
-        .map_err(|e| anyhow::Error::new(e).context(format!("cannot save {at}")))
 }
 
 /// The drafts, the notes and the counts (added, changed, merged, archived) of a save.
@@ -435,15 +428,8 @@ fn plan(
     let mut drafts: Vec<Sealed> = Vec::new();
     let mut notes = Vec::new();
     let (mut added, mut changed, mut merged, mut archived) = (0, 0, 0, 0);
-    let version = |body: Body, current: Option<&Record>, sealer: &mut Sealer| {
-        sealer.seal(
-            Draft {
-                body,
-                supersedes: current.map(|r| vec![r.id.clone()]).unwrap_or_default(),
-                at: None,
-            },
-            &|field, _| format!("an echo's {field}"),
-        )
+    let version = |body, current, sealer: &mut Sealer| {
+        super::seal_version(sealer, body, current, "an echo's")
     };
     // What this save will write per entry: the body, the live version it replaces, and
     // whether it came from a findings file. Built first and written last, so an edit and a
@@ -451,33 +437,23 @@ fn plan(
     let mut planned: Vec<(Body, Option<&Record>, bool)> = Vec::new();
     let mut seen_uids: HashSet<String> = HashSet::new();
     // Indexes, so consolidating thousands of findings stays linear.
-    let norm = |s: &str| {
-        s.split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_lowercase()
-    };
     // The seed's duplicate rule: the same pattern on evidence pointing at the same place.
-    let key = |b: &Body| match b {
-        Body::Echo(Echo {
-            role,
-            title,
-            evidence,
-            ..
-        }) => (
-            role.clone(),
-            norm(title),
-            crate::model::echo::evidence_location(evidence),
-        ),
-        _ => Default::default(),
+    let key = |b: &Body| {
+        Echo::of(b).map_or_else(Default::default, |e| {
+            (
+                e.role.clone(),
+                norm(&e.title),
+                echo::evidence_location(&e.evidence),
+            )
+        })
     };
     let mut live_by_uid: HashMap<&str, &Record> = HashMap::new();
     let mut live_by_title: HashMap<(String, String), &Record> = HashMap::new();
     for r in &state.echoes {
-        if let Body::Echo(Echo { role, title, .. }) = &r.body {
+        if let Some(e) = Echo::of(&r.body) {
             live_by_uid.insert(uid_of(r), r);
             live_by_title
-                .entry((role.clone(), norm(title)))
+                .entry((e.role.clone(), norm(&e.title)))
                 .or_insert(r);
         }
     }
@@ -486,46 +462,45 @@ fn plan(
         let mut body = read.body.clone();
         let k = key(&body);
         if let Some(&i) = planned_at.get(&k) {
-            raise(&mut planned[i].0, &body);
+            super::raise(&mut planned[i].0, &body, true);
             merged += 1;
             continue;
         }
         // A role file's entry pairs by uid or title; a finding by uid or pattern + evidence.
         let by_title = live_by_title.get(&(k.0.clone(), k.1.clone())).copied();
         let current = live_by_uid
-            .get(uid_of_body(&body))
+            .get(echo::uid(&body))
             .copied()
             .or(by_title)
-            .filter(|r| !read.finding || uid_of(r) == uid_of_body(&body) || key(&r.body) == k);
+            .filter(|r| !read.finding || uid_of(r) == echo::uid(&body) || key(&r.body) == k);
         planned_at.insert(k, planned.len());
         match current {
             Some(cur) => {
                 let uid = uid_of(cur).to_owned();
                 let mut next = if read.finding {
                     let mut b = cur.body.clone();
-                    raise(&mut b, &body);
+                    super::raise(&mut b, &body, true);
                     b
                 } else {
                     keep_etched(&cur.body, &mut body, &mut notes);
                     body
                 };
-                if let Body::Echo(Echo { uid: u, .. }) = &mut next {
-                    *u = uid.clone();
+                if let Some(e) = Echo::of_mut(&mut next) {
+                    e.uid = uid.clone();
                 }
                 seen_uids.insert(uid);
                 planned.push((next, Some(cur), read.finding));
             }
             None => {
-                if let Body::Echo(Echo { layer, title, .. }) = &mut body {
-                    if layer == ETCHED {
-                        notes.push(format!(
-                            "{title:?} was saved as inscribed: etched entries are added only with \
-                             `git rune echo add --layer etched --confirm`"
-                        ));
-                        *layer = INSCRIBED.to_owned();
-                    }
+                if let Some(e) = Echo::of_mut(&mut body).filter(|e| e.layer == ETCHED) {
+                    notes.push(format!(
+                        "{:?} was saved as inscribed: etched entries are added only with \
+                         `git rune echo add --layer etched --confirm`",
+                        e.title
+                    ));
+                    e.layer = INSCRIBED.to_owned();
                 }
-                seen_uids.insert(uid_of_body(&body).to_owned());
+                seen_uids.insert(echo::uid(&body).to_owned());
                 planned.push((body, None, read.finding));
             }
         }
@@ -577,12 +552,12 @@ fn plan(
         let Some(cur) = live_by_uid.get(uid).copied() else {
             continue;
         };
-        let Body::Echo(Echo {
+        let Some(Echo {
             layer,
             archived: was,
             title,
             ..
-        }) = &cur.body
+        }) = Echo::of(&cur.body)
         else {
             continue;
         };
@@ -600,46 +575,11 @@ fn plan(
             ));
             continue;
         }
-        let mut body = cur.body.clone();
-        if let Body::Echo(Echo { archived: a, .. }) = &mut body {
-            *a = true;
-        }
+        let body = super::with_archived(&cur.body, true);
         archived += 1;
         drafts.push(version(body, Some(cur), sealer)?);
     }
     Ok((drafts, notes, (added, changed, merged, archived)))
-}
-
-fn uid_of_body(b: &Body) -> &str {
-    match b {
-        Body::Echo(Echo { uid, .. }) => uid,
-        _ => "",
-    }
-}
-
-/// The seed's duplicate rule applied to `into`: the newer `verified` and the higher confidence
-/// win; an archived entry found again is active again.
-fn raise(into: &mut Body, found: &Body) {
-    if let (
-        Body::Echo(Echo {
-            verified,
-            confidence,
-            archived,
-            ..
-        }),
-        Body::Echo(Echo {
-            verified: v2,
-            confidence: c2,
-            ..
-        }),
-    ) = (into, found)
-    {
-        if v2 > verified {
-            *verified = v2.clone();
-        }
-        *confidence = confidence.max(*c2);
-        *archived = false;
-    }
 }
 
 /// A hand edit cannot make an entry etched or un-etch one: the layer stays as it was.

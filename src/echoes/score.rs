@@ -95,7 +95,7 @@ pub struct Scorer<'a> {
 }
 
 /// The parts of an entry's score.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
 pub struct Score {
     pub importance: f64,
     pub relevance: f64,
@@ -108,10 +108,9 @@ pub struct Score {
 impl<'a> Scorer<'a> {
     /// A scorer for `echoes` (the fold's) with their `refs`, on `today` (`YYYY-MM-DD`).
     pub fn new(echoes: &'a [Record], refs: &[Record], today: NaiveDate) -> Scorer<'a> {
-        let entries = echoes.iter().filter_map(|r| match &r.body {
-            Body::Echo(Echo { role, uid, .. }) => Some((role.as_str(), uid.as_str())),
-            _ => None,
-        });
+        let entries = echoes
+            .iter()
+            .filter_map(|r| Echo::of(&r.body).map(|e| (e.role.as_str(), e.uid.as_str())));
         Scorer::of(entries, Refs::new(refs), today)
     }
 
@@ -141,23 +140,9 @@ impl<'a> Scorer<'a> {
 
     /// The Echo Score of one entry.
     pub fn score(&self, r: &Record) -> Score {
-        let Body::Echo(Echo {
-            role,
-            uid,
-            layer,
-            verified,
-            ..
-        }) = &r.body
-        else {
-            return Score {
-                importance: 0.0,
-                relevance: 0.0,
-                recency: 0.0,
-                total: 0.0,
-                references: 0,
-            };
-        };
-        self.score_of(role, uid, layer, verified)
+        Echo::of(&r.body).map_or_else(Score::default, |e| {
+            self.score_of(&e.role, &e.uid, &e.layer, &e.verified)
+        })
     }
 
     /// The Echo Score of the entry `uid` of `role`, of `layer`, verified on `verified`.

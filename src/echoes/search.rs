@@ -8,8 +8,6 @@ use chrono::NaiveDate;
 
 use super::score::{Refs, Score, Scorer};
 use crate::memory::cache::echo_index::{self, EchoIndex};
-#[cfg(test)]
-use crate::model::kinds::{Echo, EchoRef};
 use crate::model::{decode_line, Record};
 use crate::store::Store;
 
@@ -97,6 +95,7 @@ fn decoded(index: &EchoIndex, query: &str, role: Option<&str>, limit: usize) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::kinds::{Echo, EchoRef};
     use crate::model::testing::meta;
     use crate::model::{echo, Body, Meta, State};
 

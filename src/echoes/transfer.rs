@@ -160,7 +160,7 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
             }
         }
     }
-    let count = |state: &State| plan(state, &bodies, sealer_policy(sealer));
+    let count = |state: &State| plan(state, &bodies, sealer.redacts());
     if dry_run {
         let snap = crate::memory::Snapshot::read(store)?;
         out.records = count(&snap.state)?.len() + raw.len();
@@ -180,10 +180,6 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
     })?;
     out.records = n;
     Ok(out)
-}
-
-fn sealer_policy(s: &Sealer) -> bool {
-    s.redacts()
 }
 
 fn rel(p: &Path, base: &Path) -> String {
@@ -210,38 +206,30 @@ fn plan(state: &State, bodies: &[Body], redact: bool) -> Result<Vec<Sealed>> {
     let mut planned: Vec<Body> = Vec::new();
     let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for b in bodies {
-        let uid = match b {
-            Body::Echo(Echo { uid, .. }) => uid.clone(),
-            _ => continue,
+        let Some(Echo { uid, .. }) = Echo::of(b) else {
+            continue;
         };
-        match at.get(&uid) {
-            Some(&i) => raise(&mut planned[i], b),
+        match at.get(uid) {
+            Some(&i) => super::raise(&mut planned[i], b, false),
             None => {
-                at.insert(uid, planned.len());
+                at.insert(uid.clone(), planned.len());
                 planned.push(b.clone());
             }
         }
     }
     let live: std::collections::HashMap<&str, &Record> =
         state.echoes.iter().map(|r| (super::uid_of(r), r)).collect();
-    let triple = |b: &Body| match b {
-        Body::Echo(Echo {
-            role,
-            title,
-            evidence,
-            ..
-        }) => Some((role.clone(), title.clone(), evidence.clone())),
-        _ => None,
-    };
+    fn triple(b: &Body) -> Option<(&str, &str, &str)> {
+        Echo::of(b).map(|e| (e.role.as_str(), e.title.as_str(), e.evidence.as_str()))
+    }
     for b in planned {
-        let uid = match &b {
-            Body::Echo(Echo { uid, .. }) => uid.clone(),
-            _ => continue,
+        let Some(uid) = Echo::of(&b).map(|e| e.uid.clone()) else {
+            continue;
         };
         // By uid, or (an entry made before uids hashed the evidence's location) by the
         // seed's duplicate rule.
         let same = |r: &&Record| match (triple(&r.body), triple(&b)) {
-            (Some(x), Some(y)) => echo::same_entry((&x.0, &x.1, &x.2), (&y.0, &y.1, &y.2)),
+            (Some(x), Some(y)) => echo::same_entry(x, y),
             _ => false,
         };
         let found = live
@@ -251,44 +239,20 @@ fn plan(state: &State, bodies: &[Body], redact: bool) -> Result<Vec<Sealed>> {
         match found {
             Some(cur) => {
                 let mut next = cur.body.clone();
-                raise(&mut next, &b);
+                super::raise(&mut next, &b, false);
                 if next != cur.body {
-                    out.push(sealer.seal(
-                        Draft {
-                            body: next,
-                            supersedes: vec![cur.id.clone()],
-                            at: None,
-                        },
-                        &|f, _| format!("an echo's {f}"),
+                    out.push(super::seal_version(
+                        &mut sealer,
+                        next,
+                        Some(cur),
+                        "an echo's",
                     )?);
                 }
             }
-            None => out.push(sealer.seal(Draft::new(b), &|f, _| format!("an echo's {f}"))?),
+            None => out.push(super::seal_version(&mut sealer, b, None, "an echo's")?),
         }
     }
     Ok(out)
-}
-
-/// The newer `verified` and the higher confidence win.
-fn raise(into: &mut Body, found: &Body) {
-    if let (
-        Body::Echo(Echo {
-            verified,
-            confidence,
-            ..
-        }),
-        Body::Echo(Echo {
-            verified: v2,
-            confidence: c2,
-            ..
-        }),
-    ) = (into, found)
-    {
-        if v2 > verified {
-            *verified = v2.clone();
-        }
-        *confidence = confidence.max(*c2);
-    }
 }
 
 /// Writes every role's files (`MEMORY.md`, `knowledge.md`, `archive/MEMORY.md`) under `dir`

@@ -324,28 +324,21 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
             ));
         }
     }
-    std::fs::create_dir_all(dir).map_err(|e| {
-        error::environment(
-            format!("cannot create {shown}: {e}"),
-            "name a folder you can write: `git rune export rune-dir DIR`",
-        )
-    })?;
+    let failed = |what: String| {
+        move |e: std::io::Error| {
+            let hint = "name a folder you can write: `git rune export rune-dir DIR`";
+            error::environment(format!("{what}: {e}"), hint)
+        }
+    };
+    std::fs::create_dir_all(dir).map_err(failed(format!("cannot create {shown}")))?;
     let mut out = Exported::default();
     for (name, text) in texts {
         if let Some(sub) = dir.join(&name).parent() {
-            std::fs::create_dir_all(sub).map_err(|e| {
-                error::environment(
-                    format!("cannot create {}: {e}", sub.display()),
-                    "name a folder you can write: `git rune export rune-dir DIR`",
-                )
-            })?;
+            std::fs::create_dir_all(sub)
+                .map_err(failed(format!("cannot create {}", sub.display())))?;
         }
-        crate::files::write_atomic(&dir.join(&name), text.as_bytes()).map_err(|e| {
-            error::environment(
-                format!("cannot write {shown}/{name}: {e}"),
-                "name a folder you can write: `git rune export rune-dir DIR`",
-            )
-        })?;
+        crate::files::write_atomic(&dir.join(&name), text.as_bytes())
+            .map_err(failed(format!("cannot write {shown}/{name}")))?;
         out.files.push(name);
     }
     Ok(out)
@@ -394,13 +387,12 @@ fn read_dir(dir: &Path) -> Result<Vec<DirFile>> {
     let mut out = Vec::new();
     let mut stack = vec![(dir.to_path_buf(), String::new())];
     while let Some((path, prefix)) = stack.pop() {
-        let entries = std::fs::read_dir(&path).map_err(|e| {
-            error::environment(format!("cannot read {}: {e}", path.display()), hint)
-        })?;
-        for e in entries {
-            let e = e.map_err(|e| {
-                error::environment(format!("cannot read {}: {e}", path.display()), hint)
-            })?;
+        let unreadable = |p: &Path| {
+            let shown = p.display().to_string();
+            move |e: std::io::Error| error::environment(format!("cannot read {shown}: {e}"), hint)
+        };
+        for e in std::fs::read_dir(&path).map_err(unreadable(&path))? {
+            let e = e.map_err(unreadable(&path))?;
             let name = e.file_name().to_string_lossy().into_owned();
             if name.starts_with('.') {
                 continue;
@@ -411,9 +403,7 @@ fn read_dir(dir: &Path) -> Result<Vec<DirFile>> {
                 stack.push((p, format!("{rel}/")));
                 continue;
             }
-            let data = std::fs::read(&p).map_err(|e| {
-                error::environment(format!("cannot read {}: {e}", p.display()), hint)
-            })?;
+            let data = std::fs::read(&p).map_err(unreadable(&p))?;
             let text = String::from_utf8(data)
                 .map_err(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
             out.push(DirFile { name: rel, text });
@@ -434,6 +424,26 @@ fn archive_date(name: &str) -> Option<Option<String>> {
     Some(day.map(|d| format!("{d}T00:00:00Z")))
 }
 
+/// Where the entries read from one file go: the import's items, and the file's report.
+struct FileOut<'a> {
+    items: &'a mut Vec<Item>,
+    report: FileReport,
+    /// The file's index.
+    fi: usize,
+}
+
+impl FileOut<'_> {
+    /// Adds an entry of the file (`resolved`: from a resolved checkpoint archive).
+    fn push(&mut self, sealed: Sealed, resolved: bool) {
+        self.report.entries += 1;
+        self.items.push(Item {
+            sealed,
+            file: self.fi,
+            resolved,
+        });
+    }
+}
+
 /// Reads and seals every file's entries; a secret refuses the whole import (unless the
 /// sealer redacts).
 fn seal_all(
@@ -444,154 +454,116 @@ fn seal_all(
     let mut items = Vec::new();
     let mut reports = Vec::new();
     for (fi, f) in files.iter().enumerate() {
-        let mut report = FileReport {
+        let report = FileReport {
             name: f.name.clone(),
             ..Default::default()
         };
-        let text = match &f.text {
-            Ok(t) => t.as_str(),
-            Err(_) => {
-                report.notes.push(
-                    "line 1: binary (not UTF-8 text): not imported; memory keeps text only".into(),
-                );
-                reports.push(report);
-                continue;
-            }
+        let mut out = FileOut {
+            items: &mut items,
+            report,
+            fi,
         };
-        let archive = archive_date(&f.name);
-        let file = if archive.is_some() {
-            Some(ViewFile::Checkpoint)
-        } else {
-            ViewFile::from_name(&f.name)
-        };
-        if let Some(stem) = oracle_stem(&f.name) {
-            seal_oracle(sealer, &mut items, &mut report, fi, text, stem)?;
-            reports.push(report);
-            continue;
-        }
-        let Some(file) = file else {
-            // Any other file is a document, kept whole (local ones aside).
-            match super::view_dir::documents::place(&f.name) {
-                super::view_dir::documents::Place::Document => {
-                    document_item(sealer, &mut items, &mut report, fi, f, text)?
-                }
-                _ => report
-                    .notes
-                    .push("line 1: local by design (docs/storage.md): not imported".into()),
-            }
-            reports.push(report);
-            continue;
-        };
-        // learnings.jsonl is read line by line: one bad line is kept raw, not the file.
-        if file == ViewFile::Learnings {
-            let mut parsed = Vec::new();
-            for (i, line) in text.lines().enumerate() {
-                match view::parse(file, line) {
-                    Ok(p) => parsed.extend(p),
-                    Err(e) => {
-                        report
-                            .notes
-                            .push(format!("line {}: {}: kept raw", i + 1, e.message));
-                        raw_item(sealer, &mut items, &mut report, fi, line, i + 1, text)?;
-                    }
-                }
-            }
-            seal_entries(sealer, &mut items, &mut report, fi, f, parsed, None, now)?;
-            reports.push(report);
-            continue;
-        }
-        let parsed = match view::parse_framed(file, text) {
-            Ok(view::Framed { items: p, frame }) => {
-                // The file's text outside its entries is its frame.
-                if let Some(frame) = frame.filter(|_| archive.is_none()) {
-                    let frame_file = DirFile {
-                        name: view::frame_path(file)
-                            .trim_start_matches(crate::model::kinds::document::RUNE_PREFIX)
-                            .to_owned(),
-                        text: Ok(frame.clone()),
-                    };
-                    let before = report.entries;
-                    document_item(sealer, &mut items, &mut report, fi, &frame_file, &frame)?;
-                    report.entries = before;
-                }
-                p
-            }
-            Err(e) => {
-                report
-                    .notes
-                    .push(format!("line {}: {}: kept raw", e.line, e.message));
-                raw_item(sealer, &mut items, &mut report, fi, text, e.line, text)?;
-                reports.push(report);
-                continue;
-            }
-        };
-        seal_entries(sealer, &mut items, &mut report, fi, f, parsed, archive, now)?;
-        reports.push(report);
+        seal_file(sealer, &mut out, f, now)?;
+        reports.push(out.report);
     }
     Ok((items, reports))
+}
+
+/// Reads and seals the entries of one file.
+fn seal_file(sealer: &mut Sealer, out: &mut FileOut<'_>, f: &DirFile, now: &str) -> Result<()> {
+    let text = match &f.text {
+        Ok(t) => t.as_str(),
+        Err(_) => {
+            out.report.notes.push(
+                "line 1: binary (not UTF-8 text): not imported; memory keeps text only".into(),
+            );
+            return Ok(());
+        }
+    };
+    let archive = archive_date(&f.name);
+    let file = if archive.is_some() {
+        Some(ViewFile::Checkpoint)
+    } else {
+        ViewFile::from_name(&f.name)
+    };
+    if let Some(stem) = oracle_stem(&f.name) {
+        return seal_oracle(sealer, out, text, stem);
+    }
+    let Some(file) = file else {
+        // Any other file is a document, kept whole (local ones aside).
+        match super::view_dir::documents::place(&f.name) {
+            super::view_dir::documents::Place::Document => document_item(sealer, out, f, text)?,
+            _ => out
+                .report
+                .notes
+                .push("line 1: local by design (docs/storage.md): not imported".into()),
+        }
+        return Ok(());
+    };
+    // learnings.jsonl is read line by line: one bad line is kept raw, not the file.
+    if file == ViewFile::Learnings {
+        let mut parsed = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            match view::parse(file, line) {
+                Ok(p) => parsed.extend(p),
+                Err(e) => raw_item(sealer, out, line, i + 1, text, &e.message)?,
+            }
+        }
+        return seal_entries(sealer, out, f, parsed, None, now);
+    }
+    let parsed = match view::parse_framed(file, text) {
+        Ok(view::Framed { items: p, frame }) => {
+            // The file's text outside its entries is its frame.
+            if let Some(frame) = frame.filter(|_| archive.is_none()) {
+                let frame_file = DirFile {
+                    name: view::frame_path(file)
+                        .trim_start_matches(crate::model::kinds::document::RUNE_PREFIX)
+                        .to_owned(),
+                    text: Ok(frame.clone()),
+                };
+                let before = out.report.entries;
+                document_item(sealer, out, &frame_file, &frame)?;
+                out.report.entries = before;
+            }
+            p
+        }
+        Err(e) => return raw_item(sealer, out, text, e.line, text, &e.message),
+    };
+    seal_entries(sealer, out, f, parsed, archive, now)
 }
 
 /// Seals the dispatch an `oracle-pending/` file holds (its `dispatchedAt` as the record's
 /// time); a file that cannot be read or fails validation is kept raw, and fields the record has
 /// no place for are kept raw beside it.
-fn seal_oracle(
-    sealer: &mut Sealer,
-    items: &mut Vec<Item>,
-    report: &mut FileReport,
-    fi: usize,
-    text: &str,
-    stem: &str,
-) -> Result<()> {
+fn seal_oracle(sealer: &mut Sealer, out: &mut FileOut<'_>, text: &str, stem: &str) -> Result<()> {
     let read = match view::oracle_json::parse(text, stem) {
         Ok(read) => read,
-        Err(e) => {
-            report
-                .notes
-                .push(format!("line {}: {}: kept raw", e.line, e.message));
-            return raw_item(sealer, items, report, fi, text, e.line, text);
-        }
+        Err(e) => return raw_item(sealer, out, text, e.line, text, &e.message),
     };
     let mut draft = Draft::new(read.body);
     if let Body::Oracle(Oracle { dispatched_at, .. }) = &draft.body {
         draft.at = Some(dispatched_at.clone());
     }
-    let name = report.name.clone();
-    let place = |field: &str, secret: &str| {
-        let at = text.find(secret).unwrap_or(0);
-        format!("{name}:{} (field `{field}`)", secrets::line_of(text, at))
-    };
-    match sealer.seal(draft, &place) {
-        Ok(sealed) => {
-            report.entries += 1;
-            items.push(Item {
-                sealed,
-                file: fi,
-                resolved: false,
-            });
-        }
+    let name = out.report.name.clone();
+    match sealer.seal_in(draft, &name, text) {
+        Ok(sealed) => out.push(sealed, false),
         Err(SealError::Invalid { error, .. }) => {
-            report.notes.push(format!("line 1: {error}: kept raw"));
-            return raw_item(sealer, items, report, fi, text, 1, text);
+            return raw_item(sealer, out, text, 1, text, &error)
         }
         Err(other) => return Err(other.into()),
     }
     if !read.extra.is_empty() {
-        report
-            .notes
-            .push("line 1: fields an oracle record has no place for: kept raw".into());
-        raw_item(sealer, items, report, fi, &read.extra, 1, text)?;
+        let why = "fields an oracle record has no place for";
+        raw_item(sealer, out, &read.extra, 1, text, why)?;
     }
     Ok(())
 }
 
 /// Seals the entries read from `f` (an archive's date, if it is one, as the time of entries
 /// without their own); an entry that fails validation is kept raw.
-#[allow(clippy::too_many_arguments)]
 fn seal_entries(
     sealer: &mut Sealer,
-    items: &mut Vec<Item>,
-    report: &mut FileReport,
-    fi: usize,
+    out: &mut FileOut<'_>,
     f: &DirFile,
     parsed: Vec<Parsed>,
     archive: Option<Option<String>>,
@@ -621,28 +593,11 @@ fn seal_entries(
         };
         model::task::complete(&mut draft.body, &mut next_task, now, &salt);
         let title = draft.body.title().to_owned();
-        let place = |field: &str, secret: &str| {
-            let at = text.find(secret).unwrap_or(0);
-            format!(
-                "{}:{} (field `{field}`)",
-                f.name,
-                secrets::line_of(text, at)
-            )
-        };
-        match sealer.seal(draft, &place) {
-            Ok(sealed) => {
-                report.entries += 1;
-                items.push(Item {
-                    sealed,
-                    file: fi,
-                    resolved: archive.is_some(),
-                });
-            }
+        match sealer.seal_in(draft, &f.name, text) {
+            Ok(sealed) => out.push(sealed, archive.is_some()),
             Err(SealError::Invalid { error, .. }) => {
                 let line = line_of_title(text, &title);
-                report.notes.push(format!("line {line}: {error}: kept raw"));
-                let chunk = chunk_at(text, line);
-                raw_item(sealer, items, report, fi, &chunk, line, text)?;
+                raw_item(sealer, out, &chunk_at(text, line), line, text, &error)?;
             }
             Err(other) => return Err(other.into()),
         }
@@ -653,14 +608,12 @@ fn seal_entries(
 /// Keeps a file whole as a document (or reports why it cannot be: too large).
 fn document_item(
     sealer: &mut Sealer,
-    items: &mut Vec<Item>,
-    report: &mut FileReport,
-    fi: usize,
+    out: &mut FileOut<'_>,
     f: &DirFile,
     text: &str,
 ) -> Result<()> {
     if let Some(why) = crate::model::kinds::document::content_problem(text.as_bytes()) {
-        report.notes.push(format!(
+        out.report.notes.push(format!(
             "line 1: {why}: not imported; keep it outside .rune/"
         ));
         return Ok(());
@@ -669,57 +622,41 @@ fn document_item(
         path: format!("{}{}", crate::model::kinds::document::RUNE_PREFIX, f.name),
         content: text.to_owned(),
     });
-    let place = |field: &str, secret: &str| {
-        let at = text.find(secret).unwrap_or(0);
-        format!(
-            "{}:{} (field `{field}`)",
-            f.name,
-            secrets::line_of(text, at)
-        )
-    };
-    match sealer.seal(Draft::new(body), &place) {
-        Ok(sealed) => {
-            report.entries += 1;
-            items.push(Item {
-                sealed,
-                file: fi,
-                resolved: false,
-            });
-            Ok(())
-        }
+    match sealer.seal_in(Draft::new(body), &f.name, text) {
+        Ok(sealed) => out.push(sealed, false),
         Err(SealError::Invalid { error, .. }) => {
-            report.notes.push(format!("line 1: {error}: not imported"));
-            Ok(())
+            out.report
+                .notes
+                .push(format!("line 1: {error}: not imported"));
         }
-        Err(other) => Err(other.into()),
+        Err(other) => return Err(other.into()),
     }
+    Ok(())
 }
 
-/// Keeps `raw` (from line `line` of `files[fi]`, whose whole text is `text`) as a note in the
-/// `Imported` section.
+/// Keeps `raw` (from line `line` of the file, whose whole text is `text`) as a note in the
+/// `Imported` section, noting `line {line}: {why}: kept raw`.
 fn raw_item(
     sealer: &mut Sealer,
-    items: &mut Vec<Item>,
-    report: &mut FileReport,
-    fi: usize,
+    out: &mut FileOut<'_>,
     raw: &str,
     line: usize,
     text: &str,
+    why: impl std::fmt::Display,
 ) -> Result<()> {
+    out.report
+        .notes
+        .push(format!("line {line}: {why}: kept raw"));
+    let name = out.report.name.clone();
     let body = Body::CumulativeNote(CumulativeNote {
         section: IMPORTED_SECTION.to_owned(),
-        text: format!("{} (line {line}):\n{}", report.name, raw.trim()),
+        text: format!("{name} (line {line}):\n{}", raw.trim()),
     });
-    let name = report.name.clone();
-    let place = |field: &str, secret: &str| {
-        let at = text.find(secret).unwrap_or(0);
-        format!("{name}:{} (field `{field}`)", secrets::line_of(text, at))
-    };
-    let sealed = sealer.seal(Draft::new(body), &place)?;
-    report.raw += 1;
-    items.push(Item {
+    let sealed = sealer.seal_in(Draft::new(body), &name, text)?;
+    out.report.raw += 1;
+    out.items.push(Item {
         sealed,
-        file: fi,
+        file: out.fi,
         resolved: false,
     });
     Ok(())

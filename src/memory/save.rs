@@ -461,15 +461,11 @@ pub fn seal_document(
     text: String,
     shown: &str,
 ) -> Result<Sealed> {
-    let place = |field: &str, secret: &str| {
-        let at = text.find(secret).unwrap_or(0);
-        format!("{shown}:{} (field `{field}`)", secrets::line_of(&text, at))
-    };
     let draft = Draft::new(Body::Document(Document {
         path: path.clone(),
         content: text.clone(),
     }));
-    sealer.seal(draft, &place).map_err(|err| match err {
+    sealer.seal_in(draft, shown, &text).map_err(|err| match err {
         SealError::Invalid { error, .. } => error::data(
             format!("{shown}: {error}"),
             format!("fix {shown} (or move it out of its directory) and run `git rune save` again; nothing was saved"),
@@ -705,10 +701,6 @@ fn parse_file(
         if let Body::Checkpoint(Checkpoint { git: g @ None, .. }) = &mut d.body {
             *g = Some(git_state(store, git)?);
         }
-        let place = |field: &str, secret: &str| {
-            let at = text.find(secret).unwrap_or(0);
-            format!("{shown}:{} (field `{field}`)", secrets::line_of(&text, at))
-        };
         // A refused entry is reported with its line and left in the file; it never blocks
         // the file's other entries (nor, as a failed save would, every later save).
         let title_line = |title: &str| {
@@ -722,7 +714,7 @@ fn parse_file(
                 format!(":{}", secrets::line_of(&text, at))
             })
         };
-        match sealer.seal(d, &place) {
+        match sealer.seal_in(d, &shown, &text) {
             Ok(s) => sealed.push(s),
             Err(SealError::Invalid { title, error, .. }) => refused.push(format!(
                 "{shown}{}: entry {title:?} was not saved: {error}",

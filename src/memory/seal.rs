@@ -2,8 +2,6 @@
 //! import): normalize → secret filter → validate. The store only commits [`Sealed`] drafts,
 //! and only [`Sealer::seal`] makes them, so no write path can skip a step.
 
-#[cfg(test)]
-use crate::model::kinds::Learning;
 use crate::model::{self, Body, Draft, Record, ValidationError};
 use crate::secrets;
 use crate::store::Stamp;
@@ -103,6 +101,15 @@ impl Sealer {
     /// Whether this sealer redacts secrets rather than refusing them.
     pub fn redacts(&self) -> bool {
         self.redact
+    }
+
+    /// [`Sealer::seal`] of a draft read from `text`, the file shown as `shown`: a secret is
+    /// placed as `{shown}:{line} (field `{field}`)`, by where it first appears (else line 1).
+    pub fn seal_in(&mut self, draft: Draft, shown: &str, text: &str) -> Result<Sealed, SealError> {
+        self.seal(draft, &|field, secret| {
+            let at = text.find(secret).unwrap_or(0);
+            format!("{shown}:{} (field `{field}`)", secrets::line_of(text, at))
+        })
     }
 
     /// Normalizes the body (the form the view renders back unchanged), filters secrets, then
@@ -219,6 +226,7 @@ impl Sealer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::kinds::Learning;
 
     fn learning(insight: &str) -> Draft {
         Draft::new(Body::Learning(Learning {

@@ -122,28 +122,6 @@ fn broken(name: &str, e: &StoreError) -> Finding {
 }
 
 fn check_record(name: &str, path: Option<String>, r: &Record, out: &mut Vec<Finding>) {
-    if r.is_from_newer_version() {
-        let what = match &r.body {
-            model::Body::Future(f) => match &f.unreadable {
-                Some(why) => format!("a {} record this build cannot read ({why})", f.tag),
-                None => format!(
-                    "a record of kind {:?}, which this build does not know",
-                    f.tag
-                ),
-            },
-            _ => "fields this build does not know".to_owned(),
-        };
-        out.push(Finding {
-            verdict: Verdict::Clean,
-            refname: name.into(),
-            record: Some(r.id.clone()),
-            kind: Some(r.kind().as_str()),
-            path: path.clone(),
-            rule: "newer-version".into(),
-            detail: format!("from a newer git-rune: {what}; kept as stored and shared as it is"),
-            excerpt: None,
-        });
-    }
     let mut push_text = |verdict, rule: &str, detail: String, excerpt: Option<String>| {
         out.push(Finding {
             verdict,
@@ -156,6 +134,20 @@ fn check_record(name: &str, path: Option<String>, r: &Record, out: &mut Vec<Find
             excerpt,
         })
     };
+    if r.is_from_newer_version() {
+        let what = match &r.body {
+            model::Body::Future(f) => match &f.unreadable {
+                Some(why) => format!("a {} record this build cannot read ({why})", f.tag),
+                None => format!(
+                    "a record of kind {:?}, which this build does not know",
+                    f.tag
+                ),
+            },
+            _ => "fields this build does not know".to_owned(),
+        };
+        let detail = format!("from a newer git-rune: {what}; kept as stored and shared as it is");
+        push_text(Verdict::Clean, "newer-version", detail, None);
+    }
     if !r.id_matches() {
         push_text(
             Verdict::Tainted,

@@ -13,8 +13,6 @@ use super::text::{
 };
 use super::{normal, normalize, ParseError, Parsed, Withhold};
 use crate::model::kinds::Checkpoint;
-#[cfg(test)]
-use crate::model::kinds::Resolve;
 use crate::model::{Body, Extra, Record};
 
 /// The sections the checkpoint knows, in the order it writes them (the names extras are
@@ -328,6 +326,7 @@ pub(crate) fn without_rendered_git(body: &mut Body, captured: Option<&crate::mod
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::kinds::Resolve;
     use crate::model::{fold, Draft, Extra, GitState};
     use crate::view::{self, ViewFile};
 

@@ -22,11 +22,11 @@
 //! `# ` title) and a second block of one title are refused with their line: nothing is
 //! dropped.
 
+use super::entry;
 use super::text::{
     bullet_field_line, err, field_line, heading, loose, numbered, parse_time, withheld_id,
-    withheld_line,
 };
-use super::{normal, ParseError, Parsed, Withhold};
+use super::{ParseError, Parsed, Withhold};
 use crate::model::kinds::ContextBlock;
 use crate::model::{Body, Record};
 
@@ -37,20 +37,15 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     if records.is_empty() {
         return String::new();
     }
-    let mut out = String::from("# Context Blocks\n");
-    for r in records {
-        if withhold(r) {
-            out.push_str(&format!("\n{}\n", withheld_line("context-block", &r.id)));
-            continue;
-        }
+    entry::render_each("# Context Blocks\n", records, withhold, |out, _, body| {
         let Body::ContextBlock(ContextBlock {
             title,
             content,
             updated,
             related_tasks,
-        }) = normal(&r.body)
+        }) = body
         else {
-            continue;
+            return;
         };
         out.push_str(&format!("\n## {title}\n"));
         if !updated.is_empty() {
@@ -72,8 +67,7 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
                 out.push('\n');
             }
         }
-    }
-    out
+    })
 }
 
 /// A `Label: value` line before a block's content: `**Updated:**`, `- **Updated:**` or plain

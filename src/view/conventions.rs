@@ -1,8 +1,8 @@
 //! `conventions.md`: the seed's established patterns, one entry per convention.
 
 use super::entry::{self, push_extras, text, Form};
-use super::text::{day, push_field, withheld_line};
-use super::{normal, ParseError, Withhold};
+use super::text::{day, push_field};
+use super::{ParseError, Withhold};
 use crate::model::kinds::Convention;
 use crate::model::{Body, Record};
 
@@ -16,35 +16,29 @@ const FORM: Form = Form {
 };
 
 pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
-    let mut out = String::from("# Conventions\n");
-    for r in records {
-        if withhold(r) {
-            out.push_str(&format!("\n{}\n", withheld_line("convention", &r.id)));
-            continue;
-        }
+    entry::render_each("# Conventions\n", records, withhold, |out, r, body| {
         if let Body::Convention(Convention {
             title,
             pattern,
             example,
             applies_to,
             extra,
-        }) = normal(&r.body)
+        }) = body
         {
             out.push_str(&format!("\n## [{}] Convention: {title}\n", day(&r.meta.ts)));
-            push_extras(&mut out, &extra, "");
+            push_extras(out, &extra, "");
             for (label, value, always) in [
                 ("Pattern", &pattern, true),
                 ("Example", &example, false),
                 ("Applies to", &applies_to, false),
             ] {
                 if always || !value.is_empty() {
-                    push_field(&mut out, label, value);
-                    push_extras(&mut out, &extra, label);
+                    push_field(out, label, value);
+                    push_extras(out, &extra, label);
                 }
             }
         }
-    }
-    out
+    })
 }
 
 pub(crate) fn parse(text: &str) -> Result<super::Framed, ParseError> {

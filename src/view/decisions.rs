@@ -1,8 +1,8 @@
 //! `decisions.md`: the seed's architectural decision log.
 
 use super::entry::{self, line, push_extras, text, Form};
-use super::text::{minute, one_line, push_field, read_paths, withheld_line};
-use super::{normal, ParseError, Withhold};
+use super::text::{minute, one_line, push_field, read_paths};
+use super::{ParseError, Withhold};
 use crate::model::kinds::Decision;
 use crate::model::{Body, Record};
 
@@ -22,12 +22,7 @@ const FORM: Form = Form {
 };
 
 pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
-    let mut out = String::from("# Decisions Log\n");
-    for r in records {
-        if withhold(r) {
-            out.push_str(&format!("\n{}\n", withheld_line("decision", &r.id)));
-            continue;
-        }
+    entry::render_each("# Decisions Log\n", records, withhold, |out, r, body| {
         if let Body::Decision(Decision {
             title,
             context,
@@ -37,29 +32,28 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
             files,
             extra,
             ..
-        }) = normal(&r.body)
+        }) = body
         {
             out.push_str(&format!(
                 "\n## [{}] Decision: {title}\n",
                 minute(&r.meta.ts)
             ));
-            push_extras(&mut out, &extra, "");
+            push_extras(out, &extra, "");
             for (label, value) in [
                 ("Context", &context),
                 ("Decision", &decision),
                 ("Rationale", &rationale),
                 ("Impact", &impact),
             ] {
-                push_field(&mut out, label, value);
-                push_extras(&mut out, &extra, label);
+                push_field(out, label, value);
+                push_extras(out, &extra, label);
             }
             if !files.is_empty() {
-                push_field(&mut out, "Files", &files.join(", "));
-                push_extras(&mut out, &extra, "Files");
+                push_field(out, "Files", &files.join(", "));
+                push_extras(out, &extra, "Files");
             }
         }
-    }
-    out
+    })
 }
 
 pub(crate) fn parse(text: &str) -> Result<super::Framed, ParseError> {

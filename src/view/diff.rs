@@ -4,8 +4,6 @@
 use std::collections::HashMap;
 
 use super::{normal, visible, Entry, Parsed, ViewFile};
-#[cfg(test)]
-use crate::model::kinds::CumulativeNote;
 use crate::model::kinds::{
     Checkpoint, ContextBlock, Convention, Decision, Delete, Instinct, Invariant, Learning, Resolve,
     Task,
@@ -175,6 +173,7 @@ pub fn diff(file: ViewFile, base: &[Record], parsed: Vec<Parsed>) -> Vec<Draft> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::kinds::CumulativeNote;
     use crate::model::{fold, GitState, State};
     use crate::view::{parse, render_all as render};
 

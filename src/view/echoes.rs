@@ -105,7 +105,7 @@ pub fn title_line(role: &str, file: EchoFile) -> String {
 pub fn render(role: &str, file: EchoFile, echoes: &[Record], withhold: Withhold<'_>) -> String {
     let mine: Vec<&Record> = echoes
         .iter()
-        .filter(|r| matches!(&r.body, Body::Echo(Echo { role: r2, .. }) if r2 == role))
+        .filter(|r| Echo::of(&r.body).is_some_and(|e| e.role == role))
         .filter(|r| EchoFile::of(&r.body) == Some(file))
         .collect();
     if mine.is_empty() {
@@ -115,10 +115,7 @@ pub fn render(role: &str, file: EchoFile, echoes: &[Record], withhold: Withhold<
     for r in mine {
         out.push('\n');
         if withhold(r) {
-            let uid = match &r.body {
-                Body::Echo(Echo { uid, .. }) => uid.as_str(),
-                _ => "",
-            };
+            let uid = crate::model::echo::uid(&r.body);
             out.push_str(&format!(
                 "> withheld by git-rune: echo {uid} (run `git rune verify` to see why)\n"
             ));
@@ -401,9 +398,7 @@ pub fn parse(role: &str, file: EchoFile, text: &str) -> Result<Vec<Parsed>, Pars
             continue;
         }
         if let Some(id) = trimmed.strip_prefix("> withheld by git-rune: echo ") {
-            if let Some(b) = cur.take() {
-                out.push(finish(role, file, b)?);
-            }
+            out.extend(cur.take().map(|b| finish(role, file, b)).transpose()?);
             let uid = id.split_whitespace().next().unwrap_or_default().to_owned();
             out.push(Parsed::Withheld(uid));
             continue;
@@ -413,9 +408,7 @@ pub fn parse(role: &str, file: EchoFile, text: &str) -> Result<Vec<Parsed>, Pars
         let after_blank = i == 0 || lines[i - 1].trim().is_empty() || just_started;
         just_started = false;
         if let Some((layer, title, date)) = plugin_heading(line).filter(|_| after_blank) {
-            if let Some(b) = cur.take() {
-                out.push(finish(role, file, b)?);
-            }
+            out.extend(cur.take().map(|b| finish(role, file, b)).transpose()?);
             cur = Some(Building {
                 line: n,
                 date: date.clone(),
@@ -438,9 +431,7 @@ pub fn parse(role: &str, file: EchoFile, text: &str) -> Result<Vec<Parsed>, Pars
             }
         }
         if let Some((date, title)) = heading(line) {
-            if let Some(b) = cur.take() {
-                out.push(finish(role, file, b)?);
-            }
+            out.extend(cur.take().map(|b| finish(role, file, b)).transpose()?);
             cur = Some(Building {
                 line: n,
                 date,
@@ -490,28 +481,10 @@ pub fn parse(role: &str, file: EchoFile, text: &str) -> Result<Vec<Parsed>, Pars
                     b.source = value.clone();
                     true
                 }
-                "confidence" if b.confidence.is_none() => match confidence(&value) {
-                    Some(c) => {
-                        b.confidence = Some(c);
-                        if value != format_confidence(c) {
-                            b.extra.push(Extra {
-                                after: "confidence".into(),
-                                label: CONFIDENCE_AS_WRITTEN.into(),
-                                text: value.clone(),
-                            });
-                        }
-                        true
-                    }
-                    None => {
-                        return Err(ParseError {
-                            line: n,
-                            message: format!(
-                                "confidence {value:?} is not a number from 0.0 to 1.0 \
-                                 (or high, medium, low)"
-                            ),
-                        })
-                    }
-                },
+                "confidence" if b.confidence.is_none() => {
+                    read_confidence(b, &value, n)?;
+                    true
+                }
                 "evidence" if b.evidence.is_empty() => {
                     b.evidence = value.clone();
                     true
@@ -565,9 +538,7 @@ pub fn parse(role: &str, file: EchoFile, text: &str) -> Result<Vec<Parsed>, Pars
             }),
         }
     }
-    if let Some(b) = cur.take() {
-        out.push(finish(role, file, b)?);
-    }
+    out.extend(cur.take().map(|b| finish(role, file, b)).transpose()?);
     // Text but no entry (the Rune Echoes plugin's `*No echoes yet.*` placeholder, a note):
     // no entries, and nothing refused; the text stays in the file until entries come, when
     // it is kept with the first one.
@@ -587,23 +558,7 @@ fn plugin_line(b: &mut Building, line: &str, n: usize) -> Result<(), ParseError>
                 let value = value.trim().trim_matches('`').trim().to_owned();
                 match label.to_lowercase().as_str() {
                     "source" if b.source.is_empty() => b.source = value,
-                    "confidence" if b.confidence.is_none() => {
-                        let c = confidence(&value).ok_or_else(|| ParseError {
-                            line: n,
-                            message: format!(
-                                "confidence {value:?} is not a number from 0.0 to 1.0 \
-                                 (or high, medium, low)"
-                            ),
-                        })?;
-                        b.confidence = Some(c);
-                        if value != format_confidence(c) {
-                            b.extra.push(Extra {
-                                after: "confidence".into(),
-                                label: CONFIDENCE_AS_WRITTEN.into(),
-                                text: value,
-                            });
-                        }
-                    }
+                    "confidence" if b.confidence.is_none() => read_confidence(b, &value, n)?,
                     "evidence" if b.evidence.is_empty() => b.evidence = value,
                     "verified" if b.verified.is_empty() => b.verified = value,
                     "layer" => b.layer = Some(value.to_lowercase()),
@@ -619,6 +574,27 @@ fn plugin_line(b: &mut Building, line: &str, n: usize) -> Result<(), ParseError>
     }
     if let Some(l) = b.plugin.as_mut() {
         l.push(line.to_owned());
+    }
+    Ok(())
+}
+
+/// Reads the confidence `value` of line `n` into `b` (and, when it is not written as the view
+/// writes it, as written).
+fn read_confidence(b: &mut Building, value: &str, n: usize) -> Result<(), ParseError> {
+    let c = confidence(value).ok_or_else(|| ParseError {
+        line: n,
+        message: format!(
+            "confidence {value:?} is not a number from 0.0 to 1.0 \
+             (or high, medium, low)"
+        ),
+    })?;
+    b.confidence = Some(c);
+    if value != format_confidence(c) {
+        b.extra.push(Extra {
+            after: "confidence".into(),
+            label: CONFIDENCE_AS_WRITTEN.into(),
+            text: value.to_owned(),
+        });
     }
     Ok(())
 }

@@ -10,10 +10,13 @@
 
 use super::text::{
     bullet_field_line, date_prefix, err, fence, field_line, heading, is_blank, loose, numbered,
-    one_line, starts_list_item, strip_word, withheld_id, DatePrefix, Src,
+    one_line, starts_list_item, strip_word, withheld_id, withheld_line, DatePrefix, Src,
 };
 use super::ParseError;
-use crate::model::Extra;
+use super::Withhold;
+use crate::model::{Body, Extra, Record};
+#[cfg(test)]
+pub(crate) use testing::{entries, parse};
 
 /// One known field of a form.
 pub(crate) struct Spec {
@@ -177,12 +180,6 @@ enum Target {
 /// The extra a heading that does not start an entry becomes: its heading line as written.
 fn section_label(line: &str) -> String {
     line.trim().to_owned()
-}
-
-/// Splits a file into raw entries; everything a format still has to check is per entry.
-#[cfg(test)]
-pub(crate) fn parse<'a>(text: &'a str, form: &Form) -> Result<Vec<RawItem<'a>>, ParseError> {
-    parse_framed(text, form).map(|(items, _)| items)
 }
 
 /// [`parse`], and the file's frame: its text before the first entry (the title, an intro,
@@ -549,6 +546,25 @@ fn has_fields_below(lines: &[Src<'_>], form: &Form) -> bool {
     false
 }
 
+/// A file of `header` then each of `records`: a withheld one as a placeholder naming its kind,
+/// the others as `each` writes their normal body.
+pub(crate) fn render_each(
+    header: &str,
+    records: &[Record],
+    withhold: Withhold<'_>,
+    mut each: impl FnMut(&mut String, &Record, Body),
+) -> String {
+    let mut out = String::from(header);
+    for r in records {
+        if withhold(r) {
+            out.push_str(&format!("\n{}\n", withheld_line(r.kind().as_str(), &r.id)));
+        } else {
+            each(&mut out, r, super::normal(&r.body));
+        }
+    }
+    out
+}
+
 /// Writes the extras that came after `after` (the empty string: right after the heading):
 /// a section as its heading and text, a labelled field as `**Label:** text`, prose after a
 /// blank line.
@@ -580,15 +596,26 @@ pub(crate) fn heading_rest(extras: &[Extra]) -> Option<&str> {
         .map(|x| x.text.as_str())
 }
 
-/// The entries of a parse, with each placeholder where it stood.
-#[cfg(test)]
-pub(crate) fn entries<'a, 'b>(items: &'b [RawItem<'a>]) -> impl Iterator<Item = &'b RawEntry<'a>> {
-    items.iter().filter_map(|i| match i {
-        RawItem::Entry(e) => Some(e),
-        RawItem::Withheld(_) => None,
-    })
-}
-
 #[cfg(test)]
 #[path = "entry_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+mod testing {
+    use super::*;
+
+    /// Splits a file into raw entries; everything a format still has to check is per entry.
+    pub(crate) fn parse<'a>(text: &'a str, form: &Form) -> Result<Vec<RawItem<'a>>, ParseError> {
+        parse_framed(text, form).map(|(items, _)| items)
+    }
+
+    /// The entries of a parse, with each placeholder where it stood.
+    pub(crate) fn entries<'a, 'b>(
+        items: &'b [RawItem<'a>],
+    ) -> impl Iterator<Item = &'b RawEntry<'a>> {
+        items.iter().filter_map(|i| match i {
+            RawItem::Entry(e) => Some(e),
+            RawItem::Withheld(_) => None,
+        })
+    }
+}

@@ -1,8 +1,8 @@
 //! `instincts.md`: the seed's learned trigger → action patterns with a confidence.
 
 use super::entry::{self, line, push_extras, text, Form};
-use super::text::{day, err, push_field, withheld_line};
-use super::{normal, ParseError, Withhold};
+use super::text::{day, err, push_field};
+use super::{ParseError, Withhold};
 use crate::model::kinds::Instinct;
 use crate::model::{Body, Extra, Record};
 
@@ -35,12 +35,7 @@ const WORDS: [(&str, f64); 7] = [
 const NOTE: &str = "Confidence note";
 
 pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
-    let mut out = String::from("# Instincts\n");
-    for r in records {
-        if withhold(r) {
-            out.push_str(&format!("\n{}\n", withheld_line("instinct", &r.id)));
-            continue;
-        }
+    entry::render_each("# Instincts\n", records, withhold, |out, r, body| {
         if let Body::Instinct(Instinct {
             name,
             trigger,
@@ -48,10 +43,10 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
             confidence,
             evidence,
             extra,
-        }) = normal(&r.body)
+        }) = body
         {
             out.push_str(&format!("\n## [{}] Instinct: {name}\n", day(&r.meta.ts)));
-            push_extras(&mut out, &extra, "");
+            push_extras(out, &extra, "");
             // `{}` prints the shortest text that reads back as the same f64.
             let confidence = format!("{confidence}");
             for (label, value) in [
@@ -60,12 +55,11 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
                 ("Confidence", &confidence),
                 ("Evidence", &evidence),
             ] {
-                push_field(&mut out, label, value);
-                push_extras(&mut out, &extra, label);
+                push_field(out, label, value);
+                push_extras(out, &extra, label);
             }
         }
-    }
-    out
+    })
 }
 
 /// A confidence as written: a number (`0.7`, `0.7 (validated)`, `70%`) or a word (`High`).

@@ -17,8 +17,6 @@ use std::ops::Range;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::learnings::{group_run, LineReader};
-#[cfg(test)]
-use crate::model::kinds::Learning;
 use crate::model::Record;
 
 /// A learning joining the log.
@@ -172,6 +170,7 @@ impl<'a> LogMerge<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::kinds::Learning;
     use crate::model::{fold, Body, LearningType, Record};
     use crate::view::{render, ViewFile};
 

@@ -38,9 +38,9 @@ mod lenient_tests;
 mod roundtrip_tests;
 
 pub use diff::diff;
-
 #[cfg(test)]
-use crate::model::kinds::CumulativeNote;
+pub use testing::{parse_bodies, render_all, show_all};
+
 use crate::model::kinds::{
     Checkpoint, Convention, Decision, Echo, Instinct, Invariant, Learning, Progress, Session, Task,
 };
@@ -300,13 +300,20 @@ fn title_line(file: ViewFile) -> Option<&'static str> {
     })
 }
 
+/// The text of `file`'s frame, unless `withhold` picks it.
+fn shown_frame<'a>(state: &'a State, file: ViewFile, withhold: Withhold<'_>) -> Option<&'a str> {
+    frame_of(state, file)
+        .filter(|r| !withhold(r))
+        .and_then(|r| match &r.body {
+            Body::Document(crate::model::kinds::Document { content, .. }) => Some(content.as_str()),
+            _ => None,
+        })
+}
+
 /// `text` (a default rendering of `file`) with the file's frame in place of its title line.
 fn with_frame(file: ViewFile, text: String, state: &State, withhold: Withhold<'_>) -> String {
-    let frame = frame_of(state, file).filter(|r| !withhold(r));
-    let (Some(frame), Some(title)) = (frame, title_line(file)) else {
-        return text;
-    };
-    let Body::Document(crate::model::kinds::Document { content, .. }) = &frame.body else {
+    let (Some(content), Some(title)) = (shown_frame(state, file, withhold), title_line(file))
+    else {
         return text;
     };
     match text.strip_prefix(title) {
@@ -339,14 +346,7 @@ pub fn render(file: ViewFile, state: &State, withhold: Withhold<'_>) -> String {
         ViewFile::Invariants => invariants::render(
             records,
             // A frame the gate withholds is not shown: the view's own layout stands.
-            frame_of(state, file)
-                .filter(|r| !withhold(r))
-                .and_then(|r| match &r.body {
-                    Body::Document(crate::model::kinds::Document { content, .. }) => {
-                        Some(content.as_str())
-                    }
-                    _ => None,
-                }),
+            shown_frame(state, file, withhold),
             withhold,
         ),
         ViewFile::Progress => progress::render(records, withhold),
@@ -409,30 +409,6 @@ pub fn checkpoint_git_state(
 /// that shows that group (`None` for a record of another kind).
 pub fn learning_group_run(r: &Record) -> Option<Vec<u8>> {
     learnings::group_run(r)
-}
-
-/// Nothing withheld (for tests).
-#[cfg(test)]
-pub fn show_all(_: &Record) -> bool {
-    false
-}
-
-/// [`render`] with nothing withheld (for tests).
-#[cfg(test)]
-pub fn render_all(file: ViewFile, state: &State) -> String {
-    render(file, state, &show_all)
-}
-
-/// The bodies of the entries [`parse`] reads (for tests).
-#[cfg(test)]
-pub fn parse_bodies(file: ViewFile, text: &str) -> Result<Vec<Body>, ParseError> {
-    Ok(parse(file, text)?
-        .into_iter()
-        .filter_map(|p| match p {
-            Parsed::Entry(e) => Some(e.body),
-            Parsed::Withheld(_) => None,
-        })
-        .collect())
 }
 
 /// Parses a (possibly hand-edited) file into its entries and placeholders, in file order.
@@ -799,3 +775,29 @@ fn normal(body: &Body) -> Body {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod testing {
+    use super::*;
+
+    /// Nothing withheld (for tests).
+    pub fn show_all(_: &Record) -> bool {
+        false
+    }
+
+    /// [`render`] with nothing withheld (for tests).
+    pub fn render_all(file: ViewFile, state: &State) -> String {
+        render(file, state, &show_all)
+    }
+
+    /// The bodies of the entries [`parse`] reads (for tests).
+    pub fn parse_bodies(file: ViewFile, text: &str) -> Result<Vec<Body>, ParseError> {
+        Ok(parse(file, text)?
+            .into_iter()
+            .filter_map(|p| match p {
+                Parsed::Entry(e) => Some(e.body),
+                Parsed::Withheld(_) => None,
+            })
+            .collect())
+    }
+}

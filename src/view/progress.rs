@@ -1,8 +1,8 @@
 //! `progress.md`: the seed's per-session task tracker (completed / in progress / blocked / next).
 
 use super::entry::{self, heading_rest, push_extras, Form, RawEntry, Spec};
-use super::text::{item, minute, push_item, read_items, withheld_line};
-use super::{normal, ParseError, Withhold};
+use super::text::{item, minute, push_item, read_items};
+use super::{ParseError, Withhold};
 use crate::model::kinds::Progress;
 use crate::model::{Body, Extra, Record};
 
@@ -44,19 +44,14 @@ const FORM: Form = Form {
 const MARKERS: [&str; 4] = ["- [x] ", "- [ ] ", "- [ ] ", "- "];
 
 pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
-    let mut out = String::from("# Progress\n");
-    for r in records {
-        if withhold(r) {
-            out.push_str(&format!("\n{}\n", withheld_line("progress", &r.id)));
-            continue;
-        }
+    entry::render_each("# Progress\n", records, withhold, |out, r, body| {
         if let Body::Progress(Progress {
             completed,
             in_progress,
             blocked,
             next,
             extra,
-        }) = normal(&r.body)
+        }) = body
         {
             let rest = match heading_rest(&extra) {
                 Some(t) => format!(": {t}"),
@@ -66,20 +61,19 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
                 "\n## [{}] Session Summary{rest}\n",
                 minute(&r.meta.ts)
             ));
-            push_extras(&mut out, &extra, "");
+            push_extras(out, &extra, "");
             for (i, list) in [completed, in_progress, blocked, next].iter().enumerate() {
                 if list.is_empty() {
                     continue;
                 }
                 out.push_str(&format!("**{}:**\n", FORM.fields[i].label));
                 for it in list {
-                    push_item(&mut out, MARKERS[i], it);
+                    push_item(out, MARKERS[i], it);
                 }
-                push_extras(&mut out, &extra, FORM.fields[i].label);
+                push_extras(out, &extra, FORM.fields[i].label);
             }
         }
-    }
-    out
+    })
 }
 
 fn list(e: &RawEntry<'_>, i: usize) -> Vec<String> {

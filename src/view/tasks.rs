@@ -87,62 +87,49 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
 }
 
 fn render_task(out: &mut String, body: &Body) {
-    let Body::Task(Task {
-        num,
-        title,
-        status,
-        priority,
-        category,
-        created,
-        completed,
-        consolidated,
-        consolidated_count,
-        context,
-        files,
-        keep,
-        extra,
-        ..
-    }) = body
-    else {
+    let Body::Task(task) = body else {
         return;
     };
-    let extras = |after: &'static str| extra.iter().filter(move |x| x.after == after);
+    let extras = |after: &'static str| task.extra.iter().filter(move |x| x.after == after);
     for x in extras("") {
         out.push_str(&format!("{}\n", x.text));
     }
-    let mark = match status.as_str() {
+    let mark = match task.status.as_str() {
         COMPLETED => "x",
         IN_PROGRESS => "~",
         _ => " ",
     };
-    out.push_str(&format!("- [{mark}] {}", task_id(*num)));
-    for tag in [priority, category] {
+    out.push_str(&format!("- [{mark}] {}", task_id(task.num)));
+    for tag in [&task.priority, &task.category] {
         if !tag.is_empty() {
             out.push_str(&format!(" [{tag}]"));
         }
     }
     // A title that starts like a tag (or like this escape) is escaped with a backslash.
-    let escape = if title.starts_with(['[', '\\']) {
+    let escape = if task.title.starts_with(['[', '\\']) {
         "\\"
     } else {
         ""
     };
-    out.push_str(&format!(" {escape}{title}\n"));
+    out.push_str(&format!(" {escape}{}\n", task.title));
     let mut attr = |label: &str, value: &str| {
         if !value.is_empty() {
             out.push_str(&format!("  {label}: {value}\n"));
         }
     };
-    attr("Created", created);
-    attr("Completed", completed);
-    if *consolidated {
-        attr("Consolidated", &format!("{consolidated_count} tasks"));
+    attr("Created", &task.created);
+    attr("Completed", &task.completed);
+    if task.consolidated {
+        attr(
+            "Consolidated",
+            &format!("{} tasks", task.consolidated_count),
+        );
     }
-    if *keep {
+    if task.keep {
         attr("Keep", "yes");
     }
-    attr("Context", context);
-    attr("Files", &files.join(", "));
+    attr("Context", &task.context);
+    attr("Files", &task.files.join(", "));
     for x in extras(AFTER_TASK) {
         out.push_str(&format!("  {}\n", x.text));
     }
@@ -332,42 +319,23 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
 /// Whether a task read from the view already has the attribute (a second `Context:` line is
 /// kept as an extra, not lost).
 fn is_set(body: &Body, label: &str) -> bool {
-    let Body::Task(Task {
-        created,
-        completed,
-        consolidated,
-        keep,
-        context,
-        files,
-        ..
-    }) = body
-    else {
+    let Body::Task(t) = body else {
         return true;
     };
     match label {
-        "Created" => !created.is_empty(),
-        "Completed" => !completed.is_empty(),
-        "Consolidated" => *consolidated,
-        "Keep" => *keep,
-        "Context" => !context.is_empty(),
-        "Files" => !files.is_empty(),
+        "Created" => !t.created.is_empty(),
+        "Completed" => !t.completed.is_empty(),
+        "Consolidated" => t.consolidated,
+        "Keep" => t.keep,
+        "Context" => !t.context.is_empty(),
+        "Files" => !t.files.is_empty(),
         _ => true,
     }
 }
 
 /// Sets one attribute of a task read from the view.
 fn set(body: &mut Body, label: &str, value: &str, line: usize) -> Result<(), ParseError> {
-    let Body::Task(Task {
-        created,
-        completed,
-        consolidated,
-        consolidated_count,
-        keep,
-        context,
-        files,
-        ..
-    }) = body
-    else {
+    let Body::Task(t) = body else {
         return Ok(());
     };
     let time = |v: &str| {
@@ -379,9 +347,9 @@ fn set(body: &mut Body, label: &str, value: &str, line: usize) -> Result<(), Par
         })
     };
     match label {
-        "Created" => *created = time(value)?,
+        "Created" => t.created = time(value)?,
         "Completed" => {
-            *completed = if value.is_empty() {
+            t.completed = if value.is_empty() {
                 String::new()
             } else {
                 time(value)?
@@ -389,23 +357,23 @@ fn set(body: &mut Body, label: &str, value: &str, line: usize) -> Result<(), Par
         }
         "Consolidated" => {
             let n: String = value.chars().take_while(char::is_ascii_digit).collect();
-            *consolidated_count = n.parse().map_err(|_| {
+            t.consolidated_count = n.parse().map_err(|_| {
                 err(
                     line,
                     "Consolidated: write how many tasks, as `Consolidated: 12 tasks`",
                 )
             })?;
-            *consolidated = *consolidated_count > 0;
+            t.consolidated = t.consolidated_count > 0;
         }
         "Keep" => {
-            *keep = matches!(
+            t.keep = matches!(
                 value.to_ascii_lowercase().as_str(),
                 "yes" | "true" | "y" | "1"
             )
         }
-        "Context" => *context = value.to_owned(),
+        "Context" => t.context = value.to_owned(),
         "Files" => {
-            *files = value
+            t.files = value
                 .split(',')
                 .map(|f| f.trim().trim_matches('`').to_owned())
                 .filter(|f| !f.is_empty())

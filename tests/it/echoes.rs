@@ -76,6 +76,30 @@ fn add_show_and_the_view_file() {
     assert_eq!(list.len(), 1);
     assert_eq!(list[0]["confidence"], 0.95);
     assert!(shown(&repo, &["--role", "auditor"]).is_empty());
+    // Less confident and verified no later: already recorded, nothing written.
+    let head = repo.git(&["rev-parse", "refs/rune/memory"]);
+    let out = repo
+        .rune(
+            &again
+                .iter()
+                .map(|a| if *a == "0.95" { "0.5" } else { a })
+                .collect::<Vec<_>>(),
+        )
+        .success();
+    assert!(
+        out.stdout.contains("already recorded"),
+        "{}",
+        out.snapshot()
+    );
+    assert_eq!(repo.git(&["rev-parse", "refs/rune/memory"]), head);
+    assert_eq!(shown(&repo, &[])[0]["confidence"], 0.95);
+    // Archived, the same finding again makes it active again.
+    let uid = list[0]["uid"].as_str().unwrap().to_owned();
+    repo.rune(&["echo", "archive", &uid[..8]]).success();
+    assert!(shown(&repo, &[]).is_empty());
+    let out = repo.rune(&again).success();
+    assert!(out.stdout.contains("merged"), "{}", out.snapshot());
+    assert_eq!(shown(&repo, &[])[0]["confidence"], 0.95);
 }
 
 #[test]

@@ -11,6 +11,8 @@ use crate::memory::Snapshot;
 use crate::model::lines::{Lines, Records};
 use crate::model::State;
 use crate::store::{HeadInfo, Store, Tip};
+#[cfg(test)]
+pub use testing::{encoded, round_trip};
 
 /// A digest as its file holds it: the cap it was cut for, the totals, the renumbered task
 /// ids, then its lists ([`Digest::lists`]) as stored record lines.
@@ -25,18 +27,6 @@ fn stored(digest: &Digest) -> impl serde::Serialize + '_ {
     renumbered.sort();
     let lists: Vec<Lines<'_>> = digest.lists().into_iter().map(|l| Lines(l)).collect();
     (digest.cap, digest.totals, renumbered, lists)
-}
-
-/// The bytes a digest is stored as (tests compare digests by them).
-#[cfg(test)]
-pub fn encoded(digest: &Digest) -> Vec<u8> {
-    postcard::to_stdvec(&stored(digest)).unwrap()
-}
-
-/// A digest stored and read back.
-#[cfg(test)]
-pub fn round_trip(digest: &Digest) -> Option<Digest> {
-    from_stored(postcard::from_bytes(&encoded(digest)).ok()?)
 }
 
 fn from_stored((cap, totals, renumbered, lists): Stored) -> Option<Digest> {
@@ -110,5 +100,20 @@ pub fn remember(store: &Store, snap: &Snapshot) {
             &snap.state,
             MIN_CAP,
         );
+    }
+}
+
+#[cfg(test)]
+mod testing {
+    use super::*;
+
+    /// The bytes a digest is stored as (tests compare digests by them).
+    pub fn encoded(digest: &Digest) -> Vec<u8> {
+        postcard::to_stdvec(&stored(digest)).unwrap()
+    }
+
+    /// A digest stored and read back.
+    pub fn round_trip(digest: &Digest) -> Option<Digest> {
+        from_stored(postcard::from_bytes(&encoded(digest)).ok()?)
     }
 }

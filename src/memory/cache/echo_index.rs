@@ -21,6 +21,8 @@ use crate::model::kinds::{Echo, EchoRef};
 use crate::model::{Body, Record, State};
 use crate::rank;
 use crate::store::{branch_ref, Store, Tip, MEMORY_REF};
+#[cfg(test)]
+pub use testing::put;
 
 /// As many kept as of the echoes they index.
 const INDEXES: Cache<EchoIndex> = Cache::new("echo-index", 1, 4, Some("echo-index"));
@@ -59,24 +61,13 @@ pub struct EchoIndex {
 
 /// The text an entry is found by: its title (twice: it weighs more), learning and evidence.
 pub fn document(r: &Record) -> String {
-    match &r.body {
-        Body::Echo(Echo {
-            title,
-            text,
-            evidence,
-            ..
-        }) => format!("{title}\n{title}\n{text}\n{evidence}"),
-        _ => String::new(),
-    }
+    Echo::of(&r.body).map_or_else(String::new, |e| {
+        let (title, text, evidence) = (&e.title, &e.text, &e.evidence);
+        format!("{title}\n{title}\n{text}\n{evidence}")
+    })
 }
 
 impl EchoIndex {
-    /// The index of a state's echoes and references, every entry tokenized.
-    #[cfg(test)]
-    pub fn of(state: &State) -> EchoIndex {
-        EchoIndex::reusing(state, None)
-    }
-
     /// [`EchoIndex::of`], taking the token statistics of the entries whose record line is
     /// the same from an index made before (a record line names its text exactly): a write
     /// tokenizes only the entries it changed.
@@ -94,15 +85,7 @@ impl EchoIndex {
         let mut docs = Vec::new();
         let mut tokens = Vec::new();
         for r in &state.echoes {
-            if let Body::Echo(Echo {
-                uid,
-                role,
-                layer,
-                verified,
-                archived: false,
-                ..
-            }) = &r.body
-            {
+            if let Some(e) = Echo::of(&r.body).filter(|e| !e.archived) {
                 let line = r.to_line();
                 tokens.push(
                     known
@@ -110,10 +93,10 @@ impl EchoIndex {
                         .unwrap_or_else(|| tokenizer.tokens(&document(r))),
                 );
                 docs.push(Doc {
-                    uid: uid.clone(),
-                    role: role.clone(),
-                    layer: layer.clone(),
-                    verified: verified.clone(),
+                    uid: e.uid.clone(),
+                    role: e.role.clone(),
+                    layer: e.layer.clone(),
+                    verified: e.verified.clone(),
                     line,
                 });
             }
@@ -134,12 +117,8 @@ impl EchoIndex {
         let referenced = state
             .echoes
             .iter()
-            .filter_map(|r| match &r.body {
-                Body::Echo(Echo { role, uid, .. }) if named.contains(uid.as_str()) => {
-                    Some((role.clone(), uid.clone()))
-                }
-                _ => None,
-            })
+            .filter_map(|r| Echo::of(&r.body).filter(|e| named.contains(e.uid.as_str())))
+            .map(|e| (e.role.clone(), e.uid.clone()))
             .collect();
         EchoIndex {
             docs,
@@ -160,12 +139,6 @@ pub fn read(store: &Store, memory: Option<Tip>, branch: Option<Tip>) -> Option<E
     INDEXES
         .get(store.common_dir(), &key(memory, branch))
         .filter(EchoIndex::whole)
-}
-
-/// Stores `index` as that of the two trees.
-#[cfg(test)]
-pub fn put(store: &Store, memory: Option<Tip>, branch: Option<Tip>, index: &EchoIndex) {
-    INDEXES.put(store.common_dir(), &key(memory, branch), index);
 }
 
 /// Makes the index of `state` (the whole fold of the two trees, or its echoes) and stores
@@ -211,4 +184,21 @@ pub fn current(store: &Store, fresh: bool) -> crate::store::Result<EchoIndex> {
     }
     let state = super::echoes::echoes(store, &head, &branch_ref, memory, branch)?;
     Ok(self::store(store, memory, branch, &state))
+}
+
+#[cfg(test)]
+mod testing {
+    use super::*;
+
+    impl EchoIndex {
+        /// The index of a state's echoes and references, every entry tokenized.
+        pub fn of(state: &State) -> EchoIndex {
+            EchoIndex::reusing(state, None)
+        }
+    }
+
+    /// Stores `index` as that of the two trees.
+    pub fn put(store: &Store, memory: Option<Tip>, branch: Option<Tip>, index: &EchoIndex) {
+        INDEXES.put(store.common_dir(), &key(memory, branch), index);
+    }
 }

@@ -13,8 +13,6 @@ use super::sections::{learning_rank, shown_note};
 use super::Totals;
 use crate::integrity::gate;
 use crate::model::kinds::{Convention, Decision, Learning};
-#[cfg(test)]
-use crate::model::kinds::{CumulativeNote, Delete};
 use crate::model::{Body, Record, State};
 
 /// The characters of load output a digest is made for at least: twice the default budget
@@ -308,6 +306,7 @@ fn names_files(r: &Record) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use crate::model::kinds::{CumulativeNote, Delete};
     use std::collections::BTreeMap;
 
     use super::super::{brief, Briefing, LoadPolicy};

@@ -88,18 +88,13 @@ pub(super) fn note_line(r: &Record) -> String {
             task,
             section,
             text,
-        }) if task.is_empty() => format!("- {section}: {} ({})", one_line(text), day(r)),
-        Body::TaskNote(TaskNote {
-            task,
-            section,
-            text,
         }) => {
-            format!(
-                "- {} / {section}: {} ({})",
-                one_line(task),
-                one_line(text),
-                day(r)
-            )
+            let task = if task.is_empty() {
+                String::new()
+            } else {
+                format!("{} / ", one_line(task))
+            };
+            format!("- {task}{section}: {} ({})", one_line(text), day(r))
         }
         _ => String::new(),
     }

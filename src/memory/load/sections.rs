@@ -201,27 +201,20 @@ pub(super) fn invariants_section<'a>(state: &'a State, now: &str) -> Section<'a>
         _ => u8::MAX,
     });
     for r in sorted {
-        if let Body::Invariant(Invariant {
-            section,
-            title,
-            what,
-            r#where,
-            ..
-        }) = &r.body
-        {
-            let place = if r#where.is_empty() {
+        if let Body::Invariant(inv) = &r.body {
+            let place = if inv.r#where.is_empty() {
                 String::new()
             } else {
-                format!("{} — ", r#where.join(", "))
+                format!("{} — ", inv.r#where.join(", "))
             };
             let mut t = format!(
                 "{} {}{}",
-                category(section).icon(),
+                category(&inv.section).icon(),
                 sanitize(&place),
-                one_line(title)
+                one_line(&inv.title)
             );
-            if !what.is_empty() {
-                t.push_str(&format!(": {}", one_line(what)));
+            if !inv.what.is_empty() {
+                t.push_str(&format!(": {}", one_line(&inv.what)));
             }
             let item: Lazy<'a> = Box::new(move || gated(r, t.clone(), None));
             items.push(item);
@@ -383,29 +376,36 @@ pub(super) fn learnings_section<'a>(
 }
 
 pub(super) fn instincts_section(state: &State) -> Section<'_> {
-    let mut ranked: Vec<&Record> = state.instincts.iter().collect();
-    ranked.sort_by(|a, b| instinct_confidence(b).total_cmp(&instinct_confidence(a)));
-    Section {
-        key: "instincts",
-        heading: "## Instincts".into(),
-        items: record_items(ranked.into_iter(), None, instinct_line),
-        total: state.instincts.len(),
-        truncated: false,
-        show: Some("instincts"),
-    }
+    instincts_of(
+        &state.instincts,
+        "instincts",
+        "## Instincts",
+        Some("instincts"),
+    )
 }
 
 /// The user-level memory's instincts (promoted from 2+ projects), most confident first.
 pub(super) fn global_instincts_section(state: &State) -> Section<'_> {
-    let mut ranked: Vec<&Record> = state.global_instincts.iter().collect();
+    let heading = "## Global instincts (user-level, seen in 2+ projects)";
+    instincts_of(&state.global_instincts, "global-instincts", heading, None)
+}
+
+/// A section of `instincts`, most confident first, all of them.
+fn instincts_of<'a>(
+    instincts: &'a [Record],
+    key: &'static str,
+    heading: &str,
+    show: Option<&'static str>,
+) -> Section<'a> {
+    let mut ranked: Vec<&Record> = instincts.iter().collect();
     ranked.sort_by(|a, b| instinct_confidence(b).total_cmp(&instinct_confidence(a)));
     Section {
-        key: "global-instincts",
-        heading: "## Global instincts (user-level, seen in 2+ projects)".into(),
+        key,
+        heading: heading.into(),
         items: record_items(ranked.into_iter(), None, instinct_line),
-        total: state.global_instincts.len(),
+        total: instincts.len(),
         truncated: false,
-        show: None,
+        show,
     }
 }
 
@@ -482,29 +482,24 @@ pub(super) fn tasks_section<'a>(state: &'a State, drift: &Drift, now: &str) -> S
         items.push(fixed(git.clone(), Item::TaskSummary(git)));
     }
     for r in &state.tasks {
-        if let Body::Task(Task {
-            num,
-            title,
-            status,
-            priority,
-            category,
-            context,
-            ..
-        }) = &r.body
-        {
-            if status == "completed" {
+        if let Body::Task(task) = &r.body {
+            if task.status == "completed" {
                 continue;
             }
-            let mark = if status == "in_progress" { "~" } else { " " };
-            let mut t = format!("- [{mark}] {}", task_id(*num));
-            for tag in [priority, category] {
+            let mark = if task.status == "in_progress" {
+                "~"
+            } else {
+                " "
+            };
+            let mut t = format!("- [{mark}] {}", task_id(task.num));
+            for tag in [&task.priority, &task.category] {
                 if !tag.is_empty() {
                     t.push_str(&format!(" [{tag}]"));
                 }
             }
-            t.push_str(&format!(" {}", one_line(title)));
-            if !context.is_empty() {
-                t.push_str(&format!(": {}", one_line(context)));
+            t.push_str(&format!(" {}", one_line(&task.title)));
+            if !task.context.is_empty() {
+                t.push_str(&format!(": {}", one_line(&task.context)));
             }
             let item: Lazy<'a> = Box::new(move || gated(r, t.clone(), None));
             items.push(item);
@@ -582,10 +577,7 @@ pub(super) fn echoes_section<'a>(
     let by_uid: std::collections::HashMap<&str, &Record> = state
         .echoes
         .iter()
-        .filter_map(|r| match &r.body {
-            Body::Echo(Echo { uid, .. }) => Some((uid.as_str(), r)),
-            _ => None,
-        })
+        .filter_map(|r| Echo::of(&r.body).map(|e| (e.uid.as_str(), r)))
         .collect();
     let mut items: Vec<Lazy<'a>> = Vec::new();
     if let Some(s) = &role.solutions {

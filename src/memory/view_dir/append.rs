@@ -17,8 +17,6 @@ use crate::files::{append_atomic, stat_of, write_atomic};
 use crate::memory::cache::view_index::ViewIndex;
 use crate::memory::cache::{self, echo_index};
 use crate::memory::{Snapshot, Wrote};
-#[cfg(test)]
-use crate::model::kinds::{Learning, Progress, Session};
 use crate::model::{Record, Scope, State};
 use crate::store::{HeadInfo, ObjectId, Store, Tip, MEMORY_REF};
 use crate::view::{self, ViewFile};
@@ -287,6 +285,7 @@ mod tests {
     use super::*;
     use crate::memory::seal::Sealer;
     use crate::memory::write;
+    use crate::model::kinds::{Learning, Progress, Session};
     use crate::model::testing::decision;
     use crate::model::{Body, LearningType};
 

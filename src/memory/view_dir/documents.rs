@@ -6,6 +6,7 @@
 //! writes them and read back as `import rune-dir` reads them; `artifacts/` and
 //! `active-context.md` stay local (docs/storage.md).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -14,7 +15,7 @@ use anyhow::Result;
 use super::{put, remove_file, state_of, FileState, Manifest, Put, View, ViewError};
 use crate::model::kinds::document::{self, RUNE_PREFIX};
 use crate::model::kinds::Document;
-use crate::model::{Body, State};
+use crate::model::{Body, Record, State};
 use crate::view::{self, ViewFile};
 
 /// Where a file under `.rune/` belongs.
@@ -36,6 +37,20 @@ pub enum Place {
 pub const ARTIFACTS: &str = "artifacts/";
 /// The behavioural mode of the running session (seed 001).
 pub const ACTIVE_CONTEXT: &str = "active-context.md";
+
+/// The text a document's file shows: its `content`, or the placeholder when the gate withholds
+/// it, which holds none of its text (saving the file unchanged changes nothing).
+pub fn document_text<'a>(
+    r: &Record,
+    content: &'a str,
+    withhold: view::Withhold<'_>,
+) -> Cow<'a, str> {
+    if withhold(r) {
+        Cow::Owned(format!("> {}\n", crate::integrity::gate::placeholder(r)))
+    } else {
+        Cow::Borrowed(content)
+    }
+}
 
 /// What the file at `rel` (relative to `.rune/`, `/`-separated) is.
 pub fn place(rel: &str) -> Place {
@@ -203,35 +218,22 @@ impl View {
         force: &[String],
         withhold: view::Withhold<'_>,
     ) -> Result<Vec<String>, ViewError> {
-        let mut want: BTreeMap<String, (Place, &str)> = BTreeMap::new();
-        // A document the gate withholds is written as the placeholder, which holds none of
-        // its text; saving the file unchanged changes nothing.
-        let placeholders: BTreeMap<&str, String> = state
-            .documents
-            .iter()
-            .filter(|r| withhold(r))
-            .map(|r| {
-                (
-                    r.id.as_str(),
-                    format!("> {}\n", crate::integrity::gate::placeholder(r)),
-                )
-            })
-            .collect();
+        let mut want: BTreeMap<String, (Place, Cow<'_, str>)> = BTreeMap::new();
         for r in &state.documents {
             if let Body::Document(Document { path, content }) = &r.body {
-                let content = placeholders.get(r.id.as_str()).unwrap_or(content);
                 if view::is_frame_path(path) {
                     continue;
                 }
                 if let Some(rel) = path.strip_prefix(RUNE_PREFIX) {
                     if place(rel) == Place::Document {
-                        want.insert(rel.to_owned(), (Place::Document, content));
+                        let text = document_text(r, content, withhold);
+                        want.insert(rel.to_owned(), (Place::Document, text));
                     }
                 }
             }
         }
         for (rel, text) in records {
-            want.insert(rel.clone(), (Place::Records, text));
+            want.insert(rel.clone(), (Place::Records, Cow::Borrowed(text)));
         }
         let mut kept = Vec::new();
         let old: Vec<String> = manifest.documents.keys().cloned().collect();
@@ -253,7 +255,7 @@ impl View {
             // (or `restore` brings it back); a record file comes back, as a view file does.
             let how = (force.contains(&rel), p == Place::Document);
             let (refname, base) = refname_of(p);
-            match put(&self.dir.join(&rel), text, state, how, (&refname, base))? {
+            match put(&self.dir.join(&rel), &text, state, how, (&refname, base))? {
                 Put::Kept => kept.push(rel),
                 Put::Same(e) | Put::Written(e) | Put::Removed(e) => {
                     manifest.documents.insert(rel, e);

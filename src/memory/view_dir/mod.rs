@@ -34,8 +34,6 @@ use super::cache::view_index::ViewIndex;
 use super::{Snapshot, Wrote};
 use crate::files::write_atomic;
 use crate::model::kinds::Delete;
-#[cfg(test)]
-use crate::model::kinds::Resolve;
 use crate::model::{fold, Body, Kind, Record, Scope};
 use crate::store::{self, HashKind, ObjectId, Store, Tip, MEMORY_REF};
 use crate::view::{self, ViewFile};
@@ -623,6 +621,7 @@ fn branch_snapshot(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::kinds::Resolve;
     use crate::model::testing::{learning, meta};
 
     #[test]

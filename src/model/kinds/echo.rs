@@ -59,6 +59,29 @@ pub struct Echo {
     pub extra: Vec<Extra>,
 }
 
+impl Echo {
+    /// The echo a body is, if it is one.
+    pub fn of(body: &Body) -> Option<&Echo> {
+        match body {
+            Body::Echo(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// [`Echo::of`], to change it.
+    pub fn of_mut(body: &mut Body) -> Option<&mut Echo> {
+        match body {
+            Body::Echo(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// The uid of an echo body (empty for other kinds).
+pub fn uid(body: &Body) -> &str {
+    Echo::of(body).map_or("", |e| &e.uid)
+}
+
 impl KindRules for Echo {
     field_rules!(title: title, extra);
 
@@ -244,7 +267,7 @@ pub fn title_kind(title: &str) -> Option<&str> {
 }
 
 /// Text compared for identity: lowercase, runs of whitespace as one space, trimmed.
-fn norm(s: &str) -> String {
+pub fn norm(s: &str) -> String {
     s.split_whitespace()
         .map(str::to_lowercase)
         .collect::<Vec<_>>()
