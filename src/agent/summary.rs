@@ -16,7 +16,7 @@
 //! context is compacted.
 
 use crate::context::session::Session;
-use crate::model::kinds::{Checkpoint, CumulativeNote, Decision, Learning, Progress};
+use crate::model::kinds::{Checkpoint, CumulativeNote, Learning, Progress};
 use crate::model::{Body, Record, State};
 use crate::text::one_line;
 use crate::view::{self, Parsed, ViewFile};
@@ -124,19 +124,13 @@ pub fn assemble(state: &State, session: &Session, artifacts: &[String]) -> Summa
         .iter()
         .filter(ours)
         .filter_map(|r| match &r.body {
-            Body::Decision(Decision {
-                title,
-                rationale,
-                impact,
-                files,
-                ..
-            }) => {
-                let affects = if files.is_empty() {
-                    one_line(impact)
+            Body::Decision(d) => {
+                let affects = if d.files.is_empty() {
+                    one_line(&d.impact)
                 } else {
-                    files.join(", ")
+                    d.files.join(", ")
                 };
-                let mut line = format!("{}: {}", one_line(title), one_line(rationale));
+                let mut line = format!("{}: {}", one_line(&d.title), one_line(&d.rationale));
                 if !affects.is_empty() {
                     line.push_str(&format!(" — affects {affects}"));
                 }
@@ -147,17 +141,11 @@ pub fn assemble(state: &State, session: &Session, artifacts: &[String]) -> Summa
         .collect();
 
     let (in_progress, next, blocked, completed) = match progress.map(|r| &r.body) {
-        Some(Body::Progress(Progress {
-            in_progress,
-            next,
-            blocked,
-            completed,
-            ..
-        })) => (
-            in_progress.as_slice(),
-            next.as_slice(),
-            blocked.as_slice(),
-            completed.as_slice(),
+        Some(Body::Progress(p)) => (
+            p.in_progress.as_slice(),
+            p.next.as_slice(),
+            p.blocked.as_slice(),
+            p.completed.as_slice(),
         ),
         _ => (&[][..], &[][..], &[][..], &[][..]),
     };
@@ -279,15 +267,7 @@ impl Carried {
     /// carried, not what it computed (the thread it took from progress or the files, a resume
     /// it made up), which is computed afresh.
     fn of(open: &Record, in_progress: &[String], next: &[String], completed: &[String]) -> Carried {
-        let Body::Checkpoint(Checkpoint {
-            doing,
-            left,
-            context,
-            resume,
-            extra,
-            ..
-        }) = &open.body
-        else {
+        let Body::Checkpoint(cp) = &open.body else {
             return Carried::default();
         };
         let from_progress = |t: &str| {
@@ -297,10 +277,10 @@ impl Carried {
                 .chain(completed)
                 .any(|p| one_line(p) == t)
         };
-        let ours = doing.starts_with(DOING_PREFIX);
+        let ours = cp.doing.starts_with(DOING_PREFIX);
         let doing = if ours {
             // "Context compacted (at N tool calls): <thread>"
-            doing
+            cp.doing
                 .split_once("): ")
                 .map(|(_, t)| one_line(t))
                 .filter(|t| {
@@ -312,15 +292,15 @@ impl Carried {
                         && !from_progress(t)
                 })
         } else {
-            Some(one_line(doing)).filter(|d| !d.is_empty())
+            Some(one_line(&cp.doing)).filter(|d| !d.is_empty())
         };
-        let resume = Some(one_line(resume)).filter(|r| {
+        let resume = Some(one_line(&cp.resume)).filter(|r| {
             !r.is_empty()
                 && !(ours && (r.starts_with(CONTINUE_IN) || r == NO_RESUME || from_progress(r)))
         });
         let done = |s: &String| completed.iter().any(|c| one_line(c) == *s);
         let mut steps: Vec<String> = Vec::new();
-        for l in left.iter().map(|l| one_line(l)) {
+        for l in cp.left.iter().map(|l| one_line(l)) {
             // A summary's own steps from progress are taken afresh from progress.
             if l.is_empty() || done(&l) || steps.contains(&l) || (ours && l.starts_with("…and "))
             {
@@ -329,13 +309,13 @@ impl Carried {
             steps.push(l);
         }
         let mut items: Vec<String> = Vec::new();
-        for c in context.iter().map(|c| one_line(c)) {
+        for c in cp.context.iter().map(|c| one_line(c)) {
             if !c.is_empty() && !items.contains(&c) {
                 items.push(c);
             }
         }
         let mut load_bearing: Vec<String> = Vec::new();
-        for x in extra.iter().filter(|x| is_load_bearing(&x.label)) {
+        for x in cp.extra.iter().filter(|x| is_load_bearing(&x.label)) {
             for line in x.text.lines() {
                 let l = line.trim();
                 let l = l

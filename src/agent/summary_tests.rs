@@ -1,6 +1,7 @@
 //! Tests of `summary.rs` (moved out of the file they test, which stays under 600 lines).
 
 use super::*;
+use crate::model::kinds::Decision;
 use crate::model::testing::record_at;
 
 fn session() -> Session {

@@ -309,11 +309,11 @@ fn status(ctx: &Context) -> Result<ExitCode> {
     }
     let mut out = String::new();
     for (scope, path, entries) in &st.claude {
-        let state = hooks_state(entries);
         out.push_str(&format!(
-            "claude ({}) {}: {state}\n",
+            "claude ({}) {}: {}\n",
             scope.as_str(),
-            path.display()
+            path.display(),
+            hooks_state(entries)
         ));
     }
     for p in &plugin_in {
@@ -323,12 +323,12 @@ fn status(ctx: &Context) -> Result<ExitCode> {
         ));
     }
     for a in &agents {
-        let state = hooks_state(&a.hooks);
         out.push_str(&format!(
-            "{} ({}) {}: {state}\n",
+            "{} ({}) {}: {}\n",
             a.agent.as_str(),
             a.scope.as_str(),
-            a.path.display()
+            a.path.display(),
+            hooks_state(&a.hooks)
         ));
         for n in &a.notes {
             out.push_str(&format!("  {n}\n"));

@@ -160,13 +160,12 @@ fn budget_cmd(ctx: &Context) -> Result<ExitCode> {
             version: json::VERSION,
         });
     }
-    let mut out = String::from("## Context Budget\n");
-    out.push_str(&format!(
-        "- MCP servers: {} ({} tools × {} tokens)\n",
+    let mut out = format!(
+        "## Context Budget\n- MCP servers: {} ({} tools × {} tokens)\n",
         b.servers.len(),
         b.tools,
         budget::TOKENS_PER_TOOL
-    ));
+    );
     for s in &b.servers {
         out.push_str(&format!(
             "  - {} ({}): {} tools{}\n",
@@ -181,16 +180,12 @@ fn budget_cmd(ctx: &Context) -> Result<ExitCode> {
         ));
     }
     out.push_str(&format!(
-        "- Agent descriptions: {} (× {} tokens)\n",
+        "- Agent descriptions: {} (× {} tokens)\n- CLAUDE.md: {} lines, ~{} tokens\n\
+         - Baseline: ~{} tokens ({}% of a {}k window)\n",
         b.agents,
-        budget::TOKENS_PER_AGENT
-    ));
-    out.push_str(&format!(
-        "- CLAUDE.md: {} lines, ~{} tokens\n",
-        b.claude_md_lines, b.claude_md_tokens
-    ));
-    out.push_str(&format!(
-        "- Baseline: ~{} tokens ({}% of a {}k window)\n",
+        budget::TOKENS_PER_AGENT,
+        b.claude_md_lines,
+        b.claude_md_tokens,
         b.baseline_tokens,
         b.percent_of_window,
         budget::WINDOW / 1000

@@ -452,21 +452,18 @@ impl Context {
 /// user is told so, and which of their own (tracked) hooks now call git-rune.
 fn report_hooks_in_work_tree(ctx: &Context, store: &Store, dir: &std::path::Path) {
     match crate::hooks::install::in_work_tree(store, dir) {
-        Ok(Some(crate::hooks::install::InWorkTree {
-            dir: rel,
-            created,
-            chained,
-        })) => {
-            if !created.is_empty() {
+        Ok(Some(w)) => {
+            let rel = &w.dir;
+            if !w.created.is_empty() {
                 ctx.ui.status(format_args!(
                     "the hooks directory {rel}/ (core.hooksPath) is inside the work tree: git-rune's new hook files there ({}) are kept out of `git status` through .git/info/exclude; to share them with your team, remove those lines and commit the files",
-                    created.join(", ")
+                    w.created.join(", ")
                 ));
             }
-            if !chained.is_empty() {
+            if !w.chained.is_empty() {
                 ctx.ui.status(format_args!(
                     "git-rune added itself to your own {} in {rel}/: `git status` shows the change; commit it to share it, or `git rune hooks uninstall` takes it out",
-                    chained.join(", ")
+                    w.chained.join(", ")
                 ));
             }
         }

@@ -204,15 +204,10 @@ fn reattach_text(out: &Reattached) -> String {
             record, suspicious, ..
         } => {
             let (response_id, excerpt, model) = match &record.body {
-                Body::Oracle(Oracle {
-                    response_id,
-                    response_excerpt,
-                    target_model,
-                    ..
-                }) => (
-                    response_id.as_str(),
-                    response_excerpt.as_str(),
-                    target_model,
+                Body::Oracle(o) => (
+                    o.response_id.as_str(),
+                    o.response_excerpt.as_str(),
+                    &o.target_model,
                 ),
                 _ => ("", "", &String::new()),
             };

@@ -14,7 +14,7 @@ use crate::error;
 use crate::memory::record;
 use crate::memory::seal::{SealError, Sealed};
 use crate::memory::write::Written;
-use crate::model::kinds::{Checkpoint, CumulativeNote, Instinct, Progress, TaskNote};
+use crate::model::kinds::{CumulativeNote, Instinct, Progress, TaskNote};
 use crate::model::{
     canonical_section, Body, Draft, LearningType, CUMULATIVE_SECTIONS, TASK_SECTIONS,
 };
@@ -461,18 +461,16 @@ pub fn resume(ctx: &Context, a: ResumeArgs) -> Result<ExitCode> {
     let Some(cp) = crate::integrity::gate::shown(&cp) else {
         return ctx.print(&format!("{}\n", crate::integrity::gate::placeholder(&cp)));
     };
-    if let Body::Checkpoint(Checkpoint {
-        doing,
-        resume,
-        left,
-        ..
-    }) = &cp.body
-    {
+    if let Body::Checkpoint(c) = &cp.body {
         let mut out = String::new();
-        let line = if resume.is_empty() { doing } else { resume };
+        let line = if c.resume.is_empty() {
+            &c.doing
+        } else {
+            &c.resume
+        };
         out.push_str(line);
         out.push('\n');
-        for (i, step) in left.iter().enumerate() {
+        for (i, step) in c.left.iter().enumerate() {
             out.push_str(&format!("{}. {}\n", i + 1, step));
         }
         ctx.ui.print(&out)?;
@@ -545,20 +543,14 @@ fn promote(ctx: &Context, a: PromoteArgs) -> Result<ExitCode> {
     ));
     let mut out = String::new();
     for c in &done.candidates {
-        if let Body::Instinct(Instinct {
-            name,
-            trigger,
-            action,
-            ..
-        }) = &c.record.body
-        {
+        if let Body::Instinct(i) = &c.record.body {
             out.push_str(&format!(
                 "{}  {} projects  {:.2}  {} -> {}\n",
-                sanitize(name),
+                sanitize(&i.name),
                 c.projects,
                 c.confidence,
-                sanitize(&one_line(trigger)),
-                sanitize(&one_line(action))
+                sanitize(&one_line(&i.trigger)),
+                sanitize(&one_line(&i.action))
             ));
         }
     }

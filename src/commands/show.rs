@@ -189,22 +189,16 @@ fn checkpoints_text(state: &State) -> String {
             ));
             continue;
         };
-        if let Body::Checkpoint(Checkpoint {
-            doing,
-            resume,
-            left,
-            ..
-        }) = &r.body
-        {
+        if let Body::Checkpoint(c) = &r.body {
             out.push_str(&format!(
                 "[{}] {status}: {}\n",
                 pretty_time(&r.meta.ts),
-                doing
+                c.doing
             ));
-            if !resume.is_empty() {
-                out.push_str(&format!("  resume: {}\n", resume));
+            if !c.resume.is_empty() {
+                out.push_str(&format!("  resume: {}\n", c.resume));
             }
-            for (i, step) in left.iter().enumerate() {
+            for (i, step) in c.left.iter().enumerate() {
                 out.push_str(&format!("  {}. {}\n", i + 1, step));
             }
         }

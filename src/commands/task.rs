@@ -8,7 +8,6 @@ use clap::{Args, Subcommand};
 
 use super::Context;
 use crate::memory::Snapshot;
-use crate::model::kinds::ContextBlock;
 use crate::model::task::{task_id, CATEGORIES, PRIORITIES};
 use crate::model::{Body, Record};
 use crate::output::json;
@@ -360,19 +359,13 @@ fn show_blocks(ctx: &Context, store: &Store, title: Option<&str>) -> Result<Exit
             out.push_str(&(json::line(&json::shown_record(r, None)) + "\n"));
             continue;
         }
-        if let Body::ContextBlock(ContextBlock {
-            title,
-            content,
-            updated,
-            related_tasks,
-        }) = &r.body
-        {
-            out.push_str(&format!("## {}\n", sanitize(title)));
-            out.push_str(&format!("Updated: {updated}\n"));
-            if !related_tasks.is_empty() {
-                out.push_str(&format!("Related: {}\n", related_tasks.join(", ")));
+        if let Body::ContextBlock(b) = &r.body {
+            out.push_str(&format!("## {}\n", sanitize(&b.title)));
+            out.push_str(&format!("Updated: {}\n", b.updated));
+            if !b.related_tasks.is_empty() {
+                out.push_str(&format!("Related: {}\n", b.related_tasks.join(", ")));
             }
-            out.push_str(&format!("{}\n\n", sanitize(content)));
+            out.push_str(&format!("{}\n\n", sanitize(&b.content)));
         }
     }
     ctx.print(&out)

@@ -204,10 +204,9 @@ fn credited(
     let kept: Vec<Record> = records
         .into_iter()
         .filter(|r| {
-            let mine = match &me {
-                Some(me) => r.meta.author.is_empty() || r.meta.author == *me,
-                None => true,
-            };
+            let mine = me
+                .as_ref()
+                .is_none_or(|me| r.meta.author.is_empty() || r.meta.author == *me);
             mine && timeline.on(store, branch, parent, &r.meta.ts)
         })
         .collect();

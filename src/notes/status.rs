@@ -42,10 +42,10 @@ pub fn status(store: &Store) -> Result<Status> {
     let digest = cache::digest::digest(store, &head, &branch_ref, memory, branch)?;
     let view = View::open(store);
     let manifest = view.as_ref().map(View::manifest).unwrap_or_default();
-    let states = match &view {
-        Some(v) => v.states(&manifest),
-        None => Vec::new(),
-    };
+    let states = view
+        .as_ref()
+        .map(|v| v.states(&manifest))
+        .unwrap_or_default();
     let scan = view
         .as_ref()
         .map(|v| v.scan_documents(&manifest))

@@ -293,24 +293,19 @@ fn add(ctx: &Context, a: EchoAddArgs) -> Result<ExitCode> {
 }
 
 fn entry_line(r: &Record, score: f64) -> String {
-    let Body::Echo(Echo {
-        uid,
-        role,
-        layer,
-        date,
-        title,
-        confidence,
-        ..
-    }) = &r.body
-    else {
+    let Some(e) = Echo::of(&r.body) else {
         return String::new();
     };
     // The title through the gate: the placeholder when the entry is withheld.
     let shown = crate::integrity::gate::shown_title(r);
-    let title = if shown == *title { title } else { &shown };
+    let title = if shown == e.title { &e.title } else { &shown };
     format!(
-        "{uid}  {role}  {layer:<9}  score {score:.2}  conf {}  [{date}] {}\n",
-        format_confidence(*confidence),
+        "{}  {}  {:<9}  score {score:.2}  conf {}  [{}] {}\n",
+        e.uid,
+        e.role,
+        e.layer,
+        format_confidence(e.confidence),
+        e.date,
         sanitize(title)
     )
 }

@@ -5,7 +5,6 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use super::{loaded_record, DriftJson, VERSION};
-use crate::model::kinds::Invariant;
 use crate::model::{Body, Record};
 
 /// `git rune load --json`: a fixed envelope, plus one array per section of the briefing.
@@ -168,21 +167,14 @@ pub fn invariants(
         .iter()
         .filter(|r| !withheld(r))
         .filter_map(|r| match &r.body {
-            Body::Invariant(Invariant {
-                section,
-                title,
-                what,
-                r#where,
-                why,
-                ..
-            }) => {
+            Body::Invariant(i) => {
                 shown += 1;
                 Some(json!({
-                    "section": section,
-                    "title": title,
-                    "what": what,
-                    "where": r#where,
-                    "why": why,
+                    "section": i.section,
+                    "title": i.title,
+                    "what": i.what,
+                    "where": i.r#where,
+                    "why": i.why,
                 }))
             }
             _ => None,

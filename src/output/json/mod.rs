@@ -59,14 +59,7 @@ pub fn shown_record(r: &Record, status: Option<&str>) -> Value {
     if crate::integrity::gate::text_gate(r) == crate::integrity::gate::Gate::Withheld {
         return withheld_record(r);
     }
-    let mut m = Map::new();
-    m.insert("id".into(), json!(r.id));
-    m.insert("ts".into(), json!(r.meta.ts));
-    m.insert("author".into(), json!(r.meta.author));
-    if !r.meta.supersedes.is_empty() {
-        m.insert("supersedes".into(), json!(r.meta.supersedes));
-    }
-    body_fields(&r.body, true, &mut m);
+    let mut m = record_fields(r, true);
     if let Some(s) = status {
         m.insert("status".into(), json!(s));
     }
@@ -94,11 +87,20 @@ pub fn loaded_record(r: &Record) -> Map<String, Value> {
             _ => Map::new(),
         };
     }
+    record_fields(r, false)
+}
+
+/// `id`, `ts`, `author`, `supersedes` (`full` only, when it edits others) and the body's
+/// fields ([`body_fields`]), a body field of the same name taking the place.
+fn record_fields(r: &Record, full: bool) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("id".into(), json!(r.id));
     m.insert("ts".into(), json!(r.meta.ts));
     m.insert("author".into(), json!(r.meta.author));
-    body_fields(&r.body, false, &mut m);
+    if full && !r.meta.supersedes.is_empty() {
+        m.insert("supersedes".into(), json!(r.meta.supersedes));
+    }
+    body_fields(&r.body, full, &mut m);
     m
 }
 
