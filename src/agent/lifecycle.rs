@@ -113,10 +113,9 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
     let marker = format!(
         "git-rune: session context of {date} (UTC). What follows was recorded earlier: anything dated before today is history, not the current state of the code.\n\n"
     );
-    let mut head = match &held {
-        Some(_) => String::new(),
-        None => marker.clone(),
-    };
+    let mut head = held
+        .as_ref()
+        .map_or_else(|| marker.clone(), |_| String::new());
     let (failures, all) = super::answer::untold(&git_dir, 3);
     if all > 0 {
         head.push_str(&format!(
@@ -145,9 +144,7 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
     // The briefing as a new context would get it; after a compaction, the summary saved before
     // it: one read of memory.
     let compacted_now = source == "compact";
-    let first = briefing_at(&store, tokens, compacted_now)?;
-    let mut brief = first.0;
-    let summary = first.1;
+    let (mut brief, summary) = briefing_at(&store, tokens, compacted_now)?;
     let mut s = match old {
         Some(o) if resumed => o,
         Some(mut o) if compacted_now => {
@@ -179,9 +176,8 @@ pub fn session_start(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
     s.baseline = brief.baseline.clone();
 
     let out = match held {
-        Some(held) => {
+        Some(mut held) => {
             let mut out = head;
-            let mut held = held;
             let left = room.saturating_sub(held.chars + out.len());
             match super::briefing::delta(&brief, &held, left) {
                 None => out.push_str(&format!(
@@ -270,7 +266,7 @@ fn briefing_at(
     budget: usize,
     compacted: bool,
 ) -> Result<(super::briefing::Brief, Option<String>)> {
-    let briefed = with_briefing(store, None, budget, false, |b, state| {
+    with_briefing(store, None, budget, false, |b, state| {
         let summary = compacted
             .then(|| state.open_checkpoint())
             .flatten()
@@ -281,8 +277,7 @@ fn briefing_at(
                 Gate::Clean => summary::shown(cp),
             });
         (super::briefing::Brief::of(b), summary)
-    })?;
-    Ok(briefed)
+    })
 }
 
 /// The active mode's name and rules through the gate, cut to `max` characters, with a hash
@@ -331,10 +326,8 @@ fn mode_text(name: &str, text: &str) -> String {
 /// PreCompact: save the view's edits, then the compaction summary as the checkpoint.
 pub fn pre_compact(start: &Path, payload: &Payload<'_>) -> Result<Answer> {
     let store = open(start)?;
-    let s = match session::read(store.git_dir(), payload.session()) {
-        Some(s) => s,
-        None => fresh(&store, payload.session(), None),
-    };
+    let s = session::read(store.git_dir(), payload.session())
+        .unwrap_or_else(|| fresh(&store, payload.session(), None));
     save_state_in(&store, &s)?;
     Ok(Answer::Silent)
 }

@@ -289,7 +289,7 @@ fn status(ctx: &Context) -> Result<ExitCode> {
                 registered: there.as_ref().ok(),
             })
             .collect();
-        let v = json::AgentStatusJson {
+        return ctx.print_json(&json::AgentStatusJson {
             agents: agents_json,
             agents_md: st
                 .agents_md
@@ -304,8 +304,7 @@ fn status(ctx: &Context) -> Result<ExitCode> {
             mcp,
             sessions,
             version: json::VERSION,
-        };
-        return ctx.print_json(&v);
+        });
     }
     let mut out = String::new();
     for (scope, path, entries) in &st.claude {

@@ -41,12 +41,11 @@ pub fn install(ctx: &Context, args: InstallManArgs) -> Result<ExitCode> {
         )
     })?;
     if ctx.ui.json {
-        let v = json::InstallManJson {
+        return ctx.print_json(&json::InstallManJson {
             version: json::VERSION,
             dir: &dir,
             written: changed,
-        };
-        return ctx.print_json(&v);
+        });
     }
     ctx.reported(&format!(
         "manual pages in {} ({changed} written); `git rune --help` shows them\n",

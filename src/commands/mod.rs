@@ -96,7 +96,7 @@ impl Command {
             Command::Task(a) => task::redact(a),
             Command::ContextBlock(a) => task::block_redact(a),
             Command::Oracle(a) => oracle::redact(a),
-            Command::Echo(a) => echo::redact(a),
+            Command::Echo(a) => matches!(&a.command, echo::EchoCommand::Add(a) if a.redact.redact),
             _ => false,
         }
     }

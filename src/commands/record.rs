@@ -451,11 +451,10 @@ pub fn resume(ctx: &Context, a: ResumeArgs) -> Result<ExitCode> {
     ctx.report_written(&store, written.as_ref());
     if ctx.ui.json {
         let status = if a.done { "resolved" } else { "open" };
-        let v = json::ResumeJson {
+        return ctx.print_json(&json::ResumeJson {
             checkpoint: json::shown_record(&cp, Some(status)),
             version: json::VERSION,
-        };
-        return ctx.print_json(&v);
+        });
     }
     // Through the gate: a withheld checkpoint is its placeholder, a SUSPICIOUS one marked.
     let Some(cp) = crate::integrity::gate::shown(&cp) else {
@@ -524,8 +523,7 @@ fn promote(ctx: &Context, a: PromoteArgs) -> Result<ExitCode> {
     let done = crate::global::promote(&store, &mut sealer, &opts)?;
     ctx.report_redactions(&mut sealer);
     if ctx.ui.json {
-        let v = json::promotion(&done);
-        return ctx.print_json(&v);
+        return ctx.print_json(&json::promotion(&done));
     }
     let would = if done.dry_run {
         "would record"

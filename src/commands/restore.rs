@@ -68,15 +68,14 @@ pub fn run(ctx: &Context, args: RestoreArgs) -> Result<ExitCode> {
         crate::echoes::refresh(&store, true)?;
     }
     if ctx.ui.json {
-        let v = json::RestoreJson {
+        return ctx.print_json(&json::RestoreJson {
             restored: files
                 .iter()
                 .map(|f| f.name().to_owned())
                 .chain(documents.iter().cloned())
                 .collect(),
             version: json::VERSION,
-        };
-        return ctx.print_json(&v);
+        });
     }
     let mut out = String::new();
     for f in &files {

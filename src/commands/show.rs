@@ -128,10 +128,9 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
         out = checkpoints_text(state);
     } else {
         // Memory now: the gate's verdicts are cached per tree; as of a commit: scanned here.
-        let cached = match args.at {
-            None => Some(crate::memory::cache::gate::withheld(&store, &snap)?),
-            Some(_) => None,
-        };
+        let cached = (args.at.is_none())
+            .then(|| crate::memory::cache::gate::withheld(&store, &snap))
+            .transpose()?;
         let withhold = |r: &Record| match &cached {
             Some(ids) => ids.contains(&r.id),
             None => withheld(r),

@@ -274,13 +274,12 @@ fn consolidate(
                 },
             )
             .collect();
-        let v = json::ConsolidateJson {
+        return ctx.print_json(&json::ConsolidateJson {
             dry_run,
             groups,
             summary: json::task_summary(&c.summary),
             version: json::VERSION,
-        };
-        return ctx.print_json(&v);
+        });
     }
     let mut out = String::new();
     if c.groups.is_empty() {

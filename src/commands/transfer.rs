@@ -172,8 +172,7 @@ fn import_rune_dir(ctx: &Context, a: RuneDirImportArgs) -> Result<ExitCode> {
         }
     }
     if ctx.ui.json {
-        let v = json::ImportRuneDirJson::of(&done);
-        return ctx.print_json(&v);
+        return ctx.print_json(&json::ImportRuneDirJson::of(&done));
     }
     if done.tracked {
         ctx.ui.status(format_args!(

@@ -239,12 +239,9 @@ pub fn install(dir: &Path, hook: &str) -> Result<HookState, HookError> {
 /// user's hook exactly as it was before install.
 pub fn uninstall(dir: &Path, hook: &str) -> Result<HookState, HookError> {
     let path = dir.join(hook);
-    let Some(text) = read(&path)? else {
+    let Some(text) = read(&path)?.filter(|t| t.contains(BEGIN)) else {
         return Ok(HookState::Absent);
     };
-    if !text.contains(BEGIN) {
-        return Ok(HookState::Absent);
-    }
     if text.contains(CREATED) {
         let rest = without_block(&text).replace(&format!("{CREATED}\n"), "");
         if rest.trim() == "#!/bin/sh" {

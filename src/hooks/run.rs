@@ -108,14 +108,10 @@ fn dispatch(
 /// stat, then blob id, never parsed). A save that fails is reported and the commit still gets
 /// its note.
 fn save_view_edits(store: &Store, report: &mut HookReport) {
-    let Some(view) = View::open(store) else {
-        return;
-    };
-    if view.unsaved().is_empty() {
+    if View::open(store).is_none_or(|v| v.unsaved().is_empty()) {
         return;
     }
-    let result = save(store, &mut Sealer::default(), SaveOptions::default(), None);
-    match result {
+    match save(store, &mut Sealer::default(), SaveOptions::default(), None) {
         Ok(saved) => report.status.push(format!(
             "git-rune: saved {} edited {VIEW_DIR}/ file{} with the commit",
             saved.files.len(),

@@ -99,16 +99,11 @@ pub fn memory_search(store: &Store, p: SearchParams) -> Result<String> {
 /// One record as a search result: kind, short id, time, the gate's marks, the headline and
 /// its text on one line.
 fn summary_line(r: &Record, rules: &[&'static str], score: Option<f32>) -> String {
-    let mut text = String::new();
-    for (field, value) in r.body.texts() {
-        if value.is_empty() || value == r.body.title() {
-            continue;
-        }
-        if !text.is_empty() {
-            text.push_str("; ");
-        }
-        text.push_str(&format!("{field}: {}", one_line(&value)));
-    }
+    let text = (r.body.texts().into_iter())
+        .filter(|(_, value)| !value.is_empty() && value != r.body.title())
+        .map(|(field, value)| format!("{field}: {}", one_line(&value)))
+        .collect::<Vec<_>>()
+        .join("; ");
     let marks = if rules.is_empty() {
         String::new()
     } else {
@@ -160,10 +155,9 @@ pub fn memory_show(store: &Store, p: ShowParams) -> Result<String> {
             records.drain(..drop);
         }
     }
-    let cached: Option<HashSet<String>> = match p.at {
-        None => Some(crate::memory::cache::gate::withheld(store, &snap)?),
-        Some(_) => None,
-    };
+    let cached: Option<HashSet<String>> = (p.at.is_none())
+        .then(|| crate::memory::cache::gate::withheld(store, &snap))
+        .transpose()?;
     let withheld = gate_kind(&mut state, file.kind(), cached.as_ref());
     let withhold = |r: &Record| withheld.contains(&r.id);
     let count = withheld.len();
@@ -218,20 +212,15 @@ pub fn memory_why(store: &Store, p: WhyParams) -> Result<String> {
 /// records (a stale decision's title), which the gate withholds or marks here too.
 pub fn memory_status(store: &Store, _: StatusParams) -> Result<String> {
     let text = crate::notes::status::status(store)?.text();
-    let mut body = String::new();
     let mut withheld = 0;
-    for line in text.lines() {
-        match gated_text(line) {
-            Some(l) => body.push_str(&l),
-            None => {
+    let body: String = (text.lines())
+        .map(|line| {
+            gated_text(line).unwrap_or_else(|| {
                 withheld += 1;
-                body.push_str(
-                    "  (a line naming a record withheld as TAINTED by the integrity check)",
-                );
-            }
-        }
-        body.push('\n');
-    }
+                "  (a line naming a record withheld as TAINTED by the integrity check)".to_owned()
+            }) + "\n"
+        })
+        .collect();
     Ok(framed(&body, withheld))
 }
 

@@ -155,11 +155,10 @@ pub fn why(store: &Store, target: &str) -> Result<Why> {
         .as_ref()
         .map(|(_, text)| CommitNote::parse(text))
         .unwrap_or_default();
-    let records = if noted.is_some() {
-        note_records(store, &note)?
-    } else {
-        Vec::new()
-    };
+    let records = (noted.as_ref())
+        .map(|_| note_records(store, &note))
+        .transpose()?
+        .unwrap_or_default();
     Ok(Why {
         line,
         commit,
@@ -172,13 +171,9 @@ pub fn why(store: &Store, target: &str) -> Result<Why> {
 /// `<file>:<line>` of a file in the work tree, blamed with git (gix's blame is not in the
 /// features this build uses).
 fn blame_target(store: &Store, target: &str) -> Result<Option<(String, usize, ObjectId)>> {
-    let Some((file, line)) = target.rsplit_once(':') else {
-        return Ok(None);
-    };
-    let Ok(line) = line.parse::<usize>() else {
-        return Ok(None);
-    };
-    let Some(workdir) = store.workdir() else {
+    let Some((file, line, workdir)) = (target.rsplit_once(':'))
+        .and_then(|(f, l)| Some((f, l.parse::<usize>().ok()?, store.workdir()?)))
+    else {
         return Ok(None);
     };
     if !workdir.join(file).is_file() {

@@ -157,12 +157,9 @@ impl Ui {
         let clean = sanitize(s);
         let mut out = String::with_capacity(clean.len() + clean.len() / 8);
         for line in clean.split_inclusive('\n') {
-            let (body, nl) = match line.strip_suffix('\n') {
-                Some(b) => (b, "\n"),
-                None => (line, ""),
-            };
+            let body = line.strip_suffix('\n').unwrap_or(line);
             out.push_str(&paint(body));
-            out.push_str(nl);
+            out.push_str(&line[body.len()..]);
         }
         self.write_out(&out)
     }
@@ -212,16 +209,14 @@ pub fn kind_counts(
     by_kind: &std::collections::BTreeMap<&'static str, usize>,
     notes: usize,
 ) -> String {
+    let counted = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let mut parts: Vec<String> = by_kind
         .iter()
         .filter(|(k, _)| **k != "resolve" && **k != "delete" && **k != "future")
-        .map(|(k, n)| format!("{n} {k}{}", if *n == 1 { "" } else { "s" }))
+        .map(|(k, n)| counted(*n, k))
         .collect();
     if let Some(n) = by_kind.get("future") {
-        parts.push(format!(
-            "{n} record{} from a newer git-rune",
-            if *n == 1 { "" } else { "s" }
-        ));
+        parts.push(counted(*n, "record") + " from a newer git-rune");
     }
     let edits: usize = by_kind
         .iter()
@@ -229,16 +224,10 @@ pub fn kind_counts(
         .map(|(_, n)| n)
         .sum();
     if edits > 0 {
-        parts.push(format!(
-            "{edits} removal{}",
-            if edits == 1 { "" } else { "s" }
-        ));
+        parts.push(counted(edits, "removal"));
     }
     if notes > 0 {
-        parts.push(format!(
-            "{notes} commit note{}",
-            if notes == 1 { "" } else { "s" }
-        ));
+        parts.push(counted(notes, "commit note"));
     }
     parts.join(", ")
 }

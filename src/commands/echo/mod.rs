@@ -378,11 +378,3 @@ fn reference(ctx: &Context, a: EchoRefArgs) -> Result<ExitCode> {
         sanitize(&workflow)
     ))
 }
-
-/// Whether an echo command that writes text was given `--redact`.
-pub(in crate::commands) fn redact(a: &EchoArgs) -> bool {
-    match &a.command {
-        EchoCommand::Add(a) => a.redact.redact,
-        _ => false,
-    }
-}
