@@ -103,13 +103,11 @@ pub fn carry_notes(
         for (new, olds) in &groups {
             let current = notes.get(*new)?;
             let mut old_blocks = Vec::new();
-            if copy {
-                for old in olds {
-                    if let Some(text) = notes.get(*old)? {
-                        for b in CommitNote::parse_blocks(&text) {
-                            if !old_blocks.contains(&b) {
-                                old_blocks.push(b);
-                            }
+            for old in olds.iter().filter(|_| copy) {
+                if let Some(text) = notes.get(*old)? {
+                    for b in CommitNote::parse_blocks(&text) {
+                        if !old_blocks.contains(&b) {
+                            old_blocks.push(b);
                         }
                     }
                 }
