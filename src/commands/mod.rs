@@ -96,6 +96,7 @@ impl Command {
             Command::Task(a) => task::redact(a),
             Command::ContextBlock(a) => task::block_redact(a),
             Command::Oracle(a) => oracle::redact(a),
+            // Of the echo commands only `echo add` writes text.
             Command::Echo(a) => matches!(&a.command, echo::EchoCommand::Add(a) if a.redact.redact),
             _ => false,
         }
