@@ -12,9 +12,7 @@ use super::{fixed, gated, Item, Lazy, Section, Totals, STALE_INVARIANT_DAYS};
 use crate::drift::Drift;
 use crate::integrity::gate::{gate, Gate};
 use crate::model::fold::instinct_confidence;
-use crate::model::kinds::{
-    Checkpoint, CumulativeNote, Echo, Invariant, Learning, Oracle, Progress, Task,
-};
+use crate::model::kinds::{Checkpoint, CumulativeNote, Echo, Invariant, Learning, Task};
 use crate::model::{Body, Record, State};
 use crate::text::sanitize;
 use crate::text::{pretty_time, short};
@@ -242,22 +240,12 @@ pub(super) fn progress_section<'a>(state: &'a State) -> Section<'a> {
             Gate::Clean => Some(Vec::new()),
             Gate::Suspicious(rules) => Some(rules),
         };
-        if let (
-            Some(rules),
-            Body::Progress(Progress {
-                completed,
-                in_progress,
-                blocked,
-                next,
-                ..
-            }),
-        ) = (rules, &r.body)
-        {
+        if let (Some(rules), Body::Progress(p)) = (rules, &r.body) {
             let lists: [(&'static str, &'static str, Vec<&'a String>); 4] = [
-                ("next", "Next", next.iter().collect()),
-                ("in_progress", "In progress", in_progress.iter().collect()),
-                ("blocked", "Blocked", blocked.iter().collect()),
-                ("completed", "Done", completed.iter().rev().collect()),
+                ("next", "Next", p.next.iter().collect()),
+                ("in_progress", "In progress", p.in_progress.iter().collect()),
+                ("blocked", "Blocked", p.blocked.iter().collect()),
+                ("completed", "Done", p.completed.iter().rev().collect()),
             ];
             for (key, label, list) in lists {
                 for t in list {
@@ -521,27 +509,20 @@ pub(super) fn oracle_section(state: &State) -> Section<'_> {
     use crate::model::oracle::{COMPLETE, PENDING};
     let mut items: Vec<Lazy<'_>> = Vec::new();
     for r in &state.oracles {
-        if let Body::Oracle(Oracle {
-            session_id,
-            status,
-            target_model,
-            source_skill,
-            trigger_signal,
-            timeout_at,
-            ..
-        }) = &r.body
-        {
-            let t = match status.as_str() {
+        if let Body::Oracle(o) = &r.body {
+            let t = match o.status.as_str() {
                 PENDING => format!(
-                    "- {} pending: {} ({source_skill}, {trigger_signal}), times out {}",
-                    sanitize(session_id),
-                    one_line(target_model),
-                    pretty_time(timeout_at)
+                    "- {} pending: {} ({}, {}), times out {}",
+                    sanitize(&o.session_id),
+                    one_line(&o.target_model),
+                    o.source_skill,
+                    o.trigger_signal,
+                    pretty_time(&o.timeout_at)
                 ),
                 COMPLETE => format!(
                     "- {} complete: `git rune oracle reattach {}` hands the answer over",
-                    sanitize(session_id),
-                    sanitize(session_id)
+                    sanitize(&o.session_id),
+                    sanitize(&o.session_id)
                 ),
                 _ => continue,
             };
