@@ -15,14 +15,33 @@ pub struct Snapshot {
     pub state: State,
 }
 
+/// Where memory is read from: the code commit, and the two memory commits.
+pub struct Tips {
+    pub head: HeadInfo,
+    pub branch_ref: String,
+    pub memory: Option<Tip>,
+    pub branch: Option<Tip>,
+}
+
+impl Tips {
+    /// The current branch, and the tips of `refs/rune/memory` and of its state ref now.
+    pub fn now(store: &Store) -> store::Result<Tips> {
+        let head = store.head_info()?;
+        let branch_ref = branch_ref(head.branch.as_deref());
+        Ok(Tips {
+            memory: store.tip(MEMORY_REF)?,
+            branch: store.tip(&branch_ref)?,
+            head,
+            branch_ref,
+        })
+    }
+}
+
 impl Snapshot {
     /// Reads `refs/rune/memory` and the current branch's state ref.
     pub fn read(store: &Store) -> store::Result<Snapshot> {
-        let head = store.head_info()?;
-        let branch_ref = branch_ref(head.branch.as_deref());
-        let memory_tip = store.tip(MEMORY_REF)?;
-        let branch_tip = store.tip(&branch_ref)?;
-        Snapshot::at_tips(store, head, branch_ref, memory_tip, branch_tip)
+        let t = Tips::now(store)?;
+        Snapshot::at_tips(store, t.head, t.branch_ref, t.memory, t.branch)
     }
 
     /// The records at two given memory commits (either may be absent), folded; `head` says

@@ -11,7 +11,7 @@ use crate::memory::cache;
 use crate::memory::diff::Point;
 use crate::memory::load::digest::Digest;
 use crate::memory::load::{brief, Briefing, LoadPolicy, RoleEchoes, Totals};
-use crate::memory::Snapshot;
+use crate::memory::{Snapshot, Tips};
 use crate::model::State;
 use crate::notes::carriers::drift_for;
 use crate::notes::CommitNote;
@@ -181,25 +181,10 @@ pub fn notices(store: &Store) -> Vec<String> {
         .collect()
 }
 
-/// Where memory is read from: the code commit, and the two memory commits.
-struct Tips {
-    head: HeadInfo,
-    branch_ref: String,
-    memory: Option<Tip>,
-    branch: Option<Tip>,
-}
-
 /// The memory commits of now, or of the code commit `at` names.
 fn tips(store: &Store, at: Option<&str>) -> Result<Tips> {
     let Some(rev) = at else {
-        let head = store.head_info()?;
-        let branch_ref = branch_ref(head.branch.as_deref());
-        return Ok(Tips {
-            memory: store.tip(MEMORY_REF)?,
-            branch: store.tip(&branch_ref)?,
-            head,
-            branch_ref,
-        });
+        return Ok(Tips::now(store)?);
     };
     Ok(tips_at(store, resolve(store, rev)?)?)
 }

@@ -7,10 +7,10 @@
 
 use super::key;
 use crate::cache::Cache;
-use crate::memory::Snapshot;
+use crate::memory::{Snapshot, Tips};
 use crate::model::lines::{Lines, Records};
 use crate::model::State;
-use crate::store::{branch_ref, HeadInfo, Store, Tip, MEMORY_REF};
+use crate::store::{HeadInfo, Store, Tip};
 
 /// The echoes and the references, as stored record lines in the fold's order. Fewer kept
 /// than digests, as each is megabytes at 10,000 echoes; the ones a reader needs are the
@@ -46,11 +46,8 @@ pub fn echoes(
 
 /// The echoes of memory now (`echo search`, `echo show`).
 pub fn current(store: &Store) -> crate::store::Result<State> {
-    let head = store.head_info()?;
-    let branch_ref = branch_ref(head.branch.as_deref());
-    let memory = store.tip(MEMORY_REF)?;
-    let branch = store.tip(&branch_ref)?;
-    echoes(store, &head, &branch_ref, memory, branch)
+    let t = Tips::now(store)?;
+    echoes(store, &t.head, &t.branch_ref, t.memory, t.branch)
 }
 
 /// Stores the echoes of `state` (the whole fold of the two trees). A cache that cannot be

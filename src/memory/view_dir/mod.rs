@@ -31,7 +31,7 @@ pub use disk::{
 };
 
 use super::cache::view_index::ViewIndex;
-use super::{Snapshot, Wrote};
+use super::{Snapshot, Tips, Wrote};
 use crate::files::write_atomic;
 use crate::model::kinds::Delete;
 use crate::model::{fold, Body, Kind, Record, Scope};
@@ -282,16 +282,14 @@ impl View {
         wrote: &[Wrote],
     ) -> Result<Option<Refresh>> {
         let manifest = self.manifest();
-        let head = store.head_info()?;
-        let branch_ref = store::branch_ref(head.branch.as_deref());
-        let tips = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
+        let t = Tips::now(store)?;
         append::refresh(
             self,
             store,
             &manifest,
-            &head,
-            &branch_ref,
-            tips,
+            &t.head,
+            &t.branch_ref,
+            (t.memory, t.branch),
             wrote,
             Some(saved),
         )
@@ -323,9 +321,8 @@ impl View {
     ) -> Result<Refresh> {
         // Read under the lock: what another process rendered is never newer than this.
         let mut manifest = self.manifest();
-        let head = store.head_info()?;
-        let branch_ref = store::branch_ref(head.branch.as_deref());
-        let tips = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
+        let t = Tips::now(store)?;
+        let (head, branch_ref, tips) = (t.head, t.branch_ref, (t.memory, t.branch));
         let forced_documents = !self.force_documents.borrow().is_empty();
         if force.is_empty()
             && !forced_documents
@@ -440,10 +437,8 @@ impl View {
     /// keeps those as they are). Reads no file unless its entry is stale.
     pub fn shows(&self, store: &Store) -> Result<bool> {
         let manifest = self.manifest();
-        let head = store.head_info()?;
-        let branch_ref = store::branch_ref(head.branch.as_deref());
-        let tips = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
-        Ok(self.rendered_at(&manifest, &branch_ref, tips, true))
+        let t = Tips::now(store)?;
+        Ok(self.rendered_at(&manifest, &t.branch_ref, (t.memory, t.branch), true))
     }
 
     /// Whether every file was rendered from the refs at these tips (memory, then the branch's
