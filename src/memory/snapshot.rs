@@ -16,6 +16,7 @@ pub struct Snapshot {
 }
 
 /// Where memory is read from: the code commit, and the two memory commits.
+#[derive(Clone)]
 pub struct Tips {
     pub head: HeadInfo,
     pub branch_ref: String,
@@ -40,33 +41,26 @@ impl Tips {
 impl Snapshot {
     /// Reads `refs/rune/memory` and the current branch's state ref.
     pub fn read(store: &Store) -> store::Result<Snapshot> {
-        let t = Tips::now(store)?;
-        Snapshot::at_tips(store, t.head, t.branch_ref, t.memory, t.branch)
+        Snapshot::at_tips(store, Tips::now(store)?)
     }
 
     /// The records at two given memory commits (either may be absent), folded; `head` says
     /// where the code was.
-    pub fn at_tips(
-        store: &Store,
-        head: HeadInfo,
-        branch_ref: String,
-        memory_tip: Option<Tip>,
-        branch_tip: Option<Tip>,
-    ) -> store::Result<Snapshot> {
-        let memory = match memory_tip {
-            Some(t) => store.tip_records(MEMORY_REF, t)?,
+    pub fn at_tips(store: &Store, t: Tips) -> store::Result<Snapshot> {
+        let memory = match t.memory {
+            Some(c) => store.tip_records(MEMORY_REF, c)?,
             None => Rc::default(),
         };
-        let branch = match branch_tip {
-            Some(t) => store.tip_records(&branch_ref, t)?,
+        let branch = match t.branch {
+            Some(c) => store.tip_records(&t.branch_ref, c)?,
             None => Rc::default(),
         };
         let state = fold(memory.iter().chain(branch.iter()));
         Ok(Snapshot {
-            head,
-            branch_ref,
-            memory_tip,
-            branch_tip,
+            head: t.head,
+            branch_ref: t.branch_ref,
+            memory_tip: t.memory,
+            branch_tip: t.branch,
             state,
         })
     }

@@ -179,7 +179,7 @@ pub fn current(store: &Store, fresh: bool) -> crate::store::Result<EchoIndex> {
             return Ok(index);
         }
     }
-    let state = super::echoes::echoes(store, &t.head, &t.branch_ref, t.memory, t.branch)?;
+    let state = super::echoes::echoes(store, &t)?;
     Ok(self::store(store, t.memory, t.branch, &state))
 }
 
