@@ -12,7 +12,7 @@ use super::{fixed, gated, Item, Lazy, Section, Totals, STALE_INVARIANT_DAYS};
 use crate::drift::Drift;
 use crate::integrity::gate::{gate, Gate};
 use crate::model::fold::instinct_confidence;
-use crate::model::kinds::{Checkpoint, CumulativeNote, Echo, Invariant, Learning, Task};
+use crate::model::kinds::{CumulativeNote, Echo, Invariant, Learning, Task};
 use crate::model::{Body, Record, State};
 use crate::text::sanitize;
 use crate::text::{pretty_time, short};
@@ -89,15 +89,7 @@ pub(super) fn checkpoint_section<'a>(
     let here = head.branch.as_deref().unwrap_or("(detached HEAD)");
     let now_commit = head.head.map(|h| h.to_string());
     if let Some(r) = open {
-        if let Body::Checkpoint(Checkpoint {
-            doing,
-            left,
-            context,
-            resume,
-            git,
-            extra,
-        }) = &r.body
-        {
+        if let Body::Checkpoint(cp) = &r.body {
             let mut t = String::new();
             if let Some(b) = elsewhere {
                 t.push_str(&format!(
@@ -109,19 +101,19 @@ pub(super) fn checkpoint_section<'a>(
             t.push_str(&format!(
                 "Since {}: {}",
                 pretty_time(&r.meta.ts),
-                one_line(doing)
+                one_line(&cp.doing)
             ));
-            if !resume.is_empty() {
-                t.push_str(&format!("\nResume: {}", one_line(resume)));
+            if !cp.resume.is_empty() {
+                t.push_str(&format!("\nResume: {}", one_line(&cp.resume)));
             }
             // The state written in the checkpoint, else the one captured with it.
-            let written = crate::view::checkpoint_git_state(extra);
-            let (branch, commit) = match (&written, git) {
+            let written = crate::view::checkpoint_git_state(&cp.extra);
+            let (branch, commit) = match (&written, &cp.git) {
                 (Some((b, c)), _) => (b.clone(), c.clone()),
                 (None, Some(g)) => (g.branch.clone(), g.head.clone()),
                 (None, None) => (None, None),
             };
-            if let Some(g) = git {
+            if let Some(g) = &cp.git {
                 t.push_str(&format!(
                     "\nGit state then: {} @ {}",
                     sanitize(g.branch.as_deref().unwrap_or("(detached)")),
@@ -150,10 +142,10 @@ pub(super) fn checkpoint_section<'a>(
                     now_commit.as_deref().map(short).unwrap_or("(no commits)")
                 ));
             }
-            for (i, step) in left.iter().enumerate() {
+            for (i, step) in cp.left.iter().enumerate() {
                 t.push_str(&format!("\n{}. {}", i + 1, one_line(step)));
             }
-            for c in context {
+            for c in &cp.context {
                 t.push_str(&format!("\n- {}", one_line(c)));
             }
             let item: Lazy<'a> = Box::new(move || gated(r, t.clone(), None));
