@@ -1,7 +1,7 @@
 //! The one-line form of each record kind in `load`'s sections: what a reader sees of a
 //! decision, convention, learning, instinct, note or echo, with the day it was recorded.
 
-use crate::model::kinds::{Convention, CumulativeNote, TaskNote};
+use crate::model::kinds::{Convention, CumulativeNote};
 use crate::model::{Body, Record};
 use crate::text::pretty_time;
 
@@ -69,17 +69,13 @@ pub(super) fn note_line(r: &Record) -> String {
         Body::CumulativeNote(CumulativeNote { section, text }) => {
             format!("- {section}: {} ({})", one_line(text), day(r))
         }
-        Body::TaskNote(TaskNote {
-            task,
-            section,
-            text,
-        }) => {
-            let task = if task.is_empty() {
+        Body::TaskNote(n) => {
+            let task = if n.task.is_empty() {
                 String::new()
             } else {
-                format!("{} / ", one_line(task))
+                format!("{} / ", one_line(&n.task))
             };
-            format!("- {task}{section}: {} ({})", one_line(text), day(r))
+            format!("- {task}{}: {} ({})", n.section, one_line(&n.text), day(r))
         }
         _ => String::new(),
     }
