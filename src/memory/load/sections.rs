@@ -80,7 +80,7 @@ pub(super) fn checkpoint_section<'a>(
     head: &crate::store::HeadInfo,
     other: Option<&'a (String, Record)>,
 ) -> Section<'a> {
-    let mut items = Vec::new();
+    let mut items: Vec<Lazy<'a>> = Vec::new();
     let (open, elsewhere) = match (state.open_checkpoint(), other) {
         (Some(r), _) => (Some(r), None),
         (None, Some((branch, r))) => (Some(r), Some(branch.as_str())),
@@ -148,8 +148,7 @@ pub(super) fn checkpoint_section<'a>(
             for c in &cp.context {
                 t.push_str(&format!("\n- {}", one_line(c)));
             }
-            let item: Lazy<'a> = Box::new(move || gated(r, t.clone(), None));
-            items.push(item);
+            items.push(Box::new(move || gated(r, t.clone(), None)));
         }
     }
     let heading = match elsewhere {
@@ -206,8 +205,7 @@ pub(super) fn invariants_section<'a>(state: &'a State, now: &str) -> Section<'a>
             if !inv.what.is_empty() {
                 t.push_str(&format!(": {}", one_line(&inv.what)));
             }
-            let item: Lazy<'a> = Box::new(move || gated(r, t.clone(), None));
-            items.push(item);
+            items.push(Box::new(move || gated(r, t.clone(), None)));
         }
     }
     Section {
@@ -481,8 +479,7 @@ pub(super) fn tasks_section<'a>(state: &'a State, drift: &Drift, now: &str) -> S
             if !task.context.is_empty() {
                 t.push_str(&format!(": {}", one_line(&task.context)));
             }
-            let item: Lazy<'a> = Box::new(move || gated(r, t.clone(), None));
-            items.push(item);
+            items.push(Box::new(move || gated(r, t.clone(), None)));
         }
     }
     Section {
