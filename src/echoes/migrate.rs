@@ -36,22 +36,14 @@ pub fn migrate(
         for r in &state.echoes {
             let mut body = r.body.clone();
             let mut changed = false;
-            if let Body::Echo(Echo {
-                uid,
-                source,
-                evidence,
-                supersedes_title,
-                extra,
-                ..
-            }) = &mut body
-            {
-                let uid = uid.clone();
+            if let Some(e) = Echo::of_mut(&mut body) {
+                let uid = e.uid.clone();
                 let mut fields: Vec<(&'static str, &mut String)> = vec![
-                    ("source", source),
-                    ("evidence", evidence),
-                    ("supersedes", supersedes_title),
+                    ("source", &mut e.source),
+                    ("evidence", &mut e.evidence),
+                    ("supersedes", &mut e.supersedes_title),
                 ];
-                for x in extra.iter_mut().filter(|x| !x.label.is_empty()) {
+                for x in e.extra.iter_mut().filter(|x| !x.label.is_empty()) {
                     fields.push(("extra", &mut x.text));
                 }
                 for (field, value) in fields {

@@ -552,23 +552,18 @@ fn plan(
         let Some(cur) = live_by_uid.get(uid).copied() else {
             continue;
         };
-        let Some(Echo {
-            layer,
-            archived: was,
-            title,
-            ..
-        }) = Echo::of(&cur.body)
-        else {
+        let Some(e) = Echo::of(&cur.body) else {
             continue;
         };
-        if *was {
+        let title = &e.title;
+        if e.archived {
             notes.push(format!(
                 "{title:?} stays archived: archived entries are kept in history (restore one with \
                  `git rune echo restore`)"
             ));
             continue;
         }
-        if layer == ETCHED {
+        if e.layer == ETCHED {
             notes.push(format!(
                 "{title:?} is etched and was kept: remove it with `git rune echo archive <id> \
                  --confirm`"

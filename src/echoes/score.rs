@@ -177,40 +177,32 @@ impl<'a> Scorer<'a> {
     /// or since `verified` when it has none); traced below 0.2 and verified more than 30 days
     /// ago.
     pub fn prunable(&self, r: &Record) -> bool {
-        let Body::Echo(Echo {
-            uid,
-            layer,
-            verified,
-            archived: false,
-            members,
-            ..
-        }) = &r.body
-        else {
+        let Some(e) = Echo::of(&r.body).filter(|e| !e.archived) else {
             return false;
         };
-        if !members.is_empty() {
+        if !e.members.is_empty() {
             return false;
         }
         let s = self.score(r).total;
-        match layer.as_str() {
+        match e.layer.as_str() {
             INSCRIBED => {
                 let since_ref = self
                     .refs
-                    .last(uid)
+                    .last(&e.uid)
                     .map(|d| (self.today - d).num_days())
-                    .unwrap_or_else(|| self.days_since(verified));
-                s < INSCRIBED_FLOOR && since_ref > 90 && self.days_since(verified) > 90
+                    .unwrap_or_else(|| self.days_since(&e.verified));
+                s < INSCRIBED_FLOOR && since_ref > 90 && self.days_since(&e.verified) > 90
             }
-            TRACED => s < TRACED_FLOOR && self.days_since(verified) > 30,
+            TRACED => s < TRACED_FLOOR && self.days_since(&e.verified) > 30,
             // The plugin's rule: observations not accessed (referenced or confirmed) for 60
             // days go; notes are the user's and never go by themselves.
             OBSERVATIONS => {
                 let since = self
                     .refs
-                    .last(uid)
+                    .last(&e.uid)
                     .map(|d| (self.today - d).num_days())
-                    .unwrap_or_else(|| self.days_since(verified))
-                    .min(self.days_since(verified));
+                    .unwrap_or_else(|| self.days_since(&e.verified))
+                    .min(self.days_since(&e.verified));
                 since > 60
             }
             _ => false,

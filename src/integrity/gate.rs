@@ -129,7 +129,7 @@ fn unstored(v: StoredVerdict) -> Option<Gate> {
 /// process that recalls thousands of them copies two strings (the ids one after the other,
 /// each [`ID_LEN`] bytes long, and the verdicts that are not clean, by the place of their
 /// id), and decodes nothing per id.
-#[derive(Default)]
+#[derive(Default, serde::Serialize, serde::Deserialize)]
 pub struct Recalled {
     pub ids: String,
     pub marked: Vec<(u32, StoredVerdict)>,

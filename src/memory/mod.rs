@@ -20,7 +20,7 @@ pub mod verify;
 pub mod view_dir;
 pub mod write;
 
-pub use snapshot::Snapshot;
+pub use snapshot::{Snapshot, Tips};
 
 /// What one write added to one memory ref: the ref's tree went from `from` to `to` by
 /// exactly `records`. A command that just wrote tells the view refresh and the load gate

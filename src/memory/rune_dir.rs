@@ -768,18 +768,8 @@ impl Seen {
 
 /// The fields of a task a view line may leave out (filled at import time) taken from `from`.
 fn fill_from(mine: &mut Body, from: &Body) {
-    if let (
-        Body::Task(Task {
-            created, completed, ..
-        }),
-        Body::Task(Task {
-            created: c,
-            completed: d,
-            ..
-        }),
-    ) = (mine, from)
-    {
-        created.clone_from(c);
-        completed.clone_from(d);
+    if let (Body::Task(t), Body::Task(f)) = (mine, from) {
+        t.created.clone_from(&f.created);
+        t.completed.clone_from(&f.completed);
     }
 }

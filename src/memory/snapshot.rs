@@ -15,39 +15,52 @@ pub struct Snapshot {
     pub state: State,
 }
 
+/// Where memory is read from: the code commit, and the two memory commits.
+#[derive(Clone)]
+pub struct Tips {
+    pub head: HeadInfo,
+    pub branch_ref: String,
+    pub memory: Option<Tip>,
+    pub branch: Option<Tip>,
+}
+
+impl Tips {
+    /// The current branch, and the tips of `refs/rune/memory` and of its state ref now.
+    pub fn now(store: &Store) -> store::Result<Tips> {
+        let head = store.head_info()?;
+        let branch_ref = branch_ref(head.branch.as_deref());
+        Ok(Tips {
+            memory: store.tip(MEMORY_REF)?,
+            branch: store.tip(&branch_ref)?,
+            head,
+            branch_ref,
+        })
+    }
+}
+
 impl Snapshot {
     /// Reads `refs/rune/memory` and the current branch's state ref.
     pub fn read(store: &Store) -> store::Result<Snapshot> {
-        let head = store.head_info()?;
-        let branch_ref = branch_ref(head.branch.as_deref());
-        let memory_tip = store.tip(MEMORY_REF)?;
-        let branch_tip = store.tip(&branch_ref)?;
-        Snapshot::at_tips(store, head, branch_ref, memory_tip, branch_tip)
+        Snapshot::at_tips(store, Tips::now(store)?)
     }
 
     /// The records at two given memory commits (either may be absent), folded; `head` says
     /// where the code was.
-    pub fn at_tips(
-        store: &Store,
-        head: HeadInfo,
-        branch_ref: String,
-        memory_tip: Option<Tip>,
-        branch_tip: Option<Tip>,
-    ) -> store::Result<Snapshot> {
-        let memory = match memory_tip {
-            Some(t) => store.tip_records(MEMORY_REF, t)?,
+    pub fn at_tips(store: &Store, t: Tips) -> store::Result<Snapshot> {
+        let memory = match t.memory {
+            Some(c) => store.tip_records(MEMORY_REF, c)?,
             None => Rc::default(),
         };
-        let branch = match branch_tip {
-            Some(t) => store.tip_records(&branch_ref, t)?,
+        let branch = match t.branch {
+            Some(c) => store.tip_records(&t.branch_ref, c)?,
             None => Rc::default(),
         };
         let state = fold(memory.iter().chain(branch.iter()));
         Ok(Snapshot {
-            head,
-            branch_ref,
-            memory_tip,
-            branch_tip,
+            head: t.head,
+            branch_ref: t.branch_ref,
+            memory_tip: t.memory,
+            branch_tip: t.branch,
             state,
         })
     }

@@ -5,10 +5,10 @@ use anyhow::Result;
 
 use super::carriers::drift_for;
 use crate::drift::Drift;
-use crate::memory::cache;
 use crate::memory::view_dir::documents::Unstored;
 use crate::memory::view_dir::{FileState, View, VIEW_DIR};
-use crate::store::{branch_ref, HeadInfo, Store, MEMORY_REF};
+use crate::memory::{cache, Tips};
+use crate::store::{HeadInfo, Store};
 use crate::view::ViewFile;
 
 /// How memory and its view stand.
@@ -35,11 +35,10 @@ pub struct Status {
 }
 
 pub fn status(store: &Store) -> Result<Status> {
-    let head = store.head_info()?;
-    let branch_ref = branch_ref(head.branch.as_deref());
-    let (memory, branch) = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
+    let t = Tips::now(store)?;
     // Drift reads the records naming files and the last session: the digest holds them.
-    let digest = cache::digest::digest(store, &head, &branch_ref, memory, branch)?;
+    let digest = cache::digest::digest(store, &t)?;
+    let (head, branch_ref) = (t.head, t.branch_ref);
     let view = View::open(store);
     let manifest = view.as_ref().map(View::manifest).unwrap_or_default();
     let states = view

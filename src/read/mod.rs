@@ -11,7 +11,7 @@ use crate::memory::cache;
 use crate::memory::diff::Point;
 use crate::memory::load::digest::Digest;
 use crate::memory::load::{brief, Briefing, LoadPolicy, RoleEchoes, Totals};
-use crate::memory::Snapshot;
+use crate::memory::{Snapshot, Tips};
 use crate::model::State;
 use crate::notes::carriers::drift_for;
 use crate::notes::CommitNote;
@@ -90,13 +90,7 @@ fn role_briefing<R>(
     let now = store.now();
     if let Some(pick) = echoes {
         // Echoes are not in the digest: the role's come from the echoes cached for the trees.
-        let folded = cache::echoes::echoes(
-            store,
-            &tips.head,
-            &tips.branch_ref,
-            tips.memory,
-            tips.branch,
-        )?;
+        let folded = cache::echoes::echoes(store, tips)?;
         digest.state.echoes = folded.echoes;
         digest.state.echo_refs = folded.echo_refs;
         policy.echoes = Some(pick(&digest.state));
@@ -121,13 +115,7 @@ fn role_briefing<R>(
     }
     drop(briefing);
     // A budget larger than the digest was made for: the whole fold, and a digest for it.
-    let mut snap = Snapshot::at_tips(
-        store,
-        tips.head.clone(),
-        tips.branch_ref.clone(),
-        tips.memory,
-        tips.branch,
-    )?;
+    let mut snap = Snapshot::at_tips(store, tips.clone())?;
     snap.state.global_instincts = globals;
     cache::digest::store(
         store,
@@ -181,38 +169,17 @@ pub fn notices(store: &Store) -> Vec<String> {
         .collect()
 }
 
-/// Where memory is read from: the code commit, and the two memory commits.
-struct Tips {
-    head: HeadInfo,
-    branch_ref: String,
-    memory: Option<Tip>,
-    branch: Option<Tip>,
-}
-
 /// The memory commits of now, or of the code commit `at` names.
 fn tips(store: &Store, at: Option<&str>) -> Result<Tips> {
     let Some(rev) = at else {
-        let head = store.head_info()?;
-        let branch_ref = branch_ref(head.branch.as_deref());
-        return Ok(Tips {
-            memory: store.tip(MEMORY_REF)?,
-            branch: store.tip(&branch_ref)?,
-            head,
-            branch_ref,
-        });
+        return Ok(Tips::now(store)?);
     };
     Ok(tips_at(store, resolve(store, rev)?)?)
 }
 
 /// The digest of the trees `tips` names (see `memory::cache::digest`).
 fn digested(store: &Store, tips: &Tips) -> Result<Digest> {
-    Ok(cache::digest::digest(
-        store,
-        &tips.head,
-        &tips.branch_ref,
-        tips.memory,
-        tips.branch,
-    )?)
+    Ok(cache::digest::digest(store, tips)?)
 }
 
 /// Memory now, or as of the code commit `at` names (any revision).
@@ -271,8 +238,7 @@ fn point(store: &Store, rev: &str) -> Result<(Point, Option<String>)> {
 /// commit of each memory ref (first-parent chain) no later than `at`, on the branch its note
 /// names (the current branch without one).
 pub fn snapshot_at(store: &Store, at: ObjectId) -> store::Result<Snapshot> {
-    let t = tips_at(store, at)?;
-    Snapshot::at_tips(store, t.head, t.branch_ref, t.memory, t.branch)
+    Snapshot::at_tips(store, tips_at(store, at)?)
 }
 
 /// The memory commits of [`snapshot_at`].

@@ -47,44 +47,36 @@ pub(crate) fn render(open: Option<&Record>, withhold: Withhold<'_>) -> String {
     if withhold(r) {
         return format!("# Checkpoint\n\n{}\n", withheld_line("checkpoint", &r.id));
     }
-    let Body::Checkpoint(Checkpoint {
-        doing,
-        left,
-        context,
-        resume,
-        git,
-        extra,
-    }) = normal(&r.body)
-    else {
+    let Body::Checkpoint(c) = normal(&r.body) else {
         return String::new();
     };
     let mut out = format!("# Checkpoint — [{}]\n", minute(&r.meta.ts));
-    push_after(&mut out, &extra, "");
-    let with_extras = |i: usize, out: &mut String| push_after(out, &extra, SECTIONS[i]);
+    push_after(&mut out, &c.extra, "");
+    let with_extras = |i: usize, out: &mut String| push_after(out, &c.extra, SECTIONS[i]);
     out.push_str("\n## What I Was Doing\n");
-    push_text(&mut out, &doing);
+    push_text(&mut out, &c.doing);
     with_extras(0, &mut out);
-    let written = written_git_state(&extra).is_some();
-    if git.is_some() || extra.iter().any(|x| x.after == GIT_STATE) {
+    let written = written_git_state(&c.extra).is_some();
+    if c.git.is_some() || c.extra.iter().any(|x| x.after == GIT_STATE) {
         out.push_str(&format!("\n## {GIT_STATE}\n"));
         // The agent's own lines when it wrote them; else what git-rune captured.
-        if let (Some(g), false) = (&git, written) {
+        if let (Some(g), false) = (&c.git, written) {
             out.push_str(&git_lines(g));
         }
         with_extras(1, &mut out);
     }
     out.push_str("\n## What's Left (Ordered)\n");
-    for (i, step) in left.iter().enumerate() {
+    for (i, step) in c.left.iter().enumerate() {
         push_item(&mut out, &format!("{}. ", i + 1), step);
     }
     with_extras(2, &mut out);
     out.push_str("\n## Context the Next Session Needs\n");
-    for c in &context {
+    for c in &c.context {
         push_item(&mut out, "- ", c);
     }
     with_extras(3, &mut out);
     out.push_str("\n## Resume Command\n");
-    push_text(&mut out, &resume);
+    push_text(&mut out, &c.resume);
     with_extras(4, &mut out);
     out
 }

@@ -38,28 +38,22 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
         return String::new();
     }
     entry::render_each("# Context Blocks\n", records, withhold, |out, _, body| {
-        let Body::ContextBlock(ContextBlock {
-            title,
-            content,
-            updated,
-            related_tasks,
-        }) = body
-        else {
+        let Body::ContextBlock(b) = body else {
             return;
         };
-        out.push_str(&format!("\n## {title}\n"));
-        if !updated.is_empty() {
-            out.push_str(&format!("**Updated:** {updated}\n"));
+        out.push_str(&format!("\n## {}\n", b.title));
+        if !b.updated.is_empty() {
+            out.push_str(&format!("**Updated:** {}\n", b.updated));
         }
-        if !related_tasks.is_empty() {
+        if !b.related_tasks.is_empty() {
             out.push_str(&format!(
                 "**Related tasks:** {}\n",
-                related_tasks.join(", ")
+                b.related_tasks.join(", ")
             ));
         }
-        if !content.is_empty() {
+        if !b.content.is_empty() {
             out.push('\n');
-            for line in content.split('\n') {
+            for line in b.content.split('\n') {
                 if !line.is_empty() {
                     out.push_str(INDENT);
                     out.push_str(line);

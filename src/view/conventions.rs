@@ -17,24 +17,18 @@ const FORM: Form = Form {
 
 pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     entry::render_each("# Conventions\n", records, withhold, |out, r, body| {
-        if let Body::Convention(Convention {
-            title,
-            pattern,
-            example,
-            applies_to,
-            extra,
-        }) = body
-        {
+        if let Body::Convention(c) = body {
+            let title = &c.title;
             out.push_str(&format!("\n## [{}] Convention: {title}\n", day(&r.meta.ts)));
-            push_extras(out, &extra, "");
+            push_extras(out, &c.extra, "");
             for (label, value, always) in [
-                ("Pattern", &pattern, true),
-                ("Example", &example, false),
-                ("Applies to", &applies_to, false),
+                ("Pattern", &c.pattern, true),
+                ("Example", &c.example, false),
+                ("Applies to", &c.applies_to, false),
             ] {
                 if always || !value.is_empty() {
                     push_field(out, label, value);
-                    push_extras(out, &extra, label);
+                    push_extras(out, &c.extra, label);
                 }
             }
         }

@@ -23,34 +23,25 @@ const FORM: Form = Form {
 
 pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     entry::render_each("# Decisions Log\n", records, withhold, |out, r, body| {
-        if let Body::Decision(Decision {
-            title,
-            context,
-            decision,
-            rationale,
-            impact,
-            files,
-            extra,
-            ..
-        }) = body
-        {
+        if let Body::Decision(d) = body {
             out.push_str(&format!(
-                "\n## [{}] Decision: {title}\n",
-                minute(&r.meta.ts)
+                "\n## [{}] Decision: {}\n",
+                minute(&r.meta.ts),
+                d.title
             ));
-            push_extras(out, &extra, "");
+            push_extras(out, &d.extra, "");
             for (label, value) in [
-                ("Context", &context),
-                ("Decision", &decision),
-                ("Rationale", &rationale),
-                ("Impact", &impact),
+                ("Context", &d.context),
+                ("Decision", &d.decision),
+                ("Rationale", &d.rationale),
+                ("Impact", &d.impact),
             ] {
                 push_field(out, label, value);
-                push_extras(out, &extra, label);
+                push_extras(out, &d.extra, label);
             }
-            if !files.is_empty() {
-                push_field(out, "Files", &files.join(", "));
-                push_extras(out, &extra, "Files");
+            if !d.files.is_empty() {
+                push_field(out, "Files", &d.files.join(", "));
+                push_extras(out, &d.extra, "Files");
             }
         }
     })

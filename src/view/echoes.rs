@@ -128,26 +128,12 @@ pub fn render(role: &str, file: EchoFile, echoes: &[Record], withhold: Withhold<
 
 /// One entry in the seed's format, ending with a newline.
 pub fn render_entry(body: &Body) -> String {
-    let Body::Echo(Echo {
-        date,
-        title,
-        layer,
-        source,
-        confidence,
-        evidence,
-        verified,
-        supersedes_title,
-        text,
-        members,
-        extra,
-        ..
-    }) = body
-    else {
+    let Some(e) = Echo::of(body) else {
         return String::new();
     };
     let mut out = String::new();
     let put_extras = |out: &mut String, after: &str| {
-        for x in extra.iter().filter(|x| x.after == after) {
+        for x in e.extra.iter().filter(|x| x.after == after) {
             if x.label.is_empty() {
                 out.push_str(&x.text);
             } else {
@@ -156,41 +142,41 @@ pub fn render_entry(body: &Body) -> String {
             out.push('\n');
         }
     };
-    if extra.iter().any(|x| x.after == BEFORE_HEADING) {
+    if e.extra.iter().any(|x| x.after == BEFORE_HEADING) {
         put_extras(&mut out, BEFORE_HEADING);
         out.push('\n');
     }
-    out.push_str(&format!("### [{date}] {title}\n"));
+    out.push_str(&format!("### [{}] {}\n", e.date, e.title));
     put_extras(&mut out, "");
     let field = |out: &mut String, name: &str, value: &str| {
         out.push_str(&format!("- **{name}**: {value}\n"));
         put_extras(out, name);
     };
-    field(&mut out, "layer", layer);
-    if !source.is_empty() {
-        field(&mut out, "source", source);
+    field(&mut out, "layer", &e.layer);
+    if !e.source.is_empty() {
+        field(&mut out, "source", &e.source);
     } else {
         put_extras(&mut out, "source");
     }
-    field(&mut out, "confidence", &format_confidence(*confidence));
-    if !evidence.is_empty() {
-        field(&mut out, "evidence", evidence);
+    field(&mut out, "confidence", &format_confidence(e.confidence));
+    if !e.evidence.is_empty() {
+        field(&mut out, "evidence", &e.evidence);
     } else {
         put_extras(&mut out, "evidence");
     }
-    field(&mut out, "verified", verified);
-    let sup = if supersedes_title.is_empty() {
+    field(&mut out, "verified", &e.verified);
+    let sup = if e.supersedes_title.is_empty() {
         "none"
     } else {
-        supersedes_title
+        &e.supersedes_title
     };
     field(&mut out, "supersedes", sup);
-    if !members.is_empty() {
-        field(&mut out, "compresses", &members.join(", "));
+    if !e.members.is_empty() {
+        field(&mut out, "compresses", &e.members.join(", "));
     } else {
         put_extras(&mut out, "compresses");
     }
-    let mut lines = text.split('\n');
+    let mut lines = e.text.split('\n');
     out.push_str(&format!("- {}\n", lines.next().unwrap_or("")));
     for l in lines {
         if l.is_empty() {

@@ -36,27 +36,20 @@ const NOTE: &str = "Confidence note";
 
 pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     entry::render_each("# Instincts\n", records, withhold, |out, r, body| {
-        if let Body::Instinct(Instinct {
-            name,
-            trigger,
-            action,
-            confidence,
-            evidence,
-            extra,
-        }) = body
-        {
+        if let Body::Instinct(i) = body {
+            let name = &i.name;
             out.push_str(&format!("\n## [{}] Instinct: {name}\n", day(&r.meta.ts)));
-            push_extras(out, &extra, "");
+            push_extras(out, &i.extra, "");
             // `{}` prints the shortest text that reads back as the same f64.
-            let confidence = format!("{confidence}");
+            let confidence = format!("{}", i.confidence);
             for (label, value) in [
-                ("Trigger", &trigger),
-                ("Action", &action),
+                ("Trigger", &i.trigger),
+                ("Action", &i.action),
                 ("Confidence", &confidence),
-                ("Evidence", &evidence),
+                ("Evidence", &i.evidence),
             ] {
                 push_field(out, label, value);
-                push_extras(out, &extra, label);
+                push_extras(out, &i.extra, label);
             }
         }
     })

@@ -38,32 +38,22 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
             out.push('\n');
             continue;
         }
-        if let Body::Learning(Learning {
-            skill,
-            ltype,
-            key,
-            insight,
-            confidence,
-            files,
-            extra,
-            ..
-        }) = normal(&r.body)
-        {
+        if let Body::Learning(l) = normal(&r.body) {
             let line = Line {
                 ts: &r.meta.ts,
-                skill: &skill,
-                ltype,
-                key: &key,
-                insight: &insight,
-                confidence,
-                files: &files,
+                skill: &l.skill,
+                ltype: l.ltype,
+                key: &l.key,
+                insight: &l.insight,
+                confidence: l.confidence,
+                files: &l.files,
             };
             // Serialising plain strings and numbers cannot fail; a non-finite confidence
             // becomes null, which parse then reports.
             let mut text = serde_json::to_string(&line).unwrap_or_default();
-            if !extra.is_empty() {
+            if !l.extra.is_empty() {
                 text.pop();
-                for x in &extra {
+                for x in &l.extra {
                     text.push(',');
                     text.push_str(&serde_json::to_string(&x.label).unwrap_or_default());
                     text.push(':');

@@ -42,7 +42,7 @@ pub use diff::diff;
 pub use testing::{parse_bodies, render_all, show_all};
 
 use crate::model::kinds::{
-    Checkpoint, Convention, Decision, Echo, Instinct, Invariant, Learning, Progress, Session, Task,
+    Checkpoint, Decision, Echo, Instinct, Invariant, Learning, Session, Task,
 };
 use crate::model::{canonical_section, Body, Field, Kind, Record, Scope, Shape, State};
 use text::{block, item, items_normal, one_line, paths};
@@ -596,14 +596,10 @@ fn shown_slots(body: &Body) -> Vec<(&'static str, bool)> {
             ("Impact", true),
             ("Files", !files.is_empty()),
         ],
-        Body::Convention(Convention {
-            example,
-            applies_to,
-            ..
-        }) => vec![
+        Body::Convention(c) => vec![
             ("Pattern", true),
-            ("Example", !example.is_empty()),
-            ("Applies to", !applies_to.is_empty()),
+            ("Example", !c.example.is_empty()),
+            ("Applies to", !c.applies_to.is_empty()),
         ],
         Body::Instinct(Instinct { .. }) => vec![
             ("Trigger", true),
@@ -611,17 +607,11 @@ fn shown_slots(body: &Body) -> Vec<(&'static str, bool)> {
             ("Confidence", true),
             ("Evidence", true),
         ],
-        Body::Progress(Progress {
-            completed,
-            in_progress,
-            blocked,
-            next,
-            ..
-        }) => vec![
-            ("Completed", !completed.is_empty()),
-            ("In Progress", !in_progress.is_empty()),
-            ("Blocked", !blocked.is_empty()),
-            ("Next Session Should", !next.is_empty()),
+        Body::Progress(p) => vec![
+            ("Completed", !p.completed.is_empty()),
+            ("In Progress", !p.in_progress.is_empty()),
+            ("Blocked", !p.blocked.is_empty()),
+            ("Next Session Should", !p.next.is_empty()),
         ],
         Body::Checkpoint(Checkpoint { git, extra, .. }) => checkpoint::SECTIONS
             .iter()
@@ -711,17 +701,11 @@ pub fn visible(body: &Body) -> Body {
         }
         // The view shows a task's number, not its identity or claim (nor the keys of its
         // sp.json object the seed does not define).
-        Body::Task(Task {
-            uid,
-            claimed,
-            aliases,
-            extra,
-            ..
-        }) => {
-            uid.clear();
-            claimed.clear();
-            aliases.clear();
-            extra.retain(|x| x.after != tasks::SP_JSON_KEY);
+        Body::Task(t) => {
+            t.uid.clear();
+            t.claimed.clear();
+            t.aliases.clear();
+            t.extra.retain(|x| x.after != tasks::SP_JSON_KEY);
         }
         _ => {}
     }
@@ -731,37 +715,24 @@ pub fn visible(body: &Body) -> Body {
 /// An edit read from the view keeps what the view does not show of the record it edits (a
 /// task's identity, claim and aliases).
 pub fn inherit(body: &mut Body, from: &Body) {
-    if let (
-        Body::Task(Task {
-            uid,
-            num,
-            claimed,
-            aliases,
-            ..
-        }),
-        Body::Task(Task {
-            uid: u,
-            num: n,
-            claimed: c,
-            aliases: a,
-            ..
-        }),
-    ) = (&mut *body, from)
-    {
-        if uid.is_empty() {
-            uid.clone_from(u);
+    if let (Body::Task(t), Body::Task(f)) = (body, from) {
+        if t.uid.is_empty() {
+            t.uid.clone_from(&f.uid);
         }
-        if claimed.is_empty() || num != n {
-            claimed.clone_from(c);
+        if t.claimed.is_empty() || t.num != f.num {
+            t.claimed.clone_from(&f.claimed);
         }
-        if aliases.is_empty() {
-            aliases.clone_from(a);
+        if t.aliases.is_empty() {
+            t.aliases.clone_from(&f.aliases);
         }
-    }
-    // ... and the keys of its sp.json object the view does not show.
-    if let (Body::Task(Task { extra, .. }), Body::Task(Task { extra: e, .. })) = (body, from) {
-        if !extra.iter().any(|x| x.after == tasks::SP_JSON_KEY) {
-            extra.extend(e.iter().filter(|x| x.after == tasks::SP_JSON_KEY).cloned());
+        // ... and the keys of its sp.json object the view does not show.
+        if !t.extra.iter().any(|x| x.after == tasks::SP_JSON_KEY) {
+            t.extra.extend(
+                f.extra
+                    .iter()
+                    .filter(|x| x.after == tasks::SP_JSON_KEY)
+                    .cloned(),
+            );
         }
     }
 }

@@ -29,11 +29,7 @@ type Shown = (String, Result<String, String>);
 fn shown(r: &Record, withhold: Withhold<'_>) -> Option<(String, String, Result<String, String>)> {
     let (task, section, text) = match normal(&r.body) {
         Body::CumulativeNote(CumulativeNote { section, text }) => (String::new(), section, text),
-        Body::TaskNote(TaskNote {
-            task,
-            section,
-            text,
-        }) => (task, section, text),
+        Body::TaskNote(n) => (n.task, n.section, n.text),
         _ => return None,
     };
     let kind = r.kind().as_str();

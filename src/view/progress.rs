@@ -45,15 +45,8 @@ const MARKERS: [&str; 4] = ["- [x] ", "- [ ] ", "- [ ] ", "- "];
 
 pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
     entry::render_each("# Progress\n", records, withhold, |out, r, body| {
-        if let Body::Progress(Progress {
-            completed,
-            in_progress,
-            blocked,
-            next,
-            extra,
-        }) = body
-        {
-            let rest = match heading_rest(&extra) {
+        if let Body::Progress(p) = body {
+            let rest = match heading_rest(&p.extra) {
                 Some(t) => format!(": {t}"),
                 None => String::new(),
             };
@@ -61,8 +54,11 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
                 "\n## [{}] Session Summary{rest}\n",
                 minute(&r.meta.ts)
             ));
-            push_extras(out, &extra, "");
-            for (i, list) in [completed, in_progress, blocked, next].iter().enumerate() {
+            push_extras(out, &p.extra, "");
+            for (i, list) in [p.completed, p.in_progress, p.blocked, p.next]
+                .iter()
+                .enumerate()
+            {
                 if list.is_empty() {
                     continue;
                 }
@@ -70,7 +66,7 @@ pub(crate) fn render(records: &[Record], withhold: Withhold<'_>) -> String {
                 for it in list {
                     push_item(out, MARKERS[i], it);
                 }
-                push_extras(out, &extra, FORM.fields[i].label);
+                push_extras(out, &p.extra, FORM.fields[i].label);
             }
         }
     })

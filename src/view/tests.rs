@@ -1,7 +1,7 @@
 //! Tests of `view/mod.rs` (moved out of the file they test, which stays under 600 lines).
 
 use super::*;
-use crate::model::kinds::CumulativeNote;
+use crate::model::kinds::{Convention, CumulativeNote, Progress};
 use crate::model::GitState;
 
 /// Four records of `file`'s kind, in list order (the second one withheld by the test).

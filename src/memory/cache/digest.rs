@@ -7,10 +7,10 @@ use super::key;
 use crate::cache::Cache;
 use crate::memory::load::digest::{Digest, MIN_CAP};
 use crate::memory::load::Totals;
-use crate::memory::Snapshot;
+use crate::memory::{Snapshot, Tips};
 use crate::model::lines::{Lines, Records};
 use crate::model::State;
-use crate::store::{HeadInfo, Store, Tip};
+use crate::store::{Store, Tip};
 #[cfg(test)]
 pub use testing::{encoded, round_trip};
 
@@ -56,18 +56,12 @@ pub fn read(store: &Store, memory: Option<Tip>, branch: Option<Tip>) -> Option<D
 
 /// The digest of two memory trees of the session-state ref `branch_ref`: cached, or made
 /// from their whole fold (and cached).
-pub fn digest(
-    store: &Store,
-    head: &HeadInfo,
-    branch_ref: &str,
-    memory: Option<Tip>,
-    branch: Option<Tip>,
-) -> crate::store::Result<Digest> {
-    if let Some(d) = read(store, memory, branch) {
+pub fn digest(store: &Store, t: &Tips) -> crate::store::Result<Digest> {
+    if let Some(d) = read(store, t.memory, t.branch) {
         return Ok(d);
     }
-    let snap = Snapshot::at_tips(store, head.clone(), branch_ref.to_owned(), memory, branch)?;
-    Ok(self::store(store, memory, branch, &snap.state, MIN_CAP))
+    let snap = Snapshot::at_tips(store, t.clone())?;
+    Ok(self::store(store, t.memory, t.branch, &snap.state, MIN_CAP))
 }
 
 /// Makes the digest of `state` (the whole fold of the two trees) for briefings of `cap`

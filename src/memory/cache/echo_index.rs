@@ -16,11 +16,11 @@ use serde::{Deserialize, Serialize};
 
 use super::key;
 use crate::cache::Cache;
-use crate::memory::Snapshot;
+use crate::memory::{Snapshot, Tips};
 use crate::model::kinds::{Echo, EchoRef};
 use crate::model::{Body, Record, State};
 use crate::rank;
-use crate::store::{branch_ref, Store, Tip, MEMORY_REF};
+use crate::store::{Store, Tip};
 #[cfg(test)]
 pub use testing::put;
 
@@ -173,17 +173,14 @@ pub fn remember(store: &Store, snap: &Snapshot) {
 /// The index of memory now: cached, or made from the echoes (cached, or folded) and cached.
 /// `fresh` makes it again whatever is cached (a line of the cached one did not decode).
 pub fn current(store: &Store, fresh: bool) -> crate::store::Result<EchoIndex> {
-    let head = store.head_info()?;
-    let branch_ref = branch_ref(head.branch.as_deref());
-    let memory = store.tip(MEMORY_REF)?;
-    let branch = store.tip(&branch_ref)?;
+    let t = Tips::now(store)?;
     if !fresh {
-        if let Some(index) = read(store, memory, branch) {
+        if let Some(index) = read(store, t.memory, t.branch) {
             return Ok(index);
         }
     }
-    let state = super::echoes::echoes(store, &head, &branch_ref, memory, branch)?;
-    Ok(self::store(store, memory, branch, &state))
+    let state = super::echoes::echoes(store, &t)?;
+    Ok(self::store(store, t.memory, t.branch, &state))
 }
 
 #[cfg(test)]

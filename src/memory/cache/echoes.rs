@@ -7,10 +7,10 @@
 
 use super::key;
 use crate::cache::Cache;
-use crate::memory::Snapshot;
+use crate::memory::{Snapshot, Tips};
 use crate::model::lines::{Lines, Records};
 use crate::model::State;
-use crate::store::{branch_ref, HeadInfo, Store, Tip, MEMORY_REF};
+use crate::store::{Store, Tip};
 
 /// The echoes and the references, as stored record lines in the fold's order. Fewer kept
 /// than digests, as each is megabytes at 10,000 echoes; the ones a reader needs are the
@@ -29,28 +29,18 @@ pub fn read(store: &Store, memory: Option<Tip>, branch: Option<Tip>) -> Option<S
 
 /// The echoes of two memory trees of the session-state ref `branch_ref` (a state holding
 /// only `echoes` and `echo_refs`, as the whole fold has them): cached, or folded (and cached).
-pub fn echoes(
-    store: &Store,
-    head: &HeadInfo,
-    branch_ref: &str,
-    memory: Option<Tip>,
-    branch: Option<Tip>,
-) -> crate::store::Result<State> {
-    if let Some(s) = read(store, memory, branch) {
+pub fn echoes(store: &Store, t: &Tips) -> crate::store::Result<State> {
+    if let Some(s) = read(store, t.memory, t.branch) {
         return Ok(s);
     }
-    let snap = Snapshot::at_tips(store, head.clone(), branch_ref.to_owned(), memory, branch)?;
-    self::store(store, memory, branch, &snap.state);
+    let snap = Snapshot::at_tips(store, t.clone())?;
+    self::store(store, t.memory, t.branch, &snap.state);
     Ok(only_echoes(snap.state))
 }
 
 /// The echoes of memory now (`echo search`, `echo show`).
 pub fn current(store: &Store) -> crate::store::Result<State> {
-    let head = store.head_info()?;
-    let branch_ref = branch_ref(head.branch.as_deref());
-    let memory = store.tip(MEMORY_REF)?;
-    let branch = store.tip(&branch_ref)?;
-    echoes(store, &head, &branch_ref, memory, branch)
+    echoes(store, &Tips::now(store)?)
 }
 
 /// Stores the echoes of `state` (the whole fold of the two trees). A cache that cannot be

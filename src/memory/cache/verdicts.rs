@@ -7,10 +7,8 @@
 //! opens the repository as a reader (`show`, `task list`, `echo show`, `log` …) recalls them
 //! too, and keeps what it scanned as it exits.
 
-use serde::{Deserialize, Serialize};
-
 use crate::cache::Cache;
-use crate::integrity::gate::{self, Recalled, StoredVerdict};
+use crate::integrity::gate::{self, Recalled};
 use crate::store::Store;
 
 /// At most this many verdicts are kept (a briefing shows a few hundred records; a listing of
@@ -21,25 +19,15 @@ const CAP: usize = 16_384;
 /// The kept verdicts, flat (one string of ids of one length, and the verdicts that are not
 /// clean by the place of their id), so a reader decodes them in two copies rather than a
 /// value per id.
-#[derive(Default, Serialize, Deserialize)]
-struct Kept {
-    ids: String,
-    marked: Vec<(u32, StoredVerdict)>,
-}
-
-const VERDICTS: Cache<Kept> = Cache::new("verdicts", 3, 1, None).valid_for(super::gate::version);
+const VERDICTS: Cache<Recalled> =
+    Cache::new("verdicts", 3, 1, None).valid_for(super::gate::version);
 const KEY: &str = "shown";
 
 /// Tells the gate where the verdicts kept by earlier readers are; it reads them the first
 /// time it needs a verdict (a command that shows no record never does).
 pub fn recall(store: &Store) {
     let dir = store.common_dir().to_path_buf();
-    gate::recall_later(Box::new(move || {
-        VERDICTS.get(&dir, KEY).map(|k| Recalled {
-            ids: k.ids,
-            marked: k.marked,
-        })
-    }));
+    gate::recall_later(Box::new(move || VERDICTS.get(&dir, KEY)));
 }
 
 /// Keeps the verdicts this process scanned beside those kept before; writes nothing when it
@@ -56,10 +44,6 @@ pub fn keep_in(common_dir: &std::path::Path) {
         return;
     }
     let kept = VERDICTS.get(common_dir, KEY).unwrap_or_default();
-    let kept = Recalled {
-        ids: kept.ids,
-        marked: kept.marked,
-    };
     if fresh.iter().all(|(id, _)| kept.get(id).is_some()) {
         return;
     }
@@ -71,12 +55,5 @@ pub fn keep_in(common_dir: &std::path::Path) {
             .chain(kept.iter()),
         CAP,
     );
-    VERDICTS.put(
-        common_dir,
-        KEY,
-        &Kept {
-            ids: merged.ids,
-            marked: merged.marked,
-        },
-    );
+    VERDICTS.put(common_dir, KEY, &merged);
 }

@@ -43,6 +43,10 @@ impl Digest {
             out.shrink_to_fit();
             out
         };
+        let marked = |list: &[Record], keep: &[bool]| -> Vec<Record> {
+            let pairs = list.iter().zip(keep).filter(|(_, k)| **k);
+            pairs.map(|(r, _)| r.clone()).collect()
+        };
         let top = best_learnings(&state.learnings, cap);
         let shown_notes: Vec<usize> = (0..state.cumulative_notes.len())
             .filter(|&i| shown_note(&state.cumulative_notes[i]))
@@ -70,21 +74,9 @@ impl Digest {
         let digest = State {
             decisions: newest(&state.decisions, decision_line),
             conventions: newest(&state.conventions, convention_line),
-            learnings: state
-                .learnings
-                .iter()
-                .zip(&top)
-                .filter(|(_, keep)| **keep)
-                .map(|(r, _)| r.clone())
-                .collect(),
+            learnings: marked(&state.learnings, &top),
             instincts: state.instincts.clone(),
-            cumulative_notes: state
-                .cumulative_notes
-                .iter()
-                .zip(&kept_notes)
-                .filter(|(_, keep)| **keep)
-                .map(|(r, _)| r.clone())
-                .collect(),
+            cumulative_notes: marked(&state.cumulative_notes, &kept_notes),
             invariants: state.invariants.clone(),
             progress: state.progress.last().cloned().into_iter().collect(),
             checkpoints: state.open_checkpoint().cloned().into_iter().collect(),

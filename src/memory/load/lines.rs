@@ -1,9 +1,7 @@
 //! The one-line form of each record kind in `load`'s sections: what a reader sees of a
 //! decision, convention, learning, instinct, note or echo, with the day it was recorded.
 
-use crate::model::kinds::{
-    Convention, CumulativeNote, Decision, Echo, Instinct, Learning, TaskNote,
-};
+use crate::model::kinds::{Convention, CumulativeNote};
 use crate::model::{Body, Record};
 use crate::text::pretty_time;
 
@@ -19,13 +17,11 @@ pub(super) fn day(r: &Record) -> &str {
 
 pub(super) fn decision_line(r: &Record) -> String {
     match &r.body {
-        Body::Decision(Decision {
-            title, decision, ..
-        }) => format!(
+        Body::Decision(d) => format!(
             "- [{}] {}: {}",
             pretty_time(&r.meta.ts),
-            one_line(title),
-            one_line(decision)
+            one_line(&d.title),
+            one_line(&d.decision)
         ),
         _ => String::new(),
     }
@@ -42,37 +38,26 @@ pub(super) fn convention_line(r: &Record) -> String {
 
 pub(super) fn learning_line(r: &Record) -> String {
     match &r.body {
-        Body::Learning(Learning {
-            ltype,
-            key,
-            insight,
-            confidence,
-            ..
-        }) => {
-            format!(
-                "- [{ltype}] {}: {} ({confidence}, {})",
-                one_line(key),
-                one_line(insight),
-                day(r)
-            )
-        }
+        Body::Learning(l) => format!(
+            "- [{}] {}: {} ({}, {})",
+            l.ltype,
+            one_line(&l.key),
+            one_line(&l.insight),
+            l.confidence,
+            day(r)
+        ),
         _ => String::new(),
     }
 }
 
 pub(super) fn instinct_line(r: &Record) -> String {
     match &r.body {
-        Body::Instinct(Instinct {
-            name,
-            trigger,
-            action,
-            confidence,
-            ..
-        }) => format!(
-            "- {}: when {} → {} ({confidence}, {})",
-            one_line(name),
-            one_line(trigger),
-            one_line(action),
+        Body::Instinct(i) => format!(
+            "- {}: when {} → {} ({}, {})",
+            one_line(&i.name),
+            one_line(&i.trigger),
+            one_line(&i.action),
+            i.confidence,
             day(r)
         ),
         _ => String::new(),
@@ -84,17 +69,13 @@ pub(super) fn note_line(r: &Record) -> String {
         Body::CumulativeNote(CumulativeNote { section, text }) => {
             format!("- {section}: {} ({})", one_line(text), day(r))
         }
-        Body::TaskNote(TaskNote {
-            task,
-            section,
-            text,
-        }) => {
-            let task = if task.is_empty() {
+        Body::TaskNote(n) => {
+            let task = if n.task.is_empty() {
                 String::new()
             } else {
-                format!("{} / ", one_line(task))
+                format!("{} / ", one_line(&n.task))
             };
-            format!("- {task}{section}: {} ({})", one_line(text), day(r))
+            format!("- {task}{}: {} ({})", n.section, one_line(&n.text), day(r))
         }
         _ => String::new(),
     }
@@ -102,22 +83,16 @@ pub(super) fn note_line(r: &Record) -> String {
 
 pub(super) fn echo_line(r: &Record) -> String {
     match &r.body {
-        Body::Echo(Echo {
-            layer,
-            title,
-            text,
-            evidence,
-            confidence,
-            ..
-        }) => {
+        Body::Echo(e) => {
             let mut line = format!(
-                "- [{layer} {}] {}: {}",
-                crate::model::echo::format_confidence(*confidence),
-                one_line(title),
-                one_line(text)
+                "- [{} {}] {}: {}",
+                e.layer,
+                crate::model::echo::format_confidence(e.confidence),
+                one_line(&e.title),
+                one_line(&e.text)
             );
-            if !evidence.is_empty() {
-                line.push_str(&format!(" ({})", one_line(evidence)));
+            if !e.evidence.is_empty() {
+                line.push_str(&format!(" ({})", one_line(&e.evidence)));
             }
             line
         }

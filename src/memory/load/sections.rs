@@ -12,9 +12,7 @@ use super::{fixed, gated, Item, Lazy, Section, Totals, STALE_INVARIANT_DAYS};
 use crate::drift::Drift;
 use crate::integrity::gate::{gate, Gate};
 use crate::model::fold::instinct_confidence;
-use crate::model::kinds::{
-    Checkpoint, CumulativeNote, Echo, Invariant, Learning, Oracle, Progress, Task,
-};
+use crate::model::kinds::{CumulativeNote, Echo, Invariant, Learning, Task};
 use crate::model::{Body, Record, State};
 use crate::text::sanitize;
 use crate::text::{pretty_time, short};
@@ -82,7 +80,7 @@ pub(super) fn checkpoint_section<'a>(
     head: &crate::store::HeadInfo,
     other: Option<&'a (String, Record)>,
 ) -> Section<'a> {
-    let mut items = Vec::new();
+    let mut items: Vec<Lazy<'a>> = Vec::new();
     let (open, elsewhere) = match (state.open_checkpoint(), other) {
         (Some(r), _) => (Some(r), None),
         (None, Some((branch, r))) => (Some(r), Some(branch.as_str())),
@@ -91,15 +89,7 @@ pub(super) fn checkpoint_section<'a>(
     let here = head.branch.as_deref().unwrap_or("(detached HEAD)");
     let now_commit = head.head.map(|h| h.to_string());
     if let Some(r) = open {
-        if let Body::Checkpoint(Checkpoint {
-            doing,
-            left,
-            context,
-            resume,
-            git,
-            extra,
-        }) = &r.body
-        {
+        if let Body::Checkpoint(cp) = &r.body {
             let mut t = String::new();
             if let Some(b) = elsewhere {
                 t.push_str(&format!(
@@ -111,19 +101,19 @@ pub(super) fn checkpoint_section<'a>(
             t.push_str(&format!(
                 "Since {}: {}",
                 pretty_time(&r.meta.ts),
-                one_line(doing)
+                one_line(&cp.doing)
             ));
-            if !resume.is_empty() {
-                t.push_str(&format!("\nResume: {}", one_line(resume)));
+            if !cp.resume.is_empty() {
+                t.push_str(&format!("\nResume: {}", one_line(&cp.resume)));
             }
             // The state written in the checkpoint, else the one captured with it.
-            let written = crate::view::checkpoint_git_state(extra);
-            let (branch, commit) = match (&written, git) {
+            let written = crate::view::checkpoint_git_state(&cp.extra);
+            let (branch, commit) = match (&written, &cp.git) {
                 (Some((b, c)), _) => (b.clone(), c.clone()),
                 (None, Some(g)) => (g.branch.clone(), g.head.clone()),
                 (None, None) => (None, None),
             };
-            if let Some(g) = git {
+            if let Some(g) = &cp.git {
                 t.push_str(&format!(
                     "\nGit state then: {} @ {}",
                     sanitize(g.branch.as_deref().unwrap_or("(detached)")),
@@ -152,14 +142,13 @@ pub(super) fn checkpoint_section<'a>(
                     now_commit.as_deref().map(short).unwrap_or("(no commits)")
                 ));
             }
-            for (i, step) in left.iter().enumerate() {
+            for (i, step) in cp.left.iter().enumerate() {
                 t.push_str(&format!("\n{}. {}", i + 1, one_line(step)));
             }
-            for c in context {
+            for c in &cp.context {
                 t.push_str(&format!("\n- {}", one_line(c)));
             }
-            let item: Lazy<'a> = Box::new(move || gated(r, t.clone(), None));
-            items.push(item);
+            items.push(Box::new(move || gated(r, t.clone(), None)));
         }
     }
     let heading = match elsewhere {
@@ -216,8 +205,7 @@ pub(super) fn invariants_section<'a>(state: &'a State, now: &str) -> Section<'a>
             if !inv.what.is_empty() {
                 t.push_str(&format!(": {}", one_line(&inv.what)));
             }
-            let item: Lazy<'a> = Box::new(move || gated(r, t.clone(), None));
-            items.push(item);
+            items.push(Box::new(move || gated(r, t.clone(), None)));
         }
     }
     Section {
@@ -242,22 +230,12 @@ pub(super) fn progress_section<'a>(state: &'a State) -> Section<'a> {
             Gate::Clean => Some(Vec::new()),
             Gate::Suspicious(rules) => Some(rules),
         };
-        if let (
-            Some(rules),
-            Body::Progress(Progress {
-                completed,
-                in_progress,
-                blocked,
-                next,
-                ..
-            }),
-        ) = (rules, &r.body)
-        {
+        if let (Some(rules), Body::Progress(p)) = (rules, &r.body) {
             let lists: [(&'static str, &'static str, Vec<&'a String>); 4] = [
-                ("next", "Next", next.iter().collect()),
-                ("in_progress", "In progress", in_progress.iter().collect()),
-                ("blocked", "Blocked", blocked.iter().collect()),
-                ("completed", "Done", completed.iter().rev().collect()),
+                ("next", "Next", p.next.iter().collect()),
+                ("in_progress", "In progress", p.in_progress.iter().collect()),
+                ("blocked", "Blocked", p.blocked.iter().collect()),
+                ("completed", "Done", p.completed.iter().rev().collect()),
             ];
             for (key, label, list) in lists {
                 for t in list {
@@ -501,8 +479,7 @@ pub(super) fn tasks_section<'a>(state: &'a State, drift: &Drift, now: &str) -> S
             if !task.context.is_empty() {
                 t.push_str(&format!(": {}", one_line(&task.context)));
             }
-            let item: Lazy<'a> = Box::new(move || gated(r, t.clone(), None));
-            items.push(item);
+            items.push(Box::new(move || gated(r, t.clone(), None)));
         }
     }
     Section {
@@ -521,27 +498,20 @@ pub(super) fn oracle_section(state: &State) -> Section<'_> {
     use crate::model::oracle::{COMPLETE, PENDING};
     let mut items: Vec<Lazy<'_>> = Vec::new();
     for r in &state.oracles {
-        if let Body::Oracle(Oracle {
-            session_id,
-            status,
-            target_model,
-            source_skill,
-            trigger_signal,
-            timeout_at,
-            ..
-        }) = &r.body
-        {
-            let t = match status.as_str() {
+        if let Body::Oracle(o) = &r.body {
+            let t = match o.status.as_str() {
                 PENDING => format!(
-                    "- {} pending: {} ({source_skill}, {trigger_signal}), times out {}",
-                    sanitize(session_id),
-                    one_line(target_model),
-                    pretty_time(timeout_at)
+                    "- {} pending: {} ({}, {}), times out {}",
+                    sanitize(&o.session_id),
+                    one_line(&o.target_model),
+                    o.source_skill,
+                    o.trigger_signal,
+                    pretty_time(&o.timeout_at)
                 ),
                 COMPLETE => format!(
                     "- {} complete: `git rune oracle reattach {}` hands the answer over",
-                    sanitize(session_id),
-                    sanitize(session_id)
+                    sanitize(&o.session_id),
+                    sanitize(&o.session_id)
                 ),
                 _ => continue,
             };

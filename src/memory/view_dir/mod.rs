@@ -31,7 +31,7 @@ pub use disk::{
 };
 
 use super::cache::view_index::ViewIndex;
-use super::{Snapshot, Wrote};
+use super::{Snapshot, Tips, Wrote};
 use crate::files::write_atomic;
 use crate::model::kinds::Delete;
 use crate::model::{fold, Body, Kind, Record, Scope};
@@ -282,16 +282,14 @@ impl View {
         wrote: &[Wrote],
     ) -> Result<Option<Refresh>> {
         let manifest = self.manifest();
-        let head = store.head_info()?;
-        let branch_ref = store::branch_ref(head.branch.as_deref());
-        let tips = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
+        let t = Tips::now(store)?;
         append::refresh(
             self,
             store,
             &manifest,
-            &head,
-            &branch_ref,
-            tips,
+            &t.head,
+            &t.branch_ref,
+            (t.memory, t.branch),
             wrote,
             Some(saved),
         )
@@ -323,26 +321,32 @@ impl View {
     ) -> Result<Refresh> {
         // Read under the lock: what another process rendered is never newer than this.
         let mut manifest = self.manifest();
-        let head = store.head_info()?;
-        let branch_ref = store::branch_ref(head.branch.as_deref());
-        let tips = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
+        let t = Tips::now(store)?;
+        let tips = (t.memory, t.branch);
         let forced_documents = !self.force_documents.borrow().is_empty();
         if force.is_empty()
             && !forced_documents
-            && self.rendered_at(&manifest, &branch_ref, tips, false)
+            && self.rendered_at(&manifest, &t.branch_ref, tips, false)
         {
             // Another process (or an earlier command) already rendered these very refs.
             return Ok(Refresh::default());
         }
         if force.is_empty() && !forced_documents && !switch {
-            if let Some(out) =
-                append::refresh(self, store, &manifest, &head, &branch_ref, tips, told, None)?
-            {
+            if let Some(out) = append::refresh(
+                self,
+                store,
+                &manifest,
+                &t.head,
+                &t.branch_ref,
+                tips,
+                told,
+                None,
+            )? {
                 return Ok(out);
             }
         }
         let branch_records = match (switch, tips.1) {
-            (true, Some(t)) => Some(store.tip_records(&branch_ref, t)?),
+            (true, Some(b)) => Some(store.tip_records(&t.branch_ref, b)?),
             (true, None) => Some(Default::default()),
             (false, _) => None,
         };
@@ -353,7 +357,7 @@ impl View {
         let memory_kept = old_session.is_some();
         let snap = match (branch_records, old_session) {
             (Some(records), Some((old_tree, old_records))) => {
-                let snap = branch_snapshot(store, head, branch_ref, tips, &records)?;
+                let snap = branch_snapshot(store, t, &records)?;
                 // The index of memory beside the old session state, moved to the new one.
                 match ViewIndex::read(store)
                     .filter(|i| i.describes(tips.0.map(|t| t.tree), old_tree))
@@ -366,7 +370,7 @@ impl View {
                 snap
             }
             _ => {
-                let snap = Snapshot::at_tips(store, head, branch_ref, tips.0, tips.1)?;
+                let snap = Snapshot::at_tips(store, t)?;
                 // The fold is made: `load` and `status` after this write read its digest,
                 // and the next write appends to what it renders.
                 super::cache::digest::remember(store, &snap);
@@ -440,10 +444,8 @@ impl View {
     /// keeps those as they are). Reads no file unless its entry is stale.
     pub fn shows(&self, store: &Store) -> Result<bool> {
         let manifest = self.manifest();
-        let head = store.head_info()?;
-        let branch_ref = store::branch_ref(head.branch.as_deref());
-        let tips = (store.tip(MEMORY_REF)?, store.tip(&branch_ref)?);
-        Ok(self.rendered_at(&manifest, &branch_ref, tips, true))
+        let t = Tips::now(store)?;
+        Ok(self.rendered_at(&manifest, &t.branch_ref, (t.memory, t.branch), true))
     }
 
     /// Whether every file was rendered from the refs at these tips (memory, then the branch's
@@ -592,28 +594,22 @@ fn reaches_memory(records: &[Record]) -> bool {
 /// resolutions; a tombstone made by `forget` goes to memory whatever it names). The branch
 /// kinds fold exactly as in the whole fold: their rules read only records of their own kind,
 /// tombstones, resolutions and the edits among them. The memory kinds are left out.
-fn branch_snapshot(
-    store: &Store,
-    head: store::HeadInfo,
-    branch_ref: String,
-    (memory_tip, branch_tip): (Option<Tip>, Option<Tip>),
-    branch: &[Record],
-) -> store::Result<Snapshot> {
+fn branch_snapshot(store: &Store, t: Tips, branch: &[Record]) -> store::Result<Snapshot> {
     // Documents hold the branch files' frames.
     let kinds: Vec<Kind> = Kind::ALL
         .iter()
         .copied()
         .filter(|k| k.scope() != Some(Scope::Memory) || *k == Kind::Document)
         .collect();
-    let memory = match memory_tip {
-        Some(t) => store.records_of(MEMORY_REF, t, &kinds)?,
+    let memory = match t.memory {
+        Some(c) => store.records_of(MEMORY_REF, c, &kinds)?,
         None => Vec::new(),
     };
     Ok(Snapshot {
-        head,
-        branch_ref,
-        memory_tip,
-        branch_tip,
+        head: t.head,
+        branch_ref: t.branch_ref,
+        memory_tip: t.memory,
+        branch_tip: t.branch,
         state: fold(memory.iter().chain(branch.iter())),
     })
 }
