@@ -129,6 +129,13 @@ impl SyncReport {
         out
     }
 
+    /// `src`'s tip as [`Store::check_remote_tip`] checks it; `None`, noted as skipped, when it
+    /// cannot be read.
+    fn readable(&mut self, store: &Store, src: &Source, notes: bool) -> Result<Option<Tip>> {
+        let tip = store.check_remote_tip(src.id, notes)?;
+        Ok(tip.map_err(|why| self.skip(src, &why)).ok())
+    }
+
     fn skip(&mut self, src: &Source, why: &Unreadable) {
         let hint = if why.repairable() {
             format!(
