@@ -7,7 +7,7 @@ use gix::ObjectId;
 
 use super::objects::ReadObjects as _;
 use super::update::{Retry, Update};
-use super::{git_err, Result, Store, StoreError};
+use super::{git_err, Result, Store, StoreError, Tip};
 
 /// Where git-rune keeps one note per code commit (`git log --notes=rune` shows them).
 pub const NOTES_REF: &str = "refs/notes/rune";
@@ -307,19 +307,19 @@ impl Store {
         Ok(id)
     }
 
-    /// Commits the notes of `base` (a notes tree, or none) with `notes` set, as a commit with
-    /// `parents`, and moves refs/notes/rune from `expected` to it (a notes merge). Fails if
+    /// Commits the notes of `ours` (the notes ref's tip, or none) with `notes` set, as a commit
+    /// with `parents`, and moves refs/notes/rune from `ours` to it (a notes merge). Fails if
     /// the notes ref moved meanwhile (the caller merges again).
     pub(crate) fn land_notes(
         &self,
-        expected: Option<ObjectId>,
-        base: Option<ObjectId>,
+        ours: Option<Tip>,
         parents: &[ObjectId],
         notes: &[(ObjectId, String)],
         summary: &str,
     ) -> Result<ObjectId> {
-        let tree = self.notes_tree_with(base, notes)?;
-        self.land_commit(NOTES_REF, expected, tree, parents, &notes_message(summary))
+        let tree = self.notes_tree_with(ours.map(|t| t.tree), notes)?;
+        let message = notes_message(summary);
+        self.land_commit(NOTES_REF, ours.map(|t| t.commit), tree, parents, &message)
     }
 }
 

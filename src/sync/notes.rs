@@ -144,8 +144,7 @@ fn merge_once(
         parents.push(theirs);
     }
     store.land_notes(
-        ours.map(|t| t.commit),
-        ours.map(|t| t.tree),
+        ours,
         &parents,
         &notes,
         &format!("merge notes from {remote}"),
@@ -212,14 +211,7 @@ pub fn absorb_notes(
         let n = notes.len();
         let mut ids: Vec<ObjectId> = ours.map(|t| t.commit).into_iter().collect();
         ids.extend(parents.iter().copied());
-        let message = format!("merge notes from {remote}");
-        store.land_notes(
-            ours.map(|t| t.commit),
-            ours.map(|t| t.tree),
-            &ids,
-            &notes,
-            &message,
-        )?;
+        store.land_notes(ours, &ids, &notes, &format!("merge notes from {remote}"))?;
         m.incoming += n;
         m.moved(Outcome::Merged);
         Ok(())
