@@ -24,7 +24,7 @@ pub struct Compaction {
 /// ref, or one root commit that already holds only what it must).
 pub fn compact(store: &Store, name: &str) -> anyhow::Result<Option<Compaction>> {
     // Written to meanwhile: compact what is there now.
-    super::merge::while_moved(|| {
+    super::while_moved(|| {
         let Some(tip) = store.tip(name)? else {
             return Ok(None);
         };

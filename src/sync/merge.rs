@@ -13,7 +13,7 @@ use super::gc::compacted_from;
 use super::SyncReport;
 use crate::memory::seal::Sealer;
 use crate::model::Record;
-use crate::store::{commit_message, BadLine, ObjectId, Source, Store, StoreError, Tip};
+use crate::store::{commit_message, BadLine, ObjectId, Source, Store, Tip};
 
 /// How a ref came out of a merge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,26 +113,12 @@ pub fn merge_ref(
         return Ok(());
     };
     let sealer = Sealer::default();
-    *out = while_moved(|| {
+    *out = super::while_moved(|| {
         let mut attempt = out.clone();
         merge_once(store, &sealer, src, their_tip, remote, &mut attempt, report)?;
         Ok(attempt)
     })?;
     Ok(())
-}
-
-/// Runs `once` again while it fails because a local write moved the ref meanwhile.
-pub(super) fn while_moved<T>(mut once: impl FnMut() -> anyhow::Result<T>) -> anyhow::Result<T> {
-    loop {
-        match once() {
-            Err(e)
-                if matches!(
-                    e.downcast_ref::<StoreError>(),
-                    Some(StoreError::Contended { attempts: 1, .. })
-                ) => {}
-            other => return other,
-        }
-    }
 }
 
 /// Where local ref `name` stands against their commit: `None` when it is there already;
@@ -301,7 +287,7 @@ pub fn absorb(
         return Ok(());
     }
     let records: Vec<Record> = records.into_values().collect();
-    while_moved(|| {
+    super::while_moved(|| {
         let ours = store.tip(name)?;
         // A first merge from one clean source that brought everything: take its commit.
         if ours.is_none() && parents.len() == 1 && out.refused.is_empty() {

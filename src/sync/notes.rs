@@ -86,7 +86,7 @@ pub fn merge_notes(
     let Some(their_tip) = report.readable(store, src, true)? else {
         return Ok(());
     };
-    super::merge::while_moved(|| merge_once(store, src, their_tip, remote, m, report))
+    super::while_moved(|| merge_once(store, src, their_tip, remote, m, report))
 }
 
 fn merge_once(
@@ -188,7 +188,7 @@ pub fn absorb_notes(
     if texts.is_empty() {
         return Ok(());
     }
-    super::merge::while_moved(|| {
+    super::while_moved(|| {
         let ours = store.tip(NOTES_REF)?;
         let mut current = store.notes_reader(ours.map(|t| t.tree))?;
         let mut notes = Vec::with_capacity(texts.len());
