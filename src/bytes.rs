@@ -36,11 +36,8 @@ pub fn run_while(b: &[u8], mut i: usize, end: usize, f: impl Fn(u8) -> bool) -> 
 }
 
 /// The first index at or after `i` that is not a space or tab.
-pub fn skip_blanks(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
-        i += 1;
-    }
-    i
+pub fn skip_blanks(b: &[u8], i: usize) -> usize {
+    run_while(b, i, b.len(), |c| c == b' ' || c == b'\t')
 }
 
 // Shell tokens (a command line split at blanks).

@@ -182,7 +182,7 @@ fn mentioned(text: &str, offset: usize) -> bool {
         let role = after
             .find(|c: char| !c.is_ascii_alphabetic())
             .unwrap_or(after.len());
-        let tail = after[role..].split('\n').next().unwrap_or("");
+        let tail = line_after(&after, role);
         let marker = tail.trim_start().strip_prefix(['<', '[']);
         let tail = marker.map_or(tail, |t| t.find(['>', ']']).map_or("", |p| &t[p + 1..]));
         tail.trim_start()
@@ -258,7 +258,7 @@ fn defined(text: &str, offset: usize) -> bool {
             .rfind(". ")
             .map_or(0, |p| p + 2)
             .max(before.rfind('\u{3002}').map_or(0, |p| p + 3));
-    let line = text[start..].split('\n').next().unwrap_or("");
+    let line = line_after(text, start);
     let Some((colon, width)) = [": ", "\u{FF1A}"]
         .iter()
         .filter_map(|c| line.find(c).map(|p| (p, c.len())))
@@ -485,7 +485,7 @@ fn subject(text: &str, offset: usize) -> bool {
             ) || (c == '.' && before[i + 1..].starts_with(' '))
         })
         .map_or(0, |(i, c)| i + c.len_utf8());
-    let line = text[offset..].split('\n').next().unwrap_or("");
+    let line = line_after(text, offset);
     let (head, before_markers, before_joined) = skip_terms(&before[clause..]);
     if !head.is_empty() {
         return false;
@@ -645,17 +645,9 @@ fn in_inline_comment(text: &str, offset: usize) -> bool {
     let Some(open) = before.rfind("<!--") else {
         return false;
     };
-    let after = text[offset.min(text.len())..]
-        .split('\n')
-        .next()
-        .unwrap_or("");
     !before[open..].contains("-->")
-        && after.contains("-->")
-        && before[..open]
-            .trim_end()
-            .chars()
-            .last()
-            .is_some_and(|c| c.is_alphanumeric() || c == ',')
+        && line_after(text, offset).contains("-->")
+        && after_word(&before[..open])
 }
 
 /// The part of `text`'s line before `offset` (empty when `offset` is not a boundary).
@@ -666,6 +658,14 @@ fn line_before(text: &str, offset: usize) -> &str {
     }
     let start = text[..offset].rfind('\n').map_or(0, |p| p + 1);
     &text[start..offset]
+}
+
+/// The part of `text`'s line from `offset` on.
+fn line_after(text: &str, offset: usize) -> &str {
+    text[offset.min(text.len())..]
+        .split('\n')
+        .next()
+        .unwrap_or("")
 }
 
 /// Whether `offset` is inside a code span (an odd number of backticks before it on its line).
@@ -694,9 +694,12 @@ fn in_code_span_in_sentence(text: &str, offset: usize) -> bool {
         return false;
     }
     let before = line_before(text, offset);
-    let open = before.rfind('`').unwrap_or(0);
-    before[..open]
-        .trim_end()
+    after_word(&before[..before.rfind('`').unwrap_or(0)])
+}
+
+/// Whether `s` ends, blanks aside, in a word or a comma: what it opens sits in a sentence.
+fn after_word(s: &str) -> bool {
+    s.trim_end()
         .chars()
         .last()
         .is_some_and(|c| c.is_alphanumeric() || c == ',')
@@ -725,10 +728,7 @@ const QUOTES: [(char, char); 9] = [
 /// Whether `offset` is inside one of `pairs` opened before it on its line and closed after it.
 fn enclosed(text: &str, offset: usize, pairs: &[(char, char)]) -> bool {
     let before = line_before(text, offset);
-    let after = text[offset.min(text.len())..]
-        .split('\n')
-        .next()
-        .unwrap_or("");
+    let after = line_after(text, offset);
     pairs.iter().any(|&(open, close)| {
         let open_before = if open == close {
             // An attribute's value (`src="…"`) is markup in use, not a quotation.

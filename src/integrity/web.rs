@@ -4,7 +4,7 @@
 //! Past 600 lines: one URL and HTML reader serves both the exfiltration rules and `inert_urls`;
 //! split, both halves would parse URLs.
 
-use super::tables::{any_in, sets};
+use super::tables::any_in;
 use super::*;
 use crate::bytes::starts_with_ci;
 
@@ -26,12 +26,10 @@ fn private_name(b: &[u8], i: usize) -> u8 {
             || (k > s && name[k].is_ascii_uppercase() && name[k - 1].is_ascii_lowercase());
         if cut {
             let part = name[s..k].to_ascii_lowercase();
-            let is = |list: &[&str]| list.iter().any(|w| w.as_bytes() == part.as_slice());
-            level = level.max(if is(sets().set("private-names")) {
-                2
-            } else {
-                u8::from(is(sets().set("private-in-query")))
-            });
+            let is = |list| u8::from(any_in(list, |w| w == part.as_slice()));
+            level = level
+                .max(2 * is("private-names"))
+                .max(is("private-in-query"));
             s = k + usize::from(k < name.len() && b"_-.:".contains(&name[k]));
         }
     }

@@ -153,11 +153,7 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for RestOfLine<'_, A> {
     type Error = A::Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
-        visitor.visit_map(WatchedMap {
-            map: self.map,
-            late_meta: self.late_meta,
-            unknown: self.unknown,
-        })
+        visitor.visit_map(self)
     }
 
     serde::forward_to_deserialize_any! {
@@ -167,13 +163,7 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for RestOfLine<'_, A> {
     }
 }
 
-struct WatchedMap<'f, A> {
-    map: A,
-    late_meta: &'f mut bool,
-    unknown: &'f Cell<bool>,
-}
-
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for WatchedMap<'_, A> {
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for RestOfLine<'_, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(

@@ -10,7 +10,7 @@ use gix::ObjectId;
 
 use super::objects::ReadObjects as _;
 use super::partial::find_blob;
-use super::records::{layout_of, LAYOUT};
+use super::records::{differing, entries_of, layout_of, Entries, LAYOUT};
 use super::{git_err, Result, Store};
 use crate::model::Record;
 
@@ -257,9 +257,6 @@ struct Reader<'s> {
     new: Vec<(String, ObjectId)>,
 }
 
-/// A tree's entries by name: (whether it is a tree, its id).
-type Entries = BTreeMap<String, (bool, ObjectId)>;
-
 impl Reader<'_> {
     fn entries(
         &self,
@@ -292,12 +289,7 @@ impl Reader<'_> {
                 self.limits.tree_entries,
             )));
         }
-        Ok(Ok(decoded
-            .entries
-            .iter()
-            .filter(|e| e.mode.is_blob() || e.mode.is_tree())
-            .map(|e| (e.filename.to_string(), (e.mode.is_tree(), e.oid.to_owned())))
-            .collect()))
+        Ok(Ok(entries_of(&decoded)))
     }
 
     fn diff(
@@ -318,34 +310,22 @@ impl Reader<'_> {
             Ok(e) => e,
             Err(u) => return Ok(Err(u)),
         };
-        let mut names: Vec<&String> = old_entries.keys().chain(new_entries.keys()).collect();
-        names.sort();
-        names.dedup();
-        for entry in names {
-            let (o, n) = (old_entries.get(entry), new_entries.get(entry));
-            if o == n {
-                continue;
-            }
+        for (entry, (old_blob, old_tree), (new_blob, new_tree)) in
+            differing(&old_entries, &new_entries)
+        {
             // At the top, only directories hold records (`VERSION` and other files do not).
             let path = if dir.is_empty() {
                 entry.clone()
             } else {
                 format!("{dir}/{entry}")
             };
-            let tree_of = |e: Option<&(bool, ObjectId)>| e.filter(|(t, _)| *t).map(|(_, id)| *id);
-            let blob_of = |e: Option<&(bool, ObjectId)>| e.filter(|(t, _)| !*t).map(|(_, id)| *id);
             if !root {
-                if let Some(blob) = blob_of(o) {
-                    self.old.push((path.clone(), blob));
-                }
-                if let Some(blob) = blob_of(n) {
-                    if entry.ends_with(".jsonl") {
-                        self.new.push((path.clone(), blob));
-                    }
-                }
+                self.old.extend(old_blob.map(|blob| (path.clone(), blob)));
+                let new_blob = new_blob.filter(|_| entry.ends_with(".jsonl"));
+                self.new.extend(new_blob.map(|blob| (path.clone(), blob)));
             }
-            if tree_of(o).is_some() || tree_of(n).is_some() {
-                if let Err(u) = self.diff(&path, tree_of(o), tree_of(n), false)? {
+            if old_tree.is_some() || new_tree.is_some() {
+                if let Err(u) = self.diff(&path, old_tree, new_tree, false)? {
                     return Ok(Err(u));
                 }
             }

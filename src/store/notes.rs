@@ -7,7 +7,7 @@ use gix::ObjectId;
 
 use super::objects::ReadObjects as _;
 use super::update::{Retry, Update};
-use super::{git_err, Result, Store, StoreError};
+use super::{git_err, Result, Store, StoreError, Tip};
 
 /// Where git-rune keeps one note per code commit (`git log --notes=rune` shows them).
 pub const NOTES_REF: &str = "refs/notes/rune";
@@ -64,28 +64,44 @@ impl Store {
         summary: &str,
         mut make: impl FnMut(&mut Notes<'_>) -> Result<Vec<(ObjectId, String)>>,
     ) -> Result<Option<ObjectId>> {
-        let message = notes_message(summary);
+        let log = format!("notes: {}", first_line(summary));
+        self.swap_notes(&notes_message(summary), log, |notes| {
+            let mut changed = false;
+            for (commit, text) in make(notes)? {
+                changed |= notes.set(commit, &text)?;
+            }
+            Ok(changed)
+        })
+    }
+
+    /// Applies `edit` to the notes at refs/notes/rune's tip and, when it says it changed them,
+    /// commits them with `message` and moves the ref there, compare-and-swap; `edit` runs
+    /// again on the new tip when another writer moved the ref. Returns the notes commit now
+    /// current.
+    pub(super) fn swap_notes(
+        &self,
+        message: &str,
+        log: String,
+        mut edit: impl FnMut(&mut Notes<'_>) -> Result<bool>,
+    ) -> Result<Option<ObjectId>> {
         let mut retry = Retry::new();
         loop {
             let tip = self.tip(NOTES_REF)?;
             let mut notes = self.notes_reader(tip.map(|t| t.tree))?;
-            let mut changed = false;
-            for (commit, text) in make(&mut notes)? {
-                changed |= notes.set(commit, &text)?;
-            }
-            if !changed {
+            if !edit(&mut notes)? {
                 return Ok(tip.map(|t| t.commit));
             }
             let tree = notes.write_tree()?;
-            let id = self.write_commit(&message, tree, tip.map(|t| t.commit), "a commit")?;
+            let expected = tip.map(|t| t.commit);
+            let id = self.write_commit(message, tree, expected, "a commit")?;
             self.flush_objects()?;
-            let update = Update {
+            let log = log.clone();
+            match self.swap_all(&[Update {
                 name: NOTES_REF,
-                expected: tip.map(|t| t.commit),
+                expected,
                 new: id,
-                log: format!("notes: {}", first_line(summary)),
-            };
-            match self.swap_all(&[update]) {
+                log,
+            }]) {
                 Ok(()) => return Ok(Some(id)),
                 // Lost the race (or met a lock): re-read, re-apply, try again.
                 Err(e) => self.again(&mut retry, &[NOTES_REF], e)?,
@@ -291,19 +307,19 @@ impl Store {
         Ok(id)
     }
 
-    /// Commits the notes of `base` (a notes tree, or none) with `notes` set, as a commit with
-    /// `parents`, and moves refs/notes/rune from `expected` to it (a notes merge). Fails if
+    /// Commits the notes of `ours` (the notes ref's tip, or none) with `notes` set, as a commit
+    /// with `parents`, and moves refs/notes/rune from `ours` to it (a notes merge). Fails if
     /// the notes ref moved meanwhile (the caller merges again).
     pub(crate) fn land_notes(
         &self,
-        expected: Option<ObjectId>,
-        base: Option<ObjectId>,
+        ours: Option<Tip>,
         parents: &[ObjectId],
         notes: &[(ObjectId, String)],
         summary: &str,
     ) -> Result<ObjectId> {
-        let tree = self.notes_tree_with(base, notes)?;
-        self.land_commit(NOTES_REF, expected, tree, parents, &notes_message(summary))
+        let tree = self.notes_tree_with(ours.map(|t| t.tree), notes)?;
+        let message = notes_message(summary);
+        self.land_commit(NOTES_REF, ours.map(|t| t.commit), tree, parents, &message)
     }
 }
 

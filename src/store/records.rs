@@ -260,7 +260,7 @@ fn diff_blobs(
     if old == new {
         return Ok(());
     }
-    let entries = |tree: Option<ObjectId>| -> Result<BTreeMap<String, (bool, ObjectId)>> {
+    let entries = |tree: Option<ObjectId>| -> Result<Entries> {
         let Some(tree) = tree else {
             return Ok(BTreeMap::new());
         };
@@ -268,37 +268,52 @@ fn diff_blobs(
             .read_tree(tree)
             .map_err(git_err(format!("cannot read {name}:{dir}")))?;
         let decoded = t.decode().map_err(git_err("cannot decode tree"))?;
-        Ok(decoded
-            .entries
-            .iter()
-            .filter(|e| e.mode.is_blob() || e.mode.is_tree())
-            .map(|e| (e.filename.to_string(), (e.mode.is_tree(), e.oid.to_owned())))
-            .collect())
+        Ok(entries_of(&decoded))
     };
-    let (old_entries, new_entries) = (entries(old)?, entries(new)?);
-    let mut names: Vec<&String> = old_entries.keys().chain(new_entries.keys()).collect();
-    names.sort();
-    names.dedup();
-    for entry in names {
-        let (o, n) = (old_entries.get(entry), new_entries.get(entry));
-        if o == n {
-            continue;
-        }
+    for (entry, (old_blob, old_tree), (new_blob, new_tree)) in
+        differing(&entries(old)?, &entries(new)?)
+    {
         let path = format!("{dir}/{entry}");
-        let tree_of = |e: Option<&(bool, ObjectId)>| e.filter(|(t, _)| *t).map(|(_, id)| *id);
-        let blob_of = |e: Option<&(bool, ObjectId)>| e.filter(|(t, _)| !*t).map(|(_, id)| *id);
-        if let Some(blob) = blob_of(o) {
-            out.0.push((path.clone(), blob));
-        }
-        if let Some(blob) = blob_of(n) {
-            out.1.push((path.clone(), blob));
-        }
-        if tree_of(o).is_some() || tree_of(n).is_some() {
-            diff_blobs(repo, name, &path, tree_of(o), tree_of(n), out)?;
+        out.0.extend(old_blob.map(|blob| (path.clone(), blob)));
+        out.1.extend(new_blob.map(|blob| (path.clone(), blob)));
+        if old_tree.is_some() || new_tree.is_some() {
+            diff_blobs(repo, name, &path, old_tree, new_tree, out)?;
         }
     }
     Ok(())
 }
+
+/// A tree's entries by name: (whether it is a tree, its id).
+pub(super) type Entries = BTreeMap<String, (bool, ObjectId)>;
+
+/// The blob and tree entries of a decoded tree.
+pub(super) fn entries_of(tree: &gix::objs::TreeRef<'_>) -> Entries {
+    let entries = tree.entries.iter();
+    let entries = entries.filter(|e| e.mode.is_blob() || e.mode.is_tree());
+    entries
+        .map(|e| (e.filename.to_string(), (e.mode.is_tree(), e.oid.to_owned())))
+        .collect()
+}
+
+/// The names `old` and `new` disagree on, in order, each with either side's (blob, subtree).
+pub(super) fn differing<'a>(
+    old: &'a Entries,
+    new: &'a Entries,
+) -> Vec<(&'a String, EntrySide, EntrySide)> {
+    let mut names: Vec<&String> = old.keys().chain(new.keys()).collect();
+    names.sort();
+    names.dedup();
+    names.retain(|n| old.get(*n) != new.get(*n));
+    let side = |e: Option<&(bool, ObjectId)>| {
+        let id = |tree: bool| e.filter(|e| e.0 == tree).map(|e| e.1);
+        (id(false), id(true))
+    };
+    let sides = |n: &'a String| (n, side(old.get(n)), side(new.get(n)));
+    names.into_iter().map(sides).collect()
+}
+
+/// One side of an entry [`differing`] reports: its blob, or its subtree.
+pub(super) type EntrySide = (Option<ObjectId>, Option<ObjectId>);
 
 /// The records of the `kinds` directories in tree `new` that tree `old` lacks, reading only
 /// the blobs that differ: a blob both trees hold has the same records on both sides, so a

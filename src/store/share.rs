@@ -8,7 +8,7 @@ use gix::ObjectId;
 
 use super::git_cli::git;
 use super::notes::{Notes, NOTES_REF};
-use super::update::{Retry, Update};
+use super::update::Update;
 use super::{git_err, Result, Store, StoreError};
 
 impl Store {
@@ -51,36 +51,16 @@ impl Store {
         if commits.is_empty() {
             return Ok(0);
         }
-        let mut retry = Retry::new();
-        loop {
-            let Some(tip) = self.tip(NOTES_REF)? else {
-                return Ok(0);
-            };
-            let mut notes = self.notes_at(tip.tree)?;
-            let mut dropped = 0;
+        let message = format!("Notes removed by 'git rune gc'\n\n{summary}\n");
+        let mut dropped = 0;
+        self.swap_notes(&message, format!("notes: {summary}"), |notes| {
+            dropped = 0;
             for commit in commits {
-                if notes.remove(*commit)? {
-                    dropped += 1;
-                }
+                dropped += usize::from(notes.remove(*commit)?);
             }
-            if dropped == 0 {
-                return Ok(0);
-            }
-            let tree = notes.write_tree()?;
-            let message = format!("Notes removed by 'git rune gc'\n\n{summary}\n");
-            let id = self.write_commit(&message, tree, Some(tip.commit), "a commit")?;
-            self.flush_objects()?;
-            let update = Update {
-                name: NOTES_REF,
-                expected: Some(tip.commit),
-                new: id,
-                log: format!("notes: {summary}"),
-            };
-            match self.swap_all(&[update]) {
-                Ok(()) => return Ok(dropped),
-                Err(e) => self.again(&mut retry, &[NOTES_REF], e)?,
-            }
-        }
+            Ok(dropped > 0)
+        })?;
+        Ok(dropped)
     }
 
     /// Every commit reachable from this clone's branches, tags and remote-tracking branches

@@ -6,7 +6,7 @@
 //! expire here too (`expire_notes`).
 
 use crate::model::fold::kept;
-use crate::store::{commit_message, ObjectId, Store, StoreError, Tip};
+use crate::store::{commit_message, ObjectId, Store, Tip};
 
 /// The trailer of a compacted root: the tip whose history it replaces.
 pub const COMPACTED: &str = "Rune-Compacted";
@@ -23,7 +23,8 @@ pub struct Compaction {
 /// Compacts the history of memory ref `name`; `None` when there is nothing to compact (no
 /// ref, or one root commit that already holds only what it must).
 pub fn compact(store: &Store, name: &str) -> anyhow::Result<Option<Compaction>> {
-    loop {
+    // Written to meanwhile: compact what is there now.
+    super::while_moved(|| {
         let Some(tip) = store.tip(name)? else {
             return Ok(None);
         };
@@ -37,20 +38,14 @@ pub fn compact(store: &Store, name: &str) -> anyhow::Result<Option<Compaction>> 
         let clock = store.clock_at(name, tip)?;
         let mut message = commit_message("compact memory history", keep.len(), clock);
         message.push_str(&format!("{COMPACTED}: {}\n", tip.commit));
-        match store.land_commit(name, Some(tip.commit), tree, &[], &message) {
-            Ok(_) => {
-                return Ok(Some(Compaction {
-                    name: name.to_owned(),
-                    records_before: all.len(),
-                    records_after: keep.len(),
-                    commits_before,
-                }))
-            }
-            // Written to meanwhile: compact what is there now.
-            Err(StoreError::Contended { attempts: 1, .. }) => continue,
-            Err(e) => return Err(e.into()),
-        }
-    }
+        store.land_commit(name, Some(tip.commit), tree, &[], &message)?;
+        Ok(Some(Compaction {
+            name: name.to_owned(),
+            records_before: all.len(),
+            records_after: keep.len(),
+            commits_before,
+        }))
+    })
 }
 
 /// The tip a compacted history replaced, if the history of `tip` starts at a compacted root

@@ -13,7 +13,7 @@ use super::gc::compacted_from;
 use super::SyncReport;
 use crate::memory::seal::Sealer;
 use crate::model::Record;
-use crate::store::{commit_message, BadLine, ObjectId, Source, Store, StoreError, Tip};
+use crate::store::{commit_message, BadLine, ObjectId, Source, Store, Tip};
 
 /// How a ref came out of a merge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,34 +109,16 @@ pub fn merge_ref(
     out: &mut RefMerge,
     report: &mut SyncReport,
 ) -> anyhow::Result<()> {
-    let their_tip = match store.check_remote_tip(src.id, false)? {
-        Ok(t) => t,
-        Err(why) => {
-            report.skip(src, &why);
-            return Ok(());
-        }
+    let Some(their_tip) = report.readable(store, src, false)? else {
+        return Ok(());
     };
     let sealer = Sealer::default();
-    *out = while_moved(|| {
+    *out = super::while_moved(|| {
         let mut attempt = out.clone();
         merge_once(store, &sealer, src, their_tip, remote, &mut attempt, report)?;
         Ok(attempt)
     })?;
     Ok(())
-}
-
-/// Runs `once` again while it fails because a local write moved the ref meanwhile.
-pub(super) fn while_moved<T>(mut once: impl FnMut() -> anyhow::Result<T>) -> anyhow::Result<T> {
-    loop {
-        match once() {
-            Err(e)
-                if matches!(
-                    e.downcast_ref::<StoreError>(),
-                    Some(StoreError::Contended { attempts: 1, .. })
-                ) => {}
-            other => return other,
-        }
-    }
 }
 
 /// Where local ref `name` stands against their commit: `None` when it is there already;
@@ -305,38 +287,27 @@ pub fn absorb(
         return Ok(());
     }
     let records: Vec<Record> = records.into_values().collect();
-    loop {
+    super::while_moved(|| {
         let ours = store.tip(name)?;
         // A first merge from one clean source that brought everything: take its commit.
         if ours.is_none() && parents.len() == 1 && out.refused.is_empty() {
             let tree = store.tree_with(None, &records)?;
             if tree == parents[0].tree {
-                match store.fast_forward(
-                    name,
-                    None,
-                    parents[0].commit,
-                    &format!("sync from {remote}"),
-                ) {
-                    Ok(()) => break,
-                    Err(StoreError::Contended { attempts: 1, .. }) => continue,
-                    Err(e) => return Err(e.into()),
-                }
+                let log = format!("sync from {remote}");
+                return Ok(store.fast_forward(name, None, parents[0].commit, &log)?);
             }
         }
         let tree = store.tree_with(ours.map(|t| t.tree), &records)?;
         if Some(tree) == ours.map(|t| t.tree) {
-            break;
+            return Ok(());
         }
         let clock = clock_of(store, name, ours)?.max(max_clock(&records));
         let mut ids: Vec<ObjectId> = ours.map(|t| t.commit).into_iter().collect();
         ids.extend(parents.iter().map(|t| t.commit));
         let message = commit_message(&format!("merge memory from {remote}"), records.len(), clock);
-        match store.land_commit(name, ours.map(|t| t.commit), tree, &ids, &message) {
-            Ok(_) => break,
-            Err(StoreError::Contended { attempts: 1, .. }) => continue,
-            Err(e) => return Err(e.into()),
-        }
-    }
+        store.land_commit(name, ours.map(|t| t.commit), tree, &ids, &message)?;
+        Ok(())
+    })?;
     for (k, n) in counted.incoming {
         *out.incoming.entry(k).or_default() += n;
     }

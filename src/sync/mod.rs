@@ -23,8 +23,8 @@ use anyhow::Result;
 
 use crate::error;
 use crate::store::{
-    published_ref, tracking_ref, ObjectId, PushOutcome, Source, Store, Tip, TransferError,
-    Unreadable, MEMORY_REF, NOTES_REF, TRACKING_PREFIX,
+    published_ref, tracking_ref, ObjectId, PushOutcome, Source, Store, StoreError, Tip,
+    TransferError, Unreadable, MEMORY_REF, NOTES_REF, TRACKING_PREFIX,
 };
 
 use merge::RefMerge;
@@ -127,6 +127,13 @@ impl SyncReport {
             ));
         }
         out
+    }
+
+    /// `src`'s tip as [`Store::check_remote_tip`] checks it; `None`, noted as skipped, when it
+    /// cannot be read.
+    fn readable(&mut self, store: &Store, src: &Source, notes: bool) -> Result<Option<Tip>> {
+        let tip = store.check_remote_tip(src.id, notes)?;
+        Ok(tip.map_err(|why| self.skip(src, &why)).ok())
     }
 
     fn skip(&mut self, src: &Source, why: &Unreadable) {
@@ -535,6 +542,20 @@ impl SyncLock {
                 }
                 Err(std::fs::TryLockError::Error(e)) => return Err(e.into()),
             }
+        }
+    }
+}
+
+/// Runs `once` again while it fails because a local write moved the ref meanwhile.
+fn while_moved<T>(mut once: impl FnMut() -> anyhow::Result<T>) -> anyhow::Result<T> {
+    loop {
+        match once() {
+            Err(e)
+                if matches!(
+                    e.downcast_ref::<StoreError>(),
+                    Some(StoreError::Contended { attempts: 1, .. })
+                ) => {}
+            other => return other,
         }
     }
 }

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use super::merge::Outcome;
 use super::SyncReport;
 use crate::notes::join::join;
-use crate::store::{ObjectId, Source, Store, StoreError, NOTES_REF};
+use crate::store::{ObjectId, Source, Store, NOTES_REF};
 
 /// What merging the notes did.
 #[derive(Debug, Clone)]
@@ -83,14 +83,10 @@ pub fn merge_notes(
     m: &mut NotesMerge,
     report: &mut SyncReport,
 ) -> anyhow::Result<()> {
-    let their_tip = match store.check_remote_tip(src.id, true)? {
-        Ok(t) => t,
-        Err(why) => {
-            report.skip(src, &why);
-            return Ok(());
-        }
+    let Some(their_tip) = report.readable(store, src, true)? else {
+        return Ok(());
     };
-    super::merge::while_moved(|| merge_once(store, src, their_tip, remote, m, report))
+    super::while_moved(|| merge_once(store, src, their_tip, remote, m, report))
 }
 
 fn merge_once(
@@ -148,8 +144,7 @@ fn merge_once(
         parents.push(theirs);
     }
     store.land_notes(
-        ours.map(|t| t.commit),
-        ours.map(|t| t.tree),
+        ours,
         &parents,
         &notes,
         &format!("merge notes from {remote}"),
@@ -193,7 +188,7 @@ pub fn absorb_notes(
     if texts.is_empty() {
         return Ok(());
     }
-    loop {
+    super::while_moved(|| {
         let ours = store.tip(NOTES_REF)?;
         let mut current = store.notes_reader(ours.map(|t| t.tree))?;
         let mut notes = Vec::with_capacity(texts.len());
@@ -216,20 +211,9 @@ pub fn absorb_notes(
         let n = notes.len();
         let mut ids: Vec<ObjectId> = ours.map(|t| t.commit).into_iter().collect();
         ids.extend(parents.iter().copied());
-        match store.land_notes(
-            ours.map(|t| t.commit),
-            ours.map(|t| t.tree),
-            &ids,
-            &notes,
-            &format!("merge notes from {remote}"),
-        ) {
-            Ok(_) => {
-                m.incoming += n;
-                m.moved(Outcome::Merged);
-                return Ok(());
-            }
-            Err(StoreError::Contended { attempts: 1, .. }) => continue,
-            Err(e) => return Err(e.into()),
-        }
-    }
+        store.land_notes(ours, &ids, &notes, &format!("merge notes from {remote}"))?;
+        m.incoming += n;
+        m.moved(Outcome::Merged);
+        Ok(())
+    })
 }

@@ -111,12 +111,7 @@ pub(super) fn clause_cues(c: &Cues, i: usize, found: &mut Vec<Finding>) {
                 || [&b"que"[..], b"qu", b"che"]
                     .iter()
                     .any(|q| first.eq_ignore_ascii_case(q));
-            let strength = if ordered {
-                Strength::Weak
-            } else {
-                Strength::Faint
-            };
-            push(Kind::Conceal, strength, u, i);
+            push(Kind::Conceal, Strength::Faint.up(ordered), u, i);
         }
     }
     // A persona described rather than named: "you are an assistant that never refuses", "an
@@ -126,12 +121,7 @@ pub(super) fn clause_cues(c: &Cues, i: usize, found: &mut Vec<Finding>) {
     if here & AI != 0 && c.at[s..i].iter().all(|x| x & AI == 0) && you() {
         if let Some(p) = c.unbound(i, -6, 12) {
             let now = in_sentence(NOW, s, sentence_end).is_some();
-            let strength = if now {
-                Strength::Strong
-            } else {
-                Strength::Weak
-            };
-            push(Kind::Role, strength, i, p);
+            push(Kind::Role, Strength::Weak.up(now), i, p);
         }
     }
     // "You are DAN now", "you're now an unfiltered model".

@@ -88,6 +88,17 @@ enum Strength {
     Strong,
 }
 
+impl Strength {
+    /// One step stronger when `more` (`Strong` stays `Strong`).
+    fn up(self, more: bool) -> Self {
+        match (self, more) {
+            (Strength::Faint, true) => Strength::Weak,
+            (_, true) => Strength::Strong,
+            _ => self,
+        }
+    }
+}
+
 /// What a cue is about; stacking needs two different ones.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {

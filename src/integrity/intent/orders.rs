@@ -151,10 +151,9 @@ pub(super) fn orders(c: &Cues, i: usize, negated: bool, found: &mut Vec<Finding>
                 // (Or into a commit message, the README, a comment on a pull request.)
                 // "Paste the key into https://…": a set-up guide says that too.
                 push(Kind::Exfiltration, Strength::Weak, s);
-            } else if v & SEND != 0 && c.find(i, -(back as isize), 14, END).is_some() {
-                push(Kind::Exfiltration, Strength::Weak, s);
             } else {
-                push(Kind::Exfiltration, Strength::Faint, s);
+                let ended = v & SEND != 0 && c.find(i, -(back as isize), 14, END).is_some();
+                push(Kind::Exfiltration, Strength::Faint.up(ended), s);
             }
         } else if let Some(p) = c.find(i, lo, hi, PRIV) {
             // The conversation sent to a URL or an address is exfiltration; to a named server
@@ -215,15 +214,7 @@ pub(super) fn orders(c: &Cues, i: usize, negated: bool, found: &mut Vec<Finding>
                 || that_you
                 || (concealed && (you_next || kept_back || that_next))
                 || v & HIDE != 0;
-            push(
-                Kind::Conceal,
-                if pointed {
-                    Strength::Weak
-                } else {
-                    Strength::Faint
-                },
-                u,
-            );
+            push(Kind::Conceal, Strength::Faint.up(pointed), u);
         }
     }
     if v & (SHAPE | SEND | PUT | REVEAL) != 0 && !negated {
