@@ -7,6 +7,9 @@
 //! heading that does not start an entry, and prose after a blank line become the entry's
 //! [`Extra`]s, each remembering the known field it came after, and render back in place. Code
 //! fences are read whole: blank lines and structure inside them are content.
+//!
+//! Past 600 lines only with the test helpers at its end (`testing`: the raw parse other
+//! tests read); the parser itself is 600.
 
 use super::text::{
     bullet_field_line, date_prefix, err, fence, field_line, heading, is_blank, loose, numbered,
