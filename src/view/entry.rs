@@ -9,7 +9,7 @@
 //! fences are read whole: blank lines and structure inside them are content.
 //!
 //! Past 600 lines only with the test helpers at its end (`testing`: the raw parse other
-//! tests read); the parser itself is 600.
+//! tests read); the parser alone is under 600 lines.
 
 use super::text::{
     bullet_field_line, date_prefix, err, fence, field_line, heading, is_blank, loose, numbered,
