@@ -14,7 +14,7 @@ use crate::text::short;
 #[derive(Debug, Args)]
 pub struct LogArgs {
     /// Show at most this many commits.
-    #[arg(short = 'n', long = "max-count")]
+    #[arg(short = 'n', long)]
     pub max_count: Option<usize>,
     /// Show every memory ref (all branches), not only memory and this branch.
     #[arg(long)]

@@ -36,30 +36,25 @@ pub struct DecideArgs {
     #[arg(long, value_name = "TEXT", group = "context_text")]
     pub context: Option<String>,
     /// Read --context from FILE (`-` for standard input).
-    #[arg(long = "context-file", value_name = "FILE", group = "context_text")]
+    #[arg(long, value_name = "FILE", group = "context_text")]
     pub context_file: Option<PathBuf>,
     /// What was decided (`-` reads standard input).
     #[arg(long, value_name = "TEXT", group = "decision_text")]
     pub decision: Option<String>,
     /// Read --decision from FILE (`-` for standard input), as `git commit -F`.
-    #[arg(
-        short = 'F',
-        long = "decision-file",
-        value_name = "FILE",
-        group = "decision_text"
-    )]
+    #[arg(short = 'F', long, value_name = "FILE", group = "decision_text")]
     pub decision_file: Option<PathBuf>,
     /// Why this approach over the alternatives (`-` reads standard input).
     #[arg(long, value_name = "TEXT", group = "rationale_text")]
     pub rationale: Option<String>,
     /// Read --rationale from FILE (`-` for standard input).
-    #[arg(long = "rationale-file", value_name = "FILE", group = "rationale_text")]
+    #[arg(long, value_name = "FILE", group = "rationale_text")]
     pub rationale_file: Option<PathBuf>,
     /// What files or modules are affected (`-` reads standard input).
     #[arg(long, value_name = "TEXT", group = "impact_text")]
     pub impact: Option<String>,
     /// Read --impact from FILE (`-` for standard input).
-    #[arg(long = "impact-file", value_name = "FILE", group = "impact_text")]
+    #[arg(long, value_name = "FILE", group = "impact_text")]
     pub impact_file: Option<PathBuf>,
     /// Files the decision is about (comma-separated, relative to the current directory); load
     /// marks it stale when they change.
@@ -78,28 +73,19 @@ pub struct ConventionArgs {
     #[arg(long, value_name = "TEXT", group = "pattern_text")]
     pub pattern: Option<String>,
     /// Read --pattern from FILE (`-` for standard input), as `git commit -F`.
-    #[arg(
-        short = 'F',
-        long = "pattern-file",
-        value_name = "FILE",
-        group = "pattern_text"
-    )]
+    #[arg(short = 'F', long, value_name = "FILE", group = "pattern_text")]
     pub pattern_file: Option<PathBuf>,
     /// Code example showing the pattern (`-` reads standard input).
     #[arg(long, value_name = "TEXT")]
     pub example: Option<String>,
     /// Read --example from FILE (`-` for standard input).
-    #[arg(long = "example-file", value_name = "FILE", conflicts_with = "example")]
+    #[arg(long, value_name = "FILE", conflicts_with = "example")]
     pub example_file: Option<PathBuf>,
     /// Where the convention applies (`-` reads standard input).
     #[arg(long, value_name = "TEXT")]
     pub applies_to: Option<String>,
     /// Read --applies-to from FILE (`-` for standard input).
-    #[arg(
-        long = "applies-to-file",
-        value_name = "FILE",
-        conflicts_with = "applies_to"
-    )]
+    #[arg(long, value_name = "FILE", conflicts_with = "applies_to")]
     pub applies_to_file: Option<PathBuf>,
 }
 
@@ -118,12 +104,7 @@ pub struct LearnArgs {
     #[arg(long, value_name = "TEXT", group = "insight_text")]
     pub insight: Option<String>,
     /// Read --insight from FILE (`-` for standard input), as `git commit -F`.
-    #[arg(
-        short = 'F',
-        long = "insight-file",
-        value_name = "FILE",
-        group = "insight_text"
-    )]
+    #[arg(short = 'F', long, value_name = "FILE", group = "insight_text")]
     pub insight_file: Option<PathBuf>,
     /// How certain the learning is, from 0.1 (hunch) to 1.0.
     #[arg(long, default_value_t = 0.7, allow_negative_numbers = true)]
@@ -154,13 +135,13 @@ pub struct InstinctArgs {
     #[arg(long, value_name = "TEXT", group = "trigger_text")]
     pub trigger: Option<String>,
     /// Read --trigger from FILE (`-` for standard input).
-    #[arg(long = "trigger-file", value_name = "FILE", group = "trigger_text")]
+    #[arg(long, value_name = "FILE", group = "trigger_text")]
     pub trigger_file: Option<PathBuf>,
     /// What to do (`-` reads standard input).
     #[arg(long, value_name = "TEXT", group = "action_text")]
     pub action: Option<String>,
     /// Read --action from FILE (`-` for standard input).
-    #[arg(long = "action-file", value_name = "FILE", group = "action_text")]
+    #[arg(long, value_name = "FILE", group = "action_text")]
     pub action_file: Option<PathBuf>,
     /// From 0.3 (one-off preference) to 0.9 (repeated correction).
     #[arg(long, allow_negative_numbers = true, required = true)]
@@ -169,7 +150,7 @@ pub struct InstinctArgs {
     #[arg(long, value_name = "TEXT", group = "evidence_text")]
     pub evidence: Option<String>,
     /// Read --evidence from FILE (`-` for standard input).
-    #[arg(long = "evidence-file", value_name = "FILE", group = "evidence_text")]
+    #[arg(long, value_name = "FILE", group = "evidence_text")]
     pub evidence_file: Option<PathBuf>,
 }
 
@@ -222,7 +203,7 @@ pub struct CheckpointArgs {
     #[arg(long, value_name = "TEXT", group = "doing_text")]
     pub doing: Option<String>,
     /// Read --doing from FILE (`-` for standard input).
-    #[arg(long = "doing-file", value_name = "FILE", group = "doing_text")]
+    #[arg(long, value_name = "FILE", group = "doing_text")]
     pub doing_file: Option<PathBuf>,
     /// A remaining step, in order (repeatable).
     #[arg(long)]
@@ -234,7 +215,7 @@ pub struct CheckpointArgs {
     #[arg(long, value_name = "TEXT")]
     pub resume: Option<String>,
     /// Read --resume from FILE (`-` for standard input).
-    #[arg(long = "resume-file", value_name = "FILE", conflicts_with = "resume")]
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
     pub resume_file: Option<PathBuf>,
 }
 
@@ -255,7 +236,7 @@ pub struct RememberArgs {
     #[arg(value_name = "TEXT", group = "text_text")]
     pub text: Option<String>,
     /// Read the item from FILE (`-` for standard input), as `git commit -F`.
-    #[arg(short = 'F', long = "file", value_name = "FILE", group = "text_text")]
+    #[arg(short = 'F', long, value_name = "FILE", group = "text_text")]
     pub file: Option<PathBuf>,
     /// A section of cumulative-notes.md (e.g. "Attention Points") or of task-notes.md
     /// (e.g. "What Failed").

@@ -130,12 +130,7 @@ pub struct BlockArgs {
     #[arg(long, value_name = "TEXT")]
     pub content: Option<String>,
     /// Read --content from FILE (`-` for standard input), as `git commit -F`.
-    #[arg(
-        short = 'F',
-        long = "content-file",
-        value_name = "FILE",
-        conflicts_with = "content"
-    )]
+    #[arg(short = 'F', long, value_name = "FILE", conflicts_with = "content")]
     pub content_file: Option<std::path::PathBuf>,
     /// Tasks it concerns (comma-separated TASK_ ids).
     #[arg(long, value_delimiter = ',')]
