@@ -473,6 +473,15 @@ fn report_hooks_in_work_tree(ctx: &Context, store: &Store, dir: &std::path::Path
     }
 }
 
+/// The verb a report uses: what a `--dry-run` would do, or what was done.
+fn dry_run_verb(dry_run: bool, would: &'static str, did: &'static str) -> &'static str {
+    if dry_run {
+        would
+    } else {
+        did
+    }
+}
+
 /// Tells the user when records are attributed to the fallback identity.
 fn identity_hint(ctx: &Context, store: &Store) {
     if store.author.fallback {

@@ -506,11 +506,7 @@ fn promote(ctx: &Context, a: PromoteArgs) -> Result<ExitCode> {
     if ctx.ui.json {
         return ctx.print_json(&json::promotion(&done));
     }
-    let would = if done.dry_run {
-        "would record"
-    } else {
-        "recorded"
-    };
+    let would = super::dry_run_verb(done.dry_run, "would record", "recorded");
     ctx.ui.status(format_args!(
         "{would} {} of {} instincts at confidence {} or more as sightings in {} ({} other project{} sighted)",
         done.sighted,
@@ -543,11 +539,7 @@ fn promote(ctx: &Context, a: PromoteArgs) -> Result<ExitCode> {
     }
     ctx.ui.print(&out)?;
     if !done.promoted.is_empty() {
-        let verb = if done.dry_run {
-            "would promote"
-        } else {
-            "promoted"
-        };
+        let verb = super::dry_run_verb(done.dry_run, "would promote", "promoted");
         ctx.ui.status(format_args!(
             "{verb} {} to the user-level memory: {}",
             done.promoted.len(),

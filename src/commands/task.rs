@@ -289,11 +289,7 @@ fn consolidate(
         let into = num
             .map(|n| format!(" -> {}", task_id(n)))
             .unwrap_or_default();
-        let verb = if dry_run {
-            "would consolidate"
-        } else {
-            "consolidated"
-        };
+        let verb = super::dry_run_verb(dry_run, "would consolidate", "consolidated");
         out.push_str(&format!(
             "{verb} {} ({} tasks: {}){into} [{why}]\n",
             sanitize(title),

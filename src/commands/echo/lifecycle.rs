@@ -9,7 +9,7 @@ use super::{
     ask_yes, refresh, EchoCompressArgs, EchoIdArgs, EchoMigrateArgs, EchoPromoteArgs,
     EchoPruneArgs, EchoRemembranceArgs, EchoResetArgs,
 };
-use crate::commands::Context;
+use crate::commands::{dry_run_verb, Context};
 use crate::echoes;
 use crate::memory::Snapshot;
 use crate::model::kinds::Echo;
@@ -75,11 +75,7 @@ pub(super) fn prune(ctx: &Context, a: EchoPruneArgs) -> Result<ExitCode> {
         refresh(ctx, &store);
     }
     let mut out = String::new();
-    let verb = if a.dry_run {
-        "would archive"
-    } else {
-        "archived"
-    };
+    let verb = dry_run_verb(a.dry_run, "would archive", "archived");
     for (role, lines, entries) in &pruned.roles {
         if ctx.ui.json {
             let v = json::echo_pruned(role, *lines, entries, a.dry_run);
@@ -113,11 +109,7 @@ pub(super) fn compress(ctx: &Context, a: EchoCompressArgs) -> Result<ExitCode> {
         ctx.report_written(&store, Some(w));
         refresh(ctx, &store);
     }
-    let verb = if a.dry_run {
-        "would compress"
-    } else {
-        "compressed"
-    };
+    let verb = dry_run_verb(a.dry_run, "would compress", "compressed");
     let mut out = String::new();
     for (role, lines, blocks) in &done.roles {
         let before: usize = blocks.iter().map(|b| b.tokens_before).sum();
