@@ -200,6 +200,22 @@ impl Wired {
             file_removed: c.file_removed,
         }
     }
+
+    /// What adding or removing one thing (`name`, when `done`) did to the file at `path`.
+    pub(super) fn single(
+        path: PathBuf,
+        name: &str,
+        done: bool,
+        file_created: bool,
+        file_removed: bool,
+    ) -> Wired {
+        Wired {
+            path,
+            entries: done.then(|| name.to_owned()).into_iter().collect(),
+            file_created,
+            file_removed,
+        }
+    }
 }
 
 /// Wires `target`; idempotent.
@@ -216,16 +232,8 @@ pub fn install(store: &Store, target: &Target) -> Result<Wired> {
                 record.agents_md.insert(key(&path), added);
                 write_json(store, RECORD, &record)?;
             }
-            return Ok(Wired {
-                path,
-                entries: added
-                    .block
-                    .then(|| "block".to_owned())
-                    .into_iter()
-                    .collect(),
-                file_created: added.file_created,
-                file_removed: false,
-            });
+            let (block, created) = (added.block, added.file_created);
+            return Ok(Wired::single(path, "block", block, created, false));
         }
     };
     if !change.entries.is_empty() {
@@ -255,12 +263,8 @@ pub fn uninstall(store: &Store, target: &Target) -> Result<Wired> {
             let how = record.agents_md.remove(&key(&path));
             let removed = agents_md::uninstall(&path, how)?;
             write_json(store, RECORD, &record)?;
-            return Ok(Wired {
-                file_removed: removed && !path.exists(),
-                path,
-                entries: removed.then(|| "block".to_owned()).into_iter().collect(),
-                file_created: false,
-            });
+            let file_removed = removed && !path.exists();
+            return Ok(Wired::single(path, "block", removed, false, file_removed));
         }
     };
     let r = files.remove(&key(&path));

@@ -187,15 +187,9 @@ pub fn install(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcome>
         }
         None => {
             let wrote = opencode::install(&path)?;
-            if wrote && !done.file_created {
-                done.file_created = true;
-            }
-            out.steps.push(Step {
-                path: path.clone(),
-                entries: wrote.then(|| "plugin".to_owned()).into_iter().collect(),
-                file_created: wrote,
-                file_removed: false,
-            });
+            done.file_created |= wrote;
+            let step = Step::single(path.clone(), "plugin", wrote, wrote, false);
+            out.steps.push(step);
         }
     }
     match &mcp {
@@ -353,12 +347,8 @@ pub fn uninstall(store: &Store, agent: Agent, scope: HookScope) -> Result<Outcom
         }
         None => {
             let removed = opencode::uninstall(&path)?;
-            out.steps.push(Step {
-                path: path.clone(),
-                entries: removed.then(|| "plugin".to_owned()).into_iter().collect(),
-                file_created: false,
-                file_removed: removed,
-            });
+            let step = Step::single(path.clone(), "plugin", removed, false, removed);
+            out.steps.push(step);
         }
     }
     if needs_instructions(agent, scope) {
