@@ -225,18 +225,17 @@ pub fn memory_status(store: &Store, _: StatusParams) -> Result<String> {
 }
 
 /// Seals a body from a tool call; a secret is located by the argument it came in.
-fn sealed(redact: bool, body: Body) -> Result<(Sealed, Vec<String>), SealError> {
+fn sealed(redact: bool, body: Body) -> Result<(Sealed, String), SealError> {
     let mut sealer = Sealer::new(redact);
     let out = sealer.seal(Draft::new(body), &|field, _| {
         format!("the {field:?} argument")
     })?;
-    let redacted = redactions(&mut sealer);
-    Ok((out, redacted))
+    Ok((out, redactions(&mut sealer)))
 }
 
 /// What a write did, in one or two lines.
-fn written(w: Option<Written>, redacted: Vec<String>) -> String {
-    let mut out = match w {
+fn written(w: Option<Written>, redacted: String) -> String {
+    let out = match w {
         Some(w) => {
             // The headline is record text: through the gate like every reader's. A record
             // the gate withholds is said to be, so its writer knows no one will read it.
@@ -271,11 +270,7 @@ fn written(w: Option<Written>, redacted: Vec<String>) -> String {
         }
         None => "nothing changed: memory already holds this\n".to_owned(),
     };
-    for r in redacted {
-        out.push_str(&r);
-        out.push('\n');
-    }
-    out
+    out + &redacted
 }
 
 pub fn record_decision(store: &Store, redact: bool, p: DecisionParams) -> Result<String> {
@@ -339,10 +334,9 @@ pub fn set_checkpoint(store: &Store, redact: bool, p: CheckpointParams) -> Resul
     Ok(written(record::checkpoint(store, s)?, redacted))
 }
 
-/// What a task write did: the task's line and the seed's save report.
 /// What a task write did: the task's line and the seed's save report, through the gate (the
 /// task's text and the next task's title are record text).
-fn task_outcome(store: &Store, o: crate::tasks::Outcome, redacted: Vec<String>) -> Result<String> {
+fn task_outcome(store: &Store, o: crate::tasks::Outcome, redacted: String) -> Result<String> {
     let line_of = |r: &Record| -> (String, usize) {
         match gate(r) {
             Gate::Withheld => (
@@ -386,12 +380,7 @@ fn task_outcome(store: &Store, o: crate::tasks::Outcome, redacted: Vec<String>) 
     }
     body.push_str(&saved);
     body.push('\n');
-    let mut out = framed(&body, withheld);
-    for r in redacted {
-        out.push_str(&r);
-        out.push('\n');
-    }
-    Ok(out)
+    Ok(framed(&body, withheld) + &redacted)
 }
 
 /// A task record's number.
@@ -413,8 +402,7 @@ pub fn task_add(store: &Store, redact: bool, p: TaskAddParams) -> Result<String>
         ..Default::default()
     };
     let o = crate::tasks::add(store, &mut sealer, change)?;
-    let redacted = redactions(&mut sealer);
-    task_outcome(store, o, redacted)
+    task_outcome(store, o, redactions(&mut sealer))
 }
 
 pub fn task_update(store: &Store, redact: bool, p: TaskUpdateParams) -> Result<String> {
@@ -438,19 +426,18 @@ pub fn task_update(store: &Store, redact: bool, p: TaskUpdateParams) -> Result<S
         keep: None,
     };
     let o = crate::tasks::update(store, &mut sealer, &p.id, change)?;
-    let redacted = redactions(&mut sealer);
-    task_outcome(store, o, redacted)
+    task_outcome(store, o, redactions(&mut sealer))
 }
 
-fn redactions(sealer: &mut Sealer) -> Vec<String> {
+/// The secrets a sealer redacted, one line each.
+fn redactions(sealer: &mut Sealer) -> String {
     sealer
         .take_redactions()
         .into_iter()
-        .map(|r| format!("redacted a secret ({}) in {}", r.rule, r.at))
+        .map(|r| format!("redacted a secret ({}) in {}\n", r.rule, r.at))
         .collect()
 }
 
-/// A view file as memory renders it, through the gate (`rune://view/<file>`).
 /// A view file as memory renders it, through the gate and framed as quoted data as `load`
 /// frames memory (`rune://view/<file>`): TAINTED records withheld, SUSPICIOUS ones marked.
 pub fn view_file(store: &Store, name: &str) -> Result<Option<String>> {
