@@ -40,15 +40,6 @@ pub const SPEC: Spec = Spec {
     agent: "codex",
 };
 
-/// The timeout written for `event` (SessionEnd's is clamped by Codex).
-pub fn timeout(event: &str) -> u64 {
-    if event == "SessionEnd" {
-        END_TIMEOUT
-    } else {
-        TIMEOUT
-    }
-}
-
 /// Codex's directory for the user: `$CODEX_HOME`, else `~/.codex`.
 pub fn home_dir() -> Option<PathBuf> {
     super::settings_file::env_or_home("CODEX_HOME", ".codex")
@@ -152,7 +143,7 @@ pub fn trust_entries(hooks_json: &Path) -> Result<Vec<(String, String)>, Setting
             &event,
             *matcher,
             &hook_file::command(SPEC.agent, &event),
-            timeout(&event),
+            SPEC.timeout_of(&event).map_or(TIMEOUT, |(_, t)| t),
         );
         out.push((key, hash));
     }

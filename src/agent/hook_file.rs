@@ -41,6 +41,15 @@ pub struct Spec {
     pub agent: &'static str,
 }
 
+impl Spec {
+    /// The timeout key and value written beside `event`'s command, if any.
+    pub fn timeout_of(&self, event: &str) -> Option<(&'static str, u64)> {
+        let (key, value) = self.timeout?;
+        let own = self.event_timeouts.iter().find(|(e, _)| *e == event);
+        Some((key, own.map_or(value, |(_, t)| *t)))
+    }
+}
+
 /// The command a hook runs: git-rune's hook program, guarded so that a clone used on a
 /// machine without git-rune on PATH does nothing and exits 0 instead of failing every event.
 pub fn command(agent: &str, event: &str) -> String {
@@ -68,12 +77,7 @@ fn handler(spec: &Spec, event: &str) -> CstInputValue {
         spec.command_key.to_owned(),
         CstInputValue::String(command(spec.agent, event)),
     ));
-    if let Some((key, value)) = spec.timeout {
-        let value = spec
-            .event_timeouts
-            .iter()
-            .find(|(e, _)| *e == event)
-            .map_or(value, |(_, t)| *t);
+    if let Some((key, value)) = spec.timeout_of(event) {
         fields.push((key.to_owned(), CstInputValue::from(value)));
     }
     CstInputValue::Object(fields)
