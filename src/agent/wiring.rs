@@ -35,15 +35,6 @@ impl HookScope {
     }
 }
 
-/// The agents this module wires (Claude Code has its own path).
-pub const AGENTS: [Agent; 5] = [
-    Agent::Codex,
-    Agent::Gemini,
-    Agent::Copilot,
-    Agent::Cursor,
-    Agent::OpenCode,
-];
-
 /// The hook file layout of an agent with command hooks.
 pub fn spec(agent: Agent) -> Option<&'static Spec> {
     match agent {
@@ -372,10 +363,10 @@ pub struct AgentStatus {
     pub notes: Vec<String>,
 }
 
-/// The wiring of every agent at both scopes.
+/// The wiring of every agent this module wires (Claude Code has its own path) at both scopes.
 pub fn status(store: &Store) -> Vec<AgentStatus> {
     let mut out = Vec::new();
-    for agent in AGENTS {
+    for agent in Agent::ALL.into_iter().filter(|a| *a != Agent::Claude) {
         for scope in [HookScope::Project, HookScope::User] {
             let Ok(path) = hooks_path(store, agent, scope) else {
                 continue;
