@@ -206,6 +206,27 @@ pub struct Context {
 }
 
 impl Context {
+    /// The context a command runs in: `dir` (the current directory, or `-C`), talking
+    /// through `ui` (stdout and stderr, or buffers in tests).
+    pub fn new(
+        dir: PathBuf,
+        cli: fn() -> clap::Command,
+        global: &GlobalArgs,
+        command: &Command,
+        ui: Ui,
+    ) -> Context {
+        Context {
+            dir,
+            cli,
+            redact: command.redact(),
+            color: global.color.clone(),
+            no_pager: global.no_pager,
+            stdin_read_by: Default::default(),
+            read_in: Default::default(),
+            ui,
+        }
+    }
+
     /// Opens the repository around `-C` (or the current directory), first merging memory a
     /// plain `git fetch` brought into the tracking namespace since the last merge (a cheap
     /// comparison of ref ids when nothing came; a failed merge is a warning, never fatal).
@@ -531,29 +552,6 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
     }
     ctx.ui.finish();
     result
-}
-
-impl Context {
-    /// The context a command runs in: `dir` (the current directory, or `-C`), talking
-    /// through `ui` (stdout and stderr, or buffers in tests).
-    pub fn new(
-        dir: PathBuf,
-        cli: fn() -> clap::Command,
-        global: &GlobalArgs,
-        command: &Command,
-        ui: Ui,
-    ) -> Context {
-        Context {
-            dir,
-            cli,
-            redact: command.redact(),
-            color: global.color.clone(),
-            no_pager: global.no_pager,
-            stdin_read_by: Default::default(),
-            read_in: Default::default(),
-            ui,
-        }
-    }
 }
 
 #[cfg(test)]
