@@ -125,45 +125,10 @@
 /// The marker `redact` puts where a secret value was.
 pub const REDACTED: &str = "***REDACTED***";
 
-/// Every hand-written rule name `scan` can report (the provider table's are in
-/// `data/providers.txt`), for documentation and tests.
-#[cfg(test)]
-pub const RULES: &[&str] = &[
-    "aws-access-key",
-    "aws-secret-key",
-    "github-token",
-    "slack-webhook",
-    "stripe-key",
-    "sendgrid-key",
-    "twilio-api-key",
-    "google-api-key",
-    "openai-key",
-    "anthropic-key",
-    "private-key",
-    "jwt",
-    "password-assignment",
-    "secret-assignment",
-    "token-assignment",
-    "api-key-assignment",
-    "url-credentials",
-    "bearer-token",
-    "secret-in-prose",
-    "curl-auth-user",
-    "curl-auth-header",
-    "basic-auth",
-    "auth-header",
-    "registry-auth",
-    "netrc-password",
-    "password-flag",
-    "secret-flag",
-    "login-credentials",
-    "high-entropy-string",
-];
-
 /// One secret found in a scanned text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    /// Stable kebab-case rule name, used in error messages (see [`RULES`]).
+    /// Stable kebab-case rule name, used in error messages (see the module's table of rules).
     pub rule: &'static str,
     /// Start of the secret value in the scanned text (bytes, on a char boundary).
     pub start: usize,

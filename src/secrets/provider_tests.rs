@@ -5,7 +5,7 @@
 //! entry per rule of `data/providers.txt` (133), as the table is one block per rule.
 
 use super::tests::{
-    cat, mixed, noise, rules_in, ALNUM_CHARS, BASE64, HEX_CHARS, UPPER_DIGITS, URLSAFE,
+    cat, mixed, noise, rules_in, ALNUM_CHARS, BASE64, HEX_CHARS, RULES, UPPER_DIGITS, URLSAFE,
 };
 use super::*;
 
