@@ -81,6 +81,81 @@ const FILES: &[(&str, &str)] = data_files! {
     "lang/vi.txt", "lang/id.txt", "lang/uk.txt", "lang/fa.txt", "lang/cs.txt", "lang/common.txt",
 };
 
+/// Whether two byte strings are equal, at compile time.
+pub(super) const fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut k = 0;
+    while k < a.len() && a[k] == b[k] {
+        k += 1;
+    }
+    k == a.len()
+}
+
+/// The items of set `name` as data file `file` declares it (`@name: …` lines, items separated
+/// by spaces), read at compile time: the lists and classes the code gives bits to are kept in
+/// the data files with the reasons for them. The first `N` items, and how many there are.
+pub(super) const fn set_items<const N: usize>(
+    file: &str,
+    name: &str,
+) -> ([&'static str; N], usize) {
+    let mut f = 0;
+    while !same(FILES[f].0.as_bytes(), file.as_bytes()) {
+        f += 1;
+    }
+    let (text, name) = (FILES[f].1.as_bytes(), name.as_bytes());
+    let (mut items, mut n, mut at) = ([""; N], 0, 0);
+    while at < text.len() {
+        let end = at_byte(text, at, b'\n');
+        let line = text.split_at(end).0.split_at(at).1;
+        let k = name.len() + 2;
+        if line.len() >= k
+            && line[0] == b'@'
+            && line[k - 1] == b':'
+            && same(line.split_at(k - 1).0.split_at(1).1, name)
+        {
+            let list = line.split_at(k).1;
+            let mut k = 0;
+            while k < list.len() {
+                let item_end = at_byte(list, k, b' ');
+                if item_end > k {
+                    if n < N {
+                        items[n] =
+                            match std::str::from_utf8(list.split_at(item_end).0.split_at(k).1) {
+                                Ok(item) => item,
+                                Err(_) => panic!("a set item is not UTF-8"),
+                            };
+                    }
+                    n += 1;
+                }
+                k = item_end + 1;
+            }
+        }
+        at = end + 1;
+    }
+    (items, n)
+}
+
+/// Where the first `b` in `s` at or after `from` is (the end of `s` if none).
+const fn at_byte(s: &[u8], from: usize, b: u8) -> usize {
+    let mut k = from;
+    while k < s.len() && s[k] != b {
+        k += 1;
+    }
+    k
+}
+
+/// The items of set `$name` in data file `$file`, as a constant `&[&str]` ([`set_items`]).
+macro_rules! const_set {
+    ($file:literal, $name:literal) => {{
+        use $crate::integrity::tables::set_items;
+        const ITEMS: [&str; set_items::<0>($file, $name).1] = set_items($file, $name).0;
+        &ITEMS
+    }};
+}
+pub(super) use const_set;
+
 /// One entry of a cue class.
 #[derive(Debug)]
 pub(super) struct CueWord {

@@ -11,160 +11,27 @@ use serde::{Deserialize, Serialize};
 
 use super::norm::{is_cjk, is_word_char, Norm};
 use super::patterns::{by_first, compile, Pattern};
-use super::tables::{compiled_in, fingerprint, tables, Tables};
+use super::tables::{compiled_in, const_set, fingerprint, same, tables, Tables};
 pub(super) use super::word_table::{fnv, FNV};
 use super::word_table::{Slot, WordTable};
 
-/// The word lists of `lists.txt` that are vocabulary bits, in bit order. Each word of a text
-/// is looked up once to learn all the lists it belongs to, as a bit mask ([`mask`]), so
-/// checking a word against a list costs one `and`. The reasons for the lists are on the rules
-/// that use them.
-pub(super) const LISTS: &[&str] = &[
-    "weaken",
-    "turn",
-    "target",
-    "check",
-    "checked",
-    "stop",
-    "negation",
-    "frame",
-    "closing",
-    "fetcher",
-    "decoder",
-    "decode-flag",
-    "shell",
-    "interpreter",
-    "runner",
-    "pipe-prefix",
-    "reader",
-    "netcat",
-    "exec-flag",
-    "chmod",
-    "world-mode",
-    "sender",
-    "data-flag",
-    "env-dump",
-    "read-verb",
-    "send-verb",
-    "path-filler",
-    "lead",
-    "download-api",
-    "verifier",
-    "lolbin",
-    "falsy",
-    "truthy",
-    "weak-flag",
-];
+/// The word lists of `lists.txt` that are vocabulary bits, in bit order (its `@vocab-lists`,
+/// where the reason for them is). Each word of a text is looked up once to learn all the lists
+/// it belongs to, as a bit mask ([`mask`]).
+pub(super) const LISTS: &[&str] = const_set!("lists.txt", "vocab-lists");
 
-/// The cue classes of the language files (`%class: …`), in bit order; what each means is on
-/// the scanner that reads it ([`super::intent`]).
-pub(super) const CUES: &[&str] = &[
-    // Set by the loader on every cue word of a language whose verbs come last.
-    "final",
-    // Verbs, in the forms an order takes.
-    "override",
-    "obey",
-    "reveal",
-    "send",
-    "put",
-    "tell",
-    "hide",
-    "pretend",
-    "shape",
-    "act",
-    // What makes a verb an order, or not.
-    "modal",
-    "modal2",
-    "neg",
-    "lead",
-    "and",
-    "cite",
-    // Who is addressed.
-    "you",
-    "your",
-    "me",
-    "ai",
-    // What an order acts on.
-    "rules",
-    "told",
-    "user",
-    "out",
-    "secret",
-    "compound",
-    "priv",
-    "end",
-    "self",
-    // Qualifiers.
-    "prior",
-    "sysq",
-    "void",
-    "only",
-    "real",
-    "every",
-    "everything",
-    "persona",
-    "without",
-    // Set-ups and markers.
-    "game",
-    "auth-src",
-    "auth-noun",
-    "urgent",
-    "permit",
-    "hail",
-    "reading",
-    "if",
-    "now",
-    // Chinese 把/将: the object comes before the verb, which makes the clause an order.
-    "front",
-    // Negations that may follow the verb they negate ("Stuur wachtwoorden nooit …").
-    "never",
-    // "The user must not learn …", "don't tell the user about …", "never refuses".
-    "know",
-    "about",
-    "refuse",
-    // "Silently", "secretly": an order meant to be hidden.
-    "stealth",
-    // "Treat this note as …".
-    "treat",
-    // "Cancel / revoke / erase": an override that needs the rules to be the agent's own.
-    "cancel",
-    // What protects a project: review, approval, tests, hooks, checks.
-    "guard",
-    // "Enter developer mode", "switch to …": a change of mode.
-    "enter",
-    // "Your loyalty is to …".
-    "loyal",
-    // "You may / can …": leave given, which makes an order of what follows (a weak one).
-    "may",
-    // "No longer", "any more", "nicht mehr", "不再": said of the agent's rules, a revocation.
-    "longer",
-    // Public places a secret may be written to: a commit message, the README, a comment on a
-    // pull request, a public repository.
-    "public",
-    // "Need": with a negation, "you don't need to follow …", an order not to.
-    "need",
-    // "Outdated", "superate", "पुराने": said of the agent's own rules, a dismissal (weaker
-    // than "void"). The 64th and last class a word's bits hold.
-    "stale",
-];
+/// The cue classes of the language files (`%class: …`), in bit order (`@cue-classes` of
+/// `lang/common.txt`, which says what each is for).
+pub(super) const CUES: &[&str] = const_set!("lang/common.txt", "cue-classes");
 
 /// The bit of `name` in `names` (a compile-time error in constants if there is none).
 const fn bit_in(names: &[&str], name: &str) -> u64 {
-    let (name, mut i) = (name.as_bytes(), 0);
-    'names: while i < names.len() {
-        let list = names[i].as_bytes();
+    let mut i = 0;
+    while i < names.len() {
+        if same(names[i].as_bytes(), name.as_bytes()) {
+            return 1 << i;
+        }
         i += 1;
-        if list.len() != name.len() {
-            continue;
-        }
-        let mut k = 0;
-        while k < list.len() {
-            if list[k] != name[k] {
-                continue 'names;
-            }
-            k += 1;
-        }
-        return 1 << (i - 1);
     }
     panic!("no such word list or cue class");
 }
