@@ -95,37 +95,33 @@ pub struct Issue {
     pub detail: String,
 }
 
-/// Every rule `scan_text` can report, with its verdict.
-pub const RULES: &[(&str, Verdict)] = &[
-    ("hidden-character", Verdict::Tainted),
-    ("override-instructions", Verdict::Tainted),
-    ("role-reassignment", Verdict::Tainted),
-    ("instruction-header", Verdict::Tainted),
-    ("forged-frame-marker", Verdict::Tainted),
-    ("quoted-frame-marker", Verdict::Suspicious),
-    ("chat-turn-marker", Verdict::Tainted),
-    ("tool-call-shape", Verdict::Tainted),
-    ("remote-script-execution", Verdict::Tainted),
-    ("script-pipe-shape", Verdict::Suspicious),
-    ("secret-file-read", Verdict::Tainted),
-    ("secret-exfiltration", Verdict::Tainted),
-    ("exfiltration-url", Verdict::Tainted),
-    ("exfiltration-placeholder", Verdict::Suspicious),
-    ("html-event-handler", Verdict::Tainted),
-    ("script-proof-of-concept", Verdict::Suspicious),
-    ("reverse-shell", Verdict::Tainted),
-    ("html-comment", Verdict::Suspicious),
-    ("encoded-blob", Verdict::Suspicious),
-    ("weakened-security", Verdict::Suspicious),
-    ("typosquat-package", Verdict::Suspicious),
-    ("control-character", Verdict::Suspicious),
-    ("agent-hijack", Verdict::Tainted),
-    ("agent-directive", Verdict::Suspicious),
-    ("role-play", Verdict::Suspicious),
-    ("role-marker", Verdict::Suspicious),
-    ("quoted-instruction", Verdict::Suspicious),
-    ("instruction-like", Verdict::Suspicious),
-];
+/// Every rule `scan_text` can report, with its verdict: `@rules` of `data/patterns.txt`
+/// (`rule:verdict`), read at compile time.
+pub const RULES: &[(&str, Verdict)] = {
+    const ITEMS: &[&str] = tables::const_set!("patterns.txt", "rules");
+    const RULES: [(&str, Verdict); ITEMS.len()] = with_verdicts(ITEMS);
+    &RULES
+};
+
+/// `rule:verdict` items as `(rule, verdict)`.
+const fn with_verdicts<const N: usize>(items: &[&'static str]) -> [(&'static str, Verdict); N] {
+    let mut out = [("", Verdict::Clean); N];
+    let mut i = 0;
+    while i < N {
+        let (rule, verdict) = items[i].split_at(tables::at_byte(items[i].as_bytes(), 0, b':'));
+        let verdict = verdict.as_bytes();
+        out[i].0 = rule;
+        out[i].1 = if tables::same(verdict, b":tainted") {
+            Verdict::Tainted
+        } else if tables::same(verdict, b":suspicious") {
+            Verdict::Suspicious
+        } else {
+            panic!("a rule's verdict is `tainted` or `suspicious`")
+        };
+        i += 1;
+    }
+    out
+}
 
 /// Changes whenever the rules or their tables change, so that verdicts cached under an older
 /// scanner (the gate cache, `memory::cache::gate`) are recomputed.

@@ -138,7 +138,7 @@ pub(super) const fn set_items<const N: usize>(
 }
 
 /// Where the first `b` in `s` at or after `from` is (the end of `s` if none).
-const fn at_byte(s: &[u8], from: usize, b: u8) -> usize {
+pub(super) const fn at_byte(s: &[u8], from: usize, b: u8) -> usize {
     let mut k = from;
     while k < s.len() && s[k] != b {
         k += 1;
