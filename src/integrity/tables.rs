@@ -388,6 +388,12 @@ mod tests {
         for c in &t.cues {
             assert!(CUES.contains(&c.class), "unknown cue class {:?}", c.class);
         }
+        for set in ["quotable-rules", "command-rules", "declinable-rules"] {
+            for rule in t.set(set) {
+                let known = crate::integrity::RULES.iter().any(|r| r.0 == *rule);
+                assert!(known, "{set}: {rule} is no rule");
+            }
+        }
         // Building the vocabulary compiles every pattern against its sets and interns every
         // word: a set a pattern names but no file declares, or a table word that is not one
         // word, panics here rather than in a scan.
