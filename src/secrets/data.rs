@@ -68,6 +68,16 @@ pub(super) fn providers() -> &'static ProviderTable {
     TABLE.get_or_init(|| parse_providers(PROVIDERS).unwrap_or_else(|e| panic!("{e}")))
 }
 
+/// The lines of a data file that say something, trimmed (blank lines and `#` comments
+/// skipped), with their numbers from 1 and, for a `[name]` heading, the name.
+fn lines(text: &'static str) -> impl Iterator<Item = (usize, &'static str, Option<&'static str>)> {
+    text.lines().enumerate().filter_map(|(n, line)| {
+        let line = line.trim();
+        let heading = line.strip_prefix('[').and_then(|l| l.strip_suffix(']'));
+        (!line.is_empty() && !line.starts_with('#')).then_some((n + 1, line, heading))
+    })
+}
+
 /// Splits a line into its first word and the rest (trimmed).
 fn field(line: &str) -> (&str, &str) {
     line.split_once(char::is_whitespace)
@@ -91,13 +101,9 @@ pub(super) fn parse_providers(text: &'static str) -> Result<ProviderTable, Strin
     let mut defines: Vec<(&str, &str)> = Vec::new();
     // Which rules have said what of gitleaks' they cover (`-`: nothing).
     let mut said_gitleaks: Vec<bool> = Vec::new();
-    for (n, raw) in text.lines().enumerate() {
-        let err = |msg: &str| format!("src/secrets/data/providers.txt:{}: {msg}", n + 1);
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if let Some(id) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+    for (n, line, heading) in lines(text) {
+        let err = |msg: &str| format!("src/secrets/data/providers.txt:{n}: {msg}");
+        if let Some(id) = heading {
             table.providers.push(Provider {
                 id,
                 ..Provider::default()
@@ -184,23 +190,16 @@ pub(super) fn parse_lists(
     text: &'static str,
 ) -> Result<Vec<(&'static str, Vec<String>)>, String> {
     let mut lists: Vec<(&'static str, Vec<String>)> = Vec::new();
-    for (n, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+    for (n, line, heading) in lines(text) {
+        if let Some(name) = heading {
             lists.push((name, Vec::new()));
             continue;
         }
         let Some((_, entries)) = lists.last_mut() else {
-            return Err(format!(
-                "{file}:{}: an entry before the first [list]",
-                n + 1
-            ));
+            return Err(format!("{file}:{n}: an entry before the first [list]"));
         };
         let Some(items) = crate::text::split_quoted(line) else {
-            return Err(format!("{file}:{}: an unclosed quote", n + 1));
+            return Err(format!("{file}:{n}: an unclosed quote"));
         };
         entries.extend(items.into_iter().map(str::to_owned));
     }
@@ -398,13 +397,9 @@ pub(super) fn parse_commands(text: &'static str) -> Result<Commands, String> {
     let file = "src/secrets/data/commands.txt";
     let mut by_name: HashMap<&'static str, Vec<CliOption>> = HashMap::new();
     let mut rule = None;
-    for (n, raw) in text.lines().enumerate() {
-        let err = |msg: &str| format!("{file}:{}: {msg}", n + 1);
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if let Some(r) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+    for (n, line, heading) in lines(text) {
+        let err = |msg: &str| format!("{file}:{n}: {msg}");
+        if let Some(r) = heading {
             rule = Some(r);
             continue;
         }
