@@ -18,7 +18,8 @@
 //! `instruction-header`, `forged-frame-marker`, `chat-turn-marker`, `tool-call-shape`,
 //! `remote-script-execution`, `secret-file-read`, `secret-exfiltration`, `exfiltration-url`,
 //! `html-event-handler`, `reverse-shell`, `agent-hijack`. SUSPICIOUS (shown with a warning):
-//! `html-comment`, `encoded-blob`, `weakened-security`, `control-character`, `script-pipe-shape`,
+//! `quoted-frame-marker`, `html-comment`, `encoded-blob`, `weakened-security`,
+//! `typosquat-package`, `control-character`, `script-pipe-shape`,
 //! `exfiltration-placeholder`, `script-proof-of-concept`,
 //! `agent-directive`, `role-play`, `role-marker`, `quoted-instruction`, `instruction-like` (a
 //! learned classifier, [`model`]). The reason for each is on the function or table that
