@@ -1,4 +1,7 @@
-//! The integrity corpus and property tests.
+//! The integrity corpus and property tests: the in-code corpus of clean and dirty texts, one
+//! positive and one negative case per rule (`rule_tests!`), and the properties every scanner
+//! keeps. Long because every rule has its cases here, built from the same noise helpers and
+//! checked by the same corpus test; the corpora under tests/corpus are read by `corpus_tests.rs`.
 
 use super::web_tests::assert_fetches_nothing;
 use super::*;
