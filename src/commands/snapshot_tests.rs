@@ -208,3 +208,49 @@ fn core_commands_in_process() {
     insta::assert_snapshot!("why_line", shown(d, rune(d, &["why", "parser.js:2"])));
     insta::assert_snapshot!("task_unknown", shown(d, rune(d, &["task", "start", "7"])));
 }
+
+/// `git for-each-ref refs/rune` in `dir`: what memory's refs point at.
+fn rune_refs(dir: &Path) -> String {
+    let out = Git::new("git")
+        .current_dir(dir)
+        .args(["for-each-ref", "refs/rune"])
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The write path in process: a hand edit of `.rune/` saved, a save that nothing changed, a
+/// view file that does not parse (exit 65, nothing written, the file as written), and a
+/// `load` on memory that needs no upkeep (no commit, and its JSON says so).
+#[test]
+fn saving_view_edits_in_process() {
+    let dir = repo();
+    let d = dir.path();
+    assert_eq!(rune(d, &["-q", "init", "--no-hooks"]).0, 0);
+    let decisions = d.join(".rune/decisions.md");
+    let text = std::fs::read_to_string(&decisions).unwrap();
+    let added = "\n## [2026-01-01 10:00] Decision: Keep the parser\n\n\
+                 **Context:** It is small\n**Decision:** Keep it\n**Rationale:** Works\n\
+                 **Impact:** parser.js\n";
+    std::fs::write(&decisions, format!("{text}{added}")).unwrap();
+    insta::assert_snapshot!(
+        "save_edit",
+        shown(d, rune(d, &["save", "-m", "kept the parser"]))
+    );
+    insta::assert_snapshot!("save_nothing", shown(d, rune(d, &["save"])));
+
+    let refs = rune_refs(d);
+    let saved = std::fs::read_to_string(&decisions).unwrap();
+    let broken = format!("{saved}\n## [2026-1-45] Decision: Bad date\n\n**Decision:** x\n");
+    std::fs::write(&decisions, &broken).unwrap();
+    insta::assert_snapshot!("save_parse_error", shown(d, rune(d, &["save"])));
+    assert_eq!(rune_refs(d), refs, "a failed save writes nothing");
+    assert_eq!(std::fs::read_to_string(&decisions).unwrap(), broken);
+    std::fs::write(&decisions, &saved).unwrap();
+
+    let (code, out, _) = rune(d, &["load", "--json"]);
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["wrote"]["commits"], 0, "{out}");
+    assert_eq!(rune_refs(d), refs, "load wrote no memory commit");
+}
