@@ -11,7 +11,8 @@ pub enum Kind {
     /// flags that do not go together.
     Usage,
     /// The command line parses, but what it names or asks for does not fit: an unknown id, a
-    /// revision that names no commit, a value outside its range, nothing to do.
+    /// revision that names no commit, a path that does not exist or cannot be read, a value
+    /// outside its range, nothing to do.
     Input,
     /// Stored data is damaged or breaks the rules: a record altered after it was written, a
     /// view file that does not parse, an object that is missing.
@@ -19,8 +20,9 @@ pub enum Kind {
     /// Someone else is writing at the same time (a lock, a ref that kept moving): run the
     /// command again.
     Conflict,
-    /// The surroundings are not as needed: not a git repository, a directory that does not
-    /// exist or cannot be written, a remote that cannot be reached, `HOME` unset.
+    /// The surroundings are not as needed: not a git repository, a folder or file git-rune
+    /// cannot create or write, a remote that cannot be reached, `HOME` unset. (A path the
+    /// command line names that does not exist or cannot be read is [`Kind::Input`].)
     Environment,
     /// A bug in git-rune: please report it.
     Internal,
@@ -54,10 +56,10 @@ impl Kind {
     pub fn meaning(self) -> &'static str {
         match self {
             Kind::Usage => "usage: the command line is wrong (an unknown flag, a missing or malformed value)",
-            Kind::Input => "user input: what the command names or asks for does not fit (an unknown id or revision, a value out of range, nothing to do)",
+            Kind::Input => "user input: what the command names or asks for does not fit (an unknown id or revision, a path that does not exist or cannot be read, a value out of range, nothing to do)",
             Kind::Data => "data or integrity: stored memory or a view file is damaged or breaks the record rules",
             Kind::Conflict => "conflict: another process holds a lock or kept moving a ref; nothing was written, run the command again",
-            Kind::Environment => "environment: not a git repository, a path that does not exist or cannot be written, a remote or program that cannot be reached",
+            Kind::Environment => "environment: not a git repository, a folder or file git-rune cannot create or write, a remote or program that cannot be reached",
             Kind::Internal => "internal: a bug in git-rune (please report it)",
         }
     }
