@@ -34,6 +34,33 @@ pub fn bm25(docs: Vec<String>, query: &str) -> Vec<(usize, f32)> {
     hits
 }
 
+/// The connected groups of `0..n` under `linked` (union-find), each ascending, ordered by
+/// their smallest member: what echo compression and task consolidation gather into one.
+pub fn groups(n: usize, linked: impl Fn(usize, usize) -> bool) -> Vec<Vec<usize>> {
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    for i in 0..n {
+        for j in i + 1..n {
+            if linked(i, j) {
+                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+    }
+    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..n {
+        let r = root(&mut parent, i);
+        groups.entry(r).or_default().push(i);
+    }
+    groups.into_values().collect()
+}
+
 /// The crate's defaults (`EmbedderBuilder`): term saturation and length normalization.
 const K1: f32 = 1.2;
 const B: f32 = 0.75;

@@ -87,37 +87,14 @@ pub fn plan(echoes: &[Record], role: &str, today: &str) -> Vec<Block> {
                 .map_or_else(Default::default, |e| (words(&e.title), paths(&e.evidence)))
         })
         .collect();
-    // Union-find over "related": a shared evidence path or two shared title words.
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn root(p: &mut [usize], mut i: usize) -> usize {
-        while p[i] != i {
-            p[i] = p[p[i]];
-            i = p[i];
-        }
-        i
-    }
-    for i in 0..n {
-        for j in i + 1..n {
-            let shared_path = !feats[i].1.is_disjoint(&feats[j].1);
-            let shared_words = feats[i].0.intersection(&feats[j].0).count() >= 2;
-            if shared_path || shared_words {
-                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
-                if a != b {
-                    parent[a.max(b)] = a.min(b);
-                }
-            }
-        }
-    }
-    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for i in 0..n {
-        let r = root(&mut parent, i);
-        groups.entry(r).or_default().push(i);
-    }
-    groups
-        .into_values()
-        .filter(|g| g.len() >= 2)
-        .map(|g| block(role, today, g.iter().map(|&i| entries[i]).collect()))
-        .collect()
+    // "Related": a shared evidence path or two shared title words.
+    crate::rank::groups(n, |i, j| {
+        !feats[i].1.is_disjoint(&feats[j].1) || feats[i].0.intersection(&feats[j].0).count() >= 2
+    })
+    .into_iter()
+    .filter(|g| g.len() >= 2)
+    .map(|g| block(role, today, g.iter().map(|&i| entries[i]).collect()))
+    .collect()
 }
 
 fn block(role: &str, today: &str, mut members: Vec<&Record>) -> Block {

@@ -195,35 +195,16 @@ pub fn plan<'a>(tasks: &'a [Record], blocks: &[Record], now: &str) -> Vec<Group<
 
     // Areas: connected groups under "same category and (same stem or a shared file)".
     let n = cands.len();
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn root(p: &mut [usize], mut i: usize) -> usize {
-        while p[i] != i {
-            p[i] = p[p[i]];
-            i = p[i];
-        }
-        i
-    }
-    for i in 0..n {
-        for j in i + 1..n {
-            let (a, b) = (&cands[i], &cands[j]);
-            let linked = a.category == b.category
-                && ((!a.stem.is_empty() && a.stem == b.stem)
-                    || a.files.iter().any(|f| b.files.contains(f)));
-            if linked {
-                let (ra, rb) = (root(&mut parent, i), root(&mut parent, j));
-                parent[ra.max(rb)] = ra.min(rb);
-            }
-        }
-    }
-    let mut areas: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for i in 0..n {
-        let r = root(&mut parent, i);
-        areas.entry(r).or_default().push(i);
-    }
+    let areas = crate::rank::groups(n, |i, j| {
+        let (a, b) = (&cands[i], &cands[j]);
+        a.category == b.category
+            && ((!a.stem.is_empty() && a.stem == b.stem)
+                || a.files.iter().any(|f| b.files.contains(f)))
+    });
 
     let mut groups = Vec::new();
     let mut used = vec![false; n];
-    for members in areas.values() {
+    for members in &areas {
         let newest = members
             .iter()
             .map(|&i| cands[i].completed)
