@@ -274,33 +274,37 @@ pub fn brief<'a>(
     );
     // The last session's summary passes the gate like every record.
     let last = state.last_session();
-    let last_gate = last.map(gate);
+    let last_session = last
+        .and_then(|r| match gate(r) {
+            Gate::Clean => Some((r, Vec::new())),
+            Gate::Suspicious(rules) => Some((r, rules)),
+            Gate::Withheld => None,
+        })
+        .map(|(r, mut rules)| {
+            policy.rules(r, &mut rules);
+            (r, rules)
+        });
     let mut withheld = 0usize;
-    match (last, &last_gate) {
-        (Some(r), Some(Gate::Withheld)) => {
-            withheld += 1;
-            header.push_str(&format!(
-                "Last session: [{}] (summary withheld)\n",
-                pretty_time(&r.meta.ts)
-            ));
-        }
-        (Some(r), g) => {
+    match (last, &last_session) {
+        (_, Some((r, rules))) => {
             if let Body::Session(Session { summary, .. }) = &r.body {
-                let mut rules = match g {
-                    Some(Gate::Suspicious(rules)) => rules.clone(),
-                    _ => Vec::new(),
-                };
-                policy.rules(r, &mut rules);
                 header.push_str(&format!(
                     "Last session: [{}] {}\n",
                     pretty_time(&r.meta.ts),
                     quoted(&marked(
                         &one_line(summary),
-                        &rules,
-                        policy.authors.then_some(r)
+                        rules,
+                        policy.authors.then_some(*r)
                     ))
                 ));
             }
+        }
+        (Some(r), None) => {
+            withheld += 1;
+            header.push_str(&format!(
+                "Last session: [{}] (summary withheld)\n",
+                pretty_time(&r.meta.ts)
+            ));
         }
         (None, _) => header.push_str("Last session: none saved on this branch\n"),
     }
@@ -398,15 +402,7 @@ pub fn brief<'a>(
     }
     let mut briefing = Briefing {
         head,
-        last_session: match (last, last_gate) {
-            (Some(r), Some(Gate::Clean)) => Some((r, Vec::new())),
-            (Some(r), Some(Gate::Suspicious(rules))) => Some((r, rules)),
-            _ => None,
-        }
-        .map(|(r, mut rules)| {
-            policy.rules(r, &mut rules);
-            (r, rules)
-        }),
+        last_session,
         drift,
         header,
         sections: chosen,
