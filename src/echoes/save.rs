@@ -260,20 +260,16 @@ fn prepare(
     // The memory commit each edited file was rendered from (`None`: never rendered).
     let mut edited_files: HashMap<(String, EchoFile), Option<String>> = HashMap::new();
     for e in &edited {
+        let at = shown(&e.path, &workdir);
         let parsed = format::parse(&e.role, e.file, &e.text).map_err(|err| {
             error::data(
-                format!(
-                    "{}: line {}: {}",
-                    shown(&e.path, &workdir),
-                    err.line,
-                    err.message
-                ),
+                format!("{at}: line {}: {}", err.line, err.message),
                 "fix the line and run `git rune save` again; nothing was saved",
             )
         })?;
         for p in parsed {
             if let Parsed::Entry(entry) = p {
-                check(sealer, &entry.body, &shown(&e.path, &workdir))?;
+                check(sealer, &entry.body, &at)?;
                 reads.push(Read {
                     body: entry.body,
                     finding: false,
@@ -283,7 +279,7 @@ fn prepare(
         let key = format!("{}/{}", e.role, e.file.rel_path());
         let base = manifest.files.get(&key).and_then(|f| f.base.clone());
         edited_files.insert((e.role.clone(), e.file), base);
-        out.files.push(shown(&e.path, &workdir));
+        out.files.push(at);
     }
     // Findings: one that does not read back or seal is kept and reported; the rest go on.
     let mut processed: Vec<usize> = Vec::new();
@@ -506,25 +502,19 @@ fn plan(
         }
     }
     for (body, cur, finding) in planned {
-        match cur {
-            Some(cur) => {
-                let mut normal = body.clone();
-                crate::view::normalize(&mut normal);
-                if normal == cur.body {
-                    continue;
-                }
-                if finding {
-                    merged += 1;
-                } else {
-                    changed += 1;
-                }
-                drafts.push(version(body, Some(cur), sealer)?);
-            }
-            None => {
-                added += 1;
-                drafts.push(version(body, None, sealer)?);
+        if let Some(cur) = cur {
+            let mut normal = body.clone();
+            crate::view::normalize(&mut normal);
+            if normal == cur.body {
+                continue;
             }
         }
+        *match (cur, finding) {
+            (None, _) => &mut added,
+            (Some(_), true) => &mut merged,
+            (Some(_), false) => &mut changed,
+        } += 1;
+        drafts.push(version(body, cur, sealer)?);
     }
     // An entry that supersedes another retires it (the seed's `supersedes`).
     let mut retired: HashSet<String> = HashSet::new();
