@@ -431,23 +431,23 @@ fn seal_documents(
             continue;
         }
         let shown = format!("{VIEW_DIR}/{rel}");
-        if *state == FileState::Missing {
-            out.push(SavedDocument {
-                rel: rel.clone(),
-                sealed: None,
-            });
-            continue;
-        }
-        let Ok(data) = std::fs::read(view.dir.join(rel)) else {
-            continue;
+        let sealed = match state {
+            FileState::Missing => None,
+            _ => {
+                let Ok(text) = std::fs::read_to_string(view.dir.join(rel)) else {
+                    continue;
+                };
+                Some(seal_document(
+                    sealer,
+                    format!("{RUNE_PREFIX}{rel}"),
+                    text,
+                    &shown,
+                )?)
+            }
         };
-        let Ok(text) = String::from_utf8(data) else {
-            continue;
-        };
-        let sealed = seal_document(sealer, format!("{RUNE_PREFIX}{rel}"), text, &shown)?;
         out.push(SavedDocument {
             rel: rel.clone(),
-            sealed: Some(sealed),
+            sealed,
         });
     }
     Ok(out)
@@ -726,22 +726,19 @@ fn parse_file(
             Err(other) => return Err(other.into()),
         }
     }
-    let mut frame_sealed = Vec::with_capacity(frame_drafts.len());
-    for d in frame_drafts {
-        frame_sealed.push(
-            sealer
-                .seal(d, &|field, _| {
-                    format!("{shown} (its {field} outside the entries)")
-                })
-                .map_err(|err| match err {
-                    SealError::Invalid { error, .. } => error::data(
-                        format!("{shown}: the text outside its entries: {error}"),
-                        nothing_saved.clone(),
-                    ),
-                    other => other.into(),
-                })?,
-        );
-    }
+    let frame_sealed = frame_drafts
+        .into_iter()
+        .map(|d| {
+            let place = |field: &str, _: &str| format!("{shown} (its {field} outside the entries)");
+            sealer.seal(d, &place).map_err(|err| match err {
+                SealError::Invalid { error, .. } => error::data(
+                    format!("{shown}: the text outside its entries: {error}"),
+                    nothing_saved.clone(),
+                ),
+                other => other.into(),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
     Ok(Edited {
         file,
         refname,

@@ -52,14 +52,13 @@ pub(super) fn save(
         return Ok(None);
     };
     // The commit the file was rendered from is memory's tip: nobody added anything since.
-    let Some(base) = entry
+    let Some(Ok(base)) = entry
         .base
         .as_deref()
         .map(|b| ObjectId::from_hex(b.as_bytes()))
     else {
         return Ok(None);
     };
-    let Ok(base) = base else { return Ok(None) };
     let memory_tip = store.tip(MEMORY_REF)?;
     if entry.refname != MEMORY_REF || memory_tip.map(|t| t.commit) != Some(base) {
         return Ok(None);
