@@ -217,12 +217,7 @@ pub(crate) fn refresh(
         let Some((stat, blob)) = written else {
             return Ok(None);
         };
-        *entry = FileEntry {
-            blob,
-            refname: refname.to_owned(),
-            base: tip.map(|t| t.commit.to_string()),
-            stat,
-        };
+        (entry.blob, entry.stat) = (blob, stat);
         out.written.push(file);
     }
     view.write_manifest(&manifest)?;

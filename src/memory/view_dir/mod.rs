@@ -413,28 +413,24 @@ impl View {
             };
             manifest.files.insert(file.name().to_owned(), entry);
         }
-        {
-            // Documents are folded by the branch's snapshot too.
-            let records = crate::view::seed_files::record_files(&snap.state, &withhold);
-            let (memory, branch) = (snap.scope_ref(Scope::Memory), snap.scope_ref(Scope::Branch));
-            let refname_of = |p: documents::Place| {
-                let (refname, tip) = match p {
-                    documents::Place::Records => branch,
-                    _ => memory,
-                };
-                (refname.to_owned(), tip.map(|t| t.commit.to_string()))
-            };
-            let forced = self.force_documents.borrow().clone();
-            let kept = self.render_documents(
-                &mut manifest,
-                &snap.state,
-                &records,
-                &refname_of,
-                &forced,
-                &withhold,
-            )?;
-            out.kept_documents = kept;
-        }
+        // Documents are folded by the branch's snapshot too.
+        let records = crate::view::seed_files::record_files(&snap.state, &withhold);
+        let refname_of = |p: documents::Place| {
+            let (refname, tip) = snap.scope_ref(match p {
+                documents::Place::Records => Scope::Branch,
+                _ => Scope::Memory,
+            });
+            (refname.to_owned(), tip.map(|t| t.commit.to_string()))
+        };
+        let forced = self.force_documents.borrow().clone();
+        out.kept_documents = self.render_documents(
+            &mut manifest,
+            &snap.state,
+            &records,
+            &refname_of,
+            &forced,
+            &withhold,
+        )?;
         self.write_manifest(&manifest)?;
         Ok(out)
     }
