@@ -178,7 +178,6 @@ pub fn plan(
         layer,
         title,
         confidence,
-        role,
         text: learning,
         ..
     }) = Echo::of(&r.body)
@@ -274,7 +273,6 @@ pub fn plan(
             || shared >= 3
             || d.path == doc.path
         {
-            let _ = role;
             return Err(error::input(
                 format!("a Remembrance document already covers this: {}", d.path),
                 "edit that document instead, or change the entry's title, root cause or tags",

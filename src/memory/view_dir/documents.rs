@@ -133,10 +133,7 @@ impl View {
         for rel in &on_disk {
             match place(rel) {
                 Place::View(_) | Place::Ignored => {}
-                Place::Local(why) if rel.starts_with(ARTIFACTS) => {
-                    let _ = why;
-                    artifacts += 1;
-                }
+                Place::Local(_) if rel.starts_with(ARTIFACTS) => artifacts += 1,
                 Place::Local(why) => scan.unstored.push(Unstored {
                     path: rel.clone(),
                     why: why.to_owned(),
