@@ -348,21 +348,19 @@ fn save_view(
         }
     }
 
-    if let Some(view) = &view {
+    if let (Some(view), Some(guard)) = (&view, &guard) {
         // Re-render saved files, unless they were edited again while we ran.
         let force: Vec<ViewFile> = saved_files
             .iter()
             .filter(|(f, blob)| view.blob_of(&view.path(*f)).as_deref() == Some(blob.as_str()))
             .map(|(f, _)| *f)
             .collect();
-        if let Some(guard) = &guard {
-            let mut documents = saved.record_files.clone();
-            documents.extend(saved.documents.iter().cloned());
-            saved.kept = view.checkout_saved(guard, store, &force, &documents)?.kept;
-            saved.kept.retain(|f| !refused_files.contains(f));
-            if let Some(c) = also {
-                c.finish(store, guard)?;
-            }
+        let mut documents = saved.record_files.clone();
+        documents.extend(saved.documents.iter().cloned());
+        saved.kept = view.checkout_saved(guard, store, &force, &documents)?.kept;
+        saved.kept.retain(|f| !refused_files.contains(f));
+        if let Some(c) = also {
+            c.finish(store, guard)?;
         }
     }
     Ok(saved)
