@@ -292,7 +292,7 @@ fn prepare(
                 continue;
             }
         };
-        let mut bodies = Vec::new();
+        let (mut bodies, mut notes) = (Vec::new(), Vec::new());
         let mut bad = None;
         for p in parsed {
             if let Parsed::Entry(entry) = p {
@@ -300,7 +300,7 @@ fn prepare(
                 // evidence that held it.
                 match keep_learning(sealer, entry.body, &at) {
                     Ok((body, note)) => {
-                        out.notes.extend(note);
+                        notes.extend(note);
                         bodies.push(body);
                     }
                     Err(e) => {
@@ -310,10 +310,13 @@ fn prepare(
                 }
             }
         }
+        // A file kept as written saves none of its entries: what was stripped from them is
+        // said only when they are saved.
         if let Some(b) = bad {
             out.kept.push(b);
             continue;
         }
+        out.notes.extend(notes);
         reads.extend(bodies.into_iter().map(|body| Read {
             body,
             finding: true,

@@ -445,6 +445,38 @@ fn a_tree_the_echoes_plugin_wrote_imports_entry_for_entry() {
 
 const FINDING_WITH_SECRET: &str = "### [2026-02-01] Pattern: Tokens in logs\n- **layer**: inscribed\n- **source**: rune:review PR #9\n- **confidence**: 0.8\n- **evidence**: `src/log.ts:4` — logged ghp_0123456789abcdefABCDEF0123456789abcd\n- **verified**: 2026-02-01\n- **supersedes**: none\n- Request headers are logged at debug level; redact them first.\n";
 
+/// Regression: a findings file kept unsaved because of a later entry said of an earlier one
+/// that its evidence was stripped and "the learning kept", though nothing of the file was saved.
+#[test]
+fn a_findings_file_kept_unsaved_claims_nothing_of_its_entries() {
+    let repo = repo();
+    let dir = repo.root.join(".claude/echoes/reviewer");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = "\n### [2026-02-02] Pattern: Odd\n- **layer**: bogus\n- **confidence**: 0.5\n- x\n";
+    std::fs::write(
+        dir.join("ward-findings.md"),
+        format!("{FINDING_WITH_SECRET}{bad}"),
+    )
+    .unwrap();
+    let before = repo.refs();
+    let saved = repo.rune(&["save"]).success();
+    assert!(
+        saved
+            .stderr
+            .contains("kept .claude/echoes/reviewer/ward-findings.md")
+            && saved.stderr.contains("layer"),
+        "{}",
+        saved.stderr
+    );
+    assert!(
+        !saved.stderr.contains("the learning kept") && !saved.stderr.contains("ghp_"),
+        "{}",
+        saved.stderr
+    );
+    assert_eq!(repo.refs(), before, "nothing of the file was saved");
+    assert!(dir.join("ward-findings.md").exists());
+}
+
 #[test]
 fn echo_files_findings_and_documents_are_saved_and_reported() {
     let repo = repo();
