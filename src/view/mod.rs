@@ -261,13 +261,7 @@ pub fn frame_drafts(
     base: Option<&Record>,
 ) -> Vec<crate::model::Draft> {
     use crate::model::kinds::{Delete, Document};
-    fn content(r: Option<&Record>) -> Option<&str> {
-        match r.map(|r| &r.body) {
-            Some(Body::Document(Document { content, .. })) => Some(content.as_str()),
-            _ => None,
-        }
-    }
-    if frame == content(current) || frame == content(base) {
+    if frame == current.and_then(frame_text) || frame == base.and_then(frame_text) {
         return Vec::new();
     }
     let ids: Vec<String> = current.map(|r| r.id.clone()).into_iter().collect();
@@ -300,14 +294,19 @@ fn title_line(file: ViewFile) -> Option<&'static str> {
     })
 }
 
+/// The text a frame document holds.
+fn frame_text(r: &Record) -> Option<&str> {
+    match &r.body {
+        Body::Document(crate::model::kinds::Document { content, .. }) => Some(content),
+        _ => None,
+    }
+}
+
 /// The text of `file`'s frame, unless `withhold` picks it.
 fn shown_frame<'a>(state: &'a State, file: ViewFile, withhold: Withhold<'_>) -> Option<&'a str> {
     frame_of(state, file)
         .filter(|r| !withhold(r))
-        .and_then(|r| match &r.body {
-            Body::Document(crate::model::kinds::Document { content, .. }) => Some(content.as_str()),
-            _ => None,
-        })
+        .and_then(frame_text)
 }
 
 /// `text` (a default rendering of `file`) with the file's frame in place of its title line.
@@ -365,15 +364,14 @@ pub fn render(file: ViewFile, state: &State, withhold: Withhold<'_>) -> String {
 /// The header a file whose text is "a header, then one entry per record of its kind's list,
 /// in order" starts with (`nonempty`: the list holds a record); `None` for the other files.
 fn header(file: ViewFile, nonempty: bool) -> Option<&'static str> {
-    Some(match file {
-        ViewFile::Decisions => "# Decisions Log\n",
-        ViewFile::Conventions => "# Conventions\n",
-        ViewFile::Progress => "# Progress\n",
-        ViewFile::SessionLog if nonempty => "# Session Log\n\n",
-        ViewFile::SessionLog => "# Session Log\n",
-        ViewFile::Learnings => "",
-        _ => return None,
-    })
+    match file {
+        ViewFile::SessionLog if nonempty => Some("# Session Log\n\n"),
+        ViewFile::Learnings => Some(""),
+        ViewFile::Decisions | ViewFile::Conventions | ViewFile::Progress | ViewFile::SessionLog => {
+            title_line(file)
+        }
+        _ => None,
+    }
 }
 
 /// What [`render`] adds to `file`'s text when records `added` join the end of its kind's list
@@ -519,21 +517,9 @@ pub fn normalize(body: &mut Body) {
                 }
                 extra.sort_by_key(|x| (shown_rank(&shown, &x.after), !x.label.is_empty()));
                 // Unlabelled lines in one place read back as one extra.
-                let mut merged: Vec<crate::model::Extra> = Vec::with_capacity(extra.len());
-                for x in extra.drain(..) {
-                    match merged.last_mut() {
-                        Some(prev)
-                            if prev.label.is_empty()
-                                && x.label.is_empty()
-                                && prev.after == x.after =>
-                        {
-                            prev.text.push('\n');
-                            prev.text.push_str(&x.text);
-                        }
-                        _ => merged.push(x),
-                    }
-                }
-                *extra = merged;
+                join_into_previous(extra, |prev, x| {
+                    prev.label.is_empty() && x.label.is_empty() && prev.after == x.after
+                });
             }
             // tasks.md and the echo files keep unknown lines literally, one line each.
             Kind::Task | Kind::Echo => {}
@@ -664,20 +650,27 @@ fn normalize_extras(
     }
     extra.retain(|x| !(x.label.is_empty() && x.text.is_empty()));
     // The view writes the extras of each field together, in field order.
-    if sections_hold_prose {
-        extra.sort_by_key(|x| shown_rank(shown, &x.after));
-    } else {
+    if !sections_hold_prose {
         return;
     }
+    extra.sort_by_key(|x| shown_rank(shown, &x.after));
+    join_into_previous(extra, |prev, x| {
+        prev.label.starts_with('#')
+            && prev.label != "#"
+            && x.label.is_empty()
+            && prev.after == x.after
+    });
+}
+
+/// Appends each extra `joins` the one before to that one's text (on a line of its own).
+fn join_into_previous(
+    extra: &mut Vec<crate::model::Extra>,
+    joins: impl Fn(&crate::model::Extra, &crate::model::Extra) -> bool,
+) {
     let mut out: Vec<crate::model::Extra> = Vec::with_capacity(extra.len());
     for x in extra.drain(..) {
         match out.last_mut() {
-            Some(prev)
-                if prev.label.starts_with('#')
-                    && prev.label != "#"
-                    && x.label.is_empty()
-                    && prev.after == x.after =>
-            {
+            Some(prev) if joins(prev, &x) => {
                 if !prev.text.is_empty() {
                     prev.text.push('\n');
                 }
