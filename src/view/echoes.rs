@@ -458,34 +458,16 @@ pub fn parse(role: &str, file: EchoFile, text: &str) -> Result<Vec<Parsed>, Pars
         b.blanks = 0;
         if let Some((label, value)) = labelled(line) {
             let key = label.to_lowercase();
-            let known = match key.as_str() {
-                "layer" if b.layer.is_none() => {
-                    b.layer = Some(value.to_lowercase());
-                    true
-                }
-                "source" if b.source.is_empty() => {
-                    b.source = value.clone();
-                    true
-                }
-                "confidence" if b.confidence.is_none() => {
-                    read_confidence(b, &value, n)?;
-                    true
-                }
-                "evidence" if b.evidence.is_empty() => {
-                    b.evidence = value.clone();
-                    true
-                }
-                "verified" if b.verified.is_empty() => {
-                    b.verified = value.clone();
-                    true
-                }
+            match key.as_str() {
+                "layer" if b.layer.is_none() => b.layer = Some(value.to_lowercase()),
+                "source" if b.source.is_empty() => b.source = value,
+                "confidence" if b.confidence.is_none() => read_confidence(b, &value, n)?,
+                "evidence" if b.evidence.is_empty() => b.evidence = value,
+                "verified" if b.verified.is_empty() => b.verified = value,
                 "supersedes" if b.supersedes.is_empty() => {
-                    b.supersedes = if value.eq_ignore_ascii_case("none") {
-                        String::new()
-                    } else {
-                        value.clone()
-                    };
-                    true
+                    if !value.eq_ignore_ascii_case("none") {
+                        b.supersedes = value;
+                    }
                 }
                 "compresses" if b.members.is_empty() => {
                     b.members = value
@@ -493,20 +475,18 @@ pub fn parse(role: &str, file: EchoFile, text: &str) -> Result<Vec<Parsed>, Pars
                         .map(str::trim)
                         .filter(|s| !s.is_empty())
                         .map(str::to_owned)
-                        .collect();
-                    true
+                        .collect()
                 }
-                _ => false,
-            };
-            if known {
-                b.after = key;
-            } else {
-                b.extra.push(Extra {
-                    after: b.after.clone(),
-                    label,
-                    text: value,
-                });
+                _ => {
+                    b.extra.push(Extra {
+                        after: b.after.clone(),
+                        label,
+                        text: value,
+                    });
+                    continue;
+                }
             }
+            b.after = key;
             continue;
         }
         let bullet = trimmed
