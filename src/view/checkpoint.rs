@@ -113,16 +113,16 @@ fn push_text(out: &mut String, text: &str) {
 /// Where the lines of a file go while it is read.
 enum Part<'a> {
     /// Before the first section: prose.
-    Before(Vec<Src<'a>>),
-    Known(usize, Vec<Src<'a>>),
-    /// A section the checkpoint does not know: its heading as written and its lines.
-    Other(&'a str, Vec<Src<'a>>),
+    Before,
+    Known(usize),
+    /// A section the checkpoint does not know: its heading as written.
+    Other(&'a str),
 }
 
 /// Zero entries for a blank file, else one checkpoint (with `git: None`: git-rune captures the
 /// git state when it saves the checkpoint), or the placeholder of a withheld one.
 pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
-    let mut parts: Vec<Part<'_>> = vec![Part::Before(Vec::new())];
+    let mut parts: Vec<(Part<'_>, Vec<Src<'_>>)> = vec![(Part::Before, Vec::new())];
     let mut at = None;
     let mut titled = false;
     let mut any = false;
@@ -136,12 +136,8 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
             Some(_) => {}
             None => open_fence = fence(src.text),
         }
-        if fenced {
-            if let Some(Part::Before(lines) | Part::Known(_, lines) | Part::Other(_, lines)) =
-                parts.last_mut()
-            {
-                lines.push(src);
-            }
+        if let (true, Some((_, lines))) = (fenced, parts.last_mut()) {
+            lines.push(src);
             continue;
         }
         if let Some(id) = withheld_id(src.text) {
@@ -156,19 +152,14 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
                 continue;
             }
             Some((level, h)) if level <= 3 => {
-                parts.push(match part(h) {
-                    Some(i) => Part::Known(i, Vec::new()),
-                    None => Part::Other(src.text.trim(), Vec::new()),
-                });
+                let p = part(h).map_or(Part::Other(src.text.trim()), Part::Known);
+                parts.push((p, Vec::new()));
                 continue;
             }
             _ => {}
         }
-        match parts.last_mut() {
-            Some(Part::Before(lines) | Part::Known(_, lines) | Part::Other(_, lines)) => {
-                lines.push(src)
-            }
-            None => {}
+        if let Some((_, lines)) = parts.last_mut() {
+            lines.push(src);
         }
     }
     if !any {
@@ -178,8 +169,8 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
     let gather = |want: usize| -> Vec<Src<'_>> {
         parts
             .iter()
-            .filter_map(|p| match p {
-                Part::Known(i, lines) if *i == want => Some(lines.iter().copied()),
+            .filter_map(|(p, lines)| match p {
+                Part::Known(i) if *i == want => Some(lines.iter().copied()),
                 _ => None,
             })
             .flatten()
@@ -194,33 +185,27 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
     };
     let mut extra = Vec::new();
     let mut after = "";
-    for p in &parts {
-        match p {
-            Part::Before(lines) => extra.push(Extra {
-                after: String::new(),
-                label: String::new(),
-                text: block(&join(lines), false),
-            }),
-            Part::Known(i, lines) => {
+    for (p, lines) in &parts {
+        let (slot, label) = match p {
+            Part::Before => ("", ""),
+            Part::Known(i) => {
                 after = SECTIONS[*i];
-                if *i == 1 {
-                    // The section as written: the agent's git state is kept as it is.
-                    extra.push(Extra {
-                        after: GIT_STATE.into(),
-                        label: String::new(),
-                        text: block(&join(lines), false),
-                    });
+                // The section as written: the agent's git state is kept as it is.
+                if *i != 1 {
+                    continue;
                 }
+                (GIT_STATE, "")
             }
-            Part::Other(h, lines) => extra.push(Extra {
-                after: after.to_owned(),
-                label: (*h).to_owned(),
-                text: block(&join(lines), false),
-            }),
-        }
+            Part::Other(h) => (after, *h),
+        };
+        extra.push(Extra {
+            after: slot.to_owned(),
+            label: label.to_owned(),
+            text: block(&join(lines), false),
+        });
     }
     if gather(0).iter().all(|s| is_blank(s.text))
-        && !parts.iter().any(|p| matches!(p, Part::Known(0, _)))
+        && !parts.iter().any(|(p, _)| matches!(p, Part::Known(0)))
     {
         return Err(err(
             1,
