@@ -180,11 +180,6 @@ enum Target {
     Extra(usize, bool),
 }
 
-/// The extra a heading that does not start an entry becomes: its heading line as written.
-fn section_label(line: &str) -> String {
-    line.trim().to_owned()
-}
-
 /// [`parse`], and the file's frame: its text before the first entry (the title, an intro,
 /// a note), as written, `None` when there is none.
 pub(crate) fn parse_framed<'a>(
@@ -200,6 +195,7 @@ pub(crate) fn parse_framed<'a>(
     let mut open_fence: Option<&'static str> = None;
     // The heading level of the entry being read.
     let mut level_of_entry = 0;
+    let no_entry = |no| err(no, format!("expected \"{}\" to start an entry", form.shape));
     for (i, &src) in lines.iter().enumerate() {
         let in_frame = items.is_empty();
         let entry = match items.last_mut() {
@@ -262,21 +258,14 @@ pub(crate) fn parse_framed<'a>(
                     continue;
                 }
                 // After a placeholder: a heading with nothing to belong to.
-                return Err(err(
-                    src.no,
-                    format!("expected \"{}\" to start an entry", form.shape),
-                ));
+                return Err(no_entry(src.no));
             };
             // The file's title again (agents repeat it when they append).
             if level == 1 && title.as_deref() == Some(&loose(h)) {
                 continue;
             }
-            e.extras.push(Extra {
-                after: after(e, form),
-                label: section_label(src.text),
-                text: String::new(),
-            });
-            target = Target::Extra(e.extras.len() - 1, true);
+            // The extra a heading that does not start an entry becomes: its line as written.
+            target = push_extra(e, form, src.text.trim().to_owned(), "", true);
             blank = false;
             continue;
         }
@@ -289,10 +278,7 @@ pub(crate) fn parse_framed<'a>(
             if is_blank(src.text) {
                 continue;
             }
-            return Err(err(
-                src.no,
-                format!("expected \"{}\" to start an entry", form.shape),
-            ));
+            return Err(no_entry(src.no));
         };
         if let Some((label, value)) = field_line(src.text).or_else(|| bullet_field_line(src.text)) {
             target = match form.field_of(label) {
@@ -307,14 +293,7 @@ pub(crate) fn parse_framed<'a>(
                     });
                     Target::Field(i)
                 }
-                None => {
-                    e.extras.push(Extra {
-                        after: after(e, form),
-                        label: one_line(label),
-                        text: value.to_owned(),
-                    });
-                    Target::Extra(e.extras.len() - 1, false)
-                }
+                None => push_extra(e, form, one_line(label), value, false),
             };
             blank = false;
             open_fence = fence(value).filter(|_| !is_list(form, target));
@@ -376,14 +355,7 @@ fn push_line<'a>(
             x.text.push_str(src.text);
             target
         }
-        _ => {
-            e.extras.push(Extra {
-                after: after(e, form),
-                label: String::new(),
-                text: src.text.to_owned(),
-            });
-            Target::Extra(e.extras.len() - 1, false)
-        }
+        _ => push_extra(e, form, String::new(), src.text, false),
     }
 }
 
@@ -392,17 +364,28 @@ fn is_list(form: &Form, target: Target) -> bool {
     matches!(target, Target::Field(i) if form.fields[i].list || form.fields[i].line)
 }
 
-/// The label of the last known field the entry has so far (empty before any).
-fn after(e: &RawEntry<'_>, form: &Form) -> String {
+/// Adds an extra after the last known field the entry has so far (after none: empty), and
+/// returns it as where the next lines go.
+fn push_extra(
+    e: &mut RawEntry<'_>,
+    form: &Form,
+    label: String,
+    text: &str,
+    section: bool,
+) -> Target {
     // Fields are filled in the order met, so the last one met is the one with the highest
     // first line.
-    e.fields
+    let after = e
+        .fields
         .iter()
         .enumerate()
         .filter_map(|(i, f)| f.as_ref().map(|f| (f.line, i)))
         .max()
         .map(|(_, i)| form.fields[i].label.to_owned())
-        .unwrap_or_default()
+        .unwrap_or_default();
+    let text = text.to_owned();
+    e.extras.push(Extra { after, label, text });
+    Target::Extra(e.extras.len() - 1, section)
 }
 
 /// What a heading is to an entry format.
