@@ -118,7 +118,7 @@ pub fn diff(file: ViewFile, base: &[Record], parsed: Vec<Parsed>) -> Vec<Draft> 
         }
     }
     let mut drafts = Vec::new();
-    for Entry { body, at } in changed {
+    for Entry { mut body, at } in changed {
         let pair = identity(&body)
             .and_then(|id| by_identity.get(&id))
             .and_then(|js| {
@@ -126,30 +126,23 @@ pub fn diff(file: ViewFile, base: &[Record], parsed: Vec<Parsed>) -> Vec<Draft> 
                     .copied()
                     .find(|&j| !used[j] && is_edit(&body, &base_normal[j]))
             });
-        let mut body = body;
-        match pair {
+        let (supersedes, at) = match pair {
             Some(j) => {
                 used[j] = true;
                 super::inherit(&mut body, &base[j].body);
                 let keep_time = at
                     .as_deref()
                     .is_none_or(|a| file.shown_time(a) == base_time[j]);
-                drafts.push(Draft {
-                    body,
-                    supersedes: vec![base[j].id.clone()],
-                    at: if keep_time {
-                        Some(base[j].meta.ts.clone())
-                    } else {
-                        at
-                    },
-                });
+                let at = keep_time.then(|| base[j].meta.ts.clone()).or(at);
+                (vec![base[j].id.clone()], at)
             }
-            None => drafts.push(Draft {
-                body,
-                supersedes: Vec::new(),
-                at,
-            }),
-        }
+            None => (Vec::new(), at),
+        };
+        drafts.push(Draft {
+            body,
+            supersedes,
+            at,
+        });
     }
 
     let removed: Vec<String> = base
