@@ -7,9 +7,10 @@
 use gix::ObjectId;
 
 use super::chain::WALK_MAX;
-use super::objects::ReadObjects as _;
 use super::partial::find_blob;
-use super::records::{changed_blobs, ids_in, parse_tree_records, tree_layout, BlobList};
+use super::records::{
+    changed_blobs, ids_in, parse_tree_records, read_entries, root_tree, BlobList,
+};
 use super::{git_err, Result, Store, Tip};
 use crate::model::{Kind, Record};
 
@@ -172,12 +173,8 @@ impl Store {
         new: ObjectId,
     ) -> Result<(Option<gix::objs::Tree>, gix::objs::Tree)> {
         let root = |id: ObjectId| -> Result<gix::objs::Tree> {
-            let tree = self
-                .repo
-                .read_tree(id)
-                .map_err(git_err(format!("cannot read the tree of {name}")))?;
-            tree_layout(&self.repo, &tree)?;
-            tree.decode()
+            root_tree(&self.repo, name, id)?
+                .decode()
                 .map(Into::into)
                 .map_err(git_err("cannot decode tree"))
         };
@@ -217,18 +214,7 @@ fn first_in(
     limit: usize,
     out: &mut Vec<Record>,
 ) -> Result<()> {
-    let t = repo
-        .read_tree(tree)
-        .map_err(git_err(format!("cannot read {name}:{dir}")))?;
-    let decoded = t.decode().map_err(git_err("cannot decode tree"))?;
-    let mut entries: Vec<(String, bool, ObjectId)> = decoded
-        .entries
-        .iter()
-        .filter(|e| e.mode.is_blob() || e.mode.is_tree())
-        .map(|e| (e.filename.to_string(), e.mode.is_tree(), e.oid.to_owned()))
-        .collect();
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
-    for (entry, is_tree, oid) in entries {
+    for (entry, (is_tree, oid)) in read_entries(repo, name, dir, tree)? {
         if out.len() >= limit {
             break;
         }

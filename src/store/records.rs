@@ -64,6 +64,19 @@ pub(super) fn tree_layout(repo: &gix::Repository, tree: &gix::Tree<'_>) -> Resul
     }
 }
 
+/// Root tree `tree` of `name`, its layout checked ([`tree_layout`]).
+pub(super) fn root_tree<'r>(
+    repo: &'r gix::Repository,
+    name: &str,
+    tree: ObjectId,
+) -> Result<gix::Tree<'r>> {
+    let root = repo
+        .read_tree(tree)
+        .map_err(git_err(format!("cannot read the tree of {name}")))?;
+    tree_layout(repo, &root)?;
+    Ok(root)
+}
+
 /// Parses the lines of one shard blob; `name` and `path` are for error messages.
 pub(super) fn parse_tree_records(
     name: &str,
@@ -140,10 +153,7 @@ fn record_blobs(
     name: &str,
     tree: ObjectId,
 ) -> Result<Vec<(String, ObjectId)>> {
-    let root = repo
-        .read_tree(tree)
-        .map_err(git_err(format!("cannot read the tree of {name}")))?;
-    tree_layout(repo, &root)?;
+    let root = root_tree(repo, name, tree)?;
     let mut blobs = Vec::new();
     for dir in root
         .decode()
@@ -261,14 +271,7 @@ fn diff_blobs(
         return Ok(());
     }
     let entries = |tree: Option<ObjectId>| -> Result<Entries> {
-        let Some(tree) = tree else {
-            return Ok(BTreeMap::new());
-        };
-        let t = repo
-            .read_tree(tree)
-            .map_err(git_err(format!("cannot read {name}:{dir}")))?;
-        let decoded = t.decode().map_err(git_err("cannot decode tree"))?;
-        Ok(entries_of(&decoded))
+        tree.map_or(Ok(BTreeMap::new()), |t| read_entries(repo, name, dir, t))
     };
     for (entry, (old_blob, old_tree), (new_blob, new_tree)) in
         differing(&entries(old)?, &entries(new)?)
@@ -285,6 +288,21 @@ fn diff_blobs(
 
 /// A tree's entries by name: (whether it is a tree, its id).
 pub(super) type Entries = BTreeMap<String, (bool, ObjectId)>;
+
+/// The blob and tree entries of directory `dir` (tree `tree`) of `name`.
+pub(super) fn read_entries(
+    repo: &gix::Repository,
+    name: &str,
+    dir: &str,
+    tree: ObjectId,
+) -> Result<Entries> {
+    let t = repo
+        .read_tree(tree)
+        .map_err(git_err(format!("cannot read {name}:{dir}")))?;
+    Ok(entries_of(
+        &t.decode().map_err(git_err("cannot decode tree"))?,
+    ))
+}
 
 /// The blob and tree entries of a decoded tree.
 pub(super) fn entries_of(tree: &gix::objs::TreeRef<'_>) -> Entries {
@@ -349,20 +367,8 @@ fn changes(
 ) -> Result<(Vec<Record>, bool)> {
     let mut out = Vec::new();
     let mut removed = false;
-    let new_root = repo
-        .read_tree(new)
-        .map_err(git_err(format!("cannot read the tree of {name}")))?;
-    tree_layout(repo, &new_root)?;
-    let old_root = match old {
-        Some(old) => {
-            let t = repo
-                .read_tree(old)
-                .map_err(git_err(format!("cannot read the tree of {name}")))?;
-            tree_layout(repo, &t)?;
-            Some(t)
-        }
-        None => None,
-    };
+    let new_root = root_tree(repo, name, new)?;
+    let old_root = old.map(|old| root_tree(repo, name, old)).transpose()?;
     let dir_of = |root: &gix::Tree<'_>, kind: &str| {
         root.find_entry(kind)
             .filter(|e| e.mode().is_tree())
@@ -421,10 +427,7 @@ pub(crate) fn kind_records(
     tree: ObjectId,
     kinds: &[&str],
 ) -> Result<Vec<Record>> {
-    let root = repo
-        .read_tree(tree)
-        .map_err(git_err(format!("cannot read the tree of {name}")))?;
-    tree_layout(repo, &root)?;
+    let root = root_tree(repo, name, tree)?;
     let mut blobs = Vec::new();
     for kind in kinds {
         if let Some(dir) = root.find_entry(*kind).filter(|e| e.mode().is_tree()) {
