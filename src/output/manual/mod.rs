@@ -155,18 +155,17 @@ fn shown_args(cmd: &clap::Command) -> impl Iterator<Item = &Arg> {
         .filter(|a| !matches!(a.get_id().as_str(), "help" | "version"))
 }
 
+/// The name of the page of the command at `path`: `git-rune`, `git-rune-task-add`.
+fn page_name(path: &[String]) -> String {
+    let words: String = path.iter().map(|p| format!("-{p}")).collect();
+    format!("git-rune{words}")
+}
+
 /// One page: `(file name, roff)`. `path` is the command's words after `git rune`.
 fn page(cmd: &clap::Command, path: &[String], top: &clap::Command) -> (String, String) {
-    let name = if path.is_empty() {
-        "git-rune".to_owned()
-    } else {
-        format!("git-rune-{}", path.join("-"))
-    };
-    let invocation = if path.is_empty() {
-        "git rune".to_owned()
-    } else {
-        format!("git rune {}", path.join(" "))
-    };
+    let name = page_name(path);
+    let words: String = path.iter().map(|p| format!(" {p}")).collect();
+    let invocation = format!("git rune{words}");
     let version = top.get_version().unwrap_or("");
     let mut out = String::new();
     out.push_str(&format!(
@@ -187,9 +186,12 @@ fn page(cmd: &clap::Command, path: &[String], top: &clap::Command) -> (String, S
         .get_groups()
         .filter(|g| g.get_id().as_str().ends_with("_text") && g.get_args().count() > 1)
         .collect();
+    let options: Vec<&Arg> = shown_args(cmd)
+        .filter(|a| !a.is_global_set() || path.is_empty())
+        .collect();
     let mut args: Vec<String> = Vec::new();
     let mut done_groups: Vec<&str> = Vec::new();
-    for a in shown_args(cmd).filter(|a| !a.is_global_set() || path.is_empty()) {
+    for &a in &options {
         match groups
             .iter()
             .find(|g| g.get_args().any(|id| id == a.get_id()))
@@ -241,9 +243,6 @@ fn page(cmd: &clap::Command, path: &[String], top: &clap::Command) -> (String, S
         .unwrap_or_default();
     para(&mut out, &long);
 
-    let options: Vec<&Arg> = shown_args(cmd)
-        .filter(|a| !a.is_global_set() || path.is_empty())
-        .collect();
     if !options.is_empty() {
         out.push_str(".SH OPTIONS\n");
         for a in options {
@@ -338,21 +337,12 @@ fn page(cmd: &clap::Command, path: &[String], top: &clap::Command) -> (String, S
 
     out.push_str(".SH \"SEE ALSO\"\n");
     let mut see: Vec<String> = Vec::new();
-    if !path.is_empty() {
-        let parent = if path.len() > 1 {
-            format!("git-rune-{}", path[..path.len() - 1].join("-"))
-        } else {
-            "git-rune".to_owned()
-        };
-        see.push(format!("\\fB{}\\fR(1)", esc(&parent)));
+    if let Some((_, parent)) = path.split_last() {
+        see.push(format!("\\fB{}\\fR(1)", esc(&page_name(parent))));
     }
     for s in &subs {
-        let mut p = path.to_vec();
-        p.push(s.get_name().to_owned());
-        see.push(format!(
-            "\\fB{}\\fR(1)",
-            esc(&format!("git-rune-{}", p.join("-")))
-        ));
+        let sub = format!("{name}-{}", s.get_name());
+        see.push(format!("\\fB{}\\fR(1)", esc(&sub)));
     }
     see.push("\\fBgit\\fR(1)".into());
     see.push("\\fBgit\\-notes\\fR(1)".into());
@@ -383,11 +373,9 @@ fn option_label(a: &Arg) -> String {
 
 /// One subcommand in a COMMANDS list.
 fn command_item(out: &mut String, s: &clap::Command, path: &[String]) {
-    let mut p = path.to_vec();
-    p.push(s.get_name().to_owned());
     out.push_str(&format!(
-        ".TP\n\\fBgit\\-rune\\-{}\\fR(1)\n{}\n",
-        esc(&p.join("-")),
+        ".TP\n\\fB{}\\fR(1)\n{}\n",
+        esc(&format!("{}-{}", page_name(path), s.get_name())),
         esc(&s.get_about().map(|a| a.to_string()).unwrap_or_default())
     ));
 }
