@@ -242,7 +242,6 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
                     "a task needs a title: `- [ ] TASK_001 <title>`",
                 ));
             }
-            let extra = Vec::new();
             out.push(Parsed::entry(
                 Body::Task(Task {
                     num,
@@ -250,7 +249,6 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
                     status: status.to_owned(),
                     priority,
                     category,
-                    extra,
                     ..Task::default()
                 }),
                 None,
