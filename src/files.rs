@@ -54,6 +54,22 @@ pub(crate) fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<Option<(
     Ok(stat)
 }
 
+/// Appends `line` and a newline to the file at `path`, its folder made first. Best effort: a
+/// hook must not fail on it.
+pub(crate) fn append_line(path: &Path, line: &str) {
+    use std::io::Write;
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = writeln!(f, "{line}");
+    }
+}
+
 /// Replaces the file at `path` with its first `keep` bytes (all of them when `None`) and then
 /// `tail`, through a temporary file and a rename as [`write_atomic`]. The kept bytes are
 /// copied by the kernel (`copy_file_range` where the system has it), never read into memory:

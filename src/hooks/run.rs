@@ -2,7 +2,6 @@
 //! one in `<git dir>/rune/hooks.log`, and the exit code is 0 — except pre-push with
 //! `rune.strictPush` set.
 
-use std::io::Write as _;
 use std::path::Path;
 
 use anyhow::Result;
@@ -266,16 +265,9 @@ fn pushed(input: &str) -> (Vec<String>, Vec<crate::store::ObjectId>) {
 
 /// Appends one line to `<git dir>/rune/hooks.log`.
 fn log(store: &Store, hook: &str, msg: &str) {
-    let dir = store.git_dir().join("rune");
-    let _ = std::fs::create_dir_all(&dir);
-    if let Ok(mut f) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(dir.join("hooks.log"))
-    {
-        let msg = crate::secrets::redact(msg);
-        let _ = writeln!(f, "{} {hook}: {}", store.now(), msg.replace('\n', " "));
-    }
+    let msg = crate::secrets::redact(msg);
+    let line = format!("{} {hook}: {}", store.now(), msg.replace('\n', " "));
+    crate::files::append_line(&store.git_dir().join("rune").join("hooks.log"), &line);
 }
 
 /// The last `n` lines of the hook failure log.

@@ -53,7 +53,9 @@ pub fn note_head(store: &Store) -> store::Result<()> {
         Ok(out.into_iter().map(|(c, n)| (c, n.render())).collect())
     });
     if let Err(e) = written {
-        remember_pending(&pending_path, commit, head.branch.as_deref());
+        // Remembered for the next post-commit.
+        let line = format!("{commit} {}", head.branch.as_deref().unwrap_or("-"));
+        crate::files::append_line(&pending_path, &line);
         return Err(e);
     }
     if !pending.is_empty() {
@@ -119,21 +121,6 @@ fn read_pending(path: &std::path::Path, head: ObjectId) -> Vec<(ObjectId, Option
         }
     }
     out
-}
-
-/// Remembers `commit` for the next post-commit (best effort: a hook must not fail on it).
-fn remember_pending(path: &std::path::Path, commit: ObjectId, branch: Option<&str>) {
-    use std::io::Write as _;
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    if let Ok(mut f) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-    {
-        let _ = writeln!(f, "{commit} {}", branch.unwrap_or("-"));
-    }
 }
 
 /// The decisions, learnings and conventions in `memory` that the parent commit's memory (its

@@ -4,8 +4,6 @@
 //! branches' session state may travel to a remote (only those published there), and this
 //! clone's id, under which it publishes its refs (docs/security.md, "Where memory goes").
 
-use std::io::Write as _;
-
 use anyhow::Result;
 use sha2::{Digest, Sha256};
 
@@ -219,13 +217,6 @@ pub fn tell_once(store: &Store, target: &str) -> bool {
     if told.lines().any(|l| l == target) {
         return false;
     }
-    let _ = std::fs::create_dir_all(store.common_dir().join("rune"));
-    if let Ok(mut f) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-    {
-        let _ = writeln!(f, "{}", target.replace('\n', " "));
-    }
+    crate::files::append_line(&path, &target.replace('\n', " "));
     true
 }
