@@ -16,9 +16,10 @@ use crate::model::Record;
 use crate::store::{commit_message, BadLine, ObjectId, Source, Store, Tip};
 
 /// How a ref came out of a merge.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Outcome {
     /// Both sides hold the same commit.
+    #[default]
     UpToDate,
     /// The remote has nothing this clone lacks (this clone is ahead: the push brings it).
     Ahead,
@@ -33,8 +34,17 @@ pub enum Outcome {
     Replaces,
 }
 
+impl Outcome {
+    /// Keeps the more telling of two outcomes (a merge over "up to date").
+    pub(super) fn moved(&mut self, o: Outcome) {
+        if matches!(self, Outcome::UpToDate | Outcome::Ahead) {
+            *self = o;
+        }
+    }
+}
+
 /// What merging one ref did.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct RefMerge {
     pub name: String,
     pub outcome: Outcome,
@@ -51,39 +61,30 @@ impl RefMerge {
     pub fn new(name: &str) -> RefMerge {
         RefMerge {
             name: name.to_owned(),
-            outcome: Outcome::UpToDate,
-            incoming: BTreeMap::new(),
-            refused: Vec::new(),
-            lease: None,
-        }
-    }
-
-    /// Keeps the more telling of two outcomes (a merge over "up to date").
-    fn moved(&mut self, o: Outcome) {
-        if matches!(self.outcome, Outcome::UpToDate | Outcome::Ahead) {
-            self.outcome = o;
+            ..RefMerge::default()
         }
     }
 }
 
-/// A refused line, as reported: (the record's id or where the line is, why and where from).
-pub(crate) fn refused_line(src: &Source, bad: &BadLine) -> (String, String) {
-    let at = bad
-        .id
-        .clone()
-        .unwrap_or_else(|| format!("{}:{} line {}", src.remote_ref, bad.path, bad.line));
-    (at, format!("{} (in {})", bad.why, src.remote_ref))
-}
-
-/// Admits the records a remote sent, counting those that came in and refusing the others.
+/// Admits the records a remote sent, counting those that came in and refusing the others
+/// after its `bad` lines; whether anything was refused.
 fn admit(
     sealer: &Sealer,
     src: &Source,
+    bad: &[BadLine],
     records: Vec<Record>,
     out: &mut RefMerge,
 ) -> (Vec<Record>, bool) {
     let mut admitted = Vec::with_capacity(records.len());
-    let mut dirty = false;
+    let mut dirty = !bad.is_empty();
+    for b in bad {
+        // The record's id or where the line is, why and where from.
+        let at =
+            b.id.clone()
+                .unwrap_or_else(|| format!("{}:{} line {}", src.remote_ref, b.path, b.line));
+        out.refused
+            .push((at, format!("{} (in {})", b.why, src.remote_ref)));
+    }
     for r in records {
         match sealer.admit(&r) {
             Ok(()) => {
@@ -173,7 +174,7 @@ fn merge_once(
         return Ok(());
     };
     if only_theirs == 0 {
-        out.moved(Outcome::Ahead);
+        out.outcome.moved(Outcome::Ahead);
         return Ok(());
     }
     // Histories that share no commit, one of them compacted: records move onto the
@@ -196,12 +197,7 @@ fn merge_once(
             return Ok(());
         }
     };
-    let mut dirty = !incoming.bad.is_empty();
-    for bad in &incoming.bad {
-        out.refused.push(refused_line(src, bad));
-    }
-    let (admitted, refused) = admit(sealer, src, incoming.records, out);
-    dirty |= refused;
+    let (admitted, dirty) = admit(sealer, src, &incoming.bad, incoming.records, out);
     if dirty {
         // Merged without what was refused, and without their commit as a parent: nothing
         // here keeps the refused objects reachable, and the push leaves that ref alone.
@@ -212,7 +208,7 @@ fn merge_once(
         let parents: Vec<ObjectId> = ours.map(|t| t.commit).into_iter().collect();
         let summary = format!("merge memory from {remote} (records refused)");
         land_onto(store, name, ours, &admitted, &parents, &summary)?;
-        out.moved(Outcome::Merged);
+        out.outcome.moved(Outcome::Merged);
         return Ok(());
     }
     if only_ours == 0 {
@@ -223,13 +219,13 @@ fn merge_once(
             theirs,
             &format!("sync from {remote}"),
         )?;
-        out.moved(Outcome::FastForward);
+        out.outcome.moved(Outcome::FastForward);
         return Ok(());
     }
     let parents: Vec<ObjectId> = ours.map(|t| t.commit).into_iter().chain([theirs]).collect();
     let summary = format!("merge memory from {remote}");
     land_onto(store, name, ours, &admitted, &parents, &summary)?;
-    out.moved(Outcome::Merged);
+    out.outcome.moved(Outcome::Merged);
     Ok(())
 }
 
@@ -262,17 +258,12 @@ pub fn absorb(
                 continue;
             }
         };
-        let mut dirty = !incoming.bad.is_empty();
-        for bad in &incoming.bad {
-            counted.refused.push(refused_line(src, bad));
-        }
         let fresh: Vec<Record> = incoming
             .records
             .into_iter()
             .filter(|r| !records.contains_key(&r.id))
             .collect();
-        let (admitted, refused) = admit(&sealer, src, fresh, &mut counted);
-        dirty |= refused;
+        let (admitted, dirty) = admit(&sealer, src, &incoming.bad, fresh, &mut counted);
         if dirty {
             report.quarantine(src);
         } else if !admitted.is_empty() {
@@ -311,7 +302,7 @@ pub fn absorb(
     for (k, n) in counted.incoming {
         *out.incoming.entry(k).or_default() += n;
     }
-    out.moved(Outcome::Merged);
+    out.outcome.moved(Outcome::Merged);
     Ok(())
 }
 
@@ -368,9 +359,6 @@ fn keep_compacted(
             return Ok(());
         }
     };
-    for bad in &incoming.bad {
-        out.refused.push(refused_line(src, bad));
-    }
     // What the fold of both no longer uses stays behind, as compaction left it.
     let mut all: Vec<Record> = store.tip_records(name, ours)?.as_ref().clone();
     all.extend(incoming.records.iter().cloned());
@@ -383,7 +371,7 @@ fn keep_compacted(
         .into_iter()
         .filter(|r| used.contains(&r.id))
         .collect();
-    let (admitted, _) = admit(sealer, src, fresh, out);
+    let (admitted, _) = admit(sealer, src, &incoming.bad, fresh, out);
     if !admitted.is_empty() {
         let summary = format!("add memory from {remote} to the compacted history");
         land_onto(store, name, Some(ours), &admitted, &[ours.commit], &summary)?;

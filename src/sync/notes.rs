@@ -12,31 +12,13 @@ use crate::notes::join::join;
 use crate::store::{ObjectId, Source, Store, NOTES_REF};
 
 /// What merging the notes did.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct NotesMerge {
     pub outcome: Outcome,
     /// Notes that came in: new ones and joined ones.
     pub incoming: usize,
     /// Notes refused (annotated commit, why).
     pub refused: Vec<(String, String)>,
-}
-
-impl Default for NotesMerge {
-    fn default() -> Self {
-        NotesMerge {
-            outcome: Outcome::UpToDate,
-            incoming: 0,
-            refused: Vec::new(),
-        }
-    }
-}
-
-impl NotesMerge {
-    fn moved(&mut self, o: Outcome) {
-        if matches!(self.outcome, Outcome::UpToDate | Outcome::Ahead) {
-            self.outcome = o;
-        }
-    }
 }
 
 type Differing = Vec<(ObjectId, String, Option<String>)>;
@@ -103,7 +85,7 @@ fn merge_once(
         return Ok(());
     };
     if only_theirs == 0 {
-        m.moved(Outcome::Ahead);
+        m.outcome.moved(Outcome::Ahead);
         return Ok(());
     }
     let Some((differing, dirty)) =
@@ -124,7 +106,7 @@ fn merge_once(
                 theirs,
                 &format!("sync notes from {remote}"),
             )?;
-            m.moved(Outcome::FastForward);
+            m.outcome.moved(Outcome::FastForward);
             return Ok(());
         }
     }
@@ -149,7 +131,7 @@ fn merge_once(
         &notes,
         &format!("merge notes from {remote}"),
     )?;
-    m.moved(Outcome::Merged);
+    m.outcome.moved(Outcome::Merged);
     Ok(())
 }
 
@@ -213,7 +195,7 @@ pub fn absorb_notes(
         ids.extend(parents.iter().copied());
         store.land_notes(ours, &ids, &notes, &format!("merge notes from {remote}"))?;
         m.incoming += n;
-        m.moved(Outcome::Merged);
+        m.outcome.moved(Outcome::Merged);
         Ok(())
     })
 }
