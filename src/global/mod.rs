@@ -14,7 +14,7 @@ use crate::error;
 use crate::memory::seal::{Sealed, Sealer};
 use crate::memory::user::{self, SIGHTINGS_PREFIX};
 use crate::memory::Snapshot;
-use crate::model::{fold, Body, Draft};
+use crate::model::{fold, Body, Draft, Record};
 use crate::store::{Store, MEMORY_REF};
 use plan::Candidate;
 
@@ -86,32 +86,13 @@ pub fn promote(store: &Store, sealer: &mut Sealer, opts: &Options) -> Result<Pro
     let own_ref = format!("{SIGHTINGS_PREFIX}{project}");
     // This project's sightings: its qualifying instincts not recorded with this content yet.
     let (_, recorded) = user.records(&own_ref)?;
-    let fresh: Vec<Sealed> = sealed_mine
-        .into_iter()
-        .filter(|s| {
-            !recorded
-                .iter()
-                .any(|r| crate::view::visible(&r.body) == crate::view::visible(s.body()))
-        })
-        .collect();
+    let fresh = unrecorded(&sealed_mine, &recorded);
     out.sighted = fresh.len();
     if !opts.dry_run && !fresh.is_empty() {
         user.commit(
             &own_ref,
             &format!("sightings: {} instincts of project {project}", fresh.len()),
-            |current| {
-                Ok::<_, anyhow::Error>(
-                    fresh
-                        .iter()
-                        .filter(|s| {
-                            !current.iter().any(|r| {
-                                crate::view::visible(&r.body) == crate::view::visible(s.body())
-                            })
-                        })
-                        .cloned()
-                        .collect(),
-                )
-            },
+            |current| Ok::<_, anyhow::Error>(unrecorded(&fresh, current)),
         )?;
     }
     let mut others = Vec::new();
@@ -159,6 +140,20 @@ pub fn promote(store: &Store, sealer: &mut Sealer, opts: &Options) -> Result<Pro
         },
     )?;
     Ok(out)
+}
+
+/// The sightings of `sealed` whose content no record of `recorded` holds.
+fn unrecorded(sealed: &[Sealed], recorded: &[Record]) -> Vec<Sealed> {
+    use crate::view::visible;
+    sealed
+        .iter()
+        .filter(|s| {
+            !recorded
+                .iter()
+                .any(|r| visible(&r.body) == visible(s.body()))
+        })
+        .cloned()
+        .collect()
 }
 
 /// Picks what `opts` asks to promote among the candidates.
