@@ -59,15 +59,10 @@ impl Drift {
                 .map(short)
                 .unwrap_or("(before the first commit)");
             let branch = sanitize(self.saved_branch.as_deref().unwrap_or("(detached)"));
-            if self.any() {
-                out.push_str(&format!(
-                    "drift since the last save ({at}, {branch} @ {head}):\n"
-                ));
-            } else {
-                out.push_str(&format!(
-                    "no drift since the last save ({at}, {branch} @ {head})\n"
-                ));
-            }
+            let (no, colon) = if self.any() { ("", ":") } else { ("no ", "") };
+            out.push_str(&format!(
+                "{no}drift since the last save ({at}, {branch} @ {head}){colon}\n"
+            ));
         }
         for line in self.lines() {
             out.push_str(&format!("  {line}\n"));
@@ -176,16 +171,14 @@ pub fn drift(
         .head
         .as_deref()
         .and_then(|h| ObjectId::from_hex(h.as_bytes()).ok());
+    let counting = |e: store::AheadBehindError| store::StoreError::Git {
+        context: "cannot count commits since the last save".into(),
+        source: Box::new(e),
+    };
     match (saved, head.head) {
         (Some(saved), Some(now)) => {
             if store.has_object(saved) {
-                let (ab, cost) =
-                    store
-                        .ahead_behind_cost(saved, now)
-                        .map_err(|e| store::StoreError::Git {
-                            context: "cannot count commits since the last save".into(),
-                            source: Box::new(e),
-                        })?;
+                let (ab, cost) = store.ahead_behind_cost(saved, now).map_err(counting)?;
                 d.hint = cost.hint();
                 d.ahead = Some(ab.ahead);
                 d.behind = Some(ab.behind);
@@ -196,14 +189,7 @@ pub fn drift(
         (Some(saved), None) => d.saved_commit_missing = !store.has_object(saved),
         // Saved before the first commit: everything committed since is ahead.
         (None, Some(now)) => {
-            d.ahead = Some(
-                store
-                    .commits_reachable(now)
-                    .map_err(|e| store::StoreError::Git {
-                        context: "cannot count commits since the last save".into(),
-                        source: Box::new(e),
-                    })?,
-            );
+            d.ahead = Some(store.commits_reachable(now).map_err(counting)?);
             d.behind = Some(0);
         }
         (None, None) => {}
