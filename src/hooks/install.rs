@@ -60,8 +60,7 @@ impl HookState {
 /// `rune.strictPush` set, so only then does the block stop the git command.
 pub fn block(hook: &str, alone: bool) -> String {
     let run = match (hook, alone) {
-        ("post-rewrite", true) => "  exec git-rune hook post-rewrite \"$@\"\n".to_owned(),
-        ("pre-push", true) => "  exec git-rune hook pre-push \"$@\"\n".to_owned(),
+        ("post-rewrite" | "pre-push", true) => format!("  exec git-rune hook {hook} \"$@\"\n"),
         (_, true) => format!("  exec git-rune hook {hook} \"$@\" </dev/null\n"),
         ("post-rewrite", false) => "  rune_rewritten=$(cat)\n  \
              printf '%s\\n' \"$rune_rewritten\" | git-rune hook post-rewrite \"$@\" || true\n  \
@@ -246,10 +245,10 @@ pub fn uninstall(dir: &Path, hook: &str) -> Result<HookState, HookError> {
         let rest = without_block(&text).replace(&format!("{CREATED}\n"), "");
         if rest.trim() == "#!/bin/sh" {
             std::fs::remove_file(&path).map_err(io("remove", &path))?;
-            return Ok(HookState::Installed);
+        } else {
+            // Someone added lines to the hook we created: keep theirs.
+            write_executable(&path, &rest)?;
         }
-        // Someone added lines to the hook we created: keep theirs.
-        write_executable(&path, &rest)?;
         return Ok(HookState::Installed);
     }
     write_executable(&path, &without_block(&text))?;

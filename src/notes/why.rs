@@ -200,16 +200,12 @@ fn nearest_note(
     path: Option<&str>,
 ) -> Result<Option<(ObjectId, String)>> {
     let mut next = Some(commit);
-    let mut steps = 0;
-    while let Some(id) = next {
+    for _ in 0..=MAX_WALK {
+        let Some(id) = next else { break };
         if let Some(text) = store.note(id)? {
             if path.is_none() || id == commit || store.touches(id, path.unwrap_or_default()) {
                 return Ok(Some((id, text)));
             }
-        }
-        steps += 1;
-        if steps > MAX_WALK {
-            break;
         }
         next = store.commit_info(id).ok().and_then(|c| c.first_parent);
     }
