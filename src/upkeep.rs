@@ -6,7 +6,7 @@
 
 use crate::memory::record::{orphan_oracles, prune_instincts};
 use crate::store::Store;
-use crate::sync::merge::Outcome;
+use crate::sync::merge::{Outcome, RefMerge};
 use crate::sync::{merge_fetched, SyncReport};
 
 /// What the upkeep did.
@@ -100,19 +100,9 @@ pub fn merge(store: &Store) -> Upkeep {
     let mut up = Upkeep::default();
     match merge_fetched(store) {
         Ok(reports) => {
-            up.commits += reports
-                .iter()
-                .flat_map(|r| &r.refs)
-                .filter(|m| {
-                    matches!(
-                        m.outcome,
-                        Outcome::FastForward
-                            | Outcome::Merged
-                            | Outcome::Rebased
-                            | Outcome::Replaces
-                    )
-                })
-                .count();
+            // Every outcome but these wrote a commit.
+            let wrote = |m: &&RefMerge| !matches!(m.outcome, Outcome::UpToDate | Outcome::Ahead);
+            up.commits += reports.iter().flat_map(|r| &r.refs).filter(wrote).count();
             up.warnings = reports.iter().flat_map(SyncReport::warnings).collect();
             up.merged = reports;
         }
