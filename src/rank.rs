@@ -213,11 +213,8 @@ impl Index {
         let mut hits: Vec<(usize, f32)> = values
             .into_iter()
             .map(|(d, values)| {
-                let mut score = 0f32;
-                for ((idf, _), value) in tokens.iter().zip(values) {
-                    score += idf * value;
-                }
-                (d as usize, score)
+                let score = tokens.iter().zip(values).map(|((idf, _), v)| idf * v);
+                (d as usize, score.sum())
             })
             .filter(|h| h.1 > 0.0)
             .collect();
