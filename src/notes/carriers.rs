@@ -18,15 +18,11 @@ pub fn carriers(
     ids: &[&str],
 ) -> store::Result<HashMap<String, ObjectId>> {
     let mut found = HashMap::new();
-    let Some(from) = from else {
-        return Ok(found);
-    };
-    let mut next = Some(from);
-    let mut steps = 0;
-    while let Some(commit) = next {
-        if found.len() == ids.len() || steps >= MAX_WALK {
+    let mut next = from;
+    for _ in 0..MAX_WALK {
+        let Some(commit) = next.filter(|_| found.len() < ids.len()) else {
             break;
-        }
+        };
         if let Some(text) = store.note(commit)? {
             for (_, id, _) in CommitNote::parse(&text).records {
                 // Notes list full ids; a hand-written one may shorten them.
@@ -35,7 +31,6 @@ pub fn carriers(
                 }
             }
         }
-        steps += 1;
         next = store.commit_info(commit).ok().and_then(|c| c.first_parent);
     }
     Ok(found)

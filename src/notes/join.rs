@@ -65,12 +65,8 @@ pub fn join(texts: &[&str]) -> String {
             out.push_str(&format!("{key}: {v}\n"));
         }
     }
-    for line in lines.filter(|l| !l.is_empty()) {
+    for line in (lines.filter(|l| !l.is_empty())).chain(others.iter().map(String::as_str)) {
         out.push_str(line);
-        out.push('\n');
-    }
-    for line in others {
-        out.push_str(&line);
         out.push('\n');
     }
     out
