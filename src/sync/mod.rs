@@ -339,6 +339,7 @@ fn remote_tracking(remote: &str, remote_ref: &str) -> String {
 
 /// What a sync pushes: (what: a local ref or a commit, remote ref, lease), the commit each
 /// one sends, and which remote refs are this clone's own.
+#[derive(Default)]
 struct Plan {
     refs: Vec<(String, String, Option<ObjectId>)>,
     ids: Vec<ObjectId>,
@@ -363,20 +364,12 @@ fn outgoing(
     report: &mut SyncReport,
 ) -> Result<Plan> {
     let pushing = &opts.pushing;
-    let mut plan = Plan {
-        refs: Vec::new(),
-        ids: Vec::new(),
-        own: Vec::new(),
-    };
-    let mut names: Vec<String> = Vec::new();
-    if store.ref_id(MEMORY_REF)?.is_some() {
-        names.push(MEMORY_REF.to_owned());
-    }
+    let mut plan = Plan::default();
+    let mut names = vec![MEMORY_REF.to_owned()];
     names.extend(share::shared_branches(store, remote, pushing)?);
-    if store.ref_id(NOTES_REF)?.is_some() {
-        names.push(NOTES_REF.to_owned());
-    }
+    names.push(NOTES_REF.to_owned());
     for name in names {
+        // A ref this clone does not have sends nothing.
         let Some(ours) = store.tip(&name)? else {
             continue;
         };
