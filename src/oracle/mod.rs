@@ -15,6 +15,7 @@ use crate::memory::Snapshot;
 use crate::model::kinds::Oracle;
 use crate::model::oracle::{
     add_secs, moved, parse_timeout, status_of, COMPLETE, CONSUMED, MAX_EXCERPT, PENDING,
+    REASON_TIMEOUT,
 };
 use crate::model::{Body, Draft, Record, Scope};
 use crate::store::Store;
@@ -225,6 +226,11 @@ pub fn reattach(store: &Store, session_id: &str) -> Result<Reattached> {
                 Step::Consume | Step::Again => Some(gate(r)),
                 _ => None,
             };
+            let failed = |reason| Reattached::Failed {
+                record: r.clone(),
+                reason,
+                written: None,
+            };
             let (result, body) = match (step, verdict) {
                 (_, Some(Gate::Withheld)) => (Reattached::Withheld(r.clone()), None),
                 (step, Some(verdict)) => {
@@ -243,22 +249,8 @@ pub fn reattach(store: &Store, session_id: &str) -> Result<Reattached> {
                     (ready, body)
                 }
                 (Step::NotReady, _) => (Reattached::NotReady(r.clone()), None),
-                (Step::TimeOut, _) => (
-                    Reattached::Failed {
-                        record: r.clone(),
-                        reason: crate::model::oracle::REASON_TIMEOUT.into(),
-                        written: None,
-                    },
-                    plan::timed_out(r),
-                ),
-                (Step::Failed(reason), _) => (
-                    Reattached::Failed {
-                        record: r.clone(),
-                        reason,
-                        written: None,
-                    },
-                    None,
-                ),
+                (Step::TimeOut, _) => (failed(REASON_TIMEOUT.into()), plan::timed_out(r)),
+                (Step::Failed(reason), _) => (failed(reason), None),
                 (Step::Consume | Step::Again, None) => unreachable!("judged above"),
             };
             out = Some(result);
