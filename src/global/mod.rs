@@ -30,7 +30,7 @@ pub struct Options {
 }
 
 /// What a run found and did.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Promotion {
     /// The user-level repository.
     pub repo: PathBuf,
@@ -73,10 +73,7 @@ pub fn promote(store: &Store, sealer: &mut Sealer, opts: &Options) -> Result<Pro
         repo,
         dry_run: opts.dry_run,
         qualifying: mine.len(),
-        sighted: 0,
-        other_projects: 0,
-        candidates: Vec::new(),
-        promoted: Vec::new(),
+        ..Promotion::default()
     };
     let Some(user) = user else {
         // Dry, and no user-level memory yet: nothing sighted anywhere else.

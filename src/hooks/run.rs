@@ -198,11 +198,10 @@ fn pre_push(
     }
     let (pushing, sending) = pushed(input.unwrap_or_default());
     let opts = SyncOptions {
-        no_push: false,
         rounds: HOOK_SYNC_ROUNDS,
         pushing,
         sending,
-        opt_in: false,
+        ..SyncOptions::default()
     };
     let synced = sync(store, remote, opts, &|_| {})?;
     let came: usize = synced.incoming().values().sum();

@@ -178,11 +178,7 @@ fn remapped(r: &Record, map: &HashMap<String, String>) -> Option<Draft> {
     };
     let new = map.get(git.head.as_deref()?)?;
     git.head = Some(new.clone());
-    Some(Draft {
-        at: None,
-        body,
-        supersedes: vec![r.id.clone()],
-    })
+    Some(Draft::superseding(body, vec![r.id.clone()]))
 }
 
 #[cfg(test)]
