@@ -28,15 +28,10 @@ pub fn too_large(output: &str) -> bool {
 
 /// A tool name as it may appear in a file name.
 fn file_safe(tool: &str) -> String {
+    let keep = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
     let s: String = tool
         .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '-'
-            }
-        })
+        .map(|c| if keep(c) { c } else { '-' })
         .collect();
     if s.is_empty() {
         "output".into()

@@ -93,12 +93,8 @@ pub fn preview(
 ) -> Result<Preview, PreviewError> {
     let mut sizes = Vec::with_capacity(files.len());
     for f in files {
-        let path = if f.is_absolute() {
-            f.clone()
-        } else {
-            root.join(f)
-        };
-        let text = std::fs::read(&path).map_err(|source| PreviewError::Read {
+        // An absolute path replaces `root`.
+        let text = std::fs::read(root.join(f)).map_err(|source| PreviewError::Read {
             path: f.clone(),
             source,
         })?;

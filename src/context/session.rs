@@ -169,16 +169,8 @@ pub fn dir(git_dir: &Path) -> PathBuf {
 /// The counters file of `id` (any character outside `[A-Za-z0-9._-]` replaced, so an id can
 /// never name a path elsewhere).
 pub fn path(git_dir: &Path, id: &str) -> PathBuf {
-    let safe: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let keep = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+    let safe: String = id.chars().map(|c| if keep(c) { c } else { '_' }).collect();
     let safe = safe.trim_start_matches('.');
     let safe = if safe.is_empty() { "unknown" } else { safe };
     dir(git_dir).join(format!("{safe}.json"))
