@@ -107,13 +107,11 @@ pub fn where_memory_goes(store: &Store) -> Vec<(String, Sharing)> {
 /// Opts `remote` in: `remote.<name>.runeShare=true`, and the fetch refspecs that let a plain
 /// `git fetch` bring its memory. Returns whether anything changed.
 pub fn opt_in(store: &Store, remote: &str) -> Result<bool> {
-    let mut changed = false;
-    if store.config_bool(&share_key(remote)) != Some(true) {
+    let changed = store.config_bool(&share_key(remote)) != Some(true);
+    if changed {
         store.set_config(&share_key(remote), Some("true"), false)?;
-        changed = true;
     }
-    changed |= super::track_remote(store, remote)?;
-    Ok(changed)
+    Ok(super::track_remote(store, remote)? || changed)
 }
 
 /// Opts `remote` out: `remote.<name>.runeShare=false`, its fetch refspecs and tracking refs
@@ -196,16 +194,11 @@ pub fn clone_id(store: &Store) -> Result<String> {
     // Written through a rename: two processes making it at once agree on one.
     let tmp = dir.join(format!("clone-id.tmp-{}", std::process::id()));
     std::fs::write(&tmp, format!("{id}\n"))?;
-    match std::fs::hard_link(&tmp, &path) {
-        Ok(()) => {
-            let _ = std::fs::remove_file(&tmp);
-            Ok(id)
-        }
-        Err(_) => {
-            let _ = std::fs::remove_file(&tmp);
-            let text = std::fs::read_to_string(&path)?;
-            Ok(text.trim().to_owned())
-        }
+    let linked = std::fs::hard_link(&tmp, &path);
+    let _ = std::fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => Ok(id),
+        Err(_) => Ok(std::fs::read_to_string(&path)?.trim().to_owned()),
     }
 }
 
