@@ -51,19 +51,13 @@ pub fn compact(store: &Store, name: &str) -> anyhow::Result<Option<Compaction>> 
 /// The tip a compacted history replaced, if the history of `tip` starts at a compacted root
 /// (following first parents, which a merge keeps on the local side).
 pub fn compacted_from(store: &Store, tip: Tip) -> anyhow::Result<Option<ObjectId>> {
-    let mut next = Some(tip.commit);
-    let mut root = None;
-    while let Some(id) = next {
-        let info = store.commit_info(id)?;
-        next = info.first_parent;
-        root = Some(info);
+    let mut root = store.commit_info(tip.commit)?;
+    while let Some(parent) = root.first_parent {
+        root = store.commit_info(parent)?;
     }
-    Ok(root.and_then(|r| {
-        r.message
-            .lines()
-            .find_map(|l| l.strip_prefix(COMPACTED)?.strip_prefix(": "))
-            .and_then(|v| ObjectId::from_hex(v.trim().as_bytes()).ok())
-    }))
+    Ok((root.message.lines())
+        .find_map(|l| l.strip_prefix(COMPACTED)?.strip_prefix(": "))
+        .and_then(|v| ObjectId::from_hex(v.trim().as_bytes()).ok()))
 }
 
 /// Where `gc` lists the commits whose notes expired, one id a line: a sync does not take
