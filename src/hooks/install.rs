@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::store::Store;
+use crate::text::without_block;
 
 /// The hooks git-rune installs.
 pub const HOOKS: [&str; 4] = ["post-commit", "post-checkout", "post-rewrite", "pre-push"];
@@ -199,11 +200,6 @@ pub fn state(dir: &Path, hook: &str) -> Result<HookState, HookError> {
     })
 }
 
-/// Removes our block from a hook's text.
-fn without_block(text: &str) -> String {
-    crate::text::without_block(text, BEGIN, END)
-}
-
 /// Installs one hook; idempotent. A hook the user already has keeps running: the block goes
 /// right after its shebang line, so ours runs first and theirs decides the exit code.
 pub fn install(dir: &Path, hook: &str) -> Result<HookState, HookError> {
@@ -213,7 +209,7 @@ pub fn install(dir: &Path, hook: &str) -> Result<HookState, HookError> {
         None => (format!("#!/bin/sh\n{CREATED}\n{}", block(hook, true)), true),
         Some(existing) => {
             let created = existing.contains(CREATED);
-            let base = without_block(&existing);
+            let base = without_block(&existing, BEGIN, END);
             let (first, rest) = base.split_once('\n').unwrap_or((base.as_str(), ""));
             if !first.starts_with("#!") || !is_shell(first) {
                 return Err(HookError::NotShell {
@@ -242,7 +238,7 @@ pub fn uninstall(dir: &Path, hook: &str) -> Result<HookState, HookError> {
         return Ok(HookState::Absent);
     };
     if text.contains(CREATED) {
-        let rest = without_block(&text).replace(&format!("{CREATED}\n"), "");
+        let rest = without_block(&text, BEGIN, END).replace(&format!("{CREATED}\n"), "");
         if rest.trim() == "#!/bin/sh" {
             std::fs::remove_file(&path).map_err(io("remove", &path))?;
         } else {
@@ -251,7 +247,7 @@ pub fn uninstall(dir: &Path, hook: &str) -> Result<HookState, HookError> {
         }
         return Ok(HookState::Installed);
     }
-    write_executable(&path, &without_block(&text))?;
+    write_executable(&path, &without_block(&text, BEGIN, END))?;
     Ok(HookState::Chained)
 }
 

@@ -8,7 +8,7 @@ use crate::error;
 use crate::model::kinds::Session;
 use crate::model::{Body, Record};
 use crate::store::{branch_ref, Blame, ObjectId, Store, MEMORY_REF};
-use crate::text::{pretty_time, short};
+use crate::text::{first_line, pretty_time, short};
 
 /// What `why` found.
 pub struct Why {
@@ -72,9 +72,7 @@ impl Why {
                 short(&noted.to_string())
             ));
         }
-        out.push_str(&format!("commit {noted}\n"));
-        out.push_str(text.lines().next().unwrap_or(""));
-        out.push('\n');
+        out.push_str(&format!("commit {noted}\n{}\n", first_line(text)));
         for (kind, id, title) in &self.note.records {
             match self.records.iter().find(|r| r.id.starts_with(id.as_str())) {
                 Some(r) if withhold(r) => out.push_str(&format!(
