@@ -312,7 +312,6 @@ fn open_checkpoint(
         }))
 }
 
-/// The branch a rebase in progress is rebasing, from git's rebase state.
 /// The commit a cherry-pick in progress is picking (`CHERRY_PICK_HEAD`, which git keeps
 /// until the picked commit is made, post-commit hook included).
 fn cherry_picked(store: &Store) -> Option<ObjectId> {
@@ -320,6 +319,7 @@ fn cherry_picked(store: &Store) -> Option<ObjectId> {
     ObjectId::from_hex(text.trim().as_bytes()).ok()
 }
 
+/// The branch a rebase in progress is rebasing, from git's rebase state.
 pub fn rebasing_branch(store: &Store) -> Option<String> {
     ["rebase-merge", "rebase-apply"].iter().find_map(|dir| {
         let name = std::fs::read_to_string(store.git_dir().join(dir).join("head-name")).ok()?;
