@@ -238,9 +238,10 @@ struct Shown<'a> {
 fn fill(layout: &[String], rules: &[Shown<'_>]) -> String {
     let mut placed = vec![false; rules.len()];
     let mut out: Vec<String> = Vec::new();
-    // Per region (from one section heading to the next): its section, whether it is the
-    // archive, the line its heading is on, and where a rule added to it goes.
-    let mut regions: Vec<(Option<String>, bool, usize, usize)> = vec![(None, false, 0, 0)];
+    // Per region (from one section heading to the next): its section and where a rule added
+    // to it goes; and the line the archive's heading is on.
+    let mut regions: Vec<(Option<String>, usize)> = vec![(None, 0)];
+    let mut archive_at = None;
     let mut walk = Walk::default();
     let mut drop_blank = false;
     for line in layout {
@@ -276,13 +277,10 @@ fn fill(layout: &[String], rules: &[Shown<'_>]) -> String {
             Some(None) => drop_blank = out.last().is_some_and(|l| l.trim().is_empty()),
             None => {
                 if step == Step::Section {
-                    let start = out.len();
-                    regions.push((
-                        walk.section.clone(),
-                        walk.archive.is_some(),
-                        start,
-                        start + 1,
-                    ));
+                    if walk.archive.is_some() {
+                        archive_at.get_or_insert(out.len());
+                    }
+                    regions.push((walk.section.clone(), out.len() + 1));
                 }
                 out.push(line.clone());
             }
@@ -294,47 +292,33 @@ fn fill(layout: &[String], rules: &[Shown<'_>]) -> String {
             .is_none_or(|l| l.trim().is_empty() || (is_separator(l) && !l.starts_with("<!--")))
         {
             if let Some(r) = regions.last_mut() {
-                r.3 = out.len();
+                r.1 = out.len();
             }
         }
     }
     // Rules no slot named, by region (or a new section), then inserted from the end.
     let mut inserts: Vec<(usize, Vec<String>)> = Vec::new();
     let mut new_sections: Vec<(String, Vec<String>)> = Vec::new();
-    for (i, r) in rules.iter().enumerate().filter(|(i, _)| !placed[*i]) {
-        let _ = i;
+    for (r, _) in rules.iter().zip(&placed).filter(|(_, p)| !**p) {
         let mut block = vec![String::new()];
         block.extend(r.lines.iter().cloned());
         match regions
             .iter()
-            .find(|(s, _, _, _)| s.as_deref() == Some(r.section.as_str()))
+            .find(|(s, _)| s.as_deref() == Some(r.section.as_str()))
         {
-            Some(&(_, _, _, at)) => match inserts.iter_mut().find(|(a, _)| *a == at) {
-                Some((_, lines)) => lines.extend(block),
-                None => inserts.push((at, block)),
-            },
-            None => match new_sections.iter_mut().find(|(s, _)| *s == r.section) {
-                Some((_, lines)) => lines.extend(block),
-                None => new_sections.push((r.section.clone(), block)),
-            },
+            Some(&(_, at)) => add_to(&mut inserts, at, block),
+            None => add_to(&mut new_sections, r.section.clone(), block),
         }
     }
     new_sections.sort_by_key(|(s, _)| rank(s));
     // New sections go before the archive (unless archived themselves), else at the end.
-    let archive_at = regions
-        .iter()
-        .find(|(_, archive, _, _)| *archive)
-        .map(|r| r.2);
     for (section, block) in new_sections {
         let mut lines = vec![format!("## {section}")];
         lines.extend(block);
         match archive_at.filter(|_| !is_archived(&section)) {
             Some(at) => {
                 lines.push(String::new());
-                match inserts.iter_mut().find(|(a, _)| *a == at) {
-                    Some((_, l)) => l.extend(lines),
-                    None => inserts.push((at, lines)),
-                }
+                add_to(&mut inserts, at, lines);
             }
             None => {
                 lines.insert(0, String::new());
@@ -353,6 +337,14 @@ fn fill(layout: &[String], rules: &[Shown<'_>]) -> String {
     let mut text = out.join("\n");
     text.push('\n');
     text
+}
+
+/// Appends `lines` to the group keyed `key`, or starts one.
+fn add_to<K: PartialEq>(groups: &mut Vec<(K, Vec<String>)>, key: K, lines: Vec<String>) {
+    match groups.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, l)) => l.extend(lines),
+        None => groups.push((key, lines)),
+    }
 }
 
 /// Renders the rules into the file's layout (`frame`: the one kept for it, else the view's
