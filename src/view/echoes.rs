@@ -393,35 +393,31 @@ pub fn parse(role: &str, file: EchoFile, text: &str) -> Result<Vec<Parsed>, Pars
         // where an entry may start.
         let after_blank = i == 0 || lines[i - 1].trim().is_empty() || just_started;
         just_started = false;
-        if let Some((layer, title, date)) = plugin_heading(line).filter(|_| after_blank) {
-            out.extend(cur.take().map(|b| finish(role, file, b)).transpose()?);
-            cur = Some(Building {
-                line: n,
-                date: date.clone(),
-                title,
-                layer: Some(layer),
-                extra: std::mem::take(&mut pending),
-                plugin: Some(Vec::new()),
-                ..Building::default()
-            });
-            just_started = true;
-            continue;
-        }
+        let plugin = plugin_heading(line)
+            .filter(|_| after_blank)
+            .map(|(layer, title, date)| (date, title, Some(layer)));
         // Inside a plugin entry everything is the learning, up to the next entry heading (a
         // dated one of the seed's format, or the plugin's), save its labelled lines first.
-        if let Some(b) = cur.as_mut().filter(|b| b.plugin.is_some()) {
+        if let Some(b) = cur
+            .as_mut()
+            .filter(|b| b.plugin.is_some() && plugin.is_none())
+        {
             let dated_heading = heading(line).is_some_and(|(d, _)| !d.is_empty());
             if !dated_heading && !trimmed.starts_with("> withheld by git-rune: echo ") {
                 plugin_line(b, line, n)?;
                 continue;
             }
         }
-        if let Some((date, title)) = heading(line) {
+        let start = plugin.or_else(|| heading(line).map(|(date, title)| (date, title, None)));
+        if let Some((date, title, layer)) = start {
             out.extend(cur.take().map(|b| finish(role, file, b)).transpose()?);
+            just_started = layer.is_some();
             cur = Some(Building {
                 line: n,
                 date,
                 title,
+                plugin: layer.is_some().then(Vec::new),
+                layer,
                 extra: std::mem::take(&mut pending),
                 ..Building::default()
             });
