@@ -76,26 +76,25 @@ pub(crate) fn render_cumulative(records: &[Record], withhold: Withhold<'_>) -> S
         .map(|(_, section, text)| (section, text))
         .collect();
     let mut out = String::from("# Cumulative Project Notes\n");
-    for section in CUMULATIVE_SECTIONS {
-        if section != RESOLVED || items.iter().any(|(s, _)| s == RESOLVED) {
-            push_section(&mut out, section, &items);
-        }
-    }
-    for s in extra_sections(&items, &CUMULATIVE_SECTIONS) {
-        push_section(&mut out, s, &items);
-    }
+    let resolved = items.iter().any(|(s, _)| s == RESOLVED);
+    let fixed = CUMULATIVE_SECTIONS
+        .into_iter()
+        .filter(|s| *s != RESOLVED || resolved);
+    push_sections(&mut out, fixed.collect(), &items);
     out
 }
 
-/// Sections of `items` outside `fixed`, once each, in order of first appearance.
-fn extra_sections<'a>(items: &'a [Shown], fixed: &[&str]) -> Vec<&'a str> {
-    let mut out: Vec<&str> = Vec::new();
+/// Writes the `fixed` sections, then those of `items` outside them (once each, in order of
+/// first appearance).
+fn push_sections<'a>(out: &mut String, mut sections: Vec<&'a str>, items: &'a [Shown]) {
     for (s, _) in items {
-        if !fixed.contains(&s.as_str()) && !out.contains(&s.as_str()) {
-            out.push(s);
+        if !sections.contains(&s.as_str()) {
+            sections.push(s);
         }
     }
-    out
+    for s in sections {
+        push_section(out, s, items);
+    }
 }
 
 /// One `# Task Notes: <task>` block per task, in order of first appearance, each with the four
@@ -127,12 +126,7 @@ pub(crate) fn render_tasks(records: &[Record], withhold: Withhold<'_>) -> String
             .filter(|(t, _, _)| t == task)
             .map(|(_, s, text)| (s.clone(), text.clone()))
             .collect();
-        for section in TASK_SECTIONS {
-            push_section(&mut out, section, &items);
-        }
-        for s in extra_sections(&items, &TASK_SECTIONS) {
-            push_section(&mut out, s, &items);
-        }
+        push_sections(&mut out, TASK_SECTIONS.to_vec(), &items);
     }
     out
 }
@@ -158,22 +152,16 @@ fn section_of(line: usize, h: &str, known: &[&'static str]) -> Result<String, Pa
     Ok(name)
 }
 
-/// The placeholders among a section's lines, and the lines without them.
-fn split_withheld<'a>(lines: &[Src<'a>]) -> (Vec<String>, Vec<Src<'a>>) {
-    let mut ids = Vec::new();
+/// The items of one section: (text, written checked); its placeholders go to `out` first.
+fn section_items(out: &mut Vec<Parsed>, lines: &[Src<'_>]) -> Vec<(String, bool)> {
     let mut rest = Vec::new();
     for src in lines {
         match withheld_id(src.text) {
-            Some(id) => ids.push(id.to_owned()),
+            Some(id) => out.push(Parsed::Withheld(id.to_owned())),
             None => rest.push(*src),
         }
     }
-    (ids, rest)
-}
-
-/// The items of one section: (text, written checked).
-fn section_items(lines: &[Src<'_>]) -> Vec<(String, bool)> {
-    read_items(lines)
+    read_items(&rest)
         .into_iter()
         .map(|(_, raw)| (item(&raw), is_checked(&raw)))
         .filter(|(text, _)| !text.is_empty())
@@ -217,9 +205,7 @@ pub(crate) fn parse_cumulative(text: &str) -> Result<super::Framed, ParseError> 
     }
     let mut out = Vec::new();
     for (section, lines) in &sections {
-        let (withheld, lines) = split_withheld(lines);
-        out.extend(withheld.into_iter().map(Parsed::Withheld));
-        for (text, checked) in section_items(&lines) {
+        for (text, checked) in section_items(&mut out, lines) {
             let section = if section == FOLLOW_UP && checked {
                 RESOLVED
             } else {
@@ -283,9 +269,7 @@ pub(crate) fn parse_tasks(text: &str) -> Result<Vec<Parsed>, ParseError> {
     }
     let mut out = Vec::new();
     for (task, section, lines) in &sections {
-        let (withheld, lines) = split_withheld(lines);
-        out.extend(withheld.into_iter().map(Parsed::Withheld));
-        for (text, _) in section_items(&lines) {
+        for (text, _) in section_items(&mut out, lines) {
             out.push(Parsed::entry(
                 Body::TaskNote(TaskNote {
                     task: task.clone(),
