@@ -91,15 +91,9 @@ pub fn import_sp_json(
             let mut supersedes = Vec::new();
             match holder {
                 Some(r) if r.body.title() == body.title() => {
-                    if let (
-                        Body::Task(Task { uid, claimed, .. }),
-                        Body::Task(Task {
-                            uid: u, claimed: c, ..
-                        }),
-                    ) = (&mut body, &r.body)
-                    {
-                        uid.clone_from(u);
-                        claimed.clone_from(c);
+                    if let (Body::Task(t), Body::Task(old)) = (&mut body, &r.body) {
+                        t.uid.clone_from(&old.uid);
+                        t.claimed.clone_from(&old.claimed);
                     }
                     supersedes.push(r.id.clone());
                 }
@@ -115,10 +109,8 @@ pub fn import_sp_json(
             if holder.is_some() && supersedes.is_empty() {
                 renumbered.push((task_id(num), task_id(body.task_num())));
             }
-            if let Some(r) = holder.filter(|_| !supersedes.is_empty()) {
-                if r.body == body {
-                    continue;
-                }
+            if holder.is_some_and(|r| !supersedes.is_empty() && r.body == body) {
+                continue;
             }
             out.push(seal(sealer, Draft::superseding(body, supersedes), shown)?);
         }

@@ -252,13 +252,9 @@ pub fn plan<'a>(tasks: &'a [Record], blocks: &[Record], now: &str) -> Vec<Group<
     }
     for (category, mut members) in over {
         members.sort_by_key(|&i| cands[i].num);
-        let what = if category.is_empty() {
-            "other".to_owned()
-        } else {
-            category.to_lowercase()
-        };
+        let what = Some(category).filter(|c| !c.is_empty()).unwrap_or("other");
         groups.push(Group {
-            title: format!("Earlier {what} work"),
+            title: format!("Earlier {} work", what.to_lowercase()),
             category: category.to_owned(),
             members: members.iter().map(|&i| cands[i].r).collect(),
             criteria: [false; 4],

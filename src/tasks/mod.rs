@@ -202,10 +202,8 @@ pub fn update(store: &Store, sealer: &mut Sealer, id: &str, change: Change) -> R
             if body == r.body && !renumbered {
                 return Ok(Vec::new());
             }
-            if let Body::Task(Task { claimed, .. }) = &mut body {
-                if renumbered {
-                    *claimed = now.clone();
-                }
+            if let (Body::Task(t), true) = (&mut body, renumbered) {
+                t.claimed = now.clone();
             }
             let mut out = pins(sealer, state, &now, &[r.id.as_str()])?;
             out.push(seal(

@@ -101,8 +101,8 @@ pub fn parse(text: &str, now: &str) -> Result<SpFile, SpError> {
     let blocks: Vec<SpBlock> =
         serde_json::from_value(v.get("context_blocks").cloned().unwrap_or(json!([])))
             .map_err(|e| SpError::Invalid(format!("context_blocks: {e}")))?;
-    let time = |field: &str, t: Option<&str>, id: &str| match t {
-        None => Ok(String::new()),
+    let time = |field: &str, t: Option<&str>, id: &str, or: &str| match t {
+        None => Ok(or.to_owned()),
         Some(t) => utc(t).ok_or_else(|| {
             SpError::Invalid(format!("{id}: {field} {t:?} is not an ISO 8601 time"))
         }),
@@ -117,18 +117,14 @@ pub fn parse(text: &str, now: &str) -> Result<SpFile, SpError> {
                 t.id, t.status
             ))
         })?;
-        let mut created = time("created", t.created.as_deref(), &t.id)?;
-        if created.is_empty() {
-            created = now.to_owned();
-        }
         out_tasks.push(Body::Task(Task {
             num,
             title: t.title,
             status: status.to_owned(),
             priority: t.priority.unwrap_or_default(),
             category: t.category.unwrap_or_default(),
-            created,
-            completed: time("completed", t.completed.as_deref(), &t.id)?,
+            created: time("created", t.created.as_deref(), &t.id, now)?,
+            completed: time("completed", t.completed.as_deref(), &t.id, "")?,
             consolidated: t.consolidated,
             consolidated_count: t.consolidated_count,
             context: t.context.unwrap_or_default(),
@@ -147,14 +143,10 @@ pub fn parse(text: &str, now: &str) -> Result<SpFile, SpError> {
     }
     let mut out_blocks = Vec::new();
     for b in blocks {
-        let mut updated = time("updated", b.updated.as_deref(), &b.title)?;
-        if updated.is_empty() {
-            updated = now.to_owned();
-        }
         out_blocks.push(Body::ContextBlock(ContextBlock {
+            updated: time("updated", b.updated.as_deref(), &b.title, now)?,
             title: b.title,
             content: b.content,
-            updated,
             related_tasks: b.related_tasks,
         }));
     }
@@ -295,6 +287,15 @@ impl Obj {
         self.raw(key, v)
     }
 
+    /// `put` when `when`, else the object as it is.
+    fn put_if(self, when: bool, key: &str, value: Value) -> Obj {
+        if when {
+            self.put(key, value)
+        } else {
+            self
+        }
+    }
+
     fn raw(mut self, key: &str, json: String) -> Obj {
         let k = serde_json::to_string(key).unwrap_or_default();
         self.0.push(format!("{k}:{json}"));
@@ -318,34 +319,26 @@ fn task_json(b: &Body, place: &Place) -> Option<String> {
     let Body::Task(t) = b else {
         return None;
     };
+    let files: Vec<String> = t.files.iter().map(|f| place.private(f)).collect();
     let mut m = Obj::default()
         .put("id", json!(task_id(t.num)))
         .put("title", json!(place.private(&t.title)))
-        .put("status", json!(t.status));
-    if !t.priority.is_empty() {
-        m = m.put("priority", json!(t.priority));
-    }
-    if !t.category.is_empty() {
-        m = m.put("category", json!(t.category));
-    }
-    m = m.put("created", json!(t.created)).put(
-        "completed",
-        if t.completed.is_empty() {
-            Value::Null
-        } else {
-            json!(t.completed)
-        },
-    );
-    m = m
+        .put("status", json!(t.status))
+        .put_if(!t.priority.is_empty(), "priority", json!(t.priority))
+        .put_if(!t.category.is_empty(), "category", json!(t.category))
+        .put("created", json!(t.created))
+        .put(
+            "completed",
+            json!(Some(&t.completed).filter(|c| !c.is_empty())),
+        )
         .put("consolidated", json!(t.consolidated))
-        .put("consolidated_count", json!(t.consolidated_count));
-    if !t.context.is_empty() {
-        m = m.put("context", json!(place.private(&t.context)));
-    }
-    if !t.files.is_empty() {
-        let files: Vec<String> = t.files.iter().map(|f| place.private(f)).collect();
-        m = m.put("files", json!(files));
-    }
+        .put("consolidated_count", json!(t.consolidated_count))
+        .put_if(
+            !t.context.is_empty(),
+            "context",
+            json!(place.private(&t.context)),
+        )
+        .put_if(!files.is_empty(), "files", json!(files));
     // Keys the seed does not define, as the file had them.
     for x in t.extra.iter().filter(|x| x.after == SP_JSON_KEY) {
         if let Ok(v) = serde_json::from_str::<Value>(&x.text) {
