@@ -16,11 +16,17 @@ pub(crate) fn invalid(field: &'static str, problem: impl Into<String>) -> Valida
     }
 }
 
+/// `Ok` when `ok`, else the field's error with the problem `problem` words.
+pub(crate) fn ensure<P: Into<String>>(
+    ok: bool,
+    field: &'static str,
+    problem: impl FnOnce() -> P,
+) -> Result<(), ValidationError> {
+    ok.then_some(()).ok_or_else(|| invalid(field, problem()))
+}
+
 pub(crate) fn require(field: &'static str, value: &str) -> Result<(), ValidationError> {
-    if value.trim().is_empty() {
-        return Err(invalid(field, "must not be empty"));
-    }
-    Ok(())
+    ensure(!value.trim().is_empty(), field, || "must not be empty")
 }
 
 pub(crate) fn confidence_in(
@@ -29,13 +35,9 @@ pub(crate) fn confidence_in(
     lo: f64,
     hi: f64,
 ) -> Result<(), ValidationError> {
-    if !(lo..=hi).contains(&v) {
-        return Err(invalid(
-            field,
-            format!("{v} is out of range: use a value from {lo:?} to {hi:?}"),
-        ));
-    }
-    Ok(())
+    ensure((lo..=hi).contains(&v), field, || {
+        format!("{v} is out of range: use a value from {lo:?} to {hi:?}")
+    })
 }
 
 /// Checks an entry's own time: RFC 3339 in UTC, to the second (`2026-04-05T10:15:00Z`).
@@ -43,14 +45,9 @@ pub fn validate_time(ts: &str) -> Result<(), ValidationError> {
     let ok = ts.len() == 20
         && ts.ends_with('Z')
         && chrono::NaiveDateTime::parse_from_str(&ts[..19], "%Y-%m-%dT%H:%M:%S").is_ok();
-    if ok {
-        Ok(())
-    } else {
-        Err(invalid(
-            "date",
-            format!("{ts:?} is not a time like 2026-04-05T10:15:00Z"),
-        ))
-    }
+    ensure(ok, "date", || {
+        format!("{ts:?} is not a time like 2026-04-05T10:15:00Z")
+    })
 }
 
 /// [`validate_time`] of a field other than `date`.

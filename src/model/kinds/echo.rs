@@ -15,7 +15,7 @@ use crate::model::fields::{extras, Field, Shape};
 use crate::model::State;
 use crate::model::meta::{Extra};
 use super::Record;
-use crate::model::validate::{confidence_in, invalid, require};
+use crate::model::validate::{confidence_in, ensure, invalid, require};
 use crate::model::{Body, ValidationError};
 
 /// An echo (seed 002): one entry of a role's memory (`.claude/echoes/<role>/MEMORY.md`).
@@ -107,46 +107,30 @@ impl KindRules for Echo {
                 && s.bytes()
                     .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
         };
-        if !hex(&e.uid) {
-            return Err(invalid(
-                "uid",
-                format!("{:?} is not {UID_LEN} lowercase hex digits", e.uid),
-            ));
-        }
-        if !valid_role(&e.role) {
-            return Err(invalid(
-                "role",
-                format!(
-                    "{:?}: use lowercase letters, digits, - and _ (planner, workers, \
-                     reviewer, auditor, team, or your own)",
-                    e.role
-                ),
-            ));
-        }
-        if !LAYERS.contains(&e.layer.as_str()) {
-            return Err(invalid(
-                "layer",
-                format!("{:?}: use one of {}", e.layer, LAYERS.join(", ")),
-            ));
-        }
-        if !valid_date(&e.date) {
-            return Err(invalid(
-                "date",
-                format!("{:?} is not a date like 2026-02-11", e.date),
-            ));
-        }
+        ensure(hex(&e.uid), "uid", || {
+            format!("{:?} is not {UID_LEN} lowercase hex digits", e.uid)
+        })?;
+        ensure(valid_role(&e.role), "role", || {
+            format!(
+                "{:?}: use lowercase letters, digits, - and _ (planner, workers, \
+                 reviewer, auditor, team, or your own)",
+                e.role
+            )
+        })?;
+        ensure(LAYERS.contains(&e.layer.as_str()), "layer", || {
+            format!("{:?}: use one of {}", e.layer, LAYERS.join(", "))
+        })?;
+        let date = |field: &'static str, d: &str| {
+            ensure(valid_date(d), field, || {
+                format!("{d:?} is not a date like 2026-02-11")
+            })
+        };
+        date("date", &e.date)?;
         // The seed writes a kind word (`Pattern: …`); the Rune Echoes plugin's titles have
         // none. Either is a title.
-        if e.title.trim().is_empty() {
-            return Err(invalid("title", "must not be empty"));
-        }
+        require("title", &e.title)?;
         confidence_in("confidence", e.confidence, 0.0, 1.0)?;
-        if !valid_date(&e.verified) {
-            return Err(invalid(
-                "verified",
-                format!("{:?} is not a date like 2026-02-11", e.verified),
-            ));
-        }
+        date("verified", &e.verified)?;
         require("text", &e.text)?;
         if has_email(&e.evidence) && !about_email(&e.title, &e.text) {
             return Err(invalid(

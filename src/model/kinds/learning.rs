@@ -11,7 +11,7 @@ use crate::model::fields::{extras, Field, Shape};
 use crate::model::State;
 use crate::model::meta::{Extra, LearningType};
 use super::Record;
-use crate::model::validate::{confidence_in, invalid, require};
+use crate::model::validate::{confidence_in, ensure, require};
 use crate::model::{ValidationError, LEARNING_KEYS};
 
 /// A learning: what a skill learned, of a type, under a key.
@@ -58,18 +58,14 @@ impl KindRules for Learning {
         // Extra keys of a learnings.jsonl line: not one of the seed's keys, and a JSON value,
         // so the line renders back as valid JSON.
         for x in &self.extra {
-            if x.label.is_empty() || LEARNING_KEYS.contains(&x.label.as_str()) {
-                return Err(invalid(
-                    "extra",
-                    format!("{:?} cannot be an extra key of a learning", x.label),
-                ));
-            }
-            if serde_json::from_str::<serde_json::Value>(&x.text).is_err() {
-                return Err(invalid(
-                    "extra",
-                    format!("the value of {:?} is not JSON", x.label),
-                ));
-            }
+            let key = !x.label.is_empty() && !LEARNING_KEYS.contains(&x.label.as_str());
+            ensure(key, "extra", || {
+                format!("{:?} cannot be an extra key of a learning", x.label)
+            })?;
+            let json = serde_json::from_str::<serde_json::Value>(&x.text).is_ok();
+            ensure(json, "extra", || {
+                format!("the value of {:?} is not JSON", x.label)
+            })?;
         }
         Ok(())
     }

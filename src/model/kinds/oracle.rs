@@ -12,7 +12,7 @@ use super::KindRules;
 use crate::model::fields::{Field, Shape};
 use crate::model::State;
 use super::Record;
-use crate::model::validate::{invalid, require, time_field};
+use crate::model::validate::{ensure, invalid, require, time_field};
 use crate::model::{Body, ValidationError};
 
 /// An oracle dispatch of seed 000's detach mode: a slow model asked in the background,
@@ -61,49 +61,38 @@ impl KindRules for Oracle {
 
     fn validate(&self) -> Result<(), ValidationError> {
         let o = self;
-        if !valid_session_id(&o.session_id) {
-            return Err(invalid(
-                "sessionId",
-                format!(
-                    "{:?} does not match ^oracle-\\d+-[a-z0-9]+$ (e.g. oracle-1714234500-abc123)",
-                    o.session_id
-                ),
-            ));
-        }
-        if !TRIGGERS.contains(&o.trigger_signal.as_str()) {
-            return Err(invalid(
-                "triggerSignal",
-                format!("{:?}: use agent.stuck or manual", o.trigger_signal),
-            ));
-        }
-        if !SOURCES.contains(&o.source_skill.as_str()) {
-            return Err(invalid(
-                "sourceSkill",
-                format!("{:?}: use debug, fix or manual", o.source_skill),
-            ));
-        }
+        ensure(valid_session_id(&o.session_id), "sessionId", || {
+            format!(
+                "{:?} does not match ^oracle-\\d+-[a-z0-9]+$ (e.g. oracle-1714234500-abc123)",
+                o.session_id
+            )
+        })?;
+        ensure(
+            TRIGGERS.contains(&o.trigger_signal.as_str()),
+            "triggerSignal",
+            || format!("{:?}: use agent.stuck or manual", o.trigger_signal),
+        )?;
+        ensure(
+            SOURCES.contains(&o.source_skill.as_str()),
+            "sourceSkill",
+            || format!("{:?}: use debug, fix or manual", o.source_skill),
+        )?;
         require("targetModel", &o.target_model)?;
-        if !valid_bundle_hash(&o.bundle_hash) {
-            return Err(invalid(
-                "bundleHash",
-                format!(
-                    "{:?} does not match ^sha256:[a-f0-9]{{8,64}}$",
-                    o.bundle_hash
-                ),
-            ));
-        }
+        ensure(valid_bundle_hash(&o.bundle_hash), "bundleHash", || {
+            format!(
+                "{:?} does not match ^sha256:[a-f0-9]{{8,64}}$",
+                o.bundle_hash
+            )
+        })?;
         let status = o.status.as_str();
-        if !STATUSES.contains(&status) {
-            return Err(invalid(
-                "status",
-                format!("{status:?}: use pending, complete, consumed, failed or orphaned"),
-            ));
-        }
+        ensure(STATUSES.contains(&status), "status", || {
+            format!("{status:?}: use pending, complete, consumed, failed or orphaned")
+        })?;
         time_field("dispatchedAt", &o.dispatched_at)?;
         time_field("timeoutAt", &o.timeout_at)?;
-        if o.timeout_at <= o.dispatched_at {
-            return Err(invalid("timeoutAt", "must be after dispatchedAt"));
-        }
+        ensure(o.timeout_at > o.dispatched_at, "timeoutAt", || {
+            "must be after dispatchedAt"
+        })?;
         let answered = matches!(status, COMPLETE | CONSUMED);
         if answered && o.response_id.trim().is_empty() {
             return Err(invalid("responseId", "must not be empty once complete"));
@@ -122,12 +111,9 @@ impl KindRules for Oracle {
             ));
         }
         let n = o.response_excerpt.chars().count();
-        if n > MAX_EXCERPT {
-            return Err(invalid(
-                "responseExcerpt",
-                format!("is {n} characters: at most {MAX_EXCERPT} are kept"),
-            ));
-        }
+        ensure(n <= MAX_EXCERPT, "responseExcerpt", || {
+            format!("is {n} characters: at most {MAX_EXCERPT} are kept")
+        })?;
         if matches!(status, FAILED | ORPHANED) {
             require("reason", &o.reason)?;
         }

@@ -14,7 +14,7 @@ use crate::model::fields::{extras, Field, Shape};
 use crate::model::State;
 use crate::model::meta::{Extra};
 use super::Record;
-use crate::model::validate::{invalid, require, time_field};
+use crate::model::validate::{ensure, invalid, require, time_field};
 use crate::model::{Body, ValidationError};
 
 /// A task of the branch's list (the seed's session protocol). Edits supersede; every
@@ -80,40 +80,32 @@ impl KindRules for Task {
         if uid.is_empty() || !uid.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(invalid("uid", format!("{uid:?} is not hex")));
         }
-        if self.num == 0 {
-            return Err(invalid("num", "must be 1 or more (TASK_001)"));
-        }
+        ensure(self.num > 0, "num", || "must be 1 or more (TASK_001)")?;
         require("title", &self.title)?;
         let (status, priority, category) = (&self.status, &self.priority, &self.category);
-        if !STATUSES.contains(&status.as_str()) {
-            return Err(invalid(
-                "status",
-                format!("{status:?}: use pending, in_progress or completed"),
-            ));
-        }
-        if !priority.is_empty() && !PRIORITIES.contains(&priority.as_str()) {
-            return Err(invalid(
-                "priority",
-                format!("{priority:?}: use P1, P2 or P3"),
-            ));
-        }
-        if !category.is_empty() && !CATEGORIES.contains(&category.as_str()) {
-            return Err(invalid(
-                "category",
-                format!("{category:?}: use one of {}", CATEGORIES.join(", ")),
-            ));
-        }
+        ensure(STATUSES.contains(&status.as_str()), "status", || {
+            format!("{status:?}: use pending, in_progress or completed")
+        })?;
+        ensure(
+            priority.is_empty() || PRIORITIES.contains(&priority.as_str()),
+            "priority",
+            || format!("{priority:?}: use P1, P2 or P3"),
+        )?;
+        ensure(
+            category.is_empty() || CATEGORIES.contains(&category.as_str()),
+            "category",
+            || format!("{category:?}: use one of {}", CATEGORIES.join(", ")),
+        )?;
         time_field("claimed", &self.claimed)?;
         time_field("created", &self.created)?;
         if !self.completed.is_empty() {
             time_field("completed", &self.completed)?;
         }
-        if self.consolidated && self.consolidated_count == 0 {
-            return Err(invalid(
-                "consolidated_count",
-                "a consolidated task counts at least one task",
-            ));
-        }
+        ensure(
+            !self.consolidated || self.consolidated_count > 0,
+            "consolidated_count",
+            || "a consolidated task counts at least one task",
+        )?;
         if let Some(a) = self.aliases.iter().find(|a| parse_task_id(a).is_none()) {
             return Err(invalid("aliases", format!("{a:?} is not a task id")));
         }
