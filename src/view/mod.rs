@@ -44,7 +44,9 @@ pub use testing::{parse_bodies, render_all, show_all};
 use crate::model::kinds::{
     Checkpoint, Decision, Echo, Instinct, Invariant, Learning, Session, Task,
 };
-use crate::model::{canonical_section, Body, Field, Kind, Record, Scope, Shape, State};
+use crate::model::{
+    canonical_section, Body, Draft, Extra, Field, Kind, Record, Scope, Shape, State,
+};
 use text::{block, item, items_normal, one_line, paths};
 
 /// One file of the view.
@@ -118,21 +120,12 @@ impl ViewFile {
         ViewFile::ALL.into_iter().find(|f| f.name() == name)
     }
 
-    /// The name commands use for the file's records (`git rune show decisions`).
+    /// The name commands use for the file's records (`git rune show decisions`): the file's
+    /// name without its extension, in lowercase.
     pub fn label(self) -> &'static str {
         match self {
-            ViewFile::Decisions => "decisions",
-            ViewFile::Conventions => "conventions",
-            ViewFile::Learnings => "learnings",
-            ViewFile::Instincts => "instincts",
-            ViewFile::CumulativeNotes => "cumulative-notes",
             ViewFile::Invariants => "invariants",
-            ViewFile::Progress => "progress",
-            ViewFile::SessionLog => "session-log",
-            ViewFile::Checkpoint => "checkpoint",
-            ViewFile::TaskNotes => "task-notes",
-            ViewFile::Tasks => "tasks",
-            ViewFile::ContextBlocks => "context-blocks",
+            f => f.name().split('.').next().unwrap_or_default(),
         }
     }
 
@@ -159,23 +152,9 @@ impl ViewFile {
         }
     }
 
-    /// The ref the file's records live under (the same as `kind().scope()`, without the
-    /// `Option` that only `Delete` needs).
+    /// The ref the file's records live under: its kind's (which every kind a file shows has).
     pub fn scope(self) -> Scope {
-        match self {
-            ViewFile::Decisions
-            | ViewFile::Conventions
-            | ViewFile::Learnings
-            | ViewFile::Instincts
-            | ViewFile::CumulativeNotes
-            | ViewFile::Invariants => Scope::Memory,
-            ViewFile::Progress
-            | ViewFile::SessionLog
-            | ViewFile::Checkpoint
-            | ViewFile::TaskNotes
-            | ViewFile::Tasks
-            | ViewFile::ContextBlocks => Scope::Branch,
-        }
+        self.kind().scope().unwrap_or(Scope::Memory)
     }
 }
 
@@ -230,11 +209,7 @@ impl Framed {
 
 /// The path of the document that holds a view file's frame: the view file's own path.
 pub fn frame_path(file: ViewFile) -> String {
-    format!(
-        "{}{}",
-        crate::model::kinds::document::RUNE_PREFIX,
-        file.name()
-    )
+    crate::model::kinds::document::RUNE_PREFIX.to_owned() + file.name()
 }
 
 /// Whether a document path names a view file's frame rather than a file of its own.
@@ -259,14 +234,14 @@ pub fn frame_drafts(
     frame: Option<&str>,
     current: Option<&Record>,
     base: Option<&Record>,
-) -> Vec<crate::model::Draft> {
+) -> Vec<Draft> {
     use crate::model::kinds::{Delete, Document};
     if frame == current.and_then(frame_text) || frame == base.and_then(frame_text) {
         return Vec::new();
     }
     let ids: Vec<String> = current.map(|r| r.id.clone()).into_iter().collect();
     match frame {
-        Some(text) => vec![crate::model::Draft {
+        Some(text) => vec![Draft {
             body: Body::Document(Document {
                 path: frame_path(file),
                 content: text.to_owned(),
@@ -275,9 +250,7 @@ pub fn frame_drafts(
             at: None,
         }],
         None if ids.is_empty() => Vec::new(),
-        None => vec![crate::model::Draft::new(Body::Delete(Delete {
-            targets: ids,
-        }))],
+        None => vec![Draft::new(Body::Delete(Delete { targets: ids }))],
     }
 }
 
@@ -297,7 +270,7 @@ fn title_line(file: ViewFile) -> Option<&'static str> {
 /// The text a frame document holds.
 fn frame_text(r: &Record) -> Option<&str> {
     match &r.body {
-        Body::Document(crate::model::kinds::Document { content, .. }) => Some(content),
+        Body::Document(d) => Some(&d.content),
         _ => None,
     }
 }
@@ -397,9 +370,7 @@ pub fn appended(
 }
 
 /// The branch and last commit an agent wrote in a checkpoint's "Current Git State" section.
-pub fn checkpoint_git_state(
-    extra: &[crate::model::Extra],
-) -> Option<(Option<String>, Option<String>)> {
+pub fn checkpoint_git_state(extra: &[Extra]) -> Option<(Option<String>, Option<String>)> {
     checkpoint::written_git_state(extra)
 }
 
@@ -541,7 +512,7 @@ pub fn normalize(body: &mut Body) {
                 if !heading.is_empty() {
                     extra.insert(
                         0,
-                        crate::model::Extra {
+                        Extra {
                             after: String::new(),
                             label: "#".into(),
                             text: heading.join(" "),
@@ -632,11 +603,7 @@ fn shown_slots(body: &Body) -> Vec<(&'static str, bool)> {
 /// Extras in the form they read back in: each after a field that is written (or nothing),
 /// empty ones gone, and prose that follows a section merged into it (a section runs on over
 /// blank lines).
-fn normalize_extras(
-    extra: &mut Vec<crate::model::Extra>,
-    shown: &[(&str, bool)],
-    sections_hold_prose: bool,
-) {
+fn normalize_extras(extra: &mut Vec<Extra>, shown: &[(&str, bool)], sections_hold_prose: bool) {
     for x in extra.iter_mut() {
         x.after = match shown.iter().position(|(label, _)| *label == x.after) {
             Some(i) => shown[..=i]
@@ -663,11 +630,8 @@ fn normalize_extras(
 }
 
 /// Appends each extra `joins` the one before to that one's text (on a line of its own).
-fn join_into_previous(
-    extra: &mut Vec<crate::model::Extra>,
-    joins: impl Fn(&crate::model::Extra, &crate::model::Extra) -> bool,
-) {
-    let mut out: Vec<crate::model::Extra> = Vec::with_capacity(extra.len());
+fn join_into_previous(extra: &mut Vec<Extra>, joins: impl Fn(&Extra, &Extra) -> bool) {
+    let mut out: Vec<Extra> = Vec::with_capacity(extra.len());
     for x in extra.drain(..) {
         match out.last_mut() {
             Some(prev) if joins(prev, &x) => {
