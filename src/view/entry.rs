@@ -46,10 +46,8 @@ pub(crate) const fn text(label: &'static str) -> Spec {
 /// A one-line field without aliases.
 pub(crate) const fn line(label: &'static str) -> Spec {
     Spec {
-        label,
-        aliases: &[],
-        list: false,
         line: true,
+        ..text(label)
     }
 }
 

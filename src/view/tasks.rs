@@ -294,9 +294,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Parsed>, ParseError> {
                     label: String::new(),
                     text,
                 });
-                let mut all: Vec<Extra> = before.collect();
-                all.append(extra);
-                *extra = all;
+                extra.splice(0..0, before);
             }
             _ => {
                 return Err(err(
