@@ -5,7 +5,7 @@
 
 use std::ffi::OsString;
 
-use clap::{FromArgMatches, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::commands::{Command, GlobalArgs};
 pub use crate::output::manual::{examples, exit_statuses, groups};
@@ -62,7 +62,6 @@ pub fn parse_hook_entry(args: &[OsString]) -> Option<Cli> {
     if first != "hook" && first != "agent" {
         return None;
     }
-    use clap::CommandFactory;
     let matches = HookEntry::command().try_get_matches_from(args).ok()?;
     let entry = HookEntry::from_arg_matches(&matches).ok()?;
     Some(Cli {
@@ -81,7 +80,6 @@ pub use crate::settings::markdown as config_reference;
 /// status added to `--help` (and so to the manual pages and completions, which describe it,
 /// and the generated docs/cli.md).
 pub fn command() -> clap::Command {
-    use clap::CommandFactory;
     let mut cmd = Cli::command();
     cmd = with_examples(cmd, "");
     let mut status = String::from("Exit status:\n");
@@ -120,12 +118,7 @@ fn grouped_listing(cmd: &clap::Command) -> String {
         if rows.is_empty() {
             continue;
         }
-        out.push_str(heading);
-        out.push_str(":\n");
-        for r in rows {
-            out.push_str(&r);
-        }
-        out.push('\n');
+        out.push_str(&format!("{heading}:\n{}\n", rows.concat()));
     }
     out
 }
@@ -137,11 +130,7 @@ fn with_examples(mut cmd: clap::Command, path: &str) -> clap::Command {
         .map(|s| s.get_name().to_owned())
         .collect();
     for name in names {
-        let sub_path = if path.is_empty() {
-            name.clone()
-        } else {
-            format!("{path} {name}")
-        };
+        let sub_path = format!("{path} {name}").trim_start().to_owned();
         cmd = cmd.mut_subcommand(&name, |sub| {
             let sub = with_examples(sub, &sub_path);
             match examples(&sub_path) {
