@@ -238,29 +238,27 @@ pub fn precedence(status: &str) -> usize {
 
 /// Whether `id` matches `^oracle-\d+-[a-z0-9]+$`.
 pub fn valid_session_id(id: &str) -> bool {
-    let Some(rest) = id.strip_prefix("oracle-") else {
-        return false;
-    };
-    let Some((digits, tail)) = rest.split_once('-') else {
-        return false;
-    };
-    !digits.is_empty()
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && !tail.is_empty()
-        && tail
-            .bytes()
-            .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
+    let parts = id
+        .strip_prefix("oracle-")
+        .and_then(|rest| rest.split_once('-'));
+    parts.is_some_and(|(digits, tail)| {
+        !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && !tail.is_empty()
+            && tail
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
+    })
 }
 
 /// Whether `hash` matches `^sha256:[a-f0-9]{8,64}$`.
 pub fn valid_bundle_hash(hash: &str) -> bool {
-    let Some(hex) = hash.strip_prefix("sha256:") else {
-        return false;
-    };
-    (8..=64).contains(&hex.len())
-        && hex
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    hash.strip_prefix("sha256:").is_some_and(|hex| {
+        (8..=64).contains(&hex.len())
+            && hex
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
 }
 
 /// A timeout like `10m`, `30s`, `1h` or `90` (seconds), in seconds; `None` when it is not one
