@@ -185,35 +185,30 @@ pub fn update(store: &Store, sealer: &mut Sealer, id: &str, change: Change) -> R
     let mut uid = String::new();
     let snap = Snapshot::read(store)?;
     let shown = task_id(find(&snap.state, id)?.body.task_num());
-    let what = change.status.unwrap_or("edited");
-    let written = write_records(
-        store,
-        Scope::Branch,
-        &format!("task: {shown} {what}"),
-        |state| {
-            let now = store.now();
-            let r = find(state, id)?;
-            let mut body = r.body.clone();
-            apply(&mut body, &change, &now);
-            if let Body::Task(Task { uid: u, .. }) = &body {
-                uid.clone_from(u);
-            }
-            let renumbered = state.renumbered.contains(&r.id);
-            if body == r.body && !renumbered {
-                return Ok(Vec::new());
-            }
-            if let (Body::Task(t), true) = (&mut body, renumbered) {
-                t.claimed = now.clone();
-            }
-            let mut out = pins(sealer, state, &now, &[r.id.as_str()])?;
-            out.push(seal(
-                sealer,
-                Draft::superseding(body, vec![r.id.clone()]),
-                "the task",
-            )?);
-            Ok::<_, anyhow::Error>(out)
-        },
-    )?;
+    let summary = format!("task: {shown} {}", change.status.unwrap_or("edited"));
+    let written = write_records(store, Scope::Branch, &summary, |state| {
+        let now = store.now();
+        let r = find(state, id)?;
+        let mut body = r.body.clone();
+        apply(&mut body, &change, &now);
+        if let Body::Task(Task { uid: u, .. }) = &body {
+            uid.clone_from(u);
+        }
+        let renumbered = state.renumbered.contains(&r.id);
+        if body == r.body && !renumbered {
+            return Ok(Vec::new());
+        }
+        if let (Body::Task(t), true) = (&mut body, renumbered) {
+            t.claimed = now.clone();
+        }
+        let mut out = pins(sealer, state, &now, &[r.id.as_str()])?;
+        out.push(seal(
+            sealer,
+            Draft::superseding(body, vec![r.id.clone()]),
+            "the task",
+        )?);
+        Ok::<_, anyhow::Error>(out)
+    })?;
     outcome(store, written, &uid)
 }
 
@@ -328,39 +323,35 @@ pub fn context_block(
             .map(|t| parse_task_id(t).map(task_id).unwrap_or_else(|| t.clone()))
             .collect::<Vec<_>>()
     });
-    write_records(
-        store,
-        Scope::Branch,
-        &format!("context block: {title}"),
-        |state| {
-            let now = store.now();
-            let old = block(state, title);
-            let (old_content, old_related, supersedes) = match old {
-                Some(Record {
-                    id,
-                    body:
-                        Body::ContextBlock(ContextBlock {
-                            content,
-                            related_tasks,
-                            ..
-                        }),
-                    ..
-                }) => (content.clone(), related_tasks.clone(), vec![id.clone()]),
-                _ => (String::new(), Vec::new(), Vec::new()),
-            };
-            let body = Body::ContextBlock(ContextBlock {
-                title: old.map_or(title, |r| r.body.title()).to_owned(),
-                content: content.clone().unwrap_or(old_content),
-                updated: now,
-                related_tasks: related.clone().unwrap_or(old_related),
-            });
-            Ok::<_, anyhow::Error>(vec![seal(
-                sealer,
-                Draft::superseding(body, supersedes),
-                "the context block",
-            )?])
-        },
-    )
+    let summary = format!("context block: {title}");
+    write_records(store, Scope::Branch, &summary, |state| {
+        let now = store.now();
+        let old = block(state, title);
+        let (old_content, old_related, supersedes) = match old {
+            Some(Record {
+                id,
+                body:
+                    Body::ContextBlock(ContextBlock {
+                        content,
+                        related_tasks,
+                        ..
+                    }),
+                ..
+            }) => (content.clone(), related_tasks.clone(), vec![id.clone()]),
+            _ => (String::new(), Vec::new(), Vec::new()),
+        };
+        let body = Body::ContextBlock(ContextBlock {
+            title: old.map_or(title, |r| r.body.title()).to_owned(),
+            content: content.clone().unwrap_or(old_content),
+            updated: now,
+            related_tasks: related.clone().unwrap_or(old_related),
+        });
+        Ok::<_, anyhow::Error>(vec![seal(
+            sealer,
+            Draft::superseding(body, supersedes),
+            "the context block",
+        )?])
+    })
 }
 
 /// The context block titled `title` (compared without case).
