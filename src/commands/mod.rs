@@ -312,21 +312,10 @@ impl Context {
         }
     }
 
-    /// Refuses to write when the view cannot be checked out afterwards (a file named `.rune`
-    /// where the folder goes): checked before anything is written, so a retry after fixing
-    /// it does not record the same thing twice.
+    /// Refuses to write when the view cannot be checked out afterwards (see
+    /// [`crate::memory::write::check_view_writable`]).
     pub fn check_view_writable(&self, store: &Store) -> Result<()> {
-        let Some(root) = store.workdir() else {
-            return Ok(());
-        };
-        let path = root.join(VIEW_DIR);
-        match std::fs::symlink_metadata(&path) {
-            Ok(m) if !m.is_dir() => Err(error::environment(
-                format!("{} is a file, where git-rune checks out its {VIEW_DIR}/ view; nothing was written", path.display()),
-                format!("rename or move that file (`git mv {VIEW_DIR} <other name>` if git tracks it), then run the command again"),
-            )),
-            _ => Ok(()),
-        }
+        crate::memory::write::check_view_writable(store)
     }
 
     /// Says, once, that this clone is not set up when its memory is empty: a clone does not

@@ -84,6 +84,8 @@ fn save_view(
     opts: SaveOptions<'_>,
     also: Option<&mut dyn Companion>,
 ) -> Result<Saved> {
+    // A file where `.rune/` goes would fail the checkout after the commit: refused first.
+    super::write::check_view_writable(store)?;
     let view = View::open(store);
     // Held from reading the view to re-rendering it: no other process renders in between, so
     // each file is diffed against the base it was rendered from.

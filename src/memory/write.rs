@@ -4,7 +4,7 @@
 use anyhow::Result;
 
 use super::seal::Sealed;
-use super::view_dir::{Refresh, View};
+use super::view_dir::{Refresh, View, VIEW_DIR};
 use super::Wrote;
 use crate::model::{fold, Record, Scope, State};
 use crate::store::{branch_ref, MemoryCommit, ObjectId, Store, StoreError, MEMORY_REF};
@@ -40,6 +40,7 @@ pub fn write_records<E>(
 where
     E: From<StoreError> + Into<anyhow::Error>,
 {
+    check_view_writable(store)?;
     let refname = scope_ref(store, scope)?;
     let summary = &crate::integrity::gate::gated_summary(summary);
     let commit = store
@@ -57,10 +58,33 @@ pub fn append(
     summary: &str,
     records: Vec<Sealed>,
 ) -> Result<Option<Written>> {
+    check_view_writable(store)?;
     let refname = scope_ref(store, scope)?;
     let summary = &crate::integrity::gate::gated_summary(summary);
     let commit = store.append(&refname, summary, records)?;
     written(store, refname, summary, commit)
+}
+
+/// Refuses to write when the view cannot be checked out afterwards (a file named `.rune`
+/// where the folder goes): checked before anything is written, so a command that fails
+/// leaves memory as it was, and a retry after fixing it does not record the same thing twice.
+pub fn check_view_writable(store: &Store) -> Result<()> {
+    let Some(root) = store.workdir() else {
+        return Ok(());
+    };
+    let path = root.join(VIEW_DIR);
+    match std::fs::symlink_metadata(&path) {
+        Ok(m) if !m.is_dir() => Err(crate::error::environment(
+            format!(
+                "{} is a file, where git-rune checks out its {VIEW_DIR}/ view; nothing was written",
+                path.display()
+            ),
+            format!(
+                "rename or move that file (`git mv {VIEW_DIR} <other name>` if git tracks it), then run the command again"
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// What a write did, once the view shows it.
