@@ -393,13 +393,14 @@ pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
                 .status("git-rune: no mode (.rune/active-context.md removed)");
         } else {
             let rules = mode::rules(&dir, name).unwrap_or_default();
-            std::fs::create_dir_all(&dir)?;
-            crate::files::write_atomic(&path, rules.as_bytes()).map_err(|e| {
-                error::environment(
-                    format!("cannot write {}: {e}", path.display()),
-                    "check that .rune/ is writable",
-                )
-            })?;
+            std::fs::create_dir_all(&dir)
+                .and_then(|()| crate::files::write_atomic(&path, rules.as_bytes()).map(drop))
+                .map_err(|e| {
+                    error::environment(
+                        format!("cannot write {}: {e}", path.display()),
+                        "check that .rune/ is a folder (not a file) you can write",
+                    )
+                })?;
             ctx.ui.status(format_args!("git-rune: mode {name} ({VIEW_DIR}/active-context.md; SessionStart hands it to the agent)"));
         }
     }

@@ -204,6 +204,9 @@ fn tool_error(e: anyhow::Error) -> CallToolResult {
                 _ => "fix the value and call the tool again; nothing was recorded".to_owned(),
             });
         }
+        if let Some(v) = c.downcast_ref::<crate::memory::view_dir::ViewError>() {
+            return v.hint();
+        }
         c.downcast_ref::<StoreError>().and_then(StoreError::hint)
     });
     if let Some(h) = hint {

@@ -242,6 +242,9 @@ pub fn hint_of(err: &anyhow::Error) -> Option<String> {
         if let Some(s) = e.downcast_ref::<crate::memory::seal::SealError>() {
             return s.hint();
         }
+        if let Some(v) = e.downcast_ref::<crate::memory::view_dir::ViewError>() {
+            return v.hint();
+        }
         e.downcast_ref::<crate::store::StoreError>()
             .and_then(crate::store::StoreError::hint)
     })

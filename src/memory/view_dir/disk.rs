@@ -217,6 +217,24 @@ pub struct ViewError {
     pub source: std::io::Error,
 }
 
+impl ViewError {
+    /// What to do about it: a file or folder in the way, a folder that cannot be written (a
+    /// held lock says so in its message).
+    pub fn hint(&self) -> Option<String> {
+        use std::io::ErrorKind as K;
+        let path = self.path.display();
+        match self.source.kind() {
+            K::AlreadyExists | K::NotADirectory | K::IsADirectory => Some(format!(
+                "something is in the way at {path} (a file where a folder goes, or a folder where a file goes): rename or move it, then run the command again"
+            )),
+            K::PermissionDenied | K::ReadOnlyFilesystem => Some(format!(
+                "make {path} writable, then run the command again"
+            )),
+            _ => None,
+        }
+    }
+}
+
 /// Takes the lock at `path`, waiting a bounded time: a holder that hangs must not hang every
 /// later command. Released when the guard drops, and by the system when its holder dies.
 pub(super) fn lock(path: PathBuf) -> Result<ViewLock, ViewError> {
