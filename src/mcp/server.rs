@@ -60,7 +60,14 @@ pub async fn run(server: RuneServer) -> Result<()> {
     let running = server
         .serve(rmcp::transport::stdio())
         .await
-        .map_err(|e| anyhow::anyhow!("the MCP client did not initialize: {e}"))?;
+        .map_err(|e| {
+            // No client on stdin (a terminal, a closed pipe, something else talking): not a
+            // bug, but git-rune started the wrong way.
+            error::environment(
+                format!("the MCP client did not initialize: {e}"),
+                "`git rune mcp` is started by an MCP client (Claude Code, Cursor, Codex …), which speaks JSON-RPC on its standard input: register it with `git rune agent install claude-mcp` (or codex, cursor, gemini) rather than running it by hand",
+            )
+        })?;
     running
         .waiting()
         .await
