@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use crate::memory::view_dir::{put, state_of, FileEntry, FileState, Put, Section, View, ViewLock};
 use crate::memory::Snapshot;
@@ -122,8 +122,7 @@ impl EchoDir {
                 let Ok(data) = std::fs::read(&path) else {
                     continue;
                 };
-                let text = String::from_utf8(data)
-                    .with_context(|| format!("{} is not UTF-8 text", path.display()))?;
+                let text = String::from_utf8(data).map_err(|_| not_utf8(&self.rel, &key))?;
                 // A file memory never rendered that holds no entry (the Rune Echoes plugin's
                 // `*No echoes yet.*`) has nothing to save: it is not an edit.
                 if !manifest.files.contains_key(&key)
@@ -202,8 +201,14 @@ impl EchoDir {
                 .collect();
             files.sort();
             for (agent, path) in files {
-                let text = std::fs::read_to_string(&path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
+                let key = format!("{role}/{agent}{FINDINGS_SUFFIX}");
+                let data = std::fs::read(&path).map_err(|e| {
+                    crate::error::environment(
+                        format!("cannot read {}/{key}: {e}", self.rel),
+                        "check that git-rune can read it, then run the command again",
+                    )
+                })?;
+                let text = String::from_utf8(data).map_err(|_| not_utf8(&self.rel, &key))?;
                 out.push(Findings {
                     role: role.clone(),
                     agent,
@@ -341,6 +346,15 @@ pub fn roles_of(state: &State) -> BTreeSet<String> {
         .iter()
         .filter_map(|r| Echo::of(&r.body).map(|e| e.role.clone()))
         .collect()
+}
+
+/// A role's file (`key`, inside the directory `rel`) that is not text: nothing is saved until
+/// it is fixed, and the file is left as it is.
+fn not_utf8(rel: &str, key: &str) -> anyhow::Error {
+    crate::error::data(
+        format!("{rel}/{key} is not UTF-8 text"),
+        format!("fix {rel}/{key} (or move it aside) and run the command again; nothing was saved and the file is as you left it"),
+    )
 }
 
 /// A path for messages: relative to `base` when inside it.
