@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use crate::memory::rune_dir::IMPORTED_SECTION;
 use crate::memory::seal::{Sealed, Sealer};
@@ -96,7 +96,12 @@ fn chunks(text: &str) -> Vec<(usize, String)> {
 pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> Result<Imported> {
     let mut out = Imported::default();
     let mut roles: Vec<String> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read {}", dir.display()))?
+        .map_err(|e| {
+            crate::error::input(
+                format!("cannot read the folder {}: {e}", dir.display()),
+                "name the echoes folder: `git rune import echoes DIR`; nothing was imported",
+            )
+        })?
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .filter_map(|e| e.file_name().to_str().map(str::to_owned))
@@ -124,7 +129,12 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
         }
         for (p, kind) in files {
             let rel = rel(&p, dir);
-            let text = std::fs::read_to_string(&p).with_context(|| format!("cannot read {rel}"))?;
+            let text = std::fs::read_to_string(&p).map_err(|e| {
+                crate::error::input(
+                    format!("cannot read {rel}: {e}"),
+                    "fix or move aside that file of the folder and import again; nothing was imported",
+                )
+            })?;
             out.files.push(rel.clone());
             for (line, chunk) in chunks(&text) {
                 match format::parse(&role, kind, &chunk) {
@@ -282,11 +292,19 @@ pub fn export(state: &State, dir: &Path, force: bool) -> Result<Vec<PathBuf>> {
     }
     for (p, text) in &files {
         if let Some(parent) = p.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("cannot create {}", parent.display()))?;
+            std::fs::create_dir_all(parent).map_err(|e| {
+                crate::error::environment(
+                    format!("cannot create {}: {e}", parent.display()),
+                    "name a folder you can write: `git rune export echoes DIR`",
+                )
+            })?;
         }
-        crate::files::write_atomic(p, text.as_bytes())
-            .with_context(|| format!("cannot write {}", p.display()))?;
+        crate::files::write_atomic(p, text.as_bytes()).map_err(|e| {
+            crate::error::environment(
+                format!("cannot write {}: {e}", p.display()),
+                "name a folder you can write: `git rune export echoes DIR`",
+            )
+        })?;
     }
     Ok(files.into_iter().map(|(p, _)| p).collect())
 }
