@@ -8,6 +8,7 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Context;
+use crate::error;
 use crate::sync::gc::{compact, expire_notes};
 use crate::sync::share::sharing;
 use crate::sync::{sync, SyncOptions};
@@ -25,6 +26,13 @@ pub struct GcArgs {
 
 pub fn run(ctx: &Context, args: GcArgs) -> Result<ExitCode> {
     let store = ctx.open_store()?;
+    if let Some(r) = (args.remote.as_ref()).filter(|r| !args.local && !store.remotes().contains(r))
+    {
+        return Err(error::input(
+            format!("{r:?} is not a remote of this repository"),
+            "name one `git remote` lists, or pass --local to compact without a remote",
+        ));
+    }
     let remote = if args.local {
         None
     } else {
