@@ -273,7 +273,10 @@ pub fn kind_of(err: &anyhow::Error) -> Kind {
                 S::NotARepository(_) | S::PartialClone { .. } | S::Unsupported { .. } => {
                     Kind::Environment
                 }
-                S::NotACommit { .. } | S::MissingObject { .. } | S::BadRecord { .. } => Kind::Data,
+                S::NotACommit { .. }
+                | S::MissingObject { .. }
+                | S::BadRef { .. }
+                | S::BadRecord { .. } => Kind::Data,
                 S::Contended { .. } | S::Locked { .. } => Kind::Conflict,
                 S::Git { .. } => Kind::Data,
                 S::Io { .. } => Kind::Environment,

@@ -57,6 +57,10 @@ pub enum StoreError {
     NotACommit { name: String, kind: String },
     #[error("{name} names {id}, which is missing from the object database")]
     MissingObject { name: String, id: String },
+    /// A memory ref that names no object: its file holds something other than an object id,
+    /// or it is a symbolic ref (memory refs always name a commit themselves).
+    #[error("{name} is damaged: {why}")]
+    BadRef { name: String, why: String },
     #[error("{context}")]
     Git {
         context: String,
@@ -97,7 +101,9 @@ impl StoreError {
             StoreError::NotARepository(_) => {
                 Some("run git rune inside a git repository (create one with `git init`)".into())
             }
-            StoreError::NotACommit { name, .. } | StoreError::MissingObject { name, .. } => Some(format!(
+            StoreError::NotACommit { name, .. }
+            | StoreError::MissingObject { name, .. }
+            | StoreError::BadRef { name, .. } => Some(format!(
                 "git-rune will not write over it: point {name} back at a memory commit with `git update-ref {name} <commit>`, or remove it with `git update-ref -d {name}` to start that memory afresh"
             )),
             StoreError::Contended { .. } => Some("other processes are writing memory right now; run the command again".into()),

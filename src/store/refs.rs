@@ -94,23 +94,35 @@ impl Store {
     }
 
     /// The object id a ref names, without reading the object (memory refs are direct refs to
-    /// commits; a symbolic one is followed). `None` when the ref does not exist.
+    /// commits; a symbolic one is followed, except under `refs/rune/`, where git-rune's
+    /// compare-and-swap could never update it). `None` when the ref does not exist.
     pub(crate) fn ref_id(&self, name: &str) -> Result<Option<ObjectId>> {
         let Some(mut r) = self
             .repo
             .try_find_reference(name)
-            .map_err(git_err(format!("cannot read {name}")))?
+            .map_err(|e| unreadable_ref(name, e))?
         else {
             return Ok(None);
         };
         if let Some(id) = r.target().try_id() {
             return Ok(Some(id.to_owned()));
         }
+        let target = r
+            .target()
+            .try_name()
+            .map(|t| t.as_bstr().to_string())
+            .unwrap_or_default();
+        if name.starts_with("refs/rune/") {
+            return Err(StoreError::BadRef {
+                name: name.into(),
+                why: format!("it is a symbolic ref to {target}, where memory refs name a commit"),
+            });
+        }
         let id = r
             .peel_to_id()
-            .map_err(|_| StoreError::MissingObject {
+            .map_err(|_| StoreError::BadRef {
                 name: name.into(),
-                id: String::new(),
+                why: format!("it is a symbolic ref to {target}, which names no object"),
             })?
             .detach();
         Ok(Some(id))
@@ -262,10 +274,7 @@ impl Store {
             .map_err(git_err("cannot list references"))?;
         let mut out = Vec::new();
         for r in iter {
-            let r = r.map_err(|e| StoreError::Git {
-                context: "cannot list references".into(),
-                source: Box::new(e),
-            })?;
+            let r = r.map_err(|e| unreadable_ref("a ref under refs/rune/", e))?;
             out.push(r.name().as_bstr().to_string());
         }
         out.sort();
@@ -543,4 +552,16 @@ pub(crate) fn commit_message(summary: &str, n: usize, clock: u64) -> String {
         "{}\n\nRune-Records: {n} {plural}\nRune-Clock: {clock}\n",
         first_line(summary)
     )
+}
+
+/// Why a ref could not be read: a loose ref file that holds no object id is damaged data, named
+/// by its path (listing names no ref until it is read); anything else is git's own failure.
+fn unreadable_ref(name: &str, e: gix::Error) -> StoreError {
+    match e.downcast_any_ref::<gix::refs::file::find::ReferenceDecode>() {
+        Some(bad) => StoreError::BadRef {
+            name: bad.relative_path.display().to_string(),
+            why: "its file in the git directory does not hold an object id".into(),
+        },
+        None => git_err(format!("cannot read {name}"))(e),
+    }
 }
