@@ -52,6 +52,8 @@ pub fn verify(store: &Store) -> crate::store::Result<Verification> {
         refs.push(NOTES_REF.into());
     }
     for name in &refs {
+        // A tip that cannot be read is one finding: its history cannot be walked either.
+        let mut readable = true;
         if name != NOTES_REF {
             // Notes are written by the notes feature; only their objects are checked. Each
             // line is read once, with the blob it is in (linear in the records).
@@ -77,8 +79,14 @@ pub fn verify(store: &Store) -> crate::store::Result<Verification> {
                         }
                     }
                 }
-                Err(e) => findings.push(broken(name, &e)),
+                Err(e) => {
+                    readable = false;
+                    findings.push(broken(name, &e));
+                }
             }
+        }
+        if !readable {
+            continue;
         }
         match store.check_history(name) {
             Ok(problems) => findings.extend(problems.iter().map(|p| broken(name, &p.error))),
