@@ -155,11 +155,14 @@ impl Store {
     /// patience otherwise, then reported the way git reports it.
     pub(crate) fn again(&self, retry: &mut Retry, names: &[&str], err: StoreError) -> Result<()> {
         retry.attempt += 1;
-        let held: Vec<PathBuf> = self
-            .lock_paths(names)
-            .into_iter()
-            .filter(|l| l.exists())
-            .collect();
+        // gix takes `packed-refs.lock` for an update even where no `packed-refs` file exists
+        // yet: one left there fails every attempt, and is a held lock, not a lost race.
+        let mut paths = self.lock_paths(names);
+        let packed = self.repo.common_dir().join("packed-refs.lock");
+        if !paths.contains(&packed) {
+            paths.push(packed);
+        }
+        let held: Vec<PathBuf> = paths.into_iter().filter(|l| l.exists()).collect();
         let Some(first) = held.first() else {
             if retry.attempt < MAX_ATTEMPTS {
                 backoff(retry.attempt);
