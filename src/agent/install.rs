@@ -76,7 +76,22 @@ impl McpClient {
             McpClient::Codex => std::env::var_os("CODEX_HOME")
                 .filter(|h| !h.is_empty())
                 .map(PathBuf::from)
-                .map_or_else(|| home("the settings").map(|h| h.join(".codex")), Ok)?
+                .map_or_else(
+                    || {
+                        std::env::var_os("HOME")
+                            .filter(|h| !h.is_empty())
+                            .map(|h| PathBuf::from(h).join(".codex"))
+                            .ok_or_else(|| {
+                                // Codex reads its servers from the user's config only: there
+                                // is no repository's file to fall back on.
+                                error::environment(
+                                    "neither CODEX_HOME nor HOME is set: cannot find Codex's config.toml",
+                                    "set CODEX_HOME (or HOME) to where Codex keeps its config, then run the command again",
+                                )
+                            })
+                    },
+                    Ok,
+                )?
                 .join("config.toml"),
         })
     }
