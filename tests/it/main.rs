@@ -18,6 +18,7 @@ mod drift_graph;
 mod echo_cache;
 mod echoes;
 mod edge_cases;
+mod error_paths;
 mod faithful;
 mod gate_everywhere;
 mod hooks;

@@ -1,0 +1,254 @@
+//! Failures found by the error-path sweep: each exits with its documented code, says what to
+//! do, and leaves refs and the user's files as they were.
+
+use crate::assert_rune_snapshot;
+use crate::common::{decide_args, TestRepo};
+
+/// A repository with memory in both scopes: a decision, a task, an open checkpoint, an echo.
+fn repo_with_memory() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "init");
+    repo.rune(&["init"]).success();
+    repo.rune(&decide_args("Use X", &[])).success();
+    repo.rune(&["task", "add", "Do a thing"]).success();
+    repo.rune(&["checkpoint", "--doing", "working"]).success();
+    repo.rune(&[
+        "echo",
+        "add",
+        "--role",
+        "reviewer",
+        "--layer",
+        "notes",
+        "--confidence",
+        "0.8",
+        "--text",
+        "look at imports",
+        "Pattern: imports",
+    ])
+    .success();
+    repo
+}
+
+/// Regression: with a file named `.rune` where the view goes, these commands committed their
+/// record and only then failed to check the view out (exit 69 after a write, so a retry
+/// recorded it twice). Now each refuses before writing.
+#[test]
+fn a_file_where_the_view_goes_stops_every_write_before_it_writes() {
+    let repo = repo_with_memory();
+    let echo_id = repo.rune(&["--json", "echo", "show"]).success().stdout;
+    let echo_id: serde_json::Value = serde_json::from_str(echo_id.lines().next().unwrap()).unwrap();
+    let echo_id = echo_id["uid"].as_str().unwrap().to_owned();
+    std::fs::remove_dir_all(repo.root.join(".rune")).unwrap();
+    repo.write(".rune", "not a folder\n");
+    let before = repo.refs();
+    for args in [
+        vec!["task", "add", "another"],
+        vec!["task", "done", "1"],
+        vec!["resume", "--done"],
+        vec!["context-block", "add", "--content", "x", "Pitfall"],
+        vec!["echo", "archive", &echo_id],
+        vec!["save"],
+        vec!["save", "-m", "session"],
+    ] {
+        let out = repo.rune(&args).failure();
+        assert_eq!(out.code, 69, "{args:?}: {}", out.snapshot());
+        assert!(
+            out.stderr.contains("nothing was written"),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert_eq!(repo.refs(), before, "{args:?} changed memory");
+    }
+    assert_eq!(repo.read(".rune"), "not a folder\n");
+    assert_rune_snapshot!(repo, repo.rune(&["save", "-m", "session"]).failure());
+    // Commands that only render the view say what is in the way.
+    let out = repo.rune(&["restore"]).failure();
+    assert_eq!(out.code, 69);
+    assert!(
+        out.stderr.contains("hint: something is in the way"),
+        "{}",
+        out.stderr
+    );
+    let out = repo.rune(&["mode", "research"]).failure();
+    assert_eq!(out.code, 69);
+    assert!(out.stderr.contains("hint: "), "{}", out.stderr);
+}
+
+/// Regression: a role file of the echoes directory that is not UTF-8 stopped `save` as an
+/// internal error (exit 70, "this is a bug"); a findings file as an environment error with no
+/// hint. Both are damaged data the user fixes.
+#[test]
+fn an_echo_file_that_is_not_text_is_a_data_error_that_keeps_it() {
+    let repo = repo_with_memory();
+    let memory = repo.root.join(".claude/echoes/reviewer/MEMORY.md");
+    let mut bytes = std::fs::read(&memory).unwrap();
+    bytes.extend_from_slice(b"\xff\xfe\n");
+    std::fs::write(&memory, &bytes).unwrap();
+    let before = repo.refs();
+    let out = repo.rune(&["save", "-m", "session"]).failure();
+    assert_eq!(out.code, 65, "{}", out.snapshot());
+    assert_rune_snapshot!(repo, out);
+    assert_eq!(repo.refs(), before);
+    assert_eq!(std::fs::read(&memory).unwrap(), bytes);
+
+    repo.rune(&["restore"]).success();
+    let findings = repo.root.join(".claude/echoes/reviewer/bob-findings.md");
+    std::fs::write(&findings, b"\xff").unwrap();
+    let before = repo.refs();
+    for args in [vec!["echo", "consolidate"], vec!["save", "-m", "x"]] {
+        let out = repo.rune(&args).failure();
+        assert_eq!(out.code, 65, "{args:?}: {}", out.snapshot());
+        assert!(
+            out.stderr.contains("bob-findings.md is not UTF-8 text")
+                && out.stderr.contains("hint: fix"),
+            "{}",
+            out.stderr
+        );
+    }
+    assert_eq!(repo.refs(), before);
+    assert_eq!(std::fs::read(&findings).unwrap(), b"\xff");
+}
+
+/// Regression: a memory ref whose file holds no object id printed gix's "The reference at …
+/// could not be decoded" with no hint; a symbolic memory ref read as a commit id of "" and,
+/// on a write, was retried 32 times as if another process kept moving it.
+#[test]
+fn a_damaged_memory_ref_says_how_to_repair_it() {
+    let repo = repo_with_memory();
+    let ref_file = repo.root.join(".git/refs/rune/memory");
+    std::fs::write(&ref_file, "garbage\n").unwrap();
+    let out = repo.rune(&["load"]).failure();
+    assert_eq!(out.code, 65);
+    assert_rune_snapshot!(repo, out);
+    for args in [decide_args("Another", &[]), vec!["verify"]] {
+        let out = repo.rune(&args).failure();
+        assert_eq!(out.code, 65, "{args:?}: {}", out.snapshot());
+        assert!(
+            out.stderr.contains("git update-ref -d refs/rune/memory"),
+            "{}",
+            out.stderr
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&ref_file).unwrap(), "garbage\n");
+
+    for target in ["refs/rune/memory", "refs/heads/main"] {
+        std::fs::write(&ref_file, format!("ref: {target}\n")).unwrap();
+        for args in [vec!["load"], decide_args("Another", &[])] {
+            let out = repo.rune(&args).failure();
+            assert_eq!(out.code, 65, "{args:?}: {}", out.snapshot());
+            assert!(
+                out.stderr
+                    .contains(&format!("it is a symbolic ref to {target}")),
+                "{}",
+                out.stderr
+            );
+        }
+        assert_eq!(
+            std::fs::read_to_string(&ref_file).unwrap(),
+            format!("ref: {target}\n")
+        );
+    }
+}
+
+/// Regression: `verify` listed a tip it could not read twice (once for the records, once for
+/// the history it then tried to walk).
+#[test]
+fn verify_reports_an_unreadable_tip_once() {
+    let repo = repo_with_memory();
+    let blob = repo.git(&["rev-parse", "HEAD:a.txt"]);
+    repo.git(&["update-ref", "refs/rune/memory", blob.trim()]);
+    let out = repo.rune(&["verify"]);
+    assert_eq!(out.code, 1, "{}", out.snapshot());
+    assert_eq!(
+        out.stdout.matches("TAINTED refs/rune/memory").count(),
+        1,
+        "{}",
+        out.stdout
+    );
+}
+
+/// Regression: a `packed-refs.lock` left behind (with no `packed-refs` file yet) failed every
+/// write as "refs/rune/memory kept changing under us (32 attempts)", which no retry fixes.
+#[test]
+fn a_stale_packed_refs_lock_is_named() {
+    let repo = repo_with_memory();
+    std::fs::write(repo.root.join(".git/packed-refs.lock"), "").unwrap();
+    let before = repo.refs();
+    let out = repo.rune(&decide_args("Another", &[])).failure();
+    assert_eq!(out.code, 75, "{}", out.snapshot());
+    assert!(
+        out.stderr.contains("packed-refs.lock' exists"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(repo.refs(), before);
+}
+
+/// Regression: `gc <unknown remote>` failed in `git fetch` (exit 69, git's own words), where
+/// `sync` and `repair` say the remote does not exist (exit 1).
+#[test]
+fn gc_names_an_unknown_remote_as_input() {
+    let repo = repo_with_memory();
+    let before = repo.refs();
+    let out = repo.rune(&["gc", "nosuch"]).failure();
+    assert_eq!(out.code, 1, "{}", out.snapshot());
+    assert!(
+        out.stderr.contains("\"nosuch\" is not a remote"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(repo.refs(), before);
+}
+
+/// Regression: `import echoes` of a folder that does not exist (or a file) was an environment
+/// error (69) with no hint; a path the command line names is the user's input.
+#[test]
+fn import_echoes_from_a_missing_folder_is_input() {
+    let repo = repo_with_memory();
+    let before = repo.refs();
+    for dir in ["nosuch", "a.txt"] {
+        let out = repo.rune(&["import", "echoes", dir]).failure();
+        assert_eq!(out.code, 1, "{}", out.snapshot());
+        assert!(
+            out.stderr.contains("hint: name the echoes folder"),
+            "{}",
+            out.stderr
+        );
+    }
+    assert_eq!(repo.refs(), before);
+}
+
+/// Regression: `git rune mcp` with no client on stdin ended as an internal error (70, "this is
+/// a bug in git-rune").
+#[cfg(feature = "mcp")]
+#[test]
+fn mcp_without_a_client_is_not_a_bug() {
+    let repo = repo_with_memory();
+    let out = repo.rune(&["mcp"]).failure();
+    assert_eq!(out.code, 69, "{}", out.snapshot());
+    assert!(!out.stderr.contains("bug"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("agent install claude-mcp"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// Regression: registering with Codex (whose MCP servers live in the user's config only)
+/// without HOME or CODEX_HOME said "install for this repository only (without --user)", which
+/// no command line does.
+#[test]
+fn codex_without_a_home_says_what_to_set() {
+    let repo = repo_with_memory();
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_git-rune"));
+    repo.env(&mut cmd);
+    cmd.env_remove("HOME").args(["agent", "install", "codex"]);
+    let out = crate::common::Output::of(cmd.output().unwrap());
+    assert_eq!(out.code, 69, "{}", out.snapshot());
+    assert!(
+        out.stderr.contains("set CODEX_HOME (or HOME)"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("--user"), "{}", out.stderr);
+}
