@@ -80,7 +80,7 @@ pub fn check_view_writable(store: &Store) -> Result<()> {
                 path.display()
             ),
             format!(
-                "rename or move that file (`git mv {VIEW_DIR} <other name>` if git tracks it), then run the command again"
+                "rename or move that file (`git mv {VIEW_DIR} <other name>` if git tracks it), then try again"
             ),
         )),
         _ => Ok(()),

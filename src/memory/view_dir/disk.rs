@@ -225,10 +225,10 @@ impl ViewError {
         let path = self.path.display();
         match self.source.kind() {
             K::AlreadyExists | K::NotADirectory | K::IsADirectory => Some(format!(
-                "something is in the way at {path} (a file where a folder goes, or a folder where a file goes): rename or move it, then run the command again"
+                "something is in the way at {path} (a file where a folder goes, or a folder where a file goes): rename or move it, then try again"
             )),
             K::PermissionDenied | K::ReadOnlyFilesystem => Some(format!(
-                "make {path} writable, then run the command again"
+                "make {path} writable, then try again"
             )),
             _ => None,
         }
