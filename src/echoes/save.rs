@@ -163,6 +163,7 @@ impl Companion for EchoSave {
         };
         let (mut drafts, notes, counts) = plan(ctx.state, &w.reads, &w.shown_before, sealer)?;
         (w.notes, w.counts) = (notes, counts);
+        refuse_files_in_role_folders(ctx.state, &drafts, &w.documents, &w.dir.rel)?;
         let documents = w.documents.iter().map(|(p, s)| (p.clone(), s.as_ref()));
         drafts.extend(crate::memory::save::document_drafts(ctx.state, documents)?);
         let roles: BTreeSet<String> = w.findings.iter().map(|f| f.role.clone()).collect();
@@ -203,6 +204,36 @@ impl Companion for EchoSave {
         }
         w.dir.checkout(store, guard, true)?;
         Ok(())
+    }
+}
+
+/// Refuses, before anything is committed, a document saved where a role's folder is checked
+/// out (`.claude/echoes/reviewer` as a file while memory holds reviewer's echoes): the
+/// checkout after the commit could not write the folder.
+fn refuse_files_in_role_folders(
+    state: &State,
+    drafts: &[Sealed],
+    documents: &[(String, Option<Sealed>)],
+    shown_dir: &str,
+) -> Result<()> {
+    let prefix = crate::model::kinds::document::ECHOES_PREFIX;
+    let mut roles = super::dir::roles_of(state);
+    roles.extend(
+        drafts
+            .iter()
+            .filter_map(|s| Echo::of(s.body()).map(|e| e.role.clone())),
+    );
+    let clash = documents
+        .iter()
+        .filter(|(_, sealed)| sealed.is_some())
+        .filter_map(|(path, _)| path.strip_prefix(prefix))
+        .find(|rel| roles.contains(*rel));
+    match clash {
+        Some(role) => Err(error::environment(
+            format!("{shown_dir}/{role} is a file, where the {role} role's echoes are checked out as a folder; nothing was saved"),
+            format!("rename or move that file (into {shown_dir}/{role}/ once it is a folder), then try again"),
+        )),
+        None => Ok(()),
     }
 }
 

@@ -252,3 +252,38 @@ fn codex_without_a_home_says_what_to_set() {
     );
     assert!(!out.stderr.contains("--user"), "{}", out.stderr);
 }
+
+/// Regression: a file put where a role's echoes folder goes (`.claude/echoes/reviewer`) was
+/// saved as a document, and only the checkout after the commit failed (exit 69 after a write).
+/// Now `save` refuses it first: memory, the file and the other edits are as they were.
+#[test]
+fn a_file_where_a_role_folder_goes_is_refused_before_the_save() {
+    let repo = repo_with_memory();
+    std::fs::remove_dir_all(repo.root.join(".claude/echoes/reviewer")).unwrap();
+    repo.write(".claude/echoes/reviewer", "a note\n");
+    let before = repo.refs();
+    let out = repo.rune(&["save", "-m", "session"]).failure();
+    assert_eq!(out.code, 69, "{}", out.snapshot());
+    assert!(
+        out.stderr
+            .contains("reviewer is a file, where the reviewer role's echoes are checked out")
+            && out.stderr.contains("nothing was saved")
+            && out.stderr.contains("hint: rename or move that file"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(repo.refs(), before);
+    assert_eq!(repo.read(".claude/echoes/reviewer"), "a note\n");
+    // Moved aside, the note saves as a document and the role's folder comes back.
+    std::fs::rename(
+        repo.root.join(".claude/echoes/reviewer"),
+        repo.root.join(".claude/echoes/reviewer-note.md"),
+    )
+    .unwrap();
+    repo.rune(&["save", "-m", "session"]).success();
+    assert!(repo
+        .root
+        .join(".claude/echoes/reviewer/MEMORY.md")
+        .is_file());
+    assert_eq!(repo.read(".claude/echoes/reviewer-note.md"), "a note\n");
+}
