@@ -39,10 +39,20 @@ pub struct Opened {
 /// Opens the repository around `dir`.
 pub fn open(dir: &Path, how: Opener) -> Result<Opened> {
     let store = Store::open(dir).map_err(|e| match e {
-        StoreError::NotARepository(p) => crate::error::environment(
-            format!("not a git repository: {}", p.display()),
-            "run git rune inside a git repository (create one with `git init`), or pass -C <path>",
-        ),
+        // GIT_DIR, when set, is where git (and git-rune) looks: the message names it.
+        StoreError::NotARepository(p) => match std::env::var_os("GIT_DIR") {
+            Some(g) if !g.is_empty() => crate::error::environment(
+                format!(
+                    "not a git repository: GIT_DIR is set to {}",
+                    Path::new(&g).display()
+                ),
+                "point GIT_DIR at a repository's git directory, or unset it",
+            ),
+            _ => crate::error::environment(
+                format!("not a git repository: {}", p.display()),
+                "run git rune inside a git repository (create one with `git init`), or pass -C <path>",
+            ),
+        },
         other => anyhow::Error::from(other),
     })?;
     let mut opened = Opened {

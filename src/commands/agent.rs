@@ -163,7 +163,17 @@ fn native(a: &WireArgs) -> Result<Option<(route::Agent, HookScope)>> {
 }
 
 fn wiring_error(e: anyhow::Error) -> anyhow::Error {
-    match e.downcast_ref::<crate::agent::claude::SettingsError>() {
+    use crate::agent::claude::SettingsError;
+    match e.downcast_ref::<SettingsError>() {
+        // A file that cannot be read or written (a file where a folder goes, no permission)
+        // is in the surroundings; one that reads but is not settings is damaged data.
+        Some(s @ SettingsError::Io { path, .. }) => error::environment(
+            s.to_string(),
+            format!(
+                "check that {} can be read and written (a file where a folder goes, or a HOME that is not a folder, stops it), then run the command again; nothing was changed",
+                path.display()
+            ),
+        ),
         Some(s) => error::data(
             s.to_string(),
             "fix the file (or move it aside) and run the command again; it was not changed",

@@ -104,10 +104,20 @@ fn preview_cmd(
     let configured = store
         .as_ref()
         .and_then(|s| s.config_string(&format!("rune.context.preview.{caller}")));
-    let hint = format!(
-        "use adversary, team, review or audit, or set thresholds with `git config rune.context.preview.{caller} <warn>,<block>` or RUNE_CONTEXT_THRESHOLDS_{}=<warn>,<block>",
-        caller.to_uppercase()
-    );
+    // Only a name git config takes as a key (a letter, then letters, digits and `-`) can be
+    // given thresholds of its own.
+    let nameable = caller.starts_with(|c: char| c.is_ascii_alphabetic())
+        && caller
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-');
+    let hint = if nameable {
+        format!(
+            "use adversary, team, review or audit, or set thresholds with `git config rune.context.preview.{caller} <warn>,<block>` or RUNE_CONTEXT_THRESHOLDS_{}=<warn>,<block>",
+            caller.to_uppercase()
+        )
+    } else {
+        "use adversary, team, review or audit, or a name of your own (a letter, then letters, digits and -) with thresholds set by `git config rune.context.preview.<name> <warn>,<block>`".to_owned()
+    };
     let threshold = preview::thresholds(caller, env.as_deref(), configured.as_deref())
         .map_err(|e| error::input(e.to_string(), hint))?;
     let p = preview::preview(caller, threshold, prompt_chars, files, &ctx.dir)

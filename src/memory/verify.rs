@@ -47,7 +47,14 @@ impl Verification {
 pub fn verify(store: &Store) -> crate::store::Result<Verification> {
     let mut findings = Vec::new();
     let mut records = 0usize;
-    let mut refs = store.memory_refs()?;
+    let (mut refs, damaged) = store.memory_refs_and_damaged()?;
+    for e in &damaged {
+        let name = match e {
+            StoreError::BadRef { name, .. } => name.as_str(),
+            _ => "refs/rune/",
+        };
+        findings.push(broken(name, e));
+    }
     if store.ref_id(NOTES_REF)?.is_some() {
         refs.push(NOTES_REF.into());
     }

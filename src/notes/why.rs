@@ -184,7 +184,11 @@ fn blame_target(store: &Store, target: &str) -> Result<Option<(String, usize, Ob
             "commit it first, then ask why",
         )),
         Blame::Failed(message) => Err(error::input(
-            format!("git blame {file}:{line} failed: {message}"),
+            // git's own words ("file a.txt has only 2 lines"), without its "fatal:".
+            format!(
+                "cannot say who wrote {file}:{line}: {}",
+                message.trim().trim_start_matches("fatal: ")
+            ),
             "name a line that exists in a committed file",
         )),
     }

@@ -263,8 +263,19 @@ impl Store {
         write_records(&self.repo, base, records)
     }
 
-    /// Names of all memory refs (`refs/rune/…`), sorted.
+    /// Names of all memory refs (`refs/rune/…`), sorted; a ref whose file holds no object id
+    /// is the error.
     pub fn memory_refs(&self) -> Result<Vec<String>> {
+        let (names, mut damaged) = self.memory_refs_and_damaged()?;
+        match damaged.is_empty() {
+            true => Ok(names),
+            false => Err(damaged.swap_remove(0)),
+        }
+    }
+
+    /// Names of the memory refs that can be read, sorted, and the errors of those that
+    /// cannot (for `verify`, which reports each and checks the rest).
+    pub fn memory_refs_and_damaged(&self) -> Result<(Vec<String>, Vec<StoreError>)> {
         let platform = self
             .repo
             .references()
@@ -272,13 +283,15 @@ impl Store {
         let iter = platform
             .prefixed("refs/rune/")
             .map_err(git_err("cannot list references"))?;
-        let mut out = Vec::new();
+        let (mut out, mut damaged) = (Vec::new(), Vec::new());
         for r in iter {
-            let r = r.map_err(|e| unreadable_ref("a ref under refs/rune/", e))?;
-            out.push(r.name().as_bstr().to_string());
+            match r {
+                Ok(r) => out.push(r.name().as_bstr().to_string()),
+                Err(e) => damaged.push(unreadable_ref("a ref under refs/rune/", e)),
+            }
         }
         out.sort();
-        Ok(out)
+        Ok((out, damaged))
     }
 
     /// Appends the sealed drafts `make` returns to the ref `name` in one commit,

@@ -120,15 +120,23 @@ fn a_damaged_memory_ref_says_how_to_repair_it() {
     let out = repo.rune(&["load"]).failure();
     assert_eq!(out.code, 65);
     assert_rune_snapshot!(repo, out);
-    for args in [decide_args("Another", &[]), vec!["verify"]] {
-        let out = repo.rune(&args).failure();
-        assert_eq!(out.code, 65, "{args:?}: {}", out.snapshot());
-        assert!(
-            out.stderr.contains("git update-ref -d refs/rune/memory"),
-            "{}",
-            out.stderr
-        );
-    }
+    let out = repo.rune(&decide_args("Another", &[])).failure();
+    assert_eq!(out.code, 65, "{}", out.snapshot());
+    assert!(
+        out.stderr.contains("git update-ref -d refs/rune/memory"),
+        "{}",
+        out.stderr
+    );
+    // `verify` lists it as damaged, as it does a ref naming a blob, and checks the rest.
+    let out = repo.rune(&["verify"]);
+    assert_eq!(out.code, 1, "{}", out.snapshot());
+    assert!(
+        out.stdout
+            .contains("TAINTED refs/rune/memory: unreadable (refs/rune/memory is damaged")
+            && out.stdout.contains("1 refs"),
+        "{}",
+        out.stdout
+    );
     assert_eq!(std::fs::read_to_string(&ref_file).unwrap(), "garbage\n");
 
     for target in ["refs/rune/memory", "refs/heads/main"] {
@@ -286,4 +294,64 @@ fn a_file_where_a_role_folder_goes_is_refused_before_the_save() {
         .join(".claude/echoes/reviewer/MEMORY.md")
         .is_file());
     assert_eq!(repo.read(".claude/echoes/reviewer-note.md"), "a note\n");
+}
+
+/// Regression (second sweep): answers that named the wrong thing or passed git's words on.
+#[test]
+fn errors_name_what_the_user_set() {
+    let repo = repo_with_memory();
+    // GIT_DIR pointing nowhere: the message names it, not the current folder.
+    let out = rune_env(&repo, &["status"], &[("GIT_DIR", "/nowhere/at/all")]).failure();
+    assert_eq!(out.code, 69, "{}", out.snapshot());
+    assert!(
+        out.stderr.contains("GIT_DIR is set to /nowhere/at/all")
+            && out.stderr.contains("hint: point GIT_DIR at"),
+        "{}",
+        out.stderr
+    );
+    // A HOME that is a file: Codex's config cannot be written there (environment), it is
+    // not a damaged file to fix.
+    let home = repo.root.join("a.txt");
+    let out = rune_env(
+        &repo,
+        &["agent", "install", "codex"],
+        &[("HOME", home.to_str().unwrap()), ("CODEX_HOME", "")],
+    )
+    .failure();
+    assert_eq!(out.code, 69, "{}", out.snapshot());
+    assert!(
+        out.stderr.contains("can be read and written"),
+        "{}",
+        out.stderr
+    );
+    // A line past the end of a file: said in git-rune's words, not as a failed `git blame`.
+    let out = repo.rune(&["why", "a.txt:99"]).failure();
+    assert_eq!(out.code, 1, "{}", out.snapshot());
+    assert!(
+        out.stderr
+            .contains("cannot say who wrote a.txt:99: file a.txt has only 1 line")
+            && !out.stderr.contains("fatal:"),
+        "{}",
+        out.stderr
+    );
+    // A caller no config key can name gets no config key made of it.
+    let out = repo
+        .rune(&["context", "preview", "--caller", "", "a.txt"])
+        .failure();
+    assert_eq!(out.code, 1, "{}", out.snapshot());
+    assert!(
+        out.stderr.contains("rune.context.preview.<name>"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// Runs git-rune in `repo` with `vars` set over the pinned environment.
+fn rune_env(repo: &TestRepo, args: &[&str], vars: &[(&str, &str)]) -> crate::common::Output {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_git-rune"));
+    repo.env(&mut cmd);
+    cmd.current_dir(&repo.root)
+        .envs(vars.iter().copied())
+        .args(args);
+    crate::common::Output::of(cmd.output().unwrap())
 }
