@@ -123,9 +123,7 @@ fn preview_cmd(
     let p = preview::preview(caller, threshold, prompt_chars, files, &ctx.dir)
         .map_err(|e| error::input(e.to_string(), "name files that exist and can be read"))?;
     let out = if ctx.ui.json {
-        let mut v = serde_json::to_value(&p)?;
-        v["version"] = json::VERSION.into();
-        json::line(&v) + "\n"
+        json::line(&json::context_preview(&p)) + "\n"
     } else {
         let mut out = format!(
             "{}: ~{} tokens in {} file{} (warn at {}, block at {}): {}\n",

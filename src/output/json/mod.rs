@@ -174,6 +174,13 @@ pub fn written(w: Option<&crate::memory::write::Written>) -> Value {
     })
 }
 
+/// `context preview --json`: the preview's own fields, versioned.
+pub fn context_preview(p: &crate::context::preview::Preview) -> Value {
+    let mut v = serde_json::to_value(p).unwrap_or_default();
+    v["version"] = VERSION.into();
+    v
+}
+
 /// What `why --json` found: the commit asked about, the line when one was named, the noted
 /// commit (itself or the nearest noted ancestor) with its note's summary line, and each record the
 /// note names (as in `show`), or `{"kind","id","title","missing":true}` for one no longer in
