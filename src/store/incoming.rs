@@ -137,20 +137,26 @@ impl Store {
         if notes {
             return Ok(Ok(tip));
         }
-        if let Some(entry) = root.find_entry("VERSION") {
-            let Ok(blob) = find_blob(&self.repo, entry.object_id(), &|| "VERSION".into()) else {
-                return Ok(Err(Unreadable::Missing));
-            };
-            let text = String::from_utf8_lossy(&blob.data).trim_end().to_owned();
-            match layout_of(&blob.data) {
-                Some(n) if n <= LAYOUT => {}
-                Some(_) => return Ok(Err(Unreadable::NewerLayout(format!("{text:?}")))),
-                None => {
-                    return Ok(Err(Unreadable::Damaged(format!(
-                        "its VERSION blob ({:?}) names no layout",
-                        text.chars().take(40).collect::<String>()
-                    ))))
-                }
+        // Every memory commit git-rune ever wrote holds a `VERSION` blob: a commit without
+        // one is something else (a code commit pushed to the wrong ref), and merging it would
+        // carry that history into memory.
+        let Some(entry) = root.find_entry("VERSION") else {
+            return Ok(Err(Unreadable::Damaged(
+                "it points at a commit that is not memory (its tree holds no VERSION)".into(),
+            )));
+        };
+        let Ok(blob) = find_blob(&self.repo, entry.object_id(), &|| "VERSION".into()) else {
+            return Ok(Err(Unreadable::Missing));
+        };
+        let text = String::from_utf8_lossy(&blob.data).trim_end().to_owned();
+        match layout_of(&blob.data) {
+            Some(n) if n <= LAYOUT => {}
+            Some(_) => return Ok(Err(Unreadable::NewerLayout(format!("{text:?}")))),
+            None => {
+                return Ok(Err(Unreadable::Damaged(format!(
+                    "its VERSION blob ({:?}) names no layout",
+                    text.chars().take(40).collect::<String>()
+                ))))
             }
         }
         Ok(Ok(tip))

@@ -19,6 +19,7 @@ mod echo_cache;
 mod echoes;
 mod edge_cases;
 mod error_paths;
+mod error_paths2;
 mod faithful;
 mod gate_everywhere;
 mod hooks;
