@@ -459,12 +459,18 @@ pub fn push_refused(
     if !said.is_empty() {
         message.push_str(&format!("; the remote said: {}", said.join(" / ")));
     }
-    let hint = if refused.is_empty() {
-        "run `git rune sync` to merge the remote's memory and push again; memory is never force-pushed"
-    } else {
-        "the remote's own rules refused the memory refs: ask its administrator to allow refs/rune/*, refs/rune-clones/* and refs/notes/rune"
-    };
-    error::conflict(message, hint)
+    if refused.is_empty() {
+        return error::conflict(
+            message,
+            "run `git rune sync` to merge the remote's memory and push again; memory is never force-pushed",
+        );
+    }
+    // The remote's rules said no: running the command again meets the same rules, so this is
+    // the surroundings (environment), not a race (conflict).
+    error::environment(
+        message,
+        "the remote's own rules refused the memory refs: ask its administrator to allow refs/rune/*, refs/rune-clones/* and refs/notes/rune",
+    )
 }
 
 /// How long to wait before round `round + 1`: random within a window that doubles each

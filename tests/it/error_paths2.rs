@@ -13,6 +13,11 @@ fn shared_clone(remote: &Remote) -> TestRepo {
     a
 }
 
+fn make_executable(path: &std::path::Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
 /// Regression: a remote whose refs/rune/memory named a code commit (no `VERSION`, no records)
 /// was merged as memory: the project's whole code history became part of memory's, and went
 /// with it to every remote memory is shared with. Now it is skipped, named, and left for
@@ -46,4 +51,27 @@ fn a_remote_memory_ref_naming_a_code_commit_is_not_merged() {
     // `repair` puts a clean tip back.
     a.rune(&["repair", "origin"]).success();
     assert_eq!(remote.git(&["rev-parse", "refs/rune/memory"]), before);
+}
+
+/// Regression: a remote whose own rules (a pre-receive hook) refuse the memory refs exited 75
+/// ("another process…, run the command again"), which no retry fixes; it is the surroundings.
+#[test]
+fn a_remote_that_refuses_memory_is_environment_not_conflict() {
+    let remote = Remote::new();
+    let a = shared_clone(&remote);
+    let hook = remote.path.join("hooks/pre-receive");
+    std::fs::write(&hook, "#!/bin/sh\necho 'no memory here' >&2\nexit 1\n").unwrap();
+    make_executable(&hook);
+    a.rune(&decide_args("Use Y", &[])).success();
+    let before = a.refs();
+    for args in [vec!["sync", "origin"], vec!["--json", "sync", "origin"]] {
+        let out = a.rune(&args).failure();
+        assert_eq!(out.code, 69, "{}", out.snapshot());
+        assert!(
+            out.stderr.contains("ask its administrator") && out.stdout.is_empty(),
+            "{}",
+            out.snapshot()
+        );
+        assert_eq!(a.refs(), before);
+    }
 }
