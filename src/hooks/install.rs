@@ -113,6 +113,11 @@ pub fn in_work_tree(store: &Store, dir: &Path) -> Result<Option<InWorkTree>, Hoo
         return Ok(None);
     };
     let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    // `.git/hooks` lies under the work tree's path, but in git's own directory, which
+    // `git status` never shows.
+    if real(dir).starts_with(real(store.common_dir())) {
+        return Ok(None);
+    }
     let Ok(rel) = real(dir).strip_prefix(real(workdir)).map(Path::to_path_buf) else {
         return Ok(None);
     };

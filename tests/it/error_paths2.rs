@@ -75,3 +75,19 @@ fn a_remote_that_refuses_memory_is_environment_not_conflict() {
         assert_eq!(a.refs(), before);
     }
 }
+
+/// Regression: `hooks install` into git's own `.git/hooks` said it was "inside the work tree
+/// (core.hooksPath)" and wrote `/.git/hooks/…` lines into `.git/info/exclude`.
+#[test]
+fn hooks_in_the_git_dir_are_not_in_the_work_tree() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "init");
+    let out = repo.rune(&["hooks", "install"]).success();
+    assert!(
+        !out.stderr.contains("inside the work tree"),
+        "{}",
+        out.snapshot()
+    );
+    let exclude = std::fs::read_to_string(repo.root.join(".git/info/exclude")).unwrap_or_default();
+    assert!(!exclude.contains(".git/hooks"), "{exclude}");
+}
