@@ -41,8 +41,8 @@ pub struct HookArgs {
 
 pub fn hooks(ctx: &Context, args: HooksArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let dir = install::hooks_dir(&store)
-        .map_err(|e| error::environment(e.to_string(), "run this in a work tree"))?;
+    let dir =
+        install::hooks_dir(&store).map_err(|e| error::environment(e.to_string(), e.hint()))?;
     let mut rows = Vec::new();
     for hook in HOOKS {
         let result = match args.action {
@@ -50,12 +50,7 @@ pub fn hooks(ctx: &Context, args: HooksArgs) -> Result<ExitCode> {
             HooksAction::Uninstall => install::uninstall(&dir, hook),
             HooksAction::Status => install::state(&dir, hook),
         };
-        let state = result.map_err(|e| {
-            error::environment(
-                e.to_string(),
-                "add `git rune hook <name> \"$@\" || true` to that hook yourself, or make it a shell script",
-            )
-        })?;
+        let state = result.map_err(|e| error::environment(e.to_string(), e.hint()))?;
         rows.push((hook, state));
     }
     let mut out = String::new();

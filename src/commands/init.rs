@@ -38,6 +38,9 @@ pub fn run(ctx: &Context, args: InitArgs) -> Result<ExitCode> {
             }
             // A bare repository has no hooks to install: memory refs only.
             Err(HookError::Bare) => {}
+            Err(e @ HookError::NotAFolder { .. }) => {
+                return Err(error::environment(e.to_string(), e.hint()))
+            }
             Err(e) => {
                 return Err(error::environment(
                     e.to_string(),

@@ -29,6 +29,26 @@ pub enum HookError {
         "bare repository: there is no work tree to keep a view of, and commits are not made here"
     )]
     Bare,
+    #[error("the hooks directory {} is a file, not a folder; no hook was changed", path.display())]
+    NotAFolder { path: PathBuf, configured: bool },
+}
+
+impl HookError {
+    /// What to do about it, in the command line's words.
+    pub fn hint(&self) -> &'static str {
+        match self {
+            HookError::Bare => "run this in a work tree",
+            HookError::NotAFolder {
+                configured: true, ..
+            } => "core.hooksPath names a file: point it at a folder (`git config core.hooksPath <folder>`) or unset it",
+            HookError::NotAFolder { .. } => {
+                "move that file aside (git runs hooks from that folder), then try again"
+            }
+            HookError::Io { .. } | HookError::NotShell { .. } => {
+                "add `git rune hook <name> \"$@\" || true` to that hook yourself, or make it a shell script"
+            }
+        }
+    }
 }
 
 /// How one hook stands.
@@ -170,10 +190,15 @@ pub struct InWorkTree {
 /// `<common dir>/hooks`.
 pub fn hooks_dir(store: &Store) -> Result<PathBuf, HookError> {
     let workdir = store.workdir().ok_or(HookError::Bare)?;
-    if let Some(p) = store.config_path("core.hooksPath") {
-        return Ok(if p.is_absolute() { p } else { workdir.join(p) });
+    let (path, configured) = match store.config_path("core.hooksPath") {
+        Some(p) if p.is_absolute() => (p, true),
+        Some(p) => (workdir.join(p), true),
+        None => (store.common_dir().join("hooks"), false),
+    };
+    if path.exists() && !path.is_dir() {
+        return Err(HookError::NotAFolder { path, configured });
     }
-    Ok(store.common_dir().join("hooks"))
+    Ok(path)
 }
 
 fn io<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> HookError + 'a {

@@ -91,3 +91,34 @@ fn hooks_in_the_git_dir_are_not_in_the_work_tree() {
     let exclude = std::fs::read_to_string(repo.root.join(".git/info/exclude")).unwrap_or_default();
     assert!(!exclude.contains(".git/hooks"), "{exclude}");
 }
+
+/// Regression: a hooks directory that is a file failed with "cannot create …: File exists (os
+/// error 17)" and a hint to edit the hook by hand; now the message names the file and how to
+/// point git at a folder.
+#[test]
+fn a_hooks_directory_that_is_a_file_is_named() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "init");
+    std::fs::remove_dir_all(repo.root.join(".git/hooks")).ok();
+    std::fs::write(repo.root.join(".git/hooks"), "x\n").unwrap();
+    for args in [vec!["hooks", "install"], vec!["hooks", "status"]] {
+        let out = repo.rune(&args).failure();
+        assert_eq!(out.code, 69, "{}", out.snapshot());
+        assert!(
+            out.stderr.contains(".git/hooks is a file, not a folder")
+                && out.stderr.contains("hint: move that file aside")
+                && !out.stderr.contains("os error"),
+            "{}",
+            out.snapshot()
+        );
+    }
+    repo.git(&["config", "core.hooksPath", "a.txt"]);
+    let out = repo.rune(&["init", "--hooks"]).failure();
+    assert_eq!(out.code, 69, "{}", out.snapshot());
+    assert!(
+        out.stderr.contains("core.hooksPath names a file"),
+        "{}",
+        out.snapshot()
+    );
+    assert_eq!(repo.read("a.txt"), "a\n");
+}
