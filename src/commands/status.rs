@@ -62,6 +62,7 @@ pub fn run(ctx: &Context, _args: StatusArgs) -> Result<ExitCode> {
                 })
                 .collect(),
             save_failure: st.save_failure.as_ref().map(|f| f.line()),
+            hook_failures: st.hook_failures.iter().map(|f| f.line()).collect(),
         }) + "\n"
     } else {
         let mut text = st.text();

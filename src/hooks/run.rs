@@ -36,8 +36,11 @@ pub fn run(dir: &Path, name: &str, args: &[String], input: Option<&str>) -> Hook
     let mut report = HookReport::default();
     // A lock another process holds must not stall the user's git command: the hook gives up
     // soon (post-commit then leaves the note for its next run).
-    let result = crate::open::open(dir, crate::open::Opener::Hook)
-        .and_then(|o| dispatch(&o.store, name, args, input, &mut report));
+    let result = crate::open::open(dir, crate::open::Opener::Hook).and_then(|o| {
+        dispatch(&o.store, name, args, input, &mut report)?;
+        crate::memory::hook_failure::clear(o.store.git_dir(), name);
+        Ok(())
+    });
     if let Err(e) = result {
         // With rune.strictPush a failed memory push blocks the push: say that, not that git
         // went on.
@@ -56,6 +59,10 @@ pub fn run(dir: &Path, name: &str, args: &[String], input: Option<&str>) -> Hook
         ));
         if let Ok(store) = Store::open(dir) {
             log(&store, name, &format!("{e:#}"));
+            // The next command and session start say so too (status, load, SessionStart).
+            if HOOKS.contains(&name) {
+                crate::memory::hook_failure::record(store.git_dir(), name, &store.now(), &e);
+            }
         }
         if strict {
             report.exit_code = 1;

@@ -5,6 +5,7 @@
 pub mod cache;
 pub mod diff;
 pub mod history;
+pub mod hook_failure;
 pub mod init;
 pub mod load;
 pub mod record;

@@ -31,6 +31,8 @@ pub struct Status {
     pub echoes_refused: Vec<(String, String)>,
     /// The last save failed (and none succeeded since).
     pub save_failure: Option<crate::memory::save_failure::SaveFailure>,
+    /// Hooks whose last run failed (git went on without them).
+    pub hook_failures: Vec<crate::memory::hook_failure::HookFailure>,
     pub drift: Drift,
 }
 
@@ -71,6 +73,7 @@ pub fn status(store: &Store) -> Result<Status> {
             .collect(),
         unstored: scan.unstored,
         save_failure: crate::memory::save_failure::read(store.git_dir()),
+        hook_failures: crate::memory::hook_failure::read(store.git_dir()),
         echoes: echo_states.0,
         echoes_refused: echo_states.1,
         elsewhere,
@@ -129,6 +132,10 @@ impl Status {
             None => out.push_str("HEAD detached\n"),
         }
         if let Some(f) = &self.save_failure {
+            out.push_str(&f.line());
+            out.push('\n');
+        }
+        for f in &self.hook_failures {
             out.push_str(&f.line());
             out.push('\n');
         }

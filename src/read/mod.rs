@@ -163,9 +163,11 @@ fn came_from_checkpoint(store: &Store, head: &HeadInfo) -> Option<(String, crate
 /// What a briefing of memory now says before the memory: that the last save failed (with
 /// where and what to do), until a save succeeds.
 pub fn notices(store: &Store) -> Vec<String> {
-    crate::memory::save_failure::read(store.git_dir())
-        .map(|f| f.line())
+    let saves = crate::memory::save_failure::read(store.git_dir()).map(|f| f.line());
+    let hooks = crate::memory::hook_failure::read(store.git_dir());
+    saves
         .into_iter()
+        .chain(hooks.iter().map(|f| f.line()))
         .collect()
 }
 

@@ -122,3 +122,38 @@ fn a_hooks_directory_that_is_a_file_is_named() {
     );
     assert_eq!(repo.read("a.txt"), "a\n");
 }
+
+/// Regression: a git hook that failed (here post-commit, whose note could not be written)
+/// printed one line at commit time and was silent afterwards. Now `status`, `load` and
+/// `status --json` say so until the hook runs again without failing.
+#[test]
+fn a_failed_hook_is_reported_by_the_next_command() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "init");
+    repo.rune(&["-q", "init", "--hooks"]).success();
+    repo.rune(&decide_args("Use X", &[])).success();
+    std::fs::create_dir_all(repo.root.join(".git/refs/notes")).unwrap();
+    std::fs::write(repo.root.join(".git/refs/notes/rune"), "garbage\n").unwrap();
+    repo.commit_file("b.txt", "b\n", "second");
+    let said = "the post-commit hook failed";
+    let out = repo.rune(&["status"]).success();
+    assert!(
+        out.stdout.contains(said) && out.stdout.contains("git update-ref -d refs/notes/rune"),
+        "{}",
+        out.snapshot()
+    );
+    let out = repo.rune(&["load"]).success();
+    assert!(out.stdout.contains(said), "{}", out.snapshot());
+    let out = repo.rune(&["--json", "status"]).success();
+    let json: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+    assert!(
+        json["hook_failures"][0].as_str().unwrap().contains(said),
+        "{}",
+        out.stdout
+    );
+    // Once the hook runs cleanly, it is no longer reported.
+    std::fs::remove_file(repo.root.join(".git/refs/notes/rune")).unwrap();
+    repo.commit_file("c.txt", "c\n", "third");
+    let out = repo.rune(&["status"]).success();
+    assert!(!out.stdout.contains(said), "{}", out.snapshot());
+}

@@ -30,6 +30,10 @@ pub struct StatusJson<'a> {
     /// to do.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub save_failure: Option<String>,
+    /// Hooks whose last run failed, git going on without them: one line each, saying which,
+    /// when, and what to do.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hook_failures: Vec<String>,
 }
 
 /// One remote in `status --json`: `memory` is whether memory goes there, `why` one of
