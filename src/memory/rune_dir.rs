@@ -399,6 +399,14 @@ fn read_dir(dir: &Path) -> Result<Vec<DirFile>> {
             }
             let rel = format!("{prefix}{name}");
             let p = e.path();
+            // A link could bring in a file from anywhere (a key, /etc/passwd) as a document
+            // that sync then shares, or loop: only the folder's own files are imported.
+            if e.file_type().map_err(unreadable(&p))?.is_symlink() {
+                return Err(error::input(
+                    format!("{} is a symbolic link; nothing was imported", p.display()),
+                    "git-rune imports only the folder's own files: replace the link with a copy of the file, or remove it",
+                ));
+            }
             if p.is_dir() {
                 stack.push((p, format!("{rel}/")));
                 continue;

@@ -157,3 +157,33 @@ fn a_failed_hook_is_reported_by_the_next_command() {
     let out = repo.rune(&["status"]).success();
     assert!(!out.stdout.contains(said), "{}", out.snapshot());
 }
+
+/// Regression: `import rune-dir` followed a symbolic link in the seed's folder: a
+/// `decisions.md` linking to a file outside it (here outside the repository) was stored in
+/// memory as a document with that file's content, ready to be shared by the next sync.
+#[test]
+fn import_rune_dir_refuses_a_symbolic_link() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "init");
+    repo.rune(&["-q", "init"]).success();
+    let seed = repo.home.join("seed");
+    std::fs::create_dir_all(&seed).unwrap();
+    let secret = repo.home.join("private.txt");
+    std::fs::write(&secret, "not for memory\n").unwrap();
+    std::os::unix::fs::symlink(&secret, seed.join("decisions.md")).unwrap();
+    let before = repo.refs();
+    let out = repo
+        .rune(&["import", "rune-dir", seed.to_str().unwrap()])
+        .failure();
+    assert_eq!(out.code, 1, "{}", out.snapshot());
+    assert!(
+        out.stderr
+            .contains("decisions.md is a symbolic link; nothing was imported")
+            && out
+                .stderr
+                .contains("hint: git-rune imports only the folder's own files"),
+        "{}",
+        out.snapshot()
+    );
+    assert_eq!(repo.refs(), before);
+}
