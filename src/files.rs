@@ -70,6 +70,15 @@ pub(crate) fn append_line(path: &Path, line: &str) {
     }
 }
 
+/// Writes `data` as the whole file at `path` ([`write_atomic`]), its folder made first. Best
+/// effort, as [`append_line`]: what calls it must not fail on it.
+pub(crate) fn put_quietly(path: &Path, data: &[u8]) {
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = write_atomic(path, data);
+}
+
 /// Replaces the file at `path` with its first `keep` bytes (all of them when `None`) and then
 /// `tail`, through a temporary file and a rename as [`write_atomic`]. The kept bytes are
 /// copied by the kernel (`copy_file_range` where the system has it), never read into memory:

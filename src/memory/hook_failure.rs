@@ -52,23 +52,12 @@ fn write_all(git_dir: &Path, all: &BTreeMap<String, HookFailure>) {
         let _ = std::fs::remove_file(&p);
         return;
     }
-    if let Some(d) = p.parent() {
-        let _ = std::fs::create_dir_all(d);
-    }
     let data = serde_json::to_vec(all).expect("serializes");
-    let _ = crate::files::write_atomic(&p, &data);
+    crate::files::put_quietly(&p, &data);
 }
 
 /// Remembers that `hook` failed with `err` (best effort, as the hook's log line is).
 pub fn record(git_dir: &Path, hook: &str, at: &str, err: &anyhow::Error) {
-    let hint = err.chain().find_map(|c| {
-        c.downcast_ref::<crate::error::Error>()
-            .and_then(|u| u.hint.as_ref().map(|h| h.for_cli()))
-            .or_else(|| {
-                c.downcast_ref::<crate::store::StoreError>()
-                    .and_then(crate::store::StoreError::hint)
-            })
-    });
     let error = crate::secrets::redact(&format!("{err:#}"));
     let mut all = read_all(git_dir);
     all.insert(
@@ -77,7 +66,7 @@ pub fn record(git_dir: &Path, hook: &str, at: &str, err: &anyhow::Error) {
             hook: hook.to_owned(),
             at: at.to_owned(),
             error: crate::text::one_line(&error),
-            hint: hint.map(|h| crate::text::one_line(&h)),
+            hint: super::hint_of(err).map(|h| crate::text::one_line(&h)),
         },
     );
     write_all(git_dir, &all);

@@ -23,6 +23,25 @@ pub mod write;
 
 pub use snapshot::{Snapshot, Tips};
 
+/// The hint of the first error in the chain that has one, worded for the command line: each
+/// typed error of memory and below that can say what to do is asked (the CLI's report, and
+/// the failures a save or a hook leaves for the next command).
+pub fn hint_of(err: &anyhow::Error) -> Option<String> {
+    err.chain().find_map(|e| {
+        if let Some(u) = e.downcast_ref::<crate::error::Error>() {
+            return u.hint.as_ref().map(crate::error::Hint::for_cli);
+        }
+        if let Some(s) = e.downcast_ref::<seal::SealError>() {
+            return s.hint();
+        }
+        if let Some(v) = e.downcast_ref::<view_dir::ViewError>() {
+            return v.hint();
+        }
+        e.downcast_ref::<crate::store::StoreError>()
+            .and_then(crate::store::StoreError::hint)
+    })
+}
+
 /// What one write added to one memory ref: the ref's tree went from `from` to `to` by
 /// exactly `records`. A command that just wrote tells the view refresh and the load gate
 /// this, so they need not diff the trees for it; it applies only while the ref is still at

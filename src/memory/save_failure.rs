@@ -49,14 +49,6 @@ fn path(git_dir: &Path) -> PathBuf {
 /// Remembers that a save failed (best effort: a save that fails and cannot write this still
 /// fails as before).
 pub fn record(git_dir: &Path, at: &str, err: &anyhow::Error) {
-    let hint = err.chain().find_map(|c| {
-        c.downcast_ref::<crate::error::Error>()
-            .and_then(|u| u.hint.as_ref().map(|h| h.for_cli()))
-            .or_else(|| {
-                c.downcast_ref::<super::seal::SealError>()
-                    .and_then(|s| s.hint())
-            })
-    });
     let error = err
         .chain()
         .map(|c| c.to_string())
@@ -65,15 +57,10 @@ pub fn record(git_dir: &Path, at: &str, err: &anyhow::Error) {
     let failure = SaveFailure {
         at: at.to_owned(),
         error: crate::text::one_line(&error),
-        hint: hint.map(|h| crate::text::one_line(&h)),
+        hint: super::hint_of(err).map(|h| crate::text::one_line(&h)),
         partial: false,
     };
-    let p = path(git_dir);
-    if let Some(d) = p.parent() {
-        let _ = std::fs::create_dir_all(d);
-    }
-    let data = serde_json::to_vec(&failure).expect("serializes");
-    let _ = crate::files::write_atomic(&p, &data);
+    write(git_dir, &failure);
 }
 
 /// Remembers that a save left view entries unsaved (`file:line: why` each), so the next
@@ -89,12 +76,8 @@ pub fn record_partial(git_dir: &Path, at: &str, refused: &[String]) {
 }
 
 fn write(git_dir: &Path, failure: &SaveFailure) {
-    let p = path(git_dir);
-    if let Some(d) = p.parent() {
-        let _ = std::fs::create_dir_all(d);
-    }
     let data = serde_json::to_vec(failure).expect("serializes");
-    let _ = crate::files::write_atomic(&p, &data);
+    crate::files::put_quietly(&path(git_dir), &data);
 }
 
 /// A save succeeded: memory holds what the view said.

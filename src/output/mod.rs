@@ -232,23 +232,7 @@ pub fn kind_counts(
     parts.join(", ")
 }
 
-/// The hint of the first error in the chain that has one: each typed error that can say
-/// what to do is asked here, and the hint is worded for the command line.
-pub fn hint_of(err: &anyhow::Error) -> Option<String> {
-    err.chain().find_map(|e| {
-        if let Some(u) = e.downcast_ref::<crate::error::Error>() {
-            return u.hint.as_ref().map(crate::error::Hint::for_cli);
-        }
-        if let Some(s) = e.downcast_ref::<crate::memory::seal::SealError>() {
-            return s.hint();
-        }
-        if let Some(v) = e.downcast_ref::<crate::memory::view_dir::ViewError>() {
-            return v.hint();
-        }
-        e.downcast_ref::<crate::store::StoreError>()
-            .and_then(crate::store::StoreError::hint)
-    })
-}
+pub use crate::memory::hint_of;
 
 /// The kind of an error: the first error in the chain that has one decides (a typed error
 /// raised inside keeps its kind through the context added above it); an error nothing
