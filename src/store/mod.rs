@@ -103,9 +103,15 @@ impl StoreError {
             }
             StoreError::NotACommit { name, .. }
             | StoreError::MissingObject { name, .. }
-            | StoreError::BadRef { name, .. } => Some(format!(
-                "git-rune will not write over it: point {name} back at a memory commit with `git update-ref {name} <commit>`, or remove it with `git update-ref -d {name}` to start that memory afresh"
-            )),
+            | StoreError::BadRef { name, .. } => {
+                let (commit, what) = match name == NOTES_REF {
+                    true => ("a notes commit", "the commit notes"),
+                    false => ("a memory commit", "that memory"),
+                };
+                Some(format!(
+                    "git-rune will not write over it: point {name} back at {commit} with `git update-ref {name} <commit>`, or remove it with `git update-ref -d {name}` to start {what} afresh"
+                ))
+            }
             StoreError::Contended { .. } => Some("other processes are writing memory right now; run the command again".into()),
             StoreError::PartialClone { remotes, .. } => Some(format!(
                 "connect to {remotes} and run the command again (git-rune fetches what memory needs), or use a clone made without --filter"

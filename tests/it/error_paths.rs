@@ -355,3 +355,20 @@ fn rune_env(repo: &TestRepo, args: &[&str], vars: &[(&str, &str)]) -> crate::com
         .args(args);
     crate::common::Output::of(cmd.output().unwrap())
 }
+
+/// A damaged notes ref is repaired with a notes commit, not "a memory commit".
+#[test]
+fn a_damaged_notes_ref_names_notes_in_its_repair() {
+    let repo = repo_with_memory();
+    let blob = repo.git(&["rev-parse", "HEAD:a.txt"]);
+    repo.git(&["update-ref", "refs/notes/rune", blob.trim()]);
+    let out = repo.rune(&["why", "HEAD"]).failure();
+    assert_eq!(out.code, 65, "{}", out.snapshot());
+    assert!(
+        out.stderr.contains("back at a notes commit")
+            && out.stderr.contains("to start the commit notes afresh")
+            && !out.stderr.contains("memory commit"),
+        "{}",
+        out.stderr
+    );
+}
