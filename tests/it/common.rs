@@ -509,3 +509,9 @@ pub fn briefing_items(text: &str) -> Vec<String> {
         .map(str::to_owned)
         .collect()
 }
+
+/// Makes the file at `path` executable (a hook, a script a test runs).
+pub fn make_executable(path: &std::path::Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}

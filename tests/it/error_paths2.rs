@@ -13,11 +13,6 @@ fn shared_clone(remote: &Remote) -> TestRepo {
     a
 }
 
-fn make_executable(path: &std::path::Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
 /// Regression: a remote whose refs/rune/memory named a code commit (no `VERSION`, no records)
 /// was merged as memory: the project's whole code history became part of memory's, and went
 /// with it to every remote memory is shared with. Now it is skipped, named, and left for
@@ -61,7 +56,7 @@ fn a_remote_that_refuses_memory_is_environment_not_conflict() {
     let a = shared_clone(&remote);
     let hook = remote.path.join("hooks/pre-receive");
     std::fs::write(&hook, "#!/bin/sh\necho 'no memory here' >&2\nexit 1\n").unwrap();
-    make_executable(&hook);
+    crate::common::make_executable(&hook);
     a.rune(&decide_args("Use Y", &[])).success();
     let before = a.refs();
     for args in [vec!["sync", "origin"], vec!["--json", "sync", "origin"]] {

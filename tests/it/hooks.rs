@@ -9,7 +9,7 @@ fn install_beside_a_user_hook_both_run_and_uninstall_restores_it() {
     let repo = TestRepo::new();
     repo.commit_file("a", "a", "first");
     repo.write(".git/hooks/post-checkout", USER_HOOK);
-    make_executable(&repo.root.join(".git/hooks/post-checkout"));
+    crate::common::make_executable(&repo.root.join(".git/hooks/post-checkout"));
     repo.rune(&["init", "--hooks"]).success();
     let status = repo.rune(&["hooks", "status"]).success().stdout;
     assert!(
@@ -151,7 +151,7 @@ fn pre_push_syncs_memory_and_a_refusal_never_blocks_the_code_push() {
         "#!/bin/sh\nwhile read old new ref; do case \"$ref\" in refs/rune/*) echo no memory here >&2; exit 1;; esac; done\n",
     )
     .unwrap();
-    make_executable(&hook);
+    crate::common::make_executable(&hook);
     repo.learn("k3", "refused");
     repo.commit_file("c", "c", "third");
     let out = repo.git_output(&["push", "origin", "main"]);
@@ -189,7 +189,7 @@ fn a_remote_that_refuses_memory_refs_is_quoted() {
         "#!/bin/sh\nwhile read old new ref; do\n  case \"$ref\" in refs/rune/*|refs/notes/*) echo \"memory refs are not allowed on this server\" >&2; exit 1;; esac\ndone\n",
     )
     .unwrap();
-    make_executable(&hook);
+    crate::common::make_executable(&hook);
     repo.git(&["remote", "add", "origin", remote.to_str().unwrap()]);
     repo.commit_file("a", "a", "first");
     repo.rune(&["-q", "init", "--hooks"]).success();
@@ -206,9 +206,4 @@ fn a_remote_that_refuses_memory_refs_is_quoted() {
         "{stderr}"
     );
     assert!(!stderr.contains("this clone lacks"), "{stderr}");
-}
-
-fn make_executable(path: &std::path::Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }

@@ -359,7 +359,7 @@ fn a_server_hook_refusing_memory_is_quoted() {
         "#!/bin/sh\necho 'memory is not welcome here' >&2\nexit 1\n",
     )
     .unwrap();
-    make_executable(&hook);
+    crate::common::make_executable(&hook);
     a.learn("k", "v");
     let before = a.refs();
     let out = a.rune(&["sync"]).failure();
@@ -601,9 +601,4 @@ fn free_port() -> u16 {
         .local_addr()
         .unwrap()
         .port()
-}
-
-fn make_executable(path: &std::path::Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
