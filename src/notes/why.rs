@@ -139,7 +139,10 @@ pub fn why(store: &Store, target: &str) -> Result<Why> {
                         "name a file that exists (relative to the current directory), or a commit",
                     ),
                     None => error::input(
-                        format!("{target:?} does not name a commit here"),
+                        format!(
+                            "{target:?} does not name a commit here{}",
+                            store.why_no_commit().unwrap_or_default()
+                        ),
                         "pass a commit (HEAD~2, a branch, an id) or <file>:<line>",
                     ),
                 }

@@ -196,7 +196,10 @@ pub fn snapshot(store: &Store, at: Option<&str>) -> Result<Snapshot> {
 fn resolve(store: &Store, rev: &str) -> Result<ObjectId> {
     store.resolve_commit(rev).ok_or_else(|| {
         error::input(
-            format!("{rev:?} does not name a commit here"),
+            format!(
+                "{rev:?} does not name a commit here{}",
+                store.why_no_commit().unwrap_or_default()
+            ),
             "pass a revision such as HEAD~3, a branch, a tag or a commit id",
         )
     })
@@ -225,7 +228,10 @@ pub fn diff_points(store: &Store, range: Option<&str>) -> Result<(Point, Point)>
 fn point(store: &Store, rev: &str) -> Result<(Point, Option<String>)> {
     let id = store.resolve_commit(rev).ok_or_else(|| {
         error::input(
-            format!("{rev:?} does not name a commit here"),
+            format!(
+                "{rev:?} does not name a commit here{}",
+                store.why_no_commit().unwrap_or_default()
+            ),
             "pass a memory commit (see `git rune log`), a code commit (HEAD~2, a branch, an id) or A..B",
         )
     })?;

@@ -92,6 +92,17 @@ impl Store {
             .map(|c| c.id)
     }
 
+    /// Why a revision may name no commit here beyond a typo, said after the error: no commit
+    /// yet, or a shallow clone whose older history was not fetched.
+    pub fn why_no_commit(&self) -> Option<&'static str> {
+        if self.repo.head_id().is_err() {
+            return Some(" (this repository has no commits yet)");
+        }
+        self.repo.is_shallow().unwrap_or(false).then_some(
+            " (this clone is shallow: history older than it fetched is not here; `git fetch --unshallow` fetches it)",
+        )
+    }
+
     /// Reads one commit.
     pub(crate) fn commit_info(&self, id: ObjectId) -> Result<CommitInfo> {
         let commit = self

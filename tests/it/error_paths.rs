@@ -372,3 +372,44 @@ fn a_damaged_notes_ref_names_notes_in_its_repair() {
         out.stderr
     );
 }
+
+/// A revision that names nothing because there is no commit yet, or because a shallow clone
+/// lacks the history, says so rather than only "does not name a commit".
+#[test]
+fn a_revision_missing_for_a_reason_says_the_reason() {
+    let repo = TestRepo::new();
+    for args in [["why", "HEAD"], ["diff", "HEAD~1"]] {
+        let out = repo.rune(&args).failure();
+        assert_eq!(out.code, 1, "{}", out.snapshot());
+        assert!(
+            out.stderr.contains("(this repository has no commits yet)"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    for n in 1..=3 {
+        repo.commit_file("a.txt", &format!("{n}\n"), &format!("c{n}"));
+    }
+    let shallow = repo.home.join("shallow");
+    let url = format!("file://{}", repo.root.display());
+    repo.git(&[
+        "clone",
+        "-q",
+        "--depth",
+        "1",
+        &url,
+        shallow.to_str().unwrap(),
+    ]);
+    for args in [["why", "HEAD~1"], ["diff", "HEAD~1"]] {
+        let out = repo.rune_in(&shallow, &args).failure();
+        assert_eq!(out.code, 1, "{}", out.snapshot());
+        assert!(
+            out.stderr.contains("this clone is shallow") && out.stderr.contains("--unshallow"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    // A plain typo in a full repository gets no such reason.
+    let out = repo.rune(&["why", "nosuch"]).failure();
+    assert!(!out.stderr.contains("(this"), "{}", out.stderr);
+}
