@@ -312,12 +312,6 @@ impl Context {
         }
     }
 
-    /// Refuses to write when the view cannot be checked out afterwards (see
-    /// [`crate::memory::write::check_view_writable`]).
-    pub fn check_view_writable(&self, store: &Store) -> Result<()> {
-        crate::memory::write::check_view_writable(store)
-    }
-
     /// Says, once, that this clone is not set up when its memory is empty: a clone does not
     /// fetch a remote's memory, so an empty `load`, `status` or `log` here says nothing about
     /// what the remote holds.

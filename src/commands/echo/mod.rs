@@ -249,7 +249,8 @@ pub(super) fn refresh(ctx: &Context, store: &crate::store::Store) {
 
 fn add(ctx: &Context, a: EchoAddArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    ctx.check_view_writable(&store)?;
+    // Every write refuses this itself; said here too, before the confirmation is asked.
+    crate::memory::write::check_view_writable(&store)?;
     let mut sealer = ctx.sealer();
     let confirmed = a.confirm
         || (a.layer == "etched"
