@@ -1,10 +1,13 @@
 //! Drift of the code since memory was saved: branch, HEAD ahead/behind, a rewritten or lost
 //! saved commit, and records whose named files changed since they were written.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
+use serde::{Deserialize, Serialize};
+
+use crate::integrity::gate::{gate, Gate};
 use crate::model::kinds::{Decision, Learning, Session};
-use crate::model::{Body, Record, State};
+use crate::model::{decode_line, Body, LearningType, Record};
 use crate::store::{self, HeadInfo, ObjectId, Store, BRANCHES_PREFIX, DETACHED_REF};
 use crate::text::sanitize;
 use crate::text::{pretty_time, short};
@@ -32,12 +35,105 @@ pub struct Drift {
     pub hint: Option<String>,
 }
 
+/// A record whose named files changed since it was written.
 #[derive(Debug, Clone)]
 pub struct Stale {
     pub id: String,
     pub kind: &'static str,
     pub title: String,
     pub files: Vec<String>,
+    /// The load gate's verdict of the record: a withheld one's title and files are record
+    /// text, never shown ([`Stale::line`]).
+    pub gate: Gate,
+}
+
+impl Stale {
+    /// The line every reader shows, through the gate: a withheld record is named by its kind
+    /// and how many of its files changed, a suspicious one marked with the rules that fired.
+    pub fn line(&self) -> String {
+        let (kind, title, files) = (self.kind, sanitize(&self.title), self.files.join(", "));
+        match &self.gate {
+            Gate::Withheld => {
+                let n = self.files.len();
+                let (s, has) = if n == 1 { ("", "has") } else { ("s", "have") };
+                format!("a stale {kind} (withheld as TAINTED by the integrity check): {n} file{s} it names {has} changed since it was recorded")
+            }
+            Gate::Suspicious(rules) => format!(
+                "[SUSPICIOUS: {}] stale {kind} {title:?}: {} changed since it was recorded",
+                rules.join(", "),
+                sanitize(&files)
+            ),
+            Gate::Clean => format!(
+                "stale {kind} {title:?}: {} changed since it was recorded",
+                sanitize(&files)
+            ),
+        }
+    }
+}
+
+/// A record drift watches: a decision or learning that names files, as much of it as drift
+/// reads, and its stored line, decoded only when the record is found stale (for the gate).
+/// `load`'s digest keeps these rather than whole records, so a reader decodes a few strings
+/// per record instead of its JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Watched {
+    pub id: String,
+    /// The learning's type; `None` for a decision.
+    pub ltype: Option<LearningType>,
+    /// The decision's title, or the learning's key.
+    pub title: String,
+    /// The files named, with their blob ids when the record was written.
+    pub file_blobs: BTreeMap<String, String>,
+    pub ts: String,
+    pub clock: u64,
+    /// The record as stored (its line).
+    pub line: String,
+}
+
+impl Watched {
+    /// What drift watches of `r`: nothing unless it is a decision or learning naming files.
+    pub fn of(r: &Record) -> Option<Watched> {
+        let (ltype, title, file_blobs) = match &r.body {
+            Body::Decision(Decision {
+                title, file_blobs, ..
+            }) => (None, title, file_blobs),
+            Body::Learning(Learning {
+                ltype,
+                key,
+                file_blobs,
+                ..
+            }) => (Some(*ltype), key, file_blobs),
+            _ => return None,
+        };
+        (!file_blobs.is_empty()).then(|| Watched {
+            id: r.id.clone(),
+            ltype,
+            title: title.clone(),
+            file_blobs: file_blobs.clone(),
+            ts: r.meta.ts.clone(),
+            clock: r.meta.clock,
+            line: r.to_line(),
+        })
+    }
+
+    pub fn is_decision(&self) -> bool {
+        self.ltype.is_none()
+    }
+
+    /// A learning's group (its type and key: the latest of a group wins).
+    pub fn group(&self) -> Option<(LearningType, &str)> {
+        self.ltype.map(|t| (t, self.title.as_str()))
+    }
+
+    /// [`Record::order_key`] of the record.
+    pub fn order_key(&self) -> (&str, u64, &str) {
+        (&self.ts, self.clock, &self.id)
+    }
+
+    /// The gate's verdict of the record (withheld when its line no longer decodes).
+    fn gate(&self) -> Gate {
+        decode_line(&self.line).map_or(Gate::Withheld, |r| gate(&r))
+    }
 }
 
 impl Drift {
@@ -98,14 +194,7 @@ impl Drift {
                 ));
             }
         }
-        for s in &self.stale {
-            out.push(format!(
-                "stale {} {:?}: {} changed since it was recorded",
-                s.kind,
-                sanitize(&s.title),
-                sanitize(&s.files.join(", "))
-            ));
-        }
+        out.extend(self.stale.iter().map(Stale::line));
         out
     }
 
@@ -133,14 +222,15 @@ pub enum Code {
 /// notes layer answers.
 pub type Carriers<'a> = &'a dyn Fn(&[&str]) -> store::Result<HashMap<String, ObjectId>>;
 
-/// Compares the last save with the code. The last save is the newest session on the current
-/// branch's ref, or, when that has none, the newest on any branch. `head` is where the code
-/// is; `state` the folded memory of the branch whose session-state ref is `branch_ref`; `code`
-/// where files are read.
+/// Compares the last save with the code. The last save is `last_session` (the newest session
+/// on the current branch's ref) or, when that has none, the newest on any branch. `head` is
+/// where the code is; `watched` the records naming files of the memory of the branch whose
+/// session-state ref is `branch_ref`, decisions first; `code` where files are read.
 pub fn drift(
     store: &Store,
     head: &HeadInfo,
-    state: &State,
+    watched: &[Watched],
+    last_session: Option<&Record>,
     branch_ref: &str,
     code: Code,
     carriers: Carriers<'_>,
@@ -150,9 +240,9 @@ pub fn drift(
         head: head.head.map(|h| h.to_string()),
         ..Drift::default()
     };
-    d.stale = stale_records(store, &state.decisions, &state.learnings, code, carriers)?;
+    d.stale = stale_records(store, watched, code, carriers)?;
 
-    let session = match state.last_session() {
+    let session = match last_session {
         Some(s) => Some(s.clone()),
         None => newest_session_elsewhere(store, branch_ref)?,
     };
@@ -218,10 +308,10 @@ fn newest_session_elsewhere(store: &Store, current: &str) -> store::Result<Optio
 /// Records whose named files no longer hash to the blob ids kept in the record, nor to the
 /// ones they had in the commit whose note carries the record (the commit that implemented
 /// it: a decision recorded before the code it is about is not stale because of that code).
+/// Each carries the gate's verdict of its record.
 pub fn stale_records(
     store: &Store,
-    decisions: &[Record],
-    learnings: &[Record],
+    watched: &[Watched],
     code: Code,
     carriers: Carriers<'_>,
 ) -> store::Result<Vec<Stale>> {
@@ -237,18 +327,10 @@ pub fn stale_records(
         id.map(|id| id.to_string()).unwrap_or_default()
     };
     let mut cache: HashMap<&str, String> = HashMap::new();
-    let mut out: Vec<Stale> = Vec::new();
-    for r in decisions.iter().chain(learnings) {
-        let (title, file_blobs, kind) = match &r.body {
-            Body::Decision(Decision {
-                title, file_blobs, ..
-            }) => (title, file_blobs, "decision"),
-            Body::Learning(Learning {
-                key, file_blobs, ..
-            }) => (key, file_blobs, "learning"),
-            _ => continue,
-        };
-        let changed: Vec<String> = file_blobs
+    let mut out: Vec<(Stale, &Watched)> = Vec::new();
+    for w in watched {
+        let changed: Vec<String> = w
+            .file_blobs
             .iter()
             .filter(|(path, then)| {
                 let now = cache.entry(path.as_str()).or_insert_with(|| blob_now(path));
@@ -257,21 +339,28 @@ pub fn stale_records(
             .map(|(p, _)| p.clone())
             .collect();
         if !changed.is_empty() {
-            out.push(Stale {
-                id: r.id.clone(),
+            let kind = if w.is_decision() {
+                "decision"
+            } else {
+                "learning"
+            };
+            let stale = Stale {
+                id: w.id.clone(),
                 kind,
-                title: title.clone(),
+                title: w.title.clone(),
                 files: changed,
-            });
+                gate: Gate::Clean,
+            };
+            out.push((stale, w));
         }
     }
     if out.is_empty() {
-        return Ok(out);
+        return Ok(Vec::new());
     }
     // The files as the carrying commit left them are the record's baseline too.
-    let ids: Vec<&str> = out.iter().map(|s| s.id.as_str()).collect();
+    let ids: Vec<&str> = out.iter().map(|(s, _)| s.id.as_str()).collect();
     let carried = carriers(&ids)?;
-    out.retain_mut(|s| {
+    out.retain_mut(|(s, _)| {
         let Some(commit) = carried.get(&s.id) else {
             return true;
         };
@@ -284,5 +373,12 @@ pub fn stale_records(
         });
         !s.files.is_empty()
     });
-    Ok(out)
+    // Only what is shown passes the gate (a stale record's line is decoded here, once).
+    Ok(out
+        .into_iter()
+        .map(|(s, w)| Stale {
+            gate: w.gate(),
+            ..s
+        })
+        .collect())
 }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::CommitNote;
 use crate::drift::{self, Code, Drift};
-use crate::model::State;
+use crate::memory::load::digest::Digest;
 use crate::store::{self, HeadInfo, ObjectId, Store};
 
 /// Walking back further than this many commits for notes gives up.
@@ -36,13 +36,13 @@ pub fn carriers(
     Ok(found)
 }
 
-/// Drift of the code against a folded `state` (the whole one, or what drift reads of it: the
-/// decisions and learnings that name files, and the last session) of the session-state ref
-/// `branch_ref`: of the work tree, or of the commit `head` names (`at`, for `load --at`).
+/// Drift of the code against the memory `digest` holds (the records naming files and the last
+/// session) of the session-state ref `branch_ref`: of the work tree, or of the commit `head`
+/// names (`at`, for `load --at`).
 pub fn drift_for(
     store: &Store,
     head: &HeadInfo,
-    state: &State,
+    digest: &Digest,
     branch_ref: &str,
     at: bool,
 ) -> store::Result<Drift> {
@@ -51,7 +51,14 @@ pub fn drift_for(
         _ => Code::WorkTree,
     };
     let from = head.head;
-    drift::drift(store, head, state, branch_ref, code, &|ids| {
-        carriers(store, from, ids)
-    })
+    let last_session = digest.state.last_session();
+    drift::drift(
+        store,
+        head,
+        &digest.watched,
+        last_session,
+        branch_ref,
+        code,
+        &|ids| carriers(store, from, ids),
+    )
 }

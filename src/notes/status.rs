@@ -51,7 +51,7 @@ pub fn status(store: &Store) -> Result<Status> {
         .as_ref()
         .map(|v| v.scan_documents(&manifest))
         .unwrap_or_default();
-    let drift = drift_for(store, &head, &digest.drift_state(), &branch_ref, false)?;
+    let drift = drift_for(store, &head, &digest, &branch_ref, false)?;
     let echo_states = echo_states(store)?;
     let elsewhere: Vec<(ViewFile, String)> = ViewFile::ALL
         .into_iter()

@@ -69,13 +69,7 @@ fn role_briefing<R>(
         Vec::new()
     };
     digest.state.global_instincts = globals.clone();
-    let drift = drift_for(
-        store,
-        &tips.head,
-        &digest.drift_state(),
-        &tips.branch_ref,
-        at.is_some(),
-    )?;
+    let drift = drift_for(store, &tips.head, &digest, &tips.branch_ref, at.is_some())?;
     let mut policy = LoadPolicy {
         trusted: store.config_list("rune.trustedAuthors"),
         authors,

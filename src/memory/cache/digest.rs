@@ -5,6 +5,7 @@
 
 use super::key;
 use crate::cache::Cache;
+use crate::drift::Watched;
 use crate::memory::load::digest::{Digest, MIN_CAP};
 use crate::memory::load::Totals;
 use crate::memory::{Snapshot, Tips};
@@ -15,27 +16,34 @@ use crate::store::{Store, Tip};
 pub use testing::{encoded, round_trip};
 
 /// A digest as its file holds it: the cap it was cut for, the totals, the renumbered task
-/// ids, then its lists ([`Digest::lists`]) as stored record lines.
-type Stored = (usize, Totals, Vec<String>, Vec<Records>);
+/// ids, its lists ([`Digest::lists`]) as stored record lines, then what drift watches.
+type Stored = (usize, Totals, Vec<String>, Vec<Records>, Vec<Watched>);
 
 /// Bumped whenever what a digest keeps, or its stored form, changes; 16 digests kept.
-const DIGESTS: Cache<Stored> = Cache::new("digest", 1, 16, Some("digest"));
+/// Version 2: drift's records naming files as [`Watched`], not whole records.
+const DIGESTS: Cache<Stored> = Cache::new("digest", 2, 16, Some("digest"));
 
 /// The stored form of `digest`, borrowing it.
 fn stored(digest: &Digest) -> impl serde::Serialize + '_ {
     let mut renumbered: Vec<&String> = digest.state.renumbered.iter().collect();
     renumbered.sort();
     let lists: Vec<Lines<'_>> = digest.lists().into_iter().map(|l| Lines(l)).collect();
-    (digest.cap, digest.totals, renumbered, lists)
+    (
+        digest.cap,
+        digest.totals,
+        renumbered,
+        lists,
+        &digest.watched,
+    )
 }
 
-fn from_stored((cap, totals, renumbered, lists): Stored) -> Option<Digest> {
+fn from_stored((cap, totals, renumbered, lists, watched): Stored) -> Option<Digest> {
     let mut digest = Digest {
         state: State {
             renumbered: renumbered.into_iter().collect(),
             ..State::default()
         },
-        files: Vec::new(),
+        watched,
         totals,
         cap,
     };

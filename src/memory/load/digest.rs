@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use super::lines::{convention_line, decision_line, learning_line, note_line};
 use super::sections::{learning_rank, shown_note};
 use super::Totals;
+use crate::drift::Watched;
 use crate::integrity::gate;
 use crate::model::kinds::{Convention, Decision, Learning};
 use crate::model::{Body, Record, State};
@@ -26,9 +27,9 @@ pub struct Digest {
     /// what a briefing of `cap` characters shows first, the newest progress record and
     /// session, the open checkpoint (and no `resolved` ids), every other kind whole.
     pub state: State,
-    /// The decisions and learnings that name files (what drift checks), in the state's
+    /// What drift watches of the decisions and learnings that name files, in the state's
     /// order: decisions first.
-    pub files: Vec<Record>,
+    pub watched: Vec<Watched>,
     pub totals: Totals,
     /// The budget (in characters) the cut is made for.
     pub cap: usize,
@@ -64,12 +65,11 @@ impl Digest {
         for &i in &shown_notes[shown_notes.len() - kept..] {
             kept_notes[i] = true;
         }
-        let files = state
+        let watched = state
             .decisions
             .iter()
             .chain(&state.learnings)
-            .filter(|r| names_files(r))
-            .cloned()
+            .filter_map(Watched::of)
             .collect();
         let digest = State {
             decisions: newest(&state.decisions, decision_line),
@@ -97,7 +97,7 @@ impl Digest {
         };
         Digest {
             state: digest,
-            files,
+            watched,
             totals: Totals::of(state),
             cap,
         }
@@ -134,34 +134,32 @@ impl Digest {
         }
         let mut totals = self.totals;
         totals.learnings -= replaced.len();
-        let (mut decisions, mut learnings): (Vec<Record>, Vec<Record>) = self
-            .files
+        let (mut decisions, mut learnings): (Vec<Watched>, Vec<Watched>) = self
+            .watched
             .iter()
-            .filter(|r| group(r).is_none_or(|g| !replaced.contains(&g)))
+            .filter(|w| {
+                w.group()
+                    .is_none_or(|(t, k)| !replaced.iter().any(|(rt, rk)| *rt == t && rk == k))
+            })
             .cloned()
-            .partition(|r| matches!(r.body, Body::Decision(Decision { .. })));
+            .partition(Watched::is_decision);
         for r in added {
             match &r.body {
-                Body::Decision(Decision { .. }) => {
-                    totals.decisions += 1;
-                    if names_files(r) {
-                        decisions.push(r.clone());
-                    }
-                }
-                Body::Learning(Learning { .. }) => {
-                    totals.learnings += 1;
-                    if names_files(r) {
-                        learnings.push(r.clone());
-                    }
-                }
+                Body::Decision(Decision { .. }) => totals.decisions += 1,
+                Body::Learning(Learning { .. }) => totals.learnings += 1,
                 Body::Convention(Convention { .. }) => totals.conventions += 1,
                 _ => {}
+            }
+            match Watched::of(r) {
+                Some(w) if w.is_decision() => decisions.push(w),
+                Some(w) => learnings.push(w),
+                None => {}
             }
             if let Some(list) = state.of_kind_mut(r.kind()) {
                 list.push(r.clone());
             }
         }
-        // A learning placed by time joins its list (and the files list) where its order
+        // A learning placed by time joins its list (and the watched list) where its order
         // key puts it; the lists were sorted, so these sorts find runs.
         state
             .learnings
@@ -171,27 +169,12 @@ impl Digest {
         // Echoes are not kept (see `of`).
         digest.totals = totals;
         decisions.extend(learnings);
-        digest.files = decisions;
+        digest.watched = decisions;
         Some(digest)
     }
 
-    /// What drift reads: the records naming files and the last session, as a state.
-    pub fn drift_state(&self) -> State {
-        let (decisions, learnings) = self
-            .files
-            .iter()
-            .cloned()
-            .partition(|r| matches!(r.body, Body::Decision(Decision { .. })));
-        State {
-            decisions,
-            learnings,
-            sessions: self.state.sessions.clone(),
-            ..State::default()
-        }
-    }
-
-    /// Every list the digest keeps, in one order (the cache stores them so).
-    pub fn lists(&self) -> [&Vec<Record>; 14] {
+    /// Every list of records the digest keeps, in one order (the cache stores them so).
+    pub fn lists(&self) -> [&Vec<Record>; 13] {
         let s = &self.state;
         [
             &s.decisions,
@@ -207,12 +190,11 @@ impl Digest {
             &s.tasks,
             &s.context_blocks,
             &s.oracles,
-            &self.files,
         ]
     }
 
     /// [`Digest::lists`], to fill.
-    pub fn lists_mut(&mut self) -> [&mut Vec<Record>; 14] {
+    pub fn lists_mut(&mut self) -> [&mut Vec<Record>; 13] {
         let s = &mut self.state;
         [
             &mut s.decisions,
@@ -228,7 +210,6 @@ impl Digest {
             &mut s.tasks,
             &mut s.context_blocks,
             &mut s.oracles,
-            &mut self.files,
         ]
     }
 }
@@ -287,14 +268,6 @@ fn best_learnings(learnings: &[Record], cap: usize) -> Vec<bool> {
 
 /// How many of the best learnings [`best_learnings`] sorts before it sorts them all.
 const SELECT: usize = 2_000;
-
-fn names_files(r: &Record) -> bool {
-    match &r.body {
-        Body::Decision(Decision { file_blobs, .. })
-        | Body::Learning(Learning { file_blobs, .. }) => !file_blobs.is_empty(),
-        _ => false,
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -467,17 +440,13 @@ mod tests {
                 }
             }
             // Drift reads the same records from either.
-            let names = |s: &State| -> Vec<String> {
-                s.decisions
-                    .iter()
-                    .chain(&s.learnings)
-                    .filter(|r| names_files(r))
-                    .map(|r| r.id.clone())
-                    .collect()
-            };
-            assert_eq!(names(&d.drift_state()), names(state));
+            let watched: Vec<Watched> = (state.decisions.iter())
+                .chain(&state.learnings)
+                .filter_map(Watched::of)
+                .collect();
+            assert_eq!(d.watched, watched);
             assert_eq!(
-                d.drift_state().last_session().map(|r| &r.id),
+                d.state.last_session().map(|r| &r.id),
                 state.last_session().map(|r| &r.id)
             );
         }
@@ -492,7 +461,7 @@ mod tests {
         let kept: Vec<&Record> = digest.state.learnings.iter().collect();
         let outside = base
             .iter()
-            .find(|r| !kept.iter().any(|k| k.id == r.id) && names_files(r))
+            .find(|r| !kept.iter().any(|k| k.id == r.id) && Watched::of(r).is_some())
             .expect("a learning the digest does not keep, naming files");
         let inside = kept[0];
         for (old, exact) in [(outside, true), (inside, false)] {

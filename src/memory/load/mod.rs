@@ -313,7 +313,7 @@ pub fn brief<'a>(
         checkpoint_section(state, head, policy.other_checkpoint.as_ref()),
         sections::tasks_section(state, drift, now),
         sections::oracle_section(state),
-        drift_section(drift, state),
+        drift_section(drift),
         invariants_section(state, now),
         sections::echoes_section(state, policy.echoes.as_ref()),
         progress_section(state),

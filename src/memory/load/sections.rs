@@ -21,46 +21,17 @@ use crate::view::invariants::{category, is_archived};
 /// Files changed since a record was written, by record id.
 type StaleFiles<'a> = Rc<HashMap<&'a str, &'a [String]>>;
 
-/// The drift lines. A line naming a stale record passes the gate with that record: withheld
-/// (named by kind only) when TAINTED, marked when SUSPICIOUS, as the record's own line is.
-pub(super) fn drift_section<'a>(drift: &'a Drift, state: &'a State) -> Section<'a> {
+/// The drift lines (a line naming a stale record has passed the gate with it: see
+/// [`crate::drift::Stale::line`]).
+pub(super) fn drift_section(drift: &Drift) -> Section<'_> {
     let lines = if drift.any() {
         drift.lines()
     } else {
         Vec::new()
     };
-    let first_stale = lines.len().saturating_sub(drift.stale.len());
     let items = lines
         .into_iter()
-        .enumerate()
-        .map(|(i, l)| {
-            let record = i
-                .checked_sub(first_stale)
-                .and_then(|k| drift.stale.get(k))
-                .and_then(|st| {
-                    state
-                        .decisions
-                        .iter()
-                        .chain(&state.learnings)
-                        .find(|r| r.id == st.id)
-                        .map(|r| (st, r))
-                });
-            match record.map(|(st, r)| (st, gate(r))) {
-                Some((st, Gate::Withheld)) => {
-                    let l = format!(
-                        "a stale {} (withheld as TAINTED by the integrity check): {} changed since it was recorded",
-                        st.kind,
-                        sanitize(&st.files.join(", "))
-                    );
-                    fixed(format!("- {l}"), Item::Drift(l))
-                }
-                Some((_, Gate::Suspicious(rules))) => fixed(
-                    format!("- [SUSPICIOUS: {}] {l}", rules.join(", ")),
-                    Item::Drift(l),
-                ),
-                _ => fixed(format!("- {l}"), Item::Drift(l)),
-            }
-        })
+        .map(|l| fixed(format!("- {l}"), Item::Drift(l)))
         .collect();
     Section {
         key: "drift",

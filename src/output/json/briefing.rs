@@ -124,7 +124,10 @@ fn integrity(m: &mut Map<String, Value>, suspicious: &[&'static str]) {
     if !suspicious.is_empty() {
         m.insert(
             "integrity".into(),
-            json!({ "verdict": "SUSPICIOUS", "rules": suspicious }),
+            json!(super::IntegrityJson {
+                verdict: "SUSPICIOUS",
+                rules: suspicious
+            }),
         );
     }
 }

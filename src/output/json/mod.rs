@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::drift::Drift;
+use crate::integrity::gate::Gate;
 use crate::model::kinds::Echo;
 use crate::model::{Body, Record};
 
@@ -120,12 +121,40 @@ pub struct DriftJson<'a> {
     pub stale: Vec<StaleJson<'a>>,
 }
 
+/// A stale record through the gate: a withheld one's title and files (record text) are null.
 #[derive(Serialize)]
 pub struct StaleJson<'a> {
-    pub files: &'a [String],
+    pub files: Option<&'a [String]>,
     pub id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub integrity: Option<IntegrityJson<'a>>,
     pub kind: &'a str,
-    pub title: &'a str,
+    pub title: Option<&'a str>,
+}
+
+/// The gate's verdict where it is not CLEAN: `{"verdict":"SUSPICIOUS","rules":[…]}`, or
+/// `{"verdict":"TAINTED"}` for a record named but withheld.
+#[derive(Serialize)]
+pub struct IntegrityJson<'a> {
+    pub verdict: &'static str,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub rules: &'a [&'static str],
+}
+
+impl<'a> IntegrityJson<'a> {
+    pub fn of(gate: &'a Gate) -> Option<IntegrityJson<'a>> {
+        match gate {
+            Gate::Clean => None,
+            Gate::Suspicious(rules) => Some(IntegrityJson {
+                verdict: "SUSPICIOUS",
+                rules,
+            }),
+            Gate::Withheld => Some(IntegrityJson {
+                verdict: "TAINTED",
+                rules: &[],
+            }),
+        }
+    }
 }
 
 impl<'a> From<&'a Drift> for DriftJson<'a> {
@@ -144,11 +173,15 @@ impl<'a> From<&'a Drift> for DriftJson<'a> {
             stale: d
                 .stale
                 .iter()
-                .map(|s| StaleJson {
-                    files: &s.files,
-                    id: &s.id,
-                    kind: s.kind,
-                    title: &s.title,
+                .map(|s| {
+                    let shown = s.gate != Gate::Withheld;
+                    StaleJson {
+                        files: shown.then_some(s.files.as_slice()),
+                        id: &s.id,
+                        integrity: IntegrityJson::of(&s.gate),
+                        kind: s.kind,
+                        title: shown.then_some(s.title.as_str()),
+                    }
                 })
                 .collect(),
         }
