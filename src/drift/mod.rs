@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-use crate::integrity::gate::{gate, Gate};
+use crate::integrity::gate::{self, Gate};
 use crate::model::kinds::{Decision, Learning, Session};
 use crate::model::{decode_line, Body, LearningType, Record};
 use crate::store::{self, HeadInfo, ObjectId, Store, BRANCHES_PREFIX, DETACHED_REF};
@@ -130,9 +130,11 @@ impl Watched {
         (&self.ts, self.clock, &self.id)
     }
 
-    /// The gate's verdict of the record (withheld when its line no longer decodes).
+    /// The gate's verdict of the record: known already (this process's, or one an earlier
+    /// reader kept), or scanned from its line decoded (withheld when it no longer decodes).
     fn gate(&self) -> Gate {
-        decode_line(&self.line).map_or(Gate::Withheld, |r| gate(&r))
+        gate::known(&self.line)
+            .unwrap_or_else(|| decode_line(&self.line).map_or(Gate::Withheld, |r| gate::gate(&r)))
     }
 }
 

@@ -15,7 +15,7 @@ mod wire;
 pub use fields::{Field, Shape};
 pub use fold::{fold, State};
 pub use kinds::{echo, oracle, task};
-pub use record::line_id;
+pub use record::{line_id, raw_id_matches};
 pub use record::{Body, Extra, GitState, Kind, LearningType, Meta, Record, Scope};
 pub use validate::{validate, validate_time, ValidationError};
 pub use wire::decode as decode_line;
