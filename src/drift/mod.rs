@@ -170,6 +170,11 @@ impl Drift {
 
     /// One line per thing that moved (empty when nothing did).
     pub fn lines(&self) -> Vec<String> {
+        self.lines_naming(usize::MAX)
+    }
+
+    /// [`Drift::lines`] naming at most `stale` stale records, the rest counted in one line.
+    pub fn lines_naming(&self, stale: usize) -> Vec<String> {
         let mut out = Vec::new();
         if self.branch_changed {
             out.push(format!(
@@ -196,7 +201,16 @@ impl Drift {
                 ));
             }
         }
-        out.extend(self.stale.iter().map(Stale::line));
+        out.extend(self.stale.iter().take(stale).map(Stale::line));
+        let more = self.stale.len().saturating_sub(stale);
+        if more > 0 {
+            let (s, name) = if more == 1 {
+                ("", "names")
+            } else {
+                ("s", "name")
+            };
+            out.push(format!("{more} more record{s} {name} files changed since they were recorded (`git rune status` lists them)"));
+        }
         out
     }
 

@@ -239,3 +239,31 @@ fn stale_records_pass_the_gate_on_every_reader() {
         hook.stdout
     );
 }
+
+/// After a change to many files, a briefing names ten stale records and counts the rest, so
+/// the sections below drift keep their budget; `status` lists every one.
+#[test]
+fn a_briefing_names_ten_stale_records_and_counts_the_rest() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    repo.rune(&["-q", "init"]).success();
+    for i in 0..15 {
+        let title = format!("Decision {i} about a.txt");
+        repo.rune(&decide_args(&title, &["-q", "--files", "a.txt"]))
+            .success();
+    }
+    repo.write("a.txt", "changed\n");
+    let load = repo.rune(&["load", "--budget", "400"]).success().stdout;
+    let named = load
+        .lines()
+        .filter(|l| l.starts_with("- stale decision"))
+        .count();
+    assert_eq!(named, 10, "{load}");
+    assert!(
+        load.contains("- 5 more records name files changed since they were recorded (`git rune status` lists them)"),
+        "{load}"
+    );
+    assert!(load.contains("## Decisions"), "{load}");
+    let status = repo.rune(&["status"]).success().stdout;
+    assert_eq!(status.matches("stale decision").count(), 15, "{status}");
+}

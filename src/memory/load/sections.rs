@@ -21,11 +21,16 @@ use crate::view::invariants::{category, is_archived};
 /// Files changed since a record was written, by record id.
 type StaleFiles<'a> = Rc<HashMap<&'a str, &'a [String]>>;
 
+/// At most this many stale records are named in a briefing's drift section, the rest counted
+/// in one line: after a change to many files, drift would otherwise take the whole budget from
+/// the sections below it (the records shown there carry their own `[stale: …]`).
+const STALE_NAMED: usize = 10;
+
 /// The drift lines (a line naming a stale record has passed the gate with it: see
 /// [`crate::drift::Stale::line`]).
 pub(super) fn drift_section(drift: &Drift) -> Section<'_> {
     let lines = if drift.any() {
-        drift.lines()
+        drift.lines_naming(STALE_NAMED)
     } else {
         Vec::new()
     };
