@@ -343,7 +343,8 @@ pub fn stale_records(
         id.map(|id| id.to_string()).unwrap_or_default()
     };
     let mut cache: HashMap<&str, String> = HashMap::new();
-    let mut out: Vec<(Stale, &Watched)> = Vec::new();
+    // (record, files changed) of the records whose files changed.
+    let mut out: Vec<(&Watched, Vec<String>)> = Vec::new();
     for w in watched {
         let changed: Vec<String> = w
             .file_blobs
@@ -355,46 +356,41 @@ pub fn stale_records(
             .map(|(p, _)| p.clone())
             .collect();
         if !changed.is_empty() {
-            let kind = if w.is_decision() {
-                "decision"
-            } else {
-                "learning"
-            };
-            let stale = Stale {
-                id: w.id.clone(),
-                kind,
-                title: w.title.clone(),
-                files: changed,
-                gate: Gate::Clean,
-            };
-            out.push((stale, w));
+            out.push((w, changed));
         }
     }
     if out.is_empty() {
         return Ok(Vec::new());
     }
     // The files as the carrying commit left them are the record's baseline too.
-    let ids: Vec<&str> = out.iter().map(|(s, _)| s.id.as_str()).collect();
+    let ids: Vec<&str> = out.iter().map(|(w, _)| w.id.as_str()).collect();
     let carried = carriers(&ids)?;
-    out.retain_mut(|(s, _)| {
-        let Some(commit) = carried.get(&s.id) else {
+    out.retain_mut(|(w, files)| {
+        let Some(commit) = carried.get(&w.id) else {
             return true;
         };
-        s.files.retain(|path| {
+        files.retain(|path| {
             let then = store
                 .blob_in_commit(*commit, path)
                 .map(|id| id.to_string())
                 .unwrap_or_default();
             cache.get(path.as_str()).is_none_or(|now| *now != then)
         });
-        !s.files.is_empty()
+        !files.is_empty()
     });
     // Only what is shown passes the gate (a stale record's line is decoded here, once).
     Ok(out
         .into_iter()
-        .map(|(s, w)| Stale {
+        .map(|(w, files)| Stale {
+            id: w.id.clone(),
+            kind: if w.is_decision() {
+                "decision"
+            } else {
+                "learning"
+            },
+            title: w.title.clone(),
+            files,
             gate: w.gate(),
-            ..s
         })
         .collect())
 }
