@@ -224,7 +224,8 @@ fn no_remote() -> anyhow::Error {
     )
 }
 
-/// What came in and went out, one line each.
+/// What came in and went out, one line each, and the remote refs skipped: "already in sync"
+/// only when nothing moved, every remote ref was read and the push was not left for later.
 fn text(r: &SyncReport) -> String {
     let mut out = String::new();
     let remote = &r.remote;
@@ -237,7 +238,14 @@ fn text(r: &SyncReport) -> String {
         (true, true) if pushed_nothing => {
             out.push_str(&format!("{remote}: nothing came in (memory stays here)\n"))
         }
-        (true, true) => out.push_str(&format!("{remote}: memory already in sync\n")),
+        (true, true) if !r.pushed.is_empty() => out.push_str(&format!(
+            "{remote}: no records came in or went out; published {}\n",
+            r.pushed.join(", ")
+        )),
+        (true, true) if r.skipped.is_empty() && r.gave_up.is_none() => {
+            out.push_str(&format!("{remote}: memory already in sync\n"))
+        }
+        (true, true) => out.push_str(&format!("{remote}: nothing came in or went out\n")),
         _ => {
             if !came.is_empty() {
                 out.push_str(&format!("{remote}: came in: {came}\n"));
@@ -246,6 +254,13 @@ fn text(r: &SyncReport) -> String {
                 out.push_str(&format!("{remote}: went out: {went}\n"));
             }
         }
+    }
+    if !r.skipped.is_empty() {
+        let names: Vec<&str> = r.skipped.iter().map(|s| s.remote_ref.as_str()).collect();
+        out.push_str(&format!(
+            "{remote}: skipped {} (not read; the warnings above say why)\n",
+            names.join(", ")
+        ));
     }
     out
 }

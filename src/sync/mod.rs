@@ -395,14 +395,8 @@ fn outgoing(
                 send = (id.to_string(), id);
             }
         } else {
-            let base = match shared.or(own) {
-                Some(t) => store.tip_of(&shared_tracking, t).ok().map(|t| t.tree),
-                None => None,
-            };
-            if let Ok((added, _)) = store.tree_changes(&name, base, ours.tree) {
-                for r in added {
-                    *report.outgoing.entry(r.kind().as_str()).or_default() += 1;
-                }
+            for r in going_out(store, &name, ours, [shared, own])? {
+                *report.outgoing.entry(r.kind().as_str()).or_default() += 1;
             }
         }
         if own != Some(send.1) {
@@ -422,6 +416,28 @@ fn outgoing(
         }
     }
     Ok(plan)
+}
+
+/// The records of local ref `name` (at `ours`) that the remote's copy lacks: measured against
+/// the first of `remote` (its shared ref, then this clone's own published ref, as last
+/// fetched) whose records this build reads. A shared ref skipped for a newer layout, or one
+/// holding a damaged line, is no measure of what the remote lacks; with neither readable,
+/// every record goes out (to this clone's own ref, which the remote does not have yet).
+fn going_out(
+    store: &Store,
+    name: &str,
+    ours: Tip,
+    remote: [Option<ObjectId>; 2],
+) -> Result<Vec<crate::model::Record>> {
+    for id in remote.into_iter().flatten() {
+        let Ok(Ok(base)) = store.check_remote_tip(id, false) else {
+            continue;
+        };
+        if let Ok((added, _)) = store.tree_changes(name, Some(base.tree), ours.tree) {
+            return Ok(added);
+        }
+    }
+    Ok(store.tree_changes(name, None, ours.tree)?.0)
 }
 
 /// The error for a memory push `remote` did not take: the refs it refused and why, in the

@@ -314,3 +314,62 @@ fn init_and_gc_work_beside_a_damaged_remote() {
     c.rune(&["load"]).success();
     c.rune(&["verify"]).success();
 }
+
+/// Regression: a sync that skipped the remote's shared memory ref (a newer layout, or not a
+/// commit) and pushed this clone's records to its own published ref said "memory already in
+/// sync": what went out was measured against the skipped ref's tree, and the summary never
+/// named what it skipped.
+#[test]
+fn a_sync_that_skips_a_remote_ref_says_what_went_out_and_what_was_skipped() {
+    let remote = Remote::new();
+    let (a, b) = two_clones(&remote);
+    a.learn("a", "from ada");
+    a.rune(&["-q", "sync"]).success();
+    b.rune(&["-q", "sync"]).success();
+    let m = mallory(&remote);
+    let version = m.git_stdin(&["hash-object", "-w", "--stdin"], "git-rune records 3\n");
+    let tree = m.git_stdin(&["mktree"], &format!("100644 blob {version}\tVERSION\n"));
+    let newer = m.git(&["commit-tree", "-p", "refs/rune/memory", "-m", "l3", &tree]);
+    m.git(&["push", "-q", "origin", &format!("{newer}:refs/rune/memory")]);
+    b.learn("b", "from bob");
+    let out = b.rune(&["sync"]).success();
+    assert!(out.stderr.contains("newer layout"), "{}", out.stderr);
+    assert!(!out.stdout.contains("already in sync"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("origin: went out: 1 learning"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("origin: skipped refs/rune/memory"),
+        "{}",
+        out.stdout
+    );
+    // It did go out, through Bob's own ref.
+    a.rune(&["-q", "sync"]).success();
+    assert!(keys(&a).contains(&"\"b\"".to_owned()), "{:?}", keys(&a));
+    // Nothing new since: still the skipped ref is named, never "already in sync".
+    let out = b.rune(&["sync"]).success();
+    assert!(!out.stdout.contains("already in sync"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("origin: skipped refs/rune/memory"),
+        "{}",
+        out.stdout
+    );
+
+    // A shared ref that is not a commit at all: skipped, left for repair, named too.
+    let blob = m.git_stdin(&["hash-object", "-w", "--stdin"], "not memory\n");
+    m.git(&["push", "-q", "origin", &format!("+{blob}:refs/rune/memory")]);
+    b.learn("b2", "more from bob");
+    let out = b.rune(&["sync"]).success();
+    assert!(
+        out.stdout.contains("origin: went out: 1 learning"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("origin: skipped refs/rune/memory"),
+        "{}",
+        out.stdout
+    );
+}
