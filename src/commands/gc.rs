@@ -9,6 +9,7 @@ use clap::Args;
 
 use super::Context;
 use crate::error;
+use crate::store::Store;
 use crate::sync::gc::{compact, expire_notes};
 use crate::sync::share::sharing;
 use crate::sync::{sync, SyncOptions};
@@ -59,6 +60,7 @@ pub fn run(ctx: &Context, args: GcArgs) -> Result<ExitCode> {
             ));
         }
     }
+    let compacted = !out.is_empty();
     let expired = expire_notes(&store)?;
     if expired > 0 {
         out.push_str(&format!(
@@ -69,23 +71,47 @@ pub fn run(ctx: &Context, args: GcArgs) -> Result<ExitCode> {
     if out.is_empty() {
         out.push_str("memory history is already compact\n");
     }
-    if let Some(remote) = &remote {
-        let share = sharing(&store, remote);
-        if share.pushes() {
-            let report = sync(&store, remote, SyncOptions::default(), &slow)?;
-            if let Some(why) = &report.gave_up {
-                ctx.ui.warn(why);
-            } else if !report.pushed.is_empty() {
-                out.push_str(&format!("published the compacted history to {remote}\n"));
-            }
-        } else {
-            ctx.ui.status(format_args!(
-                "memory was not published to {remote}: it is {}; `git rune remote add {remote}` shares it",
-                share.why()
-            ));
-        }
-    }
+    // What was done here stands whatever the publish meets: say it first.
     ctx.report(&out)?;
+    let published = match &remote {
+        Some(remote) => publish(ctx, &store, remote, compacted),
+        None => Ok(()),
+    };
     ctx.refresh_view(&store);
+    published?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Shares the compacted history with `remote`, if memory goes there.
+fn publish(ctx: &Context, store: &Store, remote: &str, compacted: bool) -> Result<()> {
+    let share = sharing(store, remote);
+    if !share.pushes() {
+        ctx.ui.status(format_args!(
+            "memory was not published to {remote}: it is {}; `git rune remote add {remote}` shares it",
+            share.why()
+        ));
+        return Ok(());
+    }
+    let slow = |what: &str| ctx.ui.status(what);
+    let report = sync(store, remote, SyncOptions::default(), &slow)
+        .map_err(|e| not_published(e, remote, compacted))?;
+    if let Some(why) = &report.gave_up {
+        ctx.ui.warn(why);
+    } else if !report.pushed.is_empty() {
+        ctx.report(&format!("published the compacted history to {remote}\n"))?;
+    }
+    Ok(())
+}
+
+/// The error of a publish that failed after the history here was compacted: that is done and
+/// loses nothing, and a later sync publishes it; the cause (and its hint) follows.
+fn not_published(e: anyhow::Error, remote: &str, compacted: bool) -> anyhow::Error {
+    let here = if compacted {
+        "memory history here was compacted (nothing is lost)"
+    } else {
+        "memory history here is already compact"
+    };
+    e.context(format!(
+        "{here}, but it was not published to {remote}; once the cause below is dealt with, `git rune sync {remote}` publishes it"
+    ))
 }

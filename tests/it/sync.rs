@@ -428,6 +428,65 @@ fn gc_compacts_and_other_clones_keep_their_unsynced_records() {
     assert!(a.rune(&["verify"]).success().stdout.contains("CLEAN"));
 }
 
+/// Regression: a `gc` whose publish the remote refused said only "memory was not pushed",
+/// though the history here was already compacted. It says so now (nothing is lost, and a
+/// later sync publishes it), with the remote's reason and the documented exit code; the
+/// remote's refs stay as they were, and once it takes memory again a sync publishes.
+#[test]
+fn a_gc_whose_publish_is_refused_says_the_history_here_was_compacted() {
+    let remote = Remote::new();
+    let (a, _) = two_clones(&remote);
+    for i in 0..3 {
+        a.learn("same", &format!("take {i}"));
+    }
+    sync(&a);
+    let remote_refs = remote.git(&["for-each-ref"]);
+    let hook = remote.path.join("hooks/pre-receive");
+    std::fs::write(
+        &hook,
+        "#!/bin/sh\necho 'memory is read-only here' >&2\nexit 1\n",
+    )
+    .unwrap();
+    crate::common::make_executable(&hook);
+    let out = a.rune(&["gc"]);
+    assert_eq!(out.code, 69, "{}", out.snapshot());
+    assert!(
+        out.stdout
+            .contains("refs/rune/memory: 3 commits, 3 records -> 1 commit, 1 records"),
+        "{}",
+        out.snapshot()
+    );
+    assert!(
+        out.stderr.contains(
+            "memory history here was compacted (nothing is lost), but it was not published to origin"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("`git rune sync origin` publishes it"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("the remote said: memory is read-only here"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("hint: "), "{}", out.stderr);
+    assert_eq!(remote.git(&["for-each-ref"]), remote_refs);
+    assert_eq!(a.git(&["rev-list", "--count", "refs/rune/memory"]), "1");
+    // The remote takes memory again: a sync publishes the compacted history.
+    std::fs::remove_file(&hook).unwrap();
+    a.rune(&["-q", "sync"]).success();
+    assert_eq!(
+        remote.git(&["rev-parse", "refs/rune/memory"]),
+        a.git(&["rev-parse", "refs/rune/memory"])
+    );
+    assert_eq!(learnings(&a), vec!["same=take 2"]);
+}
+
 #[test]
 fn two_syncs_at_once_and_a_killed_sync_lose_nothing() {
     let remote = Remote::new();
