@@ -97,6 +97,17 @@ fn publish(ctx: &Context, store: &Store, remote: &str, compacted: bool) -> Resul
         .map_err(|e| not_published(e, remote, compacted))?;
     if let Some(why) = &report.gave_up {
         ctx.ui.warn(why);
+    } else if let Some(kept) = &report.kept_history {
+        // The remote takes only fast-forwards: the sync joined the compacted history onto
+        // the remote's, so memory is shared, but no history is compacted.
+        ctx.ui.warn(format_args!(
+            "{remote} does not let memory history be replaced: it refused to replace {} ({}); so that nothing is lost, the history compacted here was joined onto {remote}'s, which keeps its old commits here and there, and memory was published as before",
+            kept.refs.join(", "),
+            kept.why
+        ));
+        ctx.ui.status(format_args!(
+            "hint: to compact memory history there, ask {remote}'s administrator to allow non-fast-forward pushes to refs/rune/* and refs/rune-clones/* (on a bare repository: its update or pre-receive hook), then run `git rune gc` again"
+        ));
     } else if !report.pushed.is_empty() {
         ctx.report(&format!("published the compacted history to {remote}\n"))?;
     }

@@ -76,6 +76,18 @@ pub struct SyncReport {
     /// rules refused: then with the reason): this clone's own refs carry its memory; a later
     /// sync brings these up to date.
     pub shared_behind: Vec<String>,
+    /// Set when the remote's rules would not let a compacted history replace the history of
+    /// its refs: the local history was joined onto the remote's instead, so both keep the old
+    /// commits and nothing is dropped.
+    pub kept_history: Option<KeptHistory>,
+}
+
+/// Remote refs whose history the remote would not let be replaced, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptHistory {
+    pub refs: Vec<String>,
+    /// git's reason for each ref, and the remote's own words.
+    pub why: String,
 }
 
 impl SyncReport {
@@ -119,6 +131,13 @@ impl SyncReport {
             out.push(format!(
                 "skipped {remote}'s {}: {}; {}",
                 s.remote_ref, s.why, s.hint
+            ));
+        }
+        if let Some(k) = &self.kept_history {
+            out.push(format!(
+                "{remote} does not let the history of {} be replaced ({}): this clone's compacted history was joined onto it instead, so both keep their old commits and nothing was lost; compacting it there needs non-fast-forward pushes to refs/rune/* and refs/rune-clones/* allowed",
+                k.refs.join(", "),
+                k.why
             ));
         }
         for name in self.shared_behind.iter().filter(|n| n.contains(" (")) {
@@ -246,19 +265,55 @@ pub fn sync(
         report.not_shared = Some(sharing);
     }
     let me = share::clone_id(store)?;
+    let mut joined = Vec::new();
+    match rounds(
+        store,
+        remote,
+        &opts,
+        push,
+        &me,
+        &mut report,
+        &mut joined,
+        slow,
+    ) {
+        Ok(()) => Ok(report),
+        Err(e) => {
+            // A failed sync leaves the local refs as they were: histories it joined for a
+            // push that did not happen are taken back (each only while nothing moved it).
+            for (name, before, join) in joined.iter().rev() {
+                let _ = store.fast_forward(name, Some(*join), *before, "undo a join not pushed");
+            }
+            Err(e)
+        }
+    }
+}
+
+/// The fetch-merge-push rounds of [`sync`]; `joined` collects the local refs it joined onto
+/// a remote's history (ref, its commit before, the join) for `sync` to take back on failure.
+#[allow(clippy::too_many_arguments)]
+fn rounds(
+    store: &Store,
+    remote: &str,
+    opts: &SyncOptions,
+    push: bool,
+    me: &str,
+    report: &mut SyncReport,
+    joined: &mut Vec<(String, ObjectId, ObjectId)>,
+    slow: &dyn Fn(&str),
+) -> Result<()> {
     for round in 0..opts.rounds.max(1) {
         report.rounds = round + 1;
         store
             .fetch_memory(remote, &|| slow(&format!("fetching memory from {remote}…")))?
             .map_err(|e| unreachable(remote, e))?;
-        merge_tracking(store, remote, &mut report)?;
+        merge_tracking(store, remote, report)?;
         record_merged(store)?;
         if !push {
-            return Ok(report);
+            return Ok(());
         }
-        let plan = outgoing(store, remote, &me, &opts, &mut report)?;
+        let plan = outgoing(store, remote, me, opts, report)?;
         if plan.refs.is_empty() {
-            return Ok(report);
+            return Ok(());
         }
         let outcome = store.push_refs(remote, &plan.refs, &|| {
             slow(&format!("pushing memory to {remote}…"))
@@ -279,6 +334,36 @@ pub fn sync(
                         continue;
                     }
                     return Err(push_refused(remote, &refs, &said, &stderr));
+                }
+                if joined.is_empty() {
+                    // A remote whose rules take only fast-forwards never takes a compacted
+                    // history: join it onto the remote's instead, once, and push again.
+                    let joins = join_refused_replacements(store, remote, &plan, &refs)?;
+                    if !joins.is_empty() {
+                        let mut kept = KeptHistory {
+                            refs: Vec::new(),
+                            why: String::new(),
+                        };
+                        let mut reasons = Vec::new();
+                        for (name, before, join, refused) in joins {
+                            joined.push((name, before, join));
+                            for (r, why) in refused {
+                                if !reasons.contains(&why) {
+                                    reasons.push(why);
+                                }
+                                kept.refs.push(r);
+                            }
+                        }
+                        kept.why = reasons.join(", ");
+                        if !said.is_empty() {
+                            kept.why
+                                .push_str(&format!("; the remote said: {}", said.join(" / ")));
+                        }
+                        report.kept_history = Some(kept);
+                        report.outgoing.clear();
+                        report.notes_out = 0;
+                        continue;
+                    }
                 }
                 let own_refused = refs.iter().any(|r| plan.is_own(&r.name) && !r.is_race());
                 if own_refused {
@@ -320,13 +405,81 @@ pub fn sync(
             std::thread::sleep(backoff(round));
             continue;
         }
-        return Ok(report);
+        return Ok(());
     }
     report.gave_up = Some(format!(
         "{remote} kept moving during {} rounds; what came in is merged here, and a later `git rune sync {remote}` will finish the push",
         opts.rounds.max(1)
     ));
-    Ok(report)
+    Ok(())
+}
+
+/// For the refs the remote refused by its own rules (not a race) whose push would have
+/// replaced the remote's history (a lease on a commit the one sent does not contain: a
+/// compacted history), joins each local ref onto the remote's history: a commit of the same
+/// tree whose parents are the local tip and the refused values, so the next push is a
+/// fast-forward and nothing either side holds is dropped. Returns (local ref, its commit
+/// before, the join, the remote refs refused with the reason).
+#[allow(clippy::type_complexity)]
+fn join_refused_replacements(
+    store: &Store,
+    remote: &str,
+    plan: &Plan,
+    refused: &[crate::store::RefusedRef],
+) -> Result<Vec<(String, ObjectId, ObjectId, Vec<(String, String)>)>> {
+    let mut by_local: BTreeMap<&str, (Vec<ObjectId>, Vec<(String, String)>)> = BTreeMap::new();
+    for r in refused
+        .iter()
+        .filter(|r| !r.is_race() && !r.is_collateral())
+    {
+        let Some(i) = plan.refs.iter().position(|(_, to, _)| *to == r.name) else {
+            continue;
+        };
+        let (from, _, lease) = &plan.refs[i];
+        let Some(theirs) = lease.filter(|l| !l.is_null()) else {
+            continue;
+        };
+        // Only a local ref sent as it is (a notes commit made for the push never replaces).
+        let local = plan.locals[i].as_str();
+        if from != local {
+            continue;
+        }
+        let replaces = store
+            .ahead_behind(plan.ids[i], theirs)
+            .is_ok_and(|ab| ab.ahead > 0);
+        if replaces {
+            let entry = by_local.entry(local).or_default();
+            if !entry.0.contains(&theirs) {
+                entry.0.push(theirs);
+            }
+            entry.1.push((r.name.clone(), r.reason.clone()));
+        }
+    }
+    let mut out = Vec::new();
+    for (local, (theirs, refused)) in by_local {
+        let landed = while_moved(|| {
+            // A ref deleted here meanwhile has nothing to join.
+            let Some(ours) = store.tip(local)? else {
+                return Ok(None);
+            };
+            let mut parents = vec![ours.commit];
+            parents.extend(theirs.iter().copied());
+            let summary =
+                format!("keep {remote}'s history: it does not let {local}'s history be replaced");
+            let message = if local == NOTES_REF {
+                format!("{summary}\n")
+            } else {
+                crate::store::commit_message(&summary, 0, store.clock_at(local, ours)?)
+            };
+            let join =
+                store.land_commit(local, Some(ours.commit), ours.tree, &parents, &message)?;
+            Ok(Some((ours.commit, join)))
+        })?;
+        if let Some((before, join)) = landed {
+            out.push((local.to_owned(), before, join, refused));
+        }
+    }
+    Ok(out)
 }
 
 /// The tracking ref of remote ref `remote_ref` (a shared ref or a clone's published one).
@@ -343,6 +496,8 @@ fn remote_tracking(remote: &str, remote_ref: &str) -> String {
 struct Plan {
     refs: Vec<(String, String, Option<ObjectId>)>,
     ids: Vec<ObjectId>,
+    /// The local ref each entry publishes.
+    locals: Vec<String>,
     own: Vec<String>,
 }
 
@@ -403,6 +558,7 @@ fn outgoing(
             let lease = Some(own.unwrap_or_else(|| ObjectId::null(store.hash_kind())));
             plan.refs.push((send.0.clone(), own_ref.clone(), lease));
             plan.ids.push(send.1);
+            plan.locals.push(name.clone());
             plan.own.push(own_ref);
         }
         if shared != Some(send.1) && !report.is_quarantined(&name) {
@@ -413,6 +569,7 @@ fn outgoing(
                 .and_then(|m| m.lease);
             plan.refs.push((send.0.clone(), name.clone(), lease));
             plan.ids.push(send.1);
+            plan.locals.push(name.clone());
         }
     }
     Ok(plan)

@@ -487,6 +487,115 @@ fn a_gc_whose_publish_is_refused_says_the_history_here_was_compacted() {
     assert_eq!(learnings(&a), vec!["same=take 2"]);
 }
 
+/// `receive.denyNonFastForwards` and `receive.denyDeletes` guard only branches
+/// (`refs/heads/`): a bare remote with both set takes a compacted memory history like any
+/// other, and the clones converge.
+#[test]
+fn gc_publishes_to_a_remote_that_denies_non_fast_forwards_of_branches() {
+    let remote = Remote::new();
+    remote.git(&["config", "receive.denyNonFastForwards", "true"]);
+    remote.git(&["config", "receive.denyDeletes", "true"]);
+    let (a, b) = two_clones(&remote);
+    for i in 0..3 {
+        a.learn("same", &format!("take {i}"));
+    }
+    sync(&a);
+    sync(&b);
+    b.learn("bob", "unsynced");
+    let out = a.rune(&["gc"]).success();
+    assert!(
+        out.stdout
+            .contains("published the compacted history to origin"),
+        "{}",
+        out.snapshot()
+    );
+    assert_eq!(
+        remote.git(&["rev-list", "--count", "refs/rune/memory"]),
+        "1"
+    );
+    sync(&b);
+    sync(&a);
+    assert_eq!(learnings(&a), vec!["bob=unsynced", "same=take 2"]);
+    assert_eq!(tree(&a, "refs/rune/memory"), tree(&b, "refs/rune/memory"));
+}
+
+/// An update hook taking only fast-forwards, and no deletions, on every ref (as a server's
+/// push rules may).
+const FAST_FORWARDS_ONLY: &str = "#!/bin/sh
+zero=0000000000000000000000000000000000000000
+if [ \"$3\" = \"$zero\" ]; then echo \"deleting $1 is not allowed\" >&2; exit 1; fi
+if [ \"$2\" != \"$zero\" ] && ! git merge-base --is-ancestor \"$2\" \"$3\"; then
+  echo \"only fast-forwards to $1\" >&2; exit 1
+fi
+";
+
+/// Regression: against a remote that takes only fast-forwards, `gc` compacted the history
+/// here, failed to publish it ("ask its administrator to allow refs/rune/*"), and every
+/// later `sync` failed the same way: this clone's memory never left again. The compacted
+/// history is joined onto the remote's instead (nothing either side holds is dropped), `gc`
+/// says the remote keeps its history and what would let it compact there, and syncs go on.
+#[test]
+fn gc_against_a_remote_that_takes_only_fast_forwards_loses_nothing_and_syncs_go_on() {
+    let remote = Remote::new();
+    let (a, b) = two_clones(&remote);
+    for i in 0..3 {
+        a.learn("same", &format!("take {i}"));
+    }
+    sync(&a);
+    sync(&b);
+    let hook = remote.path.join("hooks/update");
+    std::fs::write(&hook, FAST_FORWARDS_ONLY).unwrap();
+    crate::common::make_executable(&hook);
+    b.learn("bob", "unsynced");
+    let before = remote.git(&["rev-parse", "refs/rune/memory"]);
+    let out = a.rune(&["gc"]).success();
+    assert!(
+        out.stderr
+            .contains("origin does not let memory history be replaced"),
+        "{}",
+        out.snapshot()
+    );
+    assert!(
+        out.stderr.contains("only fast-forwards to"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("allow non-fast-forward pushes to refs/rune/*"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        !out.stdout.contains("published the compacted"),
+        "{}",
+        out.stdout
+    );
+    // The remote kept its history: the old tip is an ancestor of the new one.
+    let after = remote.git(&["rev-parse", "refs/rune/memory"]);
+    assert_ne!(after, before);
+    let ancestor = std::process::Command::new("git")
+        .arg("--git-dir")
+        .arg(&remote.path)
+        .args(["merge-base", "--is-ancestor", &before, &after])
+        .status()
+        .unwrap();
+    assert!(ancestor.success());
+    // Syncs go on both ways, and the clones converge with every record.
+    a.learn("ada", "after the gc");
+    let out = sync(&a);
+    assert!(out.contains("went out: 1 learning"), "{out}");
+    sync(&b);
+    sync(&a);
+    assert_eq!(
+        learnings(&a),
+        vec!["ada=after the gc", "bob=unsynced", "same=take 2"]
+    );
+    assert_eq!(learnings(&a), learnings(&b));
+    assert_eq!(tree(&a, "refs/rune/memory"), tree(&b, "refs/rune/memory"));
+    assert!(a.rune(&["verify"]).success().stdout.contains("CLEAN"));
+}
+
 #[test]
 fn two_syncs_at_once_and_a_killed_sync_lose_nothing() {
     let remote = Remote::new();

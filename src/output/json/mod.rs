@@ -274,6 +274,7 @@ pub fn sync(r: &crate::sync::SyncReport) -> Value {
         "quarantined": r.quarantined.iter().map(|s| &s.remote_ref).collect::<Vec<_>>(),
         "not_shared": r.not_shared.map(|s| s.as_str()),
         "shared_behind": r.shared_behind,
+        "kept_history": r.kept_history.as_ref().map(|k| json!({ "refs": k.refs, "reason": k.why })),
     })
 }
 
