@@ -181,10 +181,19 @@ fn merge_once(
     // compacted side, and the other history is dropped (never merged, never pushed back).
     if let Some(our_tip) = ours.filter(|_| only_ours > 0) {
         if store.commits_reachable(theirs)? == only_theirs {
-            if compacted_from(store, their_tip)?.is_some() {
+            // Ours compacts a history that held theirs (a `gc` after merging a remote that
+            // compacted before): ours replaces it, or every second compaction would be
+            // undone by its own publish.
+            let ours_from = compacted_from(store, our_tip)?;
+            let holds_theirs = ours_from.is_some_and(|from| {
+                store
+                    .ahead_behind(from, theirs)
+                    .is_ok_and(|ab| ab.ahead == 0)
+            });
+            if !holds_theirs && compacted_from(store, their_tip)?.is_some() {
                 return onto_compacted(store, name, our_tip, their_tip, remote, out);
             }
-            if compacted_from(store, our_tip)?.is_some() {
+            if ours_from.is_some() {
                 return keep_compacted(store, sealer, src, our_tip, their_tip, remote, out, report);
             }
         }

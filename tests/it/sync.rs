@@ -594,6 +594,62 @@ fn gc_against_a_remote_that_takes_only_fast_forwards_loses_nothing_and_syncs_go_
     assert_eq!(learnings(&a), learnings(&b));
     assert_eq!(tree(&a, "refs/rune/memory"), tree(&b, "refs/rune/memory"));
     assert!(a.rune(&["verify"]).success().stdout.contains("CLEAN"));
+    // A history compacted here alone (after a sync that took in every clone's refs) is
+    // joined the same way by the next sync, which says so.
+    sync(&b);
+    b.learn("bob", "again");
+    b.rune(&["-q", "gc", "--local"]).success();
+    let out = b.rune(&["sync"]).success();
+    assert!(
+        out.stderr
+            .contains("origin does not let the history of refs/rune-clones/"),
+        "{}",
+        out.stderr
+    );
+    sync(&a);
+    assert_eq!(learnings(&a), learnings(&b));
+}
+
+/// Regression: a `gc` in a clone whose history had moved onto another clone's compacted
+/// history printed its compaction, then its own publish moved it back onto the remote's
+/// history (taken for the newer compaction), so nothing was compacted or published.
+#[test]
+fn a_gc_after_another_clones_gc_is_published_not_undone() {
+    let remote = Remote::new();
+    let (a, b) = two_clones(&remote);
+    for i in 0..3 {
+        a.learn("same", &format!("a {i}"));
+    }
+    sync(&a);
+    a.rune(&["-q", "gc"]).success();
+    sync(&b);
+    for i in 0..2 {
+        b.learn("bob", &format!("b {i}"));
+    }
+    sync(&b);
+    let out = b.rune(&["gc"]).success();
+    assert!(
+        out.stdout.contains("-> 1 commit, 2 records"),
+        "{}",
+        out.snapshot()
+    );
+    assert!(
+        out.stdout
+            .contains("published the compacted history to origin"),
+        "{}",
+        out.snapshot()
+    );
+    assert_eq!(b.git(&["rev-list", "--count", "refs/rune/memory"]), "1");
+    assert_eq!(
+        remote.git(&["rev-list", "--count", "refs/rune/memory"]),
+        "1"
+    );
+    a.learn("ada", "unsynced");
+    sync(&a);
+    sync(&b);
+    assert_eq!(learnings(&a), vec!["ada=unsynced", "bob=b 1", "same=a 2"]);
+    assert_eq!(learnings(&a), learnings(&b));
+    assert_eq!(tree(&a, "refs/rune/memory"), tree(&b, "refs/rune/memory"));
 }
 
 #[test]
