@@ -239,7 +239,9 @@ mod tests {
 
     /// Commits `records` on the memory ref on top of `parent` with `message`.
     fn land(store: &Store, parent: Option<Tip>, records: &[Record], message: &str) -> Tip {
-        let tree = store.tree_with(parent.map(|t| t.tree), records).unwrap();
+        let tree = store
+            .tree_with(MEMORY_REF, parent.map(|t| t.tree), records)
+            .unwrap();
         let parents: Vec<ObjectId> = parent.map(|t| t.commit).into_iter().collect();
         let id = store
             .land_commit(

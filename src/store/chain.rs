@@ -153,7 +153,11 @@ mod tests {
     fn add(store: &Store, parent: Option<ObjectId>, i: u64) -> ObjectId {
         let parent_tree = parent.map(|p| store.tip_of(MEMORY_REF, p).unwrap().tree);
         let tree = store
-            .tree_with(parent_tree, &[learning(i, &format!("k{i}"), "x")])
+            .tree_with(
+                MEMORY_REF,
+                parent_tree,
+                &[learning(i, &format!("k{i}"), "x")],
+            )
             .unwrap();
         let parents: Vec<ObjectId> = parent.into_iter().collect();
         store

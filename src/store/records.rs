@@ -45,11 +45,17 @@ pub(crate) fn layout_of(version: &[u8]) -> Option<u32> {
         .ok()
 }
 
-/// The layout of memory tree `tree`: from its `VERSION` blob (1 for a tree without one). A
-/// newer layout than this build knows is refused: its records could be missed.
-pub(super) fn tree_layout(repo: &gix::Repository, tree: &gix::Tree<'_>) -> Result<u32> {
+/// The layout of memory tree `tree` of ref `name`: from its `VERSION` blob. A newer layout
+/// than this build knows is refused (its records could be missed), and so is a tree without
+/// one: every memory commit git-rune ever wrote holds it (layout 1 too), so `name` points at
+/// something else, a code commit perhaps, whose files must not be read as memory. One entry
+/// lookup in a tree already read.
+pub(super) fn tree_layout(repo: &gix::Repository, name: &str, tree: &gix::Tree<'_>) -> Result<u32> {
     let Some(entry) = tree.find_entry("VERSION") else {
-        return Ok(1);
+        return Err(StoreError::BadRef {
+            name: name.into(),
+            why: "it points at a commit that is not memory (its tree holds no VERSION)".into(),
+        });
     };
     let blob = find_blob(repo, entry.object_id(), &|| "cannot read VERSION".into())?;
     match layout_of(&blob.data) {
@@ -73,7 +79,7 @@ pub(super) fn root_tree<'r>(
     let root = repo
         .read_tree(tree)
         .map_err(git_err(format!("cannot read the tree of {name}")))?;
-    tree_layout(repo, &root)?;
+    tree_layout(repo, name, &root)?;
     Ok(root)
 }
 
@@ -440,9 +446,11 @@ pub(crate) fn kind_records(
 /// Writes a tree holding the records of `base` (if any) plus `new`, rewriting only the blobs
 /// that `new` touches and the trees above them. The layout is a function of the record set
 /// alone (module docs). A base in layout 1 is laid out afresh with all its records: the
-/// migration, after which the ref's trees are in layout 2.
+/// migration, after which the ref's trees are in layout 2. `name` is the ref the tree is for
+/// (a base that is no memory tree is its damage).
 pub(crate) fn write_records(
     repo: &gix::Repository,
+    name: &str,
     base: Option<ObjectId>,
     new: &[Record],
 ) -> Result<ObjectId> {
@@ -454,8 +462,8 @@ pub(crate) fn write_records(
         let tree = repo
             .read_tree(base_tree)
             .map_err(git_err("cannot read the memory tree"))?;
-        if tree_layout(repo, &tree)? < LAYOUT {
-            let mut all = read_records(repo, "the memory tree", base_tree)?;
+        if tree_layout(repo, name, &tree)? < LAYOUT {
+            let mut all = read_records(repo, name, base_tree)?;
             all.extend(new.iter().cloned());
             migrated = all;
             new = &migrated;

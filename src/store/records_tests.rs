@@ -3,6 +3,7 @@
 use super::*;
 
 use crate::model::testing::learning;
+use crate::store::MEMORY_REF;
 
 /// Every blob path and its line count in `tree`.
 fn shape(store: &crate::store::Store, tree: ObjectId) -> Vec<(String, usize)> {
@@ -29,19 +30,21 @@ fn the_tree_is_a_function_of_the_record_set_and_blobs_stay_small() {
     let records: Vec<Record> = (0..300)
         .map(|i| learning(i, &format!("k{i}"), "v"))
         .collect();
-    let at_once = write_records(&store.repo, None, &records).unwrap();
+    let at_once = write_records(&store.repo, MEMORY_REF, None, &records).unwrap();
     // One at a time, in another order.
     let mut one_by_one = None;
     for r in records.iter().rev() {
-        one_by_one = Some(write_records(&store.repo, one_by_one, std::slice::from_ref(r)).unwrap());
+        one_by_one = Some(
+            write_records(&store.repo, MEMORY_REF, one_by_one, std::slice::from_ref(r)).unwrap(),
+        );
     }
     assert_eq!(one_by_one, Some(at_once));
     // In two halves, interleaved.
     let (even, odd): (Vec<Record>, Vec<Record>) =
         records.iter().cloned().partition(|r| r.meta.clock % 2 == 0);
-    let half = write_records(&store.repo, None, &odd).unwrap();
+    let half = write_records(&store.repo, MEMORY_REF, None, &odd).unwrap();
     assert_eq!(
-        write_records(&store.repo, Some(half), &even).unwrap(),
+        write_records(&store.repo, MEMORY_REF, Some(half), &even).unwrap(),
         at_once
     );
 
@@ -59,7 +62,7 @@ fn the_tree_is_a_function_of_the_record_set_and_blobs_stay_small() {
     }
 
     // A small kind is one blob.
-    let small = write_records(&store.repo, None, &records[..LEAF]).unwrap();
+    let small = write_records(&store.repo, MEMORY_REF, None, &records[..LEAF]).unwrap();
     assert_eq!(
         shape(&store, small),
         vec![("learning/all.jsonl".to_owned(), LEAF)]
@@ -108,10 +111,10 @@ fn layout_1_shards_are_read_and_the_next_write_lays_them_out_afresh() {
         record_path(&store.repo, old, r),
         format!("learning/{}.jsonl", &r.id[..2])
     );
-    let migrated = write_records(&store.repo, Some(old), &records[399..]).unwrap();
+    let migrated = write_records(&store.repo, MEMORY_REF, Some(old), &records[399..]).unwrap();
     assert_eq!(
         migrated,
-        write_records(&store.repo, None, &records).unwrap()
+        write_records(&store.repo, MEMORY_REF, None, &records).unwrap()
     );
     let added = added_records(&store.repo, "t", Some(old), migrated, &["learning"]).unwrap();
     assert_eq!(added, records[399..].to_vec(), "only the new record is new");

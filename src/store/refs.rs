@@ -257,10 +257,16 @@ impl Store {
         super::records::read_lines(&self.repo, name, tip.tree)
     }
 
-    /// The tree of `base` (a memory tree, or none) with `records` added: the same tree every
-    /// clone holding the same records has (the layout is a function of the record set).
-    pub(crate) fn tree_with(&self, base: Option<ObjectId>, records: &[Record]) -> Result<ObjectId> {
-        write_records(&self.repo, base, records)
+    /// The tree of `base` (a memory tree of ref `name`, or none) with `records` added: the
+    /// same tree every clone holding the same records has (the layout is a function of the
+    /// record set).
+    pub(crate) fn tree_with(
+        &self,
+        name: &str,
+        base: Option<ObjectId>,
+        records: &[Record],
+    ) -> Result<ObjectId> {
+        write_records(&self.repo, name, base, records)
     }
 
     /// Names of all memory refs (`refs/rune/…`), sorted; a ref whose file holds no object id
@@ -456,7 +462,7 @@ impl Store {
             .enumerate()
             .map(|(i, d)| d.stamp(&ts, clock_of(clock, i), &author))
             .collect();
-        let tree = write_records(&self.repo, tip.map(|t| t.tree), &records)?;
+        let tree = write_records(&self.repo, name, tip.map(|t| t.tree), &records)?;
         if let Some(current) = current {
             let mut all = Vec::with_capacity(current.len() + records.len());
             all.extend(current.iter().cloned());

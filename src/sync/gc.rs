@@ -34,7 +34,7 @@ pub fn compact(store: &Store, name: &str) -> anyhow::Result<Option<Compaction>> 
         if commits_before == 1 && keep.len() == all.len() {
             return Ok(None);
         }
-        let tree = store.tree_with(None, &keep)?;
+        let tree = store.tree_with(name, None, &keep)?;
         let clock = store.clock_at(name, tip)?;
         let mut message = commit_message("compact memory history", keep.len(), clock);
         message.push_str(&format!("{COMPACTED}: {}\n", tip.commit));

@@ -152,7 +152,7 @@ fn land_onto(
     parents: &[ObjectId],
     summary: &str,
 ) -> anyhow::Result<()> {
-    let tree = store.tree_with(ours.map(|t| t.tree), records)?;
+    let tree = store.tree_with(name, ours.map(|t| t.tree), records)?;
     let clock = clock_of(store, name, ours)?.max(max_clock(records));
     let message = commit_message(summary, records.len(), clock);
     store.land_commit(name, ours.map(|t| t.commit), tree, parents, &message)?;
@@ -291,13 +291,13 @@ pub fn absorb(
         let ours = store.tip(name)?;
         // A first merge from one clean source that brought everything: take its commit.
         if ours.is_none() && parents.len() == 1 && out.refused.is_empty() {
-            let tree = store.tree_with(None, &records)?;
+            let tree = store.tree_with(name, None, &records)?;
             if tree == parents[0].tree {
                 let log = format!("sync from {remote}");
                 return Ok(store.fast_forward(name, None, parents[0].commit, &log)?);
             }
         }
-        let tree = store.tree_with(ours.map(|t| t.tree), &records)?;
+        let tree = store.tree_with(name, ours.map(|t| t.tree), &records)?;
         if Some(tree) == ours.map(|t| t.tree) {
             return Ok(());
         }
@@ -334,7 +334,7 @@ fn onto_compacted(
             &format!("sync from {remote} (compacted)"),
         )?;
     } else {
-        let tree = store.tree_with(Some(theirs.tree), &extras)?;
+        let tree = store.tree_with(name, Some(theirs.tree), &extras)?;
         let clock = clock_of(store, name, Some(ours))?.max(clock_of(store, name, Some(theirs))?);
         let message = commit_message(
             &format!("move unsynced memory onto the compacted history of {remote}"),
@@ -421,7 +421,7 @@ mod tests {
 
     use crate::model::testing::{decision, learning};
     use crate::model::Record;
-    use crate::store::{ObjectId, Store};
+    use crate::store::{ObjectId, Store, MEMORY_REF};
 
     /// A scratch repository for trees (objects stay in memory: nothing is flushed).
     fn store() -> (tempfile::TempDir, Store) {
@@ -430,14 +430,14 @@ mod tests {
 
     /// What a merge writes: `ours` plus what `theirs` holds that `ours` lacks.
     fn merged(store: &Store, ours: &[Record], theirs: &[Record]) -> (ObjectId, Vec<Record>) {
-        let base = store.tree_with(None, ours).unwrap();
+        let base = store.tree_with(MEMORY_REF, None, ours).unwrap();
         let mine: std::collections::HashSet<&str> = ours.iter().map(|r| r.id.as_str()).collect();
         let new: Vec<Record> = theirs
             .iter()
             .filter(|r| !mine.contains(r.id.as_str()))
             .cloned()
             .collect();
-        let tree = store.tree_with(Some(base), &new).unwrap();
+        let tree = store.tree_with(MEMORY_REF, Some(base), &new).unwrap();
         let mut all: BTreeMap<String, Record> = BTreeMap::new();
         for r in ours.iter().chain(&new) {
             all.insert(r.id.clone(), r.clone());
@@ -477,7 +477,7 @@ mod tests {
             let (a_bc, _) = merged(&store, &a, &bc_set);
             prop_assert_eq!(ab_c, a_bc);
             let (aa, _) = merged(&store, &a, &a);
-            prop_assert_eq!(aa, store.tree_with(None, &a).unwrap());
+            prop_assert_eq!(aa, store.tree_with(MEMORY_REF, None, &a).unwrap());
             let (ab_ab, _) = merged(&store, &ab_set, &ab_set);
             prop_assert_eq!(ab_ab, ab);
         }
@@ -497,6 +497,6 @@ mod tests {
         let (ab, all) = merged(&store, &a, &b);
         let (ba, _) = merged(&store, &b, &a);
         assert_eq!(ab, ba);
-        assert_eq!(ab, store.tree_with(None, &all).unwrap());
+        assert_eq!(ab, store.tree_with(MEMORY_REF, None, &all).unwrap());
     }
 }

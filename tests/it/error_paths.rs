@@ -158,6 +158,72 @@ fn a_damaged_memory_ref_says_how_to_repair_it() {
     }
 }
 
+/// Regression: a local memory ref pointed at a code commit (no `VERSION` in its tree, as a
+/// remote one is checked for) was read as memory: the project's top-level files made an
+/// empty memory that `load` briefed and the next write built on, carrying the code's history
+/// into memory, and a folder named like a kind was parsed as records. It is damaged data now,
+/// named with the repair, and `verify` lists it and checks the rest.
+#[test]
+fn a_memory_ref_at_a_code_commit_is_damaged_not_memory() {
+    let repo = repo_with_memory();
+    repo.commit_file("learning/all.jsonl", "{\"not\": \"a record\"}\n", "code");
+    let code = repo.git(&["rev-parse", "HEAD~1"]);
+    // Each ref with the reads and a write of its own scope.
+    for (name, write) in [
+        ("refs/rune/memory", decide_args("Another", &[])),
+        (
+            "refs/rune/branches/main",
+            vec!["task", "add", "Another thing"],
+        ),
+    ] {
+        let kept = repo.git(&["rev-parse", name]);
+        repo.git(&["update-ref", name, &code]);
+        let before = repo.refs();
+        for args in [
+            vec!["load"],
+            vec!["show", "decisions"],
+            vec!["status"],
+            write,
+        ] {
+            let out = repo.rune(&args).failure();
+            assert_eq!(out.code, 65, "{args:?}: {}", out.snapshot());
+            assert!(
+                out.stderr.contains(&format!(
+                    "{name} is damaged: it points at a commit that is not memory (its tree holds no VERSION)"
+                )),
+                "{args:?}: {}",
+                out.stderr
+            );
+            assert!(
+                out.stderr.contains(&format!("git update-ref -d {name}")),
+                "{}",
+                out.stderr
+            );
+            assert_eq!(repo.refs(), before, "{args:?} moved a ref");
+        }
+        let out = repo.rune(&["verify"]);
+        assert_eq!(out.code, 1, "{}", out.snapshot());
+        assert!(
+            out.stdout
+                .contains(&format!("TAINTED {name}: unreadable ({name} is damaged"))
+                && out.stdout.contains("2 refs"),
+            "{}",
+            out.stdout
+        );
+        repo.git(&["update-ref", name, &kept]);
+    }
+    // A commit whose tree has a folder named like a kind is no memory either.
+    let code = repo.git(&["rev-parse", "HEAD"]);
+    repo.git(&["update-ref", "refs/rune/memory", &code]);
+    let out = repo.rune(&["load"]).failure();
+    assert_eq!(out.code, 65, "{}", out.snapshot());
+    assert!(
+        out.stderr.contains("its tree holds no VERSION"),
+        "{}",
+        out.stderr
+    );
+}
+
 /// Regression: `verify` listed a tip it could not read twice (once for the records, once for
 /// the history it then tried to walk).
 #[test]
