@@ -66,25 +66,33 @@ pub fn append(
 }
 
 /// Refuses to write when the view cannot be checked out afterwards (a file named `.rune`
-/// where the folder goes): checked before anything is written, so a command that fails
-/// leaves memory as it was, and a retry after fixing it does not record the same thing twice.
+/// where the folder goes, or a memory ref it shows that cannot be read: a write of session
+/// state beside a damaged `refs/rune/memory` landed, then failed its refresh): checked
+/// before anything is written, so a command that fails leaves memory as it was, and a retry
+/// after fixing it does not record the same thing twice. A few object reads per ref (its
+/// commit, root tree and `VERSION`), no records.
 pub fn check_view_writable(store: &Store) -> Result<()> {
     let Some(root) = store.workdir() else {
         return Ok(());
     };
     let path = root.join(VIEW_DIR);
-    match std::fs::symlink_metadata(&path) {
-        Ok(m) if !m.is_dir() => Err(crate::error::environment(
-            format!(
-                "{} is a file, where git-rune checks out its {VIEW_DIR}/ view; nothing was written",
-                path.display()
-            ),
-            format!(
-                "rename or move that file (`git mv {VIEW_DIR} <other name>` if git tracks it), then try again"
-            ),
-        )),
-        _ => Ok(()),
+    if let Ok(m) = std::fs::symlink_metadata(&path) {
+        if !m.is_dir() {
+            return Err(crate::error::environment(
+                format!(
+                    "{} is a file, where git-rune checks out its {VIEW_DIR}/ view; nothing was written",
+                    path.display()
+                ),
+                format!(
+                    "rename or move that file (`git mv {VIEW_DIR} <other name>` if git tracks it), then try again"
+                ),
+            ));
+        }
     }
+    for scope in [Scope::Memory, Scope::Branch] {
+        store.check_readable(&scope_ref(store, scope)?)?;
+    }
+    Ok(())
 }
 
 /// What a write did, once the view shows it.

@@ -158,6 +158,15 @@ impl Store {
         }
     }
 
+    /// Checks that memory ref `name`, if it exists, can be read: a commit whose tree holds a
+    /// layout this build reads (the root tree and its `VERSION`; no records are read).
+    pub(crate) fn check_readable(&self, name: &str) -> Result<()> {
+        if let Some(tip) = self.tip(name)? {
+            super::records::root_tree(&self.repo, name, tip.tree)?;
+        }
+        Ok(())
+    }
+
     /// The records of a memory commit already read (a [`Tip`]).
     pub(crate) fn tip_records(&self, name: &str, tip: Tip) -> Result<Rc<Vec<Record>>> {
         self.tree_records(name, tip.tree)

@@ -224,6 +224,43 @@ fn a_memory_ref_at_a_code_commit_is_damaged_not_memory() {
     );
 }
 
+/// Regression: beside a damaged memory ref, a write to the other one (`task add` beside a
+/// damaged `refs/rune/memory`, `decide` beside a damaged branch ref) landed, then failed to
+/// refresh the view (exit 65 after a write, so a retry recorded it twice). Now it refuses
+/// before writing.
+#[test]
+fn a_write_beside_a_damaged_memory_ref_refuses_before_it_writes() {
+    let repo = repo_with_memory();
+    let code = repo.git(&["rev-parse", "HEAD"]);
+    for (damaged, write) in [
+        ("refs/rune/memory", vec!["task", "add", "Another thing"]),
+        ("refs/rune/branches/main", decide_args("Another", &[])),
+        ("refs/rune/memory", vec!["checkpoint", "--doing", "more"]),
+    ] {
+        let kept = repo.git(&["rev-parse", damaged]);
+        repo.git(&["update-ref", damaged, &code]);
+        let before = repo.refs();
+        let out = repo.rune(&write).failure();
+        assert_eq!(out.code, 65, "{write:?}: {}", out.snapshot());
+        assert!(
+            out.stderr.contains(&format!("{damaged} is damaged")),
+            "{}",
+            out.stderr
+        );
+        assert_eq!(repo.refs(), before, "{write:?} wrote beside {damaged}");
+        repo.git(&["update-ref", damaged, &kept]);
+    }
+    // A ref file that holds no id, too.
+    let ref_file = repo.root.join(".git/refs/rune/memory");
+    let kept = std::fs::read_to_string(&ref_file).unwrap();
+    std::fs::write(&ref_file, "garbage\n").unwrap();
+    let branch = repo.git(&["rev-parse", "refs/rune/branches/main"]);
+    repo.rune(&["task", "add", "Another thing"]).failure();
+    assert_eq!(repo.git(&["rev-parse", "refs/rune/branches/main"]), branch);
+    std::fs::write(&ref_file, kept).unwrap();
+    repo.rune(&["task", "add", "Another thing"]).success();
+}
+
 /// Regression: `verify` listed a tip it could not read twice (once for the records, once for
 /// the history it then tried to walk).
 #[test]
