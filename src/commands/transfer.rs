@@ -94,6 +94,22 @@ pub struct SpJsonArgs {
     pub file: Option<PathBuf>,
 }
 
+/// A path the command line may name: where it is (relative to the current directory, as git
+/// takes paths) and how messages name it (as typed), or the default, named where it is.
+fn user_path(
+    given: Option<PathBuf>,
+    default: impl FnOnce() -> PathBuf,
+    ctx: &Context,
+) -> (PathBuf, PathBuf) {
+    match given {
+        Some(p) => (ctx.dir.join(&p), p),
+        None => {
+            let d = default();
+            (d.clone(), d)
+        }
+    }
+}
+
 /// The top of the work tree (the current directory in a bare repository).
 fn top(ctx: &Context, store: &crate::store::Store) -> PathBuf {
     store
@@ -109,9 +125,9 @@ pub fn import(ctx: &Context, a: ImportArgs) -> Result<ExitCode> {
         ImportFormat::Echoes(a) => return import_echoes(ctx, a),
     };
     let store = ctx.store()?;
-    let path = match a.file {
-        Some(f) => ctx.dir.join(f),
-        None => {
+    let (path, shown) = user_path(
+        a.file,
+        || {
             let top = top(ctx, &store);
             let long = top.join("session-protocol.json");
             if long.exists() {
@@ -119,9 +135,10 @@ pub fn import(ctx: &Context, a: ImportArgs) -> Result<ExitCode> {
             } else {
                 top.join("sp.json")
             }
-        }
-    };
-    let shown = path.display().to_string();
+        },
+        ctx,
+    );
+    let shown = shown.display().to_string();
     let text = std::fs::read_to_string(&path).map_err(|e| {
         error::input(
             format!("cannot read {shown}: {e}"),
@@ -133,7 +150,7 @@ pub fn import(ctx: &Context, a: ImportArgs) -> Result<ExitCode> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| shown.clone());
-    let imported = tasks::import_sp_json(&store, &mut sealer, &text, &name)?;
+    let imported = tasks::import_sp_json(&store, &mut sealer, &text, &shown)?;
     ctx.report_redactions(&mut sealer);
     ctx.report_written(&store, imported.written.as_ref());
     for d in &imported.drift {
@@ -158,12 +175,9 @@ pub fn import(ctx: &Context, a: ImportArgs) -> Result<ExitCode> {
 
 fn import_rune_dir(ctx: &Context, a: RuneDirImportArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let dir = match a.dir {
-        Some(d) => ctx.dir.join(d),
-        None => top(ctx, &store).join(VIEW_DIR),
-    };
+    let (dir, shown) = user_path(a.dir, || top(ctx, &store).join(VIEW_DIR), ctx);
     let mut sealer = ctx.sealer();
-    let done = rune_dir::import(&store, &mut sealer, &dir, a.dry_run)?;
+    let done = rune_dir::import(&store, &mut sealer, &dir, &shown, a.dry_run)?;
     ctx.report_redactions(&mut sealer);
     for f in &done.files {
         for n in &f.notes {
@@ -261,26 +275,27 @@ pub fn export(ctx: &Context, a: ExportArgs) -> Result<ExitCode> {
 fn import_echoes(ctx: &Context, a: EchoesImportArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let own = crate::echoes::EchoDir::open(&store);
-    let dir = match a.dir {
-        Some(d) => ctx.dir.join(d),
-        None => match &own {
+    let (dir, shown) = user_path(
+        a.dir,
+        || match &own {
             Some(d) => d.root.clone(),
             None => top(ctx, &store).join(crate::echoes::dir::DEFAULT_DIR),
         },
-    };
+        ctx,
+    );
     let same = own
         .as_ref()
         .is_some_and(|o| std::fs::canonicalize(&dir).ok() == std::fs::canonicalize(&o.root).ok());
     if let Some(own) = &own {
         if same && !own.manifest().files.is_empty() {
             return Err(error::input(
-                format!("{} is git-rune's own echoes view", dir.display()),
+                format!("{} is git-rune's own echoes view", shown.display()),
                 "edits there are saved with `git rune save`; import another folder",
             ));
         }
     }
     let mut sealer = ctx.sealer();
-    let done = crate::echoes::transfer::import(&store, &mut sealer, &dir, a.dry_run)?;
+    let done = crate::echoes::transfer::import(&store, &mut sealer, &dir, &shown, a.dry_run)?;
     ctx.report_redactions(&mut sealer);
     for k in &done.kept {
         ctx.ui.warn(format_args!(

@@ -92,13 +92,20 @@ fn chunks(text: &str) -> Vec<(usize, String)> {
     out
 }
 
-/// Imports the tree at `dir` (its subdirectories are roles).
-pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> Result<Imported> {
+/// Imports the tree at `dir` (its subdirectories are roles), which messages name as `shown`
+/// (as the user typed it).
+pub fn import(
+    store: &Store,
+    sealer: &mut Sealer,
+    dir: &Path,
+    shown: &Path,
+    dry_run: bool,
+) -> Result<Imported> {
     let mut out = Imported::default();
     let mut roles: Vec<String> = std::fs::read_dir(dir)
         .map_err(|e| {
             crate::error::input(
-                format!("cannot read the folder {}: {e}", dir.display()),
+                format!("cannot read the folder {}: {e}", shown.display()),
                 "name the echoes folder: `git rune import echoes DIR`; nothing was imported",
             )
         })?
@@ -131,7 +138,7 @@ pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> 
             let rel = rel(&p, dir);
             let text = std::fs::read_to_string(&p).map_err(|e| {
                 crate::error::input(
-                    format!("cannot read {rel}: {e}"),
+                    format!("cannot read {}: {e}", shown.join(&rel).display()),
                     "fix or move aside that file of the folder and import again; nothing was imported",
                 )
             })?;

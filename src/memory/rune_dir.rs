@@ -76,10 +76,17 @@ struct Item {
     resolved: bool,
 }
 
-/// Imports the folder `dir`. Refuses git-rune's own view (`git rune save` saves it).
-pub fn import(store: &Store, sealer: &mut Sealer, dir: &Path, dry_run: bool) -> Result<Imported> {
-    let in_tree = refuse_live_view(store, dir)?;
-    let files = read_dir(dir)?;
+/// Imports the folder `dir`, which messages name as `shown` (as the user typed it). Refuses
+/// git-rune's own view (`git rune save` saves it).
+pub fn import(
+    store: &Store,
+    sealer: &mut Sealer,
+    dir: &Path,
+    shown: &Path,
+    dry_run: bool,
+) -> Result<Imported> {
+    let in_tree = refuse_live_view(store, dir, shown)?;
+    let files = read_dir(dir, shown)?;
     let mut out = import_files(store, sealer, dir, files, dry_run)?;
     if out.dry_run || out.commits.is_empty() && !in_tree {
         return Ok(out);
@@ -347,7 +354,7 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
 /// git-rune's own view is saved, not imported. Returns whether `dir` is the work tree's
 /// `.rune/` as a seed's folder: one git-rune has not checked out, or one the current branch
 /// commits (a seed's memory, even after a view was rendered over it).
-fn refuse_live_view(store: &Store, dir: &Path) -> Result<bool> {
+fn refuse_live_view(store: &Store, dir: &Path, shown: &Path) -> Result<bool> {
     let Some(view) = View::open(store) else {
         return Ok(false);
     };
@@ -360,7 +367,7 @@ fn refuse_live_view(store: &Store, dir: &Path) -> Result<bool> {
     }
     if view.checked_out() && !store.head_holds(VIEW_DIR) {
         return Err(error::input(
-            format!("{} is git-rune's view of memory, not a seed's folder", dir.display()),
+            format!("{} is git-rune's view of memory, not a seed's folder", shown.display()),
             format!(
                 "edits there are saved with `git rune save`; to import a {VIEW_DIR}/ folder committed on a branch, copy it out first (`mkdir /tmp/seed && git archive BRANCH {VIEW_DIR} | tar -x -C /tmp/seed`) and run `git rune import rune-dir /tmp/seed/{VIEW_DIR}`"
             ),
@@ -375,24 +382,25 @@ struct DirFile {
     text: std::result::Result<String, String>,
 }
 
-/// Every file under `dir`, sorted by path (hidden ones skipped).
-fn read_dir(dir: &Path) -> Result<Vec<DirFile>> {
+/// Every file under `dir`, sorted by path (hidden ones skipped). Messages name the folder as
+/// `shown` (as the user typed it) and its files below it.
+fn read_dir(dir: &Path, shown: &Path) -> Result<Vec<DirFile>> {
     let hint = "name the seed's folder: `git rune import rune-dir DIR`; nothing was imported";
     if !dir.is_dir() {
         return Err(error::input(
-            format!("{} is not a folder", dir.display()),
+            format!("{} is not a folder", shown.display()),
             hint,
         ));
     }
     let mut out = Vec::new();
     let mut stack = vec![(dir.to_path_buf(), String::new())];
     while let Some((path, prefix)) = stack.pop() {
-        let unreadable = |p: &Path| {
-            let shown = p.display().to_string();
+        let unreadable = |rel: &str| {
+            let shown = shown.join(rel).display().to_string();
             move |e: std::io::Error| error::environment(format!("cannot read {shown}: {e}"), hint)
         };
-        for e in std::fs::read_dir(&path).map_err(unreadable(&path))? {
-            let e = e.map_err(unreadable(&path))?;
+        for e in std::fs::read_dir(&path).map_err(unreadable(&prefix))? {
+            let e = e.map_err(unreadable(&prefix))?;
             let name = e.file_name().to_string_lossy().into_owned();
             if name.starts_with('.') {
                 continue;
@@ -401,9 +409,12 @@ fn read_dir(dir: &Path) -> Result<Vec<DirFile>> {
             let p = e.path();
             // A link could bring in a file from anywhere (a key, /etc/passwd) as a document
             // that sync then shares, or loop: only the folder's own files are imported.
-            if e.file_type().map_err(unreadable(&p))?.is_symlink() {
+            if e.file_type().map_err(unreadable(&rel))?.is_symlink() {
                 return Err(error::input(
-                    format!("{} is a symbolic link; nothing was imported", p.display()),
+                    format!(
+                        "{} is a symbolic link; nothing was imported",
+                        shown.join(&rel).display()
+                    ),
                     "git-rune imports only the folder's own files: replace the link with a copy of the file, or remove it",
                 ));
             }
@@ -411,7 +422,7 @@ fn read_dir(dir: &Path) -> Result<Vec<DirFile>> {
                 stack.push((p, format!("{rel}/")));
                 continue;
             }
-            let data = std::fs::read(&p).map_err(unreadable(&p))?;
+            let data = std::fs::read(&p).map_err(unreadable(&rel))?;
             let text = String::from_utf8(data)
                 .map_err(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
             out.push(DirFile { name: rel, text });

@@ -50,7 +50,8 @@ fn sp_drift(store: &Store, branch: Option<&str>, commit: Option<&str>) -> Result
 /// Brings an `sp.json` in: each task keeps its number unless another task with another title
 /// holds it (then it takes the next, its id kept as an alias); a task with the same number
 /// and title is updated; a context block with the same title is replaced. Nothing is written
-/// when the file cannot be read.
+/// when the file cannot be read. `shown` is the file as the user named it (messages say it);
+/// the memory commit names its file name alone.
 pub fn import_sp_json(
     store: &Store,
     sealer: &mut Sealer,
@@ -78,7 +79,11 @@ pub fn import_sp_json(
     )?;
     let salt = task::salt();
     let mut renumbered = Vec::new();
-    let written = write_records(store, Scope::Branch, &format!("import {shown}"), |state| {
+    let file_name = std::path::Path::new(shown)
+        .file_name()
+        .map_or_else(|| shown.to_owned(), |n| n.to_string_lossy().into_owned());
+    let message = format!("import {file_name}");
+    let written = write_records(store, Scope::Branch, &message, |state| {
         let now = store.now();
         renumbered.clear();
         let mut next = task::next_number(state)

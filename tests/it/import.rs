@@ -556,3 +556,79 @@ fn learnings_past_100_entries_show_the_latest_winner_and_history_keeps_all() {
     let again = repo.rune(&["import", "rune-dir", &d]).success();
     assert!(again.stdout.contains("added 0 records"), "{}", again.stdout);
 }
+
+/// Regression: `import sp-json /dev/null` said "null is not JSON" (the file's base name), and
+/// a path that could not be read, or a folder to import, was named joined to the current
+/// directory. Every import form's errors name the path as it was typed.
+#[test]
+fn import_errors_name_the_path_as_it_was_typed() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    repo.rune(&["-q", "init"]).success();
+    repo.write("sub/bad.json", "{\"metadata\":");
+    repo.write("sub/nometa.json", "{\"tasks\":[]}");
+    let root = repo.root.display().to_string();
+    let cases: [(&[&str], &str); 9] = [
+        (
+            &["import", "sp-json", "/dev/null"],
+            "hint: /dev/null is not JSON (",
+        ),
+        (
+            &["import", "sp-json", "sub/bad.json"],
+            "hint: sub/bad.json is not JSON (",
+        ),
+        (
+            &["import", "sp-json", "sub/nometa.json"],
+            "hint: sub/nometa.json has no \"metadata\" object",
+        ),
+        (
+            &["import", "sp-json", "sub/missing.json"],
+            "error: cannot read sub/missing.json: ",
+        ),
+        (
+            &["-C", "sub", "import", "sp-json", "bad.json"],
+            "hint: bad.json is not JSON (",
+        ),
+        (
+            &["import", "rune-dir", "sub/missing"],
+            "error: sub/missing is not a folder\n",
+        ),
+        (
+            &["import", "rune-dir", "/dev/null"],
+            "error: /dev/null is not a folder\n",
+        ),
+        (
+            &["import", "echoes", "sub/missing"],
+            "error: cannot read the folder sub/missing: ",
+        ),
+        (
+            &["import", "echoes", "sub/bad.json"],
+            "error: cannot read the folder sub/bad.json: ",
+        ),
+    ];
+    for (args, said) in cases {
+        let out = repo.rune(args);
+        assert_eq!(out.code, 1, "{args:?}: {}", out.snapshot());
+        assert!(out.stderr.contains(said), "{args:?}: {}", out.stderr);
+        assert!(!out.stderr.contains(&root), "{args:?}: {}", out.stderr);
+    }
+    // A file inside a folder being imported is named below the folder as typed.
+    std::fs::create_dir_all(repo.root.join("ec/planner")).unwrap();
+    std::fs::write(repo.root.join("ec/planner/MEMORY.md"), b"\xff\xfe\n").unwrap();
+    let out = repo.rune(&["import", "echoes", "ec"]).failure();
+    assert!(
+        out.stderr.contains("cannot read ec/planner/MEMORY.md: "),
+        "{}",
+        out.stderr
+    );
+    std::fs::create_dir_all(repo.root.join("seed")).unwrap();
+    std::os::unix::fs::symlink("/etc/hostname", repo.root.join("seed/notes.md")).unwrap();
+    let out = repo.rune(&["import", "rune-dir", "./seed"]).failure();
+    assert!(
+        out.stderr
+            .contains("error: ./seed/notes.md is a symbolic link"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(repo.git(&["for-each-ref", "refs/rune/"]), "");
+}
