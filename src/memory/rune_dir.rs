@@ -256,7 +256,9 @@ fn import_files(
         ..Default::default()
     };
     let refs = plan.refs.clone();
-    let summary = format!("import rune-dir: {}", dir.display());
+    // The folder by its name alone: memory commits are shared, a local path is not.
+    let name = dir.file_name().unwrap_or(dir.as_os_str()).to_string_lossy();
+    let summary = format!("import rune-dir: {name}");
     if dry_run {
         for (g, name) in refs.iter().enumerate() {
             let (_, current) = store.records(name)?;
