@@ -43,7 +43,10 @@ fn imports_every_seed_file_and_twice_adds_nothing() {
     assert!(out.stdout.contains("added 25 records"), "{}", out.stdout);
     // The shared memory commit names the folder, not where it lies on this machine.
     let message = repo.git(&["log", "-1", "--format=%s", "refs/rune/memory"]);
-    let name = std::path::Path::new(&seed).file_name().unwrap().to_string_lossy();
+    let name = std::path::Path::new(&seed)
+        .file_name()
+        .unwrap()
+        .to_string_lossy();
     assert_eq!(message, format!("import rune-dir: {name}"));
     // A file no parser reads is a document, written back whole.
     assert_eq!(
