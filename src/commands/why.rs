@@ -35,11 +35,13 @@ fn target(ctx: &Context, store: &crate::store::Store, typed: &str) -> Result<Str
 pub fn run(ctx: &Context, args: WhyArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
     let target = target(ctx, &store, &args.target)?;
-    let w = why(&store, &target)?;
+    let mut w = why(&store, &target)?;
+    // Through the integrity gate, as every reader of memory: an agent runs `why` too.
+    let withheld = w.gate();
     if ctx.ui.json {
         ctx.print_json(&json::why(&w))?;
     } else {
-        ctx.print(&w.text(&|_| false))?;
+        ctx.print(&w.text(&|r| withheld.contains(&r.id)))?;
     }
     Ok(if w.noted.is_some() {
         ExitCode::SUCCESS

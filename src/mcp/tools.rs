@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use anyhow::Result;
 
-use super::gated::{framed, gate_kind, gated_text, mark, marked_record};
+use super::gated::{framed, gate_kind, gated_text, mark};
 use super::search::{rank, SEARCHED};
 use crate::error;
 use crate::integrity::gate::{gate, Gate};
@@ -170,33 +170,8 @@ pub fn memory_show(store: &Store, p: ShowParams) -> Result<String> {
 
 pub fn memory_why(store: &Store, p: WhyParams) -> Result<String> {
     let mut w = crate::notes::why::why(store, &p.target)?;
-    // Records through the gate; what the note itself says (its first line, the headlines of
-    // records no longer in memory, the checkpoint's resume line) through the same scan.
-    let mut withheld: HashSet<String> = HashSet::new();
-    for r in w.records.iter_mut() {
-        match gate(r) {
-            Gate::Withheld => {
-                withheld.insert(r.id.clone());
-            }
-            Gate::Suspicious(rules) => {
-                let id = r.id.clone();
-                *r = marked_record(r, &rules);
-                r.id = id;
-            }
-            Gate::Clean => {}
-        }
-    }
-    const NOTE_WITHHELD: &str = "(withheld as TAINTED by the integrity check)";
-    if let Some((_, text)) = w.noted.as_mut() {
-        let first = text.lines().next().unwrap_or("").to_owned();
-        *text = gated_text(&first).unwrap_or_else(|| NOTE_WITHHELD.to_owned());
-    }
-    for (_, _, title) in w.note.records.iter_mut() {
-        *title = gated_text(title).unwrap_or_else(|| NOTE_WITHHELD.to_owned());
-    }
-    if let Some(c) = w.note.checkpoint.as_mut() {
-        *c = gated_text(c).unwrap_or_else(|| NOTE_WITHHELD.to_owned());
-    }
+    // Records and what the note itself says, through the gate (as `git rune why`).
+    let withheld = w.gate();
     let withhold = |r: &Record| withheld.contains(&r.id);
     let count = w
         .note

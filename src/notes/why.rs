@@ -1,11 +1,13 @@
 //! `why`: the memory behind a piece of code, from the note on the commit that introduced it
 //! (or the nearest noted ancestor), with the records that note names.
 
+use std::collections::HashSet;
+
 use anyhow::Result;
 
 use super::CommitNote;
 use crate::error;
-use crate::model::kinds::Session;
+use crate::model::kinds::{Checkpoint, Session};
 use crate::model::{Body, Record};
 use crate::store::{branch_ref, Blame, ObjectId, Store, MEMORY_REF};
 use crate::text::{first_line, pretty_time, short};
@@ -34,15 +36,52 @@ impl Why {
             .max_by(|a, b| a.order_key().cmp(&b.order_key()))
     }
 
+    /// Passes what `why` shows through the integrity gate, as every reader of memory does,
+    /// and returns the ids of the records it withholds (shown by kind and id alone). What the
+    /// note itself says goes through the same scan: its first line, the headlines of records
+    /// no longer in memory, and the open checkpoint's line — withheld with the checkpoint it
+    /// names, whichever of that record's fields makes it TAINTED (notes written before the
+    /// gate reached them, or by another clone, carry the line as written).
+    pub fn gate(&mut self) -> HashSet<String> {
+        use crate::integrity::gate::{gate, gated_text, Gate};
+        const NOTE_WITHHELD: &str = "(withheld as TAINTED by the integrity check)";
+        let withheld: HashSet<String> = self
+            .records
+            .iter()
+            .filter(|r| gate(r) == Gate::Withheld)
+            .map(|r| r.id.clone())
+            .collect();
+        if let Some((_, text)) = self.noted.as_mut() {
+            let first = text.lines().next().unwrap_or("").to_owned();
+            *text = gated_text(&first).unwrap_or_else(|| NOTE_WITHHELD.to_owned());
+        }
+        for (_, _, title) in self.note.records.iter_mut() {
+            *title = gated_text(title).unwrap_or_else(|| NOTE_WITHHELD.to_owned());
+        }
+        if let Some(c) = self.note.checkpoint.as_mut() {
+            let names_withheld = self.records.iter().any(|r| {
+                withheld.contains(&r.id)
+                    && matches!(&r.body, Body::Checkpoint(Checkpoint { resume, doing, .. })
+                        if *resume == *c || *doing == *c)
+            });
+            *c = match names_withheld {
+                true => None,
+                false => gated_text(c),
+            }
+            .unwrap_or_else(|| NOTE_WITHHELD.to_owned());
+        }
+        withheld
+    }
+
     /// The file a line target names.
     pub fn path(&self) -> Option<&str> {
         self.line.as_ref().map(|(f, _)| f.as_str())
     }
 
     /// The text form: the commit, its note's first line, each record the note names in
-    /// full, the checkpoint open then and the session. Records `withhold` picks show as one
-    /// line naming `git rune verify` (the MCP server passes the load gate; the command line
-    /// shows a person everything).
+    /// full (marked when the integrity gate rates it SUSPICIOUS), the checkpoint open then
+    /// and the session. Records `withhold` picks ([`Why::gate`]'s) show as one line naming
+    /// `git rune verify`.
     pub fn text(&self, withhold: &dyn Fn(&Record) -> bool) -> String {
         let commit = self.commit.to_string();
         let mut out = String::new();
@@ -103,8 +142,11 @@ impl Why {
     }
 }
 
-/// A record in full, for reading in a terminal.
+/// A record in full, for reading in a terminal (or by an agent): marked on its headline when
+/// the gate rates it SUSPICIOUS.
 fn expand(r: &Record) -> String {
+    let marked = crate::integrity::gate::shown(r);
+    let r = marked.as_deref().unwrap_or(r);
     let mut out = format!(
         "\n{} {} ({})\n",
         r.kind().as_str(),

@@ -300,3 +300,91 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+// Issue 29's audit, second pass: the paths the table above did not reach. Each test writes
+// records that one field makes TAINTED (the others read clean but carry the marker: a field
+// of a withheld record is its text as much as the one that fires) and reads them back
+// through one path.
+
+/// A repository with git-rune set up and its git hooks installed, so commits get notes.
+fn noted_repo() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    repo.rune(&["-q", "init"]).success();
+    repo.rune(&["-q", "hooks", "install"]).success();
+    repo
+}
+
+/// A field that reads clean but carries the marker.
+fn plain(what: &str) -> String {
+    format!("{MARK} {what} plain words")
+}
+
+/// What `git rune <args>` prints, as text and as `--json`, stdout and stderr.
+fn both(repo: &TestRepo, args: &[&str]) -> String {
+    let mut all = String::new();
+    for json in [false, true] {
+        let mut a = args.to_vec();
+        if json {
+            a.insert(0, "--json");
+        }
+        let out = repo.rune(&a);
+        all.push_str(&out.stdout);
+        all.push_str(&out.stderr);
+    }
+    all
+}
+
+#[track_caller]
+fn assert_no_payload(what: &str, text: &str) {
+    assert!(!leaks(text), "{what} shows the payload:\n{text}");
+}
+
+/// A decision whose context is TAINTED, and an open checkpoint whose steps are, both with
+/// clean-reading headlines; then a commit, which gets a note naming them.
+fn why_repo() -> TestRepo {
+    let repo = noted_repo();
+    let (title, context) = (plain("why title"), payload("why context"));
+    repo.rune(&[
+        "-q",
+        "decide",
+        &title,
+        "--context",
+        &context,
+        "--decision",
+        "d",
+        "--rationale",
+        "r",
+        "--impact",
+        "i",
+    ])
+    .success();
+    let (doing, left, resume) = (plain("doing"), payload("left"), plain("resume"));
+    repo.rune(&[
+        "-q",
+        "checkpoint",
+        "--doing",
+        &doing,
+        "--left",
+        &left,
+        "--resume",
+        &resume,
+    ])
+    .success();
+    repo.commit_file("a.txt", "b\n", "second");
+    repo
+}
+
+/// Regression: `git rune why` printed every record its commit's note names in full (only the
+/// MCP server gated them: "the command line shows a person everything", but agents run
+/// `why` too), and both printed the note's open-checkpoint line even when the checkpoint it
+/// names is withheld for another of its fields.
+#[test]
+fn why_shows_no_withheld_record_nor_the_checkpoint_line_naming_one() {
+    let repo = why_repo();
+    for target in ["HEAD", "a.txt:1"] {
+        let all = both(&repo, &["why", target]);
+        assert!(all.contains("withheld"), "{all}");
+        assert_no_payload(&format!("why {target}"), &all);
+    }
+}
