@@ -512,6 +512,12 @@ pub fn gate_kind(
 /// Text that is not a record but came from memory (a commit note's line): through the same
 /// scan, `None` when TAINTED, marked when SUSPICIOUS.
 pub fn gated_text(text: &str) -> Option<String> {
+    // A line marked when it was written (a commit note's headline) is judged, and marked, as
+    // the text it marks: once.
+    let text = text
+        .strip_prefix("[SUSPICIOUS: ")
+        .and_then(|rest| rest.split_once("] "))
+        .map_or(text, |(_, rest)| rest);
     let issues = scan_text(text);
     match verdict(&issues) {
         Verdict::Tainted => None,

@@ -288,7 +288,9 @@ impl Timeline {
 /// The kinds a note lists, in the order it lists them.
 const LISTED_KINDS: [Kind; 3] = [Kind::Decision, Kind::Convention, Kind::Learning];
 
-/// The open checkpoint's resume line (or what it was doing) on a branch's session state.
+/// The open checkpoint's resume line (or what it was doing) on a branch's session state,
+/// through the integrity gate with its record: the placeholder when the gate withholds the
+/// checkpoint (any of its fields may be what makes it TAINTED), marked when SUSPICIOUS.
 fn open_checkpoint(
     store: &Store,
     session_ref: &str,
@@ -300,14 +302,18 @@ fn open_checkpoint(
         tip,
         &[Kind::Checkpoint, Kind::Resolve, Kind::Delete],
     )?;
+    use crate::integrity::gate::{mark, placeholder, text_gate, Gate};
     Ok(fold(records.iter())
         .open_checkpoint()
         .and_then(|c| match &c.body {
-            Body::Checkpoint(Checkpoint { resume, doing, .. }) => Some(if resume.is_empty() {
-                doing.clone()
-            } else {
-                resume.clone()
-            }),
+            Body::Checkpoint(Checkpoint { resume, doing, .. }) => {
+                let line = if resume.is_empty() { doing } else { resume };
+                Some(match text_gate(c) {
+                    Gate::Withheld => placeholder(c),
+                    Gate::Suspicious(rules) => format!("{}{line}", mark(&rules)),
+                    Gate::Clean => line.clone(),
+                })
+            }
             _ => None,
         }))
 }

@@ -24,6 +24,8 @@ fn poisoned() -> TestRepo {
     let repo = TestRepo::new();
     repo.commit_file("a.txt", "a\n", "first");
     repo.rune(&["-q", "init"]).success();
+    // Code commits get notes, which name the records written since the previous one.
+    repo.rune(&["-q", "hooks", "install"]).success();
     let p = payload;
     let writes: Vec<Vec<String>> = vec![
         vec![
@@ -251,6 +253,12 @@ fn no_tainted_payload_reaches_any_command_view_file_or_hook_answer() {
             "the {event} hook answered with the payload:\n{all}"
         );
     }
+    // What git itself prints of memory: the notes on code commits.
+    let notes = repo.git(&["log", "--notes=rune"]);
+    assert!(
+        !leaks(&notes),
+        "git log --notes=rune shows the payload:\n{notes}"
+    );
     assert!(seen.len() > 60);
 }
 
@@ -387,4 +395,21 @@ fn why_shows_no_withheld_record_nor_the_checkpoint_line_naming_one() {
         assert!(all.contains("withheld"), "{all}");
         assert_no_payload(&format!("why {target}"), &all);
     }
+}
+
+/// Regression: the note post-commit attaches to a code commit listed the headlines of the
+/// records it names and the open checkpoint's line as written, so `git log --notes=rune`
+/// printed the titles of withheld records (and a TAINTED headline whole).
+#[test]
+fn commit_notes_name_no_withheld_record() {
+    let repo = why_repo();
+    let notes = repo.git(&["log", "--notes=rune", "-1"]);
+    assert!(notes.contains("Rune-Decision:"), "{notes}");
+    assert!(notes.contains("withheld by git-rune"), "{notes}");
+    assert_no_payload("git log --notes=rune", &notes);
+    // A TAINTED headline too.
+    repo.decide(&payload("decision title"), "d", &[]);
+    repo.commit_file("a.txt", "c\n", "third");
+    let notes = repo.git(&["log", "--notes=rune", "-1"]);
+    assert_no_payload("git log --notes=rune", &notes);
 }
