@@ -286,8 +286,15 @@ fn rules_of(issues: &[Issue]) -> Vec<&'static str> {
 /// checkpoint or session carries (branch, head, upstream, dirty files), the ids a resolve or
 /// delete names, and the author.
 pub fn record_texts(r: &Record) -> Vec<(&'static str, String)> {
-    let mut texts = r.body.texts();
-    let git = match &r.body {
+    let mut texts = body_texts(&r.body);
+    texts.push(("author", r.meta.author.clone()));
+    texts
+}
+
+/// [`record_texts`] but the author: every text of a record's body.
+fn body_texts(body: &Body) -> Vec<(&'static str, String)> {
+    let mut texts = body.texts();
+    let git = match body {
         Body::Checkpoint(Checkpoint { git, .. }) | Body::Session(Session { git, .. }) => {
             git.as_ref()
         }
@@ -306,14 +313,13 @@ pub fn record_texts(r: &Record) -> Vec<(&'static str, String)> {
         }
         texts.extend(g.dirty.iter().map(|d| ("dirty", d.clone())));
     }
-    match &r.body {
+    match body {
         Body::Resolve(Resolve { target }) => texts.push(("target", target.clone())),
         Body::Delete(Delete { targets }) => {
             texts.extend(targets.iter().map(|t| ("targets", t.clone())))
         }
         _ => {}
     }
-    texts.push(("author", r.meta.author.clone()));
     texts
 }
 
@@ -356,8 +362,22 @@ pub fn placeholder(r: &Record) -> String {
 /// Whether the gate would withhold a record with this body for its text (before it has an id:
 /// a writer telling its caller, a commit summary naming it).
 pub fn body_withheld(body: &Body) -> bool {
-    let joined: String = body.texts().into_iter().map(|(_, t)| t + "\n").collect();
+    let joined: String = body_texts(body)
+        .into_iter()
+        .map(|(_, t)| t + "\n")
+        .collect();
     verdict(&scan_text(&joined)) == Verdict::Tainted
+}
+
+/// The summary of a memory commit that writes one record, `<verb>: <the first line of its
+/// headline>`, as it may be written: without the headline when the gate will withhold the
+/// record, whichever of its fields makes it TAINTED (a clean title names a record whose
+/// content is withheld just as well).
+pub fn record_summary(verb: &str, body: &Body) -> String {
+    if body_withheld(body) {
+        return format!("{verb}: {WITHHELD_SUMMARY}");
+    }
+    format!("{verb}: {}", body.title().lines().next().unwrap_or(""))
 }
 
 /// A memory commit's summary (`<verb>: <headline>`) as it may be written and shown: the

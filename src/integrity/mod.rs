@@ -160,11 +160,6 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
     issues
 }
 
-/// Whether the gate lets `text` be shown (it is not TAINTED).
-pub fn gated_text_allowed(text: &str) -> bool {
-    verdict(&scan_text(text)) != Verdict::Tainted
-}
-
 /// The worst verdict of a list (Clean when empty).
 pub fn verdict(issues: &[Issue]) -> Verdict {
     issues

@@ -125,15 +125,8 @@ fn summary(verb: &str, body: &Body) -> String {
     match body {
         Body::Progress(Progress { .. }) => verb.to_owned(),
         // A record the gate will withhold is not named in its commit's summary.
-        _ if crate::integrity::gate::body_withheld(body) => {
-            format!("{verb}: {}", crate::integrity::gate::WITHHELD_SUMMARY)
-        }
-        _ => format!("{verb}: {}", first_line(body.title())),
+        _ => crate::integrity::gate::record_summary(verb, body),
     }
-}
-
-fn first_line(s: &str) -> &str {
-    s.lines().next().unwrap_or("")
 }
 
 /// Commits one sealed record to the ref its kind belongs in.
@@ -156,42 +149,39 @@ pub struct InstinctWritten {
 /// confident than the new one.
 pub fn instinct(store: &Store, record: Sealed) -> Result<InstinctWritten> {
     let name = record.body().title().to_owned();
+    let summary = crate::integrity::gate::record_summary("instinct", record.body());
     let confidence = match record.body() {
         Body::Instinct(Instinct { confidence, .. }) => *confidence,
         _ => 0.0,
     };
     let mut evicted = None;
-    let written = write_records(
-        store,
-        Scope::Memory,
-        &format!("instinct: {}", first_line(&name)),
-        |state| {
-            let same: Vec<String> = state
+    let written = write_records(store, Scope::Memory, &summary, |state| {
+        let same: Vec<String> = state
+            .instincts
+            .iter()
+            .filter(|r| r.body.title() == name)
+            .map(|r| r.id.clone())
+            .collect();
+        evicted = None;
+        if same.is_empty() && state.instincts.len() >= MAX_INSTINCTS {
+            evicted = state
                 .instincts
                 .iter()
-                .filter(|r| r.body.title() == name)
-                .map(|r| r.id.clone())
-                .collect();
-            evicted = None;
-            if same.is_empty() && state.instincts.len() >= MAX_INSTINCTS {
-                evicted = state
-                    .instincts
-                    .iter()
-                    .min_by(|x, y| instinct_confidence(x).total_cmp(&instinct_confidence(y)))
-                    .filter(|low| instinct_confidence(low) <= confidence)
-                    .map(|low| low.body.title().to_owned());
-                if evicted.is_none() {
-                    return Err(error::input(
+                .min_by(|x, y| instinct_confidence(x).total_cmp(&instinct_confidence(y)))
+                .filter(|low| instinct_confidence(low) <= confidence)
+                // Named through the gate: the one evicted may be withheld.
+                .map(crate::integrity::gate::shown_title);
+            if evicted.is_none() {
+                return Err(error::input(
                         format!(
                             "instincts are full ({MAX_INSTINCTS} kept) and all are more confident than {confidence}"
                         ),
                         "raise --confidence, or remove an instinct from .rune/instincts.md and `git rune save`",
                     ));
-                }
             }
-            Ok(vec![record.clone().superseding(same)])
-        },
-    )?;
+        }
+        Ok(vec![record.clone().superseding(same)])
+    })?;
     Ok(InstinctWritten { written, evicted })
 }
 

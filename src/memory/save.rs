@@ -205,9 +205,13 @@ fn save_view(
         true => None,
         false => Some(seal_session(store, sealer, summary, &mut session_git)?),
     };
-    // The summary also becomes the commit message: use the filtered text.
+    // The summary also becomes the commit message: use the filtered text, and never the
+    // text of a session the gate will withhold (the writer is told its record is TAINTED).
     if let Some(s) = &session {
-        saved.summary = s.body().title().to_owned();
+        saved.summary = match crate::integrity::gate::body_withheld(s.body()) {
+            true => crate::integrity::gate::WITHHELD_SUMMARY.to_owned(),
+            false => s.body().title().to_owned(),
+        };
     }
 
     // Group by ref: memory first, then branch refs; the session goes to the current branch.
@@ -258,7 +262,7 @@ fn save_view(
             if **refname == MEMORY_REF {
                 names.extend(also.as_ref().map(|c| c.label()));
             }
-            format!("save: {}", names.join(", "))
+            crate::integrity::gate::gated_summary(&format!("save: {}", names.join(", ")))
         })
         .collect();
     let refs: Vec<(&str, &str)> = groups

@@ -153,20 +153,21 @@ pub fn add(store: &Store, sealer: &mut Sealer, change: Change) -> Result<Outcome
     let title = change.title.clone().unwrap_or_default();
     let salt = task::salt();
     let mut uid = String::new();
-    // A task the gate will withhold is not named in its commit's summary.
-    let texts = format!("{title}\n{}", change.context.as_deref().unwrap_or_default());
-    let summary = match crate::integrity::gated_text_allowed(&texts) {
-        true => format!("task: {title}"),
-        false => format!("task: {}", crate::integrity::gate::WITHHELD_SUMMARY),
-    };
-    let written = write_records(store, Scope::Branch, &summary, |state| {
-        let now = store.now();
+    let new = |now: &str| {
         let mut body = Body::Task(Task {
             title: title.clone(),
             status: PENDING.into(),
             ..Task::default()
         });
-        apply(&mut body, &change, &now);
+        apply(&mut body, &change, now);
+        body
+    };
+    // A task the gate will withhold (for any of its fields) is not named in its commit's
+    // summary.
+    let summary = crate::integrity::gate::record_summary("task", &new(&store.now()));
+    let written = write_records(store, Scope::Branch, &summary, |state| {
+        let now = store.now();
+        let mut body = new(&now);
         let mut next = task::next_number(state);
         task::complete(&mut body, &mut next, &now, &salt);
         if let Body::Task(Task { uid: u, .. }) = &body {
@@ -323,10 +324,7 @@ pub fn context_block(
             .map(|t| parse_task_id(t).map(task_id).unwrap_or_else(|| t.clone()))
             .collect::<Vec<_>>()
     });
-    let summary = format!("context block: {title}");
-    write_records(store, Scope::Branch, &summary, |state| {
-        let now = store.now();
-        let old = block(state, title);
+    let made = |old: Option<&Record>, now: String| {
         let (old_content, old_related, supersedes) = match old {
             Some(Record {
                 id,
@@ -346,6 +344,13 @@ pub fn context_block(
             updated: now,
             related_tasks: related.clone().unwrap_or(old_related),
         });
+        (body, supersedes)
+    };
+    // A block the gate will withhold is not named in its commit's summary.
+    let summary =
+        crate::integrity::gate::record_summary("context block", &made(existing, store.now()).0);
+    write_records(store, Scope::Branch, &summary, |state| {
+        let (body, supersedes) = made(block(state, title), store.now());
         Ok::<_, anyhow::Error>(vec![seal(
             sealer,
             Draft::superseding(body, supersedes),

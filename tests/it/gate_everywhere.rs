@@ -259,6 +259,15 @@ fn no_tainted_payload_reaches_any_command_view_file_or_hook_answer() {
         !leaks(&notes),
         "git log --notes=rune shows the payload:\n{notes}"
     );
+    // ... and the messages of memory's own commits.
+    let refs = repo.git(&["for-each-ref", "--format=%(refname)", "refs/rune"]);
+    let mut log = vec!["log", "--format=%B"];
+    log.extend(refs.lines());
+    let messages = repo.git(&log);
+    assert!(
+        !leaks(&messages),
+        "a memory commit's message shows the payload:\n{messages}"
+    );
     assert!(seen.len() > 60);
 }
 
@@ -412,4 +421,91 @@ fn commit_notes_name_no_withheld_record() {
     repo.commit_file("a.txt", "c\n", "third");
     let notes = repo.git(&["log", "--notes=rune", "-1"]);
     assert_no_payload("git log --notes=rune", &notes);
+}
+
+/// Regression: memory commits named records the gate withholds in their messages, which
+/// `git log` on memory's refs (and `git rune log`, for a clean-reading headline) prints: an
+/// instinct or context block by its clean name while another field is TAINTED, a task whose
+/// files are, and the session a `save -m` (or an agent's Stop hook) records — whose message
+/// `save` also printed back.
+#[test]
+fn memory_commit_messages_name_no_withheld_record() {
+    let repo = noted_repo();
+    let (name, action) = (plain("instinct name"), payload("action"));
+    let run = |args: &[&str]| repo.rune(args).success();
+    run(&[
+        "-q",
+        "instinct",
+        &name,
+        "--trigger",
+        "t",
+        "--action",
+        &action,
+        "--evidence",
+        "e",
+        "--confidence",
+        "0.8",
+    ]);
+    let (block, content) = (plain("block title"), payload("block content"));
+    run(&["-q", "context-block", "add", &block, "--content", &content]);
+    run(&["-q", "context-block", "edit", &block, "--content", &content]);
+    let (task, file) = (plain("task title"), payload("task file"));
+    run(&["-q", "task", "add", &task, "--files", &file]);
+    let message = payload("save message");
+    let saved = run(&["save", "-m", &message]);
+    assert_no_payload("save -m", &format!("{}{}", saved.stdout, saved.stderr));
+    let log = repo.git(&[
+        "log",
+        "--format=%B",
+        "refs/rune/memory",
+        "refs/rune/branches/main",
+    ]);
+    assert!(log.contains("withheld by git-rune"), "{log}");
+    assert_no_payload("git log of memory's refs", &log);
+    assert_no_payload("git rune log", &both(&repo, &["log"]));
+    // The instinct evicted to make room is named through the gate too.
+    let (low, action) = (plain("least confident"), payload("low action"));
+    run(&[
+        "-q",
+        "instinct",
+        &low,
+        "--trigger",
+        "t",
+        "--action",
+        &action,
+        "--evidence",
+        "e",
+        "--confidence",
+        "0.3",
+    ]);
+    for i in 0..18 {
+        let (name, trigger) = (format!("filler {i}"), format!("t{i}"));
+        run(&[
+            "-q",
+            "instinct",
+            &name,
+            "--trigger",
+            &trigger,
+            "--action",
+            "a",
+            "--evidence",
+            "e",
+            "--confidence",
+            "0.6",
+        ]);
+    }
+    let out = run(&[
+        "instinct",
+        "one more",
+        "--trigger",
+        "t",
+        "--action",
+        "a",
+        "--evidence",
+        "e",
+        "--confidence",
+        "0.6",
+    ]);
+    assert!(out.stderr.contains("evicted"), "{}", out.snapshot());
+    assert_no_payload("an eviction", &format!("{}{}", out.stdout, out.stderr));
 }
