@@ -66,14 +66,38 @@ fn push_section(out: &mut String, section: &str, items: &[Shown]) {
     }
 }
 
+/// The name a withheld note is listed under: its own when a shown note uses it too (or it
+/// is one of the file's fixed names), else `fallback` — a heading is the note's text as much
+/// as its item is, and the placeholder's record is found by its id wherever it stands.
+fn placed(name: String, withheld: bool, shown: &[&str], fixed: &[&str], fallback: &str) -> String {
+    if !withheld || fixed.contains(&name.as_str()) || shown.contains(&name.as_str()) {
+        name
+    } else {
+        fallback.to_owned()
+    }
+}
+
 /// The seven fixed sections always (so agents can append under them), `## Resolved` only with
-/// items; a note whose section is not one of ours (impossible for validated records) still
-/// shows, under its own heading, rather than vanish.
+/// items; a note whose section is not one of ours still shows, under its own heading, rather
+/// than vanish (a withheld one under the first section, unless a shown note uses its heading).
 pub(crate) fn render_cumulative(records: &[Record], withhold: Withhold<'_>) -> String {
     let items: Vec<Shown> = records
         .iter()
         .filter_map(|r| shown(r, withhold))
         .map(|(_, section, text)| (section, text))
+        .collect();
+    let open: Vec<&str> = items
+        .iter()
+        .filter(|(_, t)| t.is_ok())
+        .map(|(s, _)| s.as_str())
+        .collect();
+    let first = CUMULATIVE_SECTIONS[0];
+    let items: Vec<Shown> = items
+        .iter()
+        .map(|(s, t)| {
+            let s = placed(s.clone(), t.is_err(), &open, &CUMULATIVE_SECTIONS, first);
+            (s, t.clone())
+        })
         .collect();
     let mut out = String::from("# Cumulative Project Notes\n");
     let resolved = items.iter().any(|(s, _)| s == RESOLVED);
@@ -98,10 +122,37 @@ fn push_sections<'a>(out: &mut String, mut sections: Vec<&'a str>, items: &'a [S
 }
 
 /// One `# Task Notes: <task>` block per task, in order of first appearance, each with the four
-/// sections; with no notes at all, one empty `# Task Notes` block to append under.
+/// sections; with no notes at all, one empty `# Task Notes` block to append under. A withheld
+/// note whose task (or section) no shown note names stands in a `# Task Notes` block without
+/// a task (its first section).
 pub(crate) fn render_tasks(records: &[Record], withhold: Withhold<'_>) -> String {
     let notes: Vec<(String, String, Result<String, String>)> =
         records.iter().filter_map(|r| shown(r, withhold)).collect();
+    let open: Vec<(&str, &str)> = notes
+        .iter()
+        .filter(|(_, _, t)| t.is_ok())
+        .map(|(task, s, _)| (task.as_str(), s.as_str()))
+        .collect();
+    let tasks_open: Vec<&str> = open.iter().map(|(t, _)| *t).collect();
+    let notes: Vec<(String, String, Result<String, String>)> = notes
+        .iter()
+        .map(|(task, s, t)| {
+            let task = placed(task.clone(), t.is_err(), &tasks_open, &[""], "");
+            let in_task: Vec<&str> = open
+                .iter()
+                .filter(|(x, _)| *x == task)
+                .map(|(_, s)| *s)
+                .collect();
+            let s = placed(
+                s.clone(),
+                t.is_err(),
+                &in_task,
+                &TASK_SECTIONS,
+                TASK_SECTIONS[0],
+            );
+            (task, s, t.clone())
+        })
+        .collect();
     let mut tasks: Vec<&str> = Vec::new();
     for (t, _, _) in &notes {
         if !tasks.contains(&t.as_str()) {

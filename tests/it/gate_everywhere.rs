@@ -94,6 +94,8 @@ fn poisoned() -> TestRepo {
             "remember".into(),
             "--section".into(),
             "What Worked".into(),
+            "--task".into(),
+            p("task"),
             p("task note"),
         ],
         vec![
@@ -508,4 +510,54 @@ fn memory_commit_messages_name_no_withheld_record() {
     ]);
     assert!(out.stderr.contains("evicted"), "{}", out.snapshot());
     assert_no_payload("an eviction", &format!("{}{}", out.stdout, out.stderr));
+}
+
+/// Regression: a withheld task note's task and a withheld cumulative note's own section
+/// were still written as headings (`# Task Notes: <task>`, `## <section>`) in the view, in
+/// `show`, `diff` and `export rune-dir`; only the item became the placeholder.
+#[test]
+fn a_withheld_note_lends_no_heading() {
+    let repo = noted_repo();
+    let (task, text) = (plain("task of the note"), payload("task note"));
+    repo.rune(&[
+        "-q",
+        "remember",
+        "--section",
+        "What Worked",
+        "--task",
+        &task,
+        &text,
+    ])
+    .success();
+    repo.append(
+        ".rune/cumulative-notes.md",
+        &format!("\n## {}\n- {}\n", plain("own section"), payload("note")),
+    );
+    repo.rune(&["-q", "save"]).success();
+    for file in [".rune/task-notes.md", ".rune/cumulative-notes.md"] {
+        let text = repo.read(file);
+        assert!(text.contains("withheld by git-rune"), "{text}");
+        assert_no_payload(file, &text);
+    }
+    for args in [
+        &["show", "task-notes"][..],
+        &["show", "cumulative-notes"],
+        &["diff"],
+    ] {
+        assert_no_payload(&args.join(" "), &both(&repo, args));
+    }
+    let dir = repo.root.join("exported");
+    repo.rune(&["-q", "export", "rune-dir", dir.to_str().unwrap()])
+        .success();
+    for file in walk(&dir) {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        assert_no_payload(&file.display().to_string(), &text);
+    }
+    // The placeholders read back as they were: nothing to save.
+    let again = repo.rune(&["save"]).success();
+    assert!(
+        again.stdout.contains("nothing to save"),
+        "{}",
+        again.snapshot()
+    );
 }
