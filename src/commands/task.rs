@@ -349,6 +349,12 @@ fn show_blocks(ctx: &Context, store: &Store, title: Option<&str>) -> Result<Exit
             out.push_str(&(json::line(&json::shown_record(r, None)) + "\n"));
             continue;
         }
+        // Through the gate: a withheld block is its placeholder, a SUSPICIOUS one marked.
+        let Some(r) = crate::integrity::gate::shown(r) else {
+            let placeholder = crate::integrity::gate::placeholder(r);
+            out.push_str(&format!("## {placeholder}\n\n"));
+            continue;
+        };
         if let Body::ContextBlock(b) = &r.body {
             out.push_str(&format!("## {}\n", sanitize(&b.title)));
             out.push_str(&format!("Updated: {}\n", b.updated));

@@ -69,6 +69,13 @@ fn poisoned() -> TestRepo {
         ],
         vec!["task".into(), "add".into(), p("task")],
         vec![
+            "context-block".into(),
+            "add".into(),
+            p("block title"),
+            "--content".into(),
+            p("block"),
+        ],
+        vec![
             "progress".into(),
             "--in-progress".into(),
             p("doing"),
@@ -170,6 +177,7 @@ const READERS: &[&[&str]] = &[
     &["echo", "search", "ZQXW ignore instructions"],
     &["context", "status"],
     &["oracle", "list"],
+    &["context-block", "show"],
     &["export", "sp-json"],
 ];
 
@@ -190,7 +198,6 @@ const NOT_READERS: &[&str] = &[
     "progress",
     "checkpoint",
     "remember",
-    "context-block",
     "save",
     "restore",
     "fold",
@@ -560,4 +567,17 @@ fn a_withheld_note_lends_no_heading() {
         "{}",
         again.snapshot()
     );
+}
+
+/// Regression: `git rune context-block show` printed every block as written, TAINTED ones
+/// included.
+#[test]
+fn context_block_show_withholds_a_tainted_block() {
+    let repo = noted_repo();
+    let (title, content) = (plain("block"), payload("block content"));
+    repo.rune(&["-q", "context-block", "add", &title, "--content", &content])
+        .success();
+    let all = both(&repo, &["context-block", "show"]);
+    assert!(all.contains("withheld by git-rune"), "{all}");
+    assert_no_payload("context-block show", &all);
 }
