@@ -6,11 +6,26 @@ use crate::text::sanitize;
 /// One dispatch as `oracle list` and `show oracles` print it: id, status, model, skill and
 /// trigger, the times that matter.
 pub fn line(r: &Record) -> String {
+    use crate::integrity::gate::{mark, placeholder, text_gate, Gate};
     let Body::Oracle(o) = &r.body else {
         return String::new();
     };
+    // Through the gate: a withheld dispatch shows its id (its shape is checked) and status,
+    // then the placeholder; a SUSPICIOUS one is marked.
+    let mark = match text_gate(r) {
+        Gate::Withheld => {
+            return format!(
+                "{}  {}  {}",
+                sanitize(&o.session_id),
+                o.status,
+                placeholder(r)
+            )
+        }
+        Gate::Suspicious(rules) => mark(&rules),
+        Gate::Clean => String::new(),
+    };
     let mut line = format!(
-        "{}  {}  {}  {}/{}  dispatched {}",
+        "{mark}{}  {}  {}  {}/{}  dispatched {}",
         sanitize(&o.session_id),
         o.status,
         sanitize(&o.target_model),

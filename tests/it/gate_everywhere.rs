@@ -69,6 +69,20 @@ fn poisoned() -> TestRepo {
         ],
         vec!["task".into(), "add".into(), p("task")],
         vec![
+            "oracle".into(),
+            "dispatch".into(),
+            "--session-id".into(),
+            "oracle-1714234500-abc1".into(),
+            "--trigger".into(),
+            "manual".into(),
+            "--source".into(),
+            "debug".into(),
+            "--model".into(),
+            p("model"),
+            "--bundle-hash".into(),
+            "sha256:aaaaaaaa".into(),
+        ],
+        vec![
             "context-block".into(),
             "add".into(),
             p("block title"),
@@ -580,4 +594,33 @@ fn context_block_show_withholds_a_tainted_block() {
     let all = both(&repo, &["context-block", "show"]);
     assert!(all.contains("withheld by git-rune"), "{all}");
     assert_no_payload("context-block show", &all);
+}
+
+/// Regression: `git rune oracle list` and `show oracles` printed a TAINTED dispatch's model
+/// as written.
+#[test]
+fn oracle_list_withholds_a_tainted_dispatch() {
+    let repo = noted_repo();
+    let model = payload("model");
+    repo.rune(&[
+        "-q",
+        "oracle",
+        "dispatch",
+        "--session-id",
+        "oracle-1714234500-abc1",
+        "--trigger",
+        "manual",
+        "--source",
+        "debug",
+        "--model",
+        &model,
+        "--bundle-hash",
+        "sha256:aaaaaaaa",
+    ])
+    .success();
+    for args in [&["oracle", "list"][..], &["show", "oracles"]] {
+        let all = both(&repo, args);
+        assert!(all.contains("oracle-1714234500-abc1"), "{all}");
+        assert_no_payload(&args.join(" "), &all);
+    }
 }
