@@ -325,9 +325,8 @@ fn import_echoes(ctx: &Context, a: EchoesImportArgs) -> Result<ExitCode> {
 /// `export echoes DIR`: memory's echoes as a `.claude/echoes/` tree.
 fn export_echoes(ctx: &Context, a: RuneDirExportArgs) -> Result<ExitCode> {
     let store = ctx.store()?;
-    let snap = crate::memory::Snapshot::read(&store)?;
     let dir = ctx.dir.join(&a.dir);
-    let files = crate::echoes::transfer::export(&snap.state, &dir, a.force)?;
+    let files = crate::echoes::transfer::export(&store, &dir, a.force)?;
     ctx.ui.status(format_args!(
         "wrote {} files to {}",
         files.len(),

@@ -273,13 +273,18 @@ fn plan(state: &State, bodies: &[Body], redact: bool) -> Result<Vec<Sealed>> {
 }
 
 /// Writes every role's files (`MEMORY.md`, `knowledge.md`, `archive/MEMORY.md`) under `dir`
-/// as the view renders them; refuses to overwrite a file unless `force`. Returns the files.
-pub fn export(state: &State, dir: &Path, force: bool) -> Result<Vec<PathBuf>> {
-    let show_all = |_: &Record| false;
+/// as the view renders them, through the integrity gate (an entry it withholds is written as
+/// its placeholder, as in the echoes directory); refuses to overwrite a file unless `force`.
+/// Returns the files.
+pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Vec<PathBuf>> {
+    let snap = crate::memory::Snapshot::read(store)?;
+    let withheld = crate::memory::cache::gate::withheld(store, &snap)?;
+    let withhold = |r: &Record| withheld.contains(&r.id);
+    let state = &snap.state;
     let mut files = Vec::new();
     for role in super::dir::roles_of(state) {
         for f in EchoFile::ALL {
-            let text = format::render(&role, f, &state.echoes, &show_all);
+            let text = format::render(&role, f, &state.echoes, &withhold);
             if !text.is_empty() {
                 files.push((dir.join(&role).join(f.rel_path()), text));
             }

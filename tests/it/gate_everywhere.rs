@@ -246,8 +246,11 @@ fn no_tainted_payload_reaches_any_command_view_file_or_hook_answer() {
     let dir = repo.root.join("exported");
     repo.rune(&["-q", "export", "rune-dir", dir.to_str().unwrap()])
         .success();
+    let echoes = repo.root.join("exported-echoes");
+    repo.rune(&["-q", "export", "echoes", echoes.to_str().unwrap()])
+        .success();
     // The view files and the documents checked out.
-    for top in [".rune", ".claude/echoes", "exported"] {
+    for top in [".rune", ".claude/echoes", "exported", "exported-echoes"] {
         for file in walk(&repo.root.join(top)) {
             let text = std::fs::read_to_string(&file).unwrap_or_default();
             assert!(
@@ -622,5 +625,37 @@ fn oracle_list_withholds_a_tainted_dispatch() {
         let all = both(&repo, args);
         assert!(all.contains("oracle-1714234500-abc1"), "{all}");
         assert_no_payload(&args.join(" "), &all);
+    }
+}
+
+/// Regression: `git rune export echoes DIR` wrote every echo as recorded, TAINTED ones
+/// included (the echoes directory showed their placeholders).
+#[test]
+fn export_echoes_writes_placeholders_for_tainted_entries() {
+    let repo = noted_repo();
+    let (title, text) = (format!("Pattern: {}", plain("echo")), payload("echo text"));
+    repo.rune(&[
+        "-q",
+        "echo",
+        "add",
+        &title,
+        "--role",
+        "reviewer",
+        "--layer",
+        "inscribed",
+        "--confidence",
+        "0.8",
+        "--text",
+        &text,
+    ])
+    .success();
+    let dir = repo.root.join("exported");
+    repo.rune(&["-q", "export", "echoes", dir.to_str().unwrap()])
+        .success();
+    let files = walk(&dir);
+    assert!(!files.is_empty());
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        assert_no_payload(&file.display().to_string(), &text);
     }
 }
