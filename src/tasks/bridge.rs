@@ -146,9 +146,19 @@ pub fn import_sp_json(
     })
 }
 
-/// The branch's tasks and context blocks as the seed's `sp.json` (one line, no newline).
+/// The branch's tasks and context blocks as the seed's `sp.json` (one line, no newline),
+/// through the integrity gate: a task or block it withholds is left out of the file (an
+/// import of the file then leaves it as it is in memory).
 pub fn export_sp_json(store: &Store) -> Result<String> {
     let snap = Snapshot::read(store)?;
+    let withheld = crate::memory::cache::gate::withheld(store, &snap)?;
+    let shown = |records: &[Record]| -> Vec<Record> {
+        records
+            .iter()
+            .filter(|r| !withheld.contains(&r.id))
+            .cloned()
+            .collect()
+    };
     let place = sp_json::Place {
         branch: snap.head.branch.clone(),
         commit: snap.head.head.map(|h| h.to_string()),
@@ -157,8 +167,8 @@ pub fn export_sp_json(store: &Store) -> Result<String> {
         now: store.now(),
     };
     Ok(sp_json::render(
-        &snap.state.tasks,
-        &snap.state.context_blocks,
+        &shown(&snap.state.tasks),
+        &shown(&snap.state.context_blocks),
         &place,
     ))
 }

@@ -249,6 +249,9 @@ fn no_tainted_payload_reaches_any_command_view_file_or_hook_answer() {
     let echoes = repo.root.join("exported-echoes");
     repo.rune(&["-q", "export", "echoes", echoes.to_str().unwrap()])
         .success();
+    // `export sp-json` (in READERS) wrote sp.json at the top of the work tree.
+    let sp = repo.read("sp.json");
+    assert!(!leaks(&sp), "sp.json holds the payload:\n{sp}");
     // The view files and the documents checked out.
     for top in [".rune", ".claude/echoes", "exported", "exported-echoes"] {
         for file in walk(&repo.root.join(top)) {
@@ -658,4 +661,26 @@ fn export_echoes_writes_placeholders_for_tainted_entries() {
         let text = std::fs::read_to_string(&file).unwrap_or_default();
         assert_no_payload(&file.display().to_string(), &text);
     }
+}
+
+/// Regression: `git rune export sp-json` wrote TAINTED tasks and context blocks into
+/// `sp.json` as recorded (the gate's test read only what the command printed).
+#[test]
+fn export_sp_json_leaves_tainted_tasks_and_blocks_out() {
+    let repo = noted_repo();
+    let (task, context) = (plain("task"), payload("task context"));
+    repo.rune(&["-q", "task", "add", &task, "--context", &context])
+        .success();
+    repo.rune(&["-q", "task", "add", "Clean task"]).success();
+    let (block, content) = (plain("block"), payload("block content"));
+    repo.rune(&["-q", "context-block", "add", &block, "--content", &content])
+        .success();
+    repo.rune(&["-q", "export", "sp-json"]).success();
+    let file = repo.read("sp.json");
+    assert!(file.contains("Clean task"), "{file}");
+    assert_no_payload("sp.json", &file);
+    assert_no_payload(
+        "export sp-json -",
+        &both(&repo, &["export", "sp-json", "-"]),
+    );
 }
