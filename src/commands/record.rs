@@ -516,8 +516,14 @@ fn promote(ctx: &Context, a: PromoteArgs) -> Result<ExitCode> {
     let mut out = String::new();
     for c in &done.candidates {
         if let Body::Instinct(i) = &c.record.body {
+            let mark = match crate::integrity::gate::text_gate(&c.record) {
+                crate::integrity::gate::Gate::Suspicious(rules) => {
+                    crate::integrity::gate::mark(&rules)
+                }
+                _ => String::new(),
+            };
             out.push_str(&format!(
-                "{}  {} projects  {:.2}  {} -> {}\n",
+                "{mark}{}  {} projects  {:.2}  {} -> {}\n",
                 sanitize(&i.name),
                 c.projects,
                 c.confidence,

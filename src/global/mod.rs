@@ -63,7 +63,12 @@ pub fn promote(store: &Store, sealer: &mut Sealer, opts: &Options) -> Result<Pro
         )
     })?;
     let state = Snapshot::read(store)?.state;
-    let mine = plan::qualifying(&state.instincts);
+    // A TAINTED instinct is neither sighted nor offered: the user-level memory reaches every
+    // project's briefing, and this project's gate withholds it anyway.
+    let mine: Vec<&Record> = plan::qualifying(&state.instincts)
+        .into_iter()
+        .filter(|r| !crate::integrity::gate::withheld(r))
+        .collect();
     let sealed_mine: Vec<Sealed> = mine
         .iter()
         .map(|r| seal(sealer, r.body.clone()))

@@ -684,3 +684,76 @@ fn export_sp_json_leaves_tainted_tasks_and_blocks_out() {
         &both(&repo, &["export", "sp-json", "-"]),
     );
 }
+
+/// Regression: `git rune instinct promote` listed a TAINTED instinct's trigger and action as
+/// a candidate, promoted it into the user-level memory (naming it in that commit's message),
+/// and said so by name.
+#[test]
+fn instinct_promote_neither_offers_nor_names_a_tainted_instinct() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    // A second project of the same user.
+    let other = repo.root.parent().unwrap().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let o = other.to_str().unwrap();
+    repo.git(&["-C", o, "init", "-q", "-b", "main"]);
+    repo.git(&["-C", o, "config", "user.name", "Test User"]);
+    repo.git(&["-C", o, "config", "user.email", "test@example.com"]);
+    repo.git(&["-C", o, "commit", "-q", "--allow-empty", "-m", "first"]);
+    let (name, action) = (plain("instinct"), payload("action"));
+    let add = [
+        "-q",
+        "instinct",
+        &name,
+        "--trigger",
+        "t",
+        "--action",
+        &action,
+        "--evidence",
+        "e",
+        "--confidence",
+        "0.9",
+    ];
+    let clean = [
+        "-q",
+        "instinct",
+        "clean",
+        "--trigger",
+        "t2",
+        "--action",
+        "a2",
+        "--evidence",
+        "e",
+        "--confidence",
+        "0.9",
+    ];
+    let mut all = String::new();
+    for dir in [repo.root.as_path(), other.as_path()] {
+        repo.rune_in(dir, &["-q", "init"]).success();
+        repo.rune_in(dir, &add).success();
+        repo.rune_in(dir, &clean).success();
+        for args in [
+            &["instinct", "promote"][..],
+            &["--json", "instinct", "promote"],
+        ] {
+            let out = repo.rune_in(dir, args).success();
+            all.push_str(&out.stdout);
+            all.push_str(&out.stderr);
+        }
+    }
+    // The clean one is offered, and promoted.
+    assert!(all.contains("clean"), "{all}");
+    let out = repo.rune(&["instinct", "promote", "--all"]).success();
+    all.push_str(&format!("{}{}", out.stdout, out.stderr));
+    assert!(out.stderr.contains("promoted 1"), "{}", out.snapshot());
+    assert_no_payload("instinct promote", &all);
+    let user = repo.home.join(".local/share/git-rune/memory.git");
+    let log = repo.git(&[
+        "--git-dir",
+        user.to_str().unwrap(),
+        "log",
+        "--all",
+        "--format=%B",
+    ]);
+    assert_no_payload("the user-level memory's log", &log);
+}
