@@ -82,7 +82,8 @@ pub fn prune_plan(state: &State, role: Option<&str>, today: NaiveDate) -> Vec<Ro
             .map(|e| {
                 (
                     uid_of(e).to_owned(),
-                    e.body.title().to_owned(),
+                    // Through the gate: the placeholder for an entry it withholds.
+                    crate::integrity::gate::shown_title(e),
                     scorer.score(e).total,
                 )
             })

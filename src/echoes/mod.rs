@@ -320,11 +320,11 @@ pub fn set_archived(
                 continue;
             }
             if e.layer == ETCHED && archived && !confirmed {
-                refused = Some(r.body.title().to_owned());
+                refused = Some(crate::integrity::gate::shown_title(r));
                 continue;
             }
             let body = with_archived(&r.body, archived);
-            titles.push(r.body.title().to_owned());
+            titles.push(crate::integrity::gate::shown_title(r));
             out.push(seal_version(&mut sealer, body, Some(r), "the echo's")?);
         }
         Ok::<_, anyhow::Error>(out)

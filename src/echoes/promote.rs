@@ -33,6 +33,14 @@ pub fn promote(
     };
     let snap = Snapshot::read(store)?;
     let r = find(&snap.state, id)?;
+    // A Remembrance document carries the entry's text out of memory, into a file anyone reads:
+    // never the text of one the integrity gate withholds.
+    if crate::memory::cache::gate::withheld(store, &snap)?.contains(&r.id) {
+        return Err(error::input(
+            crate::integrity::gate::placeholder(r),
+            "a withheld entry is not written into docs/solutions/; reword it and save, then promote it",
+        ));
+    }
     let sessions = Scorer::new(&snap.state.echoes, &snap.state.echo_refs, today())
         .score(r)
         .references;

@@ -558,10 +558,15 @@ fn plan(
             if seen_uids.contains(&uid) || !retired.insert(uid) {
                 continue;
             }
+            // Titles through the gate: the retired entry's may be withheld.
+            let new = match crate::integrity::gate::body_withheld(d.body()) {
+                true => crate::integrity::gate::WITHHELD_SUMMARY.to_owned(),
+                false => d.body().title().to_owned(),
+            };
             notes.push(format!(
                 "{:?} is retired: {:?} supersedes it (archived; history keeps it)",
-                old.body.title(),
-                d.body().title()
+                crate::integrity::gate::shown_title(old),
+                new
             ));
             archived += 1;
             drafts.push(super::retire(old)?);

@@ -757,3 +757,86 @@ fn instinct_promote_neither_offers_nor_names_a_tainted_instinct() {
     ]);
     assert_no_payload("the user-level memory's log", &log);
 }
+
+/// Regression: `git rune echo promote` wrote a TAINTED etched echo into a Remembrance
+/// document under docs/solutions/ (its title in the file name), and the errors of
+/// `echo promote` and `echo archive` named its title.
+#[test]
+fn a_tainted_echo_is_neither_promoted_nor_named_in_errors() {
+    let repo = noted_repo();
+    let (title, text) = (format!("Pattern: {}", plain("echo")), payload("echo text"));
+    repo.rune(&[
+        "-q",
+        "echo",
+        "add",
+        &title,
+        "--role",
+        "reviewer",
+        "--layer",
+        "etched",
+        "--confidence",
+        "0.9",
+        "--confirm",
+        "--text",
+        &text,
+    ])
+    .success();
+    let shown = repo.rune(&["echo", "show"]).success().stdout;
+    let id = shown.split_whitespace().next().unwrap().to_owned();
+    let mut all = String::new();
+    for args in [
+        &["echo", "promote", &id, "--category", "tooling"][..],
+        &[
+            "echo",
+            "promote",
+            &id,
+            "--category",
+            "tooling",
+            "--symptom",
+            "s",
+            "--root-cause",
+            "r",
+            "--solution",
+            "s",
+        ],
+        &["echo", "archive", &id],
+    ] {
+        let out = repo.rune(args).failure();
+        all.push_str(&out.stdout);
+        all.push_str(&out.stderr);
+    }
+    assert_no_payload("echo promote and archive", &all);
+    assert!(!repo.root.join("docs/solutions").exists());
+}
+
+/// Regression: `save` said which echo an edit of the echoes directory retires by the titles
+/// of both, the withheld one's included.
+#[test]
+fn an_echo_retired_by_a_save_is_named_through_the_gate() {
+    let repo = noted_repo();
+    let (title, text) = (format!("Pattern: {}", plain("old")), payload("old text"));
+    repo.rune(&[
+        "-q",
+        "echo",
+        "add",
+        &title,
+        "--role",
+        "reviewer",
+        "--layer",
+        "inscribed",
+        "--confidence",
+        "0.8",
+        "--text",
+        &text,
+    ])
+    .success();
+    repo.append(
+        ".claude/echoes/reviewer/MEMORY.md",
+        &format!(
+            "\n### [2026-01-01] Pattern: a newer one\n- **layer**: inscribed\n- **confidence**: 0.8\n- **supersedes**: {title}\n- Clean text.\n"
+        ),
+    );
+    let out = repo.rune(&["save"]).success();
+    assert!(out.stderr.contains("is retired"), "{}", out.snapshot());
+    assert_no_payload("save", &format!("{}{}", out.stdout, out.stderr));
+}

@@ -28,7 +28,7 @@ pub(super) fn set_archived(ctx: &Context, a: EchoIdArgs, archived: bool) -> Resu
             && etched
             && ask_yes(&format!(
                 "archive the etched entry {:?}?",
-                target.body.title()
+                crate::integrity::gate::shown_title(target)
             )));
     let summary = if archived {
         "echo: archive"
