@@ -840,3 +840,52 @@ fn an_echo_retired_by_a_save_is_named_through_the_gate() {
     assert!(out.stderr.contains("is retired"), "{}", out.snapshot());
     assert_no_payload("save", &format!("{}{}", out.stdout, out.stderr));
 }
+
+/// Regression: `--json` listings of records (`show`, `task list`, `context-block show`,
+/// `echo show`, `oracle list`, `why`) gave a SUSPICIOUS record with no mark, where
+/// `load --json` carries `integrity`.
+#[test]
+fn json_listings_mark_a_suspicious_record() {
+    let repo = noted_repo();
+    let hidden = "see <!-- a note only the model reads --> here";
+    repo.rune(&[
+        "-q",
+        "decide",
+        "Suspicious decision",
+        "--context",
+        hidden,
+        "--decision",
+        "d",
+        "--rationale",
+        "r",
+        "--impact",
+        "i",
+    ])
+    .success();
+    repo.rune(&["-q", "task", "add", "Suspicious task", "--context", hidden])
+        .success();
+    repo.rune(&[
+        "-q",
+        "context-block",
+        "add",
+        "Suspicious block",
+        "--content",
+        hidden,
+    ])
+    .success();
+    repo.commit_file("a.txt", "b\n", "second");
+    for args in [
+        &["--json", "show", "decisions"][..],
+        &["--json", "show", "--all", "decisions"],
+        &["--json", "task", "list"],
+        &["--json", "context-block", "show"],
+        &["--json", "why", "HEAD"],
+    ] {
+        let out = repo.rune(args).success().stdout;
+        assert!(
+            out.contains(r#""integrity":{"rules":["#) && out.contains("html-comment"),
+            "{}: {out}",
+            args.join(" ")
+        );
+    }
+}

@@ -120,7 +120,7 @@ pub fn load(b: &crate::memory::load::Briefing<'_>) -> Value {
 }
 
 /// Marks an item SUSPICIOUS with the rules that fired (nothing when none did).
-fn integrity(m: &mut Map<String, Value>, suspicious: &[&'static str]) {
+pub(super) fn integrity(m: &mut Map<String, Value>, suspicious: &[&'static str]) {
     if !suspicious.is_empty() {
         m.insert(
             "integrity".into(),

@@ -55,15 +55,20 @@ fn body_fields(body: &Body, full: bool, out: &mut Map<String, Value>) {
 
 /// A record as `show --json` lists it: `id`, `ts`, `author`, `supersedes` (when it edits
 /// others), `kind` and every field; checkpoints add `status` (`open`, `resolved`,
-/// `superseded`).
+/// `superseded`). Through the integrity gate: withheld ([`withheld_record`]), or marked
+/// `integrity` when SUSPICIOUS, as in `load --json`.
 pub fn shown_record(r: &Record, status: Option<&str>) -> Value {
-    if crate::integrity::gate::text_gate(r) == crate::integrity::gate::Gate::Withheld {
-        return withheld_record(r);
-    }
+    use crate::integrity::gate::{text_gate, Gate};
+    let suspicious = match text_gate(r) {
+        Gate::Withheld => return withheld_record(r),
+        Gate::Suspicious(rules) => rules,
+        Gate::Clean => Vec::new(),
+    };
     let mut m = record_fields(r, true);
     if let Some(s) = status {
         m.insert("status".into(), json!(s));
     }
+    briefing::integrity(&mut m, &suspicious);
     Value::Object(m)
 }
 
