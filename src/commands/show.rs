@@ -131,11 +131,12 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
         let cached = (args.at.is_none())
             .then(|| crate::memory::cache::gate::withheld(&store, &snap))
             .transpose()?;
-        let withhold = |r: &Record| match &cached {
-            Some(ids) => ids.contains(&r.id),
-            None => withheld(r),
-        };
-        out = view::render(file, state, &withhold);
+        // SUSPICIOUS records marked on their headlines, as the MCP server's view resource
+        // shows them (the view on disk is rendered unmarked: a save would read a mark back
+        // as an edit).
+        let mut marked = state.clone();
+        let withheld = crate::integrity::gate::gate_kind(&mut marked, kind, cached.as_ref());
+        out = view::render(file, &marked, &|r: &Record| withheld.contains(&r.id));
     }
     ctx.ui
         .print_painted(&out, crate::output::paint::show_line)?;

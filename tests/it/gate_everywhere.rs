@@ -889,3 +889,33 @@ fn json_listings_mark_a_suspicious_record() {
         );
     }
 }
+
+/// Regression: `git rune show <kind>` printed a SUSPICIOUS record unmarked (the MCP server's
+/// view resource, which renders the same file, marks it).
+#[test]
+fn show_marks_a_suspicious_record() {
+    let repo = noted_repo();
+    let hidden = "see <!-- a note only the model reads --> here";
+    repo.rune(&[
+        "-q",
+        "convention",
+        "Suspicious convention",
+        "--pattern",
+        hidden,
+    ])
+    .success();
+    repo.commit_file("a.txt", "b\n", "second");
+    for args in [
+        &["show", "conventions"][..],
+        &["show", "--at", "HEAD", "conventions"],
+    ] {
+        let out = repo.rune(args).success().stdout;
+        assert!(
+            out.contains("[SUSPICIOUS: ") && out.contains("html-comment"),
+            "{}: {out}",
+            args.join(" ")
+        );
+    }
+    // The view on disk is left unmarked: it is read back by `save`.
+    assert!(!repo.read(".rune/conventions.md").contains("[SUSPICIOUS"));
+}
