@@ -10,7 +10,7 @@ use crate::memory::seal::Sealer;
 use crate::memory::write::{write_records, Written};
 use crate::memory::Snapshot;
 use crate::model::kinds::Echo;
-use crate::model::{Scope, State};
+use crate::model::{Record, Scope, State};
 use crate::store::Store;
 
 /// An entry pruning archives: uid, title, Echo Score.
@@ -111,13 +111,21 @@ pub fn compress(
 ) -> Result<Compressed> {
     let day = today().format("%Y-%m-%d").to_string();
     let select = |state: &State| -> Vec<(String, usize, Vec<blocks::Block>)> {
+        // An entry the integrity gate withholds is not compressed: its words would make the
+        // block's title and its text the block's, a new record that lists and names it.
+        let shown: Vec<Record> = state
+            .echoes
+            .iter()
+            .filter(|r| !crate::integrity::gate::withheld(r))
+            .cloned()
+            .collect();
         dir::roles_of(state)
             .into_iter()
             .filter(|r| role.is_none_or(|x| x == r))
             .map(|r| {
                 let lines = memory_lines(state, &r);
                 let blocks = if force || lines > blocks::MAX_LINES {
-                    blocks::plan(&state.echoes, &r, &day)
+                    blocks::plan(&shown, &r, &day)
                 } else {
                     Vec::new()
                 };

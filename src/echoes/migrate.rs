@@ -36,6 +36,12 @@ pub fn migrate(
         for r in &state.echoes {
             let mut body = r.body.clone();
             let mut changed = false;
+            // A withheld entry's fields are reported as its placeholder: they are its text.
+            let withheld = crate::integrity::gate::withheld(r);
+            let shown = |v: &str| match withheld {
+                true => crate::integrity::gate::placeholder(r),
+                false => v.to_owned(),
+            };
             if let Some(e) = Echo::of_mut(&mut body) {
                 let uid = e.uid.clone();
                 let mut fields: Vec<(&'static str, &mut String)> = vec![
@@ -56,8 +62,8 @@ pub fn migrate(
                         changes.push(Renamed {
                             uid: uid.clone(),
                             field,
-                            before,
-                            after: value.clone(),
+                            before: shown(&before),
+                            after: shown(value),
                         });
                     }
                 }

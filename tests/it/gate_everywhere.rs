@@ -919,3 +919,53 @@ fn show_marks_a_suspicious_record() {
     // The view on disk is left unmarked: it is read back by `save`.
     assert!(!repo.read(".rune/conventions.md").contains("[SUSPICIOUS"));
 }
+
+/// Regression: `git rune echo compress` compressed withheld entries into a knowledge block
+/// whose title is made of their titles' words (and whose text is theirs), and
+/// `echo migrate` reported the fields it renamed in a withheld entry as written.
+#[test]
+fn echo_compress_and_migrate_show_no_withheld_entry() {
+    let repo = noted_repo();
+    for i in 0..3 {
+        let title = format!(
+            "Pattern: {} tarnished shared words",
+            plain(&format!("e{i}"))
+        );
+        let (source, text) = (plain("tarnished source"), payload("echo text"));
+        repo.rune(&[
+            "-q",
+            "echo",
+            "add",
+            &title,
+            "--role",
+            "reviewer",
+            "--layer",
+            "inscribed",
+            "--confidence",
+            "0.8",
+            "--evidence",
+            "`a.txt:1`",
+            "--source",
+            &source,
+            "--text",
+            &text,
+        ])
+        .success();
+    }
+    // No block is made of them: its title would be their titles' words.
+    let compress = both(&repo, &["echo", "compress", "--force", "--dry-run"]);
+    assert!(!compress.contains("shared"), "{compress}");
+    assert_no_payload("echo compress", &compress);
+    let migrate = both(
+        &repo,
+        &[
+            "echo",
+            "migrate",
+            "--rename",
+            "tarnished=runebearer",
+            "--dry-run",
+        ],
+    );
+    assert!(migrate.contains("would change"), "{migrate}");
+    assert_no_payload("echo migrate", &migrate);
+}
