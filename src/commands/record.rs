@@ -434,12 +434,19 @@ pub fn resume(ctx: &Context, a: ResumeArgs) -> Result<ExitCode> {
             version: json::VERSION,
         });
     }
-    // Through the gate: a withheld checkpoint is its placeholder, a SUSPICIOUS one marked.
-    let Some(cp) = crate::integrity::gate::shown(&cp) else {
-        return ctx.print(&format!("{}\n", crate::integrity::gate::placeholder(&cp)));
+    // Through the gate: a withheld checkpoint is its placeholder, a SUSPICIOUS one marked on
+    // the line printed first (a marked copy carries the mark on `doing`, which is not printed
+    // when there is a resume line).
+    use crate::integrity::gate::{text_gate, Gate};
+    let mark = match text_gate(&cp) {
+        Gate::Withheld => {
+            return ctx.print(&format!("{}\n", crate::integrity::gate::placeholder(&cp)))
+        }
+        Gate::Suspicious(rules) => crate::integrity::gate::mark(&rules),
+        Gate::Clean => String::new(),
     };
     if let Body::Checkpoint(c) = &cp.body {
-        let mut out = String::new();
+        let mut out = mark;
         let line = if c.resume.is_empty() {
             &c.doing
         } else {

@@ -38,24 +38,33 @@ pub fn health(session: Option<&Session>, state: &State, density: &'static str) -
     let s = session.unwrap_or(&fallback);
     let level = s.level();
     let (y, o, r) = s.thresholds().effective(s.large_reads);
-    // Record text through the gate: a withheld record is its placeholder.
+    // Record text through the gate: a withheld record is its placeholder, and each line of a
+    // SUSPICIOUS one is marked (the lines shown here are not always the field a marked copy
+    // carries the mark on).
+    use crate::integrity::gate::{text_gate, Gate};
     let progress = state.progress.last();
-    let progress_shown = progress.and_then(crate::integrity::gate::shown);
+    let gated = progress.map(|r| (r, text_gate(r)));
+    let mark = match &gated {
+        Some((_, Gate::Suspicious(rules))) => crate::integrity::gate::mark(rules),
+        _ => String::new(),
+    };
+    let progress_shown = gated.filter(|(_, g)| *g != Gate::Withheld).map(|(r, _)| r);
     let task = state
         .open_checkpoint()
         .map(|r| one_line(&crate::integrity::gate::shown_title(r)))
-        .or_else(|| match progress_shown.as_deref().map(|r| &r.body) {
-            Some(Body::Progress(Progress { in_progress, .. })) => {
-                in_progress.first().map(|t| one_line(t))
-            }
+        .or_else(|| match progress_shown.map(|r| &r.body) {
+            Some(Body::Progress(Progress { in_progress, .. })) => in_progress
+                .first()
+                .map(|t| format!("{mark}{}", one_line(t))),
             _ => progress
                 .filter(|_| progress_shown.is_none())
                 .map(crate::integrity::gate::placeholder),
         });
-    let blockers = match progress_shown.as_deref().map(|r| &r.body) {
-        Some(Body::Progress(Progress { blocked, .. })) => {
-            blocked.iter().map(|b| one_line(b)).collect()
-        }
+    let blockers = match progress_shown.map(|r| &r.body) {
+        Some(Body::Progress(Progress { blocked, .. })) => blocked
+            .iter()
+            .map(|b| format!("{mark}{}", one_line(b)))
+            .collect(),
         _ => Vec::new(),
     };
     Health {

@@ -969,3 +969,48 @@ fn echo_compress_and_migrate_show_no_withheld_entry() {
     assert!(migrate.contains("would change"), "{migrate}");
     assert_no_payload("echo migrate", &migrate);
 }
+
+/// Regression: `git rune resume` and `context status` put a SUSPICIOUS record's mark on a
+/// marked copy's first field, then printed other fields of it (the resume line and steps; the
+/// task in progress and the blockers) unmarked.
+#[test]
+fn resume_and_context_status_mark_the_lines_they_print() {
+    let repo = noted_repo();
+    let hidden = "see <!-- a note only the model reads --> here";
+    repo.rune(&[
+        "-q",
+        "checkpoint",
+        "--doing",
+        "Doing",
+        "--left",
+        hidden,
+        "--resume",
+        "Resume here",
+    ])
+    .success();
+    repo.rune(&[
+        "-q",
+        "progress",
+        "--completed",
+        "Done",
+        "--in-progress",
+        "Working",
+        "--blocked",
+        hidden,
+    ])
+    .success();
+    let resume = repo.rune(&["resume"]).success().stdout;
+    assert!(resume.starts_with("[SUSPICIOUS: "), "{resume}");
+    repo.rune(&["-q", "resume", "--done"]).success();
+    let status = repo.rune(&["context", "status"]).success().stdout;
+    let line = |label: &str| {
+        status
+            .lines()
+            .find(|l| l.contains(label))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    for label in ["- Task:", "- Blockers:"] {
+        assert!(line(label).contains("[SUSPICIOUS: "), "{label}\n{status}");
+    }
+}
