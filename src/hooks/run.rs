@@ -37,7 +37,12 @@ pub fn run(dir: &Path, name: &str, args: &[String], input: Option<&str>) -> Hook
     // A lock another process holds must not stall the user's git command: the hook gives up
     // soon (post-commit then leaves the note for its next run).
     let result = crate::open::open(dir, crate::open::Opener::Hook).and_then(|o| {
-        dispatch(&o.store, name, args, input, &mut report)?;
+        // The note's headlines pass the gate: the records' verdicts were kept by the command
+        // that wrote them (or a reader), so a commit scans only what none of them has.
+        crate::memory::cache::verdicts::recall(&o.store);
+        let ran = dispatch(&o.store, name, args, input, &mut report);
+        crate::memory::cache::verdicts::keep(&o.store);
+        ran?;
         crate::memory::hook_failure::clear(o.store.git_dir(), name);
         Ok(())
     });
