@@ -12,6 +12,7 @@ pub mod gc;
 pub mod merge;
 pub mod notes;
 mod publish;
+mod refused;
 pub mod repair;
 pub mod share;
 mod tracking;
@@ -29,6 +30,8 @@ use crate::store::{
 
 use merge::RefMerge;
 use notes::NotesMerge;
+pub use refused::push_refused;
+use refused::{is_race, join_refused_replacements};
 use share::Sharing;
 use tracking::record_merged;
 pub use tracking::{merge_fetched, merge_tracking, track_remote};
@@ -414,74 +417,6 @@ fn rounds(
     Ok(())
 }
 
-/// For the refs the remote refused by its own rules (not a race) whose push would have
-/// replaced the remote's history (a lease on a commit the one sent does not contain: a
-/// compacted history), joins each local ref onto the remote's history: a commit of the same
-/// tree whose parents are the local tip and the refused values, so the next push is a
-/// fast-forward and nothing either side holds is dropped. Returns (local ref, its commit
-/// before, the join, the remote refs refused with the reason).
-#[allow(clippy::type_complexity)]
-fn join_refused_replacements(
-    store: &Store,
-    remote: &str,
-    plan: &Plan,
-    refused: &[crate::store::RefusedRef],
-) -> Result<Vec<(String, ObjectId, ObjectId, Vec<(String, String)>)>> {
-    let mut by_local: BTreeMap<&str, (Vec<ObjectId>, Vec<(String, String)>)> = BTreeMap::new();
-    for r in refused
-        .iter()
-        .filter(|r| !r.is_race() && !r.is_collateral())
-    {
-        let Some(i) = plan.refs.iter().position(|(_, to, _)| *to == r.name) else {
-            continue;
-        };
-        let (from, _, lease) = &plan.refs[i];
-        let Some(theirs) = lease.filter(|l| !l.is_null()) else {
-            continue;
-        };
-        // Only a local ref sent as it is (a notes commit made for the push never replaces).
-        let local = plan.locals[i].as_str();
-        if from != local {
-            continue;
-        }
-        let replaces = store
-            .ahead_behind(plan.ids[i], theirs)
-            .is_ok_and(|ab| ab.ahead > 0);
-        if replaces {
-            let entry = by_local.entry(local).or_default();
-            if !entry.0.contains(&theirs) {
-                entry.0.push(theirs);
-            }
-            entry.1.push((r.name.clone(), r.reason.clone()));
-        }
-    }
-    let mut out = Vec::new();
-    for (local, (theirs, refused)) in by_local {
-        let landed = while_moved(|| {
-            // A ref deleted here meanwhile has nothing to join.
-            let Some(ours) = store.tip(local)? else {
-                return Ok(None);
-            };
-            let mut parents = vec![ours.commit];
-            parents.extend(theirs.iter().copied());
-            let summary =
-                format!("keep {remote}'s history: it does not let {local}'s history be replaced");
-            let message = if local == NOTES_REF {
-                format!("{summary}\n")
-            } else {
-                crate::store::commit_message(&summary, 0, store.clock_at(local, ours)?)
-            };
-            let join =
-                store.land_commit(local, Some(ours.commit), ours.tree, &parents, &message)?;
-            Ok(Some((ours.commit, join)))
-        })?;
-        if let Some((before, join)) = landed {
-            out.push((local.to_owned(), before, join, refused));
-        }
-    }
-    Ok(out)
-}
-
 /// The tracking ref of remote ref `remote_ref` (a shared ref or a clone's published one).
 fn remote_tracking(remote: &str, remote_ref: &str) -> String {
     match remote_ref.strip_prefix(crate::store::CLONES_PREFIX) {
@@ -597,55 +532,6 @@ fn going_out(
     Ok(store.tree_changes(name, None, ours.tree)?.0)
 }
 
-/// The error for a memory push `remote` did not take: the refs it refused and why, in the
-/// remote's own words, or that it has memory this clone lacks (then a sync merges it).
-pub fn push_refused(
-    remote: &str,
-    refs: &[crate::store::RefusedRef],
-    said: &[String],
-    stderr: &str,
-) -> anyhow::Error {
-    let behind: Vec<&str> = refs
-        .iter()
-        .filter(|r| r.is_behind())
-        .map(|r| r.name.as_str())
-        .collect();
-    let refused: Vec<String> = refs
-        .iter()
-        .filter(|r| !r.is_behind() && !r.is_collateral())
-        .map(|r| format!("{} ({})", r.name, r.reason))
-        .collect();
-    let mut why = Vec::new();
-    if !refused.is_empty() {
-        why.push(format!("{remote} refused {}", refused.join(", ")));
-    }
-    if !behind.is_empty() {
-        why.push(format!(
-            "rejected {} (the remote has memory this clone lacks)",
-            behind.join(", ")
-        ));
-    }
-    if why.is_empty() {
-        why.push(stderr.to_owned());
-    }
-    let mut message = format!("memory was not pushed to {remote}: {}", why.join("; "));
-    if !said.is_empty() {
-        message.push_str(&format!("; the remote said: {}", said.join(" / ")));
-    }
-    if refused.is_empty() {
-        return error::conflict(
-            message,
-            "run `git rune sync` to merge the remote's memory and push again; memory is never force-pushed",
-        );
-    }
-    // The remote's rules said no: running the command again meets the same rules, so this is
-    // the surroundings (environment), not a race (conflict).
-    error::environment(
-        message,
-        "the remote's own rules refused the memory refs: ask its administrator to allow refs/rune/*, refs/rune-clones/* and refs/notes/rune",
-    )
-}
-
 /// How long to wait before round `round + 1`: random within a window that doubles each
 /// round (30 ms, 60 ms, … up to 1 s), so syncs that keep colliding spread out.
 fn backoff(round: usize) -> Duration {
@@ -656,19 +542,6 @@ fn backoff(round: usize) -> Duration {
         .unwrap_or(0)
         ^ u64::from(std::process::id()).wrapping_mul(0x9e37_79b9);
     Duration::from_millis(window / 2 + noise % (window / 2 + 1))
-}
-
-/// Whether a push failed because the remote moved (a race), not because it refused.
-fn is_race(stderr: &str) -> bool {
-    [
-        "fetch first",
-        "non-fast-forward",
-        "cannot lock ref",
-        "stale info",
-        "failed to update ref",
-    ]
-    .iter()
-    .any(|s| stderr.contains(s))
 }
 
 fn unreachable(remote: &str, e: TransferError) -> anyhow::Error {
