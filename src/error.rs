@@ -202,6 +202,28 @@ pub fn run(args: impl Into<String>, then: impl Into<String>) -> Hint {
     }
 }
 
+/// An I/O error in git-rune's words, for a message that names the path itself: what the
+/// system said without its error number ("(os error 2)"), and a text read that was not UTF-8
+/// said as such.
+pub fn io_text(e: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    match e.kind() {
+        K::NotFound => return "no such file or folder".into(),
+        K::PermissionDenied => return "permission denied".into(),
+        K::InvalidData if e.to_string().contains("UTF-8") => return "not UTF-8 text".into(),
+        _ => {}
+    }
+    let said = e.to_string();
+    let said = match said.rfind(" (os error ") {
+        Some(at) if said.ends_with(')') => &said[..at],
+        _ => &said,
+    };
+    let mut c = said.chars();
+    c.next()
+        .map(|f| f.to_lowercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,5 +252,16 @@ mod tests {
         assert_eq!(h.for_tool(), "set the `allow_delete` argument");
         let r = run("init", " first");
         assert_eq!(r.for_cli(), "run `git rune init` first");
+    }
+
+    #[test]
+    fn io_errors_are_said_without_their_number() {
+        use std::io::{Error as E, ErrorKind as K};
+        assert_eq!(io_text(&E::from_raw_os_error(2)), "no such file or folder");
+        assert_eq!(io_text(&E::from_raw_os_error(13)), "permission denied");
+        assert_eq!(io_text(&E::from_raw_os_error(21)), "is a directory");
+        let utf8 = std::fs::read_to_string("/proc/self/exe").unwrap_err();
+        assert_eq!(io_text(&utf8), "not UTF-8 text");
+        assert_eq!(io_text(&E::new(K::Other, "Odd")), "odd");
     }
 }

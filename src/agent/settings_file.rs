@@ -36,7 +36,7 @@ pub enum SettingsError {
         what: String,
         expected: &'static str,
     },
-    #[error("cannot {what} {}: {source}", path.display())]
+    #[error("cannot {what} {}: {}", path.display(), crate::error::io_text(source))]
     Io {
         what: &'static str,
         path: PathBuf,

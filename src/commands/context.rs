@@ -325,7 +325,11 @@ pub fn fold(ctx: &Context, args: FoldArgs) -> Result<ExitCode> {
     )
     .map_err(|e| {
         error::environment(
-            format!("cannot save the artifact in {}: {e}", dir.display()),
+            format!(
+                "cannot save the artifact in {}: {}",
+                dir.display(),
+                error::io_text(&e)
+            ),
             "check that .rune/ is writable; nothing was folded",
         )
     })?;
@@ -392,7 +396,7 @@ pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => {
                     return Err(error::environment(
-                        format!("cannot remove {}: {e}", path.display()),
+                        format!("cannot remove {}: {}", path.display(), error::io_text(&e)),
                         "check the file's permissions",
                     ))
                 }
@@ -405,7 +409,7 @@ pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
                 .and_then(|()| crate::files::write_atomic(&path, rules.as_bytes()).map(drop))
                 .map_err(|e| {
                     error::environment(
-                        format!("cannot write {}: {e}", path.display()),
+                        format!("cannot write {}: {}", path.display(), error::io_text(&e)),
                         "check that .rune/ is a folder (not a file) you can write",
                     )
                 })?;
@@ -416,7 +420,7 @@ pub fn mode_cmd(ctx: &Context, args: ModeArgs) -> Result<ExitCode> {
         let d = &value_name(d);
         mode::set_density(git_dir, d).map_err(|e| {
             error::environment(
-                format!("cannot set the density: {e}"),
+                format!("cannot set the density: {}", error::io_text(&e)),
                 "check that .git/rune/ is writable",
             )
         })?;

@@ -29,7 +29,7 @@ impl Context {
                 let path = self.dir.join(&f);
                 let data = std::fs::read(&path).map_err(|e| {
                     error::input(
-                        format!("cannot read {} for {flag}: {e}", f.display()),
+                        format!("cannot read {} for {flag}: {}", f.display(), error::io_text(&e)),
                         "name a file that exists (relative to the current directory), or - for standard input",
                     )
                 })?;
@@ -88,7 +88,10 @@ impl Context {
             .read_to_end(&mut data)
             .map_err(|e| {
                 error::environment(
-                    format!("cannot read standard input for {flag}: {e}"),
+                    format!(
+                        "cannot read standard input for {flag}: {}",
+                        error::io_text(&e)
+                    ),
                     "pipe the text in, or name a file",
                 )
             })?;

@@ -36,7 +36,11 @@ pub fn install(ctx: &Context, args: InstallManArgs) -> Result<ExitCode> {
     })?;
     let changed = install_man_pages((ctx.cli)(), &dir).map_err(|e| {
         error::environment(
-            format!("cannot write manual pages to {}: {e}", dir.display()),
+            format!(
+                "cannot write manual pages to {}: {}",
+                dir.display(),
+                error::io_text(&e)
+            ),
             "pass --dir <a directory you can write, on your MANPATH>",
         )
     })?;

@@ -517,7 +517,7 @@ pub fn run(global: GlobalArgs, command: Command, cli: fn() -> clap::Command) -> 
         Some(d) => d,
         None => std::env::current_dir().map_err(|e| {
             error::environment(
-                format!("cannot read the current directory: {e}"),
+                format!("cannot read the current directory: {}", error::io_text(&e)),
                 "cd into your repository and try again",
             )
         })?,

@@ -148,7 +148,11 @@ fn complete(ctx: &Context, a: CompleteArgs) -> Result<ExitCode> {
     } else {
         std::fs::read_to_string(&a.excerpt_file).map_err(|e| {
             crate::error::input(
-                format!("cannot read the excerpt file {}: {e}", a.excerpt_file),
+                format!(
+                    "cannot read the excerpt file {}: {}",
+                    a.excerpt_file,
+                    crate::error::io_text(&e)
+                ),
                 "pass a readable UTF-8 text file, or - to read stdin",
             )
         })?

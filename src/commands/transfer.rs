@@ -141,7 +141,7 @@ pub fn import(ctx: &Context, a: ImportArgs) -> Result<ExitCode> {
     let shown = shown.display().to_string();
     let text = std::fs::read_to_string(&path).map_err(|e| {
         error::input(
-            format!("cannot read {shown}: {e}"),
+            format!("cannot read {shown}: {}", error::io_text(&e)),
             "name the file: `git rune import sp-json FILE`; nothing was imported",
         )
     })?;
@@ -254,7 +254,7 @@ pub fn export(ctx: &Context, a: ExportArgs) -> Result<ExitCode> {
     };
     crate::files::write_atomic(&path, text.as_bytes()).map_err(|e| {
         error::environment(
-            format!("cannot write {}: {e}", path.display()),
+            format!("cannot write {}: {}", path.display(), error::io_text(&e)),
             "name a file you can write: `git rune export sp-json FILE` (or `-` to print it)",
         )
     })?;

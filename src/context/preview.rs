@@ -43,7 +43,7 @@ pub enum PreviewError {
     UnknownCaller(String),
     #[error("{0}: bad thresholds {1:?} (expected \"<warn>,<block>\" in tokens, warn below block)")]
     BadThresholds(String, String),
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}: {}", path.display(), crate::error::io_text(source))]
     Read {
         path: PathBuf,
         source: std::io::Error,

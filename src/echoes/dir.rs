@@ -204,7 +204,11 @@ impl EchoDir {
                 let key = format!("{role}/{agent}{FINDINGS_SUFFIX}");
                 let data = std::fs::read(&path).map_err(|e| {
                     crate::error::environment(
-                        format!("cannot read {}/{key}: {e}", self.rel),
+                        format!(
+                            "cannot read {}/{key}: {}",
+                            self.rel,
+                            crate::error::io_text(&e)
+                        ),
                         "check that git-rune can read it, then run the command again",
                     )
                 })?;

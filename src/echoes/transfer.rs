@@ -105,7 +105,11 @@ pub fn import(
     let mut roles: Vec<String> = std::fs::read_dir(dir)
         .map_err(|e| {
             crate::error::input(
-                format!("cannot read the folder {}: {e}", shown.display()),
+                format!(
+                    "cannot read the folder {}: {}",
+                    shown.display(),
+                    crate::error::io_text(&e)
+                ),
                 "name the echoes folder: `git rune import echoes DIR`; nothing was imported",
             )
         })?
@@ -138,7 +142,7 @@ pub fn import(
             let rel = rel(&p, dir);
             let text = std::fs::read_to_string(&p).map_err(|e| {
                 crate::error::input(
-                    format!("cannot read {}: {e}", shown.join(&rel).display()),
+                    format!("cannot read {}: {}", shown.join(&rel).display(), crate::error::io_text(&e)),
                     "fix or move aside that file of the folder and import again; nothing was imported",
                 )
             })?;
@@ -306,14 +310,22 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Vec<PathBuf>> {
         if let Some(parent) = p.parent() {
             std::fs::create_dir_all(parent).map_err(|e| {
                 crate::error::environment(
-                    format!("cannot create {}: {e}", parent.display()),
+                    format!(
+                        "cannot create {}: {}",
+                        parent.display(),
+                        crate::error::io_text(&e)
+                    ),
                     "name a folder you can write: `git rune export echoes DIR`",
                 )
             })?;
         }
         crate::files::write_atomic(p, text.as_bytes()).map_err(|e| {
             crate::error::environment(
-                format!("cannot write {}: {e}", p.display()),
+                format!(
+                    "cannot write {}: {}",
+                    p.display(),
+                    crate::error::io_text(&e)
+                ),
                 "name a folder you can write: `git rune export echoes DIR`",
             )
         })?;

@@ -17,7 +17,7 @@ const CREATED: &str = "# (created by git rune hooks install; removed by git rune
 /// Why hooks could not be changed.
 #[derive(Debug, thiserror::Error)]
 pub enum HookError {
-    #[error("cannot {action} {}: {source}", path.display())]
+    #[error("cannot {action} {}: {}", path.display(), crate::error::io_text(source))]
     Io {
         action: &'static str,
         path: PathBuf,

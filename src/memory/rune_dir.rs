@@ -336,7 +336,7 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
     let failed = |what: String| {
         move |e: std::io::Error| {
             let hint = "name a folder you can write: `git rune export rune-dir DIR`";
-            error::environment(format!("{what}: {e}"), hint)
+            error::environment(format!("{what}: {}", error::io_text(&e)), hint)
         }
     };
     std::fs::create_dir_all(dir).map_err(failed(format!("cannot create {shown}")))?;
@@ -399,7 +399,9 @@ fn read_dir(dir: &Path, shown: &Path) -> Result<Vec<DirFile>> {
     while let Some((path, prefix)) = stack.pop() {
         let unreadable = |rel: &str| {
             let shown = shown.join(rel).display().to_string();
-            move |e: std::io::Error| error::environment(format!("cannot read {shown}: {e}"), hint)
+            move |e: std::io::Error| {
+                error::environment(format!("cannot read {shown}: {}", error::io_text(&e)), hint)
+            }
         };
         for e in std::fs::read_dir(&path).map_err(unreadable(&prefix))? {
             let e = e.map_err(unreadable(&prefix))?;

@@ -579,7 +579,10 @@ fn parse_file(
     let data = match text {
         Some(t) => t.into_bytes(),
         None => std::fs::read(&path).map_err(|e| {
-            error::environment(format!("cannot read {shown}: {e}"), nothing_saved.clone())
+            error::environment(
+                format!("cannot read {shown}: {}", error::io_text(&e)),
+                nothing_saved.clone(),
+            )
         })?,
     };
     let blob = super::view_dir::content_id(&data);

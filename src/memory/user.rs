@@ -59,7 +59,11 @@ pub fn open(create: bool) -> Result<Option<Store>> {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| {
                 crate::error::environment(
-                    format!("cannot create {}: {e}", parent.display()),
+                    format!(
+                        "cannot create {}: {}",
+                        parent.display(),
+                        crate::error::io_text(&e)
+                    ),
                     format!("set {DATA_DIR_ENV} to a folder you can write"),
                 )
             })?;

@@ -185,7 +185,10 @@ impl Ui {
                     *self.pager.borrow_mut() = Some(child);
                 }
             }
-            Err(e) => self.warn(format_args!("cannot run the pager {cmd:?}: {e}")),
+            Err(e) => self.warn(format_args!(
+                "cannot run the pager {cmd:?}: {}",
+                crate::error::io_text(&e)
+            )),
         }
     }
 

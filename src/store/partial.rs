@@ -88,14 +88,19 @@ fn fetch(
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot run git fetch (is git on PATH?): {e}"))?;
+        .map_err(|e| {
+            format!(
+                "cannot run git fetch (is git on PATH?): {}",
+                crate::error::io_text(&e)
+            )
+        })?;
     if let Some(mut stdin) = child.stdin.take() {
         let list: String = ids.iter().map(|id| format!("{id}\n")).collect();
         let _ = stdin.write_all(list.as_bytes());
     }
     let out = child
         .wait_with_output()
-        .map_err(|e| format!("git fetch failed: {e}"))?;
+        .map_err(|e| format!("git fetch failed: {}", crate::error::io_text(&e)))?;
     if out.status.success() {
         Ok(())
     } else {

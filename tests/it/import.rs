@@ -639,3 +639,56 @@ fn import_errors_name_the_path_as_it_was_typed() {
     );
     assert_eq!(repo.git(&["for-each-ref", "refs/rune/"]), "");
 }
+
+/// Regression: a path that could not be read was reported in the system's words ("No such
+/// file or directory (os error 2)", "stream did not contain valid UTF-8"). Each import now
+/// says why in plain words, exits 1 and imports nothing.
+#[test]
+fn unreadable_import_paths_are_said_in_plain_words() {
+    let repo = TestRepo::new();
+    repo.commit_file("a.txt", "a\n", "first");
+    std::fs::write(repo.root.join("bad.json"), b"{\xff}").unwrap();
+    let before = repo.git_output(&["for-each-ref", "refs/rune"]);
+    for (args, says) in [
+        (
+            &["import", "echoes", "missing"][..],
+            "cannot read the folder missing: no such file or folder",
+        ),
+        (
+            &["import", "echoes", "a.txt"],
+            "cannot read the folder a.txt: not a directory",
+        ),
+        (
+            &["import", "sp-json", "missing.json"],
+            "cannot read missing.json: no such file or folder",
+        ),
+        (
+            &["import", "sp-json", "bad.json"],
+            "cannot read bad.json: not UTF-8 text",
+        ),
+        (
+            &[
+                "decide",
+                "T",
+                "--context-file",
+                "missing",
+                "--decision",
+                "d",
+                "--rationale",
+                "r",
+                "--impact",
+                "i",
+            ],
+            "cannot read missing for --context: no such file or folder",
+        ),
+    ] {
+        let out = repo.rune(args);
+        assert_eq!(out.code, 1, "{}", out.snapshot());
+        assert!(
+            out.stderr.contains(says) && !out.stderr.contains("os error"),
+            "{args:?}: {}",
+            out.snapshot()
+        );
+    }
+    assert_eq!(repo.git_output(&["for-each-ref", "refs/rune"]), before);
+}
