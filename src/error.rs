@@ -256,12 +256,12 @@ mod tests {
 
     #[test]
     fn io_errors_are_said_without_their_number() {
-        use std::io::{Error as E, ErrorKind as K};
+        use std::io::Error as E;
         assert_eq!(io_text(&E::from_raw_os_error(2)), "no such file or folder");
         assert_eq!(io_text(&E::from_raw_os_error(13)), "permission denied");
         assert_eq!(io_text(&E::from_raw_os_error(21)), "is a directory");
         let utf8 = std::fs::read_to_string("/proc/self/exe").unwrap_err();
         assert_eq!(io_text(&utf8), "not UTF-8 text");
-        assert_eq!(io_text(&E::new(K::Other, "Odd")), "odd");
+        assert_eq!(io_text(&E::other("Odd")), "odd");
     }
 }
