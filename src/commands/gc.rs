@@ -10,7 +10,7 @@ use clap::Args;
 use super::Context;
 use crate::error;
 use crate::store::Store;
-use crate::sync::gc::{compact, expire_notes};
+use crate::sync::gc::{compact, expire_notes, Compaction};
 use crate::sync::share::sharing;
 use crate::sync::{sync, SyncOptions};
 
@@ -52,15 +52,16 @@ pub fn run(ctx: &Context, args: GcArgs) -> Result<ExitCode> {
         super::sync::warn_about(ctx, &report);
     }
     let mut out = String::new();
+    let mut compacted = Vec::new();
     for name in store.memory_refs()? {
         if let Some(c) = compact(&store, &name)? {
             out.push_str(&format!(
                 "{}: {} commits, {} records -> 1 commit, {} records\n",
                 c.name, c.commits_before, c.records_before, c.records_after
             ));
+            compacted.push(c);
         }
     }
-    let compacted = !out.is_empty();
     let expired = expire_notes(&store)?;
     if expired > 0 {
         out.push_str(&format!(
@@ -74,29 +75,51 @@ pub fn run(ctx: &Context, args: GcArgs) -> Result<ExitCode> {
     // What was done here stands whatever the publish meets: say it first.
     ctx.report(&out)?;
     let published = match &remote {
-        Some(remote) => publish(ctx, &store, remote, compacted),
-        None => Ok(()),
+        Some(remote) => publish(ctx, &store, remote, &compacted),
+        None => Ok(ExitCode::SUCCESS),
     };
     ctx.refresh_view(&store);
-    published?;
-    Ok(ExitCode::SUCCESS)
+    published
 }
 
-/// Shares the compacted history with `remote`, if memory goes there.
-fn publish(ctx: &Context, store: &Store, remote: &str, compacted: bool) -> Result<()> {
+/// Whether commits of the history `c` replaced are part of its ref's history again (merged
+/// back in from a remote that kept writing on top of them).
+fn brought_back(store: &Store, c: &Compaction) -> bool {
+    store.tip(&c.name).ok().flatten().is_some_and(|tip| {
+        (store.ahead_behind(tip.commit, c.replaced)).is_ok_and(|n| n.ahead < c.commits_before)
+    })
+}
+
+/// Shares the compacted history with `remote`, if memory goes there. Exits 75 as `sync` does
+/// when the remote kept moving: the compaction here stands, the push waits for a later sync.
+fn publish(
+    ctx: &Context,
+    store: &Store,
+    remote: &str,
+    compacted: &[Compaction],
+) -> Result<ExitCode> {
     let share = sharing(store, remote);
     if !share.pushes() {
         ctx.ui.status(format_args!(
             "memory was not published to {remote}: it is {}; `git rune remote add {remote}` shares it",
             share.why()
         ));
-        return Ok(());
+        return Ok(ExitCode::SUCCESS);
     }
     let slow = |what: &str| ctx.ui.status(what);
     let report = sync(store, remote, SyncOptions::default(), &slow)
-        .map_err(|e| not_published(e, remote, compacted))?;
+        .map_err(|e| not_published(e, remote, !compacted.is_empty()))?;
+    if report.kept_history.is_none() {
+        for c in compacted.iter().filter(|c| brought_back(store, c)) {
+            ctx.ui.warn(format_args!(
+                "{}: merging {remote}'s memory, written to meanwhile on top of the old history, brought that history back here, so it is not compact after all (nothing is lost); run `git rune gc` again when {remote} is quiet",
+                c.name
+            ));
+        }
+    }
     if let Some(why) = &report.gave_up {
         ctx.ui.warn(why);
+        return Ok(ExitCode::from(crate::error::Kind::Conflict.exit_code()));
     } else if let Some(kept) = &report.kept_history {
         // The remote takes only fast-forwards: the sync joined the compacted history onto
         // the remote's, so memory is shared, but no history is compacted.
@@ -111,7 +134,7 @@ fn publish(ctx: &Context, store: &Store, remote: &str, compacted: bool) -> Resul
     } else if !report.pushed.is_empty() {
         ctx.report(&format!("published the compacted history to {remote}\n"))?;
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The error of a publish that failed after the history here was compacted: that is done and

@@ -18,6 +18,8 @@ pub struct Compaction {
     pub records_before: usize,
     pub records_after: usize,
     pub commits_before: usize,
+    /// The tip the compacted commit replaced.
+    pub replaced: ObjectId,
 }
 
 /// Compacts the history of memory ref `name`; `None` when there is nothing to compact (no
@@ -44,6 +46,7 @@ pub fn compact(store: &Store, name: &str) -> anyhow::Result<Option<Compaction>> 
             records_before: all.len(),
             records_after: keep.len(),
             commits_before,
+            replaced: tip.commit,
         }))
     })
 }

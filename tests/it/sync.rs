@@ -487,6 +487,50 @@ fn a_gc_whose_publish_is_refused_says_the_history_here_was_compacted() {
     assert_eq!(learnings(&a), vec!["same=take 2"]);
 }
 
+/// A remote whose memory refs move under every push (its update hook writes a new commit on
+/// top of the ref being pushed while the push is in flight): `sync` and `gc`'s publish merge what came in,
+/// give up after their rounds, and exit 75 (run again), where `gc` exited 0. The history `gc`
+/// compacted here stands either way, and nothing is lost.
+#[test]
+fn a_remote_that_keeps_moving_makes_sync_and_gc_exit_75() {
+    let remote = Remote::new();
+    let (a, _) = two_clones(&remote);
+    for i in 0..3 {
+        a.learn("same", &format!("take {i}"));
+    }
+    sync(&a);
+    let hook = remote.path.join("hooks/update");
+    std::fs::write(
+        &hook,
+        "#!/bin/sh\ncur=$(git rev-parse -q --verify \"$1\") || exit 0\n\
+         export GIT_AUTHOR_NAME=r GIT_AUTHOR_EMAIL=r@x GIT_COMMITTER_NAME=r GIT_COMMITTER_EMAIL=r@x\n\
+         c=$(git commit-tree \"$cur^{tree}\" -p \"$cur\" -m moved)\n\
+         git update-ref \"$1\" \"$c\" \"$cur\"\n",
+    )
+    .unwrap();
+    crate::common::make_executable(&hook);
+    a.learn("more", "one more");
+    let out = a.rune(&["sync"]);
+    assert_eq!(out.code, 75, "{}", out.snapshot());
+    assert!(out.stderr.contains("origin kept moving"), "{}", out.stderr);
+    let out = a.rune(&["gc"]);
+    assert_eq!(out.code, 75, "{}", out.snapshot());
+    assert!(
+        out.stdout.contains("refs/rune/memory: ")
+            && out.stderr.contains("origin kept moving")
+            && out.stderr.contains("refs/rune/memory: merging origin's memory, written to meanwhile on top of the old history, brought that history back here"),
+        "{}",
+        out.snapshot()
+    );
+    assert_eq!(learnings(&a), vec!["more=one more", "same=take 2"]);
+    std::fs::remove_file(&hook).unwrap();
+    a.rune(&["-q", "sync"]).success();
+    assert_eq!(
+        remote.git(&["rev-parse", "refs/rune/memory"]),
+        a.git(&["rev-parse", "refs/rune/memory"])
+    );
+}
+
 /// `receive.denyNonFastForwards` and `receive.denyDeletes` guard only branches
 /// (`refs/heads/`): a bare remote with both set takes a compacted memory history like any
 /// other, and the clones converge.

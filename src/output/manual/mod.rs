@@ -72,7 +72,7 @@ pub fn exit_statuses() -> Vec<(String, String)> {
     }
     rows.push((
         "3, 4, 5".into(),
-        "a result, not an error: `oracle reattach` (3 not ready, 4 failed, 5 withheld as TAINTED), `context preview` (3 blocked); `verify` exits 1 when memory is not clean, `why` 1 when no note names the commit, `sync` 75 when the remote kept moving (what came in is merged, the push waits)".into(),
+        "a result, not an error: `oracle reattach` (3 not ready, 4 failed, 5 withheld as TAINTED), `context preview` (3 blocked); `verify` exits 1 when memory is not clean, `why` 1 when no note names the commit, `sync` and `gc <remote>` 75 when the remote kept moving (what came in is merged, the push waits)".into(),
     ));
     rows.push((
         "126, 127".into(),
