@@ -35,8 +35,9 @@ pub fn run(ctx: &Context, args: LogArgs) -> Result<ExitCode> {
     }
     let mut out = String::new();
     for e in &entries {
-        // Summaries name records: through the gate (commits written before it gated them).
-        let summary = crate::integrity::gate::gated_summary(&e.summary);
+        // Summaries name records: through the gate (commits written before it gated them),
+        // a SUSPICIOUS headline marked.
+        let summary = crate::integrity::gate::shown_summary(&e.summary);
         let time = chrono::DateTime::from_timestamp(e.time, 0);
         if ctx.ui.json {
             out.push_str(&json::line(&LogJson {

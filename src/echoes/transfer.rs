@@ -151,7 +151,8 @@ pub fn import(
                 match format::parse(&role, kind, &chunk) {
                     Ok(parsed) => {
                         for e in parsed {
-                            if let Parsed::Entry(e) = e {
+                            if let Parsed::Entry(mut e) = e {
+                                unmark(&mut e.body);
                                 let check = Sealer::new(sealer.redacts())
                                     .seal(Draft::new(e.body.clone()), &|f, _| {
                                         format!("{rel}:{line} ({f})")
@@ -201,6 +202,18 @@ pub fn import(
     })?;
     out.records = n;
     Ok(out)
+}
+
+/// Takes off the SUSPICIOUS marks an export put on an entry (see
+/// [`crate::integrity::gate::unmark_body`]); a marked title gave the entry another uid.
+fn unmark(body: &mut Body) {
+    let before = body.title().to_owned();
+    crate::integrity::gate::unmark_body(body);
+    if let Body::Echo(e) = body {
+        if e.title != before {
+            e.uid = echo::uid_for(&e.role, &e.title, &e.evidence);
+        }
+    }
 }
 
 fn rel(p: &Path, base: &Path) -> String {
@@ -281,8 +294,10 @@ fn plan(state: &State, bodies: &[Body], redact: bool) -> Result<Vec<Sealed>> {
 /// its placeholder, as in the echoes directory); refuses to overwrite a file unless `force`.
 /// Returns the files.
 pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Vec<PathBuf>> {
-    let snap = crate::memory::Snapshot::read(store)?;
+    let mut snap = crate::memory::Snapshot::read(store)?;
     let withheld = crate::memory::cache::gate::withheld(store, &snap)?;
+    // SUSPICIOUS entries marked, as `echo show` prints them.
+    let withheld = crate::integrity::gate::gate_all(&mut snap.state, &withheld);
     let withhold = |r: &Record| withheld.contains(&r.id);
     let state = &snap.state;
     let mut files = Vec::new();

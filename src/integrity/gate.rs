@@ -394,6 +394,22 @@ pub fn gated_summary(summary: &str) -> String {
     }
 }
 
+/// A memory commit's summary as `git rune log` shows it: [`gated_summary`], its headline
+/// marked when the gate finds it SUSPICIOUS.
+pub fn shown_summary(summary: &str) -> String {
+    let issues = scan_text(unmark(summary));
+    if issues.is_empty() || verdict(&issues) == Verdict::Tainted {
+        return gated_summary(summary);
+    }
+    let m = mark(&rules_of(&issues));
+    match summary.split_once(": ") {
+        Some((verb, rest)) if !verb.contains(char::is_whitespace) => {
+            format!("{verb}: {m}{}", unmark(rest))
+        }
+        _ => format!("{m}{}", unmark(summary)),
+    }
+}
+
 /// What a commit summary says in place of a headline the gate withholds.
 pub const WITHHELD_SUMMARY: &str = "(withheld by git-rune: TAINTED; see `git rune verify`)";
 
@@ -437,6 +453,34 @@ pub fn shown(r: &Record) -> Option<std::borrow::Cow<'_, Record>> {
 /// The gate's SUSPICIOUS mark for `rules`, as `load` writes it.
 pub fn mark(rules: &[&str]) -> String {
     format!("[SUSPICIOUS: {}] ", rules.join(", "))
+}
+
+/// `text` without the gate's own SUSPICIOUS mark at its start ([`mark`]: one a reader printed
+/// that came back in, a re-imported export, a copied line); what it marked is judged afresh.
+pub fn unmark(text: &str) -> &str {
+    text.strip_prefix("[SUSPICIOUS: ")
+        .and_then(|rest| rest.split_once("] "))
+        .filter(|(rules, _)| {
+            !rules.is_empty()
+                && (rules.bytes()).all(|b| b.is_ascii_lowercase() || b"0123456789-, ".contains(&b))
+        })
+        .map_or(text, |(_, rest)| rest)
+}
+
+/// Takes the gate's SUSPICIOUS marks off every text of `body` ([`unmark`]): a record coming
+/// in (sealed, or compared with memory by an import) is judged afresh wherever it is read.
+pub fn unmark_body(body: &mut Body) {
+    body.texts_mut(&mut |_, v| {
+        let marked = v.len() - unmark(v).len();
+        v.drain(..marked);
+    });
+}
+
+/// [`gate_kind`] for every kind, as a file written out of memory (an export) shows it.
+pub fn gate_all(state: &mut crate::model::State, withheld: &HashSet<String>) -> HashSet<String> {
+    (Kind::ALL.iter())
+        .flat_map(|k| gate_kind(state, *k, Some(withheld)))
+        .collect()
 }
 
 /// Fields that place a record (its section, task, role, date, files) rather than say what it
@@ -534,10 +578,7 @@ pub fn gate_kind(
 pub fn gated_text(text: &str) -> Option<String> {
     // A line marked when it was written (a commit note's headline) is judged, and marked, as
     // the text it marks: once.
-    let text = text
-        .strip_prefix("[SUSPICIOUS: ")
-        .and_then(|rest| rest.split_once("] "))
-        .map_or(text, |(_, rest)| rest);
+    let text = unmark(text);
     let issues = scan_text(text);
     match verdict(&issues) {
         Verdict::Tainted => None,
@@ -550,6 +591,20 @@ pub fn gated_text(text: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::model::{Extra, GitState, Meta};
+
+    #[test]
+    fn only_the_gates_own_mark_is_taken_off() {
+        let marked = format!("{}Use X", mark(&["html-comment", "bidi"]));
+        assert_eq!(unmark(&marked), "Use X");
+        for kept in [
+            "[SUSPICIOUS: ] Use X",
+            "[SUSPICIOUS: Not A Rule] Use X",
+            "Use [SUSPICIOUS: bidi] X",
+            "[SUSPICIOUS: bidi]Use X",
+        ] {
+            assert_eq!(unmark(kept), kept);
+        }
+    }
 
     #[test]
     fn a_known_verdict_is_read_from_a_line_only_when_its_id_is_its_content() {

@@ -4,11 +4,13 @@
 //! A point is a memory commit (it stands for its own ref only), memory now, as of the last
 //! save, or any folded state (`read` makes one for a code commit, through its note).
 
+use std::collections::HashSet;
+
 use anyhow::Result;
 use similar::TextDiff;
 
 use super::Snapshot;
-use crate::integrity::gate::withheld;
+use crate::integrity::gate::gate_all;
 use crate::model::{fold, Record, State};
 use crate::store::{branch_ref, ObjectId, Store, MEMORY_REF};
 use crate::text::short;
@@ -99,10 +101,15 @@ impl Point {
 /// Compares two points per view file (only `only` when given); files without a change are
 /// left out.
 pub fn diff(from: &Point, to: &Point, only: Option<ViewFile>) -> MemoryDiff {
+    // As every reader shows records: SUSPICIOUS ones marked (a marked copy keeps its id), and
+    // withheld ones as their placeholders.
+    let (mut old, mut new) = (from.state.clone(), to.state.clone());
+    let mut hidden = gate_all(&mut old, &HashSet::new());
+    hidden.extend(gate_all(&mut new, &HashSet::new()));
     let files = ViewFile::ALL
         .into_iter()
         .filter(|f| only.is_none_or(|o| o == *f))
-        .map(|f| compare(f, &from.state, &to.state))
+        .map(|f| compare(f, &old, &new, &hidden))
         .filter(|d| !d.text.is_empty() || !d.added.is_empty() || !d.removed.is_empty())
         .collect();
     MemoryDiff {
@@ -113,7 +120,8 @@ pub fn diff(from: &Point, to: &Point, only: Option<ViewFile>) -> MemoryDiff {
 }
 
 /// Compares one view file's records and text between two states.
-fn compare(file: ViewFile, old: &State, new: &State) -> FileDiff {
+fn compare(file: ViewFile, old: &State, new: &State, hidden: &HashSet<String>) -> FileDiff {
+    let withheld = |r: &Record| hidden.contains(&r.id);
     let live = |s: &State| -> Vec<Record> {
         if file == ViewFile::Checkpoint {
             s.open_checkpoint().cloned().into_iter().collect()
@@ -176,17 +184,18 @@ mod tests {
         let c = decision(4, "C", &[]);
         let old = fold([&a, &b]);
         let new = fold([&a, &b, &a2, &c]);
-        let d = compare(ViewFile::Decisions, &old, &fold([&a2]));
+        let none = HashSet::new();
+        let d = compare(ViewFile::Decisions, &old, &fold([&a2]), &none);
         // From {A, B} to {A2} alone: A edited into A2, B removed.
         assert_eq!(d.changed, vec![(a.id.clone(), a2.id.clone())]);
         assert_eq!(d.removed, vec![b.id.clone()]);
         assert!(d.added.is_empty());
-        let d = compare(ViewFile::Decisions, &old, &new);
+        let d = compare(ViewFile::Decisions, &old, &new, &none);
         assert_eq!(d.added, vec![c.id.clone()]);
         assert!(d
             .text
             .starts_with("--- a/.rune/decisions.md\n+++ b/.rune/decisions.md\n"));
-        let same = compare(ViewFile::Decisions, &new, &new);
+        let same = compare(ViewFile::Decisions, &new, &new, &none);
         assert!(same.text.is_empty() && same.added.is_empty() && same.removed.is_empty());
     }
 }

@@ -295,8 +295,10 @@ pub struct Exported {
 /// `oracle-pending/<sessionId>.json` for each oracle dispatch not orphaned.
 /// Refuses to overwrite a file unless `force`; nothing is written then.
 pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
-    let snap = super::Snapshot::read(store)?;
+    let mut snap = super::Snapshot::read(store)?;
     let withheld = super::cache::gate::withheld(store, &snap)?;
+    // As `show` prints it: SUSPICIOUS records marked (an import takes the marks off again).
+    let withheld = crate::integrity::gate::gate_all(&mut snap.state, &withheld);
     let hide = |r: &Record| withheld.contains(&r.id);
     let mut texts: Vec<(String, String)> = Vec::new();
     for file in ViewFile::ALL {

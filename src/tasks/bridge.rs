@@ -58,7 +58,7 @@ pub fn import_sp_json(
     text: &str,
     shown: &str,
 ) -> Result<Imported> {
-    let file = sp_json::parse(text, &store.now()).map_err(|e| {
+    let mut file = sp_json::parse(text, &store.now()).map_err(|e| {
         error::input(
             e.to_string(),
             match &e {
@@ -72,6 +72,10 @@ pub fn import_sp_json(
             },
         )
     })?;
+    // An exported file marks SUSPICIOUS titles: the marks are not what the task says.
+    (file.tasks.iter_mut())
+        .chain(&mut file.blocks)
+        .for_each(crate::integrity::gate::unmark_body);
     let drift = sp_drift(
         store,
         file.git_branch.as_deref(),
@@ -148,10 +152,12 @@ pub fn import_sp_json(
 
 /// The branch's tasks and context blocks as the seed's `sp.json` (one line, no newline),
 /// through the integrity gate: a task or block it withholds is left out of the file (an
-/// import of the file then leaves it as it is in memory).
+/// import of the file then leaves it as it is in memory), a SUSPICIOUS one is marked.
 pub fn export_sp_json(store: &Store) -> Result<String> {
-    let snap = Snapshot::read(store)?;
+    let mut snap = Snapshot::read(store)?;
     let withheld = crate::memory::cache::gate::withheld(store, &snap)?;
+    // SUSPICIOUS tasks and blocks marked, as `task list` prints them.
+    let withheld = crate::integrity::gate::gate_all(&mut snap.state, &withheld);
     let shown = |records: &[Record]| -> Vec<Record> {
         records
             .iter()

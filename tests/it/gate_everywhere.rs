@@ -1014,3 +1014,112 @@ fn resume_and_context_status_mark_the_lines_they_print() {
         assert!(line(label).contains("[SUSPICIOUS: "), "{label}\n{status}");
     }
 }
+
+/// Regression: the exports (`export rune-dir`, `export echoes`, `export sp-json`) wrote a
+/// SUSPICIOUS record as recorded, where `show`, `echo show` and `task list` mark it. They mark
+/// it now, and an import of the exported files takes the marks off: it adds nothing.
+#[test]
+fn exports_mark_a_suspicious_record_and_imports_take_the_mark_off() {
+    let repo = noted_repo();
+    let hidden = "see <!-- a note only the model reads --> here";
+    repo.rune(&["-q", "convention", "Odd convention", "--pattern", hidden])
+        .success();
+    repo.rune(&["-q", "task", "add", &format!("Fix {hidden}")])
+        .success();
+    repo.rune(&[
+        "-q",
+        "echo",
+        "add",
+        "Odd echo",
+        "--role",
+        "reviewer",
+        "--layer",
+        "inscribed",
+        "--confidence",
+        "0.8",
+        "--text",
+        hidden,
+    ])
+    .success();
+    let marked = |text: &str, what: &str| {
+        assert!(
+            text.contains("[SUSPICIOUS: html-comment]"),
+            "{what}: {text}"
+        )
+    };
+    let out = repo.root.join("out");
+    repo.rune(&[
+        "-q",
+        "export",
+        "rune-dir",
+        out.join("rune").to_str().unwrap(),
+    ])
+    .success();
+    marked(&repo.read("out/rune/conventions.md"), "conventions.md");
+    marked(&repo.read("out/rune/tasks.md"), "tasks.md");
+    repo.rune(&[
+        "-q",
+        "export",
+        "echoes",
+        out.join("echoes").to_str().unwrap(),
+    ])
+    .success();
+    marked(
+        &repo.read("out/echoes/reviewer/MEMORY.md"),
+        "reviewer/MEMORY.md",
+    );
+    repo.rune(&["-q", "export", "sp-json"]).success();
+    marked(&repo.read("sp.json"), "sp.json");
+    let refs = repo.git(&["for-each-ref", "refs/rune"]);
+    let dry = repo
+        .rune(&["import", "rune-dir", "out/rune", "--dry-run"])
+        .success();
+    assert!(
+        dry.stdout.contains("would add 0 records"),
+        "{}",
+        dry.snapshot()
+    );
+    let echoes = repo.rune(&["import", "echoes", "out/echoes"]).success();
+    assert_eq!(
+        repo.git(&["for-each-ref", "refs/rune"]),
+        refs,
+        "{}",
+        echoes.snapshot()
+    );
+    repo.rune(&["-q", "import", "sp-json"]).success();
+    let tasks = repo.rune(&["task", "list", "--json"]).success().stdout;
+    assert_eq!(tasks.lines().count(), 1, "{tasks}");
+    assert!(
+        tasks.contains(&format!(
+            "\"title\":\"Fix {}\"",
+            hidden.replace('"', "\\\"")
+        )),
+        "{tasks}"
+    );
+}
+
+/// Regression: `git rune log` summaries and `git rune diff` showed a SUSPICIOUS record's
+/// headline with no mark, where `show` marks it.
+#[test]
+fn log_and_diff_mark_a_suspicious_record() {
+    let repo = noted_repo();
+    let mut args = vec!["-q"];
+    args.extend(crate::common::decide_args(
+        "Use <!-- a note only the model reads --> here",
+        &[],
+    ));
+    repo.rune(&args).success();
+    let log = repo.rune(&["log"]).success().stdout;
+    let first = log.lines().next().unwrap_or_default();
+    assert!(
+        first.contains("decide: [SUSPICIOUS: html-comment] Use <!--"),
+        "{log}"
+    );
+    let diff = repo.rune(&["diff", "HEAD"]).success().stdout;
+    assert!(
+        diff.contains("+## [") && diff.contains("Decision: [SUSPICIOUS: html-comment] Use <!--"),
+        "{diff}"
+    );
+    let json = repo.rune(&["diff", "HEAD", "--json"]).success().stdout;
+    assert!(json.contains("[SUSPICIOUS: html-comment]"), "{json}");
+}
