@@ -386,27 +386,30 @@ pub fn gated_summary(summary: &str) -> String {
     if verdict(&scan_text(summary)) != Verdict::Tainted {
         return summary.to_owned();
     }
+    with_headline(summary, |_| WITHHELD_SUMMARY.to_owned())
+}
+
+/// `summary` (`<verb>: <headline>`, or a headline alone) with its headline replaced by
+/// `headline(the headline)`.
+fn with_headline(summary: &str, headline: impl Fn(&str) -> String) -> String {
     match summary.split_once(": ") {
-        Some((verb, _)) if !verb.contains(char::is_whitespace) => {
-            format!("{verb}: {WITHHELD_SUMMARY}")
+        Some((verb, rest)) if !verb.contains(char::is_whitespace) => {
+            format!("{verb}: {}", headline(rest))
         }
-        _ => WITHHELD_SUMMARY.to_owned(),
+        _ => headline(summary),
     }
 }
 
 /// A memory commit's summary as `git rune log` shows it: [`gated_summary`], its headline
 /// marked when the gate finds it SUSPICIOUS.
 pub fn shown_summary(summary: &str) -> String {
-    let issues = scan_text(unmark(summary));
-    if issues.is_empty() || verdict(&issues) == Verdict::Tainted {
-        return gated_summary(summary);
-    }
-    let m = mark(&rules_of(&issues));
-    match summary.split_once(": ") {
-        Some((verb, rest)) if !verb.contains(char::is_whitespace) => {
-            format!("{verb}: {m}{}", unmark(rest))
-        }
-        _ => format!("{m}{}", unmark(summary)),
+    let issues = scan_text(summary);
+    match verdict(&issues) {
+        Verdict::Tainted => with_headline(summary, |_| WITHHELD_SUMMARY.to_owned()),
+        _ if issues.is_empty() => summary.to_owned(),
+        _ => with_headline(summary, |h| {
+            format!("{}{}", mark(&rules_of(&issues)), unmark(h))
+        }),
     }
 }
 
