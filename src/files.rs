@@ -1,7 +1,50 @@
-//! Small file-system steps shared across layers: atomic writes and the stat that tells a
-//! file unchanged without reading it.
+//! Small file-system steps shared across layers: atomic writes, the files an export writes,
+//! and the stat that tells a file unchanged without reading it.
 
 use std::path::Path;
+
+/// Writes `files` (paths relative to `dir`, and their text) under `dir`, making the folders
+/// they need; refuses, writing nothing, when one of them exists and `force` is off. `export`
+/// names the command in hints (`git rune export <export> DIR`).
+pub(crate) fn write_export(
+    dir: &Path,
+    files: &[(String, String)],
+    force: bool,
+    export: &str,
+) -> anyhow::Result<()> {
+    use crate::error;
+    let shown = dir.display();
+    let taken: Vec<&str> = (files.iter())
+        .filter(|(name, _)| !force && dir.join(name).exists())
+        .map(|(name, _)| name.as_str())
+        .collect();
+    if !taken.is_empty() {
+        return Err(error::input(
+            format!("{shown} already holds {}", taken.join(", ")),
+            error::pass(
+                "force",
+                "",
+                " to overwrite them, or name an empty folder; nothing was written",
+            ),
+        ));
+    }
+    let failed = |what: String| {
+        move |e: std::io::Error| {
+            error::environment(
+                format!("cannot write {what}: {}", error::io_text(&e)),
+                format!("name a folder you can write: `git rune export {export} DIR`"),
+            )
+        }
+    };
+    std::fs::create_dir_all(dir).map_err(failed(shown.to_string()))?;
+    for (name, text) in files {
+        let path = dir.join(name);
+        (path.parent().map_or(Ok(()), std::fs::create_dir_all))
+            .and_then(|()| write_atomic(&path, text.as_bytes()).map(drop))
+            .map_err(failed(format!("{shown}/{name}")))?;
+    }
+    Ok(())
+}
 
 /// A file's size and modification time in nanoseconds; `None` when it cannot be read, or
 /// when its clock has whole seconds only (a change in the same second would not show).

@@ -219,29 +219,9 @@ fn import_rune_dir(ctx: &Context, a: RuneDirImportArgs) -> Result<ExitCode> {
 
 pub fn export(ctx: &Context, a: ExportArgs) -> Result<ExitCode> {
     let a = match a.format {
-        ExportFormat::Echoes(a) => return export_echoes(ctx, a),
         ExportFormat::SpJson(a) => a,
-        ExportFormat::RuneDir(a) => {
-            let store = ctx.store()?;
-            let dir = ctx.dir.join(&a.dir);
-            let done = rune_dir::export(&store, &dir, a.force)?;
-            if ctx.ui.json {
-                let v = json::ExportJson {
-                    dir: Some(dir.display().to_string()),
-                    file: None,
-                    files: Some(&done.files),
-                    version: json::VERSION,
-                };
-                ctx.print_json(&v)?;
-            }
-            ctx.ui.status(format_args!(
-                "wrote {} files to {}: {}",
-                done.files.len(),
-                dir.display(),
-                done.files.join(", ")
-            ));
-            return Ok(ExitCode::SUCCESS);
-        }
+        ExportFormat::RuneDir(a) => return export_dir(ctx, &a, rune_dir::export),
+        ExportFormat::Echoes(a) => return export_dir(ctx, &a, crate::echoes::transfer::export),
     };
     let store = ctx.store()?;
     let text = tasks::export_sp_json(&store)?;
@@ -322,15 +302,28 @@ fn import_echoes(ctx: &Context, a: EchoesImportArgs) -> Result<ExitCode> {
     ))
 }
 
-/// `export echoes DIR`: memory's echoes as a `.claude/echoes/` tree.
-fn export_echoes(ctx: &Context, a: RuneDirExportArgs) -> Result<ExitCode> {
+/// `export rune-dir DIR` and `export echoes DIR`: the files `write` writes into the folder.
+fn export_dir(
+    ctx: &Context,
+    a: &RuneDirExportArgs,
+    write: fn(&crate::store::Store, &std::path::Path, bool) -> Result<Vec<String>>,
+) -> Result<ExitCode> {
     let store = ctx.store()?;
     let dir = ctx.dir.join(&a.dir);
-    let files = crate::echoes::transfer::export(&store, &dir, a.force)?;
+    let files = write(&store, &dir, a.force)?;
+    if ctx.ui.json {
+        ctx.print_json(&json::ExportJson {
+            dir: Some(dir.display().to_string()),
+            file: None,
+            files: Some(&files),
+            version: json::VERSION,
+        })?;
+    }
     ctx.ui.status(format_args!(
-        "wrote {} files to {}",
+        "wrote {} files to {}: {}",
         files.len(),
-        dir.display()
+        dir.display(),
+        files.join(", ")
     ));
     Ok(ExitCode::SUCCESS)
 }

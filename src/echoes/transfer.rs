@@ -292,8 +292,8 @@ fn plan(state: &State, bodies: &[Body], redact: bool) -> Result<Vec<Sealed>> {
 /// Writes every role's files (`MEMORY.md`, `knowledge.md`, `archive/MEMORY.md`) under `dir`
 /// as the view renders them, through the integrity gate (an entry it withholds is written as
 /// its placeholder, as in the echoes directory); refuses to overwrite a file unless `force`.
-/// Returns the files.
-pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Vec<PathBuf>> {
+/// Returns the files written, relative to `dir`.
+pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Vec<String>> {
     let mut snap = crate::memory::Snapshot::read(store)?;
     let withheld = crate::memory::cache::gate::withheld(store, &snap)?;
     // SUSPICIOUS entries marked, as `echo show` prints them.
@@ -305,45 +305,10 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Vec<PathBuf>> {
         for f in EchoFile::ALL {
             let text = format::render(&role, f, &state.echoes, &withhold);
             if !text.is_empty() {
-                files.push((dir.join(&role).join(f.rel_path()), text));
+                files.push((format!("{role}/{}", f.rel_path()), text));
             }
         }
     }
-    if !force {
-        if let Some((p, _)) = files.iter().find(|(p, _)| p.exists()) {
-            return Err(crate::error::input(
-                format!("{} already exists", p.display()),
-                crate::error::pass(
-                    "force",
-                    "",
-                    " to overwrite, or export into an empty directory",
-                ),
-            ));
-        }
-    }
-    for (p, text) in &files {
-        if let Some(parent) = p.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| {
-                crate::error::environment(
-                    format!(
-                        "cannot create {}: {}",
-                        parent.display(),
-                        crate::error::io_text(&e)
-                    ),
-                    "name a folder you can write: `git rune export echoes DIR`",
-                )
-            })?;
-        }
-        crate::files::write_atomic(p, text.as_bytes()).map_err(|e| {
-            crate::error::environment(
-                format!(
-                    "cannot write {}: {}",
-                    p.display(),
-                    crate::error::io_text(&e)
-                ),
-                "name a folder you can write: `git rune export echoes DIR`",
-            )
-        })?;
-    }
-    Ok(files.into_iter().map(|(p, _)| p).collect())
+    crate::files::write_export(dir, &files, force, "echoes")?;
+    Ok(files.into_iter().map(|(name, _)| name).collect())
 }

@@ -283,18 +283,12 @@ fn import_files(
     Ok(out)
 }
 
-/// What an export wrote.
-#[derive(Debug, Default)]
-pub struct Exported {
-    /// File names written, in the seed's order.
-    pub files: Vec<String>,
-}
-
 /// Writes the seed's files from memory (the current branch's, for branch-scoped files) into
 /// `dir`, plus a `checkpoint-<date>.resolved.md` archive for each resolved checkpoint and an
 /// `oracle-pending/<sessionId>.json` for each oracle dispatch not orphaned.
-/// Refuses to overwrite a file unless `force`; nothing is written then.
-pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
+/// Refuses to overwrite a file unless `force`; nothing is written then. Returns the files'
+/// names, in the seed's order.
+pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Vec<String>> {
     let mut snap = super::Snapshot::read(store)?;
     let withheld = super::cache::gate::withheld(store, &snap)?;
     // As `show` prints it: SUSPICIOUS records marked (an import takes the marks off again).
@@ -317,42 +311,8 @@ pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Exported> {
             }
         }
     }
-    let shown = dir.display();
-    if !force {
-        let taken: Vec<&str> = texts
-            .iter()
-            .filter(|(n, _)| dir.join(n).exists())
-            .map(|(n, _)| n.as_str())
-            .collect();
-        if !taken.is_empty() {
-            return Err(error::input(
-                format!("{shown} already holds {}", taken.join(", ")),
-                error::pass(
-                    "force",
-                    "",
-                    " to overwrite them, or name an empty folder; nothing was written",
-                ),
-            ));
-        }
-    }
-    let failed = |what: String| {
-        move |e: std::io::Error| {
-            let hint = "name a folder you can write: `git rune export rune-dir DIR`";
-            error::environment(format!("{what}: {}", error::io_text(&e)), hint)
-        }
-    };
-    std::fs::create_dir_all(dir).map_err(failed(format!("cannot create {shown}")))?;
-    let mut out = Exported::default();
-    for (name, text) in texts {
-        if let Some(sub) = dir.join(&name).parent() {
-            std::fs::create_dir_all(sub)
-                .map_err(failed(format!("cannot create {}", sub.display())))?;
-        }
-        crate::files::write_atomic(&dir.join(&name), text.as_bytes())
-            .map_err(failed(format!("cannot write {shown}/{name}")))?;
-        out.files.push(name);
-    }
-    Ok(out)
+    crate::files::write_export(dir, &texts, force, "rune-dir")?;
+    Ok(texts.into_iter().map(|(name, _)| name).collect())
 }
 
 /// git-rune's own view is saved, not imported. Returns whether `dir` is the work tree's
