@@ -148,7 +148,7 @@ fn post_checkout(store: &Store, args: &[String], report: &mut HookReport) -> Res
         return Ok(());
     }
     // A rebase checks out commits on its way; the view stays with the branch being rebased.
-    if compose::rebasing_branch(store).is_some() {
+    if store.rebasing_branch().is_some() {
         return Ok(());
     }
     let Some(view) = View::open(store) else {

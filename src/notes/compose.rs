@@ -18,14 +18,11 @@ const PENDING: &str = "pending-notes";
 /// a previous run could not write. When the notes ref cannot be moved, HEAD is remembered as
 /// pending and the error returned.
 pub fn note_head(store: &Store) -> store::Result<()> {
-    let mut head = store.head_info()?;
+    // During a rebase, the branch it rebases (`Store::head_info`).
+    let head = store.head_info()?;
     let Some(commit) = head.head else {
         return Ok(());
     };
-    if head.branch.is_none() {
-        // A rebase replays commits on a detached HEAD; they belong to the branch it rebases.
-        head.branch = rebasing_branch(store);
-    }
     let pending_path = store.git_dir().join("rune").join(PENDING);
     let pending = read_pending(&pending_path, commit);
     let memory = store.ref_id(MEMORY_REF)?;
@@ -323,12 +320,4 @@ fn open_checkpoint(
 fn cherry_picked(store: &Store) -> Option<ObjectId> {
     let text = std::fs::read_to_string(store.git_dir().join("CHERRY_PICK_HEAD")).ok()?;
     ObjectId::from_hex(text.trim().as_bytes()).ok()
-}
-
-/// The branch a rebase in progress is rebasing, from git's rebase state.
-pub fn rebasing_branch(store: &Store) -> Option<String> {
-    ["rebase-merge", "rebase-apply"].iter().find_map(|dir| {
-        let name = std::fs::read_to_string(store.git_dir().join(dir).join("head-name")).ok()?;
-        name.trim().strip_prefix("refs/heads/").map(str::to_owned)
-    })
 }

@@ -10,7 +10,8 @@ use super::{git_err, Result, Store};
 /// Where HEAD is.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HeadInfo {
-    /// Short branch name; `None` when detached.
+    /// Short branch name; `None` when detached, except during a rebase, which replays the
+    /// branch it rebases on a detached HEAD: that branch.
     pub branch: Option<String>,
     /// The commit HEAD resolves to; `None` on an unborn branch.
     pub head: Option<ObjectId>,
@@ -22,10 +23,12 @@ pub struct HeadInfo {
 const MAX_DIRTY: usize = 200;
 
 impl Store {
-    /// Reads HEAD, its branch and the branch's upstream.
+    /// Reads HEAD, its branch (during a rebase, the branch being rebased) and the branch's
+    /// upstream.
     pub fn head_info(&self) -> Result<HeadInfo> {
         let head = self.repo.head().map_err(git_err("cannot read HEAD"))?;
-        let branch = head.referent_name().map(|n| n.shorten().to_string());
+        let branch = (head.referent_name().map(|n| n.shorten().to_string()))
+            .or_else(|| self.rebasing_branch());
         let head_id = head.id().map(|id| id.detach());
         let upstream = branch.as_deref().and_then(|b| {
             let config = self.repo.config_snapshot();
@@ -39,6 +42,15 @@ impl Store {
             branch,
             head: head_id,
             upstream,
+        })
+    }
+
+    /// The branch a rebase in progress is rebasing, from git's rebase state (`head-name`);
+    /// `None` without a rebase, or for a rebase of a detached HEAD.
+    pub fn rebasing_branch(&self) -> Option<String> {
+        ["rebase-merge", "rebase-apply"].iter().find_map(|dir| {
+            let name = std::fs::read_to_string(self.git_dir().join(dir).join("head-name")).ok()?;
+            name.trim().strip_prefix("refs/heads/").map(str::to_owned)
         })
     }
 

@@ -233,3 +233,37 @@ fn a_cherry_picked_commit_carries_the_picked_commits_memory() {
     let why = repo.rune(&["why", "b:1"]).success().stdout;
     assert!(why.contains("title: Picked reason"), "{why}");
 }
+
+/// Regression: during a rebase (HEAD detached while git replays the branch), tasks and
+/// checkpoints went to `refs/rune/detached`: the view, which stays with the branch being
+/// rebased, then lost the branch's tasks, and once the rebase was done the branch had none of
+/// what was recorded during it. They belong to the branch being rebased.
+#[test]
+fn session_state_written_during_a_rebase_stays_with_the_branch() {
+    let repo = topic_repo();
+    repo.rune(&["-q", "task", "add", "Before the rebase"])
+        .success();
+    repo.commit_file("a", "topic", "topic change");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.commit_file("a", "main", "main change");
+    repo.git(&["checkout", "-q", "topic"]);
+    // A conflict stops the rebase half way, HEAD detached.
+    assert!(!repo.git_output(&["rebase", "main"]).status.success());
+    let during = repo.rune(&["task", "add", "During the rebase"]).success();
+    assert!(during.stdout.contains("2 pend"), "{}", during.snapshot());
+    repo.rune(&["-q", "checkpoint", "--doing", "Resolving a"])
+        .success();
+    assert!(repo.read(".rune/tasks.md").contains("Before the rebase"));
+    repo.write("a", "resolved");
+    repo.git(&["add", "a"]);
+    let done = repo.git_output(&["-c", "core.editor=true", "rebase", "--continue"]);
+    assert!(done.status.success(), "{done:?}");
+    let tasks = repo.rune(&["task", "list"]).success().stdout;
+    assert!(
+        tasks.contains("Before the rebase") && tasks.contains("During the rebase"),
+        "{tasks}"
+    );
+    let load = repo.rune(&["load"]).success().stdout;
+    assert!(load.contains("Resolving a"), "{load}");
+    assert_eq!(repo.git(&["for-each-ref", "refs/rune/detached"]), "");
+}
