@@ -151,6 +151,9 @@ fn post_checkout(store: &Store, args: &[String], report: &mut HookReport) -> Res
     if store.rebasing_branch().is_some() {
         return Ok(());
     }
+    // A branch renamed since (`git branch -m`) takes its session state along.
+    let head = store.head_info()?;
+    crate::memory::write::follow_rename(store, &crate::store::branch_ref(head.branch.as_deref()))?;
     let Some(view) = View::open(store) else {
         return Ok(());
     };
@@ -163,7 +166,6 @@ fn post_checkout(store: &Store, args: &[String], report: &mut HookReport) -> Res
         return Ok(());
     }
     view.switch(store)?;
-    let head = store.head_info()?;
     report.status.push(format!(
         "git-rune: {VIEW_DIR}/ now shows {}",
         head.branch.as_deref().unwrap_or("the detached HEAD")

@@ -24,8 +24,36 @@ pub struct Written {
 pub fn scope_ref(store: &Store, scope: Scope) -> Result<String, StoreError> {
     Ok(match scope {
         Scope::Memory => MEMORY_REF.to_owned(),
-        Scope::Branch => branch_ref(store.head_info()?.branch.as_deref()),
+        Scope::Branch => {
+            let branch = branch_ref(store.head_info()?.branch.as_deref());
+            follow_rename(store, &branch)?;
+            branch
+        }
     })
+}
+
+/// After `git branch -m A B`, A's session state goes with the branch: its ref is renamed to
+/// `branch` (B's state ref; no commit is made) when B has none yet, B's reflog says it was
+/// called A, and no branch is called A any more (one that is has its own). Returns whether
+/// it moved.
+pub(crate) fn follow_rename(store: &Store, branch: &str) -> Result<bool, StoreError> {
+    let Some(to) = branch.strip_prefix("refs/rune/branches/") else {
+        return Ok(false);
+    };
+    if store.ref_id(branch)?.is_some() {
+        return Ok(false);
+    }
+    for from in store.renamed_from(to) {
+        if store.ref_id(&format!("refs/heads/{from}"))?.is_some() {
+            break;
+        }
+        let old = branch_ref(Some(&from));
+        if store.ref_id(&old)?.is_some() {
+            store.rename_ref(&old, branch)?;
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Commits what `make` returns to the ref of `scope` for the current branch, then refreshes
@@ -138,11 +166,14 @@ pub fn sync_view(store: &Store) -> Result<Option<Refresh>> {
     let branch = crate::store::branch_ref(head.branch.as_deref());
     let manifest = view.manifest();
     let shown = view.rendered_for(&manifest);
-    Ok(Some(if shown.as_deref() == Some(branch.as_str()) {
-        view.checkout(store, &[])?
-    } else {
-        view.switch(store)?
-    }))
+    let renamed = follow_rename(store, &branch)?;
+    Ok(Some(
+        if renamed || shown.as_deref() == Some(branch.as_str()) {
+            view.checkout(store, &[])?
+        } else {
+            view.switch(store)?
+        },
+    ))
 }
 
 /// [`refresh_view`] after writes that say what they added, which the refresh then need not

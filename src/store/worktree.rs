@@ -54,6 +54,72 @@ impl Store {
         })
     }
 
+    /// The names branch `to` had before, newest first (`git branch -m A B`, then `B C`: B, A),
+    /// from the renames its reflog records.
+    pub fn renamed_from(&self, to: &str) -> Vec<String> {
+        let log = self.repo.common_dir().join("logs/refs/heads").join(to);
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        let renames: Vec<(&str, &str)> = (text.lines())
+            .filter_map(|l| {
+                let (_, said) = l.split_once("\tBranch: renamed refs/heads/")?;
+                said.split_once(" to refs/heads/")
+            })
+            .collect();
+        let mut out: Vec<String> = Vec::new();
+        let mut name = to;
+        while let Some((a, _)) = renames.iter().rev().find(|(_, b)| *b == name) {
+            if *a == to || out.iter().any(|o| o == a) {
+                break;
+            }
+            out.push((*a).to_owned());
+            name = a;
+        }
+        out
+    }
+
+    /// Renames ref `from` to `to` (which must not exist) in one transaction, keeping the commit
+    /// it names; fails if either moved meanwhile.
+    pub(crate) fn rename_ref(&self, from: &str, to: &str) -> Result<()> {
+        use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
+        use gix::refs::Target;
+        let Some(id) = self.ref_id(from)? else {
+            return Ok(());
+        };
+        let name = |n: &str| {
+            n.try_into()
+                .map_err(git_err::<gix::validate::reference::name::Error>(format!(
+                    "invalid ref name {n}"
+                )))
+        };
+        let edits = vec![
+            RefEdit {
+                change: Change::Update {
+                    log: LogChange {
+                        mode: RefLog::AndReference,
+                        force_create_reflog: false,
+                        message: format!("renamed from {from}").into(),
+                    },
+                    expected: PreviousValue::MustNotExist,
+                    new: Target::Object(id),
+                },
+                name: name(to)?,
+                deref: false,
+            },
+            RefEdit {
+                change: Change::Delete {
+                    expected: PreviousValue::MustExistAndMatch(Target::Object(id)),
+                    log: RefLog::AndReference,
+                },
+                name: name(from)?,
+                deref: false,
+            },
+        ];
+        self.repo
+            .edit_references(edits)
+            .map(drop)
+            .map_err(git_err(format!("cannot rename {from} to {to}")))
+    }
+
     /// The branch HEAD was on before it last moved to `branch` (`git checkout`/`switch`, as the
     /// HEAD log records it): `None` without such a move, or when it came from `branch` itself or
     /// from a detached HEAD.

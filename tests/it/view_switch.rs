@@ -144,3 +144,42 @@ fn a_switch_after_a_sync_renders_the_merged_memory() {
     switch_and_compare(&b, &["checkout", "-q", "feature"]);
     assert!(b.read(".rune/learnings.jsonl").contains("more from ada"));
 }
+
+/// Regression: after `git branch -m A B` (a `master` renamed `main`, say) the branch's tasks,
+/// checkpoint and progress stayed under `refs/rune/branches/A`: B showed none, and what was
+/// recorded next started B's session state afresh. The state ref follows the rename (no
+/// commit made) when B has none yet and no branch is called A any more; a new branch that
+/// takes the old name starts empty.
+#[test]
+fn session_state_follows_a_branch_rename() {
+    let repo = TestRepo::new();
+    repo.commit_file("a", "1", "base");
+    repo.rune(&["-q", "init", "--hooks"]).success();
+    repo.rune(&["-q", "task", "add", "Main task"]).success();
+    repo.git(&["checkout", "-q", "-b", "topic"]);
+    repo.rune(&["-q", "task", "add", "Topic task"]).success();
+    let tasks = |repo: &TestRepo| repo.rune(&["task", "list"]).success().stdout;
+    // The branch checked out, renamed twice: read first, then written.
+    repo.git(&["branch", "-m", "topic", "topic2"]);
+    assert!(tasks(&repo).contains("Topic task"), "{}", tasks(&repo));
+    assert!(repo.read(".rune/tasks.md").contains("Topic task"));
+    repo.git(&["branch", "-m", "topic2", "topic3"]);
+    repo.rune(&["-q", "task", "add", "Second topic task"])
+        .success();
+    let t = tasks(&repo);
+    assert!(
+        t.contains("Topic task") && t.contains("Second topic task"),
+        "{t}"
+    );
+    // Another branch, renamed while not checked out.
+    repo.git(&["branch", "-m", "main", "trunk"]);
+    repo.git(&["checkout", "-q", "trunk"]);
+    assert!(tasks(&repo).contains("Main task"), "{}", tasks(&repo));
+    assert_eq!(
+        repo.git(&["for-each-ref", "--format=%(refname)", "refs/rune/branches"]),
+        "refs/rune/branches/topic3\nrefs/rune/branches/trunk"
+    );
+    // A new branch under an old name has its own, empty session state.
+    repo.git(&["checkout", "-q", "-b", "main"]);
+    assert!(!tasks(&repo).contains("Main task"), "{}", tasks(&repo));
+}
