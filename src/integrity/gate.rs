@@ -338,7 +338,9 @@ pub fn scan_record(r: &Record) -> Vec<(&'static str, Issue)> {
         joined.push_str(t);
         joined.push('\n');
     }
-    scan_text(&joined)
+    // The author (last) is a name and an address, not prose for the learned model.
+    let prose = spans.last().map_or(joined.len(), |s| s.1);
+    super::scan_text_prose(&joined, prose)
         .into_iter()
         .map(|mut issue| {
             let k = spans.partition_point(|s| s.1 <= issue.offset).max(1) - 1;

@@ -126,7 +126,7 @@ const fn with_verdicts<const N: usize>(items: &[&'static str]) -> [(&'static str
 
 /// Changes whenever the rules or their tables change, so that verdicts cached under an older
 /// scanner (the gate cache, `memory::cache::gate`) are recomputed.
-pub const RULES_VERSION: u32 = 34;
+pub const RULES_VERSION: u32 = 35;
 
 /// At most this many issues are kept per rule (the first found): enough to act on, and a
 /// hostile text full of matches cannot make the report itself huge.
@@ -135,6 +135,13 @@ pub const MAX_ISSUES_PER_RULE: usize = 64;
 /// Scans one text (a record field or a view file) for content that could steer or mislead an
 /// agent reading it.
 pub fn scan_text(text: &str) -> Vec<Issue> {
+    scan_text_prose(text, text.len())
+}
+
+/// [`scan_text`], the learned `instruction-like` model reading only `text[..prose]`: what
+/// follows is not prose (a record's author, a name and an address), where a name of a
+/// letter or two scored as an order.
+pub(crate) fn scan_text_prose(text: &str, prose: usize) -> Vec<Issue> {
     let norm = Norm::new(text);
     let mut out = Sink::new(text, &norm);
     scan_hidden(text, &mut out);
@@ -153,7 +160,7 @@ pub fn scan_text(text: &str) -> Vec<Issue> {
     controls::scan_controls(t, &mut out);
     answers::scan_answers(t, &mut out);
     scan_blobs(t, &mut out);
-    model::scan_model(text, &mut out);
+    model::scan_model(text.get(..prose).unwrap_or(text), &mut out);
     let mut issues = out.issues;
     mentions::reread(text, &mut issues);
     issues.sort_by(|a, b| (a.offset, b.verdict).cmp(&(b.offset, a.verdict)));
