@@ -23,6 +23,7 @@ pub fn run(ctx: &Context, _args: StatusArgs) -> Result<ExitCode> {
     let out = if ctx.ui.json {
         json::line(&StatusJson {
             bare: st.bare,
+            checked_out: st.checked_out,
             branch: &st.head.branch,
             drift: DriftJson::from(&st.drift),
             head: st.head.head.map(|h| h.to_string()),

@@ -16,6 +16,9 @@ pub struct Status {
     pub head: HeadInfo,
     /// No work tree, so no `.rune/` view.
     pub bare: bool,
+    /// Whether git-rune has checked the view out in this work tree (a linked worktree made
+    /// without git-rune's hooks has none until `git rune init`).
+    pub checked_out: bool,
     /// Every view file's state.
     pub view: Vec<(ViewFile, FileState)>,
     /// The other files under `.rune/` (documents, the seed's record files) and their state.
@@ -65,6 +68,7 @@ pub fn status(store: &Store) -> Result<Status> {
     Ok(Status {
         head,
         bare: view.is_none(),
+        checked_out: view.as_ref().is_some_and(View::checked_out),
         view: states,
         documents: scan
             .files
@@ -141,6 +145,10 @@ impl Status {
         }
         if self.bare {
             out.push_str("bare repository: no .rune/ view\n");
+        } else if !self.checked_out {
+            out.push_str(&format!(
+                "{VIEW_DIR}/ is not checked out in this work tree: `git rune init` checks it out\n"
+            ));
         } else {
             // A view file deleted is restored by the next checkout; a document deleted is
             // deleted from memory by the next save.

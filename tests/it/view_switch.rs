@@ -183,3 +183,28 @@ fn session_state_follows_a_branch_rename() {
     repo.git(&["checkout", "-q", "-b", "main"]);
     assert!(!tasks(&repo).contains("Main task"), "{}", tasks(&repo));
 }
+
+/// Regression: in a linked worktree made without git-rune's hooks, `status` said ".rune/ is
+/// clean" where there was no `.rune/` at all. It says the view is not checked out there, and
+/// how to check it out.
+#[test]
+fn status_says_when_the_view_is_not_checked_out_in_a_worktree() {
+    let repo = TestRepo::new();
+    repo.commit_file("a", "1", "base");
+    repo.rune(&["-q", "init"]).success();
+    let wt = repo.root.join("wt");
+    repo.git(&["worktree", "add", "-q", "-b", "other", wt.to_str().unwrap()]);
+    let out = repo.rune_in(&wt, &["status"]).success().stdout;
+    assert!(
+        out.contains(".rune/ is not checked out in this work tree: `git rune init` checks it out"),
+        "{out}"
+    );
+    let json = repo.rune_in(&wt, &["status", "--json"]).success().stdout;
+    assert!(json.contains("\"checked_out\":false"), "{json}");
+    repo.rune_in(&wt, &["-q", "init"]).success();
+    assert!(repo
+        .rune_in(&wt, &["status"])
+        .success()
+        .stdout
+        .contains(".rune/ is clean"));
+}

@@ -14,6 +14,8 @@ use super::DriftJson;
 #[derive(Serialize)]
 pub struct StatusJson<'a> {
     pub bare: bool,
+    /// Whether the `.rune/` view is checked out in this work tree.
+    pub checked_out: bool,
     pub branch: &'a Option<String>,
     pub drift: DriftJson<'a>,
     pub head: Option<String>,
