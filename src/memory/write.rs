@@ -49,8 +49,9 @@ pub(crate) fn follow_rename(store: &Store, branch: &str) -> Result<bool, StoreEr
         }
         let old = branch_ref(Some(&from));
         if store.ref_id(&old)?.is_some() {
-            store.rename_ref(&old, branch)?;
-            return Ok(true);
+            // Another process may have moved it first: what counts is where it is now.
+            let _ = store.rename_ref(&old, branch);
+            return Ok(store.ref_id(branch)?.is_some());
         }
     }
     Ok(false)
