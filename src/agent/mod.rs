@@ -23,6 +23,7 @@ pub mod plugin;
 pub mod route;
 mod settings_file;
 pub mod summary;
+mod task_tools;
 mod tick;
 mod transcript;
 pub mod wiring;

@@ -42,6 +42,13 @@ pub struct ToolInput {
     pub notebook_path: Option<String>,
     /// TodoWrite: the agent's whole todo list.
     pub todos: Option<Vec<crate::tasks::todo::Todo>>,
+    /// TaskCreate, TaskUpdate: the task's title.
+    pub subject: Option<String>,
+    /// TaskUpdate: the task's new status (`pending`, `in_progress`, `completed`, `deleted`).
+    pub status: Option<String>,
+    /// TaskUpdate: the session's id of the task (TaskCreate answered with it).
+    #[serde(rename = "taskId")]
+    pub task_id: Option<String>,
 }
 
 /// The part of a Read's response the hook uses: `{"type":"text","file":{"numLines":…}}`.

@@ -38,30 +38,33 @@ pub fn post_tool_use(
             .map(|f| relative(f, at.work_tree.as_deref()));
         s.count(payload.tool(), payload.read_lines(), touched.as_deref());
     }
-    // A TodoWrite (and only that) opens the repository: the tasks follow the agent's list.
-    // An item the tasks cannot follow (it holds a secret, which the seal refuses) is left
-    // out, logged like a hook failure, told to the agent at once and again at the next session
-    // start; the list's other items are followed.
+    // A TodoWrite, TaskCreate or TaskUpdate (and only those) opens the repository: the tasks
+    // follow the agent's list. An item the tasks cannot follow (it holds a secret, which the
+    // seal refuses) is left out, logged like a hook failure, told to the agent at once and
+    // again at the next session start; the list's other items are followed.
     let mut refused = None;
-    if payload.tool() == "TodoWrite" && !failed {
-        if let Some(todos) = payload.tool_input.as_ref().and_then(|t| t.todos.as_deref()) {
-            let followed = crate::open::open(start, crate::open::Opener::Hook)
-                .and_then(|o| crate::tasks::follow_todos(&o.store, todos));
-            match followed {
-                Ok(f) => {
-                    if let Some(r) = f.refusal() {
-                        super::answer::log(git_dir, "PostToolUse", &r);
-                        refused = Some(format!("git-rune: {r}"));
-                    }
+    let todos = match payload.tool() {
+        _ if failed => None,
+        "TodoWrite" => payload.tool_input.as_ref().and_then(|t| t.todos.clone()),
+        _ => super::task_tools::todo(payload, git_dir).map(|t| vec![t]),
+    };
+    if let Some(todos) = todos {
+        let followed = crate::open::open(start, crate::open::Opener::Hook)
+            .and_then(|o| crate::tasks::follow_todos(&o.store, &todos));
+        match followed {
+            Ok(f) => {
+                if let Some(r) = f.refusal() {
+                    super::answer::log(git_dir, "PostToolUse", &r);
+                    refused = Some(format!("git-rune: {r}"));
                 }
-                Err(e) => {
-                    let msg = format!("TodoWrite not followed: {e:#}");
-                    super::answer::log(git_dir, "PostToolUse", &msg);
-                    refused = Some(format!(
-                        "git-rune: the todo list was not recorded as tasks ({}). Rewrite the item without the secret (name it instead, e.g. \"the key in $API_KEY\"); nothing of this list was saved.",
-                        crate::text::one_line(&format!("{e:#}"))
-                    ));
-                }
+            }
+            Err(e) => {
+                let msg = format!("{} not followed: {e:#}", payload.tool());
+                super::answer::log(git_dir, "PostToolUse", &msg);
+                refused = Some(format!(
+                    "git-rune: the todo list was not recorded as tasks ({}). Rewrite the item without the secret (name it instead, e.g. \"the key in $API_KEY\"); nothing of this list was saved.",
+                    crate::text::one_line(&format!("{e:#}"))
+                ));
             }
         }
     }

@@ -1,7 +1,8 @@
-//! An agent's todo list (Claude Code's TodoWrite) as task changes: pure. Each todo is matched
-//! to a task by its text (case and surrounding space aside), open tasks first, then
-//! individual completed ones; a matched task whose status differs gets an edit, a todo
-//! matching none becomes a new task. Tasks missing from the list are left as they are (the
+//! An agent's todo list (Claude Code's TodoWrite, or one task of its Task tools) as task
+//! changes: pure. Each todo is matched to a task by its text (case and surrounding space
+//! aside; by the title it had before when it was renamed), open tasks first, then individual
+//! completed ones; a matched task whose status or title differs gets an edit (an empty status
+//! keeps the task's), a todo matching none becomes a new task. Tasks missing from the list are left as they are (the
 //! list is the agent's current work, not the whole history), so a list that did not change
 //! changes nothing.
 
@@ -18,6 +19,10 @@ pub struct Todo {
     pub status: String,
     #[serde(default, rename = "activeForm")]
     pub active_form: String,
+    /// The title the agent's task had before (Claude Code's TaskUpdate renaming it): the task
+    /// of that title is renamed. Not in a TodoWrite list.
+    #[serde(skip)]
+    pub was: Option<String>,
 }
 
 fn key(s: &str) -> String {
@@ -30,11 +35,15 @@ pub fn changes(tasks: &[Record], todos: &[Todo]) -> Vec<Draft> {
     let mut used: Vec<bool> = vec![false; tasks.len()];
     let mut out = Vec::new();
     for todo in todos {
-        let want = key(&todo.content);
-        let Some(status) = canonical_status(&todo.status) else {
-            continue;
+        let want = key(todo.was.as_deref().unwrap_or(&todo.content));
+        let status = match todo.status.as_str() {
+            "" => None,
+            s => match canonical_status(s) {
+                Some(s) => Some(s),
+                None => continue,
+            },
         };
-        if want.is_empty() {
+        if want.is_empty() || key(&todo.content).is_empty() {
             continue;
         }
         let matches = |open: bool| {
@@ -52,20 +61,28 @@ pub fn changes(tasks: &[Record], todos: &[Todo]) -> Vec<Draft> {
                 if let Body::Task(Task {
                     status: s,
                     completed,
+                    title,
                     ..
                 }) = &mut body
                 {
-                    if s == status {
+                    let renamed = key(title) != key(&todo.content);
+                    let status = status.unwrap_or(s.as_str()).to_owned();
+                    if *s == status && !renamed {
                         continue;
                     }
-                    *s = status.to_owned();
-                    completed.clear();
+                    if *s != status {
+                        *s = status;
+                        completed.clear();
+                    }
+                    if renamed {
+                        *title = crate::text::one_line(&todo.content);
+                    }
                 }
                 out.push(Draft::superseding(body, vec![r.id.clone()]));
             }
             None => out.push(Draft::new(Body::Task(Task {
                 title: crate::text::one_line(&todo.content),
-                status: status.to_owned(),
+                status: status.unwrap_or(crate::model::task::PENDING).to_owned(),
                 ..Task::default()
             }))),
         }
@@ -107,6 +124,7 @@ mod tests {
             content: content.into(),
             status: status.into(),
             active_form: String::new(),
+            was: None,
         }
     }
 

@@ -565,3 +565,71 @@ fn sp_json_export_caps_individual_tasks_and_keeps_paths_private() {
     // Nothing in the store changed.
     assert_eq!(ids(&repo).len(), 8);
 }
+
+/// Regression: Claude Code 2.1.142 and later (the pinned client is 2.1.197) track work with
+/// its Task tools (TaskCreate, TaskUpdate) in place of TodoWrite, and the tasks followed only
+/// TodoWrite: what the agent planned was silently never recorded. A created task is a task;
+/// an update by the session's id changes its status or title; a task the agent deletes from its
+/// list stays a task.
+#[test]
+fn claude_code_task_tools_update_the_tasks() {
+    let repo = repo();
+    let fixture = |name: &str| {
+        std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(format!("tests/fixtures/claude-code/{name}.json")),
+        )
+        .unwrap()
+        .replace("/home/user/project", &repo.root.to_string_lossy())
+    };
+    let hook = |input: &str| {
+        let out = repo
+            .rune_stdin(&["agent", "hook", "PostToolUse"], input.as_bytes())
+            .success();
+        assert_eq!(out.stderr, "", "{}", out.snapshot());
+    };
+    let status = || {
+        json_lines(
+            &repo
+                .rune(&["task", "list", "--all", "--json"])
+                .success()
+                .stdout,
+        )
+        .iter()
+        .map(|t| {
+            format!(
+                "{} {}",
+                t["title"].as_str().unwrap(),
+                t["status"].as_str().unwrap()
+            )
+        })
+        .collect::<Vec<_>>()
+    };
+    let create = fixture("PostToolUse-TaskCreate");
+    hook(&create);
+    let title = "Return an error instead of panicking on a corrupt index";
+    assert_eq!(status(), [format!("{title} pending")]);
+    // Created again (a resumed session): nothing new.
+    let tip = repo.git(&["rev-parse", "refs/rune/branches/main"]);
+    hook(&create);
+    assert_eq!(tip, repo.git(&["rev-parse", "refs/rune/branches/main"]));
+    let update = fixture("PostToolUse-TaskUpdate");
+    hook(&update);
+    assert_eq!(status(), [format!("{title} in_progress")]);
+    hook(&update.replace(
+        "\"status\": \"in_progress\"",
+        "\"subject\": \"Return IndexError::Corrupt for a truncated index\"",
+    ));
+    assert_eq!(
+        status(),
+        ["Return IndexError::Corrupt for a truncated index in_progress"]
+    );
+    hook(&update.replace("\"in_progress\"", "\"completed\""));
+    assert_eq!(
+        status(),
+        ["Return IndexError::Corrupt for a truncated index completed"]
+    );
+    let tip = repo.git(&["rev-parse", "refs/rune/branches/main"]);
+    hook(&update.replace("\"in_progress\"", "\"deleted\""));
+    assert_eq!(tip, repo.git(&["rev-parse", "refs/rune/branches/main"]));
+}
