@@ -424,3 +424,89 @@ fn claude_code_gets_health_advice_across_130_calls_with_failures() {
     let wanted = startup_items(&main[0]);
     assert_holds(last, &wanted, "after 130 calls");
 }
+
+/// The tool calls of a request's assistant turns, in order: (name, tool_use id) — and the
+/// text of every tool result.
+fn tool_calls(req: &Request) -> (Vec<String>, String) {
+    let mut names = Vec::new();
+    let mut results = String::new();
+    for m in req
+        .body
+        .get("messages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        for b in m
+            .get("content")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            match b.get("type").and_then(Value::as_str) {
+                Some("tool_use") => names.push(b["name"].as_str().unwrap_or("").to_owned()),
+                Some("tool_result") => results.push_str(&b["content"].to_string()),
+                _ => {}
+            }
+        }
+    }
+    (names, results)
+}
+
+/// Claude Code plans with its Task tools (TaskCreate, TaskUpdate) in place of TodoWrite: a
+/// task the model creates and starts is a task in memory, in progress, on the branch.
+#[test]
+fn claude_code_task_tools_become_tasks() {
+    let test = "claude_code_task_tools_become_tasks";
+    let Some(claude) = clients::require(test, "Claude Code", clients::npm_bin("claude")) else {
+        return;
+    };
+    let api = FakeApi::start(Box::new(|req: &Request| {
+        if !req.has_tools() {
+            return (Reply::Text("ok".into()), 100);
+        }
+        let (calls, results) = tool_calls(req);
+        match calls.len() {
+            0 => (
+                Reply::tool(
+                    "TaskCreate",
+                    json!({"subject": "Return an error on a corrupt index", "description": "the loader panics", "activeForm": "Returning an error"}),
+                ),
+                1000,
+            ),
+            1 => {
+                // The id TaskCreate answered with: "Task #<id> created …".
+                let id: String = results
+                    .split('#')
+                    .nth(1)
+                    .unwrap_or("1")
+                    .chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect();
+                (
+                    Reply::tool("TaskUpdate", json!({"taskId": id, "status": "in_progress"})),
+                    1000,
+                )
+            }
+            _ => (Reply::Text("done".into()), 1000),
+        }
+    }));
+    let s = Session {
+        repo: rich_repo(),
+        api,
+        claude,
+    };
+    s.run("e2e: plan the fix", &[]);
+    let offered = s.main_requests()[0].tool_names();
+    assert!(
+        offered.iter().any(|n| n == "TaskCreate"),
+        "the client offers {offered:?}"
+    );
+    let tasks = s.repo.rune(&["task", "list", "--json"]).success().stdout;
+    assert!(
+        tasks.contains("\"title\":\"Return an error on a corrupt index\"")
+            && tasks.contains("\"status\":\"in_progress\""),
+        "{tasks}\n{:?}",
+        s.main_requests().last().map(tool_calls)
+    );
+}
