@@ -147,13 +147,30 @@ fn text_of(v: &Value) -> Option<String> {
 }
 
 /// How an agent's tool maps onto the tools the tick measures: a read (its lines count toward
-/// the large-file multiplier) or an edit of a file (the file is touched).
+/// the large-file multiplier), an edit of a file (the file is touched), or the agent's own todo
+/// list (the branch's tasks follow it, as they follow Claude Code's TodoWrite).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ToolKind {
     Read,
     Edit,
     Write,
+    Todos,
     Other,
+}
+
+/// A todo list tool's arguments as TodoWrite's list: its `todos` (Gemini CLI's `write_todos`,
+/// OpenCode's `todowrite`), each with its text as `content` or `description`, and its `status`.
+fn todo_list(args: &Value) -> Value {
+    let items = args.get("todos").and_then(Value::as_array);
+    let todos = (items.into_iter().flatten())
+        .filter_map(|item| {
+            let text = ["content", "description"]
+                .iter()
+                .find_map(|k| item.get(*k)?.as_str())?;
+            Some(json!({ "content": text, "status": item.get("status")?.as_str()? }))
+        })
+        .collect();
+    Value::Array(todos)
 }
 
 /// The first of `keys` in a tool's arguments that holds a string.
@@ -194,11 +211,18 @@ pub fn claude_payload(
             ToolKind::Read => "Read",
             ToolKind::Edit => "Edit",
             ToolKind::Write => "Write",
+            ToolKind::Todos => "TodoWrite",
             ToolKind::Other => raw.tool().unwrap_or("unknown"),
         };
         o.insert("tool_name".into(), json!(name));
         if let Some(f) = file {
             o.insert("tool_input".into(), json!({ "file_path": f }));
+        }
+        if kind == ToolKind::Todos {
+            o.insert(
+                "tool_input".into(),
+                json!({ "todos": todo_list(&raw.args()) }),
+            );
         }
         if kind == ToolKind::Read {
             if let Some(text) = raw.response_text() {
@@ -222,7 +246,7 @@ pub fn tick(raw: &Raw<'_>, tools: &[(&str, ToolKind)], paths: &[&str]) -> Mapped
         .map_or(ToolKind::Other, |(_, k)| *k);
     let args = raw.args();
     let file = match kind {
-        ToolKind::Other => None,
+        ToolKind::Other | ToolKind::Todos => None,
         _ => arg_path(&args, paths),
     };
     Mapped::Run {

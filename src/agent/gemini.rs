@@ -32,6 +32,7 @@ const TOOLS: &[(&str, ToolKind)] = &[
     ("write_file", ToolKind::Write),
     ("replace", ToolKind::Edit),
     ("edit", ToolKind::Edit),
+    ("write_todos", ToolKind::Todos),
 ];
 const PATHS: &[&str] = &["file_path", "absolute_path", "path"];
 

@@ -23,6 +23,7 @@ const TOOLS: &[(&str, ToolKind)] = &[
     ("write", ToolKind::Write),
     ("edit", ToolKind::Edit),
     ("patch", ToolKind::Edit),
+    ("todowrite", ToolKind::Todos),
 ];
 const PATHS: &[&str] = &["filePath", "file_path", "path"];
 

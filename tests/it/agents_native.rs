@@ -401,3 +401,34 @@ fn the_claude_plugin_in_the_repository_is_complete() {
         assert!(cmd.starts_with("command -v git-rune"), "{cmd}");
     }
 }
+
+/// Regression: the branch's tasks followed Claude Code's TodoWrite only; Gemini CLI's
+/// `write_todos` and OpenCode's `todowrite` lists were counted as tool calls and dropped. They
+/// are followed the same way (a cancelled item changes nothing), and the same list again
+/// writes nothing.
+#[test]
+fn gemini_and_opencode_todo_lists_become_tasks() {
+    for (agent, event, file) in [
+        ("gemini", "AfterTool", "AfterTool-write_todos.json"),
+        ("opencode", "PostToolUse", "PostToolUse-todowrite.json"),
+    ] {
+        let repo = memory_repo();
+        let input = fixture(&repo, agent, file);
+        hook(&repo, agent, event, &input);
+        let tasks = repo.rune(&["task", "list", "--all"]).success().stdout;
+        for line in [
+            "[x] Read the index loader",
+            "[~] Return an error instead of panicking on a corrupt index",
+            "[ ] Add a test with a truncated index file",
+        ] {
+            assert!(tasks.contains(line), "{agent}: {tasks}");
+        }
+        assert!(
+            !tasks.contains("Rewrite the loader in C"),
+            "{agent}: {tasks}"
+        );
+        let refs = repo.refs();
+        hook(&repo, agent, event, &input);
+        assert_eq!(repo.refs(), refs, "{agent}: the same list again");
+    }
+}

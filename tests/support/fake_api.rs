@@ -92,21 +92,26 @@ impl Request {
 
     /// Whether the conversation holds a tool's result anywhere (not only in its last message).
     pub fn holds_tool_result(&self) -> bool {
-        fn walk(v: &Value) -> bool {
+        self.tool_results() > 0
+    }
+
+    /// How many tool results the request carries, in any dialect.
+    pub fn tool_results(&self) -> usize {
+        fn walk(v: &Value) -> usize {
             match v {
                 Value::Object(o) => {
-                    o.contains_key("functionResponse")
+                    let here = o.contains_key("functionResponse")
                         || matches!(
                             o.get("type").and_then(Value::as_str),
                             Some(
                                 "function_call_output" | "custom_tool_call_output" | "tool_result"
                             )
                         )
-                        || o.get("role").and_then(Value::as_str) == Some("tool")
-                        || o.values().any(walk)
+                        || o.get("role").and_then(Value::as_str) == Some("tool");
+                    usize::from(here) + o.values().map(walk).sum::<usize>()
                 }
-                Value::Array(a) => a.iter().any(walk),
-                _ => false,
+                Value::Array(a) => a.iter().map(walk).sum(),
+                _ => 0,
             }
         }
         walk(&self.body)

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::{assert_proof, calling, client, repo_with_memory, run};
+use super::{assert_proof, calling_in_turn, client, repo_with_memory, run};
 
 #[test]
 fn gemini_gets_the_briefing_counts_tools_and_records_the_session() {
@@ -15,10 +15,16 @@ fn gemini_gets_the_briefing_counts_tools_and_records_the_session() {
     };
     let repo = repo_with_memory();
     let note = repo.root.join("notes.txt").display().to_string();
-    let model = calling(vec![(
-        "write_file",
-        json!({"file_path": note, "content": "hello\n"}),
-    )]);
+    let model = calling_in_turn(vec![
+        (
+            "write_file",
+            json!({"file_path": note, "content": "hello\n"}),
+        ),
+        (
+            "write_todos",
+            json!({"todos": [{"description": "Ship the note", "status": "in_progress"}]}),
+        ),
+    ]);
     // The folder is trusted, as a user does at the first start there.
     let dir = repo.home.join(".gemini");
     std::fs::create_dir_all(&dir).unwrap();
@@ -46,6 +52,9 @@ fn gemini_gets_the_briefing_counts_tools_and_records_the_session() {
     );
     eprintln!("{}", out.snapshot());
     assert_proof(&repo, &model, &out);
+    // Its todo list is the branch's tasks.
+    let tasks = repo.rune(&["task", "list"]).success().stdout;
+    assert!(tasks.contains("TASK_001 [~] Ship the note"), "{tasks}");
     // PreCompress fired before the turns (trigger auto): no compaction checkpoint.
     assert!(!repo
         .rune(&["log"])

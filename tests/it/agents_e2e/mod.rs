@@ -57,6 +57,29 @@ pub fn calling(tools: Vec<(&str, Value)>) -> FakeApi {
     }))
 }
 
+/// A scripted model that calls `tools` one after another, one per request (the n-th once the
+/// conversation holds n tool results), each only if the client offers it, then says done.
+pub fn calling_in_turn(tools: Vec<(&str, Value)>) -> FakeApi {
+    let tools: Vec<(String, Value)> = tools.into_iter().map(|(n, a)| (n.to_owned(), a)).collect();
+    FakeApi::start(Box::new(move |req: &Request| {
+        let offered = req.tool_names();
+        let reply = match tools.get(req.tool_results()) {
+            Some((name, args)) if offered.contains(name) => Reply::tool(name, args.clone()),
+            _ if req.body.pointer("/generationConfig/responseMimeType")
+                == Some(&json!("application/json")) =>
+            {
+                Reply::Text(
+                    json!({"reasoning": "done", "next_speaker": "user",
+                           "complexity_reasoning": "simple", "complexity_score": 1})
+                    .to_string(),
+                )
+            }
+            _ => Reply::Text("done".to_owned()),
+        };
+        (reply, 10)
+    }))
+}
+
 /// The client's executable (`scripts/e2e/install.sh` installs every client this suite and
 /// `tests/e2e` drive), or `None` with a SKIPPED notice (a failure under `RUNE_E2E=require`).
 pub fn client(bin: &str) -> Option<PathBuf> {

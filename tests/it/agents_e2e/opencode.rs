@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::{assert_proof, calling, client, repo_with_memory, run};
+use super::{assert_proof, calling_in_turn, client, repo_with_memory, run};
 
 #[test]
 fn opencode_gets_the_briefing_counts_tools_and_records_the_session() {
@@ -16,10 +16,13 @@ fn opencode_gets_the_briefing_counts_tools_and_records_the_session() {
     };
     let repo = repo_with_memory();
     let note = repo.root.join("notes.txt").display().to_string();
-    let model = calling(vec![(
-        "write",
-        json!({"filePath": note, "content": "hello\n"}),
-    )]);
+    let model = calling_in_turn(vec![
+        ("write", json!({"filePath": note, "content": "hello\n"})),
+        (
+            "todowrite",
+            json!({"todos": [{"content": "Ship the note", "status": "in_progress", "priority": "high", "id": "1"}]}),
+        ),
+    ]);
     let config = repo.home.join(".config/opencode");
     std::fs::create_dir_all(&config).unwrap();
     std::fs::write(
@@ -51,4 +54,7 @@ fn opencode_gets_the_briefing_counts_tools_and_records_the_session() {
     );
     eprintln!("{}", out.snapshot());
     assert_proof(&repo, &model, &out);
+    // Its todo list is the branch's tasks.
+    let tasks = repo.rune(&["task", "list"]).success().stdout;
+    assert!(tasks.contains("TASK_001 [~] Ship the note"), "{tasks}");
 }
