@@ -2,9 +2,9 @@
 //! changes: pure. Each todo is matched to a task by its text (case and surrounding space
 //! aside; by the title it had before when it was renamed), open tasks first, then individual
 //! completed ones; a matched task whose status or title differs gets an edit (an empty status
-//! keeps the task's), a todo matching none becomes a new task. Tasks missing from the list are left as they are (the
-//! list is the agent's current work, not the whole history), so a list that did not change
-//! changes nothing.
+//! keeps the task's), a todo matching none becomes a new task. Tasks missing from the list are
+//! left as they are (the list is the agent's current work, not the whole history), so a list
+//! that did not change changes nothing.
 
 use crate::model::kinds::Task;
 use crate::model::task::{canonical_status, COMPLETED};
