@@ -42,16 +42,7 @@ pub fn calling(tools: Vec<(&str, Value)>) -> FakeApi {
             .flatten();
         let reply = match call {
             Some((name, args)) => Reply::tool(name, args.clone()),
-            None if req.body.pointer("/generationConfig/responseMimeType")
-                == Some(&json!("application/json")) =>
-            {
-                Reply::Text(
-                    json!({"reasoning": "done", "next_speaker": "user",
-                           "complexity_reasoning": "simple", "complexity_score": 1})
-                    .to_string(),
-                )
-            }
-            None => Reply::Text("done".to_owned()),
+            None => done(req),
         };
         (reply, 10)
     }))
@@ -65,19 +56,22 @@ pub fn calling_in_turn(tools: Vec<(&str, Value)>) -> FakeApi {
         let offered = req.tool_names();
         let reply = match tools.get(req.tool_results()) {
             Some((name, args)) if offered.contains(name) => Reply::tool(name, args.clone()),
-            _ if req.body.pointer("/generationConfig/responseMimeType")
-                == Some(&json!("application/json")) =>
-            {
-                Reply::Text(
-                    json!({"reasoning": "done", "next_speaker": "user",
-                           "complexity_reasoning": "simple", "complexity_score": 1})
-                    .to_string(),
-                )
-            }
-            _ => Reply::Text("done".to_owned()),
+            _ => done(req),
         };
         (reply, 10)
     }))
+}
+
+/// The model's last word: "done", or the JSON Gemini CLI's next-speaker check asks for.
+fn done(req: &Request) -> Reply {
+    if req.body.pointer("/generationConfig/responseMimeType") == Some(&json!("application/json")) {
+        return Reply::Text(
+            json!({"reasoning": "done", "next_speaker": "user",
+                   "complexity_reasoning": "simple", "complexity_score": 1})
+            .to_string(),
+        );
+    }
+    Reply::Text("done".to_owned())
 }
 
 /// The client's executable (`scripts/e2e/install.sh` installs every client this suite and
