@@ -158,6 +158,24 @@ pub fn without_block(text: &str, begin: &str, end: &str) -> String {
     out
 }
 
+/// The gate's SUSPICIOUS mark for `rules`, as every reader shows it at the start of a text.
+pub fn mark(rules: &[&str]) -> String {
+    format!("[SUSPICIOUS: {}] ", rules.join(", "))
+}
+
+/// `text` without the gate's own SUSPICIOUS mark at its start ([`mark`]: one a reader printed
+/// that came back in, a re-imported export, a view file saved back, a copied line); what it
+/// marked is judged afresh.
+pub fn unmark(text: &str) -> &str {
+    text.strip_prefix("[SUSPICIOUS: ")
+        .and_then(|rest| rest.split_once("] "))
+        .filter(|(rules, _)| {
+            !rules.is_empty()
+                && (rules.bytes()).all(|b| b.is_ascii_lowercase() || b"0123456789-, ".contains(&b))
+        })
+        .map_or(text, |(_, rest)| rest)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

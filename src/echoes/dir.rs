@@ -240,8 +240,12 @@ impl EchoDir {
         }
         // The fold is made: `echo search` and `load --role` after this write read it cached.
         crate::memory::cache::echo_index::remember(store, &snap);
-        let withheld = crate::memory::cache::gate::withheld(store, &snap)?;
-        let withhold = |r: &crate::model::Record| withheld.contains(&r.id);
+        // SUSPICIOUS entries marked where they are (a save takes the marks off again),
+        // withheld ones as placeholders.
+        let verdicts = crate::memory::cache::gate::verdicts(store, &snap)?;
+        let mut snap = snap;
+        verdicts.mark(&mut snap.state, false);
+        let withhold = |r: &crate::model::Record| verdicts.withholds(r);
         if !self.root.exists() {
             // The seed's default: `.claude/echoes/` is not version-controlled.
             let why = "role memories (echoes) are checked out from refs/rune/memory";

@@ -205,10 +205,10 @@ pub fn import(
 }
 
 /// Takes off the SUSPICIOUS marks an export put on an entry (see
-/// [`crate::integrity::gate::unmark_body`]); a marked title gave the entry another uid.
+/// [`crate::view::unmark_body`]); a marked title gave the entry another uid.
 fn unmark(body: &mut Body) {
     let before = body.title().to_owned();
-    crate::integrity::gate::unmark_body(body);
+    crate::view::unmark_body(body);
     if let Body::Echo(e) = body {
         if e.title != before {
             e.uid = echo::uid_for(&e.role, &e.title, &e.evidence);
@@ -295,10 +295,10 @@ fn plan(state: &State, bodies: &[Body], redact: bool) -> Result<Vec<Sealed>> {
 /// Returns the files written, relative to `dir`.
 pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Vec<String>> {
     let mut snap = crate::memory::Snapshot::read(store)?;
-    let withheld = crate::memory::cache::gate::withheld(store, &snap)?;
     // SUSPICIOUS entries marked, as `echo show` prints them.
-    let withheld = crate::integrity::gate::gate_all(&mut snap.state, &withheld);
-    let withhold = |r: &Record| withheld.contains(&r.id);
+    let verdicts = crate::memory::cache::gate::verdicts(store, &snap)?;
+    verdicts.mark(&mut snap.state, true);
+    let withhold = |r: &Record| verdicts.withholds(r);
     let state = &snap.state;
     let mut files = Vec::new();
     for role in super::dir::roles_of(state) {

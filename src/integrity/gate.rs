@@ -455,43 +455,94 @@ pub fn shown(r: &Record) -> Option<std::borrow::Cow<'_, Record>> {
     }
 }
 
-/// The gate's SUSPICIOUS mark for `rules`, as `load` writes it.
-pub fn mark(rules: &[&str]) -> String {
-    format!("[SUSPICIOUS: {}] ", rules.join(", "))
+pub use crate::text::{mark, unmark};
+
+/// The gate's verdicts on the records of memory a reader shows, as the readers' cache keeps
+/// them (`memory::cache::gate`): the ids it withholds, and the rules that marked each
+/// SUSPICIOUS one.
+#[derive(Debug, Default, Clone)]
+pub struct Verdicts {
+    pub withheld: HashSet<String>,
+    pub marked: HashMap<String, StoredVerdict>,
 }
 
-/// `text` without the gate's own SUSPICIOUS mark at its start ([`mark`]: one a reader printed
-/// that came back in, a re-imported export, a copied line); what it marked is judged afresh.
-pub fn unmark(text: &str) -> &str {
-    text.strip_prefix("[SUSPICIOUS: ")
-        .and_then(|rest| rest.split_once("] "))
-        .filter(|(rules, _)| {
-            !rules.is_empty()
-                && (rules.bytes()).all(|b| b.is_ascii_lowercase() || b"0123456789-, ".contains(&b))
-        })
-        .map_or(text, |(_, rest)| rest)
+impl Verdicts {
+    /// Takes in the verdict on `r` (scanned, or known to this process).
+    pub fn judge(&mut self, r: &Record) {
+        match gate(r) {
+            Gate::Withheld => {
+                self.withheld.insert(r.id.clone());
+            }
+            Gate::Suspicious(rules) => {
+                self.marked
+                    .insert(r.id.clone(), stored(&Gate::Suspicious(rules)));
+            }
+            Gate::Clean => {}
+        }
+    }
+
+    /// The verdicts on every record of `state`, scanned (or known to this process): for
+    /// states no cache describes (a point in history).
+    pub fn of(state: &crate::model::State) -> Verdicts {
+        let mut out = Verdicts::default();
+        (Kind::ALL.iter()).for_each(|&k| state.of_kind(k).iter().for_each(|r| out.judge(r)));
+        out
+    }
+
+    /// Whether the gate withholds `r`.
+    pub fn withholds(&self, r: &Record) -> bool {
+        self.withheld.contains(&r.id)
+    }
+
+    /// Replaces each SUSPICIOUS record in `state` with its marked copy ([`marked_record`],
+    /// same id: the view and the withholding look records up by it), so whatever is rendered
+    /// from it shows the mark where the record is. Documents too when `documents` (an export);
+    /// the view writes a document's bytes as they are (its save compares them with memory).
+    pub fn mark(&self, state: &mut crate::model::State, documents: bool) {
+        if self.marked.is_empty() {
+            return;
+        }
+        for &kind in Kind::ALL {
+            if kind != Kind::Document || documents {
+                self.mark_records(state.of_kind_mut(kind).map_or(&mut [], |v| v));
+            }
+        }
+    }
+
+    /// `records` as a reader shows them ([`Verdicts::mark`]): borrowed when none is marked.
+    pub fn marked<'a>(&self, records: &'a [Record]) -> std::borrow::Cow<'a, [Record]> {
+        if !records.iter().any(|r| self.marked.contains_key(&r.id)) {
+            return std::borrow::Cow::Borrowed(records);
+        }
+        let mut out = records.to_vec();
+        self.mark_records(&mut out);
+        std::borrow::Cow::Owned(out)
+    }
+
+    fn mark_records(&self, records: &mut [Record]) {
+        if self.marked.is_empty() {
+            return;
+        }
+        for r in records {
+            let rules = (self.marked.get(&r.id).copied())
+                .filter(|_| !self.withheld.contains(&r.id))
+                .and_then(unstored);
+            if let Some(Gate::Suspicious(rules)) = rules {
+                let id = std::mem::take(&mut r.id);
+                *r = marked_record(r, &rules);
+                r.id = id;
+            }
+        }
+    }
 }
 
-/// Takes the gate's SUSPICIOUS marks off every text of `body` ([`unmark`]): a record coming
-/// in (sealed, or compared with memory by an import) is judged afresh wherever it is read.
-pub fn unmark_body(body: &mut Body) {
-    body.texts_mut(&mut |_, v| {
-        let marked = v.len() - unmark(v).len();
-        v.drain(..marked);
-    });
-}
-
-/// [`gate_kind`] for every kind, as a file written out of memory (an export) shows it.
-pub fn gate_all(state: &mut crate::model::State, withheld: &HashSet<String>) -> HashSet<String> {
-    (Kind::ALL.iter())
-        .flat_map(|k| gate_kind(state, *k, Some(withheld)))
-        .collect()
-}
-
-/// Fields that place a record (its section, task, role, date, files) rather than say what it
+/// Fields that place a record (its section, task, role, date, files, key) rather than say what it
 /// is: the mark goes on the first field that says what it is.
-const PLACING: [&str; 13] = [
+const PLACING: [&str; 15] = [
     "section",
+    "related_tasks",
+    // (A learning's key is how the seed's tools look it up.)
+    "key",
     "task",
     "role",
     "layer",
@@ -505,6 +556,14 @@ const PLACING: [&str; 13] = [
     "supersedes",
     "workflow",
 ];
+
+/// Whether a text can carry the mark: it has words, and a text of more than one line does
+/// not open with a code fence (a fence the mark pushed off the start of its line would no
+/// longer be one, and the view would read the text back otherwise).
+fn markable(text: &str, one_line: bool) -> bool {
+    let start = text.trim_start();
+    !start.is_empty() && (one_line || !start.starts_with("```") && !start.starts_with("~~~"))
+}
 
 /// A copy of `r` whose headline (its first field that says what it is) carries the SUSPICIOUS
 /// mark, so a view rendered from it shows the mark where the record is.
@@ -520,12 +579,12 @@ pub fn marked_record(r: &Record, rules: &[&str]) -> Record {
             return;
         }
         match field {
-            Field::One(s) if !s.trim().is_empty() => {
+            Field::One(s) if markable(s, shape == Shape::Line) => {
                 s.insert_str(0, &m);
                 done = true;
             }
             Field::Many(v) => {
-                if let Some(first) = v.iter_mut().find(|s| !s.trim().is_empty()) {
+                if let Some(first) = v.iter_mut().find(|s| markable(s, false)) {
                     first.insert_str(0, &m);
                     done = true;
                 }

@@ -10,7 +10,7 @@ use anyhow::Result;
 use similar::TextDiff;
 
 use super::Snapshot;
-use crate::integrity::gate::gate_all;
+use crate::integrity::gate::Verdicts;
 use crate::model::{fold, Record, State};
 use crate::store::{branch_ref, ObjectId, Store, MEMORY_REF};
 use crate::text::short;
@@ -104,8 +104,11 @@ pub fn diff(from: &Point, to: &Point, only: Option<ViewFile>) -> MemoryDiff {
     // As every reader shows records: SUSPICIOUS ones marked (a marked copy keeps its id), and
     // withheld ones as their placeholders.
     let (mut old, mut new) = (from.state.clone(), to.state.clone());
-    let mut hidden = gate_all(&mut old, &HashSet::new());
-    hidden.extend(gate_all(&mut new, &HashSet::new()));
+    let (was, is) = (Verdicts::of(&old), Verdicts::of(&new));
+    was.mark(&mut old, true);
+    is.mark(&mut new, true);
+    let mut hidden = was.withheld;
+    hidden.extend(is.withheld);
     let files = ViewFile::ALL
         .into_iter()
         .filter(|f| only.is_none_or(|o| o == *f))

@@ -290,10 +290,10 @@ fn import_files(
 /// names, in the seed's order.
 pub fn export(store: &Store, dir: &Path, force: bool) -> Result<Vec<String>> {
     let mut snap = super::Snapshot::read(store)?;
-    let withheld = super::cache::gate::withheld(store, &snap)?;
     // As `show` prints it: SUSPICIOUS records marked (an import takes the marks off again).
-    let withheld = crate::integrity::gate::gate_all(&mut snap.state, &withheld);
-    let hide = |r: &Record| withheld.contains(&r.id);
+    let verdicts = super::cache::gate::verdicts(store, &snap)?;
+    verdicts.mark(&mut snap.state, true);
+    let hide = |r: &Record| verdicts.withholds(r);
     let mut texts: Vec<(String, String)> = Vec::new();
     for file in ViewFile::ALL {
         let text = view::render(file, &snap.state, &hide);

@@ -121,7 +121,7 @@ impl Sealer {
     ) -> Result<Sealed, SealError> {
         // A SUSPICIOUS mark git-rune printed is not content: the text it marks is judged
         // again wherever it is read.
-        crate::integrity::gate::unmark_body(&mut draft.body);
+        view::unmark_body(&mut draft.body);
         view::normalize(&mut draft.body);
         // The Echoes seed's rule: an e-mail address in an echo's evidence strips the evidence
         // and keeps the learning (reported with the redactions).

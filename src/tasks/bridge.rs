@@ -75,7 +75,7 @@ pub fn import_sp_json(
     // An exported file marks SUSPICIOUS titles: the marks are not what the task says.
     (file.tasks.iter_mut())
         .chain(&mut file.blocks)
-        .for_each(crate::integrity::gate::unmark_body);
+        .for_each(crate::view::unmark_body);
     let drift = sp_drift(
         store,
         file.git_branch.as_deref(),
@@ -155,9 +155,10 @@ pub fn import_sp_json(
 /// import of the file then leaves it as it is in memory), a SUSPICIOUS one is marked.
 pub fn export_sp_json(store: &Store) -> Result<String> {
     let mut snap = Snapshot::read(store)?;
-    let withheld = crate::memory::cache::gate::withheld(store, &snap)?;
     // SUSPICIOUS tasks and blocks marked, as `task list` prints them.
-    let withheld = crate::integrity::gate::gate_all(&mut snap.state, &withheld);
+    let verdicts = crate::memory::cache::gate::verdicts(store, &snap)?;
+    verdicts.mark(&mut snap.state, true);
+    let withheld = verdicts.withheld;
     let shown = |records: &[Record]| -> Vec<Record> {
         records
             .iter()

@@ -562,6 +562,8 @@ fn read_confidence(b: &mut Building, value: &str, n: usize) -> Result<(), ParseE
 }
 
 fn finish(role: &str, file: EchoFile, mut b: Building) -> Result<Parsed, ParseError> {
+    // The SUSPICIOUS mark the view put on a title is not the title (its uid is of the title).
+    b.title = crate::text::unmark(&b.title).to_owned();
     let err = |message: String| ParseError {
         line: b.line,
         message,

@@ -250,3 +250,14 @@ fn the_plugins_fields_tiers_and_sub_headings() {
     let b = bodies("team", EchoFile::Memory, inline);
     assert_eq!(b.len(), 1, "{b:?}");
 }
+
+#[test]
+fn an_entry_the_view_marked_suspicious_reads_back_as_the_entry() {
+    // The mark is not the title: the entry keeps its uid, and a save sees no edit.
+    let marked = SEED_EXAMPLES.replace("### [2026-02-11] ", "### [2026-02-11] [SUSPICIOUS: bidi] ");
+    assert_ne!(marked, SEED_EXAMPLES);
+    assert_eq!(
+        bodies("team", EchoFile::Memory, &marked),
+        bodies("team", EchoFile::Memory, SEED_EXAMPLES)
+    );
+}

@@ -388,7 +388,7 @@ pub fn parse(file: ViewFile, text: &str) -> Result<Vec<Parsed>, ParseError> {
 
 /// [`parse`], and the file's frame (its text outside the entries).
 pub fn parse_framed(file: ViewFile, text: &str) -> Result<Framed, ParseError> {
-    match file {
+    let mut framed = match file {
         ViewFile::Decisions => decisions::parse(text),
         ViewFile::Conventions => conventions::parse(text),
         ViewFile::Learnings => learnings::parse(text).map(Framed::bare),
@@ -401,7 +401,14 @@ pub fn parse_framed(file: ViewFile, text: &str) -> Result<Framed, ParseError> {
         ViewFile::TaskNotes => notes::parse_tasks(text).map(Framed::bare),
         ViewFile::Tasks => tasks::parse(text).map(Framed::bare),
         ViewFile::ContextBlocks => context_blocks::parse(text).map(Framed::bare),
+    }?;
+    // The marks the render put on SUSPICIOUS records are not what the entries say.
+    for p in &mut framed.items {
+        if let Parsed::Entry(e) = p {
+            unmark_body(&mut e.body);
+        }
     }
+    Ok(framed)
 }
 
 impl ViewFile {
@@ -422,6 +429,17 @@ impl ViewFile {
             | ViewFile::ContextBlocks => String::new(),
         }
     }
+}
+
+/// Takes the gate's SUSPICIOUS marks off every text of `body` ([`crate::text::unmark`]): a
+/// mark a reader showed (a view file, an export, a copied line) is not content; what it
+/// marked is judged afresh wherever it is read. Every entry [`parse_framed`] reads, and every
+/// record the seal takes, comes through here.
+pub fn unmark_body(body: &mut Body) {
+    body.texts_mut(&mut |_, v| {
+        let marked = v.len() - crate::text::unmark(v).len();
+        v.drain(..marked);
+    });
 }
 
 /// Rewrites content so it survives render → parse unchanged: `\r\n` becomes `\n`; values are

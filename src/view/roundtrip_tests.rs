@@ -1,7 +1,8 @@
 //! Property tests for the guarantees every view file makes: normalised content survives
-//! render → parse, render → parse → render is byte-stable, an untouched file saves nothing, and
-//! no input makes parse panic. Long because one generator per view file (`body`) and one
-//! checker serve all twelve files: split, each file would repeat the checker.
+//! render → parse, render → parse → render is byte-stable, an untouched file saves nothing
+//! (its records shown SUSPICIOUS or not), and no input makes parse panic. Long because one
+//! generator per view file (`body`) and one checker serve all twelve files: split, each file
+//! would repeat the checker.
 
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -544,17 +545,9 @@ fn shown_order(file: ViewFile, state: &State) -> Vec<Body> {
     bodies
 }
 
-fn check(file: ViewFile, mut bodies: Vec<Body>) -> Result<(), TestCaseError> {
-    for b in &mut bodies {
-        normalize(b);
-        let once = b.clone();
-        normalize(b);
-        prop_assert_eq!(&*b, &once, "normalize is not idempotent");
-    }
-    let state = fold(&records(bodies));
-    let text = render(file, &state);
-    prop_assert!(text.is_empty() || text.ends_with('\n'));
-    let framed = super::parse_framed(file, &text)
+/// The entries of `text`, the view of `state`, as a save reads them back.
+fn parsed_back(file: ViewFile, state: &State, text: &str) -> Result<Vec<Parsed>, TestCaseError> {
+    let framed = super::parse_framed(file, text)
         .map_err(|e| TestCaseError::fail(format!("{e}\n---\n{text}")))?;
     prop_assert_eq!(
         framed.frame,
@@ -576,6 +569,20 @@ fn check(file: ViewFile, mut bodies: Vec<Body>) -> Result<(), TestCaseError> {
             }
         }
     }
+    Ok(parsed)
+}
+
+fn check(file: ViewFile, mut bodies: Vec<Body>) -> Result<(), TestCaseError> {
+    for b in &mut bodies {
+        normalize(b);
+        let once = b.clone();
+        normalize(b);
+        prop_assert_eq!(&*b, &once, "normalize is not idempotent");
+    }
+    let state = fold(&records(bodies));
+    let text = render(file, &state);
+    prop_assert!(text.is_empty() || text.ends_with('\n'));
+    let parsed = parsed_back(file, &state, &text)?;
     let entries: Vec<Body> = parsed
         .iter()
         .filter_map(|p| match p {
@@ -600,6 +607,24 @@ fn check(file: ViewFile, mut bodies: Vec<Body>) -> Result<(), TestCaseError> {
         diff(file, &base, parsed.clone()),
         vec![],
         "untouched file saves something"
+    );
+
+    // Every record shown SUSPICIOUS, as the view marks it: the untouched file still saves
+    // nothing (the parse takes the marks off).
+    let mut marked = state.clone();
+    for &kind in crate::model::Kind::ALL {
+        for r in marked.of_kind_mut(kind).into_iter().flatten() {
+            let id = r.id.clone();
+            *r = crate::integrity::gate::marked_record(r, &["html-comment", "bidi"]);
+            r.id = id;
+        }
+    }
+    let marked_text = render(file, &marked);
+    prop_assert_eq!(
+        diff(file, &base, parsed_back(file, &state, &marked_text)?),
+        vec![],
+        "untouched marked file saves something\n---\n{}",
+        marked_text
     );
 
     // The git state is not part of the view; carry it over as a save would.

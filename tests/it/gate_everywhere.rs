@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::common::TestRepo;
+use crate::common::{assert_view_clean, json_lines, learn_args, TestRepo};
 
 /// The marker every payload carries: it may be written, never read back.
 const MARK: &str = "ZQXW";
@@ -916,8 +916,10 @@ fn show_marks_a_suspicious_record() {
             args.join(" ")
         );
     }
-    // The view on disk is left unmarked: it is read back by `save`.
-    assert!(!repo.read(".rune/conventions.md").contains("[SUSPICIOUS"));
+    // The view on disk is marked the same way (`save` reads it back without the mark).
+    assert!(repo
+        .read(".rune/conventions.md")
+        .contains("[SUSPICIOUS: html-comment] Suspicious convention"));
 }
 
 /// Regression: `git rune echo compress` compressed withheld entries into a knowledge block
@@ -1122,4 +1124,98 @@ fn log_and_diff_mark_a_suspicious_record() {
     );
     let json = repo.rune(&["diff", "HEAD", "--json"]).success().stdout;
     assert!(json.contains("[SUSPICIOUS: html-comment]"), "{json}");
+}
+
+/// Regression: the view files (`.rune/`, `.claude/echoes/`) showed a SUSPICIOUS record with
+/// no mark, where `show` marks it. They mark it now, and a save takes the mark off again: an
+/// untouched view saves nothing, an edited entry keeps its text without the mark.
+#[test]
+fn view_files_mark_a_suspicious_record_and_a_save_takes_the_mark_off() {
+    let repo = noted_repo();
+    let hidden = "see <!-- a note only the model reads --> here";
+    repo.rune(&["-q", "convention", "Odd convention", "--pattern", hidden])
+        .success();
+    repo.rune(&["-q", "task", "add", &format!("Fix {hidden}")])
+        .success();
+    repo.rune(&["-q", "checkpoint", "--doing", hidden])
+        .success();
+    repo.rune(&learn_args("odd.key", hidden, &[])).success();
+    repo.rune(&[
+        "-q",
+        "echo",
+        "add",
+        "Odd echo",
+        "--role",
+        "reviewer",
+        "--layer",
+        "inscribed",
+        "--confidence",
+        "0.8",
+        "--text",
+        hidden,
+    ])
+    .success();
+    let mark = "[SUSPICIOUS: html-comment] ";
+    let echoes = ".claude/echoes/reviewer/MEMORY.md";
+    let views = [
+        ".rune/conventions.md",
+        ".rune/tasks.md",
+        ".rune/checkpoint.md",
+        ".rune/learnings.jsonl",
+        echoes,
+    ];
+    let all_marked = |repo: &TestRepo| {
+        for f in views {
+            assert!(repo.read(f).contains(mark), "{f}: {}", repo.read(f));
+        }
+    };
+    all_marked(&repo);
+    // The seed's tools look a learning up by its key: the mark is on its insight.
+    let learning = repo.read(".rune/learnings.jsonl");
+    assert!(learning.contains("\"key\":\"odd.key\""), "{learning}");
+    assert!(
+        learning.contains(&format!("\"insight\":\"{mark}see")),
+        "{learning}"
+    );
+
+    // Untouched, the marked view saves nothing and is clean.
+    let refs = repo.refs();
+    let out = repo.rune(&["save"]).success();
+    assert!(out.stdout.contains("nothing to save"), "{}", out.snapshot());
+    assert_eq!(repo.refs(), refs);
+    assert_view_clean(&repo);
+
+    // Entries edited with their marks left on are saved without them, as the same entries.
+    let uid = |repo: &TestRepo| {
+        let shown = repo.rune(&["echo", "show", "--json"]).success().stdout;
+        json_lines(&shown)[0]["uid"].as_str().unwrap().to_owned()
+    };
+    let before = uid(&repo);
+    let conventions = repo.read(".rune/conventions.md");
+    repo.write(
+        ".rune/conventions.md",
+        &conventions.replace("**Pattern:** see", "**Pattern:** now see"),
+    );
+    let memory = repo.read(echoes);
+    repo.write(echoes, &memory.replace("- see <!--", "- now see <!--"));
+    repo.rune(&["-q", "save"]).success();
+    let shown = repo
+        .rune(&["show", "conventions", "--json"])
+        .success()
+        .stdout;
+    assert!(!shown.contains("[SUSPICIOUS"), "{shown}");
+    assert!(shown.contains("\"title\":\"Odd convention\""), "{shown}");
+    assert!(shown.contains("now see <!--"), "{shown}");
+    let echo = repo.rune(&["echo", "show", "--json"]).success().stdout;
+    assert_eq!(json_lines(&echo).len(), 1, "{echo}");
+    assert!(echo.contains("\"title\":\"Odd echo\""), "{echo}");
+    assert!(echo.contains("now see <!--"), "{echo}");
+    assert_eq!(uid(&repo), before);
+    all_marked(&repo);
+    assert_view_clean(&repo);
+
+    // A file rendered whole (restored) marks them too.
+    repo.write(".rune/conventions.md", "# Conventions\n");
+    repo.rune(&["-q", "restore", "conventions.md"]).success();
+    all_marked(&repo);
 }

@@ -1,5 +1,6 @@
-//! Which records the readers (the views, `show`, …) withhold (the load gate's TAINTED ones),
-//! remembered per memory ref (the tree last scanned) in `<git dir>/rune/cache/gate/`: a later
+//! Which records the readers (the views, `show`, …) withhold (the load gate's TAINTED ones) and
+//! which they mark SUSPICIOUS, with the rules that fired, remembered per memory ref (the tree
+//! last scanned) in `<git dir>/rune/cache/gate/`: a later
 //! render scans only the records added since, so a write costs what it added, not what memory
 //! holds. The cache is local, never committed; its files are valid for [`version`] (written in
 //! each header), so when the scanner's rules or data files change the next render scans
@@ -15,8 +16,9 @@ use crate::memory::{Snapshot, Wrote};
 use crate::model::Kind;
 use crate::store::{self, ObjectId, Store, MEMORY_REF};
 
-/// The cache's own layout (2: every kind is gated, echoes and documents included).
-const LAYOUT: u64 = 2;
+/// The cache's own layout (2: every kind is gated, echoes and documents included; 3: the
+/// SUSPICIOUS ones are kept too).
+const LAYOUT: u64 = 3;
 
 /// What a cache is valid for: this layout, the scanner's rules version and a fingerprint of
 /// its data files. A cache written under other rules is scanned again.
@@ -26,8 +28,8 @@ pub(crate) fn version() -> u64 {
         ^ LAYOUT
 }
 
-/// Per memory ref: the tree last scanned and the ids withheld in it. One file, per work tree,
-/// valid for [`version`].
+/// Per memory ref: the tree last scanned, the ids withheld in it and the SUSPICIOUS ones with
+/// their rules ([`gate::StoredVerdict`]). One file, per work tree, valid for [`version`].
 const SCANNED: Cache<BTreeMap<String, Scanned>> =
     Cache::new("gate", 1, 1, Some("gate.json")).valid_for(version);
 const KEY: &str = "scanned";
@@ -36,24 +38,30 @@ const KEY: &str = "scanned";
 struct Scanned {
     tree: String,
     withheld: Vec<String>,
+    marked: Vec<(String, gate::StoredVerdict)>,
 }
 
-/// The ids of the records in `snap` the view withholds.
+/// The ids of the records in `snap` the readers withhold.
 pub fn withheld(store: &Store, snap: &Snapshot) -> store::Result<HashSet<String>> {
-    withheld_known(store, snap, &[])
+    Ok(verdicts_known(store, snap, &[])?.withheld)
 }
 
-/// [`withheld`], told what some refs gained ([`Wrote`]: a caller that just wrote or diffed
+/// The gate's verdicts on the records in `snap`: those withheld and those marked.
+pub fn verdicts(store: &Store, snap: &Snapshot) -> store::Result<gate::Verdicts> {
+    verdicts_known(store, snap, &[])
+}
+
+/// [`verdicts`], told what some refs gained ([`Wrote`]: a caller that just wrote or diffed
 /// them), so a cache entry for the tree a write started from needs no tree diff.
-pub fn withheld_known(
+pub fn verdicts_known(
     store: &Store,
     snap: &Snapshot,
     told: &[Wrote],
-) -> store::Result<HashSet<String>> {
+) -> store::Result<gate::Verdicts> {
     let mut scanned = SCANNED.get(store.git_dir(), KEY).unwrap_or_default();
     // Every kind a reader shows: the view's, the echoes' and documents.
     let kinds: Vec<Kind> = Kind::ALL.to_vec();
-    let mut out = HashSet::new();
+    let mut out = gate::Verdicts::default();
     let mut changed = false;
     for (name, tip) in [
         (MEMORY_REF, snap.memory_tip),
@@ -64,7 +72,11 @@ pub fn withheld_known(
         let base = known
             .as_ref()
             .and_then(|s| ObjectId::from_hex(s.tree.as_bytes()).ok());
-        let mut ids = known.map(|s| s.withheld).unwrap_or_default();
+        let mut kept = known.unwrap_or(Scanned {
+            tree: String::new(),
+            withheld: Vec::new(),
+            marked: Vec::new(),
+        });
         if base != Some(tip.tree) {
             let told = Wrote::find(told, name, base, tip.tree);
             let added: Vec<&crate::model::Record>;
@@ -83,24 +95,20 @@ pub fn withheld_known(
                     &added
                 }
             };
-            ids.extend(
-                added
-                    .iter()
-                    .filter(|r| gate::withheld(r))
-                    .map(|r| r.id.clone()),
-            );
-            ids.sort();
-            ids.dedup();
-            scanned.insert(
-                name.to_owned(),
-                Scanned {
-                    tree: tip.tree.to_string(),
-                    withheld: ids.clone(),
-                },
-            );
+            let mut judged = gate::Verdicts::default();
+            added.iter().for_each(|r| judged.judge(r));
+            kept.withheld.extend(judged.withheld);
+            kept.withheld.sort();
+            kept.withheld.dedup();
+            kept.marked.extend(judged.marked);
+            kept.marked.sort();
+            kept.marked.dedup_by(|b, a| a.0 == b.0);
+            kept.tree = tip.tree.to_string();
+            scanned.insert(name.to_owned(), kept.clone());
             changed = true;
         }
-        out.extend(ids);
+        out.withheld.extend(kept.withheld);
+        out.marked.extend(kept.marked);
     }
     if changed {
         // A cache that cannot be written only costs the next render a full scan.

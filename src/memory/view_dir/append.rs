@@ -119,14 +119,16 @@ pub(crate) fn refresh(
         branch_tip: tips.1,
         state: State::default(),
     };
-    let withheld = cache::gate::withheld_known(store, &lite, told)?;
-    let withhold = |r: &Record| withheld.contains(&r.id);
+    let verdicts = cache::gate::verdicts_known(store, &lite, told)?;
+    // What the files show: SUSPICIOUS records marked, as the full render marks them.
+    let shown = verdicts.marked(&added);
+    let withhold = |r: &Record| verdicts.withholds(r);
 
     // Decide every file before writing any: a file edited by hand whose list grows takes
     // the full render (which keeps it, unless it already says what memory says).
     let mut plan: Vec<(ViewFile, Vec<Record>)> = Vec::new();
     for file in ViewFile::ALL {
-        let mine: Vec<Record> = added
+        let mine: Vec<Record> = shown
             .iter()
             .filter(|r| r.kind() == file.kind())
             .cloned()
@@ -201,7 +203,7 @@ pub(crate) fn refresh(
         let written = match log_here {
             // Learnings taking their places in the log, or their groups' lines: the file is
             // written whole, streamed.
-            Some(log) => log.write(&path, keep, &added, &withhold, || {
+            Some(log) => log.write(&path, keep, &shown, &withhold, || {
                 view::appended(file, index.holds(file.kind()), mine, &withhold)
             })?,
             None => append(

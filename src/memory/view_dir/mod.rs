@@ -379,8 +379,12 @@ impl View {
                 snap
             }
         };
-        let withheld = super::cache::gate::withheld_known(store, &snap, told)?;
-        let withhold = |r: &crate::model::Record| withheld.contains(&r.id);
+        // As every reader shows them: SUSPICIOUS records marked where they are (a save takes
+        // the marks off again: `view::normalize`), withheld ones as placeholders.
+        let verdicts = super::cache::gate::verdicts_known(store, &snap, told)?;
+        let mut snap = snap;
+        verdicts.mark(&mut snap.state, false);
+        let withhold = |r: &crate::model::Record| verdicts.withholds(r);
         manifest.version = MANIFEST_VERSION;
         manifest.renderer = renderer();
         let mut out = Refresh::default();
