@@ -211,7 +211,8 @@ pub fn claude_payload(
             ToolKind::Read => "Read",
             ToolKind::Edit => "Edit",
             ToolKind::Write => "Write",
-            ToolKind::Todos => "TodoWrite",
+            // (Its own name: what a refusal names; the list is in `tool_input.todos`.)
+            ToolKind::Todos => raw.tool().unwrap_or("TodoWrite"),
             ToolKind::Other => raw.tool().unwrap_or("unknown"),
         };
         o.insert("tool_name".into(), json!(name));

@@ -45,7 +45,14 @@ pub fn post_tool_use(
     let mut refused = None;
     let todos = match payload.tool() {
         _ if failed => None,
-        "TodoWrite" => payload.tool_input.as_ref().and_then(|t| t.todos.clone()),
+        // Claude Code's TodoWrite, and every agent's todo list mapped onto its shape.
+        _ if payload
+            .tool_input
+            .as_ref()
+            .is_some_and(|t| t.todos.is_some()) =>
+        {
+            payload.tool_input.as_ref().and_then(|t| t.todos.clone())
+        }
         _ => super::task_tools::todo(payload, git_dir).map(|t| vec![t]),
     };
     if let Some(todos) = todos {
@@ -53,7 +60,7 @@ pub fn post_tool_use(
             .and_then(|o| crate::tasks::follow_todos(&o.store, &todos));
         match followed {
             Ok(f) => {
-                if let Some(r) = f.refusal() {
+                if let Some(r) = f.refusal(payload.tool()) {
                     super::answer::log(git_dir, "PostToolUse", &r);
                     refused = Some(format!("git-rune: {r}"));
                 }

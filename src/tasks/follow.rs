@@ -20,8 +20,9 @@ pub struct Followed {
 }
 
 impl Followed {
-    /// What to tell the agent and the log about the items left out (`None` when none was).
-    pub fn refusal(&self) -> Option<String> {
+    /// What to tell the agent and the log about the items left out of the list its `tool`
+    /// wrote (`None` when none was).
+    pub fn refusal(&self, tool: &str) -> Option<String> {
         if self.refused.is_empty() {
             return None;
         }
@@ -31,7 +32,7 @@ impl Followed {
             .map(|r| format!("item {} ({})", r.item, r.rule))
             .collect();
         Some(format!(
-            "TodoWrite: {} of the todo list not recorded as a task: it holds a secret; the other items were recorded. Take the secret out of the todo text (refer to where it is kept instead).",
+            "{tool}: {} of the todo list not recorded as a task: it holds a secret; the other items were recorded. Take the secret out of the todo text (refer to where it is kept instead).",
             items.join(", ")
         ))
     }

@@ -430,5 +430,17 @@ fn gemini_and_opencode_todo_lists_become_tasks() {
         let refs = repo.refs();
         hook(&repo, agent, event, &input);
         assert_eq!(repo.refs(), refs, "{agent}: the same list again");
+        // An item holding a secret is left out, and the agent is told in its own tool's name.
+        let secret = String::from_utf8(input).unwrap().replace(
+            "Add a test with a truncated index file",
+            "rotate the key AKIAIOSFODNN7EXAMPLQ in prod",
+        );
+        let told = hook(&repo, agent, event, secret.as_bytes()).to_string();
+        let tool = &file[file.find('-').unwrap() + 1..file.len() - ".json".len()];
+        assert!(
+            told.contains(&format!("{tool}: item 3 (aws-access-key)")),
+            "{agent}: {told}"
+        );
+        assert!(!told.contains("AKIAIOSFODNN7EXAMPLQ"), "{agent}: {told}");
     }
 }
