@@ -151,8 +151,7 @@ pub fn import(
                 match format::parse(&role, kind, &chunk) {
                     Ok(parsed) => {
                         for e in parsed {
-                            if let Parsed::Entry(mut e) = e {
-                                unmark(&mut e.body);
+                            if let Parsed::Entry(e) = e {
                                 let check = Sealer::new(sealer.redacts())
                                     .seal(Draft::new(e.body.clone()), &|f, _| {
                                         format!("{rel}:{line} ({f})")
@@ -202,18 +201,6 @@ pub fn import(
     })?;
     out.records = n;
     Ok(out)
-}
-
-/// Takes off the SUSPICIOUS marks an export put on an entry (see
-/// [`crate::view::unmark_body`]); a marked title gave the entry another uid.
-fn unmark(body: &mut Body) {
-    let before = body.title().to_owned();
-    crate::view::unmark_body(body);
-    if let Body::Echo(e) = body {
-        if e.title != before {
-            e.uid = echo::uid_for(&e.role, &e.title, &e.evidence);
-        }
-    }
 }
 
 fn rel(p: &Path, base: &Path) -> String {

@@ -562,7 +562,7 @@ fn read_confidence(b: &mut Building, value: &str, n: usize) -> Result<(), ParseE
 }
 
 fn finish(role: &str, file: EchoFile, mut b: Building) -> Result<Parsed, ParseError> {
-    // The SUSPICIOUS mark the view put on a title is not the title (its uid is of the title).
+    // The SUSPICIOUS mark a reader put on a title is not the title (its uid is of the title).
     b.title = crate::text::unmark(&b.title).to_owned();
     let err = |message: String| ParseError {
         line: b.line,
@@ -604,7 +604,7 @@ fn finish(role: &str, file: EchoFile, mut b: Building) -> Result<Parsed, ParseEr
             b.title
         )));
     };
-    let body = Body::Echo(Echo {
+    let mut body = Body::Echo(Echo {
         uid: echo::uid_for(role, &b.title, &b.evidence),
         role: role.to_owned(),
         layer: b.layer.unwrap_or_else(|| echo::INSCRIBED.to_owned()),
@@ -620,6 +620,8 @@ fn finish(role: &str, file: EchoFile, mut b: Building) -> Result<Parsed, ParseEr
         members: b.members,
         extra: b.extra,
     });
+    // (Nor is a mark on any other field what it says.)
+    super::unmark_body(&mut body);
     Ok(Parsed::entry(body, Some(format!("{date}T00:00:00Z"))))
 }
 
