@@ -127,15 +127,12 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<ExitCode> {
     } else if file == ViewFile::Checkpoint {
         out = checkpoints_text(state);
     } else {
-        // Memory now: the gate's verdicts are cached per tree; as of a commit: scanned here.
-        let cached = (args.at.is_none())
-            .then(|| crate::memory::cache::gate::withheld(&store, &snap))
-            .transpose()?;
-        // SUSPICIOUS records marked on their headlines, as the MCP server's view resource
-        // shows them (the view on disk is rendered unmarked: a save would read a mark back
-        // as an edit).
+        // SUSPICIOUS records marked on their headlines, as the view files and the MCP
+        // server's view resource show them.
+        let verdicts =
+            crate::memory::cache::gate::verdicts_for(&store, &snap, args.at.is_none(), kind)?;
         let mut marked = state.clone();
-        let withheld = crate::integrity::gate::gate_kind(&mut marked, kind, cached.as_ref());
+        let withheld = verdicts.gate_kind(&mut marked, kind);
         out = view::render(file, &marked, &|r: &Record| withheld.contains(&r.id));
     }
     ctx.ui

@@ -481,12 +481,23 @@ impl Verdicts {
         }
     }
 
-    /// The verdicts on every record of `state`, scanned (or known to this process): for
-    /// states no cache describes (a point in history).
-    pub fn of(state: &crate::model::State) -> Verdicts {
+    /// The verdicts on every record of `kinds` in `state`, scanned (or known to this
+    /// process): for states no cache describes (a point in history).
+    pub fn of(state: &crate::model::State, kinds: &[Kind]) -> Verdicts {
         let mut out = Verdicts::default();
-        (Kind::ALL.iter()).for_each(|&k| state.of_kind(k).iter().for_each(|r| out.judge(r)));
+        (kinds.iter()).for_each(|&k| state.of_kind(k).iter().for_each(|r| out.judge(r)));
         out
+    }
+
+    /// Marks the records of `kind` in `state` ([`Verdicts::mark`]); the ids of those it
+    /// withholds.
+    pub fn gate_kind(&self, state: &mut crate::model::State, kind: Kind) -> HashSet<String> {
+        let records = state.of_kind_mut(kind).map_or(&mut [][..], |v| v);
+        self.mark_records(records);
+        (records.iter())
+            .filter(|r| self.withholds(r))
+            .map(|r| r.id.clone())
+            .collect()
     }
 
     /// Whether the gate withholds `r`.
@@ -593,48 +604,6 @@ pub fn marked_record(r: &Record, rules: &[&str]) -> Record {
         }
     });
     r
-}
-
-/// The gate's verdict on every record of `kind` in `state`: the ids it withholds, and each
-/// SUSPICIOUS record replaced by its marked copy ([`marked_record`]). `withheld` are the ids
-/// already known to be withheld (the cache of memory now), scanned here when `None`.
-pub fn gate_kind(
-    state: &mut crate::model::State,
-    kind: Kind,
-    withheld: Option<&HashSet<String>>,
-) -> HashSet<String> {
-    let mut out = HashSet::new();
-    let mut rules: HashMap<String, Vec<&'static str>> = HashMap::new();
-    let list = state.of_kind(kind);
-    for r in list {
-        match gate(r) {
-            Gate::Withheld => {
-                out.insert(r.id.clone());
-            }
-            Gate::Suspicious(found) => {
-                rules.insert(r.id.clone(), found);
-            }
-            Gate::Clean => {}
-        }
-    }
-    if let Some(known) = withheld {
-        out.extend(
-            list.iter()
-                .filter(|r| known.contains(&r.id))
-                .map(|r| r.id.clone()),
-        );
-    }
-    if let Some(records) = state.of_kind_mut(kind) {
-        for r in records.iter_mut() {
-            if let Some(found) = rules.get(&r.id).filter(|_| !out.contains(&r.id)) {
-                let id = r.id.clone();
-                *r = marked_record(r, found);
-                // The view and the withholding look records up by id: keep it.
-                r.id = id;
-            }
-        }
-    }
-    out
 }
 
 /// Text that is not a record but came from memory (a commit note's line): through the same

@@ -4,7 +4,7 @@
 //! names a record inside other text (a commit note's line, a status line) through the same
 //! scan.
 
-pub use crate::integrity::gate::{gate_kind, gated_text, mark};
+pub use crate::integrity::gate::{gated_text, mark};
 use crate::memory::load::{quoted, withheld_line, FRAME_CLOSE, FRAME_OPEN};
 
 /// Memory framed as quoted data, as `load` frames it (links made inert, frame markers

@@ -2,11 +2,9 @@
 //! out (or an error saying what to do). Each reuses the use case its command runs; every
 //! record shown passes the load gate, every record written passes the one seal.
 
-use std::collections::HashSet;
-
 use anyhow::Result;
 
-use super::gated::{framed, gate_kind, gated_text, mark};
+use super::gated::{framed, gated_text, mark};
 use super::search::{rank, SEARCHED};
 use crate::error;
 use crate::integrity::gate::{gate, Gate};
@@ -155,10 +153,9 @@ pub fn memory_show(store: &Store, p: ShowParams) -> Result<String> {
             records.drain(..drop);
         }
     }
-    let cached: Option<HashSet<String>> = (p.at.is_none())
-        .then(|| crate::memory::cache::gate::withheld(store, &snap))
-        .transpose()?;
-    let withheld = gate_kind(&mut state, file.kind(), cached.as_ref());
+    let verdicts =
+        crate::memory::cache::gate::verdicts_for(store, &snap, p.at.is_none(), file.kind())?;
+    let withheld = verdicts.gate_kind(&mut state, file.kind());
     let withhold = |r: &Record| withheld.contains(&r.id);
     let count = withheld.len();
     let mut body = view::render(file, &state, &withhold);
@@ -420,9 +417,9 @@ pub fn view_file(store: &Store, name: &str) -> Result<Option<String>> {
         return Ok(None);
     };
     let snap = snapshot(store, None)?;
-    let cached = crate::memory::cache::gate::withheld(store, &snap)?;
+    let verdicts = crate::memory::cache::gate::verdicts(store, &snap)?;
     let mut state = snap.state.clone();
-    let withheld = gate_kind(&mut state, file.kind(), Some(&cached));
+    let withheld = verdicts.gate_kind(&mut state, file.kind());
     let body = view::render(file, &state, &|r: &Record| withheld.contains(&r.id));
     let body = if body.is_empty() {
         format!("(no {} records)\n", file.label())

@@ -11,7 +11,7 @@ use similar::TextDiff;
 
 use super::Snapshot;
 use crate::integrity::gate::Verdicts;
-use crate::model::{fold, Record, State};
+use crate::model::{fold, Kind, Record, State};
 use crate::store::{branch_ref, ObjectId, Store, MEMORY_REF};
 use crate::text::short;
 use crate::view::{self, ViewFile};
@@ -104,7 +104,7 @@ pub fn diff(from: &Point, to: &Point, only: Option<ViewFile>) -> MemoryDiff {
     // As every reader shows records: SUSPICIOUS ones marked (a marked copy keeps its id), and
     // withheld ones as their placeholders.
     let (mut old, mut new) = (from.state.clone(), to.state.clone());
-    let (was, is) = (Verdicts::of(&old), Verdicts::of(&new));
+    let (was, is) = (Verdicts::of(&old, Kind::ALL), Verdicts::of(&new, Kind::ALL));
     was.mark(&mut old, true);
     is.mark(&mut new, true);
     let mut hidden = was.withheld;

@@ -51,6 +51,20 @@ pub fn verdicts(store: &Store, snap: &Snapshot) -> store::Result<gate::Verdicts>
     verdicts_known(store, snap, &[])
 }
 
+/// The verdicts a reader of the records of `kind` in `snap` applies: memory now's (`now`),
+/// cached per tree, or as of a commit, scanned.
+pub fn verdicts_for(
+    store: &Store,
+    snap: &Snapshot,
+    now: bool,
+    kind: Kind,
+) -> store::Result<gate::Verdicts> {
+    match now {
+        true => verdicts(store, snap),
+        false => Ok(gate::Verdicts::of(&snap.state, &[kind])),
+    }
+}
+
 /// [`verdicts`], told what some refs gained ([`Wrote`]: a caller that just wrote or diffed
 /// them), so a cache entry for the tree a write started from needs no tree diff.
 pub fn verdicts_known(
