@@ -361,6 +361,33 @@ fn noted_repo() -> TestRepo {
     repo
 }
 
+/// A repository whose convention "Odd convention", task and echo "Odd echo" (role
+/// `reviewer`) hold an HTML comment (SUSPICIOUS), and that text.
+fn odd_memory() -> (TestRepo, &'static str) {
+    let repo = noted_repo();
+    let hidden = "see <!-- a note only the model reads --> here";
+    repo.rune(&["-q", "convention", "Odd convention", "--pattern", hidden])
+        .success();
+    repo.rune(&["-q", "task", "add", &format!("Fix {hidden}")])
+        .success();
+    repo.rune(&[
+        "-q",
+        "echo",
+        "add",
+        "Odd echo",
+        "--role",
+        "reviewer",
+        "--layer",
+        "inscribed",
+        "--confidence",
+        "0.8",
+        "--text",
+        hidden,
+    ])
+    .success();
+    (repo, hidden)
+}
+
 /// A field that reads clean but carries the marker.
 fn plain(what: &str) -> String {
     format!("{MARK} {what} plain words")
@@ -1022,27 +1049,7 @@ fn resume_and_context_status_mark_the_lines_they_print() {
 /// it now, and an import of the exported files takes the marks off: it adds nothing.
 #[test]
 fn exports_mark_a_suspicious_record_and_imports_take_the_mark_off() {
-    let repo = noted_repo();
-    let hidden = "see <!-- a note only the model reads --> here";
-    repo.rune(&["-q", "convention", "Odd convention", "--pattern", hidden])
-        .success();
-    repo.rune(&["-q", "task", "add", &format!("Fix {hidden}")])
-        .success();
-    repo.rune(&[
-        "-q",
-        "echo",
-        "add",
-        "Odd echo",
-        "--role",
-        "reviewer",
-        "--layer",
-        "inscribed",
-        "--confidence",
-        "0.8",
-        "--text",
-        hidden,
-    ])
-    .success();
+    let (repo, hidden) = odd_memory();
     let marked = |text: &str, what: &str| {
         assert!(
             text.contains("[SUSPICIOUS: html-comment]"),
@@ -1131,30 +1138,10 @@ fn log_and_diff_mark_a_suspicious_record() {
 /// untouched view saves nothing, an edited entry keeps its text without the mark.
 #[test]
 fn view_files_mark_a_suspicious_record_and_a_save_takes_the_mark_off() {
-    let repo = noted_repo();
-    let hidden = "see <!-- a note only the model reads --> here";
-    repo.rune(&["-q", "convention", "Odd convention", "--pattern", hidden])
-        .success();
-    repo.rune(&["-q", "task", "add", &format!("Fix {hidden}")])
-        .success();
+    let (repo, hidden) = odd_memory();
     repo.rune(&["-q", "checkpoint", "--doing", hidden])
         .success();
     repo.rune(&learn_args("odd.key", hidden, &[])).success();
-    repo.rune(&[
-        "-q",
-        "echo",
-        "add",
-        "Odd echo",
-        "--role",
-        "reviewer",
-        "--layer",
-        "inscribed",
-        "--confidence",
-        "0.8",
-        "--text",
-        hidden,
-    ])
-    .success();
     let mark = "[SUSPICIOUS: html-comment] ";
     let echoes = ".claude/echoes/reviewer/MEMORY.md";
     let views = [
