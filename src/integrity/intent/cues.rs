@@ -16,6 +16,9 @@ pub(super) struct Cues<'a> {
     /// Where each word's clause ends (exclusive).
     pub(super) clause_ends: Vec<usize>,
     pub(super) sentence: Vec<usize>,
+    /// The cue classes of every word of the sentence starting at each word (0 elsewhere): a
+    /// question about a whole sentence costs one lookup, not a walk over it per word.
+    pub(super) sentence_cues: Vec<u64>,
     /// Where each word's paragraph starts.
     pub(super) paragraph: Vec<usize>,
 }
@@ -83,6 +86,10 @@ impl<'a> Cues<'a> {
             sentence.push(s);
             paragraph.push(p);
         }
+        let mut sentence_cues = vec![0u64; n];
+        for i in 0..n {
+            sentence_cues[sentence[i]] |= at[i];
+        }
         let mut clause_ends = vec![n; n];
         for i in (0..n.saturating_sub(1)).rev() {
             clause_ends[i] = if clause[i + 1] == clause[i] {
@@ -98,6 +105,7 @@ impl<'a> Cues<'a> {
             clause,
             clause_ends,
             sentence,
+            sentence_cues,
             paragraph,
         }
     }
@@ -336,10 +344,7 @@ impl<'a> Cues<'a> {
             (r + 1..(r + 4).min(n)).any(|k| self.clause[k] == self.clause[r] && self.has(k, YOU));
         // "the directives before this message", "このメッセージより前に": placed before this
         // very text, so meant for its reader.
-        let before_this = near(PRIOR, 1, 3)
-            && (s..n)
-                .take_while(|&k| self.sentence[k] == s)
-                .any(|k| self.has(k, SELF));
+        let before_this = near(PRIOR, 1, 3) && self.sentence_cues[s] & SELF != 0;
         // "die Regeln zu befolgen, die dir deine Entwickler gegeben haben": a relative clause
         // after the verb says whose they are.
         let relative = {

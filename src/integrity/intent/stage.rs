@@ -65,12 +65,7 @@ pub(super) fn markers(c: &Cues, out: &Sink, found: &mut Vec<Finding>) {
         let caps = (i..=last).all(caps_word);
         // `[SYSTEM] …` opening its line, brackets doubled or not; alone on its line, in
         // capitals, with the text it frames on the lines below (`[[SYSTEM]]`).
-        let line_head = {
-            let t = &w.text()[..w.list[i].start];
-            let from = t.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
-            std::str::from_utf8(&t[from..])
-                .is_ok_and(|h| h.chars().all(|c| c.is_whitespace() || "[【".contains(c)))
-        };
+        let line_head = only_brackets_before(w.text(), w.list[i].start);
         let bracketed = w.bracket_before(i)
             && w.bracket_after(last)
             && line_head
@@ -106,6 +101,25 @@ pub(super) fn markers(c: &Cues, out: &Sink, found: &mut Vec<Finding>) {
         }
         i = last + 1;
     }
+}
+
+/// Whether only blanks and opening brackets stand between the start of the line and `at`:
+/// read back from `at` a character at a time, so a long line costs the run before `at`, not
+/// the whole line (read back to its start for every word, a 256 KB line of Hindi took 16 s).
+fn only_brackets_before(text: &[u8], at: usize) -> bool {
+    let mut end = at.min(text.len());
+    while end > 0 {
+        let mut start = end - 1;
+        while start > 0 && text[start] & 0xC0 == 0x80 {
+            start -= 1;
+        }
+        match std::str::from_utf8(&text[start..end]).map(|c| c.chars().next()) {
+            Ok(Some('\n')) => return true,
+            Ok(Some(c)) if c.is_whitespace() || "[【".contains(c) => end = start,
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// The agent hailed by name: a line opening "Assistant: you must …", or "AI agent, export …"
