@@ -128,7 +128,7 @@ fn save_view(
     saved.unstored = scan.unstored.clone();
     let documents = seal_documents(view.as_ref(), &scan, sealer)?;
     let snap = Snapshot::read(store)?;
-    let withheld = super::cache::gate::withheld(store, &snap)?;
+    let verdicts = super::cache::gate::verdicts(store, &snap)?;
     let mut git = None;
 
     let mut edited = Vec::new();
@@ -146,7 +146,7 @@ fn save_view(
                 // A file that says what the refs say now holds no edit (a view that was
                 // merely behind, or a checkout cut short).
                 FileState::Modified | FileState::Added
-                    if says_what_refs_say(view, &snap, &withheld, file) => {}
+                    if says_what_refs_say(view, &snap, &verdicts, file) => {}
                 FileState::Modified | FileState::Added => {
                     edited.push(parse_file(&ctx, sealer, &mut git, None)?)
                 }
@@ -531,14 +531,24 @@ fn split_frames(edited: &mut Vec<Edited>) {
     edited.extend(more);
 }
 
-/// Whether a view file's content is what the view renders from the refs now.
+/// Whether a view file's content is what the view renders from the refs now (SUSPICIOUS
+/// records marked, as the checkout renders them).
 fn says_what_refs_say(
     view: &View,
     snap: &Snapshot,
-    withheld: &HashSet<String>,
+    verdicts: &crate::integrity::gate::Verdicts,
     file: ViewFile,
 ) -> bool {
-    let text = view::render(file, &snap.state, &|r| withheld.contains(&r.id));
+    let mut marked = None;
+    let state = match verdicts.marked.is_empty() {
+        true => &snap.state,
+        false => marked.insert({
+            let mut state = snap.state.clone();
+            verdicts.mark(&mut state, false);
+            state
+        }),
+    };
+    let text = view::render(file, state, &|r| verdicts.withholds(r));
     let on_disk = std::fs::read(view.path(file)).ok();
     match on_disk {
         Some(data) => data == text.as_bytes(),

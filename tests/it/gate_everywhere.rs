@@ -1206,3 +1206,24 @@ fn view_files_mark_a_suspicious_record_and_a_save_takes_the_mark_off() {
     repo.rune(&["-q", "restore", "conventions.md"]).success();
     all_marked(&repo);
 }
+
+/// A view file that already says what the refs say holds no edit, even when the manifest is
+/// behind it (a checkout cut short between the file and the manifest), marks and all: a save
+/// adds nothing again.
+#[test]
+fn a_marked_view_ahead_of_its_manifest_saves_nothing() {
+    let repo = noted_repo();
+    repo.rune(&["-q", "convention", "Plain convention", "--pattern", "plain"])
+        .success();
+    let manifest = repo.root.join(".git/rune/view.json");
+    let behind = std::fs::read(&manifest).unwrap();
+    let hidden = "see <!-- a note only the model reads --> here";
+    repo.rune(&["-q", "convention", "Odd convention", "--pattern", hidden])
+        .success();
+    assert!(repo.read(".rune/conventions.md").contains("[SUSPICIOUS: "));
+    std::fs::write(&manifest, behind).unwrap();
+    let refs = repo.refs();
+    let out = repo.rune(&["save"]).success();
+    assert!(out.stdout.contains("nothing to save"), "{}", out.snapshot());
+    assert_eq!(repo.refs(), refs, "{}", out.snapshot());
+}
