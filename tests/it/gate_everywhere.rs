@@ -370,11 +370,17 @@ fn odd_memory() -> (TestRepo, &'static str) {
         .success();
     repo.rune(&["-q", "task", "add", &format!("Fix {hidden}")])
         .success();
+    add_echo(&repo, "Odd echo", hidden);
+    (repo, hidden)
+}
+
+/// `echo add` of a reviewer's inscribed entry.
+fn add_echo(repo: &TestRepo, title: &str, text: &str) {
     repo.rune(&[
         "-q",
         "echo",
         "add",
-        "Odd echo",
+        title,
         "--role",
         "reviewer",
         "--layer",
@@ -382,10 +388,9 @@ fn odd_memory() -> (TestRepo, &'static str) {
         "--confidence",
         "0.8",
         "--text",
-        hidden,
+        text,
     ])
     .success();
-    (repo, hidden)
 }
 
 /// A field that reads clean but carries the marker.
@@ -664,21 +669,7 @@ fn oracle_list_withholds_a_tainted_dispatch() {
 fn export_echoes_writes_placeholders_for_tainted_entries() {
     let repo = noted_repo();
     let (title, text) = (format!("Pattern: {}", plain("echo")), payload("echo text"));
-    repo.rune(&[
-        "-q",
-        "echo",
-        "add",
-        &title,
-        "--role",
-        "reviewer",
-        "--layer",
-        "inscribed",
-        "--confidence",
-        "0.8",
-        "--text",
-        &text,
-    ])
-    .success();
+    add_echo(&repo, &title, &text);
     let dir = repo.root.join("exported");
     repo.rune(&["-q", "export", "echoes", dir.to_str().unwrap()])
         .success();
@@ -842,21 +833,7 @@ fn a_tainted_echo_is_neither_promoted_nor_named_in_errors() {
 fn an_echo_retired_by_a_save_is_named_through_the_gate() {
     let repo = noted_repo();
     let (title, text) = (format!("Pattern: {}", plain("old")), payload("old text"));
-    repo.rune(&[
-        "-q",
-        "echo",
-        "add",
-        &title,
-        "--role",
-        "reviewer",
-        "--layer",
-        "inscribed",
-        "--confidence",
-        "0.8",
-        "--text",
-        &text,
-    ])
-    .success();
+    add_echo(&repo, &title, &text);
     repo.append(
         ".claude/echoes/reviewer/MEMORY.md",
         &format!(
