@@ -562,7 +562,7 @@ fn read_confidence(b: &mut Building, value: &str, n: usize) -> Result<(), ParseE
 }
 
 fn finish(role: &str, file: EchoFile, mut b: Building) -> Result<Parsed, ParseError> {
-    // The SUSPICIOUS mark a reader put on a title is not the title (its uid is of the title).
+    // A reader's SUSPICIOUS marks are not content (the uid is of the unmarked title).
     b.title = crate::text::unmark(&b.title).to_owned();
     let err = |message: String| ParseError {
         line: b.line,
@@ -620,7 +620,6 @@ fn finish(role: &str, file: EchoFile, mut b: Building) -> Result<Parsed, ParseEr
         members: b.members,
         extra: b.extra,
     });
-    // (Nor is a mark on any other field what it says.)
     super::unmark_body(&mut body);
     Ok(Parsed::entry(body, Some(format!("{date}T00:00:00Z"))))
 }
