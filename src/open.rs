@@ -74,6 +74,11 @@ pub fn open(dir: &Path, how: Opener) -> Result<Opened> {
                 Err(e) if e.chain().any(|c| c.is::<StoreError>()) => Ok(None),
                 Err(e) => Err(format!("the .rune/ view was not refreshed: {e:#}")),
             };
+            if let Err(e) = crate::echoes::refresh_stale(&opened.store) {
+                if !e.chain().any(|c| c.is::<StoreError>()) && opened.view.is_ok() {
+                    opened.view = Err(format!("the echoes directory was not refreshed: {e:#}"));
+                }
+            }
         }
     }
     Ok(opened)

@@ -87,6 +87,13 @@ impl EchoDir {
         self.view.manifest().echoes.unwrap_or_default()
     }
 
+    /// Whether the files were rendered by another renderer (another build, other rules or
+    /// other trusted authors), so the next reader renders them again.
+    pub fn stale(&self, store: &Store) -> bool {
+        (self.view.manifest().echoes)
+            .is_some_and(|m| m.renderer != crate::memory::view_dir::renderer(store))
+    }
+
     /// Takes the lock of every checked-out directory (the view's), waiting up to 10 s.
     pub fn lock(&self) -> Result<ViewLock> {
         Ok(self.view.lock()?)
@@ -290,6 +297,7 @@ impl EchoDir {
         let at = (MEMORY_REF, base);
         self.checkout_documents(&snap.state, &mut manifest, force, at, &mut kept, &withhold)?;
         manifest.dir = self.rel.clone();
+        manifest.renderer = crate::memory::view_dir::renderer(store);
         self.view
             .update_manifest(lock, |m| m.echoes = Some(manifest))?;
         Ok(kept)

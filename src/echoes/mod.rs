@@ -355,6 +355,17 @@ pub fn refresh(store: &Store, force: bool) -> Result<Vec<std::path::PathBuf>> {
     dir.checkout(store, &lock, force)
 }
 
+/// Renders the echoes directory again when another renderer wrote it (another build, other
+/// rules, other trusted authors), as a reader brings the `.rune/` view up to date; files with
+/// unsaved edits are left as they are.
+pub fn refresh_stale(store: &Store) -> Result<()> {
+    if let Some(dir) = EchoDir::open(store).filter(|d| d.stale(store)) {
+        let lock = dir.lock()?;
+        dir.checkout(store, &lock, false)?;
+    }
+    Ok(())
+}
+
 /// What `load --role` shows of a role: its active entries best Echo Score first (then newest
 /// `verified`, then uid), and a pointer to the Remembrance documents promoted from them.
 pub fn briefing_picker(

@@ -458,13 +458,38 @@ pub fn shown(r: &Record) -> Option<std::borrow::Cow<'_, Record>> {
 
 pub use crate::text::{mark, unmark};
 
+/// Whether `author` (`Name <email>`) is outside `trusted` (`rune.trustedAuthors`: emails,
+/// `*@domain` or `Name <email>`; emails compare without case); never when none are set.
+pub fn untrusted(trusted: &[String], author: &str) -> bool {
+    if trusted.is_empty() {
+        return false;
+    }
+    let email = |s: &str| -> String {
+        s.rsplit_once('<')
+            .map(|(_, e)| e.trim_end_matches('>'))
+            .unwrap_or(s)
+            .trim()
+            .to_ascii_lowercase()
+    };
+    let theirs = email(author);
+    !trusted.iter().any(|t| {
+        let t = email(t);
+        match t.strip_prefix('*') {
+            Some(domain) => theirs.ends_with(domain),
+            None => t == theirs,
+        }
+    })
+}
+
 /// The gate's verdicts on the records of memory a reader shows, as the readers' cache keeps
 /// them (`memory::cache::gate`): the ids it withholds, and the rules that marked each
-/// SUSPICIOUS one.
+/// SUSPICIOUS one; with `trusted` (`rune.trustedAuthors`) set, a record by anyone else is
+/// marked `untrusted-author` too, as `load` marks it.
 #[derive(Debug, Default, Clone)]
 pub struct Verdicts {
     pub withheld: HashSet<String>,
     pub marked: HashMap<String, StoredVerdict>,
+    pub trusted: Vec<String>,
 }
 
 impl Verdicts {
@@ -501,6 +526,11 @@ impl Verdicts {
             .collect()
     }
 
+    /// Whether any record may be shown marked.
+    pub fn marks(&self) -> bool {
+        !self.marked.is_empty() || !self.trusted.is_empty()
+    }
+
     /// Whether the gate withholds `r`.
     pub fn withholds(&self, r: &Record) -> bool {
         self.withheld.contains(&r.id)
@@ -511,7 +541,7 @@ impl Verdicts {
     /// from it shows the mark where the record is. Documents too when `documents` (an export);
     /// the view writes a document's bytes as they are (its save compares them with memory).
     pub fn mark(&self, state: &mut crate::model::State, documents: bool) {
-        if self.marked.is_empty() {
+        if !self.marks() {
             return;
         }
         for &kind in Kind::ALL {
@@ -523,7 +553,7 @@ impl Verdicts {
 
     /// `records` as a reader shows them ([`Verdicts::mark`]): borrowed when none is marked.
     pub fn marked<'a>(&self, records: &'a [Record]) -> std::borrow::Cow<'a, [Record]> {
-        if !records.iter().any(|r| self.marked.contains_key(&r.id)) {
+        if !records.iter().any(|r| self.rules(r).is_some()) {
             return std::borrow::Cow::Borrowed(records);
         }
         let mut out = records.to_vec();
@@ -531,15 +561,27 @@ impl Verdicts {
         std::borrow::Cow::Owned(out)
     }
 
+    /// The rules `r` is shown marked with (`None`: unmarked, or withheld).
+    fn rules(&self, r: &Record) -> Option<Vec<&'static str>> {
+        if self.withheld.contains(&r.id) {
+            return None;
+        }
+        let mut rules = match self.marked.get(&r.id).copied().and_then(unstored) {
+            Some(Gate::Suspicious(rules)) => rules,
+            _ => Vec::new(),
+        };
+        if untrusted(&self.trusted, &r.meta.author) {
+            rules.push("untrusted-author");
+        }
+        (!rules.is_empty()).then_some(rules)
+    }
+
     fn mark_records(&self, records: &mut [Record]) {
-        if self.marked.is_empty() {
+        if !self.marks() {
             return;
         }
         for r in records {
-            let rules = (self.marked.get(&r.id).copied())
-                .filter(|_| !self.withheld.contains(&r.id))
-                .and_then(unstored);
-            if let Some(Gate::Suspicious(rules)) = rules {
+            if let Some(rules) = self.rules(r) {
                 let id = std::mem::take(&mut r.id);
                 *r = marked_record(r, &rules);
                 r.id = id;

@@ -540,9 +540,9 @@ fn says_what_refs_say(
     file: ViewFile,
 ) -> bool {
     let mut marked = None;
-    let state = match verdicts.marked.is_empty() {
-        true => &snap.state,
-        false => marked.insert({
+    let state = match verdicts.marks() {
+        false => &snap.state,
+        true => marked.insert({
             let mut state = snap.state.clone();
             verdicts.mark(&mut state, false);
             state

@@ -1204,3 +1204,36 @@ fn a_marked_view_ahead_of_its_manifest_saves_nothing() {
     assert!(out.stdout.contains("nothing to save"), "{}", out.snapshot());
     assert_eq!(repo.refs(), refs, "{}", out.snapshot());
 }
+
+/// With `rune.trustedAuthors` set, `load` marked records by anyone else `untrusted-author`,
+/// but the view files and `show` showed them unmarked. They mark them too now (a save reads
+/// the marks back off), and a change of the setting renders the view again.
+#[test]
+fn view_files_and_show_mark_records_by_untrusted_authors() {
+    let repo = noted_repo();
+    repo.rune(&["-q", "convention", "Team convention", "--pattern", "plain"])
+        .success();
+    add_echo(&repo, "Team echo", "plain words");
+    let mark = "[SUSPICIOUS: untrusted-author] ";
+    let files = [".rune/conventions.md", ".claude/echoes/reviewer/MEMORY.md"];
+    for (trusted, marked) in [
+        ("someone@else.example", true),
+        ("*@example.com", false),
+        ("Someone <x@else.example>, TEST@example.com", false),
+        ("x@else.example,*@else.example", true),
+    ] {
+        repo.git(&["config", "rune.trustedAuthors", trusted]);
+        let shown = repo.rune(&["show", "conventions"]).success().stdout;
+        assert_eq!(shown.contains(mark), marked, "{trusted}: {shown}");
+        for f in files {
+            let text = repo.read(f);
+            assert_eq!(text.contains(mark), marked, "{trusted}: {f}: {text}");
+        }
+        let refs = repo.refs();
+        repo.rune(&["-q", "save"]).success();
+        assert_eq!(repo.refs(), refs, "{trusted}");
+    }
+    repo.git(&["config", "--unset", "rune.trustedAuthors"]);
+    repo.rune(&["-q", "status"]).success();
+    assert!(!repo.read(files[0]).contains(mark));
+}

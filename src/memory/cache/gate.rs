@@ -61,8 +61,16 @@ pub fn verdicts_for(
 ) -> store::Result<gate::Verdicts> {
     match now {
         true => verdicts(store, snap),
-        false => Ok(gate::Verdicts::of(&snap.state, &[kind])),
+        false => Ok(gate::Verdicts {
+            trusted: trusted(store),
+            ..gate::Verdicts::of(&snap.state, &[kind])
+        }),
     }
+}
+
+/// `rune.trustedAuthors`: with it set, readers mark records by anyone else.
+pub fn trusted(store: &Store) -> Vec<String> {
+    store.config_list("rune.trustedAuthors")
 }
 
 /// [`verdicts`], told what some refs gained ([`Wrote`]: a caller that just wrote or diffed
@@ -75,7 +83,10 @@ pub fn verdicts_known(
     let mut scanned = SCANNED.get(store.git_dir(), KEY).unwrap_or_default();
     // Every kind a reader shows: the view's, the echoes' and documents.
     let kinds: Vec<Kind> = Kind::ALL.to_vec();
-    let mut out = gate::Verdicts::default();
+    let mut out = gate::Verdicts {
+        trusted: trusted(store),
+        ..Default::default()
+    };
     let mut changed = false;
     for (name, tip) in [
         (MEMORY_REF, snap.memory_tip),

@@ -212,24 +212,7 @@ impl LoadPolicy {
     /// Whether `author` (`Name <email>`) is outside the trusted authors (never, when none are
     /// set).
     pub fn untrusted(&self, author: &str) -> bool {
-        if self.trusted.is_empty() {
-            return false;
-        }
-        let email = |s: &str| -> String {
-            s.rsplit_once('<')
-                .map(|(_, e)| e.trim_end_matches('>'))
-                .unwrap_or(s)
-                .trim()
-                .to_ascii_lowercase()
-        };
-        let theirs = email(author);
-        !self.trusted.iter().any(|t| {
-            let t = email(t);
-            match t.strip_prefix('*') {
-                Some(domain) => theirs.ends_with(domain),
-                None => t == theirs,
-            }
-        })
+        crate::integrity::gate::untrusted(&self.trusted, author)
     }
 
     /// The rules an item is marked with: the gate's and this policy's.

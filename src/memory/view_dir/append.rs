@@ -47,7 +47,7 @@ pub(crate) fn refresh(
     told: &[Wrote],
     saved: Option<&SavedTail>,
 ) -> Result<Option<Refresh>> {
-    if manifest.version != MANIFEST_VERSION || manifest.renderer != renderer() {
+    if manifest.version != MANIFEST_VERSION || manifest.renderer != renderer(store) {
         return Ok(None);
     }
     // The commits every file was rendered from: one per scope.

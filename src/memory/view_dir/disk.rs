@@ -64,6 +64,9 @@ impl FileState {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Section {
     pub dir: String,
+    /// Which renderer wrote the files (`view_dir::renderer`): another renders them again.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub renderer: String,
     pub files: BTreeMap<String, FileEntry>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub documents: BTreeMap<String, FileEntry>,
@@ -99,6 +102,8 @@ pub(super) fn old_section(path: &Path) -> Option<Section> {
     };
     Some(Section {
         dir: old.dir,
+        // (An old build's: rendered again by the next reader.)
+        renderer: String::new(),
         files: entries(old.files),
         documents: entries(old.documents),
     })

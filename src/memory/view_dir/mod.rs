@@ -38,13 +38,18 @@ use crate::model::{fold, Body, Kind, Record, Scope};
 use crate::store::{self, HashKind, ObjectId, Store, Tip, MEMORY_REF};
 use crate::view::{self, ViewFile};
 
-/// The renderer this build is: the view is rendered again when it changes.
-fn renderer() -> String {
-    format!(
+/// The renderer this build is, with the authors it trusts (`rune.trustedAuthors`: records by
+/// others are marked): the view is rendered again when it changes.
+pub(crate) fn renderer(store: &Store) -> String {
+    let base = format!(
         "git-rune {} gate {:x}",
         env!("CARGO_PKG_VERSION"),
         super::cache::gate::version()
-    )
+    );
+    match super::cache::gate::trusted(store) {
+        t if t.is_empty() => base,
+        t => format!("{base} trusting {}", t.join(",")),
+    }
 }
 
 /// The view directory, relative to the work tree root.
@@ -326,7 +331,7 @@ impl View {
         let forced_documents = !self.force_documents.borrow().is_empty();
         if force.is_empty()
             && !forced_documents
-            && self.rendered_at(&manifest, &t.branch_ref, tips, false)
+            && self.rendered_at(store, &manifest, &t.branch_ref, tips, false)
         {
             // Another process (or an earlier command) already rendered these very refs.
             return Ok(Refresh::default());
@@ -386,7 +391,7 @@ impl View {
         verdicts.mark(&mut snap.state, false);
         let withhold = |r: &crate::model::Record| verdicts.withholds(r);
         manifest.version = MANIFEST_VERSION;
-        manifest.renderer = renderer();
+        manifest.renderer = renderer(store);
         let mut out = Refresh::default();
         if !self.dir.exists() {
             // The first view in a repository nobody ran `git rune init` in: keep it out of
@@ -445,7 +450,7 @@ impl View {
     pub fn shows(&self, store: &Store) -> Result<bool> {
         let manifest = self.manifest();
         let t = Tips::now(store)?;
-        Ok(self.rendered_at(&manifest, &t.branch_ref, (t.memory, t.branch), true))
+        Ok(self.rendered_at(store, &manifest, &t.branch_ref, (t.memory, t.branch), true))
     }
 
     /// Whether every file was rendered from the refs at these tips (memory, then the branch's
@@ -453,13 +458,14 @@ impl View {
     /// holds edits (a render keeps those as they are).
     fn rendered_at(
         &self,
+        store: &Store,
         manifest: &Manifest,
         branch_ref: &str,
         (memory, branch): (Option<Tip>, Option<Tip>),
         or_edited: bool,
     ) -> bool {
         manifest.version == MANIFEST_VERSION
-            && manifest.renderer == renderer()
+            && manifest.renderer == renderer(store)
             && ViewFile::ALL.iter().all(|&file| {
                 let (refname, tip) = match file.scope() {
                     Scope::Memory => (MEMORY_REF, memory),
@@ -488,7 +494,7 @@ impl View {
         memory: Option<Tip>,
         branch: &[Record],
     ) -> Result<Option<OldSession>> {
-        if manifest.version != MANIFEST_VERSION || manifest.renderer != renderer() {
+        if manifest.version != MANIFEST_VERSION || manifest.renderer != renderer(store) {
             return Ok(None);
         }
         let memory_base = memory.map(|t| t.commit.to_string());
