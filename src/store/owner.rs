@@ -47,7 +47,11 @@ impl Owner {
             .duration_since(SystemTime::UNIX_EPOCH)
             .map(|d| d.subsec_nanos())
             .unwrap_or(0);
-        let id = format!("{}-{nonce:08x}", std::process::id());
+        // (Stores this process opens at once, on threads, register one each: the sequence
+        // keeps their names apart where the clock's nanoseconds may not.)
+        static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let id = format!("{}-{nonce:08x}-{seq}", std::process::id());
         let path = dir.join(&id);
         // Created under a name recovery skips, locked, then renamed into view: no other
         // process ever sees it unlocked and takes it for a dead owner's.
@@ -248,6 +252,21 @@ pub(crate) fn recover(common: &Path, me: Option<&Path>) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Stores a process opens at once on several threads register one owner each (they once
+    /// collided when the clock gave two of them the same nanoseconds).
+    #[test]
+    fn owners_registered_at_once_in_one_process_all_get_a_name() {
+        let common = tempfile::tempdir().unwrap();
+        let owners: Vec<Owner> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..16)
+                .map(|_| s.spawn(|| Owner::register(common.path()).unwrap().0))
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let ids: HashSet<&str> = owners.iter().map(|o| o.id()).collect();
+        assert_eq!(ids.len(), owners.len());
+    }
 
     /// A dead owner's directories go with it (only one named after it), and a live owner's
     /// stay.
