@@ -1,5 +1,5 @@
 //! The load gate for one record: everything memory hands to an agent passes here first.
-//! Past 600 lines with its tests (about 570 without): the verdict of a record, its memo and the
+//! Past 600 lines (about 600 without its tests): the verdict of a record, its memo and the
 //! verdicts earlier processes kept are one lookup, read in that order; and how a reader shows
 //! what it gated (`Verdicts`, marked copies, placeholders), which every reader shares.
 
