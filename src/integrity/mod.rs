@@ -63,6 +63,7 @@
 //! including the invisible joiners that scripts and emoji need (see [`scan_hidden`]).
 
 pub mod gate;
+pub mod verdicts;
 
 /// How far content can be trusted, ordered `Clean < Suspicious < Tainted`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

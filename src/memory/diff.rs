@@ -10,7 +10,7 @@ use anyhow::Result;
 use similar::TextDiff;
 
 use super::Snapshot;
-use crate::integrity::gate::Verdicts;
+use crate::integrity::verdicts::Verdicts;
 use crate::model::{fold, Kind, Record, State};
 use crate::store::{branch_ref, ObjectId, Store, MEMORY_REF};
 use crate::text::short;

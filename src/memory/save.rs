@@ -536,7 +536,7 @@ fn split_frames(edited: &mut Vec<Edited>) {
 fn says_what_refs_say(
     view: &View,
     snap: &Snapshot,
-    verdicts: &crate::integrity::gate::Verdicts,
+    verdicts: &crate::integrity::verdicts::Verdicts,
     file: ViewFile,
 ) -> bool {
     let mut marked = None;

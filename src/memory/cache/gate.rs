@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use crate::cache::Cache;
-use crate::integrity::gate;
+use crate::integrity::{gate, verdicts};
 use crate::memory::{Snapshot, Wrote};
 use crate::model::Kind;
 use crate::store::{self, ObjectId, Store, MEMORY_REF};
@@ -47,7 +47,7 @@ pub fn withheld(store: &Store, snap: &Snapshot) -> store::Result<HashSet<String>
 }
 
 /// The gate's verdicts on the records in `snap`: those withheld and those marked.
-pub fn verdicts(store: &Store, snap: &Snapshot) -> store::Result<gate::Verdicts> {
+pub fn verdicts(store: &Store, snap: &Snapshot) -> store::Result<verdicts::Verdicts> {
     verdicts_known(store, snap, &[])
 }
 
@@ -58,12 +58,12 @@ pub fn verdicts_for(
     snap: &Snapshot,
     now: bool,
     kind: Kind,
-) -> store::Result<gate::Verdicts> {
+) -> store::Result<verdicts::Verdicts> {
     match now {
         true => verdicts(store, snap),
-        false => Ok(gate::Verdicts {
+        false => Ok(verdicts::Verdicts {
             trusted: trusted(store),
-            ..gate::Verdicts::of(&snap.state, &[kind])
+            ..verdicts::Verdicts::of(&snap.state, &[kind])
         }),
     }
 }
@@ -79,11 +79,11 @@ pub fn verdicts_known(
     store: &Store,
     snap: &Snapshot,
     told: &[Wrote],
-) -> store::Result<gate::Verdicts> {
+) -> store::Result<verdicts::Verdicts> {
     let mut scanned = SCANNED.get(store.git_dir(), KEY).unwrap_or_default();
     // Every kind a reader shows: the view's, the echoes' and documents.
     let kinds: Vec<Kind> = Kind::ALL.to_vec();
-    let mut out = gate::Verdicts {
+    let mut out = verdicts::Verdicts {
         trusted: trusted(store),
         ..Default::default()
     };
@@ -120,7 +120,7 @@ pub fn verdicts_known(
                     &added
                 }
             };
-            let mut judged = gate::Verdicts::default();
+            let mut judged = verdicts::Verdicts::default();
             added.iter().for_each(|r| judged.judge(r));
             kept.withheld.extend(judged.withheld);
             kept.withheld.sort();

@@ -212,7 +212,7 @@ impl LoadPolicy {
     /// Whether `author` (`Name <email>`) is outside the trusted authors (never, when none are
     /// set).
     pub fn untrusted(&self, author: &str) -> bool {
-        crate::integrity::gate::untrusted(&self.trusted, author)
+        crate::integrity::verdicts::untrusted(&self.trusted, author)
     }
 
     /// The rules an item is marked with: the gate's and this policy's.
